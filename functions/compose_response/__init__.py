@@ -1,0 +1,1 @@
+"""Build the response body from the ledger, never from the model's words alone."""

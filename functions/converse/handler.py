@@ -1,0 +1,61 @@
+"""Lambda entry point of the Converse step."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from aws_lambda_powertools.utilities.typing import LambdaContext
+
+from converse.logic import ConverseInput, converse
+from converse.providers import Provider, make_provider
+from converse.settings import get_settings
+from shared.errors import ModelThrottled
+from shared.observability import CORRELATION_ID_PATH, MetricUnit, logger, metrics, tracer
+
+
+_provider: Provider | None = None
+_provider_lock = threading.Lock()
+
+
+def provider() -> Provider:
+    """The model provider, built on first use from the settings."""
+    global _provider
+    with _provider_lock:
+        if _provider is None:
+            settings = get_settings()
+            _provider = make_provider(settings.provider, region=settings.region)
+        return _provider
+
+
+def use_provider(chosen: Provider | None) -> None:
+    """Replace the provider (the local runner passes a Bedrock client with real credentials)."""
+    global _provider
+    with _provider_lock:
+        _provider = chosen
+
+
+@logger.inject_lambda_context(correlation_id_path=CORRELATION_ID_PATH)
+@tracer.capture_lambda_handler
+@metrics.log_metrics
+def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    settings = get_settings()
+    try:
+        result = converse(
+            ConverseInput.model_validate(event), settings=settings, provider=provider()
+        )
+    except ModelThrottled:
+        metrics.add_metric(name="ModelThrottles", unit=MetricUnit.Count, value=1)
+        raise
+    metrics.add_metric(name="InputTokens", unit=MetricUnit.Count, value=result.usage.inputTokens)
+    metrics.add_metric(name="OutputTokens", unit=MetricUnit.Count, value=result.usage.outputTokens)
+    metrics.add_metric(
+        name="CacheReadInputTokens", unit=MetricUnit.Count, value=result.usage.cacheReadInputTokens
+    )
+    metrics.add_metric(name="ModelLatency", unit=MetricUnit.Milliseconds, value=result.latencyMs)
+    logger.info(
+        "model replied",
+        extra={"stopReason": result.stopReason, "toolUses": len(result.toolUses),
+               "usage": result.usage.model_dump()},
+    )
+    return result.model_dump()

@@ -1,0 +1,79 @@
+"""One model call: build the request, check it, call the provider, tidy the reply."""
+
+from __future__ import annotations
+
+import time
+from typing import Annotated, Any
+
+from pydantic import BaseModel, Field
+
+from converse.providers import Provider
+from converse.request import build_request, validate_request
+from converse.settings import Settings
+
+
+class ConverseInput(BaseModel):
+    messages: Annotated[list[dict[str, Any]], Field(min_length=1)]
+    executionId: str | None = None
+
+
+class Usage(BaseModel):
+    inputTokens: int = 0
+    outputTokens: int = 0
+    cacheReadInputTokens: int = 0
+    cacheWriteInputTokens: int = 0
+
+
+class ConverseOutput(BaseModel):
+    """What the state machine routes on. ``text`` and ``toolUses`` save it from digging."""
+
+    stopReason: str
+    message: dict[str, Any]
+    text: str
+    toolUses: list[dict[str, Any]]
+    usage: Usage
+    latencyMs: int
+    provider: str
+
+
+def tidy_message(message: dict[str, Any]) -> dict[str, Any]:
+    """Drop blank text blocks: Converse rejects them when the message is sent back."""
+    content = [
+        block
+        for block in message.get("content", [])
+        if not ("text" in block and not str(block["text"]).strip())
+    ]
+    return {"role": "assistant", "content": content}
+
+
+def converse(event: ConverseInput, *, settings: Settings, provider: Provider) -> ConverseOutput:
+    request = build_request(
+        event.messages,
+        model_id=settings.model_id,
+        max_tokens=settings.max_tokens,
+        temperature=settings.temperature,
+        prompt_caching=settings.prompt_caching,
+        guardrail=(settings.guardrail_id, settings.guardrail_version)
+        if settings.guardrail_id
+        else None,
+    )
+    validate_request(request)
+    started = time.perf_counter()
+    response = provider.converse(request)
+    elapsed = int((time.perf_counter() - started) * 1000)
+    message = tidy_message(response.get("output", {}).get("message") or {})
+    usage = response.get("usage") or {}
+    return ConverseOutput(
+        stopReason=str(response.get("stopReason", "")),
+        message=message,
+        text="\n".join(b["text"] for b in message["content"] if "text" in b).strip(),
+        toolUses=[b["toolUse"] for b in message["content"] if "toolUse" in b],
+        usage=Usage(
+            inputTokens=usage.get("inputTokens", 0),
+            outputTokens=usage.get("outputTokens", 0),
+            cacheReadInputTokens=usage.get("cacheReadInputTokens", 0),
+            cacheWriteInputTokens=usage.get("cacheWriteInputTokens", 0),
+        ),
+        latencyMs=int(response.get("metrics", {}).get("latencyMs", elapsed)),
+        provider=provider.label,
+    )

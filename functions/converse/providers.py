@@ -1,0 +1,123 @@
+"""Model providers behind one interface: Bedrock, the offline model, a replay file.
+
+Each provider takes a complete Converse request (the kwargs of boto3's
+``converse``) and returns a Converse response. Bedrock's failures become the
+named errors the state machine retries or catches.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+from typing import Any, Protocol
+
+from botocore.config import Config
+from botocore.exceptions import BotoCoreError, ClientError
+
+from converse.offline import OfflineModel
+from shared.errors import ModelRequestRejected, ModelThrottled, ModelUnavailable, ReplayExhausted
+
+_RETRYABLE_THROTTLE = {"ThrottlingException", "TooManyRequestsException"}
+_RETRYABLE_UNAVAILABLE = {
+    "ServiceUnavailableException",
+    "InternalServerException",
+    "ModelNotReadyException",
+    "ModelTimeoutException",
+}
+
+
+class Provider(Protocol):
+    label: str
+
+    def converse(self, request: dict[str, Any]) -> dict[str, Any]: ...
+
+
+class BedrockProvider:
+    label = "bedrock"
+
+    def __init__(self, region: str | None, client: Any | None = None) -> None:
+        self._region = region
+        self._client = client
+        self._lock = threading.Lock()
+
+    def _get_client(self) -> Any:
+        # Built on first use, not at import: tests and the offline path never need it.
+        with self._lock:
+            if self._client is None:
+                import boto3
+
+                self._client = boto3.client(
+                    "bedrock-runtime",
+                    region_name=self._region,
+                    # The state machine owns retries (with jitter and a deadline);
+                    # SDK retries underneath would hide throttling from it.
+                    config=Config(retries={"max_attempts": 1, "mode": "standard"},
+                                  read_timeout=20, connect_timeout=3),
+                )
+            return self._client
+
+    def converse(self, request: dict[str, Any]) -> dict[str, Any]:
+        try:
+            response: dict[str, Any] = self._get_client().converse(**request)
+        except ClientError as exc:
+            code = exc.response.get("Error", {}).get("Code", "")
+            message = exc.response.get("Error", {}).get("Message", "")
+            if code in _RETRYABLE_THROTTLE:
+                raise ModelThrottled(f"{code}: {message}") from exc
+            if code in _RETRYABLE_UNAVAILABLE:
+                raise ModelUnavailable(f"{code}: {message}") from exc
+            raise ModelRequestRejected(f"{code}: {message}") from exc
+        except BotoCoreError as exc:
+            raise ModelUnavailable(f"{type(exc).__name__}: {exc}") from exc
+        response.pop("ResponseMetadata", None)
+        return response
+
+
+class OfflineProvider:
+    label = "offline"
+
+    def __init__(self) -> None:
+        self._model = OfflineModel()
+
+    def converse(self, request: dict[str, Any]) -> dict[str, Any]:
+        return self._model.converse(request)
+
+
+class ReplayProvider:
+    """Plays back recorded Converse responses, in order; running out is an error."""
+
+    label = "replay"
+
+    def __init__(self, path: Path) -> None:
+        try:
+            responses = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError) as exc:
+            raise ModelRequestRejected(f"cannot read replay file {path}: {exc}") from exc
+        if not isinstance(responses, list) or not all(isinstance(r, dict) for r in responses):
+            raise ModelRequestRejected(f"replay file {path} must hold a JSON list of responses")
+        self._responses: list[dict[str, Any]] = responses
+        self._next = 0
+        self._lock = threading.Lock()
+        self.path = path
+
+    def converse(self, request: dict[str, Any]) -> dict[str, Any]:
+        with self._lock:
+            if self._next >= len(self._responses):
+                raise ReplayExhausted(
+                    f"replay file {self.path.name} has {len(self._responses)} responses; "
+                    f"call {self._next + 1} has none"
+                )
+            response = self._responses[self._next]
+            self._next += 1
+        return json.loads(json.dumps(response))
+
+
+def make_provider(spec: str, *, region: str | None) -> Provider:
+    if spec == "offline":
+        return OfflineProvider()
+    if spec == "bedrock":
+        return BedrockProvider(region)
+    if spec.startswith("replay:"):
+        return ReplayProvider(Path(spec.removeprefix("replay:")))
+    raise ValueError(f"unknown model provider {spec!r}")

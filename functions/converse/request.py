@@ -1,0 +1,142 @@
+"""Build a Converse request and check it before it leaves.
+
+Two kinds of check run on every request:
+
+* the shape, against botocore's own ``ConverseRequest`` model of bedrock-runtime;
+* the conversation rules that the shape cannot express: roles alternate and
+  start with the user, every ``toolUse`` is answered by a ``toolResult`` with
+  the same id in the very next user message, text is never blank, and an error
+  result carries content.
+
+A request that fails either check raises :class:`InvalidConverseRequest`: it is
+our bug, and sending it would only earn a ``ValidationException``.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import botocore.session
+from botocore.exceptions import ParamValidationError
+from botocore.validate import validate_parameters
+
+from converse.prompt import SYSTEM_PROMPT, TOOLS
+from shared.errors import InvalidConverseRequest
+
+CACHE_POINT = {"cachePoint": {"type": "default"}}
+
+# Model families whose Converse API accepts cachePoint blocks. Cross-region
+# inference profiles prefix the id with a geography ("us.", "eu.", ...).
+_CACHING_FAMILIES = (
+    "anthropic.claude-3-7",
+    "anthropic.claude-sonnet-4",
+    "anthropic.claude-opus-4",
+    "anthropic.claude-haiku-4",
+    "amazon.nova",
+    "storechat.offline",
+)
+
+
+def supports_prompt_caching(model_id: str) -> bool:
+    family = model_id.split(".", 1)[1] if model_id.split(".", 1)[0] in {
+        "us", "eu", "apac", "global", "jp", "au", "ca", "us-gov"
+    } else model_id
+    return family.startswith(_CACHING_FAMILIES)
+
+
+def build_request(
+    messages: list[dict[str, Any]],
+    *,
+    model_id: str,
+    max_tokens: int,
+    temperature: float,
+    prompt_caching: bool,
+    guardrail: tuple[str, str] | None = None,
+) -> dict[str, Any]:
+    cache = prompt_caching and supports_prompt_caching(model_id)
+    system: list[dict[str, Any]] = [{"text": SYSTEM_PROMPT}]
+    tools: list[dict[str, Any]] = list(TOOLS)
+    if cache:
+        system.append(CACHE_POINT)
+        tools.append(CACHE_POINT)
+    request: dict[str, Any] = {
+        "modelId": model_id,
+        "system": system,
+        "messages": messages,
+        # Sent on every call: once a toolUse is in the history, Converse
+        # rejects a request without toolConfig.
+        "toolConfig": {"tools": tools},
+        "inferenceConfig": {"maxTokens": max_tokens, "temperature": temperature},
+    }
+    if guardrail:
+        request["guardrailConfig"] = {
+            "guardrailIdentifier": guardrail[0],
+            "guardrailVersion": guardrail[1],
+        }
+    return request
+
+
+@functools.cache
+def _converse_input_shape() -> Any:
+    model = botocore.session.get_session().get_service_model("bedrock-runtime")
+    return model.operation_model("Converse").input_shape
+
+
+def check_shape(request: dict[str, Any]) -> None:
+    try:
+        validate_parameters(request, _converse_input_shape())
+    except ParamValidationError as exc:
+        raise InvalidConverseRequest(f"request breaks the Converse shape: {exc}") from exc
+
+
+def _blocks(message: dict[str, Any], kind: str) -> list[dict[str, Any]]:
+    return [block[kind] for block in message.get("content", []) if kind in block]
+
+
+def check_conversation(messages: list[dict[str, Any]], *, has_tool_config: bool) -> None:
+    if not messages:
+        raise InvalidConverseRequest("a request needs at least one message")
+    if messages[0].get("role") != "user":
+        raise InvalidConverseRequest("the first message must come from the user")
+    pending: set[str] = set()
+    for index, message in enumerate(messages):
+        role = message.get("role")
+        if index and role == messages[index - 1].get("role"):
+            raise InvalidConverseRequest(f"message {index}: two {role} messages in a row")
+        if not message.get("content"):
+            raise InvalidConverseRequest(f"message {index}: content is empty")
+        for text in _blocks(message, "text"):
+            if not str(text).strip():
+                raise InvalidConverseRequest(f"message {index}: a text block is blank")
+        results = _blocks(message, "toolResult")
+        uses = _blocks(message, "toolUse")
+        if (results or uses) and not has_tool_config:
+            raise InvalidConverseRequest("tool blocks need toolConfig on the request")
+        if role == "user":
+            answered = [r.get("toolUseId") for r in results]
+            if set(answered) != pending or len(answered) != len(pending):
+                raise InvalidConverseRequest(
+                    f"message {index}: toolResults {sorted(map(str, answered))} do not answer "
+                    f"the previous toolUses {sorted(pending)}"
+                )
+            for result in results:
+                if result.get("status", "success") not in ("success", "error"):
+                    raise InvalidConverseRequest(f"message {index}: bad toolResult status")
+                if not result.get("content"):
+                    raise InvalidConverseRequest(f"message {index}: a toolResult has no content")
+            pending = set()
+        else:
+            if results:
+                raise InvalidConverseRequest(f"message {index}: assistant sent a toolResult")
+            ids = [u.get("toolUseId") for u in uses]
+            if len(set(ids)) != len(ids):
+                raise InvalidConverseRequest(f"message {index}: repeated toolUseId")
+            pending = {str(i) for i in ids}
+    if messages[-1].get("role") != "user":
+        raise InvalidConverseRequest("the last message must come from the user")
+
+
+def validate_request(request: dict[str, Any]) -> None:
+    check_shape(request)
+    check_conversation(request["messages"], has_tool_config="toolConfig" in request)

@@ -1,0 +1,42 @@
+"""Configuration of the Converse function, read once at cold start."""
+
+from __future__ import annotations
+
+import functools
+import os
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+DEFAULT_BEDROCK_MODEL = "anthropic.claude-sonnet-4-5-20250929-v1:0"
+
+
+class Settings(BaseModel):
+    model_config = ConfigDict(extra="ignore", populate_by_name=True)
+
+    provider: Annotated[str, Field(alias="MODEL_PROVIDER")] = "offline"
+    """``offline``, ``bedrock`` or ``replay:PATH``."""
+    model_id: Annotated[str, Field(alias="MODEL_ID")] = DEFAULT_BEDROCK_MODEL
+    region: Annotated[str | None, Field(alias="BEDROCK_REGION")] = None
+    max_tokens: Annotated[int, Field(alias="MAX_TOKENS", ge=64, le=8192)] = 1024
+    temperature: Annotated[float, Field(alias="TEMPERATURE", ge=0, le=1)] = 0.2
+    prompt_caching: Annotated[bool, Field(alias="PROMPT_CACHING")] = False
+    guardrail_id: Annotated[str | None, Field(alias="GUARDRAIL_ID")] = None
+    guardrail_version: Annotated[str, Field(alias="GUARDRAIL_VERSION")] = "DRAFT"
+
+    @field_validator("provider")
+    @classmethod
+    def _known_provider(cls, value: str) -> str:
+        if value in ("offline", "bedrock") or (value.startswith("replay:") and len(value) > 7):
+            return value
+        raise ValueError("MODEL_PROVIDER must be offline, bedrock or replay:PATH")
+
+    @field_validator("region", "guardrail_id", mode="before")
+    @classmethod
+    def _blank_is_none(cls, value: object) -> object:
+        return value or None
+
+
+@functools.cache
+def get_settings() -> Settings:
+    return Settings.model_validate(os.environ)

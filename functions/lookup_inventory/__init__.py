@@ -1,0 +1,1 @@
+"""The ``lookup_inventory`` tool: search the store's catalog."""

@@ -1,0 +1,161 @@
+"""Search the catalog and split the answer between the model and the ledger.
+
+The model gets the number of matches and at most ``max_results`` compact
+records: enough to choose and to cite ``[productId]``. The ledger gets the full
+records of exactly those products, and the response is built from the ledger.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from lookup_inventory.cache import TTLCache
+from lookup_inventory.repository import CatalogSource, Product
+from shared.contract import Ledger, ToolOutput, ToolUse, tool_output
+from shared.errors import CatalogUnavailable
+from shared.sanitize import clean_text, clean_value
+
+Category = Literal["BOOKS", "COMPUTERS", "MOBILE"]
+SUMMARY_CHARS = 160
+
+
+class InventoryInput(BaseModel):
+    """What the model may ask for. Unknown keys are refused, not ignored."""
+
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+    productName: Annotated[str | None, Field(min_length=1, max_length=120)] = None
+    brandId: Annotated[str | None, Field(min_length=1, max_length=60)] = None
+    category: Category | None = None
+    keywords: Annotated[str | None, Field(min_length=1, max_length=120)] = None
+    maxPrice: Annotated[float | None, Field(gt=0, le=1_000_000)] = None
+
+    @field_validator("category", mode="before")
+    @classmethod
+    def _upper(cls, value: Any) -> Any:
+        # Models write "computers" as often as "COMPUTERS"; both mean the same.
+        return value.strip().upper() if isinstance(value, str) else value
+
+
+def _words(text: str) -> list[str]:
+    return [w for w in text.casefold().replace(",", " ").split() if w]
+
+
+def _haystack(product: Product) -> str:
+    specs = product.get("specs") or {}
+    parts = [product.get("name", ""), product.get("brand", ""), product.get("description", "")]
+    parts.extend(str(v) for v in specs.values())
+    return " ".join(str(p) for p in parts).casefold()
+
+
+def _matches(product: Product, query: InventoryInput) -> bool:
+    if query.category and product.get("category") != query.category:
+        return False
+    if query.brandId and query.brandId.casefold() not in str(product.get("brand", "")).casefold():
+        return False
+    if query.productName:
+        name = str(product.get("name", "")).casefold()
+        if not all(word in name for word in _words(query.productName)):
+            return False
+    if query.keywords:
+        hay = _haystack(product)
+        if not all(word in hay for word in _words(query.keywords)):
+            return False
+    price = product.get("price")
+    return not (query.maxPrice is not None and isinstance(price, int | float) and price > query.maxPrice)
+
+
+def _rank(products: list[Product]) -> list[Product]:
+    # In-stock first, then cheapest: a stable, explainable order the model can
+    # reason about. The model, not the tool, decides which product fits best.
+    return sorted(products, key=lambda p: (int(p.get("stock", 1) or 0) <= 0, p.get("price", 0)))
+
+
+def compact(product: Product) -> dict[str, Any]:
+    """The fields the model needs to choose and cite a product."""
+    return {
+        "productId": product.get("productId"),
+        "name": clean_text(str(product.get("name", "")), 120),
+        "brand": clean_text(str(product.get("brand", "")), 60),
+        "category": product.get("category"),
+        "price": product.get("price"),
+        "stock": product.get("stock"),
+        "specs": clean_value(product.get("specs") or {}, 80),
+        "summary": clean_text(str(product.get("description", "")), SUMMARY_CHARS),
+    }
+
+
+def full_record(product: Product) -> dict[str, Any]:
+    """A catalog record as the response shows it: every field, cleaned of control characters."""
+    return clean_value(product, 2000)  # type: ignore[no-any-return]
+
+
+def _describe(query: InventoryInput) -> str:
+    parts = [f"{k}={v}" for k, v in query.model_dump(exclude_none=True).items()]
+    return ", ".join(parts) or "everything"
+
+
+def run(
+    tool_use: ToolUse,
+    *,
+    source: CatalogSource,
+    cache: TTLCache[str, list[Product]],
+    max_results: int,
+    clock: Callable[[], float] = time.perf_counter,
+) -> ToolOutput:
+    started = clock()
+
+    def elapsed_ms() -> int:
+        return int((clock() - started) * 1000)
+
+    try:
+        query = InventoryInput.model_validate(tool_use.input)
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in err['loc']) or 'input'}: {err['msg']}" for err in exc.errors()
+        )
+        message = f"Invalid input for lookup_inventory: {problems}"
+        return tool_output(
+            tool_use,
+            status="error",
+            for_model={"error": message, "kind": "invalid_input"},
+            summary=message,
+            ms=elapsed_ms(),
+        )
+
+    key = query.category or "*"
+    try:
+        products = cache.get_or_load(key, lambda: source.products(query.category))
+    except CatalogUnavailable as exc:
+        message = "The catalog is unavailable right now, so I cannot check what is in stock."
+        return tool_output(
+            tool_use,
+            status="error",
+            for_model={"error": message, "kind": exc.kind},
+            summary=f"catalog unavailable ({exc.kind})",
+            ms=elapsed_ms(),
+        )
+
+    found = _rank([p for p in products if _matches(p, query)])
+    shown = found[:max_results]
+    for_model: dict[str, Any] = {
+        "count": len(found),
+        "shown": len(shown),
+        "products": [compact(p) for p in shown],
+    }
+    if len(found) > len(shown):
+        for_model["note"] = (
+            f"{len(found) - len(shown)} more match; narrow with brandId, keywords or maxPrice."
+        )
+    return tool_output(
+        tool_use,
+        status="success",
+        for_model=for_model,
+        summary=f"{len(found)} products for {_describe(query)}; showed {len(shown)}",
+        ms=elapsed_ms(),
+        ledger=Ledger(products=[full_record(p) for p in shown]),
+    )

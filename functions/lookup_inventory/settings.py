@@ -1,0 +1,29 @@
+"""Configuration of the catalog tool, read once at cold start."""
+
+from __future__ import annotations
+
+import functools
+import os
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Settings(BaseModel):
+    model_config = ConfigDict(extra="ignore", populate_by_name=True)
+
+    catalog_source: Annotated[Literal["dynamodb", "http"], Field(alias="CATALOG_SOURCE")] = (
+        "dynamodb"
+    )
+    table_name: Annotated[str, Field(alias="CATALOG_TABLE_NAME")] = "storechat-catalog"
+    category_index: Annotated[str, Field(alias="CATALOG_CATEGORY_INDEX")] = "byCategory"
+    products_api_url: Annotated[str | None, Field(alias="PRODUCTS_API_URL")] = None
+    cache_ttl_s: Annotated[float, Field(alias="CATALOG_CACHE_TTL_S", ge=0)] = 30.0
+    cache_max_entries: Annotated[int, Field(alias="CATALOG_CACHE_MAX_ENTRIES", ge=1)] = 8
+    max_results: Annotated[int, Field(alias="CATALOG_MAX_RESULTS", ge=1, le=25)] = 8
+    http_timeout_s: Annotated[float, Field(alias="TOOL_HTTP_TIMEOUT_S", gt=0)] = 4.0
+
+
+@functools.cache
+def get_settings() -> Settings:
+    return Settings.model_validate(os.environ)

@@ -1,0 +1,1 @@
+"""Code shared by every storechat Lambda: contracts, errors, observability, HTTP."""

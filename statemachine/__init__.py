@@ -1,0 +1,61 @@
+"""The storechat state machine: one ASL file and the names of its placeholders.
+
+The CDK stack and the local runner both load ``storechat.asl.json`` from here
+and fill the same ``${Placeholder}`` names, so the deployed and the local loop
+run one definition.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from pathlib import Path
+
+ASL_PATH = Path(__file__).with_name("storechat.asl.json")
+
+_PLACEHOLDER = re.compile(r"\$\{([A-Za-z][A-Za-z0-9]*)\}")
+
+RESOURCE_PLACEHOLDERS: tuple[str, ...] = (
+    "ConverseFunctionArn",
+    "LookupInventoryFunctionArn",
+    "GetComputerReviewsFunctionArn",
+    "GetBookInfoFunctionArn",
+    "ComposeResponseFunctionArn",
+    "SessionsTableName",
+)
+"""Placeholders filled with resource names or ARNs."""
+
+TUNING_DEFAULTS: dict[str, int] = {
+    "MaxToolRounds": 5,
+    "MaxToolsPerRound": 3,
+    "DeadlineMs": 25_000,
+    "ConverseReserveMs": 7_000,
+    "ToolRoundReserveMs": 12_000,
+    "HistoryTurns": 8,
+    "MaxStoredAnswerChars": 1_500,
+    "SessionTtlSeconds": 7 * 24 * 3600,
+}
+"""Placeholders filled with numbers, and their defaults.
+
+``ConverseReserveMs`` is the time a model call is allowed to need: with less
+left before ``DeadlineMs`` the loop falls back instead of calling the model.
+``ToolRoundReserveMs`` covers a tool round (tools time out at 5 s) plus the
+model call after it.
+"""
+
+
+def read_definition() -> str:
+    return ASL_PATH.read_text(encoding="utf-8")
+
+
+def placeholders(definition: str | None = None) -> set[str]:
+    """Every ``${Name}`` the definition uses."""
+    return set(_PLACEHOLDER.findall(definition if definition is not None else read_definition()))
+
+
+def substitute(definition: str, values: Mapping[str, object]) -> str:
+    """Fill every placeholder, as Step Functions' DefinitionSubstitutions would; none may be left."""
+    missing = placeholders(definition) - set(values)
+    if missing:
+        raise KeyError(f"no value for placeholders: {sorted(missing)}")
+    return _PLACEHOLDER.sub(lambda m: str(values[m.group(1)]), definition)

@@ -1,0 +1,85 @@
+"""The project's Lambda handlers, called in-process as moto's Lambda backend.
+
+Each function keeps its deployed timeout so that ``context.get_remaining_time_in_millis``
+tells a handler the truth, and an override can replace or wrap one handler
+(tests use this to make a tool slow or make it crash).
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+import uuid
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+Handler = Callable[[dict[str, Any], Any], Any]
+
+
+@dataclass(frozen=True)
+class LocalFunction:
+    key: str
+    module: str
+    timeout_s: int
+    memory_mb: int
+
+
+FUNCTIONS: dict[str, LocalFunction] = {
+    f.key: f
+    for f in (
+        LocalFunction("converse", "converse.handler", 25, 512),
+        LocalFunction("lookup_inventory", "lookup_inventory.handler", 5, 512),
+        LocalFunction("get_computer_reviews", "get_computer_reviews.handler", 5, 256),
+        LocalFunction("get_book_info", "get_book_info.handler", 5, 256),
+        LocalFunction("compose_response", "compose_response.handler", 5, 256),
+    )
+}
+
+LOCAL_PREFIX = "storechat-local-"
+
+
+def local_name(key: str) -> str:
+    return LOCAL_PREFIX + key.replace("_", "-")
+
+
+def local_arn(key: str, region: str, account: str) -> str:
+    return f"arn:aws:lambda:{region}:{account}:function:{local_name(key)}"
+
+
+class FakeContext:
+    """Enough of a Lambda context for Powertools and for deadline arithmetic."""
+
+    def __init__(self, function: LocalFunction) -> None:
+        self.function_name = local_name(function.key)
+        self.function_version = "$LATEST"
+        self.memory_limit_in_mb = function.memory_mb
+        self.invoked_function_arn = f"arn:aws:lambda:local:000000000000:function:{self.function_name}"
+        self.aws_request_id = str(uuid.uuid4())
+        self.log_group_name = f"/aws/lambda/{self.function_name}"
+        self.log_stream_name = "local"
+        self._deadline = time.monotonic() + function.timeout_s
+
+    def get_remaining_time_in_millis(self) -> int:
+        return max(0, int((self._deadline - time.monotonic()) * 1000))
+
+
+def load_handler(function: LocalFunction) -> Handler:
+    module = importlib.import_module(function.module)
+    handler: Handler = module.lambda_handler
+    return handler
+
+
+class Dispatcher:
+    """Maps a function name from the state machine to a handler and calls it."""
+
+    def __init__(self, overrides: Mapping[str, Handler] | None = None) -> None:
+        self._by_name = {local_name(k): f for k, f in FUNCTIONS.items()}
+        self._handlers = {k: load_handler(f) for k, f in FUNCTIONS.items()}
+        self._handlers.update(overrides or {})
+
+    def __call__(self, name: str, payload: dict[str, Any]) -> Any:
+        function = self._by_name.get(name)
+        if function is None:
+            raise LookupError(f"Function not found: {name}")
+        return self._handlers[function.key](payload, FakeContext(function))

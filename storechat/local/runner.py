@@ -1,0 +1,336 @@
+"""The local loop: the real ASL file, in moto's Step Functions interpreter.
+
+``LocalStorechat`` starts moto, creates the catalog and sessions tables,
+seeds the catalog, registers the state machine from ``statemachine/`` with the
+same placeholders the CDK stack fills, and runs one execution per question.
+Sessions can be kept in a data file so that they survive between CLI calls.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import threading
+import time
+import uuid
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import boto3
+from moto import mock_aws
+
+import statemachine
+from storechat.local import moto_patches
+from storechat.local.lambdas import FUNCTIONS, Dispatcher, Handler, local_arn
+
+REGION = "us-east-1"
+ACCOUNT = "123456789012"
+CATALOG_TABLE = "storechat-catalog"
+CATEGORY_INDEX = "byCategory"
+SESSIONS_TABLE = "storechat-sessions"
+STATE_MACHINE = "storechat-local"
+OFFLINE_MODEL_ID = "storechat.offline-v1"
+
+# Handler modules that cache settings, clients or providers at "cold start".
+_FUNCTION_PACKAGES = ("converse", "lookup_inventory", "get_computer_reviews", "get_book_info",
+                      "compose_response", "shared")
+
+
+@dataclass
+class RunResult:
+    """One execution: the response body (when it succeeded) and what happened on the way."""
+
+    status: str
+    body: dict[str, Any] | None
+    error: str | None
+    cause: str | None
+    events: list[dict[str, Any]] = field(default_factory=list)
+    elapsed_ms: int = 0
+    execution_arn: str = ""
+
+    @property
+    def states_entered(self) -> list[tuple[str, int]]:
+        """(state name, ms since start) for each state entered, in order."""
+        if not self.events:
+            return []
+        start = self.events[0]["timestamp"]
+        return [
+            (e["stateEnteredEventDetails"]["name"],
+             int((e["timestamp"] - start).total_seconds() * 1000))
+            for e in self.events
+            if "stateEnteredEventDetails" in e
+        ]
+
+
+def _model_environment(model: str) -> dict[str, str]:
+    if model == "offline":
+        return {"MODEL_PROVIDER": "offline", "MODEL_ID": OFFLINE_MODEL_ID}
+    if model.startswith("replay:"):
+        path = Path(model.removeprefix("replay:")).expanduser().resolve()
+        return {"MODEL_PROVIDER": f"replay:{path}", "MODEL_ID": "storechat.replay"}
+    if model == "bedrock" or model.startswith("bedrock:"):
+        env = {"MODEL_PROVIDER": "bedrock"}
+        if model.startswith("bedrock:"):
+            env["MODEL_ID"] = model.removeprefix("bedrock:")
+        return env
+    raise ValueError(f"unknown model {model!r}: use offline, replay:PATH or bedrock[:MODEL_ID]")
+
+
+def reset_function_caches() -> None:
+    """Forget every cold-start cache, as a fresh Lambda container would."""
+    for name, module in list(sys.modules.items()):
+        if module is None or name.split(".")[0] not in _FUNCTION_PACKAGES:
+            continue
+        for value in list(vars(module).values()):
+            clear = getattr(value, "cache_clear", None)
+            if callable(clear) and getattr(value, "__module__", None) == name:
+                clear()
+    converse_handler = sys.modules.get("converse.handler")
+    if converse_handler is not None:
+        converse_handler.use_provider(None)
+
+
+@contextmanager
+def _environment(values: Mapping[str, str]) -> Iterator[None]:
+    saved = {k: os.environ.get(k) for k in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for key, old in saved.items():
+            if old is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = old
+
+
+class LocalStorechat:
+    """A running local copy of the system. Use as a context manager."""
+
+    def __init__(
+        self,
+        *,
+        model: str = "offline",
+        catalog: list[dict[str, Any]] | None = None,
+        data_dir: Path | None = None,
+        tuning: Mapping[str, int] | None = None,
+        env: Mapping[str, str] | None = None,
+        overrides: Mapping[str, Handler] | None = None,
+        log_level: str = "WARNING",
+    ) -> None:
+        self.model = model
+        self._catalog = catalog
+        self._sessions_file = data_dir / "sessions.json" if data_dir else None
+        self._tuning = {**statemachine.TUNING_DEFAULTS, **(tuning or {})}
+        self._overrides = dict(overrides or {})
+        self._env = {
+            **_model_environment(model),
+            "CATALOG_TABLE_NAME": CATALOG_TABLE,
+            "CATALOG_CATEGORY_INDEX": CATEGORY_INDEX,
+            "POWERTOOLS_SERVICE_NAME": "storechat",
+            "POWERTOOLS_TRACE_DISABLED": "true",
+            "POWERTOOLS_METRICS_DISABLED": "true",
+            "POWERTOOLS_METRICS_NAMESPACE": "Storechat",
+            "POWERTOOLS_LOG_LEVEL": log_level,
+            **(env or {}),
+        }
+        self._save_lock = threading.Lock()
+        self._stack: list[Any] = []
+        self.state_machine_arn = ""
+
+    # -- lifecycle --------------------------------------------------------------------------
+
+    def __enter__(self) -> LocalStorechat:
+        bedrock_client = self._bedrock_client() if self.model.startswith("bedrock") else None
+        env_cm = _environment({**self._env, "AWS_DEFAULT_REGION": REGION})
+        env_cm.__enter__()
+        self._stack.append(env_cm)
+        mock = mock_aws(
+            config={
+                "stepfunctions": {"execute_state_machine": True},
+                "lambda": {"use_docker": False},
+                "core": {"passthrough": {"services": ["bedrock-runtime"]}},
+            }
+        )
+        mock.start()
+        self._stack.append(mock)
+        reset_function_caches()
+        moto_patches.install(Dispatcher(self._overrides))
+        if bedrock_client is not None:
+            from converse.handler import use_provider
+            from converse.providers import BedrockProvider
+
+            use_provider(BedrockProvider(region=None, client=bedrock_client))
+        self._dynamodb = boto3.client("dynamodb", region_name=REGION)
+        self._sfn = boto3.client("stepfunctions", region_name=REGION)
+        self._create_tables()
+        self._seed_catalog(self._catalog)
+        self._load_sessions()
+        self.state_machine_arn = self._create_state_machine()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        while self._stack:
+            item = self._stack.pop()
+            if hasattr(item, "stop"):
+                item.stop()
+            else:
+                item.__exit__(None, None, None)
+        reset_function_caches()
+
+    @staticmethod
+    def _bedrock_client() -> Any:
+        # moto swaps in fake credentials while it runs, so resolve the real ones first.
+        session = boto3.Session()
+        credentials = session.get_credentials()
+        if credentials is None:
+            raise RuntimeError("--model bedrock needs AWS credentials (none were found)")
+        frozen = credentials.get_frozen_credentials()
+        from botocore.config import Config
+
+        return boto3.client(
+            "bedrock-runtime",
+            region_name=os.environ.get("BEDROCK_REGION") or session.region_name or REGION,
+            aws_access_key_id=frozen.access_key,
+            aws_secret_access_key=frozen.secret_key,
+            aws_session_token=frozen.token,
+            config=Config(retries={"max_attempts": 1}, read_timeout=20),
+        )
+
+    # -- resources --------------------------------------------------------------------------
+
+    def _create_tables(self) -> None:
+        self._dynamodb.create_table(
+            TableName=CATALOG_TABLE,
+            BillingMode="PAY_PER_REQUEST",
+            AttributeDefinitions=[
+                {"AttributeName": "productId", "AttributeType": "S"},
+                {"AttributeName": "category", "AttributeType": "S"},
+            ],
+            KeySchema=[{"AttributeName": "productId", "KeyType": "HASH"}],
+            GlobalSecondaryIndexes=[
+                {
+                    "IndexName": CATEGORY_INDEX,
+                    "KeySchema": [
+                        {"AttributeName": "category", "KeyType": "HASH"},
+                        {"AttributeName": "productId", "KeyType": "RANGE"},
+                    ],
+                    "Projection": {"ProjectionType": "ALL"},
+                }
+            ],
+        )
+        self._dynamodb.create_table(
+            TableName=SESSIONS_TABLE,
+            BillingMode="PAY_PER_REQUEST",
+            AttributeDefinitions=[
+                {"AttributeName": "sessionId", "AttributeType": "S"},
+                {"AttributeName": "turnKey", "AttributeType": "S"},
+            ],
+            KeySchema=[
+                {"AttributeName": "sessionId", "KeyType": "HASH"},
+                {"AttributeName": "turnKey", "KeyType": "RANGE"},
+            ],
+        )
+
+    def _seed_catalog(self, catalog: list[dict[str, Any]] | None) -> None:
+        if catalog is None:
+            from shared.catalog_data import load_catalog
+
+            catalog = load_catalog()
+        table = boto3.resource("dynamodb", region_name=REGION).Table(CATALOG_TABLE)
+        with table.batch_writer() as batch:
+            for product in catalog:
+                batch.put_item(Item=json.loads(json.dumps(product), parse_float=Decimal))
+
+    def _load_sessions(self) -> None:
+        if not self._sessions_file or not self._sessions_file.exists():
+            return
+        try:
+            items = json.loads(self._sessions_file.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError):
+            # A damaged file costs the shopper their history, not the question.
+            print(f"warning: ignoring unreadable {self._sessions_file}", file=sys.stderr)
+            return
+        now = time.time()
+        for item in items:
+            if float(item.get("expiresAt", {}).get("N", "0")) > now:
+                self._dynamodb.put_item(TableName=SESSIONS_TABLE, Item=item)
+
+    def _save_sessions(self) -> None:
+        if not self._sessions_file:
+            return
+        with self._save_lock:
+            items: list[dict[str, Any]] = []
+            for page in self._dynamodb.get_paginator("scan").paginate(TableName=SESSIONS_TABLE):
+                items.extend(page["Items"])
+            self._sessions_file.parent.mkdir(parents=True, exist_ok=True)
+            tmp = self._sessions_file.with_suffix(".tmp")
+            tmp.write_text(json.dumps(items), encoding="utf-8")
+            tmp.replace(self._sessions_file)
+
+    def substitutions(self) -> dict[str, object]:
+        names = {
+            "ConverseFunctionArn": "converse",
+            "LookupInventoryFunctionArn": "lookup_inventory",
+            "GetComputerReviewsFunctionArn": "get_computer_reviews",
+            "GetBookInfoFunctionArn": "get_book_info",
+            "ComposeResponseFunctionArn": "compose_response",
+        }
+        values: dict[str, object] = {k: local_arn(v, REGION, ACCOUNT) for k, v in names.items()}
+        values["SessionsTableName"] = SESSIONS_TABLE
+        values.update(self._tuning)
+        return values
+
+    def _create_state_machine(self) -> str:
+        assert set(FUNCTIONS) >= {"converse", "compose_response"}
+        definition = statemachine.substitute(statemachine.read_definition(), self.substitutions())
+        created = self._sfn.create_state_machine(
+            name=STATE_MACHINE,
+            definition=definition,
+            roleArn=f"arn:aws:iam::{ACCOUNT}:role/storechat-local",
+            type="EXPRESS",
+        )
+        arn: str = created["stateMachineArn"]
+        return arn
+
+    # -- running ----------------------------------------------------------------------------
+
+    def ask(self, message: str, session_id: str | None = None, *, timeout_s: float = 60) -> RunResult:
+        payload: dict[str, Any] = {"message": message}
+        if session_id:
+            payload["sessionId"] = session_id
+        started = time.perf_counter()
+        execution_arn = self._sfn.start_execution(
+            stateMachineArn=self.state_machine_arn,
+            name=uuid.uuid4().hex,
+            input=json.dumps(payload),
+        )["executionArn"]
+        deadline = time.monotonic() + timeout_s
+        while True:
+            described = self._sfn.describe_execution(executionArn=execution_arn)
+            if described["status"] != "RUNNING":
+                break
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"execution {execution_arn} still running after {timeout_s}s")
+            time.sleep(0.005)
+        elapsed = int((time.perf_counter() - started) * 1000)
+        events = self._sfn.get_execution_history(executionArn=execution_arn, maxResults=1000)[
+            "events"
+        ]
+        body = json.loads(described["output"]) if described.get("output") else None
+        if described["status"] == "SUCCEEDED":
+            self._save_sessions()
+        return RunResult(
+            status=described["status"],
+            body=body,
+            error=described.get("error"),
+            cause=described.get("cause"),
+            events=events,
+            elapsed_ms=elapsed,
+            execution_arn=execution_arn,
+        )
