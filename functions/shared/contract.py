@@ -70,7 +70,7 @@ def tool_output(
 ) -> ToolOutput:
     """Assemble a :class:`ToolOutput`; an error result always carries content."""
     return ToolOutput(
-        toolResult={
+        tool_result={
             "toolUseId": tool_use.tool_use_id,
             "content": [{"json": for_model}],
             "status": status,

@@ -1,0 +1,27 @@
+"""Configuration for the book tool, read from the environment once per cold start.
+
+This is the only module that reads ``os.environ``; everything else receives a
+:class:`Settings`, so tests can build one directly.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Settings(BaseModel):
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    openlibrary_base_url: Annotated[
+        str, Field(alias="OPENLIBRARY_BASE_URL", default="https://openlibrary.org", min_length=1)
+    ]
+    http_timeout_s: Annotated[float, Field(alias="TOOL_HTTP_TIMEOUT_S", default=4.0, gt=0)]
+
+
+@functools.cache
+def get_settings() -> Settings:
+    return Settings.model_validate(dict(os.environ))

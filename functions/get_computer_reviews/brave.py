@@ -1,0 +1,58 @@
+"""Brave Search web results, reduced to what a review answer needs."""
+
+from __future__ import annotations
+
+import urllib.parse
+import urllib.request
+from typing import Any
+
+from shared.errors import UpstreamError
+from shared.http import Opener, get_json
+from shared.sanitize import clean_text
+
+MAX_RESULTS = 5
+TITLE_CHARS = 160
+URL_CHARS = 300
+DESCRIPTION_CHARS = 400
+
+
+def search_reviews(
+    query: str,
+    *,
+    api_key: str,
+    base_url: str,
+    timeout_s: float,
+    opener: Opener = urllib.request.urlopen,
+) -> list[dict[str, Any]]:
+    """Top web results for reviews of ``query``; raises :class:`UpstreamError`."""
+    params = urllib.parse.urlencode({"q": f"{query} review", "count": MAX_RESULTS})
+    url = f"{base_url.rstrip('/')}/res/v1/web/search?{params}"
+    body = get_json(
+        url,
+        headers={
+            "Accept": "application/json",
+            "Accept-Encoding": "gzip",
+            "X-Subscription-Token": api_key,
+        },
+        timeout_s=timeout_s,
+        opener=opener,
+    )
+    web = body.get("web") if isinstance(body, dict) else None
+    results = web.get("results") if isinstance(web, dict) else None
+    if not isinstance(results, list):
+        raise UpstreamError("malformed", "response has no web.results list")
+    return [_trim(item) for item in results if isinstance(item, dict)][:MAX_RESULTS]
+
+
+def _trim(item: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "title": _text(item.get("title"), TITLE_CHARS),
+        "url": _text(item.get("url"), URL_CHARS),
+        "description": _text(item.get("description"), DESCRIPTION_CHARS),
+    }
+
+
+def _text(value: Any, limit: int) -> str:
+    # A field of the wrong type is treated as absent rather than failing the
+    # whole answer over one odd result.
+    return clean_text(value, limit) if isinstance(value, str) else ""

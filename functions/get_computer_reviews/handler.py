@@ -1,0 +1,44 @@
+"""Lambda entry point for ``get_computer_reviews``: wiring only, the work is in ``logic``."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from aws_lambda_powertools.utilities.typing import LambdaContext
+
+from get_computer_reviews.brave import search_reviews
+from get_computer_reviews.keys import get_brave_key
+from get_computer_reviews.logic import run
+from get_computer_reviews.settings import get_settings
+from shared.contract import ToolUse
+from shared.http import timeout_from
+from shared.observability import CORRELATION_ID_PATH, MetricUnit, logger, metrics, tracer
+
+
+@logger.inject_lambda_context(correlation_id_path=CORRELATION_ID_PATH)
+@tracer.capture_lambda_handler
+@metrics.log_metrics
+def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    settings = get_settings()
+    tool_use = ToolUse.model_validate(event["toolUse"])
+    output = run(
+        tool_use,
+        key_source=functools.partial(get_brave_key, settings),
+        search=functools.partial(search_reviews, base_url=settings.brave_base_url),
+        timeout_s=timeout_from(context, cap_s=settings.http_timeout_s),
+    )
+    metrics.add_metric(name="ToolLatency", unit=MetricUnit.Milliseconds, value=output.trace.ms)
+    metrics.add_metric(
+        name="ToolErrors", unit=MetricUnit.Count, value=int(output.trace.status == "error")
+    )
+    # The summary is the same line the trace view shows; it never carries the key.
+    logger.info(
+        "tool finished",
+        extra={
+            "tool": tool_use.name,
+            "status": output.trace.status,
+            "summary": output.trace.summary,
+        },
+    )
+    return output.dump()

@@ -1,0 +1,41 @@
+"""Configuration for the reviews tool, read from the environment once per cold start.
+
+This is the only module that reads ``os.environ``; everything else receives a
+:class:`Settings`, so tests can build one directly.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
+
+
+class Settings(BaseModel):
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    brave_api_key_secret_arn: Annotated[
+        str | None, Field(alias="BRAVE_API_KEY_SECRET_ARN", default=None)
+    ]
+    # Only for local development; deployed stacks point at Secrets Manager instead.
+    brave_api_key: Annotated[SecretStr | None, Field(alias="BRAVE_API_KEY", default=None)]
+    brave_base_url: Annotated[
+        str, Field(alias="BRAVE_BASE_URL", default="https://api.search.brave.com", min_length=1)
+    ]
+    http_timeout_s: Annotated[float, Field(alias="TOOL_HTTP_TIMEOUT_S", default=4.0, gt=0)]
+
+    @field_validator("brave_api_key_secret_arn", "brave_api_key", mode="before")
+    @classmethod
+    def _blank_is_unset(cls, value: Any) -> Any:
+        # Templates and .env files often leave a variable present but empty;
+        # that must mean "not configured", not "a key that is the empty string".
+        if isinstance(value, str) and not value.strip():
+            return None
+        return value
+
+
+@functools.cache
+def get_settings() -> Settings:
+    return Settings.model_validate(dict(os.environ))

@@ -1,0 +1,230 @@
+"""``storechat``: ask the local assistant a question, chat with it, or serve the page.
+
+Every command runs the real state machine in-process (see ``storechat.local``).
+Exit codes: 0 for every outcome the assistant can give (answered, truncated,
+refused, fallback); 1 when the execution itself failed; 2 for bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+from shared.api import DEFAULT_MAX_MESSAGE_CHARS, RequestRejected, parse_query
+from storechat.local import LocalStorechat, RunResult
+
+EXIT_FAILED = 1
+EXIT_USAGE = 2
+
+MODEL_LABELS = {
+    "offline": "offline model: a deterministic stand-in for the LLM, no AWS needed",
+    "replay": "replay model: recorded Converse responses played back in order",
+    "bedrock": "Amazon Bedrock",
+}
+
+
+def data_dir() -> Path:
+    return Path(os.environ.get("STORECHAT_HOME", ".storechat"))
+
+
+def _model_label(model: str) -> str:
+    kind = model.split(":", 1)[0]
+    label = MODEL_LABELS.get(kind, model)
+    if kind == "bedrock" and ":" in model:
+        label += f" ({model.split(':', 1)[1]})"
+    return label
+
+
+def _validate(message: str, session: str | None) -> str | None:
+    body = {"message": message, **({"sessionId": session} if session else {})}
+    try:
+        parse_query(json.dumps(body), max_message_chars=DEFAULT_MAX_MESSAGE_CHARS)
+    except RequestRejected as exc:
+        return str(exc)
+    return None
+
+
+def _spec_line(product: dict[str, Any]) -> str:
+    specs = product.get("specs") or {}
+    if product.get("category") == "COMPUTERS":
+        bits = [specs.get("os"), f"{specs.get('ramGb')} GB RAM" if specs.get("ramGb") else None,
+                f"{specs.get('weightKg')} kg" if specs.get("weightKg") else None,
+                f"{specs.get('batteryHours')} h battery" if specs.get("batteryHours") else None]
+    elif product.get("category") == "MOBILE":
+        bits = [specs.get("os"), f"{specs.get('storageGb')} GB" if specs.get("storageGb") else None,
+                f"{specs.get('screenInches')}\"" if specs.get("screenInches") else None]
+    else:
+        bits = [specs.get("author"), str(specs.get("year") or "") or None, specs.get("genre")]
+    return ", ".join(str(b) for b in bits if b)
+
+
+def print_answer(result: RunResult, model: str, out: TextIO) -> None:
+    body = result.body or {}
+    print(f"storechat · {_model_label(model)}", file=out)
+    print("", file=out)
+    print(body.get("answer", ""), file=out)
+    products = body.get("products") or []
+    if products:
+        print("\nProducts:", file=out)
+        for p in products:
+            price = p.get("price")
+            price_text = f"${price:,.2f}" if isinstance(price, int | float) else "?"
+            print(f"  [{p.get('productId')}] {p.get('name')} · {p.get('brand')} · {price_text}"
+                  f" · {_spec_line(p)}", file=out)
+    usage = body.get("usage") or {}
+    outcome = body.get("outcome")
+    if outcome == "fallback":
+        outcome = f"fallback ({body.get('fallbackReason')})"
+    rounds = body.get("toolRounds", 0)
+    print(
+        f"\noutcome: {outcome} · {body.get('modelCalls', 0)} model calls · {rounds} tool "
+        f"round{'s' if rounds != 1 else ''} · {usage.get('inputTokens', 0):,} input / "
+        f"{usage.get('outputTokens', 0):,} output tokens · {result.elapsed_ms / 1000:.2f} s",
+        file=out,
+    )
+    if body.get("historySaved") is False:
+        print("note: this turn could not be saved to the session history", file=out)
+    print(f"session: {body.get('sessionId')}  (continue with --session {body.get('sessionId')})",
+          file=out)
+
+
+def print_trace(result: RunResult, out: TextIO) -> None:
+    print("\nTrace: states entered (ms since start)", file=out)
+    for name, ms in result.states_entered:
+        print(f"  {ms:>6} ms  {name}", file=out)
+    lines = (result.body or {}).get("trace") or []
+    print("\nTrace: tool calls", file=out)
+    if not lines:
+        print("  (no tools were called)", file=out)
+    for line in lines:
+        print(
+            f"  round {line.get('round', '?')}  {line.get('tool')}  "
+            f"input={json.dumps(line.get('input'), ensure_ascii=False)}  "
+            f"status={line.get('status')}  {line.get('ms')} ms",
+            file=out,
+        )
+        print(f"      told the model: {line.get('summary')}", file=out)
+
+
+def _report_failure(result: RunResult) -> int:
+    print(f"error: the conversation failed ({result.status}): {result.error}: {result.cause}",
+          file=sys.stderr)
+    return EXIT_FAILED
+
+
+def cmd_ask(args: argparse.Namespace) -> int:
+    problem = _validate(args.text, args.session)
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
+        return EXIT_USAGE
+    with LocalStorechat(model=args.model, data_dir=data_dir(), log_level=args.log_level) as local:
+        result = local.ask(args.text, args.session)
+    if result.status != "SUCCEEDED" or result.body is None:
+        if args.trace:
+            print_trace(result, sys.stderr)
+        return _report_failure(result)
+    if args.json:
+        print(json.dumps(result.body, indent=2, ensure_ascii=False))
+        if args.trace:
+            print_trace(result, sys.stderr)
+        return 0
+    print_answer(result, args.model, sys.stdout)
+    if args.trace:
+        print_trace(result, sys.stdout)
+    return 0
+
+
+def cmd_chat(args: argparse.Namespace) -> int:
+    session = args.session
+    print(f"storechat chat · {_model_label(args.model)}")
+    print("Ask about computers, phones or books. /new starts over, /quit (or Ctrl-D) leaves.\n")
+    with LocalStorechat(model=args.model, data_dir=data_dir(), log_level=args.log_level) as local:
+        while True:
+            try:
+                text = input("you> ").strip()
+            except (EOFError, KeyboardInterrupt):
+                print()
+                return 0
+            if text in ("/quit", "/exit"):
+                return 0
+            if text == "/new":
+                session = None
+                print("(new conversation)\n")
+                continue
+            if not text:
+                continue
+            problem = _validate(text, session)
+            if problem:
+                print(f"error: {problem}\n")
+                continue
+            result = local.ask(text, session)
+            if result.status != "SUCCEEDED" or result.body is None:
+                print(f"error: the conversation failed: {result.error}: {result.cause}\n")
+                continue
+            session = result.body.get("sessionId")
+            print()
+            print_answer(result, args.model, sys.stdout)
+            if args.trace:
+                print_trace(result, sys.stdout)
+            print()
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from storechat.server import serve
+
+    return serve(host=args.host, port=args.port, model=args.model, data_dir=data_dir(),
+                 log_level=args.log_level)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="storechat", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    def common(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--model", default="offline",
+                       help="offline (default), replay:PATH or bedrock[:MODEL_ID]")
+        p.add_argument("--log-level", default="ERROR",
+                       help="log level of the Lambda handlers (logs go to stderr)")
+
+    ask = sub.add_parser("ask", help="ask one question")
+    ask.add_argument("text", help="the shopper's question")
+    ask.add_argument("--session", help="continue the conversation with this session id")
+    ask.add_argument("--json", action="store_true", help="print the response body as JSON")
+    ask.add_argument("--trace", action="store_true",
+                     help="show every state entered and every tool call")
+    common(ask)
+    ask.set_defaults(func=cmd_ask)
+
+    chat = sub.add_parser("chat", help="an interactive conversation")
+    chat.add_argument("--session", help="continue this session")
+    chat.add_argument("--trace", action="store_true")
+    common(chat)
+    chat.set_defaults(func=cmd_chat)
+
+    serve = sub.add_parser("serve", help="serve the chat page and POST /query on 127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--host", default="127.0.0.1")
+    common(serve)
+    serve.set_defaults(func=cmd_serve)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    model = args.model
+    if not (model in ("offline", "bedrock") or model.startswith(("replay:", "bedrock:"))):
+        print(f"error: unknown --model {model!r}: use offline, replay:PATH or bedrock[:MODEL_ID]",
+              file=sys.stderr)
+        return EXIT_USAGE
+    if model.startswith("replay:") and not Path(model.removeprefix("replay:")).is_file():
+        print(f"error: replay file not found: {model.removeprefix('replay:')}", file=sys.stderr)
+        return EXIT_USAGE
+    return int(args.func(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
