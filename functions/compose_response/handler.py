@@ -9,17 +9,24 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from compose_response.logic import ComposeInput, compose
 from shared.observability import CORRELATION_ID_PATH, MetricUnit, logger, metrics, tracer
 
+# One count per outcome, without dimensions, so alarms can divide them by Conversations.
+OUTCOME_METRICS = {
+    "answered": "Answered",
+    "truncated": "Truncated",
+    "refused": "Refused",
+    "fallback": "Fallbacks",
+}
+
 
 @logger.inject_lambda_context(correlation_id_path=CORRELATION_ID_PATH)
 @tracer.capture_lambda_handler
 @metrics.log_metrics
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     body = compose(ComposeInput.model_validate(event))
-    metrics.add_dimension(name="Outcome", value=body.outcome)
     metrics.add_metric(name="Conversations", unit=MetricUnit.Count, value=1)
+    for outcome, name in OUTCOME_METRICS.items():
+        metrics.add_metric(name=name, unit=MetricUnit.Count, value=int(body.outcome == outcome))
     metrics.add_metric(name="ToolRounds", unit=MetricUnit.Count, value=body.toolRounds)
-    if body.outcome == "fallback":
-        metrics.add_metric(name="Fallbacks", unit=MetricUnit.Count, value=1)
     if body.unverifiedCitations:
         metrics.add_metric(
             name="UnverifiedCitations", unit=MetricUnit.Count, value=len(body.unverifiedCitations)

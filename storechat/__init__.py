@@ -1,0 +1,1 @@
+"""storechat: the local runner, dev server and CLI."""

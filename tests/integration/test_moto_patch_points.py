@@ -1,0 +1,48 @@
+"""Fails loudly if moto moves either of the two internal points the local runner patches."""
+
+from __future__ import annotations
+
+import inspect
+
+import moto
+
+from storechat.local import moto_patches
+
+
+def test_moto_is_the_pinned_version() -> None:
+    assert moto.__version__ == moto_patches.MOTO_VERSION, (
+        "moto changed: re-check storechat/local/moto_patches.py against the new version, "
+        "then update MOTO_VERSION and the pin in pyproject.toml"
+    )
+
+
+def test_the_jsonata_evaluator_hook_is_where_we_patch_it() -> None:
+    from moto.stepfunctions.parser.asl.jsonata import jsonata as target
+
+    assert hasattr(target, "_eval_jsonata"), "moto no longer has jsonata._eval_jsonata"
+    source = inspect.getsource(target.eval_jsonata_expression)
+    assert "_eval_jsonata(" in source, "eval_jsonata_expression no longer calls _eval_jsonata"
+    from moto.stepfunctions.parser.asl.component.intrinsic import jsonata as intrinsics
+
+    assert intrinsics._DECLARATION_BY_VARIABLE_REFERENCE, "moto's JSONata stubs moved"
+
+
+def test_the_lambda_backend_invoke_is_where_we_patch_it() -> None:
+    from moto.awslambda_simple.models import LambdaSimpleBackend
+
+    params = list(inspect.signature(LambdaSimpleBackend.invoke).parameters)
+    assert params == ["self", "function_name", "qualifier", "body", "headers", "response_headers"]
+
+
+def test_step_functions_jsonata_functions_work_after_patching() -> None:
+    evaluate = moto_patches.evaluate
+    assert evaluate("($x:={\"a\":[1,2,3]};$partition($x.a, 2))") == [[1, 2], [3]]
+    assert evaluate("$range(0, 10, 5)") == [0, 5, 10]
+    assert evaluate("$parse('{\"k\": [1]}').k") == [1]
+    assert len(evaluate("$uuid()")) == 36 and evaluate("$uuid()") != evaluate("$uuid()")
+    assert evaluate("$hash('abc', 'SHA-256')").startswith("ba7816bf")
+    assert 0 <= evaluate("$random()") < 1
+    # JSON null stays null; moto treats undefined differently
+    assert evaluate("($v:=null;$v)") is None
+    assert evaluate("$exists(($v:=null;$v))") is True
+    assert evaluate("$exists(($v:=null;$w))") is False

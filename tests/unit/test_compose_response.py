@@ -1,0 +1,80 @@
+"""Building the response body: products only from the ledger, claims only if verified."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from compose_response.logic import ComposeInput, compose, cited_products
+
+LEDGER: list[dict[str, Any]] = [
+    {"productId": "CMP-002", "name": "Acer Swift Go 14", "brand": "Acer", "price": 699.0},
+    {"productId": "CMP-010", "name": "Dell Inspiron 14", "brand": "Dell", "price": 649.0},
+    {"productId": "CMP-002", "name": "Acer Swift Go 14", "brand": "Acer", "price": 699.0},
+]
+
+
+def body(**kwargs: Any) -> dict[str, Any]:
+    return compose(ComposeInput(sessionId="s-1", **kwargs)).model_dump()
+
+
+def test_products_follow_the_order_of_citation_without_duplicates() -> None:
+    # Given an answer citing two ledger products, one twice
+    out = body(outcome="answered", answer="Get [CMP-010], or [CMP-002]. [CMP-010] is cheaper.",
+               products=LEDGER)
+    # Then the products are listed once each, in the order first cited
+    assert [p["productId"] for p in out["products"]] == ["CMP-010", "CMP-002"]
+    assert out["unverifiedCitations"] == []
+
+
+def test_a_citation_no_tool_returned_is_removed_with_its_sentence() -> None:
+    text, products, unknown = cited_products(
+        "The [CMP-002] suits students. The SuperBook [CMP-777] is better. Both ship free.", LEDGER
+    )
+    assert text == "The [CMP-002] suits students. Both ship free."
+    assert [p["productId"] for p in products] == ["CMP-002"]
+    assert unknown == ["CMP-777"]
+
+
+def test_a_bullet_with_an_invented_product_is_dropped_whole() -> None:
+    text, _, unknown = cited_products("Options:\n- [CMP-010] Dell\n- [FAKE-1] Imaginary", LEDGER)
+    assert text == "Options:\n- [CMP-010] Dell"
+    assert unknown == ["FAKE-1"]
+
+
+def test_markdown_links_and_plain_brackets_are_not_citations() -> None:
+    text, products, unknown = cited_products("See [the guide](https://x.test) and [note].", LEDGER)
+    assert products == [] and unknown == []
+    assert text == "See [the guide](https://x.test) and [note]."
+
+
+def test_fallback_names_the_reason_and_offers_what_was_found() -> None:
+    out = body(outcome="fallback", fallbackReason="iteration_cap", products=LEDGER)
+    assert out["fallbackReason"] == "iteration_cap"
+    assert "reached my limit" in out["answer"]
+    assert [p["productId"] for p in out["products"]] == ["CMP-002", "CMP-010"]
+    assert "[CMP-002]" in out["answer"]
+
+
+def test_fallback_without_products_still_gives_a_helpful_answer() -> None:
+    out = body(outcome="fallback", fallbackReason="model_error")
+    assert out["products"] == []
+    assert "not available right now" in out["answer"] and "try again" in out["answer"]
+
+
+def test_refusal_is_polite_and_lists_nothing() -> None:
+    out = body(outcome="refused", answer="whatever the model said", products=LEDGER)
+    assert out["products"] == [] and "can't help" in out["answer"]
+    assert "whatever the model said" not in out["answer"]
+
+
+def test_truncated_answer_is_marked() -> None:
+    out = body(outcome="truncated", answer="The [CMP-002] is good because", products=LEDGER)
+    assert out["answer"].startswith("The [CMP-002] is good because")
+    assert "cut short" in out["answer"]
+    assert out["fallbackReason"] is None
+
+
+def test_an_answer_left_empty_by_removals_still_says_something() -> None:
+    out = body(outcome="answered", answer="Buy the [NOPE-1].", products=LEDGER)
+    assert out["products"] == []
+    assert out["answer"] and "NOPE-1" not in out["answer"]

@@ -1,0 +1,197 @@
+"""The Converse request: botocore's shape, the toolUse/toolResult rules, prompt caching."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import boto3
+import pytest
+from botocore.stub import Stubber
+
+from converse.logic import ConverseInput, converse
+from converse.prompt import SYSTEM_PROMPT, TOOL_NAMES
+from converse.providers import BedrockProvider, ReplayProvider
+from converse.request import (
+    build_request,
+    check_conversation,
+    supports_prompt_caching,
+    validate_request,
+)
+from converse.settings import Settings
+from shared.errors import (
+    InvalidConverseRequest,
+    ModelRequestRejected,
+    ModelThrottled,
+    ModelUnavailable,
+    ReplayExhausted,
+)
+
+USER = {"role": "user", "content": [{"text": "Windows laptop for school?"}]}
+ASKS = {"role": "assistant", "content": [
+    {"text": "Checking."},
+    {"toolUse": {"toolUseId": "a", "name": "lookup_inventory", "input": {"category": "COMPUTERS"}}},
+    {"toolUse": {"toolUseId": "b", "name": "get_computer_reviews", "input": {"query": "XPS"}}},
+]}
+
+
+def results(*ids: str, status: str = "success") -> dict[str, Any]:
+    return {"role": "user", "content": [
+        {"toolResult": {"toolUseId": i, "content": [{"json": {"ok": True}}], "status": status}}
+        for i in ids
+    ]}
+
+
+def request(messages: list[dict[str, Any]], **kw: Any) -> dict[str, Any]:
+    return build_request(messages, model_id=kw.pop("model_id", "anthropic.claude-sonnet-4-5"),
+                         max_tokens=512, temperature=0.2, prompt_caching=kw.pop("caching", False))
+
+
+def test_request_carries_system_prompt_tools_and_inference_config() -> None:
+    built = request([USER])
+    validate_request(built)
+    assert built["system"][0]["text"] == SYSTEM_PROMPT
+    assert "[productId]" in SYSTEM_PROMPT
+    assert [t["toolSpec"]["name"] for t in built["toolConfig"]["tools"]] == list(TOOL_NAMES)
+    assert built["inferenceConfig"] == {"maxTokens": 512, "temperature": 0.2}
+
+
+def test_prompt_caching_adds_cache_points_only_for_models_that_support_them() -> None:
+    cached = request([USER], caching=True, model_id="us.anthropic.claude-sonnet-4-5-v1:0")
+    validate_request(cached)
+    assert cached["system"][-1] == {"cachePoint": {"type": "default"}}
+    assert cached["toolConfig"]["tools"][-1] == {"cachePoint": {"type": "default"}}
+    plain = request([USER], caching=True, model_id="meta.llama3-70b-instruct-v1:0")
+    assert all("cachePoint" not in block for block in plain["system"])
+    assert supports_prompt_caching("amazon.nova-pro-v1:0")
+    assert not supports_prompt_caching("mistral.mistral-large-2402-v1:0")
+
+
+def test_a_full_tool_round_is_a_valid_request() -> None:
+    validate_request(request([USER, ASKS, results("a", "b", status="success")]))
+
+
+@pytest.mark.parametrize(
+    ("messages", "problem"),
+    [
+        ([], "at least one message"),
+        ([ASKS], "first message"),
+        ([USER, ASKS, results("a")], "do not answer"),
+        ([USER, ASKS, results("a", "b", "c")], "do not answer"),
+        ([USER, ASKS, results("b"), results("a")], "do not answer"),
+        ([USER, USER], "two user messages"),
+        ([USER, {"role": "assistant", "content": [{"text": "  "}]}, USER], "blank"),
+        ([USER, ASKS], "last message"),
+        ([USER, {"role": "assistant", "content": []}, USER], "content is empty"),
+    ],
+)
+def test_broken_conversations_are_refused_before_they_are_sent(
+    messages: list[dict[str, Any]], problem: str
+) -> None:
+    with pytest.raises(InvalidConverseRequest, match=problem):
+        check_conversation(messages, has_tool_config=True)
+
+
+def test_tool_blocks_without_tool_config_are_refused() -> None:
+    with pytest.raises(InvalidConverseRequest, match="toolConfig"):
+        check_conversation([USER, ASKS, results("a", "b")], has_tool_config=False)
+
+
+def test_a_shape_error_is_caught_by_botocore_model() -> None:
+    broken = request([USER])
+    broken["inferenceConfig"]["maxTokens"] = "lots"
+    with pytest.raises(InvalidConverseRequest, match="Converse shape"):
+        validate_request(broken)
+
+
+# -- providers --------------------------------------------------------------------------------
+
+
+def bedrock_reply() -> dict[str, Any]:
+    return {
+        "output": {"message": {"role": "assistant", "content": [{"text": "Try [CMP-002]."}]}},
+        "stopReason": "end_turn",
+        "usage": {"inputTokens": 900, "outputTokens": 12, "totalTokens": 912,
+                  "cacheReadInputTokens": 800},
+        "metrics": {"latencyMs": 640},
+    }
+
+
+def test_bedrock_provider_sends_exactly_the_validated_request() -> None:
+    # Given a Bedrock client whose every request botocore checks against the Converse model
+    client = boto3.client("bedrock-runtime", region_name="us-east-1",
+                          aws_access_key_id="x", aws_secret_access_key="y")
+    settings = Settings(MODEL_PROVIDER="bedrock", MODEL_ID="anthropic.claude-sonnet-4-5",
+                        PROMPT_CACHING=True)
+    messages = [USER, ASKS, results("a", "b")]
+    expected = build_request(messages, model_id=settings.model_id, max_tokens=settings.max_tokens,
+                             temperature=settings.temperature, prompt_caching=True)
+    with Stubber(client) as stub:
+        stub.add_response("converse", bedrock_reply(), expected_params=expected)
+        # When the Converse step runs
+        out = converse(ConverseInput(messages=messages), settings=settings,
+                       provider=BedrockProvider(None, client=client))
+        stub.assert_no_pending_responses()
+    # Then its output is what the state machine routes on
+    assert out.stopReason == "end_turn" and out.text == "Try [CMP-002]."
+    assert out.usage.cacheReadInputTokens == 800 and out.toolUses == []
+
+
+@pytest.mark.parametrize(
+    ("code", "error"),
+    [
+        ("ThrottlingException", ModelThrottled),
+        ("ServiceUnavailableException", ModelUnavailable),
+        ("InternalServerException", ModelUnavailable),
+        ("ModelNotReadyException", ModelUnavailable),
+        ("ValidationException", ModelRequestRejected),
+        ("AccessDeniedException", ModelRequestRejected),
+        ("ResourceNotFoundException", ModelRequestRejected),
+    ],
+)
+def test_bedrock_errors_become_the_names_the_state_machine_retries_or_catches(
+    code: str, error: type[Exception]
+) -> None:
+    client = boto3.client("bedrock-runtime", region_name="us-east-1",
+                          aws_access_key_id="x", aws_secret_access_key="y")
+    with Stubber(client) as stub:
+        stub.add_client_error("converse", service_error_code=code, http_status_code=400)
+        with pytest.raises(error):
+            BedrockProvider(None, client=client).converse(request([USER]))
+
+
+def test_replay_plays_back_in_order_then_runs_out(tmp_path: Path) -> None:
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps([bedrock_reply()]))
+    replay = ReplayProvider(path)
+    settings = Settings(MODEL_PROVIDER=f"replay:{path}", MODEL_ID="storechat.replay")
+    out = converse(ConverseInput(messages=[USER]), settings=settings, provider=replay)
+    assert out.text == "Try [CMP-002]."
+    with pytest.raises(ReplayExhausted, match="has 1 responses"):
+        replay.converse(request([USER]))
+
+
+def test_replay_file_that_is_not_a_list_is_a_clear_error(tmp_path: Path) -> None:
+    path = tmp_path / "r.json"
+    path.write_text('{"stopReason": "end_turn"}')
+    with pytest.raises(ModelRequestRejected, match="JSON list"):
+        ReplayProvider(path)
+
+
+def test_blank_text_blocks_are_dropped_from_the_reply() -> None:
+    class Blank:
+        label = "test"
+
+        def converse(self, req: dict[str, Any]) -> dict[str, Any]:
+            reply = bedrock_reply()
+            reply["output"]["message"]["content"] = [
+                {"text": " "}, {"toolUse": {"toolUseId": "a", "name": "get_book_info",
+                                            "input": {"query": "Dune"}}}]
+            reply["stopReason"] = "tool_use"
+            return reply
+
+    out = converse(ConverseInput(messages=[USER]), settings=Settings(), provider=Blank())
+    assert out.message["content"] == [{"toolUse": {"toolUseId": "a", "name": "get_book_info",
+                                                   "input": {"query": "Dune"}}}]
+    assert out.text == "" and len(out.toolUses) == 1
