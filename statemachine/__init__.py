@@ -54,7 +54,7 @@ def placeholders(definition: str | None = None) -> set[str]:
 
 
 def substitute(definition: str, values: Mapping[str, object]) -> str:
-    """Fill every placeholder, as Step Functions' DefinitionSubstitutions would; none may be left."""
+    """Fill every placeholder as DefinitionSubstitutions would; none may be left."""
     missing = placeholders(definition) - set(values)
     if missing:
         raise KeyError(f"no value for placeholders: {sorted(missing)}")

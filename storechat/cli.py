@@ -51,12 +51,18 @@ def _validate(message: str, session: str | None) -> str | None:
 def _spec_line(product: dict[str, Any]) -> str:
     specs = product.get("specs") or {}
     if product.get("category") == "COMPUTERS":
-        bits = [specs.get("os"), f"{specs.get('ramGb')} GB RAM" if specs.get("ramGb") else None,
-                f"{specs.get('weightKg')} kg" if specs.get("weightKg") else None,
-                f"{specs.get('batteryHours')} h battery" if specs.get("batteryHours") else None]
+        bits = [
+            specs.get("os"),
+            f"{specs.get('ramGb')} GB RAM" if specs.get("ramGb") else None,
+            f"{specs.get('weightKg')} kg" if specs.get("weightKg") else None,
+            f"{specs.get('batteryHours')} h battery" if specs.get("batteryHours") else None,
+        ]
     elif product.get("category") == "MOBILE":
-        bits = [specs.get("os"), f"{specs.get('storageGb')} GB" if specs.get("storageGb") else None,
-                f"{specs.get('screenInches')}\"" if specs.get("screenInches") else None]
+        bits = [
+            specs.get("os"),
+            f"{specs.get('storageGb')} GB" if specs.get("storageGb") else None,
+            f'{specs.get("screenInches")}"' if specs.get("screenInches") else None,
+        ]
     else:
         bits = [specs.get("author"), str(specs.get("year") or "") or None, specs.get("genre")]
     return ", ".join(str(b) for b in bits if b)
@@ -73,8 +79,11 @@ def print_answer(result: RunResult, model: str, out: TextIO) -> None:
         for p in products:
             price = p.get("price")
             price_text = f"${price:,.2f}" if isinstance(price, int | float) else "?"
-            print(f"  [{p.get('productId')}] {p.get('name')} · {p.get('brand')} · {price_text}"
-                  f" · {_spec_line(p)}", file=out)
+            print(
+                f"  [{p.get('productId')}] {p.get('name')} · {p.get('brand')} · {price_text}"
+                f" · {_spec_line(p)}",
+                file=out,
+            )
     usage = body.get("usage") or {}
     outcome = body.get("outcome")
     if outcome == "fallback":
@@ -88,8 +97,10 @@ def print_answer(result: RunResult, model: str, out: TextIO) -> None:
     )
     if body.get("historySaved") is False:
         print("note: this turn could not be saved to the session history", file=out)
-    print(f"session: {body.get('sessionId')}  (continue with --session {body.get('sessionId')})",
-          file=out)
+    print(
+        f"session: {body.get('sessionId')}  (continue with --session {body.get('sessionId')})",
+        file=out,
+    )
 
 
 def print_trace(result: RunResult, out: TextIO) -> None:
@@ -111,8 +122,10 @@ def print_trace(result: RunResult, out: TextIO) -> None:
 
 
 def _report_failure(result: RunResult) -> int:
-    print(f"error: the conversation failed ({result.status}): {result.error}: {result.cause}",
-          file=sys.stderr)
+    print(
+        f"error: the conversation failed ({result.status}): {result.error}: {result.cause}",
+        file=sys.stderr,
+    )
     return EXIT_FAILED
 
 
@@ -176,8 +189,13 @@ def cmd_chat(args: argparse.Namespace) -> int:
 def cmd_serve(args: argparse.Namespace) -> int:
     from storechat.server import serve
 
-    return serve(host=args.host, port=args.port, model=args.model, data_dir=data_dir(),
-                 log_level=args.log_level)
+    return serve(
+        host=args.host,
+        port=args.port,
+        model=args.model,
+        data_dir=data_dir(),
+        log_level=args.log_level,
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -185,17 +203,24 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     def common(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--model", default="offline",
-                       help="offline (default), replay:PATH or bedrock[:MODEL_ID]")
-        p.add_argument("--log-level", default="ERROR",
-                       help="log level of the Lambda handlers (logs go to stderr)")
+        p.add_argument(
+            "--model",
+            default="offline",
+            help="offline (default), replay:PATH or bedrock[:MODEL_ID]",
+        )
+        p.add_argument(
+            "--log-level",
+            default="ERROR",
+            help="log level of the Lambda handlers (logs go to stderr)",
+        )
 
     ask = sub.add_parser("ask", help="ask one question")
     ask.add_argument("text", help="the shopper's question")
     ask.add_argument("--session", help="continue the conversation with this session id")
     ask.add_argument("--json", action="store_true", help="print the response body as JSON")
-    ask.add_argument("--trace", action="store_true",
-                     help="show every state entered and every tool call")
+    ask.add_argument(
+        "--trace", action="store_true", help="show every state entered and every tool call"
+    )
     common(ask)
     ask.set_defaults(func=cmd_ask)
 
@@ -217,8 +242,10 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     model = args.model
     if not (model in ("offline", "bedrock") or model.startswith(("replay:", "bedrock:"))):
-        print(f"error: unknown --model {model!r}: use offline, replay:PATH or bedrock[:MODEL_ID]",
-              file=sys.stderr)
+        print(
+            f"error: unknown --model {model!r}: use offline, replay:PATH or bedrock[:MODEL_ID]",
+            file=sys.stderr,
+        )
         return EXIT_USAGE
     if model.startswith("replay:") and not Path(model.removeprefix("replay:")).is_file():
         print(f"error: replay file not found: {model.removeprefix('replay:')}", file=sys.stderr)

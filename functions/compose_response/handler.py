@@ -31,5 +31,7 @@ def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, A
         metrics.add_metric(
             name="UnverifiedCitations", unit=MetricUnit.Count, value=len(body.unverifiedCitations)
         )
-        logger.warning("dropped citations no tool returned", extra={"ids": body.unverifiedCitations})
+        logger.warning(
+            "dropped citations no tool returned", extra={"ids": body.unverifiedCitations}
+        )
     return body.model_dump()

@@ -104,7 +104,7 @@ def _drop_claims(text: str, unknown: set[str]) -> str:
 def cited_products(
     answer: str, ledger: list[dict[str, Any]]
 ) -> tuple[str, list[dict[str, Any]], list[str]]:
-    """Return the answer without unverifiable claims, the cited records in order, and the dropped ids."""
+    """The answer without unverifiable claims, the cited records in order, the dropped ids."""
     index = _ledger_index(ledger)
     cited: list[str] = []
     unknown: list[str] = []
@@ -120,7 +120,9 @@ def cited_products(
 def _product_line(product: dict[str, Any]) -> str:
     price = product.get("price")
     price_text = f", ${price:,.2f}" if isinstance(price, int | float) else ""
-    return f"- {product.get('name')} ({product.get('brand')}{price_text}) [{product.get('productId')}]"
+    return (
+        f"- {product.get('name')} ({product.get('brand')}{price_text}) [{product.get('productId')}]"
+    )
 
 
 def fallback_answer(reason: str | None, found: list[dict[str, Any]]) -> str:

@@ -13,7 +13,6 @@ from converse.settings import get_settings
 from shared.errors import ModelThrottled
 from shared.observability import CORRELATION_ID_PATH, MetricUnit, logger, metrics, tracer
 
-
 _provider: Provider | None = None
 _provider_lock = threading.Lock()
 
@@ -55,7 +54,10 @@ def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, A
     metrics.add_metric(name="ModelLatency", unit=MetricUnit.Milliseconds, value=result.latencyMs)
     logger.info(
         "model replied",
-        extra={"stopReason": result.stopReason, "toolUses": len(result.toolUses),
-               "usage": result.usage.model_dump()},
+        extra={
+            "stopReason": result.stopReason,
+            "toolUses": len(result.toolUses),
+            "usage": result.usage.model_dump(),
+        },
     )
     return result.model_dump()

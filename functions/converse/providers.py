@@ -52,8 +52,11 @@ class BedrockProvider:
                     region_name=self._region,
                     # The state machine owns retries (with jitter and a deadline);
                     # SDK retries underneath would hide throttling from it.
-                    config=Config(retries={"max_attempts": 1, "mode": "standard"},
-                                  read_timeout=20, connect_timeout=3),
+                    config=Config(
+                        retries={"max_attempts": 1, "mode": "standard"},
+                        read_timeout=20,
+                        connect_timeout=3,
+                    ),
                 )
             return self._client
 

@@ -39,9 +39,11 @@ _CACHING_FAMILIES = (
 
 
 def supports_prompt_caching(model_id: str) -> bool:
-    family = model_id.split(".", 1)[1] if model_id.split(".", 1)[0] in {
-        "us", "eu", "apac", "global", "jp", "au", "ca", "us-gov"
-    } else model_id
+    family = (
+        model_id.split(".", 1)[1]
+        if model_id.split(".", 1)[0] in {"us", "eu", "apac", "global", "jp", "au", "ca", "us-gov"}
+        else model_id
+    )
     return family.startswith(_CACHING_FAMILIES)
 
 

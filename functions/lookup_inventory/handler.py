@@ -48,5 +48,7 @@ def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, A
     metrics.add_metric(
         name="ToolErrors", unit=MetricUnit.Count, value=int(output.trace.status == "error")
     )
-    logger.info("lookup_inventory done", extra={"status": output.trace.status, "ms": output.trace.ms})
+    logger.info(
+        "lookup_inventory done", extra={"status": output.trace.status, "ms": output.trace.ms}
+    )
     return output.dump()

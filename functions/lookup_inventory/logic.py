@@ -66,7 +66,9 @@ def _matches(product: Product, query: InventoryInput) -> bool:
         if not all(word in hay for word in _words(query.keywords)):
             return False
     price = product.get("price")
-    return not (query.maxPrice is not None and isinstance(price, int | float) and price > query.maxPrice)
+    return not (
+        query.maxPrice is not None and isinstance(price, int | float) and price > query.maxPrice
+    )
 
 
 def _rank(products: list[Product]) -> list[Product]:
@@ -91,7 +93,8 @@ def compact(product: Product) -> dict[str, Any]:
 
 def full_record(product: Product) -> dict[str, Any]:
     """A catalog record as the response shows it: every field, cleaned of control characters."""
-    return clean_value(product, 2000)  # type: ignore[no-any-return]
+    cleaned: dict[str, Any] = clean_value(product, 2000)
+    return cleaned
 
 
 def _describe(query: InventoryInput) -> str:
@@ -116,7 +119,8 @@ def run(
         query = InventoryInput.model_validate(tool_use.input)
     except ValidationError as exc:
         problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc']) or 'input'}: {err['msg']}" for err in exc.errors()
+            f"{'.'.join(str(p) for p in err['loc']) or 'input'}: {err['msg']}"
+            for err in exc.errors()
         )
         message = f"Invalid input for lookup_inventory: {problems}"
         return tool_output(

@@ -52,9 +52,7 @@ class DynamoCatalog:
         items: list[Product] = []
         try:
             while True:
-                page = (
-                    self._table.query(**kwargs) if category else self._table.scan(**kwargs)
-                )
+                page = self._table.query(**kwargs) if category else self._table.scan(**kwargs)
                 items.extend(_plain(item) for item in page.get("Items", []))
                 if "LastEvaluatedKey" not in page:
                     return items

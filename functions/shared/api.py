@@ -62,7 +62,9 @@ def _describe(exc: ValidationError) -> str:
     return "; ".join(problems)
 
 
-def parse_query(raw: bytes | str, *, max_message_chars: int = DEFAULT_MAX_MESSAGE_CHARS) -> QueryRequest:
+def parse_query(
+    raw: bytes | str, *, max_message_chars: int = DEFAULT_MAX_MESSAGE_CHARS
+) -> QueryRequest:
     """Validate a raw request body, or raise :class:`RequestRejected` saying why."""
     import json
 

@@ -27,7 +27,7 @@ class RemainingTime(Protocol):
 
 
 def timeout_from(context: RemainingTime | None, *, cap_s: float, margin_s: float = 0.5) -> float:
-    """Seconds an HTTP call may take: what the Lambda has left less ``margin_s``, at most ``cap_s``."""
+    """Seconds an HTTP call may take: the Lambda's time left less ``margin_s``, capped."""
     if context is None:
         return cap_s
     left = context.get_remaining_time_in_millis() / 1000 - margin_s
@@ -51,9 +51,13 @@ def get_json(
             raw = response.read(MAX_BODY_BYTES + 1)
             encoding = response.headers.get("Content-Encoding", "")
     except urllib.error.HTTPError as exc:
-        kind = "rate_limited" if exc.code == 429 else ("unavailable" if exc.code >= 500 else "http_error")
+        kind = (
+            "rate_limited"
+            if exc.code == 429
+            else ("unavailable" if exc.code >= 500 else "http_error")
+        )
         raise UpstreamError(kind, f"HTTP {exc.code}") from exc
-    except (TimeoutError, socket.timeout) as exc:
+    except TimeoutError as exc:
         raise UpstreamError("timeout", f"no answer within {timeout_s:.1f}s") from exc
     except urllib.error.URLError as exc:
         if isinstance(exc.reason, (TimeoutError, socket.timeout)):

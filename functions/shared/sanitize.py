@@ -37,5 +37,5 @@ def clean_value(value: Any, limit: int = 400) -> Any:
 
 
 def has_control_characters(value: str) -> bool:
-    """True when ``value`` holds a character :func:`clean_text` would remove (tab/newline allowed)."""
+    """True when ``value`` holds a character :func:`clean_text` would remove."""
     return bool(_CONTROL.search(value))

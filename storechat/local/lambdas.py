@@ -54,7 +54,9 @@ class FakeContext:
         self.function_name = local_name(function.key)
         self.function_version = "$LATEST"
         self.memory_limit_in_mb = function.memory_mb
-        self.invoked_function_arn = f"arn:aws:lambda:local:000000000000:function:{self.function_name}"
+        self.invoked_function_arn = (
+            f"arn:aws:lambda:local:000000000000:function:{self.function_name}"
+        )
         self.aws_request_id = str(uuid.uuid4())
         self.log_group_name = f"/aws/lambda/{self.function_name}"
         self.log_stream_name = "local"

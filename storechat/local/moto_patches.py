@@ -53,8 +53,13 @@ def _range(first: float, last: float, step: float) -> list[float]:
 
 
 def _hash(value: str, algorithm: str) -> str:
-    names = {"MD5": "md5", "SHA-1": "sha1", "SHA-256": "sha256", "SHA-384": "sha384",
-             "SHA-512": "sha512"}
+    names = {
+        "MD5": "md5",
+        "SHA-1": "sha1",
+        "SHA-256": "sha256",
+        "SHA-384": "sha384",
+        "SHA-512": "sha512",
+    }
     return hashlib.new(names[algorithm], str(value).encode()).hexdigest()
 
 
@@ -129,9 +134,9 @@ def _jsonata_nulls(value: Any) -> Any:
 def _evaluate_raw(expression: str) -> Any:
     """Evaluate, keeping JSON null distinct from undefined (None)."""
     split = _split_declarations(expression)
-    if split is None:
-        bindings, body = {}, expression
-    else:
+    bindings: dict[str, Any] = {}
+    body = expression
+    if split is not None:
         bindings, body = split
     compiled = _compile(body)
     compiled.set_output_convert_nulls(False)

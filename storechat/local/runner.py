@@ -37,8 +37,14 @@ STATE_MACHINE = "storechat-local"
 OFFLINE_MODEL_ID = "storechat.offline-v1"
 
 # Handler modules that cache settings, clients or providers at "cold start".
-_FUNCTION_PACKAGES = ("converse", "lookup_inventory", "get_computer_reviews", "get_book_info",
-                      "compose_response", "shared")
+_FUNCTION_PACKAGES = (
+    "converse",
+    "lookup_inventory",
+    "get_computer_reviews",
+    "get_book_info",
+    "compose_response",
+    "shared",
+)
 
 
 @dataclass
@@ -60,8 +66,10 @@ class RunResult:
             return []
         start = self.events[0]["timestamp"]
         return [
-            (e["stateEnteredEventDetails"]["name"],
-             int((e["timestamp"] - start).total_seconds() * 1000))
+            (
+                e["stateEnteredEventDetails"]["name"],
+                int((e["timestamp"] - start).total_seconds() * 1000),
+            )
             for e in self.events
             if "stateEnteredEventDetails" in e
         ]
@@ -300,7 +308,9 @@ class LocalStorechat:
 
     # -- running ----------------------------------------------------------------------------
 
-    def ask(self, message: str, session_id: str | None = None, *, timeout_s: float = 60) -> RunResult:
+    def ask(
+        self, message: str, session_id: str | None = None, *, timeout_s: float = 60
+    ) -> RunResult:
         payload: dict[str, Any] = {"message": message}
         if session_id:
             payload["sessionId"] = session_id

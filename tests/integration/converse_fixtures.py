@@ -40,7 +40,9 @@ def lookup(tool_use_id: str = "t1", **tool_input: Any) -> dict[str, Any]:
     return tool_use(tool_use_id, "lookup_inventory", tool_input or {"category": "COMPUTERS"})
 
 
-def write_replay(directory: Path, responses: list[dict[str, Any]], name: str = "replay.json") -> str:
+def write_replay(
+    directory: Path, responses: list[dict[str, Any]], name: str = "replay.json"
+) -> str:
     path = directory / name
     path.write_text(json.dumps(responses), encoding="utf-8")
     return f"replay:{path}"

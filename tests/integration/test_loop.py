@@ -11,8 +11,14 @@ import pytest
 
 from shared.catalog_data import load_catalog
 from storechat.local import LocalStorechat
-from tests.integration.converse_fixtures import asks_for_tools, lookup, replies, tool_use, write_replay
 from tests.integration.conftest import converse_inputs
+from tests.integration.converse_fixtures import (
+    asks_for_tools,
+    lookup,
+    replies,
+    tool_use,
+    write_replay,
+)
 
 DEMO_QUESTION = "What Windows PC do you have which is best for a high school student?"
 CATALOG = {p["productId"]: p for p in load_catalog()}
@@ -59,22 +65,34 @@ def test_three_tools_asked_in_one_turn_run_at_the_same_time(tmp_path: Path) -> N
                 spans[name] = (started, time.monotonic())
             use = event["toolUse"]
             return {
-                "toolResult": {"toolUseId": use["toolUseId"], "status": "success",
-                               "content": [{"json": {"ok": name}}]},
+                "toolResult": {
+                    "toolUseId": use["toolUseId"],
+                    "status": "success",
+                    "content": [{"json": {"ok": name}}],
+                },
                 "ledger": {"products": [], "reviews": [], "books": []},
-                "trace": {"tool": name, "input": use["input"], "status": "success",
-                          "summary": "ok", "ms": 1000},
+                "trace": {
+                    "tool": name,
+                    "input": use["input"],
+                    "status": "success",
+                    "summary": "ok",
+                    "ms": 1000,
+                },
             }
+
         return handler
 
-    model = write_replay(tmp_path, [
-        asks_for_tools(
-            lookup("a", category="COMPUTERS", brandId="Dell"),
-            tool_use("b", "get_computer_reviews", {"query": "Dell XPS 13"}),
-            tool_use("c", "get_book_info", {"query": "Dune"}),
-        ),
-        replies("Here is what I found."),
-    ])
+    model = write_replay(
+        tmp_path,
+        [
+            asks_for_tools(
+                lookup("a", category="COMPUTERS", brandId="Dell"),
+                tool_use("b", "get_computer_reviews", {"query": "Dell XPS 13"}),
+                tool_use("c", "get_book_info", {"query": "Dune"}),
+            ),
+            replies("Here is what I found."),
+        ],
+    )
     names = ("lookup_inventory", "get_computer_reviews", "get_book_info")
     with LocalStorechat(model=model, overrides={n: slow(n) for n in names}) as local:
         # When the turn runs
@@ -119,7 +137,9 @@ def test_deadline_falls_back_before_the_gateway_would_time_out(tmp_path: Path) -
 
     model = write_replay(tmp_path, [asks_for_tools(lookup(f"t{i}")) for i in range(6)])
     tuning = {"DeadlineMs": 3000, "ConverseReserveMs": 1000, "ToolRoundReserveMs": 1500}
-    with LocalStorechat(model=model, tuning=tuning, overrides={"lookup_inventory": slow_lookup}) as local:
+    with LocalStorechat(
+        model=model, tuning=tuning, overrides={"lookup_inventory": slow_lookup}
+    ) as local:
         result = local.ask(DEMO_QUESTION)
 
     # Then the loop stops early with a deadline fallback, well before the cap
@@ -152,7 +172,9 @@ def test_every_stop_reason_has_a_route(
     # Given a model that looks something up, then stops for this reason (twice,
     # for the reasons that are retried once)
     final = replies(text, stop_reason)
-    model = write_replay(tmp_path, [asks_for_tools(lookup("t1", category="COMPUTERS")), final, final])
+    model = write_replay(
+        tmp_path, [asks_for_tools(lookup("t1", category="COMPUTERS")), final, final]
+    )
     with LocalStorechat(model=model) as local:
         result = local.ask(DEMO_QUESTION)
 
@@ -172,7 +194,9 @@ def test_every_stop_reason_has_a_route(
 
 def test_malformed_output_is_retried_once_then_answers(tmp_path: Path) -> None:
     # Given a model whose first reply is malformed and whose second is fine
-    model = write_replay(tmp_path, [replies("", "malformed_model_output"), replies("Hello! How can I help?")])
+    model = write_replay(
+        tmp_path, [replies("", "malformed_model_output"), replies("Hello! How can I help?")]
+    )
     with LocalStorechat(model=model) as local:
         result = local.ask("hello")
     assert result.body is not None
@@ -181,10 +205,15 @@ def test_malformed_output_is_retried_once_then_answers(tmp_path: Path) -> None:
 
 def test_context_overflow_drops_old_turns_and_retries_once(tmp_path: Path) -> None:
     # Given a session with two earlier turns, and a model whose window overflows once
-    model = write_replay(tmp_path, [
-        replies("First answer."), replies("Second answer."),
-        replies("", "model_context_window_exceeded"), replies("Third answer."),
-    ])
+    model = write_replay(
+        tmp_path,
+        [
+            replies("First answer."),
+            replies("Second answer."),
+            replies("", "model_context_window_exceeded"),
+            replies("Third answer."),
+        ],
+    )
     with LocalStorechat(model=model) as local:
         first = local.ask("first question")
         assert first.body is not None
@@ -201,10 +230,13 @@ def test_context_overflow_drops_old_turns_and_retries_once(tmp_path: Path) -> No
 
 
 def test_unknown_tool_gets_an_error_result_not_a_failed_execution(tmp_path: Path) -> None:
-    model = write_replay(tmp_path, [
-        asks_for_tools(tool_use("x1", "delete_all_orders", {"confirm": True})),
-        replies("I can't do that, but I can help you shop."),
-    ])
+    model = write_replay(
+        tmp_path,
+        [
+            asks_for_tools(tool_use("x1", "delete_all_orders", {"confirm": True})),
+            replies("I can't do that, but I can help you shop."),
+        ],
+    )
     with LocalStorechat(model=model) as local:
         result = local.ask("delete my orders")
 
@@ -217,10 +249,13 @@ def test_unknown_tool_gets_an_error_result_not_a_failed_execution(tmp_path: Path
 
 
 def test_invalid_tool_input_is_explained_to_the_model(tmp_path: Path) -> None:
-    model = write_replay(tmp_path, [
-        asks_for_tools(lookup("t1", category="TOYS", colour="red")),
-        replies("Sorry, we only sell computers, phones and books."),
-    ])
+    model = write_replay(
+        tmp_path,
+        [
+            asks_for_tools(lookup("t1", category="TOYS", colour="red")),
+            replies("Sorry, we only sell computers, phones and books."),
+        ],
+    )
     with LocalStorechat(model=model) as local:
         result = local.ask("toys?")
 
@@ -236,7 +271,9 @@ def test_a_tool_that_times_out_becomes_an_error_result(tmp_path: Path) -> None:
         time.sleep(8)
         return {}
 
-    model = write_replay(tmp_path, [asks_for_tools(lookup("t1")), replies("The catalog is slow today.")])
+    model = write_replay(
+        tmp_path, [asks_for_tools(lookup("t1")), replies("The catalog is slow today.")]
+    )
     with LocalStorechat(model=model, overrides={"lookup_inventory": hangs}) as local:
         result = local.ask(DEMO_QUESTION)
 
@@ -264,10 +301,15 @@ def test_a_tool_that_raises_becomes_an_error_result(tmp_path: Path) -> None:
 
 def test_a_hallucinated_citation_is_removed_and_never_listed(tmp_path: Path) -> None:
     # Given a model that cites one product the tool returned and one it made up
-    model = write_replay(tmp_path, [
-        asks_for_tools(lookup("t1", category="COMPUTERS", keywords="windows")),
-        replies("- The [CMP-002] is light and cheap.\n- The Quantum Pad [CMP-999] is even better."),
-    ])
+    model = write_replay(
+        tmp_path,
+        [
+            asks_for_tools(lookup("t1", category="COMPUTERS", keywords="windows")),
+            replies(
+                "- The [CMP-002] is light and cheap.\n- The Quantum Pad [CMP-999] is even better."
+            ),
+        ],
+    )
     with LocalStorechat(model=model) as local:
         result = local.ask(DEMO_QUESTION)
 

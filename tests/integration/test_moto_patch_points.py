@@ -36,7 +36,7 @@ def test_the_lambda_backend_invoke_is_where_we_patch_it() -> None:
 
 def test_step_functions_jsonata_functions_work_after_patching() -> None:
     evaluate = moto_patches.evaluate
-    assert evaluate("($x:={\"a\":[1,2,3]};$partition($x.a, 2))") == [[1, 2], [3]]
+    assert evaluate('($x:={"a":[1,2,3]};$partition($x.a, 2))') == [[1, 2], [3]]
     assert evaluate("$range(0, 10, 5)") == [0, 5, 10]
     assert evaluate("$parse('{\"k\": [1]}').k") == [1]
     assert len(evaluate("$uuid()")) == 36 and evaluate("$uuid()") != evaluate("$uuid()")

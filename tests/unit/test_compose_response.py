@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from compose_response.logic import ComposeInput, compose, cited_products
+from compose_response.logic import ComposeInput, cited_products, compose
 
 LEDGER: list[dict[str, Any]] = [
     {"productId": "CMP-002", "name": "Acer Swift Go 14", "brand": "Acer", "price": 699.0},
@@ -19,8 +19,11 @@ def body(**kwargs: Any) -> dict[str, Any]:
 
 def test_products_follow_the_order_of_citation_without_duplicates() -> None:
     # Given an answer citing two ledger products, one twice
-    out = body(outcome="answered", answer="Get [CMP-010], or [CMP-002]. [CMP-010] is cheaper.",
-               products=LEDGER)
+    out = body(
+        outcome="answered",
+        answer="Get [CMP-010], or [CMP-002]. [CMP-010] is cheaper.",
+        products=LEDGER,
+    )
     # Then the products are listed once each, in the order first cited
     assert [p["productId"] for p in out["products"]] == ["CMP-010", "CMP-002"]
     assert out["unverifiedCitations"] == []

@@ -29,23 +29,40 @@ from shared.errors import (
 )
 
 USER = {"role": "user", "content": [{"text": "Windows laptop for school?"}]}
-ASKS = {"role": "assistant", "content": [
-    {"text": "Checking."},
-    {"toolUse": {"toolUseId": "a", "name": "lookup_inventory", "input": {"category": "COMPUTERS"}}},
-    {"toolUse": {"toolUseId": "b", "name": "get_computer_reviews", "input": {"query": "XPS"}}},
-]}
+ASKS = {
+    "role": "assistant",
+    "content": [
+        {"text": "Checking."},
+        {
+            "toolUse": {
+                "toolUseId": "a",
+                "name": "lookup_inventory",
+                "input": {"category": "COMPUTERS"},
+            }
+        },
+        {"toolUse": {"toolUseId": "b", "name": "get_computer_reviews", "input": {"query": "XPS"}}},
+    ],
+}
 
 
 def results(*ids: str, status: str = "success") -> dict[str, Any]:
-    return {"role": "user", "content": [
-        {"toolResult": {"toolUseId": i, "content": [{"json": {"ok": True}}], "status": status}}
-        for i in ids
-    ]}
+    return {
+        "role": "user",
+        "content": [
+            {"toolResult": {"toolUseId": i, "content": [{"json": {"ok": True}}], "status": status}}
+            for i in ids
+        ],
+    }
 
 
 def request(messages: list[dict[str, Any]], **kw: Any) -> dict[str, Any]:
-    return build_request(messages, model_id=kw.pop("model_id", "anthropic.claude-sonnet-4-5"),
-                         max_tokens=512, temperature=0.2, prompt_caching=kw.pop("caching", False))
+    return build_request(
+        messages,
+        model_id=kw.pop("model_id", "anthropic.claude-sonnet-4-5"),
+        max_tokens=512,
+        temperature=0.2,
+        prompt_caching=kw.pop("caching", False),
+    )
 
 
 def test_request_carries_system_prompt_tools_and_inference_config() -> None:
@@ -112,26 +129,40 @@ def bedrock_reply() -> dict[str, Any]:
     return {
         "output": {"message": {"role": "assistant", "content": [{"text": "Try [CMP-002]."}]}},
         "stopReason": "end_turn",
-        "usage": {"inputTokens": 900, "outputTokens": 12, "totalTokens": 912,
-                  "cacheReadInputTokens": 800},
+        "usage": {
+            "inputTokens": 900,
+            "outputTokens": 12,
+            "totalTokens": 912,
+            "cacheReadInputTokens": 800,
+        },
         "metrics": {"latencyMs": 640},
     }
 
 
 def test_bedrock_provider_sends_exactly_the_validated_request() -> None:
     # Given a Bedrock client whose every request botocore checks against the Converse model
-    client = boto3.client("bedrock-runtime", region_name="us-east-1",
-                          aws_access_key_id="x", aws_secret_access_key="y")
-    settings = Settings(MODEL_PROVIDER="bedrock", MODEL_ID="anthropic.claude-sonnet-4-5",
-                        PROMPT_CACHING=True)
+    client = boto3.client(
+        "bedrock-runtime", region_name="us-east-1", aws_access_key_id="x", aws_secret_access_key="y"
+    )
+    settings = Settings(
+        MODEL_PROVIDER="bedrock", MODEL_ID="anthropic.claude-sonnet-4-5", PROMPT_CACHING=True
+    )
     messages = [USER, ASKS, results("a", "b")]
-    expected = build_request(messages, model_id=settings.model_id, max_tokens=settings.max_tokens,
-                             temperature=settings.temperature, prompt_caching=True)
+    expected = build_request(
+        messages,
+        model_id=settings.model_id,
+        max_tokens=settings.max_tokens,
+        temperature=settings.temperature,
+        prompt_caching=True,
+    )
     with Stubber(client) as stub:
         stub.add_response("converse", bedrock_reply(), expected_params=expected)
         # When the Converse step runs
-        out = converse(ConverseInput(messages=messages), settings=settings,
-                       provider=BedrockProvider(None, client=client))
+        out = converse(
+            ConverseInput(messages=messages),
+            settings=settings,
+            provider=BedrockProvider(None, client=client),
+        )
         stub.assert_no_pending_responses()
     # Then its output is what the state machine routes on
     assert out.stopReason == "end_turn" and out.text == "Try [CMP-002]."
@@ -153,8 +184,9 @@ def test_bedrock_provider_sends_exactly_the_validated_request() -> None:
 def test_bedrock_errors_become_the_names_the_state_machine_retries_or_catches(
     code: str, error: type[Exception]
 ) -> None:
-    client = boto3.client("bedrock-runtime", region_name="us-east-1",
-                          aws_access_key_id="x", aws_secret_access_key="y")
+    client = boto3.client(
+        "bedrock-runtime", region_name="us-east-1", aws_access_key_id="x", aws_secret_access_key="y"
+    )
     with Stubber(client) as stub:
         stub.add_client_error("converse", service_error_code=code, http_status_code=400)
         with pytest.raises(error):
@@ -186,12 +218,20 @@ def test_blank_text_blocks_are_dropped_from_the_reply() -> None:
         def converse(self, req: dict[str, Any]) -> dict[str, Any]:
             reply = bedrock_reply()
             reply["output"]["message"]["content"] = [
-                {"text": " "}, {"toolUse": {"toolUseId": "a", "name": "get_book_info",
-                                            "input": {"query": "Dune"}}}]
+                {"text": " "},
+                {
+                    "toolUse": {
+                        "toolUseId": "a",
+                        "name": "get_book_info",
+                        "input": {"query": "Dune"},
+                    }
+                },
+            ]
             reply["stopReason"] = "tool_use"
             return reply
 
     out = converse(ConverseInput(messages=[USER]), settings=Settings(), provider=Blank())
-    assert out.message["content"] == [{"toolUse": {"toolUseId": "a", "name": "get_book_info",
-                                                   "input": {"query": "Dune"}}}]
+    assert out.message["content"] == [
+        {"toolUse": {"toolUseId": "a", "name": "get_book_info", "input": {"query": "Dune"}}}
+    ]
     assert out.text == "" and len(out.toolUses) == 1
