@@ -31,8 +31,11 @@ TUNING_DEFAULTS: dict[str, int] = {
     "DeadlineMs": 25_000,
     "ConverseReserveMs": 7_000,
     "ToolRoundReserveMs": 12_000,
-    "HistoryTurns": 8,
-    "MaxStoredAnswerChars": 1_500,
+    "HistoryTurns": 5,
+    "HistoryChars": 6_000,
+    "MaxStoredMessageChars": 1_000,
+    "MaxStoredAnswerChars": 1_200,
+    "MaxLedgerProducts": 40,
     "SessionTtlSeconds": 7 * 24 * 3600,
 }
 """Placeholders filled with numbers, and their defaults.
@@ -40,7 +43,9 @@ TUNING_DEFAULTS: dict[str, int] = {
 ``ConverseReserveMs`` is the time a model call is allowed to need: with less
 left before ``DeadlineMs`` the loop falls back instead of calling the model.
 ``ToolRoundReserveMs`` covers a tool round (tools time out at 5 s) plus the
-model call after it.
+model call after it. ``HistoryTurns`` and ``HistoryChars`` bound the earlier
+turns sent to the model; ``MaxLedgerProducts`` bounds the ledger. Together with
+the tools' own size caps they keep every state's payload far below 256 KiB.
 """
 
 

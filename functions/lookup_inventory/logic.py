@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from lookup_inventory.cache import TTLCache
 from lookup_inventory.repository import CatalogSource, Product
-from shared.contract import Ledger, ToolOutput, ToolUse, tool_output
+from shared.contract import MAX_RESULT_BYTES, Ledger, ToolOutput, ToolUse, result_size, tool_output
 from shared.errors import CatalogUnavailable
 from shared.sanitize import clean_text, clean_value
 
@@ -145,12 +145,20 @@ def run(
         )
 
     found = _rank([p for p in products if _matches(p, query)])
-    shown = found[:max_results]
-    for_model: dict[str, Any] = {
-        "count": len(found),
-        "shown": len(shown),
-        "products": [compact(p) for p in shown],
-    }
+    # Show as many of the best matches as fit the result budget, so that what the
+    # model reads and what the ledger keeps are the same products.
+    shown: list[Product] = []
+    compacts: list[dict[str, Any]] = []
+    budget = MAX_RESULT_BYTES - 400  # room for count, shown and the note
+    used = 0
+    for product in found[:max_results]:
+        item = compact(product)
+        used += result_size(item) + 2
+        if used > budget:
+            break
+        shown.append(product)
+        compacts.append(item)
+    for_model: dict[str, Any] = {"count": len(found), "shown": len(shown), "products": compacts}
     if len(found) > len(shown):
         for_model["note"] = (
             f"{len(found) - len(shown)} more match; narrow with brandId, keywords or maxPrice."

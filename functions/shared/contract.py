@@ -14,9 +14,14 @@ unknown, times out or crashes, so that the model always gets a result for every
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+
+MAX_RESULT_BYTES = 4_500
+"""The most a single toolResult may put in front of the model, as UTF-8 JSON."""
+MAX_TRACE_INPUT_CHARS = 500
 
 ToolName = Literal["lookup_inventory", "get_computer_reviews", "get_book_info"]
 Status = Literal["success", "error"]
@@ -59,6 +64,45 @@ class ToolOutput(BaseModel):
         return self.model_dump(by_alias=True)
 
 
+def result_size(value: Any) -> int:
+    """Bytes of ``value`` as the model will receive it (UTF-8 JSON)."""
+    return len(json.dumps(value, ensure_ascii=False).encode("utf-8"))
+
+
+def fit_for_model(payload: dict[str, Any], limit: int = MAX_RESULT_BYTES) -> dict[str, Any]:
+    """Drop list items from the end until ``payload`` fits in ``limit`` bytes.
+
+    A tool result is capped so that five rounds of three tools can never push the
+    conversation towards Step Functions' 256 KiB limit. What was dropped is counted
+    in ``trimmed`` so the model knows the list is partial.
+    """
+    if result_size(payload) <= limit:
+        return payload
+    fitted = dict(payload)
+    lists = [k for k, v in fitted.items() if isinstance(v, list)]
+    trimmed = 0
+    for key in lists:
+        items = list(fitted[key])
+        while items and result_size(fitted) > limit:
+            items.pop()
+            trimmed += 1
+            fitted[key] = items
+    if trimmed:
+        fitted["trimmed"] = trimmed
+    if result_size(fitted) > limit:
+        # Not a list problem: a single huge string. Keep a readable prefix.
+        text = json.dumps(fitted, ensure_ascii=False)
+        fitted = {"truncated": text[: limit // 2]}
+    return fitted
+
+
+def _trace_input(value: dict[str, Any]) -> dict[str, Any]:
+    text = json.dumps(value, ensure_ascii=False)
+    return (
+        value if len(text) <= MAX_TRACE_INPUT_CHARS else {"truncated": text[:MAX_TRACE_INPUT_CHARS]}
+    )
+
+
 def tool_output(
     tool_use: ToolUse,
     *,
@@ -72,11 +116,15 @@ def tool_output(
     return ToolOutput(
         tool_result={
             "toolUseId": tool_use.tool_use_id,
-            "content": [{"json": for_model}],
+            "content": [{"json": fit_for_model(for_model)}],
             "status": status,
         },
         ledger=ledger or Ledger(),
         trace=TraceEntry(
-            tool=tool_use.name, input=tool_use.input, status=status, summary=summary, ms=ms
+            tool=tool_use.name,
+            input=_trace_input(tool_use.input),
+            status=status,
+            summary=summary[:300],
+            ms=ms,
         ),
     )

@@ -15,7 +15,7 @@ import threading
 import time
 import uuid
 from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
@@ -35,6 +35,7 @@ CATEGORY_INDEX = "byCategory"
 SESSIONS_TABLE = "storechat-sessions"
 STATE_MACHINE = "storechat-local"
 OFFLINE_MODEL_ID = "storechat.offline-v1"
+BULK_SEED_THRESHOLD = 2_000
 
 # Handler modules that cache settings, clients or providers at "cold start".
 _FUNCTION_PACKAGES = (
@@ -73,6 +74,48 @@ class RunResult:
             for e in self.events
             if "stateEnteredEventDetails" in e
         ]
+
+    def payload_sizes(self) -> dict[str, tuple[int, str]]:
+        """The largest payload of each kind in this execution, in UTF-8 bytes, and where.
+
+        Kinds: ``state input``, ``state output``, ``task parameters`` (what a Task sends,
+        e.g. the conversation to the Converse Lambda), ``task result`` and ``variable``
+        (each assigned variable). Step Functions limits every one of them to 256 KiB.
+        """
+        peaks: dict[str, tuple[int, str]] = {}
+
+        def note(kind: str, text: str | None, where: str) -> None:
+            # Step Functions counts UTF-8 bytes; moto's history escapes non-ASCII characters.
+            with suppress(ValueError):
+                text = json.dumps(
+                    json.loads(text or "null"), ensure_ascii=False, separators=(",", ":")
+                )
+            size = len((text or "").encode("utf-8"))
+            if size > peaks.get(kind, (-1, ""))[0]:
+                peaks[kind] = (size, where)
+
+        current = ""
+        for event in self.events:
+            entered = event.get("stateEnteredEventDetails")
+            if entered:
+                current = entered["name"]
+                note("state input", entered.get("input"), current)
+            exited = event.get("stateExitedEventDetails")
+            if exited:
+                note("state output", exited.get("output"), exited["name"])
+                for name, value in (exited.get("assignedVariables") or {}).items():
+                    note("variable", value, f"{exited['name']}: ${name}")
+            scheduled = event.get("taskScheduledEventDetails")
+            if scheduled:
+                note("task parameters", scheduled.get("parameters"), current)
+            succeeded = event.get("taskSucceededEventDetails")
+            if succeeded:
+                note("task result", succeeded.get("output"), current)
+        return peaks
+
+    @property
+    def peak_payload_bytes(self) -> int:
+        return max((size for size, _ in self.payload_sizes().values()), default=0)
 
 
 def _model_environment(model: str) -> dict[str, str]:
@@ -133,6 +176,7 @@ class LocalStorechat:
     ) -> None:
         self.model = model
         self._catalog = catalog
+        self._seeded: list[dict[str, Any]] = []
         self._sessions_file = data_dir / "sessions.json" if data_dir else None
         self._tuning = {**statemachine.TUNING_DEFAULTS, **(tuning or {})}
         self._overrides = dict(overrides or {})
@@ -250,10 +294,37 @@ class LocalStorechat:
             from shared.catalog_data import load_catalog
 
             catalog = load_catalog()
+        self._seeded = catalog
+        items = [json.loads(json.dumps(p), parse_float=Decimal) for p in catalog]
+        if len(items) > BULK_SEED_THRESHOLD:
+            # Large synthetic catalogs (scale tests, benchmarks) go straight into moto's
+            # table: through the emulated HTTP API 50,000 puts take over a minute.
+            from boto3.dynamodb.types import TypeSerializer
+            from moto.dynamodb.models import dynamodb_backends
+
+            serialize = TypeSerializer().serialize
+            backend = dynamodb_backends[ACCOUNT][REGION]
+            for item in items:
+                backend.put_item(CATALOG_TABLE, {k: serialize(v) for k, v in item.items()})
+            return
         table = boto3.resource("dynamodb", region_name=REGION).Table(CATALOG_TABLE)
         with table.batch_writer() as batch:
-            for product in catalog:
-                batch.put_item(Item=json.loads(json.dumps(product), parse_float=Decimal))
+            for item in items:
+                batch.put_item(Item=item)
+
+    def prime_catalog_cache(self) -> None:
+        """Fill the catalog tool's in-process cache, as a warm Lambda would have it.
+
+        moto answers a Query over tens of thousands of items far more slowly than
+        DynamoDB does, so scale tests start warm instead of timing moto.
+        """
+        from lookup_inventory.handler import catalog_cache
+
+        cache = catalog_cache()
+        for category in ("BOOKS", "COMPUTERS", "MOBILE"):
+            products = [p for p in self._seeded if p.get("category") == category]
+            cache.get_or_load(category, lambda products=products: products)
+        cache.get_or_load("*", lambda: list(self._seeded))
 
     def _load_sessions(self) -> None:
         if not self._sessions_file or not self._sessions_file.exists():
