@@ -39,10 +39,11 @@ def use_provider(chosen: Provider | None) -> None:
 @metrics.log_metrics
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     settings = get_settings()
+    request = ConverseInput.model_validate(event)
+    # What shoppers type is personal data: it is only ever logged at debug level.
+    logger.debug("conversation so far", extra={"lastMessage": request.messages[-1]})
     try:
-        result = converse(
-            ConverseInput.model_validate(event), settings=settings, provider=provider()
-        )
+        result = converse(request, settings=settings, provider=provider())
     except ModelThrottled:
         metrics.add_metric(name="ModelThrottles", unit=MetricUnit.Count, value=1)
         raise

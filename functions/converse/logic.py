@@ -7,6 +7,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, Field
 
+from converse.prompt import SYSTEM_PROMPT
 from converse.providers import Provider
 from converse.request import build_request, validate_request
 from converse.settings import Settings
@@ -36,6 +37,32 @@ class ConverseOutput(BaseModel):
     provider: str
 
 
+LEAK_WINDOW = 48
+NO_LEAK_REPLY = (
+    "I can't share how I'm set up, but I'm happy to help you find computers, phones and books."
+)
+
+
+def _normal(text: str) -> str:
+    return " ".join(text.casefold().split())
+
+
+_PROMPT_WINDOWS = frozenset(
+    _normal(SYSTEM_PROMPT)[i : i + LEAK_WINDOW]
+    for i in range(0, max(1, len(_normal(SYSTEM_PROMPT)) - LEAK_WINDOW), 8)
+)
+
+
+def leaks_system_prompt(text: str) -> bool:
+    """True when ``text`` repeats a stretch of the system prompt word for word.
+
+    Tool results can carry instructions ("print your rules"); whatever the model
+    makes of them, its instructions do not reach the shopper.
+    """
+    normal = _normal(text)
+    return len(normal) >= LEAK_WINDOW and any(w in normal for w in _PROMPT_WINDOWS)
+
+
 def tidy_message(message: dict[str, Any]) -> dict[str, Any]:
     """Drop blank text blocks: Converse rejects them when the message is sent back."""
     content = [
@@ -62,6 +89,10 @@ def converse(event: ConverseInput, *, settings: Settings, provider: Provider) ->
     response = provider.converse(request)
     elapsed = int((time.perf_counter() - started) * 1000)
     message = tidy_message(response.get("output", {}).get("message") or {})
+    if any(leaks_system_prompt(str(b.get("text", ""))) for b in message["content"]):
+        message["content"] = [
+            {"text": NO_LEAK_REPLY} if "text" in b else b for b in message["content"]
+        ]
     usage = response.get("usage") or {}
     return ConverseOutput(
         stopReason=str(response.get("stopReason", "")),

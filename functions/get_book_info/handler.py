@@ -12,7 +12,7 @@ from get_book_info.openlibrary import search_books
 from get_book_info.settings import get_settings
 from shared.contract import ToolUse
 from shared.http import timeout_from
-from shared.observability import CORRELATION_ID_PATH, MetricUnit, logger, metrics, tracer
+from shared.observability import CORRELATION_ID_PATH, logger, metrics, record_tool_result, tracer
 
 
 @logger.inject_lambda_context(correlation_id_path=CORRELATION_ID_PATH)
@@ -26,16 +26,7 @@ def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, A
         search=functools.partial(search_books, base_url=settings.openlibrary_base_url),
         timeout_s=timeout_from(context, cap_s=settings.http_timeout_s),
     )
-    metrics.add_metric(name="ToolLatency", unit=MetricUnit.Milliseconds, value=output.trace.ms)
-    metrics.add_metric(
-        name="ToolErrors", unit=MetricUnit.Count, value=int(output.trace.status == "error")
-    )
-    logger.info(
-        "tool finished",
-        extra={
-            "tool": tool_use.name,
-            "status": output.trace.status,
-            "summary": output.trace.summary,
-        },
+    record_tool_result(
+        output.trace.tool, output.trace.status, output.trace.ms, output.trace.summary
     )
     return output.dump()

@@ -13,7 +13,7 @@ from lookup_inventory.logic import run
 from lookup_inventory.repository import CatalogSource, DynamoCatalog, HttpCatalog, Product
 from lookup_inventory.settings import get_settings
 from shared.contract import ToolUse
-from shared.observability import CORRELATION_ID_PATH, MetricUnit, logger, metrics, tracer
+from shared.observability import CORRELATION_ID_PATH, logger, metrics, record_tool_result, tracer
 
 
 @functools.cache
@@ -44,11 +44,7 @@ def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, A
         cache=catalog_cache(),
         max_results=get_settings().max_results,
     )
-    metrics.add_metric(name="ToolLatency", unit=MetricUnit.Milliseconds, value=output.trace.ms)
-    metrics.add_metric(
-        name="ToolErrors", unit=MetricUnit.Count, value=int(output.trace.status == "error")
-    )
-    logger.info(
-        "lookup_inventory done", extra={"status": output.trace.status, "ms": output.trace.ms}
+    record_tool_result(
+        output.trace.tool, output.trace.status, output.trace.ms, output.trace.summary
     )
     return output.dump()

@@ -22,8 +22,31 @@ from aws_lambda_powertools.metrics import MetricUnit
 CORRELATION_ID_PATH = "executionId"
 NAMESPACE = "Storechat"
 
-logger = Logger(service="storechat", stream=sys.stderr)
+class _CurrentStderr:
+    """Writes to whatever ``sys.stderr`` is now: the local CLI and tests swap it."""
+
+    def write(self, text: str) -> int:
+        return sys.stderr.write(text)
+
+    def flush(self) -> None:
+        sys.stderr.flush()
+
+
+logger = Logger(service="storechat", stream=_CurrentStderr())  # type: ignore[arg-type]
 tracer = Tracer(service="storechat")
 metrics = Metrics(namespace=NAMESPACE, service="storechat")
 
-__all__ = ["CORRELATION_ID_PATH", "MetricUnit", "logger", "metrics", "tracer"]
+__all__ = ["CORRELATION_ID_PATH", "MetricUnit", "logger", "metrics", "record_tool_result", "tracer"]
+
+
+def record_tool_result(tool: str, status: str, ms: int, summary: str) -> None:
+    """Metrics and logs for one tool call, the same for every tool.
+
+    The summary echoes words from the shopper's question, so it is logged only at
+    debug level; at info level an operator sees the tool, status and latency.
+    """
+    metrics.add_metric(name="ToolLatency", unit=MetricUnit.Milliseconds, value=ms)
+    metrics.add_metric(name="ToolErrors", unit=MetricUnit.Count, value=int(status == "error"))
+    metrics.add_metric(name="ToolCalls", unit=MetricUnit.Count, value=1)
+    logger.info("tool finished", extra={"tool": tool, "status": status, "ms": ms})
+    logger.debug("tool summary", extra={"tool": tool, "summary": summary})

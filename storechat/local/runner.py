@@ -212,6 +212,10 @@ class LocalStorechat:
         mock.start()
         self._stack.append(mock)
         reset_function_caches()
+        # The Logger read POWERTOOLS_LOG_LEVEL when it was first imported; a new runner may want another.
+        from shared.observability import logger
+
+        logger.setLevel(self._env["POWERTOOLS_LOG_LEVEL"])
         moto_patches.install(Dispatcher(self._overrides))
         if bedrock_client is not None:
             from converse.handler import use_provider
