@@ -100,7 +100,7 @@ def request_json_schema(max_message_chars: int = DEFAULT_MAX_MESSAGE_CHARS) -> d
                 "maxLength": max_message_chars,
                 "allOf": [{"pattern": r"\S"}, {"pattern": f"^[^{_CONTROL_PATTERN[1:-1]}]*$"}],
             },
-            "sessionId": {"type": "string", "pattern": SESSION_ID_PATTERN},
+            "sessionId": {"type": ["string", "null"], "pattern": SESSION_ID_PATTERN},
         },
     }
 

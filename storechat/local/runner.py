@@ -212,7 +212,7 @@ class LocalStorechat:
         mock.start()
         self._stack.append(mock)
         reset_function_caches()
-        # The Logger read POWERTOOLS_LOG_LEVEL when it was first imported; a new runner may want another.
+        # The Logger read POWERTOOLS_LOG_LEVEL at its first import; this runner may want another.
         from shared.observability import logger
 
         logger.setLevel(self._env["POWERTOOLS_LOG_LEVEL"])
@@ -389,6 +389,10 @@ class LocalStorechat:
         payload: dict[str, Any] = {"message": message}
         if session_id:
             payload["sessionId"] = session_id
+        return self.run(payload, timeout_s=timeout_s)
+
+    def run(self, payload: dict[str, Any], *, timeout_s: float = 60) -> RunResult:
+        """Start one execution with ``payload`` as its input, as API Gateway passes a body."""
         started = time.perf_counter()
         execution_arn = self._sfn.start_execution(
             stateMachineArn=self.state_machine_arn,

@@ -197,3 +197,11 @@ def test_shoppers_messages_are_logged_only_at_debug(capfd: pytest.CaptureFixture
     _ask_with_key("DEBUG", message)
     _, debug_logs = capfd.readouterr()
     assert "zebracorn" in debug_logs
+
+
+def test_a_null_session_id_starts_a_new_session() -> None:
+    # Given a body that API Gateway's model accepts: {"message": ..., "sessionId": null}
+    with LocalStorechat() as local:
+        result = local.run({"message": "hello", "sessionId": None})
+    assert result.status == "SUCCEEDED", result.cause
+    assert result.body is not None and len(result.body["sessionId"]) == 36
