@@ -8,6 +8,7 @@ Sessions can be kept in a data file so that they survive between CLI calls.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import sys
@@ -325,10 +326,11 @@ class LocalStorechat:
         from lookup_inventory.handler import catalog_cache
 
         cache = catalog_cache()
-        for category in ("BOOKS", "COMPUTERS", "MOBILE"):
-            products = [p for p in self._seeded if p.get("category") == category]
-            cache.get_or_load(category, lambda products=products: products)
-        cache.get_or_load("*", lambda: list(self._seeded))
+        by_key: dict[str, list[dict[str, Any]]] = {"*": list(self._seeded)}
+        for product in self._seeded:
+            by_key.setdefault(str(product.get("category")), []).append(product)
+        for key, products in by_key.items():
+            cache.get_or_load(key, functools.partial(list, products))
 
     def _load_sessions(self) -> None:
         if not self._sessions_file or not self._sessions_file.exists():

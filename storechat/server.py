@@ -1,0 +1,349 @@
+"""The local dev server: the chat page and ``POST /query`` on one origin.
+
+Requests are validated with ``shared.api`` and answered by one
+:class:`~storechat.local.LocalStorechat` that lives as long as the server, and
+execution statuses map to HTTP statuses as the deployed API maps them:
+
+=====================  =====  ====================
+execution              HTTP   body
+=====================  =====  ====================
+SUCCEEDED              200    the response body
+FAILED, ABORTED        502    ``execution_failed``
+TIMED_OUT (or no end)  504    ``timed_out``
+=====================  =====  ====================
+
+A body that breaks the contract gets 400 ``invalid_request`` with the reason a
+shopper can read. Everything else the server can refuse is JSON too (404, 405).
+"""
+
+from __future__ import annotations
+
+import json
+import mimetypes
+import socket
+import sys
+import threading
+import time
+import traceback
+from collections.abc import Iterator
+from contextlib import contextmanager
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any, Protocol, TextIO
+from urllib.parse import unquote, urlsplit
+
+from shared.api import MAX_BODY_BYTES, RequestRejected, error_body, openapi, parse_query
+
+WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+ASK_TIMEOUT_S = 29
+"""API Gateway gives an integration 29 s; the dev server waits no longer."""
+
+_CONTENT_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".mjs": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".json": "application/json; charset=utf-8",
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+    ".ico": "image/x-icon",
+    ".txt": "text/plain; charset=utf-8",
+}
+# The page uses no inline script or style and talks only to its own origin locally.
+_PAGE_CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
+_READ_TIMEOUT_S = 30
+# What a shopper reads when an execution fails; the details go to the server's log only.
+_FAILED = error_body(
+    "execution_failed", "The assistant could not finish this request. Please try again."
+)
+_TIMED_OUT = error_body("timed_out", "The assistant took too long to answer. Please try again.")
+
+
+class Asker(Protocol):
+    """What the server needs from :class:`~storechat.local.LocalStorechat`."""
+
+    model: str
+
+    def ask(
+        self,
+        message: str,
+        session_id: str | None = None,
+        *,
+        timeout_s: float = 60,
+        with_history: bool = True,
+    ) -> Any: ...
+
+
+class StorechatHTTPServer(ThreadingHTTPServer):
+    """A threading HTTP server that holds the running local system."""
+
+    daemon_threads = True
+
+    def __init__(
+        self, address: tuple[str, int], local: Asker, web_dir: Path, access_log: TextIO | None
+    ) -> None:
+        if ":" in address[0]:
+            self.address_family = socket.AF_INET6
+        self.local = local
+        self.web_dir = web_dir.resolve()
+        self.access_log = access_log
+        self._log_lock = threading.Lock()
+        super().__init__(address, StorechatHandler)
+
+    @property
+    def url(self) -> str:
+        host, port = str(self.server_address[0]), int(self.server_address[1])
+        shown = f"[{host}]" if ":" in host else host
+        return f"http://{shown}:{port}/"
+
+    def log_line(self, line: str) -> None:
+        if self.access_log is not None:
+            with self._log_lock:
+                print(line, file=self.access_log, flush=True)
+
+
+class StorechatHandler(BaseHTTPRequestHandler):
+    server: StorechatHTTPServer
+    protocol_version = "HTTP/1.1"
+    server_version = "storechat-dev"
+    timeout = _READ_TIMEOUT_S
+
+    _ROUTES: dict[str, tuple[str, ...]] = {
+        "/query": ("POST",),
+        "/config.json": ("GET", "HEAD"),
+        "/openapi.json": ("GET", "HEAD"),
+    }
+
+    # -- dispatch ---------------------------------------------------------------------------
+
+    def do_GET(self) -> None:
+        self._dispatch("GET")
+
+    def do_HEAD(self) -> None:
+        self._dispatch("HEAD")
+
+    def do_POST(self) -> None:
+        self._dispatch("POST")
+
+    def do_PUT(self) -> None:
+        self._dispatch("PUT")
+
+    def do_PATCH(self) -> None:
+        self._dispatch("PATCH")
+
+    def do_DELETE(self) -> None:
+        self._dispatch("DELETE")
+
+    def do_OPTIONS(self) -> None:
+        self._dispatch("OPTIONS")
+
+    def _dispatch(self, method: str) -> None:
+        self._started = time.perf_counter()
+        self._body_read = False
+        path = urlsplit(self.path).path
+        static = None if path in self._ROUTES else self._static_file(path)
+        allowed = self._ROUTES.get(path) or (("GET", "HEAD") if static else None)
+        if allowed is None:
+            self._send_json(HTTPStatus.NOT_FOUND, error_body("not_found", f"no such path: {path}"))
+        elif method not in allowed:
+            self._send_json(
+                HTTPStatus.METHOD_NOT_ALLOWED,
+                error_body("method_not_allowed", f"{method} is not allowed on {path}"),
+                extra_headers={"Allow": ", ".join(allowed)},
+            )
+        elif path == "/query":
+            self._query()
+        elif path == "/config.json":
+            # "model" is local only: the page shows a badge for the offline model.
+            model = self.server.local.model.split(":", 1)[0]
+            self._send_json(HTTPStatus.OK, {"apiUrl": "", "model": model})
+        elif path == "/openapi.json":
+            self._send_json(HTTPStatus.OK, openapi())
+        elif static is not None:
+            self._send_file(static)
+
+    # -- POST /query ------------------------------------------------------------------------
+
+    def _query(self) -> None:
+        raw = self._read_body()
+        if raw is None:
+            return
+        try:
+            request = parse_query(raw)
+        except RequestRejected as exc:
+            self._send_json(HTTPStatus.BAD_REQUEST, error_body("invalid_request", str(exc)))
+            return
+        try:
+            result = self.server.local.ask(
+                request.message, request.sessionId, timeout_s=ASK_TIMEOUT_S, with_history=False
+            )
+        except TimeoutError as exc:
+            self._log_failure("timed out", str(exc))
+            self._send_json(HTTPStatus.GATEWAY_TIMEOUT, _TIMED_OUT)
+            return
+        except Exception:  # the shopper gets JSON, the developer the traceback
+            self._log_failure("crashed", traceback.format_exc())
+            self._send_json(HTTPStatus.BAD_GATEWAY, _FAILED)
+            return
+        if result.status == "SUCCEEDED" and isinstance(result.body, dict):
+            self._send_json(HTTPStatus.OK, result.body)
+        elif result.status == "TIMED_OUT":
+            self._log_failure(result.status, f"{result.error}: {result.cause}")
+            self._send_json(HTTPStatus.GATEWAY_TIMEOUT, _TIMED_OUT)
+        else:
+            self._log_failure(result.status, f"{result.error}: {result.cause}")
+            self._send_json(HTTPStatus.BAD_GATEWAY, _FAILED)
+
+    def _read_body(self) -> bytes | None:
+        """The request body, or ``None`` after answering 400 (refused before reading it)."""
+        if self.headers.get("Transfer-Encoding"):
+            self._send_json(
+                HTTPStatus.BAD_REQUEST,
+                error_body("invalid_request", "send the request body with a Content-Length header"),
+            )
+            return None
+        length_header = self.headers.get("Content-Length") or "0"
+        try:
+            length = int(length_header)
+            if length < 0:
+                raise ValueError(length_header)
+        except ValueError:
+            self._send_json(
+                HTTPStatus.BAD_REQUEST,
+                error_body("invalid_request", "Content-Length is not a valid length"),
+            )
+            return None
+        if length > MAX_BODY_BYTES:
+            self._send_json(
+                HTTPStatus.BAD_REQUEST,
+                error_body(
+                    "invalid_request", f"request body is larger than {MAX_BODY_BYTES} bytes"
+                ),
+            )
+            return None
+        raw = self.rfile.read(length)
+        self._body_read = True
+        return raw
+
+    def _log_failure(self, what: str, detail: str) -> None:
+        self.server.log_line(f"  execution {what}: {detail}")
+
+    # -- static files -----------------------------------------------------------------------
+
+    def _static_file(self, path: str) -> Path | None:
+        """The file under ``web/`` that ``path`` names, or ``None`` (never one outside it)."""
+        relative = unquote(path).lstrip("/") or "index.html"
+        parts = relative.split("/")
+        if (
+            "\x00" in relative
+            or "\\" in relative
+            or any(part in ("", ".", "..") or part.startswith(".") for part in parts)
+        ):
+            return None
+        candidate = (self.server.web_dir / relative).resolve()
+        if not candidate.is_relative_to(self.server.web_dir) or not candidate.is_file():
+            return None
+        return candidate
+
+    def _send_file(self, file: Path) -> None:
+        content_type = _CONTENT_TYPES.get(file.suffix.lower()) or (
+            mimetypes.guess_type(file.name)[0] or "application/octet-stream"
+        )
+        headers = {"Content-Security-Policy": _PAGE_CSP} if file.suffix == ".html" else {}
+        self._send(HTTPStatus.OK, file.read_bytes(), content_type, headers)
+
+    # -- responses --------------------------------------------------------------------------
+
+    def _send_json(
+        self, status: HTTPStatus, body: Any, extra_headers: dict[str, str] | None = None
+    ) -> None:
+        payload = json.dumps(body, ensure_ascii=False).encode("utf-8")
+        self._send(status, payload, "application/json; charset=utf-8", extra_headers or {})
+
+    def _send(
+        self, status: HTTPStatus, payload: bytes, content_type: str, extra_headers: dict[str, str]
+    ) -> None:
+        # A body we did not read would be parsed as the next request on this connection.
+        if not self._body_read and self.headers.get("Content-Length", "0") not in ("", "0"):
+            self.close_connection = True
+        if self.headers.get("Transfer-Encoding"):
+            self.close_connection = True
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(payload)))
+        self.send_header("Cache-Control", "no-store")
+        self.send_header("X-Content-Type-Options", "nosniff")
+        self.send_header("Referrer-Policy", "no-referrer")
+        for name, value in extra_headers.items():
+            self.send_header(name, value)
+        if self.close_connection:
+            self.send_header("Connection", "close")
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(payload)
+
+    def version_string(self) -> str:
+        return self.server_version
+
+    def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
+        elapsed = int((time.perf_counter() - getattr(self, "_started", time.perf_counter())) * 1000)
+        self.server.log_line(f"{self.command} {urlsplit(self.path).path} {code} {elapsed} ms")
+
+    def log_message(self, format: str, *args: Any) -> None:
+        # http.server's own errors (bad request lines, timeouts) go to the same log.
+        self.server.log_line(f"  {format % args}")
+
+
+def make_server(
+    local: Asker,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    *,
+    web_dir: Path = WEB_DIR,
+    access_log: TextIO | None = None,
+) -> StorechatHTTPServer:
+    """Bind (only) to ``host:port``; port 0 picks a free port, see ``server.url``."""
+    return StorechatHTTPServer((host, port), local, web_dir, access_log)
+
+
+@contextmanager
+def running(server: StorechatHTTPServer) -> Iterator[StorechatHTTPServer]:
+    """Serve on a background thread for the duration of the block (tests, notebooks)."""
+    thread = threading.Thread(target=server.serve_forever, name="storechat-server", daemon=True)
+    thread.start()
+    try:
+        yield server
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
+
+
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    model: str = "offline",
+    data_dir: Path | None = None,
+    log_level: str = "ERROR",
+) -> int:
+    """Run the dev server until Ctrl-C. Returns the process exit code."""
+    from storechat.local import LocalStorechat
+
+    with LocalStorechat(model=model, data_dir=data_dir, log_level=log_level) as local:
+        try:
+            server = make_server(local, host, port, access_log=sys.stderr)
+        except OSError as exc:
+            print(f"error: cannot listen on {host}:{port}: {exc.strerror or exc}", file=sys.stderr)
+            return 1
+        print(f"storechat serving {server.url} (model: {model}) — Ctrl-C to stop", flush=True)
+        try:
+            server.serve_forever()
+        except KeyboardInterrupt:
+            print("\nstopped", file=sys.stderr)
+        finally:
+            server.server_close()
+    return 0

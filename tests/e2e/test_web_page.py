@@ -1,0 +1,373 @@
+"""The chat page in headless chromium, talking to the dev server and the local state machine."""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Locator, Page, expect
+
+from shared.catalog_data import load_catalog
+from tests.integration.converse_fixtures import asks_for_tools, lookup, replies, write_replay
+
+pytestmark = pytest.mark.e2e
+
+DEMO_QUESTION = "What Windows PC do you have which is best for a high school student?"
+CATALOG = {p["productId"]: p for p in load_catalog()}
+SESSION_ID = "sessionStorage.getItem('storechat.sessionId')"
+MILLISECONDS = re.compile(r"^\d[\d,]* ms$")
+Shot = Callable[[Page, str], Path]
+
+
+def ask(page: Page, text: str) -> None:
+    box = page.get_by_label("Your question")
+    box.fill(text)
+    box.press("Enter")
+
+
+def answers(page: Page) -> Locator:
+    return page.locator(".turn--assistant:not(.turn--pending)")
+
+
+def has_focus_ring(page: Page) -> bool:
+    ring = page.evaluate(
+        "() => { const s = getComputedStyle(document.activeElement);"
+        " return [s.outlineStyle, s.outlineWidth]; }"
+    )
+    return bool(ring[0] != "none" and ring[1] not in ("0px", ""))
+
+
+def assert_cards_show_catalog_products(answer: Locator, category: str) -> list[str]:
+    cards = answer.locator(".card")
+    expect(cards.first).to_be_visible()
+    ids = []
+    for i in range(cards.count()):
+        card = cards.nth(i)
+        product_id = card.locator(".card__id").inner_text()
+        product = CATALOG[product_id]
+        assert product["category"] == category
+        expect(card.locator(".card__name")).to_have_text(product["name"])
+        expect(card.locator(".card__brand")).to_have_text(product["brand"])
+        expect(card.locator(".card__price")).to_have_text(f"${product['price']:,.2f}")
+        expect(card.locator(".card__specs")).to_contain_text(str(product["specs"]["os"]))
+        ids.append(product_id)
+    return ids
+
+
+def test_a_question_shows_waiting_then_product_cards_of_real_catalog_items(
+    page: Page, start_storechat: Callable[..., str], screenshot: Shot
+) -> None:
+    # Given the offline model, held back until the page has shown that it is waiting
+    from converse.handler import lambda_handler as converse
+
+    release = threading.Event()
+
+    def held_converse(event: dict[str, Any], context: Any) -> Any:
+        release.wait(timeout=30)
+        return converse(event, context)
+
+    page.goto(start_storechat(overrides={"converse": held_converse}))
+    expect(page.get_by_text("offline model")).to_be_visible()
+
+    # When the shopper asks the demo question
+    ask(page, DEMO_QUESTION)
+
+    # Then the page shows it is busy, and sending again is not possible
+    expect(page.get_by_text("Looking through the store…").first).to_be_visible()
+    expect(page.get_by_role("button", name="Sending…")).to_be_disabled()
+    expect(page.locator("#composer")).to_have_attribute("aria-busy", "true")
+    screenshot(page, "01-waiting")
+    release.set()
+
+    # And then the answer, with a card for every cited product: real catalog records
+    answer = answers(page).first
+    expect(answer).to_have_attribute("data-outcome", "answered")
+    expect(page.get_by_role("button", name="Send")).to_be_enabled()
+    ids = assert_cards_show_catalog_products(answer, "COMPUTERS")
+    assert 1 <= len(ids) <= 3
+    # And each [productId] in the text is a link to its card
+    citations = answer.locator("a.cite")
+    assert sorted(set(citations.all_inner_texts())) == sorted(ids)
+    citations.first.click()
+    expect(answer.locator(f"[id$='-{citations.first.inner_text()}']")).to_be_focused()
+    # And "How I found this" opens to show the tool calls
+    trace = answer.locator("details.trace")
+    expect(trace.locator(".trace__list")).to_be_hidden()
+    trace.locator("summary").click()
+    expect(trace.locator(".trace__tool").first).to_have_text("lookup_inventory")
+    expect(trace.locator(".trace__status").first).to_have_text("success")
+    expect(trace.locator(".trace__ms").first).to_have_text(MILLISECONDS)
+    expect(trace.locator(".trace__input").first).to_contain_text('"category":"COMPUTERS"')
+    # And the answer was announced to screen readers
+    expect(page.locator("#announcer")).to_contain_text("storechat answered.")
+    answer.scroll_into_view_if_needed()
+    screenshot(page, "02-answer")
+
+
+def test_a_follow_up_continues_the_same_session_below_the_first_answer(
+    page: Page, storechat_url: str, screenshot: Shot
+) -> None:
+    # Given a first answer about Windows computers
+    page.goto(storechat_url)
+    ask(page, DEMO_QUESTION)
+    expect(answers(page)).to_have_count(1)
+    first_session = page.evaluate(SESSION_ID)
+    assert first_session
+
+    # When the shopper asks a follow-up that names no category
+    with page.expect_request("**/query") as sent:
+        ask(page, "Which of those is the lightest?")
+
+    # Then the request carries the session id, and the second answer appears below the first
+    assert json.loads(sent.value.post_data or "{}")["sessionId"] == first_session
+    expect(answers(page)).to_have_count(2)
+    first, second = answers(page).nth(0), answers(page).nth(1)
+    expect(second).to_have_attribute("data-outcome", "answered")
+    first_box, second_box = first.bounding_box(), second.bounding_box()
+    assert first_box and second_box and second_box["y"] > first_box["y"] + first_box["height"]
+    # And it still talks about computers: the conversation continued
+    assert_cards_show_catalog_products(second, "COMPUTERS")
+    assert page.evaluate(SESSION_ID) == first_session
+    second.scroll_into_view_if_needed()
+    screenshot(page, "03-follow-up")
+
+    # And a reload keeps the conversation on screen
+    page.reload()
+    expect(answers(page)).to_have_count(2)
+    expect(page.locator(".turn--user")).to_have_count(2)
+
+
+def test_a_fallback_is_rendered_with_its_reason_and_what_was_found(
+    page: Page, start_storechat: Callable[..., str], tmp_path: Path, screenshot: Shot
+) -> None:
+    # Given a model that keeps asking for lookups, past the loop's limit of 5 tool rounds
+    model = write_replay(
+        tmp_path,
+        [
+            asks_for_tools(lookup(f"t{i}", category="COMPUTERS", keywords="windows"))
+            for i in range(6)
+        ],
+    )
+    page.goto(start_storechat(model=model))
+
+    # When the shopper asks
+    ask(page, "Find me the perfect laptop")
+
+    # Then the state machine falls back, and the page says so, with the reason
+    answer = answers(page).first
+    expect(answer).to_have_attribute("data-outcome", "fallback")
+    notice = answer.locator(".notice--warn")
+    expect(notice).to_contain_text("Partial answer")
+    expect(notice).to_contain_text("I needed more lookups than one question allows")
+    # And the products found so far, as cards of real catalog items
+    ids = assert_cards_show_catalog_products(answer, "COMPUTERS")
+    assert 1 <= len(ids) <= 3
+    expect(answer.locator(".trace__counts")).to_contain_text("5 tool calls")
+    expect(page.locator("#announcer")).to_contain_text("could not finish")
+    answer.scroll_into_view_if_needed()
+    screenshot(page, "04-fallback")
+
+
+def test_an_over_long_message_shows_the_servers_400_as_a_readable_error(
+    page: Page, storechat_url: str, screenshot: Shot
+) -> None:
+    # Given the page
+    page.goto(storechat_url)
+    too_long = "Tell me about laptops. " + "x" * 2000
+
+    # When the shopper sends more than 2000 characters
+    with page.expect_response("**/query") as response:
+        ask(page, too_long)
+
+    # Then the server refused it with 400, and the page shows its message in words
+    assert response.value.status == 400
+    error = page.locator(".turn--error")
+    expect(error).to_contain_text("Your message wasn't sent")
+    expect(error).to_contain_text("message: at most 2000 characters")
+    expect(page.locator(".turn--unsent")).to_contain_text("Not sent")
+    # And the text is back in the box to shorten, with the counter saying it is too long
+    expect(page.get_by_label("Your question")).to_have_value(too_long)
+    expect(page.locator("#composer-count")).to_contain_text("too long")
+    assert page.evaluate(SESSION_ID) is None
+    screenshot(page, "05-too-long")
+
+
+def test_new_conversation_clears_the_page_and_starts_a_new_session(
+    page: Page, storechat_url: str, screenshot: Shot
+) -> None:
+    # Given a conversation with one answer
+    page.goto(storechat_url)
+    ask(page, DEMO_QUESTION)
+    expect(answers(page)).to_have_count(1)
+    first_session = page.evaluate(SESSION_ID)
+
+    # When the shopper starts a new conversation
+    page.get_by_role("button", name="New conversation").click()
+
+    # Then the conversation is cleared, the session forgotten, and the box ready to type in
+    expect(page.locator(".turn")).to_have_count(0)
+    expect(page.get_by_role("heading", name="What are you shopping for?")).to_be_visible()
+    expect(page.get_by_label("Your question")).to_be_focused()
+    assert page.evaluate(SESSION_ID) is None
+    screenshot(page, "06-new-conversation")
+
+    # And the next question is sent without the old session and gets a new one
+    with page.expect_request("**/query") as sent:
+        ask(page, "An Android phone under $500")
+    assert "sessionId" not in json.loads(sent.value.post_data or "{}")
+    expect(answers(page)).to_have_count(1)
+    assert_cards_show_catalog_products(answers(page).first, "MOBILE")
+    new_session = page.evaluate(SESSION_ID)
+    assert new_session and new_session != first_session
+
+
+def test_the_page_can_be_used_from_the_keyboard_alone(
+    page: Page, storechat_url: str, screenshot: Shot
+) -> None:
+    # Given the page, and a shopper who only uses the keyboard
+    page.goto(storechat_url)
+    keyboard = page.keyboard
+
+    # When they Tab in, the skip link comes first, with a visible focus ring
+    keyboard.press("Tab")
+    expect(page.get_by_role("link", name="Skip to the message box")).to_be_focused()
+    assert has_focus_ring(page)
+    # And Enter on it takes them to the message box
+    keyboard.press("Enter")
+    box = page.get_by_label("Your question")
+    expect(box).to_be_focused()
+    assert has_focus_ring(page)
+
+    # When they type two lines (Shift+Enter) and press Enter
+    keyboard.type("Which Windows laptop")
+    keyboard.press("Shift+Enter")
+    keyboard.type("is best for a high school student?")
+    expect(box).to_have_value("Which Windows laptop\nis best for a high school student?")
+    keyboard.press("Enter")
+
+    # Then the question is sent as typed, the answer comes, and focus stays in the box
+    expect(page.locator(".turn--user .bubble")).to_have_text(
+        "Which Windows laptop\nis best for a high school student?"
+    )
+    answer = answers(page).first
+    expect(answer).to_have_attribute("data-outcome", "answered")
+    expect(box).to_be_focused()
+
+    # And Shift+Tab reaches "How I found this", which Enter opens
+    keyboard.press("Shift+Tab")
+    summary = answer.locator("details.trace summary")
+    expect(summary).to_be_focused()
+    assert has_focus_ring(page)
+    keyboard.press("Enter")
+    expect(answer.locator(".trace__item").first).to_be_visible()
+
+    # And a citation link, on Enter, moves focus to its product card
+    keyboard.press("Shift+Tab")
+    citation = answer.locator("a.cite").last
+    expect(citation).to_be_focused()
+    assert has_focus_ring(page)
+    keyboard.press("Enter")
+    card = answer.locator(f"[id$='-{citation.inner_text()}']")
+    expect(card).to_be_focused()
+    assert has_focus_ring(page)
+    screenshot(page, "07-keyboard-focus")
+
+
+def test_the_page_works_on_a_375px_wide_phone(
+    phone_page: Page, storechat_url: str, screenshot: Shot
+) -> None:
+    # Given a phone-width screen
+    page = phone_page
+    page.goto(storechat_url)
+    expect(page.get_by_role("button", name="New conversation")).to_be_visible()
+    screenshot(page, "08-phone-welcome")
+
+    # When the shopper asks
+    ask(page, DEMO_QUESTION)
+
+    # Then the cards fit the screen: nothing scrolls sideways
+    answer = answers(page).first
+    assert_cards_show_catalog_products(answer, "COMPUTERS")
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 375
+    for box in (answer.bounding_box(), answer.locator(".card").first.bounding_box()):
+        assert box and box["x"] >= 0 and box["x"] + box["width"] <= 375
+    answer.locator(".card").first.scroll_into_view_if_needed()
+    screenshot(page, "09-phone-answer")
+
+
+def test_a_refusal_is_rendered_as_such(
+    page: Page, start_storechat: Callable[..., str], tmp_path: Path, screenshot: Shot
+) -> None:
+    # Given a model whose guardrail intervenes
+    model = write_replay(tmp_path, [replies("", stop_reason="guardrail_intervened")])
+    page.goto(start_storechat(model=model))
+
+    # When the shopper asks for something off-limits
+    ask(page, "Write my history essay for me")
+
+    # Then the page shows a refusal, with no products
+    answer = answers(page).first
+    expect(answer).to_have_attribute("data-outcome", "refused")
+    expect(answer.locator(".notice--muted")).to_contain_text("Outside what I can help with")
+    expect(answer).to_contain_text("I can't help with that request")
+    expect(answer.locator(".card")).to_have_count(0)
+    screenshot(page, "10-refused")
+
+
+def test_a_failed_execution_and_a_network_error_are_shown_with_a_way_to_retry(
+    page: Page, start_storechat: Callable[..., str], tmp_path: Path, screenshot: Shot
+) -> None:
+    # Given a replay model with no responses: the execution fails and the server answers 502
+    page.goto(start_storechat(model=write_replay(tmp_path, [])))
+
+    # When the shopper asks
+    with page.expect_response("**/query") as response:
+        ask(page, "A laptop for travel")
+
+    # Then the page says something went wrong on the server's side, and offers to try again
+    assert response.value.status == 502
+    error = page.locator(".turn--error")
+    expect(error).to_contain_text("Something went wrong on our side")
+    expect(error).to_contain_text("could not finish this request")
+    expect(error.get_by_role("button", name="Try again")).to_be_visible()
+    screenshot(page, "11-server-error")
+
+    # When the network is down and they try again
+    page.route("**/query", lambda route: route.abort("internetdisconnected"))
+    error.get_by_role("button", name="Try again").click()
+
+    # Then the page says it could not reach the assistant
+    expect(page.locator(".turn--error")).to_have_count(1)
+    expect(page.locator(".turn--error")).to_contain_text("I couldn't reach the store assistant")
+    expect(page.locator(".turn--user")).to_have_count(1)
+    screenshot(page, "12-network-error")
+
+
+def test_markup_in_the_models_text_is_shown_as_text(
+    page: Page, start_storechat: Callable[..., str], tmp_path: Path
+) -> None:
+    # Given a model whose answer contains HTML next to a real citation
+    markup = '<img src=x onerror="document.title=1"><script>document.title=2</script>'
+    model = write_replay(
+        tmp_path,
+        [
+            asks_for_tools(lookup("t1", category="COMPUTERS", keywords="windows")),
+            replies(f"Try the HP 14 [CMP-023]. {markup}"),
+        ],
+    )
+    page.goto(start_storechat(model=model))
+
+    # When the answer arrives
+    ask(page, "A cheap Windows laptop")
+    answer = answers(page).first
+    expect(answer.locator("a.cite")).to_have_text("CMP-023")
+
+    # Then the markup is text on the page: no element was made from it, and nothing ran
+    expect(answer.locator(".answer__text")).to_contain_text(markup)
+    expect(answer.locator(".answer__text img, .answer__text script")).to_have_count(0)
+    assert page.title() == "storechat · shopping assistant"

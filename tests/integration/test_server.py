@@ -1,0 +1,339 @@
+"""The dev server over HTTP: the page, the contract of POST /query, and the status mapping."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import boto3
+import pytest
+
+from converse.handler import use_provider
+from converse.providers import Provider, ReplayProvider
+from shared.api import MAX_BODY_BYTES, openapi
+from shared.catalog_data import load_catalog
+from storechat import server as dev_server
+from storechat.local import LocalStorechat
+from storechat.local.runner import REGION
+from storechat.server import make_server, running
+from tests.integration.converse_fixtures import asks_for_tools, lookup, replies
+
+DEMO_QUESTION = "What Windows PC do you have which is best for a high school student?"
+CATALOG = {p["productId"]: p for p in load_catalog()}
+
+
+@dataclass
+class Response:
+    status: int
+    headers: http.client.HTTPMessage
+    raw: bytes
+
+    def json(self) -> Any:
+        assert self.headers.get_content_type() == "application/json", self.headers
+        return json.loads(self.raw)
+
+
+@dataclass
+class Served:
+    local: LocalStorechat
+    host: str
+    port: int
+
+    def request(
+        self,
+        method: str,
+        path: str,
+        body: bytes | str | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> Response:
+        connection = http.client.HTTPConnection(self.host, self.port, timeout=60)
+        try:
+            connection.request(method, path, body=body, headers=headers or {})
+            response = connection.getresponse()
+            return Response(response.status, response.headers, response.read())
+        finally:
+            connection.close()
+
+    def query(self, body: Any, content_type: str = "application/json") -> Response:
+        raw = body if isinstance(body, bytes | str) else json.dumps(body)
+        return self.request("POST", "/query", raw, {"Content-Type": content_type})
+
+
+@pytest.fixture(scope="module")
+def served() -> Iterator[Served]:
+    """The offline model behind the dev server on 127.0.0.1, port 0, for this module's tests."""
+    with LocalStorechat() as local, running(make_server(local, "127.0.0.1", 0)) as server:
+        host, port = server.server_address[:2]
+        yield Served(local, str(host), int(port))
+
+
+@pytest.fixture
+def use_model() -> Iterator[Callable[[Provider], None]]:
+    """Swap the Converse Lambda's model for one test (the real handler, another provider).
+
+    One local system serves the whole module: moto is process-wide, so a second
+    LocalStorechat could not run beside it.
+    """
+    yield use_provider
+    use_provider(None)  # the next call builds the configured (offline) model again
+
+
+def wait_until_idle(local: LocalStorechat, timeout_s: float = 10) -> None:
+    sfn = boto3.client("stepfunctions", region_name=REGION)
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        in_flight = sfn.list_executions(
+            stateMachineArn=local.state_machine_arn, statusFilter="RUNNING"
+        )["executions"]
+        if not in_flight:
+            return
+        time.sleep(0.05)
+
+
+# -- POST /query ------------------------------------------------------------------------
+
+
+def test_a_question_gets_200_with_an_answer_and_real_catalog_products(served: Served) -> None:
+    # When the shopper's question is posted
+    response = served.query({"message": DEMO_QUESTION})
+
+    # Then the body is the assistant's answer, citing real catalog records
+    assert response.status == 200
+    assert response.headers["Cache-Control"] == "no-store"
+    body = response.json()
+    assert body["outcome"] == "answered"
+    assert body["products"]
+    for product in body["products"]:
+        assert product == CATALOG[product["productId"]]
+        assert f"[{product['productId']}]" in body["answer"]
+    assert [line["tool"] for line in body["trace"]] == ["lookup_inventory"]
+    assert body["historySaved"] is True
+
+
+def test_a_follow_up_with_the_session_id_continues_the_conversation(served: Served) -> None:
+    # Given a first answer about Windows computers
+    first = served.query({"message": DEMO_QUESTION}).json()
+
+    # When a follow-up that names no category is sent with its session id
+    # (as text/plain, the content type of a fetch that skips the CORS preflight)
+    response = served.query(
+        {"message": "Which of those is the lightest?", "sessionId": first["sessionId"]},
+        content_type="text/plain",
+    )
+
+    # Then it continues the same session, still about computers
+    assert response.status == 200
+    body = response.json()
+    assert body["sessionId"] == first["sessionId"]
+    assert body["products"]
+    assert {p["category"] for p in body["products"]} == {"COMPUTERS"}
+
+
+BAD_BODIES = {
+    "empty message": ({"message": ""}, "message: String should have at least 1 character"),
+    "whitespace": ({"message": " \n\t "}, "message must not be empty or only whitespace"),
+    "2001 characters": ({"message": "x" * 2001}, "message: at most 2000 characters"),
+    "not JSON": (b"message=hello", "request body is not valid JSON"),
+    "empty body": (b"", "request body is not valid JSON"),
+    "not an object": (b'["hello"]', "request body must be a JSON object"),
+    "no message": ({}, "message: required"),
+    "message is a number": ({"message": 42}, "message: Input should be a valid string"),
+    "sessionId is a number": (
+        {"message": "hi", "sessionId": 7},
+        "sessionId: Input should be a valid string",
+    ),
+    "extra field": ({"message": "hi", "admin": True}, "admin: unknown field"),
+    "control characters": (
+        {"message": "hi\u0007there"},
+        "message must not contain control characters",
+    ),
+    "bad sessionId": (
+        {"message": "hi", "sessionId": "../../etc"},
+        "sessionId: not a valid session id",
+    ),
+    "huge body": (
+        {"message": "x" * MAX_BODY_BYTES},
+        f"request body is larger than {MAX_BODY_BYTES} bytes",
+    ),
+}
+
+
+@pytest.mark.parametrize(("body", "reason"), BAD_BODIES.values(), ids=BAD_BODIES.keys())
+def test_a_body_that_breaks_the_contract_gets_400_with_a_readable_message(
+    served: Served, body: Any, reason: str
+) -> None:
+    # When the body breaks the contract
+    response = served.query(body)
+
+    # Then the answer is 400 with the reason, in the one error shape
+    assert response.status == 400
+    body = response.json()
+    assert body["error"] == "invalid_request"
+    assert reason in body["message"]
+
+
+def test_an_oversized_body_is_refused_before_it_is_read(served: Served) -> None:
+    # Given a request that announces a body larger than the limit and sends none of it
+    with socket.create_connection((served.host, served.port), timeout=10) as sock:
+        sock.sendall(
+            b"POST /query HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+            + f"Content-Length: {100 * MAX_BODY_BYTES}\r\n\r\n".encode()
+        )
+        # When the server answers (a server that waited for the body would time out here)
+        reply = sock.makefile("rb").read()
+
+    # Then it is a 400 that closes the connection
+    head, _, body = reply.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 400 ")
+    assert b"Connection: close" in head
+    assert json.loads(body)["message"] == f"request body is larger than {MAX_BODY_BYTES} bytes"
+
+
+def test_a_failed_execution_gets_502(
+    served: Served, use_model: Callable[[Provider], None], tmp_path: Path
+) -> None:
+    # Given a replay model that runs out of responses after asking for one tool
+    replay = tmp_path / "replay.json"
+    replay.write_text(json.dumps([asks_for_tools(lookup())]), encoding="utf-8")
+    use_model(ReplayProvider(replay))
+
+    # When a question is posted
+    response = served.query({"message": "A laptop, please"})
+
+    # Then the execution failed (ReplayExhausted) and the API says so, without internals
+    assert response.status == 502
+    body = response.json()
+    assert body["error"] == "execution_failed"
+    assert "ReplayExhausted" not in body["message"]
+
+
+class HeldModel:
+    """Answers "Hello!" once released: a model call slower than the API waits."""
+
+    label = "held"
+
+    def __init__(self) -> None:
+        self.release = threading.Event()
+
+    def converse(self, request: dict[str, Any]) -> dict[str, Any]:
+        self.release.wait(timeout=10)
+        return replies("Hello!")
+
+
+def test_an_execution_that_outlives_the_api_timeout_gets_504(
+    served: Served, use_model: Callable[[Provider], None], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given a model call that takes longer than the API waits
+    monkeypatch.setattr(dev_server, "ASK_TIMEOUT_S", 0.3)
+    model = HeldModel()
+    use_model(model)
+
+    # When a question is posted
+    response = served.query({"message": "Hello"})
+
+    # Then the API answers 504 in the one error shape
+    assert response.status == 504
+    assert response.json()["error"] == "timed_out"
+
+    # (and the execution is let finish before the model is swapped back)
+    model.release.set()
+    wait_until_idle(served.local)
+
+
+# -- the page and the other routes ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("path", "content_type", "snippet"),
+    [
+        ("/", "text/html", b'<script type="module" src="./app.js">'),
+        ("/index.html", "text/html", b"<textarea"),
+        ("/app.js", "text/javascript", b"textContent"),
+        ("/styles.css", "text/css", b":focus-visible"),
+    ],
+)
+def test_the_page_is_served_from_web(
+    served: Served, path: str, content_type: str, snippet: bytes
+) -> None:
+    response = served.request("GET", path)
+
+    assert response.status == 200
+    assert response.headers.get_content_type() == content_type
+    assert response.headers["Cache-Control"] == "no-store"
+    assert snippet in response.raw
+
+
+def test_config_points_the_page_at_its_own_origin(served: Served) -> None:
+    response = served.request("GET", "/config.json")
+
+    assert response.status == 200
+    assert response.json()["apiUrl"] == ""
+
+
+def test_the_openapi_document_is_the_shared_contract(served: Served) -> None:
+    response = served.request("GET", "/openapi.json")
+
+    assert response.status == 200
+    assert response.json() == openapi()
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/../pyproject.toml",
+        "/%2e%2e/pyproject.toml",
+        "/..%2fpyproject.toml",
+        "/%2e%2e%2f%2e%2e%2fetc%2fpasswd",
+        "/web/../../pyproject.toml",
+        "/..\\pyproject.toml",
+        "//etc/passwd",
+        "/%00index.html",
+        "/.git/config",
+    ],
+)
+def test_a_path_outside_the_page_is_refused(served: Served, path: str) -> None:
+    response = served.request("GET", path)
+
+    assert response.status == 404
+    assert response.json()["error"] == "not_found"
+    assert b"[project]" not in response.raw and b"root:" not in response.raw
+
+
+def test_an_unknown_path_gets_a_json_404(served: Served) -> None:
+    response = served.request("GET", "/nope")
+
+    assert response.status == 404
+    assert response.json() == {"error": "not_found", "message": "no such path: /nope"}
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "allow"),
+    [
+        ("GET", "/query", "POST"),
+        ("PUT", "/query", "POST"),
+        ("POST", "/", "GET, HEAD"),
+        ("DELETE", "/config.json", "GET, HEAD"),
+        ("POST", "/app.js", "GET, HEAD"),
+    ],
+)
+def test_a_wrong_method_gets_a_json_405(served: Served, method: str, path: str, allow: str) -> None:
+    response = served.request(method, path, body=b"{}" if method != "GET" else None)
+
+    assert response.status == 405
+    assert response.headers["Allow"] == allow
+    assert response.json()["error"] == "method_not_allowed"
+
+
+def test_the_server_listens_only_on_the_host_it_was_given(served: Served) -> None:
+    # Given a server bound to 127.0.0.1: another address of this machine must not reach it
+    with pytest.raises(OSError):
+        socket.create_connection(("127.0.0.2", served.port), timeout=2).close()
+
+    assert served.request("GET", "/config.json").status == 200

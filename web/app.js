@@ -1,0 +1,571 @@
+// storechat chat page: no build step, no dependencies.
+//
+// Safety rule for this file: text from the model or the server is only ever
+// placed with textContent / createTextNode, never parsed as HTML.
+
+const SESSION_KEY = "storechat.sessionId";
+const TURNS_KEY = "storechat.turns";
+const MAX_KEPT_TURNS = 20;
+// A hint for the counter only: the API decides, and its 400 message is shown as is.
+const MAX_MESSAGE_CHARS = 2000;
+// API Gateway gives up after 29 s; wait a little longer so its 504 is what we show.
+const REQUEST_TIMEOUT_MS = 35_000;
+// The same citation pattern as compose_response.logic.CITATION.
+const CITATION = /\[([A-Za-z][A-Za-z0-9_-]{0,62}[0-9][A-Za-z0-9_-]{0,62})\](?!\()/g;
+
+const FALLBACK_LABELS = {
+  iteration_cap: "I needed more lookups than one question allows",
+  deadline: "I ran out of time",
+  model_error: "the language model is not available right now",
+  context_overflow: "the conversation got too long for me to follow",
+  malformed_model_output: "the language model gave replies I could not use",
+  max_tokens: "my reply was cut off",
+  empty_answer: "the language model gave an empty reply",
+  unknown_stop_reason: "the language model stopped unexpectedly",
+};
+const CATEGORY_LABELS = { COMPUTERS: "Computer", MOBILE: "Phone", BOOKS: "Book" };
+
+const money = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
+const count = new Intl.NumberFormat("en-US");
+
+const $ = (id) => document.getElementById(id);
+const els = {
+  form: $("composer"),
+  input: $("message"),
+  send: $("send"),
+  sendLabel: document.querySelector("#send .send__label"),
+  counter: $("composer-count"),
+  conversation: $("conversation"),
+  welcome: $("welcome"),
+  announcer: $("announcer"),
+  newConversation: $("new-conversation"),
+  modelBadge: $("model-badge"),
+};
+
+const state = {
+  apiUrl: "",
+  busy: false,
+  turn: 0,
+  controller: null,
+  configured: Promise.resolve(),
+};
+
+// ---------------------------------------------------------------------------------------
+// DOM helpers
+
+/** Create an element. `props`: class, text, dataset, and attributes; children: nodes or strings. */
+function el(tag, props = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = String(value);
+    else if (key === "dataset") Object.assign(node.dataset, value);
+    else if (key === "hidden") node.hidden = Boolean(value);
+    else node.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(typeof child === "string" ? document.createTextNode(child) : child);
+  }
+  return node;
+}
+
+function announce(text) {
+  // Clearing first makes a repeated message be announced again.
+  els.announcer.textContent = "";
+  window.setTimeout(() => { els.announcer.textContent = text; }, 50);
+}
+
+const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+function scrollToTurn(node) {
+  node.scrollIntoView({ block: "start", behavior: reducedMotion() ? "auto" : "smooth" });
+}
+
+// ---------------------------------------------------------------------------------------
+// Session and kept turns
+
+const session = {
+  get id() { return sessionStorage.getItem(SESSION_KEY); },
+  set id(value) {
+    if (value) sessionStorage.setItem(SESSION_KEY, value);
+    else sessionStorage.removeItem(SESSION_KEY);
+  },
+  turns() {
+    try {
+      const kept = JSON.parse(sessionStorage.getItem(TURNS_KEY) || "[]");
+      return Array.isArray(kept) ? kept : [];
+    } catch {
+      return [];
+    }
+  },
+  keep(message, body) {
+    const turns = [...this.turns(), { message, body }].slice(-MAX_KEPT_TURNS);
+    try {
+      sessionStorage.setItem(TURNS_KEY, JSON.stringify(turns));
+    } catch {
+      // Storage full or disabled: the conversation still works, it just won't survive a reload.
+    }
+  },
+  clear() {
+    sessionStorage.removeItem(SESSION_KEY);
+    sessionStorage.removeItem(TURNS_KEY);
+  },
+};
+
+// ---------------------------------------------------------------------------------------
+// Rendering an answer
+
+/** Inline text: **bold** and [productId] citations that link to the product's card. */
+function inline(text, cards) {
+  const out = [];
+  const parts = text.split(/(\*\*[^*\n]+\*\*)/g);
+  for (const part of parts) {
+    if (/^\*\*[^*\n]+\*\*$/.test(part)) {
+      out.push(el("strong", {}, ...inline(part.slice(2, -2), cards)));
+      continue;
+    }
+    let last = 0;
+    for (const match of part.matchAll(CITATION)) {
+      out.push(part.slice(last, match.index));
+      const card = cards.get(match[1]);
+      if (card) {
+        out.push(el("a", {
+          class: "cite",
+          href: `#${card.id}`,
+          "aria-label": `${card.name} (${match[1]}): see the product card`,
+          dataset: { target: card.id },
+          text: match[1],
+        }));
+      } else {
+        out.push(match[0]);
+      }
+      last = match.index + match[0].length;
+    }
+    out.push(part.slice(last));
+  }
+  return out.filter((piece) => piece !== "");
+}
+
+/** Lines become paragraphs, "1." lines an ordered list, "-" lines a bulleted list. */
+function answerBlock(text, cards) {
+  const block = el("div", { class: "answer__text" });
+  let list = null;
+  let listKind = "";
+  for (const raw of text.split("\n")) {
+    const line = raw.trim();
+    const numbered = line.match(/^\d+[.)]\s+(.*)$/);
+    const bulleted = line.match(/^[-*•]\s+(.*)$/);
+    const kind = numbered ? "ol" : bulleted ? "ul" : "";
+    if (!kind) {
+      list = null;
+      if (line) block.append(el("p", {}, ...inline(line, cards)));
+      continue;
+    }
+    if (!list || listKind !== kind) {
+      list = el(kind);
+      listKind = kind;
+      block.append(list);
+    }
+    list.append(el("li", {}, ...inline((numbered || bulleted)[1], cards)));
+  }
+  return block;
+}
+
+function storageText(gb) {
+  return gb >= 1000 ? `${count.format(gb / 1000)} TB` : `${count.format(gb)} GB`;
+}
+
+/** The few specs a shopper compares first, by category. */
+function keySpecs(product) {
+  const s = product.specs || {};
+  const has = (key) => s[key] !== undefined && s[key] !== null && s[key] !== "";
+  const specs = [];
+  const add = (key, text) => { if (has(key)) specs.push(text(s[key])); };
+  if (product.category === "COMPUTERS") {
+    add("os", (v) => v);
+    add("cpu", (v) => v);
+    add("ramGb", (v) => `${v} GB RAM`);
+    add("storageGb", (v) => `${storageText(v)} storage`);
+    add("screenInches", (v) => `${v}″ screen`);
+    add("weightKg", (v) => `${v} kg`);
+    add("batteryHours", (v) => `${v} h battery`);
+  } else if (product.category === "MOBILE") {
+    add("os", (v) => v);
+    add("chip", (v) => v);
+    add("storageGb", (v) => storageText(v));
+    add("screenInches", (v) => `${v}″ screen`);
+    add("cameraMp", (v) => `${v} MP camera`);
+    add("batteryMah", (v) => `${count.format(v)} mAh`);
+    if (s.fiveG === true) specs.push("5G");
+  } else if (product.category === "BOOKS") {
+    add("author", (v) => v);
+    add("year", (v) => String(v));
+    add("pages", (v) => `${count.format(v)} pages`);
+    add("format", (v) => v);
+    add("genre", (v) => v);
+  }
+  return specs.slice(0, 7);
+}
+
+function stockText(stock) {
+  if (typeof stock !== "number") return null;
+  if (stock <= 0) return { text: "Out of stock", tone: "out" };
+  if (stock <= 5) return { text: `Only ${stock} left`, tone: "low" };
+  return { text: "In stock", tone: "in" };
+}
+
+function productCard(product, id) {
+  const price = typeof product.price === "number" ? money.format(product.price) : "";
+  const stock = stockText(product.stock);
+  const formFactor = product.specs && product.specs.formFactor;
+  const kind = [CATEGORY_LABELS[product.category] || product.category, formFactor]
+    .filter(Boolean).join(" · ");
+  return el("li", { class: "cards__item" },
+    el("article", { class: "card", id, tabindex: "-1", "aria-labelledby": `${id}-name` },
+      el("p", { class: "card__kind", text: kind }),
+      el("h3", { class: "card__name", id: `${id}-name`, text: product.name || product.productId }),
+      el("p", { class: "card__brand", text: product.brand || "" }),
+      el("p", { class: "card__buy" },
+        el("span", { class: "card__price", text: price }),
+        stock && el("span", { class: `card__stock card__stock--${stock.tone}`, text: stock.text })),
+      el("ul", { class: "card__specs", "aria-label": "Key specs" },
+        keySpecs(product).map((spec) => el("li", { text: spec }))),
+      el("p", { class: "card__id", text: product.productId })));
+}
+
+function traceBlock(body) {
+  const lines = Array.isArray(body.trace) ? body.trace : [];
+  const tools = lines.length === 1 ? "1 tool call" : `${lines.length} tool calls`;
+  const calls = body.modelCalls === 1 ? "1 model call" : `${body.modelCalls ?? 0} model calls`;
+  const usage = body.usage || {};
+  const list = lines.length
+    ? el("ol", { class: "trace__list" }, lines.map((line) => {
+        const status = String(line.status || "unknown");
+        return el("li", { class: `trace__item trace__item--${status === "success" ? "ok" : "bad"}` },
+          el("p", { class: "trace__head" },
+            el("span", { class: "trace__tool", text: line.tool || "?" }),
+            el("span", { class: "trace__status", text: status }),
+            el("span", { class: "trace__ms", text: `${count.format(line.ms ?? 0)} ms` }),
+            line.round !== undefined && el("span", { class: "trace__round", text: `round ${line.round}` })),
+          el("p", { class: "trace__label", text: "Input" }),
+          el("code", { class: "trace__input", text: JSON.stringify(line.input ?? {}) }),
+          line.summary && el("p", { class: "trace__summary", text: line.summary }));
+      }))
+    : el("p", { class: "trace__none", text: "I answered without calling any tools." });
+  return el("details", { class: "trace" },
+    el("summary", {},
+      el("span", { class: "trace__title", text: "How I found this" }),
+      el("span", { class: "trace__counts", text: ` · ${tools} · ${calls}` })),
+    list,
+    el("p", { class: "trace__usage",
+      text: `${count.format(usage.inputTokens || 0)} input and ${count.format(usage.outputTokens || 0)} output tokens` }));
+}
+
+function notice(tone, title, detail) {
+  return el("div", { class: `notice notice--${tone}` },
+    el("p", { class: "notice__title", text: title }),
+    detail && el("p", { class: "notice__detail", text: detail }));
+}
+
+function answerTurn(body, turnId, { sentSessionId } = {}) {
+  const products = Array.isArray(body.products) ? body.products : [];
+  const cards = new Map();
+  for (const product of products) {
+    if (product && typeof product.productId === "string" && !cards.has(product.productId)) {
+      cards.set(product.productId, { id: `${turnId}-${product.productId}`, name: product.name, product });
+    }
+  }
+  const outcome = body.outcome || "answered";
+  const item = el("li", { class: `turn turn--assistant turn--${outcome}`, id: turnId, dataset: { outcome } });
+  item.append(el("h2", { class: "visually-hidden", text: "storechat's answer" }));
+
+  if (outcome === "fallback") {
+    const reason = FALLBACK_LABELS[body.fallbackReason] || "something went wrong";
+    item.append(notice("warn", "Partial answer", `Reason: ${reason}.`));
+  } else if (outcome === "refused") {
+    item.append(notice("muted", "Outside what I can help with", null));
+  } else if (outcome === "truncated") {
+    item.append(notice("info", "This answer was cut short", null));
+  }
+  if (sentSessionId && body.sessionId && body.sessionId !== sentSessionId) {
+    item.append(notice("info", "New conversation",
+      "Your earlier conversation had expired, so this one starts fresh."));
+  }
+  item.append(answerBlock(String(body.answer || ""), cards));
+  if (cards.size) {
+    item.append(el("ul", { class: "cards", "aria-label": "Products in this answer" },
+      [...cards.values()].map((card) => productCard(card.product, card.id))));
+  }
+  const notes = [];
+  if (Array.isArray(body.unverifiedCitations) && body.unverifiedCitations.length) {
+    notes.push("I left out products I could not verify in the catalog.");
+  }
+  if (body.historySaved === false) {
+    notes.push("I couldn't save this turn, so a follow-up may not remember it.");
+  }
+  for (const text of notes) item.append(el("p", { class: "answer__note", text }));
+  item.append(traceBlock(body));
+  return item;
+}
+
+function userTurn(message) {
+  return el("li", { class: "turn turn--user" },
+    el("h2", { class: "visually-hidden", text: "You asked" }),
+    el("p", { class: "bubble", text: message }));
+}
+
+function pendingTurn() {
+  return el("li", { class: "turn turn--assistant turn--pending", "aria-busy": "true" },
+    el("span", { class: "spinner", "aria-hidden": "true" }),
+    el("p", { class: "pending__text", text: "Looking through the store…" }));
+}
+
+function errorTurn({ title, detail, hint, code, retry }) {
+  const box = notice("error", title, detail);
+  if (hint) box.append(el("p", { class: "notice__hint", text: hint }));
+  const item = el("li", { class: "turn turn--error", dataset: { error: code || "" } },
+    el("h2", { class: "visually-hidden", text: "Error" }),
+    box);
+  if (retry) {
+    const button = el("button", { type: "button", class: "button button--quiet", text: "Try again" });
+    button.addEventListener("click", () => {
+      item.remove();
+      retry();
+    });
+    item.append(button);
+  }
+  return item;
+}
+
+// ---------------------------------------------------------------------------------------
+// Talking to the API
+
+async function postQuery(message, sessionId, signal) {
+  const payload = sessionId ? { message, sessionId } : { message };
+  let response;
+  try {
+    response = await fetch(`${state.apiUrl}/query`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(payload),
+      signal,
+    });
+  } catch (error) {
+    return { kind: error && error.name === "AbortError" ? "aborted" : "network" };
+  }
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  if (response.ok && data && typeof data.answer === "string") return { kind: "ok", body: data };
+  return { kind: "http", status: response.status, data };
+}
+
+function describeFailure(result) {
+  if (result.kind === "network") {
+    return { title: "I couldn't reach the store assistant",
+             detail: "Check your connection, then try again.", code: "network", retryable: true };
+  }
+  if (result.kind === "timeout") {
+    return { title: "That took too long",
+             detail: "The assistant did not answer in time. Please try again.", code: "timeout",
+             retryable: true };
+  }
+  const data = result.data && typeof result.data === "object" ? result.data : {};
+  const serverText = typeof data.message === "string" && data.message ? data.message : null;
+  if (result.status === 400) {
+    return { title: "Your message wasn't sent",
+             detail: serverText || "The request was not valid.",
+             hint: "Change it in the box below and send it again.",
+             code: data.error || "invalid_request", retryable: false };
+  }
+  if (result.status === 429) {
+    return { title: "Too many questions at once",
+             detail: "Please wait a moment, then try again.", code: "throttled", retryable: true };
+  }
+  if (result.status === 504) {
+    return { title: "That took too long",
+             detail: serverText || "The assistant did not answer in time. Please try again.",
+             code: data.error || "timed_out", retryable: true };
+  }
+  return { title: "Something went wrong on our side",
+           detail: serverText || `The server answered with status ${result.status}. Please try again.`,
+           code: data.error || `http_${result.status}`, retryable: true };
+}
+
+function setBusy(busy) {
+  state.busy = busy;
+  els.form.setAttribute("aria-busy", String(busy));
+  els.conversation.setAttribute("aria-busy", String(busy));
+  els.send.disabled = busy;
+  els.sendLabel.textContent = busy ? "Sending…" : "Send";
+}
+
+async function ask(message) {
+  if (state.busy) return;
+  const sentSessionId = session.id;
+  els.welcome.hidden = true;
+  const question = userTurn(message);
+  const pending = pendingTurn();
+  els.conversation.append(question, pending);
+  scrollToTurn(question);
+  setBusy(true);
+  announce("Looking through the store…");
+  const slow = window.setTimeout(() => {
+    pending.querySelector(".pending__text").textContent = "Still working: comparing options…";
+  }, 5000);
+
+  const controller = new AbortController();
+  state.controller = controller;
+  let timedOut = false;
+  const timer = window.setTimeout(() => { timedOut = true; controller.abort(); }, REQUEST_TIMEOUT_MS);
+  await state.configured;
+  let result = await postQuery(message, sentSessionId, controller.signal);
+  window.clearTimeout(timer);
+  window.clearTimeout(slow);
+  if (state.controller !== controller) return; // "New conversation" replaced this one
+  state.controller = null;
+  if (result.kind === "aborted" && timedOut) result = { kind: "timeout" };
+  pending.remove();
+  setBusy(false);
+
+  if (result.kind === "ok") {
+    const body = result.body;
+    if (body.sessionId) session.id = body.sessionId;
+    session.keep(message, body);
+    const turn = answerTurn(body, `turn-${++state.turn}`, { sentSessionId });
+    els.conversation.append(turn);
+    scrollToTurn(turn);
+    const heading = body.outcome === "fallback" ? "storechat could not finish. " : "storechat answered. ";
+    announce(heading + String(body.answer || ""));
+    return;
+  }
+
+  const failure = describeFailure(result);
+  if (!failure.retryable) {
+    question.classList.add("turn--unsent");
+    question.append(el("p", { class: "turn__status", text: "Not sent" }));
+    if (!els.input.value) {
+      els.input.value = message;
+      updateComposer();
+    }
+  }
+  const turn = errorTurn({
+    title: failure.title,
+    detail: failure.detail,
+    hint: failure.hint,
+    code: failure.code,
+    retry: failure.retryable ? () => { question.remove(); ask(message); } : null,
+  });
+  els.conversation.append(turn);
+  scrollToTurn(turn);
+  announce(`${failure.title}. ${failure.detail}`);
+}
+
+// ---------------------------------------------------------------------------------------
+// The composer
+
+function updateComposer() {
+  const length = els.input.value.length;
+  // Grow with the text (up to the CSS max-height); an empty box keeps its one-line size.
+  els.input.style.height = "";
+  if (length) els.input.style.height = `${Math.min(els.input.scrollHeight + 2, 200)}px`;
+  const over = length > MAX_MESSAGE_CHARS;
+  els.counter.hidden = length < MAX_MESSAGE_CHARS * 0.9;
+  els.counter.textContent = `${count.format(length)} / ${count.format(MAX_MESSAGE_CHARS)}${over ? " · too long" : ""}`;
+  els.counter.classList.toggle("composer__count--over", over);
+}
+
+function submit() {
+  const message = els.input.value;
+  if (state.busy || !message.trim()) return;
+  els.input.value = "";
+  updateComposer();
+  ask(message);
+}
+
+function startNewConversation() {
+  if (state.controller) state.controller.abort();
+  state.controller = null;
+  setBusy(false);
+  session.clear();
+  els.conversation.replaceChildren();
+  els.welcome.hidden = false;
+  els.input.value = "";
+  updateComposer();
+  els.input.focus();
+  announce("New conversation started.");
+}
+
+function followCitation(event) {
+  const link = event.target.closest("a.cite");
+  if (!link) return;
+  const card = document.getElementById(link.dataset.target);
+  if (!card) return;
+  event.preventDefault();
+  card.scrollIntoView({ block: "nearest", behavior: reducedMotion() ? "auto" : "smooth" });
+  card.focus({ preventScroll: true });
+  card.classList.remove("card--flash");
+  void card.offsetWidth; // restart the highlight animation
+  card.classList.add("card--flash");
+}
+
+async function loadConfig() {
+  try {
+    const response = await fetch("./config.json", { cache: "no-store" });
+    const config = response.ok ? await response.json() : {};
+    if (typeof config.apiUrl === "string") state.apiUrl = config.apiUrl.replace(/\/+$/, "");
+    if (config.model === "offline" || config.model === "replay") {
+      els.modelBadge.textContent = config.model === "offline" ? "offline model" : "replay model";
+      els.modelBadge.title = "Answers come from a deterministic stand-in for the language model";
+      els.modelBadge.hidden = false;
+    }
+  } catch {
+    // No config: talk to the page's own origin, as the dev server expects.
+  }
+}
+
+function restore() {
+  const turns = session.turns();
+  if (!turns.length) return;
+  els.welcome.hidden = true;
+  for (const { message, body } of turns) {
+    if (typeof message !== "string" || !body || typeof body !== "object") continue;
+    els.conversation.append(userTurn(message), answerTurn(body, `turn-${++state.turn}`));
+  }
+}
+
+function init() {
+  els.form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    submit();
+  });
+  els.input.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
+      event.preventDefault();
+      submit();
+    }
+  });
+  els.input.addEventListener("input", updateComposer);
+  els.newConversation.addEventListener("click", startNewConversation);
+  els.conversation.addEventListener("click", followCitation);
+  for (const button of document.querySelectorAll(".suggestion")) {
+    button.addEventListener("click", () => {
+      if (state.busy) return;
+      els.input.value = button.textContent.trim();
+      submit();
+      els.input.focus();
+    });
+  }
+  updateComposer();
+  restore();
+  state.configured = loadConfig().finally(() => {
+    document.documentElement.dataset.ready = "true";
+  });
+}
+
+init();
