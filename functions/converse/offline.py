@@ -784,6 +784,10 @@ def _keywords(intent: Intent, category: str | None) -> str:
     return " ".join(_unique(words))
 
 
+_USE_SORT: Final[dict[str, str]] = {"travel": "weight", "gaming": "ram", "work": "ram"}
+_TOOL_SORTS: Final = frozenset({"price", "weight", "battery", "ram", "storage", "screen", "camera"})
+
+
 def _lookup_input(intent: Intent, category: str | None, brand: str | None) -> dict[str, Any]:
     request: dict[str, Any] = {}
     if intent.product and category in (None, intent.product.category):
@@ -799,6 +803,10 @@ def _lookup_input(intent: Intent, category: str | None, brand: str | None) -> di
         request["keywords"] = keywords
     if intent.max_price is not None:
         request["maxPrice"] = _json_number(intent.max_price)
+    # The tool shows only its first few matches: ask for the ones this shopper cares about.
+    sort_by = intent.sort_by or _USE_SORT.get(intent.use or "")
+    if sort_by in _TOOL_SORTS and category != BOOKS:
+        request["sortBy"] = sort_by
     return request
 
 

@@ -59,6 +59,26 @@ TOOLS: list[dict[str, Any]] = [
                             "type": "number",
                             "description": "Highest price in US dollars",
                         },
+                        "sortBy": {
+                            "type": "string",
+                            "description": (
+                                "Which matches to show first (in-stock always first): price "
+                                "(cheapest, the default), price_desc, weight (lightest), "
+                                "battery, ram, storage, screen, camera (largest first), "
+                                "newest (books)"
+                            ),
+                            "enum": [
+                                "price",
+                                "price_desc",
+                                "weight",
+                                "battery",
+                                "ram",
+                                "storage",
+                                "screen",
+                                "camera",
+                                "newest",
+                            ],
+                        },
                     },
                     "additionalProperties": False,
                 }

@@ -20,6 +20,20 @@ from shared.errors import CatalogUnavailable
 from shared.sanitize import clean_text, clean_value
 
 Category = Literal["BOOKS", "COMPUTERS", "MOBILE"]
+SortBy = Literal[
+    "price", "price_desc", "weight", "battery", "ram", "storage", "screen", "camera", "newest"
+]
+
+# sortBy -> (spec keys to read, whether bigger is better)
+_SORT_SPECS: dict[str, tuple[tuple[str, ...], bool]] = {
+    "weight": (("weightKg", "weightG"), False),
+    "battery": (("batteryHours", "batteryMah"), True),
+    "ram": (("ramGb",), True),
+    "storage": (("storageGb",), True),
+    "screen": (("screenInches",), True),
+    "camera": (("cameraMp",), True),
+    "newest": (("year",), True),
+}
 SUMMARY_CHARS = 160
 
 
@@ -33,6 +47,7 @@ class InventoryInput(BaseModel):
     category: Category | None = None
     keywords: Annotated[str | None, Field(min_length=1, max_length=120)] = None
     maxPrice: Annotated[float | None, Field(gt=0, le=1_000_000)] = None
+    sortBy: SortBy | None = None
 
     @field_validator("category", mode="before")
     @classmethod
@@ -71,10 +86,27 @@ def _matches(product: Product, query: InventoryInput) -> bool:
     )
 
 
-def _rank(products: list[Product]) -> list[Product]:
-    # In-stock first, then cheapest: a stable, explainable order the model can
-    # reason about. The model, not the tool, decides which product fits best.
-    return sorted(products, key=lambda p: (int(p.get("stock", 1) or 0) <= 0, p.get("price", 0)))
+def _rank(products: list[Product], sort_by: str | None) -> list[Product]:
+    """In-stock first, then by ``sort_by`` (cheapest first by default); ties by price."""
+
+    def price(p: Product) -> float:
+        value = p.get("price")
+        return float(value) if isinstance(value, int | float) else float("inf")
+
+    def key(p: Product) -> tuple[bool, float, float]:
+        out_of_stock = int(p.get("stock", 1) or 0) <= 0
+        if sort_by == "price_desc":
+            return out_of_stock, -price(p), 0.0
+        if sort_by in _SORT_SPECS:
+            names, bigger_first = _SORT_SPECS[sort_by]
+            specs = p.get("specs") or {}
+            value = next((specs[n] for n in names if isinstance(specs.get(n), int | float)), None)
+            if value is None:  # products without the spec go last
+                return out_of_stock, float("inf"), price(p)
+            return out_of_stock, -float(value) if bigger_first else float(value), price(p)
+        return out_of_stock, price(p), 0.0
+
+    return sorted(products, key=key)
 
 
 def compact(product: Product) -> dict[str, Any]:
@@ -144,7 +176,7 @@ def run(
             ms=elapsed_ms(),
         )
 
-    found = _rank([p for p in products if _matches(p, query)])
+    found = _rank([p for p in products if _matches(p, query)], query.sortBy)
     # Show as many of the best matches as fit the result budget, so that what the
     # model reads and what the ledger keeps are the same products.
     shown: list[Product] = []

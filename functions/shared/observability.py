@@ -22,6 +22,7 @@ from aws_lambda_powertools.metrics import MetricUnit
 CORRELATION_ID_PATH = "executionId"
 NAMESPACE = "Storechat"
 
+
 class _CurrentStderr:
     """Writes to whatever ``sys.stderr`` is now: the local CLI and tests swap it."""
 

@@ -208,3 +208,22 @@ def test_http_source_reads_the_products_api() -> None:
         server.route("/products", status=500, body="oops")
         with pytest.raises(CatalogUnavailable):
             HttpCatalog(server.base_url, timeout_s=2).products(None)
+
+
+def test_sort_by_weight_shows_the_lightest_first() -> None:
+    seen = ask({"category": "COMPUTERS", "sortBy": "weight"})["toolResult"]["content"][0]["json"]
+    weights = [p["specs"]["weightKg"] for p in seen["products"] if p["stock"] > 0]
+    assert weights == sorted(weights)
+    lightest = min(
+        p["specs"]["weightKg"] for p in CATALOG if p["category"] == "COMPUTERS" and p["stock"] > 0
+    )
+    assert weights[0] == lightest
+
+
+def test_sort_by_battery_and_price_desc() -> None:
+    battery = ask({"category": "MOBILE", "sortBy": "battery"})["toolResult"]["content"][0]["json"]
+    mah = [p["specs"]["batteryMah"] for p in battery["products"] if p["stock"] > 0]
+    assert mah == sorted(mah, reverse=True)
+    dear = ask({"category": "BOOKS", "sortBy": "price_desc"})["toolResult"]["content"][0]["json"]
+    prices = [p["price"] for p in dear["products"] if p["stock"] > 0]
+    assert prices == sorted(prices, reverse=True)

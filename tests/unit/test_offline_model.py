@@ -243,7 +243,7 @@ def test_three_intents_become_three_tool_uses_in_one_message() -> None:
         ),
         (
             "gaming laptop below 1,500",
-            {"category": "COMPUTERS", "keywords": "gaming", "maxPrice": 1500},
+            {"category": "COMPUTERS", "keywords": "gaming", "maxPrice": 1500, "sortBy": "ram"},
         ),
         (
             "budget of 700 for a chromebook",
