@@ -6,16 +6,8 @@ from typing import Any
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from compose_response.logic import ComposeInput, compose
+from compose_response.logic import OUTCOME_METRICS, ComposeInput, compose
 from shared.observability import CORRELATION_ID_PATH, MetricUnit, logger, metrics, tracer
-
-# One count per outcome, without dimensions, so alarms can divide them by Conversations.
-OUTCOME_METRICS = {
-    "answered": "Answered",
-    "truncated": "Truncated",
-    "refused": "Refused",
-    "fallback": "Fallbacks",
-}
 
 
 @logger.inject_lambda_context(correlation_id_path=CORRELATION_ID_PATH)

@@ -15,6 +15,14 @@ from pydantic import BaseModel, Field
 
 Outcome = Literal["answered", "truncated", "refused", "fallback"]
 
+OUTCOME_METRICS: dict[str, str] = {
+    "answered": "Answered",
+    "truncated": "Truncated",
+    "refused": "Refused",
+    "fallback": "Fallbacks",
+}
+"""One count metric per outcome, without dimensions, so alarms can divide by Conversations."""
+
 # An id inside square brackets that is not a Markdown link and holds a digit.
 CITATION = re.compile(r"\[([A-Za-z][A-Za-z0-9_-]{0,62}[0-9][A-Za-z0-9_-]{0,62})\](?!\()")
 MAX_ANSWER_CHARS = 4000

@@ -21,7 +21,8 @@ MAX_BODY_BYTES = 16_384
 
 SESSION_ID_PATTERN = r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"
 # Tab, newline and carriage return are text; every other C0/C1 control is not.
-_CONTROL_PATTERN = "[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]"
+# Written as escapes so the schema in the CloudFormation template stays printable.
+_CONTROL_PATTERN = r"[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]"
 _NOT_CONTROL = re.compile(_CONTROL_PATTERN)
 
 

@@ -20,7 +20,6 @@ from aws_lambda_powertools import Logger, Metrics, Tracer
 from aws_lambda_powertools.metrics import MetricUnit
 
 CORRELATION_ID_PATH = "executionId"
-NAMESPACE = "Storechat"
 
 
 class _CurrentStderr:
@@ -35,7 +34,9 @@ class _CurrentStderr:
 
 logger = Logger(service="storechat", stream=_CurrentStderr())  # type: ignore[arg-type]
 tracer = Tracer(service="storechat")
-metrics = Metrics(namespace=NAMESPACE, service="storechat")
+# The namespace comes from POWERTOOLS_METRICS_NAMESPACE ("Storechat/<env>" when
+# deployed), so two environments in one account keep their metrics and alarms apart.
+metrics = Metrics(service="storechat")
 
 __all__ = ["CORRELATION_ID_PATH", "MetricUnit", "logger", "metrics", "record_tool_result", "tracer"]
 

@@ -1,0 +1,45 @@
+#!/usr/bin/env python3
+"""storechat's CDK app: ``npx cdk synth -c env=dev`` or ``python app.py [-c env=prod]``."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+os.environ.setdefault("JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION", "20")
+
+from infra.app import create_app
+from infra.config import ConfigError
+
+
+def _context(pairs: list[str]) -> dict[str, str]:
+    values = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise SystemExit(f"app.py: -c expects KEY=VALUE, got {pair!r}")
+        values[key] = value
+    return values
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument(
+        "-c", "--context", action="append", default=[], metavar="KEY=VALUE",
+        help="context value, as with the CDK CLI (e.g. -c env=prod)",
+    )
+    args = parser.parse_args(argv)
+    try:
+        app, stack = create_app(overrides=_context(args.context))
+    except ConfigError as exc:
+        print(f"storechat: {exc}", file=sys.stderr)
+        return 2
+    assembly = app.synth()
+    if not os.environ.get("CDK_OUTDIR"):  # run by hand, not by the CDK CLI
+        print(f"synthesized {stack.stack_name} into {assembly.directory}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

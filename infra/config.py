@@ -1,0 +1,303 @@
+"""Per-environment configuration, read from ``cdk.json`` context and validated once.
+
+``cdk.json`` holds ``{"storechat": {"defaults": {...}, "environments": {"dev": {...}, ...}}}``;
+an environment's settings are its own block merged over ``defaults`` (nested blocks
+merge key by key). Account and region come from ``CDK_DEFAULT_ACCOUNT`` /
+``CDK_DEFAULT_REGION`` unless the environment pins them.
+
+This module has no CDK imports, so the rules can be tested without a synth.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Annotated, Any, Literal
+from urllib.parse import urlsplit
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+import statemachine
+from infra import names
+from shared.api import DEFAULT_MAX_MESSAGE_CHARS
+
+LOG_RETENTION_DAYS: tuple[int, ...] = (
+    1,
+    3,
+    5,
+    7,
+    14,
+    30,
+    60,
+    90,
+    120,
+    150,
+    180,
+    365,
+    400,
+    545,
+    731,
+    1096,
+    1827,
+    2192,
+    2557,
+    2922,
+    3288,
+    3653,
+)
+"""The values CloudWatch Logs accepts for a log group's retention."""
+
+PROFILE_REGIONS: dict[str, tuple[str, ...]] = {
+    "us.": ("us-",),
+    "us-gov.": ("us-gov-",),
+    "eu.": ("eu-",),
+    "apac.": ("ap-",),
+    "jp.": ("ap-northeast-1", "ap-northeast-3"),
+    "au.": ("ap-southeast-2", "ap-southeast-4"),
+    "ca.": ("ca-",),
+    "global.": ("",),
+}
+"""Cross-Region inference profile prefixes, and the Regions each can be called from."""
+INFERENCE_PROFILE_PREFIXES: tuple[str, ...] = tuple(PROFILE_REGIONS)
+
+ASL_TIMEOUT_MS: int = int(json.loads(statemachine.read_definition())["TimeoutSeconds"]) * 1000
+
+_REGION = r"^[a-z]{2}(-gov|-iso[a-z]*)?-[a-z]+-\d$"
+_LOCAL_HOSTS = {"localhost", "127.0.0.1", "[::1]"}
+
+
+class ConfigError(ValueError):
+    """The configuration in cdk.json cannot be used; the message says what to fix."""
+
+
+class UnknownEnvironmentError(ConfigError):
+    pass
+
+
+class _Block(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Throttling(_Block):
+    rate_limit: Annotated[float, Field(gt=0, description="steady-state requests per second")]
+    burst_limit: Annotated[int, Field(ge=1)]
+
+
+class Guardrail(_Block):
+    id: Annotated[str, Field(pattern=r"^[a-z0-9]{1,64}$")]
+    version: Annotated[str, Field(pattern=r"^(DRAFT|[1-9][0-9]{0,7})$")] = "DRAFT"
+
+
+class Alarms(_Block):
+    tool_error_rate_percent: Annotated[float, Field(gt=0, le=100)] = 20
+    fallback_rate_percent: Annotated[float, Field(gt=0, le=100)] = 25
+    model_throttles: Annotated[int, Field(ge=1)] = 10
+    """Converse calls throttled by Bedrock in 5 minutes (after the state machine's retries)."""
+    period_minutes: Annotated[int, Field(ge=1, le=60)] = 5
+    evaluation_periods: Annotated[int, Field(ge=1, le=24)] = 1
+    emails: list[Annotated[str, Field(pattern=r"^[^@\s]+@[^@\s]+\.[^@\s]+$")]] = []
+
+
+class EnvironmentConfig(_Block):
+    name: Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]{0,15}$")]
+    account: Annotated[str | None, Field(pattern=r"^\d{12}$")] = None
+    region: Annotated[str | None, Field(pattern=_REGION)] = None
+    termination_protection: bool = False
+    removal_policy: Literal["destroy", "retain"]
+
+    # The model
+    model_id: Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._:/-]{2,200}$")]
+    bedrock_region: Annotated[str | None, Field(pattern=_REGION)] = None
+    """Where Converse is called; the stack's own region when unset."""
+    max_tokens: Annotated[int, Field(ge=64, le=8192)] = 1024
+    prompt_caching: bool = False
+    guardrail: Guardrail | None = None
+
+    # The loop
+    tuning: dict[str, Annotated[int, Field(gt=0)]] = {}
+    """Overrides of ``statemachine.TUNING_DEFAULTS`` (tool-round cap, deadline, ...)."""
+
+    # Runtime and logs
+    lambda_architecture: Literal["arm64", "x86_64"] = "arm64"
+    powertools_layer_version: Annotated[int, Field(ge=1)]
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+    log_retention_days: int
+
+    # The API
+    cors_origins: list[str] = []
+    """Origins besides the hosted page's own CloudFront URL, which is always allowed."""
+    throttling: Throttling
+    max_message_chars: Annotated[int, Field(ge=1, le=DEFAULT_MAX_MESSAGE_CHARS)] = (
+        DEFAULT_MAX_MESSAGE_CHARS
+    )
+
+    # The catalog
+    catalog_source: Literal["dynamodb", "http"] = "dynamodb"
+    products_api_url: str | None = None
+
+    alarms: Alarms = Alarms()
+
+    @field_validator("log_retention_days")
+    @classmethod
+    def _known_retention(cls, value: int) -> int:
+        if value not in LOG_RETENTION_DAYS:
+            raise ValueError(f"must be one of {list(LOG_RETENTION_DAYS)}")
+        return value
+
+    @field_validator("tuning")
+    @classmethod
+    def _known_tuning(cls, value: dict[str, int]) -> dict[str, int]:
+        unknown = set(value) - set(statemachine.TUNING_DEFAULTS)
+        if unknown:
+            raise ValueError(
+                f"unknown keys {sorted(unknown)}; known: {sorted(statemachine.TUNING_DEFAULTS)}"
+            )
+        return value
+
+    @field_validator("cors_origins")
+    @classmethod
+    def _origins(cls, value: list[str]) -> list[str]:
+        for origin in value:
+            parts = urlsplit(origin)
+            local = parts.hostname is not None and (
+                parts.hostname in _LOCAL_HOSTS or f"[{parts.hostname}]" in _LOCAL_HOSTS
+            )
+            if (
+                parts.scheme not in ("https", "http")
+                or not parts.netloc
+                or parts.path
+                or parts.query
+                or parts.fragment
+                or "*" in origin
+            ):
+                raise ValueError(f"{origin!r} is not an origin like https://shop.example.com")
+            if parts.scheme == "http" and not local:
+                raise ValueError(f"{origin!r}: only localhost may use http")
+        return value
+
+    @field_validator("products_api_url")
+    @classmethod
+    def _https_api(cls, value: str | None) -> str | None:
+        if value is not None:
+            parts = urlsplit(value)
+            if parts.scheme != "https" or not parts.netloc:
+                raise ValueError("must be an https:// URL")
+        return value
+
+    @model_validator(mode="after")
+    def _consistent(self) -> EnvironmentConfig:
+        if self.catalog_source == "http" and not self.products_api_url:
+            raise ValueError("catalog_source 'http' needs products_api_url")
+        if self.catalog_source == "dynamodb" and self.products_api_url:
+            raise ValueError("products_api_url is only used with catalog_source 'http'")
+        model_region = self.bedrock_region or self.region
+        if self.uses_inference_profile and model_region:
+            prefix = next(p for p in PROFILE_REGIONS if self.model_id.startswith(p))
+            if not model_region.startswith(PROFILE_REGIONS[prefix]):
+                raise ValueError(
+                    f"model_id {self.model_id!r} is a {prefix.rstrip('.')} inference profile; "
+                    f"it cannot be called from {model_region} (set bedrock_region)"
+                )
+        tuning = self.state_machine_tuning
+        deadline = tuning.get("DeadlineMs", 0)
+        if deadline >= ASL_TIMEOUT_MS:
+            raise ValueError(
+                f"tuning.DeadlineMs ({deadline}) must be below the state machine's "
+                f"TimeoutSeconds ({ASL_TIMEOUT_MS} ms), which is below the API's 29 s"
+            )
+        for reserve in ("ConverseReserveMs", "ToolRoundReserveMs"):
+            if reserve in tuning and tuning[reserve] >= deadline:
+                raise ValueError(f"tuning.{reserve} ({tuning[reserve]}) must be below DeadlineMs")
+        return self
+
+    @property
+    def state_machine_tuning(self) -> dict[str, int]:
+        """Every tuning placeholder's value: the defaults with this environment's overrides."""
+        return {**statemachine.TUNING_DEFAULTS, **self.tuning}
+
+    @property
+    def stack_name(self) -> str:
+        return names.stack_name(self.name)
+
+    @property
+    def metric_namespace(self) -> str:
+        """Each environment's metrics (and so its alarms) stay apart, even in one account."""
+        return f"{names.METRIC_NAMESPACE}/{self.name}"
+
+    @property
+    def uses_inference_profile(self) -> bool:
+        return self.model_id.startswith(INFERENCE_PROFILE_PREFIXES)
+
+    @property
+    def foundation_model_id(self) -> str:
+        """The model behind ``model_id``: an inference profile id without its geography prefix."""
+        if self.uses_inference_profile:
+            return self.model_id.split(".", 1)[1]
+        return self.model_id
+
+
+def _merge(base: Mapping[str, Any], override: Mapping[str, Any]) -> dict[str, Any]:
+    merged = dict(base)
+    for key, value in override.items():
+        if isinstance(value, Mapping) and isinstance(merged.get(key), Mapping):
+            merged[key] = _merge(merged[key], value)
+        else:
+            merged[key] = value
+    return merged
+
+
+def environment_names(context: Mapping[str, Any]) -> list[str]:
+    block = context.get(names.CONTEXT_CONFIG) or {}
+    return sorted((block.get("environments") or {}).keys())
+
+
+def read_cdk_json_context(path: Path = names.CDK_JSON) -> dict[str, Any]:
+    """The ``context`` block of cdk.json (feature flags, the default env, storechat's settings)."""
+    context: dict[str, Any] = json.loads(path.read_text(encoding="utf-8")).get("context", {})
+    return context
+
+
+def load_config(
+    context: Mapping[str, Any],
+    env_name: str | None,
+    environ: Mapping[str, str] | None = None,
+) -> EnvironmentConfig:
+    """The validated configuration of ``env_name``, or a :class:`ConfigError` saying why not."""
+    environ = os.environ if environ is None else environ
+    block = context.get(names.CONTEXT_CONFIG)
+    if isinstance(block, str):  # `-c storechat=...` on the command line arrives as a string
+        block = json.loads(block)
+    if not isinstance(block, Mapping) or not isinstance(block.get("environments"), Mapping):
+        raise ConfigError(
+            f'cdk.json context has no "{names.CONTEXT_CONFIG}": '
+            '{"defaults": {...}, "environments": {...}} block'
+        )
+    known = sorted(block["environments"])
+    if not env_name:
+        raise UnknownEnvironmentError(
+            f"no environment chosen: pass -c {names.CONTEXT_ENV}=NAME, one of {', '.join(known)}"
+        )
+    if env_name not in block["environments"]:
+        raise UnknownEnvironmentError(
+            f"unknown environment {env_name!r}: cdk.json defines {', '.join(known)} "
+            f"(context {names.CONTEXT_CONFIG}.environments)"
+        )
+    values = _merge(block.get("defaults") or {}, block["environments"][env_name])
+    values["name"] = env_name
+    values.setdefault("account", environ.get("CDK_DEFAULT_ACCOUNT") or None)
+    values.setdefault("region", environ.get("CDK_DEFAULT_REGION") or None)
+    try:
+        return EnvironmentConfig.model_validate(values)
+    except ValidationError as exc:
+        problems = "\n".join(
+            f"  {'.'.join(str(p) for p in err['loc']) or '(environment)'}: "
+            f"{re.sub(r'^Value error, ', '', err['msg'])}"
+            for err in exc.errors()
+        )
+        raise ConfigError(
+            f"cdk.json context {names.CONTEXT_CONFIG}.environments.{env_name} is invalid:\n"
+            f"{problems}"
+        ) from None

@@ -1,0 +1,121 @@
+"""Tables: the catalog (when it is ours) and the per-session conversation history."""
+
+from __future__ import annotations
+
+import hashlib
+from importlib import resources
+
+from aws_cdk import CustomResource, Duration
+from aws_cdk import aws_dynamodb as dynamodb
+from aws_cdk import aws_iam as iam
+from aws_cdk import custom_resources as cr
+from constructs import Construct
+
+from infra import names
+from infra.config import EnvironmentConfig
+from infra.runtime import LambdaFactory, acknowledge, log_group, logical_id, removal_policy
+
+PITR = dynamodb.PointInTimeRecoverySpecification(point_in_time_recovery_enabled=True)
+
+
+def catalog_version() -> str:
+    """A short hash of the bundled catalog: a changed catalog re-runs the seed on deploy."""
+    data = (resources.files("shared") / "data" / "catalog.json").read_bytes()
+    return hashlib.sha256(data).hexdigest()[:16]
+
+
+class Data(Construct):
+    """The catalog table (only with ``catalog_source: dynamodb``) and the sessions table."""
+
+    def __init__(
+        self, scope: Construct, id: str, *, config: EnvironmentConfig, lambdas: LambdaFactory
+    ) -> None:
+        super().__init__(scope, id)
+        protect = config.removal_policy == "retain"
+
+        # The key schemas match the local runner's tables (storechat/local/runner.py).
+        self.sessions = dynamodb.Table(
+            self,
+            "Sessions",
+            partition_key=dynamodb.Attribute(
+                name=names.SESSIONS_PARTITION_KEY, type=dynamodb.AttributeType.STRING
+            ),
+            sort_key=dynamodb.Attribute(
+                name=names.SESSIONS_SORT_KEY, type=dynamodb.AttributeType.STRING
+            ),
+            time_to_live_attribute=names.SESSIONS_TTL_ATTRIBUTE,
+            billing_mode=dynamodb.BillingMode.PAY_PER_REQUEST,
+            point_in_time_recovery_specification=PITR,
+            deletion_protection=protect,
+            removal_policy=removal_policy(config),
+        )
+
+        self.catalog: dynamodb.Table | None = None
+        if config.catalog_source != "dynamodb":
+            return
+        self.catalog = dynamodb.Table(
+            self,
+            "Catalog",
+            partition_key=dynamodb.Attribute(
+                name=names.CATALOG_PARTITION_KEY, type=dynamodb.AttributeType.STRING
+            ),
+            billing_mode=dynamodb.BillingMode.PAY_PER_REQUEST,
+            point_in_time_recovery_specification=PITR,
+            deletion_protection=protect,
+            removal_policy=removal_policy(config),
+        )
+        self.catalog.add_global_secondary_index(
+            index_name=names.CATALOG_CATEGORY_INDEX,
+            partition_key=dynamodb.Attribute(
+                name=names.CATALOG_CATEGORY_KEY, type=dynamodb.AttributeType.STRING
+            ),
+            sort_key=dynamodb.Attribute(
+                name=names.CATALOG_PARTITION_KEY, type=dynamodb.AttributeType.STRING
+            ),
+            projection_type=dynamodb.ProjectionType.ALL,
+        )
+        self._seed_catalog(config, lambdas, self.catalog)
+
+    def _seed_catalog(
+        self, config: EnvironmentConfig, lambdas: LambdaFactory, table: dynamodb.Table
+    ) -> None:
+        seeder = lambdas.function(
+            self,
+            "SeedCatalog",
+            handler=names.SEED_HANDLER,
+            description="Loads the bundled catalog into the catalog table on deploy",
+            timeout=Duration.minutes(2),
+            memory_mb=256,
+        )
+        seeder.add_to_role_policy(
+            iam.PolicyStatement(actions=["dynamodb:BatchWriteItem"], resources=[table.table_arn])
+        )
+        provider = cr.Provider(
+            self,
+            "SeedProvider",
+            on_event_handler=seeder,
+            log_group=log_group(self, "SeedProviderLogs", config),
+        )
+        CustomResource(
+            self,
+            "CatalogSeed",
+            service_token=provider.service_token,
+            resource_type="Custom::CatalogSeed",
+            properties={"TableName": table.table_name, "CatalogVersion": catalog_version()},
+        )
+        framework = provider.node.find_child("framework-onEvent")
+        seeder_id = logical_id(seeder)
+        acknowledge(
+            framework,
+            {
+                "AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/"
+                "AWSLambdaBasicExecutionRole]": (
+                    "CDK's custom resource framework function only writes its own logs with the "
+                    "AWS managed basic execution policy."
+                ),
+                f"AwsSolutions-IAM5[Resource::<{seeder_id}.Arn>:*]": (
+                    "CDK's Provider framework grants invoke on the seeding function's versions "
+                    "(Arn:*); it can invoke nothing else."
+                ),
+            },
+        )

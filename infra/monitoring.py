@@ -1,0 +1,231 @@
+"""Alarms and a dashboard for the loop, the model and the tools.
+
+Custom metrics come from Powertools (namespace ``Storechat/<env>``, dimension
+``service=storechat``). compose_response counts ``Conversations`` and one metric
+per outcome (``Answered``, ``Truncated``, ``Refused``, ``Fallbacks``).
+docs/deploy.md explains what each alarm means and what to look at first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from aws_cdk import Aws, Duration
+from aws_cdk import aws_cloudwatch as cw
+from aws_cdk import aws_cloudwatch_actions as cw_actions
+from aws_cdk import aws_lambda as lambda_
+from aws_cdk import aws_sns as sns
+from aws_cdk import aws_sns_subscriptions as subscriptions
+from aws_cdk import aws_stepfunctions as sfn
+from constructs import Construct
+
+from compose_response.logic import OUTCOME_METRICS
+from infra import names
+from infra.config import EnvironmentConfig
+
+
+class Monitoring(Construct):
+    def __init__(
+        self,
+        scope: Construct,
+        id: str,
+        *,
+        config: EnvironmentConfig,
+        state_machine: sfn.StateMachine,
+        functions: Mapping[str, lambda_.IFunction],
+        api_name: str,
+        api_stage: str,
+    ) -> None:
+        super().__init__(scope, id)
+        settings = config.alarms
+        period = Duration.minutes(settings.period_minutes)
+        self.topic = sns.Topic(
+            self, "AlarmTopic", display_name=f"{config.stack_name} alarms", enforce_ssl=True
+        )
+        for email in settings.emails:
+            self.topic.add_subscription(subscriptions.EmailSubscription(email))
+
+        def custom(metric: str, statistic: str = "Sum", **dimensions: str) -> cw.Metric:
+            return cw.Metric(
+                namespace=config.metric_namespace,
+                metric_name=metric,
+                dimensions_map={"service": names.SERVICE_NAME, **dimensions},
+                statistic=statistic,
+                period=period,
+            )
+
+        tools = [functions[key] for key in names.TOOLS]
+        tool_invocations = {
+            f"inv{i}": fn.metric_invocations(statistic="Sum", period=period)
+            for i, fn in enumerate(tools)
+        }
+        tool_crashes = {
+            f"err{i}": fn.metric_errors(statistic="Sum", period=period)
+            for i, fn in enumerate(tools)
+        }
+        # A tool that answers with an error toolResult counts in ToolErrors; one that
+        # crashes or times out never gets to, but Lambda counts it in Errors.
+        tool_error_rate = cw.MathExpression(
+            expression=(
+                f"IF(({' + '.join(tool_invocations)}) > 0, "
+                f"100 * (toolErrors + {' + '.join(tool_crashes)}) / "
+                f"({' + '.join(tool_invocations)}), 0)"
+            ),
+            using_metrics={
+                "toolErrors": custom("ToolErrors"),
+                **tool_invocations,
+                **tool_crashes,
+            },
+            label="Tool error rate (%)",
+            period=period,
+        )
+        fallback_rate = cw.MathExpression(
+            expression="IF(conversations > 0, 100 * fallbacks / conversations, 0)",
+            using_metrics={
+                "fallbacks": custom("Fallbacks"),
+                "conversations": custom("Conversations"),
+            },
+            label="Fallback rate (%)",
+            period=period,
+        )
+
+        def alarm(
+            id: str,
+            description: str,
+            metric: cw.IMetric,
+            threshold: float,
+            comparison: cw.ComparisonOperator = (
+                cw.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD
+            ),
+        ) -> cw.Alarm:
+            created = cw.Alarm(
+                self,
+                id,
+                alarm_description=description,
+                metric=metric,
+                threshold=threshold,
+                comparison_operator=comparison,
+                treat_missing_data=cw.TreatMissingData.NOT_BREACHING,
+                evaluation_periods=settings.evaluation_periods,
+            )
+            created.add_alarm_action(cw_actions.SnsAction(self.topic))
+            return created
+
+        self.alarms = [
+            alarm(
+                "ExecutionsFailed",
+                "Conversations failed outright: the shopper got a 502 instead of an answer.",
+                metric=state_machine.metric_failed(period=period, statistic="Sum"),
+                threshold=1,
+            ),
+            alarm(
+                "ExecutionsTimedOut",
+                "Conversations hit the state machine's 28 s timeout: the shopper got a 504.",
+                metric=state_machine.metric_timed_out(period=period, statistic="Sum"),
+                threshold=1,
+            ),
+            alarm(
+                "ModelThrottled",
+                "Bedrock throttled Converse calls even after the loop's retries.",
+                metric=custom("ModelThrottles"),
+                threshold=settings.model_throttles,
+            ),
+            alarm(
+                "ToolErrorRate",
+                "Too many tool calls fail (error results, crashes or timeouts).",
+                metric=tool_error_rate,
+                threshold=settings.tool_error_rate_percent,
+                comparison=cw.ComparisonOperator.GREATER_THAN_THRESHOLD,
+            ),
+            alarm(
+                "FallbackRate",
+                "Too many conversations end in the Fallback answer instead of the model's.",
+                metric=fallback_rate,
+                threshold=settings.fallback_rate_percent,
+                comparison=cw.ComparisonOperator.GREATER_THAN_THRESHOLD,
+            ),
+        ]
+
+        self.dashboard = cw.Dashboard(
+            self, "Dashboard", dashboard_name=f"{config.stack_name}-conversations"
+        )
+
+        def api(metric: str, statistic: str) -> cw.Metric:
+            return cw.Metric(
+                namespace="AWS/ApiGateway",
+                metric_name=metric,
+                dimensions_map={"ApiName": api_name, "Stage": api_stage},
+                statistic=statistic,
+                period=period,
+            )
+
+        self.dashboard.add_widgets(
+            cw.AlarmStatusWidget(title="Alarms", alarms=self.alarms, width=24, height=3),
+        )
+        self.dashboard.add_widgets(
+            cw.GraphWidget(
+                title="Conversations by outcome",
+                left=[custom(name) for name in OUTCOME_METRICS.values()],
+                stacked=True,
+                width=8,
+            ),
+            cw.GraphWidget(
+                title="Fallback and tool error rates (%)",
+                left=[fallback_rate, tool_error_rate],
+                width=8,
+            ),
+            cw.GraphWidget(
+                title="Executions",
+                left=[
+                    state_machine.metric_started(period=period),
+                    state_machine.metric_succeeded(period=period),
+                    state_machine.metric_failed(period=period),
+                    state_machine.metric_timed_out(period=period),
+                ],
+                width=8,
+            ),
+        )
+        self.dashboard.add_widgets(
+            cw.GraphWidget(
+                title="Tokens",
+                left=[
+                    custom("InputTokens"),
+                    custom("OutputTokens"),
+                    custom("CacheReadInputTokens"),
+                ],
+                width=8,
+            ),
+            cw.GraphWidget(
+                title="Model latency and throttles",
+                left=[custom("ModelLatency", "p50"), custom("ModelLatency", "p90")],
+                right=[custom("ModelThrottles")],
+                width=8,
+            ),
+            cw.GraphWidget(
+                title="Tool latency (p90) and rounds per conversation",
+                left=[custom("ToolLatency", "p90")],
+                right=[custom("ToolRounds", "Average")],
+                width=8,
+            ),
+        )
+        self.dashboard.add_widgets(
+            cw.GraphWidget(
+                title="API responses",
+                left=[api("Count", "Sum"), api("4XXError", "Sum"), api("5XXError", "Sum")],
+                width=8,
+            ),
+            cw.GraphWidget(
+                title="API latency",
+                left=[api("Latency", "p50"), api("Latency", "p90")],
+                width=8,
+            ),
+            cw.GraphWidget(
+                title="Unverified citations dropped",
+                left=[custom("UnverifiedCitations")],
+                width=8,
+            ),
+        )
+        self.dashboard_url = (
+            f"https://{Aws.REGION}.console.aws.amazon.com/cloudwatch/home?region={Aws.REGION}"
+            f"#dashboards:name={config.stack_name}-conversations"
+        )

@@ -1,0 +1,185 @@
+"""What every storechat Lambda has in common: code asset, runtime, layer, logs, tracing.
+
+No Docker: the code asset is the ``functions/`` directory as it is (its packages need
+nothing beyond the Lambda runtime's boto3 and the Powertools layer, which ships
+pydantic), so ``cdk synth`` works on a machine without a container engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import cast
+
+from aws_cdk import Acknowledgment, CfnElement, Duration, RemovalPolicy, Stack, Validations
+from aws_cdk import aws_lambda as lambda_
+from aws_cdk import aws_logs as logs
+from constructs import Construct, IConstruct
+
+from infra import names
+from infra.config import EnvironmentConfig
+
+PYTHON_RUNTIME = lambda_.Runtime.PYTHON_3_13
+POWERTOOLS_LAYER_ACCOUNT = "017000801446"
+
+ASSET_EXCLUDE = [
+    "**/__pycache__",
+    "**/*.pyc",
+    "**/.pytest_cache",
+    "**/.mypy_cache",
+    "**/.ruff_cache",
+    "**/*.egg-info",
+]
+
+_RETENTION: dict[int, logs.RetentionDays] = {
+    1: logs.RetentionDays.ONE_DAY,
+    3: logs.RetentionDays.THREE_DAYS,
+    5: logs.RetentionDays.FIVE_DAYS,
+    7: logs.RetentionDays.ONE_WEEK,
+    14: logs.RetentionDays.TWO_WEEKS,
+    30: logs.RetentionDays.ONE_MONTH,
+    60: logs.RetentionDays.TWO_MONTHS,
+    90: logs.RetentionDays.THREE_MONTHS,
+    120: logs.RetentionDays.FOUR_MONTHS,
+    150: logs.RetentionDays.FIVE_MONTHS,
+    180: logs.RetentionDays.SIX_MONTHS,
+    365: logs.RetentionDays.ONE_YEAR,
+    400: logs.RetentionDays.THIRTEEN_MONTHS,
+    545: logs.RetentionDays.EIGHTEEN_MONTHS,
+    731: logs.RetentionDays.TWO_YEARS,
+    1096: logs.RetentionDays.THREE_YEARS,
+    1827: logs.RetentionDays.FIVE_YEARS,
+    2192: logs.RetentionDays.SIX_YEARS,
+    2557: logs.RetentionDays.SEVEN_YEARS,
+    2922: logs.RetentionDays.EIGHT_YEARS,
+    3288: logs.RetentionDays.NINE_YEARS,
+    3653: logs.RetentionDays.TEN_YEARS,
+}
+
+
+def retention(config: EnvironmentConfig) -> logs.RetentionDays:
+    return _RETENTION[config.log_retention_days]
+
+
+def removal_policy(config: EnvironmentConfig) -> RemovalPolicy:
+    return RemovalPolicy.DESTROY if config.removal_policy == "destroy" else RemovalPolicy.RETAIN
+
+
+def log_group(
+    scope: Construct, id: str, config: EnvironmentConfig, name: str | None = None
+) -> logs.LogGroup:
+    return logs.LogGroup(
+        scope,
+        id,
+        log_group_name=name,
+        retention=retention(config),
+        removal_policy=removal_policy(config),
+    )
+
+
+NAG_PLUGIN = "AwsSolutions"
+
+
+def acknowledge(scope: IConstruct, findings: Mapping[str, str]) -> None:
+    """Acknowledge cdk-nag findings on ``scope`` (and below): finding id -> why it is acceptable.
+
+    Ids are the rule ids cdk-nag prints (``AwsSolutions-IAM5[Resource::*]``); the
+    plugin prefix that CDK's validation framework keys them by is added here.
+    """
+    Validations.of(scope).acknowledge(
+        *(
+            Acknowledgment(id=f"{NAG_PLUGIN}::{finding}", reason=reason)
+            for finding, reason in findings.items()
+        )
+    )
+
+
+def logical_id(construct: Construct) -> str:
+    """The CloudFormation logical id of an L2 construct's resource (as cdk-nag names it)."""
+    return Stack.of(construct).get_logical_id(cast(CfnElement, construct.node.default_child))
+
+
+def powertools_layer_arn(region: str, architecture: str, version: int) -> str:
+    python = PYTHON_RUNTIME.name.replace(".", "")  # python3.13 -> python313
+    return (
+        f"arn:aws:lambda:{region}:{POWERTOOLS_LAYER_ACCOUNT}:layer:"
+        f"AWSLambdaPowertoolsPythonV3-{python}-{architecture}:{version}"
+    )
+
+
+def architecture(config: EnvironmentConfig) -> lambda_.Architecture:
+    return (
+        lambda_.Architecture.ARM_64
+        if config.lambda_architecture == "arm64"
+        else (lambda_.Architecture.X86_64)
+    )
+
+
+class LambdaFactory:
+    """Builds storechat Lambdas with one code asset, one layer and the same defaults."""
+
+    def __init__(self, scope: Construct, config: EnvironmentConfig) -> None:
+        self._config = config
+        self.code = lambda_.Code.from_asset(str(names.FUNCTIONS_DIR), exclude=ASSET_EXCLUDE)
+        self.layer = lambda_.LayerVersion.from_layer_version_arn(
+            scope,
+            "PowertoolsLayer",
+            powertools_layer_arn(
+                Stack.of(scope).region, config.lambda_architecture, config.powertools_layer_version
+            ),
+        )
+
+    def function(
+        self,
+        scope: Construct,
+        id: str,
+        *,
+        handler: str,
+        description: str,
+        timeout: Duration,
+        memory_mb: int,
+        environment: Mapping[str, str] | None = None,
+    ) -> lambda_.Function:
+        config = self._config
+        function = lambda_.Function(
+            scope,
+            id,
+            description=description,
+            runtime=PYTHON_RUNTIME,
+            architecture=architecture(config),
+            code=self.code,
+            handler=handler,
+            layers=[self.layer],
+            timeout=timeout,
+            memory_size=memory_mb,
+            tracing=lambda_.Tracing.ACTIVE,
+            log_group=log_group(scope, f"{id}Logs", config),
+            environment={
+                "POWERTOOLS_SERVICE_NAME": names.SERVICE_NAME,
+                "POWERTOOLS_METRICS_NAMESPACE": config.metric_namespace,
+                "POWERTOOLS_LOG_LEVEL": config.log_level,
+                # Responses carry shoppers' words and can pass X-Ray's 64 KiB segment
+                # limit; the state machine's execution log already records them.
+                "POWERTOOLS_TRACER_CAPTURE_RESPONSE": "false",
+                **(environment or {}),
+            },
+        )
+        acknowledge(
+            function,
+            {
+                "AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/"
+                "AWSLambdaBasicExecutionRole]": (
+                    "The AWS managed basic execution policy only lets the function write its "
+                    "own CloudWatch logs."
+                ),
+                "AwsSolutions-IAM5[Resource::*]": (
+                    "X-Ray's PutTraceSegments/PutTelemetryRecords support no resource-level "
+                    "permissions, so active tracing needs Resource '*'."
+                ),
+                "AwsSolutions-L1": (
+                    "Pinned to python3.13 to match the Powertools layer build it loads "
+                    "(AWSLambdaPowertoolsPythonV3-python313); the runtime and the layer name "
+                    "change together."
+                ),
+            },
+        )
+        return function

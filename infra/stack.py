@@ -1,0 +1,90 @@
+"""One storechat environment: the constructs, wired together, and its outputs."""
+
+from __future__ import annotations
+
+from aws_cdk import CfnOutput, Environment, Stack
+from constructs import Construct
+
+from infra import names
+from infra.api import QueryApi
+from infra.config import EnvironmentConfig
+from infra.data import Data
+from infra.loop import Loop
+from infra.monitoring import Monitoring
+from infra.runtime import LambdaFactory
+from infra.tools import Tools
+from infra.web import WebHosting
+
+
+class StorechatStack(Stack):
+    def __init__(self, scope: Construct, *, config: EnvironmentConfig) -> None:
+        super().__init__(
+            scope,
+            config.stack_name,
+            stack_name=config.stack_name,
+            description=f"storechat shopping assistant ({config.name})",
+            env=Environment(account=config.account, region=config.region),
+            termination_protection=config.termination_protection,
+            tags={"project": names.PROJECT, "environment": config.name},
+        )
+        self.config = config
+        lambdas = LambdaFactory(self, config)
+        self.data = Data(self, "Data", config=config, lambdas=lambdas)
+        self.tools = Tools(self, "Tools", config=config, lambdas=lambdas, catalog=self.data.catalog)
+        self.loop = Loop(
+            self,
+            "Loop",
+            config=config,
+            functions=self.tools.functions,
+            sessions_table=self.data.sessions,
+        )
+        # The page's origin must exist before the API (its CORS allows it), and the
+        # API before the page's files (config.json holds the API's URL).
+        self.web = WebHosting(self, "Web", config=config)
+        self.api = QueryApi(
+            self,
+            "Api",
+            config=config,
+            state_machine=self.loop.state_machine,
+            allowed_origins=[self.web.url, *config.cors_origins],
+        )
+        self.web.publish(api_url=self.api.url)
+        self.monitoring = Monitoring(
+            self,
+            "Monitoring",
+            config=config,
+            state_machine=self.loop.state_machine,
+            functions=self.tools.functions,
+            api_name=self.api.api.rest_api_name,
+            api_stage=self.api.stage_name,
+        )
+
+        outputs = {
+            names.Outputs.API_URL: (self.api.url, "Base URL of the API (the page appends /query)"),
+            names.Outputs.QUERY_URL: (self.api.query_url, "POST a question here"),
+            names.Outputs.WEB_URL: (self.web.url, "The chat page"),
+            names.Outputs.STATE_MACHINE_ARN: (
+                self.loop.state_machine.state_machine_arn,
+                "The conversation loop; each execution is one question",
+            ),
+            names.Outputs.SESSIONS_TABLE_NAME: (
+                self.data.sessions.table_name,
+                "Conversation history, one item per turn",
+            ),
+            names.Outputs.BRAVE_SECRET_ARN: (
+                self.tools.brave_secret.secret_arn,
+                "Put the Brave Search API key here (docs/deploy.md)",
+            ),
+            names.Outputs.ALARM_TOPIC_ARN: (
+                self.monitoring.topic.topic_arn,
+                "Subscribe to get the alarms",
+            ),
+            names.Outputs.DASHBOARD_URL: (self.monitoring.dashboard_url, "CloudWatch dashboard"),
+        }
+        if self.data.catalog is not None:
+            outputs[names.Outputs.CATALOG_TABLE_NAME] = (
+                self.data.catalog.table_name,
+                "The product catalog, seeded on deploy",
+            )
+        for key, (value, description) in outputs.items():
+            CfnOutput(self, key, value=value, description=description)

@@ -1,0 +1,197 @@
+"""The five Lambdas the loop calls: Converse, three tools and ComposeResponse.
+
+Each gets exactly the permissions its code uses. Timeouts match the ASL's task
+timeouts and the local runner's (storechat/local/lambdas.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from aws_cdk import Aws, Duration, SecretValue, Stack
+from aws_cdk import aws_dynamodb as dynamodb
+from aws_cdk import aws_iam as iam
+from aws_cdk import aws_lambda as lambda_
+from aws_cdk import aws_secretsmanager as secretsmanager
+from constructs import Construct
+
+from infra import names
+from infra.config import EnvironmentConfig
+from infra.runtime import LambdaFactory, acknowledge, removal_policy
+
+
+@dataclass(frozen=True)
+class FunctionSpec:
+    id: str
+    description: str
+    timeout_s: int
+    memory_mb: int
+
+
+SPECS: dict[str, FunctionSpec] = {
+    "converse": FunctionSpec(
+        "Converse", "Builds the Converse request, calls the model, returns its reply", 25, 512
+    ),
+    "lookup_inventory": FunctionSpec(
+        "LookupInventory", "Tool: finds products in the store's catalog", 5, 512
+    ),
+    "get_computer_reviews": FunctionSpec(
+        "GetComputerReviews", "Tool: searches the web for reviews of a computer", 5, 256
+    ),
+    "get_book_info": FunctionSpec("GetBookInfo", "Tool: looks a book up in Open Library", 5, 256),
+    "compose_response": FunctionSpec(
+        "ComposeResponse", "Builds the response body from the ledger and the model's answer", 5, 256
+    ),
+}
+
+
+def converse_environment(config: EnvironmentConfig, stack_region: str) -> dict[str, str]:
+    """What converse/settings.py reads."""
+    environment = {
+        "MODEL_PROVIDER": "bedrock",
+        "MODEL_ID": config.model_id,
+        "BEDROCK_REGION": config.bedrock_region or stack_region,
+        "MAX_TOKENS": str(config.max_tokens),
+        "PROMPT_CACHING": "true" if config.prompt_caching else "false",
+    }
+    if config.guardrail:
+        environment["GUARDRAIL_ID"] = config.guardrail.id
+        environment["GUARDRAIL_VERSION"] = config.guardrail.version
+    return environment
+
+
+def catalog_environment(config: EnvironmentConfig, table_name: str | None) -> dict[str, str]:
+    """What lookup_inventory/settings.py reads: the table, or the store's Products API."""
+    environment: dict[str, str] = {"CATALOG_SOURCE": config.catalog_source}
+    if config.catalog_source == "dynamodb":
+        if table_name is None:
+            raise ValueError("catalog_source 'dynamodb' needs the catalog table")
+        environment["CATALOG_TABLE_NAME"] = table_name
+        environment["CATALOG_CATEGORY_INDEX"] = names.CATALOG_CATEGORY_INDEX
+    elif config.products_api_url:
+        environment["PRODUCTS_API_URL"] = config.products_api_url
+    return environment
+
+
+class Tools(Construct):
+    """The loop's Lambdas, by key (``converse``, ``lookup_inventory``, ...), and the Brave key."""
+
+    def __init__(
+        self,
+        scope: Construct,
+        id: str,
+        *,
+        config: EnvironmentConfig,
+        lambdas: LambdaFactory,
+        catalog: dynamodb.ITable | None,
+    ) -> None:
+        super().__init__(scope, id)
+        # The key itself is set after deploy (docs/deploy.md) and never reaches the
+        # template or an environment variable. A blank value is what the reviews tool
+        # reads as "not configured" (get_computer_reviews/keys.py), so until the key is
+        # set the tool says so instead of calling Brave with a made-up key.
+        self.brave_secret = secretsmanager.Secret(
+            self,
+            "BraveApiKey",
+            description=(
+                f"Brave Search API key for {config.stack_name}'s get_computer_reviews tool "
+                "(plain text; blank means not configured)"
+            ),
+            secret_string_value=SecretValue.unsafe_plain_text(" "),
+            removal_policy=removal_policy(config),
+        )
+        acknowledge(
+            self.brave_secret,
+            {
+                "AwsSolutions-SMG4": (
+                    "A third-party API key issued by Brave: it can only be rotated in Brave's "
+                    "dashboard, then stored with put-secret-value (docs/deploy.md)."
+                )
+            },
+        )
+
+        def build(key: str, environment: dict[str, str] | None = None) -> lambda_.Function:
+            spec = SPECS[key]
+            return lambdas.function(
+                self,
+                spec.id,
+                handler=names.HANDLERS[key],
+                description=spec.description,
+                timeout=Duration.seconds(spec.timeout_s),
+                memory_mb=spec.memory_mb,
+                environment=environment,
+            )
+
+        converse = build("converse", converse_environment(config, Stack.of(self).region))
+        self._grant_model(converse, config)
+
+        lookup = build(
+            "lookup_inventory",
+            catalog_environment(config, catalog.table_name if catalog is not None else None),
+        )
+        if catalog is not None:
+            # Query by category on the index, Scan only when no category is given
+            # (lookup_inventory/repository.py); nothing else, and no writes.
+            lookup.add_to_role_policy(
+                iam.PolicyStatement(
+                    actions=["dynamodb:Query"],
+                    resources=[f"{catalog.table_arn}/index/{names.CATALOG_CATEGORY_INDEX}"],
+                )
+            )
+            lookup.add_to_role_policy(
+                iam.PolicyStatement(actions=["dynamodb:Scan"], resources=[catalog.table_arn])
+            )
+
+        reviews = build(
+            "get_computer_reviews", {"BRAVE_API_KEY_SECRET_ARN": self.brave_secret.secret_arn}
+        )
+        self.brave_secret.grant_read(reviews)
+
+        self.functions: dict[str, lambda_.Function] = {
+            "converse": converse,
+            "lookup_inventory": lookup,
+            "get_computer_reviews": reviews,
+            "get_book_info": build("get_book_info"),
+            "compose_response": build("compose_response"),
+        }
+
+    @staticmethod
+    def _grant_model(function: lambda_.Function, config: EnvironmentConfig) -> None:
+        stack = Stack.of(function)
+        region = config.bedrock_region or stack.region
+        partition = Aws.PARTITION
+        if config.uses_inference_profile:
+            # A cross-Region profile needs the profile itself and the model in each
+            # Region it may route to, which the profile decides at request time.
+            resources = [
+                f"arn:{partition}:bedrock:{region}:{stack.account}:inference-profile/"
+                f"{config.model_id}",
+                f"arn:{partition}:bedrock:*::foundation-model/{config.foundation_model_id}",
+            ]
+        else:
+            resources = [f"arn:{partition}:bedrock:{region}::foundation-model/{config.model_id}"]
+        # Converse and ConverseStream are authorised by bedrock:InvokeModel.
+        function.add_to_role_policy(
+            iam.PolicyStatement(actions=["bedrock:InvokeModel"], resources=resources)
+        )
+        if config.guardrail:
+            function.add_to_role_policy(
+                iam.PolicyStatement(
+                    actions=["bedrock:ApplyGuardrail"],
+                    resources=[
+                        f"arn:{partition}:bedrock:{region}:{stack.account}:guardrail/"
+                        f"{config.guardrail.id}"
+                    ],
+                )
+            )
+        if config.uses_inference_profile:
+            acknowledge(
+                function,
+                {
+                    "AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:bedrock:*::foundation-model/"
+                    f"{config.foundation_model_id}]": (
+                        "A cross-Region inference profile routes each request to one of its "
+                        "Regions; the grant names the one model, in any Region."
+                    )
+                },
+            )

@@ -1,0 +1,153 @@
+"""The chat page: ``web/`` in a private bucket, served by CloudFront through OAC.
+
+The page has no build step. It learns where the API is from ``config.json``,
+which is written at deploy time next to the page's files.
+"""
+
+from __future__ import annotations
+
+from aws_cdk import DefaultStackSynthesizer, Duration, Stack, Token
+from aws_cdk import aws_cloudfront as cloudfront
+from aws_cdk import aws_cloudfront_origins as origins
+from aws_cdk import aws_s3 as s3
+from aws_cdk import aws_s3_deployment as s3deploy
+from constructs import Construct
+
+from infra import names
+from infra.config import EnvironmentConfig
+from infra.runtime import acknowledge, log_group, logical_id, removal_policy
+
+
+def _nag(value: str, pseudo: str) -> str:
+    """How cdk-nag spells a value in a finding id: a pseudo parameter as ``<AWS::Name>``."""
+    return f"<{pseudo}>" if Token.is_unresolved(value) else value
+
+
+class WebHosting(Construct):
+    def __init__(self, scope: Construct, id: str, *, config: EnvironmentConfig) -> None:
+        super().__init__(scope, id)
+        self._config = config
+        self.bucket = s3.Bucket(
+            self,
+            "Site",
+            block_public_access=s3.BlockPublicAccess.BLOCK_ALL,
+            encryption=s3.BucketEncryption.S3_MANAGED,
+            enforce_ssl=True,
+            object_ownership=s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
+            removal_policy=removal_policy(config),
+        )
+        self.distribution = cloudfront.Distribution(
+            self,
+            "Cdn",
+            comment=f"{config.stack_name} chat page",
+            default_root_object="index.html",
+            default_behavior=cloudfront.BehaviorOptions(
+                origin=origins.S3BucketOrigin.with_origin_access_control(self.bucket),
+                viewer_protocol_policy=cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+                cache_policy=cloudfront.CachePolicy.CACHING_OPTIMIZED,
+                response_headers_policy=cloudfront.ResponseHeadersPolicy.SECURITY_HEADERS,
+                compress=True,
+            ),
+            http_version=cloudfront.HttpVersion.HTTP2_AND_3,
+            price_class=cloudfront.PriceClass.PRICE_CLASS_100,
+        )
+        self.url = f"https://{self.distribution.distribution_domain_name}"
+        """The page's origin (no trailing slash), which the API's CORS allows."""
+
+        acknowledge(
+            self.bucket,
+            {
+                "AwsSolutions-S1": (
+                    "The bucket holds only the public page's static files, read solely by "
+                    "CloudFront through OAC; server access logs would record nothing of value."
+                )
+            },
+        )
+        acknowledge(
+            self.distribution,
+            {
+                "AwsSolutions-CFR1": "A public store page: no country is to be excluded.",
+                "AwsSolutions-CFR2": (
+                    "The page is static files; the API behind it has its own throttling and "
+                    "validation. Attach the store's WAF web ACL here if it has one."
+                ),
+                "AwsSolutions-CFR3": (
+                    "Static public files: API access logs already record every conversation "
+                    "request, so CloudFront standard logs are not kept."
+                ),
+                "AwsSolutions-CFR4": (
+                    "The default *.cloudfront.net certificate cannot pin a minimum TLS version; "
+                    "a custom domain with its own certificate would set TLSv1.2_2021."
+                ),
+            },
+        )
+
+    def publish(self, *, api_url: str) -> s3deploy.BucketDeployment:
+        """Upload ``web/`` plus ``config.json`` and invalidate the CDN's copies."""
+        if not names.WEB_DIR.is_dir():
+            raise FileNotFoundError(
+                f"{names.WEB_DIR} is missing: the chat page's files (index.html, app.js, "
+                "styles.css) live there"
+            )
+        deployment = s3deploy.BucketDeployment(
+            self,
+            "Publish",
+            destination_bucket=self.bucket,
+            sources=[
+                s3deploy.Source.asset(str(names.WEB_DIR)),
+                s3deploy.Source.json_data(names.WEB_CONFIG_FILE, {"apiUrl": api_url}),
+            ],
+            distribution=self.distribution,
+            distribution_paths=["/*"],
+            # Short browser caching: a deploy is visible within a minute.
+            cache_control=[s3deploy.CacheControl.max_age(Duration.minutes(1))],
+            retain_on_delete=self._config.removal_policy == "retain",
+            log_group=log_group(self, "PublishLogs", self._config),
+        )
+        self._acknowledge_handler()
+        return deployment
+
+    def _acknowledge_handler(self) -> None:
+        # BucketDeployment's handler is one function per stack, created at the stack's root.
+        stack = Stack.of(self)
+        handlers = [
+            child
+            for child in stack.node.children
+            if child.node.id.startswith("Custom::CDKBucketDeployment")
+        ]
+        if len(handlers) != 1:
+            raise RuntimeError(f"expected one BucketDeployment handler, found {len(handlers)}")
+        bucket_id = logical_id(self.bucket)
+        qualifier = DefaultStackSynthesizer.DEFAULT_QUALIFIER
+        why_s3 = (
+            "CDK's BucketDeployment handler copies the page from the CDK asset bucket into "
+            "the site bucket and prunes old files: its S3 grants are CDK's fixed read/write "
+            "sets on those two buckets' objects."
+        )
+        acknowledge(
+            handlers[0],
+            {
+                "AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/"
+                "AWSLambdaBasicExecutionRole]": (
+                    "CDK's BucketDeployment handler writes only its own logs with the AWS "
+                    "managed basic execution policy."
+                ),
+                "AwsSolutions-IAM5[Action::s3:GetBucket*]": why_s3,
+                "AwsSolutions-IAM5[Action::s3:GetObject*]": why_s3,
+                "AwsSolutions-IAM5[Action::s3:List*]": why_s3,
+                "AwsSolutions-IAM5[Action::s3:Abort*]": why_s3,
+                "AwsSolutions-IAM5[Action::s3:DeleteObject*]": why_s3,
+                f"AwsSolutions-IAM5[Resource::<{bucket_id}.Arn>/*]": why_s3,
+                f"AwsSolutions-IAM5[Resource::arn:{_nag(stack.partition, 'AWS::Partition')}:s3:::"
+                f"cdk-{qualifier}-assets-{_nag(stack.account, 'AWS::AccountId')}-"
+                f"{_nag(stack.region, 'AWS::Region')}/*]": why_s3,
+                "AwsSolutions-IAM5[Resource::*]": (
+                    "cloudfront:CreateInvalidation/GetInvalidation (to refresh the page after "
+                    "a deploy) support no resource-level scoping in CDK's grant."
+                ),
+                "AwsSolutions-L1": (
+                    "The BucketDeployment handler's runtime is set by aws-cdk-lib; it runs "
+                    "only during deployments."
+                ),
+            },
+        )

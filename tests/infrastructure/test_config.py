@@ -1,0 +1,152 @@
+"""cdk.json settings: what each environment may say, and what is refused (no synth here)."""
+
+from __future__ import annotations
+
+import copy
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from infra import names
+from infra.config import (
+    ConfigError,
+    EnvironmentConfig,
+    UnknownEnvironmentError,
+    load_config,
+    read_cdk_json_context,
+)
+
+REGION = {"CDK_DEFAULT_REGION": "us-east-1"}
+
+
+def _context(env: str = "dev", **changes: Any) -> dict[str, Any]:
+    context = copy.deepcopy(read_cdk_json_context())
+    context[names.CONTEXT_CONFIG]["environments"][env].update(changes)
+    return context
+
+
+def _load(
+    env: str = "dev", environ: dict[str, str] | None = None, **changes: Any
+) -> EnvironmentConfig:
+    return load_config(_context(env, **changes), env, REGION if environ is None else environ)
+
+
+def test_cdk_json_defines_dev_and_prod() -> None:
+    dev, prod = _load("dev"), _load("prod")
+    assert dev.removal_policy == "destroy" and prod.removal_policy == "retain"
+    assert prod.termination_protection is True
+    assert read_cdk_json_context()[names.CONTEXT_ENV] == "dev"
+
+
+def test_an_environment_merges_over_the_defaults_key_by_key() -> None:
+    prod = _load("prod")
+    defaults = read_cdk_json_context()[names.CONTEXT_CONFIG]["defaults"]
+    assert prod.alarms.evaluation_periods == 2
+    assert prod.alarms.fallback_rate_percent == defaults["alarms"]["fallback_rate_percent"]
+    assert prod.powertools_layer_version == defaults["powertools_layer_version"]
+
+
+def test_account_and_region_come_from_the_cdk_cli() -> None:
+    cli = {"CDK_DEFAULT_ACCOUNT": "210987654321", "CDK_DEFAULT_REGION": "us-west-2"}
+    config = _load(environ=cli)
+    assert (config.account, config.region) == ("210987654321", "us-west-2")
+    agnostic = _load(environ={})
+    assert (agnostic.account, agnostic.region) == (None, None)
+
+
+@pytest.mark.parametrize("env", ["staging", "Prod", ""])
+def test_an_unknown_environment_names_the_known_ones(env: str) -> None:
+    with pytest.raises(UnknownEnvironmentError) as caught:
+        load_config(read_cdk_json_context(), env, REGION)
+    assert "dev, prod" in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("changes", "complaint"),
+    [
+        ({"tuning": {"MaxRounds": 3}}, "unknown keys ['MaxRounds']"),
+        ({"tuning": {"DeadlineMs": 28_000}}, "DeadlineMs (28000) must be below"),
+        ({"tuning": {"ConverseReserveMs": 30_000}}, "ConverseReserveMs"),
+        ({"log_retention_days": 10}, "log_retention_days"),
+        ({"catalog_source": "http"}, "needs products_api_url"),
+        ({"products_api_url": "https://products.example.com"}, "only used with"),
+        ({"cors_origins": ["https://shop.example.com/"]}, "is not an origin"),
+        ({"cors_origins": ["*"]}, "is not an origin"),
+        ({"cors_origins": ["http://shop.example.com"]}, "only localhost may use http"),
+        ({"max_message_chars": 5000}, "max_message_chars"),
+        ({"lambda_architecture": "arm"}, "lambda_architecture"),
+        ({"guardrail": {"id": "abc123", "version": "latest"}}, "guardrail.version"),
+        ({"model_id": "eu.anthropic.claude-sonnet-4-5-20250929-v1:0"}, "cannot be called from"),
+        ({"surprise": True}, "surprise"),
+    ],
+)
+def test_invalid_settings_are_refused_with_the_reason(
+    changes: dict[str, Any], complaint: str
+) -> None:
+    with pytest.raises(ConfigError) as caught:
+        _load("dev", **changes)
+    message = str(caught.value)
+    assert "storechat.environments.dev is invalid" in message
+    assert complaint in message
+
+
+def test_a_model_in_another_region_is_allowed_with_bedrock_region() -> None:
+    config = _load(
+        "dev",
+        model_id="eu.anthropic.claude-sonnet-4-5-20250929-v1:0",
+        bedrock_region="eu-west-1",
+    )
+    assert config.uses_inference_profile
+    assert config.foundation_model_id == "anthropic.claude-sonnet-4-5-20250929-v1:0"
+
+
+def test_the_http_catalog_and_a_guardrail_are_accepted() -> None:
+    config = _load(
+        "dev",
+        catalog_source="http",
+        products_api_url="https://shop.example.com/api",
+        guardrail={"id": "abc123", "version": "3"},
+    )
+    assert config.catalog_source == "http"
+    assert config.guardrail is not None and config.guardrail.version == "3"
+
+
+def test_the_http_catalog_stack_has_no_catalog_table(tmp_path: Path) -> None:
+    # Given dev configured to read the store's Products API instead of a table
+    os.environ.setdefault("JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION", "20")
+    from aws_cdk import Stack
+
+    from infra.app import create_app
+    from infra.tools import catalog_environment
+
+    context = _context(
+        "dev", catalog_source="http", products_api_url="https://shop.example.com/api"
+    )
+
+    # When the stack is built (no synth: the construct tree is enough here)
+    _, stack = create_app(
+        overrides={names.CONTEXT_CONFIG: context[names.CONTEXT_CONFIG]},
+        outdir=str(tmp_path),
+        environ=REGION,
+    )
+
+    # Then there is no catalog table and no seeding, and the tool is pointed at the API
+    assert stack.data.catalog is None
+    assert stack.data.node.try_find_child("CatalogSeed") is None
+    lookup = stack.tools.functions["lookup_inventory"]
+    assert catalog_environment(stack.config, None) == {
+        "CATALOG_SOURCE": "http",
+        "PRODUCTS_API_URL": "https://shop.example.com/api",
+    }
+    policy = lookup.role.node.try_find_child("DefaultPolicy")
+    statements = Stack.of(lookup).resolve(policy.document)["Statement"]
+    actions = {
+        action
+        for statement in statements
+        for action in (
+            [statement["Action"]] if isinstance(statement["Action"], str) else statement["Action"]
+        )
+    }
+    assert actions == {"xray:PutTraceSegments", "xray:PutTelemetryRecords"}

@@ -1,0 +1,262 @@
+"""What the stack creates: tables, Lambdas, the secret, the page, alarms and outputs."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import boto3
+import pytest
+from moto import mock_aws
+
+import statemachine
+from converse.settings import Settings as ConverseSettings
+from get_book_info.settings import Settings as BookSettings
+from get_computer_reviews.settings import Settings as ReviewsSettings
+from infra import names
+from lookup_inventory.settings import Settings as CatalogSettings
+from storechat.local import runner
+from storechat.local.lambdas import FUNCTIONS
+from tests.infrastructure.conftest import Synthesized, render
+
+SETTINGS = {
+    "converse": ConverseSettings,
+    "lookup_inventory": CatalogSettings,
+    "get_computer_reviews": ReviewsSettings,
+    "get_book_info": BookSettings,
+}
+
+
+def _table(synth: Synthesized, key: str) -> dict[str, Any]:
+    for props in (r["Properties"] for r in synth.of_type("AWS::DynamoDB::Table").values()):
+        if props["KeySchema"][0]["AttributeName"] == key:
+            return props
+    raise AssertionError(f"no table keyed by {key}")
+
+
+def _local_tables() -> dict[str, dict[str, Any]]:
+    """The tables storechat/local/runner.py creates, as DynamoDB describes them."""
+    with mock_aws():
+        client = boto3.client("dynamodb", region_name=runner.REGION)
+        local = runner.LocalStorechat.__new__(runner.LocalStorechat)
+        local._dynamodb = client
+        local._create_tables()
+        return {
+            name: client.describe_table(TableName=name)["Table"]
+            for name in (runner.CATALOG_TABLE, runner.SESSIONS_TABLE)
+        }
+
+
+def _schema(table: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "keys": sorted((k["AttributeName"], k["KeyType"]) for k in table["KeySchema"]),
+        "attributes": sorted(
+            (a["AttributeName"], a["AttributeType"]) for a in table["AttributeDefinitions"]
+        ),
+        "indexes": sorted(
+            (
+                i["IndexName"],
+                tuple((k["AttributeName"], k["KeyType"]) for k in i["KeySchema"]),
+                i["Projection"]["ProjectionType"],
+            )
+            for i in table.get("GlobalSecondaryIndexes", [])
+        ),
+    }
+
+
+# -- data -----------------------------------------------------------------------------------
+
+
+def test_the_tables_have_the_local_runners_key_schemas(dev: Synthesized) -> None:
+    local = _local_tables()
+    assert _schema(_table(dev, names.CATALOG_PARTITION_KEY)) == _schema(local[runner.CATALOG_TABLE])
+    assert _schema(_table(dev, names.SESSIONS_PARTITION_KEY)) == _schema(
+        local[runner.SESSIONS_TABLE]
+    )
+    assert runner.CATEGORY_INDEX == names.CATALOG_CATEGORY_INDEX
+
+
+def test_tables_have_point_in_time_recovery_and_sessions_expire(each_env: Synthesized) -> None:
+    for table in each_env.of_type("AWS::DynamoDB::Table").values():
+        props = table["Properties"]
+        assert props["PointInTimeRecoverySpecification"] == {"PointInTimeRecoveryEnabled": True}
+        assert props["BillingMode"] == "PAY_PER_REQUEST"
+        retain = each_env.config.removal_policy == "retain"
+        assert table["DeletionPolicy"] == ("Retain" if retain else "Delete")
+        assert props.get("DeletionProtectionEnabled", False) is retain
+    sessions = _table(each_env, names.SESSIONS_PARTITION_KEY)
+    assert sessions["TimeToLiveSpecification"] == {
+        "AttributeName": names.SESSIONS_TTL_ATTRIBUTE,
+        "Enabled": True,
+    }
+
+
+def test_the_asl_writes_the_sessions_tables_keys_and_ttl() -> None:
+    asl = json.loads(statemachine.read_definition())
+    item = asl["States"]["SaveTurn"]["Arguments"]["Item"]
+    assert {names.SESSIONS_PARTITION_KEY, names.SESSIONS_SORT_KEY} <= set(item)
+    assert item[names.SESSIONS_TTL_ATTRIBUTE].keys() == {"N"}
+
+
+def test_the_catalog_is_seeded_on_deploy_by_a_custom_resource(dev: Synthesized) -> None:
+    _, seed = dev.one("Custom::CatalogSeed")
+    props = render(seed["Properties"])
+    catalog_id = next(
+        k
+        for k, r in dev.of_type("AWS::DynamoDB::Table").items()
+        if r["Properties"]["KeySchema"][0]["AttributeName"] == names.CATALOG_PARTITION_KEY
+    )
+    assert props["TableName"] == f"<{catalog_id}>"
+    assert len(props["CatalogVersion"]) == 16
+    assert names.SEED_HANDLER in dev.functions_by_handler()
+
+
+# -- Lambdas --------------------------------------------------------------------------------
+
+
+def test_every_lambda_is_python_with_the_powertools_layer_and_tracing(
+    each_env: Synthesized,
+) -> None:
+    config = each_env.config
+    functions = each_env.functions_by_handler()
+    assert set(functions) == {*names.HANDLERS.values(), names.SEED_HANDLER}
+    for handler, logical_id in functions.items():
+        props = render(each_env.props(logical_id))
+        assert props["Runtime"] == "python3.13", handler
+        assert props["Architectures"] == [config.lambda_architecture], handler
+        assert props["TracingConfig"] == {"Mode": "Active"}, handler
+        (layer,) = props["Layers"]
+        assert layer.endswith(
+            f":017000801446:layer:AWSLambdaPowertoolsPythonV3-python313-"
+            f"{config.lambda_architecture}:{config.powertools_layer_version}"
+        ), handler
+        group = props["LoggingConfig"]["LogGroup"].strip("<>")
+        assert each_env.props(group)["RetentionInDays"] == config.log_retention_days
+
+
+def test_lambda_code_is_the_functions_directory_without_docker(dev: Synthesized) -> None:
+    assets = dev.read(f"{names.stack_name('dev')}.assets.json")["files"]
+    code = {json.dumps(render(dev.props(dev.function_id(key))["Code"])) for key in names.HANDLERS}
+    assert len(code) == 1, "all five functions share one code asset"
+    packaged = [a for a in assets.values() if a["source"].get("packaging") == "zip"]
+    assert packaged, "the code asset is a zipped directory"
+    staged = {p.name for p in dev.outdir.glob("asset.*") if p.is_dir()}
+    assert any((dev.outdir / d / "seed_catalog" / "handler.py").exists() for d in staged)
+    assert not any(list((dev.outdir / d).rglob("__pycache__")) for d in staged)
+
+
+@pytest.mark.parametrize("key", sorted(names.HANDLERS))
+def test_timeouts_match_the_asl_and_the_local_runner(dev: Synthesized, key: str) -> None:
+    timeout = dev.props(dev.function_id(key))["Timeout"]
+    assert timeout == FUNCTIONS[key].timeout_s
+    asl = json.loads(statemachine.read_definition())
+    task = {
+        "converse": asl["States"]["Converse"],
+        "compose_response": asl["States"]["ComposeResponse"],
+    }.get(key, asl["States"]["RunTools"]["ItemProcessor"]["States"]["InvokeTool"])
+    assert timeout <= task["TimeoutSeconds"]
+    expected = {"converse": 25}.get(key, 5)
+    assert timeout == expected
+
+
+@pytest.mark.parametrize("key", sorted(SETTINGS))
+def test_each_function_gets_settings_it_can_read(dev: Synthesized, key: str) -> None:
+    # Given the environment the stack gives the function (references as placeholders)
+    env = render(dev.props(dev.function_id(key))["Environment"]["Variables"])
+
+    # Then every variable is Powertools' or one its settings model reads, and it validates
+    model = SETTINGS[key]
+    known = {field.alias for field in model.model_fields.values()}
+    assert {name for name in env if not name.startswith("POWERTOOLS_")} <= known
+    model.model_validate(env)
+
+
+def test_every_function_logs_and_meters_as_storechat(each_env: Synthesized) -> None:
+    for key in names.HANDLERS:
+        env = each_env.props(each_env.function_id(key))["Environment"]["Variables"]
+        assert env["POWERTOOLS_SERVICE_NAME"] == names.SERVICE_NAME
+        assert env["POWERTOOLS_METRICS_NAMESPACE"] == each_env.config.metric_namespace
+        assert env["POWERTOOLS_LOG_LEVEL"] == each_env.config.log_level
+
+
+def test_the_model_settings_come_from_config(each_env: Synthesized) -> None:
+    config = each_env.config
+    env = render(each_env.props(each_env.function_id("converse"))["Environment"]["Variables"])
+    assert env["MODEL_PROVIDER"] == "bedrock"
+    assert env["MODEL_ID"] == config.model_id
+    assert env["MAX_TOKENS"] == str(config.max_tokens)
+    assert env["PROMPT_CACHING"] == ("true" if config.prompt_caching else "false")
+    assert env["BEDROCK_REGION"] == (config.bedrock_region or config.region or "<AWS::Region>")
+
+
+def test_the_brave_key_is_never_in_the_template(each_env: Synthesized) -> None:
+    _, secret = each_env.one("AWS::SecretsManager::Secret")
+    assert secret["Properties"]["SecretString"].strip() == ""
+    for key in names.HANDLERS:
+        env = render(each_env.props(each_env.function_id(key))["Environment"]["Variables"])
+        assert "BRAVE_API_KEY" not in env
+    reviews = render(
+        each_env.props(each_env.function_id("get_computer_reviews"))["Environment"]["Variables"]
+    )
+    secret_id, _ = each_env.one("AWS::SecretsManager::Secret")
+    assert reviews["BRAVE_API_KEY_SECRET_ARN"] == f"<{secret_id}>"
+
+
+# -- web, monitoring, outputs ---------------------------------------------------------------
+
+
+def test_the_page_is_served_from_a_private_bucket_through_cloudfront(dev: Synthesized) -> None:
+    _, bucket = dev.one("AWS::S3::Bucket")
+    assert bucket["Properties"]["PublicAccessBlockConfiguration"] == {
+        "BlockPublicAcls": True,
+        "BlockPublicPolicy": True,
+        "IgnorePublicAcls": True,
+        "RestrictPublicBuckets": True,
+    }
+    dev.one("AWS::CloudFront::OriginAccessControl")
+    _, cdn = dev.one("AWS::CloudFront::Distribution")
+    config = cdn["Properties"]["DistributionConfig"]
+    assert config["DefaultRootObject"] == "index.html"
+    assert config["DefaultCacheBehavior"]["ViewerProtocolPolicy"] == "redirect-to-https"
+
+
+def test_the_page_is_told_where_the_api_is(dev: Synthesized) -> None:
+    _, deployment = dev.one("Custom::CDKBucketDeployment")
+    props = render(deployment["Properties"])
+    api_id, _ = dev.one("AWS::ApiGateway::RestApi")
+    markers = json.dumps(props.get("SourceMarkers", []))
+    assert api_id in markers, "config.json's apiUrl is the deployed API's URL"
+    assert len(props["SourceObjectKeys"]) == 2  # web/ and config.json
+
+
+def test_alarms_cover_failures_timeouts_throttling_tools_and_fallbacks(
+    each_env: Synthesized,
+) -> None:
+    alarms = {
+        logical_id.removeprefix("Monitoring")[:-8]: render(r["Properties"])
+        for logical_id, r in each_env.of_type("AWS::CloudWatch::Alarm").items()
+    }
+    assert set(alarms) == {
+        "ExecutionsFailed",
+        "ExecutionsTimedOut",
+        "ModelThrottled",
+        "ToolErrorRate",
+        "FallbackRate",
+    }
+    assert alarms["ExecutionsFailed"]["MetricName"] == "ExecutionsFailed"
+    assert alarms["ExecutionsTimedOut"]["MetricName"] == "ExecutionsTimedOut"
+    assert alarms["ModelThrottled"]["MetricName"] == "ModelThrottles"
+    assert alarms["ModelThrottled"]["Namespace"] == each_env.config.metric_namespace
+    for rate in ("ToolErrorRate", "FallbackRate"):
+        expressions = [m for m in alarms[rate]["Metrics"] if "Expression" in m]
+        assert len(expressions) == 1 and "IF(" in expressions[0]["Expression"]
+    topic_id, _ = each_env.one("AWS::SNS::Topic")
+    for alarm in alarms.values():
+        assert alarm["AlarmActions"] == [f"<{topic_id}>"]
+        assert alarm["TreatMissingData"] == "notBreaching"
+    each_env.one("AWS::CloudWatch::Dashboard")
+
+
+def test_outputs(each_env: Synthesized) -> None:
+    expected = {value for key, value in vars(names.Outputs).items() if not key.startswith("_")}
+    assert set(each_env.template["Outputs"]) == expected
