@@ -10,7 +10,7 @@ QUESTION := What Windows PC do you have which is best for a high school student?
 export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 20
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: setup demo test test-fast lint typecheck bench serve synth browser clean
+.PHONY: setup demo test test-fast lint typecheck bench load serve synth browser clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -41,7 +41,7 @@ lint: setup
 	$(BIN)/ruff format --check .
 
 typecheck: setup
-	$(BIN)/mypy functions storechat statemachine infra app.py
+	$(BIN)/mypy functions storechat statemachine infra bench app.py
 
 test: setup $(NODE_STAMP) browser lint typecheck
 	$(BIN)/python -m pytest -n 2 --dist loadfile -q
@@ -52,6 +52,10 @@ test-fast: setup
 
 bench: setup
 	$(BIN)/python -m bench
+
+# 20 shoppers x 50 questions against the dev server on 127.0.0.1, offline model.
+load: setup
+	$(BIN)/python -m storechat.loadtest --shoppers 20 --questions 50 --out bench/results/load.json
 
 serve: setup
 	$(BIN)/storechat serve

@@ -26,7 +26,11 @@ def _context(pairs: list[str]) -> dict[str, str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument(
-        "-c", "--context", action="append", default=[], metavar="KEY=VALUE",
+        "-c",
+        "--context",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
         help="context value, as with the CDK CLI (e.g. -c env=prod)",
     )
     args = parser.parse_args(argv)

@@ -259,7 +259,7 @@ _SORT_PHRASE: Final = {
 
 _CHEAP = re.compile(r"\b(?:cheap|cheaper|cheapest|affordable|inexpensive|low[- ]cost|budget)\b", _I)
 _UNIT_AFTER = r"(?!\s*(?:kg|kilos?|g\b|gb|tb|lbs?|inch|in\b|\"|h\b|hours?|hrs?|mah|mp|%|mm|cm))"
-_AMOUNT = r"[$£€]?\s*(\d+(?:\.\d+)?)(?![\d.])\s*(k\b)?" + _UNIT_AFTER
+_AMOUNT = r"[$£€]?\s*(\d+(?:\.\d+)?)(?!\d|\.\d)\s*(k\b)?" + _UNIT_AFTER
 _BUDGET_RES: Final = (
     re.compile(
         r"\b(?:under|below|less than|cheaper than|no more than|not more than|at most|"
@@ -267,8 +267,8 @@ _BUDGET_RES: Final = (
         r"(?:of\s+|about\s+|around\s+)?" + _AMOUNT,
         _I,
     ),
-    re.compile(r"[$£€]\s*(\d+(?:\.\d+)?)(?![\d.])\s*(k\b)?\s*(?:or less|max|tops|budget)\b", _I),
-    re.compile(r"[$£€]\s*(\d+(?:\.\d+)?)(?![\d.])\s*(k\b)?", _I),
+    re.compile(r"[$£€]\s*(\d+(?:\.\d+)?)(?!\d|\.\d)\s*(k\b)?\s*(?:or less|max|tops|budget)\b", _I),
+    re.compile(r"[$£€]\s*(\d+(?:\.\d+)?)(?!\d|\.\d)\s*(k\b)?", _I),
 )
 
 _REVIEW_CUE = re.compile(

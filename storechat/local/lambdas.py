@@ -14,6 +14,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from shared.observability import metrics
+
 Handler = Callable[[dict[str, Any], Any], Any]
 
 
@@ -84,4 +86,9 @@ class Dispatcher:
         function = self._by_name.get(name)
         if function is None:
             raise LookupError(f"Function not found: {name}")
-        return self._handlers[function.key](payload, FakeContext(function))
+        try:
+            return self._handlers[function.key](payload, FakeContext(function))
+        finally:
+            # Metrics are off locally, and Powertools then never flushes (so never clears)
+            # them; at 100 buffered values it would print them to stdout.
+            metrics.clear_metrics()

@@ -708,3 +708,10 @@ def test_a_request_without_a_final_user_message_is_refused(
     # Then the offline model refuses it by name
     with pytest.raises(InvalidConverseRequest):
         OfflineModel().converse(make_request(messages))
+
+
+def test_a_budget_at_the_end_of_a_sentence_is_still_a_budget() -> None:
+    # Given a question whose budget is followed by a full stop
+    response = OfflineModel().converse(make_request([user("I need a gaming laptop under $2000.")]))
+    # Then the lookup carries that budget
+    assert tool_uses(response)[0]["input"]["maxPrice"] == 2000

@@ -1,0 +1,1 @@
+"""Reproducible local benchmarks of storechat: ``python -m bench`` (see docs/bench.md)."""

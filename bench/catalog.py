@@ -1,0 +1,202 @@
+"""A fast stand-in for the catalog table's server side, for large synthetic catalogs.
+
+moto answers a DynamoDB ``Query`` by serializing every item through botocore's
+shape model on the server side: about 4 ms per item on this machine, so one
+cache miss over a 50,000-product catalog takes over a minute, and more than
+nine tenths of that is moto, not the handler. Seeding 50,000 items through
+``BatchWriteItem`` costs another minute.
+
+:class:`FastCatalog` answers ``Query`` (on the category index) and ``Scan`` of
+the catalog table from pages encoded once, ahead of time, in DynamoDB's wire
+format and cut at about 1 MB as DynamoDB cuts them. Two ways to reach it:
+
+* :meth:`FastCatalog.serving` hooks ``before-send`` on boto3's default session
+  in this process: the real handler, the real ``DynamoCatalog`` and botocore's
+  real response parsing run; only the server's work and the network are left out.
+  Every other request falls through to moto.
+* :meth:`FastCatalog.http` serves the same pages over HTTP on 127.0.0.1, for a
+  handler in another process (``AWS_ENDPOINT_URL_DYNAMODB``), so that process
+  holds nothing but the handler when its memory is measured.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from io import BytesIO
+from typing import Any
+
+import boto3
+from botocore.awsrequest import AWSResponse
+
+from storechat.local.runner import CATALOG_TABLE, CATEGORY_INDEX
+
+PAGE_BYTES = 1024 * 1024
+_EVENTS = ("before-send.dynamodb.Query", "before-send.dynamodb.Scan")
+
+
+def wire(value: Any) -> Any:
+    """A JSON value in DynamoDB's attribute-value format (what boto3's serializer sends)."""
+    if isinstance(value, bool):
+        return {"BOOL": value}
+    if isinstance(value, int | float):
+        return {"N": repr(value) if isinstance(value, float) else str(value)}
+    if isinstance(value, str):
+        return {"S": value}
+    if value is None:
+        return {"NULL": True}
+    if isinstance(value, list):
+        return {"L": [wire(v) for v in value]}
+    if isinstance(value, dict):
+        return {"M": {k: wire(v) for k, v in value.items()}}
+    raise TypeError(f"cannot encode {type(value).__name__} for DynamoDB")
+
+
+def _pages(items: list[str]) -> list[list[str]]:
+    """Items (already wire-encoded JSON) cut into pages of at most about 1 MB."""
+    pages: list[list[str]] = [[]]
+    size = 0
+    for item in items:
+        if pages[-1] and size + len(item) > PAGE_BYTES:
+            pages.append([])
+            size = 0
+        pages[-1].append(item)
+        size += len(item)
+    return pages
+
+
+class _Raw(BytesIO):
+    def stream(self, **_: Any) -> Iterator[bytes]:
+        chunk = self.read()
+        while chunk:
+            yield chunk
+            chunk = self.read()
+
+
+class FastCatalog:
+    """Pre-encoded pages of one catalog, by category and in full."""
+
+    def __init__(self, catalog: list[dict[str, Any]]) -> None:
+        by_category: dict[str, list[tuple[str, str]]] = {}
+        everything: list[str] = []
+        for product in catalog:
+            item = json.dumps(
+                {k: wire(v) for k, v in product.items()}, separators=(",", ":"), ensure_ascii=False
+            )
+            by_category.setdefault(str(product["category"]), []).append(
+                (str(product["productId"]), item)
+            )
+            everything.append(item)
+        # The index's range key is productId, so a Query returns items in that order.
+        self._by_category = {
+            category: _pages([item for _, item in sorted(entries)])
+            for category, entries in by_category.items()
+        }
+        self._scan = _pages(everything)
+        self.size = len(catalog)
+        self.counts = {category: len(entries) for category, entries in by_category.items()}
+
+    def respond(self, payload: dict[str, Any]) -> bytes | None:
+        """The response body to a Query or Scan request body, or None if it is not ours."""
+        if payload.get("TableName") != CATALOG_TABLE:
+            return None  # the sessions table and anything else stay with moto
+        start = int(payload.get("ExclusiveStartKey", {}).get("_page", {}).get("N", "0"))
+        if "KeyConditionExpression" in payload:
+            if payload.get("IndexName") != CATEGORY_INDEX:
+                return None
+            values: dict[str, dict[str, str]] = payload.get("ExpressionAttributeValues", {})
+            first: dict[str, str] = next(iter(values.values()), {})
+            category = first.get("S", "")
+            pages = self._by_category.get(category, [[]])
+            key: dict[str, Any] = {"category": {"S": category}}
+        else:
+            pages, key = self._scan, {}
+        page = pages[start] if start < len(pages) else []
+        body = f'{{"Count":{len(page)},"ScannedCount":{len(page)},"Items":[{",".join(page)}]'
+        if start + 1 < len(pages):
+            body += ',"LastEvaluatedKey":' + json.dumps({**key, "_page": {"N": str(start + 1)}})
+        return (body + "}").encode("utf-8")
+
+    def _answer(self, request: Any, **_: Any) -> AWSResponse | None:
+        body = self.respond(json.loads(request.body or b"{}"))
+        if body is None:
+            return None
+        headers = {
+            "x-amzn-requestid": str(uuid.uuid4()),
+            "content-type": "application/x-amz-json-1.0",
+        }
+        return AWSResponse(request.url, 200, headers, _Raw(body))
+
+    @contextmanager
+    def serving(self) -> Iterator[None]:
+        """Answer catalog reads from clients created on boto3's default session meanwhile.
+
+        Use inside ``mock_aws`` (moto swaps the default session for its own);
+        clients created before entering keep talking to moto.
+        """
+        if boto3.DEFAULT_SESSION is None:
+            boto3.setup_default_session()
+        assert boto3.DEFAULT_SESSION is not None
+        events = boto3.DEFAULT_SESSION.events
+        for name in _EVENTS:
+            events.register_first(name, self._answer, unique_id=f"bench-fast-catalog-{name}")
+        try:
+            yield
+        finally:
+            for name in _EVENTS:
+                events.unregister(name, unique_id=f"bench-fast-catalog-{name}")
+
+    @contextmanager
+    def http(self) -> Iterator[str]:
+        """Serve the pages on 127.0.0.1 and yield the endpoint URL."""
+        catalog = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                length = int(self.headers.get("Content-Length", "0"))
+                body = catalog.respond(json.loads(self.rfile.read(length) or b"{}"))
+                status = 200 if body is not None else 400
+                if body is None:
+                    body = b'{"__type":"ValidationException","message":"bench: not served"}'
+                self.send_response(status)
+                self.send_header("Content-Type", "application/x-amz-json-1.0")
+                self.send_header("Content-Length", str(len(body)))
+                self.send_header("x-amzn-RequestId", str(uuid.uuid4()))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, format: str, *args: Any) -> None:
+                return None
+
+        server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        server.daemon_threads = True
+        thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
+        thread.start()
+        try:
+            yield f"http://127.0.0.1:{server.server_address[1]}"
+        finally:
+            server.shutdown()
+            server.server_close()
+            thread.join(timeout=5)
+
+
+class Catalogs:
+    """Synthetic catalogs by size, encoded once per run (a 50,000-product one takes seconds)."""
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+        self._fast: dict[int, FastCatalog] = {}
+
+    def products(self, size: int) -> list[dict[str, Any]]:
+        from storechat.catalog_gen import synthetic_catalog
+
+        return synthetic_catalog(size, seed=self.seed)
+
+    def fast(self, size: int) -> FastCatalog:
+        if size not in self._fast:
+            self._fast[size] = FastCatalog(self.products(size))
+        return self._fast[size]

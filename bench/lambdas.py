@@ -1,0 +1,210 @@
+"""Figure 4: the Lambda handlers on their own: warm latency, cold import, memory."""
+
+from __future__ import annotations
+
+import gc
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Mapping
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+from bench import probe
+from bench.catalog import Catalogs
+from bench.profile import LatencyPlan, Profile
+from bench.stats import summary
+from bench.tools import canned_web
+from storechat.local import LocalStorechat
+from storechat.local.lambdas import FUNCTIONS, FakeContext
+from storechat.local.runner import CATALOG_TABLE, CATEGORY_INDEX, OFFLINE_MODEL_ID, REGION
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+LOOKUP = "lookup_inventory"
+LOOKUP_CATEGORY = "COMPUTERS"
+
+
+# --------------------------------------------------------------------------- warm latency
+
+
+def _measure(plan: LatencyPlan, server: str, category_items: int) -> dict[str, Any]:
+    from lookup_inventory import handler
+
+    function = FUNCTIONS[LOOKUP]
+    event = probe.event_for(LOOKUP)
+    gc.collect()
+    misses: list[float] = []
+    output: dict[str, Any] = {}
+    for _ in range(plan.miss_samples):
+        handler.catalog_cache().clear()
+        started = time.perf_counter()
+        output = handler.lambda_handler(event, FakeContext(function))
+        misses.append((time.perf_counter() - started) * 1000)
+    hits: list[float] = []
+    for _ in range(plan.hit_samples):  # the last miss left the category cached
+        started = time.perf_counter()
+        handler.lambda_handler(event, FakeContext(function))
+        hits.append((time.perf_counter() - started) * 1000)
+    matches = output["toolResult"]["content"][0]["json"].get("count", 0)
+    return {
+        "products": plan.products,
+        "server": server,
+        "category_items": category_items,
+        "matches": matches,
+        "miss_ms": summary(misses),
+        "hit_ms": summary(hits),
+        "timeout_ms": function.timeout_s * 1000,
+    }
+
+
+def warm_latency(profile: Profile, catalogs: Catalogs) -> list[dict[str, Any]]:
+    """lookup_inventory on a warm container: cache hit and miss, per catalog size.
+
+    The event is the first token question's lookup (COMPUTERS, keywords=windows),
+    the largest category. The catalog table is served by :class:`FastCatalog`;
+    one reference row lets moto serve it, to show what that would add.
+    """
+    from lookup_inventory import handler
+
+    rows = []
+    with LocalStorechat(catalog=[]):
+        for plan in profile.latency:
+            fast = catalogs.fast(plan.products)
+            handler.catalog_source.cache_clear()  # a client that talks to this catalog
+            handler.catalog_cache.cache_clear()
+            with fast.serving():
+                rows.append(_measure(plan, "fast", fast.counts.get(LOOKUP_CATEGORY, 0)))
+    reference = profile.moto_reference
+    products = catalogs.products(reference.products)
+    items = sum(1 for p in products if p["category"] == LOOKUP_CATEGORY)
+    with LocalStorechat(catalog=products):
+        rows.append(_measure(reference, "moto", items))
+    return rows
+
+
+# --------------------------------------------------------------------------- subprocesses
+
+
+def _probe_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("AWS_", "POWERTOOLS_"))}
+    env.update(
+        {
+            # Fake credentials: every AWS call the probe makes goes to 127.0.0.1.
+            "AWS_ACCESS_KEY_ID": "bench",
+            "AWS_SECRET_ACCESS_KEY": "bench",
+            "AWS_DEFAULT_REGION": REGION,
+            "CATALOG_TABLE_NAME": CATALOG_TABLE,
+            "CATALOG_CATEGORY_INDEX": CATEGORY_INDEX,
+            "MODEL_PROVIDER": "offline",
+            "MODEL_ID": OFFLINE_MODEL_ID,
+            "POWERTOOLS_SERVICE_NAME": "storechat",
+            "POWERTOOLS_TRACE_DISABLED": "true",
+            "POWERTOOLS_METRICS_DISABLED": "true",
+            "POWERTOOLS_METRICS_NAMESPACE": "Storechat",
+            "POWERTOOLS_LOG_LEVEL": "WARNING",
+            "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO_ROOT), env.get("PYTHONPATH")])),
+        }
+    )
+    env.update(extra or {})
+    return env
+
+
+def _run_probe(
+    key: str,
+    *,
+    invoke: bool = False,
+    importtime: bool = False,
+    env: Mapping[str, str] | None = None,
+) -> tuple[dict[str, Any], str]:
+    function = FUNCTIONS[key]
+    command = [sys.executable]
+    if importtime:
+        command += ["-X", "importtime"]
+    command += ["-m", "bench.probe", function.module, key]
+    if invoke:
+        command += [
+            "--invoke",
+            f"--memory-mb={function.memory_mb}",
+            f"--timeout-s={function.timeout_s}",
+        ]
+    done = subprocess.run(
+        command,
+        cwd=REPO_ROOT,
+        env=_probe_env(env),
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"bench.probe {key} failed:\n{done.stderr[-2000:]}")
+    result: dict[str, Any] = json.loads(done.stdout)
+    return result, done.stderr
+
+
+def import_breakdown(stderr: str, top: int = 4) -> list[dict[str, Any]]:
+    """Where a handler's import time goes: ``-X importtime`` self time, by top-level package."""
+    lines = stderr.splitlines()
+    if probe.IMPORT_MARKER in lines:
+        lines = lines[lines.index(probe.IMPORT_MARKER) + 1 :]
+    by_package: dict[str, int] = {}
+    for line in lines:
+        if not line.startswith("import time:"):
+            continue
+        parts = line.split("|")
+        if len(parts) != 3 or not parts[0].split(":")[-1].strip().isdigit():
+            continue  # the header line
+        root = parts[2].strip().split(".")[0]
+        by_package[root] = by_package.get(root, 0) + int(parts[0].split(":")[-1])
+    ranked = sorted(by_package.items(), key=lambda item: -item[1])[:top]
+    return [{"package": name, "ms": round(us / 1000, 1)} for name, us in ranked]
+
+
+def cold_imports(profile: Profile) -> dict[str, dict[str, Any]]:
+    """Import time of each handler module in a fresh interpreter, and memory after it."""
+    results: dict[str, dict[str, Any]] = {}
+    for key in profile.handlers or tuple(FUNCTIONS):
+        runs = [_run_probe(key)[0] for _ in range(profile.import_repeats)]
+        _, stderr = _run_probe(key, importtime=True)
+        results[key] = {
+            "import_ms": summary([r["import_s"] * 1000 for r in runs]),
+            "rss_after_import_mb": max(r["rss_after_import_mb"] for r in runs),
+            "heaviest_imports": import_breakdown(stderr),
+        }
+    return results
+
+
+def memory(profile: Profile, catalogs: Catalogs) -> list[dict[str, Any]]:
+    """Peak resident memory of each handler after import and three calls, in its own process.
+
+    The first call is the container's first (cold); lookup_inventory then misses
+    its cache once more and hits it once, at each catalog size.
+    """
+    rows: list[dict[str, Any]] = []
+    with ExitStack() as stack:
+        web = stack.enter_context(canned_web())
+        for key in profile.handlers or tuple(FUNCTIONS):
+            function = FUNCTIONS[key]
+            sizes: tuple[int | None, ...] = profile.memory_catalogs if key == LOOKUP else (None,)
+            for size in sizes:
+                env = dict(web)
+                if size is not None:
+                    endpoint = stack.enter_context(catalogs.fast(size).http())
+                    env["AWS_ENDPOINT_URL_DYNAMODB"] = endpoint
+                result, _ = _run_probe(key, invoke=True, env=env)
+                rows.append(
+                    {
+                        "function": key,
+                        "products": size,
+                        "memory_mb": function.memory_mb,
+                        "rss_after_import_mb": result["rss_after_import_mb"],
+                        "rss_peak_mb": result["rss_peak_mb"],
+                        "first_call_ms": result["first_call_s"] * 1000,
+                        "second_call_ms": result["second_call_s"] * 1000,
+                        "third_call_ms": result["third_call_s"] * 1000,
+                    }
+                )
+    return rows

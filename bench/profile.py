@@ -1,0 +1,69 @@
+"""How much work one run does: the full benchmark, or the smoke run behind ``--quick``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class LatencyPlan:
+    products: int
+    hit_samples: int
+    miss_samples: int
+
+
+@dataclass(frozen=True)
+class Profile:
+    name: str
+    token_questions: int
+    """How many of ``questions.TOKEN_QUESTIONS`` to ask (all of them in the full run)."""
+    e2e_questions: int
+    session_turns: int
+    big_catalog: int
+    """Products in the catalog of the five-rounds payload scenario."""
+    tool_delay_s: float
+    parallel_repeats: int
+    latency: tuple[LatencyPlan, ...]
+    moto_reference: LatencyPlan
+    """The same measure with moto serving the table, to show what the fast server leaves out."""
+    import_repeats: int
+    handlers: tuple[str, ...] | None
+    """Handlers whose import and memory are measured; None for all of them."""
+    memory_catalogs: tuple[int, ...]
+    """Catalog sizes at which lookup_inventory's cache-miss memory is measured."""
+    seed: int = 7
+
+
+FULL = Profile(
+    name="full",
+    token_questions=12,
+    e2e_questions=30,
+    session_turns=20,
+    big_catalog=50_000,
+    tool_delay_s=1.0,
+    parallel_repeats=3,
+    latency=(
+        LatencyPlan(1_000, hit_samples=200, miss_samples=30),
+        LatencyPlan(10_000, hit_samples=50, miss_samples=10),
+        LatencyPlan(50_000, hit_samples=20, miss_samples=5),
+    ),
+    moto_reference=LatencyPlan(1_000, hit_samples=20, miss_samples=5),
+    import_repeats=3,
+    handlers=None,
+    memory_catalogs=(1_000, 10_000, 50_000),
+)
+
+QUICK = Profile(
+    name="quick",
+    token_questions=2,
+    e2e_questions=2,
+    session_turns=2,
+    big_catalog=1_000,
+    tool_delay_s=0.2,
+    parallel_repeats=1,
+    latency=(LatencyPlan(300, hit_samples=5, miss_samples=2),),
+    moto_reference=LatencyPlan(100, hit_samples=3, miss_samples=2),
+    import_repeats=1,
+    handlers=("lookup_inventory", "compose_response"),
+    memory_catalogs=(300,),
+)

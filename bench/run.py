@@ -1,0 +1,489 @@
+"""Run every figure in turn and gather them into one results dictionary."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import platform
+import subprocess
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from typing import Any, TypeVar
+
+import moto
+
+import statemachine
+from bench import cost, history, lambdas, scenarios
+from bench.catalog import Catalogs
+from bench.profile import Profile
+from bench.scenarios import Asked
+from bench.stats import summary
+from bench.tools import canned_web
+from storechat.local.lambdas import FUNCTIONS
+
+LIMIT_SECONDS = 600
+T = TypeVar("T")
+
+
+class Clock:
+    """Times each section and says what it is doing on stderr (stdout carries the table)."""
+
+    def __init__(self) -> None:
+        self.started = time.perf_counter()
+        self.sections: dict[str, float] = {}
+
+    @contextmanager
+    def section(self, name: str) -> Iterator[None]:
+        print(f"bench: {name} ...", file=sys.stderr, flush=True)
+        started = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.sections[name] = time.perf_counter() - started
+            print(f"bench: {name} took {self.sections[name]:.1f} s", file=sys.stderr, flush=True)
+
+    def run(self, name: str, work: Callable[[], T]) -> T:
+        with self.section(name):
+            return work()
+
+    @property
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.started
+
+
+def _commit() -> str:
+    try:
+        done = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=False,
+            cwd=lambdas.REPO_ROOT,
+        )
+    except OSError:
+        return "unknown"
+    dirty = ""
+    status = subprocess.run(
+        ["git", "status", "--porcelain"],
+        capture_output=True,
+        text=True,
+        timeout=10,
+        check=False,
+        cwd=lambdas.REPO_ROOT,
+    )
+    if status.stdout.strip():
+        dirty = " (with uncommitted changes)"
+    return (done.stdout.strip() or "unknown") + dirty
+
+
+# --------------------------------------------------------------------------- figures
+
+
+def _tokens(
+    compact: list[Asked], naive: list[Asked], cached: list[Asked], prices: dict[str, Any]
+) -> dict[str, Any]:
+    from shared.catalog_data import load_catalog
+
+    rows: list[dict[str, Any]] = []
+    for c, v, k in zip(compact, naive, cached, strict=True):
+        rows.append(
+            {
+                "question": c.question,
+                "tools": c.tools,
+                "compact_input": c.input_sent,
+                "naive_input": v.input_sent,
+                "ratio": v.input_sent / c.input_sent if c.input_sent else 0.0,
+                "compact_output": c.tokens("outputTokens"),
+                "naive_output": v.tokens("outputTokens"),
+                "cached_uncached": k.tokens("inputTokens"),
+                "cache_read": k.tokens("cacheReadInputTokens"),
+                "cache_write": k.tokens("cacheWriteInputTokens"),
+            }
+        )
+    totals: dict[str, float] = {
+        key: sum(r[key] for r in rows)
+        for key in (
+            "compact_input",
+            "naive_input",
+            "compact_output",
+            "naive_output",
+            "cached_uncached",
+            "cache_read",
+            "cache_write",
+        )
+    }
+    totals["ratio"] = totals["naive_input"] / totals["compact_input"]
+    sent = totals["cached_uncached"] + totals["cache_read"] + totals["cache_write"]
+    prefix = max(
+        (u["cacheWriteInputTokens"] or u["cacheReadInputTokens"] for a in cached for u in a.usages),
+        default=0,
+    )
+    minimum = prices["model"]["min_tokens_per_cache_checkpoint"]
+    return {
+        "catalog_products": len(load_catalog()),
+        "questions": rows,
+        "totals": totals,
+        "caching": {
+            "sent": sent,
+            "cache_read": totals["cache_read"],
+            "cache_write": totals["cache_write"],
+            "share_served": totals["cache_read"] / sent if sent else 0.0,
+            "share_written": totals["cache_write"] / sent if sent else 0.0,
+            "prefix_tokens": prefix,
+            "min_tokens_per_checkpoint": minimum,
+            "prefix_below_minimum": prefix < minimum,
+        },
+    }
+
+
+def _naive_at_scale(profile: Profile, catalogs: Catalogs) -> list[dict[str, Any]]:
+    """How big the naive tool's one result would be as the catalog grows (no execution)."""
+    from lookup_inventory.logic import full_record
+
+    rows = []
+    for plan in profile.latency:
+        records = [
+            full_record(p)
+            for p in catalogs.products(plan.products)
+            if p["category"] == lambdas.LOOKUP_CATEGORY
+        ]
+        text = json.dumps(
+            {"count": len(records), "products": records}, separators=(",", ":"), ensure_ascii=False
+        )
+        rows.append(
+            {
+                "products": plan.products,
+                "category_items": len(records),
+                "bytes": len(text.encode("utf-8")),
+                # The offline model's rule: one token per four characters.
+                "tokens": math.ceil(len(text) / 4),
+            }
+        )
+    return rows
+
+
+def _scenario(name: str, asked: list[Asked]) -> dict[str, Any]:
+    peaks = history.PayloadPeaks()
+    for a in asked:
+        peaks.merge(a.peaks)
+    outcomes = Counter(f"{a.status} {a.outcome or ''}".strip() for a in asked)
+    last = asked[-1]
+    result = ", ".join(f"{v} x {k}" if v > 1 else k for k, v in outcomes.items())
+    if len(asked) == 1:
+        result += f", {last.tool_rounds} round(s), {len(last.tools)} tool call(s)"
+        if last.fallback_reason:
+            result += f", fallback: {last.fallback_reason}"
+    return {
+        "name": name,
+        "executions": len(asked),
+        "result": result,
+        "peaks": peaks.as_dict(),
+    }
+
+
+def _fields(asked: list[Asked]) -> tuple[dict[str, list[str]], list[str]]:
+    seen: dict[str, set[str]] = {}
+    for a in asked:
+        for kind, fields in a.fields_seen.items():
+            seen.setdefault(kind, set()).update(fields)
+    measured = {k: sorted(v) for k, v in sorted(seen.items()) if v}
+    missing = sorted(k for k, v in seen.items() if not v)
+    return measured, missing
+
+
+def _notes(results: dict[str, Any], profile: Profile) -> list[str]:
+    notes = [
+        "Tokens are the offline model's count (ceil(characters / 4) of compact JSON), not "
+        "Claude's tokenizer, and leave out the tool-use framing Bedrock adds. Ratios between "
+        "modes are the meaningful part; absolute counts on Bedrock will differ.",
+        "Prompt caching: the offline model caches any prefix behind a cachePoint and never "
+        "expires it, so the share assumes a warm cache (Bedrock keeps one for 5 minutes of "
+        "inactivity) and ignores the minimum checkpoint size; see the Tokens section.",
+        "Lookup latency leaves out DynamoDB's own service time and the network: the table is "
+        "served from pre-encoded pages in-process. The moto row shows why moto could not serve "
+        "it: its server-side serialization dominates. Real pages of 1 MB add round trips.",
+        "Handler times were measured in-process on a shared 2-core machine. A Lambda's CPU "
+        "share scales with its memory (a full vCPU at 1,769 MB), so 256-512 MB functions "
+        "would run CPU-bound work (catalog parsing, JSON) several times slower.",
+        "Express durations come from local executions with an offline model that answers in "
+        "milliseconds; on AWS each Bedrock call adds seconds to both the Converse Lambda and "
+        "the execution. The cost table therefore adds, per architecture, what each second of "
+        "model latency per call costs per 1,000 questions instead of guessing a latency.",
+        "Cold import times are from a local interpreter; a Lambda cold start also starts the "
+        "runtime and reads the deployment package, which is not measured here.",
+        "The review and book tools ran unchanged against a canned local HTTP server (no "
+        "network): their real API latency is not included.",
+        "Powertools logs at WARNING and metrics and tracing are off locally: their cost per "
+        "call on Lambda (EMF flush, X-Ray segments) is not in the handler times.",
+        "Costs leave out DynamoDB, API Gateway, CloudWatch Logs and data transfer.",
+    ]
+    lam = results["lambdas"]
+    biggest = max(
+        (row for row in lam["latency"] if row["server"] == "fast"), key=lambda r: r["products"]
+    )
+    share = biggest["miss_ms"]["p99"] / biggest["timeout_ms"]
+    if share > 0.5:
+        notes.append(
+            f"At {biggest['products']:,} products a cache miss takes "
+            f"{biggest['miss_ms']['p50']:,.0f} ms (p50) and {biggest['miss_ms']['p99']:,.0f} ms "
+            f"(p99), {share:.0%} of lookup_inventory's {biggest['timeout_ms'] / 1000:g} s "
+            f"timeout, on this machine; a {FUNCTIONS['lookup_inventory'].memory_mb} MB Lambda "
+            "gets a fraction of a vCPU, so on a cold or expired cache the tool would likely "
+            "time out. The five-rounds scenario warms the cache first for that reason."
+        )
+    for m in lam["memory"]:
+        if m["rss_peak_mb"] > m["memory_mb"]:
+            notes.append(
+                f"{m['function']} peaked at {m['rss_peak_mb']:.0f} MB with "
+                f"{m['products'] or 0:,} products, above its {m['memory_mb']} MB."
+            )
+    if profile.name != "full":
+        notes.append(
+            f"This is the `{profile.name}` smoke profile: sizes and sample counts are tiny and "
+            "the figures are not meaningful."
+        )
+    return notes
+
+
+def _summary_rows(r: dict[str, Any]) -> list[dict[str, str]]:
+    t, p, par, lam, e, c = (
+        r["tokens"],
+        r["payload"],
+        r["parallel"],
+        r["lambdas"],
+        r["e2e"],
+        r["cost"],
+    )
+    count = len(t["questions"])
+    biggest_state = max(
+        p["scenarios"],
+        key=lambda s: max(s["peaks"]["state_input"]["bytes"], s["peaks"]["state_output"]["bytes"]),
+    )
+    state_peak = max(
+        biggest_state["peaks"]["state_input"]["bytes"],
+        biggest_state["peaks"]["state_output"]["bytes"],
+    )
+    converse_peak = max(p["scenarios"], key=lambda s: s["peaks"]["converse_payload"]["bytes"])
+    fast = [row for row in lam["latency"] if row["server"] == "fast"]
+    largest = max(fast, key=lambda row: row["products"])
+    slowest_import = max(lam["imports"].items(), key=lambda kv: kv[1]["import_ms"]["p50"])
+    lookup_memory = max(
+        (m for m in lam["memory"] if m["function"] == "lookup_inventory"),
+        key=lambda m: m["products"] or 0,
+    )
+    arm = c["infrastructure"]["by_architecture"]["arm64"]
+    limit = p["limit_bytes"]
+    rows = [
+        (
+            "1 Tokens",
+            f"input tokens per question, compact (mean of {count})",
+            f"{t['totals']['compact_input'] / count:,.0f}",
+            "",
+        ),
+        (
+            "1 Tokens",
+            "input tokens per question, naive (whole category)",
+            f"{t['totals']['naive_input'] / count:,.0f}",
+            f"{t['totals']['ratio']:.1f}x compact",
+        ),
+        (
+            "1 Tokens",
+            "share of input tokens a prompt cache would serve",
+            f"{t['caching']['share_served'] * 100:.1f}%",
+            f"prefix {t['caching']['prefix_tokens']:,} tokens vs "
+            f"{t['caching']['min_tokens_per_checkpoint']:,} minimum",
+        ),
+        (
+            "2 Payload",
+            f"largest state input/output ({biggest_state['name']})",
+            f"{state_peak / 1024:,.1f} KiB",
+            f"{state_peak / limit * 100:.1f}% of 256 KiB",
+        ),
+        (
+            "2 Payload",
+            f"largest Converse Lambda payload ({converse_peak['name']})",
+            f"{converse_peak['peaks']['converse_payload']['bytes'] / 1024:,.1f} KiB",
+            f"{converse_peak['peaks']['converse_payload']['share_of_limit'] * 100:.1f}% of 256 KiB",
+        ),
+        (
+            "3 Parallel",
+            f"tool round, three tools of {par['delay_s']:g} s each (median)",
+            f"{par['round_ms']:,.0f} ms",
+            f"{par['sum_of_tools_ms']:,.0f} ms in sequence",
+        ),
+        (
+            "4 Lambdas",
+            f"lookup_inventory hit, {largest['products']:,} products (p50 / p99)",
+            f"{largest['hit_ms']['p50']:,.1f} / {largest['hit_ms']['p99']:,.1f} ms",
+            f"timeout {largest['timeout_ms']:,} ms",
+        ),
+        (
+            "4 Lambdas",
+            f"lookup_inventory miss, {largest['products']:,} products (p50 / p99)",
+            f"{largest['miss_ms']['p50']:,.0f} / {largest['miss_ms']['p99']:,.0f} ms",
+            f"timeout {largest['timeout_ms']:,} ms",
+        ),
+        (
+            "4 Lambdas",
+            f"slowest cold import ({slowest_import[0]})",
+            f"{slowest_import[1]['import_ms']['p50']:,.0f} ms",
+            "",
+        ),
+        (
+            "4 Lambdas",
+            f"lookup_inventory peak memory, {lookup_memory['products'] or 0:,} products",
+            f"{lookup_memory['rss_peak_mb']:,.0f} MB",
+            f"{lookup_memory['memory_mb']} MB configured",
+        ),
+        (
+            "5 End to end",
+            f"local wall time per question, p50 / p99 ({e['questions']} questions)",
+            f"{e['wall_ms']['p50']:,.0f} / {e['wall_ms']['p99']:,.0f} ms",
+            "",
+        ),
+        (
+            "6 Cost",
+            "infrastructure per 1,000 questions (arm64)",
+            f"${arm['total_usd']:.4f}",
+            f"+ ${arm['per_second_of_model_latency_usd']:.4f} per second of model latency",
+        ),
+        (
+            "6 Cost",
+            "tokens per 1,000 questions: compact / naive / compact cached",
+            " / ".join(
+                f"${c['tokens'][mode]['usd']:,.2f}" for mode in ("compact", "naive", "cached")
+            ),
+            c["model"],
+        ),
+        (
+            "Run",
+            "whole benchmark",
+            f"{r['meta']['run_seconds']:,.0f} s",
+            f"limit {LIMIT_SECONDS} s",
+        ),
+    ]
+    return [dict(zip(("figure", "measure", "value", "compare"), row, strict=True)) for row in rows]
+
+
+# --------------------------------------------------------------------------- the run
+
+
+def collect(profile: Profile) -> dict[str, Any]:
+    if profile.token_questions > profile.e2e_questions:
+        raise ValueError("the end-to-end questions must include the token questions")
+    clock = Clock()
+    load_at_start = os.getloadavg()[0]
+    started_utc = datetime.now(UTC).isoformat(timespec="seconds")
+    catalogs = Catalogs(profile.seed)
+    prices = cost.load_prices()
+    with canned_web() as web:
+        main = clock.run(
+            "end to end, compact tokens, payloads", lambda: scenarios.run_main(profile, web)
+        )
+        naive = clock.run("naive tokens", lambda: scenarios.run_naive(profile, web))
+        cached = clock.run("prompt caching", lambda: scenarios.run_cached(profile, web))
+        parallel = clock.run("parallel tools", lambda: scenarios.run_parallel(profile, web))
+        five = clock.run(
+            f"five rounds at {profile.big_catalog:,} products",
+            lambda: scenarios.run_five_rounds(profile, web, catalogs),
+        )
+    latency = clock.run("lookup latency", lambda: lambdas.warm_latency(profile, catalogs))
+    memory = clock.run("handler memory", lambda: lambdas.memory(profile, catalogs))
+    imports = clock.run("cold imports", lambda: lambdas.cold_imports(profile))
+    naive_at_scale = clock.run("naive result sizes", lambda: _naive_at_scale(profile, catalogs))
+
+    e2e = main["e2e"]
+    compact = e2e[: profile.token_questions]
+    results: dict[str, Any] = {}
+    results["tokens"] = _tokens(compact, naive, cached, prices)
+    results["tokens"]["naive_at_scale"] = naive_at_scale
+
+    everything = e2e + main["three_tools"] + main["session"] + naive + cached + [five["asked"]]
+    measured, missing = _fields(everything)
+    session = main["session"]
+    results["payload"] = {
+        "limit_bytes": history.LIMIT_BYTES,
+        "scenarios": [
+            _scenario("one round (first token question)", e2e[:1]),
+            _scenario("three tools in one turn", main["three_tools"]),
+            _scenario(
+                f"5 rounds x 3 tools, {five['catalog']:,} products, replay model",
+                [five["asked"]],
+            ),
+            _scenario(f"{len(session)}-turn session", session),
+        ],
+        "fields_measured": measured,
+        "fields_missing": missing,
+        "session_series": {
+            "converse_payload_bytes": [a.peaks.converse_payload.bytes for a in session],
+            "state_peak_bytes": [
+                max(a.peaks.state_input.bytes, a.peaks.state_output.bytes) for a in session
+            ],
+        },
+        "five_rounds_warmup_ms": five["warm_ms"],
+    }
+    par = dict(parallel)
+    par["speedup"] = par["sum_of_tools_ms"] / par["round_ms"] if par.get("round_ms") else 0.0
+    results["parallel"] = par
+    results["lambdas"] = {
+        "latency": latency,
+        "imports": imports,
+        "import_repeats": profile.import_repeats,
+        "memory": memory,
+    }
+    results["e2e"] = {
+        "questions": len(e2e),
+        "statuses": dict(Counter(f"{a.status} {a.outcome}" for a in e2e)),
+        "wall_ms": summary([a.wall_ms for a in e2e]),
+        "execution_ms": summary([a.execution_ms for a in e2e]),
+        "handler_share": sum(s for a in e2e for _, s in a.lambda_calls)
+        * 1000
+        / sum(a.execution_ms for a in e2e),
+        "states_entered_mean": sum(a.states_entered for a in e2e) / len(e2e),
+        "rows": [a.row() for a in e2e],
+    }
+    definition = statemachine.read_definition().encode("utf-8")
+    peak_state = max(
+        max(s["peaks"]["state_input"]["bytes"], s["peaks"]["state_output"]["bytes"])
+        for s in results["payload"]["scenarios"]
+    )
+    map_items = statemachine.TUNING_DEFAULTS["MaxToolsPerRound"]
+    results["cost"] = {
+        "prices_taken": prices["taken"],
+        "region": prices["region"],
+        "model": prices["model"]["name"],
+        "infrastructure": cost.infrastructure(e2e, prices),
+        "tokens": cost.tokens({"compact": compact, "naive": naive, "cached": cached}, prices),
+        "express_memory": {
+            "definition_bytes": len(definition),
+            "peak_state_bytes": peak_state,
+            "map_items": map_items,
+            "estimate_mb": cost.express_memory_estimate_mb(len(definition), peak_state, map_items),
+        },
+    }
+    results["notes"] = _notes(results, profile)
+    results["meta"] = {
+        "profile": profile.name,
+        "seed": profile.seed,
+        "started_utc": started_utc,
+        "commit": _commit(),
+        "python": platform.python_version(),
+        "moto": moto.__version__,
+        "platform": platform.platform(),
+        "cpus": os.cpu_count(),
+        "functions": {
+            k: {"memory_mb": f.memory_mb, "timeout_s": f.timeout_s} for k, f in FUNCTIONS.items()
+        },
+        "section_seconds": {k: round(v, 2) for k, v in clock.sections.items()},
+        "run_seconds": clock.elapsed,
+        "load_average": [load_at_start, os.getloadavg()[0]],
+        "limit_seconds": LIMIT_SECONDS,
+    }
+    results["summary"] = _summary_rows(results)
+    return results
