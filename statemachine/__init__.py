@@ -28,6 +28,7 @@ RESOURCE_PLACEHOLDERS: tuple[str, ...] = (
 TUNING_DEFAULTS: dict[str, int] = {
     "MaxToolRounds": 5,
     "MaxToolsPerRound": 3,
+    "MaxModelRetries": 2,
     "DeadlineMs": 25_000,
     "ConverseReserveMs": 7_000,
     "ToolRoundReserveMs": 12_000,

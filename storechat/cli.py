@@ -250,7 +250,11 @@ def main(argv: list[str] | None = None) -> int:
     if model.startswith("replay:") and not Path(model.removeprefix("replay:")).is_file():
         print(f"error: replay file not found: {model.removeprefix('replay:')}", file=sys.stderr)
         return EXIT_USAGE
-    return int(args.func(args))
+    try:
+        return int(args.func(args))
+    except RuntimeError as exc:  # e.g. --model bedrock without AWS credentials
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
 
 
 if __name__ == "__main__":

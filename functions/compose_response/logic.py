@@ -156,10 +156,12 @@ def compose(event: ComposeInput) -> ResponseBody:
         answer, products, unverified = cited_products(event.answer, event.products)
         if not answer:
             answer = "Sorry, I couldn't find a product I can vouch for. Could you rephrase?"
-        if event.outcome == "truncated":
-            answer = f"{answer}\n\n{TRUNCATED_NOTE}"
-    if len(answer) > MAX_ANSWER_CHARS:
-        answer = answer[: MAX_ANSWER_CHARS - 1].rstrip() + "…"
+    room = MAX_ANSWER_CHARS - (len(TRUNCATED_NOTE) + 2 if event.outcome == "truncated" else 0)
+    if len(answer) > room:
+        answer = answer[: room - 1].rstrip() + "…"
+    if event.outcome == "truncated":
+        # After the cap, so a long cut-off answer still says it was cut off.
+        answer = f"{answer}\n\n{TRUNCATED_NOTE}"
     return ResponseBody(
         sessionId=event.sessionId,
         answer=answer,

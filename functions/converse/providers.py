@@ -8,6 +8,7 @@ named errors the state machine retries or catches.
 from __future__ import annotations
 
 import json
+import re
 import threading
 from pathlib import Path
 from typing import Any, Protocol
@@ -16,8 +17,16 @@ from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError
 
 from converse.offline import OfflineModel
-from shared.errors import ModelRequestRejected, ModelThrottled, ModelUnavailable, ReplayExhausted
+from shared.errors import (
+    ModelContextOverflow,
+    ModelRequestRejected,
+    ModelThrottled,
+    ModelUnavailable,
+    ReplayExhausted,
+)
 
+# Bedrock reports an over-long input as a ValidationException, not as a stop reason.
+_TOO_LONG = re.compile(r"too long|context (window|length)|maximum context|input length", re.I)
 _RETRYABLE_THROTTLE = {"ThrottlingException", "TooManyRequestsException"}
 _RETRYABLE_UNAVAILABLE = {
     "ServiceUnavailableException",
@@ -70,6 +79,8 @@ class BedrockProvider:
                 raise ModelThrottled(f"{code}: {message}") from exc
             if code in _RETRYABLE_UNAVAILABLE:
                 raise ModelUnavailable(f"{code}: {message}") from exc
+            if code == "ValidationException" and _TOO_LONG.search(message):
+                raise ModelContextOverflow(f"{code}: {message}") from exc
             raise ModelRequestRejected(f"{code}: {message}") from exc
         except BotoCoreError as exc:
             raise ModelUnavailable(f"{type(exc).__name__}: {exc}") from exc

@@ -54,6 +54,8 @@ def _describe(exc: ValidationError) -> str:
             problems.append(f"{where}: unknown field")
         elif err["type"] == "missing":
             problems.append(f"{where}: required")
+        elif err["type"] == "string_too_short":
+            problems.append(f"{where}: must not be empty")
         elif err["type"] == "string_too_long":
             problems.append(f"{where}: at most {err['ctx']['max_length']} characters")
         elif err["type"] == "string_pattern_mismatch":

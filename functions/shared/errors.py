@@ -25,6 +25,10 @@ class ModelRequestRejected(StorechatError):
     """The provider refused the request (validation, access, missing model); not retried."""
 
 
+class ModelContextOverflow(StorechatError):
+    """The request is longer than the model's context window; routed like that stop reason."""
+
+
 class ReplayExhausted(StorechatError):
     """A replay model was asked for more responses than its file holds."""
 

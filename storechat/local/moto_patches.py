@@ -9,7 +9,10 @@
    "OK" in moto. We call the project's handler in-process instead, and report
    an exception the way Lambda does (``FunctionError: Unhandled``).
 
-``tests/integration/test_moto_patch_points.py`` fails loudly if either point
+One more internal is read, never patched: :func:`bulk_put_items` writes large
+synthetic catalogs straight into moto's DynamoDB backend.
+
+``tests/integration/test_moto_patch_points.py`` fails loudly if any of these
 moves, so a moto upgrade cannot silently turn the local loop into a no-op.
 """
 
@@ -204,3 +207,17 @@ def install(invoker: Invoker) -> None:
         _invoker = invoker
         moto_jsonata._eval_jsonata = evaluate
         lambda_simple.LambdaSimpleBackend.invoke = _invoke  # type: ignore[method-assign]
+
+
+# --- Bulk loading -------------------------------------------------------------------------
+
+
+def bulk_put_items(account: str, region: str, table: str, items: list[dict[str, Any]]) -> None:
+    """Put items straight into moto's table, skipping its HTTP emulation (scale tests only)."""
+    from boto3.dynamodb.types import TypeSerializer
+    from moto.dynamodb.models import dynamodb_backends
+
+    serialize = TypeSerializer().serialize
+    backend = dynamodb_backends[account][region]
+    for item in items:
+        backend.put_item(table, {k: serialize(v) for k, v in item.items()})

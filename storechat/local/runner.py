@@ -16,7 +16,7 @@ import threading
 import time
 import uuid
 from collections.abc import Iterator, Mapping
-from contextlib import contextmanager, suppress
+from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
@@ -193,52 +193,50 @@ class LocalStorechat:
             **(env or {}),
         }
         self._save_lock = threading.Lock()
-        self._stack: list[Any] = []
+        self._exit_stack = ExitStack()
         self.state_machine_arn = ""
 
     # -- lifecycle --------------------------------------------------------------------------
 
     def __enter__(self) -> LocalStorechat:
         bedrock_client = self._bedrock_client() if self.model.startswith("bedrock") else None
-        env_cm = _environment({**self._env, "AWS_DEFAULT_REGION": REGION})
-        env_cm.__enter__()
-        self._stack.append(env_cm)
-        mock = mock_aws(
-            config={
-                "stepfunctions": {"execute_state_machine": True},
-                "lambda": {"use_docker": False},
-                "core": {"passthrough": {"services": ["bedrock-runtime"]}},
-            }
-        )
-        mock.start()
-        self._stack.append(mock)
-        reset_function_caches()
-        # The Logger read POWERTOOLS_LOG_LEVEL at its first import; this runner may want another.
-        from shared.observability import logger
+        with ExitStack() as stack:
+            # If any step fails, everything started so far is undone before the error
+            # leaves: moto stopped, the environment restored, caches forgotten.
+            stack.enter_context(_environment({**self._env, "AWS_DEFAULT_REGION": REGION}))
+            mock = mock_aws(
+                config={
+                    "stepfunctions": {"execute_state_machine": True},
+                    "lambda": {"use_docker": False},
+                    "core": {"passthrough": {"services": ["bedrock-runtime"]}},
+                }
+            )
+            mock.start()
+            stack.callback(mock.stop)
+            stack.callback(reset_function_caches)
+            reset_function_caches()
+            # The Logger read POWERTOOLS_LOG_LEVEL at its first import; this runner may
+            # want another.
+            from shared.observability import logger
 
-        logger.setLevel(self._env["POWERTOOLS_LOG_LEVEL"])
-        moto_patches.install(Dispatcher(self._overrides))
-        if bedrock_client is not None:
-            from converse.handler import use_provider
-            from converse.providers import BedrockProvider
+            logger.setLevel(self._env["POWERTOOLS_LOG_LEVEL"])
+            moto_patches.install(Dispatcher(self._overrides))
+            if bedrock_client is not None:
+                from converse.handler import use_provider
+                from converse.providers import BedrockProvider
 
-            use_provider(BedrockProvider(region=None, client=bedrock_client))
-        self._dynamodb = boto3.client("dynamodb", region_name=REGION)
-        self._sfn = boto3.client("stepfunctions", region_name=REGION)
-        self._create_tables()
-        self._seed_catalog(self._catalog)
-        self._load_sessions()
-        self.state_machine_arn = self._create_state_machine()
+                use_provider(BedrockProvider(region=None, client=bedrock_client))
+            self._dynamodb = boto3.client("dynamodb", region_name=REGION)
+            self._sfn = boto3.client("stepfunctions", region_name=REGION)
+            self._create_tables()
+            self._seed_catalog(self._catalog)
+            self._load_sessions()
+            self.state_machine_arn = self._create_state_machine()
+            self._exit_stack = stack.pop_all()
         return self
 
     def __exit__(self, *exc: object) -> None:
-        while self._stack:
-            item = self._stack.pop()
-            if hasattr(item, "stop"):
-                item.stop()
-            else:
-                item.__exit__(None, None, None)
-        reset_function_caches()
+        self._exit_stack.close()
 
     @staticmethod
     def _bedrock_client() -> Any:
@@ -302,15 +300,8 @@ class LocalStorechat:
         self._seeded = catalog
         items = [json.loads(json.dumps(p), parse_float=Decimal) for p in catalog]
         if len(items) > BULK_SEED_THRESHOLD:
-            # Large synthetic catalogs (scale tests, benchmarks) go straight into moto's
-            # table: through the emulated HTTP API 50,000 puts take over a minute.
-            from boto3.dynamodb.types import TypeSerializer
-            from moto.dynamodb.models import dynamodb_backends
-
-            serialize = TypeSerializer().serialize
-            backend = dynamodb_backends[ACCOUNT][REGION]
-            for item in items:
-                backend.put_item(CATALOG_TABLE, {k: serialize(v) for k, v in item.items()})
+            # Through the emulated HTTP API 50,000 puts take over a minute.
+            moto_patches.bulk_put_items(ACCOUNT, REGION, CATALOG_TABLE, items)
             return
         table = boto3.resource("dynamodb", region_name=REGION).Table(CATALOG_TABLE)
         with table.batch_writer() as batch:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -16,6 +17,18 @@ from tests.infrastructure.conftest import Synthesized, render
 API_GATEWAY_LIMIT_S = 29
 STATELINT = Path(sys.executable).with_name("statelint")
 STATELINT_ARGS: list[str] = []
+# statelint 3.1.0 predates JSONata timeouts: in JSONata states, TimeoutSeconds and a Wait
+# state's Seconds may be "{% ... %}" expressions that evaluate to an integer
+# (Step Functions developer guide, "Wait workflow state"; CDK's sfn.Timeout.jsonata).
+# Those findings, and only those, are accepted.
+_JSONATA_INTEGER = re.compile(
+    r'^State Machine\.States\.\w+\.(TimeoutSeconds|Seconds) is "\{%.*%\}" but should be an Integer$'
+)
+
+
+def _unexpected_findings(result: subprocess.CompletedProcess[str]) -> list[str]:
+    findings = [line.strip() for line in result.stdout.splitlines() if line.startswith(" ")]
+    return [f for f in findings if not _JSONATA_INTEGER.match(f)]
 
 
 def _machine(synth: Synthesized) -> dict[str, object]:
@@ -85,7 +98,7 @@ def _statelint(*args: str) -> subprocess.CompletedProcess[str]:
 
 def test_statelint_accepts_the_asl_file() -> None:
     result = _statelint(*STATELINT_ARGS, str(statemachine.ASL_PATH))
-    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stderr == "" and _unexpected_findings(result) == [], result.stdout
 
 
 @pytest.mark.parametrize("env", ["dev", "prod"])
@@ -104,4 +117,4 @@ def test_statelint_accepts_the_substituted_definition(env: str, tmp_path: Path) 
     path = tmp_path / "substituted.asl.json"
     path.write_text(statemachine.substitute(statemachine.read_definition(), values), "utf-8")
     result = _statelint(*STATELINT_ARGS, str(path))
-    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stderr == "" and _unexpected_findings(result) == [], result.stdout

@@ -143,3 +143,62 @@ def test_deadline_fallback_keeps_what_was_found() -> None:
     assert body["toolRounds"] == 1 and body["modelCalls"] == 1
     assert body["products"] and all(p["category"] == "COMPUTERS" for p in body["products"])
     assert "ran out of time" in body["answer"]
+
+
+def test_a_model_call_that_runs_into_the_deadline_falls_back_in_time() -> None:
+    # Given a 3 s budget and a model that takes 8 s to answer
+    def slow_model(event: dict[str, Any], context: Any) -> Any:
+        time.sleep(8)
+        raise AssertionError("the Task should have timed out first")
+
+    with LocalStorechat(
+        tuning={"DeadlineMs": 3000, "ConverseReserveMs": 1000}, overrides={"converse": slow_model}
+    ) as local:
+        result = local.ask("hello")
+    # Then the Converse Task's own timeout (what is left of the budget) stops it, and the
+    # shopper gets a deadline fallback well before the gateway's 29 s
+    body = result.body
+    assert result.status == "SUCCEEDED" and body is not None
+    assert body["fallbackReason"] == "deadline"
+    assert result.elapsed_ms < 8000
+
+
+def test_a_failing_response_builder_still_answers_with_a_fallback() -> None:
+    def crashes(event: dict[str, Any], context: Any) -> Any:
+        raise RuntimeError("compose is down")
+
+    with LocalStorechat(overrides={"compose_response": crashes}) as local:
+        result = local.ask(QUESTION)
+    body = result.body
+    assert result.status == "SUCCEEDED" and body is not None
+    assert body["outcome"] == "fallback" and body["fallbackReason"] == "compose_failed"
+    assert body["products"] == [] and "try again" in body["answer"]
+    assert body["historySaved"] is True
+
+
+def test_an_input_too_long_for_the_model_drops_old_turns_and_retries() -> None:
+    with LocalStorechat(model="bedrock") as local:
+        stubbed_bedrock(then_answer=True)
+        first = local.ask("hello")
+        assert first.body is not None
+        client = boto3.client(
+            "bedrock-runtime",
+            region_name="us-east-1",
+            aws_access_key_id="x",
+            aws_secret_access_key="y",
+        )
+        stub = Stubber(client)
+        stub.add_client_error(
+            "converse",
+            service_error_code="ValidationException",
+            service_message="Input is too long for requested model.",
+            http_status_code=400,
+        )
+        stub.add_response("converse", BEDROCK_ANSWER)
+        stub.activate()
+        use_provider(BedrockProvider(None, client=client))
+        result = local.ask("and again", first.body["sessionId"])
+    stub.assert_no_pending_responses()
+    assert result.body is not None and result.body["outcome"] == "answered"
+    calls = converse_inputs(result)
+    assert len(calls) == 2 and len(calls[1]["messages"]) < len(calls[0]["messages"])

@@ -205,3 +205,29 @@ def test_a_null_session_id_starts_a_new_session() -> None:
         result = local.run({"message": "hello", "sessionId": None})
     assert result.status == "SUCCEEDED", result.cause
     assert result.body is not None and len(result.body["sessionId"]) == 36
+
+
+def test_a_whitespace_padded_message_does_not_break_the_session() -> None:
+    with LocalStorechat() as local:
+        first = local.ask(" " * 1000 + "windows laptop?")
+        assert first.body is not None
+        second = local.ask("Which of those is the lightest?", first.body["sessionId"])
+    assert second.body is not None
+    assert second.body["outcome"] == "answered", second.body
+    assert converse_inputs(second)[0]["messages"][0]["content"][0]["text"] == "windows laptop?"
+
+
+def test_expired_turns_are_not_loaded_even_before_ttl_deletes_them() -> None:
+    session = "e0e0e0e0-0000-4000-8000-000000000001"
+    with LocalStorechat() as local:
+        boto3.client("dynamodb", region_name=REGION).put_item(
+            TableName=SESSIONS_TABLE,
+            Item={
+                "sessionId": {"S": session},
+                "turnKey": {"S": "2020-01-01T00:00:00+00:00#old"},
+                "expiresAt": {"N": "1577836800"},
+                "turn": {"S": json.dumps({"user": "old", "assistant": "old answer"})},
+            },
+        )
+        result = local.ask("hello", session)
+    assert result.body is not None and result.body["sessionId"] != session

@@ -46,3 +46,12 @@ def test_step_functions_jsonata_functions_work_after_patching() -> None:
     assert evaluate("($v:=null;$v)") is None
     assert evaluate("$exists(($v:=null;$v))") is True
     assert evaluate("$exists(($v:=null;$w))") is False
+
+
+def test_the_dynamodb_backend_put_item_used_for_bulk_loading_is_there() -> None:
+    from moto.core.base_backend import BackendDict
+    from moto.dynamodb.models import DynamoDBBackend, dynamodb_backends
+
+    assert isinstance(dynamodb_backends, BackendDict), "moto's dynamodb_backends moved"
+    params = list(inspect.signature(DynamoDBBackend.put_item).parameters)
+    assert params[:3] == ["self", "table_name", "item_attrs"]

@@ -81,3 +81,11 @@ def test_an_answer_left_empty_by_removals_still_says_something() -> None:
     out = body(outcome="answered", answer="Buy the [NOPE-1].", products=LEDGER)
     assert out["products"] == []
     assert out["answer"] and "NOPE-1" not in out["answer"]
+
+
+def test_a_long_truncated_answer_keeps_its_cut_short_note() -> None:
+    out = body(outcome="truncated", answer="The [CMP-002] is good. " * 400, products=LEDGER)
+    assert len(out["answer"]) <= 4000
+    assert out["answer"].endswith(
+        "(This answer was cut short. Ask me to continue or to be more specific.)"
+    )

@@ -22,6 +22,7 @@ from converse.request import (
 from converse.settings import Settings
 from shared.errors import (
     InvalidConverseRequest,
+    ModelContextOverflow,
     ModelRequestRejected,
     ModelThrottled,
     ModelUnavailable,
@@ -235,3 +236,17 @@ def test_blank_text_blocks_are_dropped_from_the_reply() -> None:
         {"toolUse": {"toolUseId": "a", "name": "get_book_info", "input": {"query": "Dune"}}}
     ]
     assert out.text == "" and len(out.toolUses) == 1
+
+
+def test_an_input_too_long_for_the_model_is_a_context_overflow() -> None:
+    client = boto3.client(
+        "bedrock-runtime", region_name="us-east-1", aws_access_key_id="x", aws_secret_access_key="y"
+    )
+    with Stubber(client) as stub:
+        stub.add_client_error(
+            "converse",
+            service_error_code="ValidationException",
+            service_message="Input is too long for requested model.",
+        )
+        with pytest.raises(ModelContextOverflow):
+            BedrockProvider(None, client=client).converse(request([USER]))

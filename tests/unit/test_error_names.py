@@ -24,14 +24,25 @@ def _error_equals(node: object) -> set[str]:
 
 def test_every_custom_error_in_the_asl_is_a_class_the_lambdas_raise() -> None:
     matched = _error_equals(json.loads(statemachine.read_definition()))
-    custom = {name for name in matched if not name.startswith(("States.", "Lambda.", "DynamoDb."))}
-    assert custom == set(errors.RETRYABLE_MODEL_ERRORS) | {"ReplayExhausted"}
+    services = ("States.", "Lambda.", "DynamoDb.", "DynamoDB.")
+    custom = {name for name in matched if not name.startswith(services)}
+    assert custom == set(errors.RETRYABLE_MODEL_ERRORS) | {
+        "ReplayExhausted",
+        "ModelContextOverflow",
+    }
     for name in custom:
         assert issubclass(getattr(errors, name), errors.StorechatError)
 
 
-def test_the_converse_retry_matches_exactly_the_retryable_model_errors() -> None:
+def test_retryable_model_errors_go_back_through_the_deadline_check() -> None:
     definition = json.loads(statemachine.read_definition())
-    retriers = definition["States"]["Converse"]["Retry"]
-    assert retriers[0]["ErrorEquals"] == list(errors.RETRYABLE_MODEL_ERRORS)
-    assert retriers[0]["JitterStrategy"] == "FULL" and retriers[0]["MaxAttempts"] <= 3
+    catchers = definition["States"]["Converse"]["Catch"]
+    retry = next(c for c in catchers if c["Next"] == "RetryModelCall")
+    assert retry["ErrorEquals"] == list(errors.RETRYABLE_MODEL_ERRORS)
+    # No blind Retry for them: every retry passes BackOff, then CheckDeadline
+    blind = [
+        r for r in definition["States"]["Converse"]["Retry"] if "ModelThrottled" in r["ErrorEquals"]
+    ]
+    assert blind == []
+    assert definition["States"]["BackOff"]["Next"] == "CheckDeadline"
+    assert catchers[-1]["ErrorEquals"] == ["States.ALL"]
