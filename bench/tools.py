@@ -151,7 +151,7 @@ def naive_lookup(event: dict[str, Any], context: Any) -> dict[str, Any]:
         return result
     source = handler.catalog_source()
     products = handler.catalog_cache().get_or_load(
-        query.category or "*", lambda: source.products(query.category)
+        query.category or "*", lambda: source.products(query.category, deadline_s=None).products
     )
     records = [full_record(p) for p in products]
     return ToolOutput(

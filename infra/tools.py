@@ -130,8 +130,9 @@ class Tools(Construct):
             catalog_environment(config, catalog.table_name if catalog is not None else None),
         )
         if catalog is not None:
-            # Query by category on the index, Scan only when no category is given
-            # (lookup_inventory/repository.py); nothing else, and no writes.
+            # Query by category on the index, Scan only when no category is given,
+            # BatchGetItem for follow-ups by productIds (lookup_inventory/repository.py);
+            # nothing else, and no writes.
             lookup.add_to_role_policy(
                 iam.PolicyStatement(
                     actions=["dynamodb:Query"],
@@ -139,7 +140,10 @@ class Tools(Construct):
                 )
             )
             lookup.add_to_role_policy(
-                iam.PolicyStatement(actions=["dynamodb:Scan"], resources=[catalog.table_arn])
+                iam.PolicyStatement(
+                    actions=["dynamodb:Scan", "dynamodb:BatchGetItem"],
+                    resources=[catalog.table_arn],
+                )
             )
 
         reviews = build(

@@ -3,6 +3,11 @@
 The model gets the number of matches and at most ``max_results`` compact
 records: enough to choose and to cite ``[productId]``. The ledger gets the full
 records of exactly those products, and the response is built from the ledger.
+
+A follow-up ("is the second one lighter?") names products with ``productIds``:
+exactly those are fetched, then filtered and ranked like any search. A read of
+a large catalog that ran out of time is answered with what was read, marked
+``partial`` for the model, and not cached.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from lookup_inventory.cache import TTLCache
-from lookup_inventory.repository import CatalogSource, Product
+from lookup_inventory.repository import CatalogRead, CatalogSource, Product
 from shared.contract import MAX_RESULT_BYTES, Ledger, ToolOutput, ToolUse, result_size, tool_output
 from shared.errors import CatalogUnavailable
 from shared.sanitize import clean_text, clean_value
@@ -35,6 +40,13 @@ _SORT_SPECS: dict[str, tuple[tuple[str, ...], bool]] = {
     "newest": (("year",), True),
 }
 SUMMARY_CHARS = 160
+MAX_PRODUCT_IDS = 10
+PARTIAL_NOTE = (
+    "The catalog is large; this is part of it. Narrow with brandId, keywords or maxPrice."
+)
+UNREAD_NOTE = "Some of the asked products could not be read right now (notRead); ask again."
+
+ProductId = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")]
 
 
 class InventoryInput(BaseModel):
@@ -48,6 +60,9 @@ class InventoryInput(BaseModel):
     keywords: Annotated[str | None, Field(min_length=1, max_length=120)] = None
     maxPrice: Annotated[float | None, Field(gt=0, le=1_000_000)] = None
     sortBy: SortBy | None = None
+    productIds: Annotated[
+        list[ProductId] | None, Field(min_length=1, max_length=MAX_PRODUCT_IDS)
+    ] = None
 
     @field_validator("category", mode="before")
     @classmethod
@@ -140,8 +155,10 @@ def run(
     source: CatalogSource,
     cache: TTLCache[str, list[Product]],
     max_results: int,
+    deadline_s: float | None = None,
     clock: Callable[[], float] = time.perf_counter,
 ) -> ToolOutput:
+    """Answer one ``lookup_inventory`` call; ``deadline_s`` (monotonic) bounds the catalog read."""
     started = clock()
 
     def elapsed_ms() -> int:
@@ -163,9 +180,8 @@ def run(
             ms=elapsed_ms(),
         )
 
-    key = query.category or "*"
     try:
-        products = cache.get_or_load(key, lambda: source.products(query.category))
+        read = _read(query, source, cache, deadline_s)
     except CatalogUnavailable as exc:
         message = "The catalog is unavailable right now, so I cannot check what is in stock."
         return tool_output(
@@ -176,12 +192,13 @@ def run(
             ms=elapsed_ms(),
         )
 
-    found = _rank([p for p in products if _matches(p, query)], query.sortBy)
+    extras, remarks = _about_the_read(query, read)
+    found = _rank([p for p in read.products if _matches(p, query)], query.sortBy)
     # Show as many of the best matches as fit the result budget, so that what the
     # model reads and what the ledger keeps are the same products.
     shown: list[Product] = []
     compacts: list[dict[str, Any]] = []
-    budget = MAX_RESULT_BYTES - 400  # room for count, shown and the note
+    budget = MAX_RESULT_BYTES - 400 - result_size(extras)  # room for count, shown, notes
     used = 0
     for product in found[:max_results]:
         item = compact(product)
@@ -190,16 +207,66 @@ def run(
             break
         shown.append(product)
         compacts.append(item)
-    for_model: dict[str, Any] = {"count": len(found), "shown": len(shown), "products": compacts}
+    notes = [extras.pop("note")] if "note" in extras else []
+    for_model: dict[str, Any] = {
+        "count": len(found),
+        "shown": len(shown),
+        "products": compacts,
+        **extras,
+    }
     if len(found) > len(shown):
-        for_model["note"] = (
+        notes.append(
             f"{len(found) - len(shown)} more match; narrow with brandId, keywords or maxPrice."
         )
+    if notes:
+        for_model["note"] = " ".join(notes)
+    summary = "; ".join(
+        [f"{len(found)} products for {_describe(query)}", f"showed {len(shown)}", *remarks]
+    )
     return tool_output(
         tool_use,
         status="success",
         for_model=for_model,
-        summary=f"{len(found)} products for {_describe(query)}; showed {len(shown)}",
+        summary=summary,
         ms=elapsed_ms(),
         ledger=Ledger(products=[full_record(p) for p in shown]),
     )
+
+
+def _read(
+    query: InventoryInput,
+    source: CatalogSource,
+    cache: TTLCache[str, list[Product]],
+    deadline_s: float | None,
+) -> CatalogRead:
+    """The asked products, or the category (from the cache when fresh)."""
+    if query.productIds:
+        # Fetched each time: a follow-up is about stock and price now.
+        return source.products_by_id(query.productIds, deadline_s=deadline_s)
+    key = query.category or "*"
+    cached = cache.get(key)
+    if cached is not None:
+        return CatalogRead(cached)
+    read = source.products(query.category, deadline_s=deadline_s)
+    if read.complete:  # a partial read would hide the rest of the catalog for the TTL
+        cache.put(key, read.products)
+    return read
+
+
+def _about_the_read(query: InventoryInput, read: CatalogRead) -> tuple[dict[str, Any], list[str]]:
+    """What the model must know about the read itself, and the same for the trace."""
+    extras: dict[str, Any] = {}
+    remarks: list[str] = []
+    if query.productIds:
+        have = {p.get("productId") for p in read.products}
+        missing = [pid for pid in dict.fromkeys(query.productIds) if pid not in have]
+        if missing and read.complete:
+            extras["notFound"] = missing
+            remarks.append(f"not found: {', '.join(missing)}")
+        elif missing:
+            extras |= {"partial": True, "notRead": missing, "note": UNREAD_NOTE}
+            remarks.append(f"not read in time: {', '.join(missing)}")
+    elif not read.complete:
+        extras |= {"partial": True, "note": PARTIAL_NOTE}
+        remarks.append(f"partial read ({len(read.products)} products read in time)")
+    return extras, remarks

@@ -20,6 +20,11 @@ class Settings(BaseModel):
     products_api_url: Annotated[str | None, Field(alias="PRODUCTS_API_URL")] = None
     cache_ttl_s: Annotated[float, Field(alias="CATALOG_CACHE_TTL_S", ge=0)] = 30.0
     cache_max_entries: Annotated[int, Field(alias="CATALOG_CACHE_MAX_ENTRIES", ge=1)] = 8
+    # Products held over all cached reads, so a huge catalog cannot grow a warm
+    # container's memory without bound: about 80 MB at the default (synthetic
+    # products take ~1.3 KB each as Python objects). A single read larger than this
+    # is answered from the table on every call and never kept.
+    cache_max_items: Annotated[int, Field(alias="CATALOG_CACHE_MAX_ITEMS", ge=1)] = 60_000
     max_results: Annotated[int, Field(alias="CATALOG_MAX_RESULTS", ge=1, le=25)] = 8
     http_timeout_s: Annotated[float, Field(alias="TOOL_HTTP_TIMEOUT_S", gt=0)] = 4.0
 

@@ -90,9 +90,16 @@ def fit_for_model(payload: dict[str, Any], limit: int = MAX_RESULT_BYTES) -> dic
     if trimmed:
         fitted["trimmed"] = trimmed
     if result_size(fitted) > limit:
-        # Not a list problem: a single huge string. Keep a readable prefix.
+        # Not a list problem: a single huge string. Keep a readable prefix, cut by
+        # UTF-8 bytes (a character can take four), with room for the key, the quotes
+        # and JSON escapes; a character split at the cut is dropped.
         text = json.dumps(fitted, ensure_ascii=False)
-        fitted = {"truncated": text[: limit // 2]}
+        prefix = text.encode("utf-8")[: max(limit - 100, 0)].decode("utf-8", "ignore")
+        fitted = {"truncated": prefix}
+        while result_size(fitted) > limit:
+            # Quotes and backslashes in the prefix are escaped again: trim further.
+            prefix = prefix[: len(prefix) * 3 // 4]
+            fitted = {"truncated": prefix}
     return fitted
 
 

@@ -4,6 +4,10 @@ It turns every way a call can go wrong (timeout, refused connection, 429, 5xx,
 a body that is not JSON) into :class:`~shared.errors.UpstreamError` with a
 ``kind`` the tool can explain to the model. The timeout is what the Lambda has
 left minus a margin, so the tool answers before Step Functions gives up on it.
+
+urllib's own timeout bounds each socket operation, not the call: a server that
+sends a byte every second would keep ``read()`` going for as long as it likes.
+So the body is read in chunks against one deadline for the whole call.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from __future__ import annotations
 import gzip
 import json
 import socket
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Mapping
@@ -20,6 +25,7 @@ from shared.errors import UpstreamError
 
 USER_AGENT = "storechat/0.1 (shopping assistant; +https://github.com/storechat/storechat)"
 MAX_BODY_BYTES = 2_000_000
+CHUNK_BYTES = 16 * 1024
 
 
 class RemainingTime(Protocol):
@@ -46,9 +52,10 @@ def get_json(
 ) -> Any:
     """GET ``url`` and decode its JSON body, or raise :class:`UpstreamError`."""
     request = urllib.request.Request(url, headers={"User-Agent": USER_AGENT, **headers})
+    deadline = time.monotonic() + timeout_s
     try:
         with opener(request, timeout=timeout_s) as response:
-            raw = response.read(MAX_BODY_BYTES + 1)
+            raw = _read_body(response, deadline, timeout_s)
             encoding = response.headers.get("Content-Encoding", "")
     except urllib.error.HTTPError as exc:
         kind = (
@@ -65,11 +72,44 @@ def get_json(
         raise UpstreamError("unreachable", str(exc.reason)) from exc
     except OSError as exc:
         raise UpstreamError("unreachable", str(exc)) from exc
-    if len(raw) > MAX_BODY_BYTES:
-        raise UpstreamError("malformed", "response body too large")
     try:
         if encoding == "gzip":
             raw = gzip.decompress(raw)
         return json.loads(raw.decode("utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise UpstreamError("malformed", "response body is not JSON") from exc
+
+
+def _read_body(response: Any, deadline: float, timeout_s: float) -> bytes:
+    """The body, read in chunks until EOF; :class:`UpstreamError` past ``deadline`` or the cap.
+
+    ``read1`` returns whatever has arrived (at most one socket read), where
+    ``read(n)`` would wait for all ``n`` bytes however slowly they come.
+    """
+    read = getattr(response, "read1", None) or response.read
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise UpstreamError("timeout", f"no complete answer within {timeout_s:.1f}s")
+        _narrow_socket_timeout(response, left)
+        chunk = read(CHUNK_BYTES)
+        if not chunk:
+            return b"".join(chunks)
+        size += len(chunk)
+        if size > MAX_BODY_BYTES:
+            raise UpstreamError("malformed", "response body too large")
+        chunks.append(chunk)
+
+
+def _narrow_socket_timeout(response: Any, seconds: float) -> None:
+    """Let one socket read wait only for what is left of the deadline, where reachable.
+
+    Without this a server that stalls just before the deadline would hold the call
+    for one more full per-operation timeout. Best effort: a response that is not
+    backed by a plain socket keeps the timeout it was opened with.
+    """
+    sock = getattr(getattr(getattr(response, "fp", None), "raw", None), "_sock", None)
+    if isinstance(sock, socket.socket):
+        sock.settimeout(max(seconds, 0.01))

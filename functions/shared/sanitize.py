@@ -11,8 +11,11 @@ import re
 from typing import Any
 
 # Everything in Unicode category Cc except tab and newline, plus the bidi
-# overrides and zero-width characters that hide text from a human reviewer.
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]")
+# embeddings, overrides and isolates and the zero-width characters: all of them
+# can reorder or hide text from a human reviewer.
+_CONTROL = re.compile(
+    r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]"
+)
 
 
 def clean_text(value: str, limit: int) -> str:

@@ -10,11 +10,16 @@ from __future__ import annotations
 import importlib
 import time
 import uuid
+import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from shared.observability import metrics
+
+# Locally metrics are off and cleared after every call (see Dispatcher), so Powertools'
+# reminder that a handler published none is noise here.
+warnings.filterwarnings("ignore", message="No application metrics to publish")
 
 Handler = Callable[[dict[str, Any], Any], Any]
 

@@ -101,6 +101,7 @@ def test_the_catalog_tool_only_reads_the_catalog(each_env: Synthesized) -> None:
     assert grants == {
         "dynamodb:Query": {f"<{catalog}.Arn>/index/{names.CATALOG_CATEGORY_INDEX}"},
         "dynamodb:Scan": {f"<{catalog}.Arn>"},
+        "dynamodb:BatchGetItem": {f"<{catalog}.Arn>"},
     }
 
 
