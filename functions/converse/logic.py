@@ -16,6 +16,9 @@ from converse.settings import Settings
 class ConverseInput(BaseModel):
     messages: Annotated[list[dict[str, Any]], Field(min_length=1)]
     executionId: str | None = None
+    deadlineMs: Annotated[
+        int | None, Field(description="Epoch ms by which the model must have answered")
+    ] = None
 
 
 class Usage(BaseModel):
@@ -85,8 +88,12 @@ def converse(event: ConverseInput, *, settings: Settings, provider: Provider) ->
         else None,
     )
     validate_request(request)
+    timeout_s = None
+    if event.deadlineMs is not None:
+        # Half a second to build the reply and hand it back to the state machine.
+        timeout_s = max(1.0, (event.deadlineMs - time.time() * 1000) / 1000 - 0.5)
     started = time.perf_counter()
-    response = provider.converse(request)
+    response = provider.converse(request, timeout_s=timeout_s)
     elapsed = int((time.perf_counter() - started) * 1000)
     message = tidy_message(response.get("output", {}).get("message") or {})
     if any(leaks_system_prompt(str(b.get("text", ""))) for b in message["content"]):

@@ -25,6 +25,10 @@ class ModelRequestRejected(StorechatError):
     """The provider refused the request (validation, access, missing model); not retried."""
 
 
+class ModelDeadline(StorechatError):
+    """The model did not answer before the turn's deadline; the loop falls back in time."""
+
+
 class ModelContextOverflow(StorechatError):
     """The request is longer than the model's context window; routed like that stop reason."""
 

@@ -199,7 +199,7 @@ class LocalStorechat:
     # -- lifecycle --------------------------------------------------------------------------
 
     def __enter__(self) -> LocalStorechat:
-        bedrock_client = self._bedrock_client() if self.model.startswith("bedrock") else None
+        bedrock_clients = self._bedrock_client() if self.model.startswith("bedrock") else None
         with ExitStack() as stack:
             # If any step fails, everything started so far is undone before the error
             # leaves: moto stopped, the environment restored, caches forgotten.
@@ -221,11 +221,11 @@ class LocalStorechat:
 
             logger.setLevel(self._env["POWERTOOLS_LOG_LEVEL"])
             moto_patches.install(Dispatcher(self._overrides))
-            if bedrock_client is not None:
+            if bedrock_clients is not None:
                 from converse.handler import use_provider
                 from converse.providers import BedrockProvider
 
-                use_provider(BedrockProvider(region=None, client=bedrock_client))
+                use_provider(BedrockProvider(region=None, client_factory=bedrock_clients))
             self._dynamodb = boto3.client("dynamodb", region_name=REGION)
             self._sfn = boto3.client("stepfunctions", region_name=REGION)
             self._create_tables()
@@ -240,22 +240,26 @@ class LocalStorechat:
 
     @staticmethod
     def _bedrock_client() -> Any:
-        # moto swaps in fake credentials while it runs, so resolve the real ones first.
+        """A client factory holding the real credentials, resolved before moto starts."""
         session = boto3.Session()
         credentials = session.get_credentials()
         if credentials is None:
             raise RuntimeError("--model bedrock needs AWS credentials (none were found)")
         frozen = credentials.get_frozen_credentials()
+        region = os.environ.get("BEDROCK_REGION") or session.region_name or REGION
         from botocore.config import Config
 
-        return boto3.client(
-            "bedrock-runtime",
-            region_name=os.environ.get("BEDROCK_REGION") or session.region_name or REGION,
-            aws_access_key_id=frozen.access_key,
-            aws_secret_access_key=frozen.secret_key,
-            aws_session_token=frozen.token,
-            config=Config(retries={"max_attempts": 1}, read_timeout=20),
-        )
+        def build(read_timeout_s: int) -> Any:
+            return boto3.client(
+                "bedrock-runtime",
+                region_name=region,
+                aws_access_key_id=frozen.access_key,
+                aws_secret_access_key=frozen.secret_key,
+                aws_session_token=frozen.token,
+                config=Config(retries={"max_attempts": 1}, read_timeout=read_timeout_s),
+            )
+
+        return build
 
     # -- resources --------------------------------------------------------------------------
 

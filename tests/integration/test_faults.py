@@ -10,7 +10,7 @@ import pytest
 from botocore.stub import Stubber
 
 from converse.handler import use_provider
-from converse.providers import BedrockProvider
+from converse.providers import BedrockProvider, default_client_factory
 from storechat.local import LocalStorechat
 from storechat.local.runner import CATALOG_TABLE, REGION, SESSIONS_TABLE
 from tests.integration.conftest import converse_inputs
@@ -126,15 +126,15 @@ def test_review_service_failures_are_explained_not_fatal(
 
 
 def test_deadline_fallback_keeps_what_was_found() -> None:
-    # Given a catalog tool that takes 2 s, and a budget with room for one model call
+    # Given a catalog tool that takes 4 s, and a budget with room for one model call
     # before the tools but not after them
     def slow_lookup(event: dict[str, Any], context: Any) -> Any:
-        time.sleep(2)
+        time.sleep(4)
         from lookup_inventory.handler import lambda_handler
 
         return lambda_handler(event, context)
 
-    tuning = {"DeadlineMs": 4000, "ConverseReserveMs": 2500, "ToolRoundReserveMs": 1}
+    tuning = {"DeadlineMs": 8000, "ConverseReserveMs": 5000, "ToolRoundReserveMs": 1}
     with LocalStorechat(tuning=tuning, overrides={"lookup_inventory": slow_lookup}) as local:
         result = local.ask(QUESTION)
     # Then the shopper gets a deadline fallback that still lists the products found
@@ -146,21 +146,20 @@ def test_deadline_fallback_keeps_what_was_found() -> None:
 
 
 def test_a_model_call_that_runs_into_the_deadline_falls_back_in_time() -> None:
-    # Given a 3 s budget and a model that takes 8 s to answer
-    def slow_model(event: dict[str, Any], context: Any) -> Any:
-        time.sleep(8)
-        raise AssertionError("the Task should have timed out first")
-
-    with LocalStorechat(
-        tuning={"DeadlineMs": 3000, "ConverseReserveMs": 1000}, overrides={"converse": slow_model}
-    ) as local:
-        result = local.ask("hello")
-    # Then the Converse Task's own timeout (what is left of the budget) stops it, and the
-    # shopper gets a deadline fallback well before the gateway's 29 s
+    # Given a 3 s budget and a "Bedrock" endpoint (on 127.0.0.1) that takes 10 s to answer
+    with FakeHttpServer() as slow_bedrock:
+        slow_bedrock.route("/model/m/converse", body=BEDROCK_ANSWER, delay_s=10)
+        tuning = {"DeadlineMs": 3000, "ConverseReserveMs": 1000}
+        with LocalStorechat(model="bedrock:m", tuning=tuning) as local:
+            factory = default_client_factory("us-east-1", endpoint_url=slow_bedrock.base_url)
+            use_provider(BedrockProvider(None, client_factory=factory))
+            result = local.ask("hello")
+    # Then the Converse Lambda's read timeout ends at the deadline, and the shopper gets a
+    # deadline fallback, long before the gateway's 29 s
     body = result.body
     assert result.status == "SUCCEEDED" and body is not None
-    assert body["fallbackReason"] == "deadline"
-    assert result.elapsed_ms < 8000
+    assert body["fallbackReason"] == "deadline", body
+    assert result.elapsed_ms < 9000
 
 
 def test_a_failing_response_builder_still_answers_with_a_fallback() -> None:

@@ -137,7 +137,7 @@ def test_a_follow_up_with_the_session_id_continues_the_conversation(served: Serv
 
 
 BAD_BODIES = {
-    "empty message": ({"message": ""}, "message: String should have at least 1 character"),
+    "empty message": ({"message": ""}, "message: must not be empty"),
     "whitespace": ({"message": " \n\t "}, "message must not be empty or only whitespace"),
     "2001 characters": ({"message": "x" * 2001}, "message: at most 2000 characters"),
     "not JSON": (b"message=hello", "request body is not valid JSON"),

@@ -147,11 +147,19 @@ def _make_handler(owner: FakeHttpServer) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
 
+        def do_POST(self) -> None:
+            # A POST's body is read and dropped: the fakes answer by path alone.
+            self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            self._answer("POST")
+
         def do_GET(self) -> None:
+            self._answer("GET")
+
+        def _answer(self, method: str) -> None:
             parsed = urllib.parse.urlsplit(self.path)
             route = owner._record(
                 RecordedRequest(
-                    method="GET",
+                    method=method,
                     path=parsed.path,
                     query=urllib.parse.parse_qs(parsed.query, keep_blank_values=True),
                     headers=dict(self.headers.items()),

@@ -216,7 +216,9 @@ def test_blank_text_blocks_are_dropped_from_the_reply() -> None:
     class Blank:
         label = "test"
 
-        def converse(self, req: dict[str, Any]) -> dict[str, Any]:
+        def converse(
+            self, req: dict[str, Any], *, timeout_s: float | None = None
+        ) -> dict[str, Any]:
             reply = bedrock_reply()
             reply["output"]["message"]["content"] = [
                 {"text": " "},

@@ -29,6 +29,7 @@ def test_every_custom_error_in_the_asl_is_a_class_the_lambdas_raise() -> None:
     assert custom == set(errors.RETRYABLE_MODEL_ERRORS) | {
         "ReplayExhausted",
         "ModelContextOverflow",
+        "ModelDeadline",
     }
     for name in custom:
         assert issubclass(getattr(errors, name), errors.StorechatError)
