@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import json
+import logging
 import os
 import sys
 import threading
@@ -28,6 +29,10 @@ from moto import mock_aws
 import statemachine
 from storechat.local import moto_patches
 from storechat.local.lambdas import FUNCTIONS, Dispatcher, Handler, local_arn
+
+# moto's interpreter logs every caught task failure with the whole state's parse tree;
+# the loop handles those failures on purpose, so they are not news for a local user.
+logging.getLogger("moto.stepfunctions.parser").setLevel(logging.CRITICAL)
 
 REGION = "us-east-1"
 ACCOUNT = "123456789012"
