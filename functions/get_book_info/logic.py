@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, StringConstraints, ValidationError
 
 from shared.contract import Ledger, ToolOutput, ToolUse, tool_output
 from shared.errors import UpstreamError
+from shared.tool_errors import describe_validation_error, explain_upstream_error
 
 TOOL_NAME = "get_book_info"
 SERVICE = "The book information service"
@@ -81,32 +82,3 @@ def _summary(count: int, query: str) -> str:
 
 # The two helpers below mirror get_computer_reviews.logic; each Lambda is
 # packaged on its own, so one tool does not import the other.
-
-
-def describe_validation_error(exc: ValidationError) -> str:
-    """One readable line per problem, e.g. ``query: Field required``."""
-    parts = []
-    for error in exc.errors(include_url=False):
-        where = ".".join(str(part) for part in error["loc"]) or "input"
-        parts.append(f"{where}: {error['msg']}")
-    return "; ".join(parts)
-
-
-def explain_upstream_error(service: str, exc: UpstreamError, what: str) -> str:
-    """A sentence telling the model what went wrong and that it should carry on without."""
-    unavailable = f"{what} are unavailable right now."
-    match exc.kind:
-        case "rate_limited":
-            return f"{service} is rate limiting requests (HTTP 429); {unavailable}"
-        case "timeout":
-            return f"{service} did not answer in time ({exc.detail}); {unavailable}"
-        case "unavailable":
-            return f"{service} is failing ({exc.detail}); {unavailable}"
-        case "http_error":
-            return f"{service} refused the request ({exc.detail}); {unavailable}"
-        case "malformed":
-            return f"{service} sent a response that could not be read; {unavailable}"
-        case "unreachable":
-            return f"{service} could not be reached; {unavailable}"
-        case _:
-            return f"{service} failed ({exc.kind}); {unavailable}"

@@ -23,6 +23,7 @@ from lookup_inventory.repository import CatalogRead, CatalogSource, Product
 from shared.contract import MAX_RESULT_BYTES, Ledger, ToolOutput, ToolUse, result_size, tool_output
 from shared.errors import CatalogUnavailable
 from shared.sanitize import clean_text, clean_value
+from shared.tool_errors import describe_validation_error
 
 Category = Literal["BOOKS", "COMPUTERS", "MOBILE"]
 SortBy = Literal[
@@ -167,10 +168,7 @@ def run(
     try:
         query = InventoryInput.model_validate(tool_use.input)
     except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc']) or 'input'}: {err['msg']}"
-            for err in exc.errors()
-        )
+        problems = describe_validation_error(exc)
         message = f"Invalid input for lookup_inventory: {problems}"
         return tool_output(
             tool_use,
