@@ -25,6 +25,7 @@ import sys
 import threading
 import time
 import traceback
+from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
 from http import HTTPStatus
@@ -37,6 +38,13 @@ from shared.api import MAX_BODY_BYTES, RequestRejected, error_body, openapi, par
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 ASK_TIMEOUT_S = 29
+MAX_RUNNING_EXECUTIONS = 2
+"""Executions run at once; the rest wait their turn, first come first served.
+
+The local engine is CPU-bound Python: on a laptop, twenty executions sharing two
+cores all finish late, and the slowest pass the 29 s limit. Admitting a few at a
+time, like a Lambda concurrency limit, keeps each one fast and the queue fair.
+"""
 """API Gateway gives an integration 29 s; the dev server waits no longer."""
 
 _CONTENT_TYPES = {
@@ -78,17 +86,49 @@ class Asker(Protocol):
     ) -> Any: ...
 
 
+class _FairGate:
+    """At most ``slots`` holders at once, admitted in arrival order (a Semaphore is not fair)."""
+
+    def __init__(self, slots: int) -> None:
+        self._slots = slots
+        self._running = 0
+        self._waiting: deque[object] = deque()
+        self._condition = threading.Condition()
+
+    def __enter__(self) -> None:
+        ticket = object()
+        with self._condition:
+            self._waiting.append(ticket)
+            self._condition.wait_for(
+                lambda: self._running < self._slots and self._waiting[0] is ticket
+            )
+            self._waiting.popleft()
+            self._running += 1
+            self._condition.notify_all()
+
+    def __exit__(self, *exc: object) -> None:
+        with self._condition:
+            self._running -= 1
+            self._condition.notify_all()
+
+
 class StorechatHTTPServer(ThreadingHTTPServer):
     """A threading HTTP server that holds the running local system."""
 
     daemon_threads = True
 
     def __init__(
-        self, address: tuple[str, int], local: Asker, web_dir: Path, access_log: TextIO | None
+        self,
+        address: tuple[str, int],
+        local: Asker,
+        web_dir: Path,
+        access_log: TextIO | None,
+        max_running: int = MAX_RUNNING_EXECUTIONS,
     ) -> None:
         if ":" in address[0]:
             self.address_family = socket.AF_INET6
         self.local = local
+        self.admission = _FairGate(max_running)
         self.web_dir = web_dir.resolve()
         self.access_log = access_log
         self._log_lock = threading.Lock()
@@ -178,9 +218,13 @@ class StorechatHandler(BaseHTTPRequestHandler):
             self._send_json(HTTPStatus.BAD_REQUEST, error_body("invalid_request", str(exc)))
             return
         try:
-            result = self.server.local.ask(
-                request.message, request.sessionId, timeout_s=ASK_TIMEOUT_S, with_history=False
-            )
+            with self.server.admission:
+                result = self.server.local.ask(
+                    request.message,
+                    request.sessionId,
+                    timeout_s=ASK_TIMEOUT_S,
+                    with_history=False,
+                )
         except TimeoutError as exc:
             self._log_failure("timed out", str(exc))
             self._send_json(HTTPStatus.GATEWAY_TIMEOUT, _TIMED_OUT)
