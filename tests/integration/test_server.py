@@ -222,7 +222,9 @@ class HeldModel:
     def __init__(self) -> None:
         self.release = threading.Event()
 
-    def converse(self, request: dict[str, Any]) -> dict[str, Any]:
+    def converse(
+        self, request: dict[str, Any], *, timeout_s: float | None = None
+    ) -> dict[str, Any]:
         self.release.wait(timeout=10)
         return replies("Hello!")
 

@@ -371,8 +371,8 @@ def test_slow_server_times_out_within_the_budget(server: FakeHttpServer) -> None
     output = run_tool(server, {"query": "Dune"}, timeout_s=timeout_s)
     elapsed = time.perf_counter() - started
 
-    # Then a timeout error comes back well within timeout + 1s
-    assert elapsed < timeout_s + 1
+    # Then a timeout error comes back, long before the server would have answered
+    assert elapsed < 5  # gave up long before the 10 s server (a bound, not a speed claim)
     assert for_model(output)["kind"] == "timeout"
     assert "did not answer in time" in for_model(output)["error"]
     assert output.trace.ms >= int(timeout_s * 1000) - 50
