@@ -7,15 +7,14 @@ an exception, so the conversation carries on with the catalog alone.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from typing import Annotated, Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, StringConstraints, ValidationError
 
-from shared.contract import Ledger, ToolOutput, ToolUse, tool_output
+from shared.contract import Ledger, ToolCall, ToolOutput, ToolUse
 from shared.errors import UpstreamError
-from shared.tool_errors import describe_validation_error, explain_upstream_error
+from shared.tool_errors import explain_upstream_error
 
 TOOL_NAME = "get_computer_reviews"
 SERVICE = "The review service"
@@ -38,57 +37,36 @@ KeySource = Callable[[], str | None]
 def run(
     tool_use: ToolUse, *, key_source: KeySource, search: ReviewSearch, timeout_s: float
 ) -> ToolOutput:
-    started = time.perf_counter()
-
-    def elapsed_ms() -> int:
-        return int((time.perf_counter() - started) * 1000)
-
-    def failure(kind: str, message: str, summary: str) -> ToolOutput:
-        return tool_output(
-            tool_use,
-            status="error",
-            for_model={"error": message, "kind": kind},
-            summary=summary,
-            ms=elapsed_ms(),
-        )
-
+    call = ToolCall(tool_use)
     try:
         args = ReviewsInput.model_validate(tool_use.input)
     except ValidationError as exc:
-        problems = describe_validation_error(exc)
-        return failure(
-            "invalid_input",
-            f"Invalid input for {TOOL_NAME}: {problems}",
-            f"rejected invalid input ({problems})",
-        )
+        return call.invalid_input(exc)
 
     try:
         api_key = key_source()
     except UpstreamError as exc:
-        return failure(
+        return call.failure(
             exc.kind,
             "Review search could not load its credentials; reviews are unavailable right now.",
             "review key could not be loaded",
         )
     if not api_key:
-        return failure("not_configured", NOT_CONFIGURED, "review search is not configured")
+        return call.failure("not_configured", NOT_CONFIGURED, "review search is not configured")
 
     try:
         results = search(args.query, api_key=api_key, timeout_s=timeout_s)
     except UpstreamError as exc:
-        return failure(
+        return call.failure(
             exc.kind,
             explain_upstream_error(SERVICE, exc, "reviews"),
             f"review search failed ({exc.kind}: {exc.detail}) for '{args.query}'",
         )
 
-    return tool_output(
-        tool_use,
-        status="success",
-        for_model={"query": args.query, "results": results},
-        summary=_summary(len(results), args.query),
-        ms=elapsed_ms(),
-        ledger=Ledger(reviews=[{**result, "query": args.query} for result in results]),
+    return call.success(
+        {"query": args.query, "results": results},
+        _summary(len(results), args.query),
+        Ledger(reviews=[{**result, "query": args.query} for result in results]),
     )
 
 

@@ -20,10 +20,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from lookup_inventory.cache import TTLCache
 from lookup_inventory.repository import CatalogRead, CatalogSource, Product
-from shared.contract import MAX_RESULT_BYTES, Ledger, ToolOutput, ToolUse, result_size, tool_output
+from shared.contract import MAX_RESULT_BYTES, Ledger, ToolCall, ToolOutput, ToolUse, result_size
 from shared.errors import CatalogUnavailable
 from shared.sanitize import clean_text, clean_value
-from shared.tool_errors import describe_validation_error
 
 Category = Literal["BOOKS", "COMPUTERS", "MOBILE"]
 SortBy = Literal[
@@ -160,34 +159,19 @@ def run(
     clock: Callable[[], float] = time.perf_counter,
 ) -> ToolOutput:
     """Answer one ``lookup_inventory`` call; ``deadline_s`` (monotonic) bounds the catalog read."""
-    started = clock()
-
-    def elapsed_ms() -> int:
-        return int((clock() - started) * 1000)
-
+    call = ToolCall(tool_use, clock)
     try:
         query = InventoryInput.model_validate(tool_use.input)
     except ValidationError as exc:
-        problems = describe_validation_error(exc)
-        message = f"Invalid input for lookup_inventory: {problems}"
-        return tool_output(
-            tool_use,
-            status="error",
-            for_model={"error": message, "kind": "invalid_input"},
-            summary=message,
-            ms=elapsed_ms(),
-        )
+        return call.invalid_input(exc)
 
     try:
         read = _read(query, source, cache, deadline_s)
     except CatalogUnavailable as exc:
-        message = "The catalog is unavailable right now, so I cannot check what is in stock."
-        return tool_output(
-            tool_use,
-            status="error",
-            for_model={"error": message, "kind": exc.kind},
-            summary=f"catalog unavailable ({exc.kind})",
-            ms=elapsed_ms(),
+        return call.failure(
+            exc.kind,
+            "The catalog is unavailable right now, so I cannot check what is in stock.",
+            f"catalog unavailable ({exc.kind})",
         )
 
     extras, remarks = _about_the_read(query, read)
@@ -221,14 +205,7 @@ def run(
     summary = "; ".join(
         [f"{len(found)} products for {_describe(query)}", f"showed {len(shown)}", *remarks]
     )
-    return tool_output(
-        tool_use,
-        status="success",
-        for_model=for_model,
-        summary=summary,
-        ms=elapsed_ms(),
-        ledger=Ledger(products=[full_record(p) for p in shown]),
-    )
+    return call.success(for_model, summary, Ledger(products=[full_record(p) for p in shown]))
 
 
 def _read(

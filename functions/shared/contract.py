@@ -15,9 +15,13 @@ unknown, times out or crashes, so that the model always gets a result for every
 from __future__ import annotations
 
 import json
+import time
+from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from shared.tool_errors import describe_validation_error
 
 MAX_RESULT_BYTES = 4_500
 """The most a single toolResult may put in front of the model, as UTF-8 JSON."""
@@ -135,3 +139,47 @@ def tool_output(
             ms=ms,
         ),
     )
+
+
+class ToolCall:
+    """One tool invocation: its clock, and the outputs it can end with.
+
+    Every tool answers the same way: a compact result for the model, the full
+    records for the ledger, and a trace line timed from the start of the call.
+    """
+
+    def __init__(self, tool_use: ToolUse, clock: Callable[[], float] = time.perf_counter) -> None:
+        self.tool_use = tool_use
+        self._clock = clock
+        self._started = clock()
+
+    def elapsed_ms(self) -> int:
+        return int((self._clock() - self._started) * 1000)
+
+    def success(self, for_model: dict[str, Any], summary: str, ledger: Ledger) -> ToolOutput:
+        return tool_output(
+            self.tool_use,
+            status="success",
+            for_model=for_model,
+            summary=summary,
+            ms=self.elapsed_ms(),
+            ledger=ledger,
+        )
+
+    def failure(self, kind: str, message: str, summary: str) -> ToolOutput:
+        """An error result: ``message`` tells the model, ``summary`` the trace."""
+        return tool_output(
+            self.tool_use,
+            status="error",
+            for_model={"error": message, "kind": kind},
+            summary=summary,
+            ms=self.elapsed_ms(),
+        )
+
+    def invalid_input(self, exc: ValidationError) -> ToolOutput:
+        problems = describe_validation_error(exc)
+        return self.failure(
+            "invalid_input",
+            f"Invalid input for {self.tool_use.name}: {problems}",
+            f"rejected invalid input ({problems})",
+        )
