@@ -22,17 +22,17 @@ format and cut at about 1 MB as DynamoDB cuts them. Two ways to reach it:
 from __future__ import annotations
 
 import json
-import threading
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from io import BytesIO
 from typing import Any
 
 import boto3
 from botocore.awsrequest import AWSResponse
 
+from bench.loopback import serving
 from storechat.local.runner import CATALOG_TABLE, CATEGORY_INDEX
 
 PAGE_BYTES = 1024 * 1024
@@ -172,16 +172,8 @@ class FastCatalog:
             def log_message(self, format: str, *args: Any) -> None:
                 return None
 
-        server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        server.daemon_threads = True
-        thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
-        thread.start()
-        try:
-            yield f"http://127.0.0.1:{server.server_address[1]}"
-        finally:
-            server.shutdown()
-            server.server_close()
-            thread.join(timeout=5)
+        with serving(Handler) as url:
+            yield url
 
 
 class Catalogs:

@@ -19,10 +19,12 @@ import time
 import urllib.parse
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 from pydantic import ValidationError
+
+from bench.loopback import serving
 
 # Not storechat.local.lambdas.Handler: importing storechat.local starts moto's
 # imports, and bench.probe measures a handler's memory without them.
@@ -113,21 +115,12 @@ def canned_web() -> Iterator[dict[str, str]]:
         def log_message(self, format: str, *args: Any) -> None:
             return None
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
-    thread.start()
-    base = f"http://127.0.0.1:{server.server_address[1]}"
-    try:
+    with serving(Handler) as base:
         yield {
             "BRAVE_BASE_URL": base,
             "BRAVE_API_KEY": "bench-not-a-real-key",
             "OPENLIBRARY_BASE_URL": base,
         }
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
 
 
 def naive_lookup(event: dict[str, Any], context: Any) -> dict[str, Any]:
