@@ -17,7 +17,7 @@ import threading
 import time
 import uuid
 from collections.abc import Iterator, Mapping
-from contextlib import ExitStack, contextmanager, suppress
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
@@ -29,6 +29,7 @@ from moto import mock_aws
 import statemachine
 from storechat.local import moto_patches
 from storechat.local.lambdas import FUNCTIONS, Dispatcher, Handler, local_arn
+from storechat.local.payload import payload_peaks
 
 # moto's interpreter logs every caught task failure with the whole state's parse tree;
 # the loop handles those failures on purpose, so they are not news for a local user.
@@ -84,40 +85,20 @@ class RunResult:
     def payload_sizes(self) -> dict[str, tuple[int, str]]:
         """The largest payload of each kind in this execution, in UTF-8 bytes, and where.
 
-        Kinds: ``state input``, ``state output``, ``task parameters`` (what a Task sends,
-        e.g. the conversation to the Converse Lambda), ``task result`` and ``variable``
-        (each assigned variable). Step Functions limits every one of them to 256 KiB.
+        Kinds: ``state input``, ``state output``, ``task parameters`` (what a Task
+        sends a Lambda, e.g. the conversation to Converse), ``task result`` and
+        ``variable`` (each assigned variable). Step Functions limits each to 256 KiB.
         """
-        peaks: dict[str, tuple[int, str]] = {}
-
-        def note(kind: str, text: str | None, where: str) -> None:
-            # Step Functions counts UTF-8 bytes; moto's history escapes non-ASCII characters.
-            with suppress(ValueError):
-                text = json.dumps(
-                    json.loads(text or "null"), ensure_ascii=False, separators=(",", ":")
-                )
-            size = len((text or "").encode("utf-8"))
-            if size > peaks.get(kind, (-1, ""))[0]:
-                peaks[kind] = (size, where)
-
-        current = ""
-        for event in self.events:
-            entered = event.get("stateEnteredEventDetails")
-            if entered:
-                current = entered["name"]
-                note("state input", entered.get("input"), current)
-            exited = event.get("stateExitedEventDetails")
-            if exited:
-                note("state output", exited.get("output"), exited["name"])
-                for name, value in (exited.get("assignedVariables") or {}).items():
-                    note("variable", value, f"{exited['name']}: ${name}")
-            scheduled = event.get("taskScheduledEventDetails")
-            if scheduled:
-                note("task parameters", scheduled.get("parameters"), current)
-            succeeded = event.get("taskSucceededEventDetails")
-            if succeeded:
-                note("task result", succeeded.get("output"), current)
-        return peaks
+        peaks = payload_peaks(self.events)
+        sent = max(peaks.converse_payload, peaks.tool_payload, key=lambda p: p.bytes)
+        kinds = {
+            "state input": peaks.state_input,
+            "state output": peaks.state_output,
+            "task parameters": sent,
+            "task result": peaks.task_result,
+            "variable": peaks.variable,
+        }
+        return {kind: (peak.bytes, peak.where) for kind, peak in kinds.items() if peak.where}
 
     @property
     def peak_payload_bytes(self) -> int:
