@@ -2,18 +2,22 @@
 
 Requests are validated with ``shared.api`` and answered by one
 :class:`~storechat.local.LocalStorechat` that lives as long as the server, and
-execution statuses map to HTTP statuses as the deployed API maps them:
+execution statuses map to HTTP statuses as the deployed API maps them, with the
+error codes of ``shared.vocabulary``:
 
-=====================  =====  ====================
+=====================  =====  =======================
 execution              HTTP   body
-=====================  =====  ====================
+=====================  =====  =======================
 SUCCEEDED              200    the response body
-FAILED, ABORTED        502    ``execution_failed``
-TIMED_OUT (or no end)  504    ``timed_out``
-=====================  =====  ====================
+FAILED, ABORTED        502    ``conversation_failed``
+TIMED_OUT (or no end)  504    ``timeout``
+=====================  =====  =======================
 
 A body that breaks the contract gets 400 ``invalid_request`` with the reason a
-shopper can read. Everything else the server can refuse is JSON too (404, 405).
+shopper can read. Every other refusal is the same JSON shape: 404 ``not_found``,
+405 ``method_not_allowed`` with ``Allow`` (any method, even one HTTP does not know),
+and ``request_rejected`` with http.server's own status for a request it cannot
+parse (a malformed request line, HTTP/0.9 or 2.0, headers too large).
 """
 
 from __future__ import annotations
@@ -34,7 +38,19 @@ from pathlib import Path
 from typing import Any, Protocol, TextIO
 from urllib.parse import unquote, urlsplit
 
-from shared.api import MAX_BODY_BYTES, RequestRejected, error_body, openapi, parse_query
+from shared.api import MAX_BODY_BYTES, RequestRejected, openapi, parse_query
+from shared.vocabulary import (
+    CONVERSATION_FAILED,
+    GATEWAY_ERROR,
+    INVALID_REQUEST,
+    METHOD_NOT_ALLOWED,
+    NOT_FOUND,
+    PAGE_NAMES_FILE,
+    REQUEST_REJECTED,
+    TIMEOUT,
+    ApiError,
+    page_names,
+)
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 ASK_TIMEOUT_S = 29
@@ -64,11 +80,8 @@ _PAGE_CSP = (
     "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 )
 _READ_TIMEOUT_S = 30
-# What a shopper reads when an execution fails; the details go to the server's log only.
-_FAILED = error_body(
-    "execution_failed", "The assistant could not finish this request. Please try again."
-)
-_TIMED_OUT = error_body("timed_out", "The assistant took too long to answer. Please try again.")
+_MAX_ECHO_CHARS = 200
+"""How much of a refused request line a refusal's message repeats."""
 
 
 class Asker(Protocol):
@@ -155,10 +168,36 @@ class StorechatHandler(BaseHTTPRequestHandler):
     _ROUTES: dict[str, tuple[str, ...]] = {
         "/query": ("POST",),
         "/config.json": ("GET", "HEAD"),
+        f"/{PAGE_NAMES_FILE}": ("GET", "HEAD"),
         "/openapi.json": ("GET", "HEAD"),
     }
 
+    # Per request; set again by parse_request before each one on a kept-alive connection.
+    _started: float | None = None
+    _body_read = False
+    _responded = False
+
     # -- dispatch ---------------------------------------------------------------------------
+
+    def parse_request(self) -> bool:
+        """Read the request line and headers; answer here whatever no ``do_*`` method will.
+
+        http.server answers a method without a ``do_*`` method with an HTML 501; a
+        method this server does not serve is a 405 (or 404) like any other.
+        """
+        self._started = time.perf_counter()
+        self._body_read = False
+        self._responded = False
+        if not super().parse_request():
+            return False  # send_error has answered
+        if self.request_version == "HTTP/0.9":
+            # A request line without a version: http.server would answer with no status line.
+            self.send_error(HTTPStatus.HTTP_VERSION_NOT_SUPPORTED, "HTTP/0.9 is not supported")
+            return False
+        if not hasattr(self, f"do_{self.command}"):
+            self._dispatch(self.command)
+            return False
+        return True
 
     def do_GET(self) -> None:
         self._dispatch("GET")
@@ -169,30 +208,31 @@ class StorechatHandler(BaseHTTPRequestHandler):
     def do_POST(self) -> None:
         self._dispatch("POST")
 
-    def do_PUT(self) -> None:
-        self._dispatch("PUT")
-
-    def do_PATCH(self) -> None:
-        self._dispatch("PATCH")
-
-    def do_DELETE(self) -> None:
-        self._dispatch("DELETE")
-
-    def do_OPTIONS(self) -> None:
-        self._dispatch("OPTIONS")
-
     def _dispatch(self, method: str) -> None:
-        self._started = time.perf_counter()
-        self._body_read = False
-        path = urlsplit(self.path).path
+        try:
+            self._route(method)
+        except Exception:  # the client gets JSON, the developer the traceback
+            self.server.log_line(f"  request crashed: {traceback.format_exc()}")
+            self.close_connection = True
+            if not self._responded:
+                self._send_json(HTTPStatus.INTERNAL_SERVER_ERROR, GATEWAY_ERROR.body())
+
+    def _route(self, method: str) -> None:
+        try:
+            path = urlsplit(self.path).path
+        except ValueError:
+            self._send_json(
+                HTTPStatus.BAD_REQUEST, REQUEST_REJECTED.body("the request target is not a URL")
+            )
+            return
         static = None if path in self._ROUTES else self._static_file(path)
         allowed = self._ROUTES.get(path) or (("GET", "HEAD") if static else None)
         if allowed is None:
-            self._send_json(HTTPStatus.NOT_FOUND, error_body("not_found", f"no such path: {path}"))
+            self._send_json(HTTPStatus.NOT_FOUND, NOT_FOUND.body(f"no such path: {path}"))
         elif method not in allowed:
             self._send_json(
                 HTTPStatus.METHOD_NOT_ALLOWED,
-                error_body("method_not_allowed", f"{method} is not allowed on {path}"),
+                METHOD_NOT_ALLOWED.body(f"{method} is not allowed on {path}"),
                 extra_headers={"Allow": ", ".join(allowed)},
             )
         elif path == "/query":
@@ -201,6 +241,8 @@ class StorechatHandler(BaseHTTPRequestHandler):
             # "model" is local only: the page shows a badge for the offline model.
             model = self.server.local.model.split(":", 1)[0]
             self._send_json(HTTPStatus.OK, {"apiUrl": "", "model": model})
+        elif path == f"/{PAGE_NAMES_FILE}":
+            self._send_json(HTTPStatus.OK, page_names())
         elif path == "/openapi.json":
             self._send_json(HTTPStatus.OK, openapi())
         elif static is not None:
@@ -215,7 +257,7 @@ class StorechatHandler(BaseHTTPRequestHandler):
         try:
             request = parse_query(raw)
         except RequestRejected as exc:
-            self._send_json(HTTPStatus.BAD_REQUEST, error_body("invalid_request", str(exc)))
+            self._send_json(HTTPStatus.BAD_REQUEST, INVALID_REQUEST.body(str(exc)))
             return
         try:
             with self.server.admission:
@@ -227,27 +269,27 @@ class StorechatHandler(BaseHTTPRequestHandler):
                 )
         except TimeoutError as exc:
             self._log_failure("timed out", str(exc))
-            self._send_json(HTTPStatus.GATEWAY_TIMEOUT, _TIMED_OUT)
+            self._send_api_error(TIMEOUT)
             return
         except Exception:  # the shopper gets JSON, the developer the traceback
             self._log_failure("crashed", traceback.format_exc())
-            self._send_json(HTTPStatus.BAD_GATEWAY, _FAILED)
+            self._send_api_error(CONVERSATION_FAILED)
             return
         if result.status == "SUCCEEDED" and isinstance(result.body, dict):
             self._send_json(HTTPStatus.OK, result.body)
         elif result.status == "TIMED_OUT":
             self._log_failure(result.status, f"{result.error}: {result.cause}")
-            self._send_json(HTTPStatus.GATEWAY_TIMEOUT, _TIMED_OUT)
+            self._send_api_error(TIMEOUT)
         else:
             self._log_failure(result.status, f"{result.error}: {result.cause}")
-            self._send_json(HTTPStatus.BAD_GATEWAY, _FAILED)
+            self._send_api_error(CONVERSATION_FAILED)
 
     def _read_body(self) -> bytes | None:
         """The request body, or ``None`` after answering 400 (refused before reading it)."""
         if self.headers.get("Transfer-Encoding"):
             self._send_json(
                 HTTPStatus.BAD_REQUEST,
-                error_body("invalid_request", "send the request body with a Content-Length header"),
+                INVALID_REQUEST.body("send the request body with a Content-Length header"),
             )
             return None
         length_header = self.headers.get("Content-Length") or "0"
@@ -257,16 +299,13 @@ class StorechatHandler(BaseHTTPRequestHandler):
                 raise ValueError(length_header)
         except ValueError:
             self._send_json(
-                HTTPStatus.BAD_REQUEST,
-                error_body("invalid_request", "Content-Length is not a valid length"),
+                HTTPStatus.BAD_REQUEST, INVALID_REQUEST.body("Content-Length is not a valid length")
             )
             return None
         if length > MAX_BODY_BYTES:
             self._send_json(
                 HTTPStatus.BAD_REQUEST,
-                error_body(
-                    "invalid_request", f"request body is larger than {MAX_BODY_BYTES} bytes"
-                ),
+                INVALID_REQUEST.body(f"request body is larger than {MAX_BODY_BYTES} bytes"),
             )
             return None
         raw = self.rfile.read(length)
@@ -289,9 +328,11 @@ class StorechatHandler(BaseHTTPRequestHandler):
         ):
             return None
         candidate = (self.server.web_dir / relative).resolve()
-        if not candidate.is_relative_to(self.server.web_dir) or not candidate.is_file():
+        try:
+            found = candidate.is_relative_to(self.server.web_dir) and candidate.is_file()
+        except OSError:  # a name longer than the file system allows, for one
             return None
-        return candidate
+        return candidate if found else None
 
     def _send_file(self, file: Path) -> None:
         content_type = _CONTENT_TYPES.get(file.suffix.lower()) or (
@@ -301,6 +342,24 @@ class StorechatHandler(BaseHTTPRequestHandler):
         self._send(HTTPStatus.OK, file.read_bytes(), content_type, headers)
 
     # -- responses --------------------------------------------------------------------------
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        """Answer http.server's own refusals in the contract's JSON, not its HTML page.
+
+        It refuses before it has routed the request: a malformed request line, an HTTP
+        version it does not speak, a request line or headers too long. ``self.path``
+        and the headers may not be set yet, and the connection cannot be trusted after.
+        """
+        status = HTTPStatus(code)
+        if getattr(self, "request_version", "") == "HTTP/0.9":
+            # The version was never read: without this, http.server sends no status line.
+            self.request_version = self.protocol_version
+        self.close_connection = True
+        text = (message or status.phrase)[:_MAX_ECHO_CHARS]
+        self._send_json(status, REQUEST_REJECTED.body(text))
+
+    def _send_api_error(self, error: ApiError) -> None:
+        self._send_json(HTTPStatus(error.status or HTTPStatus.INTERNAL_SERVER_ERROR), error.body())
 
     def _send_json(
         self, status: HTTPStatus, body: Any, extra_headers: dict[str, str] | None = None
@@ -312,10 +371,11 @@ class StorechatHandler(BaseHTTPRequestHandler):
         self, status: HTTPStatus, payload: bytes, content_type: str, extra_headers: dict[str, str]
     ) -> None:
         # A body we did not read would be parsed as the next request on this connection.
-        if not self._body_read and self.headers.get("Content-Length", "0") not in ("", "0"):
+        if not self._body_read and self._header("Content-Length") not in (None, "", "0"):
             self.close_connection = True
-        if self.headers.get("Transfer-Encoding"):
+        if self._header("Transfer-Encoding"):
             self.close_connection = True
+        self._responded = True
         self.send_response(status)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(payload)))
@@ -330,12 +390,26 @@ class StorechatHandler(BaseHTTPRequestHandler):
         if self.command != "HEAD":
             self.wfile.write(payload)
 
+    def _header(self, name: str) -> str | None:
+        # A request refused at its request line has no headers (or the previous request's).
+        headers = getattr(self, "headers", None) if self.command else None
+        return None if headers is None else headers.get(name)
+
     def version_string(self) -> str:
         return self.server_version
 
     def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
-        elapsed = int((time.perf_counter() - getattr(self, "_started", time.perf_counter())) * 1000)
-        self.server.log_line(f"{self.command} {urlsplit(self.path).path} {code} {elapsed} ms")
+        now = time.perf_counter()
+        elapsed = int((now - (self._started or now)) * 1000)
+        self.server.log_line(f"{self.command or '-'} {self._log_target()} {code} {elapsed} ms")
+
+    def _log_target(self) -> str:
+        if not self.command:  # refused at the request line: show what came, escaped
+            return ascii(getattr(self, "requestline", ""))[:_MAX_ECHO_CHARS]
+        try:
+            return urlsplit(self.path).path
+        except ValueError:
+            return ascii(self.path)[:_MAX_ECHO_CHARS]
 
     def log_message(self, format: str, *args: Any) -> None:
         # http.server's own errors (bad request lines, timeouts) go to the same log.

@@ -13,16 +13,11 @@ const REQUEST_TIMEOUT_MS = 35_000;
 // The same citation pattern as compose_response.logic.CITATION.
 const CITATION = /\[([A-Za-z][A-Za-z0-9_-]{0,62}[0-9][A-Za-z0-9_-]{0,62})\](?!\()/g;
 
-const FALLBACK_LABELS = {
-  iteration_cap: "I needed more lookups than one question allows",
-  deadline: "I ran out of time",
-  model_error: "the language model is not available right now",
-  context_overflow: "the conversation got too long for me to follow",
-  malformed_model_output: "the language model gave replies I could not use",
-  max_tokens: "my reply was cut off",
-  empty_answer: "the language model gave an empty reply",
-  unknown_stop_reason: "the language model stopped unexpectedly",
-};
+// Error codes, outcomes and fallback reasons, with their words, come from the API's
+// one declaration of them (shared/vocabulary.py), published beside the page.
+const NAMES_URL = "./names.json";
+const NOTICE_TONES = { fallback: "warn", refused: "muted" };
+const UNKNOWN_ERROR = { title: "Something went wrong", message: "Please try again.", retry: true };
 const CATEGORY_LABELS = { COMPUTERS: "Computer", MOBILE: "Phone", BOOKS: "Book" };
 
 const money = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
@@ -44,6 +39,7 @@ const els = {
 
 const state = {
   apiUrl: "",
+  names: { errors: {}, outcomes: {}, fallbackReasons: {} },
   busy: false,
   turn: 0,
   controller: null,
@@ -76,6 +72,10 @@ function announce(text) {
   els.announcer.textContent = "";
   window.setTimeout(() => { els.announcer.textContent = text; }, 50);
 }
+
+/** `table[key]` when `key` is one of its own names (never an inherited one like "constructor"). */
+const lookup = (table, key) =>
+  (typeof key === "string" && Object.hasOwn(table, key) ? table[key] : undefined);
 
 const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
@@ -281,13 +281,12 @@ function answerTurn(body, turnId, { sentSessionId } = {}) {
   const item = el("li", { class: `turn turn--assistant turn--${outcome}`, id: turnId, dataset: { outcome } });
   item.append(el("h2", { class: "visually-hidden", text: "storechat's answer" }));
 
-  if (outcome === "fallback") {
-    const reason = FALLBACK_LABELS[body.fallbackReason] || "something went wrong";
-    item.append(notice("warn", "Partial answer", `Reason: ${reason}.`));
-  } else if (outcome === "refused") {
-    item.append(notice("muted", "Outside what I can help with", null));
-  } else if (outcome === "truncated") {
-    item.append(notice("info", "This answer was cut short", null));
+  const title = (lookup(state.names.outcomes, outcome) || {}).notice;
+  if (title) {
+    const reason = outcome === "fallback"
+      ? lookup(state.names.fallbackReasons, body.fallbackReason) || "something went wrong"
+      : null;
+    item.append(notice(NOTICE_TONES[outcome] || "info", title, reason && `Reason: ${reason}.`));
   }
   if (sentSessionId && body.sessionId && body.sessionId !== sentSessionId) {
     item.append(notice("info", "New conversation",
@@ -365,36 +364,37 @@ async function postQuery(message, sessionId, signal) {
   return { kind: "http", status: response.status, data };
 }
 
+/** The contract's entry for an error: by its code, else the first one with its status. */
+function knownError(code, status) {
+  const errors = state.names.errors;
+  return lookup(errors, code)
+    || Object.values(errors).find((error) => error.status === status)
+    || UNKNOWN_ERROR;
+}
+
 function describeFailure(result) {
   if (result.kind === "network") {
     return { title: "I couldn't reach the store assistant",
              detail: "Check your connection, then try again.", code: "network", retryable: true };
   }
   if (result.kind === "timeout") {
-    return { title: "That took too long",
-             detail: "The assistant did not answer in time. Please try again.", code: "timeout",
-             retryable: true };
+    // The page gave up waiting: the same words as the API's own timeout.
+    const error = knownError("timeout", 504);
+    return { title: error.title, detail: error.message, code: "timeout", retryable: true };
   }
   const data = result.data && typeof result.data === "object" ? result.data : {};
+  const code = typeof data.error === "string" && data.error ? data.error : null;
   const serverText = typeof data.message === "string" && data.message ? data.message : null;
-  if (result.status === 400) {
-    return { title: "Your message wasn't sent",
-             detail: serverText || "The request was not valid.",
-             hint: "Change it in the box below and send it again.",
-             code: data.error || "invalid_request", retryable: false };
-  }
-  if (result.status === 429) {
-    return { title: "Too many questions at once",
-             detail: "Please wait a moment, then try again.", code: "throttled", retryable: true };
-  }
-  if (result.status === 504) {
-    return { title: "That took too long",
-             detail: serverText || "The assistant did not answer in time. Please try again.",
-             code: data.error || "timed_out", retryable: true };
-  }
-  return { title: "Something went wrong on our side",
-           detail: serverText || `The server answered with status ${result.status}. Please try again.`,
-           code: data.error || `http_${result.status}`, retryable: true };
+  const error = knownError(code, result.status);
+  return {
+    title: error.title,
+    detail: serverText || (error === UNKNOWN_ERROR
+      ? `The server answered with status ${result.status}. Please try again.`
+      : error.message),
+    hint: result.status === 400 ? "Change it in the box below and send it again." : null,
+    code: code || `http_${result.status}`,
+    retryable: Boolean(error.retry),
+  };
 }
 
 function setBusy(busy) {
@@ -529,14 +529,30 @@ async function loadConfig() {
   }
 }
 
+async function loadNames() {
+  try {
+    const response = await fetch(NAMES_URL, { cache: "no-store" });
+    const names = response.ok ? await response.json() : null;
+    for (const key of Object.keys(state.names)) {
+      const table = names && names[key];
+      if (table && typeof table === "object" && !Array.isArray(table)) state.names[key] = table;
+    }
+  } catch {
+    // Without names.json answers and errors still show, with plainer words.
+  }
+}
+
+/** Put back the kept turns, before anything asked since the page loaded. */
 function restore() {
   const turns = session.turns();
   if (!turns.length) return;
   els.welcome.hidden = true;
+  const kept = document.createDocumentFragment();
   for (const { message, body } of turns) {
     if (typeof message !== "string" || !body || typeof body !== "object") continue;
-    els.conversation.append(userTurn(message), answerTurn(body, `turn-${++state.turn}`));
+    kept.append(userTurn(message), answerTurn(body, `turn-${++state.turn}`));
   }
+  els.conversation.prepend(kept);
 }
 
 function init() {
@@ -562,8 +578,9 @@ function init() {
     });
   }
   updateComposer();
-  restore();
-  state.configured = loadConfig().finally(() => {
+  // Kept turns wait for the names, so that they are shown in the same words as new ones.
+  state.configured = Promise.all([loadConfig(), loadNames()]).finally(() => {
+    restore();
     document.documentElement.dataset.ready = "true";
   });
 }

@@ -3,7 +3,8 @@
 * :class:`QueryRequest` validates a request body in the dev server and in the CLI.
 * :func:`request_json_schema` gives the same rules as a JSON Schema (draft 4)
   for the API Gateway request model and for ``openapi()``.
-* :func:`error_body` is the one error shape both return.
+* :func:`error_body` is the one error shape both return; its codes, outcomes and
+  fallback reasons are declared in :mod:`shared.vocabulary`.
 
 The response body is ``compose_response.logic.ResponseBody`` plus ``historySaved``.
 """
@@ -14,6 +15,9 @@ import re
 from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from shared.vocabulary import ERRORS, FALLBACK_REASONS, OUTCOMES
+from shared.vocabulary import error_body as error_body
 
 DEFAULT_MAX_MESSAGE_CHARS = 2000
 MAX_BODY_BYTES = 16_384
@@ -108,19 +112,45 @@ def request_json_schema(max_message_chars: int = DEFAULT_MAX_MESSAGE_CHARS) -> d
     }
 
 
-def error_body(code: str, message: str) -> dict[str, str]:
-    """The body of every error response: ``{"error": code, "message": text}``."""
-    return {"error": code, "message": message}
+def _error_responses() -> dict[str, Any]:
+    """A response per status of :data:`~shared.vocabulary.ERRORS`; catch-alls go in ``default``."""
+    by_status: dict[str, list[str]] = {}
+    for error in ERRORS.values():
+        by_status.setdefault(str(error.status or "default"), []).append(error.code)
+    return {
+        status: {
+            "description": ", ".join(codes),
+            "content": {
+                "application/json": {
+                    "schema": {
+                        "type": "object",
+                        "required": ["error", "message"],
+                        "properties": {
+                            "error": {"type": "string", "enum": codes},
+                            "message": {"type": "string"},
+                        },
+                    }
+                }
+            },
+        }
+        for status, codes in sorted(by_status.items())
+    }
 
 
 def openapi(max_message_chars: int = DEFAULT_MAX_MESSAGE_CHARS) -> dict[str, Any]:
     """An OpenAPI 3.0 description of ``POST /query`` (served by the dev server, fuzzed in tests)."""
     request_schema = request_json_schema(max_message_chars)
     request_schema.pop("$schema")
-    error_schema = {
+    answer_schema = {
         "type": "object",
-        "required": ["error", "message"],
-        "properties": {"error": {"type": "string"}, "message": {"type": "string"}},
+        "properties": {
+            "outcome": {"type": "string", "enum": list(OUTCOMES)},
+            "fallbackReason": {
+                "type": "string",
+                "nullable": True,
+                "enum": [*FALLBACK_REASONS, None],
+            },
+        },
     }
     return {
         "openapi": "3.0.3",
@@ -136,20 +166,9 @@ def openapi(max_message_chars: int = DEFAULT_MAX_MESSAGE_CHARS) -> dict[str, Any
                     "responses": {
                         "200": {
                             "description": "The assistant's answer",
-                            "content": {"application/json": {"schema": {"type": "object"}}},
+                            "content": {"application/json": {"schema": answer_schema}},
                         },
-                        "400": {
-                            "description": "The request breaks the contract",
-                            "content": {"application/json": {"schema": error_schema}},
-                        },
-                        "502": {
-                            "description": "The conversation failed",
-                            "content": {"application/json": {"schema": error_schema}},
-                        },
-                        "504": {
-                            "description": "The conversation timed out",
-                            "content": {"application/json": {"schema": error_schema}},
-                        },
+                        **_error_responses(),
                     },
                 }
             }

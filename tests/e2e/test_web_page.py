@@ -10,9 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Locator, Page, Route, expect
 
 from shared.catalog_data import load_catalog
+from shared.vocabulary import CONVERSATION_FAILED, ERRORS, FALLBACK_REASONS, OUTCOMES, ApiError
 from tests.integration.converse_fixtures import asks_for_tools, lookup, replies, write_replay
 
 pytestmark = pytest.mark.e2e
@@ -163,7 +164,7 @@ def test_a_fallback_is_rendered_with_its_reason_and_what_was_found(
     expect(answer).to_have_attribute("data-outcome", "fallback")
     notice = answer.locator(".notice--warn")
     expect(notice).to_contain_text("Partial answer")
-    expect(notice).to_contain_text("I needed more lookups than one question allows")
+    expect(notice).to_contain_text(f"Reason: {FALLBACK_REASONS['iteration_cap']}.")
     # And the products found so far, as cards of real catalog items
     ids = assert_cards_show_catalog_products(answer, "COMPUTERS")
     assert 1 <= len(ids) <= 3
@@ -332,8 +333,8 @@ def test_a_failed_execution_and_a_network_error_are_shown_with_a_way_to_retry(
     # Then the page says something went wrong on the server's side, and offers to try again
     assert response.value.status == 502
     error = page.locator(".turn--error")
-    expect(error).to_contain_text("Something went wrong on our side")
-    expect(error).to_contain_text("could not finish this request")
+    expect(error).to_contain_text(CONVERSATION_FAILED.title)
+    expect(error).to_contain_text(CONVERSATION_FAILED.message)
     expect(error.get_by_role("button", name="Try again")).to_be_visible()
     screenshot(page, "11-server-error")
 
@@ -371,3 +372,113 @@ def test_markup_in_the_models_text_is_shown_as_text(
     expect(answer.locator(".answer__text")).to_contain_text(markup)
     expect(answer.locator(".answer__text img, .answer__text script")).to_have_count(0)
     assert page.title() == "storechat · shopping assistant"
+
+
+# -- the words come from the contract (shared/vocabulary.py, served as names.json) ------------
+
+ANSWERED_SESSION = "0f8fad5b-d9cb-469f-a165-70867728950e"
+
+
+def answer_body(outcome: str, reason: str | None = None) -> dict[str, Any]:
+    return {
+        "sessionId": ANSWERED_SESSION,
+        "answer": "Here is what I can tell you.",
+        "outcome": outcome,
+        "fallbackReason": reason,
+        "products": [],
+        "toolRounds": 0,
+        "modelCalls": 1,
+        "usage": {"inputTokens": 10, "outputTokens": 5, "cacheReadInputTokens": 0},
+        "trace": [],
+        "unverifiedCitations": [],
+        "historySaved": True,
+    }
+
+
+def answer_queries_with(page: Page, replies: list[tuple[int, str, str]]) -> None:
+    """Answer the page's POST /query with each (status, content type, body) in turn."""
+    pending = list(replies)
+
+    def fulfill(route: Route) -> None:
+        status, content_type, body = pending.pop(0)
+        route.fulfill(status=status, content_type=content_type, body=body)
+
+    page.route("**/query", fulfill)
+
+
+def test_every_outcome_and_fallback_reason_is_shown_in_the_contracts_words(
+    page: Page, storechat_url: str, screenshot: Shot
+) -> None:
+    # Given answers of every outcome, and a fallback for every reason the contract declares
+    cases = [(outcome, None) for outcome in OUTCOMES if outcome != "fallback"]
+    cases += [("fallback", reason) for reason in FALLBACK_REASONS]
+    answer_queries_with(
+        page,
+        [(200, "application/json", json.dumps(answer_body(*case))) for case in cases],
+    )
+    page.goto(storechat_url)
+
+    for count, (outcome, reason) in enumerate(cases, start=1):
+        # When the shopper asks and gets that answer
+        ask(page, f"Question {count}")
+        expect(answers(page)).to_have_count(count)
+        answer = answers(page).nth(count - 1)
+        expect(answer).to_have_attribute("data-outcome", outcome)
+
+        # Then its notice has the contract's words (and an answered one has none)
+        notice = OUTCOMES[outcome]
+        if notice is None:
+            expect(answer.locator(".notice")).to_have_count(0)
+        else:
+            expect(answer.locator(".notice__title")).to_have_text(notice)
+        if reason is not None:
+            expect(answer.locator(".notice__detail")).to_have_text(
+                f"Reason: {FALLBACK_REASONS[reason]}."
+            )
+    screenshot(page, "13-every-fallback-reason")
+
+    # And a reload shows the kept turns in the same words
+    page.reload()
+    expect(answers(page)).to_have_count(len(cases))
+    compose_failed = answers(page).last
+    expect(compose_failed.locator(".notice__detail")).to_have_text(
+        f"Reason: {FALLBACK_REASONS['compose_failed']}."
+    )
+
+
+STATUS_OF_CATCH_ALLS = {"request_rejected": 413, "gateway_error": 500}
+
+
+def _status(error: ApiError) -> int:
+    return error.status or STATUS_OF_CATCH_ALLS[error.code]
+
+
+def test_every_error_code_is_shown_with_its_title_and_a_retry_only_when_it_can_help(
+    page: Page, storechat_url: str
+) -> None:
+    # Given an API that answers with every error code of the contract, in turn,
+    # then with a 502 whose body is a proxy's HTML page
+    errors = list(ERRORS.values())
+    answer_queries_with(
+        page,
+        [(_status(e), "application/json", json.dumps(e.body())) for e in errors]
+        + [(502, "text/html", "<html><body>Bad Gateway</body></html>")],
+    )
+    page.goto(storechat_url)
+
+    for count, error in enumerate(errors, start=1):
+        # When the shopper asks
+        ask(page, f"Question {count}")
+
+        # Then the error shows the code's title and message, with "Try again" when it helps
+        shown = page.locator(".turn--error").nth(count - 1)
+        expect(shown).to_have_attribute("data-error", error.code)
+        expect(shown.locator(".notice__title")).to_have_text(error.title)
+        expect(shown.locator(".notice__detail")).to_have_text(error.message)
+        expect(shown.get_by_role("button", name="Try again")).to_have_count(int(error.retry))
+
+    # And a 502 without the error shape is taken for the first code with that status
+    ask(page, "One more")
+    shown = page.locator(".turn--error").last
+    expect(shown.locator(".notice__title")).to_have_text(CONVERSATION_FAILED.title)
+    expect(shown.locator(".notice__detail")).to_have_text(CONVERSATION_FAILED.message)

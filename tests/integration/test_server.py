@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import http.client
+import io
 import json
 import socket
 import threading
@@ -19,6 +20,14 @@ from converse.handler import use_provider
 from converse.providers import Provider, ReplayProvider
 from shared.api import MAX_BODY_BYTES, openapi
 from shared.catalog_data import load_catalog
+from shared.vocabulary import (
+    CONVERSATION_FAILED,
+    METHOD_NOT_ALLOWED,
+    NOT_FOUND,
+    REQUEST_REJECTED,
+    TIMEOUT,
+    page_names,
+)
 from storechat import server as dev_server
 from storechat.local import LocalStorechat
 from storechat.local.runner import REGION
@@ -207,11 +216,10 @@ def test_a_failed_execution_gets_502(
     # When a question is posted
     response = served.query({"message": "A laptop, please"})
 
-    # Then the execution failed (ReplayExhausted) and the API says so, without internals
+    # Then the execution failed (ReplayExhausted) and the server says so as the deployed
+    # API does, without internals
     assert response.status == 502
-    body = response.json()
-    assert body["error"] == "execution_failed"
-    assert "ReplayExhausted" not in body["message"]
+    assert response.json() == CONVERSATION_FAILED.body()
 
 
 class HeldModel:
@@ -240,9 +248,9 @@ def test_an_execution_that_outlives_the_api_timeout_gets_504(
     # When a question is posted
     response = served.query({"message": "Hello"})
 
-    # Then the API answers 504 in the one error shape
+    # Then the API answers 504 in the one error shape, with the deployed API's code
     assert response.status == 504
-    assert response.json()["error"] == "timed_out"
+    assert response.json() == TIMEOUT.body()
 
     # (and the execution is let finish before the model is swapped back)
     model.release.set()
@@ -277,6 +285,13 @@ def test_config_points_the_page_at_its_own_origin(served: Served) -> None:
 
     assert response.status == 200
     assert response.json()["apiUrl"] == ""
+
+
+def test_the_page_gets_the_names_and_their_words_from_the_contract(served: Served) -> None:
+    response = served.request("GET", "/names.json")
+
+    assert response.status == 200
+    assert response.json() == page_names()
 
 
 def test_the_openapi_document_is_the_shared_contract(served: Served) -> None:
@@ -323,6 +338,10 @@ def test_an_unknown_path_gets_a_json_404(served: Served) -> None:
         ("POST", "/", "GET, HEAD"),
         ("DELETE", "/config.json", "GET, HEAD"),
         ("POST", "/app.js", "GET, HEAD"),
+        ("PATCH", "/names.json", "GET, HEAD"),
+        ("OPTIONS", "/query", "POST"),
+        ("BREW", "/query", "POST"),
+        ("get", "/", "GET, HEAD"),
     ],
 )
 def test_a_wrong_method_gets_a_json_405(served: Served, method: str, path: str, allow: str) -> None:
@@ -330,7 +349,7 @@ def test_a_wrong_method_gets_a_json_405(served: Served, method: str, path: str, 
 
     assert response.status == 405
     assert response.headers["Allow"] == allow
-    assert response.json()["error"] == "method_not_allowed"
+    assert response.json() == METHOD_NOT_ALLOWED.body(f"{method} is not allowed on {path}")
 
 
 def test_the_server_listens_only_on_the_host_it_was_given(served: Served) -> None:
@@ -339,3 +358,146 @@ def test_the_server_listens_only_on_the_host_it_was_given(served: Served) -> Non
         socket.create_connection(("127.0.0.2", served.port), timeout=2).close()
 
     assert served.request("GET", "/config.json").status == 200
+
+
+# -- requests http.server refuses itself --------------------------------------------------
+
+
+class NoAssistant:
+    """Enough of the local system for requests that never reach it."""
+
+    model = "offline"
+
+    def ask(self, *args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("a refused request must not reach the assistant")
+
+
+@dataclass
+class Reply:
+    status_line: str
+    headers: dict[str, str]
+    body: bytes
+
+    def json(self) -> Any:
+        assert self.headers["content-type"] == "application/json; charset=utf-8", self.headers
+        return json.loads(self.body)
+
+
+def exchange(address: tuple[str, int], raw: bytes) -> list[Reply]:
+    """Send ``raw`` as is, and read every reply until the server closes the connection."""
+    with socket.create_connection(address, timeout=10) as sock:
+        sock.sendall(raw)
+        sock.shutdown(socket.SHUT_WR)
+        received = sock.makefile("rb").read()
+    replies = []
+    while received:
+        head, separator, rest = received.partition(b"\r\n\r\n")
+        assert separator, f"a reply without a header block: {received[:200]!r}"
+        status_line, *lines = head.decode("latin-1").split("\r\n")
+        headers = {
+            name.strip().lower(): value.strip()
+            for name, value in (line.split(":", 1) for line in lines)
+        }
+        length = int(headers["content-length"])
+        replies.append(Reply(status_line, headers, rest[:length]))
+        received = rest[length:]
+    return replies
+
+
+@pytest.fixture(scope="module")
+def bare() -> Iterator[tuple[tuple[str, int], io.StringIO]]:
+    """The dev server without a state machine, and its access log."""
+    log = io.StringIO()
+    with running(make_server(NoAssistant(), "127.0.0.1", 0, access_log=log)) as server:
+        host, port = server.server_address[:2]
+        yield (str(host), int(port)), log
+
+
+REFUSED_REQUESTS = {
+    "no method or target": (b"GARBAGE\r\n\r\n", 400, "Bad request syntax ('GARBAGE')"),
+    "HTTP/2.0": (b"GET / HTTP/2.0\r\n\r\n", 505, "Invalid HTTP version (2.0)"),
+    "HEAD in HTTP/2.0": (b"HEAD / HTTP/2.0\r\n\r\n", 505, "Invalid HTTP version (2.0)"),
+    "HTTP/0.9": (b"GET /\r\n\r\n", 505, "HTTP/0.9 is not supported"),
+    "HTTP/0.9 POST": (b"POST /query\r\n\r\n", 400, "Bad HTTP/0.9 request type ('POST')"),
+    "a version that is not one": (
+        b"GET / HTTP/1.x\r\n\r\n",
+        400,
+        "Bad request version ('HTTP/1.x')",
+    ),
+    "four words": (b"GET / HTTP/1.1 more\r\n\r\n", 400, "Bad request version ('more')"),
+    "a target that is no URL": (
+        b"GET http://[::1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+        400,
+        "the request target is not a URL",
+    ),
+    "too many headers": (
+        b"GET / HTTP/1.1\r\n" + b"X-Many: yes\r\n" * 120 + b"\r\n",
+        431,
+        "Too many headers",
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("raw", "status", "message"), REFUSED_REQUESTS.values(), ids=REFUSED_REQUESTS.keys()
+)
+def test_a_request_the_server_cannot_parse_gets_a_json_refusal(
+    bare: tuple[tuple[str, int], io.StringIO], raw: bytes, status: int, message: str
+) -> None:
+    # When a request line or header block http.server cannot take arrives
+    address, _ = bare
+    replies = exchange(address, raw)
+
+    # Then it is answered once, in HTTP/1.1, as JSON in the one error shape, and closed
+    assert len(replies) == 1
+    reply = replies[0]
+    assert reply.status_line.startswith(f"HTTP/1.1 {status} ")
+    assert reply.headers["connection"] == "close"
+    body = reply.json()
+    assert body["error"] == REQUEST_REJECTED.code
+    assert body["message"].startswith(message)
+
+
+def test_an_unknown_method_gets_a_json_405_and_the_connection_goes_on(
+    bare: tuple[tuple[str, int], io.StringIO],
+) -> None:
+    # Given a method HTTP does not know, then another request on the same connection
+    address, _ = bare
+    replies = exchange(
+        address,
+        b"BREW /query HTTP/1.1\r\nHost: localhost\r\n\r\n"
+        b"GET /names.json HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
+    )
+
+    # Then the first gets a JSON 405 saying what /query takes, and the second is served
+    assert [reply.status_line for reply in replies] == [
+        "HTTP/1.1 405 Method Not Allowed",
+        "HTTP/1.1 200 OK",
+    ]
+    assert replies[0].headers["allow"] == "POST"
+    assert replies[0].json() == METHOD_NOT_ALLOWED.body("BREW is not allowed on /query")
+    assert replies[1].json() == page_names()
+
+
+def test_a_file_name_longer_than_the_file_system_allows_is_a_json_404(
+    bare: tuple[tuple[str, int], io.StringIO],
+) -> None:
+    address, _ = bare
+    name = "a" * 300
+    (reply,) = exchange(
+        address, f"GET /{name} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode()
+    )
+
+    assert reply.status_line == "HTTP/1.1 404 Not Found"
+    assert reply.json() == NOT_FOUND.body(f"no such path: /{name}")
+
+
+def test_refused_requests_are_logged_with_what_came_escaped(
+    bare: tuple[tuple[str, int], io.StringIO],
+) -> None:
+    # Given a request line with a terminal escape in it
+    address, log = bare
+    exchange(address, b"\x1b[31mRED\r\n\r\n")
+
+    # Then the access log shows it escaped, with its status
+    assert "- '\\x1b[31mRED' 400 " in log.getvalue()
