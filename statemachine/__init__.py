@@ -11,19 +11,32 @@ import re
 from collections.abc import Mapping
 from pathlib import Path
 
+from shared import registry
+
 ASL_PATH = Path(__file__).with_name("storechat.asl.json")
 
 _PLACEHOLDER = re.compile(r"\$\{([A-Za-z][A-Za-z0-9]*)\}")
 
-RESOURCE_PLACEHOLDERS: tuple[str, ...] = (
-    "ConverseFunctionArn",
-    "LookupInventoryFunctionArn",
-    "GetComputerReviewsFunctionArn",
-    "GetBookInfoFunctionArn",
-    "ComposeResponseFunctionArn",
-    "SessionsTableName",
-)
-"""Placeholders filled with resource names or ARNs."""
+def resource_placeholders() -> tuple[str, ...]:
+    """Placeholders filled with resource names or ARNs: the functions the loop calls by
+    name, ``ToolFunctions`` (tool name -> function ARN, as a JSONata object) for the
+    tools, and the sessions table."""
+    tools = registry.tool_function_keys()
+    return (
+        *(f.placeholder for f in registry.FUNCTIONS if f.key not in tools),
+        registry.TOOLS_PLACEHOLDER,
+        "SessionsTableName",
+    )
+
+
+def resource_substitutions(arn_of: Mapping[str, str], sessions_table: str) -> dict[str, str]:
+    """The value of every resource placeholder, from each function's ARN by its key."""
+    tools = registry.tool_function_keys()
+    values = {f.placeholder: arn_of[f.key] for f in registry.FUNCTIONS if f.key not in tools}
+    values[registry.TOOLS_PLACEHOLDER] = registry.tool_functions_object(dict(arn_of))
+    values["SessionsTableName"] = sessions_table
+    return values
+
 
 TUNING_DEFAULTS: dict[str, int] = {
     "MaxToolRounds": 5,
@@ -48,6 +61,11 @@ model call after it. ``HistoryTurns`` and ``HistoryChars`` bound the earlier
 turns sent to the model; ``MaxLedgerProducts`` bounds the ledger. Together with
 the tools' own size caps they keep every state's payload far below 256 KiB.
 """
+
+
+FINISH_RESERVE_MS = 3_000
+"""Time kept after ``DeadlineMs`` for Fallback, a cold ComposeResponse (its task times
+out at 2 s) and SaveTurn, before the state machine's own timeout."""
 
 
 def read_definition() -> str:

@@ -89,10 +89,17 @@ def print_answer(result: RunResult, model: str, out: TextIO) -> None:
     if outcome == "fallback":
         outcome = f"fallback ({body.get('fallbackReason')})"
     rounds = body.get("toolRounds", 0)
+    cached = ""
+    if usage.get("cacheReadInputTokens") or usage.get("cacheWriteInputTokens"):
+        cached = (
+            f" (cache: {usage.get('cacheReadInputTokens', 0):,} read, "
+            f"{usage.get('cacheWriteInputTokens', 0):,} written)"
+        )
     print(
         f"\noutcome: {outcome} · {body.get('modelCalls', 0)} model calls · {rounds} tool "
         f"round{'s' if rounds != 1 else ''} · {usage.get('inputTokens', 0):,} input / "
-        f"{usage.get('outputTokens', 0):,} output tokens · {result.elapsed_ms / 1000:.2f} s",
+        f"{usage.get('outputTokens', 0):,} output tokens{cached} · "
+        f"{result.elapsed_ms / 1000:.2f} s",
         file=out,
     )
     if body.get("historySaved") is False:

@@ -9,11 +9,11 @@ together with the sentence or bullet that makes the claim.
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from pydantic import BaseModel, Field
 
-Outcome = Literal["answered", "truncated", "refused", "fallback"]
+from shared.vocabulary import FALLBACK_REASONS, Outcome
 
 OUTCOME_METRICS: dict[str, str] = {
     "answered": "Answered",
@@ -28,16 +28,6 @@ CITATION = re.compile(r"\[([A-Za-z][A-Za-z0-9_-]{0,62}[0-9][A-Za-z0-9_-]{0,62})\
 MAX_ANSWER_CHARS = 4000
 FALLBACK_PRODUCTS = 3
 
-FALLBACK_REASONS: dict[str, str] = {
-    "iteration_cap": "I kept needing more lookups and reached my limit for one question",
-    "deadline": "I ran out of time before I could finish checking",
-    "model_error": "the assistant's language model is not available right now",
-    "context_overflow": "this conversation has grown too long for me to follow",
-    "malformed_model_output": "the language model twice gave a reply I could not use",
-    "max_tokens": "my reply was cut off before it said anything useful",
-    "empty_answer": "the language model gave an empty reply",
-    "unknown_stop_reason": "the language model stopped for a reason I do not recognise",
-}
 REFUSAL = (
     "Sorry, I can't help with that request. I'm happy to help you find computers, phones "
     "and books in our store."
@@ -49,6 +39,7 @@ class UsageIn(BaseModel):
     inputTokens: int = 0
     outputTokens: int = 0
     cacheReadInputTokens: int = 0
+    cacheWriteInputTokens: int = 0
 
 
 class ComposeInput(BaseModel):
@@ -86,6 +77,29 @@ def _ledger_index(products: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     return index
 
 
+# A sentence ends at . ! ? followed by a space, or at a full stop of a script that
+# uses no spaces between sentences (Chinese, Japanese: 。！？; also ．｡ and the
+# Devanagari, Arabic, Armenian, Ethiopic and Myanmar full stops), closing quotes
+# and brackets included.
+_SENTENCE_END = re.compile(
+    r"(?<=[.!?])[\"'\u201d\u2019)\]]*\s+"
+    r"|(?<=[\u3002\uff01\uff1f\uff0e\uff61\u0964\u06d4\u061f\u0589\u1362\u104b])"
+    r"[\u300d\u300f\uff09\u3011\"'\u201d\u2019)\]]*\s*"
+)
+
+
+def sentences(line: str) -> list[str]:
+    """``line`` cut into sentences; joined with "" they give ``line`` back."""
+    pieces: list[str] = []
+    start = 0
+    for match in _SENTENCE_END.finditer(line):
+        if match.end() > start and match.end() < len(line):
+            pieces.append(line[start : match.end()])
+            start = match.end()
+    pieces.append(line[start:])
+    return [p for p in pieces if p]
+
+
 def _drop_claims(text: str, unknown: set[str]) -> str:
     """Remove each bullet or sentence that cites an id no tool returned."""
 
@@ -99,10 +113,9 @@ def _drop_claims(text: str, unknown: set[str]) -> str:
             continue
         if re.match(r"\s*([-*•]|\d+[.)])\s", line):
             continue
-        sentences = re.split(r"(?<=[.!?])\s+", line)
-        kept = [s for s in sentences if not cites_unknown(s)]
+        kept = [s for s in sentences(line) if not cites_unknown(s)]
         if kept:
-            kept_lines.append(" ".join(kept))
+            kept_lines.append("".join(kept).rstrip())
     cleaned = "\n".join(kept_lines)
     # Anything left (an id the sentence splitter missed) goes too.
     cleaned = CITATION.sub(lambda m: "" if m.group(1) in unknown else m.group(0), cleaned)
@@ -114,14 +127,16 @@ def cited_products(
 ) -> tuple[str, list[dict[str, Any]], list[str]]:
     """The answer without unverifiable claims, the cited records in order, the dropped ids."""
     index = _ledger_index(ledger)
-    cited: list[str] = []
     unknown: list[str] = []
     for match in CITATION.finditer(answer):
-        pid = match.group(1)
-        target = cited if pid in index else unknown
-        if pid not in target:
-            target.append(pid)
+        if match.group(1) not in index and match.group(1) not in unknown:
+            unknown.append(match.group(1))
     text = _drop_claims(answer, set(unknown)) if unknown else answer.strip()
+    # Cards only for what the remaining text still cites: the words and the cards agree.
+    cited: list[str] = []
+    for match in CITATION.finditer(text):
+        if match.group(1) in index and match.group(1) not in cited:
+            cited.append(match.group(1))
     return text, [index[pid] for pid in cited], unknown
 
 

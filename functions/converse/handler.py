@@ -52,6 +52,11 @@ def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, A
     metrics.add_metric(
         name="CacheReadInputTokens", unit=MetricUnit.Count, value=result.usage.cacheReadInputTokens
     )
+    metrics.add_metric(
+        name="CacheWriteInputTokens",
+        unit=MetricUnit.Count,
+        value=result.usage.cacheWriteInputTokens,
+    )
     metrics.add_metric(name="ModelLatency", unit=MetricUnit.Milliseconds, value=result.latencyMs)
     logger.info(
         "model replied",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import re
 import time
 from typing import Annotated, Any
 
@@ -11,6 +13,8 @@ from converse.prompt import SYSTEM_PROMPT
 from converse.providers import Provider
 from converse.request import build_request, validate_request
 from converse.settings import Settings
+from converse.wire import message_to_json, messages_from_json
+from shared.errors import ModelReplyUnusable
 
 
 class ConverseInput(BaseModel):
@@ -76,9 +80,67 @@ def tidy_message(message: dict[str, Any]) -> dict[str, Any]:
     return {"role": "assistant", "content": content}
 
 
+# Some models (Amazon Nova among them) think aloud inside the text itself. An
+# unclosed tag (a reply cut off by max_tokens) hides everything after it.
+_THINKING = re.compile(r"<(thinking|reasoning)>.*?(?:</\1>|\Z)", re.IGNORECASE | re.DOTALL)
+
+
+def without_thinking(text: str) -> str:
+    return _THINKING.sub("", text)
+
+
+def visible_text(message: dict[str, Any]) -> str:
+    """What the shopper may read of a reply, in the order the model wrote it.
+
+    Text blocks and the generated text of ``citationsContent`` blocks are joined as
+    they are: a model that splits a sentence across blocks does not get a line break
+    in the middle of it. Reasoning, in its own blocks or in ``<thinking>`` tags, is left
+    out; the message sent back to the model keeps it as written.
+    """
+    parts: list[str] = []
+    for block in message.get("content", []):
+        if "text" in block:
+            parts.append(str(block["text"]))
+        elif "citationsContent" in block:
+            cited = block["citationsContent"] or {}
+            parts.extend(str(c.get("text", "")) for c in cited.get("content") or [])
+    return without_thinking("".join(parts)).strip()
+
+
+def _usage(response: dict[str, Any]) -> Usage:
+    usage = response.get("usage") or {}
+    return Usage(
+        inputTokens=usage.get("inputTokens", 0),
+        outputTokens=usage.get("outputTokens", 0),
+        cacheReadInputTokens=usage.get("cacheReadInputTokens", 0),
+        cacheWriteInputTokens=usage.get("cacheWriteInputTokens", 0),
+    )
+
+
+def _read_reply(response: dict[str, Any], *, elapsed_ms: int, provider: str) -> ConverseOutput:
+    usage = _usage(response)
+    message = tidy_message(response.get("output", {}).get("message") or {})
+    text = visible_text(message)
+    if leaks_system_prompt(text):
+        message["content"] = [
+            {"text": NO_LEAK_REPLY} if "text" in b or "citationsContent" in b else b
+            for b in message["content"]
+        ]
+        text = NO_LEAK_REPLY
+    return ConverseOutput(
+        stopReason=str(response.get("stopReason", "")),
+        message=message_to_json(message),
+        text=text,
+        toolUses=[b["toolUse"] for b in message["content"] if "toolUse" in b],
+        usage=usage,
+        latencyMs=int(response.get("metrics", {}).get("latencyMs", elapsed_ms)),
+        provider=provider,
+    )
+
+
 def converse(event: ConverseInput, *, settings: Settings, provider: Provider) -> ConverseOutput:
     request = build_request(
-        event.messages,
+        messages_from_json(event.messages),
         model_id=settings.model_id,
         max_tokens=settings.max_tokens,
         temperature=settings.temperature,
@@ -91,27 +153,22 @@ def converse(event: ConverseInput, *, settings: Settings, provider: Provider) ->
     timeout_s = None
     if event.deadlineMs is not None:
         # Half a second to build the reply and hand it back to the state machine.
-        timeout_s = max(1.0, (event.deadlineMs - time.time() * 1000) / 1000 - 0.5)
+        timeout_s = (event.deadlineMs - time.time() * 1000) / 1000 - 0.5
     started = time.perf_counter()
     response = provider.converse(request, timeout_s=timeout_s)
     elapsed = int((time.perf_counter() - started) * 1000)
-    message = tidy_message(response.get("output", {}).get("message") or {})
-    if any(leaks_system_prompt(str(b.get("text", ""))) for b in message["content"]):
-        message["content"] = [
-            {"text": NO_LEAK_REPLY} if "text" in b else b for b in message["content"]
-        ]
-    usage = response.get("usage") or {}
-    return ConverseOutput(
-        stopReason=str(response.get("stopReason", "")),
-        message=message,
-        text="\n".join(b["text"] for b in message["content"] if "text" in b).strip(),
-        toolUses=[b["toolUse"] for b in message["content"] if "toolUse" in b],
-        usage=Usage(
-            inputTokens=usage.get("inputTokens", 0),
-            outputTokens=usage.get("outputTokens", 0),
-            cacheReadInputTokens=usage.get("cacheReadInputTokens", 0),
-            cacheWriteInputTokens=usage.get("cacheWriteInputTokens", 0),
-        ),
-        latencyMs=int(response.get("metrics", {}).get("latencyMs", elapsed)),
-        provider=provider.label,
-    )
+    try:
+        output = _read_reply(response, elapsed_ms=elapsed, provider=provider.label)
+        # What the Lambda returns must be JSON, or the state machine never sees the reply.
+        json.dumps(output.model_dump())
+    except Exception as exc:
+        # The call happened and is paid for: the error carries its usage to the loop.
+        raise ModelReplyUnusable.from_usage(_safe_usage(response), exc) from exc
+    return output
+
+
+def _safe_usage(response: Any) -> dict[str, int]:
+    try:
+        return _usage(response).model_dump()
+    except Exception:
+        return Usage().model_dump()

@@ -8,7 +8,6 @@ named errors the state machine retries or catches.
 from __future__ import annotations
 
 import json
-import math
 import re
 import threading
 from collections.abc import Callable
@@ -18,7 +17,7 @@ from typing import Any, Protocol
 from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError, ReadTimeoutError
 
-from converse.offline import OfflineModel
+from converse.wire import response_from_json
 from shared.errors import (
     ModelContextOverflow,
     ModelDeadline,
@@ -31,6 +30,8 @@ from shared.errors import (
 # Bedrock reports an over-long input as a ValidationException, not as a stop reason.
 _TOO_LONG = re.compile(r"too long|context (window|length)|maximum context|input length", re.I)
 MAX_READ_TIMEOUT_S = 20
+CONNECT_TIMEOUT_S = 1
+"""A Bedrock endpoint that cannot be reached in a second will not answer in time either."""
 _RETRYABLE_THROTTLE = {"ThrottlingException", "TooManyRequestsException"}
 _RETRYABLE_UNAVAILABLE = {
     "ServiceUnavailableException",
@@ -65,7 +66,7 @@ def default_client_factory(region: str | None, endpoint_url: str | None = None) 
             config=Config(
                 retries={"max_attempts": 1, "mode": "standard"},
                 read_timeout=read_timeout_s,
-                connect_timeout=3,
+                connect_timeout=CONNECT_TIMEOUT_S,
             ),
         )
 
@@ -89,11 +90,24 @@ class BedrockProvider:
         self._clients: dict[int, Any] = {}
         self._lock = threading.Lock()
 
+    @staticmethod
+    def read_timeout_s(timeout_s: float | None) -> int:
+        """The read timeout that ends the call by ``timeout_s``, connecting included.
+
+        Whole seconds, rounded down (so a warm Lambda keeps a handful of clients and
+        never reads past the deadline); under one second left, there is no call to make.
+        """
+        if timeout_s is None:
+            return MAX_READ_TIMEOUT_S
+        seconds = min(MAX_READ_TIMEOUT_S, int(timeout_s - CONNECT_TIMEOUT_S))
+        if seconds < 1:
+            raise ModelDeadline(f"only {max(timeout_s, 0):.1f} s left: too late to call the model")
+        return seconds
+
     def _client_for(self, timeout_s: float | None) -> Any:
+        seconds = self.read_timeout_s(timeout_s)
         if self._fixed_client is not None:
             return self._fixed_client
-        # Whole seconds, so a warm Lambda keeps a handful of clients, not one per call.
-        seconds = max(1, min(MAX_READ_TIMEOUT_S, math.ceil(timeout_s or MAX_READ_TIMEOUT_S)))
         with self._lock:
             if seconds not in self._clients:
                 self._clients[seconds] = self._factory(seconds)
@@ -124,20 +138,12 @@ class BedrockProvider:
         return response
 
 
-class OfflineProvider:
-    label = "offline"
-
-    def __init__(self) -> None:
-        self._model = OfflineModel()
-
-    def converse(
-        self, request: dict[str, Any], *, timeout_s: float | None = None
-    ) -> dict[str, Any]:
-        return self._model.converse(request)
-
-
 class ReplayProvider:
-    """Plays back recorded Converse responses, in order; running out is an error."""
+    """Plays back recorded Converse responses, in order; running out is an error.
+
+    A recording is Bedrock's JSON: binary fields are base64 text, and are read back
+    as bytes, the way boto3 reads them off the wire.
+    """
 
     label = "replay"
 
@@ -164,12 +170,14 @@ class ReplayProvider:
                 )
             response = self._responses[self._next]
             self._next += 1
-        return json.loads(json.dumps(response))
+        return response_from_json(json.loads(json.dumps(response)))
 
 
 def make_provider(spec: str, *, region: str | None) -> Provider:
     if spec == "offline":
-        return OfflineProvider()
+        # The offline stand-in ships with the local runner only, which installs it
+        # itself (``converse.handler.use_provider``); a deployed function never has it.
+        raise ValueError("the offline model runs only in storechat's local runner")
     if spec == "bedrock":
         return BedrockProvider(region)
     if spec.startswith("replay:"):

@@ -21,7 +21,7 @@ import botocore.session
 from botocore.exceptions import ParamValidationError
 from botocore.validate import validate_parameters
 
-from converse.prompt import SYSTEM_PROMPT, TOOLS
+from converse.prompt import SYSTEM_PROMPT, tools
 from shared.errors import InvalidConverseRequest
 
 CACHE_POINT = {"cachePoint": {"type": "default"}}
@@ -58,17 +58,17 @@ def build_request(
 ) -> dict[str, Any]:
     cache = prompt_caching and supports_prompt_caching(model_id)
     system: list[dict[str, Any]] = [{"text": SYSTEM_PROMPT}]
-    tools: list[dict[str, Any]] = list(TOOLS)
+    specs: list[dict[str, Any]] = list(tools())
     if cache:
         system.append(CACHE_POINT)
-        tools.append(CACHE_POINT)
+        specs.append(CACHE_POINT)
     request: dict[str, Any] = {
         "modelId": model_id,
         "system": system,
         "messages": messages,
         # Sent on every call: once a toolUse is in the history, Converse
         # rejects a request without toolConfig.
-        "toolConfig": {"tools": tools},
+        "toolConfig": {"tools": specs},
         "inferenceConfig": {"maxTokens": max_tokens, "temperature": temperature},
     }
     if guardrail:

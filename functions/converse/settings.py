@@ -15,8 +15,9 @@ DEFAULT_BEDROCK_MODEL = "us.anthropic.claude-sonnet-4-5-20250929-v1:0"
 class Settings(BaseModel):
     model_config = ConfigDict(extra="ignore", populate_by_name=True)
 
-    provider: Annotated[str, Field(alias="MODEL_PROVIDER")] = "offline"
-    """``offline``, ``bedrock`` or ``replay:PATH``."""
+    provider: Annotated[str, Field(alias="MODEL_PROVIDER")]
+    """``bedrock`` or ``replay:PATH``; ``offline`` only in the local runner. No default:
+    a function deployed without it fails closed instead of answering with a stand-in."""
     model_id: Annotated[str, Field(alias="MODEL_ID")] = DEFAULT_BEDROCK_MODEL
     region: Annotated[str | None, Field(alias="BEDROCK_REGION")] = None
     max_tokens: Annotated[int, Field(alias="MAX_TOKENS", ge=64, le=8192)] = 1024

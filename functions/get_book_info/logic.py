@@ -7,22 +7,17 @@ exception, so the conversation carries on with the catalog alone.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Protocol
+from typing import Any, Protocol
 
-from pydantic import BaseModel, ConfigDict, StringConstraints, ValidationError
+from pydantic import ValidationError
 
+from get_book_info.schema import BookInput
 from shared.contract import Ledger, ToolCall, ToolOutput, ToolUse
 from shared.errors import UpstreamError
 from shared.tool_errors import explain_upstream_error
 
 TOOL_NAME = "get_book_info"
 SERVICE = "The book information service"
-
-
-class BookInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    query: Annotated[str, StringConstraints(strip_whitespace=True, min_length=2, max_length=200)]
 
 
 class BookSearch(Protocol):

@@ -8,10 +8,11 @@ an exception, so the conversation carries on with the catalog alone.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated, Any, Protocol
+from typing import Any, Protocol
 
-from pydantic import BaseModel, ConfigDict, StringConstraints, ValidationError
+from pydantic import ValidationError
 
+from get_computer_reviews.schema import ReviewsInput
 from shared.contract import Ledger, ToolCall, ToolOutput, ToolUse
 from shared.errors import UpstreamError
 from shared.tool_errors import explain_upstream_error
@@ -19,12 +20,6 @@ from shared.tool_errors import explain_upstream_error
 TOOL_NAME = "get_computer_reviews"
 SERVICE = "The review service"
 NOT_CONFIGURED = "Review search is not configured for this store; answer from the catalog only."
-
-
-class ReviewsInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    query: Annotated[str, StringConstraints(strip_whitespace=True, min_length=2, max_length=200)]
 
 
 class ReviewSearch(Protocol):

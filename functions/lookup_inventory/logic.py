@@ -14,20 +14,16 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Annotated, Any, Literal
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import ValidationError
 
 from lookup_inventory.cache import TTLCache
 from lookup_inventory.repository import CatalogRead, CatalogSource, Product
+from lookup_inventory.schema import InventoryInput
 from shared.contract import MAX_RESULT_BYTES, Ledger, ToolCall, ToolOutput, ToolUse, result_size
 from shared.errors import CatalogUnavailable
 from shared.sanitize import clean_text, clean_value
-
-Category = Literal["BOOKS", "COMPUTERS", "MOBILE"]
-SortBy = Literal[
-    "price", "price_desc", "weight", "battery", "ram", "storage", "screen", "camera", "newest"
-]
 
 # sortBy -> (spec keys to read, whether bigger is better)
 _SORT_SPECS: dict[str, tuple[tuple[str, ...], bool]] = {
@@ -40,35 +36,10 @@ _SORT_SPECS: dict[str, tuple[tuple[str, ...], bool]] = {
     "newest": (("year",), True),
 }
 SUMMARY_CHARS = 160
-MAX_PRODUCT_IDS = 10
 PARTIAL_NOTE = (
     "The catalog is large; this is part of it. Narrow with brandId, keywords or maxPrice."
 )
 UNREAD_NOTE = "Some of the asked products could not be read right now (notRead); ask again."
-
-ProductId = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")]
-
-
-class InventoryInput(BaseModel):
-    """What the model may ask for. Unknown keys are refused, not ignored."""
-
-    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
-
-    productName: Annotated[str | None, Field(min_length=1, max_length=120)] = None
-    brandId: Annotated[str | None, Field(min_length=1, max_length=60)] = None
-    category: Category | None = None
-    keywords: Annotated[str | None, Field(min_length=1, max_length=120)] = None
-    maxPrice: Annotated[float | None, Field(gt=0, le=1_000_000)] = None
-    sortBy: SortBy | None = None
-    productIds: Annotated[
-        list[ProductId] | None, Field(min_length=1, max_length=MAX_PRODUCT_IDS)
-    ] = None
-
-    @field_validator("category", mode="before")
-    @classmethod
-    def _upper(cls, value: Any) -> Any:
-        # Models write "computers" as often as "COMPUTERS"; both mean the same.
-        return value.strip().upper() if isinstance(value, str) else value
 
 
 def _words(text: str) -> list[str]:

@@ -12,9 +12,9 @@ import time
 import uuid
 import warnings
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
+from shared import registry
 from shared.observability import metrics
 
 # Locally metrics are off and cleared after every call (see Dispatcher), so Powertools'
@@ -24,24 +24,7 @@ warnings.filterwarnings("ignore", message="No application metrics to publish")
 Handler = Callable[[dict[str, Any], Any], Any]
 
 
-@dataclass(frozen=True)
-class LocalFunction:
-    key: str
-    module: str
-    timeout_s: int
-    memory_mb: int
-
-
-FUNCTIONS: dict[str, LocalFunction] = {
-    f.key: f
-    for f in (
-        LocalFunction("converse", "converse.handler", 25, 512),
-        LocalFunction("lookup_inventory", "lookup_inventory.handler", 5, 512),
-        LocalFunction("get_computer_reviews", "get_computer_reviews.handler", 5, 256),
-        LocalFunction("get_book_info", "get_book_info.handler", 5, 256),
-        LocalFunction("compose_response", "compose_response.handler", 5, 256),
-    )
-}
+LocalFunction = registry.Function
 
 LOCAL_PREFIX = "storechat-local-"
 
@@ -83,9 +66,12 @@ class Dispatcher:
     """Maps a function name from the state machine to a handler and calls it."""
 
     def __init__(self, overrides: Mapping[str, Handler] | None = None) -> None:
-        self._by_name = {local_name(k): f for k, f in FUNCTIONS.items()}
-        self._handlers = {k: load_handler(f) for k, f in FUNCTIONS.items()}
-        self._handlers.update(overrides or {})
+        functions = registry.functions_by_key()
+        self._by_name = {local_name(k): f for k, f in functions.items()}
+        self._handlers = dict(overrides or {})
+        for key, function in functions.items():
+            if key not in self._handlers:
+                self._handlers[key] = load_handler(function)
 
     def __call__(self, name: str, payload: dict[str, Any]) -> Any:
         function = self._by_name.get(name)

@@ -5,6 +5,9 @@
    the JSONata functions Step Functions adds (``$partition``, ``$range``,
    ``$hash``, ``$random``, ``$uuid``, ``$parse``). moto prepends its own
    placeholder versions of some of them to every expression; we remove those.
+   ``$string`` is replaced too: on AWS (JSONata 2.0.6 in JavaScript) it keeps
+   non-ASCII characters raw, where jsonata-python escapes them, and the ASL counts
+   sizes with it.
 2. ``moto.awslambda_simple.models.LambdaSimpleBackend.invoke`` always answers
    "OK" in moto. We call the project's handler in-process instead, and report
    an exception the way Lambda does (``FunctionError: Unhandled``).
@@ -29,6 +32,7 @@ from typing import Any
 
 import moto
 from jsonata import Jsonata
+from jsonata.functions import Functions
 from jsonata.utils import Utils
 from moto.awslambda_simple import models as lambda_simple
 from moto.stepfunctions.parser.asl.component.intrinsic import jsonata as moto_intrinsics
@@ -70,7 +74,32 @@ def _random(seed: Any = None) -> float:
     return random.Random(seed).random() if seed is not None else random.random()
 
 
+class _RawUnicodeEncoder(Functions.Encoder):
+    """jsonata-python's ``$string`` encoder, writing non-ASCII characters as they are."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **{**kwargs, "ensure_ascii": False})
+
+
+def _string(value: Any = None, prettify: Any = None) -> str | None:
+    # Step Functions runs JSONata 2.0.6 on JavaScript, whose $string keeps "é" as one
+    # character; jsonata-python writes "\u00e9" (six). Sizes counted in the ASL (the
+    # history budget) must come out the same here as on AWS.
+    if isinstance(value, Utils.JList) and value.outer_wrapper:
+        value = value[0]
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return value
+    if isinstance(value, Jsonata.JFunction | Jsonata.JLambda):
+        return ""
+    if prettify:
+        return json.dumps(value, cls=_RawUnicodeEncoder, indent="  ")
+    return json.dumps(value, cls=_RawUnicodeEncoder, separators=(",", ":"))
+
+
 STEP_FUNCTIONS_FUNCTIONS: dict[str, Callable[..., Any]] = {
+    "string": _string,
     "partition": _partition,
     "range": _range,
     "hash": _hash,
@@ -193,7 +222,12 @@ def _invoke(
     except Exception as exc:  # reported like Lambda: the task fails with errorType
         response_headers["x-amz-function-error"] = "Unhandled"
         return json.dumps({"errorType": type(exc).__name__, "errorMessage": str(exc)}).encode()
-    return json.dumps(result).encode()
+    try:
+        return json.dumps(result).encode()
+    except (TypeError, ValueError) as exc:
+        # Lambda's runtime cannot serialise such a result either.
+        response_headers["x-amz-function-error"] = "Unhandled"
+        return json.dumps({"errorType": "Runtime.MarshalError", "errorMessage": str(exc)}).encode()
 
 
 def install(invoker: Invoker) -> None:

@@ -27,8 +27,9 @@ import boto3
 from moto import mock_aws
 
 import statemachine
+from shared import registry
 from storechat.local import moto_patches
-from storechat.local.lambdas import FUNCTIONS, Dispatcher, Handler, local_arn
+from storechat.local.lambdas import Dispatcher, Handler, local_arn
 from storechat.local.payload import payload_peaks
 
 # moto's interpreter logs every caught task failure with the whole state's parse tree;
@@ -202,16 +203,22 @@ class LocalStorechat:
             stack.callback(reset_function_caches)
             reset_function_caches()
             # The Logger read POWERTOOLS_LOG_LEVEL at its first import; this runner may
-            # want another.
+            # want another, for as long as it runs.
             from shared.observability import logger
 
+            stack.callback(logger.setLevel, logger.log_level)
             logger.setLevel(self._env["POWERTOOLS_LOG_LEVEL"])
             moto_patches.install(Dispatcher(self._overrides))
+            from converse.handler import use_provider
+
             if bedrock_clients is not None:
-                from converse.handler import use_provider
                 from converse.providers import BedrockProvider
 
                 use_provider(BedrockProvider(region=None, client_factory=bedrock_clients))
+            elif self.model == "offline":
+                from storechat.offline import OfflineProvider
+
+                use_provider(OfflineProvider())
             self._dynamodb = boto3.client("dynamodb", region_name=REGION)
             self._sfn = boto3.client("stepfunctions", region_name=REGION)
             self._create_tables()
@@ -235,14 +242,22 @@ class LocalStorechat:
         region = os.environ.get("BEDROCK_REGION") or session.region_name or REGION
         from botocore.config import Config
 
+        from converse.providers import CONNECT_TIMEOUT_S
+
         def build(read_timeout_s: int) -> Any:
+            # boto3 reads AWS_ENDPOINT_URL_BEDROCK_RUNTIME itself: a Bedrock-shaped server
+            # can stand in front of the real provider code.
             return boto3.client(
                 "bedrock-runtime",
                 region_name=region,
                 aws_access_key_id=frozen.access_key,
                 aws_secret_access_key=frozen.secret_key,
                 aws_session_token=frozen.token,
-                config=Config(retries={"max_attempts": 1}, read_timeout=read_timeout_s),
+                config=Config(
+                    retries={"max_attempts": 1},
+                    read_timeout=read_timeout_s,
+                    connect_timeout=CONNECT_TIMEOUT_S,
+                ),
             )
 
         return build
@@ -340,20 +355,14 @@ class LocalStorechat:
             tmp.replace(self._sessions_file)
 
     def substitutions(self) -> dict[str, object]:
-        names = {
-            "ConverseFunctionArn": "converse",
-            "LookupInventoryFunctionArn": "lookup_inventory",
-            "GetComputerReviewsFunctionArn": "get_computer_reviews",
-            "GetBookInfoFunctionArn": "get_book_info",
-            "ComposeResponseFunctionArn": "compose_response",
-        }
-        values: dict[str, object] = {k: local_arn(v, REGION, ACCOUNT) for k, v in names.items()}
-        values["SessionsTableName"] = SESSIONS_TABLE
+        arns = {key: local_arn(key, REGION, ACCOUNT) for key in registry.functions_by_key()}
+        values: dict[str, object] = dict(
+            statemachine.resource_substitutions(arns, SESSIONS_TABLE)
+        )
         values.update(self._tuning)
         return values
 
     def _create_state_machine(self) -> str:
-        assert set(FUNCTIONS) >= {"converse", "compose_response"}
         definition = statemachine.substitute(statemachine.read_definition(), self.substitutions())
         created = self._sfn.create_state_machine(
             name=STATE_MACHINE,

@@ -10,7 +10,7 @@ from typing import Any
 import boto3
 import pytest
 
-from converse.prompt import SYSTEM_PROMPT, TOOLS
+from converse.prompt import SYSTEM_PROMPT, tools
 from converse.request import build_request
 from shared.api import RequestRejected, parse_query
 from shared.catalog_data import load_catalog
@@ -57,7 +57,7 @@ def test_hostile_text_cannot_change_the_tools_offered() -> None:
     request = build_request(
         hostile, model_id="m", max_tokens=100, temperature=0, prompt_caching=False
     )
-    assert request["toolConfig"]["tools"] == TOOLS
+    assert request["toolConfig"]["tools"] == list(tools())
     assert request["system"] == [{"text": SYSTEM_PROMPT}]
 
 

@@ -46,6 +46,9 @@ def test_step_functions_jsonata_functions_work_after_patching() -> None:
     assert evaluate("($v:=null;$v)") is None
     assert evaluate("$exists(($v:=null;$v))") is True
     assert evaluate("$exists(($v:=null;$w))") is False
+    # $string keeps non-ASCII characters as they are, as JSONata on AWS does
+    assert evaluate("$string({'a': 'é日'})") == '{"a":"é日"}'
+    assert evaluate("$length($string({'a': 'é日'}))") == 10
 
 
 def test_the_dynamodb_backend_put_item_used_for_bulk_loading_is_there() -> None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from compose_response.logic import ComposeInput, cited_products, compose
 
 LEDGER: list[dict[str, Any]] = [
@@ -89,3 +91,22 @@ def test_a_long_truncated_answer_keeps_its_cut_short_note() -> None:
     assert out["answer"].endswith(
         "(This answer was cut short. Ask me to continue or to be more specific.)"
     )
+
+
+@pytest.mark.parametrize(
+    ("answer", "kept"),
+    [
+        ("推荐 HP 14 [CMP-023]。Zephyr [CMP-999] 也不错！", "推荐 HP 14 [CMP-023]。"),
+        ("「HP 14 [CMP-023] です。」Zephyr [CMP-999] です。", "「HP 14 [CMP-023] です。」"),
+        ("HP 14 [CMP-023] अच्छा है। Zephyr [CMP-999] भी।", "HP 14 [CMP-023] अच्छा है।"),
+        (
+            'He said "HP 14 [CMP-023] is fine." Zephyr [CMP-999] too.',
+            'He said "HP 14 [CMP-023] is fine."',
+        ),
+    ],
+)
+def test_an_invented_citation_drops_only_its_sentence_in_any_script(answer: str, kept: str) -> None:
+    ledger = [{"productId": "CMP-023", "name": "HP 14"}]
+    text, products, unknown = cited_products(answer, ledger)
+    assert text == kept
+    assert [p["productId"] for p in products] == ["CMP-023"] and unknown == ["CMP-999"]

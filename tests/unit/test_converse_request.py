@@ -11,7 +11,7 @@ import pytest
 from botocore.stub import Stubber
 
 from converse.logic import ConverseInput, converse
-from converse.prompt import SYSTEM_PROMPT, TOOL_NAMES
+from converse.prompt import SYSTEM_PROMPT, tool_names
 from converse.providers import BedrockProvider, ReplayProvider
 from converse.request import (
     build_request,
@@ -71,7 +71,7 @@ def test_request_carries_system_prompt_tools_and_inference_config() -> None:
     validate_request(built)
     assert built["system"][0]["text"] == SYSTEM_PROMPT
     assert "[productId]" in SYSTEM_PROMPT
-    assert [t["toolSpec"]["name"] for t in built["toolConfig"]["tools"]] == list(TOOL_NAMES)
+    assert [t["toolSpec"]["name"] for t in built["toolConfig"]["tools"]] == list(tool_names())
     assert built["inferenceConfig"] == {"maxTokens": 512, "temperature": 0.2}
 
 
@@ -233,7 +233,11 @@ def test_blank_text_blocks_are_dropped_from_the_reply() -> None:
             reply["stopReason"] = "tool_use"
             return reply
 
-    out = converse(ConverseInput(messages=[USER]), settings=Settings(), provider=Blank())
+    out = converse(
+        ConverseInput(messages=[USER]),
+        settings=Settings(MODEL_PROVIDER="bedrock"),
+        provider=Blank(),
+    )
     assert out.message["content"] == [
         {"toolUse": {"toolUseId": "a", "name": "get_book_info", "input": {"query": "Dune"}}}
     ]

@@ -30,6 +30,7 @@ def test_every_custom_error_in_the_asl_is_a_class_the_lambdas_raise() -> None:
         "ReplayExhausted",
         "ModelContextOverflow",
         "ModelDeadline",
+        "ModelReplyUnusable",
     }
     for name in custom:
         assert issubclass(getattr(errors, name), errors.StorechatError)

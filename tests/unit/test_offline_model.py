@@ -10,8 +10,8 @@ import botocore.session
 import pytest
 from botocore.validate import validate_parameters
 
-from converse.offline import OFFLINE_MODEL_ID, OfflineModel
 from shared.errors import InvalidConverseRequest
+from storechat.offline import OFFLINE_MODEL_ID, OfflineModel
 
 TOOL_NAMES = ("lookup_inventory", "get_computer_reviews", "get_book_info")
 TOOL_USE_ID = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")

@@ -1,0 +1,190 @@
+"""Every Lambda of storechat and every tool the model can call, declared once.
+
+Everything else is derived from these two tables:
+
+* the ``toolSpec`` list the model receives (:func:`tool_specs`), generated from
+  each tool's pydantic input model, so what the model is told and what the tool
+  accepts cannot differ;
+* the CDK functions, their permissions and the state machine's substitutions
+  (``infra/``), including the one JSONata object that maps a tool name to its
+  function (``ToolFunctions``);
+* the local runner's table of in-process handlers (``storechat/local``).
+
+To add a tool: write ``functions/<name>/`` (``schema.py`` with the input model and
+the description, ``handler.py`` returning ``shared.contract.ToolOutput``), then add
+one :class:`Function` and one :class:`Tool` below.
+
+No AWS imports here: the CDK app, the local runner and the Converse Lambda read it.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel
+
+from get_book_info.schema import DESCRIPTION as BOOK_DESCRIPTION
+from get_book_info.schema import BookInput
+from get_computer_reviews.schema import DESCRIPTION as REVIEWS_DESCRIPTION
+from get_computer_reviews.schema import ReviewsInput
+from lookup_inventory.schema import DESCRIPTION as INVENTORY_DESCRIPTION
+from lookup_inventory.schema import InventoryInput
+
+
+@dataclass(frozen=True)
+class Function:
+    """One Lambda: its package under ``functions/`` and its settings on any architecture."""
+
+    key: str
+    """The package name (``lookup_inventory``); the handler is ``<key>.handler.lambda_handler``."""
+    description: str
+    timeout_s: int
+    memory_mb: int
+
+    @property
+    def module(self) -> str:
+        return f"{self.key}.handler"
+
+    @property
+    def handler(self) -> str:
+        return f"{self.module}.lambda_handler"
+
+    @property
+    def construct_id(self) -> str:
+        """``LookupInventory``: the CDK id, and the stem of its ASL placeholder."""
+        return "".join(part.capitalize() for part in self.key.split("_"))
+
+    @property
+    def placeholder(self) -> str:
+        """The ASL placeholder that holds this function's ARN."""
+        return f"{self.construct_id}FunctionArn"
+
+
+@dataclass(frozen=True)
+class Tool:
+    """A tool the model can call: what it reads about it, what it may send, where it runs."""
+
+    name: str
+    description: str
+    input_model: type[BaseModel]
+    function: Function
+
+    def spec(self) -> dict[str, Any]:
+        return {
+            "toolSpec": {
+                "name": self.name,
+                "description": self.description,
+                "inputSchema": {"json": input_schema(self.input_model)},
+            }
+        }
+
+
+CONVERSE = Function(
+    "converse", "Builds the Converse request, calls the model, returns its reply", 25, 512
+)
+LOOKUP_INVENTORY = Function(
+    "lookup_inventory", "Tool: finds products in the store's catalog", 5, 512
+)
+GET_COMPUTER_REVIEWS = Function(
+    "get_computer_reviews", "Tool: searches the web for reviews of a computer", 5, 256
+)
+GET_BOOK_INFO = Function("get_book_info", "Tool: looks a book up in Open Library", 5, 256)
+COMPOSE_RESPONSE = Function(
+    "compose_response", "Builds the response body from the ledger and the model's answer", 2, 256
+)
+
+FUNCTIONS: tuple[Function, ...] = (
+    CONVERSE,
+    LOOKUP_INVENTORY,
+    GET_COMPUTER_REVIEWS,
+    GET_BOOK_INFO,
+    COMPOSE_RESPONSE,
+)
+"""The Lambdas the state machine invokes, in the order an operator meets them."""
+
+TOOLS: tuple[Tool, ...] = (
+    Tool("lookup_inventory", INVENTORY_DESCRIPTION, InventoryInput, LOOKUP_INVENTORY),
+    Tool("get_computer_reviews", REVIEWS_DESCRIPTION, ReviewsInput, GET_COMPUTER_REVIEWS),
+    Tool("get_book_info", BOOK_DESCRIPTION, BookInput, GET_BOOK_INFO),
+)
+"""The tools, in the order the model is told about them."""
+
+TOOLS_PLACEHOLDER = "ToolFunctions"
+"""The ASL placeholder for the JSONata object ``{'tool name': 'function ARN', ...}``."""
+
+
+def functions_by_key() -> dict[str, Function]:
+    return {f.key: f for f in FUNCTIONS}
+
+
+def tool_names() -> tuple[str, ...]:
+    return tuple(t.name for t in TOOLS)
+
+
+def tool_function_keys() -> set[str]:
+    return {t.function.key for t in TOOLS}
+
+
+def tool_functions_object(arn_of: dict[str, str]) -> str:
+    """The ``ToolFunctions`` substitution: a JSONata object from tool name to function ARN.
+
+    ``arn_of`` maps a function key to its ARN (a CDK token in the stack, a local ARN in
+    the runner). Names and ARNs hold no quote, so they need no escaping.
+    """
+    pairs = ", ".join(f"'{t.name}': '{arn_of[t.function.key]}'" for t in TOOLS)
+    return "{" + pairs + "}"
+
+
+def tool_specs() -> tuple[dict[str, Any], ...]:
+    """The ``toolConfig.tools`` entries the model receives (built once per set of tools)."""
+    return _specs(TOOLS)
+
+
+@functools.cache
+def _specs(tools: tuple[Tool, ...]) -> tuple[dict[str, Any], ...]:
+    return tuple(t.spec() for t in tools)
+
+
+def input_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """``model``'s JSON Schema as a model needs it: no titles, no nulls, no references.
+
+    pydantic writes an optional field as ``anyOf: [X, {type: null}]`` with a ``null``
+    default; for the model an optional field is simply one it may leave out, so it
+    reads ``X``. Every other rule (enums, bounds, lengths, patterns, forbidden extra
+    keys, required fields) is kept, so the schema says exactly what the tool accepts.
+    """
+    schema = model.model_json_schema()
+    definitions = schema.pop("$defs", {})
+    schema.pop("description", None)  # the model's docstring; the tool has its description
+    compact: dict[str, Any] = _compact(schema, definitions)
+    return compact
+
+
+def _compact(node: Any, definitions: dict[str, Any]) -> Any:
+    if isinstance(node, list):
+        return [_compact(item, definitions) for item in node]
+    if not isinstance(node, dict):
+        return node
+    if "$ref" in node:
+        target = definitions[node["$ref"].rsplit("/", 1)[-1]]
+        return _compact({**target, **{k: v for k, v in node.items() if k != "$ref"}}, definitions)
+    options = node.get("anyOf")
+    if isinstance(options, list):
+        kept = [o for o in options if o != {"type": "null"}]
+        if len(kept) == 1 and len(kept) < len(options):
+            merged = {**kept[0], **{k: v for k, v in node.items() if k != "anyOf"}}
+            return _compact(merged, definitions)
+    return {
+        key: _properties(value, definitions)
+        if key == "properties"
+        else _compact(value, definitions)
+        for key, value in node.items()
+        if key != "title" and not (key == "default" and value is None)
+    }
+
+
+def _properties(properties: dict[str, Any], definitions: dict[str, Any]) -> dict[str, Any]:
+    # Property names are data here, not schema keywords: a field may be called "title".
+    return {name: _compact(schema, definitions) for name, schema in properties.items()}

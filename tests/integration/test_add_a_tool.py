@@ -1,0 +1,100 @@
+"""A fourth tool, declared in the registry alone, runs end to end on the local loop."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Annotated, Any
+
+import pytest
+from pydantic import BaseModel, ConfigDict, Field
+
+from converse.handler import use_provider
+from converse.providers import ReplayProvider
+from shared import registry
+from shared.contract import Ledger, ToolCall, ToolOutput, ToolUse
+from storechat.local import LocalStorechat
+from tests.integration.converse_fixtures import asks_for_tools, replies, tool_use, write_replay
+
+
+class StoreHoursInput(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    day: Annotated[str, Field(min_length=3, max_length=9, description="Day of the week")]
+
+
+STORE_HOURS = registry.Function("store_hours", "Tool: the store's opening hours", 5, 128)
+STORE_HOURS_TOOL = registry.Tool(
+    "get_store_hours",
+    "Opening hours of The Better Store's shop for one day of the week.",
+    StoreHoursInput,
+    STORE_HOURS,
+)
+
+
+def store_hours_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
+    """What ``functions/store_hours/handler.py`` would hold."""
+    call = ToolCall(ToolUse.model_validate(event["toolUse"]))
+    day = StoreHoursInput.model_validate(event["toolUse"]["input"]).day
+    hours = {"day": day, "opens": "09:00", "closes": "18:00"}
+    output: ToolOutput = call.success({"hours": hours}, f"hours for {day}", Ledger())
+    return output.dump()
+
+
+@pytest.fixture
+def with_store_hours(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setattr(registry, "FUNCTIONS", (*registry.FUNCTIONS, STORE_HOURS))
+    monkeypatch.setattr(registry, "TOOLS", (*registry.TOOLS, STORE_HOURS_TOOL))
+    yield
+
+
+class Recording:
+    label = "replay"
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.requests: list[dict[str, Any]] = []
+
+    def converse(self, request: dict[str, Any], *, timeout_s: float | None = None) -> Any:
+        self.requests.append(copy.deepcopy(request))
+        return self.inner.converse(request, timeout_s=timeout_s)
+
+
+def test_a_tool_declared_in_the_registry_is_offered_invoked_and_traced(
+    with_store_hours: None, tmp_path: Path
+) -> None:
+    script = [
+        asks_for_tools(tool_use("t1", "get_store_hours", {"day": "Saturday"})),
+        replies("On Saturday the shop is open from 09:00 to 18:00."),
+    ]
+    model = write_replay(tmp_path, script)
+    with LocalStorechat(model=model, overrides={"store_hours": store_hours_handler}) as local:
+        recording = Recording(ReplayProvider(Path(model.removeprefix("replay:"))))
+        use_provider(recording)
+        result = local.ask("When are you open on Saturday?")
+    body = result.body
+    assert result.status == "SUCCEEDED" and body is not None, result.cause
+    # The model was told about the new tool, with the schema of its input model
+    offered = {t["toolSpec"]["name"]: t for t in recording.requests[0]["toolConfig"]["tools"]}
+    schema = offered["get_store_hours"]["toolSpec"]["inputSchema"]["json"]
+    assert schema["required"] == ["day"] and schema["properties"]["day"]["maxLength"] == 9
+    # The state machine found its function, ran it and handed the result back
+    assert body["outcome"] == "answered" and body["toolRounds"] == 1
+    assert body["trace"][0]["tool"] == "get_store_hours"
+    assert body["trace"][0]["status"] == "success", body["trace"]
+    result_block = recording.requests[1]["messages"][-1]["content"][0]["toolResult"]
+    assert result_block["status"] == "success"
+    assert result_block["content"][0]["json"]["hours"]["closes"] == "18:00"
+
+
+def test_an_unregistered_tool_is_still_refused_by_name(tmp_path: Path) -> None:
+    script = [
+        asks_for_tools(tool_use("t1", "get_store_hours", {"day": "Saturday"})),
+        replies("I cannot look that up."),
+    ]
+    with LocalStorechat(model=write_replay(tmp_path, script)) as local:
+        result = local.ask("When are you open?")
+    body = result.body
+    assert body is not None and body["trace"][0]["summary"] == "unknown tool"
+    assert body["trace"][0]["status"] == "error"
