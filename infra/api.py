@@ -24,23 +24,27 @@ from constructs import Construct
 from infra import names
 from infra.config import EnvironmentConfig
 from infra.runtime import acknowledge, log_group
-from shared.api import error_body, request_json_schema
+from shared.api import request_json_schema
+from shared.vocabulary import (
+    CONVERSATION_FAILED,
+    GATEWAY_ERROR,
+    INVALID_REQUEST,
+    RATE_LIMITED,
+    REQUEST_REJECTED,
+    TIMEOUT,
+    UNAVAILABLE,
+)
 
 JSON = "application/json"
 
 # What a shopper's browser is told; nothing from the execution's error or cause
 # (those can hold internals) reaches the response. Operators find the execution by
 # its name, which is the API request id (docs/deploy.md).
-FAILED_BODY = error_body(
-    "conversation_failed", "The assistant could not answer this time. Please try again."
-)
-TIMED_OUT_BODY = error_body("timeout", "The assistant took too long to answer. Please try again.")
-UPSTREAM_BODY = error_body(
-    "unavailable", "The assistant is unavailable right now. Please try again shortly."
-)
-THROTTLED_BODY = error_body(
-    "rate_limited", "Too many requests right now. Please wait a moment and try again."
-)
+# The codes and messages are shared.vocabulary's, the dev server's too.
+FAILED_BODY = CONVERSATION_FAILED.body()
+TIMED_OUT_BODY = TIMEOUT.body()
+UPSTREAM_BODY = UNAVAILABLE.body()
+THROTTLED_BODY = RATE_LIMITED.body()
 
 DRAFT4_URI = "http://json-schema.org/draft-04/schema#"
 _SCHEMA_KEYS = {"$schema": "schema"}
@@ -142,6 +146,55 @@ def response_template(origins: Sequence[str]) -> str:
 def upstream_error_template(origins: Sequence[str]) -> str:
     """StartSyncExecution itself refused (throttled, misconfigured): 502, not the caller's fault."""
     return "\n".join([*cors_override(origins), _literal(UPSTREAM_BODY)])
+
+
+REQUEST_ORIGIN = "method.request.header.Origin"
+
+
+def gateway_cors_headers(origins: Sequence[str]) -> dict[str, str]:
+    """CORS headers of API Gateway's own responses (validator 400, 429, 504, other 4xx/5xx).
+
+    A gateway response runs no VTL, so unlike ``cors_override`` it cannot compare the
+    request's Origin with ``origins``: a header is either a fixed value or a request
+    parameter. With one allowed origin (the hosted page alone, as in prod) that origin
+    is sent. With more, any fixed one would leave the other allowed origins (a
+    developer's localhost page) with a network error in place of the message, so the
+    request's own Origin is sent back. That lets a page on any origin read these error
+    responses, and nothing else: JSON requests are preflighted and the preflight
+    (``add_cors_preflight``) allows only ``origins``, so a browser elsewhere never sends
+    the page's requests; and no credentials are allowed (no cookies, no authorizer, no
+    Access-Control-Allow-Credentials), so what such a page can read is the error its
+    own request caused, which it could as well fetch through any server.
+    """
+    allow = f"'{origins[0]}'" if len(origins) == 1 else REQUEST_ORIGIN
+    return {"Access-Control-Allow-Origin": allow, "Vary": "'Origin'"}
+
+
+def gateway_error_template(code: str) -> str:
+    """The body of a gateway response: ``code`` and API Gateway's own message, as JSON.
+
+    A gateway response template substitutes variables and nothing else: no VTL, so no
+    ``$util.escapeJavaScript``. ``$context.error.messageString`` is the one error
+    variable API Gateway documents as a quoted JSON string; the validator's
+    ``$context.error.validationErrorString`` is raw text that quotes the schema and the
+    caller's own input, so it would break the JSON, and is left out.
+    """
+    return f'{{"error": "{code}", "message": $context.error.messageString}}'
+
+
+def bad_request_template(max_message_chars: int) -> str:
+    """The validator's 400: a fixed, JSON-safe message that says what a valid body is.
+
+    The validator's own detail (``validationErrorString``) cannot be put in JSON safely,
+    so the shopper's client is told the whole rule instead of the one that failed.
+    """
+    rule = (
+        "The request body must be a JSON object with 'message' (text of 1 to "
+        f"{max_message_chars} characters, not only spaces, without control characters) and "
+        "optionally 'sessionId' (a session id from an earlier answer, or null), and "
+        "nothing else."
+    )
+    return json.dumps({"error": INVALID_REQUEST.code, "message": rule})
 
 
 class QueryApi(Construct):
@@ -275,7 +328,7 @@ class QueryApi(Construct):
             allow_headers=["Content-Type"],
             max_age=Duration.hours(1),
         )
-        self._gateway_responses(primary)
+        self._gateway_responses(origins, config.max_message_chars)
 
         self.url = (
             f"https://{self.api.rest_api_id}.execute-api.{Aws.REGION}.{Aws.URL_SUFFIX}/"
@@ -311,16 +364,14 @@ class QueryApi(Construct):
             },
         )
 
-    def _gateway_responses(self, origin: str) -> None:
-        headers = {"Access-Control-Allow-Origin": f"'{origin}'", "Vary": "'Origin'"}
-        # Gateway response templates substitute variables but run no VTL;
-        # $context.error.messageString is already a quoted JSON string.
+    def _gateway_responses(self, origins: Sequence[str], max_message_chars: int) -> None:
+        headers = gateway_cors_headers(origins)
         responses: list[tuple[str, apigw.ResponseType, str, str]] = [
             (
                 "BadRequestBody",
                 apigw.ResponseType.BAD_REQUEST_BODY,
                 "400",
-                json.dumps(error_body("invalid_request", "$context.error.validationErrorString")),
+                bad_request_template(max_message_chars),
             ),
             ("Throttled", apigw.ResponseType.THROTTLED, "429", _literal(THROTTLED_BODY)),
             (
@@ -333,13 +384,13 @@ class QueryApi(Construct):
                 "Default4xx",
                 apigw.ResponseType.DEFAULT_4_XX,
                 "",
-                '{"error": "request_rejected", "message": $context.error.messageString}',
+                gateway_error_template(REQUEST_REJECTED.code),
             ),
             (
                 "Default5xx",
                 apigw.ResponseType.DEFAULT_5_XX,
                 "",
-                '{"error": "gateway_error", "message": $context.error.messageString}',
+                gateway_error_template(GATEWAY_ERROR.code),
             ),
         ]
         for id, response_type, status, template in responses:
@@ -366,7 +417,8 @@ _ACCESS_LOG_FORMAT = (
             '"latencyMs": "$context.responseLatency"',
             '"integrationStatus": "$context.integration.status"',
             '"integrationLatencyMs": "$context.integration.latency"',
-            '"error": "$context.error.message"',
+            # Already a quoted JSON string, whatever the message holds.
+            '"error": $context.error.messageString',
             '"xrayTraceId": "$context.xrayTraceId"',
         ]
     )

@@ -122,9 +122,15 @@ class EnvironmentConfig(_Block):
 
     # Runtime and logs
     lambda_architecture: Literal["arm64", "x86_64"] = "arm64"
-    powertools_layer_version: Annotated[int, Field(ge=1)]
+    """The Powertools layer is the build of the release pinned in pyproject.toml
+    (``infra.runtime.powertools_version``), so it is not a setting."""
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     log_retention_days: int
+    """The Lambda log groups and the API access log."""
+    conversation_log_retention_days: int | None = None
+    """The state machine's execution log, which holds every turn's words. Unset, it is
+    the longest retention CloudWatch offers that does not outlive a session
+    (``tuning.SessionTtlSeconds``); it may be shorter, never longer."""
 
     # The API
     cors_origins: list[str] = []
@@ -140,10 +146,10 @@ class EnvironmentConfig(_Block):
 
     alarms: Alarms = Alarms()
 
-    @field_validator("log_retention_days")
+    @field_validator("log_retention_days", "conversation_log_retention_days")
     @classmethod
-    def _known_retention(cls, value: int) -> int:
-        if value not in LOG_RETENTION_DAYS:
+    def _known_retention(cls, value: int | None) -> int | None:
+        if value is not None and value not in LOG_RETENTION_DAYS:
             raise ValueError(f"must be one of {list(LOG_RETENTION_DAYS)}")
         return value
 
@@ -203,20 +209,45 @@ class EnvironmentConfig(_Block):
                 )
         tuning = self.state_machine_tuning
         deadline = tuning.get("DeadlineMs", 0)
-        if deadline >= ASL_TIMEOUT_MS:
+        if deadline + statemachine.FINISH_RESERVE_MS > ASL_TIMEOUT_MS:
             raise ValueError(
-                f"tuning.DeadlineMs ({deadline}) must be below the state machine's "
-                f"TimeoutSeconds ({ASL_TIMEOUT_MS} ms), which is below the API's 29 s"
+                f"tuning.DeadlineMs ({deadline}) must leave {statemachine.FINISH_RESERVE_MS} ms "
+                f"before the state machine's TimeoutSeconds ({ASL_TIMEOUT_MS} ms, below the "
+                "API's 29 s) to answer and save the turn"
             )
         for reserve in ("ConverseReserveMs", "ToolRoundReserveMs"):
             if reserve in tuning and tuning[reserve] >= deadline:
                 raise ValueError(f"tuning.{reserve} ({tuning[reserve]}) must be below DeadlineMs")
+        kept = self.conversation_log_retention_days
+        if kept is not None and kept > max(self.session_ttl_days, LOG_RETENTION_DAYS[0]):
+            raise ValueError(
+                f"conversation_log_retention_days ({kept}) must not be longer than a session "
+                f"lives (tuning.SessionTtlSeconds: {self.session_ttl_days} days): the execution "
+                "log holds every turn's words"
+            )
         return self
 
     @property
     def state_machine_tuning(self) -> dict[str, int]:
         """Every tuning placeholder's value: the defaults with this environment's overrides."""
         return {**statemachine.TUNING_DEFAULTS, **self.tuning}
+
+    @property
+    def session_ttl_days(self) -> int:
+        """Whole days a session's turns live in the sessions table."""
+        return self.state_machine_tuning["SessionTtlSeconds"] // 86_400
+
+    @property
+    def conversation_retention_days(self) -> int:
+        """How long the execution log keeps conversations: at most as long as the sessions.
+
+        CloudWatch Logs keeps nothing for less than a day, so a session shorter than
+        that still has its turns kept for one day.
+        """
+        if self.conversation_log_retention_days is not None:
+            return self.conversation_log_retention_days
+        fitting = [days for days in LOG_RETENTION_DAYS if days <= self.session_ttl_days]
+        return fitting[-1] if fitting else LOG_RETENTION_DAYS[0]
 
     @property
     def stack_name(self) -> str:

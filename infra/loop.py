@@ -4,23 +4,44 @@ The definition is deployed as written; only its ``${...}`` placeholders are fill
 by CloudFormation's DefinitionSubstitutions, with exactly the names
 ``statemachine.placeholders()`` finds. It stays inline in the template, so
 cfn-lint checks it too.
+
+Its execution log is where an operator reads a conversation, and so it holds what
+shoppers type, the loaded history, the model's replies and the tool results: it is
+encrypted with its own KMS key, kept no longer than the sessions it mirrors, and
+masks e-mail addresses, phone numbers and card numbers.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
-from aws_cdk import Stack
+from aws_cdk import ArnFormat, Stack
 from aws_cdk import aws_dynamodb as dynamodb
 from aws_cdk import aws_iam as iam
+from aws_cdk import aws_kms as kms
 from aws_cdk import aws_lambda as lambda_
+from aws_cdk import aws_logs as logs
 from aws_cdk import aws_stepfunctions as sfn
 from constructs import Construct
 
 import statemachine
-from infra import names
 from infra.config import EnvironmentConfig
-from infra.runtime import acknowledge, log_group
+from infra.runtime import acknowledge, log_group, removal_policy
+from shared import registry
+
+MASKED_DATA: tuple[logs.DataIdentifier, ...] = (
+    logs.DataIdentifier.EMAILADDRESS,
+    # CloudWatch Logs recognises phone numbers per country; these are all it offers.
+    logs.DataIdentifier.PHONENUMBER_US,
+    logs.DataIdentifier.PHONENUMBER_GB,
+    logs.DataIdentifier.PHONENUMBER_DE,
+    logs.DataIdentifier.PHONENUMBER_ES,
+    logs.DataIdentifier.PHONENUMBER_FR,
+    logs.DataIdentifier.PHONENUMBER_IT,
+    logs.DataIdentifier.PHONENUMBER_BR,
+    logs.DataIdentifier.CREDITCARDNUMBER,
+)
+"""What the conversation log masks: what a shopper may type about themselves."""
 
 
 def substitutions(
@@ -30,11 +51,8 @@ def substitutions(
     definition: str,
 ) -> dict[str, str]:
     """The DefinitionSubstitutions: one value for each placeholder, and no others."""
-    values = {
-        placeholder: functions[key].function_arn
-        for placeholder, key in names.FUNCTION_PLACEHOLDERS.items()
-    }
-    values[names.SESSIONS_TABLE_PLACEHOLDER] = sessions_table.table_name
+    arns = {key: function.function_arn for key, function in functions.items()}
+    values = statemachine.resource_substitutions(arns, sessions_table.table_name)
     values.update({name: str(value) for name, value in tuning.items()})
     wanted = statemachine.placeholders(definition)
     if set(values) != wanted:
@@ -57,13 +75,33 @@ class Loop(Construct):
     ) -> None:
         super().__init__(scope, id)
         definition = statemachine.read_definition()
+        stack = Stack.of(self)
         # Step Functions' docs recommend the /aws/vendedlogs/ prefix: it keeps the log
         # group's resource policy from growing with every state machine.
+        log_group_name = f"/aws/vendedlogs/states/{stack.stack_name}-conversations"
+        self.log_key = self._log_key(
+            config,
+            stack.format_arn(
+                service="logs",
+                resource="log-group",
+                resource_name=log_group_name,
+                arn_format=ArnFormat.COLON_RESOURCE_NAME,
+            ),
+        )
         self.log_group = log_group(
             self,
             "ExecutionLogs",
             config,
-            name=f"/aws/vendedlogs/states/{Stack.of(self).stack_name}-conversations",
+            name=log_group_name,
+            retention_days=config.conversation_retention_days,
+            encryption_key=self.log_key,
+            # Masked for every reader without logs:Unmask, the console included; the
+            # events themselves are kept whole, so an operator allowed to unmask can.
+            data_protection_policy=logs.DataProtectionPolicy(
+                name=f"{stack.stack_name}-conversations",
+                description="Masks e-mail addresses, phone numbers and card numbers shoppers type",
+                identifiers=list(MASKED_DATA),
+            ),
         )
         self.state_machine = sfn.StateMachine(
             self,
@@ -85,7 +123,7 @@ class Loop(Construct):
         self.state_machine.add_to_role_policy(
             iam.PolicyStatement(
                 actions=["lambda:InvokeFunction"],
-                resources=[functions[key].function_arn for key in names.HANDLERS],
+                resources=[functions[f.key].function_arn for f in registry.FUNCTIONS],
             )
         )
         self.state_machine.add_to_role_policy(
@@ -104,3 +142,33 @@ class Loop(Construct):
                 )
             },
         )
+
+    def _log_key(self, config: EnvironmentConfig, log_group_arn: str) -> kms.Key:
+        """A key only CloudWatch Logs in this Region may use, and only for this log group.
+
+        The log group's ARN is spelled out from its name, not taken from the log group:
+        the log group needs the key first.
+        """
+        key = kms.Key(
+            self,
+            "ExecutionLogsKey",
+            description=f"{Stack.of(self).stack_name}: encrypts the conversation execution log",
+            enable_key_rotation=True,
+            removal_policy=removal_policy(config),
+        )
+        key.add_to_resource_policy(
+            iam.PolicyStatement(
+                sid="CloudWatchLogsUseForTheConversationLog",
+                principals=[iam.ServicePrincipal(f"logs.{Stack.of(self).region}.amazonaws.com")],
+                actions=[
+                    "kms:Encrypt*",
+                    "kms:Decrypt*",
+                    "kms:ReEncrypt*",
+                    "kms:GenerateDataKey*",
+                    "kms:Describe*",
+                ],
+                resources=["*"],
+                conditions={"ArnEquals": {"kms:EncryptionContext:aws:logs:arn": log_group_arn}},
+            )
+        )
+        return key

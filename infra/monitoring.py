@@ -22,6 +22,7 @@ from constructs import Construct
 from compose_response.logic import OUTCOME_METRICS
 from infra import names
 from infra.config import EnvironmentConfig
+from shared import registry
 
 
 class Monitoring(Construct):
@@ -54,7 +55,7 @@ class Monitoring(Construct):
                 period=period,
             )
 
-        tools = [functions[key] for key in names.TOOLS]
+        tools = [functions[tool.function.key] for tool in registry.TOOLS]
         tool_invocations = {
             f"inv{i}": fn.metric_invocations(statistic="Sum", period=period)
             for i, fn in enumerate(tools)

@@ -39,26 +39,8 @@ SERVICE_NAME: Final = "storechat"
 QUERY_PATH: Final = "query"
 WEB_CONFIG_FILE: Final = "config.json"
 
-# Lambda handlers, by the key the ASL placeholders and the local runner use.
-HANDLERS: Final[dict[str, str]] = {
-    "converse": "converse.handler.lambda_handler",
-    "lookup_inventory": "lookup_inventory.handler.lambda_handler",
-    "get_computer_reviews": "get_computer_reviews.handler.lambda_handler",
-    "get_book_info": "get_book_info.handler.lambda_handler",
-    "compose_response": "compose_response.handler.lambda_handler",
-}
-TOOLS: Final[tuple[str, ...]] = ("lookup_inventory", "get_computer_reviews", "get_book_info")
+# The loop's Lambdas and tools are declared in shared/registry.py.
 SEED_HANDLER: Final = "seed_catalog.handler.lambda_handler"
-
-# ASL placeholder -> Lambda key (statemachine.RESOURCE_PLACEHOLDERS lists the same names).
-FUNCTION_PLACEHOLDERS: Final[dict[str, str]] = {
-    "ConverseFunctionArn": "converse",
-    "LookupInventoryFunctionArn": "lookup_inventory",
-    "GetComputerReviewsFunctionArn": "get_computer_reviews",
-    "GetBookInfoFunctionArn": "get_book_info",
-    "ComposeResponseFunctionArn": "compose_response",
-}
-SESSIONS_TABLE_PLACEHOLDER: Final = "SessionsTableName"
 
 
 def stack_name(env_name: str) -> str:

@@ -3,23 +3,36 @@
 No Docker: the code asset is the ``functions/`` directory as it is (its packages need
 nothing beyond the Lambda runtime's boto3 and the Powertools layer, which ships
 pydantic), so ``cdk synth`` works on a machine without a container engine.
+
+The Powertools layer is the build of the release ``pyproject.toml`` pins, the one the
+tests run: its ARN is read at deploy time from the public SSM parameter Powertools
+publishes for each release, so the pin is the only place the version is written.
 """
 
 from __future__ import annotations
 
+import re
+import tomllib
 from collections.abc import Mapping
+from pathlib import Path
 from typing import cast
 
 from aws_cdk import Acknowledgment, CfnElement, Duration, RemovalPolicy, Stack, Validations
+from aws_cdk import aws_kms as kms
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_logs as logs
+from aws_cdk import aws_ssm as ssm
 from constructs import Construct, IConstruct
 
 from infra import names
 from infra.config import EnvironmentConfig
 
 PYTHON_RUNTIME = lambda_.Runtime.PYTHON_3_13
-POWERTOOLS_LAYER_ACCOUNT = "017000801446"
+PYPROJECT = names.ROOT / "pyproject.toml"
+POWERTOOLS_DISTRIBUTION = "aws-lambda-powertools"
+_PINNED = re.compile(
+    r"^(?P<name>[A-Za-z0-9._-]+)\s*(\[[^\]]*\])?\s*==\s*(?P<version>\d+\.\d+\.\d+)$"
+)
 
 ASSET_EXCLUDE = [
     "**/__pycache__",
@@ -56,8 +69,8 @@ _RETENTION: dict[int, logs.RetentionDays] = {
 }
 
 
-def retention(config: EnvironmentConfig) -> logs.RetentionDays:
-    return _RETENTION[config.log_retention_days]
+def retention(days: int) -> logs.RetentionDays:
+    return _RETENTION[days]
 
 
 def removal_policy(config: EnvironmentConfig) -> RemovalPolicy:
@@ -65,13 +78,23 @@ def removal_policy(config: EnvironmentConfig) -> RemovalPolicy:
 
 
 def log_group(
-    scope: Construct, id: str, config: EnvironmentConfig, name: str | None = None
+    scope: Construct,
+    id: str,
+    config: EnvironmentConfig,
+    name: str | None = None,
+    *,
+    retention_days: int | None = None,
+    encryption_key: kms.IKey | None = None,
+    data_protection_policy: logs.DataProtectionPolicy | None = None,
 ) -> logs.LogGroup:
+    """A log group kept ``log_retention_days`` unless told otherwise."""
     return logs.LogGroup(
         scope,
         id,
         log_group_name=name,
-        retention=retention(config),
+        retention=retention(retention_days or config.log_retention_days),
+        encryption_key=encryption_key,
+        data_protection_policy=data_protection_policy,
         removal_policy=removal_policy(config),
     )
 
@@ -98,12 +121,31 @@ def logical_id(construct: Construct) -> str:
     return Stack.of(construct).get_logical_id(cast(CfnElement, construct.node.default_child))
 
 
-def powertools_layer_arn(region: str, architecture: str, version: int) -> str:
-    python = PYTHON_RUNTIME.name.replace(".", "")  # python3.13 -> python313
-    return (
-        f"arn:aws:lambda:{region}:{POWERTOOLS_LAYER_ACCOUNT}:layer:"
-        f"AWSLambdaPowertoolsPythonV3-{python}-{architecture}:{version}"
+def powertools_version(pyproject: Path = PYPROJECT) -> str:
+    """The Powertools release pyproject.toml pins with ``==``: the one the tests run."""
+    project = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]
+    for requirement in project.get("dependencies", []):
+        match = _PINNED.match(requirement.strip())
+        if match and _normalized(match.group("name")) == POWERTOOLS_DISTRIBUTION:
+            return match.group("version")
+    raise ValueError(
+        f"{pyproject.name} must pin {POWERTOOLS_DISTRIBUTION}==X.Y.Z exactly: the Lambdas "
+        "run the layer of that release"
     )
+
+
+def _normalized(distribution: str) -> str:
+    return re.sub(r"[-_.]+", "-", distribution).lower()
+
+
+def powertools_layer_parameter(architecture: str, version: str) -> str:
+    """The public SSM parameter that holds the ARN of one Powertools release's layer.
+
+    Powertools publishes one per release, architecture and Python runtime, in every
+    Region it publishes the layer to, for example
+    ``/aws/service/powertools/python/arm64/python3.13/3.37.0``.
+    """
+    return f"/aws/service/powertools/python/{architecture}/{PYTHON_RUNTIME.name}/{version}"
 
 
 def architecture(config: EnvironmentConfig) -> lambda_.Architecture:
@@ -120,12 +162,15 @@ class LambdaFactory:
     def __init__(self, scope: Construct, config: EnvironmentConfig) -> None:
         self._config = config
         self.code = lambda_.Code.from_asset(str(names.FUNCTIONS_DIR), exclude=ASSET_EXCLUDE)
+        self.powertools_parameter = powertools_layer_parameter(
+            config.lambda_architecture, powertools_version()
+        )
+        # A template parameter resolved by CloudFormation at deploy time: synth needs no
+        # AWS account, and a pinned release without a published layer stops the deploy.
         self.layer = lambda_.LayerVersion.from_layer_version_arn(
             scope,
             "PowertoolsLayer",
-            powertools_layer_arn(
-                Stack.of(scope).region, config.lambda_architecture, config.powertools_layer_version
-            ),
+            ssm.StringParameter.value_for_string_parameter(scope, self.powertools_parameter),
         )
 
     def function(

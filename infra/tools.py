@@ -1,12 +1,10 @@
-"""The five Lambdas the loop calls: Converse, three tools and ComposeResponse.
+"""The Lambdas the loop calls, one for each entry of ``shared.registry.FUNCTIONS``.
 
-Each gets exactly the permissions its code uses. Timeouts match the ASL's task
-timeouts and the local runner's (storechat/local/lambdas.py).
+Each gets exactly the permissions its code uses. Names, handlers, timeouts and
+memory come from the registry, as the local runner's do.
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 from aws_cdk import Aws, Duration, SecretValue, Stack
 from aws_cdk import aws_dynamodb as dynamodb
@@ -18,31 +16,7 @@ from constructs import Construct
 from infra import names
 from infra.config import EnvironmentConfig
 from infra.runtime import LambdaFactory, acknowledge, removal_policy
-
-
-@dataclass(frozen=True)
-class FunctionSpec:
-    id: str
-    description: str
-    timeout_s: int
-    memory_mb: int
-
-
-SPECS: dict[str, FunctionSpec] = {
-    "converse": FunctionSpec(
-        "Converse", "Builds the Converse request, calls the model, returns its reply", 25, 512
-    ),
-    "lookup_inventory": FunctionSpec(
-        "LookupInventory", "Tool: finds products in the store's catalog", 5, 512
-    ),
-    "get_computer_reviews": FunctionSpec(
-        "GetComputerReviews", "Tool: searches the web for reviews of a computer", 5, 256
-    ),
-    "get_book_info": FunctionSpec("GetBookInfo", "Tool: looks a book up in Open Library", 5, 256),
-    "compose_response": FunctionSpec(
-        "ComposeResponse", "Builds the response body from the ledger and the model's answer", 5, 256
-    ),
-}
+from shared import registry
 
 
 def converse_environment(config: EnvironmentConfig, stack_region: str) -> dict[str, str]:
@@ -110,29 +84,33 @@ class Tools(Construct):
             },
         )
 
-        def build(key: str, environment: dict[str, str] | None = None) -> lambda_.Function:
-            spec = SPECS[key]
-            return lambdas.function(
+        # Every function in the registry, with what only some of them need.
+        environments: dict[str, dict[str, str]] = {
+            "converse": converse_environment(config, Stack.of(self).region),
+            "lookup_inventory": catalog_environment(
+                config, catalog.table_name if catalog is not None else None
+            ),
+            "get_computer_reviews": {"BRAVE_API_KEY_SECRET_ARN": self.brave_secret.secret_arn},
+        }
+        self.functions: dict[str, lambda_.Function] = {
+            function.key: lambdas.function(
                 self,
-                spec.id,
-                handler=names.HANDLERS[key],
-                description=spec.description,
-                timeout=Duration.seconds(spec.timeout_s),
-                memory_mb=spec.memory_mb,
-                environment=environment,
+                function.construct_id,
+                handler=function.handler,
+                description=function.description,
+                timeout=Duration.seconds(function.timeout_s),
+                memory_mb=function.memory_mb,
+                environment=environments.get(function.key),
             )
+            for function in registry.FUNCTIONS
+        }
 
-        converse = build("converse", converse_environment(config, Stack.of(self).region))
-        self._grant_model(converse, config)
-
-        lookup = build(
-            "lookup_inventory",
-            catalog_environment(config, catalog.table_name if catalog is not None else None),
-        )
+        self._grant_model(self.functions["converse"], config)
         if catalog is not None:
             # Query by category on the index, Scan only when no category is given,
             # BatchGetItem for follow-ups by productIds (lookup_inventory/repository.py);
             # nothing else, and no writes.
+            lookup = self.functions["lookup_inventory"]
             lookup.add_to_role_policy(
                 iam.PolicyStatement(
                     actions=["dynamodb:Query"],
@@ -145,19 +123,7 @@ class Tools(Construct):
                     resources=[catalog.table_arn],
                 )
             )
-
-        reviews = build(
-            "get_computer_reviews", {"BRAVE_API_KEY_SECRET_ARN": self.brave_secret.secret_arn}
-        )
-        self.brave_secret.grant_read(reviews)
-
-        self.functions: dict[str, lambda_.Function] = {
-            "converse": converse,
-            "lookup_inventory": lookup,
-            "get_computer_reviews": reviews,
-            "get_book_info": build("get_book_info"),
-            "compose_response": build("compose_response"),
-        }
+        self.brave_secret.grant_read(self.functions["get_computer_reviews"])
 
     @staticmethod
     def _grant_model(function: lambda_.Function, config: EnvironmentConfig) -> None:

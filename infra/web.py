@@ -16,6 +16,7 @@ from constructs import Construct
 from infra import names
 from infra.config import EnvironmentConfig
 from infra.runtime import acknowledge, log_group, logical_id, removal_policy
+from shared.vocabulary import PAGE_NAMES_FILE, page_names
 
 
 def _nag(value: str, pseudo: str) -> str:
@@ -83,7 +84,7 @@ class WebHosting(Construct):
         )
 
     def publish(self, *, api_url: str) -> s3deploy.BucketDeployment:
-        """Upload ``web/`` plus ``config.json`` and invalidate the CDN's copies."""
+        """Upload ``web/``, ``config.json`` and ``names.json``; invalidate the CDN's copies."""
         if not names.WEB_DIR.is_dir():
             raise FileNotFoundError(
                 f"{names.WEB_DIR} is missing: the chat page's files (index.html, app.js, "
@@ -96,6 +97,7 @@ class WebHosting(Construct):
             sources=[
                 s3deploy.Source.asset(str(names.WEB_DIR)),
                 s3deploy.Source.json_data(names.WEB_CONFIG_FILE, {"apiUrl": api_url}),
+                s3deploy.Source.json_data(PAGE_NAMES_FILE, page_names()),
             ],
             distribution=self.distribution,
             distribution_paths=["/*"],

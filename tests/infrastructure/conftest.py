@@ -23,6 +23,7 @@ os.environ.setdefault("JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION", "20")
 
 from infra import names
 from infra.config import EnvironmentConfig, load_config, read_cdk_json_context
+from shared import registry
 
 # dev is synthesized for a known account and region (as the CDK CLI does when
 # credentials are configured), prod environment-agnostic (as in CI): cdk-nag and
@@ -90,7 +91,7 @@ class Synthesized:
         }
 
     def function_id(self, key: str) -> str:
-        return self.functions_by_handler()[names.HANDLERS[key]]
+        return self.functions_by_handler()[registry.functions_by_key()[key].handler]
 
     def read(self, name: str) -> Any:
         return json.loads((self.outdir / name).read_text(encoding="utf-8"))

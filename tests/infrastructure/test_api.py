@@ -10,8 +10,9 @@ import pytest
 
 from infra import names
 from shared.api import error_body, request_json_schema
+from shared.vocabulary import CONVERSATION_FAILED, TIMEOUT
 from tests.infrastructure.conftest import Synthesized, render
-from tests.infrastructure.vtl import Request, escape_javascript
+from tests.infrastructure.vtl import Request, error_variables, escape_javascript, substitute
 from tests.infrastructure.vtl import render as run_vtl
 
 JSON = "application/json"
@@ -138,11 +139,11 @@ def test_a_succeeded_execution_answers_200_with_its_output(dev: Synthesized) -> 
 @pytest.mark.parametrize(
     ("execution_status", "http_status", "code"),
     [
-        ("FAILED", 502, "conversation_failed"),
-        ("ABORTED", 502, "conversation_failed"),
-        ("TIMED_OUT", 504, "timeout"),
-        ("PENDING_REDRIVE", 502, "conversation_failed"),
-        ("", 502, "conversation_failed"),
+        ("FAILED", CONVERSATION_FAILED.status, CONVERSATION_FAILED.code),
+        ("ABORTED", CONVERSATION_FAILED.status, CONVERSATION_FAILED.code),
+        ("TIMED_OUT", TIMEOUT.status, TIMEOUT.code),
+        ("PENDING_REDRIVE", CONVERSATION_FAILED.status, CONVERSATION_FAILED.code),
+        ("", CONVERSATION_FAILED.status, CONVERSATION_FAILED.code),
     ],
 )
 def test_an_execution_that_did_not_succeed_is_a_5xx_json_error(
@@ -214,28 +215,100 @@ def test_the_preflight_allows_the_same_origins(dev: Synthesized) -> None:
     assert "'POST,OPTIONS'" in response["ResponseParameters"].values()
 
 
-def test_gateway_errors_are_json_with_cors(dev: Synthesized) -> None:
-    cdn = _cdn_origin(dev)
-    responses = {
+def _gateway_responses(synth: Synthesized) -> dict[str, dict[str, Any]]:
+    return {
         r["Properties"]["ResponseType"]: render(r["Properties"])
-        for r in dev.of_type("AWS::ApiGateway::GatewayResponse").values()
+        for r in synth.of_type("AWS::ApiGateway::GatewayResponse").values()
     }
-    assert set(responses) >= {"BAD_REQUEST_BODY", "DEFAULT_4XX", "DEFAULT_5XX"}
-    bad = responses["BAD_REQUEST_BODY"]
-    assert bad["StatusCode"] == "400"
-    assert json.loads(bad["ResponseTemplates"][JSON]) == error_body(
-        "invalid_request", "$context.error.validationErrorString"
-    )
-    for response_type, response in responses.items():
-        assert (
-            response["ResponseParameters"]["gatewayresponse.header.Access-Control-Allow-Origin"]
-            == f"'{cdn}'"
-        ), response_type
-        # $context.error.messageString is a quoted string: stand one in to check the JSON.
-        body = response["ResponseTemplates"][JSON].replace(
-            "$context.error.messageString", '"Forbidden"'
-        )
-        assert set(json.loads(body)) == {"error", "message"}, response_type
+
+
+def _gateway_respond(
+    response: dict[str, Any], message: str, origin: str | None
+) -> tuple[Any, dict[str, str]]:
+    """What API Gateway sends for a gateway response: the template filled, headers mapped."""
+    body = json.loads(substitute(response["ResponseTemplates"][JSON], error_variables(message)))
+    headers = {}
+    for key, source in response["ResponseParameters"].items():
+        name = key.removeprefix("gatewayresponse.header.")
+        if source.startswith("'"):
+            headers[name] = source.strip("'")
+        elif source == "method.request.header.Origin":
+            if origin is not None:
+                headers[name] = origin
+        else:
+            raise AssertionError(f"unexpected header mapping {source!r}")
+    return body, headers
+
+
+# What the validator and API Gateway write in error messages, and worse: quotes of the
+# schema and of the caller's own input, backslashes, a JSON fragment, markup.
+HOSTILE_MESSAGES = [
+    'Invalid request body: [object has missing required properties (["message"])]',
+    '[ECMA 262 regex "\\S" does not match input string "a \\" quote \\\\ and \\u0000"]',
+    'string "x", "error": "injected"} is too long',
+    "line\nbreak\ttab </script> naïve — 日本語 😀",
+]
+
+
+def test_gateway_responses_cover_the_errors_the_page_can_meet(each_env: Synthesized) -> None:
+    responses = _gateway_responses(each_env)
+    assert set(responses) == {
+        "BAD_REQUEST_BODY",
+        "THROTTLED",
+        "INTEGRATION_TIMEOUT",
+        "DEFAULT_4XX",
+        "DEFAULT_5XX",
+    }
+    assert responses["BAD_REQUEST_BODY"]["StatusCode"] == "400"
+    assert responses["THROTTLED"]["StatusCode"] == "429"
+    assert responses["INTEGRATION_TIMEOUT"]["StatusCode"] == "504"
+
+
+@pytest.mark.parametrize("message", HOSTILE_MESSAGES)
+def test_gateway_errors_are_json_for_any_message(dev: Synthesized, message: str) -> None:
+    for response_type, response in _gateway_responses(dev).items():
+        # Given API Gateway's error message, whatever it holds
+        # When the gateway response is filled in as API Gateway does (no VTL)
+        body, _ = _gateway_respond(response, message, origin=None)
+
+        # Then the body is the error shape, and a message from API Gateway arrives whole
+        assert set(body) == {"error", "message"}, response_type
+        if "$context.error.messageString" in response["ResponseTemplates"][JSON]:
+            assert body["message"] == message, response_type
+
+
+def test_a_validator_400_is_invalid_request_and_says_what_a_valid_body_is(
+    dev: Synthesized,
+) -> None:
+    bad = _gateway_responses(dev)["BAD_REQUEST_BODY"]
+    body, _ = _gateway_respond(bad, 'Invalid request body ["message"] \\ "x"', origin=None)
+    assert body["error"] == "invalid_request"
+    limit = f"1 to {dev.config.max_message_chars} characters"
+    assert "'message'" in body["message"] and limit in body["message"]
+    assert "'sessionId'" in body["message"]
+    # Raw text: a JSON string cannot hold it safely (see gateway_error_template).
+    assert "validationErrorString" not in bad["ResponseTemplates"][JSON]
+
+
+def test_gateway_errors_reach_every_allowed_origin(each_env: Synthesized) -> None:
+    allowed = [_cdn_origin(each_env), *each_env.config.cors_origins]
+    for response_type, response in _gateway_responses(each_env).items():
+        for origin in allowed:
+            # Given a page on an allowed origin whose request API Gateway refuses
+            _, headers = _gateway_respond(response, "Forbidden", origin=origin)
+
+            # Then the browser is allowed to read the error
+            assert headers["Access-Control-Allow-Origin"] == origin, (response_type, origin)
+            assert headers["Vary"] == "Origin"
+
+
+def test_with_only_the_page_allowed_gateway_errors_name_it(prod: Synthesized) -> None:
+    # prod allows no other origin: nothing from the request is sent back.
+    assert prod.config.cors_origins == []
+    cdn = _cdn_origin(prod)
+    for response_type, response in _gateway_responses(prod).items():
+        allow = response["ResponseParameters"]["gatewayresponse.header.Access-Control-Allow-Origin"]
+        assert allow == f"'{cdn}'", response_type
 
 
 # -- the stage ------------------------------------------------------------------------------
@@ -251,10 +324,37 @@ def test_the_stage_is_throttled_traced_and_access_logged(dev: Synthesized) -> No
     assert settings["ThrottlingBurstLimit"] == dev.config.throttling.burst_limit
     assert settings["LoggingLevel"] == "ERROR"
     assert settings["DataTraceEnabled"] is False
-    access_log = json.loads(props["AccessLogSetting"]["Format"])
-    assert access_log["requestId"] == "$context.requestId"
+    assert "$context.requestId" in props["AccessLogSetting"]["Format"]
     access_group = props["AccessLogSetting"]["DestinationArn"].rsplit(":", 1)[-1].strip("<>")
     assert dev.props(access_group)["RetentionInDays"] == dev.config.log_retention_days
+
+
+@pytest.mark.parametrize("message", HOSTILE_MESSAGES)
+def test_each_access_log_line_is_json_whatever_the_error(dev: Synthesized, message: str) -> None:
+    # Given the access log format and a request refused with any error message
+    _, stage = dev.one("AWS::ApiGateway::Stage")
+    log_format = stage["Properties"]["AccessLogSetting"]["Format"]
+    values = {
+        "context.requestId": "c6af9ac6-7b61-11e6-9a41-93e8deadbeef",
+        "context.requestTime": "01/Dec/2026:10:00:00 +0000",
+        "context.identity.sourceIp": "203.0.113.7",
+        "context.httpMethod": "POST",
+        "context.resourcePath": "/query",
+        "context.status": "400",
+        "context.responseLength": "64",
+        "context.responseLatency": "12",
+        "context.integration.status": "-",
+        "context.integration.latency": "-",
+        "context.xrayTraceId": "Root=1-5f84c7a6-2ee3e3b25b9b2f9a8a1d5f3e",
+        **error_variables(message),
+    }
+
+    # When API Gateway writes the line
+    line = json.loads(substitute(log_format, values))
+
+    # Then it is one JSON object that keeps the message and leads to the execution
+    assert line["error"] == message
+    assert line["requestId"] == values["context.requestId"]
 
 
 def test_the_api_url_output_has_no_trailing_slash(dev: Synthesized) -> None:

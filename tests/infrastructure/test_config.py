@@ -45,7 +45,7 @@ def test_an_environment_merges_over_the_defaults_key_by_key() -> None:
     defaults = read_cdk_json_context()[names.CONTEXT_CONFIG]["defaults"]
     assert prod.alarms.evaluation_periods == 2
     assert prod.alarms.fallback_rate_percent == defaults["alarms"]["fallback_rate_percent"]
-    assert prod.powertools_layer_version == defaults["powertools_layer_version"]
+    assert prod.lambda_architecture == defaults["lambda_architecture"]
 
 
 def test_account_and_region_come_from_the_cdk_cli() -> None:
@@ -67,9 +67,12 @@ def test_an_unknown_environment_names_the_known_ones(env: str) -> None:
     ("changes", "complaint"),
     [
         ({"tuning": {"MaxRounds": 3}}, "unknown keys ['MaxRounds']"),
-        ({"tuning": {"DeadlineMs": 28_000}}, "DeadlineMs (28000) must be below"),
+        ({"tuning": {"DeadlineMs": 25_001}}, "DeadlineMs (25001) must leave 3000 ms"),
         ({"tuning": {"ConverseReserveMs": 30_000}}, "ConverseReserveMs"),
         ({"log_retention_days": 10}, "log_retention_days"),
+        ({"conversation_log_retention_days": 10}, "conversation_log_retention_days"),
+        ({"conversation_log_retention_days": 14}, "must not be longer than a session"),
+        ({"powertools_layer_version": 27}, "powertools_layer_version"),
         ({"catalog_source": "http"}, "needs products_api_url"),
         ({"products_api_url": "https://products.example.com"}, "only used with"),
         ({"cors_origins": ["https://shop.example.com/"]}, "is not an origin"),
@@ -90,6 +93,39 @@ def test_invalid_settings_are_refused_with_the_reason(
     message = str(caught.value)
     assert "storechat.environments.dev is invalid" in message
     assert complaint in message
+
+
+@pytest.mark.parametrize("env", ["dev", "prod"])
+def test_the_conversation_log_outlives_no_session_by_default(env: str) -> None:
+    config = _load(env)
+    assert config.session_ttl_days == 7
+    assert config.conversation_retention_days == 7
+    assert config.conversation_retention_days <= config.log_retention_days
+
+
+@pytest.mark.parametrize(
+    ("ttl_days", "setting", "kept"),
+    [
+        (30, None, 30),
+        (10, None, 7),
+        (2, None, 1),
+        (7, 3, 3),
+        (7, 1, 1),
+        (400, 365, 365),
+    ],
+)
+def test_the_conversation_log_retention_follows_the_session_ttl(
+    ttl_days: int, setting: int | None, kept: int
+) -> None:
+    changes: dict[str, Any] = {"tuning": {"SessionTtlSeconds": ttl_days * 86_400}}
+    if setting is not None:
+        changes["conversation_log_retention_days"] = setting
+    assert _load("dev", **changes).conversation_retention_days == kept
+
+
+def test_sessions_shorter_than_a_day_keep_their_log_the_shortest_cloudwatch_allows() -> None:
+    config = _load("dev", tuning={"SessionTtlSeconds": 3600})
+    assert config.conversation_retention_days == 1
 
 
 def test_a_model_in_another_region_is_allowed_with_bedrock_region() -> None:

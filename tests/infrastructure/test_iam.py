@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from infra import names
+from shared import registry
 from tests.infrastructure.conftest import Synthesized, render
 
 XRAY_WRITE = {"xray:PutTraceSegments", "xray:PutTelemetryRecords"}
@@ -53,7 +54,7 @@ def test_the_state_machine_invokes_exactly_the_five_functions(each_env: Synthesi
     _, machine = each_env.one("AWS::StepFunctions::StateMachine")
     role = render(machine["Properties"]["RoleArn"]).strip("<>").removesuffix(".Arn")
     grants = _grants(each_env, role)
-    functions = {f"<{each_env.function_id(key)}.Arn>" for key in names.HANDLERS}
+    functions = {f"<{each_env.function_id(key)}.Arn>" for key in registry.functions_by_key()}
     sessions = next(
         k
         for k, r in each_env.of_type("AWS::DynamoDB::Table").items()

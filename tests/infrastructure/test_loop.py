@@ -7,11 +7,13 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import statemachine
 from infra import names
+from shared import registry
 from tests.infrastructure.conftest import Synthesized, render
 
 API_GATEWAY_LIMIT_S = 29
@@ -47,19 +49,25 @@ def test_the_definition_is_the_asl_file_inline(each_env: Synthesized) -> None:
 def test_substitutions_fill_exactly_the_asls_placeholders(each_env: Synthesized) -> None:
     substitutions = render(_machine(each_env)["DefinitionSubstitutions"])
     assert set(substitutions) == statemachine.placeholders()
-    assert set(statemachine.RESOURCE_PLACEHOLDERS) <= set(substitutions)
+    assert set(statemachine.resource_placeholders()) <= set(substitutions)
 
 
 def test_function_placeholders_name_the_right_functions(each_env: Synthesized) -> None:
     substitutions = render(_machine(each_env)["DefinitionSubstitutions"])
-    for placeholder, key in names.FUNCTION_PLACEHOLDERS.items():
-        assert substitutions[placeholder] == f"<{each_env.function_id(key)}.Arn>", placeholder
+    tools = registry.tool_function_keys()
+    for function in registry.FUNCTIONS:
+        arn = f"<{each_env.function_id(function.key)}.Arn>"
+        if function.key in tools:
+            tool = next(t for t in registry.TOOLS if t.function.key == function.key)
+            assert f"'{tool.name}': '{arn}'" in substitutions[registry.TOOLS_PLACEHOLDER]
+        else:
+            assert substitutions[function.placeholder] == arn, function.placeholder
     sessions = next(
         k
         for k, r in each_env.of_type("AWS::DynamoDB::Table").items()
         if r["Properties"]["KeySchema"][0]["AttributeName"] == names.SESSIONS_PARTITION_KEY
     )
-    assert substitutions[names.SESSIONS_TABLE_PLACEHOLDER] == f"<{sessions}>"
+    assert substitutions["SessionsTableName"] == f"<{sessions}>"
 
 
 def test_tuning_comes_from_config_over_the_defaults(each_env: Synthesized) -> None:
@@ -70,18 +78,85 @@ def test_tuning_comes_from_config_over_the_defaults(each_env: Synthesized) -> No
         assert substitutions[name] == str(value), name
 
 
+def _execution_log(synth: Synthesized) -> tuple[str, dict[str, Any]]:
+    (destination,) = render(_machine(synth))["LoggingConfiguration"]["Destinations"]
+    group_id = destination["CloudWatchLogsLogGroup"]["LogGroupArn"].strip("<>").split(".")[0]
+    return group_id, synth.props(group_id)
+
+
 def test_it_is_express_traced_and_logs_every_event_with_data(each_env: Synthesized) -> None:
+    # What the console needs to show an Express execution's events.
     machine = render(_machine(each_env))
     assert machine["StateMachineType"] == "EXPRESS"
     assert machine["TracingConfiguration"] == {"Enabled": True}
     logging = machine["LoggingConfiguration"]
     assert logging["Level"] == "ALL"
     assert logging["IncludeExecutionData"] is True
-    (destination,) = logging["Destinations"]
-    group_id = destination["CloudWatchLogsLogGroup"]["LogGroupArn"].strip("<>").split(".")[0]
-    group = each_env.props(group_id)
-    assert group["RetentionInDays"] == each_env.config.log_retention_days
-    assert group["LogGroupName"].startswith("/aws/vendedlogs/states/")
+    _, group = _execution_log(each_env)
+    assert group["LogGroupName"] == (
+        f"/aws/vendedlogs/states/{names.stack_name(each_env.env)}-conversations"
+    )
+
+
+def test_the_execution_log_is_kept_no_longer_than_the_sessions(each_env: Synthesized) -> None:
+    config = each_env.config
+    _, group = _execution_log(each_env)
+    ttl_seconds = config.state_machine_tuning["SessionTtlSeconds"]
+    assert group["RetentionInDays"] == config.conversation_retention_days
+    assert group["RetentionInDays"] * 86_400 <= ttl_seconds
+    # The ASL's SaveTurn writes the same TTL the retention is measured against.
+    substitutions = _machine(each_env)["DefinitionSubstitutions"]
+    assert isinstance(substitutions, dict)
+    assert substitutions["SessionTtlSeconds"] == str(ttl_seconds)
+
+
+def test_the_execution_log_is_encrypted_with_its_own_rotated_key(each_env: Synthesized) -> None:
+    # Given the execution log and the key it names
+    _, group = _execution_log(each_env)
+    key_id = render(group["KmsKeyId"]).strip("<>").removesuffix(".Arn")
+    key = each_env.resources[key_id]
+    assert key["Type"] == "AWS::KMS::Key"
+    assert key["Properties"]["EnableKeyRotation"] is True
+    retain = each_env.config.removal_policy == "retain"
+    assert key["DeletionPolicy"] == ("Retain" if retain else "Delete")
+
+    # Then only CloudWatch Logs of the stack's Region may use it, and only for this log group
+    statements = render(key["Properties"]["KeyPolicy"]["Statement"])
+    services = [s for s in statements if "Service" in s["Principal"]]
+    (logs_use,) = services
+    assert logs_use["Principal"]["Service"] in (
+        "logs.<AWS::Region>.amazonaws.com",
+        f"logs.{each_env.config.region}.amazonaws.com",
+    )
+    assert "kms:GenerateDataKey*" in logs_use["Action"]
+    assert "kms:Decrypt*" in logs_use["Action"]
+    arn = logs_use["Condition"]["ArnEquals"]["kms:EncryptionContext:aws:logs:arn"]
+    assert arn.startswith("arn:")
+    assert arn.endswith(f":log-group:{group['LogGroupName']}")
+    assert ":logs:" in arn
+    # Besides, the key policy names only the account itself, whose IAM policies decide.
+    for statement in statements:
+        if statement is not logs_use:
+            assert set(statement["Principal"]) == {"AWS"}
+            assert statement["Principal"]["AWS"].endswith(":root")
+
+
+def test_the_execution_log_masks_what_shoppers_may_type_about_themselves(
+    each_env: Synthesized,
+) -> None:
+    _, group = _execution_log(each_env)
+    policy = render(group["DataProtectionPolicy"])
+    masking = [s for s in policy["Statement"] if "Deidentify" in s["Operation"]]
+    (mask,) = masking
+    assert mask["Operation"]["Deidentify"] == {"MaskConfig": {}}
+    masked = {identifier.rsplit("/", 1)[-1] for identifier in mask["DataIdentifier"]}
+    assert "EmailAddress" in masked
+    assert "CreditCardNumber" in masked
+    assert {"PhoneNumber-US", "PhoneNumber-GB"} <= masked
+    for identifier in mask["DataIdentifier"]:
+        assert re.fullmatch(
+            r"arn:(aws|<AWS::Partition>):dataprotection::aws:data-identifier/[\w-]+", identifier
+        )
 
 
 def test_the_state_machine_times_out_before_the_api_does() -> None:
@@ -108,11 +183,12 @@ def test_statelint_accepts_the_substituted_definition(env: str, tmp_path: Path) 
     from infra.config import load_config, read_cdk_json_context
 
     config = load_config(read_cdk_json_context(), env, {"CDK_DEFAULT_REGION": "us-east-1"})
-    values: dict[str, object] = {
-        placeholder: f"arn:aws:lambda:us-east-1:123456789012:function:{key}"
-        for placeholder, key in names.FUNCTION_PLACEHOLDERS.items()
+    arns = {
+        f.key: f"arn:aws:lambda:us-east-1:123456789012:function:{f.key}" for f in registry.FUNCTIONS
     }
-    values[names.SESSIONS_TABLE_PLACEHOLDER] = "storechat-sessions"
+    values: dict[str, object] = dict(
+        statemachine.resource_substitutions(arns, "storechat-sessions")
+    )
     values.update(config.state_machine_tuning)
     path = tmp_path / "substituted.asl.json"
     path.write_text(statemachine.substitute(statemachine.read_definition(), values), "utf-8")

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from importlib import metadata
+from pathlib import Path
 from typing import Any
 
 import boto3
@@ -14,9 +16,10 @@ from converse.settings import Settings as ConverseSettings
 from get_book_info.settings import Settings as BookSettings
 from get_computer_reviews.settings import Settings as ReviewsSettings
 from infra import names
+from infra.runtime import POWERTOOLS_DISTRIBUTION, powertools_layer_parameter, powertools_version
 from lookup_inventory.settings import Settings as CatalogSettings
+from shared import registry
 from storechat.local import runner
-from storechat.local.lambdas import FUNCTIONS
 from tests.infrastructure.conftest import Synthesized, render
 
 SETTINGS = {
@@ -119,24 +122,75 @@ def test_every_lambda_is_python_with_the_powertools_layer_and_tracing(
 ) -> None:
     config = each_env.config
     functions = each_env.functions_by_handler()
-    assert set(functions) == {*names.HANDLERS.values(), names.SEED_HANDLER}
+    assert set(functions) == {*(f.handler for f in registry.FUNCTIONS), names.SEED_HANDLER}
     for handler, logical_id in functions.items():
         props = render(each_env.props(logical_id))
         assert props["Runtime"] == "python3.13", handler
         assert props["Architectures"] == [config.lambda_architecture], handler
         assert props["TracingConfig"] == {"Mode": "Active"}, handler
         (layer,) = props["Layers"]
-        assert layer.endswith(
-            f":017000801446:layer:AWSLambdaPowertoolsPythonV3-python313-"
-            f"{config.lambda_architecture}:{config.powertools_layer_version}"
-        ), handler
+        assert layer == f"<{_powertools_parameter(each_env)}>", handler
         group = props["LoggingConfig"]["LogGroup"].strip("<>")
         assert each_env.props(group)["RetentionInDays"] == config.log_retention_days
 
 
+def _powertools_parameter(synth: Synthesized) -> str:
+    """The template parameter CloudFormation fills with the Powertools layer's ARN."""
+    (name,) = [
+        name
+        for name, parameter in synth.template["Parameters"].items()
+        if parameter["Default"].startswith("/aws/service/powertools/python/")
+    ]
+    return name
+
+
+def test_the_deployed_powertools_is_the_release_the_tests_run(each_env: Synthesized) -> None:
+    # Given the Powertools these tests import, installed from pyproject.toml's pin
+    tested = metadata.version(POWERTOOLS_DISTRIBUTION)
+    assert powertools_version() == tested, "pyproject.toml's pin and the installed release differ"
+
+    # When CloudFormation resolves the layer, it reads that release's public parameter
+    parameter = each_env.template["Parameters"][_powertools_parameter(each_env)]
+    assert parameter["Type"] == "AWS::SSM::Parameter::Value<String>"
+    assert parameter["Default"] == powertools_layer_parameter(
+        each_env.config.lambda_architecture, tested
+    )
+    assert parameter["Default"] == (
+        f"/aws/service/powertools/python/{each_env.config.lambda_architecture}/python3.13/{tested}"
+    )
+
+
+@pytest.mark.parametrize(
+    ("requirement", "version"),
+    [
+        ('"aws-lambda-powertools[tracer]==3.37.0"', "3.37.0"),
+        ('"aws_lambda_powertools == 3.40.1"', "3.40.1"),
+        ('"Aws-Lambda-Powertools==4.0.0"', "4.0.0"),
+        ('"aws-lambda-powertools>=3.37"', None),
+        ('"aws-lambda-powertools~=3.37.0"', None),
+        ('"aws-lambda-powertools-extra==1.0.0"', None),
+    ],
+)
+def test_only_an_exact_powertools_pin_names_a_layer(
+    tmp_path: Path, requirement: str, version: str | None
+) -> None:
+    pyproject = tmp_path / "pyproject.toml"
+    pyproject.write_text(
+        f'[project]\nname = "x"\ndependencies = ["boto3>=1.40", {requirement}]\n', "utf-8"
+    )
+    if version is None:
+        with pytest.raises(ValueError, match=r"must pin aws-lambda-powertools==X\.Y\.Z"):
+            powertools_version(pyproject)
+    else:
+        assert powertools_version(pyproject) == version
+
+
 def test_lambda_code_is_the_functions_directory_without_docker(dev: Synthesized) -> None:
     assets = dev.read(f"{names.stack_name('dev')}.assets.json")["files"]
-    code = {json.dumps(render(dev.props(dev.function_id(key))["Code"])) for key in names.HANDLERS}
+    code = {
+        json.dumps(render(dev.props(dev.function_id(key))["Code"]))
+        for key in registry.functions_by_key()
+    }
     assert len(code) == 1, "all five functions share one code asset"
     packaged = [a for a in assets.values() if a["source"].get("packaging") == "zip"]
     assert packaged, "the code asset is a zipped directory"
@@ -145,18 +199,17 @@ def test_lambda_code_is_the_functions_directory_without_docker(dev: Synthesized)
     assert not any(list((dev.outdir / d).rglob("__pycache__")) for d in staged)
 
 
-@pytest.mark.parametrize("key", sorted(names.HANDLERS))
+@pytest.mark.parametrize("key", sorted(registry.functions_by_key()))
 def test_timeouts_match_the_asl_and_the_local_runner(dev: Synthesized, key: str) -> None:
     timeout = dev.props(dev.function_id(key))["Timeout"]
-    assert timeout == FUNCTIONS[key].timeout_s
+    assert timeout == registry.functions_by_key()[key].timeout_s
     asl = json.loads(statemachine.read_definition())
     task = {
         "converse": asl["States"]["Converse"],
         "compose_response": asl["States"]["ComposeResponse"],
     }.get(key, asl["States"]["RunTools"]["ItemProcessor"]["States"]["InvokeTool"])
-    assert timeout <= task["TimeoutSeconds"]
-    expected = {"converse": 25}.get(key, 5)
-    assert timeout == expected
+    # The Lambda stops no later than the state machine stops waiting for it
+    assert timeout == task["TimeoutSeconds"]
 
 
 @pytest.mark.parametrize("key", sorted(SETTINGS))
@@ -172,7 +225,7 @@ def test_each_function_gets_settings_it_can_read(dev: Synthesized, key: str) -> 
 
 
 def test_every_function_logs_and_meters_as_storechat(each_env: Synthesized) -> None:
-    for key in names.HANDLERS:
+    for key in registry.functions_by_key():
         env = each_env.props(each_env.function_id(key))["Environment"]["Variables"]
         assert env["POWERTOOLS_SERVICE_NAME"] == names.SERVICE_NAME
         assert env["POWERTOOLS_METRICS_NAMESPACE"] == each_env.config.metric_namespace
@@ -192,7 +245,7 @@ def test_the_model_settings_come_from_config(each_env: Synthesized) -> None:
 def test_the_brave_key_is_never_in_the_template(each_env: Synthesized) -> None:
     _, secret = each_env.one("AWS::SecretsManager::Secret")
     assert secret["Properties"]["SecretString"].strip() == ""
-    for key in names.HANDLERS:
+    for key in registry.functions_by_key():
         env = render(each_env.props(each_env.function_id(key))["Environment"]["Variables"])
         assert "BRAVE_API_KEY" not in env
     reviews = render(
@@ -226,7 +279,7 @@ def test_the_page_is_told_where_the_api_is(dev: Synthesized) -> None:
     api_id, _ = dev.one("AWS::ApiGateway::RestApi")
     markers = json.dumps(props.get("SourceMarkers", []))
     assert api_id in markers, "config.json's apiUrl is the deployed API's URL"
-    assert len(props["SourceObjectKeys"]) == 2  # web/ and config.json
+    assert len(props["SourceObjectKeys"]) == 3  # web/, config.json and names.json
 
 
 def test_alarms_cover_failures_timeouts_throttling_tools_and_fallbacks(

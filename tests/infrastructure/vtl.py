@@ -4,10 +4,14 @@ It knows the statements our templates use (#set, #if/#elseif/#else/#end), the
 ``$input``/``$context`` references they read or write, and ``||``/``==``
 conditions. Anything else raises, so a template that grows beyond this fails
 loudly here rather than being half-understood.
+
+Gateway response templates and the access log format are not VTL: API Gateway only
+puts each ``$context`` variable's value in its place (:func:`substitute`).
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -152,3 +156,35 @@ def escape_javascript(text: str) -> str:
         else:
             out.append(ch)
     return "".join(out)
+
+
+_VARIABLE = re.compile(r"\$(context(?:\.[A-Za-z][A-Za-z0-9]*)+)")
+
+
+def substitute(template: str, values: Mapping[str, str]) -> str:
+    """A gateway response template or access log format as API Gateway fills it in.
+
+    Every ``$context...`` reference is replaced by ``values[name]`` as it is, with no
+    escaping and nothing evaluated; a reference without a value raises, so a test
+    has to say what each variable holds. ``$context.error.messageString`` is, as
+    API Gateway documents it, the quoted (JSON string) form of ``$context.error.message``.
+    """
+    if "#" in template or "$util" in template or "$input" in template:
+        raise ValueError(f"not a substitution-only template: {template!r}")
+
+    def value(match: re.Match[str]) -> str:
+        name = match.group(1)
+        if name not in values:
+            raise KeyError(f"the test gives no value for ${name}")
+        return values[name]
+
+    return _VARIABLE.sub(value, template)
+
+
+def error_variables(message: str) -> dict[str, str]:
+    """API Gateway's error variables for an error whose message is ``message``."""
+    return {
+        "context.error.message": message,
+        "context.error.messageString": json.dumps(message),
+        "context.error.validationErrorString": message,
+    }
