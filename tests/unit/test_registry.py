@@ -96,3 +96,11 @@ def test_the_asl_names_no_tool_and_reads_them_from_one_substitution() -> None:
     filled = statemachine.substitute(definition, {**values, **statemachine.TUNING_DEFAULTS})
     assert "'lookup_inventory': 'arn:lookup_inventory'" in filled
     json.loads(filled)
+
+
+def test_every_registered_function_has_its_handler_installed() -> None:
+    import importlib
+
+    for function in registry.FUNCTIONS:
+        module = importlib.import_module(function.module)
+        assert callable(module.lambda_handler), function.key
