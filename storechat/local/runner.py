@@ -31,6 +31,7 @@ from shared import registry
 from storechat.local import moto_patches
 from storechat.local.lambdas import Dispatcher, Handler, local_arn
 from storechat.local.payload import payload_peaks
+from storechat.offline import OFFLINE_MODEL_ID
 
 # moto's interpreter logs every caught task failure with the whole state's parse tree;
 # the loop handles those failures on purpose, so they are not news for a local user.
@@ -42,7 +43,7 @@ CATALOG_TABLE = "storechat-catalog"
 CATEGORY_INDEX = "byCategory"
 SESSIONS_TABLE = "storechat-sessions"
 STATE_MACHINE = "storechat-local"
-OFFLINE_MODEL_ID = "storechat.offline-v1"
+
 BULK_SEED_THRESHOLD = 2_000
 
 # Handler modules that cache settings, clients or providers at "cold start".
@@ -356,9 +357,7 @@ class LocalStorechat:
 
     def substitutions(self) -> dict[str, object]:
         arns = {key: local_arn(key, REGION, ACCOUNT) for key in registry.functions_by_key()}
-        values: dict[str, object] = dict(
-            statemachine.resource_substitutions(arns, SESSIONS_TABLE)
-        )
+        values: dict[str, object] = dict(statemachine.resource_substitutions(arns, SESSIONS_TABLE))
         values.update(self._tuning)
         return values
 

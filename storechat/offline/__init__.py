@@ -1,6 +1,19 @@
 """The offline model: a deterministic, clearly labelled stand-in for Bedrock.
 
 It runs only on a laptop, through the local runner; no deployed function imports it.
+:mod:`storechat.offline.model` states its contract. The package reads in the order a
+request flows through it:
+
+* ``vocabulary``: the shop's words (categories, brands, product lines, systems, uses,
+  orders, genres), each declared once and read by both turns;
+* ``names`` and ``subjects``: a product model, a book or a review subject named in a clause;
+* ``intent``: what one message asks for, and what a follow-up carries over;
+* ``plan``: turn 1, the tool calls an intent needs;
+* ``messages``: reading the request, its tool results and the failures they report;
+* ``rank`` and ``facts``: products filtered, ranked and described;
+* ``answer``: turn 2, the answer written from the tools' results;
+* ``usage``: the token and prompt-caching approximation;
+* ``model``: :class:`OfflineModel`, the Converse request and response around all of it.
 """
 
 from __future__ import annotations

@@ -1,0 +1,143 @@
+"""How one recommended product is described: its specs in words, and what it is best at."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Final
+
+from storechat.offline.rank import (
+    FEATURES,
+    LOWER_IS_BETTER,
+    SORT_FEATURE,
+    Constraints,
+    Product,
+    portable,
+)
+from storechat.offline.vocabulary import BOOKS, COMPUTERS, MOBILE
+
+
+def money(value: float) -> str:
+    return f"${value:,.0f}" if float(value).is_integer() else f"${value:,.2f}"
+
+
+_FACT_ORDER: Final[dict[str, dict[str | None, tuple[str, ...]]]] = {
+    COMPUTERS: {
+        "student": ("weight", "battery", "ram"),
+        "gaming": ("gpu", "ram", "cpu"),
+        "travel": ("weight", "battery", "ram"),
+        "work": ("ram", "cpu", "battery"),
+        None: ("ram", "weight", "battery"),
+    },
+    MOBILE: {
+        "student": ("storage", "battery", "screen"),
+        "gaming": ("chip", "ram", "battery"),
+        "travel": ("weight", "battery", "camera"),
+        "work": ("ram", "storage", "battery"),
+        None: ("storage", "camera", "battery"),
+    },
+    BOOKS: {None: ("author", "format", "year")},
+}
+
+
+def _short_gpu(gpu: str) -> str:
+    return re.sub(r"^NVIDIA GeForce |\s+Laptop GPU$", "", gpu)
+
+
+def _weight_fact(p: Product) -> str | None:
+    if not portable(p):
+        return None
+    if (kg := p.spec("weightKg")) is not None:
+        return f"{kg:g} kg"
+    if (grams := p.spec("weightG")) is not None:
+        return f"{grams:g} g"
+    return None
+
+
+def _battery_fact(p: Product) -> str | None:
+    if (hours := p.spec("batteryHours")) is not None:
+        return f"{hours:g} h battery"
+    if (mah := p.spec("batteryMah")) is not None:
+        return f"{mah:g} mAh battery"
+    return None
+
+
+def _storage_fact(p: Product) -> str | None:
+    gb = p.spec("storageGb")
+    if gb is None:
+        return None
+    return f"{gb / 1024:g} TB storage" if gb >= 1024 else f"{gb:g} GB storage"
+
+
+_NUMBER_FACTS: Final = {
+    "ram": ("ramGb", " GB RAM"),
+    "screen": ("screenInches", "-inch screen"),
+    "camera": ("cameraMp", " MP camera"),
+}
+_FACT_MAKERS: Final[dict[str, Callable[[Product], str | None]]] = {
+    "weight": _weight_fact,
+    "battery": _battery_fact,
+    "storage": _storage_fact,
+    "gpu": lambda p: _short_gpu(p.text("gpu")) or None,
+    "author": lambda p: f"by {p.text('author')}" if p.text("author") else None,
+}
+
+
+def _fact(p: Product, name: str) -> str | None:
+    """One spec as the shopper reads it ("1.2 kg"), or None when it is missing."""
+    if name in _FACT_MAKERS:
+        return _FACT_MAKERS[name](p)
+    if name in _NUMBER_FACTS:
+        key, unit = _NUMBER_FACTS[name]
+        value = p.spec(key)
+        return f"{value:g}{unit}" if value is not None else None
+    return p.text(name) or None  # cpu, chip, os, format, year
+
+
+def facts_of(p: Product, c: Constraints) -> list[str]:
+    category = p.category if p.category in _FACT_ORDER else COMPUTERS
+    orders = _FACT_ORDER[category]
+    order = list(orders.get(c.use, orders[None]))
+    if c.sort_by and c.sort_by in FEATURES and c.sort_by not in order:
+        order.insert(0, c.sort_by)
+    if c.systems and category != BOOKS:
+        order.insert(0, "os")
+    facts = [f for name in order if (f := _fact(p, name))][:4]
+    if p.price is not None:
+        facts.append(money(p.price))
+    return facts
+
+
+_SUPERLATIVES: Final = (
+    ("price", "cheapest"),
+    ("weight", "lightest"),
+    ("battery", "longest battery"),
+    ("gpu", "strongest graphics"),
+    ("ram", "most RAM"),
+)
+_RELEVANT_SUPERLATIVES: Final[dict[str | None, frozenset[str]]] = {
+    "student": frozenset({"price", "weight", "battery"}),
+    "gaming": frozenset({"gpu", "ram"}),
+    "travel": frozenset({"weight", "battery"}),
+    "work": frozenset({"ram", "battery"}),
+    None: frozenset({"price", "weight", "battery"}),
+}
+
+
+def highlights(p: Product, candidates: list[Product], c: Constraints) -> str:
+    if len(candidates) < 2 or p.category == BOOKS:
+        return ""
+    relevant = _RELEVANT_SUPERLATIVES.get(c.use, _RELEVANT_SUPERLATIVES[None])
+    if c.sort_by:
+        relevant = relevant | {SORT_FEATURE.get(c.sort_by, c.sort_by)}
+    best = []
+    for feature, label in _SUPERLATIVES:
+        getter = FEATURES[feature]
+        values = [v for q in candidates if (v := getter(q)) is not None]
+        mine = getter(p)
+        if feature not in relevant or mine is None or len(values) < 2:
+            continue
+        target = min(values) if feature in LOWER_IS_BETTER else max(values)
+        if mine == target and values.count(target) == 1:
+            best.append(label)
+    return " and ".join(best[:2]) + " here; " if best else ""

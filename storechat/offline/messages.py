@@ -1,0 +1,162 @@
+"""Reading a Converse request: the shopper's texts, the tools on offer, the tool results."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any, Final
+
+from shared.sanitize import clean_text
+from storechat.offline.vocabulary import BOOK_INFO, LOOKUP, REVIEWS
+
+
+def plain(value: Any, limit: int) -> str:
+    """Text from a request or a tool, cleaned and cut to ``limit`` to quote in an answer."""
+    # Square brackets would look like citations; a name is never one.
+    text = clean_text(str(value), limit).replace("\n", " ")
+    return text.replace("[", "(").replace("]", ")")
+
+
+def content_blocks(message: Any) -> list[dict[str, Any]]:
+    content = message.get("content") if isinstance(message, dict) else None
+    return [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
+
+
+def user_texts(messages: list[dict[str, Any]]) -> list[str]:
+    """Each user message's text, oldest first; messages that hold only toolResults are skipped."""
+    texts = []
+    for message in messages:
+        if message.get("role") != "user":
+            continue
+        parts = [b["text"] for b in content_blocks(message) if isinstance(b.get("text"), str)]
+        joined = " ".join(p.strip() for p in parts if p.strip())
+        if joined:
+            texts.append(joined)
+    return texts
+
+
+_TOP_PICK = re.compile(r"^1\.\s+(?P<name>[^\[\n]+?)\s+\[[A-Za-z0-9_-]+\]", re.MULTILINE)
+
+
+def last_top_pick(messages: list[dict[str, Any]]) -> str | None:
+    """The first product the latest answer recommended: what "it" most likely means."""
+    for message in reversed(messages):
+        if message.get("role") != "assistant":
+            continue
+        for block in content_blocks(message):
+            match = _TOP_PICK.search(str(block.get("text", "")))
+            if match:
+                # "HP 14 Laptop (14-ep0000)" searches better without the part number.
+                return re.sub(r"\s*\([^)]*\)\s*$", "", match.group("name")) or None
+    return None
+
+
+def tool_names(request: dict[str, Any]) -> frozenset[str]:
+    """The tools the request's toolConfig offers."""
+    tools = (request.get("toolConfig") or {}).get("tools") or []
+    return frozenset(
+        t["toolSpec"]["name"]
+        for t in tools
+        if isinstance(t, dict)
+        and isinstance(t.get("toolSpec"), dict)
+        and isinstance(t["toolSpec"].get("name"), str)
+    )
+
+
+@dataclass(frozen=True)
+class ToolOutcome:
+    """One toolResult, paired with the toolUse that asked for it."""
+
+    tool_use_id: str
+    name: str | None
+    tool_input: dict[str, Any]
+    data: dict[str, Any] | None
+    failure: str | None
+
+
+_EXPECTED_LIST: Final = {LOOKUP: "products", REVIEWS: "results", BOOK_INFO: "results"}
+_KIND_PHRASE: Final = {
+    "rate_limited": "rate limited",
+    "timeout": "it timed out",
+    "unavailable": "it is failing",
+    "unreachable": "it could not be reached",
+    "http_error": "it refused the request",
+    "malformed": "its reply could not be read",
+    "tool_failed": "the tool failed",
+    "secret_unavailable": "it is not configured",
+    "not_configured": "it is not configured",
+    "invalid_input": "my request was invalid",
+}
+
+
+def _failure_reason(content: list[Any]) -> str:
+    for block in content:
+        if not isinstance(block, dict):
+            continue
+        payload = block.get("json")
+        if isinstance(payload, dict):
+            kind = payload.get("kind")
+            if isinstance(kind, str) and kind.strip():
+                return _KIND_PHRASE.get(kind.strip().lower(), kind.strip().replace("_", " "))
+            if isinstance(payload.get("error"), str) and payload["error"].strip():
+                return plain(payload["error"], 80).rstrip(".")
+        if isinstance(block.get("text"), str) and block["text"].strip():
+            return plain(block["text"], 80).rstrip(".")
+    return "an unknown error"
+
+
+def _json_payload(content: list[Any]) -> dict[str, Any] | None:
+    for block in content:
+        if isinstance(block, dict) and isinstance(block.get("json"), dict):
+            return block["json"]
+        if isinstance(block, dict) and isinstance(block.get("text"), str):
+            # Some tools send JSON as text; anything else is not readable data.
+            try:
+                parsed = json.loads(block["text"])
+            except ValueError:
+                continue
+            if isinstance(parsed, dict):
+                return parsed
+    return None
+
+
+def read_outcomes(messages: list[dict[str, Any]]) -> list[ToolOutcome]:
+    """Pair each toolResult of the last message with the toolUse it answers."""
+    uses: dict[str, dict[str, Any]] = {}
+    for message in messages[:-1]:
+        if message.get("role") == "assistant":
+            for block in content_blocks(message):
+                use = block.get("toolUse")
+                if isinstance(use, dict) and isinstance(use.get("toolUseId"), str):
+                    uses[use["toolUseId"]] = use
+    outcomes = []
+    for block in content_blocks(messages[-1]):
+        result = block.get("toolResult")
+        if not isinstance(result, dict):
+            continue
+        use_id = str(result.get("toolUseId", ""))
+        use = uses.get(use_id)
+        name = use.get("name") if use else None
+        raw_input = use.get("input") if use else None
+        tool_input: dict[str, Any] = raw_input if isinstance(raw_input, dict) else {}
+        outcomes.append(
+            _outcome(use_id, name if isinstance(name, str) else None, tool_input, result)
+        )
+    return outcomes
+
+
+def _outcome(
+    use_id: str, name: str | None, tool_input: dict[str, Any], result: dict[str, Any]
+) -> ToolOutcome:
+    content = result.get("content")
+    blocks: list[Any] = content if isinstance(content, list) else []
+    if name not in _EXPECTED_LIST:
+        return ToolOutcome(use_id, name, tool_input, None, "unknown tool")
+    payload = _json_payload(blocks)
+    # A tool may report failure in the status or only in its payload.
+    if result.get("status") == "error" or (payload and isinstance(payload.get("error"), str)):
+        return ToolOutcome(use_id, name, tool_input, None, _failure_reason(blocks))
+    if payload is None or not isinstance(payload.get(_EXPECTED_LIST[name]), list):
+        return ToolOutcome(use_id, name, tool_input, None, "malformed")
+    return ToolOutcome(use_id, name, tool_input, payload, None)

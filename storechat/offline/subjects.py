@@ -1,0 +1,169 @@
+"""What one clause is about: a book's title or author, or the subject of a review."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Final
+
+from storechat.offline.names import ModelName, find_model
+from storechat.offline.vocabulary import (
+    BOOKS,
+    GENRE_RE,
+    LINES,
+    MOBILE,
+    PUBLISHERS,
+    USE_RES,
+    brands_in,
+    categories_in,
+    first_match,
+    systems_in,
+    word_set,
+)
+
+_I = re.IGNORECASE
+
+# Book asks. Each captures the phrase that follows; _cut_phrase trims it.
+_QUOTED = re.compile(r"[\"“”]([^\"“”]{2,80})[\"“”]")
+_BOOK_TITLED = re.compile(
+    r"\b(?:the\s+)?(?:book|novel|paperback)\s+(?:called\s+|titled\s+|named\s+)?(?P<s>.+)", _I
+)
+_BY_AUTHOR = re.compile(
+    r"\b(?:books?|novels?|anything|something|works|stuff|titles|written)\s+(?:written\s+)?"
+    r"by\s+(?P<s>.+)",
+    _I,
+)
+_AUTHOR_NAMED = re.compile(r"\bauthor\s+(?:called\s+|named\s+)?(?P<s>[A-Z].+)")
+_NAME_BOOKS = re.compile(r"\b(?P<s>[A-Z][\w.'-]+(?:\s+[A-Z][\w.'-]+){0,2})\s+(?:books|novels)\b")
+_TITLE_BY = re.compile(r"\bby\s+(?P<s>[A-Z].+)")
+_ABOUT = re.compile(
+    r"\b(?:tell me (?:more )?about|what about|how about|info(?:rmation)? (?:on|about)|"
+    r"details (?:on|about)|know about|heard of)\s+(?P<s>.+)",
+    _I,
+)
+_IS_GOOD = re.compile(
+    r"\bis\s+(?P<s>.+?)\s+(?:any good|good|worth reading|a good read|worth it|recommended)\b", _I
+)
+_REVIEW_SUBJECT = re.compile(r"\b(?:about|on|of|for)\s+(?P<s>.+)", _I)
+
+_PHRASE_END = re.compile(
+    r"(?:^|\s)(?:and|or|but|by|for|under|below|with|that|which|if|is|are|any|good|worth|"
+    r"please|from|in stock|do you|does|at|than|vs)\b|[?!;,]|(?<!\b[A-Za-z])\.(?:\s|$)",
+    _I,
+)
+_LEADING_DETERMINER = re.compile(r"^(?:the|a|an|your|my|this|that)\s+", _I)
+_PRONOUNS: Final = word_set(
+    "it this that them those these they one ones you us me what which something anything "
+    "everything more other others"
+)
+_NOT_TITLES: Final = word_set(
+    "store shop shipping delivery returns refunds warranty payment payments discounts "
+    "deals offers prices stock yourself service any good best cheap some new popular "
+    "great do what which the your recommended other more top all"
+)
+
+
+def _cut_phrase(phrase: str) -> str:
+    match = _PHRASE_END.search(phrase)
+    cut = phrase[: match.start()] if match else phrase
+    return " ".join(cut.split()[:8]).strip(" '\"“”")[:80]
+
+
+def _mentions_product(phrase: str) -> bool:
+    lowered = phrase.lower()
+    return bool(
+        brands_in(phrase)
+        or systems_in(phrase)
+        or any(cat != BOOKS for cat in categories_in(phrase))
+        or any(re.search(rf"\b{line}\b", lowered) for line in LINES if line != "swift")
+    )
+
+
+def _subject_kind(raw: str, *, book_context: bool) -> tuple[str, str]:
+    """Classify a phrase as ("product" | "book" | "generic", cleaned phrase)."""
+    phrase = _cut_phrase(raw)
+    bare = _LEADING_DETERMINER.sub("", phrase).strip()
+    if not bare or bare.split()[0].lower() in _PRONOUNS or bare.lower() in _NOT_TITLES:
+        return "generic", phrase
+    if _mentions_product(bare):
+        return "product", phrase
+    # Without a capital, a number or a mention of books, "tell me about
+    # shipping" is a store question, not a title.
+    if book_context or bare[0].isupper() or bare[0].isdigit():
+        return "book", phrase
+    return "generic", phrase
+
+
+@dataclass(frozen=True)
+class BookAsk:
+    """A book the shopper asked about, by title, author or both."""
+
+    title: str | None = None
+    author: str | None = None
+
+    @property
+    def query(self) -> str:
+        return " ".join(part for part in (self.title, self.author) if part)
+
+
+def _author(raw: str) -> str | None:
+    name = _cut_phrase(raw)
+    return name if name and not brands_in(name) and name.lower() not in _PRONOUNS else None
+
+
+def book_ask(clause: str) -> BookAsk | None:
+    """A title or an author the clause asks about, if any."""
+    book_context = BOOKS in categories_in(clause)
+    author = None
+    for pattern in (_BY_AUTHOR, _AUTHOR_NAMED):
+        match = pattern.search(clause)
+        if match and (author := _author(match.group("s"))):
+            break
+    match = _NAME_BOOKS.search(clause)
+    if not author and match:
+        candidate = match.group("s")
+        if (
+            not _mentions_product(candidate)
+            and candidate.lower() not in _NOT_TITLES
+            and not (GENRE_RE.fullmatch(candidate))
+        ):
+            author = candidate
+    title = None
+    quoted = _QUOTED.search(clause)
+    if quoted and not _mentions_product(quoted.group(1)):
+        title = quoted.group(1).strip()
+    for pattern in (_BOOK_TITLED, _ABOUT, _IS_GOOD):
+        if title:
+            break
+        match = pattern.search(clause)
+        if not match:
+            continue
+        context = book_context or pattern is _BOOK_TITLED
+        kind, phrase = _subject_kind(match.group("s"), book_context=context)
+        if kind == "book" and not (pattern is _BOOK_TITLED and phrase.lower() in _NOT_TITLES):
+            title = phrase
+    if not title and not author:
+        return None
+    if title and not author and (match := _TITLE_BY.search(clause)):
+        author = _author(match.group("s"))
+    if title and author and title.lower() == author.lower():
+        title = None  # "Tolkien books" matched both ways: it names an author
+    return BookAsk(title=title, author=author)
+
+
+def review_ask(clause: str) -> tuple[ModelName | None, str | None, BookAsk | None]:
+    """(named product, query, or a book when the "review" is of a book)."""
+    model = find_model(clause)
+    if model:
+        return model, model.full_name, None
+    match = _REVIEW_SUBJECT.search(clause) or _IS_GOOD.search(clause)
+    if match:
+        kind, phrase = _subject_kind(match.group("s"), book_context=BOOKS in categories_in(clause))
+        if kind == "book":
+            return None, None, BookAsk(title=phrase)
+    brands = [b for b in brands_in(clause) if b not in PUBLISHERS]
+    if not brands:
+        return None, None, None
+    noun = "phone" if MOBILE in categories_in(clause) else "laptop"
+    gaming = "gaming " if first_match(USE_RES, clause) == "gaming" else ""
+    return None, f"{brands[0]} {gaming}{noun}", None
