@@ -10,7 +10,7 @@ QUESTION := What Windows PC do you have which is best for a high school student?
 export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 20
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: setup demo test test-fast lint typecheck bench load serve synth browser clean
+.PHONY: setup demo test test-fast lint typecheck bench bench-quick load serve synth browser clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -52,6 +52,11 @@ test-fast: setup
 
 bench: setup
 	$(BIN)/python -m bench
+
+# Every section of the bench on tiny sizes, into a temporary folder; `make test` runs it too
+# (tests/integration/test_bench_smoke.py). Its figures are not meaningful.
+bench-quick: setup
+	$(BIN)/python -m bench --quick
 
 # 20 shoppers x 50 questions against the dev server on 127.0.0.1, offline model.
 load: setup

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from storechat.local.lambdas import FUNCTIONS
+from shared.registry import functions_by_key
 
 PRICES_PATH = Path(__file__).with_name("prices.json")
 ARCHITECTURES = ("arm64", "x86_64")
@@ -52,9 +52,9 @@ def infrastructure(asked: Sequence[Any], prices: dict[str, Any]) -> dict[str, An
     lambda_requests = 0.0
     for key, billed in sorted(calls.items()):
         per_question = len(billed) / len(asked)
-        gb_s = sum(billed) / 1000 * FUNCTIONS[key].memory_mb / 1024 / len(asked)
+        gb_s = sum(billed) / 1000 * functions_by_key()[key].memory_mb / 1024 / len(asked)
         functions[key] = {
-            "memory_mb": FUNCTIONS[key].memory_mb,
+            "memory_mb": functions_by_key()[key].memory_mb,
             "calls_per_question": per_question,
             "mean_billed_ms": statistics.fmean(billed),
             "gb_seconds_per_question": gb_s,
@@ -93,7 +93,7 @@ def infrastructure(asked: Sequence[Any], prices: dict[str, Any]) -> dict[str, An
             QUESTIONS
             * model_calls
             * (
-                FUNCTIONS["converse"].memory_mb / 1024 * lam["per_gb_second"][arch]
+                functions_by_key()["converse"].memory_mb / 1024 * lam["per_gb_second"][arch]
                 + express_gb * express["per_gb_second"]
             )
         )

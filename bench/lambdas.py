@@ -8,8 +8,8 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import Mapping
-from contextlib import ExitStack
+from collections.abc import Iterator, Mapping
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -18,36 +18,70 @@ from bench.catalog import Catalogs
 from bench.profile import LatencyPlan, Profile
 from bench.stats import summary
 from bench.tools import canned_web
+from shared.observability import metrics
+from shared.registry import functions_by_key
 from storechat.local import LocalStorechat
-from storechat.local.lambdas import FUNCTIONS, FakeContext
+from storechat.local.lambdas import FakeContext
 from storechat.local.runner import CATALOG_TABLE, CATEGORY_INDEX, OFFLINE_MODEL_ID, REGION
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 LOOKUP = "lookup_inventory"
 LOOKUP_CATEGORY = "COMPUTERS"
+METRICS_NAMESPACE = "Storechat"
+"""The namespace the handlers' metrics carry in the bench (deployed: ``Storechat/<env>``)."""
 
 
 # --------------------------------------------------------------------------- warm latency
 
 
+@contextmanager
+def _metrics_namespace() -> Iterator[None]:
+    """Give the shared ``Metrics`` a namespace while the bench calls handlers itself.
+
+    Powertools reads ``POWERTOOLS_METRICS_NAMESPACE`` once, when ``shared.observability``
+    builds ``metrics``, and the bench imports that module before any ``LocalStorechat``
+    sets its environment. Without a namespace, the hundredth buffered value of one metric
+    raises ``SchemaValidationError``. The namespace is set on the object for this block,
+    not in ``os.environ`` for the whole process; a deployed Lambda still takes it from its
+    environment.
+    """
+    previous = metrics.namespace
+    metrics.namespace = previous or METRICS_NAMESPACE
+    try:
+        yield
+    finally:
+        metrics.clear_metrics()
+        metrics.namespace = previous
+
+
+def _timed_call(event: dict[str, Any], context: FakeContext) -> tuple[float, dict[str, Any]]:
+    """One direct call of lookup_inventory's handler, in milliseconds."""
+    from lookup_inventory import handler
+
+    started = time.perf_counter()
+    output: dict[str, Any] = handler.lambda_handler(event, context)
+    elapsed_ms = (time.perf_counter() - started) * 1000
+    # As the local runner's Dispatcher does: metrics are off locally, so Powertools never
+    # flushes (and never clears) them, where a Lambda clears them after every invocation.
+    metrics.clear_metrics()
+    return elapsed_ms, output
+
+
 def _measure(plan: LatencyPlan, server: str, category_items: int) -> dict[str, Any]:
     from lookup_inventory import handler
 
-    function = FUNCTIONS[LOOKUP]
+    function = functions_by_key()[LOOKUP]
     event = probe.event_for(LOOKUP)
     gc.collect()
     misses: list[float] = []
     output: dict[str, Any] = {}
     for _ in range(plan.miss_samples):
         handler.catalog_cache().clear()
-        started = time.perf_counter()
-        output = handler.lambda_handler(event, FakeContext(function))
-        misses.append((time.perf_counter() - started) * 1000)
+        elapsed_ms, output = _timed_call(event, FakeContext(function))
+        misses.append(elapsed_ms)
     hits: list[float] = []
     for _ in range(plan.hit_samples):  # the last miss left the category cached
-        started = time.perf_counter()
-        handler.lambda_handler(event, FakeContext(function))
-        hits.append((time.perf_counter() - started) * 1000)
+        hits.append(_timed_call(event, FakeContext(function))[0])
     matches = output["toolResult"]["content"][0]["json"].get("count", 0)
     return {
         "products": plan.products,
@@ -70,7 +104,7 @@ def warm_latency(profile: Profile, catalogs: Catalogs) -> list[dict[str, Any]]:
     from lookup_inventory import handler
 
     rows = []
-    with LocalStorechat(catalog=[]):
+    with _metrics_namespace(), LocalStorechat(catalog=[]):
         for plan in profile.latency:
             fast = catalogs.fast(plan.products)
             handler.catalog_source.cache_clear()  # a client that talks to this catalog
@@ -80,7 +114,7 @@ def warm_latency(profile: Profile, catalogs: Catalogs) -> list[dict[str, Any]]:
     reference = profile.moto_reference
     products = catalogs.products(reference.products)
     items = sum(1 for p in products if p["category"] == LOOKUP_CATEGORY)
-    with LocalStorechat(catalog=products):
+    with _metrics_namespace(), LocalStorechat(catalog=products):
         rows.append(_measure(reference, "moto", items))
     return rows
 
@@ -103,7 +137,7 @@ def _probe_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
             "POWERTOOLS_SERVICE_NAME": "storechat",
             "POWERTOOLS_TRACE_DISABLED": "true",
             "POWERTOOLS_METRICS_DISABLED": "true",
-            "POWERTOOLS_METRICS_NAMESPACE": "Storechat",
+            "POWERTOOLS_METRICS_NAMESPACE": METRICS_NAMESPACE,
             "POWERTOOLS_LOG_LEVEL": "WARNING",
             "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO_ROOT), env.get("PYTHONPATH")])),
         }
@@ -119,7 +153,7 @@ def _run_probe(
     importtime: bool = False,
     env: Mapping[str, str] | None = None,
 ) -> tuple[dict[str, Any], str]:
-    function = FUNCTIONS[key]
+    function = functions_by_key()[key]
     command = [sys.executable]
     if importtime:
         command += ["-X", "importtime"]
@@ -166,7 +200,7 @@ def import_breakdown(stderr: str, top: int = 4) -> list[dict[str, Any]]:
 def cold_imports(profile: Profile) -> dict[str, dict[str, Any]]:
     """Import time of each handler module in a fresh interpreter, and memory after it."""
     results: dict[str, dict[str, Any]] = {}
-    for key in profile.handlers or tuple(FUNCTIONS):
+    for key in profile.handlers or tuple(functions_by_key()):
         runs = [_run_probe(key)[0] for _ in range(profile.import_repeats)]
         _, stderr = _run_probe(key, importtime=True)
         results[key] = {
@@ -186,8 +220,8 @@ def memory(profile: Profile, catalogs: Catalogs) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     with ExitStack() as stack:
         web = stack.enter_context(canned_web())
-        for key in profile.handlers or tuple(FUNCTIONS):
-            function = FUNCTIONS[key]
+        for key in profile.handlers or tuple(functions_by_key()):
+            function = functions_by_key()[key]
             sizes: tuple[int | None, ...] = profile.memory_catalogs if key == LOOKUP else (None,)
             for size in sizes:
                 env = dict(web)

@@ -121,6 +121,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.invoke:
         handler = module.lambda_handler
         event = event_for(args.key)
+        if args.key == "converse":
+            # As the local runner does: the offline model is installed, never deployed.
+            from storechat.offline import OfflineProvider
+
+            module.use_provider(OfflineProvider())
         for label in ("first_call_s", "second_call_s", "third_call_s"):
             if args.key == "lookup_inventory" and label == "second_call_s":
                 module.catalog_cache().clear()  # a warm container that missed

@@ -24,7 +24,7 @@ from bench.profile import Profile
 from bench.scenarios import Asked
 from bench.stats import summary
 from bench.tools import canned_web
-from storechat.local.lambdas import FUNCTIONS
+from shared.registry import functions_by_key
 
 LIMIT_SECONDS = 600
 T = TypeVar("T")
@@ -233,7 +233,8 @@ def _notes(results: dict[str, Any], profile: Profile) -> list[str]:
             f"At {biggest['products']:,} products a cache miss takes "
             f"{biggest['miss_ms']['p50']:,.0f} ms (p50) and {biggest['miss_ms']['p99']:,.0f} ms "
             f"(p99), {share:.0%} of lookup_inventory's {biggest['timeout_ms'] / 1000:g} s "
-            f"timeout, on this machine; a {FUNCTIONS['lookup_inventory'].memory_mb} MB Lambda "
+            f"timeout, on this machine; a {functions_by_key()['lookup_inventory'].memory_mb} MB "
+            "Lambda "
             "gets a fraction of a vCPU, so on a cold or expired cache the tool would likely "
             "time out. The five-rounds scenario warms the cache first for that reason."
         )
@@ -478,7 +479,8 @@ def collect(profile: Profile) -> dict[str, Any]:
         "platform": platform.platform(),
         "cpus": os.cpu_count(),
         "functions": {
-            k: {"memory_mb": f.memory_mb, "timeout_s": f.timeout_s} for k, f in FUNCTIONS.items()
+            k: {"memory_mb": f.memory_mb, "timeout_s": f.timeout_s}
+            for k, f in functions_by_key().items()
         },
         "section_seconds": {k: round(v, 2) for k, v in clock.sections.items()},
         "run_seconds": clock.elapsed,

@@ -22,8 +22,9 @@ from bench.catalog import Catalogs
 from bench.profile import Profile
 from bench.questions import E2E_QUESTIONS, SESSION_TURNS, TOKEN_QUESTIONS
 from bench.tools import Handler, Timed, delayed, naive_lookup, real_handler
+from shared.registry import functions_by_key
 from storechat.local import LocalStorechat, RunResult
-from storechat.local.lambdas import FUNCTIONS, FakeContext
+from storechat.local.lambdas import FakeContext
 
 THREE_TOOLS_QUESTION = TOKEN_QUESTIONS[7]
 BROAD_CATEGORIES = ("COMPUTERS", "MOBILE", "BOOKS")
@@ -182,7 +183,7 @@ def run_main(profile: Profile, web_env: Mapping[str, str]) -> dict[str, list[Ask
     and the catalog cache are warm, as on a warm Lambda.
     """
     timed = Timed()
-    overrides = {key: timed.wrap(key, real_handler(key)) for key in FUNCTIONS}
+    overrides = {key: timed.wrap(key, real_handler(key)) for key in functions_by_key()}
     with _local(web_env, overrides=overrides) as local:
         ask(local, E2E_QUESTIONS[0])
         timed.drain()
@@ -253,7 +254,7 @@ def run_five_rounds(
                         "input": {"category": category},
                     }
                 }
-                handler.lambda_handler(event, FakeContext(FUNCTIONS["lookup_inventory"]))
+                handler.lambda_handler(event, FakeContext(functions_by_key()["lookup_inventory"]))
             warm_ms = (time.perf_counter() - started) * 1000
             asked = ask(local, "Show me everything you sell.")
     return {"asked": asked, "catalog": fast.size, "warm_ms": warm_ms}

@@ -213,9 +213,10 @@ def real_handler(key: str) -> Handler:
 
     def call(event: dict[str, Any], context: Any) -> Any:
         if not loaded:
-            from storechat.local.lambdas import FUNCTIONS, load_handler
+            from shared.registry import functions_by_key
+            from storechat.local.lambdas import load_handler
 
-            loaded.append(load_handler(FUNCTIONS[key]))
+            loaded.append(load_handler(functions_by_key()[key]))
         return loaded[0](event, context)
 
     return call

@@ -129,6 +129,9 @@ class StorechatHTTPServer(ThreadingHTTPServer):
     """A threading HTTP server that holds the running local system."""
 
     daemon_threads = True
+    # The standard library's backlog of 5 refuses connections when a crowd arrives at
+    # once; the admission queue, not the kernel, is what should make them wait.
+    request_queue_size = 128
 
     def __init__(
         self,

@@ -36,6 +36,8 @@ logger = Logger(service="storechat", stream=_CurrentStderr())  # type: ignore[ar
 tracer = Tracer(service="storechat")
 # The namespace comes from POWERTOOLS_METRICS_NAMESPACE ("Storechat/<env>" when
 # deployed), so two environments in one account keep their metrics and alarms apart.
+# Powertools reads it here, once: code that calls handlers outside Lambda sets
+# ``metrics.namespace`` for as long as it calls them, not os.environ for the process.
 metrics = Metrics(service="storechat")
 
 __all__ = ["CORRELATION_ID_PATH", "MetricUnit", "logger", "metrics", "record_tool_result", "tracer"]

@@ -117,13 +117,16 @@ def server() -> Iterator[FakeHttpServer]:
 
 @pytest.fixture
 def stderr_logs(capsys: pytest.CaptureFixture[str]) -> Iterator[Callable[[], str]]:
-    # The Logger bound sys.stderr at import, long before capsys swapped in its
-    # own stream (which pytest also replaces between test phases), so route it
-    # through the live sys.stderr.
+    # The Logger is shared by the whole process: route it through the live sys.stderr
+    # (capsys swaps it, and pytest replaces it between test phases), and log at INFO,
+    # a deployed function's default, whatever level code run earlier left it at.
     handler = logger.registered_handler
     assert isinstance(handler, logging.StreamHandler)
     previous_stream = handler.setStream(CurrentStderr())
+    previous_level = logger.log_level
+    logger.setLevel("INFO")
     yield lambda: capsys.readouterr().err
+    logger.setLevel(previous_level)
     if previous_stream is not None:
         handler.setStream(previous_stream)
 
