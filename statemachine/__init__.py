@@ -17,6 +17,7 @@ ASL_PATH = Path(__file__).with_name("storechat.asl.json")
 
 _PLACEHOLDER = re.compile(r"\$\{([A-Za-z][A-Za-z0-9]*)\}")
 
+
 def resource_placeholders() -> tuple[str, ...]:
     """Placeholders filled with resource names or ARNs: the functions the loop calls by
     name, ``ToolFunctions`` (tool name -> function ARN, as a JSONata object) for the
