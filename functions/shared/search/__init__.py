@@ -1,0 +1,46 @@
+"""Product search on SQLite FTS5: build a snapshot, open it, search it, swap in newer ones.
+
+* :func:`build_index` turns catalog records into a snapshot file, atomically;
+* :class:`SearchIndex` opens one read-only and answers :class:`SearchQuery`;
+* :func:`open_snapshot` validates a snapshot before serving it, and
+  :class:`SnapshotHolder` keeps the newest one a Lambda has loaded.
+
+Pure Python and the standard library's ``sqlite3`` (or ``sqlean`` where that
+has no FTS5); nothing here talks to AWS.
+"""
+
+from shared.search.build import FORMAT_VERSION, BuildReport, SnapshotMeta, build_index
+from shared.search.engine import SearchIndex
+from shared.search.errors import SearchEngineMissing, SnapshotUnreadable
+from shared.search.query import BOUNDS, SORTS, Hit, SearchQuery, SearchResult
+from shared.search.snapshot import (
+    SnapshotFile,
+    SnapshotHolder,
+    SnapshotPointer,
+    open_snapshot,
+    pack_snapshot,
+    store_snapshot,
+    validate_snapshot,
+)
+
+__all__ = [
+    "BOUNDS",
+    "FORMAT_VERSION",
+    "SORTS",
+    "BuildReport",
+    "Hit",
+    "SearchEngineMissing",
+    "SearchIndex",
+    "SearchQuery",
+    "SearchResult",
+    "SnapshotFile",
+    "SnapshotHolder",
+    "SnapshotMeta",
+    "SnapshotPointer",
+    "SnapshotUnreadable",
+    "build_index",
+    "open_snapshot",
+    "pack_snapshot",
+    "store_snapshot",
+    "validate_snapshot",
+]

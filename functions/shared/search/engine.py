@@ -1,0 +1,267 @@
+"""Search a snapshot: ranked full text over the products, filtered and sorted by facets.
+
+Ranking. With search words, products are ranked by FTS5's BM25 (name and brand
+weigh most), multiplied up by the specs the words' uses care about
+(:mod:`~shared.search.intents`); a sold-out product loses a quarter of its
+relevance. Products with every word come first; when fewer than ``limit`` have
+them all, the best of those with some fill the rest. With ``sortBy`` (given, or
+implied by "cheap"), the products with every word (or, if none has them all,
+with any) are sorted by it instead, in-stock first. Without words, the filters
+are sorted the same way (:mod:`~shared.search.sorting`) by ``sortBy``, by the
+spec the words' uses preferred, or cheapest first.
+
+Cost. A word search looks at the first ``examine`` products its words match,
+in row order (a hash of the product id, so a fair sample of the catalog); a
+word as broad as "battery" in a 200,000-product catalog then answers from a
+sample, and its ``count`` is a lower bound. BM25, about half a microsecond per
+product, is computed for at most ``rank_window`` of those that pass the
+filters. Counting stops at ``count_cap``. Sorts walk the facet's index and stop
+at ``limit``; a sort on a facet the category lacks is skipped.
+
+Threads. Each thread gets its own read-only connection (``immutable=1``: the
+file never changes under a reader; a newer snapshot is a new file).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+from typing import Any
+
+from shared.search.build import SnapshotMeta, read_meta
+from shared.search.driver import connect, database_errors, read_only_uri
+from shared.search.errors import SnapshotUnreadable
+from shared.search.intents import BOOST_COLUMNS, BOOST_ORDER, BOOSTS
+from shared.search.plan import Plan, explicit_fields, levels_for, make_plan
+from shared.search.query import SECOND_SORT, SORTS, Hit, SearchQuery, SearchResult
+from shared.search.sorting import HIT_COLUMNS, Order, Sorter, hit, order_by, where
+from shared.search.words import Words, parse
+
+COLUMN_WEIGHTS = "10.0, 6.0, 1.0, 2.0, 1.0, 0.0"  # name, brand, description, specs, tags, filters
+COUNT_CAP = 1000
+RANK_WINDOW = 1000
+EXAMINE = 5_000
+_FTS_JOIN = "fts CROSS JOIN products AS p ON p.id = fts.rowid"
+
+
+class SearchIndex:
+    """A snapshot opened for searching; safe to share between threads."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        self._uri = read_only_uri(self.path)
+        self._local = threading.local()
+        self._lock = threading.Lock()
+        self._connections: list[Any] = []
+        self._closed = False
+        try:
+            db = self._connection()
+            self.meta: SnapshotMeta = read_meta(db)
+            self._presence = {
+                (str(c), str(f)): int(n)
+                for c, f, n in db.execute("SELECT category, facet, products FROM category_facets")
+            }
+            self.brands = [str(b) for (b,) in db.execute("SELECT DISTINCT brand_key FROM products")]
+            self.categories = {c for c, f in self._presence if f == "*"}
+        except database_errors(LookupError, ValueError) as exc:  # also: no or a bad meta row
+            self.close()
+            raise SnapshotUnreadable(f"{self.path.name}: {exc}") from exc
+
+    @classmethod
+    def open(cls, path: str | os.PathLike[str]) -> SearchIndex:
+        return cls(path)
+
+    def _connection(self) -> Any:
+        connection = getattr(self._local, "connection", None)
+        if connection is None:
+            with self._lock:
+                if self._closed:
+                    raise SnapshotUnreadable(f"{self.path.name}: closed")
+                connection = connect(self._uri)
+                # Read through the page cache instead of copying pages per connection.
+                connection.execute("PRAGMA mmap_size = 268435456")
+                connection.execute("PRAGMA query_only = 1")
+                self._connections.append(connection)
+            self._local.connection = connection
+        return connection
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            for connection in self._connections:
+                connection.close()
+            self._connections.clear()
+
+    def has_facet(self, category: str | None, column: str) -> bool:
+        """Whether products of ``category`` (any, when None) may have ``column``."""
+        if category is None or column == "price":
+            return True
+        return self._presence.get((category, column), 0) > 0
+
+    def facet_count(self, category: str, column: str) -> int:
+        """How many products of ``category`` have ``column`` (``price``: all of them)."""
+        if column == "price":
+            return self._presence.get((category, "*"), 0)
+        return self._presence.get((category, column), 0)
+
+    def search(
+        self,
+        query: SearchQuery,
+        *,
+        count_cap: int = COUNT_CAP,
+        rank_window: int = RANK_WINDOW,
+        examine: int = EXAMINE,
+    ) -> SearchResult:
+        """Answer ``query``; relax it (see :mod:`~shared.search.plan`) when nothing matches."""
+        try:
+            search = _Search(self, self._connection(), count_cap, rank_window, examine)
+            return search.run(query)
+        except database_errors() as exc:
+            raise SnapshotUnreadable(f"{self.path.name}: {exc}") from exc
+
+
+class _Search:
+    def __init__(
+        self, index: SearchIndex, db: Any, count_cap: int, rank_window: int, examine: int
+    ) -> None:
+        self.index = index
+        self.db = db
+        self.cap = count_cap
+        self.window = rank_window
+        self.examine = examine
+
+    def run(self, query: SearchQuery) -> SearchResult:
+        explicit = explicit_fields(query)
+        words = parse(query.keywords, explicit) if query.keywords else Words()
+        tried: set[tuple[Any, ...]] = set()
+        result: SearchResult | None = None
+        for level in levels_for(query):
+            plan = make_plan(query, level, words, self.index.brands)
+            key = (tuple(plan.conditions), tuple(plan.params), plan.match_any, plan.sort)
+            if key in tried:
+                continue
+            tried.add(key)
+            result = self._answer(plan, query.limit, list(level.relaxed))
+            if result.count:
+                return result
+        assert result is not None  # the first level always runs
+        return result
+
+    # ------------------------------------------------------------------ answers
+
+    def _answer(self, plan: Plan, limit: int, relaxed: list[str]) -> SearchResult:
+        boosts = {
+            name: weight
+            for name, weight in plan.boosts.items()
+            if any(self.index.has_facet(plan.category, c) for c in BOOST_COLUMNS[name])
+        }
+        if not plan.has_text:
+            count, exact = self._count(plan, None, None)
+            order = self._order(plan, boosts)
+            hits = (
+                Sorter(self.index, self.db).sorted(plan, limit, order, small=exact) if count else []
+            )
+            ranked_by = plan.sort or next(
+                (name for name, how in SORTS.items() if how == order[:2]), "price"
+            )
+            return SearchResult(hits, count, exact, relaxed, plan.understood, ranked_by)
+        assert plan.match_any is not None and plan.match_all is not None
+        horizon = self._horizon(plan.match_any)
+        count, exact = self._count(plan, plan.match_any, horizon)
+        if not count and horizon is not None:
+            # None in the sample is not none at all: look at every match before relaxing.
+            horizon = None
+            count, exact = self._count(plan, plan.match_any, None)
+        if not count:
+            return SearchResult([], 0, True, relaxed, plan.understood, "relevance")
+        exact = exact and horizon is None
+        text = plan.match_all
+        if plan.match_all != plan.match_any and not self._exists(plan, text, horizon):
+            text = plan.match_any
+        if plan.sort:
+            hits = self._sorted_text(plan, limit, self._order(plan, {}), text, horizon)
+            return SearchResult(hits, count, exact, relaxed, plan.understood, plan.sort)
+        score = self._score(boosts)
+        hits = self._ranked(plan, text, horizon, score, limit)
+        if len(hits) < limit and text != plan.match_any:
+            seen = {hit.productId for hit in hits}
+            more = self._ranked(plan, plan.match_any, horizon, score, limit + len(hits))
+            hits += [hit for hit in more if hit.productId not in seen][: limit - len(hits)]
+        return SearchResult(hits, count, exact, relaxed, plan.understood, "relevance")
+
+    def _order(self, plan: Plan, boosts: dict[str, float]) -> Order:
+        """The order of a sorted answer: ``sortBy``, else the heaviest boost's facet, else
+        cheapest first."""
+        if plan.sort:
+            column, desc = SORTS[plan.sort]
+            second = SECOND_SORT.get(plan.sort)
+            if second and not self.index.has_facet(plan.category, column):
+                column, desc, second = *second, None  # phones: battery in mAh, not hours
+            return column, desc, second
+        for name, _ in sorted(boosts.items(), key=lambda kv: -kv[1]):
+            order = BOOST_ORDER[name]
+            if order and self.index.has_facet(plan.category, order[0]):
+                return order[0], order[1], None
+        return "price", False, None
+
+    def _score(self, boosts: dict[str, float]) -> str:
+        # Boost names come from the intents table and weights are floats: no user text.
+        score = f"bm25(fts, {COLUMN_WEIGHTS})"
+        parts = [f"{weight!r} * ({BOOSTS[name]})" for name, weight in sorted(boosts.items())]
+        return f"{score} * (1.0 + {' + '.join(parts)})" if parts else score
+
+    # ------------------------------------------------------------------ SQL
+
+    def _horizon(self, text: str) -> int | None:
+        """The row id of the ``examine``-th product the words match, if there are more."""
+        row = self.db.execute(
+            "SELECT rowid FROM fts WHERE fts MATCH ? LIMIT 1 OFFSET ?", (text, self.examine)
+        ).fetchone()
+        return None if row is None else int(row[0])
+
+    def _text_source(self, plan: Plan, text: str, horizon: int | None) -> tuple[str, list[Any]]:
+        """FROM ... WHERE ... of products matching ``text`` and the filters (before the
+        horizon, if any), and its parameters."""
+        bound = ["fts.rowid < ?"] if horizon is not None else []
+        sql = f"FROM {_FTS_JOIN} WHERE fts MATCH ? AND {where(plan, bound)}"
+        params = [text, *plan.params, *([horizon] if horizon is not None else [])]
+        return sql, params
+
+    def _count(self, plan: Plan, text: str | None, horizon: int | None) -> tuple[int, bool]:
+        if text is None:
+            source = f"FROM products AS p WHERE {where(plan)}"
+            params: list[Any] = list(plan.params)
+        else:
+            source, params = self._text_source(plan, text, horizon)
+        sql = f"SELECT count(*) FROM (SELECT 1 {source} LIMIT ?)"
+        (found,) = self.db.execute(sql, [*params, self.cap + 1]).fetchone()
+        return (self.cap, False) if found > self.cap else (int(found), True)
+
+    def _exists(self, plan: Plan, text: str, horizon: int | None) -> bool:
+        source, params = self._text_source(plan, text, horizon)
+        return self.db.execute(f"SELECT 1 {source} LIMIT 1", params).fetchone() is not None
+
+    def _ranked(
+        self, plan: Plan, text: str, horizon: int | None, score: str, limit: int
+    ) -> list[Hit]:
+        source, params = self._text_source(plan, text, horizon)
+        sql = (
+            f"SELECT * FROM (SELECT {HIT_COLUMNS}, {score} AS score {source} LIMIT ?)"
+            # Sold out costs a quarter of the relevance rather than sinking a product: the
+            # one mystery novel, sold out, still beats a classic whose blurb says
+            # "mysterious".
+            " ORDER BY score * (CASE WHEN stock > 0 THEN 1.0 ELSE 0.75 END), price, id LIMIT ?"
+        )
+        return [hit(row) for row in self.db.execute(sql, [*params, self.window, limit])]
+
+    def _sorted_text(
+        self, plan: Plan, limit: int, order: Order, text: str, horizon: int | None
+    ) -> list[Hit]:
+        """Products matching ``text`` (before the horizon, if any), in one sort."""
+        source, params = self._text_source(plan, text, horizon)
+        sql = (
+            f"SELECT {HIT_COLUMNS} {source} ORDER BY p.stock <= 0, p.{order[0]} IS NULL,"
+            f" {order_by(order)}, p.price, p.id LIMIT ?"
+        )
+        return [hit(row) for row in self.db.execute(sql, [*params, limit])]

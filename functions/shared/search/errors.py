@@ -1,0 +1,20 @@
+"""Why a search could not run. Both are :class:`~shared.errors.CatalogUnavailable`,
+so the tool answers "catalog unavailable" instead of crashing the turn."""
+
+from __future__ import annotations
+
+from shared.errors import CatalogUnavailable
+
+
+class SearchEngineMissing(CatalogUnavailable):
+    """Neither the standard library's SQLite nor an installed ``sqlean`` has FTS5."""
+
+    def __init__(self, detail: str) -> None:
+        super().__init__("engine", detail)
+
+
+class SnapshotUnreadable(CatalogUnavailable):
+    """A search snapshot is missing, truncated, corrupt, or of another format."""
+
+    def __init__(self, detail: str) -> None:
+        super().__init__("snapshot", detail)

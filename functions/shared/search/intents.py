@@ -1,0 +1,205 @@
+"""What shoppers' words mean to the catalog: a table, not code.
+
+A model passes the shopper's phrase as ``keywords`` ("laptop for video
+editing", "phones with great cameras"). Some words name a kind of product and
+become filters ("laptop", "phones", "novels"); some name a use, which is
+searched with the words products describe it in and ranks products by the spec
+that matters for it ("gaming" -> graphics card and memory, "travel" -> weight,
+"cameras" -> megapixels); some name an order ("cheap" -> cheapest first).
+
+Phrases are written lower case and singular (the parser folds plurals:
+"laptops" -> "laptop"), longest phrases win. Explicit tool fields always beat a
+word: with ``category`` given, "laptop" in the keywords is just a search term.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# Named ranking boosts: SQL over the ``products`` row ``p``, each in [0, 1]. Most have
+# a step where a shopper's usual bar is met (16 GB for editing, 1.4 kg for "light",
+# 12 hours or 5,000 mAh for "battery", 48 MP for "camera"), then grow slowly.
+BOOSTS: dict[str, str] = {
+    "ram": (
+        "CASE WHEN p.ram_gb >= 16 THEN 0.6 + 0.4 * min(p.ram_gb / 32.0, 1.0)"
+        " ELSE 0.3 * coalesce(p.ram_gb, 0) / 16.0 END"
+    ),
+    "gpu": "p.dedicated_gpu",
+    "light": (
+        "CASE WHEN p.weight_kg IS NULL THEN 0.0 WHEN p.weight_kg <= 1.4 THEN 1.0"
+        " ELSE max(0.0, (2.0 - p.weight_kg) / 1.2) END"
+    ),
+    "battery": (
+        "CASE WHEN p.battery_hours >= 12 OR p.battery_mah >= 5000 THEN 0.8 ELSE 0.0 END"
+        " + 0.2 * max(min(coalesce(p.battery_hours, 0) / 20.0, 1.0),"
+        " min(max(coalesce(p.battery_mah, 0) - 3000.0, 0.0) / 2500.0, 1.0))"
+    ),
+    "camera": (
+        "CASE WHEN p.camera_mp >= 48 THEN 0.7 + 0.3 * min(p.camera_mp / 200.0, 1.0)"
+        " ELSE 0.3 * coalesce(p.camera_mp, 0) / 48.0 END"
+    ),
+    "storage": "min(coalesce(p.storage_gb, 0) / 1024.0, 1.0)",
+    # Phones and computers are "big" at different sizes.
+    "big_screen": (
+        "CASE WHEN p.screen_inches IS NULL THEN 0.0"
+        " WHEN p.screen_inches < 10 THEN max(0.0, min(1.0, (p.screen_inches - 6.0) / 0.8))"
+        " ELSE max(0.0, min(1.0, (p.screen_inches - 13.0) / 3.0)) END"
+    ),
+    "small_screen": (
+        "CASE WHEN p.screen_inches IS NULL THEN 0.0"
+        " WHEN p.screen_inches < 10 THEN max(0.0, min(1.0, (6.8 - p.screen_inches) / 0.7))"
+        " ELSE max(0.0, min(1.0, (16.0 - p.screen_inches) / 3.0)) END"
+    ),
+}
+# A use that is about one spec ("light" is weight) ranks by it first: its boost weighs
+# STRONG, enough to outrank a better text match ("Slim" in a heavy laptop's name).
+STRONG = 3.0
+
+# The facet each boost reads, and the order that follows it when there is no text to
+# rank (a search that kept only the words' preferences): (column, biggest first).
+BOOST_ORDER: dict[str, tuple[str, bool] | None] = {
+    "ram": ("ram_gb", True),
+    "gpu": None,  # no index; "gaming" also boosts memory
+    "light": ("weight_kg", False),
+    "battery": ("battery_hours", True),
+    "camera": ("camera_mp", True),
+    "storage": ("storage_gb", True),
+    "big_screen": ("screen_inches", True),
+    "small_screen": ("screen_inches", False),
+}
+BOOST_COLUMNS: dict[str, tuple[str, ...]] = {
+    "ram": ("ram_gb",),
+    "gpu": ("ram_gb",),  # every computer has memory: dedicated_gpu is not a facet column
+    "light": ("weight_kg",),
+    "battery": ("battery_hours", "battery_mah"),
+    "camera": ("camera_mp",),
+    "storage": ("storage_gb",),
+    "big_screen": ("screen_inches",),
+    "small_screen": ("screen_inches",),
+}
+
+
+@dataclass(frozen=True)
+class Intent:
+    phrases: tuple[str, ...]
+    terms: tuple[str, ...] = ()
+    """Search terms standing for the phrase, any of which matches; none: a filter only."""
+    category: str | None = None
+    forms: tuple[str, ...] = ()
+    """``formFactor`` values the phrase asks for."""
+    boosts: tuple[tuple[str, float], ...] = ()
+    sort: str | None = None
+
+
+_LAPTOP_FORMS = ("laptop", "2-in-1")
+_DESKTOP_FORMS = ("desktop", "all-in-one")
+_GENRE = "BOOKS"
+
+INTENTS: tuple[Intent, ...] = (
+    # ---- kinds of product: filters
+    Intent(("phone", "smartphone", "mobile", "mobile phone", "cell phone", "cellphone"),
+           category="MOBILE"),
+    Intent(("laptop", "notebook", "ultrabook", "laptop computer", "notebook computer"),
+           category="COMPUTERS", forms=_LAPTOP_FORMS),
+    Intent(("2-in-1", "2 in 1", "two in one", "convertible", "convertible laptop",
+            "2-in-1 laptop"), category="COMPUTERS", forms=("2-in-1",)),
+    Intent(("desktop", "tower", "desktop computer", "desktop pc"),
+           category="COMPUTERS", forms=_DESKTOP_FORMS),
+    Intent(("all-in-one", "all in one", "aio", "all-in-one computer"),
+           category="COMPUTERS", forms=("all-in-one",)),
+    Intent(("computer", "pc"), category="COMPUTERS"),
+    Intent(("book", "novel", "paperback", "something to read", "read"), category="BOOKS"),
+    # ---- kinds named by a product line: a filter and a search term
+    Intent(("chromebook",), terms=("chromebook", "chromeos"), category="COMPUTERS"),
+    Intent(("mac", "macbook", "imac"), terms=("mac", "macbook", "imac", "macos"),
+           category="COMPUTERS"),
+    Intent(("iphone",), terms=("iphone",), category="MOBILE"),
+    # ---- orders
+    Intent(("cheap", "cheapest", "budget", "affordable", "inexpensive", "low cost",
+            "low-cost", "entry level", "entry-level", "bargain", "least expensive"),
+           sort="price"),
+    # ---- uses: searched, and ranked by what matters for them
+    Intent(("gaming", "game", "gamer", "esport", "play game", "playing game"),
+           terms=("gaming", "rtx", "esports"),
+           boosts=(("gpu", STRONG), ("ram", 1.0))),
+    Intent(("video editing", "photo editing", "editing", "edit video", "edit photo",
+            "content creation", "creative work", "creative", "creator", "3d", "rendering",
+            "music production", "graphic design"),
+           terms=("editing", "creative", "creator"),
+           boosts=(("ram", STRONG), ("gpu", 0.5))),
+    Intent(("programming", "coding", "developer", "software development", "development"),
+           terms=("development", "programming", "coding", "software"),
+           boosts=(("ram", STRONG),)),
+    Intent(("camera", "photo", "photography", "picture", "selfie", "take photo",
+            "taking photo", "take picture", "photographer"),
+           terms=("camera", "photo", "telephoto", "zoom"),
+           boosts=(("camera", STRONG),)),
+    Intent(("light", "lightweight", "portable", "travel", "travelling", "traveling", "thin",
+            "carry", "commute", "on the go", "on the move", "backpack", "ultraportable",
+            "slim", "light weight"),
+           terms=("light", "lightweight", "thin", "portable", "ultraportable"),
+           boosts=(("light", STRONG),)),
+    Intent(("battery", "battery life", "long battery", "long battery life", "all day",
+            "all-day", "long lasting", "long-lasting", "last all day", "big battery",
+            "large battery", "huge battery", "long lasting battery"),
+           terms=("battery", "mah", "all day"),
+           boosts=(("battery", STRONG),)),
+    Intent(("big screen", "large screen", "big display", "large display", "big", "large"),
+           terms=("large", "larger", "largest", "big"),
+           boosts=(("big_screen", STRONG),)),
+    Intent(("small", "compact", "small screen", "one hand", "one-handed", "pocket", "mini"),
+           terms=("compact", "small", "mini"),
+           boosts=(("small_screen", STRONG),)),
+    Intent(("storage", "lot of storage", "plenty of storage", "storage space", "space"),
+           terms=("storage", "ssd"),
+           boosts=(("storage", STRONG),)),
+    Intent(("premium", "high end", "high-end", "flagship", "top of the line", "powerful",
+            "fast", "performance"),
+           terms=("premium", "flagship", "performance", "powerful"),
+           boosts=(("ram", 0.5),)),
+    Intent(("student", "school", "college", "university", "homework", "class", "study",
+            "studying"),
+           terms=("student", "school", "homework", "study", "class", "college")),
+    Intent(("business", "work", "office", "professional", "enterprise"),
+           terms=("business", "office", "work", "professional")),
+    Intent(("kid", "child", "children", "young reader"),
+           terms=("children", "child", "kid", "young", "fantasy", "magic", "adventure")),
+    Intent(("teen", "teenager", "young adult"), terms=("teenage", "teen", "young")),
+    Intent(("family", "home"), terms=("family", "home")),
+    Intent(("foldable", "folding", "fold", "flip"), terms=("foldable", "fold", "flip")),
+    Intent(("waterproof", "water resistant", "water-resistant"),
+           terms=("ip68", "ip67", "water")),
+    Intent(("touchscreen", "touch screen", "touch"), terms=("touchscreen", "touch", "pen")),
+    Intent(("quiet", "silent", "fanless"), terms=("fanless", "quiet", "silent")),
+    Intent(("mac",), terms=("mac", "macbook", "imac", "macos")),
+    # ---- books: a genre is a book, and is searched with the words blurbs use
+    Intent(("mystery", "detective", "crime", "whodunit", "murder mystery"),
+           terms=("mystery", "detective", "crime", "murder"), category=_GENRE),
+    Intent(("fantasy", "magic", "wizard", "dragon"),
+           terms=("fantasy", "magic", "wizard", "dragon"), category=_GENRE),
+    Intent(("sci-fi", "science fiction", "scifi"),
+           terms=("science fiction", "sci-fi"), category=_GENRE),
+    Intent(("classic", "classic novel", "classic literature"), terms=("classic",),
+           category=_GENRE),
+    Intent(("dystopia", "dystopian"), terms=("dystopian", "dystopia"), category=_GENRE),
+    Intent(("romance", "love story", "romantic"), terms=("romance", "love"), category=_GENRE),
+    Intent(("thriller", "suspense"), terms=("thriller", "suspense"), category=_GENRE),
+    Intent(("myth", "mythology", "greek myth", "greek mythology", "mythological"),
+           terms=("myth", "mythology", "mythological"), category=_GENRE),
+    Intent(("biography", "memoir", "life story"), terms=("biography", "memoir"),
+           category=_GENRE),
+)  # fmt: skip
+
+_STOP_WORDS = """
+    a an the and or for with without of to in on at by from into about as is are be been
+    i me my mine we our you your it its this that these those some any something anything
+    one ones thing things stuff item items product products
+    good great nice best better really very quite super decent solid
+    want wants need needs looking look find show get buy buying please can could would
+    which what who whose that has have having like likes
+    recommend recommendation suggest suggestion option options
+    least most less more than under over below above around about up between max min
+    maximum minimum price priced cost costs costing dollar buck money spend
+"""
+STOP_WORDS = frozenset(_STOP_WORDS.split())
+"""Words that say nothing about the product (compared after :func:`~words.fold`)."""

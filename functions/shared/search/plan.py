@@ -1,0 +1,160 @@
+"""From a :class:`SearchQuery` to what the engine runs: SQL filters, FTS5 text, a ranking.
+
+A search that finds nothing is asked again with less (:data:`LEVELS`): first
+without the search words, then also without the filters the words implied
+("laptop" -> laptops, "under $500"), then without the price bounds. The result
+says what was dropped, so the model can tell the shopper.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass, field
+from typing import Any
+
+from shared.search.query import BOUNDS, SearchQuery
+from shared.search.schema import filter_token
+from shared.search.words import Words, fts_string, match_all, match_any, name_clause, parse
+
+
+@dataclass(frozen=True)
+class Level:
+    relaxed: tuple[str, ...]
+    words_text: bool = True
+    words_filters: bool = True
+    price: bool = True
+
+
+LEVELS: tuple[Level, ...] = (
+    Level(()),
+    Level(("keywords",), words_text=False),
+    Level(("keywords",), words_text=False, words_filters=False),
+    Level(("keywords", "price"), words_text=False, words_filters=False, price=False),
+)
+NO_WORDS_LEVELS: tuple[Level, ...] = (Level(()), Level(("price",), price=False))
+
+
+@dataclass
+class Plan:
+    conditions: list[str] = field(default_factory=list)
+    params: list[Any] = field(default_factory=list)
+    match_all: str | None = None
+    """FTS5 query for products with every search word (and the product name)."""
+    match_any: str | None = None
+    """FTS5 query for products with at least one search word (and the product name)."""
+    groups: int = 0
+    category: str | None = None
+    brand: bool = False
+    boosts: dict[str, float] = field(default_factory=dict)
+    """Named boosts (:data:`~shared.search.intents.BOOSTS`) and their weights."""
+    sort: str | None = None
+    understood: dict[str, Any] = field(default_factory=dict)
+
+    filter_words: list[str] = field(default_factory=list)
+    """The selective categorical filters (category, brand) again, as FTS5 filter words:
+    FTS5 intersects them with the search words before a row is read. Form factor and
+    stock keep most of a category and would only slow the intersection."""
+
+    def where(self, condition: str, *params: Any) -> None:
+        self.conditions.append(condition)
+        self.params.extend(params)
+
+    def filter_words_for(self, kind: str, values: Collection[str]) -> None:
+        tokens = " OR ".join(fts_string(filter_token(kind, v)) for v in values)
+        self.filter_words.append(f"{{filters}} : ({tokens})")
+
+    @property
+    def has_text(self) -> bool:
+        return self.match_any is not None
+
+
+def levels_for(query: SearchQuery) -> tuple[Level, ...]:
+    """How a query may relax: not at all when it names products by id."""
+    if query.productIds:
+        return (LEVELS[0],)
+    return LEVELS if query.keywords else NO_WORDS_LEVELS
+
+
+def explicit_fields(query: SearchQuery) -> dict[str, Any]:
+    """The tool fields a word may not override (see :func:`~shared.search.words.parse`)."""
+    return {
+        "category": query.category,
+        "formFactor": query.formFactor.casefold() if query.formFactor else None,
+        "sortBy": query.sortBy,
+    }
+
+
+def make_plan(
+    query: SearchQuery,
+    level: Level,
+    words: Words | None = None,
+    brands: Collection[str] | None = None,
+) -> Plan:
+    """The plan for ``query`` at ``level``; ``brands`` (casefolded brand names in the
+    snapshot) turns ``brandId``, a part of a brand name, into an indexed match."""
+    explicit = explicit_fields(query)
+    if words is None:
+        words = parse(query.keywords, explicit) if query.keywords else Words()
+    plan = Plan()
+    derived = level.words_filters
+    category = query.category or (words.category if derived else None)
+    plan.category = category
+    if category:
+        plan.where("p.category = ?", category)
+        plan.filter_words_for("cat", [category])
+        if category != query.category:
+            plan.understood["category"] = category
+    forms: tuple[str, ...] = ()
+    if explicit["formFactor"]:
+        forms = (explicit["formFactor"],)
+    elif derived:
+        forms = words.forms
+    if forms:
+        plan.where(f"p.form_factor IN ({', '.join('?' * len(forms))})", *forms)
+        if not explicit["formFactor"]:
+            plan.understood["formFactor"] = list(forms)
+    if query.brandId:
+        plan.brand = True
+        part = query.brandId.strip().casefold()
+        if brands is None:
+            plan.where("instr(p.brand_key, ?) > 0", part)
+        else:
+            keys = sorted(b for b in brands if part in b) or [part]
+            plan.where(f"p.brand_key IN ({', '.join('?' * len(keys))})", *keys)
+            plan.filter_words_for("brand", keys)
+    if query.os:
+        plan.where("instr(p.os_key, ?) > 0", query.os.strip().casefold())
+    if query.productIds:
+        ids = list(dict.fromkeys(query.productIds))
+        plan.where(f"p.product_id IN ({', '.join('?' * len(ids))})", *ids)
+    if query.inStockOnly:
+        plan.where("p.stock > 0")
+    if level.price:
+        for name, op, given, said in (
+            ("minPrice", ">=", query.minPrice, words.min_price),
+            ("maxPrice", "<=", query.maxPrice, words.max_price),
+        ):
+            value = given if given is not None else said if derived else None
+            if value is not None:
+                plan.where(f"p.price {op} ?", value)
+                if given is None:
+                    plan.understood[name] = value
+    bounds = {**(words.bounds if derived else {}), **query.bounds}
+    for name, value in sorted(bounds.items()):
+        column, op = BOUNDS[name]
+        plan.where(f"p.{column} {op} ?", value)
+        if name not in query.bounds:
+            plan.understood[name] = value
+    plan.sort = query.sortBy or (words.sort if derived else None)
+    if plan.sort and not query.sortBy:
+        plan.understood["sortBy"] = plan.sort
+    plan.boosts = dict(words.boosts)
+    named = name_clause(query.productName) if query.productName else None
+    groups = words.groups if level.words_text else []
+    plan.groups = len(groups)
+    every = [part for part in (named, match_all(groups) if groups else None) if part]
+    some = [part for part in (named, match_any(groups) if groups else None) if part]
+    if some:  # words to search: FTS5 applies the categorical filters as it matches them
+        plan.match_all = " AND ".join([*every, *plan.filter_words])
+        plan.match_any = " AND ".join([*some, *plan.filter_words])
+    return plan

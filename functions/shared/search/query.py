@@ -1,0 +1,126 @@
+"""What a search asks and what it answers.
+
+:class:`SearchQuery` takes the ``lookup_inventory`` tool's input fields under
+their tool names (``category``, ``keywords``, ``maxPrice``, ``sortBy``...) so
+that a validated tool input maps onto it with :meth:`SearchQuery.from_input`,
+plus the numeric spec bounds of :data:`BOUNDS`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+# sortBy -> (facet column, biggest first). Products without the spec go last,
+# in-stock products before sold-out ones, ties by price.
+SORTS: dict[str, tuple[str, bool]] = {
+    "price": ("price", False),
+    "price_desc": ("price", True),
+    "weight": ("weight_kg", False),
+    "battery": ("battery_hours", True),  # phones have no hours: then battery_mah
+    "ram": ("ram_gb", True),
+    "storage": ("storage_gb", True),
+    "screen": ("screen_inches", True),
+    "camera": ("camera_mp", True),
+    "newest": ("year", True),
+}
+SECOND_SORT: dict[str, tuple[str, bool]] = {"battery": ("battery_mah", True)}
+
+# Spec bound field -> (facet column, SQL comparison). Unknown specs never pass a bound.
+BOUNDS: dict[str, tuple[str, str]] = {
+    "minRamGb": ("ram_gb", ">="),
+    "minStorageGb": ("storage_gb", ">="),
+    "maxWeightKg": ("weight_kg", "<="),
+    "minBatteryHours": ("battery_hours", ">="),
+    "minBatteryMah": ("battery_mah", ">="),
+    "minScreenInches": ("screen_inches", ">="),
+    "maxScreenInches": ("screen_inches", "<="),
+    "minCameraMp": ("camera_mp", ">="),
+    "minYear": ("year", ">="),
+}
+
+CATEGORIES = ("BOOKS", "COMPUTERS", "MOBILE")
+MAX_LIMIT = 100
+
+
+@dataclass(frozen=True)
+class SearchQuery:
+    category: str | None = None
+    keywords: str | None = None
+    productName: str | None = None
+    brandId: str | None = None
+    minPrice: float | None = None
+    maxPrice: float | None = None
+    inStockOnly: bool = False
+    sortBy: str | None = None
+    productIds: tuple[str, ...] | None = None
+    formFactor: str | None = None
+    os: str | None = None
+    limit: int = 8
+    bounds: Mapping[str, float] = field(default_factory=dict)
+    """Spec bounds by :data:`BOUNDS` name: ``{"minRamGb": 16, "maxWeightKg": 1.5}``."""
+
+    def __post_init__(self) -> None:
+        if self.category is not None:
+            # Models write "computers" as often as "COMPUTERS".
+            object.__setattr__(self, "category", self.category.strip().upper())
+            if self.category not in CATEGORIES:
+                raise ValueError(f"category must be one of {CATEGORIES}, got {self.category!r}")
+        if self.sortBy is not None and self.sortBy not in SORTS:
+            raise ValueError(f"sortBy must be one of {tuple(SORTS)}, got {self.sortBy!r}")
+        unknown = set(self.bounds) - set(BOUNDS)
+        if unknown:
+            raise ValueError(f"unknown spec bounds: {sorted(unknown)}")
+        if not 1 <= self.limit <= MAX_LIMIT:
+            raise ValueError(f"limit must be between 1 and {MAX_LIMIT}, got {self.limit}")
+
+    @classmethod
+    def from_input(cls, data: Mapping[str, Any], *, limit: int = 8) -> SearchQuery:
+        """A query from tool input: known fields by name, bounds by their :data:`BOUNDS`
+        names, None values ignored. Anything else is refused."""
+        names = {f.name for f in fields(cls)} - {"bounds", "limit"}
+        given = {k: v for k, v in data.items() if v is not None}
+        unknown = set(given) - names - set(BOUNDS) - {"limit"}
+        if unknown:
+            raise ValueError(f"unknown search fields: {sorted(unknown)}")
+        kwargs: dict[str, Any] = {k: v for k, v in given.items() if k in names}
+        if "productIds" in kwargs:
+            kwargs["productIds"] = tuple(kwargs["productIds"])
+        bounds = {k: float(v) for k, v in given.items() if k in BOUNDS}
+        return cls(**kwargs, bounds=bounds, limit=int(given.get("limit", limit)))
+
+
+@dataclass(frozen=True)
+class Hit:
+    """A product found: its id and the fields the index holds (price and stock as of
+    the snapshot; read them fresh from the table before showing them)."""
+
+    productId: str
+    name: str
+    brand: str
+    category: str
+    price: float | None
+    stock: int
+    specs: dict[str, Any]
+    """Facets the product has, by column name (``ram_gb``, ``os``, ``form_factor``...)."""
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    products: list[Hit]
+    count: int
+    """Products that match the filters (and at least one search word, if any)."""
+    count_is_exact: bool
+    """False when ``count`` is a lower bound: counting stops at a cap, and a search whose
+    words match very many products counts in a sample of them."""
+    relaxed: list[str] = field(default_factory=list)
+    """What was dropped to find anything: ``["keywords"]``, then ``["keywords", "price"]``."""
+    understood: dict[str, Any] = field(default_factory=dict)
+    """What the keywords were taken to mean: ``{"category": "MOBILE", "maxPrice": 500}``."""
+    ranked_by: str = "price"
+    """``relevance``, or the sort applied (``price``, ``ram``...)."""
+
+    @property
+    def product_ids(self) -> list[str]:
+        return [hit.productId for hit in self.products]

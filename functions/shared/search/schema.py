@@ -1,0 +1,323 @@
+"""From a catalog record to what the index holds: searchable text and numeric facets.
+
+A record has ``productId``, ``name``, ``brand``, ``category``, ``price``,
+``stock``, ``description`` and ``specs``; what ``specs`` holds depends on the
+category and on who wrote the record. Specs that carry a quantity the shopper
+filters or sorts on (memory, storage, weight, battery, screen, camera, year)
+become numbers in one unit each, whatever the record wrote: ``16``, ``"16GB"``
+and ``"16 GB"`` under ``ramGb`` or ``ram``; ``1.4``, ``"1.4 kg"`` and
+``"1400 g"`` for a weight; ``"14-inch"``; ``"48 MP"``. Every spec, known or not,
+is also text, so a search for ``"oled"`` or ``"tensor g4"`` finds it.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Facet:
+    """A quantity kept as a number in one unit: a column of the ``products`` table."""
+
+    column: str
+    unit: str
+    low: float  # values outside [low, high] are typos or placeholders, not specs
+    high: float
+
+
+FACETS: tuple[Facet, ...] = (
+    Facet("ram_gb", "gb", 0.5, 4096),
+    Facet("storage_gb", "gb", 1, 1_000_000),
+    Facet("weight_kg", "kg", 0.01, 200),
+    Facet("battery_hours", "h", 0.5, 200),
+    Facet("battery_mah", "mah", 100, 50_000),
+    Facet("screen_inches", "in", 1, 150),
+    Facet("camera_mp", "mp", 0.1, 1000),
+    Facet("year", "", 1400, 2200),
+)
+FACET_BY_COLUMN = {facet.column: facet for facet in FACETS}
+
+# Spec keys (lower case, letters and digits only) -> (facet column, the unit the
+# key implies when the value is a bare number). Keys not listed here are matched
+# by the words they contain (below), with the facet's own unit.
+_KEYS: dict[str, tuple[str, str]] = {
+    "ramgb": ("ram_gb", "gb"),
+    "memorygb": ("ram_gb", "gb"),
+    "storagegb": ("storage_gb", "gb"),
+    "storagetb": ("storage_gb", "tb"),
+    "ssdgb": ("storage_gb", "gb"),
+    "weightkg": ("weight_kg", "kg"),
+    "weightg": ("weight_kg", "g"),
+    "weightgrams": ("weight_kg", "g"),
+    "weightlb": ("weight_kg", "lb"),
+    "weightlbs": ("weight_kg", "lb"),
+    "batteryhours": ("battery_hours", "h"),
+    "batterylife": ("battery_hours", "h"),
+    "batterymah": ("battery_mah", "mah"),
+    "batterycapacity": ("battery_mah", "mah"),
+    "screeninches": ("screen_inches", "in"),
+    "screensize": ("screen_inches", "in"),
+    "displayinches": ("screen_inches", "in"),
+    "displaysize": ("screen_inches", "in"),
+    "cameramp": ("camera_mp", "mp"),
+    "maincameramp": ("camera_mp", "mp"),
+    "year": ("year", ""),
+    "releaseyear": ("year", ""),
+}
+# Words inside other keys: "ram", "memory", "storage", "ssd", "weight", "screen"...
+_KEY_WORDS: tuple[tuple[str, str], ...] = (
+    ("ram", "ram_gb"),
+    ("memory", "ram_gb"),
+    ("storage", "storage_gb"),
+    ("ssd", "storage_gb"),
+    ("weight", "weight_kg"),
+    ("screen", "screen_inches"),
+    ("display", "screen_inches"),
+    ("camera", "camera_mp"),
+    ("battery", "battery_hours"),  # "battery": "5000 mAh" is moved to battery_mah by its unit
+)
+
+# unit as written -> (canonical unit, factor to it)
+_UNITS: dict[str, tuple[str, float]] = {
+    "tb": ("gb", 1024.0),
+    "gb": ("gb", 1.0),
+    "mb": ("gb", 1 / 1024),
+    "kg": ("kg", 1.0),
+    "kgs": ("kg", 1.0),
+    "g": ("kg", 0.001),
+    "gram": ("kg", 0.001),
+    "grams": ("kg", 0.001),
+    "lb": ("kg", 0.45359237),
+    "lbs": ("kg", 0.45359237),
+    "pounds": ("kg", 0.45359237),
+    "oz": ("kg", 0.028349523),
+    "h": ("h", 1.0),
+    "hr": ("h", 1.0),
+    "hrs": ("h", 1.0),
+    "hour": ("h", 1.0),
+    "hours": ("h", 1.0),
+    "mah": ("mah", 1.0),
+    "ah": ("mah", 1000.0),
+    "in": ("in", 1.0),
+    "inch": ("in", 1.0),
+    "inches": ("in", 1.0),
+    '"': ("in", 1.0),
+    "″": ("in", 1.0),
+    "cm": ("in", 1 / 2.54),
+    "mp": ("mp", 1.0),
+    "megapixel": ("mp", 1.0),
+    "megapixels": ("mp", 1.0),
+}
+_QUANTITY = re.compile(
+    r"(?P<number>\d+(?:[.,]\d+)*)(?P<gap>\s*-?\s*)(?P<unit>[a-z]+|\"|″)?", re.IGNORECASE
+)
+
+# Letters glued to digits ("16GB", "48MP", "Fold6", "S24", "RTX4070") are split in
+# every indexed text and in every query, so that "16GB", "16 GB" and "16gb" all meet
+# as the phrase "16 gb", and "fold" finds the "Galaxy Z Fold6".
+_GLUED = re.compile(r"(?<=[^\W\d_])(?=\d)|(?<=\d)(?=[^\W\d_])")
+
+# A discrete graphics card, as opposed to graphics built into the processor.
+_DEDICATED_GPU = re.compile(r"\b(rtx|gtx|geforce|quadro|radeon\s+rx|arc\s+a\d)", re.IGNORECASE)
+
+CATEGORY_WORDS: dict[str, str] = {
+    "COMPUTERS": "computer",
+    "MOBILE": "phone mobile smartphone",
+    "BOOKS": "book",
+}
+_FORM_WORDS: dict[str, str] = {
+    "laptop": "laptop notebook",
+    "2-in-1": "2-in-1 convertible laptop tablet",
+    "desktop": "desktop tower",
+    "all-in-one": "all-in-one desktop",
+}
+_BOOL_LABELS = {"fiveg": "5G", "touchscreen": "touchscreen", "backlit": "backlit keyboard"}
+
+
+def filter_token(kind: str, value: str) -> str:
+    """A word that stands for a filter value in the FTS5 index: ``("cat", "MOBILE")`` ->
+    ``"zcatmobile"``. Letters and digits only, so the tokenizer keeps it whole; values
+    that differ only in other characters share a token, which is fine: the token
+    narrows the search, the SQL filter decides."""
+    return "z" + kind + re.sub(r"[^a-z0-9]", "", value.casefold())
+
+
+def split_glued(text: str) -> str:
+    return _GLUED.sub(" ", text)
+
+
+def key_of(name: str) -> str:
+    """A spec key compared without case or punctuation: ``"RAM (GB)"`` -> ``"ramgb"``."""
+    return re.sub(r"[^a-z0-9]", "", name.casefold())
+
+
+def _number(text: str) -> float | None:
+    # "1,400" is a thousands separator; "1,4" a decimal comma.
+    if re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", text):
+        text = text.replace(",", "")
+    else:
+        text = text.replace(",", ".")
+    try:
+        value = float(text)
+    except ValueError:  # "1.2.3"
+        return None
+    return value if math.isfinite(value) else None
+
+
+def parse_quantity(value: Any) -> tuple[float, str | None] | None:
+    """A number and the unit written with it, if any: ``"1.4 kg"`` -> ``(1.4, "kg")``."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        return (float(value), None) if math.isfinite(value) else None
+    if not isinstance(value, str):
+        return None
+    match = _QUANTITY.search(value[:200])
+    if match is None:
+        return None
+    number = _number(match["number"])
+    if number is None:
+        return None
+    unit = (match["unit"] or "").casefold()
+    if unit in _UNITS:
+        return number, unit
+    if unit and not match["gap"]:
+        return None  # "4K", "120Hz": a number glued to a unit we do not know is not ours
+    return number, None
+
+
+def _facet_for_key(key: str) -> tuple[str, str] | None:
+    if key in _KEYS:
+        return _KEYS[key]
+    for word, column in _KEY_WORDS:
+        if word in key:
+            return column, FACET_BY_COLUMN[column].unit
+    return None
+
+
+def facet_value(name: str, value: Any) -> tuple[str, float] | None:
+    """The facet a spec sets and its value in the facet's unit, or None (text only)."""
+    found = _facet_for_key(key_of(name))
+    if found is None:
+        return None
+    column, key_unit = found
+    quantity = parse_quantity(value)
+    if quantity is None:
+        return None
+    number, written = quantity
+    unit = written or key_unit
+    if column in ("battery_hours", "battery_mah") and unit in _UNITS:
+        # "battery": "5000 mAh" is a capacity; "battery": "18 hours" a duration.
+        column = "battery_mah" if _UNITS[unit][0] == "mah" else "battery_hours"
+    facet = FACET_BY_COLUMN[column]
+    if facet.unit:
+        canonical, factor = _UNITS.get(unit, (facet.unit, 1.0))
+        if canonical != facet.unit:
+            return None  # "weight": "15 inches" is not a weight
+        number *= factor
+    if not facet.low <= number <= facet.high:
+        return None  # includes 0: desktops list no battery and no screen as 0
+    return column, round(number, 4)
+
+
+@dataclass(frozen=True)
+class Document:
+    """One product as the index stores it."""
+
+    product_id: str
+    category: str
+    name: str
+    brand: str
+    price: float | None
+    stock: int
+    facets: dict[str, float]
+    os: str | None
+    form_factor: str | None
+    dedicated_gpu: bool
+    description: str
+    spec_text: str
+    tags: str
+    filters: str
+    """:func:`filter_token` words for category and brand."""
+
+
+def _words(name: str) -> str:
+    # "formFactor" -> "form factor", "batteryMah" -> "battery mah"
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name).replace("_", " ").strip()
+
+
+def _spec_text(name: str, value: Any, facet: tuple[str, float] | None) -> str:
+    if facet is not None:
+        column, number = facet
+        meta = FACET_BY_COLUMN[column]
+        if not meta.unit:
+            return f"{number:g}"
+        # The number and its unit ("16 GB", "1.2 kg", "48 MP"), without the facet's name:
+        # "battery" or "camera" on every phone would make those words match everything.
+        unit = {"gb": "GB", "kg": "kg", "h": "hours", "mah": "mAh", "in": "inch", "mp": "MP"}
+        return f"{number:g} {unit[meta.unit]}"
+    if isinstance(value, bool):
+        return _BOOL_LABELS.get(key_of(name), _words(name)) if value else ""
+    if isinstance(value, str | int | float):
+        return str(value)
+    if isinstance(value, list | tuple):
+        return " ".join(_spec_text(name, v, None) for v in value[:50])
+    return ""
+
+
+def _price(value: Any) -> float | None:
+    quantity = parse_quantity(value)
+    return quantity[0] if quantity is not None and quantity[0] >= 0 else None
+
+
+def _stock(value: Any) -> int:
+    quantity = parse_quantity(value)
+    return int(quantity[0]) if quantity is not None else 0
+
+
+def document(record: Mapping[str, Any]) -> Document | None:
+    """The indexed form of ``record``, or None when it has no usable ``productId``."""
+    product_id = record.get("productId")
+    if not isinstance(product_id, str) or not product_id.strip():
+        return None
+    specs = record.get("specs")
+    specs = specs if isinstance(specs, Mapping) else {}
+    facets: dict[str, float] = {}
+    texts: list[str] = []
+    for name, value in specs.items():
+        found = facet_value(str(name), value)
+        if found is not None:
+            facets.setdefault(*found)
+        texts.append(_spec_text(str(name), value, found))
+    os_name = specs.get("os")
+    form = specs.get("formFactor")
+    gpu = " ".join(str(v) for k, v in specs.items() if key_of(str(k)) in ("gpu", "graphics"))
+    category = str(record.get("category") or "").strip().upper()
+    form_key = form.strip().casefold() if isinstance(form, str) and form.strip() else None
+    dedicated = bool(_DEDICATED_GPU.search(gpu))
+    tags = [CATEGORY_WORDS.get(category, ""), _FORM_WORDS.get(form_key or "", "")]
+    if dedicated:
+        tags.append("dedicated graphics card")
+    brand = str(record.get("brand") or "")
+    stock = _stock(record.get("stock"))
+    filters = [filter_token("cat", category), filter_token("brand", brand)]
+    return Document(
+        product_id=product_id.strip(),
+        category=category,
+        name=str(record.get("name") or ""),
+        brand=brand,
+        price=_price(record.get("price")),
+        stock=stock,
+        facets=facets,
+        os=os_name.strip() if isinstance(os_name, str) and os_name.strip() else None,
+        form_factor=form_key,
+        dedicated_gpu=dedicated,
+        description=split_glued(str(record.get("description") or "")),
+        spec_text=split_glued(" ".join(t for t in texts if t)),
+        tags=" ".join(t for t in tags if t),
+        filters=" ".join(filters),
+    )

@@ -1,0 +1,248 @@
+"""Turn a shopper's phrase into search terms, filters and a ranking, safely.
+
+Nothing the model or a shopper writes reaches FTS5 as query syntax: the text is
+cut into words (letters and digits only), every word becomes a quoted FTS5
+string, and the operators between them are ours. ``"``, ``*``, ``NEAR(``,
+``AND`` or an unbalanced quote are just characters or words.
+
+Order of work on ``"cheap samsung phone under $500 with 128gb storage"``:
+
+1. numbers with their meaning: ``under $500`` -> maxPrice 500, ``128gb storage``
+   -> minStorageGb 128 (the words are removed);
+2. phrases of :data:`~shared.search.intents.INTENTS`, longest first: ``cheap``
+   -> cheapest first, ``phone`` -> category MOBILE;
+3. what is left, less stop words, is searched: ``samsung``.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from shared.search.intents import INTENTS, STOP_WORDS, Intent
+from shared.search.schema import split_glued
+
+MAX_TEXT = 500
+MAX_GROUPS = 10
+MAX_TERM_CHARS = 40
+_TOKEN = re.compile(r"[^\W_]+(?:['\-][^\W_]+)*")
+
+
+def fold(token: str) -> str:
+    """A word compared without case, possessive or plural: ``"Laptops"`` -> ``"laptop"``."""
+    word = token.casefold().removesuffix("'s")
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 4 and word.endswith(("ses", "xes", "ches", "shes")):
+        return word[:-2]
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def _phrase_key(phrase: str) -> tuple[str, ...]:
+    return tuple(fold(t) for t in _TOKEN.findall(phrase.casefold()))
+
+
+_PHRASES: dict[tuple[str, ...], Intent] = {
+    _phrase_key(phrase): intent for intent in INTENTS for phrase in intent.phrases
+}
+_LONGEST = max(len(key) for key in _PHRASES)
+
+# ----------------------------------------------------------------- numbers in words
+_CUR = r"(?:[$£€]\s*)"
+_AMOUNT = r"(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?![.,]?\d)\s*(k\b)?"
+_MONEY_WORD = r"(?:\s*(?:dollars?|bucks|usd|euros?|eur|pounds?|gbp|quid)\b)"
+_NOT_UNIT = (
+    r"(?!\s*(?:gb|tb|mb|kg|g|lbs?|mp|mah|inch|inches|\"|hours?|hrs?|h|hz|mm|cm|w|wh|"
+    r"cores?|gen|%|-inch)\b)"
+)
+
+
+def _amount(number: str, thousands: str | None) -> float:
+    value = float(number.replace(",", ""))
+    return value * 1000 if thousands else value
+
+
+@dataclass
+class Words:
+    """What a phrase means, before it meets the explicit tool fields."""
+
+    groups: list[tuple[str, ...]] = field(default_factory=list)
+    """Each group is one word (or phrase) of the shopper's, as FTS5 strings any of which
+    matches; a product matching every group matches every word."""
+    category: str | None = None
+    forms: tuple[str, ...] = ()
+    boosts: dict[str, float] = field(default_factory=dict)
+    sort: str | None = None
+    min_price: float | None = None
+    max_price: float | None = None
+    bounds: dict[str, float] = field(default_factory=dict)
+
+
+def _take(text: str, pattern: str, use: Callable[[re.Match[str]], None]) -> str:
+    """Apply ``use`` to every match of ``pattern`` and blank the matched words out."""
+
+    def replace(match: re.Match[str]) -> str:
+        use(match)
+        return " "
+
+    return re.sub(pattern, replace, text)
+
+
+def _numbers(text: str, words: Words) -> str:
+    def price_range(m: re.Match[str]) -> None:
+        low, high = _amount(m[1], m[2]), _amount(m[3], m[4])
+        words.min_price, words.max_price = min(low, high), max(low, high)
+
+    def at_most(m: re.Match[str]) -> None:
+        words.max_price = _amount(m[1], m[2])
+
+    def at_least(m: re.Match[str]) -> None:
+        words.min_price = _amount(m[1], m[2])
+
+    def around(m: re.Match[str]) -> None:
+        words.max_price = round(_amount(m[1], m[2]) * 1.15, 2)
+
+    def bound(
+        name: str, scale: Callable[[re.Match[str]], float]
+    ) -> Callable[[re.Match[str]], None]:
+        def use(m: re.Match[str]) -> None:
+            words.bounds[name] = round(scale(m), 3)
+
+        return use
+
+    def screen(m: re.Match[str]) -> None:
+        size = float(m[1])
+        whole = size.is_integer()
+        words.bounds["minScreenInches"] = size if whole else round(size - 0.05, 2)
+        words.bounds["maxScreenInches"] = size + 0.99 if whole else round(size + 0.05, 2)
+
+    weight = {"g": 0.001, "gram": 0.001, "grams": 0.001, "lb": 0.4536, "lbs": 0.4536}
+    steps: list[tuple[str, Callable[[re.Match[str]], None]]] = [
+        (rf"\bbetween\s*{_CUR}?{_AMOUNT}\s*(?:and|-|to)\s*{_CUR}?{_AMOUNT}{_MONEY_WORD}?",
+         price_range),
+        (rf"{_CUR}{_AMOUNT}\s*(?:-|to)\s*{_CUR}?{_AMOUNT}", price_range),
+        (rf"\b(?:under|below|less than|cheaper than|no more than|not more than|max(?:imum)?|"
+         rf"up to|at most|within|for less than)\s*(?:a\s+)?{_CUR}?{_AMOUNT}{_NOT_UNIT}"
+         rf"{_MONEY_WORD}?", at_most),
+        (rf"\b(?:over|above|more than|at least|starting at)\s*{_CUR}?{_AMOUNT}{_NOT_UNIT}"
+         rf"{_MONEY_WORD}?", at_least),
+        (rf"(?:\b(?:around|about|roughly|approximately)\s*|~\s*){_CUR}?{_AMOUNT}{_NOT_UNIT}"
+         rf"{_MONEY_WORD}?", around),
+        (rf"{_CUR}{_AMOUNT}{_NOT_UNIT}", at_most),
+        (rf"\b{_AMOUNT}{_MONEY_WORD}", at_most),
+        (r"\b(\d+)\s*gb\s*(?:of\s+)?(?:ram|memory)\b", bound("minRamGb", lambda m: float(m[1]))),
+        (r"\b(\d+(?:\.\d+)?)\s*(tb|gb)\s*(?:of\s+)?(?:storage|ssd|space|drive|disk)\b",
+         bound("minStorageGb", lambda m: float(m[1]) * (1024 if m[2] == "tb" else 1))),
+        (r"\b(?:under|below|less than|lighter than|at most|max(?:imum)?)\s*(\d+(?:\.\d+)?)\s*"
+         r"(kg|kilos?|kilograms?|g|grams?|lbs?|pounds)\b",
+         bound("maxWeightKg", lambda m: float(m[1]) * weight.get(m[2], 1.0))),
+        (r"\b(\d+)\s*\+?\s*-?\s*(?:hours?|hrs?|h)\b\s*(?:of\s+)?battery(?:\s+life)?\b",
+         bound("minBatteryHours", lambda m: float(m[1]))),
+        (r"\bbattery(?:\s+life)?\s*(?:of\s+)?(?:at least\s+|over\s+|more than\s+)?(\d+)\s*\+?\s*"
+         r"(?:hours?|hrs?|h)\b", bound("minBatteryHours", lambda m: float(m[1]))),
+        (r"\b(\d+)\s*(?:mp|megapixels?)\b", bound("minCameraMp", lambda m: float(m[1]))),
+        (r"\b(\d{1,2}(?:\.\d)?)\s*-?\s*(?:inch(?:es)?\b|\"|″)", screen),
+    ]  # fmt: skip
+    for pattern, use in steps:
+        text = _take(text, pattern, use)
+    return text
+
+
+# ----------------------------------------------------------------- words and phrases
+
+
+def _clean(token: str) -> str:
+    token = token.removesuffix("'s")
+    return split_glued(token)[:MAX_TERM_CHARS]
+
+
+def _forms_after(intent: Intent, words: Words, explicit: dict[str, Any]) -> tuple[str, ...] | None:
+    """The form factors asked once ``intent`` is applied, or None when they conflict."""
+    given = explicit.get("formFactor")
+    if given:
+        return words.forms if given in intent.forms else None
+    if not words.forms:
+        return intent.forms
+    both = tuple(f for f in words.forms if f in intent.forms)
+    return both or None
+
+
+def _apply(intent: Intent, raw: list[str], words: Words, explicit: dict[str, Any]) -> None:
+    category = explicit.get("category") or words.category
+    forms = _forms_after(intent, words, explicit) if intent.forms else words.forms
+    if (intent.category and category and category != intent.category) or forms is None:
+        # "laptop" while asking for phones: a word to search for, not a filter.
+        words.groups.append((" ".join(_clean(t) for t in raw),))
+        return
+    if intent.category and not category:
+        words.category = intent.category
+    words.forms = forms
+    if intent.terms and not any(set(intent.terms) <= set(group) for group in words.groups):
+        # The intent's terms stand for the phrase ("cameras" -> camera, telephoto...);
+        # a one-word phrase of the shopper's is searched too, as they wrote it. A second
+        # phrase of the same intent ("lightweight ... for travel") adds nothing.
+        own = (_clean(raw[0]),) if len(raw) == 1 else ()
+        words.groups.append(tuple(dict.fromkeys((*own, *intent.terms))))
+    for name, weight in intent.boosts:
+        words.boosts[name] = max(weight, words.boosts.get(name, 0.0))
+    if intent.sort and not explicit.get("sortBy") and words.sort is None:
+        words.sort = intent.sort
+
+
+def parse(keywords: str, explicit: dict[str, Any] | None = None) -> Words:
+    """What ``keywords`` asks for; ``explicit`` (the tool's other fields) wins over words."""
+    explicit = explicit or {}
+    words = Words()
+    text = unicodedata.normalize("NFKC", keywords[:MAX_TEXT]).casefold().replace("\u2019", "'")
+    text = _numbers(text, words)
+    raw = _TOKEN.findall(text)
+    folded = [fold(t) for t in raw]
+    i = 0
+    while i < len(raw) and len(words.groups) < MAX_GROUPS:
+        for size in range(min(_LONGEST, len(raw) - i), 0, -1):
+            intent = _PHRASES.get(tuple(folded[i : i + size]))
+            if intent is not None:
+                _apply(intent, raw[i : i + size], words, explicit)
+                i += size
+                break
+        else:
+            word = folded[i]
+            if word not in STOP_WORDS and (len(word) > 1 or word.isdigit()):
+                words.groups.append((_clean(raw[i]),))
+            i += 1
+    words.groups = list(dict.fromkeys(words.groups))
+    return words
+
+
+def fts_string(term: str) -> str:
+    """``term`` as an FTS5 string: always quoted, so it is never syntax."""
+    return '"' + term.replace('"', '""') + '"'
+
+
+def any_of(terms: tuple[str, ...]) -> str:
+    return "(" + " OR ".join(fts_string(t) for t in terms) + ")"
+
+
+def match_all(groups: list[tuple[str, ...]]) -> str:
+    """Products with every group (any term of each)."""
+    return " AND ".join(any_of(g) for g in groups)
+
+
+def match_any(groups: list[tuple[str, ...]]) -> str:
+    """Products with at least one term of one group."""
+    return any_of(tuple(dict.fromkeys(t for g in groups for t in g)))
+
+
+def name_clause(product_name: str) -> str | None:
+    """Every word of ``product_name`` at the start of a word of the name: ``{name} : (...)``."""
+    tokens = [_clean(t) for t in _TOKEN.findall(unicodedata.normalize("NFKC", product_name))]
+    tokens = [t for t in tokens[:MAX_GROUPS] if t]
+    if not tokens:
+        return None
+    parts = [fts_string(t) + (" *" if len(t) >= 3 else "") for t in tokens]
+    return "{name} : (" + " AND ".join(parts) + ")"
