@@ -21,30 +21,56 @@ import botocore.session
 from botocore.exceptions import ParamValidationError
 from botocore.validate import validate_parameters
 
+from converse.caching import cache_rules
 from converse.prompt import SYSTEM_PROMPT, tools
 from shared.errors import InvalidConverseRequest
 
 CACHE_POINT = {"cachePoint": {"type": "default"}}
-
-# Model families whose Converse API accepts cachePoint blocks. Cross-region
-# inference profiles prefix the id with a geography ("us.", "eu.", ...).
-_CACHING_FAMILIES = (
-    "anthropic.claude-3-7",
-    "anthropic.claude-sonnet-4",
-    "anthropic.claude-opus-4",
-    "anthropic.claude-haiku-4",
-    "amazon.nova",
-    "storechat.offline",
-)
+# The local stand-ins (offline, replay) take checkpoints and count them by the rules of
+# the model they stand in for (storechat.offline.cache).
+_LOCAL_STAND_INS = ("storechat.",)
 
 
 def supports_prompt_caching(model_id: str) -> bool:
-    family = (
-        model_id.split(".", 1)[1]
-        if model_id.split(".", 1)[0] in {"us", "eu", "apac", "global", "jp", "au", "ca", "us-gov"}
-        else model_id
-    )
-    return family.startswith(_CACHING_FAMILIES)
+    return cache_rules(model_id) is not None or model_id.startswith(_LOCAL_STAND_INS)
+
+
+def _with_cache_point(message: dict[str, Any]) -> dict[str, Any]:
+    return {**message, "content": [*message.get("content", []), CACHE_POINT]}
+
+
+def earlier_turns_length(messages: list[dict[str, Any]]) -> int:
+    """How many messages come from the session's earlier turns.
+
+    This turn starts at its shopper message: the last user message made only of text
+    (later user messages of a turn carry toolResults).
+    """
+    for index in range(len(messages) - 1, -1, -1):
+        message = messages[index]
+        blocks = message.get("content") or []
+        if message.get("role") == "user" and blocks and all("text" in b for b in blocks):
+            return index
+    return 0
+
+
+def place_cache_points(
+    messages: list[dict[str, Any]], history_messages: int
+) -> list[dict[str, Any]]:
+    """Checkpoints where a later call reads them (the system prompt has its own):
+
+    * after the session's earlier turns, so the next turn of the same session reads
+      them (history is stored text: the same words every turn);
+    * at the end of the conversation so far, so each model call of this turn reads
+      everything the previous one sent.
+
+    At most three with the system prompt's, within every model's limit of four.
+    """
+    marked = list(messages)
+    last = len(marked) - 1
+    if 0 < history_messages <= last:
+        marked[history_messages - 1] = _with_cache_point(marked[history_messages - 1])
+    marked[last] = _with_cache_point(marked[last])
+    return marked
 
 
 def build_request(
@@ -60,8 +86,10 @@ def build_request(
     system: list[dict[str, Any]] = [{"text": SYSTEM_PROMPT}]
     specs: list[dict[str, Any]] = list(tools())
     if cache:
+        # Tools come before the system prompt in the cached prefix: one checkpoint
+        # after the system prompt covers both.
         system.append(CACHE_POINT)
-        specs.append(CACHE_POINT)
+        messages = place_cache_points(messages, earlier_turns_length(messages))
     request: dict[str, Any] = {
         "modelId": model_id,
         "system": system,

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from storechat.offline.cache import DEFAULT_STAND_IN
 from storechat.offline.model import OFFLINE_MODEL_ID, OfflineModel
 
 __all__ = ["OFFLINE_MODEL_ID", "OfflineModel", "OfflineProvider"]
@@ -30,8 +31,8 @@ class OfflineProvider:
 
     label = "offline"
 
-    def __init__(self) -> None:
-        self._model = OfflineModel()
+    def __init__(self, stand_in_for: str = DEFAULT_STAND_IN) -> None:
+        self._model = OfflineModel(stand_in_for)
 
     def converse(
         self, request: dict[str, Any], *, timeout_s: float | None = None

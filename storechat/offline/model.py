@@ -20,13 +20,14 @@ failed, and stop (``end_turn``). It never asks for a second round.
 
 Usage is an approximation, documented so nobody mistakes it for a tokenizer:
 
-* a token is ``ceil(chars / 4)`` of compact, key-sorted JSON;
-* input = system + toolConfig (the *prefix*) + messages; output = the content;
-* prompt caching: when the request holds any ``cachePoint`` block, the prefix
-  is cached per :class:`OfflineModel` instance. The first request with a given
-  prefix reports it as ``cacheWriteInputTokens``, later ones as
-  ``cacheReadInputTokens``, and ``inputTokens`` then counts only the messages.
-  Without a ``cachePoint`` both cache counts are 0;
+* a token is ``ceil(chars / 4)`` of each block's compact, key-sorted JSON;
+* input = tools + system + messages; output = the content;
+* prompt caching follows Bedrock's rules for the model the instance stands in for
+  (Claude Sonnet 4.5 unless told otherwise; :mod:`storechat.offline.cache`): a
+  ``cachePoint`` creates an entry only past the model's minimum, a later request
+  reads the longest identical prefix written in the last 5 minutes, and
+  ``inputTokens`` counts only what was neither read nor written. Without a
+  ``cachePoint`` both cache counts are 0;
 * ``totalTokens`` = input + output + cache read + cache write, as Bedrock
   reports it;
 * ``latencyMs`` is synthetic (derived from the token counts), never a clock.
@@ -35,8 +36,8 @@ The content of a response depends only on the request, so the same request
 always gets the same message; only the cache counts depend on what the
 instance has seen before. ``inferenceConfig.maxTokens`` is not enforced: an
 answer is capped at about 900 characters, far below any sensible limit. The
-set of seen prefixes is the only shared state and a lock guards it, so one
-instance can serve concurrent requests.
+prompt cache is the only shared state and a lock guards it, so one instance can
+serve concurrent requests.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ from typing import Any, Final
 
 from shared.errors import InvalidConverseRequest
 from storechat.offline.answer import compose_answer
+from storechat.offline.cache import DEFAULT_STAND_IN
 from storechat.offline.intent import conversation_intent
 from storechat.offline.messages import (
     content_blocks,
@@ -63,8 +65,8 @@ OFFLINE_MODEL_ID: Final = "storechat.offline-v1"
 class OfflineModel:
     """A deterministic Converse model: same request, same message. Thread-safe."""
 
-    def __init__(self) -> None:
-        self._meter = UsageMeter()
+    def __init__(self, stand_in_for: str = DEFAULT_STAND_IN) -> None:
+        self._meter = UsageMeter(stand_in_for)
 
     def converse(self, request: dict[str, Any]) -> dict[str, Any]:
         messages = request.get("messages")

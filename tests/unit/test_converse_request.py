@@ -78,10 +78,14 @@ def test_request_carries_system_prompt_tools_and_inference_config() -> None:
 def test_prompt_caching_adds_cache_points_only_for_models_that_support_them() -> None:
     cached = request([USER], caching=True, model_id="us.anthropic.claude-sonnet-4-5-v1:0")
     validate_request(cached)
-    assert cached["system"][-1] == {"cachePoint": {"type": "default"}}
-    assert cached["toolConfig"]["tools"][-1] == {"cachePoint": {"type": "default"}}
+    point = {"cachePoint": {"type": "default"}}
+    # One checkpoint after the system prompt covers the tools before it too
+    assert cached["system"][-1] == point
+    assert point not in cached["toolConfig"]["tools"]
+    assert cached["messages"][-1]["content"][-1] == point
     plain = request([USER], caching=True, model_id="meta.llama3-70b-instruct-v1:0")
     assert all("cachePoint" not in block for block in plain["system"])
+    assert "cachePoint" not in str(plain["messages"])
     assert supports_prompt_caching("amazon.nova-pro-v1:0")
     assert not supports_prompt_caching("mistral.mistral-large-2402-v1:0")
 
@@ -256,3 +260,22 @@ def test_an_input_too_long_for_the_model_is_a_context_overflow() -> None:
         )
         with pytest.raises(ModelContextOverflow):
             BedrockProvider(None, client=client).converse(request([USER]))
+
+
+def test_checkpoints_mark_the_earlier_turns_and_the_end_of_the_conversation() -> None:
+    point = {"cachePoint": {"type": "default"}}
+    earlier = [
+        {"role": "user", "content": [{"text": "a laptop?"}]},
+        {"role": "assistant", "content": [{"text": "The HP 14 [CMP-023]."}]},
+    ]
+    this_turn = [USER, ASKS, results("a", "b", status="success")]
+    built = request(earlier + this_turn, caching=True, model_id="anthropic.claude-sonnet-4-5")
+    validate_request(built)
+    marked = [i for i, m in enumerate(built["messages"]) if point in m["content"]]
+    assert marked == [1, 4]
+    assert sum(str(built).count("cachePoint") for _ in [0]) <= 4
+    # Nothing else changes: without the checkpoints the messages are the same
+    unmarked = [
+        {**m, "content": [b for b in m["content"] if b != point]} for m in built["messages"]
+    ]
+    assert unmarked == earlier + this_turn

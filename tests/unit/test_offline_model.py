@@ -627,12 +627,23 @@ def test_usage_is_positive_and_adds_up_without_cache() -> None:
     assert usage["totalTokens"] == usage["inputTokens"] + usage["outputTokens"]
 
 
+LONG_SYSTEM = "You are the store's shopping assistant. " * 120  # past 1,024 tokens
+
+
 def test_cache_point_writes_the_prefix_once_then_reads_it() -> None:
-    # Given one model and two requests that share a cached prefix
+    # Given one model and two requests that share a cached prefix past the minimum
     model = OfflineModel()
-    plain = model.converse(make_request([user(DEMO_QUESTION)]))["usage"]
-    first = model.converse(make_request([user(DEMO_QUESTION)], cache=True))["usage"]
-    second = model.converse(make_request([user("hello")], cache=True))["usage"]
+
+    def cached(text: str) -> dict[str, Any]:
+        request = make_request([user(text)], cache=True)
+        request["system"][0] = {"text": LONG_SYSTEM}
+        return request
+
+    plain_request = cached(DEMO_QUESTION)
+    plain_request["system"] = plain_request["system"][:1]
+    plain = OfflineModel().converse(plain_request)["usage"]
+    first = model.converse(cached(DEMO_QUESTION))["usage"]
+    second = model.converse(cached("hello"))["usage"]
 
     # Then the first write caches the prefix, the second reads it back
     assert first["cacheWriteInputTokens"] > 0 and first["cacheReadInputTokens"] == 0
@@ -652,10 +663,20 @@ def test_cache_point_writes_the_prefix_once_then_reads_it() -> None:
         )
 
 
+def test_a_prefix_below_the_models_minimum_is_not_cached() -> None:
+    # Given a short system prompt and tools (far below Claude Sonnet 4.5's 1,024 tokens)
+    model = OfflineModel()
+    request = make_request([user(DEMO_QUESTION)], cache=True)
+    usage = [model.converse(request)["usage"] for _ in range(2)]
+    # Then Bedrock would create no checkpoint, and nothing is read or written
+    assert all(u["cacheWriteInputTokens"] == u["cacheReadInputTokens"] == 0 for u in usage)
+
+
 def test_concurrent_requests_write_the_cache_exactly_once() -> None:
     # Given one model shared by many threads sending the same cached prefix
     model = OfflineModel()
     request = make_request([user(DEMO_QUESTION)], cache=True)
+    request["system"][0] = {"text": LONG_SYSTEM}
 
     # When they call at once
     with ThreadPoolExecutor(max_workers=8) as pool:
