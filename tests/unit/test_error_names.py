@@ -24,7 +24,7 @@ def _error_equals(node: object) -> set[str]:
 
 def test_every_custom_error_in_the_asl_is_a_class_the_lambdas_raise() -> None:
     matched = _error_equals(json.loads(statemachine.read_definition()))
-    services = ("States.", "Lambda.", "DynamoDb.", "DynamoDB.")
+    services = ("States.", "Lambda.", "Sandbox.", "DynamoDb.", "DynamoDB.")
     custom = {name for name in matched if not name.startswith(services)}
     assert custom == set(errors.RETRYABLE_MODEL_ERRORS) | {
         "ReplayExhausted",
