@@ -1,8 +1,10 @@
 """``storechat``: ask the local assistant a question, chat with it, or serve the page.
 
-Every command runs the real state machine in-process (see ``storechat.local``).
+Every command runs the real state machine in-process (see ``storechat.local``), on the
+catalog imported with ``storechat catalog import`` or else the bundled sample.
 Exit codes: 0 for every outcome the assistant can give (answered, truncated,
 refused, fallback); 1 when the execution itself failed; 2 for bad input.
+``storechat catalog`` manages the store's products (see ``storechat.catalog.commands``).
 """
 
 from __future__ import annotations
@@ -15,6 +17,9 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from shared.api import DEFAULT_MAX_MESSAGE_CHARS, RequestRejected, parse_query
+from storechat.catalog import load_local_catalog
+from storechat.catalog.commands import add_catalog_commands
+from storechat.catalog.errors import CatalogError
 from storechat.local import LocalStorechat, RunResult
 
 EXIT_FAILED = 1
@@ -136,12 +141,22 @@ def _report_failure(result: RunResult) -> int:
     return EXIT_FAILED
 
 
+def _local(args: argparse.Namespace) -> LocalStorechat:
+    home = data_dir()
+    return LocalStorechat(
+        model=args.model,
+        catalog=load_local_catalog(home),
+        data_dir=home,
+        log_level=args.log_level,
+    )
+
+
 def cmd_ask(args: argparse.Namespace) -> int:
     problem = _validate(args.text, args.session)
     if problem:
         print(f"error: {problem}", file=sys.stderr)
         return EXIT_USAGE
-    with LocalStorechat(model=args.model, data_dir=data_dir(), log_level=args.log_level) as local:
+    with _local(args) as local:
         result = local.ask(args.text, args.session)
     if result.status != "SUCCEEDED" or result.body is None:
         if args.trace:
@@ -162,7 +177,7 @@ def cmd_chat(args: argparse.Namespace) -> int:
     session = args.session
     print(f"storechat chat · {_model_label(args.model)}")
     print("Ask about computers, phones or books. /new starts over, /quit (or Ctrl-D) leaves.\n")
-    with LocalStorechat(model=args.model, data_dir=data_dir(), log_level=args.log_level) as local:
+    with _local(args) as local:
         while True:
             try:
                 text = input("you> ").strip()
@@ -202,6 +217,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         model=args.model,
         data_dir=data_dir(),
         log_level=args.log_level,
+        catalog=load_local_catalog(data_dir()),
     )
 
 
@@ -242,26 +258,36 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1")
     common(serve)
     serve.set_defaults(func=cmd_serve)
+
+    add_catalog_commands(sub, home=data_dir)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    model = args.model
-    if not (model in ("offline", "bedrock") or model.startswith(("replay:", "bedrock:"))):
-        print(
-            f"error: unknown --model {model!r}: use offline, replay:PATH or bedrock[:MODEL_ID]",
-            file=sys.stderr,
-        )
-        return EXIT_USAGE
-    if model.startswith("replay:") and not Path(model.removeprefix("replay:")).is_file():
-        print(f"error: replay file not found: {model.removeprefix('replay:')}", file=sys.stderr)
+    problem = _check_model(getattr(args, "model", None))
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
         return EXIT_USAGE
     try:
         return int(args.func(args))
+    except CatalogError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return exc.exit_code
     except RuntimeError as exc:  # e.g. --model bedrock without AWS credentials
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+
+
+def _check_model(model: str | None) -> str | None:
+    """Why ``--model`` cannot be used, or None (also for commands without a model)."""
+    if model is None:
+        return None
+    if not (model in ("offline", "bedrock") or model.startswith(("replay:", "bedrock:"))):
+        return f"unknown --model {model!r}: use offline, replay:PATH or bedrock[:MODEL_ID]"
+    if model.startswith("replay:") and not Path(model.removeprefix("replay:")).is_file():
+        return f"replay file not found: {model.removeprefix('replay:')}"
+    return None
 
 
 if __name__ == "__main__":

@@ -450,11 +450,17 @@ def serve(
     model: str = "offline",
     data_dir: Path | None = None,
     log_level: str = "ERROR",
+    catalog: list[dict[str, Any]] | None = None,
 ) -> int:
-    """Run the dev server until Ctrl-C. Returns the process exit code."""
+    """Run the dev server until Ctrl-C. Returns the process exit code.
+
+    ``catalog`` is the store's own (``storechat catalog import``); None is the sample.
+    """
     from storechat.local import LocalStorechat
 
-    with LocalStorechat(model=model, data_dir=data_dir, log_level=log_level) as local:
+    with LocalStorechat(
+        model=model, catalog=catalog, data_dir=data_dir, log_level=log_level
+    ) as local:
         try:
             server = make_server(local, host, port, access_log=sys.stderr)
         except OSError as exc:

@@ -1,0 +1,167 @@
+"""A product record, declared once: what the catalog table, the bundled catalog and an
+imported catalog file hold.
+
+A row of an import file is either a product or a deletion. A deletion is a row whose
+``deleted`` is true: ``{"productId": "CMP-001", "deleted": true}`` in JSON Lines, or a
+CSV row whose ``deleted`` column says ``true`` (``yes`` and ``1`` also count); its other
+fields are ignored. A product row may carry ``"deleted": false``, which changes nothing.
+
+No AWS imports here: the local CLI validates import files with it and a Lambda may too.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    ValidationError,
+    ValidatorFunctionWrapHandler,
+    WrapValidator,
+    field_validator,
+)
+from pydantic_core import PydanticCustomError
+
+from lookup_inventory.schema import Category, ProductId
+from shared.sanitize import has_control_characters
+
+MAX_SPECS = 50
+MAX_SPEC_TEXT = 1000
+TRUE_WORDS = frozenset({"true", "yes", "1"})
+FALSE_WORDS = frozenset({"false", "no", "0", ""})
+
+
+def _no_control_characters(value: str) -> str:
+    # Names and descriptions reach the model and the page; a hidden character there is
+    # either a mistake or an attempt to smuggle something past a reviewer.
+    if has_control_characters(value):
+        raise PydanticCustomError(
+            "control_characters", "must not contain control or invisible formatting characters"
+        )
+    return value
+
+
+def _two_decimals(value: float) -> float:
+    # repr() gives the shortest text that reads back as the same float, so 17.99 is
+    # "17.99" here even though the float itself is not exactly 17.99.
+    exponent = Decimal(repr(value)).as_tuple().exponent
+    if isinstance(exponent, int) and exponent < -2:
+        raise PydanticCustomError("decimal_places", "must have at most 2 decimal places")
+    return value
+
+
+NoControlCharacters = AfterValidator(_no_control_characters)
+FiniteFloat = Annotated[float, Field(strict=True, allow_inf_nan=False)]
+_SPEC_KEY = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,63}")
+
+
+def _spec_key(value: str) -> str:
+    if not _SPEC_KEY.fullmatch(value):
+        raise PydanticCustomError(
+            "spec_key",
+            "a spec name is a letter followed by up to 63 letters, digits or underscores",
+        )
+    return value
+
+
+SpecKey = Annotated[str, AfterValidator(_spec_key)]
+
+
+def _one_spec_error(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+    # A union reports one error per member it tried; a reader wants one sentence.
+    try:
+        return handler(value)
+    except ValidationError as exc:
+        for error in exc.errors():
+            if error["type"] in ("control_characters", "string_too_long", "too_long"):
+                raise PydanticCustomError(error["type"], error["msg"]) from None
+        raise PydanticCustomError(
+            "spec_value",
+            "a spec value must be text, a number, true/false or a list of text",
+        ) from None
+
+
+SpecText = Annotated[StrictStr, Field(max_length=MAX_SPEC_TEXT), NoControlCharacters]
+SpecValue = Annotated[
+    StrictBool
+    | StrictInt
+    | FiniteFloat
+    | SpecText
+    | Annotated[list[SpecText], Field(max_length=MAX_SPECS)],
+    WrapValidator(_one_spec_error),
+]
+
+
+class Product(BaseModel):
+    """One product. Field order is the bundled catalog's, so a dump reads like it."""
+
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+    productId: ProductId
+    name: Annotated[str, Field(min_length=1, max_length=200), NoControlCharacters]
+    brand: Annotated[str, Field(min_length=1, max_length=100), NoControlCharacters]
+    category: Category
+    price: Annotated[float, Field(ge=0, allow_inf_nan=False), AfterValidator(_two_decimals)]
+    description: Annotated[str, Field(min_length=1, max_length=4000), NoControlCharacters]
+    stock: Annotated[int, Field(ge=0)]
+    specs: Annotated[dict[SpecKey, SpecValue], Field(max_length=MAX_SPECS)] = {}
+
+    @field_validator("category", mode="before")
+    @classmethod
+    def _upper(cls, value: Any) -> Any:
+        # "computers" means COMPUTERS, as it does to the catalog tool.
+        return value.strip().upper() if isinstance(value, str) else value
+
+
+class ProductDeletion(BaseModel):
+    """A row that removes the product with this id (see the module docstring)."""
+
+    productId: ProductId
+    deleted: Literal[True] = True
+
+
+def _is_deletion(row: dict[str, Any]) -> bool:
+    """True when ``row`` asks for its product to be deleted.
+
+    Raises ``ValueError`` when ``deleted`` is there but is neither true nor false.
+    """
+    flag = row.get("deleted", False)
+    if isinstance(flag, bool):
+        return flag
+    if isinstance(flag, str) and flag.strip().lower() in TRUE_WORDS | FALSE_WORDS:
+        return flag.strip().lower() in TRUE_WORDS
+    raise ValueError("deleted must be true or false")
+
+
+def validate_row(row: dict[str, Any], *, strict: bool = True) -> Product | ProductDeletion:
+    """A product or a deletion from one row of an import file.
+
+    ``strict`` refuses text where a number belongs (``"stock": "3"``): right for JSON,
+    where a number has its own syntax; CSV passes ``strict=False`` because every cell
+    is text. Raises pydantic's ``ValidationError`` naming each bad field.
+    """
+    try:
+        deletion = _is_deletion(row)
+    except ValueError as exc:
+        raise ValidationError.from_exception_data(
+            "Product",
+            [
+                {
+                    "type": PydanticCustomError("deleted", str(exc)),
+                    "loc": ("deleted",),
+                    "input": row.get("deleted"),
+                }
+            ],
+        ) from None
+    if deletion:
+        return ProductDeletion.model_validate({"productId": row.get("productId")}, strict=strict)
+    fields = {key: value for key, value in row.items() if key != "deleted"}
+    return Product.model_validate(fields, strict=strict)

@@ -1,0 +1,187 @@
+"""``storechat catalog import|export|stats|reset``: the store's own products.
+
+Without ``--stack`` the commands work on the local catalog under ``$STORECHAT_HOME``
+(which ``ask``, ``chat`` and ``serve`` read); with ``--stack NAME`` on that deployed
+stack's catalog table. Exit codes: 0 done; 1 DynamoDB refused even after retries;
+2 bad input (an invalid row, an unreadable file, a stack that cannot be used).
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from storechat.catalog.errors import CatalogFileError
+from storechat.catalog.local_store import LocalCatalog, jsonl_line, write_jsonl
+from storechat.catalog.progress import Progress
+from storechat.catalog.rows import FORMATS, BadRow, ValidRow, detect_format, read_rows
+from storechat.catalog.store import CatalogStore, category_counts
+
+EXIT_INVALID = 2
+
+Home = Callable[[], Path]
+
+
+def add_catalog_commands(sub: argparse._SubParsersAction[Any], home: Home) -> None:
+    """Add ``catalog`` and its subcommands; ``home`` gives the local store's directory."""
+    catalog = sub.add_parser(
+        "catalog",
+        help="import, export, count or reset the store's products",
+        description="The store's products: locally, or on a deployed stack with --stack.",
+    )
+    commands = catalog.add_subparsers(dest="catalog_command", required=True)
+
+    def target(parser: argparse.ArgumentParser) -> None:
+        parser.add_argument(
+            "--stack",
+            metavar="NAME",
+            help="a deployed stack (e.g. Storechat-dev) instead of the local catalog",
+        )
+        parser.add_argument("--region", help="the stack's AWS region (default: your AWS config)")
+        parser.add_argument("--profile", help="the AWS profile to use (default: your AWS config)")
+
+    load = commands.add_parser(
+        "import",
+        help="add, update or delete products from a JSON Lines or CSV file",
+        description=(
+            "Validate every row, then write by productId: importing a file twice changes "
+            'nothing. A row {"productId": "X", "deleted": true} (in CSV: a deleted column '
+            "set to true) deletes product X. If any row is invalid nothing is written, "
+            "unless --skip-invalid."
+        ),
+    )
+    load.add_argument("file", type=Path, help="a .jsonl or .csv file")
+    load.add_argument("--format", choices=FORMATS, help="the file's format, if not its extension")
+    load.add_argument(
+        "--skip-invalid", action="store_true", help="import the valid rows, report the rest"
+    )
+    target(load)
+    load.set_defaults(func=functools.partial(cmd_import, home=home))
+
+    export = commands.add_parser("export", help="write every product as JSON Lines")
+    export.add_argument("file", nargs="?", help="the file to write (default: standard output)")
+    target(export)
+    export.set_defaults(func=functools.partial(cmd_export, home=home))
+
+    stats = commands.add_parser("stats", help="count the products, in all and per category")
+    stats.add_argument(
+        "--json", action="store_true", help='print {"products": N, "categories": {...}}'
+    )
+    target(stats)
+    stats.set_defaults(func=functools.partial(cmd_stats, home=home))
+
+    reset = commands.add_parser("reset", help="go back to the bundled sample catalog")
+    reset.add_argument(
+        "--yes", action="store_true", help="confirm replacing a deployed stack's catalog"
+    )
+    target(reset)
+    reset.set_defaults(func=functools.partial(cmd_reset, home=home))
+
+
+def open_store(args: argparse.Namespace, home: Home) -> CatalogStore:
+    if args.stack:
+        from storechat.catalog.stack import connect  # boto3 only when a stack is asked for
+
+        return connect(args.stack, region=args.region, profile=args.profile)
+    return LocalCatalog(home())
+
+
+def cmd_import(args: argparse.Namespace, home: Home) -> int:
+    path: Path = args.file
+    fmt = detect_format(path, args.format)
+    if not path.is_file():
+        raise CatalogFileError(f"no such file: {path}")
+    store = open_store(args, home)  # a stack that cannot be used fails before a long read
+
+    # First pass: check every row, keep only the problems. The rows themselves are read
+    # again for writing, so a file of any size needs no more memory than its bad rows.
+    bad: list[BadRow] = []
+    valid = 0
+    checking = Progress(f"checking {path.name}", None, sys.stderr)
+    for row in read_rows(path, fmt):
+        if isinstance(row, BadRow):
+            bad.append(row)
+        else:
+            valid += 1
+        checking.advance()
+    checking.finish()
+
+    label = "skipped " if args.skip_invalid else ""
+    for row in bad:
+        for problem in row.problems:
+            print(f"{label}{problem}", file=sys.stderr)
+    if bad and not args.skip_invalid:
+        print(
+            f"error: {path} has {_rows(len(bad))} that cannot be imported (above); nothing "
+            f"was imported. Fix them, or pass --skip-invalid to import the other "
+            f"{_rows(valid)}.",
+            file=sys.stderr,
+        )
+        return EXIT_INVALID
+    if not valid:
+        print(f"nothing to import: {path} has no valid rows", file=sys.stderr)
+        return EXIT_INVALID if bad else 0
+
+    writing = Progress(f"importing {path.name}", valid, sys.stderr)
+    applied = store.apply(
+        (row.row for row in read_rows(path, fmt) if isinstance(row, ValidRow)), writing
+    )
+    writing.finish()
+    print(f"imported {_rows(valid)} into {store.description}: {applied.summary()}")
+    if bad:
+        print(f"skipped {_rows(len(bad))} that cannot be imported (listed above)", file=sys.stderr)
+    return 0
+
+
+def cmd_export(args: argparse.Namespace, home: Home) -> int:
+    store = open_store(args, home)
+    if args.file in (None, "-"):
+        count = 0
+        for product in store.products():
+            sys.stdout.write(jsonl_line(product))
+            count += 1
+        sys.stdout.flush()
+        print(f"exported {count:,} products from {store.description}", file=sys.stderr)
+        return 0
+    path = Path(args.file)
+    try:
+        count = write_jsonl(store.products(), path)
+    except OSError as exc:
+        raise CatalogFileError(f"cannot write {path}: {exc.strerror or exc}") from exc
+    print(f"exported {count:,} products from {store.description} to {path}")
+    return 0
+
+
+def cmd_stats(args: argparse.Namespace, home: Home) -> int:
+    store = open_store(args, home)
+    counts = category_counts(store.categories())
+    total = sum(counts.values())
+    if args.json:
+        print(json.dumps({"products": total, "categories": counts}))
+        return 0
+    print(f"{total:,} products in {store.description}")
+    for category, count in counts.items():
+        print(f"  {category:<10} {count:>8,}")
+    return 0
+
+
+def cmd_reset(args: argparse.Namespace, home: Home) -> int:
+    store = open_store(args, home)
+    if args.stack and not args.yes:
+        print(
+            f"error: this replaces every product in {store.description} with the bundled "
+            "sample; run it again with --yes to go ahead",
+            file=sys.stderr,
+        )
+        return EXIT_INVALID
+    print(store.reset(sys.stderr))
+    return 0
+
+
+def _rows(count: int) -> str:
+    return f"{count:,} row{'s' if count != 1 else ''}"
