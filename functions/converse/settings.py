@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import functools
-import os
 from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from shared.environment import environ
 
 # Recent Claude models on Bedrock are called through an inference profile, not on demand.
 DEFAULT_BEDROCK_MODEL = "us.anthropic.claude-sonnet-4-5-20250929-v1:0"
@@ -41,4 +42,4 @@ class Settings(BaseModel):
 
 @functools.cache
 def get_settings() -> Settings:
-    return Settings.model_validate(os.environ)
+    return Settings.model_validate(environ())

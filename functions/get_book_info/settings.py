@@ -1,16 +1,17 @@
 """Configuration for the book tool, read from the environment once per cold start.
 
-This is the only module that reads ``os.environ``; everything else receives a
-:class:`Settings`, so tests can build one directly.
+This is the only module that reads the environment (``shared.environment.environ``);
+everything else receives a :class:`Settings`, so tests can build one directly.
 """
 
 from __future__ import annotations
 
 import functools
-import os
 from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from shared.environment import environ
 
 
 class Settings(BaseModel):
@@ -24,4 +25,4 @@ class Settings(BaseModel):
 
 @functools.cache
 def get_settings() -> Settings:
-    return Settings.model_validate(dict(os.environ))
+    return Settings.model_validate(dict(environ()))

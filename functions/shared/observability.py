@@ -18,6 +18,12 @@ import sys
 
 from aws_lambda_powertools import Logger, Metrics, Tracer
 from aws_lambda_powertools.metrics import MetricUnit
+from aws_lambda_powertools.metrics.provider.cloudwatch_emf.cloudwatch import (
+    AmazonCloudWatchEMFProvider,
+)
+from aws_lambda_powertools.shared.functions import strtobool
+
+from shared.environment import environ
 
 CORRELATION_ID_PATH = "executionId"
 
@@ -32,6 +38,23 @@ class _CurrentStderr:
         sys.stderr.flush()
 
 
+class _EMFProvider(AmazonCloudWatchEMFProvider):
+    """Powertools' CloudWatch EMF provider, asking :func:`shared.environment.environ`
+    whether metrics are off.
+
+    Powertools reads ``POWERTOOLS_METRICS_DISABLED`` from ``os.environ`` at every flush,
+    where the local runner's override cannot reach. Where the variable says off, the
+    metrics are dropped instead of printed; Powertools would keep them, and print them
+    all once one metric has 100 values.
+    """
+
+    def flush_metrics(self, raise_on_empty_metrics: bool = False) -> None:
+        if strtobool(environ().get("POWERTOOLS_METRICS_DISABLED", "false")):
+            self.clear_metrics()
+            return
+        super().flush_metrics(raise_on_empty_metrics=raise_on_empty_metrics)
+
+
 logger = Logger(service="storechat", stream=_CurrentStderr())  # type: ignore[arg-type]
 tracer = Tracer(service="storechat")
 # The namespace comes from POWERTOOLS_METRICS_NAMESPACE ("Storechat/<env>" when
@@ -39,6 +62,14 @@ tracer = Tracer(service="storechat")
 # Powertools reads it here, once: code that calls handlers outside Lambda sets
 # ``metrics.namespace`` for as long as it calls them, not os.environ for the process.
 metrics = Metrics(service="storechat")
+# The same shared metric, dimension and metadata sets as Metrics' own provider holds.
+metrics.provider = _EMFProvider(
+    service="storechat",
+    metric_set=metrics.metric_set,
+    dimension_set=metrics.dimension_set,
+    metadata_set=metrics.metadata_set,
+    default_dimensions=metrics.default_dimensions,
+)
 
 __all__ = ["CORRELATION_ID_PATH", "MetricUnit", "logger", "metrics", "record_tool_result", "tracer"]
 

@@ -2,7 +2,9 @@
 
 Each function keeps its deployed timeout so that ``context.get_remaining_time_in_millis``
 tells a handler the truth, and an override can replace or wrap one handler
-(tests use this to make a tool slow or make it crash).
+(tests use this to make a tool slow or make it crash). Every call runs with the local
+system's environment (``shared.environment``), set in the thread that makes the call:
+moto calls from its execution threads, and the Map from one thread per item.
 """
 
 from __future__ import annotations
@@ -10,16 +12,12 @@ from __future__ import annotations
 import importlib
 import time
 import uuid
-import warnings
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from shared import registry
+from shared.environment import overriding
 from shared.observability import metrics
-
-# Locally metrics are off and cleared after every call (see Dispatcher), so Powertools'
-# reminder that a handler published none is noise here.
-warnings.filterwarnings("ignore", message="No application metrics to publish")
 
 Handler = Callable[[dict[str, Any], Any], Any]
 
@@ -65,7 +63,11 @@ def load_handler(function: LocalFunction) -> Handler:
 class Dispatcher:
     """Maps a function name from the state machine to a handler and calls it."""
 
-    def __init__(self, overrides: Mapping[str, Handler] | None = None) -> None:
+    def __init__(
+        self, overrides: Mapping[str, Handler] | None = None, *, environment: Mapping[str, str]
+    ) -> None:
+        """``environment`` is what the handlers read as theirs, in every call."""
+        self._environment = environment
         functions = registry.functions_by_key()
         self._by_name = {local_name(k): f for k, f in functions.items()}
         self._handlers = dict(overrides or {})
@@ -77,9 +79,11 @@ class Dispatcher:
         function = self._by_name.get(name)
         if function is None:
             raise LookupError(f"Function not found: {name}")
+        handler = self._handlers[function.key]
         try:
-            return self._handlers[function.key](payload, FakeContext(function))
+            with overriding(self._environment):
+                return handler(payload, FakeContext(function))
         finally:
-            # Metrics are off locally, and Powertools then never flushes (so never clears)
-            # them; at 100 buffered values it would print them to stdout.
+            # An override handler may add metrics without the decorator that drops them;
+            # at 100 buffered values of one, Powertools would print them to stdout.
             metrics.clear_metrics()

@@ -1,0 +1,114 @@
+"""The AWS account a local system runs in: moto, and the tables and state machine in it.
+
+Names and key schemas are the stack's (``infra/names.py``); a test in
+``tests/infrastructure`` compares the tables created here with the template.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
+from decimal import Decimal
+from typing import Any
+
+import boto3
+from moto import mock_aws
+
+from storechat.local import moto_patches
+
+REGION = "us-east-1"
+ACCOUNT = "123456789012"
+CATALOG_TABLE = "storechat-catalog"
+CATEGORY_INDEX = "byCategory"
+SESSIONS_TABLE = "storechat-sessions"
+STATE_MACHINE = "storechat-local"
+
+BULK_SEED_THRESHOLD = 2_000
+"""Catalogs larger than this go straight into moto's backend (see :func:`seed_catalog`)."""
+
+_INTERPRETER_LOG = "moto.stepfunctions.parser"
+
+
+@contextmanager
+def mocked_aws() -> Iterator[None]:
+    """moto, running Step Functions executions, for the length of the block."""
+    # moto's interpreter logs every caught task failure with the whole state's parse tree;
+    # the loop handles those failures on purpose, so they are not news for a local user.
+    interpreter_log = logging.getLogger(_INTERPRETER_LOG)
+    level = interpreter_log.level
+    interpreter_log.setLevel(logging.CRITICAL)
+    mock = mock_aws(
+        config={
+            "stepfunctions": {"execute_state_machine": True},
+            "lambda": {"use_docker": False},
+            "core": {"passthrough": {"services": ["bedrock-runtime"]}},
+        }
+    )
+    mock.start()
+    try:
+        yield
+    finally:
+        mock.stop()
+        interpreter_log.setLevel(level)
+
+
+def create_tables(dynamodb: Any) -> None:
+    """The catalog table (with its category index) and the sessions table."""
+    dynamodb.create_table(
+        TableName=CATALOG_TABLE,
+        BillingMode="PAY_PER_REQUEST",
+        AttributeDefinitions=[
+            {"AttributeName": "productId", "AttributeType": "S"},
+            {"AttributeName": "category", "AttributeType": "S"},
+        ],
+        KeySchema=[{"AttributeName": "productId", "KeyType": "HASH"}],
+        GlobalSecondaryIndexes=[
+            {
+                "IndexName": CATEGORY_INDEX,
+                "KeySchema": [
+                    {"AttributeName": "category", "KeyType": "HASH"},
+                    {"AttributeName": "productId", "KeyType": "RANGE"},
+                ],
+                "Projection": {"ProjectionType": "ALL"},
+            }
+        ],
+    )
+    dynamodb.create_table(
+        TableName=SESSIONS_TABLE,
+        BillingMode="PAY_PER_REQUEST",
+        AttributeDefinitions=[
+            {"AttributeName": "sessionId", "AttributeType": "S"},
+            {"AttributeName": "turnKey", "AttributeType": "S"},
+        ],
+        KeySchema=[
+            {"AttributeName": "sessionId", "KeyType": "HASH"},
+            {"AttributeName": "turnKey", "KeyType": "RANGE"},
+        ],
+    )
+
+
+def seed_catalog(catalog: list[dict[str, Any]]) -> None:
+    """Put every product into the catalog table."""
+    items = [json.loads(json.dumps(p), parse_float=Decimal) for p in catalog]
+    if len(items) > BULK_SEED_THRESHOLD:
+        # Through the emulated HTTP API 50,000 puts take over a minute.
+        moto_patches.bulk_put_items(ACCOUNT, REGION, CATALOG_TABLE, items)
+        return
+    table = boto3.resource("dynamodb", region_name=REGION).Table(CATALOG_TABLE)
+    with table.batch_writer() as batch:
+        for item in items:
+            batch.put_item(Item=item)
+
+
+def create_state_machine(sfn: Any, definition: str) -> str:
+    """Register ``definition`` as an Express state machine; returns its ARN."""
+    created = sfn.create_state_machine(
+        name=STATE_MACHINE,
+        definition=definition,
+        roleArn=f"arn:aws:iam::{ACCOUNT}:role/storechat-local",
+        type="EXPRESS",
+    )
+    arn: str = created["stateMachineArn"]
+    return arn

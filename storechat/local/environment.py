@@ -1,0 +1,91 @@
+"""What the handlers of one local system read as their environment, and what they forget.
+
+A deployed function reads its settings from the environment Lambda gives it, once per
+container. Locally every function runs in this process, so a :class:`LocalStorechat`
+builds its functions' variables here and hands them to each handler call through
+``shared.environment`` (``os.environ`` is never written), and clears what a warm
+container would have kept, so that a new local system starts as a cold one.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections import ChainMap
+from collections.abc import Mapping
+from pathlib import Path
+
+from shared import registry
+from storechat.offline import OFFLINE_MODEL_ID
+
+
+def model_environment(model: str) -> dict[str, str]:
+    """The Converse function's variables for a ``--model`` choice."""
+    if model == "offline":
+        return {"MODEL_PROVIDER": "offline", "MODEL_ID": OFFLINE_MODEL_ID}
+    if model.startswith("replay:"):
+        path = Path(model.removeprefix("replay:")).expanduser().resolve()
+        return {"MODEL_PROVIDER": f"replay:{path}", "MODEL_ID": "storechat.replay"}
+    if model == "bedrock" or model.startswith("bedrock:"):
+        env = {"MODEL_PROVIDER": "bedrock"}
+        if model.startswith("bedrock:"):
+            env["MODEL_ID"] = model.removeprefix("bedrock:")
+        return env
+    raise ValueError(f"unknown model {model!r}: use offline, replay:PATH or bedrock[:MODEL_ID]")
+
+
+def function_variables(
+    model: str,
+    *,
+    region: str,
+    catalog_table: str,
+    category_index: str,
+    log_level: str,
+    metrics_namespace: str,
+    extra: Mapping[str, str] | None = None,
+) -> dict[str, str]:
+    """The variables the stack would give the functions, as this local system sets them.
+
+    ``extra`` (a caller's ``env=``) comes last and wins.
+    """
+    return {
+        **model_environment(model),
+        "AWS_REGION": region,
+        "AWS_DEFAULT_REGION": region,
+        "CATALOG_TABLE_NAME": catalog_table,
+        "CATALOG_CATEGORY_INDEX": category_index,
+        "POWERTOOLS_SERVICE_NAME": "storechat",
+        "POWERTOOLS_TRACE_DISABLED": "true",
+        "POWERTOOLS_METRICS_DISABLED": "true",
+        "POWERTOOLS_METRICS_NAMESPACE": metrics_namespace,
+        "POWERTOOLS_LOG_LEVEL": log_level,
+        **(extra or {}),
+    }
+
+
+def layered(variables: Mapping[str, str]) -> Mapping[str, str]:
+    """``variables`` over the process environment, read live and never written.
+
+    The shell's variables still show through (a developer's ``BRAVE_API_KEY``, say),
+    as they did when the local runner wrote its own into ``os.environ``.
+    """
+    return ChainMap(dict(variables), os.environ)
+
+
+def forget_warm_state() -> None:
+    """Drop what a warm container keeps between calls, as a new container would not have it.
+
+    The list is explicit: each function's ``get_settings`` (by the ``<key>.settings``
+    convention; a module not imported yet has nothing cached), the Converse function's
+    model provider, and the catalog tool's source and search snapshot.
+    """
+    from converse.handler import use_provider
+    from lookup_inventory.handler import catalog_source, snapshot_holder
+
+    for key in registry.functions_by_key():
+        settings = sys.modules.get(f"{key}.settings")
+        if settings is not None:
+            settings.get_settings.cache_clear()
+    use_provider(None)
+    catalog_source.cache_clear()
+    snapshot_holder.cache_clear()
