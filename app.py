@@ -11,6 +11,7 @@ os.environ.setdefault("JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION", "20")
 
 from infra.app import create_app
 from infra.config import ConfigError
+from infra.layers import LayerBuildError
 
 
 def _context(pairs: list[str]) -> dict[str, str]:
@@ -36,10 +37,13 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         app, stack = create_app(overrides=_context(args.context))
+        assembly = app.synth()
     except ConfigError as exc:
         print(f"storechat: {exc}", file=sys.stderr)
         return 2
-    assembly = app.synth()
+    except LayerBuildError as exc:
+        print(f"storechat: {exc}", file=sys.stderr)
+        return 1
     if not os.environ.get("CDK_OUTDIR"):  # run by hand, not by the CDK CLI
         print(f"synthesized {stack.stack_name} into {assembly.directory}")
     return 0

@@ -99,6 +99,26 @@ class Alarms(_Block):
     period_minutes: Annotated[int, Field(ge=1, le=60)] = 5
     evaluation_periods: Annotated[int, Field(ge=1, le=24)] = 1
     emails: list[Annotated[str, Field(pattern=r"^[^@\s]+@[^@\s]+\.[^@\s]+$")]] = []
+    index_iterator_age_minutes: Annotated[int, Field(ge=1, le=1440)] = 15
+    """How far the catalog indexer may fall behind the table's stream before it alarms."""
+
+
+class CatalogIndex(_Block):
+    """The catalog's search snapshot: when it is rebuilt and how long old ones are kept."""
+
+    rebuild_every_minutes: Annotated[int, Field(ge=1, le=480)] = 15
+    """With ``catalog_source: http``, the Products API is indexed on this schedule (it
+    has no change stream). The staleness alarm allows three missed runs, and a
+    CloudWatch alarm looks back one day at most: hence 480."""
+    batching_window_seconds: Annotated[int, Field(ge=0, le=300)] = 30
+    """With ``catalog_source: dynamodb``, how long the stream gathers changes before one
+    rebuild: every rebuild reads the whole table, so this bounds how often that
+    happens under a steady stream of writes (300 s is Lambda's maximum)."""
+    retry_attempts: Annotated[int, Field(ge=0, le=100)] = 3
+    """Retries of a failed rebuild for one stream batch before it goes to the failure
+    queue (a later successful rebuild still includes its changes)."""
+    keep_old_versions_days: Annotated[int, Field(ge=1, le=365)] = 3
+    """How long a superseded snapshot and old pointers stay restorable in the bucket."""
 
 
 class EnvironmentConfig(_Block):
@@ -143,6 +163,8 @@ class EnvironmentConfig(_Block):
     # The catalog
     catalog_source: Literal["dynamodb", "http"] = "dynamodb"
     products_api_url: str | None = None
+
+    catalog_index: CatalogIndex = CatalogIndex()
 
     alarms: Alarms = Alarms()
 

@@ -1,4 +1,8 @@
-"""Tables: the catalog (when it is ours) and the per-session conversation history."""
+"""Tables: the catalog (when it is ours) and the per-session conversation history.
+
+The catalog table streams its changes (keys only: the indexer rereads the whole
+table, infra/search.py) so that the search snapshot follows every write.
+"""
 
 from __future__ import annotations
 
@@ -14,6 +18,7 @@ from constructs import Construct
 from infra import names
 from infra.config import EnvironmentConfig
 from infra.runtime import LambdaFactory, acknowledge, log_group, logical_id, removal_policy
+from shared import registry
 
 PITR = dynamodb.PointInTimeRecoverySpecification(point_in_time_recovery_enabled=True)
 
@@ -33,7 +38,7 @@ class Data(Construct):
         super().__init__(scope, id)
         protect = config.removal_policy == "retain"
 
-        # The key schemas match the local runner's tables (storechat/local/runner.py).
+        # The key schemas match the local runner's tables (storechat/local/aws.py).
         self.sessions = dynamodb.Table(
             self,
             "Sessions",
@@ -51,6 +56,8 @@ class Data(Construct):
         )
 
         self.catalog: dynamodb.Table | None = None
+        self.seed: CustomResource | None = None
+        """The custom resource that loads the bundled catalog (with the catalog table)."""
         if config.catalog_source != "dynamodb":
             return
         self.catalog = dynamodb.Table(
@@ -59,6 +66,8 @@ class Data(Construct):
             partition_key=dynamodb.Attribute(
                 name=names.CATALOG_PARTITION_KEY, type=dynamodb.AttributeType.STRING
             ),
+            # Which items changed is all the indexer needs: it rebuilds from the table.
+            stream=dynamodb.StreamViewType.KEYS_ONLY,
             billing_mode=dynamodb.BillingMode.PAY_PER_REQUEST,
             point_in_time_recovery_specification=PITR,
             deletion_protection=protect,
@@ -74,18 +83,19 @@ class Data(Construct):
             ),
             projection_type=dynamodb.ProjectionType.ALL,
         )
-        self._seed_catalog(config, lambdas, self.catalog)
+        self.seed = self._seed_catalog(config, lambdas, self.catalog)
 
     def _seed_catalog(
         self, config: EnvironmentConfig, lambdas: LambdaFactory, table: dynamodb.Table
-    ) -> None:
+    ) -> CustomResource:
+        spec = registry.SEED_CATALOG
         seeder = lambdas.function(
             self,
-            "SeedCatalog",
-            handler=names.SEED_HANDLER,
-            description="Loads the bundled catalog into the catalog table on deploy",
-            timeout=Duration.minutes(2),
-            memory_mb=256,
+            spec.construct_id,
+            handler=spec.handler,
+            description=spec.description,
+            timeout=Duration.seconds(spec.timeout_s),
+            memory_mb=spec.memory_mb,
         )
         seeder.add_to_role_policy(
             iam.PolicyStatement(actions=["dynamodb:BatchWriteItem"], resources=[table.table_arn])
@@ -96,7 +106,7 @@ class Data(Construct):
             on_event_handler=seeder,
             log_group=log_group(self, "SeedProviderLogs", config),
         )
-        CustomResource(
+        seed = CustomResource(
             self,
             "CatalogSeed",
             service_token=provider.service_token,
@@ -119,3 +129,4 @@ class Data(Construct):
                 ),
             },
         )
+        return seed

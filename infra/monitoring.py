@@ -2,7 +2,9 @@
 
 Custom metrics come from Powertools (namespace ``Storechat/<env>``, dimension
 ``service=storechat``). compose_response counts ``Conversations`` and one metric
-per outcome (``Answered``, ``Truncated``, ``Refused``, ``Fallbacks``).
+per outcome (``Answered``, ``Truncated``, ``Refused``, ``Fallbacks``); the catalog
+indexer counts its rebuilds, their time, the products indexed and the published
+snapshot's age (``index_catalog.metrics.IndexMetric``).
 docs/deploy.md explains what each alarm means and what to look at first.
 """
 
@@ -20,8 +22,10 @@ from aws_cdk import aws_stepfunctions as sfn
 from constructs import Construct
 
 from compose_response.logic import OUTCOME_METRICS
+from index_catalog.metrics import IndexMetric
 from infra import names
 from infra.config import EnvironmentConfig
+from infra.search import CatalogSearch
 from shared import registry
 
 
@@ -34,6 +38,7 @@ class Monitoring(Construct):
         config: EnvironmentConfig,
         state_machine: sfn.StateMachine,
         functions: Mapping[str, lambda_.IFunction],
+        search: CatalogSearch,
         api_name: str,
         api_stage: str,
     ) -> None:
@@ -49,7 +54,7 @@ class Monitoring(Construct):
         def custom(metric: str, statistic: str = "Sum", **dimensions: str) -> cw.Metric:
             return cw.Metric(
                 namespace=config.metric_namespace,
-                metric_name=metric,
+                metric_name=str(metric),
                 dimensions_map={"service": names.SERVICE_NAME, **dimensions},
                 statistic=statistic,
                 period=period,
@@ -98,6 +103,8 @@ class Monitoring(Construct):
             comparison: cw.ComparisonOperator = (
                 cw.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD
             ),
+            missing: cw.TreatMissingData = cw.TreatMissingData.NOT_BREACHING,
+            evaluation_periods: int = settings.evaluation_periods,
         ) -> cw.Alarm:
             created = cw.Alarm(
                 self,
@@ -106,8 +113,8 @@ class Monitoring(Construct):
                 metric=metric,
                 threshold=threshold,
                 comparison_operator=comparison,
-                treat_missing_data=cw.TreatMissingData.NOT_BREACHING,
-                evaluation_periods=settings.evaluation_periods,
+                treat_missing_data=missing,
+                evaluation_periods=evaluation_periods,
             )
             created.add_alarm_action(cw_actions.SnsAction(self.topic))
             return created
@@ -146,6 +153,59 @@ class Monitoring(Construct):
                 comparison=cw.ComparisonOperator.GREATER_THAN_THRESHOLD,
             ),
         ]
+
+        indexer = search.indexer
+        index_errors = indexer.metric_errors(statistic="Sum", period=period)
+        index_failures = search.failures.metric_approximate_number_of_messages_visible(
+            statistic="Maximum", period=period
+        )
+        stream_lag = indexer.metric("IteratorAge", statistic="Maximum", period=period)
+        self.alarms += [
+            alarm(
+                "CatalogIndexerErrors",
+                "A catalog index rebuild failed: searches go on with the last good snapshot, "
+                "which misses the newest catalog changes until a rebuild succeeds.",
+                metric=index_errors,
+                threshold=1,
+            ),
+            alarm(
+                "CatalogIndexChangesDropped",
+                "Catalog changes or a rebuild were given up after their retries (see the "
+                "indexer's failure queue): the index lacks them until the next successful "
+                'rebuild; invoke the indexer with {"rebuild": true}.',
+                metric=index_failures,
+                threshold=1,
+            ),
+        ]
+        if config.catalog_source == "dynamodb":
+            minutes = settings.index_iterator_age_minutes
+            self.alarms.append(
+                alarm(
+                    "CatalogIndexBehind",
+                    f"The catalog indexer is more than {minutes} minutes behind the catalog "
+                    "table's stream: recent changes are not yet searchable.",
+                    metric=stream_lag,
+                    threshold=minutes * 60_000,
+                    comparison=cw.ComparisonOperator.GREATER_THAN_THRESHOLD,
+                )
+            )
+        else:
+            # The schedule is the only trigger: no successful run in three of its periods
+            # means the snapshot is that old, whatever the cause (errors, throttling, a
+            # disabled rule). Missing data is exactly what this alarm looks for.
+            every = config.catalog_index.rebuild_every_minutes
+            self.alarms.append(
+                alarm(
+                    "CatalogIndexStale",
+                    f"No successful rebuild of the Products API index in {3 * every} minutes: "
+                    "searches use an old snapshot.",
+                    metric=custom(IndexMetric.BUILDS).with_(period=Duration.minutes(3 * every)),
+                    threshold=1,
+                    comparison=cw.ComparisonOperator.LESS_THAN_THRESHOLD,
+                    missing=cw.TreatMissingData.BREACHING,
+                    evaluation_periods=1,
+                )
+            )
 
         self.dashboard = cw.Dashboard(
             self, "Dashboard", dashboard_name=f"{config.stack_name}-conversations"
@@ -223,6 +283,26 @@ class Monitoring(Construct):
             cw.GraphWidget(
                 title="Unverified citations dropped",
                 left=[custom("UnverifiedCitations")],
+                width=8,
+            ),
+        )
+        self.dashboard.add_widgets(
+            cw.GraphWidget(
+                title="Catalog index: rebuilds, failures",
+                left=[custom(IndexMetric.BUILDS), index_errors],
+                right=[index_failures],
+                width=8,
+            ),
+            cw.GraphWidget(
+                title="Catalog index: rebuild time (ms), products",
+                left=[custom(IndexMetric.BUILD_MS, "Maximum")],
+                right=[custom(IndexMetric.PRODUCTS, "Maximum")],
+                width=8,
+            ),
+            cw.GraphWidget(
+                title="Catalog index: snapshot age (s), stream lag (ms)",
+                left=[custom(IndexMetric.SNAPSHOT_AGE, "Maximum")],
+                right=[stream_lag] if config.catalog_source == "dynamodb" else [],
                 width=8,
             ),
         )

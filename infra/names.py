@@ -14,6 +14,8 @@ ROOT: Final = Path(__file__).resolve().parent.parent
 FUNCTIONS_DIR: Final = ROOT / "functions"
 WEB_DIR: Final = ROOT / "web"
 CDK_JSON: Final = ROOT / "cdk.json"
+LAYER_CACHE_DIR: Final = ROOT / ".cache" / "layers"
+"""Where synth keeps the Lambda layers it downloads (git-ignored), one folder per build."""
 
 PROJECT: Final = "storechat"
 STACK_PREFIX: Final = "Storechat"
@@ -24,13 +26,18 @@ CONTEXT_ENV: Final = "env"
 CONTEXT_CONFIG: Final = "storechat"
 """``{"defaults": {...}, "environments": {"dev": {...}, "prod": {...}}}``."""
 
-# Key schemas: the same as the local runner's tables (storechat/local/runner.py).
+# Key schemas: the same as the local runner's tables (storechat/local/aws.py).
 CATALOG_PARTITION_KEY: Final = "productId"
 CATALOG_CATEGORY_INDEX: Final = "byCategory"
 CATALOG_CATEGORY_KEY: Final = "category"
 SESSIONS_PARTITION_KEY: Final = "sessionId"
 SESSIONS_SORT_KEY: Final = "turnKey"
 SESSIONS_TTL_ATTRIBUTE: Final = "expiresAt"
+
+# The catalog's search snapshots in their bucket: the indexer writes them
+# (functions/index_catalog), the catalog tool reads the pointer and what it names.
+CATALOG_INDEX_PREFIX: Final = "catalog-index/"
+CATALOG_INDEX_POINTER_KEY: Final = f"{CATALOG_INDEX_PREFIX}latest.json"
 
 # Observability: shared/observability.py fixes both.
 METRIC_NAMESPACE: Final = "Storechat"
@@ -39,8 +46,8 @@ SERVICE_NAME: Final = "storechat"
 QUERY_PATH: Final = "query"
 WEB_CONFIG_FILE: Final = "config.json"
 
-# The loop's Lambdas and tools are declared in shared/registry.py.
-SEED_HANDLER: Final = "seed_catalog.handler.lambda_handler"
+# Every Lambda (the loop's, the tools', the background ones) is declared in
+# shared/registry.py.
 
 
 def stack_name(env_name: str) -> str:
@@ -55,6 +62,7 @@ class Outputs:
     WEB_URL: Final = "WebUrl"
     STATE_MACHINE_ARN: Final = "StateMachineArn"
     CATALOG_TABLE_NAME: Final = "CatalogTableName"
+    CATALOG_INDEX_BUCKET: Final = "CatalogIndexBucketName"
     SESSIONS_TABLE_NAME: Final = "SessionsTableName"
     BRAVE_SECRET_ARN: Final = "BraveSecretArn"
     ALARM_TOPIC_ARN: Final = "AlarmTopicArn"

@@ -7,17 +7,28 @@ pydantic), so ``cdk synth`` works on a machine without a container engine.
 The Powertools layer is the build of the release ``pyproject.toml`` pins, the one the
 tests run: its ARN is read at deploy time from the public SSM parameter Powertools
 publishes for each release, so the pin is the only place the version is written.
+Functions that search the catalog also get the SQLite layer (``infra/layers.py``) of
+the ``sqlean.py`` release pinned in ``pyproject.toml``'s dev extras, the one the tests
+exercise.
 """
 
 from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import cast
 
-from aws_cdk import Acknowledgment, CfnElement, Duration, RemovalPolicy, Stack, Validations
+from aws_cdk import (
+    Acknowledgment,
+    CfnElement,
+    Duration,
+    RemovalPolicy,
+    Size,
+    Stack,
+    Validations,
+)
 from aws_cdk import aws_kms as kms
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_logs as logs
@@ -26,13 +37,13 @@ from constructs import Construct, IConstruct
 
 from infra import names
 from infra.config import EnvironmentConfig
+from infra.layers import WheelLayer, wheel_layer
 
 PYTHON_RUNTIME = lambda_.Runtime.PYTHON_3_13
 PYPROJECT = names.ROOT / "pyproject.toml"
 POWERTOOLS_DISTRIBUTION = "aws-lambda-powertools"
-_PINNED = re.compile(
-    r"^(?P<name>[A-Za-z0-9._-]+)\s*(\[[^\]]*\])?\s*==\s*(?P<version>\d+\.\d+\.\d+)$"
-)
+SQLEAN_DISTRIBUTION = "sqlean.py"
+_PINNED = re.compile(r"^(?P<name>[A-Za-z0-9._-]+)\s*(\[[^\]]*\])?\s*==\s*(?P<version>\d+(\.\d+)+)$")
 
 ASSET_EXCLUDE = [
     "**/__pycache__",
@@ -121,17 +132,49 @@ def logical_id(construct: Construct) -> str:
     return Stack.of(construct).get_logical_id(cast(CfnElement, construct.node.default_child))
 
 
+def pinned_version(
+    distribution: str, pyproject: Path = PYPROJECT, *, extra: str | None = None
+) -> str | None:
+    """The version pyproject.toml pins ``distribution`` to with ``==`` (in ``extra``'s list
+    of optional dependencies when given), or None if it does not pin it exactly."""
+    project = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]
+    requirements = (
+        project.get("dependencies", [])
+        if extra is None
+        else project.get("optional-dependencies", {}).get(extra, [])
+    )
+    for requirement in requirements:
+        match = _PINNED.match(requirement.strip())
+        if match and _normalized(match.group("name")) == _normalized(distribution):
+            return match.group("version")
+    return None
+
+
 def powertools_version(pyproject: Path = PYPROJECT) -> str:
     """The Powertools release pyproject.toml pins with ``==``: the one the tests run."""
-    project = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]
-    for requirement in project.get("dependencies", []):
-        match = _PINNED.match(requirement.strip())
-        if match and _normalized(match.group("name")) == POWERTOOLS_DISTRIBUTION:
-            return match.group("version")
-    raise ValueError(
-        f"{pyproject.name} must pin {POWERTOOLS_DISTRIBUTION}==X.Y.Z exactly: the Lambdas "
-        "run the layer of that release"
-    )
+    version = pinned_version(POWERTOOLS_DISTRIBUTION, pyproject)
+    if version is None:
+        raise ValueError(
+            f"{pyproject.name} must pin {POWERTOOLS_DISTRIBUTION}==X.Y.Z exactly: the Lambdas "
+            "run the layer of that release"
+        )
+    return version
+
+
+def sqlean_version(pyproject: Path = PYPROJECT) -> str:
+    """The sqlean.py release pyproject.toml's dev extras pin: the one the tests import."""
+    version = pinned_version(SQLEAN_DISTRIBUTION, pyproject, extra="dev")
+    if version is None:
+        raise ValueError(
+            f"{pyproject.name} must pin {SQLEAN_DISTRIBUTION}==X.Y.Z exactly in its dev "
+            "extras: the search functions' SQLite layer is built from that release"
+        )
+    return version
+
+
+def python_version(runtime: lambda_.Runtime = PYTHON_RUNTIME) -> str:
+    """``3.13`` for python3.13: the version pip downloads layer wheels for."""
+    return runtime.name.removeprefix("python")
 
 
 def _normalized(distribution: str) -> str:
@@ -157,10 +200,16 @@ def architecture(config: EnvironmentConfig) -> lambda_.Architecture:
 
 
 class LambdaFactory:
-    """Builds storechat Lambdas with one code asset, one layer and the same defaults."""
+    """Builds storechat Lambdas with one code asset, one layer and the same defaults.
+
+    The SQLite layer for the functions that search (:attr:`search_layer`) is made on
+    first use, once per stack.
+    """
 
     def __init__(self, scope: Construct, config: EnvironmentConfig) -> None:
         self._config = config
+        self._scope = scope
+        self._search_layer: lambda_.LayerVersion | None = None
         self.code = lambda_.Code.from_asset(str(names.FUNCTIONS_DIR), exclude=ASSET_EXCLUDE)
         self.powertools_parameter = powertools_layer_parameter(
             config.lambda_architecture, powertools_version()
@@ -173,6 +222,28 @@ class LambdaFactory:
             ssm.StringParameter.value_for_string_parameter(scope, self.powertools_parameter),
         )
 
+    @property
+    def search_layer(self) -> lambda_.LayerVersion:
+        """sqlean.py (SQLite with FTS5) for this stack's architecture and Python."""
+        if self._search_layer is None:
+            wheels = WheelLayer(
+                f"{SQLEAN_DISTRIBUTION}=={sqlean_version()}",
+                self._config.lambda_architecture,
+                python_version(),
+            )
+            self._search_layer = wheel_layer(
+                self._scope,
+                "SqliteLayer",
+                layer=wheels,
+                runtime=PYTHON_RUNTIME,
+                architecture=architecture(self._config),
+                description=(
+                    f"{wheels.requirement}: SQLite with FTS5 for the catalog search "
+                    f"({self._config.lambda_architecture}, {PYTHON_RUNTIME.name})"
+                ),
+            )
+        return self._search_layer
+
     def function(
         self,
         scope: Construct,
@@ -183,7 +254,13 @@ class LambdaFactory:
         timeout: Duration,
         memory_mb: int,
         environment: Mapping[str, str] | None = None,
+        layers: Sequence[lambda_.ILayerVersion] = (),
+        reserved_concurrency: int | None = None,
+        ephemeral_storage_mb: int | None = None,
+        acknowledgments: Mapping[str, str] | None = None,
     ) -> lambda_.Function:
+        """A storechat Lambda; ``acknowledgments`` add to (or restate, with a reason that
+        covers more) the cdk-nag findings every function has."""
         config = self._config
         function = lambda_.Function(
             scope,
@@ -193,9 +270,13 @@ class LambdaFactory:
             architecture=architecture(config),
             code=self.code,
             handler=handler,
-            layers=[self.layer],
+            layers=[self.layer, *layers],
             timeout=timeout,
             memory_size=memory_mb,
+            reserved_concurrent_executions=reserved_concurrency,
+            ephemeral_storage_size=(
+                Size.mebibytes(ephemeral_storage_mb) if ephemeral_storage_mb else None
+            ),
             tracing=lambda_.Tracing.ACTIVE,
             log_group=log_group(scope, f"{id}Logs", config),
             environment={
@@ -225,6 +306,7 @@ class LambdaFactory:
                     "(AWSLambdaPowertoolsPythonV3-python313); the runtime and the layer name "
                     "change together."
                 ),
+                **(acknowledgments or {}),
             },
         )
         return function

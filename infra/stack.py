@@ -12,6 +12,7 @@ from infra.data import Data
 from infra.loop import Loop
 from infra.monitoring import Monitoring
 from infra.runtime import LambdaFactory
+from infra.search import CatalogSearch
 from infra.tools import Tools
 from infra.web import WebHosting
 
@@ -30,7 +31,22 @@ class StorechatStack(Stack):
         self.config = config
         lambdas = LambdaFactory(self, config)
         self.data = Data(self, "Data", config=config, lambdas=lambdas)
-        self.tools = Tools(self, "Tools", config=config, lambdas=lambdas, catalog=self.data.catalog)
+        self.search = CatalogSearch(
+            self,
+            "Search",
+            config=config,
+            lambdas=lambdas,
+            catalog=self.data.catalog,
+            seed=self.data.seed,
+        )
+        self.tools = Tools(
+            self,
+            "Tools",
+            config=config,
+            lambdas=lambdas,
+            catalog=self.data.catalog,
+            search=self.search,
+        )
         self.loop = Loop(
             self,
             "Loop",
@@ -55,6 +71,7 @@ class StorechatStack(Stack):
             config=config,
             state_machine=self.loop.state_machine,
             functions=self.tools.functions,
+            search=self.search,
             api_name=self.api.api.rest_api_name,
             api_stage=self.api.stage_name,
         )
@@ -74,6 +91,10 @@ class StorechatStack(Stack):
             names.Outputs.BRAVE_SECRET_ARN: (
                 self.tools.brave_secret.secret_arn,
                 "Put the Brave Search API key here (docs/deploy.md)",
+            ),
+            names.Outputs.CATALOG_INDEX_BUCKET: (
+                self.search.bucket.bucket_name,
+                "The catalog's search snapshots (catalog-index/latest.json names the current one)",
             ),
             names.Outputs.ALARM_TOPIC_ARN: (
                 self.monitoring.topic.topic_arn,

@@ -16,6 +16,7 @@ from constructs import Construct
 from infra import names
 from infra.config import EnvironmentConfig
 from infra.runtime import LambdaFactory, acknowledge, removal_policy
+from infra.search import CatalogSearch
 from shared import registry
 
 
@@ -34,14 +35,20 @@ def converse_environment(config: EnvironmentConfig, stack_region: str) -> dict[s
     return environment
 
 
-def catalog_environment(config: EnvironmentConfig, table_name: str | None) -> dict[str, str]:
-    """What lookup_inventory/settings.py reads: the table, or the store's Products API."""
-    environment: dict[str, str] = {"CATALOG_SOURCE": config.catalog_source}
+def catalog_environment(
+    config: EnvironmentConfig, table_name: str | None, index_bucket: str
+) -> dict[str, str]:
+    """What lookup_inventory/settings.py reads: where the search snapshots are, and the
+    table (for fresh prices and stock) or the store's Products API."""
+    environment: dict[str, str] = {
+        "CATALOG_SOURCE": config.catalog_source,
+        "CATALOG_INDEX_BUCKET": index_bucket,
+        "CATALOG_INDEX_POINTER_KEY": names.CATALOG_INDEX_POINTER_KEY,
+    }
     if config.catalog_source == "dynamodb":
         if table_name is None:
             raise ValueError("catalog_source 'dynamodb' needs the catalog table")
         environment["CATALOG_TABLE_NAME"] = table_name
-        environment["CATALOG_CATEGORY_INDEX"] = names.CATALOG_CATEGORY_INDEX
     elif config.products_api_url:
         environment["PRODUCTS_API_URL"] = config.products_api_url
     return environment
@@ -58,6 +65,7 @@ class Tools(Construct):
         config: EnvironmentConfig,
         lambdas: LambdaFactory,
         catalog: dynamodb.ITable | None,
+        search: CatalogSearch,
     ) -> None:
         super().__init__(scope, id)
         # The key itself is set after deploy (docs/deploy.md) and never reaches the
@@ -88,9 +96,15 @@ class Tools(Construct):
         environments: dict[str, dict[str, str]] = {
             "converse": converse_environment(config, Stack.of(self).region),
             "lookup_inventory": catalog_environment(
-                config, catalog.table_name if catalog is not None else None
+                config,
+                catalog.table_name if catalog is not None else None,
+                search.bucket.bucket_name,
             ),
             "get_computer_reviews": {"BRAVE_API_KEY_SECRET_ARN": self.brave_secret.secret_arn},
+        }
+        # The catalog tool searches the snapshots: it needs SQLite with FTS5.
+        layers: dict[str, list[lambda_.ILayerVersion]] = {
+            "lookup_inventory": [lambdas.search_layer],
         }
         self.functions: dict[str, lambda_.Function] = {
             function.key: lambdas.function(
@@ -101,26 +115,21 @@ class Tools(Construct):
                 timeout=Duration.seconds(function.timeout_s),
                 memory_mb=function.memory_mb,
                 environment=environments.get(function.key),
+                layers=layers.get(function.key, ()),
             )
             for function in registry.FUNCTIONS
         }
 
         self._grant_model(self.functions["converse"], config)
+        lookup = self.functions["lookup_inventory"]
+        # Search runs on the snapshot; the table is read only by key, for the current
+        # price and stock of the products found (lookup_inventory/repository.py): no
+        # Query, no Scan, no writes.
+        search.grant_read_snapshots(lookup)
         if catalog is not None:
-            # Query by category on the index, Scan only when no category is given,
-            # BatchGetItem for follow-ups by productIds (lookup_inventory/repository.py);
-            # nothing else, and no writes.
-            lookup = self.functions["lookup_inventory"]
             lookup.add_to_role_policy(
                 iam.PolicyStatement(
-                    actions=["dynamodb:Query"],
-                    resources=[f"{catalog.table_arn}/index/{names.CATALOG_CATEGORY_INDEX}"],
-                )
-            )
-            lookup.add_to_role_policy(
-                iam.PolicyStatement(
-                    actions=["dynamodb:Scan", "dynamodb:BatchGetItem"],
-                    resources=[catalog.table_arn],
+                    actions=["dynamodb:BatchGetItem"], resources=[catalog.table_arn]
                 )
             )
         self.brave_secret.grant_read(self.functions["get_computer_reviews"])

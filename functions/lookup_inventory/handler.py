@@ -3,44 +3,86 @@
 from __future__ import annotations
 
 import functools
+import threading
 import time
 from typing import Any
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from lookup_inventory.cache import TTLCache
 from lookup_inventory.logic import run
-from lookup_inventory.repository import CatalogSource, DynamoCatalog, HttpCatalog, Product
+from lookup_inventory.repository import CatalogSource, DynamoCatalog
 from lookup_inventory.settings import get_settings
+from lookup_inventory.snapshots import S3Snapshots, s3_client_factory
 from shared.contract import ToolUse
+from shared.errors import CatalogUnavailable
 from shared.http import RemainingTime
-from shared.observability import CORRELATION_ID_PATH, logger, metrics, record_tool_result, tracer
+from shared.observability import (
+    CORRELATION_ID_PATH,
+    MetricUnit,
+    logger,
+    metrics,
+    record_tool_result,
+    tracer,
+)
+from shared.search import SearchIndex, SnapshotHolder
+from shared.search.driver import sqlite_module
 
 DEADLINE_MARGIN_S = 0.5
 """Time kept back from the Lambda's remaining time to filter, rank and answer."""
 
+_holder_lock = threading.Lock()
 
-# functools.cache may build twice when two threads race a cold start; both
-# builds are cheap and thread-safe (DynamoCatalog makes its client under a lock),
-# and the loser is dropped.
+
+# functools.cache may build twice when two threads race a cold start; the build is
+# cheap and thread-safe (DynamoCatalog makes its client under a lock), and the loser
+# is dropped.
 @functools.cache
-def catalog_source() -> CatalogSource:
+def catalog_source() -> CatalogSource | None:
+    """Where fresh records come from: the catalog table, or nowhere with the store's
+    Products API, which has no read by id (the snapshot's records are shown then)."""
     settings = get_settings()
     if settings.catalog_source == "http":
-        if not settings.products_api_url:
-            raise ValueError("CATALOG_SOURCE=http needs PRODUCTS_API_URL")
-        return HttpCatalog(settings.products_api_url, settings.http_timeout_s)
-    return DynamoCatalog(settings.table_name, settings.category_index)
+        return None
+    return DynamoCatalog(settings.table_name, region=settings.region)
 
 
 @functools.cache
-def catalog_cache() -> TTLCache[str, list[Product]]:
+def snapshot_holder() -> SnapshotHolder:
+    """The search snapshot of this container: loaded at its first search, then checked
+    for a newer one at most every ``CATALOG_INDEX_CHECK_S``. Called under a lock by
+    :func:`current_index`, so that a container holds exactly one."""
     settings = get_settings()
-    return TTLCache(
-        ttl_s=settings.cache_ttl_s,
-        max_entries=settings.cache_max_entries,
-        max_items=settings.cache_max_items,
+    if not settings.index_bucket:
+        raise CatalogUnavailable("unconfigured", "CATALOG_INDEX_BUCKET is not set")
+    engine = sqlite_module()
+    logger.info(
+        "search engine",
+        extra={"sqlite_module": engine.__name__, "sqlite_version": engine.sqlite_version},
     )
+    snapshots = S3Snapshots(
+        s3_client_factory(settings.region),
+        settings.index_bucket,
+        settings.index_pointer_key,
+        settings.index_dir,
+    )
+    return SnapshotHolder(
+        snapshots.fetch_latest,
+        check_every_s=settings.index_check_s,
+        on_refresh_error=_refresh_failed,
+    )
+
+
+def current_index() -> SearchIndex:
+    """The snapshot to search now (loading it at a cold start)."""
+    with _holder_lock:
+        holder = snapshot_holder()
+    return holder.index()
+
+
+def _refresh_failed(exc: Exception) -> None:
+    # The last good snapshot keeps serving; an operator alarms on the metric.
+    logger.warning("newer catalog snapshot not loaded", extra={"error": str(exc)[:300]})
+    metrics.add_metric(name="CatalogIndexRefreshErrors", unit=MetricUnit.Count, value=1)
 
 
 def deadline_for(context: RemainingTime | None) -> float | None:
@@ -58,8 +100,8 @@ def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, A
     tool_use = ToolUse.model_validate(event["toolUse"])
     output = run(
         tool_use,
+        index=current_index,
         source=catalog_source(),
-        cache=catalog_cache(),
         max_results=get_settings().max_results,
         deadline_s=deadline_for(context),
     )

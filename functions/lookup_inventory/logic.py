@@ -1,98 +1,61 @@
-"""Search the catalog and split the answer between the model and the ledger.
+"""Search the catalog index, read what it found fresh, and split the answer between the
+model and the ledger.
 
-The model gets the number of matches and at most ``max_results`` compact
-records: enough to choose and to cite ``[productId]``. The ledger gets the full
-records of exactly those products, and the response is built from the ledger.
+A search runs in two steps. The index (a snapshot of the catalog table) finds, ranks
+and counts the products, and relaxes a search that finds nothing. Then the products
+it found, a few more than can be shown, are read fresh from the table: a product
+deleted since the snapshot is left out, and so is one whose current price or stock
+no longer passes the price and stock filters. So the index decides what matches,
+the table what it costs and whether it is there, and an answer never quotes a price
+from the snapshot.
+
+The model gets the number of matches and at most ``max_results`` compact records:
+enough to choose and to cite ``[productId]``. The ledger gets the full fresh records
+of exactly those products, and the response is built from the ledger.
 
 A follow-up ("is the second one lighter?") names products with ``productIds``:
-exactly those are fetched, then filtered and ranked like any search. A read of
-a large catalog that ran out of time is answered with what was read, marked
-``partial`` for the model, and not cached.
+exactly those are read from the table; the index orders and filters them by their
+specs, and the price and stock filters apply to the fresh values.
+
+Without a table to read (a store's Products API has no read by id) the records are
+the snapshot's, and the model is told the date of its prices.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import ValidationError
 
-from lookup_inventory.cache import TTLCache
 from lookup_inventory.repository import CatalogRead, CatalogSource, Product
 from lookup_inventory.schema import InventoryInput
 from shared.contract import MAX_RESULT_BYTES, Ledger, ToolCall, ToolOutput, ToolUse, result_size
 from shared.errors import CatalogUnavailable
 from shared.sanitize import clean_text, clean_value
+from shared.search import Hit, SearchIndex, SearchQuery, SearchResult
+from shared.search.query import MAX_LIMIT
 
-# sortBy -> (spec keys to read, whether bigger is better)
-_SORT_SPECS: dict[str, tuple[tuple[str, ...], bool]] = {
-    "weight": (("weightKg", "weightG"), False),
-    "battery": (("batteryHours", "batteryMah"), True),
-    "ram": (("ramGb",), True),
-    "storage": (("storageGb",), True),
-    "screen": (("screenInches",), True),
-    "camera": (("cameraMp",), True),
-    "newest": (("year",), True),
-}
 SUMMARY_CHARS = 160
-PARTIAL_NOTE = (
-    "The catalog is large; this is part of it. Narrow with brandId, keywords or maxPrice."
-)
+OVERFETCH = 2
+"""Products read fresh per product the model may be shown: room for those dropped
+because they changed since the snapshot."""
+FRESH_FILTERS = ("minPrice", "maxPrice", "inStockOnly")
+"""Filters on values that change between snapshots: decided on the fresh records."""
+
+UNAVAILABLE = "The catalog is unavailable right now, so I cannot check what is in stock."
 UNREAD_NOTE = "Some of the asked products could not be read right now (notRead); ask again."
+UNCHECKED_NOTE = "Some matches could not be checked in time and are left out; ask again for more."
+SNAPSHOT_NOTE = "Prices and stock are as of pricesAsOf; the store confirms them at checkout."
+_DROPPED = {"keywords": "keywords", "price": "the price limit"}
 
 
-def _words(text: str) -> list[str]:
-    return [w for w in text.casefold().replace(",", " ").split() if w]
-
-
-def _haystack(product: Product) -> str:
-    specs = product.get("specs") or {}
-    parts = [product.get("name", ""), product.get("brand", ""), product.get("description", "")]
-    parts.extend(str(v) for v in specs.values())
-    return " ".join(str(p) for p in parts).casefold()
-
-
-def _matches(product: Product, query: InventoryInput) -> bool:
-    if query.category and product.get("category") != query.category:
-        return False
-    if query.brandId and query.brandId.casefold() not in str(product.get("brand", "")).casefold():
-        return False
-    if query.productName:
-        name = str(product.get("name", "")).casefold()
-        if not all(word in name for word in _words(query.productName)):
-            return False
-    if query.keywords:
-        hay = _haystack(product)
-        if not all(word in hay for word in _words(query.keywords)):
-            return False
-    price = product.get("price")
-    return not (
-        query.maxPrice is not None and isinstance(price, int | float) and price > query.maxPrice
-    )
-
-
-def _rank(products: list[Product], sort_by: str | None) -> list[Product]:
-    """In-stock first, then by ``sort_by`` (cheapest first by default); ties by price."""
-
-    def price(p: Product) -> float:
-        value = p.get("price")
-        return float(value) if isinstance(value, int | float) else float("inf")
-
-    def key(p: Product) -> tuple[bool, float, float]:
-        out_of_stock = int(p.get("stock", 1) or 0) <= 0
-        if sort_by == "price_desc":
-            return out_of_stock, -price(p), 0.0
-        if sort_by in _SORT_SPECS:
-            names, bigger_first = _SORT_SPECS[sort_by]
-            specs = p.get("specs") or {}
-            value = next((specs[n] for n in names if isinstance(specs.get(n), int | float)), None)
-            if value is None:  # products without the spec go last
-                return out_of_stock, float("inf"), price(p)
-            return out_of_stock, -float(value) if bigger_first else float(value), price(p)
-        return out_of_stock, price(p), 0.0
-
-    return sorted(products, key=key)
+def relaxed_message(relaxed: Sequence[str]) -> str:
+    """What the model is told a search dropped to find anything."""
+    dropped = ", then ".join(_DROPPED.get(name, name) for name in dict.fromkeys(relaxed))
+    return f"Nothing matched all of that, so I dropped: {dropped}."
 
 
 def compact(product: Product) -> dict[str, Any]:
@@ -115,21 +78,66 @@ def full_record(product: Product) -> dict[str, Any]:
     return cleaned
 
 
-def _describe(query: InventoryInput) -> str:
-    parts = [f"{k}={v}" for k, v in query.model_dump(exclude_none=True).items()]
-    return ", ".join(parts) or "everything"
+class SnapshotRecords:
+    """Products by id from the snapshot itself, for a catalog with no read by id.
+
+    The records hold what the index keeps: name, brand, category, price and stock as
+    of the snapshot, and the specs it searches on.
+    """
+
+    def __init__(self, index: SearchIndex) -> None:
+        self.index = index
+
+    def products_by_id(self, ids: Sequence[str], *, deadline_s: float | None) -> CatalogRead:
+        wanted = tuple(dict.fromkeys(ids))
+        if not wanted:
+            return CatalogRead([])
+        hits = self.index.search(SearchQuery(productIds=wanted, limit=len(wanted))).products
+        return CatalogRead([_hit_record(hit) for hit in hits])
+
+
+def _hit_record(hit: Hit) -> Product:
+    return {
+        "productId": hit.productId,
+        "name": hit.name,
+        "brand": hit.brand,
+        "category": hit.category,
+        "price": hit.price,
+        "stock": hit.stock,
+        "specs": hit.specs,
+    }
+
+
+@dataclass
+class Found:
+    """What a lookup found, before it is cut to the result budget."""
+
+    products: list[Product]
+    count: int
+    exact: bool = True
+    relaxed: list[str] = field(default_factory=list)
+    understood: dict[str, Any] = field(default_factory=dict)
+    extras: dict[str, Any] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    remarks: list[str] = field(default_factory=list)
 
 
 def run(
     tool_use: ToolUse,
     *,
-    source: CatalogSource,
-    cache: TTLCache[str, list[Product]],
+    index: Callable[[], SearchIndex],
+    source: CatalogSource | None,
     max_results: int,
     deadline_s: float | None = None,
     clock: Callable[[], float] = time.perf_counter,
 ) -> ToolOutput:
-    """Answer one ``lookup_inventory`` call; ``deadline_s`` (monotonic) bounds the catalog read."""
+    """Answer one ``lookup_inventory`` call.
+
+    ``index`` returns the snapshot to search (it may raise
+    :class:`~shared.errors.CatalogUnavailable`); ``source`` reads fresh records by id,
+    or is None when the snapshot's own must do; ``deadline_s`` (monotonic) bounds that
+    read.
+    """
     call = ToolCall(tool_use, clock)
     try:
         query = InventoryInput.model_validate(tool_use.input)
@@ -137,82 +145,169 @@ def run(
         return call.invalid_input(exc)
 
     try:
-        read = _read(query, source, cache, deadline_s)
+        searched = index()
+        reader = source or SnapshotRecords(searched)
+        if query.productIds:
+            found = _follow_up(query, query.productIds, searched, reader, deadline_s)
+        else:
+            found = _search(query, searched, reader, max_results, deadline_s)
     except CatalogUnavailable as exc:
-        return call.failure(
-            exc.kind,
-            "The catalog is unavailable right now, so I cannot check what is in stock.",
-            f"catalog unavailable ({exc.kind})",
-        )
+        return call.failure(exc.kind, UNAVAILABLE, f"catalog unavailable ({exc.kind})")
+    if source is None:
+        found.extras["pricesAsOf"] = searched.meta.built_at
+        found.notes.append(SNAPSHOT_NOTE)
+        found.remarks.append("prices from the snapshot")
+    found.remarks.append(f"snapshot {searched.meta.version}")
+    return _answer(call, query, found, max_results)
 
-    extras, remarks = _about_the_read(query, read)
-    found = _rank([p for p in read.products if _matches(p, query)], query.sortBy)
+
+def _search(
+    query: InventoryInput,
+    index: SearchIndex,
+    reader: CatalogSource,
+    max_results: int,
+    deadline_s: float | None,
+) -> Found:
+    limit = min(MAX_LIMIT, max_results * OVERFETCH)
+    result = index.search(SearchQuery.from_input(_fields(query), limit=limit))
+    read = reader.products_by_id(result.product_ids, deadline_s=deadline_s)
+    fresh = {p.get("productId"): p for p in read.products}
+    present = [fresh[pid] for pid in result.product_ids if pid in fresh]
+    kept = _fresh_order([p for p in present if _passes(p, query, result)], result.ranked_by)
+    found = Found(
+        products=kept,
+        count=result.count,
+        exact=result.count_is_exact,
+        relaxed=list(result.relaxed),
+        understood=dict(result.understood),
+    )
+    if not read.complete:
+        found.extras["partial"] = True
+        found.notes.append(UNCHECKED_NOTE)
+        found.remarks.append(f"{len(result.products) - len(present)} not read in time")
+        dropped = len(present) - len(kept)
+    else:
+        dropped = len(result.products) - len(kept)
+    if dropped:
+        # Deleted, or now outside the price and stock filters: no longer matches.
+        found.count = max(found.count - dropped, len(kept))
+        found.remarks.append(f"dropped {dropped} changed since the snapshot")
+    if found.relaxed:
+        found.remarks.append(f"relaxed: {', '.join(dict.fromkeys(found.relaxed))}")
+    return found
+
+
+def _follow_up(
+    query: InventoryInput,
+    asked: Sequence[str],
+    index: SearchIndex,
+    reader: CatalogSource,
+    deadline_s: float | None,
+) -> Found:
+    ids = list(dict.fromkeys(asked))
+    read = reader.products_by_id(ids, deadline_s=deadline_s)
+    fresh = {p.get("productId"): p for p in read.products}
+    # The index orders the asked products and applies the spec filters; price and
+    # stock are decided on the fresh records.
+    fields = {k: v for k, v in _fields(query).items() if k not in FRESH_FILTERS}
+    result = index.search(SearchQuery.from_input(fields, limit=len(ids)))
+    ranked = [fresh[pid] for pid in result.product_ids if pid in fresh]
+    kept = _fresh_order([p for p in ranked if _passes(p, query, result)], result.ranked_by)
+    found = Found(products=kept, count=len(kept), understood=dict(result.understood))
+    missing = [pid for pid in ids if pid not in fresh]
+    if missing and read.complete:
+        found.extras["notFound"] = missing
+        found.remarks.append(f"not found: {', '.join(missing)}")
+    elif missing:
+        found.extras |= {"partial": True, "notRead": missing}
+        found.notes.append(UNREAD_NOTE)
+        found.remarks.append(f"not read in time: {', '.join(missing)}")
+    return found
+
+
+def _fields(query: InventoryInput) -> dict[str, Any]:
+    return query.model_dump(exclude_none=True)
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value)
+
+
+def _passes(product: Product, query: InventoryInput, result: SearchResult) -> bool:
+    """Whether ``product``'s current price and stock pass the search's price and stock
+    filters: the tool's, or those the keywords implied, unless the search dropped them."""
+    low = query.minPrice if query.minPrice is not None else result.understood.get("minPrice")
+    high = query.maxPrice if query.maxPrice is not None else result.understood.get("maxPrice")
+    if "price" in result.relaxed:
+        low = high = None
+    price = _number(product.get("price"))
+    if (low is not None or high is not None) and price is None:
+        return False
+    if price is not None and low is not None and price < low:
+        return False
+    if price is not None and high is not None and price > high:
+        return False
+    return not (query.inStockOnly and (_number(product.get("stock")) or 0) <= 0)
+
+
+def _fresh_order(products: list[Product], ranked_by: str) -> list[Product]:
+    """The index's order, corrected for fresh values: a sorted answer keeps in-stock
+    products first, and a price order follows the current prices. A ranking by
+    relevance stays as the index ranked it."""
+    if ranked_by == "relevance":
+        return products
+
+    def key(product: Product) -> tuple[bool, float]:
+        sold_out = (_number(product.get("stock")) or 0) <= 0
+        price = _number(product.get("price"))
+        if ranked_by == "price":
+            return sold_out, price if price is not None else float("inf")
+        if ranked_by == "price_desc":
+            return sold_out, -price if price is not None else float("inf")
+        return sold_out, 0.0  # the index's order on the spec stands
+
+    return sorted(products, key=key)
+
+
+def _describe(query: InventoryInput) -> str:
+    parts = [f"{k}={v}" for k, v in query.model_dump(exclude_none=True).items()]
+    return ", ".join(parts) or "everything"
+
+
+def _answer(call: ToolCall, query: InventoryInput, found: Found, max_results: int) -> ToolOutput:
+    count: int | str = found.count if found.exact else f"{found.count}+"
+    extras: dict[str, Any] = dict(found.extras)
+    if found.understood:
+        extras["understood"] = found.understood
+    if found.relaxed:
+        extras["relaxed"] = relaxed_message(found.relaxed)
     # Show as many of the best matches as fit the result budget, so that what the
     # model reads and what the ledger keeps are the same products.
     shown: list[Product] = []
     compacts: list[dict[str, Any]] = []
-    budget = MAX_RESULT_BYTES - 400 - result_size(extras)  # room for count, shown, notes
+    notes = list(found.notes)
+    budget = MAX_RESULT_BYTES - 400 - result_size(extras) - result_size(notes)
     used = 0
-    for product in found[:max_results]:
+    for product in found.products[:max_results]:
         item = compact(product)
         used += result_size(item) + 2
         if used > budget:
             break
         shown.append(product)
         compacts.append(item)
-    notes = [extras.pop("note")] if "note" in extras else []
-    for_model: dict[str, Any] = {
-        "count": len(found),
-        "shown": len(shown),
-        "products": compacts,
-        **extras,
-    }
-    if len(found) > len(shown):
+    more = found.count - len(shown)
+    if more > 0 and not query.productIds:
+        plus = "" if found.exact else "+"
         notes.append(
-            f"{len(found) - len(shown)} more match; narrow with brandId, keywords or maxPrice."
+            f"{more}{plus} more match; narrow with keywords, brandId, a price or a spec bound."
         )
+    for_model: dict[str, Any] = {"count": count, "shown": len(shown), "products": compacts}
+    for_model |= extras
     if notes:
         for_model["note"] = " ".join(notes)
     summary = "; ".join(
-        [f"{len(found)} products for {_describe(query)}", f"showed {len(shown)}", *remarks]
+        [f"{count} products for {_describe(query)}", f"showed {len(shown)}", *found.remarks]
     )
     return call.success(for_model, summary, Ledger(products=[full_record(p) for p in shown]))
-
-
-def _read(
-    query: InventoryInput,
-    source: CatalogSource,
-    cache: TTLCache[str, list[Product]],
-    deadline_s: float | None,
-) -> CatalogRead:
-    """The asked products, or the category (from the cache when fresh)."""
-    if query.productIds:
-        # Fetched each time: a follow-up is about stock and price now.
-        return source.products_by_id(query.productIds, deadline_s=deadline_s)
-    key = query.category or "*"
-    cached = cache.get(key)
-    if cached is not None:
-        return CatalogRead(cached)
-    read = source.products(query.category, deadline_s=deadline_s)
-    if read.complete:  # a partial read would hide the rest of the catalog for the TTL
-        cache.put(key, read.products)
-    return read
-
-
-def _about_the_read(query: InventoryInput, read: CatalogRead) -> tuple[dict[str, Any], list[str]]:
-    """What the model must know about the read itself, and the same for the trace."""
-    extras: dict[str, Any] = {}
-    remarks: list[str] = []
-    if query.productIds:
-        have = {p.get("productId") for p in read.products}
-        missing = [pid for pid in dict.fromkeys(query.productIds) if pid not in have]
-        if missing and read.complete:
-            extras["notFound"] = missing
-            remarks.append(f"not found: {', '.join(missing)}")
-        elif missing:
-            extras |= {"partial": True, "notRead": missing, "note": UNREAD_NOTE}
-            remarks.append(f"not read in time: {', '.join(missing)}")
-    elif not read.complete:
-        extras |= {"partial": True, "note": PARTIAL_NOTE}
-        remarks.append(f"partial read ({len(read.products)} products read in time)")
-    return extras, remarks

@@ -1,13 +1,18 @@
-"""Where the catalog comes from: the catalog table, or the store's Products API.
+"""Fresh product records from the catalog table, the source of truth, and the store's
+Products API.
 
-Both sources answer the same questions (everything, one category, or a few
-products by id) and turn their failures into
+The search index finds and ranks products; the records shown are read here, by
+id, at the time of the answer, so a price or a stock level is never quoted from
+a snapshot. A failure of the table becomes
 :class:`~shared.errors.CatalogUnavailable`, so the tool can tell the model the
 catalog is down instead of crashing the turn.
 
-A read may be cut short to answer in time: a source pages through a large
-catalog only while more than :data:`STOP_PAGING_S` is left before the caller's
-deadline, and says in :attr:`CatalogRead.complete` whether it read everything.
+A read may be cut short to answer in time: keys DynamoDB leaves unprocessed are
+asked once more only while more than :data:`STOP_RETRYING_S` is left before the
+caller's deadline, and :attr:`CatalogRead.complete` says whether every key was read.
+
+The Products API has no read by id: the tool shows the snapshot's records then, and
+only the indexer reads the API (:class:`HttpCatalog`), whole.
 """
 
 from __future__ import annotations
@@ -31,9 +36,12 @@ from shared.http import get_json
 
 Product = dict[str, Any]
 
-STOP_PAGING_S = 0.8
-"""Do not ask for another page with less than this left: filtering, ranking and
+STOP_RETRYING_S = 0.8
+"""Do not ask for unprocessed keys again with less than this left: filtering and
 answering the model still have to fit before the Lambda's own timeout."""
+
+MAX_KEYS = 100
+"""BatchGetItem takes at most 100 keys per request."""
 
 CLIENT_CONFIG = Config(
     connect_timeout=1,
@@ -52,10 +60,6 @@ class CatalogRead:
 
 
 class CatalogSource(Protocol):
-    def products(self, category: str | None, *, deadline_s: float | None) -> CatalogRead:
-        """Every product (of ``category`` if given), read until ``deadline_s`` (monotonic)."""
-        ...
-
     def products_by_id(self, ids: Sequence[str], *, deadline_s: float | None) -> CatalogRead:
         """The products with these ids that exist; ``complete`` is False if some went unread."""
         ...
@@ -79,28 +83,27 @@ def _time_left(deadline_s: float | None, clock: Callable[[], float]) -> float:
 
 
 class DynamoCatalog:
-    """Reads the catalog table: Query on the category index, Scan only without a category.
+    """Reads products by id from the catalog table (BatchGetItem).
 
     It talks through a low-level DynamoDB client, which (unlike a boto3 resource) is
     safe to share between the threads the local runner runs tool calls on. The
     client is built on first use, under a lock, so that importing the handler reads
-    no configuration and concurrent first calls build exactly one.
+    no configuration and concurrent first calls build exactly one. Without ``region``
+    boto3 looks in ``os.environ``, as it does in Lambda.
     """
 
     def __init__(
         self,
         table_name: str,
-        category_index: str,
         *,
         client: Any = None,
-        page_size: int | None = None,
+        region: str | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._table_name = table_name
-        self._index = category_index
         self._client = client
+        self._region = region
         self._client_lock = threading.Lock()
-        self._page_size = page_size
         self._clock = clock
         self._deserialize = TypeDeserializer().deserialize
 
@@ -108,39 +111,22 @@ class DynamoCatalog:
         if self._client is None:
             with self._client_lock:
                 if self._client is None:
-                    self._client = boto3.client("dynamodb", config=CLIENT_CONFIG)
+                    self._client = boto3.client(
+                        "dynamodb", region_name=self._region, config=CLIENT_CONFIG
+                    )
         return self._client
 
     def _record(self, item: dict[str, Any]) -> Product:
         return {k: _plain(self._deserialize(v)) for k, v in item.items()}
 
-    def products(self, category: str | None, *, deadline_s: float | None = None) -> CatalogRead:
-        kwargs: dict[str, Any] = {"TableName": self._table_name}
-        if self._page_size:
-            kwargs["Limit"] = self._page_size
-        if category:
-            kwargs |= {
-                "IndexName": self._index,
-                "KeyConditionExpression": "category = :c",
-                "ExpressionAttributeValues": {":c": {"S": category}},
-            }
-        items: list[Product] = []
-        with _unavailable_on_failure():
-            client = self._dynamodb()
-            while True:
-                page = client.query(**kwargs) if category else client.scan(**kwargs)
-                items.extend(self._record(item) for item in page.get("Items", []))
-                if "LastEvaluatedKey" not in page:
-                    return CatalogRead(items)
-                if _time_left(deadline_s, self._clock) < STOP_PAGING_S:
-                    return CatalogRead(items, complete=False)
-                kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
-
     def products_by_id(self, ids: Sequence[str], *, deadline_s: float | None = None) -> CatalogRead:
         """BatchGetItem on the table; keys DynamoDB leaves unprocessed are asked once more."""
-        keys = [{"productId": {"S": pid}} for pid in dict.fromkeys(ids)]
-        if not keys:
+        wanted = list(dict.fromkeys(ids))
+        if len(wanted) > MAX_KEYS:
+            raise ValueError(f"at most {MAX_KEYS} ids per read, got {len(wanted)}")
+        if not wanted:
             return CatalogRead([])
+        keys = [{"productId": {"S": pid}} for pid in wanted]
         found: list[Product] = []
         with _unavailable_on_failure():
             client = self._dynamodb()
@@ -154,7 +140,7 @@ class DynamoCatalog:
                 request = answer.get("UnprocessedKeys") or {}
                 if not request:
                     return CatalogRead(found)
-                if attempt == 0 and _time_left(deadline_s, self._clock) < STOP_PAGING_S:
+                if attempt == 0 and _time_left(deadline_s, self._clock) < STOP_RETRYING_S:
                     break
         return CatalogRead(found, complete=False)
 
@@ -186,6 +172,7 @@ class HttpCatalog:
         self._clock = clock
 
     def products(self, category: str | None, *, deadline_s: float | None = None) -> CatalogRead:
+        """Every product (of ``category`` if given)."""
         query = f"?{urllib.parse.urlencode({'category': category})}" if category else ""
         timeout_s = max(0.2, min(self._timeout_s, _time_left(deadline_s, self._clock)))
         try:
@@ -200,9 +187,3 @@ class HttpCatalog:
         if not isinstance(items, list):
             raise CatalogUnavailable("malformed", "products API did not return a list")
         return CatalogRead([item for item in items if isinstance(item, dict)])
-
-    def products_by_id(self, ids: Sequence[str], *, deadline_s: float | None = None) -> CatalogRead:
-        """The API has no lookup by id: read everything and keep the asked ones."""
-        wanted = set(ids)
-        everything = self.products(None, deadline_s=deadline_s)
-        return CatalogRead([p for p in everything.products if p.get("productId") in wanted])

@@ -1,7 +1,9 @@
 """What the model may ask ``lookup_inventory`` for: the tool's input, declared once.
 
 The model's tool spec is generated from this model (``shared.registry``), so the
-descriptions below are what the model reads.
+descriptions below are what the model reads, on every call: they stay short. Every
+field is a :class:`shared.search.SearchQuery` field or a spec bound of
+:data:`shared.search.BOUNDS`, under the same name.
 """
 
 from __future__ import annotations
@@ -18,9 +20,17 @@ MAX_PRODUCT_IDS = 10
 
 ProductId = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")]
 
+
+def _bound(description: str) -> Any:
+    """A numeric spec bound: products without the spec never pass it."""
+    return Field(gt=0, allow_inf_nan=False, description=description)
+
+
 DESCRIPTION = (
-    "Search The Better Store catalog. Returns the number of matches and the best few products "
-    "with id, name, brand, category, price, stock, key specs and a short summary."
+    "Search The Better Store catalog, ranked by relevance to keywords, with filters. Returns "
+    "count (matches; '+' means at least), the best few products (id, name, brand, category, "
+    "current price and stock, key specs, summary), and what the keywords were understood as. "
+    "If nothing matches, it drops the keywords, then the price limit, and says so in 'relaxed'."
 )
 
 
@@ -53,14 +63,28 @@ class InventoryInput(BaseModel):
             min_length=1,
             max_length=120,
             description=(
-                "Words that must all appear in the name, description or specs, "
-                "e.g. 'windows' or 'rtx'"
+                "The shopper's words, e.g. 'laptop for video editing'; ranked, not all required"
             ),
         ),
     ] = None
-    maxPrice: Annotated[
-        float | None, Field(gt=0, le=1_000_000, description="Highest price in US dollars")
+    minPrice: Annotated[
+        float | None,
+        Field(ge=0, le=1_000_000, allow_inf_nan=False, description="Lowest price in US dollars"),
     ] = None
+    maxPrice: Annotated[
+        float | None,
+        Field(gt=0, le=1_000_000, allow_inf_nan=False, description="Highest price in US dollars"),
+    ] = None
+    inStockOnly: Annotated[bool | None, Field(description="Only products in stock")] = None
+    minRamGb: Annotated[float | None, _bound("Least memory (RAM), GB")] = None
+    minStorageGb: Annotated[float | None, _bound("Least storage, GB")] = None
+    maxWeightKg: Annotated[float | None, _bound("Heaviest weight, kg")] = None
+    minBatteryHours: Annotated[float | None, _bound("Least battery life, hours (laptops)")] = None
+    minBatteryMah: Annotated[float | None, _bound("Least battery capacity, mAh (phones)")] = None
+    minScreenInches: Annotated[float | None, _bound("Smallest screen, inches")] = None
+    maxScreenInches: Annotated[float | None, _bound("Largest screen, inches")] = None
+    minCameraMp: Annotated[float | None, _bound("Least main camera, megapixels")] = None
+    minYear: Annotated[float | None, _bound("Released or published in this year or later")] = None
     productIds: Annotated[
         list[ProductId] | None,
         Field(
@@ -73,9 +97,9 @@ class InventoryInput(BaseModel):
         SortBy | None,
         Field(
             description=(
-                "Which matches to show first (in-stock always first): price (cheapest, the "
-                "default), price_desc, weight (lightest), battery, ram, storage, screen, camera "
-                "(largest first), newest (books)"
+                "Order instead of relevance (in-stock first): price (cheapest; the default "
+                "without keywords), price_desc, weight (lightest), battery, ram, storage, screen, "
+                "camera (largest first), newest"
             )
         ),
     ] = None

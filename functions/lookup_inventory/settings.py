@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import functools
-import os
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from shared.environment import environ
 
 
 class Settings(BaseModel):
@@ -17,6 +18,8 @@ class Settings(BaseModel):
     )
     table_name: Annotated[str, Field(alias="CATALOG_TABLE_NAME")] = "storechat-catalog"
     category_index: Annotated[str, Field(alias="CATALOG_CATEGORY_INDEX")] = "byCategory"
+    # Lambda sets AWS_REGION; passed to the client, since boto3 reads only os.environ.
+    region: Annotated[str | None, Field(alias="AWS_REGION")] = None
     products_api_url: Annotated[str | None, Field(alias="PRODUCTS_API_URL")] = None
     cache_ttl_s: Annotated[float, Field(alias="CATALOG_CACHE_TTL_S", ge=0)] = 30.0
     cache_max_entries: Annotated[int, Field(alias="CATALOG_CACHE_MAX_ENTRIES", ge=1)] = 8
@@ -27,8 +30,16 @@ class Settings(BaseModel):
     cache_max_items: Annotated[int, Field(alias="CATALOG_CACHE_MAX_ITEMS", ge=1)] = 60_000
     max_results: Annotated[int, Field(alias="CATALOG_MAX_RESULTS", ge=1, le=25)] = 8
     http_timeout_s: Annotated[float, Field(alias="TOOL_HTTP_TIMEOUT_S", gt=0)] = 4.0
+    # The search snapshot the indexer publishes (shared/search/publish.py). Without a
+    # bucket the tool answers "catalog unavailable": it never searches anything else.
+    index_bucket: Annotated[str | None, Field(alias="CATALOG_INDEX_BUCKET")] = None
+    index_pointer_key: Annotated[str, Field(alias="CATALOG_INDEX_POINTER_KEY", min_length=1)] = (
+        "catalog-index/latest.json"
+    )
+    index_dir: Annotated[str, Field(alias="CATALOG_INDEX_DIR", min_length=1)] = "/tmp/catalog-index"
+    index_check_s: Annotated[float, Field(alias="CATALOG_INDEX_CHECK_S", ge=0)] = 30.0
 
 
 @functools.cache
 def get_settings() -> Settings:
-    return Settings.model_validate(os.environ)
+    return Settings.model_validate(environ())

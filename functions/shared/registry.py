@@ -1,12 +1,16 @@
 """Every Lambda of storechat and every tool the model can call, declared once.
 
-Everything else is derived from these two tables:
+``FUNCTIONS`` are the Lambdas the state machine invokes, ``TOOLS`` the tools the model
+can call; ``BACKGROUND`` are the Lambdas that run beside the loop (on deploy, on a
+catalog change, on a schedule) and that the state machine never calls. Everything
+else is derived from these tables:
 
 * the ``toolSpec`` list the model receives (:func:`tool_specs`), generated from
   each tool's pydantic input model, so what the model is told and what the tool
   accepts cannot differ;
 * the CDK functions, their permissions and the state machine's substitutions
-  (``infra/``), including the one JSONata object that maps a tool name to its
+  (``infra/``; a background function's triggers and grants are in its own construct),
+  including the one JSONata object that maps a tool name to its
   function (``ToolFunctions``);
 * the local runner's table of in-process handlers (``storechat/local``).
 
@@ -103,6 +107,20 @@ FUNCTIONS: tuple[Function, ...] = (
     COMPOSE_RESPONSE,
 )
 """The Lambdas the state machine invokes, in the order an operator meets them."""
+
+SEED_CATALOG = Function(
+    "seed_catalog", "Loads the bundled catalog into the catalog table on deploy", 120, 256
+)
+INDEX_CATALOG = Function(
+    "index_catalog",
+    "Rebuilds the catalog's search snapshot from the source of truth and publishes it",
+    300,
+    2048,
+)
+
+BACKGROUND: tuple[Function, ...] = (SEED_CATALOG, INDEX_CATALOG)
+"""Lambdas beside the loop: the state machine never invokes them (infra/data.py and
+infra/search.py deploy them with their triggers)."""
 
 TOOLS: tuple[Tool, ...] = (
     Tool("lookup_inventory", INVENTORY_DESCRIPTION, InventoryInput, LOOKUP_INVENTORY),

@@ -80,6 +80,12 @@ def test_an_unknown_environment_names_the_known_ones(env: str) -> None:
         ({"cors_origins": ["http://shop.example.com"]}, "only localhost may use http"),
         ({"max_message_chars": 5000}, "max_message_chars"),
         ({"lambda_architecture": "arm"}, "lambda_architecture"),
+        ({"catalog_index": {"rebuild_every_minutes": 0}}, "catalog_index.rebuild_every_minutes"),
+        ({"catalog_index": {"rebuild_every_minutes": 481}}, "catalog_index.rebuild_every_minutes"),
+        ({"catalog_index": {"batching_window_seconds": 301}}, "batching_window_seconds"),
+        ({"catalog_index": {"keep_old_versions_days": 0}}, "keep_old_versions_days"),
+        ({"catalog_index": {"batch": 10}}, "catalog_index.batch"),
+        ({"alarms": {"index_iterator_age_minutes": 0}}, "alarms.index_iterator_age_minutes"),
         ({"guardrail": {"id": "abc123", "version": "latest"}}, "guardrail.version"),
         ({"model_id": "eu.anthropic.claude-sonnet-4-5-20250929-v1:0"}, "cannot be called from"),
         ({"surprise": True}, "surprise"),
@@ -172,8 +178,10 @@ def test_the_http_catalog_stack_has_no_catalog_table(tmp_path: Path) -> None:
     assert stack.data.catalog is None
     assert stack.data.node.try_find_child("CatalogSeed") is None
     lookup = stack.tools.functions["lookup_inventory"]
-    assert catalog_environment(stack.config, None) == {
+    assert catalog_environment(stack.config, None, "index-bucket") == {
         "CATALOG_SOURCE": "http",
+        "CATALOG_INDEX_BUCKET": "index-bucket",
+        "CATALOG_INDEX_POINTER_KEY": names.CATALOG_INDEX_POINTER_KEY,
         "PRODUCTS_API_URL": "https://shop.example.com/api",
     }
     policy = lookup.role.node.try_find_child("DefaultPolicy")
@@ -185,4 +193,7 @@ def test_the_http_catalog_stack_has_no_catalog_table(tmp_path: Path) -> None:
             [statement["Action"]] if isinstance(statement["Action"], str) else statement["Action"]
         )
     }
-    assert actions == {"xray:PutTraceSegments", "xray:PutTelemetryRecords"}
+    # (the snapshots are read from S3, and there is no table to read prices from)
+    assert actions == {"xray:PutTraceSegments", "xray:PutTelemetryRecords", "s3:GetObject"}
+    # And the indexer reads the API on a schedule instead of a stream
+    assert stack.search.stream_mapping is None and stack.search.schedule is not None

@@ -92,18 +92,65 @@ def test_converse_may_only_invoke_the_configured_model(each_env: Synthesized) ->
     assert len(resources) == 2
 
 
-def test_the_catalog_tool_only_reads_the_catalog(each_env: Synthesized) -> None:
-    catalog = next(
+def _catalog(synth: Synthesized) -> str:
+    return next(
         k
-        for k, r in each_env.of_type("AWS::DynamoDB::Table").items()
+        for k, r in synth.of_type("AWS::DynamoDB::Table").items()
         if r["Properties"]["KeySchema"][0]["AttributeName"] == names.CATALOG_PARTITION_KEY
     )
+
+
+def _index_bucket(synth: Synthesized) -> str:
+    return next(k for k in synth.of_type("AWS::S3::Bucket") if k.startswith("Search"))
+
+
+def test_the_catalog_tool_reads_snapshots_and_products_by_key_only(each_env: Synthesized) -> None:
+    catalog, bucket = _catalog(each_env), _index_bucket(each_env)
     grants = _without_xray(_grants(each_env, _role_of_function(each_env, "lookup_inventory")))
+    # Search runs on the snapshot: no Query, no Scan; prices and stock by key; no writes
     assert grants == {
-        "dynamodb:Query": {f"<{catalog}.Arn>/index/{names.CATALOG_CATEGORY_INDEX}"},
-        "dynamodb:Scan": {f"<{catalog}.Arn>"},
+        "s3:GetObject": {f"<{bucket}.Arn>/{names.CATALOG_INDEX_PREFIX}*"},
         "dynamodb:BatchGetItem": {f"<{catalog}.Arn>"},
     }
+
+
+def test_the_indexer_gets_exactly_what_a_rebuild_needs(each_env: Synthesized) -> None:
+    catalog, bucket = _catalog(each_env), _index_bucket(each_env)
+    indexer = each_env.functions_by_handler()[registry.INDEX_CATALOG.handler]
+    role = render(each_env.props(indexer)["Role"]).strip("<>").removesuffix(".Arn")
+    queue, _ = each_env.one("AWS::SQS::Queue")
+    grants = _without_xray(_grants(each_env, role))
+    snapshots = f"<{bucket}.Arn>/{names.CATALOG_INDEX_PREFIX}"
+    assert grants == {
+        # the whole-table read of a rebuild, and the table's stream
+        "dynamodb:Scan": {f"<{catalog}.Arn>"},
+        "dynamodb:DescribeStream": {f"<{catalog}.StreamArn>"},
+        "dynamodb:GetRecords": {f"<{catalog}.StreamArn>"},
+        "dynamodb:GetShardIterator": {f"<{catalog}.StreamArn>"},
+        "dynamodb:ListStreams": {"*"},
+        # new snapshots and the pointer; read the pointer; prune superseded snapshots
+        "s3:PutObject": {f"{snapshots}*"},
+        "s3:AbortMultipartUpload": {f"{snapshots}*"},
+        "s3:GetObject": {f"{snapshots}latest.json"},
+        "s3:ListBucket": {f"<{bucket}.Arn>"},
+        "s3:DeleteObject": {f"{snapshots}*.sqlite.gz"},
+        # what it gives up on goes to its failure queue
+        "sqs:SendMessage": {f"<{queue}.Arn>"},
+        "sqs:GetQueueAttributes": {f"<{queue}.Arn>"},
+        "sqs:GetQueueUrl": {f"<{queue}.Arn>"},
+    }
+
+
+def test_the_deploy_rebuild_may_only_invoke_the_indexer(each_env: Synthesized) -> None:
+    indexer = each_env.functions_by_handler()[registry.INDEX_CATALOG.handler]
+    (policy,) = [
+        render(p["Properties"])
+        for k, p in each_env.of_type("AWS::IAM::Policy").items()
+        if k.startswith("SearchDeployRebuild")
+    ]
+    (statement,) = policy["PolicyDocument"]["Statement"]
+    assert statement["Action"] == "lambda:InvokeFunction"
+    assert statement["Resource"] == f"<{indexer}.Arn>"
 
 
 def test_the_reviews_tool_only_reads_its_secret(each_env: Synthesized) -> None:
@@ -121,14 +168,11 @@ def test_functions_without_aws_calls_get_no_grants(each_env: Synthesized) -> Non
 
 
 def test_the_seeder_can_only_write_the_catalog(dev: Synthesized) -> None:
-    seeder = dev.functions_by_handler()[names.SEED_HANDLER]
+    seeder = dev.functions_by_handler()[registry.SEED_CATALOG.handler]
     role = render(dev.props(seeder)["Role"]).strip("<>").removesuffix(".Arn")
-    catalog = next(
-        k
-        for k, r in dev.of_type("AWS::DynamoDB::Table").items()
-        if r["Properties"]["KeySchema"][0]["AttributeName"] == names.CATALOG_PARTITION_KEY
-    )
-    assert _without_xray(_grants(dev, role)) == {"dynamodb:BatchWriteItem": {f"<{catalog}.Arn>"}}
+    assert _without_xray(_grants(dev, role)) == {
+        "dynamodb:BatchWriteItem": {f"<{_catalog(dev)}.Arn>"}
+    }
 
 
 def test_no_policy_grants_a_whole_service(each_env: Synthesized) -> None:

@@ -111,7 +111,7 @@ def test_the_catalog_is_seeded_on_deploy_by_a_custom_resource(dev: Synthesized) 
     )
     assert props["TableName"] == f"<{catalog_id}>"
     assert len(props["CatalogVersion"]) == 16
-    assert names.SEED_HANDLER in dev.functions_by_handler()
+    assert registry.SEED_CATALOG.handler in dev.functions_by_handler()
 
 
 # -- Lambdas --------------------------------------------------------------------------------
@@ -122,14 +122,20 @@ def test_every_lambda_is_python_with_the_powertools_layer_and_tracing(
 ) -> None:
     config = each_env.config
     functions = each_env.functions_by_handler()
-    assert set(functions) == {*(f.handler for f in registry.FUNCTIONS), names.SEED_HANDLER}
+    assert set(functions) == {f.handler for f in (*registry.FUNCTIONS, *registry.BACKGROUND)}
+    (sqlite_layer,) = [
+        k for k in each_env.of_type("AWS::Lambda::LayerVersion") if k.startswith("SqliteLayer")
+    ]
+    searching = {registry.LOOKUP_INVENTORY.handler, registry.INDEX_CATALOG.handler}
     for handler, logical_id in functions.items():
         props = render(each_env.props(logical_id))
         assert props["Runtime"] == "python3.13", handler
         assert props["Architectures"] == [config.lambda_architecture], handler
         assert props["TracingConfig"] == {"Mode": "Active"}, handler
-        (layer,) = props["Layers"]
-        assert layer == f"<{_powertools_parameter(each_env)}>", handler
+        layers = [f"<{_powertools_parameter(each_env)}>"]
+        if handler in searching:  # SQLite with FTS5 for the catalog search
+            layers.append(f"<{sqlite_layer}>")
+        assert props["Layers"] == layers, handler
         group = props["LoggingConfig"]["LogGroup"].strip("<>")
         assert each_env.props(group)["RetentionInDays"] == config.log_retention_days
 
@@ -259,7 +265,7 @@ def test_the_brave_key_is_never_in_the_template(each_env: Synthesized) -> None:
 
 
 def test_the_page_is_served_from_a_private_bucket_through_cloudfront(dev: Synthesized) -> None:
-    _, bucket = dev.one("AWS::S3::Bucket")
+    (bucket,) = [r for k, r in dev.of_type("AWS::S3::Bucket").items() if k.startswith("Web")]
     assert bucket["Properties"]["PublicAccessBlockConfiguration"] == {
         "BlockPublicAcls": True,
         "BlockPublicPolicy": True,
@@ -295,6 +301,10 @@ def test_alarms_cover_failures_timeouts_throttling_tools_and_fallbacks(
         "ModelThrottled",
         "ToolErrorRate",
         "FallbackRate",
+        # the catalog index (tests/infrastructure/test_search.py looks closer)
+        "CatalogIndexerErrors",
+        "CatalogIndexChangesDropped",
+        "CatalogIndexBehind",
     }
     assert alarms["ExecutionsFailed"]["MetricName"] == "ExecutionsFailed"
     assert alarms["ExecutionsTimedOut"]["MetricName"] == "ExecutionsTimedOut"

@@ -304,7 +304,7 @@ def test_a_hallucinated_citation_is_removed_and_never_listed(tmp_path: Path) -> 
     model = write_replay(
         tmp_path,
         [
-            asks_for_tools(lookup("t1", category="COMPUTERS", keywords="windows")),
+            asks_for_tools(lookup("t1", category="COMPUTERS", keywords="windows", sortBy="price")),
             replies(
                 "- The [CMP-002] is light and cheap.\n- The Quantum Pad [CMP-999] is even better."
             ),
