@@ -96,6 +96,7 @@ class Data(Construct):
             description=spec.description,
             timeout=Duration.seconds(spec.timeout_s),
             memory_mb=spec.memory_mb,
+            subsegments=spec.subsegments,
         )
         seeder.add_to_role_policy(
             iam.PolicyStatement(actions=["dynamodb:BatchWriteItem"], resources=[table.table_arn])

@@ -258,6 +258,7 @@ class LambdaFactory:
         reserved_concurrency: int | None = None,
         ephemeral_storage_mb: int | None = None,
         acknowledgments: Mapping[str, str] | None = None,
+        subsegments: bool = False,
     ) -> lambda_.Function:
         """A storechat Lambda; ``acknowledgments`` add to (or restate, with a reason that
         covers more) the cdk-nag findings every function has."""
@@ -286,6 +287,9 @@ class LambdaFactory:
                 # Responses carry shoppers' words and can pass X-Ray's 64 KiB segment
                 # limit; the state machine's execution log already records them.
                 "POWERTOOLS_TRACER_CAPTURE_RESPONSE": "false",
+                # Active tracing records every invocation; the X-Ray SDK (and its
+                # cold-start cost) only where subsegments pay (shared.registry).
+                "POWERTOOLS_TRACE_DISABLED": "false" if subsegments else "true",
                 **(environment or {}),
             },
         )

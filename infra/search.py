@@ -133,6 +133,7 @@ class CatalogSearch(Construct):
             description=spec.description,
             timeout=Duration.seconds(spec.timeout_s),
             memory_mb=spec.memory_mb,
+            subsegments=spec.subsegments,
             environment=indexer_environment(
                 config, self.bucket.bucket_name, catalog.table_name if catalog else None
             ),

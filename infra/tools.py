@@ -115,6 +115,7 @@ class Tools(Construct):
                 timeout=Duration.seconds(function.timeout_s),
                 memory_mb=function.memory_mb,
                 environment=environments.get(function.key),
+                subsegments=function.subsegments,
                 layers=layers.get(function.key, ()),
             )
             for function in registry.FUNCTIONS

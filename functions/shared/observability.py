@@ -14,9 +14,13 @@ Logs go to stderr so that the local CLI's stdout carries only the answer.
 
 from __future__ import annotations
 
+import functools
 import sys
+import threading
+from collections.abc import Callable
+from typing import Any
 
-from aws_lambda_powertools import Logger, Metrics, Tracer
+from aws_lambda_powertools import Logger, Metrics
 from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.metrics.provider.cloudwatch_emf.cloudwatch import (
     AmazonCloudWatchEMFProvider,
@@ -55,8 +59,49 @@ class _EMFProvider(AmazonCloudWatchEMFProvider):
         super().flush_metrics(raise_on_empty_metrics=raise_on_empty_metrics)
 
 
+class LazyTracer:
+    """Powertools' Tracer, built at a function's first invocation and only if it traces.
+
+    Lambda active tracing records every invocation without any SDK. The X-Ray SDK adds
+    subsegments for a function's own calls, and costs about 100 ms of import: a function
+    that does not want them (``POWERTOOLS_TRACE_DISABLED``, set per function from
+    ``shared.registry``) never loads it, and one that does loads it when it first runs,
+    not when its module is imported.
+    """
+
+    def __init__(self, service: str) -> None:
+        self._service = service
+        self._tracer: Any = None
+        self._lock = threading.Lock()
+
+    def enabled(self) -> bool:
+        return not strtobool(environ().get("POWERTOOLS_TRACE_DISABLED", "false"))
+
+    def tracer(self) -> Any:
+        with self._lock:
+            if self._tracer is None:
+                from aws_lambda_powertools import Tracer
+
+                self._tracer = Tracer(service=self._service)
+            return self._tracer
+
+    def capture_lambda_handler(self, handler: Callable[..., Any]) -> Callable[..., Any]:
+        traced: list[Callable[..., Any]] = []
+
+        @functools.wraps(handler)
+        def call(event: Any, context: Any) -> Any:
+            if not traced:
+                wrapped = (
+                    self.tracer().capture_lambda_handler(handler) if self.enabled() else handler
+                )
+                traced.append(wrapped)
+            return traced[0](event, context)
+
+        return call
+
+
 logger = Logger(service="storechat", stream=_CurrentStderr())  # type: ignore[arg-type]
-tracer = Tracer(service="storechat")
+tracer = LazyTracer(service="storechat")
 # The namespace comes from POWERTOOLS_METRICS_NAMESPACE ("Storechat/<env>" when
 # deployed), so two environments in one account keep their metrics and alarms apart.
 # Powertools reads it here, once: code that calls handlers outside Lambda sets

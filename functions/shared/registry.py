@@ -46,6 +46,10 @@ class Function:
     description: str
     timeout_s: int
     memory_mb: int
+    subsegments: bool = False
+    """Whether X-Ray subsegments for its calls (AWS SDK, HTTP) pay for loading the X-Ray
+    SDK at its first invocation. Every function is traced (Lambda active tracing); one
+    that only computes, or whose one call is its whole duration, does without the SDK."""
 
     @property
     def module(self) -> str:
@@ -89,12 +93,18 @@ CONVERSE = Function(
     "converse", "Builds the Converse request, calls the model, returns its reply", 25, 512
 )
 LOOKUP_INVENTORY = Function(
-    "lookup_inventory", "Tool: finds products in the store's catalog", 5, 512
+    "lookup_inventory", "Tool: finds products in the store's catalog", 5, 512, subsegments=True
 )
 GET_COMPUTER_REVIEWS = Function(
-    "get_computer_reviews", "Tool: searches the web for reviews of a computer", 5, 256
+    "get_computer_reviews",
+    "Tool: searches the web for reviews of a computer",
+    5,
+    256,
+    subsegments=True,
 )
-GET_BOOK_INFO = Function("get_book_info", "Tool: looks a book up in Open Library", 5, 256)
+GET_BOOK_INFO = Function(
+    "get_book_info", "Tool: looks a book up in Open Library", 5, 256, subsegments=True
+)
 COMPOSE_RESPONSE = Function(
     "compose_response", "Builds the response body from the ledger and the model's answer", 2, 256
 )
@@ -116,6 +126,7 @@ INDEX_CATALOG = Function(
     "Rebuilds the catalog's search snapshot from the source of truth and publishes it",
     300,
     2048,
+    subsegments=True,
 )
 
 BACKGROUND: tuple[Function, ...] = (SEED_CATALOG, INDEX_CATALOG)
