@@ -38,7 +38,7 @@ from shared.sanitize import clean_text, clean_value
 from shared.search import Hit, SearchIndex, SearchQuery, SearchResult
 from shared.search.query import MAX_LIMIT
 
-SUMMARY_CHARS = 160
+SUMMARY_CHARS = 90
 OVERFETCH = 2
 """Products read fresh per product the model may be shown: room for those dropped
 because they changed since the snapshot."""
@@ -58,18 +58,33 @@ def relaxed_message(relaxed: Sequence[str]) -> str:
     return f"Nothing matched all of that, so I dropped: {dropped}."
 
 
-def compact(product: Product) -> dict[str, Any]:
-    """The fields the model needs to choose and cite a product."""
-    return {
+def _informative(value: Any) -> bool:
+    # A desktop's 0-inch screen or 0 h battery says "none", which the form factor says.
+    return value not in (None, "", 0, [], {})
+
+
+def compact(product: Product, *, with_category: bool = True) -> dict[str, Any]:
+    """The fields the model needs to choose and cite a product, and nothing else.
+
+    Every token here is read on every later call of the turn: the category is left out
+    when the search named it, specs that say "none" are left out, and the description
+    is cut to its first words (the ledger keeps the whole record for the response).
+    """
+    specs = {k: v for k, v in (product.get("specs") or {}).items() if _informative(v)}
+    item: dict[str, Any] = {
         "productId": product.get("productId"),
         "name": clean_text(str(product.get("name", "")), 120),
         "brand": clean_text(str(product.get("brand", "")), 60),
-        "category": product.get("category"),
+    }
+    if with_category:
+        item["category"] = product.get("category")
+    item |= {
         "price": product.get("price"),
         "stock": product.get("stock"),
-        "specs": clean_value(product.get("specs") or {}, 80),
+        "specs": clean_value(specs, 80),
         "summary": clean_text(str(product.get("description", "")), SUMMARY_CHARS),
     }
+    return item
 
 
 def full_record(product: Product) -> dict[str, Any]:
@@ -291,7 +306,7 @@ def _answer(call: ToolCall, query: InventoryInput, found: Found, max_results: in
     budget = MAX_RESULT_BYTES - 400 - result_size(extras) - result_size(notes)
     used = 0
     for product in found.products[:max_results]:
-        item = compact(product)
+        item = compact(product, with_category=query.category is None)
         used += result_size(item) + 2
         if used > budget:
             break

@@ -151,9 +151,9 @@ def test_deadline_falls_back_before_the_gateway_would_time_out(tmp_path: Path) -
 
 
 STOP_REASONS = [
-    ("end_turn", "Try the [CMP-002].", "answered", None),
-    ("stop_sequence", "Try the [CMP-002].", "answered", None),
-    ("max_tokens", "The best choice is the [CMP-002] because", "truncated", None),
+    ("end_turn", "Try the [CMP-023].", "answered", None),
+    ("stop_sequence", "Try the [CMP-023].", "answered", None),
+    ("max_tokens", "The best choice is the [CMP-023] because", "truncated", None),
     ("max_tokens", "", "fallback", "max_tokens"),
     ("guardrail_intervened", "blocked", "refused", None),
     ("content_filtered", "", "refused", None),
@@ -186,7 +186,7 @@ def test_every_stop_reason_has_a_route(
     assert body["fallbackReason"] == reason
     assert body["answer"].strip()
     if outcome == "truncated":
-        assert body["answer"].startswith("The best choice is the [CMP-002] because")
+        assert body["answer"].startswith("The best choice is the [CMP-023] because")
         assert "cut short" in body["answer"]
     if outcome == "refused":
         assert "can't help" in body["answer"] and body["products"] == []

@@ -121,26 +121,26 @@ def test_windows_computers_are_found_case_insensitively_and_compacted(index: Sea
     assert seen["shown"] == min(8, len(windows)) == len(seen["products"])
     assert all("Windows" in BY_ID[pid]["specs"]["os"] for pid in shown_ids(out))
     # The model sees compact records; the ledger keeps the full ones, for the same products
+    # (no category: the search named it), without specs that say "none"
     first = seen["products"][0]
-    assert set(first) == {
-        "productId",
-        "name",
-        "brand",
-        "category",
-        "price",
-        "stock",
-        "specs",
-        "summary",
-    }
-    assert len(first["summary"]) <= 160
+    assert set(first) == {"productId", "name", "brand", "price", "stock", "specs", "summary"}
+    assert len(first["summary"]) <= 90
+    assert all(v not in (0, "", None) for p in seen["products"] for v in p["specs"].values())
     assert [p["productId"] for p in out["ledger"]["products"]] == shown_ids(out)
     assert all(p == BY_ID[p["productId"]] for p in out["ledger"]["products"])
+
+
+def test_without_a_category_in_the_search_the_model_is_told_each_products_category(
+    index: SearchIndex,
+) -> None:
+    seen = told(ask(index, {"keywords": "samsung"}))
+    assert seen["products"] and all("category" in p for p in seen["products"])
 
 
 def test_laptop_for_video_editing_finds_laptops_with_memory_to_edit(index: SearchIndex) -> None:
     seen = told(ask(index, {"keywords": "laptop for video editing"}))
     assert seen["products"] and "relaxed" not in seen
-    assert {p["category"] for p in seen["products"]} == {"COMPUTERS"}
+    assert {BY_ID[p["productId"]]["category"] for p in seen["products"]} == {"COMPUTERS"}
     assert all(p["specs"]["formFactor"] in ("laptop", "2-in-1") for p in seen["products"])
     assert seen["understood"]["category"] == "COMPUTERS"
     assert all(p["specs"]["ramGb"] >= 16 for p in seen["products"][:3])
@@ -149,7 +149,7 @@ def test_laptop_for_video_editing_finds_laptops_with_memory_to_edit(index: Searc
 def test_phones_with_great_cameras_finds_camera_phones(index: SearchIndex) -> None:
     seen = told(ask(index, {"category": "MOBILE", "keywords": "phones with great cameras"}))
     assert seen["products"] and "relaxed" not in seen
-    assert {p["category"] for p in seen["products"]} == {"MOBILE"}
+    assert {BY_ID[p["productId"]]["category"] for p in seen["products"]} == {"MOBILE"}
     assert all(p["specs"]["cameraMp"] >= 48 for p in seen["products"])
 
 
@@ -173,7 +173,9 @@ def test_a_search_with_no_match_drops_the_keywords_and_says_so(index: SearchInde
     out = ask(index, {"category": "BOOKS", "keywords": "zzqqxx"})
     seen = told(out)
     assert seen["relaxed"] == "Nothing matched all of that, so I dropped: keywords."
-    assert seen["products"] and {p["category"] for p in seen["products"]} == {"BOOKS"}
+    assert seen["products"] and {BY_ID[p["productId"]]["category"] for p in seen["products"]} == {
+        "BOOKS"
+    }
     assert "relaxed: keywords" in out["trace"]["summary"]
 
 
