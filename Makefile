@@ -60,7 +60,7 @@ bench-quick: setup
 
 # 20 shoppers x 50 questions against the dev server on 127.0.0.1, offline model.
 load: setup
-	$(BIN)/python -m storechat.loadtest --shoppers 20 --questions 50 --out bench/results/load.json
+	$(BIN)/python -m bench.loadtest --shoppers 20 --questions 50 --out bench/results/load.json
 
 serve: setup
 	$(BIN)/storechat serve

@@ -1,4 +1,4 @@
-"""A fast stand-in for the catalog table's server side, for large synthetic catalogs.
+"""Fast stand-ins for the catalog table and the index bucket, for large synthetic catalogs.
 
 moto answers a DynamoDB ``Query`` by serializing every item through botocore's
 shape model on the server side: about 4 ms per item on this machine, so one
@@ -8,7 +8,9 @@ nine tenths of that is moto, not the handler. Seeding 50,000 items through
 
 :class:`FastCatalog` answers ``Query`` (on the category index) and ``Scan`` of
 the catalog table from pages encoded once, ahead of time, in DynamoDB's wire
-format and cut at about 1 MB as DynamoDB cuts them. Two ways to reach it:
+format and cut at about 1 MB as DynamoDB cuts them, and ``BatchGetItem`` (the
+catalog tool's fresh read of the products it found) from the same encoded items.
+Two ways to reach it:
 
 * :meth:`FastCatalog.serving` hooks ``before-send`` on boto3's default session
   in this process: the real handler, the real ``DynamoCatalog`` and botocore's
@@ -17,26 +19,40 @@ format and cut at about 1 MB as DynamoDB cuts them. Two ways to reach it:
 * :meth:`FastCatalog.http` serves the same pages over HTTP on 127.0.0.1, for a
   handler in another process (``AWS_ENDPOINT_URL_DYNAMODB``), so that process
   holds nothing but the handler when its memory is measured.
+
+The catalog tool searches a snapshot of the catalog that an indexer publishes to a
+bucket. :func:`publish_index` publishes one to moto's S3 as the local runner does;
+:class:`LoopbackBucket` serves one over HTTP on 127.0.0.1 for a handler in another
+process (``AWS_ENDPOINT_URL_S3``).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import tempfile
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler
 from io import BytesIO
+from pathlib import Path
 from typing import Any
 
 import boto3
 from botocore.awsrequest import AWSResponse
+from botocore.exceptions import ClientError
 
 from bench.loopback import serving
-from storechat.local.runner import CATALOG_TABLE, CATEGORY_INDEX
+from storechat.local.index import INDEX_BUCKET, INDEX_PREFIX, index_variables, seed_index
+from storechat.local.runner import CATALOG_TABLE, CATEGORY_INDEX, REGION
 
 PAGE_BYTES = 1024 * 1024
-_EVENTS = ("before-send.dynamodb.Query", "before-send.dynamodb.Scan")
+_EVENTS = (
+    "before-send.dynamodb.Query",
+    "before-send.dynamodb.Scan",
+    "before-send.dynamodb.BatchGetItem",
+)
 
 
 def wire(value: Any) -> Any:
@@ -83,6 +99,7 @@ class FastCatalog:
     def __init__(self, catalog: list[dict[str, Any]]) -> None:
         by_category: dict[str, list[tuple[str, str]]] = {}
         everything: list[str] = []
+        self._by_id: dict[str, str] = {}
         for product in catalog:
             item = json.dumps(
                 {k: wire(v) for k, v in product.items()}, separators=(",", ":"), ensure_ascii=False
@@ -91,6 +108,7 @@ class FastCatalog:
                 (str(product["productId"]), item)
             )
             everything.append(item)
+            self._by_id[str(product["productId"])] = item
         # The index's range key is productId, so a Query returns items in that order.
         self._by_category = {
             category: _pages([item for _, item in sorted(entries)])
@@ -100,8 +118,23 @@ class FastCatalog:
         self.size = len(catalog)
         self.counts = {category: len(entries) for category, entries in by_category.items()}
 
+    def _batch_get(self, payload: dict[str, Any]) -> bytes | None:
+        asked = payload["RequestItems"]
+        if set(asked) != {CATALOG_TABLE}:
+            return None
+        keys = asked[CATALOG_TABLE].get("Keys", [])
+        found = [
+            self._by_id[k["productId"]["S"]] for k in keys if k["productId"]["S"] in self._by_id
+        ]
+        return (
+            f'{{"Responses":{{"{CATALOG_TABLE}":[{",".join(found)}]}},"UnprocessedKeys":{{}}}}'
+        ).encode()
+
     def respond(self, payload: dict[str, Any]) -> bytes | None:
-        """The response body to a Query or Scan request body, or None if it is not ours."""
+        """The response body to a Query, Scan or BatchGetItem request body, or None if it
+        is not ours."""
+        if "RequestItems" in payload:
+            return self._batch_get(payload)
         if payload.get("TableName") != CATALOG_TABLE:
             return None  # the sessions table and anything else stay with moto
         start = int(payload.get("ExclusiveStartKey", {}).get("_page", {}).get("N", "0"))
@@ -176,17 +209,89 @@ class FastCatalog:
             yield url
 
 
+def publish_index(products: list[dict[str, Any]]) -> None:
+    """Publish a search snapshot of ``products`` to the local index bucket (inside moto),
+    as the indexer would; the catalog tool loads it at its next cold start."""
+    seed_index(boto3.client("s3", region_name=REGION), INDEX_BUCKET, products)
+
+
+class _RecordingS3:
+    """The two S3 calls ``publish_snapshot`` makes, kept in memory."""
+
+    def __init__(self) -> None:
+        self.objects: dict[str, bytes] = {}
+
+    def get_object(self, *, Bucket: str, Key: str) -> dict[str, Any]:
+        if Key not in self.objects:
+            raise ClientError({"Error": {"Code": "NoSuchKey"}}, "GetObject")
+        return {"Body": BytesIO(self.objects[Key]), "Metadata": {}}
+
+    def upload_file(self, filename: str, bucket: str, key: str, **_: Any) -> None:
+        self.objects[key] = Path(filename).read_bytes()
+
+    def put_object(self, *, Bucket: str, Key: str, Body: bytes, **_: Any) -> None:
+        self.objects[Key] = Body
+
+
+class LoopbackBucket:
+    """A published snapshot of one catalog, served as S3 objects on 127.0.0.1."""
+
+    def __init__(self, products: list[dict[str, Any]]) -> None:
+        from shared.search.publish import publish_snapshot
+
+        recorder = _RecordingS3()
+        with tempfile.TemporaryDirectory(prefix="bench-index-") as scratch:
+            publish_snapshot(
+                products,
+                s3_client=recorder,
+                bucket=INDEX_BUCKET,
+                prefix=INDEX_PREFIX,
+                work_dir=scratch,
+            )
+        self.objects = recorder.objects
+
+    @contextmanager
+    def http(self, download_dir: str) -> Iterator[Mapping[str, str]]:
+        """Serve the objects (path-style ``GET /bucket/key``); yield the tool's variables."""
+        objects = self.objects
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self) -> None:
+                key = self.path.split("?", 1)[0].removeprefix(f"/{INDEX_BUCKET}/")
+                body = objects.get(key)
+                if body is None:
+                    self.send_response(404)
+                    body = b"<Error><Code>NoSuchKey</Code></Error>"
+                else:
+                    self.send_response(200)
+                    self.send_header("ETag", f'"{hashlib.md5(body).hexdigest()}"')
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, format: str, *args: Any) -> None:
+                return None
+
+        with serving(Handler) as url:
+            yield {"AWS_ENDPOINT_URL_S3": url, **index_variables(download_dir)}
+
+
 class Catalogs:
-    """Synthetic catalogs by size, encoded once per run (a 50,000-product one takes seconds)."""
+    """Synthetic catalogs by size, made and encoded once per run (50,000 products take
+    seconds)."""
 
     def __init__(self, seed: int) -> None:
         self.seed = seed
         self._fast: dict[int, FastCatalog] = {}
+        self._products: dict[int, list[dict[str, Any]]] = {}
 
     def products(self, size: int) -> list[dict[str, Any]]:
-        from storechat.catalog_gen import synthetic_catalog
+        """The synthetic catalog of ``size`` products (made once; do not change it)."""
+        from bench.catalog_gen import synthetic_catalog
 
-        return synthetic_catalog(size, seed=self.seed)
+        if size not in self._products:
+            self._products[size] = synthetic_catalog(size, seed=self.seed)
+        return self._products[size]
 
     def fast(self, size: int) -> FastCatalog:
         if size not in self._fast:

@@ -1,9 +1,13 @@
 """Figure 6: what 1,000 questions would cost on AWS, from measured quantities and list prices.
 
-Infrastructure comes from the end-to-end run (execution durations from the
-history, each Lambda call's measured handler time, the memory sizes the stack
-gives each function); tokens from the token questions in each mode. Prices come
-from ``bench/prices.json``, never from code.
+Infrastructure comes from the end-to-end run: execution durations from the
+history, each Lambda call's measured handler time at the memory the stack gives
+each function, one API Gateway request, the DynamoDB request units of the calls
+each question made (``bench.dynamo``) and the bytes its execution logs to the
+conversations log group (``bench.history.execution_log``). Tokens come from the
+token questions in each mode, priced for each model in ``bench/prices.json``.
+Prices come from that file, never from code; what the deployed stack runs
+(architecture, prompt caching in ``prod``) from ``cdk.json``.
 """
 
 from __future__ import annotations
@@ -15,11 +19,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from bench.fmt import kib, ms, n, usd
+from bench.fmt import table as fmt_table
 from shared.registry import functions_by_key
 
 PRICES_PATH = Path(__file__).with_name("prices.json")
+CDK_JSON = Path(__file__).resolve().parents[1] / "cdk.json"
 ARCHITECTURES = ("arm64", "x86_64")
 QUESTIONS = 1000
+DEPLOYED_ENVIRONMENT = "prod"
 
 
 def load_prices(path: Path = PRICES_PATH) -> dict[str, Any]:
@@ -27,12 +35,24 @@ def load_prices(path: Path = PRICES_PATH) -> dict[str, Any]:
     return prices
 
 
+def deployed(environment: str = DEPLOYED_ENVIRONMENT) -> dict[str, Any]:
+    """The Lambda architecture and prompt caching ``environment`` deploys, from ``cdk.json``."""
+    context = json.loads(CDK_JSON.read_text(encoding="utf-8"))["context"]["storechat"]
+    settings = {**context["defaults"], **context["environments"].get(environment, {})}
+    return {
+        "environment": environment,
+        "architecture": str(settings.get("lambda_architecture", "arm64")),
+        "prompt_caching": bool(settings.get("prompt_caching", False)),
+    }
+
+
 def _billed(value_ms: float, increment_ms: int) -> float:
     return math.ceil(value_ms / increment_ms) * increment_ms if value_ms > 0 else 0.0
 
 
 def infrastructure(asked: Sequence[Any], prices: dict[str, Any]) -> dict[str, Any]:
-    """Per 1,000 questions: Express requests and duration, Lambda requests and duration.
+    """Per 1,000 questions: Express requests and duration, Lambda requests and duration,
+    API Gateway requests, DynamoDB request units and the conversations log's bytes.
 
     ``asked`` are :class:`bench.scenarios.Asked` from the end-to-end run.
     """
@@ -63,6 +83,16 @@ def infrastructure(asked: Sequence[Any], prices: dict[str, Any]) -> dict[str, An
         lambda_requests += per_question
     transitions = statistics.fmean(a.states_entered for a in asked)
     model_calls = statistics.fmean(a.model_calls for a in asked)
+    dynamo = prices["dynamodb_on_demand"]
+    read_units = statistics.fmean(sum(c.read_units for c in a.dynamodb) for a in asked)
+    write_units = statistics.fmean(sum(c.write_units for c in a.dynamodb) for a in asked)
+    operations: dict[str, float] = {}
+    for a in asked:
+        for c in a.dynamodb:
+            operations[c.operation] = operations.get(c.operation, 0) + 1 / len(asked)
+    logs = prices["cloudwatch_logs"]
+    log_bytes = statistics.fmean(a.log_bytes for a in asked)
+    log_gb = QUESTIONS * log_bytes / logs["bytes_per_gb"]
     result: dict[str, Any] = {
         "questions": len(asked),
         "express_billed_ms_mean": statistics.fmean(express_ms),
@@ -77,8 +107,28 @@ def infrastructure(asked: Sequence[Any], prices: dict[str, Any]) -> dict[str, An
         * transitions
         * prices["step_functions_standard"]["per_state_transition"],
         "model_calls_per_question": model_calls,
+        "api_gateway_usd": QUESTIONS * prices["api_gateway_rest"]["per_request"],
+        "dynamodb_calls_per_question": operations,
+        "dynamodb_read_units_per_question": read_units,
+        "dynamodb_write_units_per_question": write_units,
+        "dynamodb_read_usd": QUESTIONS * read_units * dynamo["per_read_request_unit"],
+        "dynamodb_write_usd": QUESTIONS * write_units * dynamo["per_write_request_unit"],
+        "log_events_per_question": statistics.fmean(a.log_events for a in asked),
+        "log_bytes_per_question": log_bytes,
+        "logs_ingestion_usd": log_gb * logs["per_gb_ingested"],
+        "logs_data_protection_usd": log_gb * logs["per_gb_data_protection_scanned"],
         "by_architecture": {},
     }
+    result["services_usd"] = sum(
+        result[k]
+        for k in (
+            "api_gateway_usd",
+            "dynamodb_read_usd",
+            "dynamodb_write_usd",
+            "logs_ingestion_usd",
+            "logs_data_protection_usd",
+        )
+    )
     for arch in ARCHITECTURES:
         duration = QUESTIONS * lambda_gb_s * lam["per_gb_second"][arch]
         total = (
@@ -86,6 +136,7 @@ def infrastructure(asked: Sequence[Any], prices: dict[str, Any]) -> dict[str, An
             + result["express_duration_usd"]
             + result["lambda_request_usd"]
             + duration
+            + result["services_usd"]
         )
         # Each second a model call takes keeps the Converse Lambda and the
         # execution running: the part of the bill the offline model cannot show.
@@ -105,31 +156,56 @@ def infrastructure(asked: Sequence[Any], prices: dict[str, Any]) -> dict[str, An
     return result
 
 
+def _usd(model: dict[str, Any], per_question: dict[str, float]) -> float:
+    return QUESTIONS * (
+        per_question["input_per_question"] / 1000 * model["per_1k_input"]
+        + per_question["cache_read_per_question"] / 1000 * model["per_1k_cache_read"]
+        + per_question["cache_write_per_question"] / 1000 * model["per_1k_cache_write"]
+        + per_question["output_per_question"] / 1000 * model["per_1k_output"]
+    )
+
+
 def tokens(modes: dict[str, Sequence[Any]], prices: dict[str, Any]) -> dict[str, Any]:
-    """Per 1,000 questions, for each token mode (compact, naive, compact with caching)."""
-    model = prices["model"]
+    """Per 1,000 questions, for each token mode (compact, naive, compact with caching).
+
+    The counts are the offline model's, as the runs reported them; ``usd`` prices
+    them for each model in ``prices.json``.
+    """
     out: dict[str, Any] = {}
     for mode, asked in modes.items():
         n = len(asked)
-        uncached = sum(a.tokens("inputTokens") for a in asked) / n
-        read = sum(a.tokens("cacheReadInputTokens") for a in asked) / n
-        write = sum(a.tokens("cacheWriteInputTokens") for a in asked) / n
-        output = sum(a.tokens("outputTokens") for a in asked) / n
-        usd = QUESTIONS * (
-            uncached / 1000 * model["per_1k_input"]
-            + read / 1000 * model["per_1k_cache_read"]
-            + write / 1000 * model["per_1k_cache_write"]
-            + output / 1000 * model["per_1k_output"]
-        )
-        out[mode] = {
+        figures: dict[str, Any] = {
             "questions": n,
-            "input_per_question": uncached,
-            "cache_read_per_question": read,
-            "cache_write_per_question": write,
-            "output_per_question": output,
-            "usd": usd,
+            "input_per_question": sum(a.tokens("inputTokens") for a in asked) / n,
+            "cache_read_per_question": sum(a.tokens("cacheReadInputTokens") for a in asked) / n,
+            "cache_write_per_question": sum(a.tokens("cacheWriteInputTokens") for a in asked) / n,
+            "output_per_question": sum(a.tokens("outputTokens") for a in asked) / n,
         }
+        figures["usd"] = {
+            model_id: _usd(model, figures) for model_id, model in prices["models"].items()
+        }
+        out[mode] = figures
     return out
+
+
+def per_1k_questions(
+    infrastructure: dict[str, Any], tokens: dict[str, Any], stack: dict[str, Any]
+) -> dict[str, dict[str, Any]]:
+    """What 1,000 questions cost with each model, as the stack deploys: infrastructure
+    on its architecture plus the tokens of the mode it runs (cached when ``prod`` turns
+    prompt caching on). Model latency is not in it: see ``per_second_of_model_latency_usd``.
+    """
+    mode = "cached" if stack["prompt_caching"] else "compact"
+    infra = infrastructure["by_architecture"][stack["architecture"]]["total_usd"]
+    return {
+        model_id: {
+            "usd": infra + usd,
+            "infrastructure_usd": infra,
+            "tokens_usd": usd,
+            "token_mode": mode,
+        }
+        for model_id, usd in tokens[mode]["usd"].items()
+    }
 
 
 def express_memory_estimate_mb(
@@ -137,3 +213,134 @@ def express_memory_estimate_mb(
 ) -> float:
     """AWS's published rule: 50 MB + definition size + data size x parallel/map steps."""
     return 50 + (definition_bytes + peak_state_bytes * map_items) / (1024 * 1024)
+
+
+def table(c: dict[str, Any]) -> list[str]:
+    """The section's Markdown, from ``results['cost']``."""
+    infra = c["infrastructure"]
+    stack = c["deployed"]
+    lines = [
+        f"Prices: `bench/prices.json`, taken {c['prices_taken']} ({c['region']}), list prices "
+        f"to be checked. Infrastructure from the {infra['questions']} end-to-end questions; "
+        f"tokens from the {c['tokens']['compact']['questions']} token questions.",
+        "",
+        "**Infrastructure** (measured durations; each Lambda call billed per 1 ms at its "
+        "configured memory; Express per 100 ms at 64 MB). *Services*: API Gateway, DynamoDB "
+        "and CloudWatch Logs, the same on both architectures (detail below):",
+        "",
+    ]
+    rows = []
+    for arch, a in infra["by_architecture"].items():
+        rows.append(
+            [
+                arch,
+                usd(infra["express_request_usd"]),
+                usd(infra["express_duration_usd"]),
+                usd(infra["lambda_request_usd"]),
+                usd(a["lambda_duration_usd"]),
+                usd(infra["services_usd"]),
+                f"**{usd(a['total_usd'])}**",
+                usd(a["per_second_of_model_latency_usd"]),
+            ]
+        )
+    lines += fmt_table(
+        [
+            "Lambda",
+            "Express requests",
+            "Express duration",
+            "Lambda requests",
+            "Lambda duration",
+            "Services",
+            "Infrastructure",
+            "+ per 1 s of model latency per call",
+        ],
+        rows,
+    )
+    calls = ", ".join(
+        f"{op} {count:.2f}" for op, count in sorted(infra["dynamodb_calls_per_question"].items())
+    )
+    lines += fmt_table(
+        ["Service", "Per question (measured)", "Per 1,000 questions"],
+        [
+            ["API Gateway REST", "1 request", usd(infra["api_gateway_usd"])],
+            [
+                "DynamoDB reads (on demand)",
+                f"{infra['dynamodb_read_units_per_question']:.2f} read units",
+                usd(infra["dynamodb_read_usd"]),
+            ],
+            [
+                "DynamoDB writes (on demand)",
+                f"{infra['dynamodb_write_units_per_question']:.2f} write units",
+                usd(infra["dynamodb_write_usd"]),
+            ],
+            [
+                "CloudWatch Logs ingestion (conversations log)",
+                f"{kib(infra['log_bytes_per_question'])} in "
+                f"{infra['log_events_per_question']:.0f} log events",
+                usd(infra["logs_ingestion_usd"]),
+            ],
+            [
+                "CloudWatch Logs data protection (same bytes scanned)",
+                kib(infra["log_bytes_per_question"]),
+                usd(infra["logs_data_protection_usd"]),
+            ],
+        ],
+    )
+    funcs = infra["functions"]
+    lines += [
+        f"DynamoDB calls per question: {calls or 'none'}; request units by DynamoDB's item-size "
+        "rules (`bench/dynamo.py`). The conversations log is what the state machine writes at "
+        "level `ALL` with execution data: one record per history event, in Step Functions' log "
+        "format, plus CloudWatch's 26 bytes per event (`bench/history.py`). The functions' own "
+        "logs and API Gateway's access log are not counted.",
+        "",
+        "Per question: "
+        + "; ".join(
+            f"{k} {f['calls_per_question']:.2f} calls x {ms(f['mean_billed_ms'])} at "
+            f"{f['memory_mb']} MB"
+            for k, f in funcs.items()
+        )
+        + f"; Express {ms(infra['express_billed_ms_mean'])} billed, "
+        f"{infra['state_transitions_per_question']:.1f} state transitions "
+        f"(as a Standard workflow: {usd(infra['standard_workflow_usd'])} per 1,000).",
+        "",
+        f"Express memory by AWS's rule (50 MB + definition + peak state data x "
+        f"{c['express_memory']['map_items']} Map items): "
+        f"{c['express_memory']['estimate_mb']:.1f} MB, inside the 64 MB billed.",
+        "",
+        "**Tokens** per question (offline model's counts) and per 1,000 questions for each model:",
+        "",
+    ]
+    models = c["models"]
+    rows = [
+        [
+            mode,
+            n(t["input_per_question"]),
+            n(t["cache_read_per_question"]),
+            n(t["cache_write_per_question"]),
+            n(t["output_per_question"]),
+            *(usd(t["usd"][model_id]) for model_id in models),
+        ]
+        for mode, t in c["tokens"].items()
+    ]
+    lines += fmt_table(
+        ["Mode", "Input / question", "Cache read", "Cache write", "Output", *models.values()],
+        rows,
+    )
+    lines += [
+        f"**All in, per 1,000 questions, as `{stack['environment']}` deploys it** "
+        f"({stack['architecture']}, prompt caching {'on' if stack['prompt_caching'] else 'off'}: "
+        "infrastructure plus the tokens of that mode). Model latency is not in it: add the "
+        "last column of the infrastructure table per second of model time per call.",
+        "",
+    ]
+    rows = [
+        [
+            models[model_id],
+            usd(v["infrastructure_usd"]),
+            f"{usd(v['tokens_usd'])} ({v['token_mode']})",
+            f"**{usd(v['usd'])}**",
+        ]
+        for model_id, v in c["per_1k_questions"].items()
+    ]
+    return lines + fmt_table(["Model", "Infrastructure", "Tokens", "Per 1,000 questions"], rows)

@@ -17,6 +17,8 @@ run actually had, so the report never claims more than was measured.
 from __future__ import annotations
 
 import json
+import uuid
+from typing import Any
 
 from storechat.local.payload import (
     LIMIT_BYTES,
@@ -29,12 +31,14 @@ from storechat.local.payload import (
 
 __all__ = [
     "LIMIT_BYTES",
+    "LOG_EVENT_OVERHEAD_BYTES",
     "Event",
     "PayloadPeaks",
     "Peak",
     "converse_usages",
     "details",
     "entered_at",
+    "execution_log",
     "execution_ms",
     "payload_fields_seen",
     "payload_peaks",
@@ -89,3 +93,48 @@ def converse_usages(events: list[Event]) -> list[dict[str, int]]:
         if isinstance(payload, dict) and "stopReason" in payload and "usage" in payload:
             usages.append({k: int(v) for k, v in payload["usage"].items()})
     return usages
+
+
+LOG_EVENT_OVERHEAD_BYTES = 26
+"""What CloudWatch Logs counts for each log event on top of its message."""
+
+
+def _compact(value: Any) -> Any:
+    """A payload string as Step Functions writes it: compact JSON, non-ASCII kept."""
+    if isinstance(value, str):
+        try:
+            parsed = json.loads(value)
+        except ValueError:
+            return value
+        if isinstance(parsed, dict | list):
+            return json.dumps(parsed, separators=(",", ":"), ensure_ascii=False)
+        return value
+    if isinstance(value, dict):
+        return {k: _compact(v) for k, v in value.items()}
+    return value
+
+
+def execution_log(events: list[Event], execution_arn: str) -> tuple[int, int]:
+    """(log events, bytes) an Express execution logs at level ALL with execution data.
+
+    One JSON record per history event, in the shape Step Functions writes to
+    CloudWatch Logs (``id``, ``type``, ``details`` with the payloads as JSON strings,
+    ``previous_event_id``, ``event_timestamp``, ``execution_arn``, ``redrive_count``),
+    plus CloudWatch's per-event overhead. An Express execution ARN names the state
+    machine, the execution and a second id: the local ARN gets one of the same length.
+    """
+    arn = execution_arn.replace(":execution:", ":express:") + ":" + str(uuid.UUID(int=0))
+    total = 0
+    for event in events:
+        record = {
+            "id": str(event["id"]),
+            "type": event["type"],
+            "details": _compact(details(event)),
+            "previous_event_id": str(event.get("previousEventId", 0)),
+            "event_timestamp": str(int(event["timestamp"].timestamp() * 1000)),
+            "execution_arn": arn,
+            "redrive_count": "0",
+        }
+        text = json.dumps(record, separators=(",", ":"), ensure_ascii=False, default=str)
+        total += len(text.encode("utf-8")) + LOG_EVENT_OVERHEAD_BYTES
+    return len(events), total

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bench import search
+
 
 @dataclass(frozen=True)
 class LatencyPlan:
     products: int
-    hit_samples: int
-    miss_samples: int
+    warm_samples: int
+    cold_samples: int
 
 
 @dataclass(frozen=True)
@@ -31,6 +33,12 @@ class Profile:
     """Handlers whose import and memory are measured; None for all of them."""
     memory_catalogs: tuple[int, ...]
     """Catalog sizes at which lookup_inventory's cache-miss memory is measured."""
+    search_sizes: tuple[int, ...]
+    """Catalog sizes at which the search engine is measured (``bench.search``)."""
+    search_queries: int
+    """Warm searches per size."""
+    cache_session_turns: int = 3
+    """Turns of the cached session whose cache share is measured, per model id."""
     seed: int = 7
 
 
@@ -43,14 +51,16 @@ FULL = Profile(
     tool_delay_s=1.0,
     parallel_repeats=3,
     latency=(
-        LatencyPlan(1_000, hit_samples=200, miss_samples=30),
-        LatencyPlan(10_000, hit_samples=50, miss_samples=10),
-        LatencyPlan(50_000, hit_samples=20, miss_samples=5),
+        LatencyPlan(1_000, warm_samples=200, cold_samples=30),
+        LatencyPlan(10_000, warm_samples=50, cold_samples=10),
+        LatencyPlan(50_000, warm_samples=20, cold_samples=5),
     ),
-    moto_reference=LatencyPlan(1_000, hit_samples=20, miss_samples=5),
+    moto_reference=LatencyPlan(1_000, warm_samples=20, cold_samples=5),
     import_repeats=3,
     handlers=None,
     memory_catalogs=(1_000, 10_000, 50_000),
+    search_sizes=search.FULL_SIZES,
+    search_queries=300,
 )
 
 QUICK = Profile(
@@ -63,9 +73,11 @@ QUICK = Profile(
     parallel_repeats=1,
     # Over 100 direct calls on one warm container, as in the full run: Powertools acts on
     # its metric buffer when one metric holds 100 values, and that path has broken before.
-    latency=(LatencyPlan(300, hit_samples=100, miss_samples=2),),
-    moto_reference=LatencyPlan(100, hit_samples=3, miss_samples=2),
+    latency=(LatencyPlan(300, warm_samples=100, cold_samples=2),),
+    moto_reference=LatencyPlan(100, warm_samples=3, cold_samples=2),
     import_repeats=1,
     handlers=("lookup_inventory", "compose_response"),
     memory_catalogs=(300,),
+    search_sizes=(1_000,),
+    search_queries=100,
 )

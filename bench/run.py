@@ -18,15 +18,16 @@ from typing import Any, TypeVar
 import moto
 
 import statemachine
-from bench import cost, history, lambdas, scenarios
+from bench import cost, history, lambdas, peer, scenarios, search, summary
 from bench.catalog import Catalogs
 from bench.profile import Profile
+from bench.questions import TOKEN_QUESTIONS
 from bench.scenarios import Asked
-from bench.stats import summary
+from bench.stats import summary as stats
+from bench.summary import LIMIT_SECONDS
 from bench.tools import canned_web
 from shared.registry import functions_by_key
 
-LIMIT_SECONDS = 600
 T = TypeVar("T")
 
 
@@ -124,7 +125,7 @@ def _tokens(
         (u["cacheWriteInputTokens"] or u["cacheReadInputTokens"] for a in cached for u in a.usages),
         default=0,
     )
-    minimum = prices["model"]["min_tokens_per_cache_checkpoint"]
+    minimum = prices["models"][prices["headline_model"]]["min_tokens_per_cache_checkpoint"]
     return {
         "catalog_products": len(load_catalog()),
         "questions": rows,
@@ -140,6 +141,41 @@ def _tokens(
             "prefix_below_minimum": prefix < minimum,
         },
     }
+
+
+def _cache_session(by_model: dict[str, list[Asked]], prices: dict[str, Any]) -> dict[str, Any]:
+    """Per model id: the share of the session's input tokens read from the cache."""
+    out: dict[str, Any] = {}
+    for model_id, asked in by_model.items():
+        usages = [u for a in asked for u in a.usages]
+        uncached = sum(u.get("inputTokens", 0) for u in usages)
+        read = sum(u.get("cacheReadInputTokens", 0) for u in usages)
+        write = sum(u.get("cacheWriteInputTokens", 0) for u in usages)
+        sent = uncached + read + write
+        # The largest cache read or write of one call: the longest prefix a checkpoint held.
+        prefix = max(
+            (
+                max(u.get(k, 0) for k in ("cacheReadInputTokens", "cacheWriteInputTokens"))
+                for u in usages
+            ),
+            default=0,
+        )
+        model = prices["models"][model_id]
+        out[model_id] = {
+            "name": model["name"],
+            "turns": len(asked),
+            "statuses": [f"{a.status} {a.outcome}" for a in asked],
+            "model_calls": len(usages),
+            "uncached": uncached,
+            "read": read,
+            "write": write,
+            "sent": sent,
+            "share_read": read / sent if sent else 0.0,
+            "prefix_tokens": prefix,
+            "min_tokens_per_checkpoint": model["min_tokens_per_cache_checkpoint"],
+            "prefix_below_minimum": prefix < model["min_tokens_per_cache_checkpoint"],
+        }
+    return out
 
 
 def _naive_at_scale(profile: Profile, catalogs: Catalogs) -> list[dict[str, Any]]:
@@ -202,12 +238,14 @@ def _notes(results: dict[str, Any], profile: Profile) -> list[str]:
         "Tokens are the offline model's count (ceil(characters / 4) of compact JSON), not "
         "Claude's tokenizer, and leave out the tool-use framing Bedrock adds. Ratios between "
         "modes are the meaningful part; absolute counts on Bedrock will differ.",
-        "Prompt caching: the offline model caches any prefix behind a cachePoint and never "
-        "expires it, so the share assumes a warm cache (Bedrock keeps one for 5 minutes of "
-        "inactivity) and ignores the minimum checkpoint size; see the Tokens section.",
-        "Lookup latency leaves out DynamoDB's own service time and the network: the table is "
-        "served from pre-encoded pages in-process. The moto row shows why moto could not serve "
-        "it: its server-side serialization dominates. Real pages of 1 MB add round trips.",
+        "Prompt caching: the offline model counts cache reads and writes by Bedrock's rules "
+        "for the model it stands in for (minimum tokens per checkpoint, at most four, exact "
+        "prefix, five idle minutes), but with its own token counts; whether a real prefix "
+        "reaches a model's minimum depends on Claude's tokenizer. See the Tokens section.",
+        "Lookup latency leaves out DynamoDB's and S3's own service time and the network: the "
+        "fresh reads are served from pre-encoded items in-process and the snapshot from moto's "
+        "S3 in memory; on Lambda a cold start also downloads the snapshot over the network. "
+        "The moto row shows what moto's own serialization adds.",
         "Handler times were measured in-process on a shared 2-core machine. A Lambda's CPU "
         "share scales with its memory (a full vCPU at 1,769 MB), so 256-512 MB functions "
         "would run CPU-bound work (catalog parsing, JSON) several times slower.",
@@ -221,22 +259,27 @@ def _notes(results: dict[str, Any], profile: Profile) -> list[str]:
         "network): their real API latency is not included.",
         "Powertools logs at WARNING and metrics and tracing are off locally: their cost per "
         "call on Lambda (EMF flush, X-Ray segments) is not in the handler times.",
-        "Costs leave out DynamoDB, API Gateway, CloudWatch Logs and data transfer.",
+        "Costs count API Gateway requests, DynamoDB request units and the conversations log's "
+        "CloudWatch ingestion (and its data protection scan); they leave out the functions' own "
+        "logs, API Gateway's access log, X-Ray traces, S3 requests, storage and data transfer. "
+        "Each question starts a new session, so LoadHistory finds nothing (a follow-up reads "
+        "the earlier turns).",
+        "The three-loop comparison uses one offline model for all three loops: it compares "
+        "what each loop sends and how often, not what a real model would answer.",
     ]
     lam = results["lambdas"]
     biggest = max(
         (row for row in lam["latency"] if row["server"] == "fast"), key=lambda r: r["products"]
     )
-    share = biggest["miss_ms"]["p99"] / biggest["timeout_ms"]
+    share = biggest["cold_ms"]["p99"] / biggest["timeout_ms"]
     if share > 0.5:
         notes.append(
-            f"At {biggest['products']:,} products a cache miss takes "
-            f"{biggest['miss_ms']['p50']:,.0f} ms (p50) and {biggest['miss_ms']['p99']:,.0f} ms "
+            f"At {biggest['products']:,} products a cold snapshot load and search takes "
+            f"{biggest['cold_ms']['p50']:,.0f} ms (p50) and {biggest['cold_ms']['p99']:,.0f} ms "
             f"(p99), {share:.0%} of lookup_inventory's {biggest['timeout_ms'] / 1000:g} s "
             f"timeout, on this machine; a {functions_by_key()['lookup_inventory'].memory_mb} MB "
-            "Lambda "
-            "gets a fraction of a vCPU, so on a cold or expired cache the tool would likely "
-            "time out. The five-rounds scenario warms the cache first for that reason."
+            "Lambda gets a fraction of a vCPU and downloads the snapshot over the network, so "
+            "its first lookup after a cold start could time out."
         )
     for m in lam["memory"]:
         if m["rss_peak_mb"] > m["memory_mb"]:
@@ -250,126 +293,6 @@ def _notes(results: dict[str, Any], profile: Profile) -> list[str]:
             "the figures are not meaningful."
         )
     return notes
-
-
-def _summary_rows(r: dict[str, Any]) -> list[dict[str, str]]:
-    t, p, par, lam, e, c = (
-        r["tokens"],
-        r["payload"],
-        r["parallel"],
-        r["lambdas"],
-        r["e2e"],
-        r["cost"],
-    )
-    count = len(t["questions"])
-    biggest_state = max(
-        p["scenarios"],
-        key=lambda s: max(s["peaks"]["state_input"]["bytes"], s["peaks"]["state_output"]["bytes"]),
-    )
-    state_peak = max(
-        biggest_state["peaks"]["state_input"]["bytes"],
-        biggest_state["peaks"]["state_output"]["bytes"],
-    )
-    converse_peak = max(p["scenarios"], key=lambda s: s["peaks"]["converse_payload"]["bytes"])
-    fast = [row for row in lam["latency"] if row["server"] == "fast"]
-    largest = max(fast, key=lambda row: row["products"])
-    slowest_import = max(lam["imports"].items(), key=lambda kv: kv[1]["import_ms"]["p50"])
-    lookup_memory = max(
-        (m for m in lam["memory"] if m["function"] == "lookup_inventory"),
-        key=lambda m: m["products"] or 0,
-    )
-    arm = c["infrastructure"]["by_architecture"]["arm64"]
-    limit = p["limit_bytes"]
-    rows = [
-        (
-            "1 Tokens",
-            f"input tokens per question, compact (mean of {count})",
-            f"{t['totals']['compact_input'] / count:,.0f}",
-            "",
-        ),
-        (
-            "1 Tokens",
-            "input tokens per question, naive (whole category)",
-            f"{t['totals']['naive_input'] / count:,.0f}",
-            f"{t['totals']['ratio']:.1f}x compact",
-        ),
-        (
-            "1 Tokens",
-            "share of input tokens a prompt cache would serve",
-            f"{t['caching']['share_served'] * 100:.1f}%",
-            f"prefix {t['caching']['prefix_tokens']:,} tokens vs "
-            f"{t['caching']['min_tokens_per_checkpoint']:,} minimum",
-        ),
-        (
-            "2 Payload",
-            f"largest state input/output ({biggest_state['name']})",
-            f"{state_peak / 1024:,.1f} KiB",
-            f"{state_peak / limit * 100:.1f}% of 256 KiB",
-        ),
-        (
-            "2 Payload",
-            f"largest Converse Lambda payload ({converse_peak['name']})",
-            f"{converse_peak['peaks']['converse_payload']['bytes'] / 1024:,.1f} KiB",
-            f"{converse_peak['peaks']['converse_payload']['share_of_limit'] * 100:.1f}% of 256 KiB",
-        ),
-        (
-            "3 Parallel",
-            f"tool round, three tools of {par['delay_s']:g} s each (median)",
-            f"{par['round_ms']:,.0f} ms",
-            f"{par['sum_of_tools_ms']:,.0f} ms in sequence",
-        ),
-        (
-            "4 Lambdas",
-            f"lookup_inventory hit, {largest['products']:,} products (p50 / p99)",
-            f"{largest['hit_ms']['p50']:,.1f} / {largest['hit_ms']['p99']:,.1f} ms",
-            f"timeout {largest['timeout_ms']:,} ms",
-        ),
-        (
-            "4 Lambdas",
-            f"lookup_inventory miss, {largest['products']:,} products (p50 / p99)",
-            f"{largest['miss_ms']['p50']:,.0f} / {largest['miss_ms']['p99']:,.0f} ms",
-            f"timeout {largest['timeout_ms']:,} ms",
-        ),
-        (
-            "4 Lambdas",
-            f"slowest cold import ({slowest_import[0]})",
-            f"{slowest_import[1]['import_ms']['p50']:,.0f} ms",
-            "",
-        ),
-        (
-            "4 Lambdas",
-            f"lookup_inventory peak memory, {lookup_memory['products'] or 0:,} products",
-            f"{lookup_memory['rss_peak_mb']:,.0f} MB",
-            f"{lookup_memory['memory_mb']} MB configured",
-        ),
-        (
-            "5 End to end",
-            f"local wall time per question, p50 / p99 ({e['questions']} questions)",
-            f"{e['wall_ms']['p50']:,.0f} / {e['wall_ms']['p99']:,.0f} ms",
-            "",
-        ),
-        (
-            "6 Cost",
-            "infrastructure per 1,000 questions (arm64)",
-            f"${arm['total_usd']:.4f}",
-            f"+ ${arm['per_second_of_model_latency_usd']:.4f} per second of model latency",
-        ),
-        (
-            "6 Cost",
-            "tokens per 1,000 questions: compact / naive / compact cached",
-            " / ".join(
-                f"${c['tokens'][mode]['usd']:,.2f}" for mode in ("compact", "naive", "cached")
-            ),
-            c["model"],
-        ),
-        (
-            "Run",
-            "whole benchmark",
-            f"{r['meta']['run_seconds']:,.0f} s",
-            f"limit {LIMIT_SECONDS} s",
-        ),
-    ]
-    return [dict(zip(("figure", "measure", "value", "compare"), row, strict=True)) for row in rows]
 
 
 # --------------------------------------------------------------------------- the run
@@ -394,16 +317,32 @@ def collect(profile: Profile) -> dict[str, Any]:
             f"five rounds at {profile.big_catalog:,} products",
             lambda: scenarios.run_five_rounds(profile, web, catalogs),
         )
+        cache_sessions = clock.run(
+            "three-turn cached sessions",
+            lambda: {
+                model_id: scenarios.run_cache_session(web, model_id, profile.cache_session_turns)
+                for model_id in prices["models"]
+            },
+        )
+        loops = clock.run(
+            "three loops side by side",
+            lambda: peer.run(TOKEN_QUESTIONS[: profile.token_questions], web),
+        )
     latency = clock.run("lookup latency", lambda: lambdas.warm_latency(profile, catalogs))
     memory = clock.run("handler memory", lambda: lambdas.memory(profile, catalogs))
     imports = clock.run("cold imports", lambda: lambdas.cold_imports(profile))
     naive_at_scale = clock.run("naive result sizes", lambda: _naive_at_scale(profile, catalogs))
+    engine = clock.run(
+        "search engine",
+        lambda: search.run(profile.search_sizes, queries=profile.search_queries),
+    )
 
     e2e = main["e2e"]
     compact = e2e[: profile.token_questions]
     results: dict[str, Any] = {}
     results["tokens"] = _tokens(compact, naive, cached, prices)
     results["tokens"]["naive_at_scale"] = naive_at_scale
+    results["cache_session"] = _cache_session(cache_sessions, prices)
 
     everything = e2e + main["three_tools"] + main["session"] + naive + cached + [five["asked"]]
     measured, missing = _fields(everything)
@@ -441,8 +380,8 @@ def collect(profile: Profile) -> dict[str, Any]:
     results["e2e"] = {
         "questions": len(e2e),
         "statuses": dict(Counter(f"{a.status} {a.outcome}" for a in e2e)),
-        "wall_ms": summary([a.wall_ms for a in e2e]),
-        "execution_ms": summary([a.execution_ms for a in e2e]),
+        "wall_ms": stats([a.wall_ms for a in e2e]),
+        "execution_ms": stats([a.execution_ms for a in e2e]),
         "handler_share": sum(s for a in e2e for _, s in a.lambda_calls)
         * 1000
         / sum(a.execution_ms for a in e2e),
@@ -455,12 +394,18 @@ def collect(profile: Profile) -> dict[str, Any]:
         for s in results["payload"]["scenarios"]
     )
     map_items = statemachine.TUNING_DEFAULTS["MaxToolsPerRound"]
+    infrastructure = cost.infrastructure(e2e, prices)
+    tokens = cost.tokens({"compact": compact, "naive": naive, "cached": cached}, prices)
+    stack = cost.deployed()
     results["cost"] = {
         "prices_taken": prices["taken"],
         "region": prices["region"],
-        "model": prices["model"]["name"],
-        "infrastructure": cost.infrastructure(e2e, prices),
-        "tokens": cost.tokens({"compact": compact, "naive": naive, "cached": cached}, prices),
+        "models": {model_id: m["name"] for model_id, m in prices["models"].items()},
+        "headline_model": prices["headline_model"],
+        "deployed": stack,
+        "infrastructure": infrastructure,
+        "tokens": tokens,
+        "per_1k_questions": cost.per_1k_questions(infrastructure, tokens, stack),
         "express_memory": {
             "definition_bytes": len(definition),
             "peak_state_bytes": peak_state,
@@ -468,6 +413,8 @@ def collect(profile: Profile) -> dict[str, Any]:
             "estimate_mb": cost.express_memory_estimate_mb(len(definition), peak_state, map_items),
         },
     }
+    results["search"] = engine
+    results["peer"] = loops
     results["notes"] = _notes(results, profile)
     results["meta"] = {
         "profile": profile.name,
@@ -487,5 +434,6 @@ def collect(profile: Profile) -> dict[str, Any]:
         "load_average": [load_at_start, os.getloadavg()[0]],
         "limit_seconds": LIMIT_SECONDS,
     }
-    results["summary"] = _summary_rows(results)
+    results["summary"] = summary.flat(results)
+    results["headline"] = summary.headline_rows(results)
     return results

@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from bench import history
-from bench.catalog import Catalogs
+from bench.catalog import Catalogs, publish_index
+from bench.dynamo import CapacityMeter, DynamoCall
 from bench.profile import Profile
 from bench.questions import E2E_QUESTIONS, SESSION_TURNS, TOKEN_QUESTIONS
 from bench.tools import Handler, Timed, delayed, naive_lookup, real_handler
@@ -52,6 +53,9 @@ class Asked:
     peaks: history.PayloadPeaks
     fields_seen: dict[str, list[str]] = field(default_factory=dict)
     result: RunResult | None = None
+    dynamodb: list[DynamoCall] = field(default_factory=list)
+    log_events: int = 0
+    log_bytes: int = 0
 
     def tokens(self, kind: str) -> int:
         return sum(u.get(kind, 0) for u in self.usages)
@@ -82,6 +86,8 @@ class Asked:
             "cache_write": self.tokens("cacheWriteInputTokens"),
             "output_tokens": self.tokens("outputTokens"),
             "lambda_ms": [[k, round(s * 1000, 2)] for k, s in self.lambda_calls],
+            "dynamodb": [[c.operation, c.read_units, c.write_units] for c in self.dynamodb],
+            "log_bytes": self.log_bytes,
         }
 
 
@@ -91,12 +97,14 @@ def ask(
     *,
     session_id: str | None = None,
     timed: Timed | None = None,
+    meter: CapacityMeter | None = None,
     keep: bool = False,
 ) -> Asked:
     started = time.perf_counter()
     result = local.ask(question, session_id)
     ask_ms = (time.perf_counter() - started) * 1000
     body = result.body or {}
+    log_events, log_bytes = history.execution_log(result.events, result.execution_arn)
     return Asked(
         question=question,
         status=result.status,
@@ -117,11 +125,14 @@ def ask(
         peaks=history.payload_peaks(result.events),
         fields_seen=history.payload_fields_seen(result.events),
         result=result if keep else None,
+        dynamodb=meter.drain() if meter else [],
+        log_events=log_events,
+        log_bytes=log_bytes,
     )
 
 
 @contextmanager
-def _local(
+def local_system(
     web_env: Mapping[str, str],
     *,
     model: str = "offline",
@@ -184,29 +195,53 @@ def run_main(profile: Profile, web_env: Mapping[str, str]) -> dict[str, list[Ask
     """
     timed = Timed()
     overrides = {key: timed.wrap(key, real_handler(key)) for key in functions_by_key()}
-    with _local(web_env, overrides=overrides) as local:
+    meter = CapacityMeter()
+    with local_system(web_env, overrides=overrides) as local, meter.installed():
         ask(local, E2E_QUESTIONS[0])
         timed.drain()
-        e2e = [ask(local, q, timed=timed) for q in E2E_QUESTIONS[: profile.e2e_questions]]
-        three_tools = ask(local, THREE_TOOLS_QUESTION, timed=timed)
+        meter.drain()
+        e2e = [
+            ask(local, q, timed=timed, meter=meter) for q in E2E_QUESTIONS[: profile.e2e_questions]
+        ]
+        three_tools = ask(local, THREE_TOOLS_QUESTION, timed=timed, meter=meter)
         session: list[Asked] = []
         session_id: str | None = None
         for turn in SESSION_TURNS[: profile.session_turns]:
-            session.append(ask(local, turn, session_id=session_id, timed=timed))
+            session.append(ask(local, turn, session_id=session_id, timed=timed, meter=meter))
             session_id = session_id or session[-1].session_id
     return {"e2e": e2e, "three_tools": [three_tools], "session": session}
 
 
 def run_naive(profile: Profile, web_env: Mapping[str, str]) -> list[Asked]:
     """The token questions, with lookup_inventory handing the model the whole category."""
-    with _local(web_env, overrides={"lookup_inventory": naive_lookup}) as local:
+    with local_system(web_env, overrides={"lookup_inventory": naive_lookup}) as local:
         return [ask(local, q) for q in TOKEN_QUESTIONS[: profile.token_questions]]
 
 
 def run_cached(profile: Profile, web_env: Mapping[str, str]) -> list[Asked]:
     """The token questions with ``PROMPT_CACHING=true`` (cache points after system and tools)."""
-    with _local(web_env, env={"PROMPT_CACHING": "true"}) as local:
+    with local_system(web_env, env={"PROMPT_CACHING": "true"}) as local:
         return [ask(local, q) for q in TOKEN_QUESTIONS[: profile.token_questions]]
+
+
+def run_cache_session(web_env: Mapping[str, str], model_id: str, turns: int) -> list[Asked]:
+    """The session's first ``turns`` turns with ``PROMPT_CACHING=true`` and ``model_id``.
+
+    The Converse Lambda places cache points by the model id, and the offline model
+    stands in for that model: it counts cache reads and writes by that model's rules.
+    """
+    from converse.handler import use_provider
+    from storechat.offline import OfflineProvider
+
+    env = {"PROMPT_CACHING": "true", "MODEL_ID": model_id}
+    asked: list[Asked] = []
+    session_id: str | None = None
+    with local_system(web_env, env=env) as local:
+        use_provider(OfflineProvider(model_id))
+        for turn in SESSION_TURNS[:turns]:
+            asked.append(ask(local, turn, session_id=session_id))
+            session_id = session_id or asked[-1].session_id
+    return asked
 
 
 def run_five_rounds(
@@ -215,11 +250,11 @@ def run_five_rounds(
     """Five tool rounds of three broad lookups each, on a large catalog, then the cap.
 
     The replay model asks for COMPUTERS, MOBILE and BOOKS six times; the sixth
-    request meets ``MaxToolRounds`` and falls back. The container is warm: its
-    catalog cache is filled before the question (a cold miss at 50,000 products
-    takes longer than the tool's 5 s timeout, see the Lambda figure). The deadline
-    and the cache's time to live are raised so that a slow, shared machine cannot
-    cut the rounds short; payload sizes do not depend on either.
+    request meets ``MaxToolRounds`` and falls back. The catalog's search snapshot is
+    published to the local index bucket and the container is warm: it has loaded the
+    snapshot before the question (a cold load is the Lambda figure's). The deadline is
+    raised so that a slow, shared machine cannot cut the rounds short; payload sizes
+    do not depend on it.
     """
     from lookup_inventory import handler
 
@@ -236,15 +271,15 @@ def run_five_rounds(
     with tempfile.TemporaryDirectory(prefix="storechat-bench-") as tmp:
         model = _replay(Path(tmp), "five-rounds.json", responses)
         with (
-            _local(
+            local_system(
                 web_env,
                 model=model,
                 catalog=[],
-                env={"CATALOG_CACHE_TTL_S": "3600"},
                 tuning={"DeadlineMs": 120_000},
             ) as local,
             fast.serving(),
         ):
+            publish_index(catalogs.products(profile.big_catalog))
             started = time.perf_counter()
             for i, category in enumerate(BROAD_CATEGORIES):
                 event = {
@@ -280,7 +315,7 @@ def run_parallel(profile: Profile, web_env: Mapping[str, str]) -> dict[str, Any]
     runs: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(prefix="storechat-bench-") as tmp:
         model = _replay(Path(tmp), "parallel.json", responses)
-        with _local(web_env, model=model, overrides=overrides) as local:
+        with local_system(web_env, model=model, overrides=overrides) as local:
             for _ in range(profile.parallel_repeats):
                 asked = ask(local, THREE_TOOLS_QUESTION, timed=timed, keep=True)
                 assert asked.result is not None

@@ -1,6 +1,6 @@
 """Figures of the product search engine (issue 11, part 3), at growing catalog sizes.
 
-For each size: a synthetic catalog (``storechat.catalog_gen``) is indexed into
+For each size: a synthetic catalog (``bench.catalog_gen``) is indexed into
 a snapshot file (build time, file size); a fresh Python process then validates
 the snapshot, opens it and answers one search (cold); this process answers a
 few hundred varied searches against it (warm p50 and p99).
@@ -123,8 +123,8 @@ def _cold(path: Path) -> dict[str, float]:
 
 
 def measure(size: int, workdir: Path, *, queries: int = 300, seed: int = 7) -> dict[str, Any]:
+    from bench.catalog_gen import synthetic_catalog
     from shared.search import SearchIndex, SearchQuery, build_index
-    from storechat.catalog_gen import synthetic_catalog
 
     print(f"bench.search: {size:,} products ...", file=sys.stderr, flush=True)
     catalog = synthetic_catalog(size, seed=seed)

@@ -5,8 +5,8 @@
   the answers are canned and deterministic. The benchmark has no network, and a
   live API would make the token counts depend on the day.
 * :func:`naive_lookup` is the "first seed article" tool: every product of the
-  category, every field, straight to the model. It reuses the real repository
-  and the real ``ToolOutput`` shape; only the choice of what to send differs.
+  category, every field, read from the catalog table straight to the model. It
+  reuses the real ``ToolOutput`` shape; only the choice of what to send differs.
 * :func:`delayed` and :class:`Timed` wrap any handler.
 """
 
@@ -123,15 +123,56 @@ def canned_web() -> Iterator[dict[str, str]]:
         }
 
 
+def _whole_category(category: str | None) -> list[dict[str, Any]]:
+    """Every product of ``category`` (of the catalog, without one) from the catalog table.
+
+    What the seed's Products API answered: a Query on the category index, or a Scan.
+    """
+    import boto3
+    from boto3.dynamodb.types import TypeDeserializer
+
+    from shared.environment import environ
+
+    env = environ()
+    client = boto3.client("dynamodb", region_name=env.get("AWS_REGION"))
+    request: dict[str, Any] = {"TableName": env.get("CATALOG_TABLE_NAME", "storechat-catalog")}
+    if category:
+        request |= {
+            "IndexName": env.get("CATALOG_CATEGORY_INDEX", "byCategory"),
+            "KeyConditionExpression": "category = :c",
+            "ExpressionAttributeValues": {":c": {"S": category}},
+        }
+    read = client.query if category else client.scan
+    deserialize = TypeDeserializer().deserialize
+    items: list[dict[str, Any]] = []
+    while True:
+        page = read(**request)
+        items += page.get("Items", [])
+        if "LastEvaluatedKey" not in page:
+            break
+        request["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+    # JSON numbers, as the seed's API sent them, not Decimals.
+    return [
+        json.loads(json.dumps({k: deserialize(v) for k, v in i.items()}, default=_number))
+        for i in items
+    ]
+
+
+def _number(value: Any) -> Any:
+    return int(value) if value == value.to_integral_value() else float(value)
+
+
 def naive_lookup(event: dict[str, Any], context: Any) -> dict[str, Any]:
     """Every product of the asked category (or the whole catalog), in full, to the model.
 
-    The output is built as a ``ToolOutput`` directly, not through
-    ``shared.contract.tool_output``: that helper caps what the model gets, and a
-    naive tool has no cap.
+    The first seed article's tool: no search, no cap, every field, read straight from
+    the catalog table. The output is built as a ``ToolOutput`` directly, not through
+    ``shared.contract.tool_output``: that helper caps what the model gets, and a naive
+    tool has no cap.
     """
     from lookup_inventory import handler
-    from lookup_inventory.logic import InventoryInput, full_record
+    from lookup_inventory.logic import full_record
+    from lookup_inventory.schema import InventoryInput
     from shared.contract import Ledger, ToolOutput, ToolUse, TraceEntry
 
     started = time.perf_counter()
@@ -142,11 +183,7 @@ def naive_lookup(event: dict[str, Any], context: Any) -> dict[str, Any]:
         # A bad request is answered the same way in both modes.
         result: dict[str, Any] = handler.lambda_handler(event, context)
         return result
-    source = handler.catalog_source()
-    products = handler.catalog_cache().get_or_load(
-        query.category or "*", lambda: source.products(query.category, deadline_s=None).products
-    )
-    records = [full_record(p) for p in products]
+    records = [full_record(p) for p in _whole_category(query.category)]
     return ToolOutput(
         tool_result={
             "toolUseId": tool_use.tool_use_id,

@@ -60,17 +60,34 @@ def test_quick_run_writes_every_section_with_measured_numbers(tmp_path: Path) ->
     assert positions == sorted(positions)
 
     # And every headline figure is a number, in the JSON, in the file and on stdout
-    assert results["summary"]
-    for row in results["summary"]:
+    assert results["headline"]
+    for row in results["headline"]:
         assert re.search(r"\d", row["value"]), row
         assert row["value"] in markdown
         assert row["value"] in done.stdout
+
+    # And the flat summary holds every figure issue 12 asks for, each printed with its target
+    summary = results["summary"]
+    models = set(results["cost"]["models"])
+    sizes = {str(row["products"]) for row in results["search"]}
+    for name in ("input_tokens_ratio_vs_naive", "cold_import_ms_max", "peak_state_kib"):
+        assert _number(summary[name]) and summary[name] > 0, name
+    assert _number(summary["tool_round_ratio"])
+    for name in ("cache_read_share", "cost_per_1k_questions_usd"):
+        assert set(summary[name]) == models and all(map(_number, summary[name].values())), name
+    for name in ("lookup_warm_p50_ms", "lookup_warm_p99_ms", "lookup_cold_ms"):
+        assert set(summary[name]) == sizes and all(map(_number, summary[name].values())), name
+    assert set(summary["peer_input_tokens_per_question"]) == {"storechat", "strands", "naive"}
+    for name in summary:
+        assert f"`{name}" in markdown, name
+    assert "≤ $5.00" in markdown and "not measured in this profile" in markdown
 
     # Tokens: both modes were measured, and the naive tool sends the model more
     tokens = results["tokens"]
     assert tokens["questions"]
     assert 0 < tokens["totals"]["compact_input"] < tokens["totals"]["naive_input"]
-    assert 0 < tokens["caching"]["share_served"] < 1
+    assert tokens["totals"]["cache_read"] + tokens["totals"]["cache_write"] > 0
+    assert all(s["sent"] > 0 and s["turns"] == 3 for s in results["cache_session"].values())
     assert all(row["bytes"] > 0 for row in tokens["naive_at_scale"])
 
     # Payload: four scenarios, each with peaks read from the history
@@ -90,9 +107,9 @@ def test_quick_run_writes_every_section_with_measured_numbers(tmp_path: Path) ->
     # section called the handler directly more than 100 times in one process
     lam = results["lambdas"]
     for row in lam["latency"]:
-        for kind in ("hit_ms", "miss_ms"):
+        for kind in ("warm_ms", "cold_ms"):
             assert row[kind]["n"] > 0 and _number(row[kind]["p50"]) and _number(row[kind]["p99"])
-    assert any(row["hit_ms"]["n"] + row["miss_ms"]["n"] > 100 for row in lam["latency"])
+    assert any(row["warm_ms"]["n"] + row["cold_ms"]["n"] > 100 for row in lam["latency"])
     assert {row["server"] for row in lam["latency"]} == {"fast", "moto"}
     assert all(_number(v["import_ms"]["p50"]) for v in lam["imports"].values())
     assert all(m["rss_peak_mb"] > 0 for m in lam["memory"])
@@ -103,7 +120,18 @@ def test_quick_run_writes_every_section_with_measured_numbers(tmp_path: Path) ->
     for arch in ("arm64", "x86_64"):
         assert cost["infrastructure"]["by_architecture"][arch]["total_usd"] > 0
     assert set(cost["tokens"]) == {"compact", "naive", "cached"}
-    assert all(t["usd"] > 0 for t in cost["tokens"].values())
+    assert all(usd > 0 for t in cost["tokens"].values() for usd in t["usd"].values())
+    infra = cost["infrastructure"]
+    assert infra["api_gateway_usd"] > 0 and infra["logs_ingestion_usd"] > 0
+    assert infra["dynamodb_read_units_per_question"] > 0
+    assert infra["dynamodb_write_units_per_question"] > 0
+
+    # Three loops: every question went through each loop, its tools answered, and the
+    # stand-in saw the model calls and the request sizes
+    for row in results["peer"]["questions"]:
+        for loop, figures in row["loops"].items():
+            assert figures["model_calls"] > 0 and figures["largest_request_bytes"] > 0, loop
+            assert figures["input_tokens"] > 0 and figures["tool_errors"] == 0, (loop, row)
 
     # And the run says how long it took (measured, never compared with a limit here)
     assert _number(results["meta"]["run_seconds"])

@@ -17,9 +17,9 @@ import pytest
 from botocore.stub import Stubber
 from moto import mock_aws
 
+from bench.catalog_gen import synthetic_catalog
 from infra import names
 from shared.catalog_data import load_catalog
-from storechat.catalog_gen import synthetic_catalog
 from storechat.cli import main
 
 SAMPLE = len(load_catalog())

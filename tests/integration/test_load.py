@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from storechat.loadtest import run_load
+from bench.loadtest import run_load
 
 
 def test_concurrent_shoppers_lose_no_request_and_no_turn() -> None:

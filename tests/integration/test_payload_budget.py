@@ -13,7 +13,7 @@ from typing import Any
 
 import boto3
 
-from storechat.catalog_gen import synthetic_catalog
+from bench.catalog_gen import synthetic_catalog
 from storechat.local import LocalStorechat
 from storechat.local.runner import REGION, SESSIONS_TABLE
 from tests.integration.converse_fixtures import asks_for_tools, lookup, write_replay

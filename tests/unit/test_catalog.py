@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
+from bench.catalog_gen import main, synthetic_catalog, write_catalog
 from shared.catalog_data import CATEGORIES, load_catalog
 from shared.sanitize import has_control_characters
-from storechat.catalog_gen import main, synthetic_catalog, write_catalog
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -301,7 +301,7 @@ def test_cli_rejects_size_zero_with_exit_2_and_a_clear_message(
 def test_module_runs_with_python_dash_m(tmp_path: Path) -> None:
     # Given the documented invocation, run as a separate process from the repo root
     target = tmp_path / "cli.json"
-    command = [sys.executable, "-m", "storechat.catalog_gen", "--size", "0", "--out", str(target)]
+    command = [sys.executable, "-m", "bench.catalog_gen", "--size", "0", "--out", str(target)]
     # When it is given an invalid size
     result = subprocess.run(command, cwd=REPO_ROOT, capture_output=True, text=True, check=False)
     # Then the process exits 2 with the reason on stderr

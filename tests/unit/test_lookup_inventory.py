@@ -17,6 +17,7 @@ import pytest
 from boto3.dynamodb.types import TypeSerializer
 from moto import mock_aws
 
+from bench.catalog_gen import synthetic_catalog
 from lookup_inventory.logic import relaxed_message, run
 from lookup_inventory.repository import CatalogRead, DynamoCatalog, HttpCatalog, Product
 from lookup_inventory.schema import DESCRIPTION, InventoryInput
@@ -24,7 +25,6 @@ from shared.catalog_data import load_catalog
 from shared.contract import ToolUse
 from shared.errors import CatalogUnavailable
 from shared.search import BOUNDS, SearchIndex, SearchQuery, build_index
-from storechat.catalog_gen import synthetic_catalog
 from tests.support.fake_http import FakeHttpServer
 
 CATALOG = load_catalog()

@@ -1,6 +1,6 @@
 """A bounded load test of the dev server on loopback, with the offline model.
 
-``python -m storechat.loadtest --shoppers 20 --questions 50`` starts ``storechat
+``python -m bench.loadtest --shoppers 20 --questions 50`` starts ``storechat
 serve`` in-process on 127.0.0.1 (a free port), lets each shopper hold one session
 and ask its questions one after another over HTTP, then checks that no request
 failed and that every turn was saved to its session. It prints throughput and
@@ -152,7 +152,7 @@ def run_load(shoppers: int, questions: int, *, timeout_s: float = 60) -> LoadRep
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="storechat.loadtest", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="bench.loadtest", description=__doc__.splitlines()[0])
     parser.add_argument("--shoppers", type=int, default=20)
     parser.add_argument("--questions", type=int, default=50)
     parser.add_argument("--out", type=Path, help="also write the report as JSON here")

@@ -8,7 +8,7 @@ value ranges, with names and specs drawn from per-brand product lines so that a
 
 Usage::
 
-    python -m storechat.catalog_gen --size 50000 --out catalog-50k.json
+    python -m bench.catalog_gen --size 50000 --out catalog-50k.json
 """
 
 from __future__ import annotations
@@ -941,7 +941,7 @@ def write_catalog(path: str | Path, size: int, seed: int = 7) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m storechat.catalog_gen",
+        prog="python -m bench.catalog_gen",
         description="Write a synthetic product catalog with the bundled catalog's schema.",
     )
     parser.add_argument("--size", type=int, default=50_000, help="number of products")

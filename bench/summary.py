@@ -1,0 +1,299 @@
+"""The results' summaries: the headline table, and the flat figures with their targets.
+
+``results.json``'s ``summary`` is a flat object, every figure named once (some
+keyed by a Bedrock model id, a catalog size or a loop); :data:`TARGETS` says which
+of them issue 12 sets a target for. ``results.md`` prints each figure with its target.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from bench.fmt import kib, ms, n, pct, usd
+from bench.peer import LABELS, LOOPS
+
+LIMIT_SECONDS = 600
+"""What a full run may take on a 2-core machine (issue 12)."""
+
+SONNET_45 = "anthropic.claude-sonnet-4-5-20250929-v1:0"
+HAIKU_45 = "anthropic.claude-haiku-4-5-20251001-v1:0"
+
+
+@dataclass(frozen=True)
+class Target:
+    figure: str
+    key: str | None
+    bound: float
+    at_most: bool
+    text: str
+
+    def met(self, value: float) -> bool:
+        return value <= self.bound if self.at_most else value >= self.bound
+
+
+TARGETS: tuple[Target, ...] = (
+    Target("cost_per_1k_questions_usd", SONNET_45, 5.00, True, "≤ $5.00"),
+    Target("cache_read_share", SONNET_45, 0.5, False, "≥ 50% (three-turn session)"),
+    Target("cache_read_share", HAIKU_45, 0.5, False, "≥ 50% (three-turn session)"),
+    Target("input_tokens_ratio_vs_naive", None, 0.30, True, "≤ 0.30"),
+    Target("cold_import_ms_max", None, 300, True, "≤ 300 ms, every handler"),
+    Target("lookup_warm_p50_ms", "50000", 2, True, "≤ 2 ms"),
+    Target("lookup_warm_p50_ms", "200000", 5, True, "≤ 5 ms"),
+    Target("lookup_warm_p99_ms", "200000", 25, True, "≤ 25 ms"),
+    Target("lookup_cold_ms", "200000", 1500, True, "≤ 1.5 s"),
+)
+"""Issue 12's targets. Other engineers work on meeting them; the bench only reports."""
+
+
+def _round(value: float | None, digits: int = 4) -> float | None:
+    return None if value is None else round(value, digits)
+
+
+def flat(r: dict[str, Any]) -> dict[str, Any]:
+    """The ``summary`` object of results.json."""
+    totals = r["tokens"]["totals"]
+    par = r["parallel"]
+    search = r["search"]
+    return {
+        "input_tokens_ratio_vs_naive": _round(totals["compact_input"] / totals["naive_input"]),
+        "cache_read_share": {
+            model_id: _round(s["share_read"]) for model_id, s in r["cache_session"].items()
+        },
+        "cost_per_1k_questions_usd": {
+            model_id: _round(c["usd"], 6) for model_id, c in r["cost"]["per_1k_questions"].items()
+        },
+        "cold_import_ms_max": _round(
+            max(v["import_ms"]["p50"] for v in r["lambdas"]["imports"].values()), 1
+        ),
+        "peak_state_kib": _round(r["cost"]["express_memory"]["peak_state_bytes"] / 1024, 2),
+        "tool_round_ratio": _round(par["round_ms"] / par["sum_of_tools_ms"])
+        if par.get("round_ms")
+        else None,
+        "lookup_warm_p50_ms": {str(s["products"]): _round(s["warm_ms"]["p50"], 3) for s in search},
+        "lookup_warm_p99_ms": {str(s["products"]): _round(s["warm_ms"]["p99"], 3) for s in search},
+        "lookup_cold_ms": {str(s["products"]): _round(s["cold_ms"], 1) for s in search},
+        "peer_input_tokens_per_question": {
+            loop: _round(r["peer"]["means"][loop]["input_tokens"], 1) for loop in LOOPS
+        },
+    }
+
+
+_FORMATS: dict[str, Callable[[float], str]] = {
+    "input_tokens_ratio_vs_naive": lambda v: f"{v:.2f}",
+    "cache_read_share": pct,
+    "cost_per_1k_questions_usd": usd,
+    "cold_import_ms_max": ms,
+    "peak_state_kib": lambda v: kib(v * 1024),
+    "tool_round_ratio": lambda v: f"{v:.2f}",
+    "lookup_warm_p50_ms": lambda v: f"{v:.2f} ms",
+    "lookup_warm_p99_ms": lambda v: f"{v:.2f} ms",
+    "lookup_cold_ms": ms,
+    "peer_input_tokens_per_question": n,
+}
+
+_MEANING = {
+    "input_tokens_ratio_vs_naive": "input tokens per question, compact ÷ naive (token questions)",
+    "cache_read_share": "share of input tokens read from the cache, three-turn session, caching on",
+    "cost_per_1k_questions_usd": "per 1,000 questions as prod deploys it (model latency excluded)",
+    "cold_import_ms_max": "slowest handler's cold import (median)",
+    "peak_state_kib": "largest state input or output, any scenario (limit 256 KiB)",
+    "tool_round_ratio": "tool round ÷ the three tools in sequence (1/3 = fully parallel)",
+    "lookup_warm_p50_ms": "search engine, warm search p50",
+    "lookup_warm_p99_ms": "search engine, warm search p99",
+    "lookup_cold_ms": "search engine, cold: validate + open + first search",
+    "peer_input_tokens_per_question": "input tokens per question, by loop",
+}
+
+
+_MODEL_NAMES = {SONNET_45: "Claude Sonnet 4.5", HAIKU_45: "Claude Haiku 4.5"}
+
+
+def _key_label(figure: str, key: str) -> str:
+    if figure == "peer_input_tokens_per_question":
+        return LABELS[key]
+    if key.isdigit():
+        return f"{int(key):,} products"
+    return _MODEL_NAMES.get(key, key)
+
+
+def target_rows(summary: dict[str, Any]) -> list[dict[str, str]]:
+    """Every figure of ``summary``, each with its target (or none) and whether it is met.
+
+    A target whose figure this run did not measure (a catalog size the quick profile
+    skips) is listed as not measured, never dropped.
+    """
+    rows = []
+    for figure, value in summary.items():
+        wanted = {t.key: t for t in TARGETS if t.figure == figure}
+        if not isinstance(value, dict):
+            rows.append(_target_row(figure, None, value, wanted.get(None)))
+            continue
+        keys = list(value) + [k for k in wanted if k is not None and k not in value]
+        if all(k.isdigit() for k in keys):
+            keys.sort(key=int)
+        for key in keys:
+            rows.append(_target_row(figure, key, value.get(key), wanted.get(key)))
+    return rows
+
+
+def _target_row(figure: str, key: str | None, value: float | None, target: Target | None) -> dict:
+    name = f"{figure}[{key!r}]".replace("'", '"') if key is not None else figure
+    if value is None:
+        shown, status = "not measured", "not measured in this profile"
+    else:
+        shown = _FORMATS[figure](value)
+        status = "" if target is None else ("met" if target.met(value) else "**not met**")
+    return {
+        "figure": name,
+        "measure": _MEANING[figure] + (f", {_key_label(figure, key)}" if key else ""),
+        "value": shown,
+        "target": target.text if target else "",
+        "status": status,
+    }
+
+
+def headline_rows(r: dict[str, Any]) -> list[dict[str, str]]:
+    """The Summary table: one line per headline figure, with what to compare it against."""
+    t, p, par, lam, e, c = (
+        r["tokens"],
+        r["payload"],
+        r["parallel"],
+        r["lambdas"],
+        r["e2e"],
+        r["cost"],
+    )
+    count = len(t["questions"])
+    biggest_state = max(
+        p["scenarios"],
+        key=lambda s: max(s["peaks"]["state_input"]["bytes"], s["peaks"]["state_output"]["bytes"]),
+    )
+    state_peak = max(
+        biggest_state["peaks"]["state_input"]["bytes"],
+        biggest_state["peaks"]["state_output"]["bytes"],
+    )
+    converse_peak = max(p["scenarios"], key=lambda s: s["peaks"]["converse_payload"]["bytes"])
+    fast = [row for row in lam["latency"] if row["server"] == "fast"]
+    largest = max(fast, key=lambda row: row["products"])
+    slowest_import = max(lam["imports"].items(), key=lambda kv: kv[1]["import_ms"]["p50"])
+    lookup_memory = max(
+        (m for m in lam["memory"] if m["function"] == "lookup_inventory"),
+        key=lambda m: m["products"] or 0,
+    )
+    arm = c["infrastructure"]["by_architecture"]["arm64"]
+    limit = p["limit_bytes"]
+    headline = c["headline_model"]
+    stack = c["deployed"]
+    search = max(r["search"], key=lambda s: s["products"])
+    rows = [
+        (
+            "1 Tokens",
+            f"input tokens per question, compact (mean of {count})",
+            f"{t['totals']['compact_input'] / count:,.0f}",
+            "",
+        ),
+        (
+            "1 Tokens",
+            "input tokens per question, naive (whole category)",
+            f"{t['totals']['naive_input'] / count:,.0f}",
+            f"{t['totals']['ratio']:.1f}x compact",
+        ),
+        (
+            "1 Tokens",
+            "share of input tokens a prompt cache would serve",
+            f"{t['caching']['share_served'] * 100:.1f}%",
+            f"prefix {t['caching']['prefix_tokens']:,} tokens vs "
+            f"{t['caching']['min_tokens_per_checkpoint']:,} minimum",
+        ),
+        (
+            "2 Payload",
+            f"largest state input/output ({biggest_state['name']})",
+            f"{state_peak / 1024:,.1f} KiB",
+            f"{state_peak / limit * 100:.1f}% of 256 KiB",
+        ),
+        (
+            "2 Payload",
+            f"largest Converse Lambda payload ({converse_peak['name']})",
+            f"{converse_peak['peaks']['converse_payload']['bytes'] / 1024:,.1f} KiB",
+            f"{converse_peak['peaks']['converse_payload']['share_of_limit'] * 100:.1f}% of 256 KiB",
+        ),
+        (
+            "3 Parallel",
+            f"tool round, three tools of {par['delay_s']:g} s each (median)",
+            f"{par['round_ms']:,.0f} ms",
+            f"{par['sum_of_tools_ms']:,.0f} ms in sequence",
+        ),
+        (
+            "4 Lambdas",
+            f"lookup_inventory warm, {largest['products']:,} products (p50 / p99)",
+            f"{largest['warm_ms']['p50']:,.1f} / {largest['warm_ms']['p99']:,.1f} ms",
+            f"timeout {largest['timeout_ms']:,} ms",
+        ),
+        (
+            "4 Lambdas",
+            f"lookup_inventory cold snapshot, {largest['products']:,} products (p50 / p99)",
+            f"{largest['cold_ms']['p50']:,.0f} / {largest['cold_ms']['p99']:,.0f} ms",
+            f"timeout {largest['timeout_ms']:,} ms",
+        ),
+        (
+            "4 Lambdas",
+            f"slowest cold import ({slowest_import[0]})",
+            f"{slowest_import[1]['import_ms']['p50']:,.0f} ms",
+            "",
+        ),
+        (
+            "4 Lambdas",
+            f"lookup_inventory peak memory, {lookup_memory['products'] or 0:,} products",
+            f"{lookup_memory['rss_peak_mb']:,.0f} MB",
+            f"{lookup_memory['memory_mb']} MB configured",
+        ),
+        (
+            "5 End to end",
+            f"local wall time per question, p50 / p99 ({e['questions']} questions)",
+            f"{e['wall_ms']['p50']:,.0f} / {e['wall_ms']['p99']:,.0f} ms",
+            "",
+        ),
+        (
+            "6 Cost",
+            "infrastructure per 1,000 questions (arm64; with API Gateway, DynamoDB, logs)",
+            f"${arm['total_usd']:.4f}",
+            f"+ ${arm['per_second_of_model_latency_usd']:.4f} per second of model latency",
+        ),
+        (
+            "6 Cost",
+            "tokens per 1,000 questions: compact / naive / compact cached",
+            " / ".join(
+                f"${c['tokens'][mode]['usd'][headline]:,.2f}"
+                for mode in ("compact", "naive", "cached")
+            ),
+            c["models"][headline],
+        ),
+        (
+            "6 Cost",
+            f"all in per 1,000 questions, {c['models'][headline]}, as {stack['environment']} "
+            "deploys it",
+            f"${c['per_1k_questions'][headline]['usd']:,.2f}",
+            "target ≤ $5.00",
+        ),
+        (
+            "7 Search",
+            f"search engine at {search['products']:,} products, warm p50 / p99; cold",
+            f"{search['warm_ms']['p50']:.2f} / {search['warm_ms']['p99']:.2f} ms; "
+            f"{ms(search['cold_ms'])}",
+            "",
+        ),
+        (
+            "8 Loops",
+            "input tokens per question: " + " / ".join(LABELS[loop] for loop in LOOPS),
+            " / ".join(n(r["peer"]["means"][loop]["input_tokens"]) for loop in LOOPS),
+            "same offline model: compares loops, not models",
+        ),
+        (
+            "Run",
+            "whole benchmark",
+            f"{r['meta']['run_seconds']:,.0f} s",
+            f"limit {LIMIT_SECONDS} s",
+        ),
+    ]
+    return [dict(zip(("figure", "measure", "value", "compare"), row, strict=True)) for row in rows]
