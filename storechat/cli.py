@@ -4,7 +4,8 @@ Every command runs the real state machine in-process (see ``storechat.local``), 
 catalog imported with ``storechat catalog import`` or else the bundled sample.
 Exit codes: 0 for every outcome the assistant can give (answered, truncated,
 refused, fallback); 1 when the execution itself failed; 2 for bad input.
-``storechat catalog`` manages the store's products (see ``storechat.catalog.commands``).
+``storechat catalog`` manages the store's products (see ``storechat.catalog.commands``);
+``storechat eval`` scores the assistant on a question set (see ``storechat.evaluate``).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from shared.api import DEFAULT_MAX_MESSAGE_CHARS, RequestRejected, parse_query
 from storechat.catalog import load_local_catalog
 from storechat.catalog.commands import add_catalog_commands
 from storechat.catalog.errors import CatalogError
+from storechat.evaluate.command import add_eval_arguments, run_eval
 from storechat.local import LocalStorechat, RunResult
 
 EXIT_FAILED = 1
@@ -221,6 +223,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     )
 
 
+def cmd_eval(args: argparse.Namespace) -> int:
+    return run_eval(args, home=data_dir(), label=_model_label(args.model))
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="storechat", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -258,6 +264,16 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1")
     common(serve)
     serve.set_defaults(func=cmd_serve)
+
+    evaluate = sub.add_parser(
+        "eval",
+        help="score the assistant on a set of shopper questions",
+        description="Run every question through the real loop, score each answer against "
+        "what the question expects, and write report.md and report.json.",
+    )
+    add_eval_arguments(evaluate)
+    common(evaluate)
+    evaluate.set_defaults(func=cmd_eval)
 
     add_catalog_commands(sub, home=data_dir)
     return parser
