@@ -21,6 +21,7 @@ from aws_cdk import aws_sns_subscriptions as subscriptions
 from aws_cdk import aws_stepfunctions as sfn
 from constructs import Construct
 
+from compose_response.facts import FACT_CORRECTIONS_METRIC
 from compose_response.logic import OUTCOME_METRICS
 from index_catalog.metrics import IndexMetric
 from infra import names
@@ -151,6 +152,14 @@ class Monitoring(Construct):
                 metric=fallback_rate,
                 threshold=settings.fallback_rate_percent,
                 comparison=cw.ComparisonOperator.GREATER_THAN_THRESHOLD,
+            ),
+            alarm(
+                "FactCorrections",
+                "The model stated product facts that the catalog contradicts (price, specs, "
+                "stock); they were corrected or removed before the shopper saw them, but a "
+                "model or prompt change may have made it careless.",
+                metric=custom(FACT_CORRECTIONS_METRIC),
+                threshold=settings.fact_corrections,
             ),
         ]
 

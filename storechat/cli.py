@@ -126,8 +126,12 @@ def print_trace(result: RunResult, out: TextIO) -> None:
     if not lines:
         print("  (no tools were called)", file=out)
     for line in lines:
+        if "round" not in line:
+            # A step after the model answered (the fact check), not a tool call.
+            print(f"  after the answer  {line.get('tool')}: {line.get('summary')}", file=out)
+            continue
         print(
-            f"  round {line.get('round', '?')}  {line.get('tool')}  "
+            f"  round {line.get('round')}  {line.get('tool')}  "
             f"input={json.dumps(line.get('input'), ensure_ascii=False)}  "
             f"status={line.get('status')}  {line.get('ms')} ms",
             file=out,

@@ -10,8 +10,10 @@ const MAX_KEPT_TURNS = 20;
 const MAX_MESSAGE_CHARS = 2000;
 // API Gateway gives up after 29 s; wait a little longer so its 504 is what we show.
 const REQUEST_TIMEOUT_MS = 35_000;
-// The same citation pattern as compose_response.logic.CITATION.
+// The same citation pattern as compose_response.text.CITATION.
 const CITATION = /\[([A-Za-z][A-Za-z0-9_-]{0,62}[0-9][A-Za-z0-9_-]{0,62})\](?!\()/g;
+// The trace line listing corrected facts: compose_response.facts.TRACE_STEP. It is not a tool call.
+const CHECK_FACTS_STEP = "check_facts";
 
 // Error codes, outcomes and fallback reasons, with their words, come from the API's
 // one declaration of them (shared/vocabulary.py), published beside the page.
@@ -117,18 +119,71 @@ const session = {
 // ---------------------------------------------------------------------------------------
 // Rendering an answer
 
-/** Inline text: **bold** and [productId] citations that link to the product's card. */
-function inline(text, cards) {
+/** Where `text` has `codePoints` code points behind it, in JavaScript's UTF-16 units. */
+function utf16Offset(text, codePoints) {
+  let units = 0;
+  let seen = 0;
+  for (const char of text) {
+    if (seen === codePoints) break;
+    units += char.length;
+    seen += 1;
+  }
+  return units;
+}
+
+/**
+ * The corrected facts still in `answer`: where each is (the server counts code points)
+ * and what the catalog says. One that is not where it says is left unmarked.
+ */
+function correctionMarks(body, answer) {
+  const corrections = Array.isArray(body.corrections) ? body.corrections : [];
+  const marks = [];
+  for (const c of corrections) {
+    if (!c || c.dropped || !Number.isInteger(c.start) || typeof c.text !== "string" || !c.text) continue;
+    const start = utf16Offset(answer, c.start);
+    if (!answer.startsWith(c.text, start)) continue;
+    marks.push({ start, end: start + c.text.length, record: String(c.record ?? ""), said: String(c.said ?? "") });
+  }
+  return marks.sort((a, b) => a.start - b.start);
+}
+
+/** `text`, which starts at `at` in the answer, with each corrected fact inside it marked. */
+function marked(text, marks, at) {
+  const out = [];
+  let last = 0;
+  for (const mark of marks) {
+    const start = mark.start - at;
+    const end = mark.end - at;
+    if (start < last || end > text.length) continue;
+    out.push(text.slice(last, start));
+    out.push(
+      el("mark", { class: "corrected", title: `catalog: ${mark.record}` }, text.slice(start, end)),
+      el("span", { class: "visually-hidden",
+        text: ` (corrected from the catalog; the assistant had said ${mark.said})` }));
+    last = end;
+  }
+  out.push(text.slice(last));
+  return out;
+}
+
+/**
+ * Inline text: **bold**, [productId] citations that link to the product's card, and
+ * corrected facts marked. `at` is where `text` starts in the answer, for the marks.
+ */
+function inline(text, cards, marks = [], at = 0) {
   const out = [];
   const parts = text.split(/(\*\*[^*\n]+\*\*)/g);
+  let partAt = at;
   for (const part of parts) {
+    const start = partAt;
+    partAt += part.length;
     if (/^\*\*[^*\n]+\*\*$/.test(part)) {
-      out.push(el("strong", {}, ...inline(part.slice(2, -2), cards)));
+      out.push(el("strong", {}, ...inline(part.slice(2, -2), cards, marks, start + 2)));
       continue;
     }
     let last = 0;
     for (const match of part.matchAll(CITATION)) {
-      out.push(part.slice(last, match.index));
+      out.push(...marked(part.slice(last, match.index), marks, start + last));
       const card = cards.get(match[1]);
       if (card) {
         out.push(el("a", {
@@ -143,24 +198,27 @@ function inline(text, cards) {
       }
       last = match.index + match[0].length;
     }
-    out.push(part.slice(last));
+    out.push(...marked(part.slice(last), marks, start + last));
   }
   return out.filter((piece) => piece !== "");
 }
 
 /** Lines become paragraphs, "1." lines an ordered list, "-" lines a bulleted list. */
-function answerBlock(text, cards) {
+function answerBlock(text, cards, marks = []) {
   const block = el("div", { class: "answer__text" });
   let list = null;
   let listKind = "";
+  let lineAt = 0;
   for (const raw of text.split("\n")) {
+    const at = lineAt + raw.length - raw.trimStart().length;
+    lineAt += raw.length + 1;
     const line = raw.trim();
     const numbered = line.match(/^\d+[.)]\s+(.*)$/);
     const bulleted = line.match(/^[-*•]\s+(.*)$/);
     const kind = numbered ? "ol" : bulleted ? "ul" : "";
     if (!kind) {
       list = null;
-      if (line) block.append(el("p", {}, ...inline(line, cards)));
+      if (line) block.append(el("p", {}, ...inline(line, cards, marks, at)));
       continue;
     }
     if (!list || listKind !== kind) {
@@ -168,7 +226,8 @@ function answerBlock(text, cards) {
       listKind = kind;
       block.append(list);
     }
-    list.append(el("li", {}, ...inline((numbered || bulleted)[1], cards)));
+    const content = (numbered || bulleted)[1];
+    list.append(el("li", {}, ...inline(content, cards, marks, at + line.length - content.length)));
   }
   return block;
 }
@@ -237,13 +296,15 @@ function productCard(product, id) {
 
 function traceBlock(body) {
   const lines = Array.isArray(body.trace) ? body.trace : [];
-  const tools = lines.length === 1 ? "1 tool call" : `${lines.length} tool calls`;
+  const toolCalls = lines.filter((line) => line && line.tool !== CHECK_FACTS_STEP).length;
+  const tools = toolCalls === 1 ? "1 tool call" : `${toolCalls} tool calls`;
   const calls = body.modelCalls === 1 ? "1 model call" : `${body.modelCalls ?? 0} model calls`;
   const usage = body.usage || {};
   const list = lines.length
     ? el("ol", { class: "trace__list" }, lines.map((line) => {
         const status = String(line.status || "unknown");
-        return el("li", { class: `trace__item trace__item--${status === "success" ? "ok" : "bad"}` },
+        const tone = line.tool === CHECK_FACTS_STEP ? "check" : status === "success" ? "ok" : "bad";
+        return el("li", { class: `trace__item trace__item--${tone}` },
           el("p", { class: "trace__head" },
             el("span", { class: "trace__tool", text: line.tool || "?" }),
             el("span", { class: "trace__status", text: status }),
@@ -292,7 +353,8 @@ function answerTurn(body, turnId, { sentSessionId } = {}) {
     item.append(notice("info", "New conversation",
       "Your earlier conversation had expired, so this one starts fresh."));
   }
-  item.append(answerBlock(String(body.answer || ""), cards));
+  const answer = String(body.answer || "");
+  item.append(answerBlock(answer, cards, correctionMarks(body, answer)));
   if (cards.size) {
     item.append(el("ul", { class: "cards", "aria-label": "Products in this answer" },
       [...cards.values()].map((card) => productCard(card.product, card.id))));
@@ -300,6 +362,13 @@ function answerTurn(body, turnId, { sentSessionId } = {}) {
   const notes = [];
   if (Array.isArray(body.unverifiedCitations) && body.unverifiedCitations.length) {
     notes.push("I left out products I could not verify in the catalog.");
+  }
+  const corrections = Array.isArray(body.corrections) ? body.corrections : [];
+  if (corrections.some((c) => c && !c.dropped)) {
+    notes.push("Highlighted facts were corrected to the catalog's values.");
+  }
+  if (corrections.some((c) => c && c.dropped)) {
+    notes.push("I left out a statement that did not match the catalog.");
   }
   if (body.historySaved === false) {
     notes.push("I couldn't save this turn, so a follow-up may not remember it.");

@@ -6,6 +6,7 @@ from typing import Any
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
+from compose_response.facts import FACT_CORRECTIONS_METRIC
 from compose_response.logic import OUTCOME_METRICS, ComposeInput, compose
 from shared.observability import CORRELATION_ID_PATH, MetricUnit, logger, metrics, tracer
 
@@ -25,5 +26,14 @@ def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, A
         )
         logger.warning(
             "dropped citations no tool returned", extra={"ids": body.unverifiedCitations}
+        )
+    # Zero included: the metric is then per answer, and its average means something.
+    metrics.add_metric(
+        name=FACT_CORRECTIONS_METRIC, unit=MetricUnit.Count, value=len(body.corrections)
+    )
+    if body.corrections:
+        logger.warning(
+            "corrected facts the ledger contradicts",
+            extra={"corrections": [c.model_dump() for c in body.corrections]},
         )
     return body.model_dump()

@@ -3,16 +3,21 @@
 Products come only from the ledger: the full records the tools returned in this
 execution. The model's text decides which of them to show, by citing
 ``[productId]``; a citation of anything the tools did not return is removed
-together with the sentence or bullet that makes the claim.
+together with the sentence or bullet that makes the claim. What the remaining
+sentences state about a cited product is then checked against its record
+(:mod:`compose_response.facts`): a wrong fact is corrected, or its sentence removed.
 """
 
 from __future__ import annotations
 
 import re
+import time
 from typing import Annotated, Any
 
 from pydantic import BaseModel, Field
 
+from compose_response.facts import Correction, check_facts, trace_line
+from compose_response.text import BULLET, CITATION, sentences
 from shared.vocabulary import FALLBACK_REASONS, Outcome
 
 OUTCOME_METRICS: dict[str, str] = {
@@ -23,9 +28,10 @@ OUTCOME_METRICS: dict[str, str] = {
 }
 """One count metric per outcome, without dimensions, so alarms can divide by Conversations."""
 
-# An id inside square brackets that is not a Markdown link and holds a digit.
-CITATION = re.compile(r"\[([A-Za-z][A-Za-z0-9_-]{0,62}[0-9][A-Za-z0-9_-]{0,62})\](?!\()")
 MAX_ANSWER_CHARS = 4000
+MAX_CORRECTIONS = 50
+"""Corrections listed in a body: more than any honest answer needs, and a bound on the
+body's size under Step Functions' 256 KiB. The answer is corrected either way."""
 FALLBACK_PRODUCTS = 3
 
 REFUSAL = (
@@ -66,6 +72,9 @@ class ResponseBody(BaseModel):
     usage: UsageIn
     trace: list[dict[str, Any]]
     unverifiedCitations: list[str]
+    corrections: list[Correction]
+    """Facts in the answer that the ledger contradicted: each corrected in ``answer``
+    (``start`` says where) or removed with its sentence."""
 
 
 def _ledger_index(products: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
@@ -75,29 +84,6 @@ def _ledger_index(products: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
         if isinstance(pid, str) and pid not in index:
             index[pid] = product
     return index
-
-
-# A sentence ends at . ! ? followed by a space, or at a full stop of a script that
-# uses no spaces between sentences (Chinese, Japanese: 。！？; also ．｡ and the
-# Devanagari, Arabic, Armenian, Ethiopic and Myanmar full stops), closing quotes
-# and brackets included.
-_SENTENCE_END = re.compile(
-    r"(?<=[.!?])[\"'\u201d\u2019)\]]*\s+"
-    r"|(?<=[\u3002\uff01\uff1f\uff0e\uff61\u0964\u06d4\u061f\u0589\u1362\u104b])"
-    r"[\u300d\u300f\uff09\u3011\"'\u201d\u2019)\]]*\s*"
-)
-
-
-def sentences(line: str) -> list[str]:
-    """``line`` cut into sentences; joined with "" they give ``line`` back."""
-    pieces: list[str] = []
-    start = 0
-    for match in _SENTENCE_END.finditer(line):
-        if match.end() > start and match.end() < len(line):
-            pieces.append(line[start : match.end()])
-            start = match.end()
-    pieces.append(line[start:])
-    return [p for p in pieces if p]
 
 
 def _drop_claims(text: str, unknown: set[str]) -> str:
@@ -111,7 +97,7 @@ def _drop_claims(text: str, unknown: set[str]) -> str:
         if not cites_unknown(line):
             kept_lines.append(line)
             continue
-        if re.match(r"\s*([-*•]|\d+[.)])\s", line):
+        if BULLET.match(line):
             continue
         kept = [s for s in sentences(line) if not cites_unknown(s)]
         if kept:
@@ -132,12 +118,16 @@ def cited_products(
         if match.group(1) not in index and match.group(1) not in unknown:
             unknown.append(match.group(1))
     text = _drop_claims(answer, set(unknown)) if unknown else answer.strip()
-    # Cards only for what the remaining text still cites: the words and the cards agree.
+    return text, _cited(text, index), unknown
+
+
+def _cited(text: str, index: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    # Cards only for what the text still cites: the words and the cards agree.
     cited: list[str] = []
     for match in CITATION.finditer(text):
         if match.group(1) in index and match.group(1) not in cited:
             cited.append(match.group(1))
-    return text, [index[pid] for pid in cited], unknown
+    return [index[pid] for pid in cited]
 
 
 def _product_line(product: dict[str, Any]) -> str:
@@ -162,18 +152,31 @@ def fallback_answer(reason: str | None, found: list[dict[str, Any]]) -> str:
 
 def compose(event: ComposeInput) -> ResponseBody:
     unverified: list[str] = []
+    corrections: list[Correction] = []
+    check_ms = 0
     if event.outcome == "refused":
         answer, products = REFUSAL, []
     elif event.outcome == "fallback":
         products = list(_ledger_index(event.products).values())[:FALLBACK_PRODUCTS]
         answer = fallback_answer(event.fallbackReason, products)
     else:
-        answer, products, unverified = cited_products(event.answer, event.products)
+        index = _ledger_index(event.products)
+        text, _, unverified = cited_products(event.answer, event.products)
+        started = time.perf_counter()
+        answer, corrections = check_facts(text, index)
+        check_ms = int((time.perf_counter() - started) * 1000)
+        products = _cited(answer, index)
         if not answer:
             answer = "Sorry, I couldn't find a product I can vouch for. Could you rephrase?"
     room = MAX_ANSWER_CHARS - (len(TRUNCATED_NOTE) + 2 if event.outcome == "truncated" else 0)
     if len(answer) > room:
         answer = answer[: room - 1].rstrip() + "…"
+    for correction in corrections:
+        # A corrected value cut off with the end of the answer is no longer there to mark.
+        if correction.start is not None and not answer.startswith(
+            correction.text or "", correction.start
+        ):
+            correction.start = None
     if event.outcome == "truncated":
         # After the cap, so a long cut-off answer still says it was cut off.
         answer = f"{answer}\n\n{TRUNCATED_NOTE}"
@@ -186,6 +189,7 @@ def compose(event: ComposeInput) -> ResponseBody:
         toolRounds=event.toolRounds,
         modelCalls=event.modelCalls,
         usage=event.usage,
-        trace=event.trace,
+        trace=[*event.trace, trace_line(corrections, check_ms)] if corrections else event.trace,
         unverifiedCitations=unverified,
+        corrections=corrections[:MAX_CORRECTIONS],
     )

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Locator, Page, Route, expect
 
+from compose_response.logic import ComposeInput, compose
 from shared.catalog_data import load_catalog
 from shared.vocabulary import CONVERSATION_FAILED, ERRORS, FALLBACK_REASONS, OUTCOMES, ApiError
 from tests.integration.converse_fixtures import asks_for_tools, lookup, replies, write_replay
@@ -357,7 +358,7 @@ def test_markup_in_the_models_text_is_shown_as_text(
     model = write_replay(
         tmp_path,
         [
-            asks_for_tools(lookup("t1", category="COMPUTERS", keywords="windows")),
+            asks_for_tools(lookup("t1", productIds=["CMP-023"])),
             replies(f"Try the HP 14 [CMP-023]. {markup}"),
         ],
     )
@@ -372,6 +373,83 @@ def test_markup_in_the_models_text_is_shown_as_text(
     expect(answer.locator(".answer__text")).to_contain_text(markup)
     expect(answer.locator(".answer__text img, .answer__text script")).to_have_count(0)
     assert page.title() == "storechat · shopping assistant"
+
+
+# -- facts the catalog contradicts are corrected, and the page marks them ---------------------
+
+
+def test_a_corrected_fact_is_marked_in_the_answer_with_the_catalogs_value(
+    page: Page, start_storechat: Callable[..., str], tmp_path: Path, screenshot: Shot
+) -> None:
+    # Given a model that gets the HP 14's weight and price wrong (the catalog: 1.4 kg, $349)
+    model = write_replay(
+        tmp_path,
+        [
+            asks_for_tools(lookup("t1", productIds=["CMP-023"])),
+            replies("The **HP 14** [CMP-023] weighs 1.1 kg and costs $299. It runs Windows 11."),
+        ],
+    )
+    page.goto(start_storechat(model=model))
+
+    # When the shopper asks
+    ask(page, "A cheap Windows laptop")
+    answer = answers(page).first
+    expect(answer).to_have_attribute("data-outcome", "answered")
+
+    # Then the answer states the catalog's values, each marked, with the catalog's value
+    marks = answer.locator("mark.corrected")
+    expect(marks).to_have_count(2)
+    expect(marks.nth(0)).to_have_text("1.4 kg")
+    expect(marks.nth(0)).to_have_attribute("title", "catalog: 1.4 kg")
+    expect(marks.nth(1)).to_have_text("$349")
+    expect(marks.nth(1)).to_have_attribute("title", "catalog: $349.00")
+    text = answer.locator(".answer__text")
+    expect(text).to_contain_text("weighs 1.4 kg")
+    expect(text).to_contain_text("and costs $349")
+    expect(text.locator("strong")).to_have_text("HP 14")
+    # And a screen reader hears what was corrected
+    expect(text.locator(".visually-hidden").first).to_have_text(
+        " (corrected from the catalog; the assistant had said 1.1 kg)"
+    )
+    expect(answer.locator(".answer__note")).to_contain_text("corrected to the catalog's values")
+    # And the trace lists the check apart from the one tool call
+    expect(answer.locator(".trace__counts")).to_contain_text("1 tool call")
+    trace = answer.locator("details.trace")
+    trace.locator("summary").click()
+    expect(trace.locator(".trace__item--check .trace__summary")).to_contain_text("said '1.1 kg'")
+    answer.scroll_into_view_if_needed()
+    screenshot(page, "14-corrected-fact")
+
+    # And a reload marks the kept answer the same way
+    page.reload()
+    expect(answers(page).first.locator("mark.corrected")).to_have_count(2)
+
+
+def test_marks_land_on_the_corrected_text_in_lists_after_wide_characters(
+    page: Page, storechat_url: str
+) -> None:
+    # Given a body built by compose_response, whose offsets count code points: an emoji
+    # (two UTF-16 units in the page) and a bulleted list come before the corrected facts
+    built = compose(
+        ComposeInput(
+            sessionId=ANSWERED_SESSION,
+            outcome="answered",
+            answer="\U0001f4bb Picks:\n- **HP 14** [CMP-023]: 1.1 kg, $299\n- Dell [CMP-008]",
+            products=[CATALOG["CMP-023"], CATALOG["CMP-008"]],
+        )
+    ).model_dump()
+    answer_queries_with(
+        page, [(200, "application/json", json.dumps({**built, "historySaved": True}))]
+    )
+    page.goto(storechat_url)
+
+    # When the page shows it
+    ask(page, "Light laptops")
+
+    # Then exactly the corrected values are marked, inside the list item
+    marks = answers(page).first.locator("li mark.corrected")
+    expect(marks).to_have_count(2)
+    assert marks.all_inner_texts() == ["1.4 kg", "$349"]
 
 
 # -- the words come from the contract (shared/vocabulary.py, served as names.json) ------------

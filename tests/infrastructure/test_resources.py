@@ -301,6 +301,8 @@ def test_alarms_cover_failures_timeouts_throttling_tools_and_fallbacks(
         "ModelThrottled",
         "ToolErrorRate",
         "FallbackRate",
+        # facts the catalog contradicted (tests/infrastructure/test_fact_alarm.py)
+        "FactCorrections",
         # the catalog index (tests/infrastructure/test_search.py looks closer)
         "CatalogIndexerErrors",
         "CatalogIndexChangesDropped",

@@ -28,7 +28,7 @@ def test_products_follow_the_order_of_citation_without_duplicates() -> None:
     )
     # Then the products are listed once each, in the order first cited
     assert [p["productId"] for p in out["products"]] == ["CMP-010", "CMP-002"]
-    assert out["unverifiedCitations"] == []
+    assert out["unverifiedCitations"] == [] and out["corrections"] == []
 
 
 def test_a_citation_no_tool_returned_is_removed_with_its_sentence() -> None:

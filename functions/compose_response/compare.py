@@ -1,0 +1,215 @@
+"""Whether a ledger record agrees with a claim, and how the answer should say its value.
+
+The tolerances are the ones :mod:`compose_response.facts` lists. A corrected value is
+written in the claim's own unit and number style: "1,1 kg" becomes "1,4 kg", "$1,299"
+keeps its thousands comma, "4800万画素" stays in 万画素, and a TB amount that is not a
+whole number of TB becomes GB.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from compose_response.claims import WordClaim, author_agrees, os_agrees, parse_os
+from compose_response.units import Quantity, format_exact, format_number, same_width
+
+
+@dataclass
+class Claim:
+    """One fact found in a sentence: a quantity with a unit, or a word claim."""
+
+    kind: str
+    """A quantity's kind (price, data, weight, ...) or a word claim's (os, author, ...)."""
+    start: int
+    end: int
+    quantity: Quantity | None = None
+    word: WordClaim | None = None
+    role: str | None = None
+    """For GB amounts: "ram", "storage", "other" (graphics memory), None when unsaid."""
+    approx: bool = False
+    """Stated as approximate ("about", "etwa", "約"): compared within 10 %."""
+
+
+def as_number(value: Any) -> float | None:
+    """A record's number; None for anything else (text, a bool, NaN)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value) if math.isfinite(value) else None
+
+
+def record_value(record: dict[str, Any], key: str) -> Any:
+    if key in ("price", "stock"):
+        return record.get(key)
+    specs = record.get("specs")
+    return specs.get(key) if isinstance(specs, dict) else None
+
+
+# -- which field, and does the record agree -----------------------------------------------------
+
+_FIELDS = {
+    "price": ("price",),
+    "hours": ("batteryHours",),
+    "mah": ("batteryMah",),
+    "inches": ("screenInches",),
+    "mp": ("cameraMp",),
+    "pages": ("pages",),
+    "weight": ("weightKg", "weightG"),
+    "os": ("os",),
+    "author": ("author",),
+    "year": ("year",),
+    "stock": ("stock",),
+}
+
+
+def field_of(claim: Claim, record: dict[str, Any]) -> str | None:
+    """The record field ``claim`` states, or None when the record cannot say."""
+    if claim.kind == "data":
+        keys: tuple[str, ...] = {"ram": ("ramGb",), "storage": ("storageGb",)}.get(
+            claim.role or "", ()
+        )
+    else:
+        keys = _FIELDS[claim.kind]
+    for key in keys:
+        value = record_value(record, key)
+        if key in ("os", "author"):
+            if isinstance(value, str) and value.strip():
+                return key
+        elif as_number(value) is not None and not (key == "screenInches" and not value):
+            return key
+    return None
+
+
+def _data_values(quantity: Quantity) -> set[float]:
+    """The GB an amount may mean: a TB is 1024 GB or 1000 GB."""
+    amount = quantity.value / quantity.unit.factor
+    if quantity.unit.name == "TB":
+        return {amount * 1024, amount * 1000}
+    return {amount, amount * 1024 / 1000}
+
+
+def _close(said: float, record: float, tolerance: float, quantity: Quantity) -> bool:
+    if abs(said - record) <= tolerance + 1e-9:
+        return True
+    if quantity.decimals:
+        # "1.4 kg" for 1.38 kg: the record, rounded as the answer wrote it.
+        in_unit = record / quantity.unit.factor
+        return round(in_unit, quantity.decimals) == round(said / quantity.unit.factor, 6)
+    return False
+
+
+def agrees(claim: Claim, key: str, value: Any) -> bool:
+    if claim.word is not None:
+        said = claim.word.value
+        if key == "stock":
+            return bool(said) == ((as_number(value) or 0) > 0)
+        if key == "os":
+            ours, theirs = parse_os(str(said)), parse_os(str(value))
+            return ours is None or theirs is None or os_agrees(ours, theirs)
+        if key == "author":
+            return author_agrees(str(said), str(value))
+        return said == value  # year
+    quantity = claim.quantity
+    record = as_number(value)
+    if quantity is None or record is None:
+        return True
+    said_value = quantity.value
+    loose = 0.1 * abs(record) if claim.approx else 0.0
+    if claim.kind == "data":
+        return any(abs(v - record) < 1e-6 for v in _data_values(quantity))
+    if claim.kind == "weight":
+        record_kg = record if key == "weightKg" else record / 1000
+        tolerance = 0.05 if key == "weightKg" else 0.005
+        loose = 0.1 * record_kg if claim.approx else 0.0
+        return _close(said_value, record_kg, max(tolerance, loose), quantity)
+    if claim.kind == "inches":
+        if quantity.whole_number and said_value in (math.floor(record), round(record)):
+            return True
+        return _close(said_value, record, max(0.05, loose), quantity)
+    if claim.kind == "mp":
+        return round(said_value) == round(record)
+    tolerance = {
+        "price": max(0.5, 0.005 * record),
+        "hours": 0.5,
+        "mah": 0.01 * record,
+        "pages": 0.01 * record,
+    }[claim.kind]
+    return _close(said_value, record, max(tolerance, loose), quantity)
+
+
+# -- what the record says, and how the answer should say it --------------------------------------
+
+
+def display(key: str, value: Any) -> str:
+    """The record's value as a shopper reads it ("$349.00", "1.4 kg", "1 TB")."""
+    number = as_number(value)
+    if number is None:
+        return str(value)
+    if key == "price":
+        return f"${number:,.2f}"
+    if key == "stock":
+        return f"in stock ({number:,.0f})" if number > 0 else "out of stock"
+    if key in ("ramGb", "storageGb"):
+        if number >= 1024 and number % 1024 == 0:
+            return f"{number / 1024:g} TB"
+        return f"{number:g} GB"
+    units = {
+        "weightKg": " kg",
+        "weightG": " g",
+        "batteryHours": " h",
+        "batteryMah": " mAh",
+        "screenInches": " inches",
+        "cameraMp": " MP",
+        "pages": " pages",
+        "year": "",
+    }
+    return f"{number:,.0f}{units[key]}" if key == "batteryMah" else f"{number:g}{units[key]}"
+
+
+@dataclass(frozen=True)
+class Style:
+    decimal_sep: str
+    group_sep: str
+
+
+def answer_style(answer: str) -> Style:
+    """How the answer writes numbers it gave no decimals to: 1,4 or 1.4."""
+    comma = re.search(r"\d,\d{1,2}(?!\d)", answer) and not re.search(r"\d\.\d{1,2}(?!\d)", answer)
+    return Style(",", ".") if comma else Style(".", ",")
+
+
+def rewrite(claim: Claim, key: str, value: Any, segment: str, style: Style) -> str | None:
+    """The claim's text with the record's value, or None when only removal will do."""
+    if claim.word is not None:
+        return None if key == "stock" else str(value)
+    quantity = claim.quantity
+    record = as_number(value)
+    if quantity is None or record is None:
+        return None
+    head = segment[quantity.start : quantity.num_start]
+    tail = segment[quantity.num_end : quantity.end]
+    decimal_sep = quantity.decimal_sep or style.decimal_sep
+    if claim.kind == "price":
+        decimals = quantity.decimals or (0 if record.is_integer() else 2)
+        group = quantity.group_sep or (style.group_sep if record >= 1000 else None)
+        number = format_exact(record, decimals=decimals, decimal_sep=decimal_sep, group_sep=group)
+    elif claim.kind == "data" and quantity.unit.name == "TB":
+        whole = [record / per_tb for per_tb in (1024, 1000) if record % per_tb == 0]
+        number = format_number(whole[0] if whole else record, decimals=0)
+        if not whole:  # not a whole number of TB: say it in GB
+            gap = re.match(r"[\s\u00a0\u202f\u2009-]*", tail)
+            tail = (gap[0] if gap else " ") + "GB"
+    else:
+        canonical = record / 1000 if key == "weightG" else record
+        in_unit = canonical / quantity.unit.factor
+        decimals = max(quantity.decimals, 0 if in_unit.is_integer() else quantity.unit.decimals)
+        number = format_number(
+            in_unit,
+            decimals=min(decimals, quantity.unit.decimals),
+            decimal_sep=decimal_sep,
+            group_sep=quantity.group_sep,
+        )
+    original = segment[quantity.num_start : quantity.num_end]
+    return head + same_width(number, original) + tail

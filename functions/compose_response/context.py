@@ -1,0 +1,195 @@
+"""The words around a number that say it is not a product's value, in a few languages.
+
+A number next to a unit is a claim about a product only when nothing around it says
+otherwise. Each guard here reads the clause the number stands in (up to a comma,
+a semicolon, a bracket, a dash or "but"), never across it:
+
+* a negation, a condition or a comparison ("not", "if", "unlike", "nicht", "wenn",
+  "ではなく", "なら", "より"): the sentence does not state the value;
+* a bound ("under $400", "bis zu", "以下"): a limit, not the value;
+* a difference ("$50 cheaper", "200 g leichter", "200g軽い", "save $50");
+* a range ("$300-$400", "zwischen", "から");
+* a price of something else: shipping, a plan, a budget ("送料", "Versand", "予算").
+
+"About", "etwa", "約" make a value approximate: it is still checked, more loosely.
+Words missing from these lists only make the check skip less; it never corrects a
+value because a word is missing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Final
+
+_I = re.IGNORECASE
+
+_CLAUSE_BREAK: Final = re.compile(
+    r"(?<!\d),|,(?!\d)|[;()\u3001\uff0c\uff1b\uff08\uff09\u2014\u2013]|\s-\s|"
+    r"\b(?:but|while|whereas|aber|während|wohingegen|jedoch|doch)\b|"
+    r"\u304c\u3001|\u4e00\u65b9",
+    _I,
+)
+WINDOW_BEFORE: Final = 48
+WINDOW_AFTER: Final = 32
+
+
+def clause_breaks(text: str) -> Iterator[re.Match[str]]:
+    """Where ``text`` breaks into clauses: commas, semicolons, brackets, dashes, "but"."""
+    return _CLAUSE_BREAK.finditer(text)
+
+
+def clause_before(segment: str, position: int) -> str:
+    """The text of ``position``'s clause before it (at most :data:`WINDOW_BEFORE` characters)."""
+    start = max(0, position - WINDOW_BEFORE)
+    window = segment[start:position]
+    breaks = list(_CLAUSE_BREAK.finditer(window))
+    return window[breaks[-1].end() :] if breaks else window
+
+
+def clause_after(segment: str, position: int) -> str:
+    """The text of ``position``'s clause after it (at most :data:`WINDOW_AFTER` characters)."""
+    window = segment[position : position + WINDOW_AFTER]
+    found = _CLAUSE_BREAK.search(window)
+    return window[: found.start()] if found else window
+
+
+_NOT_STATED_BEFORE: Final = re.compile(
+    r"\b(?:not|no|never|without|unlike|instead of|than|compared|versus|vs|if|unless|"
+    r"whether|nicht|kein\w*|nie|niemals|ohne|statt|anstatt|anders als|Vergleich|gegenüber|"
+    r"wenn|falls|ob)\b|n['\u2019]t\b|もし|不是|没有|如果",
+    _I,
+)
+_NOT_STATED_AFTER: Final = re.compile(
+    r"^[^\u3002\uff01\uff1f.!?]{0,10}?(?:ではな|じゃな|ではありません|なら|と比べ|に比べ|より)"
+)
+_BOUND_BEFORE: Final = re.compile(
+    r"(?:\b(?:under|below|less than|fewer than|up to|at most|within|over|above|more than|"
+    r"at least|max(?:imum)?|min(?:imum)?|beyond|unter|über|bis(?: zu)?|höchstens|mindestens|"
+    r"weniger als|mehr als|maximal|minimal|(?:expandable|upgradeable|upgradable) to|"
+    r"(?:erweiterbar|aufrüstbar) auf)|[<>\u2264\u2265]|最大|最長|最低|最多|増設)"
+    r"\s*(?:of\s+|von\s+)?$",
+    _I,
+)
+_UP_TO: Final = re.compile(r"(?:\bup to|\bbis zu|最大|最長)\s*$", _I)
+"""A battery's life is stated as "up to 10 hours": for hours this is the claim, not a bound."""
+_BOUND_AFTER: Final = re.compile(
+    r"^\s*(?:or (?:less|more|under|fewer|cheaper|lighter)\b|and (?:up|under|above|below)\b|"
+    r"max\b|oder (?:weniger|mehr)|以下|以上|未満|以内|まで|超|を超え)",
+    _I,
+)
+_DIFFERENCE_BEFORE: Final = re.compile(
+    r"(?:\b(?:save|saves|saving|spare|discount|rebate|difference of|by|sparen|sparst|spart|"
+    r"Rabatt|Nachlass|Unterschied von|um)|[+\u2212\u00b1]|割引|値引き|差は|差が|差)\s*$",
+    _I,
+)
+_DIFFERENCE_AFTER: Final = re.compile(
+    r"^\s*(?:(?:less|more|cheaper|pricier|dearer|lighter|heavier|longer|shorter|bigger|larger|"
+    r"smaller|extra|higher|lower|fewer|thinner|thicker|difference|apart|off|savings?|weniger|"
+    r"mehr|günstiger|billiger|teurer|leichter|schwerer|länger|kürzer|größer|kleiner|höher|"
+    r"niedriger|Unterschied|Ersparnis)\b|安|高|軽|重|長|短|大き|小さ|多|少な|お得|の差|差|便宜|贵|轻)",
+    _I,
+)
+_RANGE_BEFORE: Final = re.compile(
+    r"(?:\d\s*[A-Za-z$\u20ac]{0,5}\s*(?:[-\u2013\u2014~\u301c\uff5e]|\bto\b|\bbis\b|から)\s*$)|"
+    r"\b(?:between|zwischen)\b",
+    _I,
+)
+_RANGE_AFTER: Final = re.compile(
+    r"^\s*(?:[-\u2013\u2014~\u301c\uff5e]|to\b|bis\b|から|and\s+\$?\d|und\s+\d)\s*\$?\s*\d", _I
+)
+_APPROX_BEFORE: Final = re.compile(
+    r"(?:\b(?:about|around|roughly|approximately|approx\.?|nearly|almost|close to|some|"
+    r"circa|ca\.?|etwa|ungefähr|rund|knapp|fast|gut)|~|\u2248|約|およそ|大体|大約|约)\s*$",
+    _I,
+)
+_APPROX_AFTER: Final = re.compile(r"^\s*(?:or so\b|-?ish\b|ほど|程度|くらい|ぐらい|前後|左右)", _I)
+_OTHER_PRICE: Final = re.compile(
+    r"\b(?:shipping|delivery|postage|fees?|warranty|protection|plan|subscription|monthly|month|"
+    r"trade-?in|credit|gift ?card|coupon|voucher|budget|spend|financing|installments?|"
+    r"Versand\w*|Liefer\w*|Gebühr\w*|Garantie|Abo\w*|Monat\w*|Inzahlungnahme|Gutschein\w*|"
+    r"ausgeben|Raten?)\b|送料|配送|手数料|保証|月額|毎月|月々|下取り|クーポン|ポイント|予算|分割|运费|预算",
+    _I,
+)
+
+
+def not_stated(before: str, after: str) -> bool:
+    """A negation, condition or comparison governs the clause: the value is not asserted."""
+    return bool(_NOT_STATED_BEFORE.search(before) or _NOT_STATED_AFTER.search(after))
+
+
+def not_a_value(before: str, after: str, *, battery: bool = False) -> bool:
+    """The number is a bound, a difference or a range end, not the product's value."""
+    bound = _BOUND_BEFORE.search(before) and not (battery and _UP_TO.search(before))
+    return bool(
+        bound
+        or _BOUND_AFTER.search(after)
+        or _DIFFERENCE_BEFORE.search(before)
+        or _DIFFERENCE_AFTER.search(after)
+        or _RANGE_BEFORE.search(before)
+        or _RANGE_AFTER.search(after)
+    )
+
+
+def approximate(before: str, after: str) -> bool:
+    return bool(_APPROX_BEFORE.search(before) or _APPROX_AFTER.search(after))
+
+
+def price_of_something_else(before: str, after: str) -> bool:
+    return bool(_OTHER_PRICE.search(before) or _OTHER_PRICE.search(after))
+
+
+# -- which spec a number is about ------------------------------------------------------------
+
+_BATTERY: Final = re.compile(
+    r"batter\w*|akku\w*|batterie\w*|バッテリー|電池|駆動|续航|續航|autonomie|\blasts?\b|"
+    r"laufzeit|runtime|unplugged",
+    _I,
+)
+_CHARGING: Final = re.compile(r"charg\w*|lade\w*|充電|充电|deliver\w*|ship\w*|versand|配送", _I)
+_RAM: Final = re.compile(
+    r"(?<![A-Za-z])(?:RAM|LPDDR\d\w*|(?<!G)DDR\d\w*|memory|Arbeitsspeicher|メモリ|内存|記憶體)"
+    r"(?![A-Za-z])",
+    _I,
+)
+_STORAGE: Final = re.compile(
+    r"(?<![A-Za-z])(?:SSD|HDD|eMMC|UFS|storage|drive|disk|(?<!Arbeits)speicher\w*|Festplatte|"
+    r"ストレージ|容量|存储|儲存|ROM|stockage)(?![A-Za-z])",
+    _I,
+)
+_GRAPHICS: Final = re.compile(
+    r"VRAM|GDDR\w*|graphics memory|Grafikspeicher|ビデオメモリ|cache|キャッシュ|显存", _I
+)
+_OTHER_CAMERA: Final = re.compile(
+    r"ultra-?\s?wide|wide-?angle|telephoto|\btele\b|zoom|periscope|front|selfie|macro|depth|"
+    r"Ultraweitwinkel|Weitwinkel|Tele\w*|Front\w*|Selfie|Makro|超広角|広角|望遠|フロント|"
+    r"インカメ|自撮り|マクロ|前置|超广角|长焦",
+    _I,
+)
+
+
+def about_battery(segment: str, before: str, after: str) -> bool:
+    """Hours are a battery's life only in a sentence about the battery, and not its charging."""
+    return bool(_BATTERY.search(segment)) and not _CHARGING.search(before + after)
+
+
+def memory_role(before: str, after: str) -> str | None:
+    """``"ram"``, ``"storage"``, ``"other"`` (graphics memory, cache) or ``None`` when unclear.
+
+    The word right after the number decides ("8 GB RAM", "256 GB SSD", "1 TB of
+    storage"); else the word right before it ("RAM: 8 GB", "メモリ8GB",
+    "Arbeitsspeicher von 16 GB"). Both read only the number's own clause.
+    """
+    for text, nearest in ((after[:20], min), (before[-24:], max)):
+        if _GRAPHICS.search(text):
+            return "other"
+        found = [(m.start(), "ram") for m in _RAM.finditer(text)]
+        found += [(m.start(), "storage") for m in _STORAGE.finditer(text)]
+        if found:
+            return nearest(found)[1]
+    return None
+
+
+def other_camera(before: str, after: str) -> bool:
+    """A front, ultra-wide or telephoto camera, not the main one the catalog lists."""
+    return bool(_OTHER_CAMERA.search(before[-24:]) or _OTHER_CAMERA.search(after[:24]))

@@ -1,0 +1,338 @@
+"""Facts in the answer, checked against the ledger records of the products they are about.
+
+After the model answers, every checkable fact stated in the same sentence or bullet as
+a ``[productId]`` is compared with that product's ledger record: price, RAM and
+storage, weight, battery, screen size, camera, operating system, author and year,
+page count, and whether it is in stock. A wrong fact is rewritten with the record's
+value in the unit the answer used ("$299" becomes "$349", "1,1 kg" becomes "1,4 kg",
+"3 lb" becomes "3.1 lb"); a claim that cannot be rewritten in place (stock: "in stock"
+for a sold-out product) removes its sentence, or its whole bullet. Each is a
+:class:`Correction`. Facts about products no tool returned are not checked: their
+sentences are gone before this runs.
+
+The rules, in the order they apply:
+
+* **Which product.** A fact before a sentence's first citation belongs to it; after
+  its last citation, to the last. Between two citations of different products, the
+  first clause after a citation describes it ("the HP 14 [CMP-023] weighs 1.4 kg, the
+  Dell [CMP-008] 1.54 kg") and the clause that leads into the next citation describes
+  that one ("…, while the 1.54 kg Dell [CMP-008]"); brackets right after a citation
+  describe it ("[CMP-023] (8 GB RAM, 1.4 kg)"). A fact in one clause shared by
+  both, or in a clause between, is not attributed, and so not corrected. Clauses
+  break at commas, semicolons, brackets, dashes, "but", "while", "、"; when none
+  separate the two citations, at "and", "und", "と".
+* **Which fact.** Units decide (:mod:`compose_response.units`): a number with no unit
+  is never a fact. GB is RAM or storage by the word next to it ("8 GB RAM", "SSD",
+  "Arbeitsspeicher", "ストレージ"); a GB amount with no such word is compared with both
+  and left alone when it matches neither. Hours are battery life only in a sentence
+  about the battery. Words such as "not", "under", "cheaper", "shipping" or "より"
+  keep a number from being read as the product's value (:mod:`compose_response.context`).
+* **Within what.** Price within $0.50 or 0.5 %; weight within 0.05 kg (5 g for a
+  record in grams), in any unit; screen within 0.05 inch, and a whole number of
+  inches is the screen's class ("15-inch" for 15.6); RAM and storage exact, a TB
+  being 1024 or 1000 GB; battery within 0.5 h, or 1 % of its mAh; camera to the
+  whole megapixel; pages within 1 %; year exact. A value written with decimals also
+  agrees when the record rounds to it. "About", "etwa", "約" widen each to 10 %.
+* **Only the store's currency.** Prices are compared in US dollars, the catalog's
+  currency. An amount in euros or yen is not checked: a conversion is not a catalog
+  fact, and correcting it would state a rate the store never set.
+* **One value agrees, the others stand.** When a sentence states a field of one
+  product twice and one agrees with the record, the others are about something
+  else (a budget, another camera, the product it is compared with) and stay.
+* **Missing is unknown.** A field the record lacks, or a screen size of 0 (a desktop),
+  is not checked.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Annotated, Any
+
+from pydantic import BaseModel, Field
+
+from compose_response import context
+from compose_response.claims import author_claims, os_claims, stock_claims, year_claims
+from compose_response.compare import (
+    Claim,
+    Style,
+    agrees,
+    answer_style,
+    as_number,
+    display,
+    field_of,
+    record_value,
+    rewrite,
+)
+from compose_response.text import BULLET, CITATION, sentences
+from compose_response.units import halfwidth, quantities
+
+FACT_CORRECTIONS_METRIC = "FactCorrections"
+"""Corrections per answer, a count metric the monitoring alarms on."""
+TRACE_STEP = "check_facts"
+"""The ``tool`` of the trace line that lists the corrections (the page shows it apart)."""
+
+# Invisible brackets around each rewritten value while sentences are removed and the
+# text is tidied, so that its final offset can be read. Unicode noncharacters are
+# reserved for a program's internal use; any in the model's text are removed first.
+_OPEN, _CLOSE = "\ufdd0", "\ufdd1"
+
+
+class Correction(BaseModel):
+    """A fact in the model's answer that its product's ledger record contradicts."""
+
+    productId: str
+    field: Annotated[str, Field(description="The record's field: price, ramGb, weightKg, ...")]
+    said: Annotated[str, Field(description="The model's words for the fact")]
+    record: Annotated[str, Field(description="The record's value, as a shopper reads it")]
+    text: Annotated[
+        str | None, Field(description="What the answer says now; null when it was removed")
+    ] = None
+    dropped: bool = False
+    start: Annotated[
+        int | None,
+        Field(description="Where ``text`` starts in ``answer``, in code points; null if cut"),
+    ] = None
+
+
+@dataclass(frozen=True)
+class _Citation:
+    start: int
+    end: int
+    product_id: str
+
+
+@dataclass
+class _Checked:
+    text: str
+    corrections: list[Correction] = field(default_factory=list)
+    dropped: bool = False
+
+
+_STOCK_CONDITION = re.compile(r"\b(?:if|whether|unless|wenn|falls|ob)\b|かどうか|なら", re.I)
+_ABBREVIATION_END = re.compile(
+    r"(?:\b[A-Z]|\b(?:approx|ca|vs|inkl|bzw|Nr|No|Dr|Mr|Mrs|Ms|St|z\.\s?B))\.\s*$"
+)
+_WEAK_BREAK = re.compile(r"\s(?:and|und|or|oder|et|y|&)\s|と|及び|および|や", re.I)
+
+
+# -- reading one sentence ------------------------------------------------------------------------
+
+
+def _owner(claim: Claim, cited: list[_Citation], view: str) -> str | None:
+    """The product a claim is about, by the rule in the module docstring; None when unsure."""
+    before = [c for c in cited if c.end <= claim.start]
+    after = [c for c in cited if c.start >= claim.end]
+    if not before or not after:
+        return (after[0] if not before else before[-1]).product_id
+    previous, following = before[-1], after[0]
+    if previous.product_id == following.product_id:
+        return previous.product_id
+    between = view[previous.end : following.start]
+    aside = re.match(r"\s*\([^()]*\)", between)
+    if aside and claim.end <= previous.end + aside.end():
+        return previous.product_id  # "[CMP-023] (8 GB RAM, 1.4 kg)"
+    breaks = list(context.clause_breaks(between)) or list(_WEAK_BREAK.finditer(between))
+    if not breaks:
+        return None
+    edges = [0, *(b for m in breaks for b in (m.start(), m.end())), len(between)]
+    pieces = [(edges[i], edges[i + 1]) for i in range(0, len(edges), 2)]
+    content = [p for p in pieces if re.search(r"\w", between[p[0] : p[1]])]
+    if not content:
+        return None
+    first, last = content[0], pieces[-1]
+    at = claim.start - previous.end
+    if first != last and first[0] <= at < first[1]:
+        return previous.product_id
+    if first != last and last[0] <= at < last[1]:
+        return following.product_id
+    return None
+
+
+def _claims(view: str, cited: list[_Citation], index: dict[str, dict[str, Any]]) -> list[Claim]:
+    records = [index[c.product_id] for c in cited]
+    surnames: list[str | None] = [
+        str(a).split()[-1] for r in records if (a := record_value(r, "author")) and str(a).split()
+    ]
+    claims = [Claim(q.kind, q.start, q.end, quantity=q) for q in quantities(view)]
+    words = [*os_claims(view), *stock_claims(view), *year_claims(view)]
+    for surname in surnames or [None]:
+        words += author_claims(view, surname=surname)
+    claims += [Claim(w.kind, w.start, w.end, word=w) for w in words]
+    # Not a fact: anything inside a citation or inside a cited product's own name.
+    blocked = [(c.start, c.end) for c in cited]
+    for record in records:
+        name = str(record.get("name") or "").strip()
+        for found in re.finditer(re.escape(name), view, re.IGNORECASE) if name else ():
+            blocked.append(found.span())
+    kept: list[Claim] = []
+    for claim in sorted(claims, key=lambda c: (c.start, -(c.end - c.start))):
+        if any(claim.start < b and a < claim.end for a, b in blocked):
+            continue
+        if kept and claim.start < kept[-1].end:
+            continue
+        kept.append(claim)
+    return kept
+
+
+def _stated(claim: Claim, segment: str) -> bool:
+    """False when the words around the claim say it is not the product's value.
+
+    Also notes what those words tell about the claim: which memory a GB amount is,
+    and whether the value is approximate.
+    """
+    before = context.clause_before(segment, claim.start)
+    after = context.clause_after(segment, claim.end)
+    if claim.kind == "stock":
+        return not _STOCK_CONDITION.search(before + after)
+    if context.not_stated(before, after):
+        return False
+    if claim.quantity is None:
+        return True
+    if context.not_a_value(before, after, battery=claim.kind == "hours"):
+        return False
+    if claim.kind == "price" and context.price_of_something_else(before, after):
+        return False
+    if claim.kind == "hours" and not context.about_battery(segment, before, after):
+        return False
+    if claim.kind == "mp" and context.other_camera(before, after):
+        return False
+    if claim.kind == "data":
+        claim.role = context.memory_role(before, after)
+        if claim.role == "other":
+            return False
+    claim.approx = context.approximate(before, after)
+    return True
+
+
+def _check_segment(segment: str, index: dict[str, dict[str, Any]], style: Style) -> _Checked:
+    view = halfwidth(segment)
+    cited = [
+        _Citation(m.start(), m.end(), m[1]) for m in CITATION.finditer(segment) if m[1] in index
+    ]
+    if not cited:
+        return _Checked(segment)
+    wrong: list[tuple[Claim, str, str]] = []
+    agreeing: set[tuple[str, str]] = set()
+    for claim in _claims(view, cited, index):
+        owner = _owner(claim, cited, view)
+        if owner is None or not _stated(claim, view):
+            continue
+        record = index[owner]
+        if claim.kind == "data" and claim.role is None:
+            # No word says which: it is fine if it is either, and too unclear to correct.
+            for spec in ("ramGb", "storageGb"):
+                value = record_value(record, spec)
+                if as_number(value) is not None and agrees(claim, spec, value):
+                    agreeing.add((owner, spec))
+            continue
+        key = field_of(claim, record)
+        if key is None:
+            continue
+        if agrees(claim, key, record_value(record, key)):
+            agreeing.add((owner, key))
+        else:
+            wrong.append((claim, owner, key))
+    checked = _Checked(segment)
+    edits: list[tuple[int, int, str]] = []
+    for claim, owner, key in wrong:
+        if (owner, key) in agreeing:
+            continue
+        value = record_value(index[owner], key)
+        replacement = rewrite(claim, key, value, segment, style)
+        checked.corrections.append(
+            Correction(
+                productId=owner,
+                field=key,
+                said=segment[claim.start : claim.end],
+                record=display(key, value),
+                text=replacement,
+                dropped=replacement is None,
+            )
+        )
+        if replacement is None:
+            checked.dropped = True
+        else:
+            edits.append((claim.start, claim.end, replacement))
+    if checked.dropped:
+        for correction in checked.corrections:
+            correction.text, correction.dropped = None, True
+        return checked
+    text = segment
+    for start, end, replacement in sorted(edits, reverse=True):
+        text = text[:start] + _OPEN + replacement + _CLOSE + text[end:]
+    checked.text = text
+    return checked
+
+
+def _segments(line: str) -> list[str]:
+    """A bullet is one segment; other lines are cut into sentences, not after an initial
+    ("J. K. Rowling") or an abbreviation ("approx.", "ca.")."""
+    if BULLET.match(line):
+        return [line]
+    merged: list[str] = []
+    for piece in sentences(line):
+        if merged and _ABBREVIATION_END.search(merged[-1][-16:]):
+            merged[-1] += piece
+        else:
+            merged.append(piece)
+    return merged
+
+
+def check_facts(answer: str, index: dict[str, dict[str, Any]]) -> tuple[str, list[Correction]]:
+    """``answer`` with each wrong fact corrected or its sentence removed, and the corrections.
+
+    ``index`` maps each product id the tools returned to its ledger record. Each
+    correction that is still in the returned text has its ``start`` there.
+    """
+    answer = answer.replace(_OPEN, "").replace(_CLOSE, "")
+    style = answer_style(answer)
+    corrections: list[Correction] = []
+    lines: list[str] = []
+    for line in answer.split("\n"):
+        kept: list[str] = []
+        whole = True
+        for segment in _segments(line):
+            checked = _check_segment(segment, index, style)
+            corrections.extend(checked.corrections)
+            if checked.dropped:
+                whole = False
+            else:
+                kept.append(checked.text)
+        if whole:
+            lines.append("".join(kept))
+        elif kept and not BULLET.match(line):
+            lines.append("".join(kept).rstrip())
+    if not corrections:
+        return answer, []
+    text = re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
+    shown = iter(c for c in corrections if not c.dropped)
+    plain: list[str] = []
+    length = 0
+    for piece in re.split(f"([{_OPEN}{_CLOSE}])", text):
+        if piece == _OPEN:
+            next(shown).start = length
+        elif piece != _CLOSE:
+            plain.append(piece)
+            length += len(piece)
+    return "".join(plain), corrections
+
+
+def trace_line(corrections: list[Correction], ms: int = 0) -> dict[str, Any]:
+    """One line for "How I found this": what was corrected, against which records."""
+    parts = [
+        f"{c.productId} {c.field}: said {c.said!r}, catalog {c.record}"
+        + (" (sentence removed)" if c.dropped else "")
+        for c in corrections
+    ]
+    count = len(corrections)
+    summary = f"corrected {count} fact{'s' if count != 1 else ''} from the catalog: " + "; ".join(
+        parts
+    )
+    return {
+        "tool": TRACE_STEP,
+        "input": {"productIds": list(dict.fromkeys(c.productId for c in corrections))},
+        "status": "success",
+        "summary": summary[:300],
+        "ms": ms,
+    }
