@@ -4,14 +4,21 @@ It runs only on a laptop, through the local runner; no deployed function imports
 :mod:`storechat.offline.model` states its contract. The package reads in the order a
 request flows through it:
 
-* ``vocabulary``: the shop's words (categories, brands, product lines, systems, uses,
-  orders, genres), each declared once and read by both turns;
-* ``names`` and ``subjects``: a product model, a book or a review subject named in a clause;
+* ``vocabulary``: the shop's words (categories, brands, product lines, systems, forms,
+  uses, orders, genres), each declared once and read by both turns;
+* ``bounds``: the numbers a shopper states (price, RAM, storage, weight, battery,
+  screen, camera), read as the search's bounds, said and checked;
+* ``scope``: what the store does not do (service questions, kinds and brands it
+  does not sell);
+* ``names``, ``subjects`` and ``refer``: a product model, a book or a review subject
+  named in a clause, and the products an earlier answer showed;
 * ``intent``: what one message asks for, and what a follow-up carries over;
-* ``plan``: turn 1, the tool calls an intent needs;
+* ``plan``: the tool calls a question needs, in one round, and a second for what
+  the first did not find;
 * ``messages``: reading the request, its tool results and the failures they report;
-* ``rank`` and ``facts``: products filtered, ranked and described;
-* ``answer``: turn 2, the answer written from the tools' results;
+* ``product``, ``checks``, ``rank`` and ``facts``: products checked against every
+  stated constraint, ranked and described;
+* ``named``, ``notes`` and ``answer``: the final answer, written from the tools' results;
 * ``usage``: the token and prompt-caching approximation;
 * ``model``: :class:`OfflineModel`, the Converse request and response around all of it.
 """

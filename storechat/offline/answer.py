@@ -1,19 +1,32 @@
-"""Turn 2: the final answer, written only from what the tools returned."""
+"""The final answer, written only from what the tools returned.
+
+Each lookup is answered by its purpose (:class:`~storechat.offline.plan.Call`): a
+search recommends the products that meet every stated constraint, or says none does
+and offers the nearest with what differs; a named product is confirmed with its stock,
+or named as not carried with the closest; two named products are compared; products
+shown before are narrowed or sorted. What the store does not do is said first.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Final
+from dataclasses import replace
+from typing import Final
 
-from storechat.offline.facts import facts_of, highlights, money
+from storechat.offline.bounds import Miss, describe, money
+from storechat.offline.checks import NEAREST_SHOWN, Constraints, sift
+from storechat.offline.facts import facts_of, highlights
 from storechat.offline.intent import Intent
-from storechat.offline.messages import ToolOutcome, plain
-from storechat.offline.plan import GREETING
-from storechat.offline.rank import Constraints, Product, rank, sift, to_number
+from storechat.offline.messages import plain
+from storechat.offline.named import compare_lines, matches, named_lines, shown_one_lines
+from storechat.offline.notes import Line, book_line, failure_line, fit, reviews_line
+from storechat.offline.plan import GREETING, Ask, Done, service_line
+from storechat.offline.product import Product
+from storechat.offline.rank import rank
 from storechat.offline.vocabulary import (
     BOOK_INFO,
     BOOKS,
     COMPUTERS,
+    FORM_NOUN,
     LOOKUP,
     MOBILE,
     OS_CATEGORY,
@@ -25,29 +38,48 @@ from storechat.offline.vocabulary import (
 )
 
 MAX_ANSWER_CHARS: Final = 900
+_PRICES: Final = ("minPrice", "maxPrice")
+
+
+def _noun(c: Constraints) -> str:
+    if c.category == BOOKS and c.brand:
+        return "titles"  # not "Penguin Books books"
+    if c.forms and c.category != BOOKS:
+        return " and ".join(FORM_NOUN[f] for f in c.forms)
+    return {COMPUTERS: "computers", MOBILE: "phones", BOOKS: "books"}.get(
+        c.category or "", "products"
+    )
+
+
+def _qualifiers(c: Constraints) -> str:
+    """What narrows the noun: " for a student with at least 16 GB RAM under $800"."""
+    text = ""
+    if c.product_name:
+        text += f" matching “{plain(c.product_name, 60)}”"
+    if c.use and c.category != BOOKS:
+        text += f" {USE_PHRASE[c.use]}"
+    specs = {k: v for k, v in c.bounds.items() if k not in _PRICES and k != "maxWeightKg"}
+    if specs:
+        text += " with " + " and ".join(describe(specs))
+    if "maxWeightKg" in c.bounds:
+        text += " weighing " + describe({"maxWeightKg": c.bounds["maxWeightKg"]})[0]
+    if c.cheaper_than is not None:
+        return text + f" cheaper than {money(c.cheaper_than)}"
+    prices = describe({k: c.bounds[k] for k in _PRICES if k in c.bounds})
+    return text + "".join(" " + p for p in prices)
 
 
 def _describe(c: Constraints) -> str:
-    noun = {COMPUTERS: "computers", MOBILE: "phones", BOOKS: "books"}.get(
-        c.category or "", "products"
-    )
-    if c.category == BOOKS and c.brand:
-        noun = "titles"  # not "Penguin Books books"
-    parts = [c.brand or "", "/".join(OS_LABEL[s] for s in c.systems), noun]
-    description = " ".join(p for p in parts if p)
-    if c.product_name:
-        description += f" matching “{plain(c.product_name, 60)}”"
-    if c.use and c.category != BOOKS:
-        description += f" {USE_PHRASE[c.use]}"
-    if c.max_price is not None:
-        description += f" under {money(c.max_price)}"
-    return description
+    parts = [c.brand or "", "/".join(OS_LABEL[s] for s in c.systems), _noun(c)]
+    return " ".join(p for p in parts if p) + _qualifiers(c)
 
 
 def _relax(c: Constraints) -> str:
     options = []
     if c.max_price is not None:
         options.append(f"raising the budget above {money(c.max_price)}")
+    if any(k not in _PRICES for k in c.bounds):
+        options.append("fewer requirements")
     if c.systems:
         options.append("another operating system")
     if c.brand:
@@ -60,182 +92,213 @@ def _relax(c: Constraints) -> str:
     return f"Try {joined}."
 
 
-@dataclass(frozen=True)
-class _Line:
-    text: str
-    droppable: bool = False
+def _numbered(ranked: list[Product], fits: list[Product], c: Constraints) -> list[Line]:
+    return [
+        Line(
+            f"{n}. {p.name} [{p.product_id}]: {highlights(p, fits, c)}{', '.join(facts_of(p, c))}.",
+            droppable=n > 1,
+        )
+        for n, p in enumerate(ranked, start=1)
+    ]
 
 
-def _product_section(products: list[Product], c: Constraints, limit: int) -> list[_Line]:
+def _nearest(near: list[tuple[Product, list[Miss]]], c: Constraints, head: str) -> list[Line]:
+    lines = [Line(head)]
+    for n, (p, missed) in enumerate(near[:NEAREST_SHOWN], start=1):
+        # What differs first; the price stays the first amount after the citation.
+        differs = "; ".join(m.says for m in missed)
+        facts = [f for f in facts_of(p, c) if not any(m.says.startswith(f) for m in missed)]
+        lines.append(Line(f"{n}. {p.name} [{p.product_id}]: {differs}; {', '.join(facts)}.", n > 1))
+    return lines
+
+
+def _heading(c: Constraints, of_those: bool) -> str:
+    order = SORT_PHRASE.get(c.sort_by or "")
+    in_order = f" ({order})" if order else ""
+    if not of_those:
+        return f"{'Our' if c.category == BOOKS else 'Best'} {_describe(c)}{in_order}:"
+    systems = "/".join(OS_LABEL[s] for s in c.systems)
+    narrowed = _qualifiers(c) + (f" running {systems}" if systems else "")
+    if narrowed:
+        return f"Of those, the ones{narrowed}{in_order}:"
+    return f"Of those, {order}:" if order else "Of those:"
+
+
+def product_section(
+    products: list[Product],
+    c: Constraints,
+    limit: int,
+    *,
+    of_those: bool = False,
+    nearer: list[Product] | None = None,
+    lead: str | None = None,
+) -> list[Line]:
+    """Products that meet every constraint, best first; else none, and the nearest.
+
+    ``nearer``: the results of a search without the limits, when this one found none.
+    """
     sifted = sift(products, c)
-    description = _describe(c)
-    lines: list[_Line] = []
-    if not sifted.fits:
-        lines.append(_Line(f"I couldn't find any {description} in stock. {_relax(c)}"))
+    lines: list[Line] = []
+    if sifted.fits:
+        lines.append(Line(f"{lead}:" if lead else _heading(c, of_those)))
+        lines += _numbered(rank(sifted.fits, c)[:limit], sifted.fits, c)
     else:
-        ranked = rank(sifted.fits, c)[:limit]
-        order = f" ({SORT_PHRASE[c.sort_by]})" if c.sort_by in SORT_PHRASE else ""
-        lead = "Our" if c.category == BOOKS else "Best"
-        lines.append(_Line(f"{lead} {description}{order}:"))
-        for number, p in enumerate(ranked, start=1):
-            facts = ", ".join(facts_of(p, c))
+        near = sift(nearer, c).near if nearer is not None else sifted.near
+        if of_those:
+            asked = [*describe(c.bounds), *(f"runs {OS_LABEL[s]}" for s in c.systems)]
+            lines.append(Line(f"None of those in stock has all you asked ({', '.join(asked)})."))
+        else:
             lines.append(
-                _Line(
-                    f"{number}. {p.name} [{p.product_id}]: {highlights(p, sifted.fits, c)}{facts}.",
-                    droppable=number > 1,
+                Line(
+                    f"I couldn't find any {_describe(c)} in stock."
+                    + ("" if near else f" {_relax(c)}")
                 )
+            )
+        if near:
+            lines += _nearest(
+                near, c, "The nearest of those:" if of_those else "The nearest we have:"
             )
     if sifted.out_of_stock:
         names = " and ".join(p.name for p in sifted.out_of_stock[:2])
         verb = "is" if len(sifted.out_of_stock) == 1 else "are"
-        lines.append(_Line(f"{names} would also fit but {verb} out of stock.", droppable=True))
+        lines.append(Line(f"{names} would also fit but {verb} out of stock.", droppable=True))
     if sifted.wrong_os and sifted.fits:
         label = "/".join(OS_LABEL[s] for s in c.systems)
-        lines.append(_Line(f"I left out {sifted.wrong_os} that don't run {label}.", droppable=True))
+        lines.append(Line(f"I left out {sifted.wrong_os} that don't run {label}.", droppable=True))
     return lines
 
 
-def _constraints_for(outcome: ToolOutcome, intent: Intent) -> Constraints:
-    request = outcome.tool_input
+def constraints_for(done: Done, intent: Intent) -> Constraints:
+    """The shopper's constraints on one search's results: its category and brand, and
+    what the shopper stated."""
+    request = done.call.input
     category = (
         request.get("category") if request.get("category") in (COMPUTERS, MOBILE, BOOKS) else None
     )
     keywords = str(request.get("keywords") or "").lower().split()
     systems = [s for s in OS_LABEL if s in keywords]
     systems += [s for s in intent.systems if category in (None, OS_CATEGORY[s])]
-    max_price = to_number(request.get("maxPrice"))
-    brand = request.get("brandId")
-    name = request.get("productName")
+    bounds = {k: v for k, v in intent.bounds.items() if category != BOOKS or k in _PRICES}
+    brand, name = request.get("brandId"), request.get("productName")
     return Constraints(
         category=category,
         systems=unique(systems) if category != BOOKS else (),
-        max_price=max_price if max_price is not None else intent.max_price,
         use=intent.use,
         sort_by=intent.sort_by,
         cheap=intent.cheap,
         brand=plain(brand, 40) if isinstance(brand, str) else None,
         product_name=name if isinstance(name, str) else None,
+        forms=intent.forms if category in (None, COMPUTERS) else (),
+        bounds=bounds,
+        cheaper_than=done.call.limit if done.call.purpose == "cheaper" else None,
     )
 
 
-def _products(outcome: ToolOutcome, seen: set[str]) -> list[Product]:
-    raw = (outcome.data or {}).get("products") or []
-    products = []
-    for position, item in enumerate(raw):
-        product = Product.parse(item, position)
-        if product and product.product_id not in seen:
-            seen.add(product.product_id)
-            products.append(product)
+def _products(done: Done, seen: set[str] | None = None) -> list[Product]:
+    """The products a lookup returned; ``seen``: ids an earlier section showed, left out."""
+    raw = (done.outcome.data or {}).get("products") or []
+    category = str(done.call.input.get("category") or "")
+    parsed = (Product.parse(item, position, category) for position, item in enumerate(raw))
+    products = [p for p in parsed if p is not None and p.product_id not in (seen or ())]
+    if seen is not None:
+        seen.update(p.product_id for p in products)
     return products
 
 
-def _quote(value: Any, limit: int = 70) -> str:
-    return f"“{plain(value, limit)}”"
+def _restore(done: list[Done]) -> list[Done]:
+    """Round 1's lookups with the products round 2 fetched again for them (``again``)."""
+    restored = list(done)
+    for item in done:
+        if item.call.purpose == "again" and item.call.index < len(done):
+            restored[item.call.index] = Done(done[item.call.index].call, item.outcome)
+    return [d for d in restored if d.call.purpose != "again"]
 
 
-def _reviews_line(outcome: ToolOutcome) -> str:
-    data = outcome.data or {}
-    query = plain(data.get("query") or outcome.tool_input.get("query") or "that computer", 60)
-    titles = [
-        r["title"]
-        for r in data.get("results", [])
-        if isinstance(r, dict) and isinstance(r.get("title"), str) and r["title"].strip()
+def _for(lookups: list[Done], purpose: str, index: int) -> Done | None:
+    return next((d for d in lookups if d.call.purpose == purpose and d.call.index == index), None)
+
+
+def _lookup_lines(ask: Ask, lookups: list[Done]) -> list[Line]:
+    intent, lines = ask.intent, []
+    named = [d for d in lookups if d.call.purpose == "named"]
+    closest = {d.call.index: _products(d) for d in lookups if d.call.purpose == "closest"}
+    models = intent.products
+    pair = [
+        matches(models[d.call.index], _products(d))[:1] for d in named if d.call.index < len(models)
     ]
-    if not titles:
-        return f"I found no reviews for {query}."
-    return f"What reviewers say about {query}: " + "; ".join(_quote(t) for t in titles[:3]) + "."
-
-
-def _authors(value: Any) -> str:
-    if isinstance(value, list):
-        names = [plain(v, 40) for v in value if isinstance(v, str) and v.strip()]
-        return " and ".join(names[:2])
-    return plain(value, 60) if isinstance(value, str) else ""
-
-
-def _book_line(outcome: ToolOutcome) -> str:
-    data = outcome.data or {}
-    query = plain(data.get("query") or outcome.tool_input.get("query") or "that book", 60)
-    books = [r for r in data.get("results", []) if isinstance(r, dict) and r.get("title")]
-    if not books:
-        return f"I couldn't find book details for “{query}”."
-    book = books[0]
-    head = _quote(book["title"], 80)
-    authors = _authors(book.get("authors"))
-    if authors:
-        head += f" by {authors}"
-    year = to_number(book.get("year"))
-    if year:
-        head += f" ({year:.0f})"
-    details = []
-    rating, count = to_number(book.get("avgRating")), to_number(book.get("ratingsCount"))
-    if rating:
-        votes = f" from {count:,.0f} ratings" if count else ""
-        details.append(f"rated {rating:.1f}/5{votes}")
-    pages = to_number(book.get("pages"))
-    if pages:
-        details.append(f"{pages:.0f} pages")
-    subjects = [plain(s, 30) for s in book.get("subjects") or [] if isinstance(s, str)][:2]
-    if subjects:
-        details.append("about " + " and ".join(subjects))
-    return head + (": " + ", ".join(details) if details else "") + "."
-
-
-_TOOL_LABEL: Final = {
-    LOOKUP: "catalog",
-    REVIEWS: "review service",
-    BOOK_INFO: "book information service",
-}
-
-
-def _failure_line(outcome: ToolOutcome, catalog_ok: bool) -> str:
-    reason = outcome.failure or "an unknown error"
-    fallback = ", so this is based on the catalog only." if catalog_ok else "."
-    if reason == "unknown tool":
-        label = plain(outcome.name, 40) if outcome.name else "a tool I did not ask for"
-        return f"I got a result from {label} that I can't use, so I left it out."
-    if reason == "malformed":
-        return f"The {_TOOL_LABEL[outcome.name or LOOKUP]} sent back data I couldn't read{fallback}"
-    if outcome.name == LOOKUP:
-        return f"I couldn't check the catalog ({reason}), so I can't confirm prices or stock."
-    return f"I couldn't reach the {_TOOL_LABEL[outcome.name or REVIEWS]} ({reason}){fallback}"
-
-
-def _fit(lines: list[_Line], limit: int) -> str:
-    """Join lines, dropping optional ones from the end until the answer fits."""
-    kept = list(lines)
-    while len("\n".join(line.text for line in kept)) > limit:
-        droppable = [i for i, line in enumerate(kept) if line.droppable]
-        if not droppable:
-            break
-        del kept[droppable[-1]]
-    text = "\n".join(line.text for line in kept)
-    if len(text) > limit:
-        text = text[: limit - 1].rsplit(" ", 1)[0]
-        # Never leave half a citation behind.
-        if text.rfind("[") > text.rfind("]"):
-            text = text[: text.rfind("[")].rstrip()
-        text += "…"
-    return text
-
-
-def compose_answer(intent: Intent, outcomes: list[ToolOutcome]) -> str:
-    """The final answer, built only from what the tools returned."""
-    lookups = [o for o in outcomes if o.name == LOOKUP and o.data is not None]
-    lines: list[_Line] = []
+    if intent.compare and len(pair) == 2 and all(pair):
+        lines += compare_lines(pair[0][0], pair[1][0], intent.sort_by)
+        named = []
+    for d in named:
+        if d.call.index < len(models):
+            c = constraints_for(d, ask.current)
+            lines += named_lines(
+                models[d.call.index], _products(d), closest.get(d.call.index, []), c
+            )
     seen: set[str] = set()
-    for index, outcome in enumerate(lookups):
-        constraints = _constraints_for(outcome, intent)
-        products = _products(outcome, seen)
-        lines += _product_section(products, constraints, limit=3 if index == 0 else 2)
-    for outcome in outcomes:
-        if outcome.failure is None and outcome.name == REVIEWS:
-            lines.append(_Line(_reviews_line(outcome)))
-        elif outcome.failure is None and outcome.name == BOOK_INFO:
-            lines.append(_Line(_book_line(outcome)))
-    for outcome in outcomes:
-        if outcome.failure is not None:
-            lines.append(_Line(_failure_line(outcome, catalog_ok=bool(lookups))))
+    for d in lookups:
+        purpose = d.call.purpose
+        if purpose in ("search", "cheaper"):
+            nearest = _for(lookups, "nearest", d.call.index)
+            nearer = _products(nearest) if nearest else None
+            limit = 2 if seen else 3
+            lines += product_section(
+                _products(d, seen), constraints_for(d, intent), limit, nearer=nearer
+            )
+        elif purpose == "shown":
+            lines += _shown_lines(ask, d, _for(lookups, "nearest", 0))
+        elif purpose == "instead" and intent.not_carried:
+            # Only the stated limits: "tablets" asked for no form or system of laptop.
+            c = replace(
+                constraints_for(d, intent),
+                systems=(),
+                forms=(),
+                use=None,
+                sort_by=d.call.input.get("sortBy"),
+            )
+            lead = f"The closest we have are {intent.not_carried.instead}"
+            lines += product_section(_products(d), c, 3, lead=lead)
+    return lines
+
+
+def _shown_lines(ask: Ask, done: Done, nearest: Done | None) -> list[Line]:
+    products = _products(done)
+    c = constraints_for(done, ask.current)
+    if ask.reference is not None and ask.reference.kind in ("one", "it"):
+        return shown_one_lines(products[0] if products else None, c)
+    nearer = _products(nearest) if nearest else None
+    return product_section(products, c, 3, of_those=True, nearer=nearer)
+
+
+def _scope_lines(intent: Intent, lookups: list[Done]) -> list[Line]:
+    lines = []
+    if intent.other_brand:
+        lines.append(Line(f"Sorry, we don't carry {intent.other_brand}."))
+    kind = intent.not_carried
+    if kind:
+        instead = [d for d in lookups if d.call.purpose == "instead"]
+        close = bool(instead and _products(instead[0]))
+        tail = "" if close else " I can help you find computers, phones and books."
+        lines.append(Line(f"Sorry, we don't carry {kind.name}.{tail}"))
+    return lines
+
+
+def compose_answer(ask: Ask, done: list[Done]) -> str:
+    """The final answer, built only from what the tools returned."""
+    intent = ask.intent
+    done = _restore(done)
+    lookups = [d for d in done if d.call.name == LOOKUP and d.outcome.data is not None]
+    lines = _scope_lines(intent, lookups) + _lookup_lines(ask, lookups)
+    for d in done:
+        if d.outcome.failure is None and d.call.name == REVIEWS:
+            lines.append(Line(reviews_line(d.outcome)))
+        elif d.outcome.failure is None and d.call.name == BOOK_INFO:
+            lines.append(Line(book_line(d.outcome)))
+    for d in done:
+        if d.outcome.failure is not None:
+            lines.append(Line(failure_line(d.outcome, catalog_ok=bool(lookups))))
+    if intent.service:
+        lines.append(Line(service_line(intent.service)))
     if not lines:
-        lines.append(_Line("I have nothing from my tools to answer with. " + GREETING))
-    return _fit(lines, MAX_ANSWER_CHARS)
+        lines.append(Line("I have nothing from my tools to answer with. " + GREETING))
+    return fit(lines, MAX_ANSWER_CHARS)

@@ -6,19 +6,13 @@ import re
 from collections.abc import Callable
 from typing import Final
 
-from storechat.offline.rank import (
-    FEATURES,
-    LOWER_IS_BETTER,
-    SORT_FEATURE,
-    Constraints,
-    Product,
-    portable,
-)
+from storechat.offline.bounds import MEASURE_OF, money
+from storechat.offline.checks import Constraints
+from storechat.offline.product import Product, portable
+from storechat.offline.rank import FEATURES, LOWER_IS_BETTER, SORT_FEATURE
 from storechat.offline.vocabulary import BOOKS, COMPUTERS, MOBILE
 
-
-def money(value: float) -> str:
-    return f"${value:,.0f}" if float(value).is_integer() else f"${value:,.2f}"
+__all__ = ["facts_of", "highlights", "money", "product_facts"]
 
 
 _FACT_ORDER: Final[dict[str, dict[str | None, tuple[str, ...]]]] = {
@@ -27,6 +21,8 @@ _FACT_ORDER: Final[dict[str, dict[str | None, tuple[str, ...]]]] = {
         "gaming": ("gpu", "ram", "cpu"),
         "travel": ("weight", "battery", "ram"),
         "work": ("ram", "cpu", "battery"),
+        "editing": ("ram", "gpu", "storage"),
+        "photos": ("ram", "screen", "weight"),
         None: ("ram", "weight", "battery"),
     },
     MOBILE: {
@@ -34,6 +30,8 @@ _FACT_ORDER: Final[dict[str, dict[str | None, tuple[str, ...]]]] = {
         "gaming": ("chip", "ram", "battery"),
         "travel": ("weight", "battery", "camera"),
         "work": ("ram", "storage", "battery"),
+        "editing": ("ram", "storage", "camera"),
+        "photos": ("camera", "storage", "battery"),
         None: ("storage", "camera", "battery"),
     },
     BOOKS: {None: ("author", "format", "year")},
@@ -94,15 +92,30 @@ def _fact(p: Product, name: str) -> str | None:
     return p.text(name) or None  # cpu, chip, os, format, year
 
 
+# The fact that shows a product meets a bound on each measure.
+_MEASURE_FACT: Final = {"mah": "battery", "price": ""}
+
+
+def product_facts(p: Product, first: list[str], limit: int = 4) -> list[str]:
+    """Up to ``limit`` facts of ``p``, ``first`` first, then those its kind shows by default."""
+    category = p.category if p.category in _FACT_ORDER else COMPUTERS
+    order = [*first, *_FACT_ORDER[category].get(None, ())]
+    return [f for name in dict.fromkeys(order) if (f := _fact(p, name))][:limit]
+
+
 def facts_of(p: Product, c: Constraints) -> list[str]:
+    """The facts a recommendation shows: what the shopper limited first, then what
+    the use needs, then the price."""
     category = p.category if p.category in _FACT_ORDER else COMPUTERS
     orders = _FACT_ORDER[category]
     order = list(orders.get(c.use, orders[None]))
     if c.sort_by and c.sort_by in FEATURES and c.sort_by not in order:
         order.insert(0, c.sort_by)
+    bounded = [_MEASURE_FACT.get(MEASURE_OF[f], MEASURE_OF[f]) for f in c.bounds]
+    order = [name for name in bounded if name] + order
     if c.systems and category != BOOKS:
         order.insert(0, "os")
-    facts = [f for name in order if (f := _fact(p, name))][:4]
+    facts = [f for name in dict.fromkeys(order) if (f := _fact(p, name))][:4]
     if p.price is not None:
         facts.append(money(p.price))
     return facts
@@ -114,12 +127,15 @@ _SUPERLATIVES: Final = (
     ("battery", "longest battery"),
     ("gpu", "strongest graphics"),
     ("ram", "most RAM"),
+    ("camera", "best camera"),
 )
 _RELEVANT_SUPERLATIVES: Final[dict[str | None, frozenset[str]]] = {
     "student": frozenset({"price", "weight", "battery"}),
     "gaming": frozenset({"gpu", "ram"}),
     "travel": frozenset({"weight", "battery"}),
     "work": frozenset({"ram", "battery"}),
+    "editing": frozenset({"ram", "gpu"}),
+    "photos": frozenset({"camera"}),
     None: frozenset({"price", "weight", "battery"}),
 }
 

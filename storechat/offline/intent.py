@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Final
 
-from storechat.offline.names import ModelName, find_model
-from storechat.offline.subjects import BookAsk, book_ask, review_ask
+from storechat.offline.bounds import bounds_in
+from storechat.offline.names import ModelName, find_models
+from storechat.offline.refer import Reference, reference_in
+from storechat.offline.scope import Kind, brand_not_carried, kind_not_carried, service_topic
+from storechat.offline.subjects import BookAsk, book_ask, review_ask, title_in
 from storechat.offline.vocabulary import (
     BOOKS,
+    COMPUTERS,
     GENRE_KEYWORD,
     GENRE_RE,
     MOBILE,
@@ -20,6 +24,7 @@ from storechat.offline.vocabulary import (
     brands_in,
     categories_in,
     first_match,
+    forms_in,
     systems_in,
     unique,
 )
@@ -30,19 +35,6 @@ MAX_TEXT_CHARS: Final = 2000
 _I = re.IGNORECASE
 
 _CHEAP = re.compile(r"\b(?:cheap|cheaper|cheapest|affordable|inexpensive|low[- ]cost|budget)\b", _I)
-_UNIT_AFTER = r"(?!\s*(?:kg|kilos?|g\b|gb|tb|lbs?|inch|in\b|\"|h\b|hours?|hrs?|mah|mp|%|mm|cm))"
-_AMOUNT = r"[$£€]?\s*(\d+(?:\.\d+)?)(?!\d|\.\d)\s*(k\b)?" + _UNIT_AFTER
-_BUDGET_RES: Final = (
-    re.compile(
-        r"\b(?:under|below|less than|cheaper than|no more than|not more than|at most|"
-        r"max(?:imum)?|up to|within|budget(?:\s+(?:is|of))?|spend(?:ing)?)\s*:?\s*"
-        r"(?:of\s+|about\s+|around\s+)?" + _AMOUNT,
-        _I,
-    ),
-    re.compile(r"[$£€]\s*(\d+(?:\.\d+)?)(?!\d|\.\d)\s*(k\b)?\s*(?:or less|max|tops|budget)\b", _I),
-    re.compile(r"[$£€]\s*(\d+(?:\.\d+)?)(?!\d|\.\d)\s*(k\b)?", _I),
-)
-
 _REVIEW_CUE = re.compile(
     r"\b(?:reviews?|reviewers?|what do (?:people|users|customers|critics|reviewers|others) "
     r"(?:say|think)|what are people saying|opinions?|rated|ratings?|worth it|"
@@ -51,7 +43,7 @@ _REVIEW_CUE = re.compile(
 )
 _SHOPPING_CUE = re.compile(
     r"\b(?:do you (?:have|sell|stock|carry)|in stock|available|buy|purchase|order|price|"
-    r"cost|how much|sell)\b",
+    r"cost|how much|sell|want|need|looking for|a copy of)\b",
     _I,
 )
 _FOLLOW_UP_CUE = re.compile(
@@ -59,7 +51,21 @@ _FOLLOW_UP_CUE = re.compile(
     r"instead|else|another|other)\b",
     _I,
 )
+_COMPARE = re.compile(
+    r"\b(?:compare|comparison|compared|versus|vs\.?|difference|differences|better|which|or)\b", _I
+)
+_BOOK_FACT_CUE = re.compile(
+    r"\b(?:who wrote|written by|author|published|publication|how many pages|"
+    r"what is it about|what's it about)\b",
+    _I,
+)
 _THANKS = re.compile(r"^\W*(?:thanks?|thank you|cheers|ok(?:ay)?|great|cool|perfect|bye)\b", _I)
+_GREETING = re.compile(
+    r"^\W*(?:hi|hello|hey|hiya|howdy|greetings|good (?:morning|afternoon|evening|day))\b|"
+    r"\b(?:what can you do|who are you|what do you (?:do|sell|have)|can you help|help me)\b|"
+    r"^\W*(?:help|start|menu)\W*$",
+    _I,
+)
 _CLAUSE_SPLIT = re.compile(
     r"(?<!\b[A-Za-z])[.!;]+(?:\s+|$)|\?+\s*|,\s*(?:and\s+|but\s+)?|"
     r"\s+(?:and|also|plus|but)\s+(?=(?:what|how|tell|do|does|is|are|can|could|show|find|give|"
@@ -75,16 +81,25 @@ class Intent:
     # The subject: what to search the catalog for.
     categories: tuple[str, ...] = ()
     brands: tuple[str, ...] = ()
-    product: ModelName | None = None
+    products: tuple[ModelName, ...] = ()
     genres: tuple[str, ...] = ()
     book_title: str | None = None
     book_author: str | None = None
     # Constraints: how to narrow and rank what the catalog returns.
     systems: tuple[str, ...] = ()
-    max_price: float | None = None
+    forms: tuple[str, ...] = ()
+    bounds: dict[str, float] = field(default_factory=dict)
+    """Numeric limits by ``lookup_inventory`` field: ``{"minRamGb": 16, "maxPrice": 800}``."""
     cheap: bool = False
     use: str | None = None
     sort_by: str | None = None
+    # What kind of answer: a comparison, or about the products shown before.
+    compare: bool = False
+    reference: Reference | None = None
+    # What the store does not do.
+    service: str | None = None
+    not_carried: Kind | None = None
+    other_brand: str | None = None
     # Asks for the other tools, which only the current message can make.
     wants_reviews: bool = False
     review_subject: ModelName | None = None
@@ -93,12 +108,21 @@ class Intent:
     book_shopping: bool = False
     follow_up: bool = False
     thanks: bool = False
+    greets: bool = False
+
+    @property
+    def product(self) -> ModelName | None:
+        return self.products[0] if self.products else None
+
+    @property
+    def max_price(self) -> float | None:
+        return self.bounds.get("maxPrice")
 
     def names_subject(self) -> bool:
         return bool(
             self.categories
             or self.brands
-            or self.product
+            or self.products
             or self.book_title
             or self.book_author
             or self.review_subject
@@ -107,19 +131,28 @@ class Intent:
 
     def has_constraints(self) -> bool:
         return bool(
-            self.systems or self.max_price is not None or self.cheap or self.use or self.sort_by
+            self.systems or self.forms or self.bounds or self.cheap or self.use or self.sort_by
         )
+
+    def outside_store(self) -> bool:
+        return bool(self.service or self.not_carried)
 
     def is_empty(self) -> bool:
         return not (
-            self.names_subject() or self.has_constraints() or self.wants_reviews or self.book_query
+            self.names_subject()
+            or self.has_constraints()
+            or self.wants_reviews
+            or self.book_query
+            or self.outside_store()
         )
 
     def as_context(self) -> Intent:
         """This turn's subject and constraints, without the one-off tool asks."""
+        subject = self.products or ((self.review_subject,) if self.review_subject else ())
         return replace(
             self,
-            product=self.product or self.review_subject,
+            products=subject,
+            compare=False,
             categories=self.categories
             or ((self.review_subject.category,) if self.review_subject else ()),
             wants_reviews=False,
@@ -134,7 +167,8 @@ class Intent:
         return replace(
             self,
             systems=newer.systems or self.systems,
-            max_price=newer.max_price if newer.max_price is not None else self.max_price,
+            forms=newer.forms or self.forms,
+            bounds={**self.bounds, **newer.bounds},
             cheap=newer.cheap or self.cheap,
             use=newer.use or self.use,
             sort_by=newer.sort_by or self.sort_by,
@@ -143,6 +177,8 @@ class Intent:
             review_query=newer.review_query,
             book_query=newer.book_query,
             book_shopping=newer.book_shopping or self.book_shopping or bool(self.book_title),
+            reference=newer.reference,
+            other_brand=newer.other_brand,
             follow_up=True,
             thanks=False,
         )
@@ -158,14 +194,11 @@ def _split_clauses(text: str) -> list[str]:
     return [c.strip() for c in _CLAUSE_SPLIT.split(text) if c and c.strip()]
 
 
-def _budget(text: str) -> float | None:
-    for pattern in _BUDGET_RES:
-        match = pattern.search(text)
-        if match:
-            amount = float(match.group(1)) * (1000 if match.group(2) else 1)
-            if amount > 0:
-                return amount
-    return None
+def _without(text: str, products: list[ModelName]) -> str:
+    # "the iPhone 15" names a product, not a wish for iOS.
+    for product in products:
+        text = text.replace(product.text, " ")
+    return text
 
 
 def _wants_cheap(text: str, max_price: float | None) -> bool:
@@ -180,13 +213,15 @@ def parse_text(text: str) -> Intent:
     categories: list[str] = []
     brands: list[str] = []
     product_systems: list[str] = []
-    product: ModelName | None = None
+    products: list[ModelName] = []
     book: BookAsk | None = None
     book_shopping = False
     wants_reviews = False
     review_subject: ModelName | None = None
     review_query: str | None = None
     for clause in _split_clauses(text):
+        if service_topic(clause):
+            continue  # "can I return my iPhone 15?" asks about returns, not the iPhone
         ask = book_ask(clause)
         if ask is None and _REVIEW_CUE.search(clause):
             subject, query, ask = review_ask(clause)
@@ -199,32 +234,46 @@ def parse_text(text: str) -> Intent:
             book = book or ask
             book_shopping = book_shopping or bool(_SHOPPING_CUE.search(clause))
             continue
+        models = [m for m in find_models(clause) if m not in products]
+        title = None if book else title_in(_without(clause, models))
+        if title and not (kind_not_carried(title, False) or brand_not_carried(title)):
+            by = re.search(r"\bby\s+([A-Z][\w.'-]+(?:\s+[A-Z][\w.'-]+){0,2})", clause)
+            book = BookAsk(title=title, author=by.group(1) if by else None)
+            book_shopping = book_shopping or bool(_SHOPPING_CUE.search(clause))
+            clause = clause.replace(title, " ")
         categories += categories_in(clause)
         brands += brands_in(clause)
         product_systems += systems_in(clause)
-        product = product or find_model(clause)
-    if product:
+        products += models
+    for product in products:
         categories.append(product.category)
-        if product.brand and not brands:
+        if product.brand and product.brand not in brands:
             brands.append(product.brand)
     if not categories:
         categories = [OS_CATEGORY[name] for name in product_systems]
     genres = [GENRE_KEYWORD.get(g.lower(), g.lower()) for g in GENRE_RE.findall(text)]
     if BOOKS not in categories and not book:
         genres = []
-    max_price = _budget(text)
+    bounds = bounds_in(text.lower())
+    carried = bool(categories or products)
     return Intent(
         categories=unique(categories),
         brands=unique(brands),
-        product=product,
+        products=tuple(products[:3]),
         genres=unique(genres),
         book_title=book.title if book else None,
         book_author=book.author if book else None,
-        systems=unique(systems_in(text)),
-        max_price=max_price,
-        cheap=_wants_cheap(text, max_price),
+        systems=unique(systems_in(_without(text, products))),
+        forms=unique(forms_in(text)),
+        bounds=bounds,
+        cheap=_wants_cheap(text, bounds.get("maxPrice")),
         use=first_match(USE_RES, text),
         sort_by=first_match(SORT_RES, text),
+        compare=len(products) > 1 and bool(_COMPARE.search(text)),
+        reference=reference_in(text),
+        service=service_topic(text),
+        not_carried=kind_not_carried(text, carried),
+        other_brand=brand_not_carried(text),
         wants_reviews=wants_reviews,
         review_subject=review_subject,
         review_query=review_query,
@@ -232,6 +281,32 @@ def parse_text(text: str) -> Intent:
         book_shopping=book_shopping,
         follow_up=bool(_FOLLOW_UP_CUE.search(text)),
         thanks=bool(_THANKS.search(text)),
+        greets=bool(_GREETING.search(text)),
+    )
+
+
+def _context(user_texts: list[str]) -> Intent | None:
+    """The subject of the latest earlier message that names one, refined by those after it."""
+    for index in range(len(user_texts) - 2, -1, -1):
+        earlier = parse_text(user_texts[index])
+        if earlier.names_subject():
+            merged = earlier.as_context()
+            for later in user_texts[index + 1 : -1]:
+                merged = merged.refined_by(parse_text(later))
+            return merged
+    return None
+
+
+def _switched(current: Intent, context: Intent) -> Intent:
+    """ "What about a Mac?": a new subject, under the earlier limits it does not restate."""
+    computers = COMPUTERS in current.categories and COMPUTERS in context.categories
+    return replace(
+        current,
+        bounds={**context.bounds, **current.bounds},
+        use=current.use or context.use,
+        forms=current.forms or (context.forms if computers else ()),
+        cheap=current.cheap or context.cheap,
+        follow_up=True,
     )
 
 
@@ -240,24 +315,25 @@ def conversation_intent(user_texts: list[str]) -> Intent:
     if not user_texts:
         return Intent()
     current = parse_text(user_texts[-1])
-    if current.names_subject() or not (
-        current.has_constraints() or current.follow_up or current.wants_reviews
-    ):
+    context = None if current.outside_store() else _context(user_texts)
+    if context is None:
         return current
-    for index in range(len(user_texts) - 2, -1, -1):
-        earlier = parse_text(user_texts[index])
-        if not earlier.names_subject():
-            continue
-        merged = earlier.as_context()
-        for later in user_texts[index + 1 :]:
-            merged = merged.refined_by(parse_text(later))
-        if current.wants_reviews and not current.has_constraints():
-            # "What do reviewers say about it?" wants reviews of the earlier
-            # subject, not the same catalog search again.
-            specific = merged.product or any(b not in PUBLISHERS for b in merged.brands)
-            return replace(current, review_query=review_query(merged) if specific else None)
-        return merged
-    return current
+    if current.names_subject():
+        if current.follow_up and not (current.products or current.book_query):
+            return _switched(current, context)
+        return current
+    if not (current.has_constraints() or current.follow_up or current.wants_reviews):
+        return current
+    if current.wants_reviews and not current.has_constraints():
+        # "What do reviewers say about it?" wants reviews of the earlier
+        # subject, not the same catalog search again.
+        specific = context.product or any(b not in PUBLISHERS for b in context.brands)
+        return replace(current, review_query=review_query(context) if specific else None)
+    merged = context.refined_by(current)
+    if context.book_title and not current.book_query and _BOOK_FACT_CUE.search(user_texts[-1]):
+        # "Who wrote it?" after a book: its facts, from the book tool.
+        merged = replace(merged, book_query=context.book_title)
+    return merged
 
 
 def review_query(intent: Intent) -> str:

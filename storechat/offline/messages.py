@@ -36,6 +36,23 @@ def user_texts(messages: list[dict[str, Any]]) -> list[str]:
     return texts
 
 
+def _text_of(message: dict[str, Any]) -> str:
+    return " ".join(
+        b["text"].strip() for b in content_blocks(message) if isinstance(b.get("text"), str)
+    ).strip()
+
+
+def previous_answer(messages: list[dict[str, Any]]) -> str | None:
+    """The assistant's last answer before the shopper's latest message, if any."""
+    asked = [i for i, m in enumerate(messages) if m.get("role") == "user" and _text_of(m)]
+    for message in reversed(messages[: asked[-1]] if asked else []):
+        if message.get("role") == "assistant" and not any(
+            "toolUse" in b for b in content_blocks(message)
+        ):
+            return _text_of(message) or None
+    return None
+
+
 _TOP_PICK = re.compile(r"^1\.\s+(?P<name>[^\[\n]+?)\s+\[[A-Za-z0-9_-]+\]", re.MULTILINE)
 
 
@@ -73,6 +90,17 @@ class ToolOutcome:
     tool_input: dict[str, Any]
     data: dict[str, Any] | None
     failure: str | None
+    brief: bool = False
+    """An earlier round's result, which the loop shrinks to a summary and the ids it
+    showed (``earlierResult``, ``productIds``): its products are no longer there."""
+
+    @property
+    def found_ids(self) -> list[str]:
+        """The ids of the products the result showed (for a brief, the ids it kept)."""
+        data = self.data or {}
+        shown = [p.get("productId") for p in data.get("products") or [] if isinstance(p, dict)]
+        ids = shown or data.get("productIds") or []
+        return [i for i in ids if isinstance(i, str)]
 
 
 _EXPECTED_LIST: Final = {LOOKUP: "products", REVIEWS: "results", BOOK_INFO: "results"}
@@ -121,29 +149,34 @@ def _json_payload(content: list[Any]) -> dict[str, Any] | None:
     return None
 
 
-def read_outcomes(messages: list[dict[str, Any]]) -> list[ToolOutcome]:
-    """Pair each toolResult of the last message with the toolUse it answers."""
+def read_rounds(messages: list[dict[str, Any]]) -> list[list[ToolOutcome]]:
+    """The tool rounds since the shopper's latest message: each toolResult paired with
+    the toolUse that asked for it, one list per round, oldest first."""
     uses: dict[str, dict[str, Any]] = {}
-    for message in messages[:-1]:
+    rounds: list[list[ToolOutcome]] = []
+    for message in messages:
+        blocks = content_blocks(message)
         if message.get("role") == "assistant":
-            for block in content_blocks(message):
+            for block in blocks:
                 use = block.get("toolUse")
                 if isinstance(use, dict) and isinstance(use.get("toolUseId"), str):
                     uses[use["toolUseId"]] = use
-    outcomes = []
-    for block in content_blocks(messages[-1]):
-        result = block.get("toolResult")
-        if not isinstance(result, dict):
             continue
-        use_id = str(result.get("toolUseId", ""))
-        use = uses.get(use_id)
-        name = use.get("name") if use else None
-        raw_input = use.get("input") if use else None
-        tool_input: dict[str, Any] = raw_input if isinstance(raw_input, dict) else {}
-        outcomes.append(
-            _outcome(use_id, name if isinstance(name, str) else None, tool_input, result)
-        )
-    return outcomes
+        results = [b["toolResult"] for b in blocks if isinstance(b.get("toolResult"), dict)]
+        if not results:
+            rounds = []  # a new message from the shopper: a new turn
+            continue
+        rounds.append([_paired(result, uses) for result in results])
+    return rounds
+
+
+def _paired(result: dict[str, Any], uses: dict[str, dict[str, Any]]) -> ToolOutcome:
+    use_id = str(result.get("toolUseId", ""))
+    use = uses.get(use_id)
+    name = use.get("name") if use else None
+    raw_input = use.get("input") if use else None
+    tool_input: dict[str, Any] = raw_input if isinstance(raw_input, dict) else {}
+    return _outcome(use_id, name if isinstance(name, str) else None, tool_input, result)
 
 
 def _outcome(
@@ -157,6 +190,10 @@ def _outcome(
     # A tool may report failure in the status or only in its payload.
     if result.get("status") == "error" or (payload and isinstance(payload.get("error"), str)):
         return ToolOutcome(use_id, name, tool_input, None, _failure_reason(blocks))
+    if payload is not None and isinstance(payload.get("earlierResult"), str):
+        ids = payload.get("productIds")
+        brief = {"products": [], "productIds": ids if isinstance(ids, list) else []}
+        return ToolOutcome(use_id, name, tool_input, brief, None, brief=True)
     if payload is None or not isinstance(payload.get(_EXPECTED_LIST[name]), list):
         return ToolOutcome(use_id, name, tool_input, None, "malformed")
     return ToolOutcome(use_id, name, tool_input, payload, None)

@@ -7,16 +7,24 @@ It reads the shopper's words with a few regular expressions, not a language
 model: it is meant to exercise the tool loop, not to be clever.
 
 Turn 1 (the last message carries the shopper's text): parse an :class:`Intent`
-(category, brand, OS, budget, use, review and book asks), carrying the subject of
-an earlier user turn over to a follow-up such as "which of those is lightest?",
-and ask for the tools that serve it, all in one assistant message
-(``stopReason`` ``tool_use``). A message that asks for nothing gets an
-introduction instead (``end_turn``).
+(category, brand, system, form, numeric limits, use, named products, comparison,
+review and book asks, what the store does not do), carrying the subject of an
+earlier user turn over to a follow-up, and ask for the tools that serve it, all in
+one assistant message (``stopReason`` ``tool_use``): the stated limits become the
+search's filters and sort, a named product is looked up by name, and "of those",
+"the second one" or "cheaper ones" look up the products the previous answer cited
+(:mod:`storechat.offline.plan`). A greeting gets an introduction, a question about
+the store's service or anything else it does not do an honest "I can't help with
+that here" (``end_turn``).
 
-Turn 2 (the last message carries ``toolResult`` blocks): rank the products the
-tools returned against the intent, recommend at most three, cite each as
-``[productId]``, summarise reviews and book facts, say plainly which tools
-failed, and stop (``end_turn``). It never asks for a second round.
+Turn 2 (the last message carries ``toolResult`` blocks): when a lookup found
+nothing, ask once more (the nearest products without the limits nothing met, or
+the closest to a named product the store does not carry). Then recommend at most
+three products that meet every stated constraint, or say none does and offer the
+nearest with what differs; confirm a named product with its stock; compare two;
+cite each product as ``[productId]``, summarise reviews and book facts, say
+plainly which tools failed, and stop (``end_turn``). It never asks for a third
+round.
 
 Usage is an approximation, documented so nobody mistakes it for a tokenizer:
 
@@ -48,18 +56,43 @@ from typing import Any, Final
 from shared.errors import InvalidConverseRequest
 from storechat.offline.answer import compose_answer
 from storechat.offline.cache import DEFAULT_STAND_IN
-from storechat.offline.intent import conversation_intent
+from storechat.offline.intent import Intent, conversation_intent, parse_text
 from storechat.offline.messages import (
     content_blocks,
     last_top_pick,
-    read_outcomes,
+    previous_answer,
+    read_rounds,
     tool_names,
     user_texts,
 )
-from storechat.offline.plan import GREETING, NO_TOOLS_REPLY, THANKS_REPLY, plan_tool_calls, preamble
+from storechat.offline.plan import (
+    DECLINE,
+    GREETING,
+    NO_TOOLS_REPLY,
+    THANKS_REPLY,
+    Ask,
+    Call,
+    label,
+    outside_reply,
+    plan_first,
+    plan_next,
+    preamble,
+    service_reply,
+)
+from storechat.offline.refer import shown_in
 from storechat.offline.usage import UsageMeter
 
 OFFLINE_MODEL_ID: Final = "storechat.offline-v1"
+
+
+def read_ask(messages: list[dict[str, Any]]) -> Ask:
+    """The shopper's latest message, what it carries over, and what was shown before."""
+    texts = user_texts(messages)
+    intent = conversation_intent(texts)
+    if intent.wants_reviews and not intent.review_query:
+        intent = replace(intent, review_query=last_top_pick(messages))
+    current = parse_text(texts[-1]) if texts else Intent()
+    return Ask(intent, current, tuple(shown_in(previous_answer(messages))))
 
 
 class OfflineModel:
@@ -87,24 +120,48 @@ class OfflineModel:
     def _reply(
         self, request: dict[str, Any], messages: list[dict[str, Any]]
     ) -> tuple[list[dict[str, Any]], str]:
-        intent = conversation_intent(user_texts(messages))
-        if any("toolResult" in block for block in content_blocks(messages[-1])):
-            answer = compose_answer(intent, read_outcomes(messages))
-            return [{"text": answer}], "end_turn"
+        ask = read_ask(messages)
+        available = tool_names(request)
+        first = plan_first(ask, available)
+        if not any("toolResult" in block for block in content_blocks(messages[-1])):
+            return self._first_reply(ask, first, messages)
+        rounds = read_rounds(messages)
+        done = label(rounds[0], first) if rounds else []
+        following = plan_next(ask, done, available)
+        if len(rounds) == 1 and following:
+            return _tool_uses(following, messages, "Nothing matched all of that, so "), "tool_use"
+        if len(rounds) > 1:
+            done += label(rounds[1], following)
+            done += [d for extra in rounds[2:] for d in label(extra, [])]
+        return [{"text": compose_answer(ask, done)}], "end_turn"
+
+    @staticmethod
+    def _first_reply(
+        ask: Ask, calls: list[Call], messages: list[dict[str, Any]]
+    ) -> tuple[list[dict[str, Any]], str]:
+        intent = ask.intent
+        if intent.service and not intent.names_subject():
+            return [{"text": service_reply(intent.service)}], "end_turn"
         if intent.is_empty():
-            return [{"text": THANKS_REPLY if intent.thanks else GREETING}], "end_turn"
-        if intent.wants_reviews and not intent.review_query:
-            intent = replace(intent, review_query=last_top_pick(messages))
-        calls = plan_tool_calls(intent, tool_names(request))
+            # A message that asks for nothing the store does is declined, not greeted.
+            reply = THANKS_REPLY if intent.thanks else GREETING if intent.greets else DECLINE
+            return [{"text": reply}], "end_turn"
         if not calls:
+            if intent.not_carried or intent.other_brand:
+                return [{"text": outside_reply(intent)}], "end_turn"
             return [{"text": NO_TOOLS_REPLY}], "end_turn"
-        round_number = sum(
-            1 for m in messages if isinstance(m, dict) and m.get("role") == "assistant"
+        return _tool_uses(calls, messages), "tool_use"
+
+
+def _tool_uses(
+    calls: list[Call], messages: list[dict[str, Any]], lead: str = ""
+) -> list[dict[str, Any]]:
+    round_number = sum(1 for m in messages if isinstance(m, dict) and m.get("role") == "assistant")
+    text = preamble(calls)
+    content: list[dict[str, Any]] = [{"text": lead + text[0].lower() + text[1:] if lead else text}]
+    for index, call in enumerate(calls):
+        tool_use_id = f"tooluse_off_{round_number + 1}_{index}"
+        content.append(
+            {"toolUse": {"toolUseId": tool_use_id, "name": call.name, "input": call.input}}
         )
-        content: list[dict[str, Any]] = [{"text": preamble(calls)}]
-        for index, (name, tool_input) in enumerate(calls):
-            tool_use_id = f"tooluse_off_{round_number + 1}_{index}"
-            content.append(
-                {"toolUse": {"toolUseId": tool_use_id, "name": name, "input": tool_input}}
-            )
-        return content, "tool_use"
+    return content

@@ -23,8 +23,9 @@ _MODEL_QUALIFIERS: Final = (
     | word_set("edge neo duo phone gaming")
     | frozenset(LINES)
 )
+# Not "in": "the iPhone 15 in stock" names a model; "15-inch" is caught as one token.
 _UNIT_WORDS: Final = frozenset(
-    {"gb", "tb", "kg", "g", "inch", "inches", "in", "mah", "mp", "hours", "h", "hrs", "hz", "%"}
+    {"gb", "tb", "kg", "g", "inch", "inches", "mah", "mp", "hours", "h", "hrs", "hz", "%"}
 )
 _UNIT_TOKEN = re.compile(r"\d+(?:\.\d+)?(?:gb|tb|kg|g|inch|in|mah|mp|h|hz)", _I)
 _WORD = re.compile(r"[A-Za-z0-9][\w+-]*")
@@ -73,38 +74,92 @@ def _line_category(line: str, next_word: str) -> str:
     return LINES[line][1]
 
 
-def _model_end(words: list[re.Match[str]], start: int) -> int:
+def _model_end(text: str, words: list[re.Match[str]], start: int) -> int:
     end = start
+    # "the Galaxy S24 Ultra's camera": the possessive ends the name.
     while end < len(words) and _is_model_token(words, end):
         end += 1
+        if text[words[end - 1].end() : words[end - 1].end() + 1] in ("'", "\u2019"):
+            break
     return end
 
 
-def find_model(text: str) -> ModelName | None:
-    """The first specific product named in ``text``: "XPS 13", "Galaxy S24 Ultra", "OnePlus 12"."""
+def find_models(text: str) -> list[ModelName]:
+    """Every specific product named in ``text``, in order: "XPS 13", "Galaxy S24 Ultra"."""
     words = list(_WORD.finditer(text))
-    for i, word in enumerate(words):
-        line = word.group().lower()
-        brand = brand_named(word.group())
-        numbered = (
-            brand is not None
-            and brand not in PUBLISHERS
-            and i + 1 < len(words)
-            and words[i + 1].group()[0].isdigit()
-        )
-        if line not in LINES and not numbered:
-            continue
-        end = _model_end(words, i + 1)
-        if end == i + 1:
-            continue  # "a macbook for school": a line, but no model
-        start = i
-        if line in LINES:
-            previous = brand_named(words[i - 1].group()) if i else None
-            start = i - 1 if previous else i
-            brand = previous or LINES[line][0]
-            category = _line_category(line, words[i + 1].group().lower())
-        else:
-            category = MOBILE if BRAND_CATEGORIES[brand or ""] == {MOBILE} else COMPUTERS
-        phrase = text[words[start].start() : words[end - 1].end()]
-        return ModelName(text=phrase, brand=brand, category=category)
-    return None
+    found: list[ModelName] = []
+    i = 0
+    while i < len(words):
+        model, end = _model_at(text, words, i)
+        if model and model.text.casefold() not in {m.text.casefold() for m in found}:
+            found.append(model)
+        i = end if model else i + 1
+    return found
+
+
+def find_model(text: str) -> ModelName | None:
+    """The first specific product named in ``text``."""
+    models = find_models(text)
+    return models[0] if models else None
+
+
+def _model_at(text: str, words: list[re.Match[str]], i: int) -> tuple[ModelName | None, int]:
+    line = words[i].group().lower()
+    brand = brand_named(words[i].group())
+    numbered = (
+        brand is not None
+        and brand not in PUBLISHERS
+        and i + 1 < len(words)
+        and words[i + 1].group()[0].isdigit()
+    )
+    if line not in LINES and not numbered:
+        return None, i
+    end = _model_end(text, words, i + 1)
+    if end == i + 1:
+        return None, i  # "a macbook for school": a line, but no model
+    start = i
+    if line in LINES:
+        previous = brand_named(words[i - 1].group()) if i else None
+        start = i - 1 if previous else i
+        brand = previous or LINES[line][0]
+        category = _line_category(line, words[i + 1].group().lower())
+    else:
+        category = MOBILE if BRAND_CATEGORIES[brand or ""] == {MOBILE} else COMPUTERS
+    phrase = text[words[start].start() : words[end - 1].end()]
+    return ModelName(text=phrase, brand=brand, category=category), end
+
+
+# -- a catalog name against the one the shopper wrote -------------------------------------
+
+_TOKEN = re.compile(r"[a-z]+\d*[a-z]*|\d+[a-z]*")
+_SERIES = re.compile(r"([a-z]*)(\d+)")
+
+
+def name_tokens(name: str) -> list[str]:
+    """A name's words without its brackets: "Dell XPS 13 9340" -> dell, xps, 13, 9340."""
+    # "Galaxy S24+" is another model than "Galaxy S24": the plus is a word.
+    return _TOKEN.findall(re.sub(r"\([^)]*\)", " ", name.casefold()).replace("+", " plus "))
+
+
+def extra_words(asked: ModelName, name: str) -> int | None:
+    """How many words ``name`` has beyond the asked model's; None if it lacks one of them."""
+    wanted = [t for t in name_tokens(asked.text) if t != (asked.brand or "").casefold()]
+    have = [t for t in name_tokens(name) if t != (asked.brand or "").casefold()]
+    if any(t not in have for t in wanted):
+        return None
+    return len(have) - len(wanted)
+
+
+def closeness(asked: ModelName, name: str) -> tuple[int, int, int]:
+    """How near a catalog name is to a model we don't carry; smaller is nearer.
+
+    Shared words first ("MacBook Pro 14" for "MacBook Pro 16"), then the nearest model
+    number in the same series ("Galaxy S24" for "Galaxy S23", "iPhone 15" for "iPhone 14").
+    """
+    wanted = name_tokens(asked.text)
+    have = name_tokens(name)
+    shared = sum(1 for t in wanted if t in have)
+    numbers = [m.groups() for t in wanted if (m := _SERIES.match(t))]
+    theirs = [m.groups() for t in have if (m := _SERIES.match(t))]
+    gaps = [abs(int(a) - int(b)) for s, a in numbers for t, b in theirs if s == t]
+    return (-shared, min(gaps, default=1000), len(have))

@@ -1,16 +1,33 @@
-"""Turn 1: the tool calls an intent needs, and the replies that need no tool."""
+"""The tool calls a question needs: all of them in one round, and a second round only
+for what the first did not find.
+
+Round 1 looks up what the shopper asked for: each named product by name, each kind
+of product with the stated filters and sort, the products an earlier answer showed
+by id. Round 2 looks further when round 1 found nothing: the nearest products without
+the limits nothing met, or the closest to a named product the store does not carry.
+
+The plan depends only on the conversation, so the model can plan again when the
+results come back and tell each result's :class:`Call` (its purpose) by its input.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
+from storechat.offline.bounds import MEASURE_OF
 from storechat.offline.intent import Intent, review_query
+from storechat.offline.messages import ToolOutcome
+from storechat.offline.names import ModelName
+from storechat.offline.refer import Reference, Shown, pick
 from storechat.offline.vocabulary import (
     BOOK_INFO,
     BOOKS,
     BRAND_CATEGORIES,
     COMPUTERS,
+    LINES,
     LOOKUP,
+    MOBILE,
     OS_CATEGORY,
     REVIEWS,
     unique,
@@ -19,14 +36,64 @@ from storechat.offline.vocabulary import (
 MAX_LOOKUPS: Final = 4
 
 
+@dataclass(frozen=True)
+class Ask:
+    """What the model knows when it plans: the question and what it was shown before."""
+
+    intent: Intent
+    """The latest message, with the subject of an earlier one carried over."""
+    current: Intent
+    """The latest message alone."""
+    shown: tuple[Shown, ...] = ()
+    """The products the previous answer cited."""
+
+    @property
+    def reference(self) -> Reference | None:
+        """What the latest message points at among the products shown, if it does."""
+        ref = self.current.reference
+        if not self.shown or ref is None or self.current.products or self.current.wants_reviews:
+            return None
+        if ref.kind == "it" and self.current.names_subject():
+            return None  # "is it good for school?" after naming a laptop: a new search
+        return ref
+
+
+@dataclass(frozen=True)
+class Call:
+    """One tool call and what it is for: ``search``, ``named``, ``shown`` (products an
+    earlier answer cited), ``cheaper``, ``instead`` (for a kind not carried); in round 2
+    ``closest``, ``nearest`` or ``again``; or ``reviews`` and ``book``."""
+
+    name: str
+    input: dict[str, Any]
+    purpose: str = "search"
+    index: int = 0
+    """Which named product or search it serves."""
+    limit: float | None = field(default=None, compare=False)
+    """For ``cheaper``: the price the products shown started at."""
+
+
+@dataclass(frozen=True)
+class Done:
+    """A call and what it returned."""
+
+    call: Call
+    outcome: ToolOutcome
+
+
 def _json_number(value: float) -> int | float:
     return int(value) if float(value).is_integer() else value
 
 
+# -- searches -----------------------------------------------------------------------------------
+
+
 def _keywords(intent: Intent, category: str | None) -> str:
     words = [os for os in intent.systems if category is None or OS_CATEGORY[os] == category]
-    if intent.use == "gaming" and category in (None, COMPUTERS):
-        words.append("gaming")
+    if category in (None, COMPUTERS):
+        if intent.use == "gaming":
+            words.append("gaming")
+        words += intent.forms
     if category == BOOKS:
         words += intent.genres
         if intent.book_author and not intent.book_title:
@@ -35,15 +102,27 @@ def _keywords(intent: Intent, category: str | None) -> str:
     return " ".join(unique(words))
 
 
-_USE_SORT: Final[dict[str, str]] = {"travel": "weight", "gaming": "ram", "work": "ram"}
+_USE_SORT: Final[dict[str, str]] = {
+    "travel": "weight",
+    "gaming": "ram",
+    "work": "ram",
+    "editing": "ram",
+    "photos": "camera",
+}
 _TOOL_SORTS: Final = frozenset({"price", "weight", "battery", "ram", "storage", "screen", "camera"})
+_PRICES: Final = frozenset({"minPrice", "maxPrice"})
+
+
+def _sort(intent: Intent, category: str | None) -> str | None:
+    sort_by = intent.sort_by or _USE_SORT.get(intent.use or "")
+    if (sort_by == "camera" and category == COMPUTERS) or category == BOOKS:
+        return None
+    return sort_by if sort_by in _TOOL_SORTS else None
 
 
 def _lookup_input(intent: Intent, category: str | None, brand: str | None) -> dict[str, Any]:
     request: dict[str, Any] = {}
-    if intent.product and category in (None, intent.product.category):
-        request["productName"] = intent.product.product_name
-    elif category == BOOKS and intent.book_title:
+    if category == BOOKS and intent.book_title:
         request["productName"] = intent.book_title
     if brand:
         request["brandId"] = brand
@@ -52,27 +131,28 @@ def _lookup_input(intent: Intent, category: str | None, brand: str | None) -> di
     keywords = _keywords(intent, category)
     if keywords:
         request["keywords"] = keywords
-    if intent.max_price is not None:
-        request["maxPrice"] = _json_number(intent.max_price)
+    for name, value in intent.bounds.items():
+        if category != BOOKS or name in _PRICES:
+            request[name] = _json_number(value)
     # The tool shows only its first few matches: ask for the ones this shopper cares about.
-    sort_by = intent.sort_by or _USE_SORT.get(intent.use or "")
-    if sort_by in _TOOL_SORTS and category != BOOKS:
+    if sort_by := _sort(intent, category):
         request["sortBy"] = sort_by
     return request
 
 
 def _brands_for(intent: Intent, category: str | None) -> list[str | None]:
-    if intent.product and category == intent.product.category and intent.product.brand:
-        return [intent.product.brand]
     fitting = [b for b in intent.brands if category is None or category in BRAND_CATEGORIES[b]]
     return list(fitting[:3]) or [None]
 
 
 def lookup_inputs(intent: Intent) -> list[dict[str, Any]]:
-    """The catalog searches the intent needs, one per category and brand."""
+    """The catalog searches the intent needs, one per category and brand; a kind of
+    product a named product stands for is not searched again."""
+    named = {p.category for p in intent.products}
     inputs = [
         _lookup_input(intent, category, brand)
         for category in intent.categories
+        if category not in named
         for brand in _brands_for(intent, category)
     ]
     if not intent.categories and intent.brands:
@@ -84,33 +164,166 @@ def lookup_inputs(intent: Intent) -> list[dict[str, Any]]:
     # about buying it or it is the whole question.
     if wants_book and not has_book_search and (not inputs or intent.book_shopping):
         inputs.append(_lookup_input(intent, BOOKS, None))
-    if not inputs and not (intent.wants_reviews or intent.book_query) and intent.has_constraints():
+    if (
+        not inputs
+        and not intent.products
+        and not (intent.wants_reviews or intent.book_query or intent.not_carried)
+        and intent.has_constraints()
+    ):
         inputs.append(_lookup_input(intent, None, None))
-    return inputs[:MAX_LOOKUPS]
+    return inputs
 
 
-def plan_tool_calls(intent: Intent, available: frozenset[str]) -> list[tuple[str, dict[str, Any]]]:
-    """Every tool call the intent needs, among the tools the request offers."""
-    calls: list[tuple[str, dict[str, Any]]] = []
-    if LOOKUP in available:
-        calls += [(LOOKUP, request) for request in lookup_inputs(intent)]
-    if intent.wants_reviews and REVIEWS in available:
-        calls.append((REVIEWS, {"query": review_query(intent)}))
-    if intent.book_query and BOOK_INFO in available:
-        calls.append((BOOK_INFO, {"query": intent.book_query}))
+def named_input(model: ModelName) -> dict[str, Any]:
+    """A product the shopper named, looked up by its name."""
+    request: dict[str, Any] = {"productName": model.product_name, "category": model.category}
+    if model.brand:
+        request["brandId"] = model.brand
+    return request
+
+
+# -- round 1 ------------------------------------------------------------------------------------
+
+
+def _reference_calls(ask: Ask, ref: Reference) -> list[Call]:
+    shown = pick(list(ask.shown), ref)
+    if ref.kind == "cheaper":
+        # Cheaper than the one named, else than every one shown.
+        limit = min((s.price for s in shown if s.price is not None), default=None)
+        if limit is None:
+            intent = replace(ask.intent, sort_by="price")
+            return [Call(LOOKUP, i, "search", n) for n, i in enumerate(lookup_inputs(intent))]
+        intent = replace(ask.intent, bounds={**ask.intent.bounds, "maxPrice": limit - 0.01})
+        return [
+            Call(LOOKUP, i, "cheaper", n, limit) for n, i in enumerate(lookup_inputs(intent)[:1])
+        ]
+    if not shown:
+        return []
+    request: dict[str, Any] = {"productIds": [s.product_id for s in shown]}
+    if ref.kind == "all":
+        current = ask.current
+        request |= {name: _json_number(v) for name, v in current.bounds.items()}
+        sort_by = _sort(current, None) or ("price" if current.cheap else None)
+        if sort_by:
+            request["sortBy"] = sort_by
+    return [Call(LOOKUP, request, "shown")]
+
+
+def _lookups(ask: Ask) -> list[Call]:
+    intent = ask.intent
+    if ref := ask.reference:
+        return _reference_calls(ask, ref)
+    calls = [Call(LOOKUP, named_input(p), "named", n) for n, p in enumerate(intent.products)]
+    calls += [Call(LOOKUP, i, "search", n) for n, i in enumerate(lookup_inputs(intent))]
+    kind = intent.not_carried
+    if not calls and kind and kind.search:
+        calls.append(Call(LOOKUP, dict(kind.search), "instead"))
     return calls
 
 
-def preamble(calls: list[tuple[str, dict[str, Any]]]) -> str:
+def plan_first(ask: Ask, available: frozenset[str]) -> list[Call]:
+    """Every tool call the question needs, among the tools the request offers."""
+    intent = ask.intent
+    calls = _lookups(ask)[:MAX_LOOKUPS] if LOOKUP in available else []
+    if intent.wants_reviews and REVIEWS in available:
+        calls.append(Call(REVIEWS, {"query": review_query(intent)}, "reviews"))
+    if intent.book_query and BOOK_INFO in available:
+        calls.append(Call(BOOK_INFO, {"query": intent.book_query}, "book"))
+    return calls
+
+
+# -- round 2 ------------------------------------------------------------------------------------
+
+_NEAREST_SORT: Final = {
+    "ram": "ram",
+    "storage": "storage",
+    "weight": "weight",
+    "battery": "battery",
+    "mah": "battery",
+    "camera": "camera",
+    "screen": "screen",
+}
+
+
+def _nearest_input(request: dict[str, Any]) -> dict[str, Any] | None:
+    """The same search without the limits nothing met, ordered by the first of them."""
+    limits = [k for k in request if k in MEASURE_OF]
+    if not limits:
+        return None
+    measures = [MEASURE_OF[k] for k in limits]
+    nearer = {k: v for k, v in request.items() if k not in limits and k != "sortBy"}
+    first = next((m for m in measures if m != "price"), None)
+    if first in _NEAREST_SORT:
+        nearer["sortBy"] = _NEAREST_SORT[first]
+    elif "maxPrice" in limits or "minPrice" in limits:
+        nearer["sortBy"] = "price" if "maxPrice" in limits else "price_desc"
+    return nearer
+
+
+def _closest_input(model: ModelName) -> dict[str, Any]:
+    """A search for the products nearest a named one: its product line, else its brand."""
+    line = next((w for w in model.text.split() if w.lower() in LINES), None)
+    request: dict[str, Any] = {"productName": line} if line else {}
+    if model.brand:
+        request["brandId"] = model.brand
+    request["category"] = model.category if model.category in (COMPUTERS, MOBILE) else COMPUTERS
+    return request
+
+
+def plan_next(ask: Ask, done: list[Done], available: frozenset[str]) -> list[Call]:
+    """Round 2: a search further for each round-1 lookup that found nothing.
+
+    The loop keeps only a brief of round 1's results for the calls after round 2, so
+    the lookups that did find something are asked again by id (``again``, ``index``
+    being their place in round 1). Reviews and book facts are not fetched twice: a
+    round with them gets no second.
+    """
+    if LOOKUP not in available or any(d.call.purpose in ("reviews", "book") for d in done):
+        return []
+    further: list[Call] = []
+    again: list[Call] = []
+    for place, item in enumerate(done):
+        call, ids = item.call, item.outcome.found_ids
+        if item.outcome.data is None or call.name != LOOKUP:
+            continue
+        if ids:
+            again.append(Call(LOOKUP, {"productIds": ids}, "again", place))
+        elif call.purpose == "named" and call.index < len(ask.intent.products):
+            closest = _closest_input(ask.intent.products[call.index])
+            further.append(Call(LOOKUP, closest, "closest", call.index))
+        elif call.purpose in ("search", "cheaper", "shown"):
+            nearer = _nearest_input(call.input)
+            if nearer is not None:
+                further.append(Call(LOOKUP, nearer, "nearest", call.index, call.limit))
+    return (further + again)[:MAX_LOOKUPS] if further else []
+
+
+def label(outcomes: list[ToolOutcome], calls: list[Call]) -> list[Done]:
+    """Each outcome with the planned call it answers (matched by tool and input)."""
+    unused = list(calls)
+    done = []
+    for outcome in outcomes:
+        call = next(
+            (c for c in unused if c.name == outcome.name and c.input == outcome.tool_input), None
+        )
+        if call is None:
+            call = Call(outcome.name or "", outcome.tool_input)
+        else:
+            unused.remove(call)
+        done.append(Done(call, outcome))
+    return done
+
+
+def preamble(calls: list[Call]) -> str:
     """The sentence before the toolUses, naming what is about to be checked."""
     parts: list[str] = []
-    if any(name == LOOKUP for name, _ in calls):
+    if any(c.name == LOOKUP for c in calls):
         parts.append("the catalog")
-    for name, request in calls:
-        if name == REVIEWS:
-            parts.append(f"what reviewers say about {request['query']}")
-        elif name == BOOK_INFO:
-            parts.append(f"the book details for {request['query']}")
+    for c in calls:
+        if c.name == REVIEWS:
+            parts.append(f"what reviewers say about {c.input['query']}")
+        elif c.name == BOOK_INFO:
+            parts.append(f"the book details for {c.input['query']}")
     joined = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
     return f"Let me check {joined}."
 
@@ -129,3 +342,26 @@ NO_TOOLS_REPLY: Final = (
     "I'd like to check the catalog for that, but my tools aren't available right now. "
     "Please try again in a moment."
 )
+OFFER: Final = "I can help you find and compare computers, phones and books in our catalog."
+DECLINE: Final = f"Sorry, I can't help with that here. {OFFER}"
+
+
+def service_line(topic: str) -> str:
+    return f"Sorry, I can't help with {topic} here."
+
+
+def service_reply(topic: str) -> str:
+    return (
+        f"{service_line(topic)} {OFFER} The store's customer service can answer questions "
+        f"about {topic}."
+    )
+
+
+def outside_reply(intent: Intent) -> str:
+    """The reply to a kind or brand the store does not sell, when there is nothing to show."""
+    lines = []
+    if intent.not_carried:
+        lines.append(f"Sorry, we don't carry {intent.not_carried.name}.")
+    if intent.other_brand:
+        lines.append(f"Sorry, we don't carry {intent.other_brand}.")
+    return " ".join([*lines, OFFER])

@@ -151,6 +151,55 @@ def book_ask(clause: str) -> BookAsk | None:
     return BookAsk(title=title, author=author)
 
 
+# A title named with no cue ("Do you have The Hobbit?"): capitalised words, joined by
+# short lower-case ones, at least two of them, and none a product's or the store's.
+_TITLE_WORD = re.compile(r"[A-Z0-9][\w'\u2019.-]*|[a-z]+")
+_TITLE_JOINERS: Final = word_set("and the of a an in to for on at with from")
+_NOT_TITLE_START: Final = word_set(
+    "i i'm do does did is are was were who what when where which why how can could would "
+    "should will please tell show find give hi hello hey any my you your we our it"
+)
+
+
+def title_in(clause: str) -> str | None:
+    """A book title the clause names without saying it is a book, if any."""
+    words = list(_TITLE_WORD.finditer(clause))
+    runs: list[list[re.Match[str]]] = []
+    for word in words:
+        text = word.group()
+        # "Fahrenheit 451" goes on with a number; "RAM" or "64GB" is not a title's word.
+        acronym = (text.isupper() and len(text) <= 4) or (text[0].isdigit() and text[-1].isalpha())
+        capital = not acronym and (
+            text[0].isupper() or (text[0].isdigit() and bool(runs and runs[-1]))
+        )
+        if capital and runs and runs[-1] and _joined(clause, runs[-1][-1], word):
+            runs[-1].append(word)
+        elif capital:
+            runs.append([word])
+        elif text in _TITLE_JOINERS and runs and runs[-1] and _joined(clause, runs[-1][-1], word):
+            runs[-1].append(word)
+        else:
+            runs.append([])
+    for run in runs:
+        if run and run[0].start() == words[0].start():
+            while run and run[0].group().lower() in _NOT_TITLE_START:
+                run.pop(0)
+        while run and run[-1].group() in _TITLE_JOINERS:
+            run.pop()
+        capitals = [w for w in run if w.group() not in _TITLE_JOINERS]
+        if len(capitals) < 2:
+            continue
+        title = clause[run[0].start() : run[-1].end()]
+        if not _mentions_product(title) and title.lower() not in _NOT_TITLES:
+            return title
+    return None
+
+
+def _joined(clause: str, before: re.Match[str], after: re.Match[str]) -> bool:
+    """Only a space between two words: a comma or a full stop ends a title."""
+    return clause[before.end() : after.start()].isspace()
+
+
 def review_ask(clause: str) -> tuple[ModelName | None, str | None, BookAsk | None]:
     """(named product, query, or a book when the "review" is of a book)."""
     model = find_model(clause)

@@ -138,8 +138,28 @@ _OS_RES: Final = tuple((name, re.compile(pattern, _I)) for name, pattern, _, _ i
 OS_CATEGORY: Final = {name: category for name, _, category, _ in _SYSTEMS}
 OS_LABEL: Final = {name: label for name, _, _, label in _SYSTEMS}
 
+# Each form a shopper can ask for by name: the word the catalog search reads as that
+# form, the catalog's formFactor values, and how an answer names it.
+_FORMS: Final[tuple[tuple[str, str, frozenset[str], str], ...]] = (
+    (
+        "laptop",
+        r"\b(?:laptops?|notebooks?|ultrabooks?|2-in-1s?|convertibles?)\b",
+        frozenset({"laptop", "2-in-1"}),
+        "laptops",
+    ),
+    (
+        "desktop",
+        r"\b(?:desktops?|towers?|all-in-ones?|gaming rigs?|workstations?)\b",
+        frozenset({"desktop", "all-in-one"}),
+        "desktops",
+    ),
+)
+_FORM_RES: Final = tuple((name, re.compile(pattern, _I)) for name, pattern, _, _ in _FORMS)
+FORM_FACTORS: Final = {name: factors for name, _, factors, _ in _FORMS}
+FORM_NOUN: Final = {name: noun for name, _, _, noun in _FORMS}
+
 # Each use: what a shopper writes, and how an answer names it. Checked in this
-# order: "a light laptop for school" is a student question.
+# order: "a light laptop for school" is a student question, "photo editing" editing.
 _USES: Final[tuple[tuple[str, str, str], ...]] = (
     (
         "student",
@@ -148,6 +168,17 @@ _USES: Final[tuple[tuple[str, str, str], ...]] = (
         "for a student",
     ),
     ("gaming", r"\b(?:gam(?:e|es|ing|er|ers))\b", "for gaming"),
+    (
+        "editing",
+        r"\b(?:(?:video|photo) editing|edit(?:s|ing)? (?:\w+ )?(?:videos?|photos?|footage)|editing|"
+        r"content creat\w*|creators?|rendering|3d|music production|graphic design)\b",
+        "for video editing",
+    ),
+    (
+        "photos",
+        r"\b(?:photos?|photograph\w*|pictures?|selfies?|(?:good|great|best|better) cameras?)\b",
+        "for photos",
+    ),
     (
         "travel",
         r"\b(?:travel\w*|portable|light(?:weight)?|commut\w*|on the go)\b",
@@ -172,13 +203,17 @@ _SORTS: Final[tuple[tuple[str, str, str], ...]] = (
     ),
     (
         "battery",
-        r"\b(?:longest|best|better|biggest|more) battery|battery life\b",
+        r"\b(?:longest|longer|best|better|biggest|bigger|more) battery|battery life\b",
         "longest battery first",
     ),
     ("ram", r"\b(?:most|more) (?:ram|memory)\b", "most RAM first"),
     ("storage", r"\b(?:most|more|biggest) (?:storage|space)\b", "most storage first"),
-    ("screen", r"\b(?:biggest|largest|bigger|larger) (?:screen|display)\b", "biggest screen first"),
-    ("camera", r"\b(?:best|better) camera\b", "best camera first"),
+    (
+        "screen",
+        r"\b(?:big|large|biggest|largest|bigger|larger) (?:screen|display)\b",
+        "biggest screen first",
+    ),
+    ("camera", r"\b(?:best|better|good|great) cameras?\b", "best camera first"),
     (
         "performance",
         r"\b(?:fastest|faster|most powerful|more powerful|"
@@ -219,6 +254,10 @@ GENRE_RE = re.compile(r"\b(" + "|".join(re.escape(g) for g in _GENRES) + r")\b",
 def categories_in(text: str) -> list[str]:
     masked = _NOT_BOOKS.sub(" laptop ", text)
     return [cat for cat, pattern in _CATEGORY_RES if pattern.search(masked)]
+
+
+def forms_in(text: str) -> list[str]:
+    return [name for name, pattern in _FORM_RES if pattern.search(text)]
 
 
 def brands_in(text: str) -> list[str]:

@@ -225,7 +225,7 @@ def test_three_intents_become_three_tool_uses_in_one_message() -> None:
         "get_computer_reviews",
         "get_book_info",
     ]
-    assert uses[0]["input"] == {"brandId": "Dell", "category": "COMPUTERS"}
+    assert uses[0]["input"] == {"brandId": "Dell", "category": "COMPUTERS", "keywords": "laptop"}
     assert uses[1]["input"] == {"query": "Dell XPS 13"}
     assert uses[2]["input"] == {"query": "Dune"}
     ids = [u["toolUseId"] for u in uses]
@@ -243,7 +243,12 @@ def test_three_intents_become_three_tool_uses_in_one_message() -> None:
         ),
         (
             "gaming laptop below 1,500",
-            {"category": "COMPUTERS", "keywords": "gaming", "maxPrice": 1500, "sortBy": "ram"},
+            {
+                "category": "COMPUTERS",
+                "keywords": "gaming laptop",
+                "maxPrice": 1500,
+                "sortBy": "ram",
+            },
         ),
         (
             "budget of 700 for a chromebook",
@@ -252,14 +257,32 @@ def test_three_intents_become_three_tool_uses_in_one_message() -> None:
         ("Any Penguin books?", {"brandId": "Penguin Books", "category": "BOOKS"}),
         (
             "Do you have the iPhone 15?",
+            {"productName": "iPhone 15", "brandId": "Apple", "category": "MOBILE"},
+        ),
+        (
+            "a laptop with 16GB RAM under 2 kg",
+            {"category": "COMPUTERS", "keywords": "laptop", "minRamGb": 16, "maxWeightKg": 2},
+        ),
+        (
+            "phone under $500 with at least 128GB storage and a 50MP camera",
+            {"category": "MOBILE", "maxPrice": 500, "minStorageGb": 128, "minCameraMp": 50},
+        ),
+        (
+            "laptop between $600 and $900 with 12 hours of battery and a 14-inch screen",
             {
-                "productName": "iPhone 15",
-                "brandId": "Apple",
-                "category": "MOBILE",
-                "keywords": "ios",
+                "category": "COMPUTERS",
+                "keywords": "laptop",
+                "minPrice": 600,
+                "maxPrice": 900,
+                "minBatteryHours": 12,
+                "minScreenInches": 14,
+                "maxScreenInches": 14.99,
             },
         ),
-        ("a laptop with 16GB RAM under 2 kg", {"category": "COMPUTERS"}),
+        (
+            "Is the iPhone 15 in stock?",
+            {"productName": "iPhone 15", "brandId": "Apple", "category": "MOBILE"},
+        ),
     ],
 )
 def test_lookup_input_holds_only_what_was_detected(question: str, expected: dict[str, Any]) -> None:
@@ -267,7 +290,8 @@ def test_lookup_input_holds_only_what_was_detected(question: str, expected: dict
     # When the model plans its tool calls
     uses = tool_uses(OfflineModel().converse(make_request([user(question)])))
 
-    # Then the single lookup carries exactly the detected keys (no RAM or weight as a price)
+    # Then the single lookup carries exactly the detected keys: each number as the bound
+    # it states (no RAM or weight as a price), a named product by its name
     assert [(u["name"], u["input"]) for u in uses] == [("lookup_inventory", expected)]
 
 
@@ -308,8 +332,8 @@ def test_greeting_gets_end_turn_without_tools(greeting: str) -> None:
     assert_valid_converse_response(request, response)
 
 
-def test_follow_up_carries_category_over_from_earlier_turn() -> None:
-    # Given a finished exchange about Windows laptops, then a follow-up naming no category
+def test_of_those_looks_up_the_products_the_previous_answer_showed() -> None:
+    # Given a finished exchange about Windows laptops, then a follow-up about "those"
     model = OfflineModel()
     first = model.converse(make_request([user("Do you have Windows laptops?")]))
     use = tool_uses(first)[0]
@@ -338,11 +362,11 @@ def test_follow_up_carries_category_over_from_earlier_turn() -> None:
     # When the model reads the follow-up
     response = model.converse(request)
 
-    # Then it searches Windows computers again, with ids unique within the conversation
+    # Then it looks up exactly the laptops it showed, lightest first, with ids unique
+    # within the conversation
     uses = tool_uses(response)
     assert [u["name"] for u in uses] == ["lookup_inventory"]
-    assert uses[0]["input"]["category"] == "COMPUTERS"
-    assert "windows" in uses[0]["input"]["keywords"]
+    assert uses[0]["input"] == {"productIds": ["CMP-201", "CMP-202"], "sortBy": "weight"}
     assert uses[0]["toolUseId"] != use["toolUseId"]
     assert_valid_converse_response(request, response)
 
@@ -451,9 +475,22 @@ def test_budget_is_respected() -> None:
     assert "$800" in text
 
 
-def test_no_match_says_so_and_suggests_relaxing() -> None:
+def test_no_match_says_so_and_offers_the_nearest_with_what_differs() -> None:
     # Given a budget nothing in the results meets
     _, response = answer_round("Windows laptop under $200", [inventory(*STUDENT_LAPTOPS)])
+
+    # Then the answer says so, and offers the cheapest Windows laptops in stock as the
+    # nearest, each with its price against the budget
+    text = answer_text(response)
+    assert "couldn't find any Windows laptops under $200" in text
+    assert cited(text) == ["CMP-102", "CMP-103"]
+    assert "$549 (you asked for under $200)" in text
+
+
+def test_no_match_without_anything_near_suggests_relaxing() -> None:
+    # Given a budget nothing meets, and results that are all sold out
+    sold_out = [laptop("CMP-901", price=899, stock=0), laptop("CMP-902", price=999, stock=0)]
+    _, response = answer_round("Windows laptop under $200", [inventory(*sold_out)])
 
     # Then the answer cites nothing and suggests raising the budget
     text = answer_text(response)
@@ -598,6 +635,229 @@ def test_missing_specs_do_not_break_the_answer() -> None:
     text = answer_text(response)
     assert set(cited(text)) <= {"CMP-801", "CMP-802"}
     assert "$450" in text
+
+
+# ------------------------------------------- named products, comparisons, follow-ups
+
+
+def phone(
+    pid: str, name: str, *, price: float, camera: int = 50, stock: int = 10
+) -> dict[str, Any]:
+    return {
+        "productId": pid,
+        "name": name,
+        "brand": name.split()[0],
+        "category": "MOBILE",
+        "price": price,
+        "stock": stock,
+        "specs": {"os": "Android", "storageGb": 128, "cameraMp": camera, "weightG": 190},
+    }
+
+
+def results_message(uses: list[dict[str, Any]], results: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "role": "user",
+        "content": [
+            {"toolResult": {"toolUseId": use["toolUseId"], **result}}
+            for use, result in zip(uses, results, strict=True)
+        ],
+    }
+
+
+def brief(message: dict[str, Any]) -> dict[str, Any]:
+    """A round's results as the loop keeps them once another round follows."""
+    content = []
+    for block in message["content"]:
+        result = block["toolResult"]
+        ids = [p["productId"] for p in result["content"][0]["json"].get("products", [])]
+        summary = {"earlierResult": f"{len(ids)} products", "productIds": ids}
+        content.append(
+            {
+                "toolResult": {
+                    "toolUseId": result["toolUseId"],
+                    "status": "success",
+                    "content": [{"json": summary}],
+                }
+            }
+        )
+    return {"role": "user", "content": content}
+
+
+def converse_turn(
+    messages: list[dict[str, Any]], rounds: list[list[dict[str, Any]]]
+) -> tuple[list[list[dict[str, Any]]], str]:
+    """Answer each round of toolUses with the next results, shrinking earlier rounds to a
+    brief as the loop does; return the toolUses of each round and the final answer."""
+    model, messages, asked = OfflineModel(), list(messages), []
+    for results in [*rounds, None]:
+        response = model.converse(make_request(messages))
+        uses = tool_uses(response)
+        if not uses:
+            return asked, answer_text(response)
+        assert results is not None, f"an unexpected round: {uses}"
+        asked.append(uses)
+        if messages[-1]["role"] == "user" and "toolResult" in messages[-1]["content"][0]:
+            messages[-1] = brief(messages[-1])
+        messages += [response["output"]["message"], results_message(uses, results)]
+    raise AssertionError(f"the model asked for only {len(asked)} of {len(rounds)} rounds")
+
+
+def inputs(uses: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [use["input"] for use in uses]
+
+
+IPHONES = (
+    phone("MOB-716", "Apple iPhone 16", price=799, camera=48),
+    phone("MOB-715", "Apple iPhone 15", price=699, camera=48),
+    phone("MOB-71P", "Apple iPhone 16 Pro Max", price=1199, camera=48),
+)
+
+
+def test_a_named_product_is_the_answer_with_its_stock() -> None:
+    # Given a question about one phone, and a catalog result with it and its bigger sibling
+    results = [inventory(IPHONES[2], IPHONES[0])]
+    rounds, text = converse_turn([user("Is the iPhone 16 in stock?")], [results])
+
+    # Then it was looked up by name, and the answer is that phone alone, with its stock
+    assert inputs(rounds[0]) == [
+        {"productName": "iPhone 16", "category": "MOBILE", "brandId": "Apple"}
+    ]
+    assert cited(text) == ["MOB-716"]
+    assert "in stock (10 available), $799" in text
+
+
+def test_a_named_product_not_carried_is_said_so_and_the_closest_is_offered() -> None:
+    # Given a model the catalog does not have
+    rounds, text = converse_turn(
+        [user("Do you have the iPhone 14?")], [[inventory()], [inventory(*IPHONES)]]
+    )
+
+    # Then a second round searches its product line, and the nearest model leads
+    assert inputs(rounds[1]) == [
+        {"productName": "iPhone", "brandId": "Apple", "category": "MOBILE"}
+    ]
+    assert text.startswith("Sorry, we don't carry the Apple iPhone 14.")
+    assert cited(text) == ["MOB-715", "MOB-716"]
+
+
+def test_a_comparison_looks_up_both_and_names_the_deciding_spec() -> None:
+    # Given two named phones and the spec that decides between them
+    question = "Which has the better camera, the Pixel 9 or the Galaxy S24?"
+    pixel = phone("MOB-791", "Google Pixel 9", price=799, camera=50)
+    galaxy = phone("MOB-724", "Samsung Galaxy S24", price=799, camera=200)
+    rounds, text = converse_turn([user(question)], [[inventory(pixel), inventory(galaxy)]])
+
+    # Then both were looked up in one round, and the answer leads with the winner
+    assert [i["productName"] for i in inputs(rounds[0])] == ["Pixel 9", "Galaxy S24"]
+    first = text.splitlines()[0]
+    assert first.startswith("Higher-resolution camera: Samsung Galaxy S24 [MOB-724]")
+    assert "200 MP camera vs 50 MP camera" in first
+    assert cited(text).count("MOB-791") == 2  # in the verdict and in its own line
+
+
+def test_nothing_within_the_limits_asks_for_the_nearest_and_says_what_differs() -> None:
+    # Given a RAM bound no laptop meets
+    near = [laptop("CMP-932", price=1999, ram=32), laptop("CMP-916", price=999, ram=16)]
+    rounds, text = converse_turn(
+        [user("laptop with 64GB RAM")], [[inventory()], [inventory(*near)]]
+    )
+
+    # Then round 2 searches without the bound, most RAM first
+    assert inputs(rounds[0])[0]["minRamGb"] == 64
+    assert inputs(rounds[1]) == [{"category": "COMPUTERS", "keywords": "laptop", "sortBy": "ram"}]
+    # and the answer says so, offering the nearest with what differs
+    assert text.startswith("I couldn't find any laptops with at least 64 GB RAM in stock.")
+    assert "[CMP-932]: 32 GB RAM (you asked for at least 64 GB RAM)" in text
+
+
+def test_a_round_shrunk_to_a_brief_is_fetched_again_for_the_answer() -> None:
+    # Given a comparison whose second phone is not carried: its line is searched in a
+    # second round, after which the loop keeps only a brief of the first
+    galaxy = phone("MOB-724", "Samsung Galaxy S24", price=799)
+    rounds, text = converse_turn(
+        [user("Compare the Galaxy S24 and the iPhone 14")],
+        [[inventory(galaxy), inventory()], [inventory(*IPHONES), inventory(galaxy)]],
+    )
+
+    # Then round 2 fetches the phone round 1 found again, by id, and the answer has both
+    assert inputs(rounds[1])[1] == {"productIds": ["MOB-724"]}
+    assert "We carry the Samsung Galaxy S24 [MOB-724]" in text
+    assert "Sorry, we don't carry the Apple iPhone 14." in text
+
+
+SHOWN = (
+    "Best Android phones:\n"
+    "1. Phone A [MOB-801]: 128 GB storage, $499.\n"
+    "2. Phone B [MOB-802]: 256 GB storage, $649.\n"
+    "3. Phone C [MOB-803]: 128 GB storage, $399."
+)
+
+
+@pytest.mark.parametrize(
+    ("follow_up", "expected"),
+    [
+        (
+            "Of those, which has the best camera?",
+            {"productIds": ["MOB-801", "MOB-802", "MOB-803"], "sortBy": "camera"},
+        ),
+        (
+            "Which of them have 256GB?",
+            {"productIds": ["MOB-801", "MOB-802", "MOB-803"], "minStorageGb": 256},
+        ),
+        ("Is the second one in stock?", {"productIds": ["MOB-802"]}),
+        ("Tell me more about the last one", {"productIds": ["MOB-803"]}),
+        (
+            "Any cheaper ones?",
+            {"category": "MOBILE", "keywords": "android", "maxPrice": 398.99, "sortBy": "price"},
+        ),
+    ],
+)
+def test_a_follow_up_refers_to_the_products_the_previous_answer_showed(
+    follow_up: str, expected: dict[str, Any]
+) -> None:
+    # Given an answer that showed three phones
+    messages = [
+        user("Android phones?"),
+        {"role": "assistant", "content": [{"text": SHOWN}]},
+        user(follow_up),
+    ]
+
+    # When the shopper follows up
+    uses = tool_uses(OfflineModel().converse(make_request(messages)))
+
+    # Then the lookup is about those products (or cheaper than all of them)
+    assert inputs(uses) == [expected]
+
+
+@pytest.mark.parametrize(
+    ("question", "says"),
+    [
+        ("What is your return policy?", "Sorry, I can't help with returns here."),
+        ("Do you deliver on Sundays?", "Sorry, I can't help with shipping here."),
+        (
+            "What time does your shop in Seattle open?",
+            "Sorry, I can't help with opening hours here.",
+        ),
+        ("Do you have TVs?", "Sorry, we don't carry TVs."),
+        ("Tell me how to pick a lock.", "Sorry, I can't help with that here."),
+    ],
+)
+def test_what_the_store_does_not_do_gets_an_honest_no_without_tools(
+    question: str, says: str
+) -> None:
+    response = OfflineModel().converse(make_request([user(question)]))
+    assert response["stopReason"] == "end_turn" and not tool_uses(response)
+    assert answer_text(response).startswith(says)
+
+
+def test_a_kind_not_carried_offers_the_closest_kind_the_store_sells() -> None:
+    two_in_one = laptop("CMP-922", price=849)
+    rounds, text = converse_turn([user("Do you sell tablets?")], [[inventory(two_in_one)]])
+    assert inputs(rounds[0]) == [{"category": "COMPUTERS", "keywords": "2-in-1"}]
+    assert text.startswith(
+        "Sorry, we don't carry tablets.\nThe closest we have are 2-in-1 laptops:"
+    )
+    assert cited(text) == ["CMP-922"]
 
 
 # --------------------------------------------------------------------------- protocol

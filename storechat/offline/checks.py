@@ -1,0 +1,98 @@
+"""Whether a product meets what the shopper stated, and what differs when it does not.
+
+Every explicit constraint is checked on the products a tool returned, whatever the
+tool was asked: a search may have dropped the shopper's words or the price limit to
+find anything, and an operating system is only a search word. A product that breaks
+one is never recommended; the nearest are offered instead, each with what differs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from storechat.offline.bounds import Miss, misses
+from storechat.offline.product import Product
+from storechat.offline.vocabulary import BOOKS, FORM_FACTORS, OS_LABEL
+
+NEAREST_SHOWN = 2
+
+
+@dataclass(frozen=True)
+class Constraints:
+    """What one catalog search's results are filtered and ranked by."""
+
+    category: str | None
+    systems: tuple[str, ...]
+    use: str | None
+    sort_by: str | None
+    cheap: bool
+    brand: str | None = None
+    product_name: str | None = None
+    forms: tuple[str, ...] = ()
+    bounds: dict[str, float] = field(default_factory=dict)
+    cheaper_than: float | None = None
+    """A "cheaper ones" follow-up: the price the products shown before started at."""
+
+    @property
+    def max_price(self) -> float | None:
+        return self.bounds.get("maxPrice")
+
+
+def runs(system: str, product: Product) -> bool:
+    value = product.text("os").lower().replace(" ", "")
+    if system == "macos":
+        return "macos" in value or "osx" in value
+    if system == "ios":
+        return value.startswith("ios")
+    return system in value
+
+
+def _system(product: Product) -> str:
+    return next((label for s, label in OS_LABEL.items() if runs(s, product)), "another system")
+
+
+def shortfalls(product: Product, c: Constraints) -> list[Miss]:
+    """Each stated constraint ``product`` breaks, said as the answer says it."""
+    found: list[Miss] = []
+    if c.brand and c.brand.casefold() not in product.brand.casefold():
+        found.append(Miss(f"by {product.brand or 'another brand'}, not {c.brand}", 1.0, "brand"))
+    if c.systems and product.category != BOOKS and not any(runs(s, product) for s in c.systems):
+        wanted = "/".join(OS_LABEL[s] for s in c.systems)
+        found.append(Miss(f"runs {_system(product)}, not {wanted}", 1.0, "os"))
+    factors = {f for form in c.forms for f in FORM_FACTORS[form]}
+    factor = product.text("formFactor").lower()
+    if factors and factor and factor not in factors:
+        article = "an" if factor[0] in "aeiou" else "a"
+        found.append(Miss(f"{article} {factor}, not a {' or '.join(c.forms)}", 1.0, "form"))
+    bounds = dict(c.bounds)
+    if c.cheaper_than is not None:
+        bounds.pop("maxPrice", None)
+        if product.price is None or product.price >= c.cheaper_than:
+            found.append(Miss("not cheaper", 1.0, "price"))
+    return found + misses(product, bounds)
+
+
+@dataclass(frozen=True)
+class Sifted:
+    fits: list[Product]
+    out_of_stock: list[Product]
+    wrong_os: int
+    near: list[tuple[Product, list[Miss]]]
+    """In-stock products that break a constraint, nearest first."""
+
+
+def sift(products: list[Product], c: Constraints) -> Sifted:
+    fits, out, near = [], [], []
+    wrong_os = 0
+    for product in products:
+        missed = shortfalls(product, c)
+        if any(m.what == "os" for m in missed):
+            wrong_os += 1
+        if missed and product.in_stock:
+            near.append((product, missed))
+        elif not missed and product.in_stock:
+            fits.append(product)
+        elif not missed:
+            out.append(product)
+    near.sort(key=lambda pair: (sum(m.gap for m in pair[1]), pair[0].position))
+    return Sifted(fits, out, wrong_os, near)

@@ -1,0 +1,160 @@
+"""Answers about particular products: one the shopper named, two compared, one shown before.
+
+A named product is the catalog product whose name has every word of the shopper's,
+with the fewest words besides ("Galaxy S24" is the S24, not the S24 Ultra). If the
+store carries it, it is the answer, with its stock; if not, the answer says so and
+offers the closest of its line. A comparison names the spec that decides it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Final
+
+from storechat.offline.bounds import money
+from storechat.offline.checks import Constraints, shortfalls
+from storechat.offline.facts import product_facts
+from storechat.offline.names import ModelName, closeness, extra_words
+from storechat.offline.notes import Line
+from storechat.offline.product import Product
+from storechat.offline.rank import FEATURES, LOWER_IS_BETTER
+
+CLOSEST_SHOWN: Final = 2
+
+
+def matches(model: ModelName, products: list[Product]) -> list[Product]:
+    """The products that are ``model``: every word of its name, the fewest words besides."""
+    scored = [(extra, p) for p in products if (extra := extra_words(model, p.name)) is not None]
+    fewest = min((extra for extra, _ in scored), default=0)
+    return [p for extra, p in scored if extra == fewest]
+
+
+def stock(p: Product) -> str:
+    if p.stock is None:
+        return "in stock"
+    return f"in stock ({p.stock:g} available)" if p.stock > 0 else "out of stock right now"
+
+
+def the(name: str) -> str:
+    """ "the Apple iPhone 15", but "The Hobbit"."""
+    return name if name.lower().startswith("the ") else f"the {name}"
+
+
+def card(p: Product, first: tuple[str, ...] = ()) -> str:
+    """A product with its stock, price and key facts: what a shopper asking about it wants."""
+    price = f", {money(p.price)}" if p.price is not None else ""
+    facts = product_facts(p, list(first), limit=3)
+    return f"{p.name} [{p.product_id}]: {stock(p)}{price}" + (
+        f"; {', '.join(facts)}" if facts else ""
+    )
+
+
+def _unmet(p: Product, c: Constraints) -> list[Line]:
+    missed = shortfalls(p, c)
+    if not missed:
+        return []
+    return [Line("It doesn't meet all you asked: " + "; ".join(m.says for m in missed) + ".")]
+
+
+def named_lines(
+    model: ModelName, found: list[Product], closest: list[Product], c: Constraints
+) -> list[Line]:
+    """The answer about a product the shopper named: carried (with its stock) or not."""
+    carried = matches(model, found)
+    fitting = [p for p in carried if not shortfalls(p, c)]
+    carried = fitting if len(fitting) == 1 else carried
+    if len(carried) == 1:
+        return [Line(f"We carry {the(card(carried[0]))}."), *_unmet(carried[0], c)]
+    if carried:
+        lines = [Line(f"We carry {len(carried)} models matching “{model.text}”:")]
+        lines += [
+            Line(f"{n}. {card(p)}.", droppable=n > 1) for n, p in enumerate(carried[:3], start=1)
+        ]
+        return lines
+    lines = [Line(f"Sorry, we don't carry {the(model.full_name)}.")]
+    others = sorted(closest or found, key=lambda p: (closeness(model, p.name), p.position))
+    others = [p for p in others if p.in_stock][:CLOSEST_SHOWN]
+    if others:
+        lines.append(Line("The closest we have:"))
+        lines += [Line(f"{n}. {card(p)}.", droppable=n > 1) for n, p in enumerate(others, 1)]
+    return lines
+
+
+def shown_one_lines(p: Product | None, c: Constraints) -> list[Line]:
+    if p is None:
+        return [Line("I couldn't find that product in the catalog any more.")]
+    return [Line(f"That is {the(card(p))}."), *_unmet(p, c)]
+
+
+# -- comparisons --------------------------------------------------------------------------------
+
+# What decides a comparison: the feature, how the winner is said, and its fact.
+_DECIDERS: Final[dict[str, tuple[str, str]]] = {
+    "weight": ("lighter", "weight"),
+    "price": ("cheaper", "price"),
+    "battery": ("longer battery life", "battery"),
+    "ram": ("more RAM", "ram"),
+    "storage": ("more storage", "storage"),
+    "screen": ("bigger screen", "screen"),
+    "camera": ("higher-resolution camera", "camera"),
+    "performance": ("more RAM", "ram"),
+}
+_GENERAL: Final[dict[str, tuple[str, ...]]] = {
+    "COMPUTERS": ("price", "weight", "battery", "ram"),
+    "MOBILE": ("price", "camera", "battery", "storage"),
+}
+
+
+def _value_fact(p: Product, feature: str) -> str:
+    if feature == "price":
+        return money(p.price) if p.price is not None else ""
+    facts = product_facts(p, [feature], limit=1)
+    return facts[0] if facts else ""
+
+
+def _winner(a: Product, b: Product, feature: str) -> Product | None:
+    getter: Callable[[Product], float | None] = FEATURES[feature]
+    va, vb = getter(a), getter(b)
+    if va is None or vb is None or va == vb:
+        return None
+    better_a = va < vb if feature in LOWER_IS_BETTER else va > vb
+    return a if better_a else b
+
+
+def compare_lines(a: Product, b: Product, sort_by: str | None) -> list[Line]:
+    """Two products side by side, led by the spec the shopper asked about."""
+    lines: list[Line] = []
+    decider = _DECIDERS.get(sort_by or "")
+    first: tuple[str, ...] = ()
+    if decider:
+        word, feature = decider
+        first = (feature,)
+        win = _winner(a, b, feature)
+        if win is None:
+            lines.append(Line(f"They are level on {feature}: neither is {word}."))
+        else:
+            lose = b if win is a else a
+            lines.append(
+                Line(
+                    f"{word[0].upper()}{word[1:]}: {win.name} [{win.product_id}], "
+                    f"{_value_fact(win, feature)} vs {_value_fact(lose, feature)} for "
+                    f"{lose.name} [{lose.product_id}]."
+                )
+            )
+    else:
+        lines.append(Line("Here is how they compare:"))
+    for p in (a, b):
+        price = f", {money(p.price)}" if p.price is not None else ""
+        facts = product_facts(p, [f for f in first if f != "price"], limit=3)
+        lines.append(Line(f"- {p.name} [{p.product_id}]: {', '.join(facts)}{price}, {stock(p)}."))
+    if not decider:
+        wins = []
+        for feature in _GENERAL.get(a.category, _GENERAL["COMPUTERS"]):
+            win = _winner(a, b, feature)
+            word = next(w for w, f in _DECIDERS.values() if f == feature)
+            if win is not None:
+                wins.append(f"{word}: {win.name}")
+        if wins:
+            summary = "; ".join(wins)
+            lines.append(Line(summary[0].upper() + summary[1:] + "."))
+    return lines

@@ -1,0 +1,91 @@
+"""One catalog product as the answer reads it from a ``lookup_inventory`` result."""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from storechat.offline.messages import plain
+
+
+def to_number(value: Any) -> float | None:
+    """A number from a tool's JSON ("$1,299" reads as 1299); booleans and infinities are not."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        number = float(value)
+    elif isinstance(value, str):
+        try:
+            number = float(value.replace("$", "").replace(",", "").strip())
+        except ValueError:
+            return None
+    else:
+        return None
+    return number if math.isfinite(number) else None
+
+
+@dataclass(frozen=True)
+class Product:
+    """One catalog item, with its place in the tool's list."""
+
+    product_id: str
+    name: str
+    brand: str
+    category: str
+    price: float | None
+    stock: float | None
+    specs: dict[str, Any]
+    position: int
+
+    @classmethod
+    def parse(cls, raw: Any, position: int, category: str = "") -> Product | None:
+        """``category``: the one the search named, which the tool then leaves out."""
+        if not isinstance(raw, dict):
+            return None
+        pid = raw.get("productId")
+        # An id that compose_response could not read back is never cited.
+        if not isinstance(pid, str) or not re.fullmatch(r"[A-Za-z0-9_-]{1,64}", pid):
+            return None
+        specs = raw.get("specs")
+        return cls(
+            product_id=pid,
+            name=plain(raw.get("name") or pid, 60),
+            brand=plain(raw.get("brand") or "", 40),
+            category=str(raw.get("category") or category),
+            price=to_number(raw.get("price")),
+            stock=to_number(raw.get("stock")),
+            specs=specs if isinstance(specs, dict) else {},
+            position=position,
+        )
+
+    def spec(self, key: str) -> float | None:
+        value = to_number(self.specs.get(key))
+        # Desktops report 0 hours of battery: that means "none", not "worst".
+        return value if value is not None and value > 0 else None
+
+    def text(self, key: str) -> str:
+        value = self.specs.get(key)
+        return plain(value, 50) if isinstance(value, str | int | float) else ""
+
+    @property
+    def in_stock(self) -> bool:
+        return self.stock is None or self.stock > 0
+
+    @property
+    def weight_kg(self) -> float | None:
+        grams = self.spec("weightG")
+        return self.spec("weightKg") or (grams / 1000 if grams is not None else None)
+
+    @property
+    def form(self) -> str:
+        """``laptop``, ``desktop`` or ``phone``: what a shopper calls it."""
+        factor = self.text("formFactor").lower()
+        if factor in {"desktop", "all-in-one", "tower", "mini pc"}:
+            return "desktop"
+        return "phone" if self.category == "MOBILE" else "laptop" if factor else ""
+
+
+def portable(p: Product) -> bool:
+    return p.form != "desktop"

@@ -1,0 +1,102 @@
+"""What a follow-up points at: the products the previous answer showed.
+
+"Of those", "which one", "the second one" and "cheaper ones" are about the products
+cited (``[productId]``) in the session's previous answer. That answer is plain text
+in the conversation; each product's line also gives its price, the first dollar
+amount after the citation.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Final
+
+from storechat.offline.product import to_number
+
+_I = re.IGNORECASE
+
+_CITATION = re.compile(r"\[([A-Za-z0-9_-]{1,64})\]")
+_PRICE = re.compile(r"\$\s?(\d[\d,]*(?:\.\d+)?)")
+
+# Each way to point at the products shown, in the order they are tried.
+_ORDINAL: Final = {"first": 0, "1st": 0, "top": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2}
+_ONE = re.compile(
+    r"\bthe\s+(?P<o>first|1st|top|second|2nd|third|3rd|last)\b"
+    r"(?:\s+(?:one|option|pick|choice|product|laptop|phone|computer|book))?"
+    r"|\b(?:number|no\.|option|#)\s*(?P<n>[1-9])\b",
+    _I,
+)
+_CHEAPER = re.compile(
+    r"\b(?:cheaper|less expensive|lower[- ]priced|more affordable)\b"
+    r"(?!\s+(?:laptops?|phones?|computers?|books?|pcs?)\s+(?:with|for|under|from|by))",
+    _I,
+)
+_ALL = re.compile(
+    r"\b(?:of|among|from|between|out of)\s+(?:those|these|them|the ones|the three|the two|all)\b"
+    r"|\bwhich (?:of (?:those|these|them)|one)\b|\b(?:those|these|them|they)\b",
+    _I,
+)
+_IT = re.compile(r"\b(?:it|that one|this one)\b", _I)
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A product the previous answer cited, with the price it gave."""
+
+    product_id: str
+    price: float | None
+
+
+@dataclass(frozen=True)
+class Reference:
+    """What a follow-up points at: ``all`` the products shown, ``one`` of them (``it``:
+    the first), or ``cheaper`` ones than those (than ``index`` only, when it names one)."""
+
+    kind: str
+    index: int | None = None
+
+
+def shown_in(answer: str | None) -> list[Shown]:
+    """The products ``answer`` cited, in order, each with the first price after it."""
+    shown: dict[str, Shown] = {}
+    for line in (answer or "").splitlines():
+        for match in _CITATION.finditer(line):
+            pid = match.group(1)
+            price = _PRICE.search(line, match.end())
+            next_cite = _CITATION.search(line, match.end())
+            if price and next_cite and next_cite.start() < price.start():
+                price = None  # that price belongs to the next product
+            if pid not in shown:
+                shown[pid] = Shown(pid, to_number(price.group(1)) if price else None)
+    return list(shown.values())
+
+
+def _index(match: re.Match[str] | None) -> int | None:
+    if match is None:
+        return None
+    if match["n"]:
+        return int(match["n"]) - 1
+    return -1 if match["o"].lower() == "last" else _ORDINAL[match["o"].lower()]
+
+
+def reference_in(text: str) -> Reference | None:
+    """What ``text`` points at among the products shown before, if it points at them."""
+    one = _index(_ONE.search(text))
+    if _CHEAPER.search(text):
+        return Reference("cheaper", one)
+    if one is not None:
+        return Reference("one", one)
+    if _ALL.search(text):
+        return Reference("all")
+    if _IT.search(text):
+        return Reference("it", 0)
+    return None
+
+
+def pick(shown: list[Shown], reference: Reference) -> list[Shown]:
+    """The shown products ``reference`` means."""
+    if reference.kind in ("one", "it", "cheaper") and reference.index is not None:
+        index = reference.index
+        return [shown[index]] if -len(shown) <= index < len(shown) else []
+    return shown

@@ -1,0 +1,145 @@
+"""What the store does not do: questions outside shopping, kinds and brands it does not sell.
+
+Three small tables of phrases. A question about the store's service (returns,
+shipping, opening hours...) gets an honest "I can't help with that here" and no
+products. A kind of product the store does not sell is named as not carried, with
+the nearest thing it does sell when there is one (tablets: 2-in-1 laptops). A brand
+it does not sell is named too, and the search goes on without it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from storechat.offline.vocabulary import COMPUTERS, MOBILE
+
+_I = re.IGNORECASE
+
+# Each service topic a shopper may ask about, and how the answer names it.
+_SERVICE: Final[tuple[tuple[str, str], ...]] = (
+    ("returns", r"\b(?:returns?|return policy|refunds?|money back|exchange (?:it|my))\b"),
+    ("shipping", r"\b(?:shipping|ship (?:to|it|internationally)|deliver(?:y|ies|ed)?|postage)\b"),
+    (
+        "opening hours",
+        r"\b(?:opening hours|store hours|business hours|open(?:ing)? times?|"
+        r"when (?:are|do|does) (?:you|the store) (?:open|close)|are you open|"
+        r"what time (?:does|do|is) [\w\s']{0,40}\b(?:open|close))\b",
+    ),
+    ("warranties", r"\b(?:warrant(?:y|ies)|guarantee|repairs?)\b"),
+    (
+        "orders",
+        r"\b(?:order status|track(?:ing)? (?:my |an |the )?(?:order|package|parcel)|"
+        r"where is my (?:order|package|parcel)|cancel (?:my |an |the )?order|my order)\b",
+    ),
+    (
+        "payment",
+        r"\b(?:payment methods?|pay (?:with|by|in installments)|financing|paypal|klarna)\b",
+    ),
+    ("store locations", r"\b(?:store locations?|where are you located|nearest store)\b"),
+    (
+        "other customers' details",
+        r"\b(?:address|card number|email|phone number|details|data)\b.{0,40}\bcustomers?\b|"
+        r"\bcustomers?'?s? (?:address|card|email|phone number|details|data)\b",
+    ),
+)
+SERVICE_RES: Final = tuple((topic, re.compile(p, _I)) for topic, p in _SERVICE)
+
+
+@dataclass(frozen=True)
+class Kind:
+    """A kind of product the store does not sell, and what it offers instead, if anything."""
+
+    name: str
+    pattern: str
+    instead: str | None = None
+    """How the answer names the nearest thing the store sells."""
+    search: dict[str, Any] = field(default_factory=dict)
+    """The ``lookup_inventory`` input that finds it."""
+
+
+NOT_CARRIED: Final[tuple[Kind, ...]] = (
+    Kind(
+        "tablets",
+        r"\b(?:tablets?|ipads?|galaxy tabs?|android tablets?)\b",
+        "2-in-1 laptops",
+        {"category": COMPUTERS, "keywords": "2-in-1"},
+    ),
+    Kind(
+        "cameras",
+        # Not "a phone with a great camera": a camera as the thing wanted.
+        r"\b(?:digital|mirrorless|instant|action|film|compact) cameras?\b|"
+        r"\b(?:dslrs?|camcorders?|gopros?)\b|"
+        r"\b(?:sell|have|stock|carry|buy|want|need|looking for)\s+(?:a |any |some )?cameras?\b|"
+        r"^\W*cameras?\W*$",
+        "the phones with the best cameras",
+        {"category": MOBILE, "sortBy": "camera"},
+    ),
+    Kind(
+        "game consoles",
+        r"\b(?:(?:game|games|gaming) consoles?|consoles?|playstation|ps5|xbox|nintendo switch)\b",
+        "gaming laptops",
+        {"category": COMPUTERS, "keywords": "gaming laptop", "sortBy": "ram"},
+    ),
+    Kind(
+        "monitors",
+        r"\b(?:monitors?|external displays?)\b",
+        "all-in-one computers",
+        {"category": COMPUTERS, "keywords": "all-in-one"},
+    ),
+    Kind("TVs", r"\b(?:tvs?|televisions?|smart tvs?)\b"),
+    Kind("smartwatches", r"\b(?:smart ?watch(?:es)?|apple watch|fitness trackers?|wearables?)\b"),
+    Kind("headphones", r"\b(?:head ?phones?|earbuds|earphones|airpods|headsets?)\b"),
+    Kind("e-readers", r"\b(?:e-?readers?|kindles?|kobo)\b"),
+    Kind("printers", r"\b(?:printers?|scanners?)\b"),
+    Kind("speakers", r"\b(?:(?:smart |bluetooth )?speakers?|soundbars?)\b"),
+    Kind("drones", r"\bdrones?\b"),
+)
+_NOT_CARRIED_RES: Final = tuple((kind, re.compile(kind.pattern, _I)) for kind in NOT_CARRIED)
+
+# Brands shoppers ask for that the store does not sell, as the answer names them.
+_OTHER_BRANDS: Final = (
+    "Sony",
+    "Huawei",
+    "Xiaomi",
+    "Nokia",
+    "Motorola",
+    "Toshiba",
+    "LG",
+    "Framework",
+    "Oppo",
+    "Vivo",
+    "Honor",
+    "Fairphone",
+    "Nothing",
+)
+_OTHER_BRAND_RE: Final = re.compile(
+    r"\b(" + "|".join(b for b in _OTHER_BRANDS if b != "Nothing") + r")\b|\b(Nothing) phones?\b",
+    _I,
+)
+
+
+def service_topic(text: str) -> str | None:
+    """The store-service topic ``text`` asks about ("returns"), if any."""
+    return next((topic for topic, pattern in SERVICE_RES if pattern.search(text)), None)
+
+
+def kind_not_carried(text: str, carried: bool) -> Kind | None:
+    """The kind of product ``text`` asks for that the store does not sell, if any.
+
+    ``carried``: the text also names a kind the store sells, so that "a phone with a
+    great camera" asks for a phone, not a camera.
+    """
+    for kind, pattern in _NOT_CARRIED_RES:
+        if pattern.search(text) and not (carried and kind.name == "monitors"):
+            return kind
+    return None
+
+
+def brand_not_carried(text: str) -> str | None:
+    match = _OTHER_BRAND_RE.search(text)
+    if not match:
+        return None
+    said = match.group(1) or match.group(2)
+    return next(b for b in _OTHER_BRANDS if b.casefold() == said.casefold())
