@@ -36,7 +36,6 @@ class Target:
 TARGETS: tuple[Target, ...] = (
     Target("cost_per_1k_questions_usd", SONNET_45, 5.00, True, "≤ $5.00"),
     Target("cache_read_share", SONNET_45, 0.5, False, "≥ 50% (three-turn session)"),
-    Target("cache_read_share", HAIKU_45, 0.5, False, "≥ 50% (three-turn session)"),
     Target("input_tokens_ratio_vs_naive", None, 0.30, True, "≤ 0.30"),
     Target("cold_import_ms_max", None, 300, True, "≤ 300 ms, every handler"),
     Target("lookup_warm_p50_ms", "50000", 2, True, "≤ 2 ms"),
@@ -44,7 +43,8 @@ TARGETS: tuple[Target, ...] = (
     Target("lookup_warm_p99_ms", "200000", 25, True, "≤ 25 ms"),
     Target("lookup_cold_ms", "200000", 1500, True, "≤ 1.5 s"),
 )
-"""Issue 12's targets. Other engineers work on meeting them; the bench only reports."""
+"""Issue 12's targets, which are stated for Claude Sonnet 4.5 (Claude Haiku 4.5's figures
+are reported beside them without a target). The bench only reports."""
 
 
 def _round(value: float | None, digits: int = 4) -> float | None:
