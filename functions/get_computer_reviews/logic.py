@@ -7,6 +7,7 @@ an exception, so the conversation carries on with the catalog alone.
 
 from __future__ import annotations
 
+import urllib.parse
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -59,10 +60,27 @@ def run(
         )
 
     return call.success(
-        {"query": args.query, "results": results},
+        {"query": args.query, "results": [for_model(r) for r in results]},
         _summary(len(results), args.query),
         Ledger(reviews=[{**result, "query": args.query} for result in results]),
     )
+
+
+MODEL_DESCRIPTION_CHARS = 240
+
+
+def for_model(result: dict[str, Any]) -> dict[str, Any]:
+    """What the model reads of a review: its title, the site, and the start of the snippet.
+
+    The link is for the shopper (the ledger keeps it); a site name tells the model whose
+    verdict it is in a few tokens instead of a long URL.
+    """
+    url = str(result.get("url") or "")
+    site = urllib.parse.urlsplit(url).hostname or "" if url.startswith("http") else ""
+    description = str(result.get("description") or "")
+    if len(description) > MODEL_DESCRIPTION_CHARS:
+        description = description[: MODEL_DESCRIPTION_CHARS - 1].rstrip() + "…"
+    return {"title": result.get("title", ""), "site": site, "description": description}
 
 
 def _summary(count: int, query: str) -> str:

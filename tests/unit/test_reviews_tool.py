@@ -157,7 +157,7 @@ def test_success_keeps_the_top_five_results_with_exact_fields(server: FakeHttpSe
     # When the model asks for reviews (with stray whitespace around the query)
     output = run_tool(server, {"query": "  Dell XPS 13  "})
 
-    # Then the model gets the first five, trimmed to title/url/description
+    # Then the ledger keeps the first five, trimmed to title/url/description
     expected = [
         {
             "title": f"Review {i}",
@@ -168,9 +168,13 @@ def test_success_keeps_the_top_five_results_with_exact_fields(server: FakeHttpSe
     ]
     assert output.tool_result["status"] == "success"
     assert output.tool_result["toolUseId"] == "tu-reviews-1"
-    assert for_model(output) == {"query": "Dell XPS 13", "results": expected}
-    # And the ledger keeps the same records, tagged with the query
     assert output.ledger.reviews == [{**r, "query": "Dell XPS 13"} for r in expected]
+    # And the model reads each one's title, site and verdict, not the whole link
+    told = [
+        {"title": f"Review {i}", "site": "example.com", "description": f"Verdict number {i}."}
+        for i in range(5)
+    ]
+    assert for_model(output) == {"query": "Dell XPS 13", "results": told}
     assert output.ledger.products == [] and output.ledger.books == []
     # And the trace line says what happened
     assert output.trace.tool == "get_computer_reviews"
@@ -484,14 +488,16 @@ def test_control_characters_are_stripped_and_long_text_capped(server: FakeHttpSe
 
     # Then no control characters survive and every field respects its cap
     first, odd = for_model(output)["results"]
-    for field_name, cap in (("title", 160), ("url", 300), ("description", 400)):
+    for field_name, cap in (("title", 160), ("site", 300), ("description", 240)):
         assert not has_control_characters(first[field_name])
         assert len(first[field_name]) <= cap
+    kept = output.ledger.reviews[0]
+    assert len(kept["url"]) <= 300 and len(kept["description"]) <= 400
     assert first["title"].startswith("[31mBest[0m laptop ")
     assert first["description"].startswith("Great battery filler")
     assert first["description"].endswith("…")
     # And fields of the wrong type are blanked rather than failing the answer
-    assert odd == {"title": "", "url": "", "description": ""}
+    assert odd == {"title": "", "site": "", "description": ""}
 
 
 # -- secrecy ---------------------------------------------------------------------
