@@ -38,7 +38,7 @@ from shared.sanitize import clean_text, clean_value
 from shared.search import Hit, SearchIndex, SearchQuery, SearchResult
 from shared.search.query import MAX_LIMIT
 
-SUMMARY_CHARS = 90
+SUMMARY_CHARS = 70
 OVERFETCH = 2
 """Products read fresh per product the model may be shown: room for those dropped
 because they changed since the snapshot."""
@@ -316,7 +316,7 @@ def _answer(call: ToolCall, query: InventoryInput, found: Found, max_results: in
     if more > 0 and not query.productIds:
         plus = "" if found.exact else "+"
         notes.append(
-            f"{more}{plus} more match; narrow with keywords, brandId, a price or a spec bound."
+            f"{more}{plus} more match; narrow the search to see others."
         )
     for_model: dict[str, Any] = {"count": count, "shown": len(shown), "products": compacts}
     for_model |= extras
