@@ -315,9 +315,7 @@ def _answer(call: ToolCall, query: InventoryInput, found: Found, max_results: in
     more = found.count - len(shown)
     if more > 0 and not query.productIds:
         plus = "" if found.exact else "+"
-        notes.append(
-            f"{more}{plus} more match; narrow the search to see others."
-        )
+        notes.append(f"{more}{plus} more match; narrow the search to see others.")
     for_model: dict[str, Any] = {"count": count, "shown": len(shown), "products": compacts}
     for_model |= extras
     if notes:
