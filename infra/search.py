@@ -70,14 +70,14 @@ def builder_fingerprint(functions_dir: Path = names.FUNCTIONS_DIR) -> str:
     return digest.hexdigest()[:16]
 
 
-def indexer_environment(
-    config: EnvironmentConfig, bucket_name: str, table_name: str | None
+def catalog_environment(
+    config: EnvironmentConfig, table_name: str | None, index_bucket: str
 ) -> dict[str, str]:
-    """What index_catalog/settings.py reads."""
-    environment = {
+    """What lookup_inventory/settings.py reads: where the search snapshots are, and the
+    table (for fresh prices and stock) or the store's Products API."""
+    environment: dict[str, str] = {
         "CATALOG_SOURCE": config.catalog_source,
-        "CATALOG_INDEX_BUCKET": bucket_name,
-        "CATALOG_INDEX_PREFIX": names.CATALOG_INDEX_PREFIX,
+        "CATALOG_INDEX_BUCKET": index_bucket,
         "CATALOG_INDEX_POINTER_KEY": names.CATALOG_INDEX_POINTER_KEY,
     }
     if config.catalog_source == "dynamodb":
@@ -87,6 +87,17 @@ def indexer_environment(
     elif config.products_api_url:
         environment["PRODUCTS_API_URL"] = config.products_api_url
     return environment
+
+
+def indexer_environment(
+    config: EnvironmentConfig, bucket_name: str, table_name: str | None
+) -> dict[str, str]:
+    """What index_catalog/settings.py reads: the catalog tool's own settings (the same
+    source and snapshot pointer), and the prefix it publishes snapshots under."""
+    return {
+        **catalog_environment(config, table_name, bucket_name),
+        "CATALOG_INDEX_PREFIX": names.CATALOG_INDEX_PREFIX,
+    }
 
 
 class CatalogSearch(Construct):

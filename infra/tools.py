@@ -13,10 +13,9 @@ from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_secretsmanager as secretsmanager
 from constructs import Construct
 
-from infra import names
 from infra.config import EnvironmentConfig
 from infra.runtime import LambdaFactory, acknowledge, removal_policy
-from infra.search import CatalogSearch
+from infra.search import CatalogSearch, catalog_environment
 from shared import registry
 
 
@@ -32,25 +31,6 @@ def converse_environment(config: EnvironmentConfig, stack_region: str) -> dict[s
     if config.guardrail:
         environment["GUARDRAIL_ID"] = config.guardrail.id
         environment["GUARDRAIL_VERSION"] = config.guardrail.version
-    return environment
-
-
-def catalog_environment(
-    config: EnvironmentConfig, table_name: str | None, index_bucket: str
-) -> dict[str, str]:
-    """What lookup_inventory/settings.py reads: where the search snapshots are, and the
-    table (for fresh prices and stock) or the store's Products API."""
-    environment: dict[str, str] = {
-        "CATALOG_SOURCE": config.catalog_source,
-        "CATALOG_INDEX_BUCKET": index_bucket,
-        "CATALOG_INDEX_POINTER_KEY": names.CATALOG_INDEX_POINTER_KEY,
-    }
-    if config.catalog_source == "dynamodb":
-        if table_name is None:
-            raise ValueError("catalog_source 'dynamodb' needs the catalog table")
-        environment["CATALOG_TABLE_NAME"] = table_name
-    elif config.products_api_url:
-        environment["PRODUCTS_API_URL"] = config.products_api_url
     return environment
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Any
@@ -16,6 +15,7 @@ from shared import registry
 from shared.contract import Ledger, ToolCall, ToolOutput, ToolUse
 from storechat.local import LocalStorechat
 from tests.integration.converse_fixtures import asks_for_tools, replies, tool_use, write_replay
+from tests.support.recording import Recording
 
 
 class StoreHoursInput(BaseModel):
@@ -47,18 +47,6 @@ def with_store_hours(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setattr(registry, "FUNCTIONS", (*registry.FUNCTIONS, STORE_HOURS))
     monkeypatch.setattr(registry, "TOOLS", (*registry.TOOLS, STORE_HOURS_TOOL))
     yield
-
-
-class Recording:
-    label = "replay"
-
-    def __init__(self, inner: Any) -> None:
-        self.inner = inner
-        self.requests: list[dict[str, Any]] = []
-
-    def converse(self, request: dict[str, Any], *, timeout_s: float | None = None) -> Any:
-        self.requests.append(copy.deepcopy(request))
-        return self.inner.converse(request, timeout_s=timeout_s)
 
 
 def test_a_tool_declared_in_the_registry_is_offered_invoked_and_traced(

@@ -21,6 +21,7 @@ from storechat.local import LocalStorechat
 from tests.integration.conftest import converse_inputs
 from tests.integration.converse_fixtures import asks_for_tools, lookup, replies, write_replay
 from tests.support.fake_bedrock import FakeBedrock
+from tests.support.recording import Recording
 
 # Redacted reasoning is opaque binary; every byte value must survive the round trip.
 REDACTED = bytes(range(256)) + b"\x00\xff claude redacted thinking"
@@ -39,20 +40,6 @@ def _with_reasoning(reply: dict[str, Any]) -> dict[str, Any]:
         {"reasoningContent": {"redactedContent": base64.b64encode(REDACTED).decode()}},
     ]
     return reply
-
-
-class Recording:
-    """A provider that keeps every request it is given (as boto3 would receive it)."""
-
-    label = "replay"
-
-    def __init__(self, inner: Any) -> None:
-        self.inner = inner
-        self.requests: list[dict[str, Any]] = []
-
-    def converse(self, request: dict[str, Any], *, timeout_s: float | None = None) -> Any:
-        self.requests.append(copy.deepcopy(request))
-        return self.inner.converse(request, timeout_s=timeout_s)
 
 
 def test_redacted_reasoning_reaches_bedrock_again_byte_for_byte(
