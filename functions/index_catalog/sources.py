@@ -12,17 +12,14 @@ it started.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
 from decimal import Decimal
 from typing import Any, Protocol
 
 from boto3.dynamodb.types import TypeDeserializer
 from botocore.config import Config
-from botocore.exceptions import BotoCoreError, ClientError
 
-from lookup_inventory.repository import HttpCatalog
+from lookup_inventory.repository import HttpCatalog, unavailable_on_failure
 from shared.errors import CatalogUnavailable
 
 Product = dict[str, Any]
@@ -67,7 +64,7 @@ class TableReader:
         self._deserialize = TypeDeserializer().deserialize
 
     def read_all(self) -> list[Product]:
-        with _unavailable_on_failure(), ThreadPoolExecutor(max_workers=self._segments) as pool:
+        with unavailable_on_failure(), ThreadPoolExecutor(max_workers=self._segments) as pool:
             parts = list(pool.map(self._segment, range(self._segments)))
         return [product for part in parts for product in part]
 
@@ -97,14 +94,3 @@ class ProductsApiReader:
         if not read.complete:
             raise CatalogUnavailable("incomplete", "products API: the read was cut short")
         return read.products
-
-
-@contextmanager
-def _unavailable_on_failure() -> Iterator[None]:
-    try:
-        yield
-    except ClientError as exc:
-        code = exc.response.get("Error", {}).get("Code", "error")
-        raise CatalogUnavailable("unavailable", f"catalog table: {code}") from exc
-    except BotoCoreError as exc:
-        raise CatalogUnavailable("unavailable", f"catalog table: {type(exc).__name__}") from exc

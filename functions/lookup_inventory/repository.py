@@ -128,7 +128,7 @@ class DynamoCatalog:
             return CatalogRead([])
         keys = [{"productId": {"S": pid}} for pid in wanted]
         found: list[Product] = []
-        with _unavailable_on_failure():
+        with unavailable_on_failure():
             client = self._dynamodb()
             request: dict[str, Any] = {self._table_name: {"Keys": keys}}
             for attempt in range(2):
@@ -146,7 +146,7 @@ class DynamoCatalog:
 
 
 @contextmanager
-def _unavailable_on_failure() -> Iterator[None]:
+def unavailable_on_failure() -> Iterator[None]:
     """Turn a botocore failure inside the block into :class:`CatalogUnavailable`."""
     try:
         yield
