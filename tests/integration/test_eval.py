@@ -13,16 +13,16 @@ from __future__ import annotations
 import io
 import json
 import re
-import threading
 import urllib.parse
 from collections.abc import Iterator
 from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from bench.loopback import serving
 from shared.catalog_data import load_catalog
 from storechat.cli import main
 from storechat.evaluate import report
@@ -81,15 +81,8 @@ def canned_open_library() -> Iterator[str]:
         def log_message(self, format: str, *args: Any) -> None:
             return None
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
+    with serving(Handler) as url:
+        yield url
 
 
 def offline_env(open_library: str) -> dict[str, str]:
