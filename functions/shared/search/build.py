@@ -16,7 +16,11 @@ Layout (``FORMAT_VERSION`` changes whenever it does):
   plus a column of filter words (category, form factor, brand, in stock) so that
   FTS5 intersects a search with its filters before any row is read;
 * ``snapshot_meta``: one row saying what the file is (format, version, product
-  count, when it was built, a digest of the records it was built from).
+  count, when it was built, a digest of the records it was built from);
+* ``spelling`` and ``spelling_keys`` (format 2): the words of the products' text,
+  for correcting a misspelt search (:mod:`~shared.search.spelling`).
+
+A format 1 snapshot (no spelling tables) is still read: its searches are not corrected.
 """
 
 from __future__ import annotations
@@ -36,8 +40,10 @@ from typing import Any
 from shared.search.driver import sqlite_module
 from shared.search.query import SORTS
 from shared.search.schema import FACETS, Document, document, split_glued
+from shared.search.spelling import SPELLING_SCHEMA, build_spelling
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+READABLE_FORMATS = frozenset({1, FORMAT_VERSION})
 TOKENIZER = "porter unicode61 remove_diacritics 2"
 FTS_COLUMNS: tuple[str, ...] = ("name", "brand", "description", "specs", "tags", "filters")
 FACET_COLUMNS: tuple[str, ...] = tuple(facet.column for facet in FACETS)
@@ -92,7 +98,7 @@ CREATE TABLE category_facets (
 CREATE VIRTUAL TABLE fts USING fts5(
     {", ".join(FTS_COLUMNS)}, content='', tokenize='{TOKENIZER}'
 );
-"""
+{SPELLING_SCHEMA}"""
 
 # Built after the rows are in (cheaper than keeping them up to date row by row).
 # A sort reads one of these in order and stops at its limit: within a category (a
@@ -210,6 +216,7 @@ def build_index(
             )
             # One b-tree per term instead of one per flush: smaller, and faster to query.
             db.execute("INSERT INTO fts (fts) VALUES ('optimize')")
+            build_spelling(db, docs)
             for statement in _INDEXES:
                 db.execute(statement)
             # Which facets each category has: a sort or a boost on a facet that a

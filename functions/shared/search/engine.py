@@ -10,6 +10,11 @@ with any) are sorted by it instead, in-stock first. Without words, the filters
 are sorted the same way (:mod:`~shared.search.sorting`) by ``sortBy``, by the
 spec the words' uses preferred, or cheapest first.
 
+Spelling. A word of the keywords that matches nothing is corrected against the
+snapshot's own words before the search is planned (:mod:`~shared.search.correct`);
+the result says what was corrected. A format 1 snapshot has no words to correct
+against: its searches run as written.
+
 Cost. A word search looks at the first ``examine`` products its words match,
 in row order (a hash of the product id, so a fair sample of the catalog); a
 word as broad as "battery" in a 200,000-product catalog then answers from a
@@ -26,17 +31,19 @@ from __future__ import annotations
 
 import os
 import threading
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from shared.search.build import SnapshotMeta, read_meta
+from shared.search.correct import Corrector
 from shared.search.driver import connect, database_errors, read_only_uri
 from shared.search.errors import SnapshotUnreadable
 from shared.search.intents import BOOST_COLUMNS, BOOST_ORDER, BOOSTS
-from shared.search.plan import Plan, explicit_fields, levels_for, make_plan
+from shared.search.plan import LEVELS, Plan, explicit_fields, levels_for, make_plan
 from shared.search.query import SECOND_SORT, SORTS, Hit, SearchQuery, SearchResult
 from shared.search.sorting import HIT_COLUMNS, Order, Sorter, hit, order_by, where
-from shared.search.words import Words, parse
+from shared.search.words import Words, parse, respell
 
 COLUMN_WEIGHTS = "10.0, 6.0, 1.0, 2.0, 1.0, 0.0"  # name, brand, description, specs, tags, filters
 COUNT_CAP = 1000
@@ -64,6 +71,8 @@ class SearchIndex:
             }
             self.brands = [str(b) for (b,) in db.execute("SELECT DISTINCT brand_key FROM products")]
             self.categories = {c for c, f in self._presence if f == "*"}
+            # A format 1 snapshot has no words to correct against.
+            self.spelling = self.meta.format_version >= 2
         except database_errors(LookupError, ValueError) as exc:  # also: no or a bad meta row
             self.close()
             raise SnapshotUnreadable(f"{self.path.name}: {exc}") from exc
@@ -134,6 +143,28 @@ class _Search:
     def run(self, query: SearchQuery) -> SearchResult:
         explicit = explicit_fields(query)
         words = parse(query.keywords, explicit) if query.keywords else Words()
+        corrected = self._corrections(query, words)
+        if corrected:
+            assert query.keywords is not None  # only keywords have plain words
+            words = parse(respell(query.keywords, corrected), explicit)
+        result = self._relaxed(query, words)
+        return replace(result, corrected=corrected) if corrected else result
+
+    def _corrections(self, query: SearchQuery, words: Words) -> dict[str, str]:
+        if not words.plain or not self.index.spelling:
+            return {}
+        explicit = make_plan(query, LEVELS[0], Words(), self.index.brands).filter_words
+        implied = make_plan(query, LEVELS[0], words, self.index.brands).filter_words
+        corrector = Corrector(self.db, self._matches)
+        return corrector.corrections(words, filters=explicit, context=implied)
+
+    def _matches(self, text: str) -> bool:
+        return (
+            self.db.execute("SELECT 1 FROM fts WHERE fts MATCH ? LIMIT 1", (text,)).fetchone()
+            is not None
+        )
+
+    def _relaxed(self, query: SearchQuery, words: Words) -> SearchResult:
         tried: set[tuple[Any, ...]] = set()
         result: SearchResult | None = None
         for level in levels_for(query):

@@ -120,6 +120,9 @@ class SearchResult:
     """What the keywords were taken to mean: ``{"category": "MOBILE", "maxPrice": 500}``."""
     ranked_by: str = "price"
     """``relevance``, or the sort applied (``price``, ``ram``...)."""
+    corrected: dict[str, str] = field(default_factory=dict)
+    """Words of the keywords that matched nothing, and what they were read as instead:
+    ``{"labtop": "laptop", "harrypotter": "harry potter"}``."""
 
     @property
     def product_ids(self) -> list[str]:

@@ -34,7 +34,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import BinaryIO, Literal
 
-from shared.search.build import FORMAT_VERSION, SnapshotMeta, read_meta
+from shared.search.build import READABLE_FORMATS, SnapshotMeta, read_meta
 from shared.search.driver import connect, database_errors, read_only_uri
 from shared.search.engine import SearchIndex
 from shared.search.errors import SnapshotUnreadable
@@ -145,9 +145,10 @@ def validate_snapshot(
             connection.close()
     if checked != ["ok"]:
         raise SnapshotUnreadable(f"{file.name}: quick_check: {'; '.join(checked[:3])}")
-    if meta.format_version != FORMAT_VERSION:
+    if meta.format_version not in READABLE_FORMATS:
         raise SnapshotUnreadable(
-            f"{file.name}: format {meta.format_version}, this code reads {FORMAT_VERSION}"
+            f"{file.name}: format {meta.format_version}, this code reads"
+            f" {', '.join(map(str, sorted(READABLE_FORMATS)))}"
         )
     if version is not None and meta.version != version:
         raise SnapshotUnreadable(f"{file.name}: holds version {meta.version}, expected {version}")

@@ -16,9 +16,10 @@ Order of work on ``"cheap samsung phone under $500 with 128gb storage"``:
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -53,9 +54,26 @@ _PHRASES: dict[tuple[str, ...], Intent] = {
 _LONGEST = max(len(key) for key in _PHRASES)
 
 # ----------------------------------------------------------------- numbers in words
+# The words that give an amount its meaning ("under $500", "500 bucks"), longest first
+# where one starts another.
+AT_MOST: tuple[str, ...] = (
+    "for less than", "no more than", "not more than", "cheaper than", "less than", "under",
+    "below", "maximum", "max", "up to", "at most", "within",
+)  # fmt: skip
+AT_LEAST: tuple[str, ...] = ("more than", "at least", "starting at", "over", "above")
+AROUND: tuple[str, ...] = ("approximately", "roughly", "around", "about")
+MONEY: tuple[str, ...] = (
+    "dollars", "dollar", "bucks", "usd", "euros", "euro", "eur", "pounds", "pound", "gbp", "quid",
+)  # fmt: skip
+
+
+def _one_of(phrases: tuple[str, ...]) -> str:
+    return "(?:" + "|".join(re.escape(phrase) for phrase in phrases) + ")"
+
+
 _CUR = r"(?:[$£€]\s*)"
 _AMOUNT = r"(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?![.,]?\d)\s*(k\b)?"
-_MONEY_WORD = r"(?:\s*(?:dollars?|bucks|usd|euros?|eur|pounds?|gbp|quid)\b)"
+_MONEY_WORD = rf"(?:\s*{_one_of(MONEY)}\b)"
 _NOT_UNIT = (
     r"(?!\s*(?:gb|tb|mb|kg|g|lbs?|mp|mah|inch|inches|\"|hours?|hrs?|h|hz|mm|cm|w|wh|"
     r"cores?|gen|%|-inch)\b)"
@@ -74,6 +92,9 @@ class Words:
     groups: list[tuple[str, ...]] = field(default_factory=list)
     """Each group is one word (or phrase) of the shopper's, as FTS5 strings any of which
     matches; a product matching every group matches every word."""
+    plain: list[str] = field(default_factory=list)
+    """The shopper's words searched as written (no phrase of the table took them): the
+    words a spelling correction may change."""
     category: str | None = None
     forms: tuple[str, ...] = ()
     boosts: dict[str, float] = field(default_factory=dict)
@@ -126,13 +147,11 @@ def _numbers(text: str, words: Words) -> str:
         (rf"\bbetween\s*{_CUR}?{_AMOUNT}\s*(?:and|-|to)\s*{_CUR}?{_AMOUNT}{_MONEY_WORD}?",
          price_range),
         (rf"{_CUR}{_AMOUNT}\s*(?:-|to)\s*{_CUR}?{_AMOUNT}", price_range),
-        (rf"\b(?:under|below|less than|cheaper than|no more than|not more than|max(?:imum)?|"
-         rf"up to|at most|within|for less than)\s*(?:a\s+)?{_CUR}?{_AMOUNT}{_NOT_UNIT}"
-         rf"{_MONEY_WORD}?", at_most),
-        (rf"\b(?:over|above|more than|at least|starting at)\s*{_CUR}?{_AMOUNT}{_NOT_UNIT}"
-         rf"{_MONEY_WORD}?", at_least),
-        (rf"(?:\b(?:around|about|roughly|approximately)\s*|~\s*){_CUR}?{_AMOUNT}{_NOT_UNIT}"
-         rf"{_MONEY_WORD}?", around),
+        (rf"\b{_one_of(AT_MOST)}\s*(?:a\s+)?{_CUR}?{_AMOUNT}{_NOT_UNIT}{_MONEY_WORD}?",
+         at_most),
+        (rf"\b{_one_of(AT_LEAST)}\s*{_CUR}?{_AMOUNT}{_NOT_UNIT}{_MONEY_WORD}?", at_least),
+        (rf"(?:\b{_one_of(AROUND)}\s*|~\s*){_CUR}?{_AMOUNT}{_NOT_UNIT}{_MONEY_WORD}?",
+         around),
         (rf"{_CUR}{_AMOUNT}{_NOT_UNIT}", at_most),
         (rf"\b{_AMOUNT}{_MONEY_WORD}", at_most),
         (r"\b(\d+)\s*gb\s*(?:of\s+)?(?:ram|memory)\b", bound("minRamGb", lambda m: float(m[1]))),
@@ -198,8 +217,7 @@ def parse(keywords: str, explicit: dict[str, Any] | None = None) -> Words:
     """What ``keywords`` asks for; ``explicit`` (the tool's other fields) wins over words."""
     explicit = explicit or {}
     words = Words()
-    text = unicodedata.normalize("NFKC", keywords[:MAX_TEXT]).casefold().replace("\u2019", "'")
-    text = _numbers(text, words)
+    text = _numbers(_normalized(keywords), words)
     raw = _TOKEN.findall(text)
     folded = [fold(t) for t in raw]
     i = 0
@@ -214,9 +232,34 @@ def parse(keywords: str, explicit: dict[str, Any] | None = None) -> Words:
             word = folded[i]
             if word not in STOP_WORDS and (len(word) > 1 or word.isdigit()):
                 words.groups.append((_clean(raw[i]),))
+                words.plain.append(_clean(raw[i]))
             i += 1
     words.groups = list(dict.fromkeys(words.groups))
+    words.plain = list(dict.fromkeys(words.plain))
     return words
+
+
+def _normalized(keywords: str) -> str:
+    return unicodedata.normalize("NFKC", keywords[:MAX_TEXT]).casefold().replace("\u2019", "'")
+
+
+def respell(keywords: str, corrections: Mapping[str, str]) -> str:
+    """``keywords`` with each word of ``corrections`` (a plain word, as :attr:`Words.plain`
+    holds it) replaced wherever it stands as a word."""
+    text = _normalized(keywords)
+    for wrong, right in corrections.items():
+        text = re.sub(rf"(?<![^\W_]){re.escape(wrong)}(?![^\W_])", right, text)
+    return text
+
+
+@functools.cache
+def parser_words() -> frozenset[str]:
+    """Every word the parser gives a meaning to: the words of the phrase table and of
+    amounts ("under", "dollars"). A search word near one may be a misspelling of it."""
+    phrases = [phrase for key in _PHRASES for phrase in key]
+    for group in (AT_MOST, AT_LEAST, AROUND, MONEY):
+        phrases += [word for phrase in group for word in phrase.split()]
+    return frozenset(word for word in phrases if word.isalpha())
 
 
 def fts_string(term: str) -> str:

@@ -1,0 +1,242 @@
+"""Correct the words of a search that match nothing, against the index's own words.
+
+Only a plain word of the shopper's (:attr:`~shared.search.words.Words.plain`) is
+looked at, and only when it is not a word of the index: neither in its vocabulary
+(:mod:`~shared.search.spelling`) nor, through the stemmer, in any product's text
+("laptops" finds "laptop"). One exception: the stemmer finds "editting" as "edit",
+but one letter from a word the parser gives a meaning to ("editing"), it is that word
+misspelt. Words of fewer than four letters, words with digits, stop words and the
+parser's own words are left alone. Explicit tool fields are filters: they are never
+corrected, and a correction must find a product within them.
+
+Candidates share a key with the word: words of the index and the parser's words
+(:func:`~shared.search.words.parser_words`: "under", "cheapest", "mystery"), within
+
+* one edit for words of four or five letters, two from six letters;
+* one edit more when the two sound alike ("fone" -> "phone", "zenphone" -> "zenfone");
+* one edit, for words of six letters or more, when only descriptions have the word.
+
+Some edits are guesses unless the rest of the search backs them: in a word of four
+or five letters anything but a letter left out or two letters swapped ("sony" is
+one letter from "song"), and a word only descriptions have. A guess is made only when
+the candidate *goes with the search*: a product has it together with another word of
+the search that the index has, within the search's filters (the tool's, and the
+category the words imply), so that "sony phone" is not read as "song phone". Any other
+word of the index must at least find a product within those filters; the parser's own
+words need no product.
+
+The nearest candidate wins; among equally near ones, one that goes with the search,
+then a word of names, brands, specs and tags over a description's, then the more
+common. A word with no candidate within one edit may be two words run together
+("harrypotter"): both halves known (of names, brands, specs and tags, or the
+parser's), and found together when both are the index's; the most even split wins.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from shared.search.intents import STOP_WORDS
+from shared.search.spelling import (
+    codes,
+    codes_of_words,
+    distance,
+    fold_word,
+    is_word,
+    own_code,
+    sound,
+)
+from shared.search.words import Words, fold, fts_string, parser_words
+
+MIN_LETTERS = 4
+"""Shorter words are left as the shopper wrote them."""
+SHORT = 5
+"""Words of up to this many letters get one edit, and fewer kinds of it."""
+MIN_SPLIT = 3
+"""The shortest half of two words run together."""
+MAX_CANDIDATES = 6
+"""Candidates checked against the index (nearest first) per word."""
+TEXT_COLUMNS = "{name brand description specs tags}"
+
+Exists = Callable[[str], bool]
+"""Whether an FTS5 query matches any product."""
+
+
+@dataclass(frozen=True)
+class Candidate:
+    word: str
+    edits: int
+    sounds_alike: bool
+    products: int
+    strong: bool
+    """In a name, brand, spec or tag (or a word of the parser's), not only descriptions."""
+    parsed: bool
+    """A word the parser gives a meaning to: it needs no product."""
+
+    @property
+    def nearness(self) -> int:
+        return self.edits - int(self.sounds_alike)
+
+
+def _most_edits(wrong: str, candidate_strong: bool, alike: bool) -> int:
+    if not candidate_strong:
+        return 1 if len(wrong) > SHORT else 0
+    return (1 if len(wrong) <= SHORT else 2) + int(alike)
+
+
+def _guess(wrong: str, candidate: Candidate) -> bool:
+    """An edit the rest of the search must back (see the module's description)."""
+    if not candidate.strong:
+        return True
+    if len(wrong) > SHORT or candidate.sounds_alike or len(candidate.word) > len(wrong):
+        return False
+    return sorted(wrong) != sorted(candidate.word)
+
+
+class Corrector:
+    """Corrections of the searches on one snapshot connection ``db``; ``exists`` runs an
+    FTS5 query on the same snapshot."""
+
+    def __init__(self, db: Any, exists: Exists) -> None:
+        self.db = db
+        self.exists = exists
+        self._parser_filed = codes_of_words(parser_words())
+
+    def corrections(
+        self, words: Words, *, filters: Sequence[str], context: Sequence[str]
+    ) -> dict[str, str]:
+        """``{"labtop": "laptop"}``: the plain words of ``words`` to replace, and by what.
+
+        ``filters`` are the FTS5 filter clauses of the tool's explicit fields; ``context``
+        those of the explicit fields and of what the words imply.
+        """
+        unknown = [word for word in words.plain if self._correctable(word)]
+        if not unknown:
+            return {}
+        known_groups = [
+            group
+            for group in words.groups
+            if not (len(group) == 1 and group[0] in unknown) and self._has_any(group)
+        ]
+        found: dict[str, str] = {}
+        for word in unknown:
+            others = [group for group in known_groups if word not in group]
+            right = self._correct(fold_word(word), filters, context, others)
+            if right is not None:
+                found[word] = right
+        return found
+
+    # ------------------------------------------------------------------ one word
+
+    def _correctable(self, word: str) -> bool:
+        if len(word) < MIN_LETTERS or not is_word(word):
+            return False
+        forms = {fold_word(word), fold(fold_word(word))}
+        if forms & (STOP_WORDS | parser_words()) or self._vocabulary(forms):
+            return False
+        if not self.exists(f"{TEXT_COLUMNS} : {fts_string(word)}"):
+            return True
+        near = {w for form in forms for c in codes(form) for w in self._parser_filed.get(c, ())}
+        return any(distance(form, w) == 1 for form in forms for w in near)
+
+    def _has_any(self, group: tuple[str, ...]) -> bool:
+        terms = " OR ".join(fts_string(term) for term in group)
+        return self.exists(f"{TEXT_COLUMNS} : ({terms})")
+
+    def _correct(
+        self,
+        wrong: str,
+        filters: Sequence[str],
+        context: Sequence[str],
+        others: list[tuple[str, ...]],
+    ) -> str | None:
+        ranked = sorted(
+            self._candidates(wrong),
+            key=lambda c: (c.nearness, not c.strong, -c.products, c.word),
+        )
+        best: tuple[tuple[Any, ...], str] | None = None
+        for candidate in ranked[:MAX_CANDIDATES]:
+            backed = not candidate.parsed and self._goes_with(candidate.word, context, others)
+            if _guess(wrong, candidate) and not backed:
+                continue
+            if not (candidate.parsed or backed or self._within(candidate.word, context)):
+                continue
+            if not candidate.parsed and not self._within(candidate.word, filters):
+                continue
+            rank = (candidate.nearness, not backed, not candidate.strong, -candidate.products)
+            if best is None or rank < best[0]:
+                best = (rank, candidate.word)
+        if best is not None and best[0][0] <= 1:
+            return best[1]
+        return self._split(wrong) or (best[1] if best is not None else None)
+
+    def _candidates(self, wrong: str) -> list[Candidate]:
+        forms = list(dict.fromkeys((wrong, fold(wrong))))
+        keys = sorted(set().union(*(codes(form) for form in forms)))
+        found: dict[str, tuple[int, bool, bool]] = {
+            str(word): (int(products), bool(strong), False)
+            for word, products, strong in self.db.execute(
+                "SELECT s.word, s.products, s.strong FROM spelling_keys AS k"
+                " JOIN spelling AS s ON s.id = k.word_id"
+                f" WHERE k.code IN ({', '.join('?' * len(keys))})",
+                keys,
+            )
+        }
+        for key in keys:
+            for word in self._parser_filed.get(key, ()):
+                # The parser gives the word a meaning, whatever the index has of it.
+                found[word] = (found.get(word, (0,))[0], True, True)
+        candidates = []
+        for word, (products, strong, parsed) in found.items():
+            edits = min(distance(form, word) for form in forms)
+            alike = any(sound(form) == sound(word) for form in forms)
+            if 0 < edits <= _most_edits(wrong, strong, alike):
+                candidates.append(Candidate(word, edits, alike, products, strong, parsed))
+        return candidates
+
+    def _goes_with(
+        self, candidate: str, context: Sequence[str], others: list[tuple[str, ...]]
+    ) -> bool:
+        """Whether a product has ``candidate`` and another word of the search, within the
+        search's filters."""
+        if not others:
+            return False
+        terms = " OR ".join(dict.fromkeys(fts_string(t) for group in others for t in group))
+        return self.exists(
+            " AND ".join([f"{TEXT_COLUMNS} : {fts_string(candidate)}", f"({terms})", *context])
+        )
+
+    def _within(self, candidate: str, filters: Sequence[str]) -> bool:
+        return self.exists(" AND ".join([f"{TEXT_COLUMNS} : {fts_string(candidate)}", *filters]))
+
+    # ------------------------------------------------------------------ words run together
+
+    def _split(self, wrong: str) -> str | None:
+        """``"harry potter"`` for ``"harrypotter"`` (see the module's description)."""
+        halves = [(wrong[:i], wrong[i:]) for i in range(MIN_SPLIT, len(wrong) - MIN_SPLIT + 1)]
+        if not halves:
+            return None
+        vocabulary = self._vocabulary({part for pair in halves for part in pair})
+        indexed = {word for word, strong in vocabulary.items() if strong}
+        splits = []
+        for left, right in halves:
+            if not all(part in indexed or part in parser_words() for part in (left, right)):
+                continue
+            if {left, right} <= indexed and not self.exists(
+                f"{TEXT_COLUMNS} : {fts_string(left)} AND {TEXT_COLUMNS} : {fts_string(right)}"
+            ):
+                continue
+            splits.append((min(len(left), len(right)), f"{left} {right}"))
+        return max(splits)[1] if splits else None
+
+    def _vocabulary(self, words: Collection[str]) -> dict[str, bool]:
+        """Those of ``words`` the index has, and whether each is a strong word."""
+        keys = sorted({own_code(word) for word in words})
+        rows = self.db.execute(
+            "SELECT s.word, s.strong FROM spelling_keys AS k JOIN spelling AS s"
+            f" ON s.id = k.word_id WHERE k.code IN ({', '.join('?' * len(keys))})",
+            keys,
+        )
+        return {str(word): bool(strong) for word, strong in rows if word in words}

@@ -1,0 +1,185 @@
+"""The index's own words, for correcting a search word the index does not have.
+
+Built with the snapshot (:func:`build_spelling`): every word of three letters or more
+(no digits) of the products' names, brands, specs, tags and descriptions, unstemmed
+and folded as the index's tokenizer folds it, with the number of products that have it
+and whether a name, brand, spec or tag has it (a *strong* word) or only descriptions
+do. Each word is filed under short integer keys (``spelling_keys``): the word itself,
+the word with any one letter deleted, and how it sounds (:func:`sound`). A misspelt
+word and the word meant share a key when they are one deletion, insertion,
+substitution or swap of neighbours apart, most pairs two edits apart, and words spelt
+as they sound ("fone", "grafics"). A lookup is one indexed query; the candidates it
+returns are measured (:func:`distance`) before any is used.
+
+The keys are CRC-32 codes, not text: a collision only adds a candidate, which the
+distance then rejects. :mod:`~shared.search.correct` uses all this at search time.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import unicodedata
+import zlib
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
+
+from shared.search.schema import Document, split_glued
+
+MIN_WORD = 3
+"""Shorter words are not kept: a correction to one would be a guess."""
+
+SPELLING_SCHEMA = """
+CREATE TABLE spelling (
+    id INTEGER PRIMARY KEY,
+    word TEXT NOT NULL,
+    products INTEGER NOT NULL,
+    strong INTEGER NOT NULL
+);
+CREATE TABLE spelling_keys (
+    code INTEGER NOT NULL,
+    word_id INTEGER NOT NULL,
+    PRIMARY KEY (code, word_id)
+) WITHOUT ROWID;
+"""
+# The same folding as the index's tokenizer (unicode61, remove_diacritics 2), without
+# the stemmer: "Brontë" is "bronte", "Laptops" is "laptops".
+_WORD_TOKENIZER = "unicode61 remove_diacritics 2"
+_LETTERS = re.compile(r"[^\W\d_]+")
+
+# Spelling by sound, applied in this order to a folded word (see :func:`sound`).
+_SOUNDS: tuple[tuple[str, str], ...] = (
+    (r"^kn", "n"),
+    (r"^wr", "r"),
+    (r"^ps", "s"),
+    (r"ph", "f"),
+    (r"ck", "k"),
+    (r"q", "k"),
+    (r"x", "ks"),
+    (r"c(?=[eiy])", "s"),
+    (r"c", "k"),
+    (r"z", "s"),
+    (r"(?<=[^aeiou])h", ""),
+    (r"y", "i"),
+    (r"ie|ei|ee|ea", "i"),
+    (r"(.)\1+", r"\1"),
+    (r"(?<=...)e$", ""),
+)
+
+
+def fold_word(word: str) -> str:
+    """``word`` as the index's tokenizer folds it: lower case, no diacritics."""
+    decomposed = unicodedata.normalize("NFKD", word.casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def is_word(word: str) -> bool:
+    """Letters only: numbers and model codes ("x1504va", "16") are never corrected."""
+    return _LETTERS.fullmatch(word) is not None
+
+
+def sound(word: str) -> str:
+    """A rough key of how an English word sounds: ``"fone"`` and ``"phone"`` are ``"fon"``,
+    ``"grafics"`` and ``"graphics"`` are ``"grafiks"``."""
+    key = fold_word(word)
+    for pattern, replacement in _SOUNDS:
+        key = re.sub(pattern, replacement, key)
+    return key
+
+
+def distance(a: str, b: str) -> int:
+    """Edits from ``a`` to ``b``: letters inserted, deleted, replaced, or two neighbours
+    swapped (the optimal string alignment distance)."""
+    if a == b:
+        return 0
+    previous2: list[int] = []
+    previous = list(range(len(b) + 1))
+    for i, x in enumerate(a, start=1):
+        current = [i] + [0] * len(b)
+        for j, y in enumerate(b, start=1):
+            cost = 0 if x == y else 1
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            if i > 1 and j > 1 and x == b[j - 2] and a[i - 2] == y:
+                current[j] = min(current[j], previous2[j - 2] + 1)
+        previous2, previous = previous, current
+    return previous[-1]
+
+
+def own_code(word: str) -> int:
+    """The key of ``word`` itself."""
+    return zlib.crc32(word.encode("utf-8"))
+
+
+def codes(word: str) -> set[int]:
+    """The keys ``word`` is filed under, and looked up by: itself, itself less any one
+    letter (four letters or more), and its sound."""
+    found = {own_code(word), own_code("~" + sound(word))}
+    if len(word) > MIN_WORD:
+        found.update(own_code(word[:i] + word[i + 1 :]) for i in range(len(word)))
+    return found
+
+
+@functools.cache
+def codes_of_words(words: frozenset[str]) -> dict[int, tuple[str, ...]]:
+    """``words`` by every key they are filed under (for a small word list kept in memory)."""
+    filed: dict[int, list[str]] = {}
+    for word in sorted(words):
+        for code in codes(word):
+            filed.setdefault(code, []).append(word)
+    return {code: tuple(found) for code, found in filed.items()}
+
+
+def _texts(docs: Sequence[Document]) -> Iterator[tuple[int, str, str]]:
+    for row_id, doc in enumerate(docs, start=1):
+        strong = f"{split_glued(doc.name)} {doc.brand} {doc.spec_text} {doc.tags}"
+        yield row_id, strong, doc.description
+
+
+def build_spelling(db: Any, docs: Sequence[Document]) -> int:
+    """Fill ``spelling`` and ``spelling_keys`` (of :data:`SPELLING_SCHEMA`) from ``docs``;
+    the number of words kept.
+
+    The words come from a scratch FTS5 table with the index's tokenizer less its
+    stemmer, in the connection's temporary schema (not part of the snapshot), read back
+    through ``fts5vocab``: the text is tokenized by SQLite as the index tokenizes it.
+    """
+    db.execute(
+        "CREATE VIRTUAL TABLE temp.spelling_text USING fts5(strong, weak, content='',"
+        f" detail='column', tokenize='{_WORD_TOKENIZER}')"
+    )
+    db.execute("CREATE VIRTUAL TABLE temp.spelling_rows USING fts5vocab(temp, spelling_text, row)")
+    db.execute("CREATE VIRTUAL TABLE temp.spelling_cols USING fts5vocab(temp, spelling_text, col)")
+    try:
+        db.executemany(
+            "INSERT INTO temp.spelling_text (rowid, strong, weak) VALUES (?, ?, ?)", _texts(docs)
+        )
+        strong = {
+            str(term)
+            for (term,) in db.execute("SELECT term FROM temp.spelling_cols WHERE col = 'strong'")
+        }
+        words = [
+            (str(term), int(products))
+            for term, products in db.execute("SELECT term, doc FROM temp.spelling_rows")
+            if len(str(term)) >= MIN_WORD and is_word(str(term))
+        ]
+        db.executemany(
+            "INSERT INTO spelling (id, word, products, strong) VALUES (?, ?, ?, ?)",
+            (
+                (word_id, word, products, int(word in strong))
+                for word_id, (word, products) in enumerate(words, start=1)
+            ),
+        )
+        db.executemany(
+            "INSERT INTO spelling_keys (code, word_id) VALUES (?, ?)",
+            _keys(word for word, _ in words),
+        )
+    finally:
+        for table in ("spelling_cols", "spelling_rows", "spelling_text"):
+            db.execute(f"DROP TABLE temp.{table}")
+    return len(words)
+
+
+def _keys(words: Iterable[str]) -> Iterator[tuple[int, int]]:
+    for word_id, word in enumerate(words, start=1):
+        for code in codes(word):
+            yield code, word_id
