@@ -18,9 +18,13 @@ Layout (``FORMAT_VERSION`` changes whenever it does):
 * ``snapshot_meta``: one row saying what the file is (format, version, product
   count, when it was built, a digest of the records it was built from);
 * ``spelling`` and ``spelling_keys`` (format 2): the words of the products' text,
-  for correcting a misspelt search (:mod:`~shared.search.spelling`).
+  for correcting a misspelt search (:mod:`~shared.search.spelling`);
+* ``listing`` and ``listing_fields`` (format 2): what the store carries, in the
+  catalog's words: brands and the values of every spec, with their products
+  (:mod:`~shared.search.listing`).
 
-A format 1 snapshot (no spelling tables) is still read: its searches are not corrected.
+A format 1 snapshot (none of these) is still read: its searches are not corrected and
+it lists nothing.
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from shared.search.driver import sqlite_module
+from shared.search.listing import LISTING_SCHEMA, build_listing
 from shared.search.query import SORTS
 from shared.search.schema import FACETS, Document, document, split_glued
 from shared.search.spelling import SPELLING_SCHEMA, build_spelling
@@ -98,7 +103,7 @@ CREATE TABLE category_facets (
 CREATE VIRTUAL TABLE fts USING fts5(
     {", ".join(FTS_COLUMNS)}, content='', tokenize='{TOKENIZER}'
 );
-{SPELLING_SCHEMA}"""
+{SPELLING_SCHEMA}{LISTING_SCHEMA}"""
 
 # Built after the rows are in (cheaper than keeping them up to date row by row).
 # A sort reads one of these in order and stops at its limit: within a category (a
@@ -217,6 +222,7 @@ def build_index(
             # One b-tree per term instead of one per flush: smaller, and faster to query.
             db.execute("INSERT INTO fts (fts) VALUES ('optimize')")
             build_spelling(db, docs)
+            build_listing(db, docs)
             for statement in _INDEXES:
                 db.execute(statement)
             # Which facets each category has: a sort or a boost on a facet that a

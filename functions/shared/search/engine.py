@@ -40,6 +40,7 @@ from shared.search.correct import Corrector
 from shared.search.driver import connect, database_errors, read_only_uri
 from shared.search.errors import SnapshotUnreadable
 from shared.search.intents import BOOST_COLUMNS, BOOST_ORDER, BOOSTS
+from shared.search.listing import Listing
 from shared.search.plan import LEVELS, Plan, explicit_fields, levels_for, make_plan
 from shared.search.query import SECOND_SORT, SORTS, Hit, SearchQuery, SearchResult
 from shared.search.sorting import HIT_COLUMNS, Order, Sorter, hit, order_by, where
@@ -71,8 +72,9 @@ class SearchIndex:
             }
             self.brands = [str(b) for (b,) in db.execute("SELECT DISTINCT brand_key FROM products")]
             self.categories = {c for c, f in self._presence if f == "*"}
-            # A format 1 snapshot has no words to correct against.
+            # A format 1 snapshot has no words to correct against, and lists nothing.
             self.spelling = self.meta.format_version >= 2
+            self.listing = Listing(self._connection, available=self.spelling)
         except database_errors(LookupError, ValueError) as exc:  # also: no or a bad meta row
             self.close()
             raise SnapshotUnreadable(f"{self.path.name}: {exc}") from exc

@@ -243,6 +243,8 @@ class Document:
     tags: str
     filters: str
     """:func:`filter_token` words for category and brand."""
+    specs: Mapping[str, Any]
+    """The record's specs as it wrote them (for the listing of the catalog's words)."""
 
 
 def _words(name: str) -> str:
@@ -320,4 +322,5 @@ def document(record: Mapping[str, Any]) -> Document | None:
         spec_text=split_glued(" ".join(t for t in texts if t)),
         tags=" ".join(t for t in tags if t),
         filters=" ".join(filters),
+        specs=specs,
     )
