@@ -58,6 +58,11 @@ def relaxed_message(relaxed: Sequence[str]) -> str:
     return f"Nothing matched all of that, so I dropped: {dropped}."
 
 
+def corrected_words(corrected: dict[str, str]) -> str:
+    """What the trace says a search read instead of the words it was given."""
+    return ", ".join(f"{wrong!r} as {right!r}" for wrong, right in corrected.items())
+
+
 def _informative(value: Any) -> bool:
     # A desktop's 0-inch screen or 0 h battery says "none", which the form factor says.
     return value not in (None, "", 0, [], {})
@@ -196,6 +201,10 @@ def _search(
         relaxed=list(result.relaxed),
         understood=dict(result.understood),
     )
+    if result.corrected:
+        # The model says so to the shopper ("showing laptops, for 'labtop'").
+        found.extras["corrected"] = dict(result.corrected)
+        found.remarks.append(f"read {corrected_words(result.corrected)}")
     if not read.complete:
         found.extras["partial"] = True
         found.notes.append(UNCHECKED_NOTE)

@@ -29,7 +29,8 @@ def _bound(description: str) -> Any:
 DESCRIPTION = (
     "Search The Better Store catalog, ranked by relevance to keywords, with filters. Returns "
     "count (matches; '+' means at least), the best few products (id, name, brand, category, "
-    "current price and stock, key specs, summary), and what the keywords were understood as. "
+    "current price and stock, key specs, summary), what the keywords were understood as, and "
+    "misspelt keywords it corrected ('corrected'). "
     "If nothing matches, it drops the keywords, then the price limit, and says so in 'relaxed'."
 )
 

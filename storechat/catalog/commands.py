@@ -1,4 +1,4 @@
-"""``storechat catalog import|export|stats|reset``: the store's own products.
+"""``storechat catalog import|export|stats|reset|words``: the store's own products.
 
 Without ``--stack`` the commands work on the local catalog under ``$STORECHAT_HOME``
 (which ``ask``, ``chat`` and ``serve`` read); with ``--stack NAME`` on that deployed
@@ -21,6 +21,7 @@ from storechat.catalog.local_store import LocalCatalog, jsonl_line, write_jsonl
 from storechat.catalog.progress import Progress
 from storechat.catalog.rows import FORMATS, BadRow, ValidRow, detect_format, read_rows
 from storechat.catalog.store import CatalogStore, category_counts
+from storechat.catalog.words import add_words_command
 
 EXIT_INVALID = 2
 
@@ -31,7 +32,7 @@ def add_catalog_commands(sub: argparse._SubParsersAction[Any], home: Home) -> No
     """Add ``catalog`` and its subcommands; ``home`` gives the local store's directory."""
     catalog = sub.add_parser(
         "catalog",
-        help="import, export, count or reset the store's products",
+        help="import, export, count, reset or list the words of the store's products",
         description="The store's products: locally, or on a deployed stack with --stack.",
     )
     commands = catalog.add_subparsers(dest="catalog_command", required=True)
@@ -81,6 +82,8 @@ def add_catalog_commands(sub: argparse._SubParsersAction[Any], home: Home) -> No
     )
     target(reset)
     reset.set_defaults(func=functools.partial(cmd_reset, home=home))
+
+    add_words_command(commands, home)
 
 
 def open_store(args: argparse.Namespace, home: Home) -> CatalogStore:

@@ -30,6 +30,7 @@ import statemachine
 from shared import registry
 from shared.environment import overriding
 from shared.observability import logger, metrics
+from shared.search.listing import Listing
 from storechat.local import aws, environment, index, moto_patches
 from storechat.local.aws import (
     ACCOUNT,
@@ -223,6 +224,14 @@ class LocalStorechat:
 
         with overriding(self._environ):
             current_index()
+
+    def listing(self) -> Listing:
+        """What the store carries (brands, authors, spec values...), as listed by the
+        snapshot the catalog tool searches: the one published from this system's catalog."""
+        from lookup_inventory.handler import current_index
+
+        with overriding(self._environ):
+            return current_index().listing
 
     def substitutions(self) -> dict[str, object]:
         arns = {key: local_arn(key, REGION, ACCOUNT) for key in registry.functions_by_key()}
