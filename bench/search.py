@@ -5,6 +5,14 @@ a snapshot file (build time, file size); a fresh Python process then validates
 the snapshot, opens it and answers one search (cold); this process answers a
 few hundred varied searches against it (warm p50 and p99).
 
+Typo tolerance (issue 21), at each size: words of the snapshot's names, brands and
+specs, misspelt once each as shoppers do (:func:`misspelt`), are corrected
+(the time to correct a word, and how often it comes back as the word meant) and
+searched; the word tables' share of the snapshot is measured by dropping them from
+a copy. The synthetic catalog has a few hundred distinct words at any size, so a
+*wide vocabulary* catalog (:func:`wide_catalog`: an invented product-line word in
+every name, 100,000 of them) shows what a real catalog's vocabulary costs.
+
     python -m bench.search            # 1,000 / 10,000 / 50,000 / 200,000 products
     python -m bench.search --quick    # 1,000 / 10,000
 
@@ -29,6 +37,9 @@ from bench.stats import summary
 
 FULL_SIZES = (1_000, 10_000, 50_000, 200_000)
 QUICK_SIZES = (1_000, 10_000)
+WIDE = (50_000, 100_000)
+"""Products and invented words of the wide-vocabulary catalog."""
+QUICK_WIDE = (2_000, 4_000)
 REPO_ROOT = Path(__file__).resolve().parent.parent
 ROUNDS = 3
 
@@ -189,6 +200,164 @@ def _import_rows_per_s(catalog: list[dict[str, Any]], workdir: Path) -> float:
     return len(catalog) / seconds
 
 
+# Letters next to each other on a QWERTY keyboard: the letter a slip replaces.
+_NEIGHBOURS = {
+    row[i]: row[max(i - 1, 0)] + row[i + 1 : i + 2]
+    for row in ("qwertyuiop", "asdfghjkl", "zxcvbnm")
+    for i in range(len(row))
+}
+
+
+def misspelt(word: str, rng: random.Random) -> str:
+    """``word`` with one slip of a shopper's: two letters swapped, one dropped, one
+    doubled, or one replaced by a neighbour on the keyboard (never the first letter)."""
+    i = rng.randrange(1, len(word) - 1)
+    slip = rng.choice(("swap", "drop", "double", "replace"))
+    if slip == "swap":
+        return word[:i] + word[i + 1] + word[i] + word[i + 2 :]
+    if slip == "drop":
+        return word[:i] + word[i + 1 :]
+    if slip == "double":
+        return word[:i] + word[i] + word[i:]
+    near = _NEIGHBOURS.get(word[i], "") or word[i]
+    return word[:i] + rng.choice(near) + word[i + 1 :]
+
+
+def _words_of(path: Path, count: int, seed: int) -> list[tuple[str, str]]:
+    """(misspelt, meant) pairs for ``count`` strong words of six letters or more of the
+    snapshot at ``path``; a misspelling that is itself a word of the snapshot is skipped."""
+    from shared.search.driver import connect, read_only_uri
+
+    db = connect(read_only_uri(path))
+    try:
+        vocabulary = {str(w) for (w,) in db.execute("SELECT word FROM spelling")}
+        strong = sorted(
+            str(w)
+            for (w,) in db.execute(
+                "SELECT word FROM spelling WHERE strong = 1 AND length(word) >= 6"
+            )
+        )
+    finally:
+        db.close()
+    rng = random.Random(seed)
+    pairs: list[tuple[str, str]] = []
+    for word in rng.sample(strong, min(len(strong), count * 2)):
+        wrong = misspelt(word, rng)
+        if wrong != word and wrong not in vocabulary:
+            pairs.append((wrong, word))
+    return pairs[:count]
+
+
+def _vocabulary_size(path: Path) -> int:
+    from shared.search.driver import connect, read_only_uri
+
+    db = connect(read_only_uri(path))
+    try:
+        (words,) = db.execute("SELECT count(*) FROM spelling").fetchone()
+    finally:
+        db.close()
+    return int(words)
+
+
+def _word_tables_mb(path: Path, workdir: Path) -> float:
+    """The snapshot's size less that of a copy without the word tables (spelling, listing)."""
+    from shared.search.driver import sqlite_module
+
+    copy = workdir / f"no-words-{path.name}"
+    module = sqlite_module()
+    db = module.connect(str(path))
+    try:
+        db.execute("VACUUM INTO ?", (str(copy),))
+    finally:
+        db.close()
+    db = module.connect(str(copy))
+    try:
+        for table in ("spelling", "spelling_keys", "listing", "listing_fields"):
+            db.execute(f"DROP TABLE IF EXISTS {table}")
+        db.commit()
+        db.execute("VACUUM")
+    finally:
+        db.close()
+    less = copy.stat().st_size
+    copy.unlink()
+    return (path.stat().st_size - less) / 1e6
+
+
+def spelling_figures(index: Any, path: Path, workdir: Path, words: int = 200) -> dict[str, Any]:
+    """Correcting misspelt words of the snapshot: time to correct one (median of
+    ``ROUNDS``), the whole search of it, and how often the word meant comes back."""
+    from shared.search import SearchQuery
+
+    pairs = _words_of(path, words, seed=21)
+    queries = [SearchQuery(keywords=wrong) for wrong, _ in pairs]
+    for query in queries:  # warm-up, as for the other searches
+        index.search(query)
+    correct: list[list[float]] = [[] for _ in queries]
+    search: list[list[float]] = [[] for _ in queries]
+    for _ in range(ROUNDS):
+        for i, query in enumerate(queries):
+            started = time.perf_counter()
+            index.corrections(query)
+            correct[i].append((time.perf_counter() - started) * 1000)
+            started = time.perf_counter()
+            index.search(query)
+            search[i].append((time.perf_counter() - started) * 1000)
+    back = sum(
+        index.corrections(query).get(wrong) == meant
+        for query, (wrong, meant) in zip(queries, pairs, strict=True)
+    )
+    return {
+        "words": len(pairs),
+        "correct_ms": summary([statistics.median(r) for r in correct]),
+        "search_ms": summary([statistics.median(r) for r in search]),
+        "corrected_back": back / len(pairs) if pairs else 0.0,
+        "word_tables_mb": _word_tables_mb(path, workdir),
+    }
+
+
+def wide_catalog(size: int, vocabulary: int, seed: int = 7) -> list[dict[str, Any]]:
+    """The synthetic catalog with an invented product-line word ("Tavorin") added to
+    every name, ``vocabulary`` of them in all: the many distinct words of a real catalog."""
+    from bench.catalog_gen import synthetic_catalog
+
+    rng = random.Random(seed)
+    syllables = [c + v for c in "bcdfghklmnprstvz" for v in "aeiou"]
+    invented: set[str] = set()
+    while len(invented) < vocabulary:
+        invented.add("".join(rng.choice(syllables) for _ in range(rng.randint(3, 4))))
+    pool = sorted(invented)
+    rng.shuffle(pool)
+    catalog = synthetic_catalog(size, seed=seed)
+    for i, product in enumerate(catalog):
+        extra = [pool[(2 * i + k) % vocabulary].capitalize() for k in (0, 1)]
+        product["name"] = f"{product['name']} {' '.join(extra)}"
+    return catalog
+
+
+def measure_wide(size: int, vocabulary: int, workdir: Path) -> dict[str, Any]:
+    """Build, snapshot size and correction figures of :func:`wide_catalog`."""
+    from shared.search import SearchIndex, build_index
+
+    print(
+        f"bench.search: {size:,} products, {vocabulary:,} invented words ...",
+        file=sys.stderr,
+        flush=True,
+    )
+    report = build_index(wide_catalog(size, vocabulary), workdir / f"wide-{size}.sqlite")
+    index = SearchIndex.open(report.path)
+    try:
+        figures = spelling_figures(index, report.path, workdir)
+    finally:
+        index.close()
+    return {
+        "products": size,
+        "vocabulary": _vocabulary_size(report.path),
+        "build_s": report.seconds,
+        "size_mb": report.size_bytes / 1e6,
+        **figures,
+    }
+
+
 def _clean_env() -> dict[str, str]:
     import os
 
@@ -225,6 +394,7 @@ def measure(size: int, workdir: Path, *, queries: int = 300, seed: int = 7) -> d
         empty += not result.products
         relaxed += bool(result.relaxed)
     times = [statistics.median(r) for r in rounds]
+    spelling = spelling_figures(index, report.path, workdir)
     index.close()
     warm = summary(times)
     return {
@@ -239,13 +409,18 @@ def measure(size: int, workdir: Path, *, queries: int = 300, seed: int = 7) -> d
         "relaxed": relaxed,
         "scan": scan,
         "import_rows_per_s": import_rate,
+        "spelling": spelling,
     }
 
 
 def run(sizes: Sequence[int] = FULL_SIZES, *, queries: int = 300) -> list[dict[str, Any]]:
-    """Measure every size; the snapshots live in a temporary folder removed at the end."""
+    """Measure every size, then the wide vocabulary (at the largest size's scale); the
+    snapshots live in a temporary folder removed at the end."""
     with tempfile.TemporaryDirectory(prefix="bench-search-") as folder:
-        return [measure(size, Path(folder), queries=queries) for size in sizes]
+        rows = [measure(size, Path(folder), queries=queries) for size in sizes]
+        products, vocabulary = WIDE if max(sizes) >= WIDE[0] else QUICK_WIDE
+        rows[-1]["wide"] = measure_wide(products, vocabulary, Path(folder))
+        return rows
 
 
 def table(rows: list[dict[str, Any]]) -> str:
@@ -283,7 +458,40 @@ def table(rows: list[dict[str, Any]]) -> str:
     lines.append(
         f"Importing the search package in a fresh process: {import_ms:.0f} ms (not in cold)."
     )
+    spelled = [r for r in rows if "spelling" in r]
+    if spelled:
+        lines += ["", *spelling_table(spelled)]
     return "\n".join(lines)
+
+
+def spelling_table(rows: list[dict[str, Any]]) -> list[str]:
+    """Typo tolerance at each size, and on the wide vocabulary if measured."""
+    lines = [
+        "| catalog | words | word tables | correct a word p50 / p99 | search a misspelt word"
+        " p50 / p99 | corrected back |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    cases = [(f"{r['products']:,} products", r["spelling"], r["size_mb"]) for r in rows]
+    wide = rows[-1].get("wide")
+    if wide:
+        label = f"{wide['products']:,} products, {wide['vocabulary']:,} words (wide)"
+        cases.append((label, wide, wide["size_mb"]))
+    for label, f, size_mb in cases:
+        c, q = f["correct_ms"], f["search_ms"]
+        lines.append(
+            f"| {label} | {f['words']} | {f['word_tables_mb']:.2f} MB of {size_mb:.1f} MB"
+            f" | {c['p50']:.2f} / {c['p99']:.2f} ms | {q['p50']:.2f} / {q['p99']:.2f} ms"
+            f" | {f['corrected_back']:.0%} |"
+        )
+    lines += [
+        "",
+        "Words: strong words of six letters or more, misspelt once each (two letters "
+        "swapped, one dropped, doubled, or replaced by a keyboard neighbour); *corrected "
+        "back*: the share read as the word meant (a slip can make a word nearer another "
+        "one: that is not counted). *Word tables*: the spelling and listing tables, "
+        "measured by dropping them from a copy of the snapshot.",
+    ]
+    return lines
 
 
 def main(argv: Sequence[str] | None = None) -> int:

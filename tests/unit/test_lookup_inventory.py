@@ -189,6 +189,25 @@ def test_then_the_price_limit(index: SearchIndex) -> None:
     assert "relaxed: keywords, price" in out["trace"]["summary"]
 
 
+def test_misspelt_words_are_searched_as_meant_and_the_model_and_trace_say_so(
+    index: SearchIndex,
+) -> None:
+    out = ask(index, {"keywords": "cheap labtop for colege"})
+    seen = told(out)
+    assert seen["corrected"] == {"labtop": "laptop", "colege": "college"}
+    assert seen["understood"]["category"] == "COMPUTERS"
+    forms = {BY_ID[pid]["specs"]["formFactor"] for pid in shown_ids(out)}
+    assert seen["products"] and forms <= {"laptop", "2-in-1"}
+    # The "how I found this" line the shopper reads
+    assert "read 'labtop' as 'laptop', 'colege' as 'college'" in out["trace"]["summary"]
+
+
+def test_a_search_spelt_right_says_nothing_of_corrections(index: SearchIndex) -> None:
+    out = ask(index, {"keywords": "cheap laptop for college"})
+    assert "corrected" not in told(out)
+    assert "read " not in out["trace"]["summary"]
+
+
 def test_relaxation_is_worded_for_each_thing_dropped() -> None:
     assert (
         relaxed_message(["price"]) == "Nothing matched all of that, so I dropped: the price limit."

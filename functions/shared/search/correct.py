@@ -7,7 +7,8 @@ looked at, and only when it is not a word of the index: neither in its vocabular
 but one letter from a word the parser gives a meaning to ("editing"), it is that word
 misspelt. Words of fewer than four letters, words with digits, stop words and the
 parser's own words are left alone. Explicit tool fields are filters: they are never
-corrected, and a correction must find a product within them.
+corrected, a correction to a word of the index must find a product within them, and
+one to a word of the parser's must not name another category than the tool's.
 
 Candidates share a key with the word: words of the index and the parser's words
 (:func:`~shared.search.words.parser_words`: "under", "cheapest", "mystery"), within
@@ -48,7 +49,7 @@ from shared.search.spelling import (
     own_code,
     sound,
 )
-from shared.search.words import Words, fold, fts_string, parser_words
+from shared.search.words import Words, fold, fts_string, outside, parser_words
 
 MIN_LETTERS = 4
 """Shorter words are left as the shopper wrote them."""
@@ -103,15 +104,23 @@ class Corrector:
         self.db = db
         self.exists = exists
         self._parser_filed = codes_of_words(parser_words())
+        self._category: str | None = None
 
     def corrections(
-        self, words: Words, *, filters: Sequence[str], context: Sequence[str]
+        self,
+        words: Words,
+        *,
+        filters: Sequence[str],
+        context: Sequence[str],
+        category: str | None = None,
     ) -> dict[str, str]:
         """``{"labtop": "laptop"}``: the plain words of ``words`` to replace, and by what.
 
         ``filters`` are the FTS5 filter clauses of the tool's explicit fields; ``context``
-        those of the explicit fields and of what the words imply.
+        those of the explicit fields and of what the words imply; ``category`` the
+        tool's explicit category, which no word of the parser's may contradict.
         """
+        self._category = category
         unknown = [word for word in words.plain if self._correctable(word)]
         if not unknown:
             return {}
@@ -158,6 +167,8 @@ class Corrector:
         )
         best: tuple[tuple[Any, ...], str] | None = None
         for candidate in ranked[:MAX_CANDIDATES]:
+            if candidate.parsed and self._category and outside(candidate.word, self._category):
+                continue
             backed = not candidate.parsed and self._goes_with(candidate.word, context, others)
             if _guess(wrong, candidate) and not backed:
                 continue

@@ -131,6 +131,16 @@ class SearchIndex:
         except database_errors() as exc:
             raise SnapshotUnreadable(f"{self.path.name}: {exc}") from exc
 
+    def corrections(self, query: SearchQuery) -> dict[str, str]:
+        """What a search for ``query`` reads instead of its misspelt words, without
+        searching: ``{"labtop": "laptop"}``."""
+        try:
+            search = _Search(self, self._connection(), COUNT_CAP, RANK_WINDOW, EXAMINE)
+            words = parse(query.keywords, explicit_fields(query)) if query.keywords else Words()
+            return search.corrections(query, words)
+        except database_errors() as exc:
+            raise SnapshotUnreadable(f"{self.path.name}: {exc}") from exc
+
 
 class _Search:
     def __init__(
@@ -145,20 +155,22 @@ class _Search:
     def run(self, query: SearchQuery) -> SearchResult:
         explicit = explicit_fields(query)
         words = parse(query.keywords, explicit) if query.keywords else Words()
-        corrected = self._corrections(query, words)
+        corrected = self.corrections(query, words)
         if corrected:
             assert query.keywords is not None  # only keywords have plain words
             words = parse(respell(query.keywords, corrected), explicit)
         result = self._relaxed(query, words)
         return replace(result, corrected=corrected) if corrected else result
 
-    def _corrections(self, query: SearchQuery, words: Words) -> dict[str, str]:
+    def corrections(self, query: SearchQuery, words: Words) -> dict[str, str]:
         if not words.plain or not self.index.spelling:
             return {}
         explicit = make_plan(query, LEVELS[0], Words(), self.index.brands).filter_words
         implied = make_plan(query, LEVELS[0], words, self.index.brands).filter_words
         corrector = Corrector(self.db, self._matches)
-        return corrector.corrections(words, filters=explicit, context=implied)
+        return corrector.corrections(
+            words, filters=explicit, context=implied, category=query.category
+        )
 
     def _matches(self, text: str) -> bool:
         return (

@@ -5,10 +5,10 @@ moment it is indexed, whatever it holds: its categories, its brands, and the val
 of every spec (authors, genres, operating systems, form factors, memory sizes...),
 each with the number of products that have it, per category. Values are grouped
 without regard to case ("macOS" and "MacOS" are one, spelt as most products spell
-it); a list-valued spec counts each of its items. A spec with more distinct values
-than half the products that have it (and over :data:`MIN_LISTED`) is an identifier
-(ISBNs, model numbers), not a vocabulary: its values are not kept, only how many
-there are. Titles are the products' names, read from the products table.
+it); a list-valued spec counts each of its items. A spec whose values are nearly all
+different (:data:`IDENTIFIER_SHARE`) is an identifier (ISBNs, barcodes), not a
+vocabulary: its values are not kept, only how many there are. Titles are the products'
+names, read from the products table.
 
 :class:`Listing` reads it back: a few indexed rows per call, nothing loaded at open.
 A format 1 snapshot has no listing (:attr:`Listing.available` is False).
@@ -26,6 +26,9 @@ from shared.search.schema import Document, key_of
 
 MIN_LISTED = 100
 """A spec with at most this many distinct values is always listed."""
+IDENTIFIER_SHARE = 0.9
+"""A spec with more distinct values than this share of its products (and over
+:data:`MIN_LISTED`) is an identifier: an ISBN, a barcode, a model number."""
 MAX_VALUE_CHARS = 200
 BRAND = "brand"
 """The field of brands (spec fields are spec keys, folded by :func:`key_of`)."""
@@ -112,7 +115,8 @@ def build_listing(db: Any, docs: Sequence[Document]) -> int:
     the number of values listed."""
     listed = 0
     for (key, category), entry in _fields(docs).items():
-        keep = len(entry.values) <= max(MIN_LISTED, entry.products // 2)
+        distinct = len(entry.values)
+        keep = distinct <= MIN_LISTED or distinct < IDENTIFIER_SHARE * entry.products
         name = entry.names.most_common(1)[0][0]
         db.execute(
             "INSERT INTO listing_fields VALUES (?, ?, ?, ?, ?, ?)",
@@ -141,6 +145,8 @@ class Field:
     """The key as the catalog writes it most often: ``author``, ``ramGb``."""
     products: int
     distinct_values: int
+    """Of every category when the field is asked for all of them; of an identifier not
+    listed, the sum of each category's."""
     listed: bool
     """False for identifiers (ISBNs...): too many values to list."""
 
@@ -197,8 +203,16 @@ class Listing:
         ):
             entry = merged.setdefault(str(key), [str(name), 0, 0, True])
             entry[1] += int(products)
-            entry[2] += int(distinct)  # an upper bound across categories
+            entry[2] += int(distinct)
             entry[3] = entry[3] and bool(listed)
+        if category is None:
+            # A value in two categories ("Apple") is one value of the catalog.
+            seen: dict[str, set[Value]] = {}
+            for key, value in self._connection().execute("SELECT field, value FROM listing"):
+                seen.setdefault(str(key), set()).add(_group(value))
+            for key, entry in merged.items():
+                if entry[3]:
+                    entry[2] = len(seen.get(key, ()))
         return sorted(
             (Field(key, *values) for key, values in merged.items()),
             key=lambda f: (-f.products, f.field),

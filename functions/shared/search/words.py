@@ -262,6 +262,22 @@ def parser_words() -> frozenset[str]:
     return frozenset(word for word in phrases if word.isalpha())
 
 
+@functools.cache
+def _word_categories() -> dict[str, frozenset[str | None]]:
+    found: dict[str, set[str | None]] = {}
+    for key, intent in _PHRASES.items():
+        for word in key:
+            found.setdefault(word, set()).add(intent.category)
+    return {word: frozenset(categories) for word, categories in found.items()}
+
+
+def outside(word: str, category: str) -> bool:
+    """Whether every phrase of the parser's with ``word`` names another category than
+    ``category`` ("laptop" while searching books)."""
+    categories = _word_categories().get(word, frozenset({None}))
+    return None not in categories and category not in categories
+
+
 def fts_string(term: str) -> str:
     """``term`` as an FTS5 string: always quoted, so it is never syntax."""
     return '"' + term.replace('"', '""') + '"'

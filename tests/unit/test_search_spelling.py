@@ -1,0 +1,237 @@
+"""Typo tolerance: what the search corrects, what it leaves alone, and what it says.
+
+The judged set (``test_search_typos.py``) measures how often a misspelt search finds
+what the shopper meant; these tests hold the rules: a real word of the index is never
+"corrected", short words and numbers are left alone, explicit filters are never
+overridden, a guess needs the rest of the search to back it, and an old snapshot
+without the words to correct against still answers.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from shared.catalog_data import load_catalog
+from shared.search import SearchIndex, SearchQuery, build_index, open_snapshot
+from shared.search.snapshot import SnapshotFile
+from shared.search.spelling import distance, sound
+from shared.search.words import parser_words
+
+CATALOG = load_catalog()
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SearchIndex]:
+    path = tmp_path_factory.mktemp("spelling") / "catalog.sqlite"
+    build_index(CATALOG, path)
+    opened = SearchIndex.open(path)
+    yield opened
+    opened.close()
+
+
+def search(index: SearchIndex, keywords: str, **fields: Any) -> Any:
+    return index.search(SearchQuery.from_input({"keywords": keywords, **fields}))
+
+
+def names(result: Any) -> list[str]:
+    return [hit.name for hit in result.products]
+
+
+# --------------------------------------------------------------------------- what is corrected
+
+
+@pytest.mark.parametrize(
+    ("keywords", "corrected", "first"),
+    [
+        ("samsng galaxy phone", {"samsng": "samsung"}, "Samsung Galaxy"),
+        ("macbok air", {"macbok": "macbook"}, "Apple MacBook Air"),
+        ("tolkein", {"tolkein": "tolkien"}, "The"),  # The Hobbit, The Fellowship of the Ring
+        ("iphnoe", {"iphnoe": "iphone"}, "Apple iPhone"),  # two letters swapped
+        ("applle laptop", {"applle": "apple"}, "Apple MacBook"),  # a letter doubled
+        ("asus zenphone", {"zenphone": "zenfone"}, "ASUS Zenfone"),  # spelt as it sounds
+        ("oneplus fone", {"fone": "phone"}, "OnePlus"),
+        ("harrypotter", {"harrypotter": "harry potter"}, "Harry Potter"),  # run together
+        ("gaminglaptop", {"gaminglaptop": "gaming laptop"}, ""),
+    ],
+)
+def test_a_misspelt_word_is_read_as_the_word_of_the_catalog_it_is_nearest(
+    index: SearchIndex, keywords: str, corrected: dict[str, str], first: str
+) -> None:
+    result = search(index, keywords)
+    assert result.corrected == corrected
+    assert result.products and result.products[0].name.startswith(first)
+    assert not result.relaxed
+
+
+def test_a_misspelt_word_of_the_parser_takes_its_meaning(index: SearchIndex) -> None:
+    # "labtop" is the laptop filter, "undr 400" a price limit, "cheep" a price order
+    result = search(index, "cheep labtop undr 700")
+    assert result.corrected == {"cheep": "cheap", "labtop": "laptop", "undr": "under"}
+    assert result.understood["maxPrice"] == 700
+    assert result.understood["sortBy"] == "price"
+    assert result.products and all(
+        hit.specs.get("form_factor") == "laptop" for hit in result.products
+    )
+    assert all(hit.price is not None and hit.price <= 700 for hit in result.products)
+
+
+def test_the_word_that_goes_with_the_rest_of_the_search_wins(index: SearchIndex) -> None:
+    # "poter" is one letter from "potter" and from other words; "harry" decides
+    result = search(index, "harry poter")
+    assert result.corrected == {"poter": "potter"}
+    assert all(name.startswith("Harry Potter") for name in names(result)[:5])
+
+
+# --------------------------------------------------------------------------- what is left alone
+
+
+def test_no_word_of_the_catalog_is_ever_corrected(index: SearchIndex) -> None:
+    db = index._connection()
+    words = [str(w) for (w,) in db.execute("SELECT word FROM spelling WHERE length(word) >= 4")]
+    assert len(words) > 500
+    corrected = {word: search(index, word).corrected for word in words}
+    assert {word: c for word, c in corrected.items() if c} == {}
+
+
+def test_plurals_and_other_forms_the_stemmer_finds_are_not_corrected(index: SearchIndex) -> None:
+    for keywords in ("laptops", "phones", "novels", "wizards", "cameras", "editing", "gamers"):
+        assert search(index, keywords).corrected == {}, keywords
+
+
+def test_short_words_numbers_and_model_codes_are_left_as_written(index: SearchIndex) -> None:
+    result = search(index, "zenbok ux3405 14 del hp")
+    assert result.corrected == {"zenbok": "zenbook"}
+
+
+def test_words_the_store_does_not_carry_are_not_turned_into_words_it_does(
+    index: SearchIndex,
+) -> None:
+    # Each is a word of a shopper's, not a typo: the honest answer is "nothing matched".
+    for keywords in (
+        "sony",
+        "sony phone",
+        "sony headphones",
+        "nokia phone",
+        "printer",
+        "mouse",
+        "phone case",
+        "road bike",
+        "stephen king",
+        "tolstoy",
+        "cookbook",
+        "smartwatch",
+    ):
+        result = search(index, keywords)
+        assert result.corrected == {}, keywords
+
+
+# --------------------------------------------------------------------------- filters
+
+
+def test_a_correction_never_overrides_an_explicit_category(index: SearchIndex) -> None:
+    # No book has "laptop": the word is not read as the laptop filter inside books
+    result = search(index, "labtop", category="BOOKS")
+    assert result.corrected == {}
+    assert all(hit.category == "BOOKS" for hit in result.products)
+    assert result.relaxed == ["keywords"]
+
+
+def test_a_correction_must_find_something_within_an_explicit_brand(index: SearchIndex) -> None:
+    within = search(index, "galxy", brandId="Samsung")
+    assert within.corrected == {"galxy": "galaxy"}
+    assert within.products and all(hit.brand == "Samsung" for hit in within.products)
+    # Apple has no Galaxy: the word stays as written and the search relaxes it
+    outside = search(index, "galxy", brandId="Apple")
+    assert outside.corrected == {}
+    assert all(hit.brand == "Apple" for hit in outside.products)
+
+
+def test_explicit_filters_themselves_are_never_corrected(index: SearchIndex) -> None:
+    result = index.search(SearchQuery(brandId="Samsng", keywords="phone"))
+    assert result.corrected == {}
+    assert result.products == []
+
+
+# --------------------------------------------------------------------------- robustness
+
+
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    st.lists(
+        st.text(
+            alphabet=st.characters(codec="utf-8", categories=("L", "N", "P", "Zs")), max_size=14
+        ),
+        min_size=1,
+        max_size=6,
+    )
+)
+def test_any_words_are_corrected_only_to_words_of_the_index_or_the_parser(
+    index: SearchIndex, words: list[str]
+) -> None:
+    result = search(index, " ".join(words) or "x")
+    db = index._connection()
+    for right in result.corrected.values():
+        for part in right.split():
+            known = db.execute("SELECT 1 FROM spelling WHERE word = ?", (part,)).fetchone()
+            assert known or part in parser_words(), (words, result.corrected)
+
+
+def test_an_old_snapshot_without_words_answers_without_corrections(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite"
+    report = build_index(CATALOG, path)
+    # What a snapshot of format 1 is: the same file without the word tables
+    db = sqlite3.connect(path)
+    for table in ("spelling", "spelling_keys", "listing", "listing_fields"):
+        db.execute(f"DROP TABLE {table}")
+    db.execute("UPDATE snapshot_meta SET format_version = 1")
+    db.commit()
+    db.close()
+    old = open_snapshot(SnapshotFile(report.version, path))
+    try:
+        result = old.search(SearchQuery(keywords="samsng galaxy phone"))
+        assert result.corrected == {}
+        assert result.products and all(hit.category == "MOBILE" for hit in result.products)
+        assert not old.listing.available and old.listing.brands() == {}
+    finally:
+        old.close()
+
+
+# --------------------------------------------------------------------------- the measures
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "edits"),
+    [
+        ("laptop", "laptop", 0),
+        ("labtop", "laptop", 1),  # replaced
+        ("samsng", "samsung", 1),  # left out
+        ("applle", "apple", 1),  # doubled
+        ("tolkein", "tolkien", 1),  # swapped
+        ("alienwear", "alienware", 2),
+        ("", "abc", 3),
+    ],
+)
+def test_edits_count_a_swap_of_neighbours_as_one(a: str, b: str, edits: int) -> None:
+    assert distance(a, b) == edits == distance(b, a)
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [("fone", "phone"), ("grafics", "graphics"), ("zenphone", "zenfone"), ("christy", "christie"),
+     ("cheep", "cheap"), ("kamera", "camera")],
+)  # fmt: skip
+def test_words_spelt_as_they_sound_share_a_sound(a: str, b: str) -> None:
+    assert sound(a) == sound(b)
+
+
+def test_different_words_do_not_share_a_sound() -> None:
+    assert len({sound(w) for w in ("song", "sony", "phone", "fine", "laptop", "labtop")}) == 6
