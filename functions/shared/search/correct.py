@@ -97,30 +97,24 @@ def _guess(wrong: str, candidate: Candidate) -> bool:
 
 
 class Corrector:
-    """Corrections of the searches on one snapshot connection ``db``; ``exists`` runs an
-    FTS5 query on the same snapshot."""
+    """Corrections of one search on the snapshot connection ``db``; ``exists`` runs an
+    FTS5 query on the same snapshot; ``category`` is the tool's explicit category, which
+    no word of the parser's may contradict."""
 
-    def __init__(self, db: Any, exists: Exists) -> None:
+    def __init__(self, db: Any, exists: Exists, *, category: str | None = None) -> None:
         self.db = db
         self.exists = exists
+        self.category = category
         self._parser_filed = codes_of_words(parser_words())
-        self._category: str | None = None
 
     def corrections(
-        self,
-        words: Words,
-        *,
-        filters: Sequence[str],
-        context: Sequence[str],
-        category: str | None = None,
+        self, words: Words, *, filters: Sequence[str], context: Sequence[str]
     ) -> dict[str, str]:
         """``{"labtop": "laptop"}``: the plain words of ``words`` to replace, and by what.
 
         ``filters`` are the FTS5 filter clauses of the tool's explicit fields; ``context``
-        those of the explicit fields and of what the words imply; ``category`` the
-        tool's explicit category, which no word of the parser's may contradict.
+        those of the explicit fields and of what the words imply.
         """
-        self._category = category
         unknown = [word for word in words.plain if self._correctable(word)]
         if not unknown:
             return {}
@@ -167,7 +161,7 @@ class Corrector:
         )
         best: tuple[tuple[Any, ...], str] | None = None
         for candidate in ranked[:MAX_CANDIDATES]:
-            if candidate.parsed and self._category and outside(candidate.word, self._category):
+            if candidate.parsed and self.category and outside(candidate.word, self.category):
                 continue
             backed = not candidate.parsed and self._goes_with(candidate.word, context, others)
             if _guess(wrong, candidate) and not backed:

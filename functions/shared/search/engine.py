@@ -167,10 +167,8 @@ class _Search:
             return {}
         explicit = make_plan(query, LEVELS[0], Words(), self.index.brands).filter_words
         implied = make_plan(query, LEVELS[0], words, self.index.brands).filter_words
-        corrector = Corrector(self.db, self._matches)
-        return corrector.corrections(
-            words, filters=explicit, context=implied, category=query.category
-        )
+        corrector = Corrector(self.db, self._matches, category=query.category)
+        return corrector.corrections(words, filters=explicit, context=implied)
 
     def _matches(self, text: str) -> bool:
         return (
