@@ -10,27 +10,25 @@ parser's own words are left alone. Explicit tool fields are filters: they are ne
 corrected, a correction to a word of the index must find a product within them, and
 one to a word of the parser's must not name another category than the tool's.
 
-Candidates share a key with the word: words of the index and the parser's words
-(:func:`~shared.search.words.parser_words`: "under", "cheapest", "mystery"), within
+Candidates share a key with the word: words of the products' names, brands, specs and
+tags, and the parser's words (:func:`~shared.search.words.parser_words`: "under",
+"cheapest", "mystery"), within one edit for words of four or five letters, two from
+six letters, and one edit more when the two sound alike ("fone" -> "phone",
+"zenphone" -> "zenfone").
 
-* one edit for words of four or five letters, two from six letters;
-* one edit more when the two sound alike ("fone" -> "phone", "zenphone" -> "zenfone");
-* one edit, for words of six letters or more, when only descriptions have the word.
-
-Some edits are guesses unless the rest of the search backs them: in a word of four
-or five letters anything but a letter left out or two letters swapped ("sony" is
-one letter from "song"), and a word only descriptions have. A guess is made only when
-the candidate *goes with the search*: a product has it together with another word of
-the search that the index has, within the search's filters (the tool's, and the
+In a word of four or five letters, any edit but a letter left out or two letters
+swapped is a guess ("sony" is one letter from "song"): it is made only when the
+candidate *goes with the search*, that is a product has it together with another word
+of the search that the index has, within the search's filters (the tool's, and the
 category the words imply), so that "sony phone" is not read as "song phone". Any other
 word of the index must at least find a product within those filters; the parser's own
 words need no product.
 
 The nearest candidate wins; among equally near ones, one that goes with the search,
-then a word of names, brands, specs and tags over a description's, then the more
-common. A word with no candidate within one edit may be two words run together
-("harrypotter"): both halves known (of names, brands, specs and tags, or the
-parser's), and found together when both are the index's; the most even split wins.
+then one with the same first letter (shoppers rarely miss it), then the more common.
+A word with no candidate within one edit may be two words run together
+("harrypotter"): both halves words of names, brands, specs and tags or of the
+parser's, and found together when both are the index's; the most even split wins.
 """
 
 from __future__ import annotations
@@ -71,8 +69,8 @@ class Candidate:
     edits: int
     sounds_alike: bool
     products: int
-    strong: bool
-    """In a name, brand, spec or tag (or a word of the parser's), not only descriptions."""
+    indexed: bool
+    """A word of the products' names, brands, specs or tags."""
     parsed: bool
     """A word the parser gives a meaning to: it needs no product."""
 
@@ -81,16 +79,12 @@ class Candidate:
         return self.edits - int(self.sounds_alike)
 
 
-def _most_edits(wrong: str, candidate_strong: bool, alike: bool) -> int:
-    if not candidate_strong:
-        return 1 if len(wrong) > SHORT else 0
+def _most_edits(wrong: str, alike: bool) -> int:
     return (1 if len(wrong) <= SHORT else 2) + int(alike)
 
 
 def _guess(wrong: str, candidate: Candidate) -> bool:
     """An edit the rest of the search must back (see the module's description)."""
-    if not candidate.strong:
-        return True
     if len(wrong) > SHORT or candidate.sounds_alike or len(candidate.word) > len(wrong):
         return False
     return sorted(wrong) != sorted(candidate.word)
@@ -157,20 +151,21 @@ class Corrector:
     ) -> str | None:
         ranked = sorted(
             self._candidates(wrong),
-            key=lambda c: (c.nearness, not c.strong, -c.products, c.word),
+            key=lambda c: (c.nearness, c.word[:1] != wrong[:1], -c.products, c.word),
         )
         best: tuple[tuple[Any, ...], str] | None = None
         for candidate in ranked[:MAX_CANDIDATES]:
             if candidate.parsed and self.category and outside(candidate.word, self.category):
                 continue
-            backed = not candidate.parsed and self._goes_with(candidate.word, context, others)
+            backed = candidate.indexed and self._goes_with(candidate.word, context, others)
             if _guess(wrong, candidate) and not backed:
                 continue
             if not (candidate.parsed or backed or self._within(candidate.word, context)):
                 continue
             if not candidate.parsed and not self._within(candidate.word, filters):
                 continue
-            rank = (candidate.nearness, not backed, not candidate.strong, -candidate.products)
+            first = candidate.word[:1] != wrong[:1]  # shoppers rarely miss the first letter
+            rank = (candidate.nearness, not backed, first, -candidate.products)
             if best is None or rank < best[0]:
                 best = (rank, candidate.word)
         if best is not None and best[0][0] <= 1:
@@ -181,24 +176,25 @@ class Corrector:
         forms = list(dict.fromkeys((wrong, fold(wrong))))
         keys = sorted(set().union(*(codes(form) for form in forms)))
         found: dict[str, tuple[int, bool, bool]] = {
-            str(word): (int(products), bool(strong), False)
-            for word, products, strong in self.db.execute(
-                "SELECT s.word, s.products, s.strong FROM spelling_keys AS k"
+            str(word): (int(products), True, False)
+            for word, products in self.db.execute(
+                "SELECT s.word, s.products FROM spelling_keys AS k"
                 " JOIN spelling AS s ON s.id = k.word_id"
-                f" WHERE k.code IN ({', '.join('?' * len(keys))})",
+                f" WHERE k.code IN ({', '.join('?' * len(keys))}) AND s.strong = 1",
                 keys,
             )
         }
         for key in keys:
             for word in self._parser_filed.get(key, ()):
                 # The parser gives the word a meaning, whatever the index has of it.
-                found[word] = (found.get(word, (0,))[0], True, True)
+                products, indexed, _ = found.get(word, (0, False, True))
+                found[word] = (products, indexed, True)
         candidates = []
-        for word, (products, strong, parsed) in found.items():
+        for word, (products, indexed, parsed) in found.items():
             edits = min(distance(form, word) for form in forms)
             alike = any(sound(form) == sound(word) for form in forms)
-            if 0 < edits <= _most_edits(wrong, strong, alike):
-                candidates.append(Candidate(word, edits, alike, products, strong, parsed))
+            if 0 < edits <= _most_edits(wrong, alike):
+                candidates.append(Candidate(word, edits, alike, products, indexed, parsed))
         return candidates
 
     def _goes_with(

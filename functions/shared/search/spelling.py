@@ -4,15 +4,19 @@ Built with the snapshot (:func:`build_spelling`): every word of three letters or
 (no digits) of the products' names, brands, specs, tags and descriptions, unstemmed
 and folded as the index's tokenizer folds it, with the number of products that have it
 and whether a name, brand, spec or tag has it (a *strong* word) or only descriptions
-do. Each word is filed under short integer keys (``spelling_keys``): the word itself,
-the word with any one letter deleted, and how it sounds (:func:`sound`). A misspelt
-word and the word meant share a key when they are one deletion, insertion,
-substitution or swap of neighbours apart, most pairs two edits apart, and words spelt
-as they sound ("fone", "grafics"). A lookup is one indexed query; the candidates it
-returns are measured (:func:`distance`) before any is used.
+do. Each word is filed under its own key (``spelling_keys``), so that the index knows
+it as a word. A strong word, which a misspelling may be corrected to, is also filed
+under the word with any one letter deleted, and under how it sounds (:func:`sound`).
+A misspelt word and the word meant then share a key when they are one deletion,
+insertion, substitution or swap of neighbours apart, most pairs two edits apart, and
+words spelt as they sound ("fone", "grafics"). A lookup is one indexed query; the
+candidates it returns are measured (:func:`distance`) before any is used.
+Descriptions' words are not corrections: they are the widest and least precise part
+of a catalog's vocabulary, and filing them would be most of the table.
 
-The keys are CRC-32 codes, not text: a collision only adds a candidate, which the
-distance then rejects. :mod:`~shared.search.correct` uses all this at search time.
+The keys are CRC-32 codes (as signed 32-bit integers, four bytes in SQLite), not text:
+a collision only adds a candidate, which the distance then rejects.
+:mod:`~shared.search.correct` uses all this at search time.
 """
 
 from __future__ import annotations
@@ -107,7 +111,7 @@ def distance(a: str, b: str) -> int:
 
 def own_code(word: str) -> int:
     """The key of ``word`` itself."""
-    return zlib.crc32(word.encode("utf-8"))
+    return zlib.crc32(word.encode("utf-8")) - (1 << 31)
 
 
 def codes(word: str) -> set[int]:
@@ -171,7 +175,7 @@ def build_spelling(db: Any, docs: Sequence[Document]) -> int:
         )
         db.executemany(
             "INSERT INTO spelling_keys (code, word_id) VALUES (?, ?)",
-            _keys(word for word, _ in words),
+            _keys((word, word in strong) for word, _ in words),
         )
     finally:
         for table in ("spelling_cols", "spelling_rows", "spelling_text"):
@@ -179,7 +183,7 @@ def build_spelling(db: Any, docs: Sequence[Document]) -> int:
     return len(words)
 
 
-def _keys(words: Iterable[str]) -> Iterator[tuple[int, int]]:
-    for word_id, word in enumerate(words, start=1):
-        for code in codes(word):
+def _keys(words: Iterable[tuple[str, bool]]) -> Iterator[tuple[int, int]]:
+    for word_id, (word, strong) in enumerate(words, start=1):
+        for code in codes(word) if strong else (own_code(word),):
             yield code, word_id
