@@ -44,7 +44,7 @@ from typing import Any
 from shared.search.driver import sqlite_module
 from shared.search.listing import LISTING_SCHEMA, build_listing
 from shared.search.query import SORTS
-from shared.search.schema import FACETS, Document, document, split_glued
+from shared.search.schema import FACETS, Document, document
 from shared.search.spelling import SPELLING_SCHEMA, build_spelling
 
 FORMAT_VERSION = 2
@@ -215,7 +215,7 @@ def build_index(
             db.executemany(
                 f"INSERT INTO fts (rowid, {', '.join(FTS_COLUMNS)}) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (
-                    (i, split_glued(d.name), d.brand, d.description, d.spec_text, d.tags, d.filters)
+                    (i, d.name_text, d.brand, d.description, d.spec_text, d.tags, d.filters)
                     for i, d in enumerate(docs, start=1)
                 ),
             )

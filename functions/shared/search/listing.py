@@ -88,26 +88,48 @@ class _Field:
     names: Counter[str] = field(default_factory=Counter)
     """The key's spellings: ``{"author": 25, "Author": 1}``."""
     products: int = 0
-    values: dict[Value, Counter[Value]] = field(default_factory=dict)
+    values: dict[Value, dict[Value, int]] = field(default_factory=dict)
     """Each value (grouped without case) and its spellings, with their products."""
 
 
+_SCALARS = (str, int, float, bool)
+
+
 def _fields(docs: Sequence[Document]) -> dict[tuple[str, str], _Field]:
-    """Every (field, category) of ``docs``: its key spellings, products and values."""
-    fields: dict[tuple[str, str], _Field] = {}
+    """Every (field, category) of ``docs``: its key spellings, products and values.
+
+    The products are counted by (category, key as written, value as written) first: a
+    catalog repeats both, so the folding and grouping run once per distinct value.
+    """
+    written: Counter[tuple[str, str | None, Any]] = Counter()
     for doc in docs:
-        entries: list[tuple[str, str, Any]] = [(BRAND, BRAND, doc.brand.strip())]
-        entries += [(key_of(str(name)), str(name), value) for name, value in doc.specs.items()]
-        for key, name, value in entries:
-            found = list(dict.fromkeys(_values(value)))
-            if not key or not found:
+        category = doc.category
+        written[(category, None, doc.brand)] += 1
+        for name, value in doc.specs.items():
+            kind = type(value)
+            if kind is list or kind is tuple:
+                value = tuple(dict.fromkeys(v for v in value[:50] if type(v) in _SCALARS))
+            elif kind not in _SCALARS:
                 continue
-            entry = fields.setdefault((key, doc.category), _Field())
-            entry.names[name] += 1
-            entry.products += 1
-            for item in found:
-                entry.values.setdefault(_group(item), Counter())[item] += 1
+            written[(category, name, value)] += 1
+    fields: dict[tuple[str, str], _Field] = {}
+    keys: dict[str, str] = {}
+    for (category, spec, as_written), products in written.items():
+        found = list(dict.fromkeys(_values(as_written)))
+        key = BRAND if spec is None else keys.setdefault(spec, key_of(str(spec)))
+        if not key or not found:
+            continue
+        entry = fields.setdefault((key, category), _Field())
+        entry.names[str(spec or BRAND)] += products
+        entry.products += products
+        for item in found:
+            spellings = entry.values.setdefault(_group(item), {})
+            spellings[item] = spellings.get(item, 0) + products
     return fields
+
+
+def _most_common(spellings: dict[Value, int]) -> Value:
+    return max(spellings.items(), key=lambda kv: kv[1])[0]
 
 
 def build_listing(db: Any, docs: Sequence[Document]) -> int:
@@ -127,7 +149,7 @@ def build_listing(db: Any, docs: Sequence[Document]) -> int:
         db.executemany(
             "INSERT INTO listing VALUES (?, ?, ?, ?)",
             (
-                (key, category, spellings.most_common(1)[0][0], sum(spellings.values()))
+                (key, category, _most_common(spellings), sum(spellings.values()))
                 for spellings in entry.values.values()
             ),
         )

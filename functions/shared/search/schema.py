@@ -231,6 +231,8 @@ class Document:
     product_id: str
     category: str
     name: str
+    name_text: str
+    """The name as the index searches it: letters and digits apart ("Galaxy Z Fold 6")."""
     brand: str
     price: float | None
     stock: int
@@ -305,12 +307,14 @@ def document(record: Mapping[str, Any]) -> Document | None:
     if dedicated:
         tags.append("dedicated graphics card")
     brand = str(record.get("brand") or "")
+    name = str(record.get("name") or "")
     stock = _stock(record.get("stock"))
     filters = [filter_token("cat", category), filter_token("brand", brand)]
     return Document(
         product_id=product_id.strip(),
         category=category,
-        name=str(record.get("name") or ""),
+        name=name,
+        name_text=split_glued(name),
         brand=brand,
         price=_price(record.get("price")),
         stock=stock,

@@ -28,7 +28,7 @@ import zlib
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from shared.search.schema import Document, split_glued
+from shared.search.schema import Document
 
 MIN_WORD = 3
 """Shorter words are not kept: a correction to one would be a guess."""
@@ -133,53 +133,50 @@ def codes_of_words(words: frozenset[str]) -> dict[int, tuple[str, ...]]:
     return {code: tuple(found) for code, found in filed.items()}
 
 
-def _texts(docs: Sequence[Document]) -> Iterator[tuple[int, str, str]]:
-    for row_id, doc in enumerate(docs, start=1):
-        strong = f"{split_glued(doc.name)} {doc.brand} {doc.spec_text} {doc.tags}"
-        yield row_id, strong, doc.description
+def _words(db: Any, texts: Iterator[tuple[int, str]]) -> dict[str, int]:
+    """The words of ``texts`` (row id, text) and how many rows have each, tokenized by
+    SQLite as the index tokenizes: a scratch FTS5 table in the connection's temporary
+    schema (never part of the snapshot), read back through ``fts5vocab``."""
+    db.execute(
+        "CREATE VIRTUAL TABLE temp.spelling_text USING fts5(body, content='', detail='none',"
+        f" tokenize='{_WORD_TOKENIZER}')"
+    )
+    db.execute("CREATE VIRTUAL TABLE temp.spelling_rows USING fts5vocab(temp, spelling_text, row)")
+    try:
+        db.executemany("INSERT INTO temp.spelling_text (rowid, body) VALUES (?, ?)", texts)
+        return {
+            str(term): int(rows)
+            for term, rows in db.execute("SELECT term, doc FROM temp.spelling_rows")
+            if len(str(term)) >= MIN_WORD and is_word(str(term))
+        }
+    finally:
+        db.execute("DROP TABLE temp.spelling_rows")
+        db.execute("DROP TABLE temp.spelling_text")
 
 
 def build_spelling(db: Any, docs: Sequence[Document]) -> int:
     """Fill ``spelling`` and ``spelling_keys`` (of :data:`SPELLING_SCHEMA`) from ``docs``;
-    the number of words kept.
-
-    The words come from a scratch FTS5 table with the index's tokenizer less its
-    stemmer, in the connection's temporary schema (not part of the snapshot), read back
-    through ``fts5vocab``: the text is tokenized by SQLite as the index tokenizes it.
-    """
-    db.execute(
-        "CREATE VIRTUAL TABLE temp.spelling_text USING fts5(strong, weak, content='',"
-        f" detail='column', tokenize='{_WORD_TOKENIZER}')"
+    the number of words kept."""
+    strong = _words(
+        db,
+        (
+            (row_id, f"{doc.name_text} {doc.brand} {doc.spec_text} {doc.tags}")
+            for row_id, doc in enumerate(docs, start=1)
+        ),
     )
-    db.execute("CREATE VIRTUAL TABLE temp.spelling_rows USING fts5vocab(temp, spelling_text, row)")
-    db.execute("CREATE VIRTUAL TABLE temp.spelling_cols USING fts5vocab(temp, spelling_text, col)")
-    try:
-        db.executemany(
-            "INSERT INTO temp.spelling_text (rowid, strong, weak) VALUES (?, ?, ?)", _texts(docs)
-        )
-        strong = {
-            str(term)
-            for (term,) in db.execute("SELECT term FROM temp.spelling_cols WHERE col = 'strong'")
-        }
-        words = [
-            (str(term), int(products))
-            for term, products in db.execute("SELECT term, doc FROM temp.spelling_rows")
-            if len(str(term)) >= MIN_WORD and is_word(str(term))
-        ]
-        db.executemany(
-            "INSERT INTO spelling (id, word, products, strong) VALUES (?, ?, ?, ?)",
-            (
-                (word_id, word, products, int(word in strong))
-                for word_id, (word, products) in enumerate(words, start=1)
-            ),
-        )
-        db.executemany(
-            "INSERT INTO spelling_keys (code, word_id) VALUES (?, ?)",
-            _keys((word, word in strong) for word, _ in words),
-        )
-    finally:
-        for table in ("spelling_cols", "spelling_rows", "spelling_text"):
-            db.execute(f"DROP TABLE temp.{table}")
+    # Only whether descriptions have a word matters: its products are counted where it
+    # is a correction, in names, brands, specs and tags.
+    weak = _words(db, ((row_id, doc.description) for row_id, doc in enumerate(docs, start=1)))
+    words = [(word, products, True) for word, products in strong.items()]
+    words += [(word, products, False) for word, products in weak.items() if word not in strong]
+    db.executemany(
+        "INSERT INTO spelling (id, word, products, strong) VALUES (?, ?, ?, ?)",
+        ((word_id, *word) for word_id, word in enumerate(words, start=1)),
+    )
+    db.executemany(
+        "INSERT INTO spelling_keys (code, word_id) VALUES (?, ?)",
+        _keys((word, is_strong) for word, _, is_strong in words),
+    )
     return len(words)
 
 
