@@ -30,7 +30,7 @@ import statemachine
 from shared import registry
 from shared.environment import overriding
 from shared.observability import logger, metrics
-from shared.search.listing import Listing
+from shared.search import Listing
 from storechat.local import aws, environment, index, moto_patches
 from storechat.local.aws import (
     ACCOUNT,

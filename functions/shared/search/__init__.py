@@ -1,7 +1,9 @@
 """Product search on SQLite FTS5: build a snapshot, open it, search it, swap in newer ones.
 
 * :func:`build_index` turns catalog records into a snapshot file, atomically;
-* :class:`SearchIndex` opens one read-only and answers :class:`SearchQuery`;
+* :class:`SearchIndex` opens one read-only and answers :class:`SearchQuery`, reading
+  a misspelt word as the catalog word meant (:mod:`~shared.search.correct`); its
+  :attr:`~SearchIndex.listing` says what the store carries (:class:`Listing`);
 * :func:`open_snapshot` validates a snapshot before serving it, and
   :class:`SnapshotHolder` keeps the newest one a Lambda has loaded.
 
@@ -12,6 +14,7 @@ has no FTS5); nothing here talks to AWS.
 from shared.search.build import FORMAT_VERSION, BuildReport, SnapshotMeta, build_index
 from shared.search.engine import SearchIndex
 from shared.search.errors import SearchEngineMissing, SnapshotUnreadable
+from shared.search.listing import Listing
 from shared.search.query import BOUNDS, SORTS, Hit, SearchQuery, SearchResult
 from shared.search.snapshot import (
     SnapshotFile,
@@ -29,6 +32,7 @@ __all__ = [
     "SORTS",
     "BuildReport",
     "Hit",
+    "Listing",
     "SearchEngineMissing",
     "SearchIndex",
     "SearchQuery",
