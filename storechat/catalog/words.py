@@ -48,6 +48,9 @@ def cmd_words(args: argparse.Namespace, home: Home) -> int:
     category = args.category.strip().upper() if args.category else None
     with LocalStorechat(catalog=load_local_catalog(home())) as local:
         listing = local.listing()
+        if category and category not in listing.categories():
+            known = ", ".join(listing.categories())
+            raise CatalogError(f"the catalog has no category {category!r}; it has {known}")
         if args.field:
             values = listing.values(args.field, category)
             if args.json:

@@ -86,6 +86,9 @@ def test_catalog_words_names_the_fields_when_asked_for_one_it_lacks(storechat: A
     code, out, err = storechat("catalog", "words", "colour")
     assert code == 2 and out == ""
     assert "no values of 'colour'" in err and "author" in err and "ramGb" in err
+    code, out, err = storechat("catalog", "words", "brand", "--category", "toys")
+    assert code == 2 and out == ""
+    assert "no category 'TOYS'; it has BOOKS, COMPUTERS, MOBILE" in err
 
 
 def test_a_misspelt_search_finds_the_imported_product_and_the_trace_says_so(

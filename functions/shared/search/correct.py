@@ -10,11 +10,12 @@ parser's own words are left alone. Explicit tool fields are filters: they are ne
 corrected, a correction to a word of the index must find a product within them, and
 one to a word of the parser's must not name another category than the tool's.
 
-Candidates share a key with the word: words of the products' names, brands, specs and
-tags, and the parser's words (:func:`~shared.search.words.parser_words`: "under",
-"cheapest", "mystery"), within one edit for words of four or five letters, two from
-six letters, and one edit more when the two sound alike ("fone" -> "phone",
-"zenphone" -> "zenfone").
+Candidates share a key with the word (:func:`~shared.search.spelling.probe_codes`):
+words of the products' names, brands, specs and tags, and the parser's words
+(:func:`~shared.search.words.parser_words`: "under", "cheapest", "mystery"), within
+one edit for words of four or five letters, two from six letters (the keys find two
+only for a letter moved in a long word), and one edit more when the two sound alike
+("fone" -> "phone", "zenphone" -> "zenfone").
 
 In a word of four or five letters, any edit but a letter left out or two letters
 swapped is a guess ("sony" is one letter from "song"): it is made only when the
@@ -39,12 +40,12 @@ from typing import Any
 
 from shared.search.intents import STOP_WORDS
 from shared.search.spelling import (
-    codes,
     codes_of_words,
     distance,
     fold_word,
     is_word,
     own_code,
+    probe_codes,
     sound,
 )
 from shared.search.words import Words, fold, fts_string, outside, parser_words
@@ -135,7 +136,9 @@ class Corrector:
             return False
         if not self.exists(f"{TEXT_COLUMNS} : {fts_string(word)}"):
             return True
-        near = {w for form in forms for c in codes(form) for w in self._parser_filed.get(c, ())}
+        near = {
+            w for form in forms for c in probe_codes(form) for w in self._parser_filed.get(c, ())
+        }
         return any(distance(form, w) == 1 for form in forms for w in near)
 
     def _has_any(self, group: tuple[str, ...]) -> bool:
@@ -174,7 +177,7 @@ class Corrector:
 
     def _candidates(self, wrong: str) -> list[Candidate]:
         forms = list(dict.fromkeys((wrong, fold(wrong))))
-        keys = sorted(set().union(*(codes(form) for form in forms)))
+        keys = sorted(set().union(*(probe_codes(form) for form in forms)))
         found: dict[str, tuple[int, bool, bool]] = {
             str(word): (int(products), True, False)
             for word, products in self.db.execute(

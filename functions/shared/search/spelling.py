@@ -6,13 +6,17 @@ and folded as the index's tokenizer folds it, with the number of products that h
 and whether a name, brand, spec or tag has it (a *strong* word) or only descriptions
 do. Each word is filed under its own key (``spelling_keys``), so that the index knows
 it as a word. A strong word, which a misspelling may be corrected to, is also filed
-under the word with any one letter deleted, and under how it sounds (:func:`sound`).
-A misspelt word and the word meant then share a key when they are one deletion,
-insertion, substitution or swap of neighbours apart, most pairs two edits apart, and
-words spelt as they sound ("fone", "grafics"). A lookup is one indexed query; the
-candidates it returns are measured (:func:`distance`) before any is used.
-Descriptions' words are not corrections: they are the widest and least precise part
-of a catalog's vocabulary, and filing them would be most of the table.
+under how it sounds (:func:`sound`) and, from :data:`LONG` letters, under itself with
+any one letter deleted. Descriptions' words are not corrections: they are the widest
+and least precise part of a catalog's vocabulary.
+
+A lookup (:func:`probe_codes`) asks for the keys of every word one edit from the
+shopper's (a letter deleted, swapped with its neighbour, replaced or inserted), of its
+sound and of its deletions: one indexed query finds every word one edit away, words
+spelt as they sound ("fone", "grafics"), and long words with a letter moved
+("alienwear"). The candidates it returns are measured (:func:`distance`) before any is
+used. Generating the edits at search time rather than filing every deletion of every
+word keeps the table to two or three keys a word.
 
 The keys are CRC-32 codes (as signed 32-bit integers, four bytes in SQLite), not text:
 a collision only adds a candidate, which the distance then rejects.
@@ -114,12 +118,37 @@ def own_code(word: str) -> int:
     return zlib.crc32(word.encode("utf-8")) - (1 << 31)
 
 
-def codes(word: str) -> set[int]:
-    """The keys ``word`` is filed under, and looked up by: itself, itself less any one
-    letter (four letters or more), and its sound."""
+LONG = 9
+"""Strong words from this many letters are filed under their deletions too."""
+_LETTERS_AZ = "abcdefghijklmnopqrstuvwxyz"
+
+
+def _deletions(word: str) -> set[str]:
+    return {word[:i] + word[i + 1 :] for i in range(len(word))}
+
+
+def filed_codes(word: str, *, strong: bool = True) -> set[int]:
+    """The keys a word of the index is filed under (see the module's description)."""
+    if not strong:
+        return {own_code(word)}
     found = {own_code(word), own_code("~" + sound(word))}
-    if len(word) > MIN_WORD:
-        found.update(own_code(word[:i] + word[i + 1 :]) for i in range(len(word)))
+    if len(word) >= LONG:
+        found.update(own_code(deleted) for deleted in _deletions(word))
+    return found
+
+
+def probe_codes(word: str) -> set[int]:
+    """The keys to look ``word`` (a shopper's) up by: every word one edit from it, its
+    sound, and its deletions (which meet the deletions of long words)."""
+    letters = sorted(set(_LETTERS_AZ) | set(word))
+    near = _deletions(word)
+    near.update(word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(len(word) - 1))
+    for i in range(len(word) + 1):
+        near.update(word[:i] + c + word[i:] for c in letters)
+        if i < len(word):
+            near.update(word[:i] + c + word[i + 1 :] for c in letters if c != word[i])
+    found = {own_code(text) for text in near if len(text) >= MIN_WORD}
+    found.update((own_code(word), own_code("~" + sound(word))))
     return found
 
 
@@ -128,7 +157,7 @@ def codes_of_words(words: frozenset[str]) -> dict[int, tuple[str, ...]]:
     """``words`` by every key they are filed under (for a small word list kept in memory)."""
     filed: dict[int, list[str]] = {}
     for word in sorted(words):
-        for code in codes(word):
+        for code in filed_codes(word):
             filed.setdefault(code, []).append(word)
     return {code: tuple(found) for code, found in filed.items()}
 
@@ -182,5 +211,5 @@ def build_spelling(db: Any, docs: Sequence[Document]) -> int:
 
 def _keys(words: Iterable[tuple[str, bool]]) -> Iterator[tuple[int, int]]:
     for word_id, (word, strong) in enumerate(words, start=1):
-        for code in codes(word) if strong else (own_code(word),):
+        for code in filed_codes(word, strong=strong):
             yield code, word_id
