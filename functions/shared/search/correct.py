@@ -102,17 +102,24 @@ class Corrector:
         self.category = category
         self._parser_filed = codes_of_words(parser_words())
 
+    def unknown(self, words: Words) -> list[str]:
+        """The plain words of ``words`` that may be corrected (most searches have none)."""
+        return [word for word in words.plain if self._correctable(word)]
+
     def corrections(
-        self, words: Words, *, filters: Sequence[str], context: Sequence[str]
+        self,
+        words: Words,
+        unknown: Sequence[str],
+        *,
+        filters: Sequence[str],
+        context: Sequence[str],
     ) -> dict[str, str]:
-        """``{"labtop": "laptop"}``: the plain words of ``words`` to replace, and by what.
+        """``{"labtop": "laptop"}``: the words of ``unknown`` (of :meth:`unknown`) to
+        replace, and by what.
 
         ``filters`` are the FTS5 filter clauses of the tool's explicit fields; ``context``
         those of the explicit fields and of what the words imply.
         """
-        unknown = [word for word in words.plain if self._correctable(word)]
-        if not unknown:
-            return {}
         known_groups = [
             group
             for group in words.groups

@@ -165,10 +165,13 @@ class _Search:
     def corrections(self, query: SearchQuery, words: Words) -> dict[str, str]:
         if not words.plain or not self.index.spelling:
             return {}
+        corrector = Corrector(self.db, self._matches, category=query.category)
+        unknown = corrector.unknown(words)
+        if not unknown:
+            return {}
         explicit = make_plan(query, LEVELS[0], Words(), self.index.brands).filter_words
         implied = make_plan(query, LEVELS[0], words, self.index.brands).filter_words
-        corrector = Corrector(self.db, self._matches, category=query.category)
-        return corrector.corrections(words, filters=explicit, context=implied)
+        return corrector.corrections(words, unknown, filters=explicit, context=implied)
 
     def _matches(self, text: str) -> bool:
         return (
