@@ -191,8 +191,8 @@ def bad_request_template(max_message_chars: int) -> str:
     rule = (
         "The request body must be a JSON object with 'message' (text of 1 to "
         f"{max_message_chars} characters, not only spaces, without control characters) and "
-        "optionally 'sessionId' (a session id from an earlier answer, or null), and "
-        "nothing else."
+        "optionally 'sessionId' (a session id from an earlier answer, or null) and "
+        "'turnId' (32 lowercase hexadecimal characters, or null), and nothing else."
     )
     return json.dumps({"error": INVALID_REQUEST.code, "message": rule})
 
