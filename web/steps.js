@@ -103,7 +103,7 @@ export function showSteps(list, steps) {
       kind === "said" ? `“${step.line}”` : step.line;
     item.querySelector(".live-step__outcome").textContent = outcome ? ` · ${outcome}` : "";
     item.querySelector(".visually-hidden").textContent =
-      outcome ? "" : ` (${STATUS_WORDS[step.status]})`;
+      outcome || kind === "said" ? "" : ` (${STATUS_WORDS[step.status]})`;
   }
   list.hidden = list.children.length === 0;
 }
