@@ -19,7 +19,9 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field
 
 from shared.environment import environ
 from shared.steps import Step, Turn, item
@@ -33,6 +35,16 @@ MAX_PENDING = 64
 TABLE_VARIABLE = "STEPS_TABLE_NAME"
 
 ClientFactory = Callable[[str | None], Any]
+
+
+class StepSettings(BaseModel):
+    """Where a function writes its steps: read once per container (:meth:`StepWriter.settings`)."""
+
+    model_config = ConfigDict(extra="ignore", populate_by_name=True)
+
+    table: Annotated[str | None, Field(alias=TABLE_VARIABLE)] = None
+    """Unset (a function outside the loop, a test): nothing is written."""
+    region: Annotated[str | None, Field(alias="AWS_REGION")] = None
 
 
 def _dynamodb(region: str | None) -> Any:
@@ -64,6 +76,7 @@ class StepWriter:
     client_factory: ClientFactory = _dynamodb
     _pending: OrderedDict[tuple[str, str], _Write] = field(default_factory=OrderedDict)
     _clients: dict[str | None, Any] = field(default_factory=dict)
+    _settings: StepSettings | None = None
     _busy: bool = False
     _failed: int = 0
     _condition: threading.Condition = field(default_factory=threading.Condition)
@@ -71,11 +84,10 @@ class StepWriter:
 
     def report(self, turn: Turn | None, shown: Step) -> None:
         """Write ``shown`` for ``turn`` soon; never raises, never blocks on the network."""
-        variables = environ()
-        table = variables.get(TABLE_VARIABLE)
-        if turn is None or not table:
+        settings = self.settings()
+        if turn is None or not settings.table:
             return
-        region = variables.get("AWS_REGION") or variables.get("AWS_DEFAULT_REGION")
+        table, region = settings.table, settings.region
         key = (turn.turnId, shown.step)
         with self._condition:
             if key not in self._pending and len(self._pending) >= MAX_PENDING:
@@ -104,10 +116,19 @@ class StepWriter:
             failed, self._failed = self._failed, 0
             return failed + late
 
-    def forget_clients(self) -> None:
-        """Drop the clients (a new local system starts with its own moto)."""
+    def settings(self) -> StepSettings:
+        """The settings, validated from the caller's environment at the first step."""
+        with self._condition:
+            if self._settings is None:
+                self._settings = StepSettings.model_validate(environ())
+            return self._settings
+
+    def forget(self) -> None:
+        """Drop the settings and clients, as a new container would not have them (the local
+        runner starts each system with its own moto and variables)."""
         with self._condition:
             self._clients.clear()
+            self._settings = None
 
     def _run(self) -> None:
         while True:

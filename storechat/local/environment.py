@@ -93,4 +93,4 @@ def forget_warm_state() -> None:
     use_provider(None)
     catalog_source.cache_clear()
     snapshot_holder.cache_clear()
-    writer().forget_clients()
+    writer().forget()
