@@ -210,7 +210,7 @@ def test_eval_writes_the_reports_and_compares_two_runs(
 def test_eval_reports_a_held_out_set_apart_answered_from_its_imported_catalog(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # Given a development question, and a held-out folder whose catalog.jsonl imports a phone
+    # Given a development question, and a held-out folder whose catalog.csv imports a phone
     monkeypatch.setenv("STORECHAT_HOME", str(tmp_path / "home"))
     development = tmp_path / "q.jsonl"
     android = {
@@ -224,17 +224,12 @@ def test_eval_reports_a_held_out_set_apart_answered_from_its_imported_catalog(
     held_out.mkdir()
     motorola = {**android, "id": "motorola", "kind": "imported", "turns": ["Motorola phones?"]}
     (held_out / "questions.jsonl").write_text(json.dumps(motorola) + "\n", encoding="utf-8")
-    phone = {
-        "productId": "MOTO-G5G-2024",
-        "name": "Motorola moto g 5G (2024)",
-        "brand": "Motorola",
-        "category": "MOBILE",
-        "price": 199.99,
-        "stock": 40,
-        "description": "An affordable 5G phone with a 5000 mAh battery.",
-        "specs": {"os": "Android 14", "batteryMah": 5000},
-    }
-    (held_out / "catalog.jsonl").write_text(json.dumps(phone) + "\n", encoding="utf-8")
+    (held_out / "catalog.csv").write_text(
+        "productId,name,brand,category,price,stock,description,spec.os,spec.batteryMah\n"
+        "MOTO-G5G-2024,Motorola moto g 5G (2024),Motorola,MOBILE,199.99,40,"
+        "An affordable 5G phone.,Android 14,5000\n",
+        encoding="utf-8",
+    )
     seeded: list[set[str]] = []
 
     class Recording(LocalStorechat):
@@ -259,7 +254,7 @@ def test_eval_reports_a_held_out_set_apart_answered_from_its_imported_catalog(
     assert list(saved["sets"]) == ["development", "heldout"]
     assert saved["sets"]["heldout"]["totals"]["questions"] == 1
     assert saved["sets"]["heldout"]["catalogs"] == [
-        f"the bundled sample and {held_out / 'catalog.jsonl'} (1 added), 90 products"
+        f"the bundled sample and {held_out / 'catalog.csv'} (1 added), 90 products"
     ]
     markdown = (tmp_path / "out" / "report.md").read_text(encoding="utf-8")
     assert "## heldout: questions that judge a model" in markdown
