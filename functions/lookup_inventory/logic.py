@@ -31,7 +31,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from lookup_inventory.repository import CatalogRead, CatalogSource, Product
-from lookup_inventory.schema import InventoryInput
+from lookup_inventory.schema import InventoryInput, corrected_words
 from shared.contract import MAX_RESULT_BYTES, Ledger, ToolCall, ToolOutput, ToolUse, result_size
 from shared.errors import CatalogUnavailable
 from shared.sanitize import clean_text, clean_value
@@ -56,11 +56,6 @@ def relaxed_message(relaxed: Sequence[str]) -> str:
     """What the model is told a search dropped to find anything."""
     dropped = ", then ".join(_DROPPED.get(name, name) for name in dict.fromkeys(relaxed))
     return f"Nothing matched all of that, so I dropped: {dropped}."
-
-
-def corrected_words(corrected: dict[str, str]) -> str:
-    """What the trace says a search read instead of the words it was given."""
-    return ", ".join(f"{wrong!r} as {right!r}" for wrong, right in corrected.items())
 
 
 def _informative(value: Any) -> bool:

@@ -180,11 +180,19 @@ class InventoryInput(BaseModel):
 
     @classmethod
     def found(cls, result: dict[str, Any]) -> str:
-        """How the search ended, from what the model was told: "12 found"."""
+        """How the search ended, from what the model was told: "12 found", "8 found
+        (read 'samsng' as 'samsung')"."""
         count = result.get("count")
+        corrected = result.get("corrected")
+        read = f" (read {corrected_words(corrected)})" if isinstance(corrected, dict) else ""
         if count in (0, "0"):
-            return "nothing found"
-        return f"{count} found" if count is not None else "done"
+            return "nothing found" + read
+        return f"{count} found{read}" if count is not None else "done"
+
+
+def corrected_words(corrected: dict[str, str]) -> str:
+    """How the trace says what a search read instead of the words it was given."""
+    return ", ".join(f"{wrong!r} as {right!r}" for wrong, right in corrected.items())
 
 
 def _price_words(low: float | None, high: float | None) -> list[str]:

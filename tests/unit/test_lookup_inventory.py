@@ -198,8 +198,11 @@ def test_misspelt_words_are_searched_as_meant_and_the_model_and_trace_say_so(
     assert seen["understood"]["category"] == "COMPUTERS"
     forms = {BY_ID[pid]["specs"]["formFactor"] for pid in shown_ids(out)}
     assert seen["products"] and forms <= {"laptop", "2-in-1"}
-    # The "how I found this" line the shopper reads
+    # The "how I found this" line the shopper reads, and the live trace's line
     assert "read 'labtop' as 'laptop', 'colege' as 'college'" in out["trace"]["summary"]
+    assert InventoryInput.found(seen) == (
+        f"{seen['count']} found (read 'labtop' as 'laptop', 'colege' as 'college')"
+    )
 
 
 def test_a_search_spelt_right_says_nothing_of_corrections(index: SearchIndex) -> None:
