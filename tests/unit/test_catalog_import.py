@@ -18,8 +18,9 @@ from infra import names
 from shared.catalog_data import load_catalog
 from shared.product import Product, ProductDeletion, validate_row
 from storechat.catalog.errors import CatalogFileError, StackNotReady, StoreUnavailable
+from storechat.catalog.own_format import spec_value
 from storechat.catalog.progress import Progress
-from storechat.catalog.rows import BadRow, ValidRow, detect_format, read_rows, spec_value
+from storechat.catalog.rows import BadRow, ValidRow, detect_format, read_rows
 from storechat.catalog.stack import (
     BATCH_SIZE,
     CATALOG_TABLE_OUTPUT,
