@@ -55,6 +55,9 @@ class LocalCatalog:
                 if text.strip():
                     yield self._parse(line, text)
 
+    def product_ids(self) -> Iterator[str]:
+        return (str(product["productId"]) for product in self.products())
+
     def _parse(self, line: int, text: str) -> dict[str, Any]:
         try:
             return Product.model_validate(json.loads(text), strict=True).model_dump()
