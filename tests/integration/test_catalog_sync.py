@@ -202,3 +202,34 @@ def test_a_full_sync_and_a_dry_run_work_the_same_on_a_stack(
     assert _ids(storechat, *stack) == {"SM-S921-128", "SM-S921-256", "82XQ00BNUS", "wc-120"}
     assert not home.exists()  # the local catalog was left alone
 
+
+# -- the page, locally ----------------------------------------------------------------------
+
+
+def test_serve_names_the_picture_hosts_it_will_not_load_and_refuses_a_bad_one(
+    storechat: Any, monkeypatch: Any
+) -> None:
+    # Given the store's Shopify catalog, with its pictures on Shopify's CDN
+    assert storechat("catalog", "import", "--format", "shopify", SHOPIFY, "--replace").code == 0
+    served: list[tuple[str, ...]] = []
+    monkeypatch.setattr(
+        "storechat.server.serve", lambda **kwargs: served.append(kwargs["image_hosts"]) or 0
+    )
+
+    # When the operator serves the page without naming that host, Then they are told
+    # which pictures will not show, and how to show them
+    run = storechat("serve")
+    assert run.code == 0
+    assert (
+        "note: 5 product pictures are on https://cdn.shopify.com, which the page may not load "
+        "from: pass --image-host https://cdn.shopify.com to show them"
+    ) in run.err
+    # And with the host named (or in $STORECHAT_IMAGE_HOSTS) nothing is said
+    assert storechat("serve", "--image-host", "https://cdn.shopify.com").err == ""
+    monkeypatch.setenv("STORECHAT_IMAGE_HOSTS", "https://cdn.shopify.com, https://*.wp.com")
+    assert storechat("serve").err == ""
+    assert served[-1] == ("https://cdn.shopify.com", "https://*.wp.com")
+    # And a host that is not an origin stops before anything starts
+    bad = storechat("serve", "--image-host", "http://cdn.shopify.com")
+    assert bad.code == 2 and "only this machine (localhost) may use http" in bad.err
+    assert len(served) == 3
