@@ -132,6 +132,16 @@ def shopify_rows(path: Path, options: ReadOptions) -> Iterator[Raw | SkippedRow]
         yield from reader.products(current)
 
 
+@dataclass(frozen=True)
+class _Shared:
+    """What every variant of one product has: its category, option names, picture, text."""
+
+    decision: Decision
+    options: list[str]
+    image: str | None
+    text: str
+
+
 class _Reader:
     def __init__(self, file: CsvFile, columns: Columns, options: ReadOptions) -> None:
         self.file = file
@@ -170,13 +180,18 @@ class _Reader:
         if why_not or decision.category is None:
             yield SkippedRow(tuple(product.lines), why_not or decision.reason)
             return
-        image = min(product.images)[1] if product.images else None
-        option_names = [
-            first[index].strip() if index < len(first) else ""
-            for _, index, _ in self.option_columns
-        ]
+        shared = _Shared(
+            decision,
+            [
+                first[index].strip() if index < len(first) else ""
+                for _, index, _ in self.option_columns
+            ],
+            min(product.images)[1] if product.images else None,
+            # Once per product, not per variant: HTML parsing is most of an import's time.
+            description(cell(first, "body")),
+        )
         for line, cells in product.variants:
-            yield self._variant(product, line, cells, decision, option_names, image)
+            yield self._variant(product, line, cells, shared)
 
     def _not_sold(self, first: Sequence[str]) -> str:
         cell = self.columns.cell
@@ -189,21 +204,13 @@ class _Reader:
             return "a gift card"
         return ""
 
-    def _variant(
-        self,
-        product: _Product,
-        line: int,
-        cells: list[str],
-        decision: Decision,
-        option_names: list[str],
-        image: str | None,
-    ) -> Raw:
+    def _variant(self, product: _Product, line: int, cells: list[str], shared: _Shared) -> Raw:
         cell, first = self.columns.cell, product.first
-        category = decision.category
-        draft = Draft(line, self.field_columns, category_from=decision.path)
+        category = shared.decision.category
+        draft = Draft(line, self.field_columns, category_from=shared.decision.path)
         title = cell(first, "title")
         values: list[str] = []
-        for (_, _, value_index), option in zip(self.option_columns, option_names, strict=True):
+        for (_, _, value_index), option in zip(self.option_columns, shared.options, strict=True):
             value = (
                 cells[value_index].strip()
                 if value_index is not None and value_index < len(cells)
@@ -240,12 +247,12 @@ class _Reader:
                 draft.problem("price", "is empty: every variant needs a price")
             else:
                 fields["price"] = amount
-        text = description(cell(first, "body"))
+        text = shared.text
         if not text:
             draft.notes.append("no description in the export: its name stands in for one")
         fields["description"] = text or name
         fields["stock"] = self._stock(cells, draft)
-        picture = cell(cells, "variant_image") or image
+        picture = cell(cells, "variant_image") or shared.image
         if picture:
             fields["imageUrl"] = picture
         code = isbn(cell(cells, "barcode"))

@@ -128,6 +128,7 @@ class _Reader:
         self.columns = columns
         self.options = options
         self.field_columns = columns.fields(FIELD_COLUMNS)
+        self._text: tuple[int, str] | None = None
         values = dict(numbered(file.header, _ATTRIBUTE_VALUES))
         self.attribute_columns = [
             (index, values.get(number)) for number, index in numbered(file.header, _ATTRIBUTE_NAME)
@@ -240,9 +241,12 @@ class _Reader:
         self._price(cells, draft)
         # The short description is the summary a shopper reads first; a variation's own
         # texts, when it has them, say what differs from its product.
-        short = cell(cells, "short") or (cell(base, "short") if parent else "")
-        long = cell(cells, "description") or (cell(base, "description") if parent else "")
-        text = description(_newlines(short), _newlines(long))
+        if parent and not (cell(cells, "short") or cell(cells, "description")):
+            text = self._parent_text(parent)
+        else:
+            short = cell(cells, "short") or (cell(base, "short") if parent else "")
+            long = cell(cells, "description") or (cell(base, "description") if parent else "")
+            text = description(_newlines(short), _newlines(long))
         if not text:
             draft.notes.append("no description in the export: its name stands in for one")
         fields["description"] = text or name
@@ -254,6 +258,17 @@ class _Reader:
         if decision.category == "BOOKS" and code:
             draft.specs.setdefault("isbn", code)
         return draft
+
+    def _parent_text(self, parent: _Parent) -> str:
+        # Once per parent, not per variation: HTML parsing is most of an import's time.
+        # The exporter writes a product's variations together, so the last one is enough.
+        if self._text is None or self._text[0] != parent.line:
+            cell = self.columns.cell
+            text = description(
+                _newlines(cell(parent.cells, "short")), _newlines(cell(parent.cells, "description"))
+            )
+            self._text = (parent.line, text)
+        return self._text[1]
 
     def _price(self, cells: list[str], draft: Draft) -> None:
         cell, comma = self.columns.cell, self.file.decimal_comma
