@@ -66,7 +66,7 @@ class LocalCatalog:
             reason = f"{'.'.join(map(str, first['loc']))}: {first['msg']}" if first else str(exc)
             raise StoreDamaged(
                 f"{self.path} is damaged at line {line} ({reason}); fix that line, or run "
-                "`storechat catalog reset` to go back to the bundled sample"
+                "`storechat catalog reset --yes` to go back to the bundled sample"
             ) from exc
 
     def apply(self, rows: Iterable[Row], progress: Progress) -> Applied:

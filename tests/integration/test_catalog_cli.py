@@ -269,7 +269,7 @@ def test_a_damaged_local_catalog_is_reported_not_ignored(storechat: Any, home: P
     run = storechat("ask", "Any laptops?")
     assert run.code == 2
     assert "catalog.jsonl is damaged at line 1 (price: Input should be a valid number)" in run.err
-    assert "storechat catalog reset" in run.err
+    assert "storechat catalog reset --yes" in run.err
 
 
 # -- a deployed stack -----------------------------------------------------------------------
