@@ -77,7 +77,9 @@ def _spec_key(value: str) -> str:
 
 SpecKey = Annotated[str, AfterValidator(_spec_key)]
 
-MAX_IMAGE_URL = 2048
+MAX_IMAGE_URL = 2000
+"""Within the 2,000 characters the response keeps of any text (lookup_inventory's
+full_record), so an address reaches the card whole."""
 
 
 def _image_url(value: str) -> str:
