@@ -64,6 +64,22 @@ def test_a_shopify_export_imports_its_variants_and_reports_what_it_skipped(
     assert _ids(storechat) >= SHOPIFY_IDS
 
 
+def test_the_catalogs_own_csv_takes_an_imageurl_column(storechat: Any, tmp_path: Path) -> None:
+    path = tmp_path / "phones.csv"
+    path.write_text(
+        "productId,name,brand,category,price,stock,description,imageUrl\n"
+        "MOB-900,Fairphone 5,Fairphone,MOBILE,699.00,5,A repairable phone.,"
+        "https://shop.example.com/fairphone-5.jpg\n"
+        "MOB-901,Fairphone 4,Fairphone,MOBILE,449.00,2,The one before.,\n",
+        encoding="utf-8",
+    )
+    assert storechat("catalog", "import", str(path)).code == 0
+    exported = [json.loads(line) for line in storechat("catalog", "export").out.splitlines()]
+    by_id = {product["productId"]: product for product in exported}
+    assert by_id["MOB-900"]["imageUrl"] == "https://shop.example.com/fairphone-5.jpg"
+    assert "imageUrl" not in by_id["MOB-901"]
+
+
 def test_a_dry_run_says_what_would_change_and_writes_nothing(storechat: Any, home: Path) -> None:
     run = storechat("catalog", "import", "--format", "woocommerce", WOOCOMMERCE, "--dry-run")
 
