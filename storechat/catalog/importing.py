@@ -111,7 +111,7 @@ def run_import(args: argparse.Namespace, open_store: Callable[[], CatalogStore])
         why = (
             "every row was skipped or invalid (above)"
             if checked.skipped or checked.bad
-            else ("it holds a header and no rows")
+            else "it holds a header and no rows"
         )
         print(f"error: nothing to import from {path}: {why}; nothing was changed", file=sys.stderr)
         return EXIT_INVALID
