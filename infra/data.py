@@ -1,4 +1,5 @@
-"""Tables: the catalog (when it is ours) and the per-session conversation history.
+"""Tables: the catalog (when it is ours), the per-session conversation history, and the
+day's model spend (one counter per UTC day, which the state machine reads and adds to).
 
 The catalog table streams its changes (keys only: the indexer rereads the whole
 table, infra/search.py) so that the search snapshot follows every write.
@@ -30,7 +31,8 @@ def catalog_version() -> str:
 
 
 class Data(Construct):
-    """The catalog table (only with ``catalog_source: dynamodb``) and the sessions table."""
+    """The catalog table (only with ``catalog_source: dynamodb``), the sessions table and
+    the spend table."""
 
     def __init__(
         self, scope: Construct, id: str, *, config: EnvironmentConfig, lambdas: LambdaFactory
@@ -49,6 +51,21 @@ class Data(Construct):
                 name=names.SESSIONS_SORT_KEY, type=dynamodb.AttributeType.STRING
             ),
             time_to_live_attribute=names.SESSIONS_TTL_ATTRIBUTE,
+            billing_mode=dynamodb.BillingMode.PAY_PER_REQUEST,
+            point_in_time_recovery_specification=PITR,
+            deletion_protection=protect,
+            removal_policy=removal_policy(config),
+        )
+
+        # A few bytes a day: PITR costs nothing worth counting and lets an operator see
+        # a counter as it was.
+        self.spend = dynamodb.Table(
+            self,
+            "Spend",
+            partition_key=dynamodb.Attribute(
+                name=names.SPEND_PARTITION_KEY, type=dynamodb.AttributeType.STRING
+            ),
+            time_to_live_attribute=names.SPEND_TTL_ATTRIBUTE,
             billing_mode=dynamodb.BillingMode.PAY_PER_REQUEST,
             point_in_time_recovery_specification=PITR,
             deletion_protection=protect,

@@ -47,13 +47,19 @@ MASKED_DATA: tuple[logs.DataIdentifier, ...] = (
 def substitutions(
     functions: Mapping[str, lambda_.IFunction],
     sessions_table: dynamodb.ITable,
-    tuning: Mapping[str, int],
+    spend_table: dynamodb.ITable,
+    config: EnvironmentConfig,
     definition: str,
 ) -> dict[str, str]:
     """The DefinitionSubstitutions: one value for each placeholder, and no others."""
     arns = {key: function.function_arn for key, function in functions.items()}
-    values = statemachine.resource_substitutions(arns, sessions_table.table_name)
-    values.update({name: str(value) for name, value in tuning.items()})
+    values = statemachine.resource_substitutions(
+        arns, sessions_table.table_name, spend_table.table_name
+    )
+    values.update(
+        statemachine.budget_substitutions(config.model_budget.daily_usd, config.token_prices)
+    )
+    values.update({name: str(value) for name, value in config.state_machine_tuning.items()})
     wanted = statemachine.placeholders(definition)
     if set(values) != wanted:
         raise ValueError(
@@ -72,6 +78,7 @@ class Loop(Construct):
         config: EnvironmentConfig,
         functions: Mapping[str, lambda_.IFunction],
         sessions_table: dynamodb.ITable,
+        spend_table: dynamodb.ITable,
     ) -> None:
         super().__init__(scope, id)
         definition = statemachine.read_definition()
@@ -109,7 +116,7 @@ class Loop(Construct):
             state_machine_type=sfn.StateMachineType.EXPRESS,
             definition_body=sfn.DefinitionBody.from_string(definition),
             definition_substitutions=substitutions(
-                functions, sessions_table, config.state_machine_tuning, definition
+                functions, sessions_table, spend_table, config, definition
             ),
             # Level ALL with execution data is what lets the console show an Express
             # execution's events: every model call and tool call of a conversation.
@@ -119,7 +126,7 @@ class Loop(Construct):
             tracing_enabled=True,
         )
         # A definition from a string tells CDK nothing about what it calls: grant
-        # exactly the five functions and the two session-table calls the ASL makes.
+        # exactly the five functions and the table calls the ASL makes.
         self.state_machine.add_to_role_policy(
             iam.PolicyStatement(
                 actions=["lambda:InvokeFunction"],
@@ -130,6 +137,12 @@ class Loop(Construct):
             iam.PolicyStatement(
                 actions=["dynamodb:Query", "dynamodb:PutItem"],
                 resources=[sessions_table.table_arn],
+            )
+        )
+        self.state_machine.add_to_role_policy(
+            iam.PolicyStatement(
+                actions=["dynamodb:GetItem", "dynamodb:UpdateItem"],
+                resources=[spend_table.table_arn],
             )
         )
         acknowledge(

@@ -33,6 +33,9 @@ CATALOG_CATEGORY_KEY: Final = "category"
 SESSIONS_PARTITION_KEY: Final = "sessionId"
 SESSIONS_SORT_KEY: Final = "turnKey"
 SESSIONS_TTL_ATTRIBUTE: Final = "expiresAt"
+SPEND_PARTITION_KEY: Final = "day"
+"""One model-spend counter per UTC day (``2026-12-01``), written by the ASL."""
+SPEND_TTL_ATTRIBUTE: Final = "expiresAt"
 
 # The catalog's search snapshots in their bucket: the indexer writes them
 # (functions/index_catalog), the catalog tool reads the pointer and what it names.

@@ -9,6 +9,7 @@ from infra import names
 from infra.api import QueryApi
 from infra.config import EnvironmentConfig
 from infra.data import Data
+from infra.edge import ClientRateLimitAcl
 from infra.loop import Loop
 from infra.monitoring import Monitoring
 from infra.runtime import LambdaFactory
@@ -53,6 +54,7 @@ class StorechatStack(Stack):
             config=config,
             functions=self.tools.functions,
             sessions_table=self.data.sessions,
+            spend_table=self.data.spend,
         )
         # The page's origin must exist before the API (its CORS allows it), and the
         # API before the page's files (config.json holds the API's URL).
@@ -65,6 +67,15 @@ class StorechatStack(Stack):
             allowed_origins=[self.web.url, *config.cors_origins],
         )
         self.web.publish(api_url=self.api.url)
+        self.edge: ClientRateLimitAcl | None = None
+        if config.client_rate_limit is not None:
+            self.edge = ClientRateLimitAcl(
+                self,
+                "Edge",
+                limit=config.client_rate_limit,
+                stage=self.api.api.deployment_stage,
+                page_origin=self.web.url,
+            )
         self.monitoring = Monitoring(
             self,
             "Monitoring",

@@ -451,15 +451,21 @@ def serve(
     data_dir: Path | None = None,
     log_level: str = "ERROR",
     catalog: list[dict[str, Any]] | None = None,
+    daily_budget_usd: float | None = None,
 ) -> int:
     """Run the dev server until Ctrl-C. Returns the process exit code.
 
     ``catalog`` is the store's own (``storechat catalog import``); None is the sample.
+    ``daily_budget_usd`` is the day's model budget (None: no budget).
     """
     from storechat.local import LocalStorechat
 
     with LocalStorechat(
-        model=model, catalog=catalog, data_dir=data_dir, log_level=log_level
+        model=model,
+        catalog=catalog,
+        data_dir=data_dir,
+        log_level=log_level,
+        daily_budget_usd=daily_budget_usd,
     ) as local:
         try:
             server = make_server(local, host, port, access_log=sys.stderr)

@@ -13,9 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from converse.settings import DEFAULT_BEDROCK_MODEL
 from shared.pricing import PRICE_LIST_PATH, PriceListError, price_list, token_prices
-from storechat.offline.cache import DEFAULT_STAND_IN
+from storechat.local.environment import priced_model
 
 
 @dataclass(frozen=True)
@@ -34,14 +33,6 @@ class Pricing:
 
     def as_json(self) -> dict[str, Any]:
         return {"modelId": self.model_id, "name": self.name, "note": self.note}
-
-
-def priced_model(model: str) -> tuple[str, bool]:
-    """The model whose prices ``--model``'s tokens are charged at, and whether it is a
-    stand-in's (``offline``, ``replay:PATH``) rather than the model's own."""
-    kind, _, given = model.partition(":")
-    stand_in = kind in ("offline", "replay")
-    return (DEFAULT_STAND_IN if stand_in else (given or DEFAULT_BEDROCK_MODEL)), stand_in
 
 
 def pricing_for(model: str, path: Path = PRICE_LIST_PATH) -> Pricing:

@@ -23,6 +23,7 @@ ACCOUNT = "123456789012"
 CATALOG_TABLE = "storechat-catalog"
 CATEGORY_INDEX = "byCategory"
 SESSIONS_TABLE = "storechat-sessions"
+SPEND_TABLE = "storechat-spend"
 STATE_MACHINE = "storechat-local"
 
 BULK_SEED_THRESHOLD = 2_000
@@ -55,7 +56,8 @@ def mocked_aws() -> Iterator[None]:
 
 
 def create_tables(dynamodb: Any) -> None:
-    """The catalog table (with its category index) and the sessions table."""
+    """The catalog table (with its category index), the sessions table and the table of
+    daily spend counters."""
     dynamodb.create_table(
         TableName=CATALOG_TABLE,
         BillingMode="PAY_PER_REQUEST",
@@ -86,6 +88,12 @@ def create_tables(dynamodb: Any) -> None:
             {"AttributeName": "sessionId", "KeyType": "HASH"},
             {"AttributeName": "turnKey", "KeyType": "RANGE"},
         ],
+    )
+    dynamodb.create_table(
+        TableName=SPEND_TABLE,
+        BillingMode="PAY_PER_REQUEST",
+        AttributeDefinitions=[{"AttributeName": "day", "AttributeType": "S"}],
+        KeySchema=[{"AttributeName": "day", "KeyType": "HASH"}],
     )
 
 

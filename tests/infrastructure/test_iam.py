@@ -55,14 +55,20 @@ def test_the_state_machine_invokes_exactly_the_five_functions(each_env: Synthesi
     role = render(machine["Properties"]["RoleArn"]).strip("<>").removesuffix(".Arn")
     grants = _grants(each_env, role)
     functions = {f"<{each_env.function_id(key)}.Arn>" for key in registry.functions_by_key()}
-    sessions = next(
-        k
-        for k, r in each_env.of_type("AWS::DynamoDB::Table").items()
-        if r["Properties"]["KeySchema"][0]["AttributeName"] == names.SESSIONS_PARTITION_KEY
+    sessions, spend = (
+        next(
+            k
+            for k, r in each_env.of_type("AWS::DynamoDB::Table").items()
+            if r["Properties"]["KeySchema"][0]["AttributeName"] == key
+        )
+        for key in (names.SESSIONS_PARTITION_KEY, names.SPEND_PARTITION_KEY)
     )
     assert grants.pop("lambda:InvokeFunction") == functions
     assert grants.pop("dynamodb:Query") == {f"<{sessions}.Arn>"}
     assert grants.pop("dynamodb:PutItem") == {f"<{sessions}.Arn>"}
+    # The day's spend: read at the start of a turn, added to at its end
+    assert grants.pop("dynamodb:GetItem") == {f"<{spend}.Arn>"}
+    assert grants.pop("dynamodb:UpdateItem") == {f"<{spend}.Arn>"}
     # What remains is log delivery and X-Ray, which take no resource ARNs.
     for action, resources in grants.items():
         assert action.split(":")[0] in {"logs", "xray"}, action
