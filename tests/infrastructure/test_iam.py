@@ -124,7 +124,8 @@ def test_the_indexer_gets_exactly_what_a_rebuild_needs(each_env: Synthesized) ->
     catalog, bucket = _catalog(each_env), _index_bucket(each_env)
     indexer = each_env.functions_by_handler()[registry.INDEX_CATALOG.handler]
     role = render(each_env.props(indexer)["Role"]).strip("<>").removesuffix(".Arn")
-    queue, _ = each_env.one("AWS::SQS::Queue")
+    queue, queue_props = each_env.one("AWS::SQS::Queue")
+    key = render(queue_props["Properties"]["KmsMasterKeyId"])
     grants = _without_xray(_grants(each_env, role))
     snapshots = f"<{bucket}.Arn>/{names.CATALOG_INDEX_PREFIX}"
     assert grants == {
@@ -144,6 +145,11 @@ def test_the_indexer_gets_exactly_what_a_rebuild_needs(each_env: Synthesized) ->
         "sqs:SendMessage": {f"<{queue}.Arn>"},
         "sqs:GetQueueAttributes": {f"<{queue}.Arn>"},
         "sqs:GetQueueUrl": {f"<{queue}.Arn>"},
+        # under the queue's own key
+        "kms:Encrypt": {key},
+        "kms:Decrypt": {key},
+        "kms:ReEncrypt*": {key},
+        "kms:GenerateDataKey*": {key},
     }
 
 
