@@ -16,6 +16,9 @@ WEB_DIR: Final = ROOT / "web"
 CDK_JSON: Final = ROOT / "cdk.json"
 LAYER_CACHE_DIR: Final = ROOT / ".cache" / "layers"
 """Where synth keeps the Lambda layers it downloads (git-ignored), one folder per build."""
+NODE_BIN_DIR: Final = ROOT / "node_modules" / ".bin"
+"""The Node.js LTS ``npm ci`` installs (package.json) and the CDK CLI: the Makefile puts
+it first on PATH, where jsii and ``npx cdk`` look for ``node``."""
 
 PROJECT: Final = "storechat"
 STACK_PREFIX: Final = "Storechat"
