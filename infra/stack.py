@@ -99,6 +99,10 @@ class StorechatStack(Stack):
                 self.data.sessions.table_name,
                 "Conversation history, one item per turn",
             ),
+            names.Outputs.SPEND_TABLE_NAME: (
+                self.data.spend.table_name,
+                "The day's model spend, one counter per UTC day (docs/deploy.md)",
+            ),
             names.Outputs.BRAVE_SECRET_ARN: (
                 self.tools.brave_secret.secret_arn,
                 "Put the Brave Search API key here (docs/deploy.md)",

@@ -222,3 +222,13 @@ def test_a_model_without_list_prices_cannot_have_a_budget() -> None:
     with pytest.raises(ConfigError, match=r"model_prices\.json") as raised:
         _config(model_id="amazon.nova-pro-v1:0")
     assert "amazon.nova-pro-v1:0 is not in model_prices.json" in str(raised.value)
+
+
+def test_the_spend_table_is_an_output(each_env: Synthesized) -> None:
+    (spend,) = [
+        k
+        for k, r in each_env.of_type("AWS::DynamoDB::Table").items()
+        if r["Properties"]["KeySchema"][0]["AttributeName"] == names.SPEND_PARTITION_KEY
+    ]
+    output = each_env.template["Outputs"][names.Outputs.SPEND_TABLE_NAME]
+    assert render(output["Value"]) == f"<{spend}>"
