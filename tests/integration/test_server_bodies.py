@@ -19,20 +19,12 @@ import pytest
 from shared.api import MAX_BODY_BYTES
 from shared.vocabulary import INVALID_REQUEST, METHOD_NOT_ALLOWED, NOT_FOUND, REQUEST_REJECTED
 from storechat.server import StorechatHandler, make_server, running
+from tests.integration.test_server import NoAssistant
 
 TWO_MB = 2 * 1024 * 1024
 BIG_BODY = b'{"message": "' + b"x" * TWO_MB + b'"}'
 TOO_LARGE = f"request body is larger than {MAX_BODY_BYTES} bytes"
 ROUNDS = 25
-
-
-class NoAssistant:
-    """Enough of the local system for requests that never reach it."""
-
-    model = "offline"
-
-    def ask(self, *args: Any, **kwargs: Any) -> Any:
-        raise AssertionError("a refused request must not reach the assistant")
 
 
 @dataclass
