@@ -27,6 +27,7 @@ from constructs import Construct
 import statemachine
 from infra.config import EnvironmentConfig
 from infra.runtime import acknowledge, log_group, removal_policy
+from infra.trace import LiveTrace
 from shared import registry
 
 MASKED_DATA: tuple[logs.DataIdentifier, ...] = (
@@ -47,6 +48,7 @@ MASKED_DATA: tuple[logs.DataIdentifier, ...] = (
 def substitutions(
     functions: Mapping[str, lambda_.IFunction],
     sessions_table: dynamodb.ITable,
+    steps_table: dynamodb.ITable,
     spend_table: dynamodb.ITable,
     config: EnvironmentConfig,
     definition: str,
@@ -54,7 +56,7 @@ def substitutions(
     """The DefinitionSubstitutions: one value for each placeholder, and no others."""
     arns = {key: function.function_arn for key, function in functions.items()}
     values = statemachine.resource_substitutions(
-        arns, sessions_table.table_name, spend_table.table_name
+        arns, sessions_table.table_name, steps_table.table_name, spend_table.table_name
     )
     values.update(
         statemachine.budget_substitutions(config.model_budget.daily_usd, config.token_prices)
@@ -78,6 +80,7 @@ class Loop(Construct):
         config: EnvironmentConfig,
         functions: Mapping[str, lambda_.IFunction],
         sessions_table: dynamodb.ITable,
+        trace: LiveTrace,
         spend_table: dynamodb.ITable,
     ) -> None:
         super().__init__(scope, id)
@@ -116,7 +119,7 @@ class Loop(Construct):
             state_machine_type=sfn.StateMachineType.EXPRESS,
             definition_body=sfn.DefinitionBody.from_string(definition),
             definition_substitutions=substitutions(
-                functions, sessions_table, spend_table, config, definition
+                functions, sessions_table, trace.table, spend_table, config, definition
             ),
             # Level ALL with execution data is what lets the console show an Express
             # execution's events: every model call and tool call of a conversation.
@@ -126,7 +129,8 @@ class Loop(Construct):
             tracing_enabled=True,
         )
         # A definition from a string tells CDK nothing about what it calls: grant
-        # exactly the five functions and the table calls the ASL makes.
+        # exactly the five functions, the two session-table calls the ASL makes, the
+        # live trace's one write (ShowToolFailure) and the day's spend counter's two.
         self.state_machine.add_to_role_policy(
             iam.PolicyStatement(
                 actions=["lambda:InvokeFunction"],
@@ -139,6 +143,7 @@ class Loop(Construct):
                 resources=[sessions_table.table_arn],
             )
         )
+        trace.grant_write(self.state_machine)
         self.state_machine.add_to_role_policy(
             iam.PolicyStatement(
                 actions=["dynamodb:GetItem", "dynamodb:UpdateItem"],

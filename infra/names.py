@@ -70,6 +70,7 @@ class Outputs:
     CATALOG_TABLE_NAME: Final = "CatalogTableName"
     CATALOG_INDEX_BUCKET: Final = "CatalogIndexBucketName"
     SESSIONS_TABLE_NAME: Final = "SessionsTableName"
+    STEPS_TABLE_NAME: Final = "StepsTableName"
     SPEND_TABLE_NAME: Final = "SpendTableName"
     BRAVE_SECRET_ARN: Final = "BraveSecretArn"
     ALARM_TOPIC_ARN: Final = "AlarmTopicArn"

@@ -93,7 +93,7 @@ def test_the_asl_names_no_tool_and_reads_them_from_one_substitution() -> None:
         assert tool.name not in definition
     assert definition.count("${ToolFunctions}") >= 2
     arns = {f.key: f"arn:{f.key}" for f in registry.FUNCTIONS}
-    values = statemachine.resource_substitutions(arns, "sessions", "spend")
+    values = statemachine.resource_substitutions(arns, "sessions", "steps", "spend")
     assert set(values) == set(statemachine.resource_placeholders())
     budget = statemachine.budget_substitutions(None, token_prices(DEFAULT_STAND_IN))
     filled = statemachine.substitute(
