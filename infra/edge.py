@@ -3,8 +3,9 @@
 Stage throttling is one bucket shared by every shopper: one client could take all of it.
 The rule counts each source IP address's ``POST`` requests over a sliding window and,
 past ``client_rate_limit.requests``, blocks that address's POSTs until it slows down,
-answering 429 with the API's own ``rate_limited`` JSON. Preflights (``OPTIONS``) are
-not counted and never blocked, so a browser can still read the 429: it carries the
+answering 429 with the API's own ``rate_limited`` JSON. Preflights (``OPTIONS``) and
+the live trace's polls (``GET``, two a second while a question runs) are not counted
+and never blocked, so a browser can still read the 429: it carries the
 page's origin, the one allowed origin a fixed header can name (WAF answers before API
 Gateway, which cannot add its CORS headers to a response it never sees).
 
