@@ -8,6 +8,7 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import Locator, Page, Request, Route, expect
@@ -44,7 +45,8 @@ def queries_sent(page: Page) -> list[str]:
     sent: list[str] = []
 
     def record(request: Request) -> None:
-        if "/query" in request.url:
+        # Questions only: the live trace's GET /query/{turnId}/steps polls are not sends.
+        if request.method == "POST" and urlsplit(request.url).path.endswith("/query"):
             sent.append(request.url)
 
     page.on("request", record)
@@ -199,10 +201,7 @@ def test_a_message_over_the_limit_cannot_be_sent_and_the_counter_says_why(
 ) -> None:
     # Given the page, and a record of what it sends
     page.goto(storechat_url)
-    sent: list[str] = []
-    page.on(
-        "request", lambda request: sent.append(request.url) if "/query" in request.url else None
-    )
+    sent = queries_sent(page)
     box, send = page.get_by_label("Your question"), page.get_by_role("button", name="Send")
     too_long = "Tell me about laptops. " + "x" * 2000
 
@@ -229,10 +228,7 @@ def test_a_message_over_the_limit_cannot_be_sent_and_the_counter_says_why(
 
 def test_an_empty_message_is_ignored_without_a_word(page: Page, storechat_url: str) -> None:
     page.goto(storechat_url)
-    sent: list[str] = []
-    page.on(
-        "request", lambda request: sent.append(request.url) if "/query" in request.url else None
-    )
+    sent = queries_sent(page)
     box, send = page.get_by_label("Your question"), page.get_by_role("button", name="Send")
     for text in ("", "   ", "\n\n"):
         box.fill(text)
