@@ -3,7 +3,8 @@
 * :func:`build_index` turns catalog records into a snapshot file, atomically;
 * :class:`SearchIndex` opens one read-only and answers :class:`SearchQuery`;
 * :func:`open_snapshot` validates a snapshot before serving it, and
-  :class:`SnapshotHolder` keeps the newest one a Lambda has loaded.
+  :class:`SnapshotHolder` keeps the one a Lambda searches and swaps in newer ones
+  without a search waiting for them.
 
 Pure Python and the standard library's ``sqlite3`` (or ``sqlean`` where that
 has no FTS5); nothing here talks to AWS.
@@ -11,11 +12,11 @@ has no FTS5); nothing here talks to AWS.
 
 from shared.search.build import FORMAT_VERSION, BuildReport, SnapshotMeta, build_index
 from shared.search.engine import SearchIndex
-from shared.search.errors import SearchEngineMissing, SnapshotUnreadable
+from shared.search.errors import SearchEngineMissing, SnapshotDeferred, SnapshotUnreadable
+from shared.search.holder import SnapshotHolder, in_background
 from shared.search.query import BOUNDS, SORTS, Hit, SearchQuery, SearchResult
 from shared.search.snapshot import (
     SnapshotFile,
-    SnapshotHolder,
     SnapshotPointer,
     open_snapshot,
     pack_snapshot,
@@ -33,12 +34,14 @@ __all__ = [
     "SearchIndex",
     "SearchQuery",
     "SearchResult",
+    "SnapshotDeferred",
     "SnapshotFile",
     "SnapshotHolder",
     "SnapshotMeta",
     "SnapshotPointer",
     "SnapshotUnreadable",
     "build_index",
+    "in_background",
     "open_snapshot",
     "pack_snapshot",
     "store_snapshot",
