@@ -5,9 +5,12 @@ A search runs in two steps. The index (a snapshot of the catalog table) finds, r
 and counts the products, and relaxes a search that finds nothing. Then the products
 it found, a few more than can be shown, are read fresh from the table: a product
 deleted since the snapshot is left out, and so is one whose current price or stock
-no longer passes the price and stock filters. So the index decides what matches,
-the table what it costs and whether it is there, and an answer never quotes a price
-from the snapshot.
+no longer passes the price and stock filters, and a price order follows the current
+prices. So the index decides what matches, the table what it costs and whether it is
+there, and an answer never quotes a price from the snapshot. A change of price or
+stock publishes no new snapshot, so the snapshot's own values can be old: when the
+fresh values drop so many that fewer than can be shown are left, the index is asked
+again for more (:data:`REFILL_FACTOR`), while there are more and time allows.
 
 The model gets the number of matches and at most ``max_results`` compact records:
 enough to choose and to cite ``[productId]``. The ledger gets the full fresh records
@@ -30,7 +33,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from lookup_inventory.repository import CatalogRead, CatalogSource, Product
+from lookup_inventory.repository import STOP_RETRYING_S, CatalogRead, CatalogSource, Product
 from lookup_inventory.schema import InventoryInput
 from shared.contract import MAX_RESULT_BYTES, Ledger, ToolCall, ToolOutput, ToolUse, result_size
 from shared.errors import CatalogUnavailable
@@ -44,6 +47,9 @@ OVERFETCH = 2
 because they changed since the snapshot."""
 FRESH_FILTERS = ("minPrice", "maxPrice", "inStockOnly")
 """Filters on values that change between snapshots: decided on the fresh records."""
+REFILL_FACTOR = 4
+"""How many more candidates each further search asks for (up to the search's limit of
+100) when the fresh read left fewer than can be shown: 8, then 32, then 100."""
 
 UNAVAILABLE = "The catalog is unavailable right now, so I cannot check what is in stock."
 UNREAD_NOTE = "Some of the asked products could not be read right now (notRead); ask again."
@@ -184,11 +190,25 @@ def _search(
     deadline_s: float | None,
 ) -> Found:
     limit = min(MAX_LIMIT, max_results * OVERFETCH)
-    result = index.search(SearchQuery.from_input(_fields(query), limit=limit))
-    read = reader.products_by_id(result.product_ids, deadline_s=deadline_s)
-    fresh = {p.get("productId"): p for p in read.products}
-    present = [fresh[pid] for pid in result.product_ids if pid in fresh]
-    kept = _fresh_order([p for p in present if _passes(p, query, result)], result.ranked_by)
+    fresh: dict[Any, Product] = {}
+    while True:
+        result = index.search(SearchQuery.from_input(_fields(query), limit=limit))
+        # A further search returns the earlier one's products first: read only the new.
+        new = [pid for pid in result.product_ids if pid not in fresh]
+        read = reader.products_by_id(new, deadline_s=deadline_s)
+        fresh.update((p.get("productId"), p) for p in read.products)
+        present = [fresh[pid] for pid in result.product_ids if pid in fresh]
+        kept = [p for p in present if _passes(p, query, result)]
+        if (
+            len(kept) >= max_results
+            or not read.complete
+            or result.count <= len(result.products)  # the index has no more to give
+            or limit >= MAX_LIMIT
+            or _little_time_left(deadline_s)
+        ):
+            break
+        limit = min(MAX_LIMIT, limit * REFILL_FACTOR)
+    kept = _fresh_order(kept, result.ranked_by)
     found = Found(
         products=kept,
         count=result.count,
@@ -210,6 +230,10 @@ def _search(
     if found.relaxed:
         found.remarks.append(f"relaxed: {', '.join(dict.fromkeys(found.relaxed))}")
     return found
+
+
+def _little_time_left(deadline_s: float | None) -> bool:
+    return deadline_s is not None and deadline_s - time.monotonic() < STOP_RETRYING_S
 
 
 def _follow_up(
