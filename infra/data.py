@@ -1,7 +1,9 @@
 """Tables: the catalog (when it is ours) and the per-session conversation history.
 
-The catalog table streams its changes (keys only: the indexer rereads the whole
-table, infra/search.py) so that the search snapshot follows every write.
+The catalog table streams its changes, old and new images, so that the search
+snapshot follows every write to what is searched (the indexer rereads the whole
+table, infra/search.py), and a change of price or stock alone, which the catalog
+tool reads fresh, rebuilds nothing.
 """
 
 from __future__ import annotations
@@ -66,8 +68,9 @@ class Data(Construct):
             partition_key=dynamodb.Attribute(
                 name=names.CATALOG_PARTITION_KEY, type=dynamodb.AttributeType.STRING
             ),
-            # Which items changed is all the indexer needs: it rebuilds from the table.
-            stream=dynamodb.StreamViewType.KEYS_ONLY,
+            # Both images: the indexer tells a price or stock change (read fresh, nothing
+            # to rebuild) from one to what is searched (it rebuilds from the table).
+            stream=dynamodb.StreamViewType.NEW_AND_OLD_IMAGES,
             billing_mode=dynamodb.BillingMode.PAY_PER_REQUEST,
             point_in_time_recovery_specification=PITR,
             deletion_protection=protect,

@@ -101,9 +101,10 @@ def test_the_bucket_goes_with_the_stack_only_where_data_does(each_env: Synthesiz
 # -- the stream and the indexer ------------------------------------------------------------
 
 
-def test_the_catalog_table_streams_the_keys_of_its_changes(each_env: Synthesized) -> None:
+def test_the_catalog_table_streams_both_images_of_its_changes(each_env: Synthesized) -> None:
+    # The indexer needs both to skip a batch of price and stock changes alone
     _, table = _catalog(each_env)
-    assert table["StreamSpecification"] == {"StreamViewType": "KEYS_ONLY"}
+    assert table["StreamSpecification"] == {"StreamViewType": "NEW_AND_OLD_IMAGES"}
 
 
 def test_the_stream_runs_the_indexer_in_batches_and_never_bisects(each_env: Synthesized) -> None:
