@@ -37,6 +37,16 @@ class Profile:
     """Catalog sizes at which the search engine is measured (``bench.search``)."""
     search_queries: int
     """Warm searches per size."""
+    cold_catalogs: tuple[int, ...]
+    """Catalog sizes at which lookup_inventory's cold invoke is measured (``bench.coldstart``)."""
+    cold_runs: int
+    """Cold invokes of each function (and size); the figure is their median."""
+    cold_parallel: bool
+    """All cold invokes at once: only where the figures mean nothing (the smoke run)."""
+    churn_products: int
+    """Catalog size of the churn scenario (``bench.churn``)."""
+    churn_seconds: int
+    """Simulated seconds of churn (at least one batching window)."""
     cache_session_turns: int = 3
     """Turns of the cached session whose cache share is measured, per model id."""
     seed: int = 7
@@ -61,6 +71,11 @@ FULL = Profile(
     memory_catalogs=(1_000, 10_000, 50_000),
     search_sizes=search.FULL_SIZES,
     search_queries=300,
+    cold_catalogs=(1_000, 50_000, 200_000),
+    cold_runs=3,
+    cold_parallel=False,
+    churn_products=200_000,
+    churn_seconds=300,
 )
 
 QUICK = Profile(
@@ -80,4 +95,10 @@ QUICK = Profile(
     memory_catalogs=(300,),
     search_sizes=(1_000,),
     search_queries=100,
+    # One cold invoke of every function under its CPU share, all at once: a few seconds.
+    cold_catalogs=(300,),
+    cold_runs=1,
+    cold_parallel=True,
+    churn_products=1_000,
+    churn_seconds=60,
 )

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from bench import cost, peer, search, summary
+from bench import churn, coldstart, cost, peer, search, summary
 from bench.fmt import kib, ms, n, pct
 from bench.fmt import table as _table
 
@@ -20,6 +20,8 @@ SECTIONS = (
     "## 6. Cost per 1,000 questions",
     "## 7. Product search",
     "## 8. Three loops side by side",
+    "## 9. Cold starts at each function's CPU share",
+    "## 10. A catalog that changes all day",
     "## What these figures do not measure",
     "## Run",
 )
@@ -388,6 +390,8 @@ def markdown(results: dict[str, Any]) -> str:
         _cost,
         _search,
         _peer,
+        lambda r: coldstart.table(r["cold_starts"]),
+        lambda r: churn.table(r["churn"]),
         _notes,
         _run,
     )
