@@ -94,6 +94,7 @@ class Tools(Construct):
                 description=function.description,
                 timeout=Duration.seconds(function.timeout_s),
                 memory_mb=function.memory_mb,
+                ephemeral_storage_mb=function.ephemeral_storage_mb,
                 environment=environments.get(function.key),
                 subsegments=function.subsegments,
                 layers=layers.get(function.key, ()),

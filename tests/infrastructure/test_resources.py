@@ -218,6 +218,15 @@ def test_timeouts_match_the_asl_and_the_local_runner(dev: Synthesized, key: str)
     assert timeout == task["TimeoutSeconds"]
 
 
+@pytest.mark.parametrize("key", sorted(registry.functions_by_key()))
+def test_memory_and_tmp_are_the_registrys(dev: Synthesized, key: str) -> None:
+    # The sizes the cold-start figures were measured at are the ones deployed
+    props = dev.props(dev.function_id(key))
+    function = registry.functions_by_key()[key]
+    assert props["MemorySize"] == function.memory_mb
+    assert props["EphemeralStorage"] == {"Size": function.ephemeral_storage_mb}
+
+
 @pytest.mark.parametrize("key", sorted(SETTINGS))
 def test_each_function_gets_settings_it_can_read(dev: Synthesized, key: str) -> None:
     # Given the environment the stack gives the function (references as placeholders)
