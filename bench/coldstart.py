@@ -45,7 +45,7 @@ from typing import Any
 from bench.catalog import Catalogs
 from bench.cpulimit import Limit, cpu_limit, share_of_vcpu
 from bench.lambdas import REPO_ROOT, probe_env
-from bench.loopback import serving
+from bench.loopback import send, serving
 from bench.stats import summary
 from shared.registry import FUNCTIONS, Function
 
@@ -157,11 +157,7 @@ def _secrets_manager(secret: str) -> Iterator[str]:
             body = json.dumps(
                 {"ARN": SECRET_ARN, "Name": "storechat-brave-key", "SecretString": secret}
             ).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/x-amz-json-1.1")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
+            send(self, body, content_type="application/x-amz-json-1.1")
 
         def log_message(self, format: str, *args: Any) -> None:
             return None

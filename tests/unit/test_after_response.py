@@ -24,6 +24,7 @@ from tests.unit.test_lookup_snapshots import (
     NEW_PHONE,
     REGION,
     _cold,
+    function_variables,
     invoke,
     publish,
 )
@@ -36,14 +37,7 @@ def lambda_container(
     """A deployed lookup function in a Lambda container: the catalog and the index bucket
     in moto, a check for a newer snapshot due at every call, and its after-response
     extension registered with a (fake) Extensions API."""
-    variables = {
-        "AWS_REGION": REGION,
-        "CATALOG_TABLE_NAME": "catalog",
-        "CATALOG_INDEX_BUCKET": BUCKET,
-        "CATALOG_INDEX_DIR": str(tmp_path / "downloads"),
-        "CATALOG_INDEX_CHECK_S": "0",
-        "POWERTOOLS_METRICS_DISABLED": "true",
-    }
+    variables = {**function_variables(tmp_path), "CATALOG_INDEX_CHECK_S": "0"}
     with mock_aws(), FakeExtensionsApi() as api:
         s3 = boto3.client("s3", region_name=REGION)
         s3.create_bucket(Bucket=BUCKET)

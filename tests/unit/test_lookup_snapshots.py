@@ -331,16 +331,21 @@ def test_a_cold_start_without_a_servable_snapshot_answers_catalog_unavailable(
 # --------------------------------------------------------------------------- the handler
 
 
-@pytest.fixture
-def deployed(tmp_path: Path) -> Iterator[dict[str, str]]:
-    """The catalog table and the index bucket in moto, and the function's variables."""
-    variables = {
+def function_variables(tmp_path: Path) -> dict[str, str]:
+    """What the stack gives the function, pointed at moto's table and bucket."""
+    return {
         "AWS_REGION": REGION,
         "CATALOG_TABLE_NAME": "catalog",
         "CATALOG_INDEX_BUCKET": BUCKET,
         "CATALOG_INDEX_DIR": str(tmp_path / "downloads"),
         "POWERTOOLS_METRICS_DISABLED": "true",
     }
+
+
+@pytest.fixture
+def deployed(tmp_path: Path) -> Iterator[dict[str, str]]:
+    """The catalog table and the index bucket in moto, and the function's variables."""
+    variables = function_variables(tmp_path)
     with mock_aws():
         s3 = boto3.client("s3", region_name=REGION)
         s3.create_bucket(Bucket=BUCKET)
