@@ -144,7 +144,7 @@ _MODEL_NAMES = {SONNET_45: "Claude Sonnet 4.5", HAIKU_45: "Claude Haiku 4.5"}
 def _key_label(figure: str, key: str) -> str:
     if figure == "peer_input_tokens_per_question":
         return LABELS[key]
-    if ":" in key:  # lookup_inventory:200000
+    if figure == "cold_invoke_share_of_timeout" and ":" in key:  # lookup_inventory:200000
         function, products = key.split(":", 1)
         return f"{function}, {int(products):,} products"
     if key.isdigit():
