@@ -47,6 +47,10 @@ class Profile:
     """Catalog size of the churn scenario (``bench.churn``)."""
     churn_seconds: int
     """Simulated seconds of churn (at least one batching window)."""
+    trace_questions: int = 6
+    """Questions whose live-trace steps are timed through the channel (``bench.trace``)."""
+    trace_model_delay_s: float = 1.0
+    """How long each model call is held there, so a turn's steps come seconds apart."""
     cache_session_turns: int = 3
     """Turns of the cached session whose cache share is measured, per model id."""
     seed: int = 7
@@ -101,4 +105,6 @@ QUICK = Profile(
     cold_parallel=True,
     churn_products=1_000,
     churn_seconds=60,
+    trace_questions=1,
+    trace_model_delay_s=0.2,
 )

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from bench import churn, coldstart, cost, peer, search, summary
+from bench import churn, coldstart, cost, peer, search, summary, trace
 from bench.fmt import kib, ms, n, pct
 from bench.fmt import table as _table
 
@@ -20,8 +20,9 @@ SECTIONS = (
     "## 6. Cost per 1,000 questions",
     "## 7. Product search",
     "## 8. Three loops side by side",
-    "## 9. Cold starts at each function's CPU share",
-    "## 10. A catalog that changes all day",
+    "## 9. Live trace",
+    "## 10. Cold starts at each function's CPU share",
+    "## 11. A catalog that changes all day",
     "## What these figures do not measure",
     "## Run",
 )
@@ -390,6 +391,7 @@ def markdown(results: dict[str, Any]) -> str:
         _cost,
         _search,
         _peer,
+        trace.table,
         lambda r: coldstart.table(r["cold_starts"]),
         lambda r: churn.table(r["churn"]),
         _notes,

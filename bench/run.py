@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 import moto
 
 import statemachine
-from bench import churn, coldstart, cost, history, lambdas, peer, scenarios, search, summary
+from bench import churn, coldstart, cost, history, lambdas, peer, scenarios, search, summary, trace
 from bench.catalog import Catalogs
 from bench.profile import Profile
 from bench.questions import TOKEN_QUESTIONS
@@ -246,9 +246,9 @@ def _notes(results: dict[str, Any], profile: Profile) -> list[str]:
         "fresh reads are served from pre-encoded items in-process and the snapshot from moto's "
         "S3 in memory; on Lambda a cold start also downloads the snapshot over the network. "
         "The moto row shows what moto's own serialization adds.",
-        "Handler times in sections 4 to 8 were measured in-process on a shared 2-core machine, "
+        "Handler times in sections 4 to 9 were measured in-process on a shared 2-core machine, "
         "on whole cores. A Lambda's CPU share scales with its memory (a full vCPU at 1,769 "
-        "MB); section 9 measures each function's cold invoke at that share.",
+        "MB); section 10 measures each function's cold invoke at that share.",
         "Express durations come from local executions with an offline model that answers in "
         "milliseconds; on AWS each Bedrock call adds seconds to both the Converse Lambda and "
         "the execution. The cost table therefore adds, per architecture, what each second of "
@@ -269,7 +269,7 @@ def _notes(results: dict[str, Any], profile: Profile) -> list[str]:
     ]
     if not results["cold_starts"]["cpu_limited"]:
         notes.append(
-            "Section 9's cold invokes ran WITHOUT a CPU limit "
+            "Section 10's cold invokes ran WITHOUT a CPU limit "
             f"({results['cold_starts']['how']}): they are whole-core figures and flatter "
             "every function."
         )
@@ -333,6 +333,15 @@ def collect(profile: Profile) -> dict[str, Any]:
         loops = clock.run(
             "three loops side by side",
             lambda: peer.run(TOKEN_QUESTIONS[: profile.token_questions], web),
+        )
+        live = clock.run(
+            "live trace",
+            lambda: trace.run(
+                web,
+                profile.trace_questions,
+                model_delay_s=profile.trace_model_delay_s,
+                tool_delay_s=round(profile.tool_delay_s / 4, 2),
+            ),
         )
         cold = clock.run(
             "cold invokes at each function's CPU share",
@@ -433,6 +442,9 @@ def collect(profile: Profile) -> dict[str, Any]:
             "estimate_mb": cost.express_memory_estimate_mb(len(definition), peak_state, map_items),
         },
     }
+    live["cost"] = trace.cost(live, prices)
+    results["trace"] = live
+    results["cost"]["live_trace"] = live["cost"]
     results["search"] = engine
     results["peer"] = loops
     results["cold_starts"] = cold

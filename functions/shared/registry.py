@@ -49,7 +49,7 @@ class Function:
     start's init as well as the call."""
     memory_mb: int
     """Memory, and so CPU: Lambda gives 1,769 MB one vCPU and less in proportion. Sized so
-    that a cold invoke takes at most half the timeout (``python -m bench``, section 9)."""
+    that a cold invoke takes at most half the timeout (``python -m bench``, section 10)."""
     ephemeral_storage_mb: int = 512
     """``/tmp``; 512 MB is Lambda's default (and included in the price)."""
     subsegments: bool = False
@@ -95,7 +95,7 @@ class Tool:
         }
 
 
-# Sizes from measured cold invokes at each function's CPU share (bench section 9; README
+# Sizes from measured cold invokes at each function's CPU share (bench section 10; README
 # "What each function is given"): each well under half its timeout, lookup at 200,000
 # products included.
 CONVERSE = Function(
