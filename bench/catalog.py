@@ -203,7 +203,10 @@ class FastCatalog:
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length", "0"))
-                body = catalog.respond(json.loads(self.rfile.read(length) or b"{}"))
+                payload = json.loads(self.rfile.read(length) or b"{}")
+                body = catalog.respond(payload)
+                if body is None and self.headers.get("X-Amz-Target", "").endswith(".PutItem"):
+                    body = b"{}"  # a live-trace step the function writes: taken, not kept
                 status = 200 if body is not None else 400
                 if body is None:
                     body = b'{"__type":"ValidationException","message":"bench: not served"}'

@@ -17,7 +17,9 @@ The process:
   served on 127.0.0.1 by this process: Bedrock by the offline model behind
   Converse's wire format, the catalog table by :class:`~bench.catalog.FastCatalog`,
   the index bucket by :class:`~bench.catalog.LoopbackBucket` (the snapshot is
-  downloaded over loopback, checked and opened), Brave and Open Library canned.
+  downloaded over loopback, checked and opened), Brave and Open Library canned; the
+  live trace's steps, which every function writes, are taken by the same DynamoDB
+  stand-in.
 
 Timed from before the process is started to the end of its first call (its
 ``time.monotonic()``, which is system-wide on Linux), and divided by the function's
@@ -34,6 +36,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import uuid
 from collections.abc import Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack, contextmanager
@@ -78,10 +81,20 @@ class Case:
 # --------------------------------------------------------------------------- events
 
 
+STEPS_TABLE = "storechat-steps"
+
+
+def _turn() -> dict[str, Any]:
+    """The live trace's turn, as the state machine passes it to every function."""
+    return {"turnId": uuid.uuid4().hex, "expiresAt": int(time.time()) + 3600}
+
+
 def _tool_use(name: str, tool_input: dict[str, Any]) -> dict[str, Any]:
     return {
         "toolUse": {"toolUseId": "tooluse_cold", "name": name, "input": tool_input},
         "executionId": "arn:aws:states:us-east-1:123456789012:express:storechat:cold:1",
+        "steps": _turn(),
+        "step": {"key": "r00.t00", "line": f"Using the {name} tool"},
     }
 
 
@@ -122,6 +135,7 @@ def _compose_event() -> dict[str, Any]:
         "toolRounds": 1,
         "modelCalls": 2,
         "executionId": "arn:aws:states:us-east-1:123456789012:express:storechat:cold:1",
+        "steps": _turn(),
     }
 
 
@@ -132,6 +146,7 @@ def event(key: str) -> dict[str, Any]:
             "messages": [{"role": "user", "content": [{"text": QUESTION}]}],
             "deadlineMs": int(time.time() * 1000) + 25_000,
             "executionId": "arn:aws:states:us-east-1:123456789012:express:storechat:cold:1",
+            "steps": _turn(),
         }
     if key == "lookup_inventory":
         return _tool_use(key, LOOKUP_INPUT)
@@ -158,6 +173,22 @@ def _secrets_manager(secret: str) -> Iterator[str]:
                 {"ARN": SECRET_ARN, "Name": "storechat-brave-key", "SecretString": secret}
             ).encode()
             send(self, body, content_type="application/x-amz-json-1.1")
+
+        def log_message(self, format: str, *args: Any) -> None:
+            return None
+
+    with serving(Handler) as url:
+        yield url
+
+
+@contextmanager
+def _steps_table() -> Iterator[str]:
+    """DynamoDB's PutItem on 127.0.0.1, for the live trace's steps: taken, not kept."""
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            send(self, b"{}", content_type="application/x-amz-json-1.0")
 
         def log_message(self, format: str, *args: Any) -> None:
             return None
@@ -195,7 +226,13 @@ def services(
 
     key = case.function.key
     with ExitStack() as stack:
-        env: dict[str, str] = {}
+        # Every function writes its live-trace steps; the catalog's stand-in takes them too.
+        env: dict[str, str] = {"STEPS_TABLE_NAME": STEPS_TABLE}
+        if key == "lookup_inventory":
+            size = case.products or 0
+            env["AWS_ENDPOINT_URL_DYNAMODB"] = stack.enter_context(catalogs.fast(size).http())
+        else:
+            env["AWS_ENDPOINT_URL_DYNAMODB"] = stack.enter_context(_steps_table())
         if key == "converse":
             bedrock = stack.enter_context(OfflineBedrock().serve())
             env |= {
@@ -206,7 +243,6 @@ def services(
             }
         elif key == "lookup_inventory":
             size = case.products or 0
-            env["AWS_ENDPOINT_URL_DYNAMODB"] = stack.enter_context(catalogs.fast(size).http())
             downloads = scratch / f"tmp-{size}"
             downloads.mkdir(exist_ok=True)
             env |= stack.enter_context(catalogs.bucket(size).http(str(downloads)))
