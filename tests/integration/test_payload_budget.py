@@ -1,8 +1,9 @@
 """Issue: no state's payload may come near Step Functions' 256 KiB limit.
 
-The worst case the system allows: a 50,000-product catalog, a 20-turn session with
-the longest messages, five tool rounds of three broad lookups each with the longest
-model text, then the cap. The test prints the peak; the target is 64 KiB.
+The worst case the system allows: a 50,000-product catalog (each product with the
+longest picture address a product may have), a 20-turn session with the longest
+messages, five tool rounds of three broad lookups each with the longest model text,
+then the cap. The test prints the peak; the target is 64 KiB.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 import boto3
 
 from bench.catalog_gen import synthetic_catalog
+from shared.product import MAX_IMAGE_URL
 from storechat.local import LocalStorechat
 from storechat.local.runner import REGION, SESSIONS_TABLE
 from tests.integration.converse_fixtures import asks_for_tools, lookup, write_replay
@@ -46,6 +48,13 @@ def seed_twenty_turns() -> None:
         )
 
 
+def with_longest_pictures(catalog: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    for product in catalog:
+        address = f"https://cdn.example.com/{product['productId']}.jpg?v="
+        product["imageUrl"] = address + "9" * (MAX_IMAGE_URL - len(address))
+    return catalog
+
+
 def broad_round(n: int) -> dict[str, Any]:
     return asks_for_tools(
         lookup(f"r{n}a", category="COMPUTERS"),
@@ -58,7 +67,8 @@ def broad_round(n: int) -> dict[str, Any]:
 def test_worst_case_payload_stays_under_64_kib(tmp_path: Path) -> None:
     # Given the largest catalog, session and tool rounds the system allows
     model = write_replay(tmp_path, [broad_round(n) for n in range(6)])
-    with LocalStorechat(model=model, catalog=synthetic_catalog(50_000)) as local:
+    catalog = with_longest_pictures(synthetic_catalog(50_000))
+    with LocalStorechat(model=model, catalog=catalog) as local:
         local.prime_catalog_cache()
         seed_twenty_turns()
         # When the shopper asks once more in that session
