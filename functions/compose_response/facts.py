@@ -64,7 +64,7 @@ from compose_response.compare import (
     record_value,
     rewrite,
 )
-from compose_response.text import BULLET, CITATION, sentences
+from compose_response.text import BULLET, CITATION, kept_lines, sentences
 from compose_response.units import halfwidth, quantities
 
 FACT_CORRECTIONS_METRIC = "FactCorrections"
@@ -288,7 +288,7 @@ def check_facts(answer: str, index: dict[str, dict[str, Any]]) -> tuple[str, lis
     answer = answer.replace(_OPEN, "").replace(_CLOSE, "")
     style = answer_style(answer)
     corrections: list[Correction] = []
-    lines: list[str] = []
+    lines: list[tuple[str, str | None]] = []
     for line in answer.split("\n"):
         kept: list[str] = []
         whole = True
@@ -300,12 +300,14 @@ def check_facts(answer: str, index: dict[str, dict[str, Any]]) -> tuple[str, lis
             else:
                 kept.append(checked.text)
         if whole:
-            lines.append("".join(kept))
+            lines.append((line, "".join(kept)))
         elif kept and not BULLET.match(line):
-            lines.append("".join(kept).rstrip())
+            lines.append((line, "".join(kept).rstrip()))
+        else:
+            lines.append((line, None))
     if not corrections:
         return answer, []
-    text = re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
+    text = re.sub(r"\n{3,}", "\n\n", "\n".join(kept_lines(lines))).strip()
     shown = iter(c for c in corrections if not c.dropped)
     plain: list[str] = []
     length = 0

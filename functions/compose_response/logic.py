@@ -3,21 +3,22 @@
 Products come only from the ledger: the full records the tools returned in this
 execution. The model's text decides which of them to show, by citing
 ``[productId]``; a citation of anything the tools did not return is removed
-together with the sentence or bullet that makes the claim. What the remaining
+together with the clause, sentence or bullet that makes the claim
+(:mod:`compose_response.citations`). What the remaining
 sentences state about a cited product is then checked against its record
 (:mod:`compose_response.facts`): a wrong fact is corrected, or its sentence removed.
 """
 
 from __future__ import annotations
 
-import re
 import time
 from typing import Annotated, Any
 
 from pydantic import BaseModel, Field
 
+from compose_response.citations import drop_claims
 from compose_response.facts import Correction, check_facts, trace_line
-from compose_response.text import BULLET, CITATION, sentences
+from compose_response.text import CITATION
 from shared.vocabulary import FALLBACK_REASONS, Outcome
 
 OUTCOME_METRICS: dict[str, str] = {
@@ -86,28 +87,6 @@ def _ledger_index(products: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     return index
 
 
-def _drop_claims(text: str, unknown: set[str]) -> str:
-    """Remove each bullet or sentence that cites an id no tool returned."""
-
-    def cites_unknown(fragment: str) -> bool:
-        return any(m.group(1) in unknown for m in CITATION.finditer(fragment))
-
-    kept_lines: list[str] = []
-    for line in text.split("\n"):
-        if not cites_unknown(line):
-            kept_lines.append(line)
-            continue
-        if BULLET.match(line):
-            continue
-        kept = [s for s in sentences(line) if not cites_unknown(s)]
-        if kept:
-            kept_lines.append("".join(kept).rstrip())
-    cleaned = "\n".join(kept_lines)
-    # Anything left (an id the sentence splitter missed) goes too.
-    cleaned = CITATION.sub(lambda m: "" if m.group(1) in unknown else m.group(0), cleaned)
-    return re.sub(r"\n{3,}", "\n\n", re.sub(r"[ \t]+([.,;:!?])", r"\1", cleaned)).strip()
-
-
 def cited_products(
     answer: str, ledger: list[dict[str, Any]]
 ) -> tuple[str, list[dict[str, Any]], list[str]]:
@@ -117,7 +96,7 @@ def cited_products(
     for match in CITATION.finditer(answer):
         if match.group(1) not in index and match.group(1) not in unknown:
             unknown.append(match.group(1))
-    text = _drop_claims(answer, set(unknown)) if unknown else answer.strip()
+    text = drop_claims(answer, set(unknown)) if unknown else answer.strip()
     return text, _cited(text, index), unknown
 
 

@@ -1,0 +1,58 @@
+"""What the shopper reads when a real model's answer mixes real and invented products, or
+states prices in its own notation: through the whole loop, in replay and wire modes.
+
+The replies are written as Claude writes them on Bedrock: Markdown, ``[productId]``
+citations, toolUse ids such as ``tooluse_…``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.integration.converse_fixtures import asks_for_tools, lookup, replies
+from tests.integration.two_modes import MODES, Mode, converse, shown, tool_use_id
+
+TUF, LEGION = "CMP-005", "CMP-018"  # $1,099 and $1,399 in the bundled catalog
+
+MIXED_ANSWER = (
+    "Here are my picks for gaming under $1,500:\n\n"
+    "- **ASUS TUF Gaming A15** [CMP-005]: RTX 4060 graphics for $1,099.\n"
+    "- **Lenovo Legion 5i** [CMP-018], or the **Legion Pro 7i** [CMP-777] if you can stretch.\n\n"
+    "If you want something thinner, I'd pick one of these:\n\n"
+    "- **Razer Blade 14 Lite** [CMP-901]\n"
+    "- **ASUS ROG Flow X13** [CMP-902]\n\n"
+    "The TUF [CMP-005] and the Legion [CMP-018] both ship today."
+)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_an_answer_mixing_real_and_invented_products_keeps_the_real_ones(
+    mode: Mode, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given a model that looks two gaming laptops up, then answers with them and with
+    # three products no tool returned: one in a clause after a real one, two in a list
+    script = [
+        asks_for_tools(
+            lookup(tool_use_id("gaming"), productIds=[TUF, LEGION]),
+            text="I'll look up our gaming laptops.",
+        ),
+        replies(MIXED_ANSWER),
+    ]
+
+    # When a shopper asks
+    (body,) = converse(mode, tmp_path, monkeypatch, script, ["a gaming laptop under $1500"]).bodies
+
+    # Then the shopper reads both real products, without the invented clause, and no
+    # line announces the list that went
+    assert body["outcome"] == "answered"
+    assert body["answer"] == (
+        "Here are my picks for gaming under $1,500:\n\n"
+        "- **ASUS TUF Gaming A15** [CMP-005]: RTX 4060 graphics for $1,099.\n"
+        "- **Lenovo Legion 5i** [CMP-018].\n\n"
+        "The TUF [CMP-005] and the Legion [CMP-018] both ship today."
+    )
+    # And sees both real products' cards, and the note that some were left out
+    assert shown(body) == [TUF, LEGION]
+    assert body["unverifiedCitations"] == ["CMP-777", "CMP-901", "CMP-902"]
