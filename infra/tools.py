@@ -81,6 +81,7 @@ class Tools(Construct):
                 search.bucket.bucket_name,
             ),
             "get_computer_reviews": {"BRAVE_API_KEY_SECRET_ARN": self.brave_secret.secret_arn},
+            "compose_response": {"STORE_CURRENCY": config.store_currency},
         }
         # The catalog tool searches the snapshots: it needs SQLite with FTS5.
         layers: dict[str, list[lambda_.ILayerVersion]] = {

@@ -8,6 +8,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from compose_response.facts import FACT_CORRECTIONS_METRIC
 from compose_response.logic import OUTCOME_METRICS, ComposeInput, compose
+from compose_response.settings import get_settings
 from shared.observability import CORRELATION_ID_PATH, MetricUnit, logger, metrics, tracer
 
 
@@ -15,7 +16,7 @@ from shared.observability import CORRELATION_ID_PATH, MetricUnit, logger, metric
 @tracer.capture_lambda_handler
 @metrics.log_metrics
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
-    body = compose(ComposeInput.model_validate(event))
+    body = compose(ComposeInput.model_validate(event), currency=get_settings().store_currency)
     metrics.add_metric(name="Conversations", unit=MetricUnit.Count, value=1)
     for outcome, name in OUTCOME_METRICS.items():
         metrics.add_metric(name=name, unit=MetricUnit.Count, value=int(body.outcome == outcome))

@@ -16,6 +16,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, Field
 
+from compose_response import money
 from compose_response.citations import drop_claims
 from compose_response.facts import Correction, check_facts, trace_line
 from compose_response.text import CITATION
@@ -109,27 +110,30 @@ def _cited(text: str, index: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
     return [index[pid] for pid in cited]
 
 
-def _product_line(product: dict[str, Any]) -> str:
+def _product_line(product: dict[str, Any], currency: str) -> str:
     price = product.get("price")
-    price_text = f", ${price:,.2f}" if isinstance(price, int | float) else ""
+    price_text = f", {money.amount(price, currency)}" if isinstance(price, int | float) else ""
     return (
         f"- {product.get('name')} ({product.get('brand')}{price_text}) [{product.get('productId')}]"
     )
 
 
-def fallback_answer(reason: str | None, found: list[dict[str, Any]]) -> str:
+def fallback_answer(
+    reason: str | None, found: list[dict[str, Any]], currency: str = money.DEFAULT_CURRENCY
+) -> str:
     why = FALLBACK_REASONS.get(reason or "", "something went wrong while I was working on it")
     parts = [f"Sorry, I couldn't finish answering: {why}."]
     if found:
         parts.append("Here is what I found so far:")
-        parts.extend(_product_line(p) for p in found)
+        parts.extend(_product_line(p, currency) for p in found)
         parts.append("You could try again, or ask a narrower question.")
     else:
         parts.append("Please try again in a moment, or ask a narrower question.")
     return "\n".join(parts)
 
 
-def compose(event: ComposeInput) -> ResponseBody:
+def compose(event: ComposeInput, *, currency: str = money.DEFAULT_CURRENCY) -> ResponseBody:
+    """The body for ``event``; ``currency`` is the store's, the currency of its prices."""
     unverified: list[str] = []
     corrections: list[Correction] = []
     check_ms = 0
@@ -137,12 +141,12 @@ def compose(event: ComposeInput) -> ResponseBody:
         answer, products = REFUSAL, []
     elif event.outcome == "fallback":
         products = list(_ledger_index(event.products).values())[:FALLBACK_PRODUCTS]
-        answer = fallback_answer(event.fallbackReason, products)
+        answer = fallback_answer(event.fallbackReason, products, currency)
     else:
         index = _ledger_index(event.products)
         text, _, unverified = cited_products(event.answer, event.products)
         started = time.perf_counter()
-        answer, corrections = check_facts(text, index)
+        answer, corrections = check_facts(text, index, currency)
         check_ms = int((time.perf_counter() - started) * 1000)
         products = _cited(answer, index)
         if not answer:

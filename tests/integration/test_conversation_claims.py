@@ -56,3 +56,56 @@ def test_an_answer_mixing_real_and_invented_products_keeps_the_real_ones(
     # And sees both real products' cards, and the note that some were left out
     assert shown(body) == [TUF, LEGION]
     assert body["unverifiedCitations"] == ["CMP-777", "CMP-901", "CMP-902"]
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize(
+    ("question", "answer", "corrected", "store"),
+    [
+        (
+            "Ist der Laptop günstig?",
+            "Ja: das **Dell XPS 13** [CMP-007] kostet 1.199,00 € und wiegt nur 1,19 kg.",
+            "Ja: das **Dell XPS 13** [CMP-007] kostet 1.299,00 $ und wiegt nur 1,19 kg.",
+            "USD",
+        ),
+        (
+            "Combien coûte-t-il ?",
+            "Le **Dell XPS 13** [CMP-007] coûte 1 299 €, livraison comprise.",
+            "Le **Dell XPS 13** [CMP-007] coûte 1 299 $, livraison comprise.",
+            "USD",
+        ),
+        (
+            "How much is it?",
+            "The **Dell XPS 13** [CMP-007] is $1,299 and weighs 1.19 kg.",
+            "The **Dell XPS 13** [CMP-007] is €1,299 and weighs 1.19 kg.",
+            "EUR",
+        ),
+    ],
+    ids=["german", "french", "euro-store"],
+)
+def test_a_price_in_another_notation_reaches_the_shopper_as_the_catalogs(
+    mode: Mode,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    question: str,
+    answer: str,
+    corrected: str,
+    store: str,
+) -> None:
+    # Given a store whose prices are in ``store``, and a model that quotes the Dell XPS 13
+    # (1,299 in the catalog) in another currency's notation
+    script = [
+        asks_for_tools(lookup(tool_use_id(question), productIds=["CMP-007"]), text=None),
+        replies(answer),
+    ]
+
+    # When the shopper asks
+    conversation = converse(
+        mode, tmp_path, monkeypatch, script, [question], env={"STORE_CURRENCY": store}
+    )
+
+    # Then they read the catalog's price in the store's currency, and the card is shown
+    (body,) = conversation.bodies
+    assert body["answer"] == corrected
+    assert shown(body) == ["CMP-007"]
+    assert {c["field"] for c in body["corrections"]} == {"price"}
