@@ -1,9 +1,10 @@
 """Turn the end of a conversation turn into the body ``POST /query`` returns.
 
 Products come only from the ledger: the full records the tools returned in this
-execution. The model's text decides which of them to show, by citing
-``[productId]``; a citation of anything the tools did not return is removed
-together with the clause, sentence or bullet that makes the claim
+execution, and those of earlier turns of the session that the answer cites again,
+read fresh (:mod:`compose_response.earlier`). The model's text decides which of them
+to show, by citing ``[productId]``; a citation of anything the tools did not return
+is removed together with the clause, sentence or bullet that makes the claim
 (:mod:`compose_response.citations`). What the remaining
 sentences state about a cited product is then checked against its record
 (:mod:`compose_response.facts`): a wrong fact is corrected, or its sentence removed.
@@ -16,7 +17,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, Field
 
-from compose_response import money
+from compose_response import earlier, money
 from compose_response.citations import drop_claims
 from compose_response.facts import Correction, check_facts, trace_line
 from compose_response.text import CITATION
@@ -56,6 +57,13 @@ class ComposeInput(BaseModel):
     fallbackReason: str | None = None
     answer: str = ""
     products: list[dict[str, Any]] = Field(default_factory=list)
+    earlier: Annotated[
+        list[str],
+        Field(
+            description="Ids of the products shown in the earlier turns the model read, "
+            "oldest first: citable again (compose_response.earlier)"
+        ),
+    ] = Field(default_factory=list)
     trace: list[dict[str, Any]] = Field(default_factory=list)
     usage: UsageIn = Field(default_factory=UsageIn)
     toolRounds: int = 0
@@ -132,8 +140,16 @@ def fallback_answer(
     return "\n".join(parts)
 
 
-def compose(event: ComposeInput, *, currency: str = money.DEFAULT_CURRENCY) -> ResponseBody:
-    """The body for ``event``; ``currency`` is the store's, the currency of its prices."""
+def compose(
+    event: ComposeInput,
+    *,
+    currency: str = money.DEFAULT_CURRENCY,
+    catalog: earlier.Catalog | None = None,
+    deadline_s: float | None = None,
+) -> ResponseBody:
+    """The body for ``event``. ``currency`` is the store's, the currency of its prices;
+    ``catalog`` reads the earlier turns' products the answer cites again (none without
+    it), before ``deadline_s`` (monotonic)."""
     unverified: list[str] = []
     corrections: list[Correction] = []
     check_ms = 0
@@ -143,8 +159,10 @@ def compose(event: ComposeInput, *, currency: str = money.DEFAULT_CURRENCY) -> R
         products = list(_ledger_index(event.products).values())[:FALLBACK_PRODUCTS]
         answer = fallback_answer(event.fallbackReason, products, currency)
     else:
-        index = _ledger_index(event.products)
-        text, _, unverified = cited_products(event.answer, event.products)
+        again = earlier.cited_again(event.answer, set(_ledger_index(event.products)), event.earlier)
+        ledger = [*event.products, *earlier.recall(again, catalog, deadline_s=deadline_s)]
+        index = _ledger_index(ledger)
+        text, _, unverified = cited_products(event.answer, ledger)
         started = time.perf_counter()
         answer, corrections = check_facts(text, index, currency)
         check_ms = int((time.perf_counter() - started) * 1000)

@@ -18,6 +18,12 @@ class Settings(BaseModel):
     """The currency of the catalog's prices (ISO 4217): the fact check compares and
     corrects every amount in it, and rewrites an amount in any other into it."""
 
+    catalog_table_name: Annotated[str | None, Field(alias="CATALOG_TABLE_NAME")] = None
+    """Where products that an answer cites from earlier turns are read fresh; unset (a
+    store's Products API has no read by id), such citations cannot be vouched for."""
+    # Lambda sets AWS_REGION; passed to the client, since boto3 reads only os.environ.
+    region: Annotated[str | None, Field(alias="AWS_REGION")] = None
+
     @field_validator("store_currency")
     @classmethod
     def _known(cls, value: str) -> str:

@@ -77,8 +77,10 @@ def forget_warm_state() -> None:
 
     The list is explicit: each function's ``get_settings`` (by the ``<key>.settings``
     convention; a module not imported yet has nothing cached), the Converse function's
-    model provider, and the catalog tool's source and search snapshot.
+    model provider, the catalog tool's source and search snapshot, and the response
+    builder's catalog table.
     """
+    from compose_response.handler import catalog as compose_catalog
     from converse.handler import use_provider
     from lookup_inventory.handler import catalog_source, snapshot_holder
 
@@ -89,3 +91,4 @@ def forget_warm_state() -> None:
     use_provider(None)
     catalog_source.cache_clear()
     snapshot_holder.cache_clear()
+    compose_catalog.cache_clear()

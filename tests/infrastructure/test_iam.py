@@ -163,8 +163,14 @@ def test_the_reviews_tool_only_reads_its_secret(each_env: Synthesized) -> None:
 
 
 def test_functions_without_aws_calls_get_no_grants(each_env: Synthesized) -> None:
-    for key in ("get_book_info", "compose_response"):
+    for key in ("get_book_info",):
         assert _without_xray(_grants(each_env, _role_of_function(each_env, key))) == {}, key
+
+
+def test_the_response_builder_only_reads_products_by_key(each_env: Synthesized) -> None:
+    # Products an answer cites from earlier turns are read fresh, by id, and nothing else
+    grants = _without_xray(_grants(each_env, _role_of_function(each_env, "compose_response")))
+    assert grants == {"dynamodb:BatchGetItem": {f"<{_catalog(each_env)}.Arn>"}}
 
 
 def test_the_seeder_can_only_write_the_catalog(dev: Synthesized) -> None:

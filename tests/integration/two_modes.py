@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -43,31 +44,39 @@ class Conversation:
     """What the model received, call by call (wire mode: the bodies boto3 sent)."""
 
 
+Between = Callable[[int], None]
+"""Called after each turn but the last, with the turn's index: a change to the store."""
+
+
 def converse(
     mode: Mode,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     script: list[dict[str, Any]],
     questions: list[str],
+    *,
+    between: Between | None = None,
     **local: Any,
 ) -> Conversation:
     """Ask ``questions`` in one session, the model answering with ``script``."""
     if mode == "replay":
         with LocalStorechat(model=write_replay(tmp_path, script), **local) as storechat:
-            results = _ask_all(storechat, questions)
+            results = _ask_all(storechat, questions, between)
         requests = [payload for result in results for payload in converse_inputs(result)]
         return Conversation([_body(r) for r in results], requests)
     with FakeBedrock(script) as bedrock:
         monkeypatch.setenv("AWS_ENDPOINT_URL_BEDROCK_RUNTIME", bedrock.base_url)
         with LocalStorechat(model=f"bedrock:{CLAUDE}", **local) as storechat:
-            results = _ask_all(storechat, questions)
+            results = _ask_all(storechat, questions, between)
         return Conversation([_body(r) for r in results], list(bedrock.requests))
 
 
-def _ask_all(storechat: LocalStorechat, questions: list[str]) -> list[Any]:
+def _ask_all(storechat: LocalStorechat, questions: list[str], between: Between | None) -> list[Any]:
     results = []
     session: str | None = None
-    for question in questions:
+    for turn, question in enumerate(questions):
+        if turn and between is not None:
+            between(turn - 1)
         result = storechat.ask(question, session)
         assert result.status == "SUCCEEDED" and result.body is not None, result.cause
         session = result.body["sessionId"]
