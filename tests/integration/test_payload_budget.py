@@ -1,8 +1,9 @@
 """Issue: no state's payload may come near Step Functions' 256 KiB limit.
 
 The worst case the system allows: a 50,000-product catalog, a 20-turn session with
-the longest messages, five tool rounds of three broad lookups each with the longest
-model text, then the cap. The test prints the peak; the target is 64 KiB.
+the longest messages, five tool rounds of three broad lookups each asking for the
+largest page, with the longest model text, then the cap. The test prints the peak;
+the target is 64 KiB.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 import boto3
 
 from bench.catalog_gen import synthetic_catalog
+from lookup_inventory.schema import MAX_PAGE
 from storechat.local import LocalStorechat
 from storechat.local.runner import REGION, SESSIONS_TABLE
 from tests.integration.converse_fixtures import asks_for_tools, lookup, write_replay
@@ -47,10 +49,11 @@ def seed_twenty_turns() -> None:
 
 
 def broad_round(n: int) -> dict[str, Any]:
+    # The largest page the tool shows: more products in every result and in the ledger
     return asks_for_tools(
-        lookup(f"r{n}a", category="COMPUTERS"),
-        lookup(f"r{n}b", category="MOBILE"),
-        lookup(f"r{n}c", category="BOOKS"),
+        lookup(f"r{n}a", category="COMPUTERS", limit=MAX_PAGE),
+        lookup(f"r{n}b", category="MOBILE", limit=MAX_PAGE),
+        lookup(f"r{n}c", category="BOOKS", limit=MAX_PAGE),
         text=LONGEST_MODEL_TEXT,
     )
 
@@ -75,7 +78,7 @@ def test_worst_case_payload_stays_under_64_kib(tmp_path: Path) -> None:
     assert body is not None
     assert body["toolRounds"] == 5 and body["fallbackReason"] == "iteration_cap"
     assert len(body["trace"]) == 15 and all(t["status"] == "success" for t in body["trace"])
-    assert all("showed 0" not in t["summary"] for t in body["trace"])
+    assert all(f"showed {MAX_PAGE}" in t["summary"] for t in body["trace"])
 
     # And no payload came near the limit
     sizes = result.payload_sizes()
