@@ -29,6 +29,9 @@ class Currency:
     words: tuple[str, ...] = ()
     """Regular expressions for the words written after the number, in a few languages."""
     decimals: int = 2
+    code_after: bool = True
+    """Whether the code after a number is read as this currency: not for a code that is
+    also a word of the trade ("3 CAD programs")."""
 
 
 CURRENCIES: Final[dict[str, Currency]] = {
@@ -56,7 +59,8 @@ CURRENCIES: Final[dict[str, Currency]] = {
         ),
         Currency(
             "CHF",
-            ("CHF", "Fr.", "SFr."),
+            # Not "Fr." alone: a German answer writes Friday so ("Fr. 13.12.").
+            ("CHF", "SFr."),
             (r"Schweizer Franken", r"Franken", r"[Ss]wiss francs?", r"francs? suisses?"),
         ),
         Currency("JPY", ("¥", "￥", "JP¥"), (r"円", r"[Yy]en"), decimals=0),
@@ -65,6 +69,7 @@ CURRENCIES: Final[dict[str, Currency]] = {
             "CAD",
             ("$", "C$", "CA$", "CAN$"),
             (r"Canadian dollars?", r"kanadische Dollar", r"dollars? canadiens?"),
+            code_after=False,
         ),
         Currency(
             "AUD",
@@ -77,7 +82,8 @@ CURRENCIES: Final[dict[str, Currency]] = {
         Currency("MXN", ("$", "MX$", "Mex$"), (r"pesos? mexicanos?", r"Mexican pesos?")),
         Currency("BRL", ("R$",), (r"reais", r"real brasileiro")),
         Currency("INR", ("₹", "Rs."), (r"rupees?", r"Rupien")),
-        Currency("KRW", ("₩",), (r"원", r"won"), decimals=0),
+        # Not "won": "released in 2023 won awards".
+        Currency("KRW", ("₩",), (r"원",), decimals=0),
         Currency("SEK", ("kr",), (r"kronor", r"Swedish kronor")),
         Currency("NOK", ("kr",), (r"Norwegian kroner",)),
         Currency("DKK", ("kr",), (r"Danish kroner",)),
@@ -99,7 +105,9 @@ _CODES: Final = sorted(CURRENCIES)
 PREFIX: Final = _alternatives([re.escape(s) for s in _SYMBOLS] + _CODES)
 """What may stand before an amount: a symbol or an ISO code."""
 SUFFIX: Final = _alternatives(
-    [re.escape(s) for s in _SYMBOLS] + _CODES + [w for c in CURRENCIES.values() for w in c.words]
+    [re.escape(s) for s in _SYMBOLS]
+    + [c.code for c in CURRENCIES.values() if c.code_after]
+    + [w for c in CURRENCIES.values() for w in c.words]
 )
 """What may stand after an amount: a symbol, an ISO code or a word."""
 

@@ -198,7 +198,12 @@ def _compile(unit: str, *, before_gap: str = "") -> re.Pattern[str]:
 
 # A symbol or code right after a letter is part of another ("A$" is not "$").
 _PRICE_BEFORE = re.compile(
-    rf"(?<![A-Za-z0-9$])(?P<unit>{money.PREFIX})" + _GAP + _STANDALONE + _NUMBER_CORE + _WHOLE_MARK
+    rf"(?<![A-Za-z0-9$])(?P<unit>{money.PREFIX})"
+    + _GAP
+    + _STANDALONE
+    + _NUMBER_CORE
+    + _WHOLE_MARK
+    + r"(?![A-Za-z])"  # "CAD 3D" is no price
 )
 _PRICE_AFTER = _compile(money.SUFFIX, before_gap=_WHOLE_MARK)
 # French groups thousands with a plain space ("1 299 €"), which nothing else may do.

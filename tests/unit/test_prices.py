@@ -146,6 +146,9 @@ def test_a_conversion_in_brackets_after_the_right_price_is_removed(answer: str, 
         "The HP 14 [CMP-023] is well under €400.",
         "Shipping the HP 14 [CMP-023] costs €10.",
         "The HP 14 [CMP-023] weighs about 3 pounds.",
+        "The Dell XPS 13 [CMP-007] runs 3 CAD programs at once.",
+        "The Dell XPS 13 [CMP-007] handles CAD 3D work.",
+        "The Dell XPS 13 [CMP-007], released in 2023 won awards.",
     ],
 )
 def test_an_amount_that_is_not_the_products_price_is_left_alone(answer: str) -> None:
