@@ -334,6 +334,17 @@ def table(c: dict[str, Any]) -> list[str]:
         "last column of the infrastructure table per second of model time per call.",
         "",
     ]
+    trace = c.get("live_trace")
+    if trace:
+        at = trace["by_turn_seconds"][str(trace["headline_seconds"])]
+        lines += [
+            f"**Live trace** (section 9), not in the figures above but its step writes: "
+            f"{usd(at['usd'])} per 1,000 questions of {trace['headline_seconds']} s on Bedrock "
+            f"({at['polls_per_question']} polls a question: API Gateway "
+            f"{usd(at['api_gateway_usd'])}, DynamoDB reads {usd(at['dynamodb_read_usd'])}; "
+            f"step writes {usd(at['dynamodb_write_usd'])}, already in the DynamoDB writes).",
+            "",
+        ]
     rows = [
         [
             models[model_id],

@@ -37,6 +37,10 @@ class Profile:
     """Catalog sizes at which the search engine is measured (``bench.search``)."""
     search_queries: int
     """Warm searches per size."""
+    trace_questions: int = 6
+    """Questions whose live-trace steps are timed through the channel (``bench.trace``)."""
+    trace_model_delay_s: float = 1.0
+    """How long each model call is held there, so a turn's steps come seconds apart."""
     cache_session_turns: int = 3
     """Turns of the cached session whose cache share is measured, per model id."""
     seed: int = 7
@@ -80,4 +84,6 @@ QUICK = Profile(
     memory_catalogs=(300,),
     search_sizes=(1_000,),
     search_queries=100,
+    trace_questions=1,
+    trace_model_delay_s=0.2,
 )

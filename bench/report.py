@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from bench import cost, peer, search, summary
+from bench import cost, peer, search, summary, trace
 from bench.fmt import kib, ms, n, pct
 from bench.fmt import table as _table
 
@@ -20,6 +20,7 @@ SECTIONS = (
     "## 6. Cost per 1,000 questions",
     "## 7. Product search",
     "## 8. Three loops side by side",
+    "## 9. Live trace",
     "## What these figures do not measure",
     "## Run",
 )
@@ -388,6 +389,7 @@ def markdown(results: dict[str, Any]) -> str:
         _cost,
         _search,
         _peer,
+        trace.table,
         _notes,
         _run,
     )

@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 import moto
 
 import statemachine
-from bench import cost, history, lambdas, peer, scenarios, search, summary
+from bench import cost, history, lambdas, peer, scenarios, search, summary, trace
 from bench.catalog import Catalogs
 from bench.profile import Profile
 from bench.questions import TOKEN_QUESTIONS
@@ -328,6 +328,15 @@ def collect(profile: Profile) -> dict[str, Any]:
             "three loops side by side",
             lambda: peer.run(TOKEN_QUESTIONS[: profile.token_questions], web),
         )
+        live = clock.run(
+            "live trace",
+            lambda: trace.run(
+                web,
+                profile.trace_questions,
+                model_delay_s=profile.trace_model_delay_s,
+                tool_delay_s=round(profile.tool_delay_s / 4, 2),
+            ),
+        )
     latency = clock.run("lookup latency", lambda: lambdas.warm_latency(profile, catalogs))
     memory = clock.run("handler memory", lambda: lambdas.memory(profile, catalogs))
     imports = clock.run("cold imports", lambda: lambdas.cold_imports(profile))
@@ -413,6 +422,9 @@ def collect(profile: Profile) -> dict[str, Any]:
             "estimate_mb": cost.express_memory_estimate_mb(len(definition), peak_state, map_items),
         },
     }
+    live["cost"] = trace.cost(live, prices)
+    results["trace"] = live
+    results["cost"]["live_trace"] = live["cost"]
     results["search"] = engine
     results["peer"] = loops
     results["notes"] = _notes(results, profile)

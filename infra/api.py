@@ -24,6 +24,7 @@ from constructs import Construct
 from infra import names
 from infra.config import EnvironmentConfig
 from infra.runtime import acknowledge, log_group
+from infra.trace import method_options
 from shared.api import request_json_schema
 from shared.vocabulary import (
     CONVERSATION_FAILED,
@@ -191,8 +192,8 @@ def bad_request_template(max_message_chars: int) -> str:
     rule = (
         "The request body must be a JSON object with 'message' (text of 1 to "
         f"{max_message_chars} characters, not only spaces, without control characters) and "
-        "optionally 'sessionId' (a session id from an earlier answer, or null), and "
-        "nothing else."
+        "optionally 'sessionId' (a session id from an earlier answer, or null) and "
+        "'turnId' (32 lowercase hexadecimal characters, or null), and nothing else."
     )
     return json.dumps({"error": INVALID_REQUEST.code, "message": rule})
 
@@ -211,6 +212,7 @@ class QueryApi(Construct):
         if not allowed_origins:
             raise ValueError("the API needs at least one allowed origin")
         origins = list(dict.fromkeys(allowed_origins))
+        self.origins = origins
         primary = origins[0]
         self.stage_name = config.name
 
@@ -235,6 +237,7 @@ class QueryApi(Construct):
                 data_trace_enabled=False,
                 metrics_enabled=True,
                 tracing_enabled=True,
+                method_options=method_options(config),
             ),
         )
 

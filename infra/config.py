@@ -99,6 +99,8 @@ class Alarms(_Block):
     """Converse calls throttled by Bedrock in 5 minutes (after the state machine's retries)."""
     fact_corrections: Annotated[int, Field(ge=1)] = 10
     """Facts in answers that the catalog contradicted (corrected or removed) in one period."""
+    live_trace_errors: Annotated[int, Field(ge=1)] = 20
+    """Live-trace steps not written, or reads of them that failed, in one period."""
     period_minutes: Annotated[int, Field(ge=1, le=60)] = 5
     evaluation_periods: Annotated[int, Field(ge=1, le=24)] = 1
     emails: list[Annotated[str, Field(pattern=r"^[^@\s]+@[^@\s]+\.[^@\s]+$")]] = []

@@ -27,6 +27,7 @@ from constructs import Construct
 import statemachine
 from infra.config import EnvironmentConfig
 from infra.runtime import acknowledge, log_group, removal_policy
+from infra.trace import LiveTrace
 from shared import registry
 
 MASKED_DATA: tuple[logs.DataIdentifier, ...] = (
@@ -47,12 +48,15 @@ MASKED_DATA: tuple[logs.DataIdentifier, ...] = (
 def substitutions(
     functions: Mapping[str, lambda_.IFunction],
     sessions_table: dynamodb.ITable,
+    steps_table: dynamodb.ITable,
     tuning: Mapping[str, int],
     definition: str,
 ) -> dict[str, str]:
     """The DefinitionSubstitutions: one value for each placeholder, and no others."""
     arns = {key: function.function_arn for key, function in functions.items()}
-    values = statemachine.resource_substitutions(arns, sessions_table.table_name)
+    values = statemachine.resource_substitutions(
+        arns, sessions_table.table_name, steps_table.table_name
+    )
     values.update({name: str(value) for name, value in tuning.items()})
     wanted = statemachine.placeholders(definition)
     if set(values) != wanted:
@@ -72,6 +76,7 @@ class Loop(Construct):
         config: EnvironmentConfig,
         functions: Mapping[str, lambda_.IFunction],
         sessions_table: dynamodb.ITable,
+        trace: LiveTrace,
     ) -> None:
         super().__init__(scope, id)
         definition = statemachine.read_definition()
@@ -109,7 +114,7 @@ class Loop(Construct):
             state_machine_type=sfn.StateMachineType.EXPRESS,
             definition_body=sfn.DefinitionBody.from_string(definition),
             definition_substitutions=substitutions(
-                functions, sessions_table, config.state_machine_tuning, definition
+                functions, sessions_table, trace.table, config.state_machine_tuning, definition
             ),
             # Level ALL with execution data is what lets the console show an Express
             # execution's events: every model call and tool call of a conversation.
@@ -119,7 +124,8 @@ class Loop(Construct):
             tracing_enabled=True,
         )
         # A definition from a string tells CDK nothing about what it calls: grant
-        # exactly the five functions and the two session-table calls the ASL makes.
+        # exactly the five functions, the two session-table calls the ASL makes and the
+        # live trace's one write (ShowToolFailure).
         self.state_machine.add_to_role_policy(
             iam.PolicyStatement(
                 actions=["lambda:InvokeFunction"],
@@ -132,6 +138,7 @@ class Loop(Construct):
                 resources=[sessions_table.table_arn],
             )
         )
+        trace.grant_write(self.state_machine)
         acknowledge(
             self.state_machine,
             {

@@ -27,7 +27,9 @@ from index_catalog.metrics import IndexMetric
 from infra import names
 from infra.config import EnvironmentConfig
 from infra.search import CatalogSearch
+from infra.trace import RESOURCE_PATH
 from shared import registry
+from shared.step_writer import WRITE_ERRORS_METRIC
 
 
 class Monitoring(Construct):
@@ -160,6 +162,35 @@ class Monitoring(Construct):
                 "model or prompt change may have made it careless.",
                 metric=custom(FACT_CORRECTIONS_METRIC),
                 threshold=settings.fact_corrections,
+            ),
+        ]
+
+        steps_failing = cw.Metric(
+            namespace="AWS/ApiGateway",
+            metric_name="5XXError",
+            dimensions_map={
+                "ApiName": api_name,
+                "Stage": api_stage,
+                "Resource": RESOURCE_PATH,
+                "Method": "GET",
+            },
+            statistic="Sum",
+            period=period,
+        )
+        self.alarms += [
+            alarm(
+                "LiveTraceStepsNotWritten",
+                "Steps of the live trace could not be written in time: shoppers see the "
+                "plain spinner instead of what the assistant is doing (answers are unchanged).",
+                metric=custom(WRITE_ERRORS_METRIC),
+                threshold=settings.live_trace_errors,
+            ),
+            alarm(
+                "LiveTraceReadsFailing",
+                "GET /query/{turnId}/steps fails (its role or the steps table): pages fall "
+                "back to the plain spinner (answers are unchanged).",
+                metric=steps_failing,
+                threshold=settings.live_trace_errors,
             ),
         ]
 

@@ -64,6 +64,7 @@ class Outputs:
     CATALOG_TABLE_NAME: Final = "CatalogTableName"
     CATALOG_INDEX_BUCKET: Final = "CatalogIndexBucketName"
     SESSIONS_TABLE_NAME: Final = "SessionsTableName"
+    STEPS_TABLE_NAME: Final = "StepsTableName"
     BRAVE_SECRET_ARN: Final = "BraveSecretArn"
     ALARM_TOPIC_ARN: Final = "AlarmTopicArn"
     DASHBOARD_URL: Final = "DashboardUrl"

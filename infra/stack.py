@@ -6,7 +6,7 @@ from aws_cdk import CfnOutput, Environment, Stack
 from constructs import Construct
 
 from infra import names
-from infra.api import QueryApi
+from infra.api import QueryApi, cors_override
 from infra.config import EnvironmentConfig
 from infra.data import Data
 from infra.loop import Loop
@@ -14,6 +14,7 @@ from infra.monitoring import Monitoring
 from infra.runtime import LambdaFactory
 from infra.search import CatalogSearch
 from infra.tools import Tools
+from infra.trace import LiveTrace
 from infra.web import WebHosting
 
 
@@ -39,6 +40,7 @@ class StorechatStack(Stack):
             catalog=self.data.catalog,
             seed=self.data.seed,
         )
+        self.trace = LiveTrace(self, "LiveTrace", config=config)
         self.tools = Tools(
             self,
             "Tools",
@@ -46,6 +48,7 @@ class StorechatStack(Stack):
             lambdas=lambdas,
             catalog=self.data.catalog,
             search=self.search,
+            trace=self.trace,
         )
         self.loop = Loop(
             self,
@@ -53,6 +56,7 @@ class StorechatStack(Stack):
             config=config,
             functions=self.tools.functions,
             sessions_table=self.data.sessions,
+            trace=self.trace,
         )
         # The page's origin must exist before the API (its CORS allows it), and the
         # API before the page's files (config.json holds the API's URL).
@@ -64,6 +68,7 @@ class StorechatStack(Stack):
             state_machine=self.loop.state_machine,
             allowed_origins=[self.web.url, *config.cors_origins],
         )
+        self.trace.serve(self.api.query, self.api.origins, cors_override(self.api.origins))
         self.web.publish(api_url=self.api.url)
         self.monitoring = Monitoring(
             self,
@@ -87,6 +92,10 @@ class StorechatStack(Stack):
             names.Outputs.SESSIONS_TABLE_NAME: (
                 self.data.sessions.table_name,
                 "Conversation history, one item per turn",
+            ),
+            names.Outputs.STEPS_TABLE_NAME: (
+                self.trace.table.table_name,
+                "The live trace: each running question's steps, for minutes",
             ),
             names.Outputs.BRAVE_SECRET_ARN: (
                 self.tools.brave_secret.secret_arn,

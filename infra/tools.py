@@ -16,6 +16,7 @@ from constructs import Construct
 from infra.config import EnvironmentConfig
 from infra.runtime import LambdaFactory, acknowledge, removal_policy
 from infra.search import CatalogSearch, catalog_environment
+from infra.trace import LiveTrace
 from shared import registry
 
 
@@ -46,6 +47,7 @@ class Tools(Construct):
         lambdas: LambdaFactory,
         catalog: dynamodb.ITable | None,
         search: CatalogSearch,
+        trace: LiveTrace,
     ) -> None:
         super().__init__(scope, id)
         # The key itself is set after deploy (docs/deploy.md) and never reaches the
@@ -98,12 +100,15 @@ class Tools(Construct):
                 description=function.description,
                 timeout=Duration.seconds(function.timeout_s),
                 memory_mb=function.memory_mb,
-                environment=environments.get(function.key),
+                # Every function the loop calls writes its steps of the live trace.
+                environment={**environments.get(function.key, {}), **trace.environment},
                 subsegments=function.subsegments,
                 layers=layers.get(function.key, ()),
             )
             for function in registry.FUNCTIONS
         }
+        for function in self.functions.values():
+            trace.grant_write(function)
 
         self._grant_model(self.functions["converse"], config)
         lookup = self.functions["lookup_inventory"]

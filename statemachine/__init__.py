@@ -21,21 +21,25 @@ _PLACEHOLDER = re.compile(r"\$\{([A-Za-z][A-Za-z0-9]*)\}")
 def resource_placeholders() -> tuple[str, ...]:
     """Placeholders filled with resource names or ARNs: the functions the loop calls by
     name, ``ToolFunctions`` (tool name -> function ARN, as a JSONata object) for the
-    tools, and the sessions table."""
+    tools, the sessions table and the live trace's steps table."""
     tools = registry.tool_function_keys()
     return (
         *(f.placeholder for f in registry.FUNCTIONS if f.key not in tools),
         registry.TOOLS_PLACEHOLDER,
         "SessionsTableName",
+        "StepsTableName",
     )
 
 
-def resource_substitutions(arn_of: Mapping[str, str], sessions_table: str) -> dict[str, str]:
+def resource_substitutions(
+    arn_of: Mapping[str, str], sessions_table: str, steps_table: str
+) -> dict[str, str]:
     """The value of every resource placeholder, from each function's ARN by its key."""
     tools = registry.tool_function_keys()
     values = {f.placeholder: arn_of[f.key] for f in registry.FUNCTIONS if f.key not in tools}
     values[registry.TOOLS_PLACEHOLDER] = registry.tool_functions_object(dict(arn_of))
     values["SessionsTableName"] = sessions_table
+    values["StepsTableName"] = steps_table
     return values
 
 
@@ -52,6 +56,7 @@ TUNING_DEFAULTS: dict[str, int] = {
     "MaxStoredAnswerChars": 1_200,
     "MaxLedgerProducts": 40,
     "SessionTtlSeconds": 7 * 24 * 3600,
+    "StepTtlSeconds": 300,
 }
 """Placeholders filled with numbers, and their defaults.
 
@@ -61,6 +66,7 @@ left before ``DeadlineMs`` the loop falls back instead of calling the model.
 model call after it. ``HistoryTurns`` and ``HistoryChars`` bound the earlier
 turns sent to the model; ``MaxLedgerProducts`` bounds the ledger. Together with
 the tools' own size caps they keep every state's payload far below 256 KiB.
+``StepTtlSeconds`` is how long a turn's live-trace steps can be read (``shared.steps``).
 """
 
 

@@ -14,10 +14,13 @@ import argparse
 import json
 import os
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
 from shared.api import DEFAULT_MAX_MESSAGE_CHARS, RequestRejected, parse_query
+from shared.steps import Step
 from storechat.catalog import load_local_catalog
 from storechat.catalog.commands import add_catalog_commands
 from storechat.catalog.errors import CatalogError
@@ -117,6 +120,22 @@ def print_answer(result: RunResult, model: str, out: TextIO) -> None:
     )
 
 
+_MARKS = {"running": "…", "done": "✓", "failed": "✗"}
+
+
+def step_printer(out: TextIO) -> Callable[[Step], None]:
+    """Print each live step as it happens (a step that changes is printed again)."""
+    started = time.time() * 1000
+
+    def show(step: Step) -> None:
+        line = f"“{step.line}”" if step.kind == "said" else step.line
+        outcome = f" · {step.outcome}" if step.outcome else ""
+        at = max(0.0, (step.at - started) / 1000)
+        print(f"  {at:5.2f} s {_MARKS[step.status]} {line}{outcome}", file=out, flush=True)
+
+    return show
+
+
 def print_trace(result: RunResult, out: TextIO) -> None:
     print("\nTrace: states entered (ms since start)", file=out)
     for name, ms in result.states_entered:
@@ -162,8 +181,15 @@ def cmd_ask(args: argparse.Namespace) -> int:
     if problem:
         print(f"error: {problem}", file=sys.stderr)
         return EXIT_USAGE
+    steps_out = sys.stderr if args.json else sys.stdout
     with _local(args) as local:
-        result = local.ask(args.text, args.session)
+        if args.trace:
+            print("Live trace:", file=steps_out, flush=True)
+        result = local.ask(
+            args.text, args.session, on_step=step_printer(steps_out) if args.trace else None
+        )
+        if args.trace:
+            print(file=steps_out)
     if result.status != "SUCCEEDED" or result.body is None:
         if args.trace:
             print_trace(result, sys.stderr)
@@ -202,7 +228,7 @@ def cmd_chat(args: argparse.Namespace) -> int:
             if problem:
                 print(f"error: {problem}\n")
                 continue
-            result = local.ask(text, session)
+            result = local.ask(text, session, on_step=step_printer(sys.stdout))
             if result.status != "SUCCEEDED" or result.body is None:
                 print(f"error: the conversation failed: {result.error}: {result.cause}\n")
                 continue
@@ -252,7 +278,9 @@ def build_parser() -> argparse.ArgumentParser:
     ask.add_argument("--session", help="continue the conversation with this session id")
     ask.add_argument("--json", action="store_true", help="print the response body as JSON")
     ask.add_argument(
-        "--trace", action="store_true", help="show every state entered and every tool call"
+        "--trace",
+        action="store_true",
+        help="show the live trace as it happens, then every state entered and every tool call",
     )
     common(ask)
     ask.set_defaults(func=cmd_ask)

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import mimetypes
+import re
 import socket
 import sys
 import threading
@@ -39,6 +40,7 @@ from typing import Any, Protocol, TextIO
 from urllib.parse import unquote, urlsplit
 
 from shared.api import MAX_BODY_BYTES, RequestRejected, openapi, parse_query
+from shared.steps import MALFORMED_TURN_ID
 from shared.vocabulary import (
     CONVERSATION_FAILED,
     GATEWAY_ERROR,
@@ -96,7 +98,12 @@ class Asker(Protocol):
         *,
         timeout_s: float = 60,
         with_history: bool = True,
+        turn_id: str | None = None,
     ) -> Any: ...
+
+    def steps(self, turn_id: str) -> str | None:
+        """The live trace's body for ``turn_id``, or None when the id is malformed."""
+        ...
 
 
 class _FairGate:
@@ -168,6 +175,8 @@ class StorechatHandler(BaseHTTPRequestHandler):
     server_version = "storechat-dev"
     timeout = _READ_TIMEOUT_S
 
+    _STEPS = re.compile(r"^/query/([^/]*)/steps$")
+    """``GET /query/{turnId}/steps``: the live trace of a running question."""
     _ROUTES: dict[str, tuple[str, ...]] = {
         "/query": ("POST",),
         "/config.json": ("GET", "HEAD"),
@@ -228,8 +237,9 @@ class StorechatHandler(BaseHTTPRequestHandler):
                 HTTPStatus.BAD_REQUEST, REQUEST_REJECTED.body("the request target is not a URL")
             )
             return
-        static = None if path in self._ROUTES else self._static_file(path)
-        allowed = self._ROUTES.get(path) or (("GET", "HEAD") if static else None)
+        steps = self._STEPS.match(path)
+        static = None if path in self._ROUTES or steps else self._static_file(path)
+        allowed = self._ROUTES.get(path) or (("GET", "HEAD") if static or steps else None)
         if allowed is None:
             self._send_json(HTTPStatus.NOT_FOUND, NOT_FOUND.body(f"no such path: {path}"))
         elif method not in allowed:
@@ -240,6 +250,8 @@ class StorechatHandler(BaseHTTPRequestHandler):
             )
         elif path == "/query":
             self._query()
+        elif steps:
+            self._steps(unquote(steps.group(1)))
         elif path == "/config.json":
             # "model" is local only: the page shows a badge for the offline model.
             model = self.server.local.model.split(":", 1)[0]
@@ -269,6 +281,7 @@ class StorechatHandler(BaseHTTPRequestHandler):
                     request.sessionId,
                     timeout_s=ASK_TIMEOUT_S,
                     with_history=False,
+                    turn_id=request.turnId,
                 )
         except TimeoutError as exc:
             self._log_failure("timed out", str(exc))
@@ -286,6 +299,17 @@ class StorechatHandler(BaseHTTPRequestHandler):
         else:
             self._log_failure(result.status, f"{result.error}: {result.cause}")
             self._send_api_error(CONVERSATION_FAILED)
+
+    # -- GET /query/{turnId}/steps ----------------------------------------------------------
+
+    def _steps(self, turn_id: str) -> None:
+        """The deployed route's answer from the same read: 200 with the turn's live steps
+        (none for a wrong, expired or not yet written id alike), 400 for a malformed id."""
+        body = self.server.local.steps(turn_id)
+        if body is None:
+            self._send_json(HTTPStatus.BAD_REQUEST, INVALID_REQUEST.body(MALFORMED_TURN_ID))
+            return
+        self._send(HTTPStatus.OK, body.encode("utf-8"), "application/json; charset=utf-8", {})
 
     def _read_body(self) -> bytes | None:
         """The request body, or ``None`` after answering 400 (refused before reading it)."""

@@ -3,6 +3,8 @@
 // Safety rule for this file: text from the model or the server is only ever
 // placed with textContent / createTextNode, never parsed as HTML.
 
+import { followSteps, newTurnId, showSteps } from "./steps.js";
+
 const SESSION_KEY = "storechat.sessionId";
 const TURNS_KEY = "storechat.turns";
 const MAX_KEPT_TURNS = 20;
@@ -385,9 +387,12 @@ function userTurn(message) {
 }
 
 function pendingTurn() {
+  // The live trace's lines go in the list as they happen (steps.js); without any, the
+  // spinner and its words are all there is.
   return el("li", { class: "turn turn--assistant turn--pending", "aria-busy": "true" },
     el("span", { class: "spinner", "aria-hidden": "true" }),
-    el("p", { class: "pending__text", text: "Looking through the store…" }));
+    el("p", { class: "pending__text", text: "Looking through the store…" }),
+    el("ol", { class: "live-steps", role: "log", "aria-label": "What I'm doing", hidden: true }));
 }
 
 function errorTurn({ title, detail, hint, code, retry }) {
@@ -410,8 +415,8 @@ function errorTurn({ title, detail, hint, code, retry }) {
 // ---------------------------------------------------------------------------------------
 // Talking to the API
 
-async function postQuery(message, sessionId, signal) {
-  const payload = sessionId ? { message, sessionId } : { message };
+async function postQuery(message, sessionId, turnId, signal) {
+  const payload = sessionId ? { message, sessionId, turnId } : { message, turnId };
   let response;
   try {
     response = await fetch(`${state.apiUrl}/query`, {
@@ -484,18 +489,20 @@ async function ask(message) {
   scrollToTurn(question);
   setBusy(true);
   announce("Looking through the store…");
-  const slow = window.setTimeout(() => {
-    pending.querySelector(".pending__text").textContent = "Still working: comparing options…";
-  }, 5000);
 
   const controller = new AbortController();
   state.controller = controller;
   let timedOut = false;
   const timer = window.setTimeout(() => { timedOut = true; controller.abort(); }, REQUEST_TIMEOUT_MS);
   await state.configured;
-  let result = await postQuery(message, sentSessionId, controller.signal);
+  const turnId = newTurnId();
+  const steps = pending.querySelector(".live-steps");
+  const stopSteps = followSteps(`${state.apiUrl}/query/${turnId}/steps`,
+    (found) => showSteps(steps, found));
+  controller.signal.addEventListener("abort", stopSteps);
+  let result = await postQuery(message, sentSessionId, turnId, controller.signal);
+  stopSteps();
   window.clearTimeout(timer);
-  window.clearTimeout(slow);
   if (state.controller !== controller) return; // "New conversation" replaced this one
   state.controller = null;
   if (result.kind === "aborted" && timedOut) result = { kind: "timeout" };

@@ -11,9 +11,11 @@ from typing import Any
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from compose_response.facts import FACT_CORRECTIONS_METRIC
-from compose_response.logic import OUTCOME_METRICS, ComposeInput, compose
+from compose_response.logic import OUTCOME_METRICS, ComposeInput, ResponseBody, compose
 from compose_response.settings import get_settings
+from shared import step_writer
 from shared.observability import CORRELATION_ID_PATH, MetricUnit, logger, metrics, tracer
+from shared.steps import CHECK_KEY, Turn, step
 
 DEADLINE_MARGIN_S = 0.4
 """Time kept back from the Lambda's remaining time to check and answer after a read."""
@@ -58,13 +60,15 @@ def catalog() -> CatalogOnFirstRead | None:
 @tracer.capture_lambda_handler
 @metrics.log_metrics
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    request = ComposeInput.model_validate(event)
     left_s = context.get_remaining_time_in_millis() / 1000 - DEADLINE_MARGIN_S
     body = compose(
-        ComposeInput.model_validate(event),
+        request,
         currency=get_settings().store_currency,
         catalog=catalog(),
         deadline_s=time.monotonic() + left_s,
     )
+    _show_check(Turn.of(request.steps), body, context)
     metrics.add_metric(name="Conversations", unit=MetricUnit.Count, value=1)
     for outcome, name in OUTCOME_METRICS.items():
         metrics.add_metric(name=name, unit=MetricUnit.Count, value=int(body.outcome == outcome))
@@ -86,3 +90,19 @@ def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, A
             extra={"corrections": [c.model_dump() for c in body.corrections]},
         )
     return body.model_dump()
+
+
+def _show_check(turn: Turn | None, body: ResponseBody, context: Any) -> None:
+    """The live trace's last line: what the answer says about products, checked."""
+    if not body.products and not body.unverifiedCitations:
+        return
+    count = len(body.products)
+    line = f"Checking {count} product{'' if count == 1 else 's'} in the answer against the catalog"
+    fixed = len(body.corrections)
+    found = [f"{fixed} fact{'' if fixed == 1 else 's'} corrected"] if fixed else []
+    if body.unverifiedCitations:
+        found.append("left out what I could not verify")
+    step_writer.report(
+        turn, step(CHECK_KEY, "check", line, "done", ", ".join(found) or "all match")
+    )
+    step_writer.settle(context)

@@ -69,6 +69,7 @@ class ComposeInput(BaseModel):
     toolRounds: int = 0
     modelCalls: int = 0
     executionId: str | None = None
+    steps: Annotated[Any, Field(description="The turn's live trace (shared.steps.Turn)")] = None
 
 
 class ResponseBody(BaseModel):

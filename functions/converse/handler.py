@@ -7,11 +7,14 @@ from typing import Any
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
+from converse import steps
 from converse.logic import ConverseInput, converse
 from converse.providers import Provider, make_provider
 from converse.settings import get_settings
+from shared import step_writer
 from shared.errors import ModelThrottled
 from shared.observability import CORRELATION_ID_PATH, MetricUnit, logger, metrics, tracer
+from shared.steps import Turn
 
 _provider: Provider | None = None
 _provider_lock = threading.Lock()
@@ -42,11 +45,21 @@ def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, A
     request = ConverseInput.model_validate(event)
     # What shoppers type is personal data: it is only ever logged at debug level.
     logger.debug("conversation so far", extra={"lastMessage": request.messages[-1]})
+    turn = Turn.of(request.steps)
+    steps.started(turn, request.round)
     try:
         result = converse(request, settings=settings, provider=provider())
-    except ModelThrottled:
-        metrics.add_metric(name="ModelThrottles", unit=MetricUnit.Count, value=1)
+    except Exception as exc:
+        # A call that ends without a reply (throttled, past the deadline) has stopped reading.
+        steps.finished(turn, request.round)
+        step_writer.settle(context)
+        if isinstance(exc, ModelThrottled):
+            metrics.add_metric(name="ModelThrottles", unit=MetricUnit.Count, value=1)
         raise
+    result.steps = steps.replied(
+        turn, request.round, result.stopReason, result.text, result.toolUses
+    )
+    step_writer.settle(context)
     metrics.add_metric(name="InputTokens", unit=MetricUnit.Count, value=result.usage.inputTokens)
     metrics.add_metric(name="OutputTokens", unit=MetricUnit.Count, value=result.usage.outputTokens)
     metrics.add_metric(

@@ -15,6 +15,7 @@ from converse.request import build_request, validate_request
 from converse.settings import Settings
 from converse.wire import message_to_json, messages_from_json
 from shared.errors import ModelReplyUnusable
+from shared.steps import ToolStep
 
 
 class ConverseInput(BaseModel):
@@ -23,6 +24,8 @@ class ConverseInput(BaseModel):
     deadlineMs: Annotated[
         int | None, Field(description="Epoch ms by which the model must have answered")
     ] = None
+    steps: Annotated[Any, Field(description="The turn's live trace (shared.steps.Turn)")] = None
+    round: Annotated[int, Field(ge=0, description="Tool rounds done before this call")] = 0
 
 
 class Usage(BaseModel):
@@ -42,6 +45,8 @@ class ConverseOutput(BaseModel):
     usage: Usage
     latencyMs: int
     provider: str
+    steps: list[ToolStep] = Field(default_factory=list)
+    """The live trace's line of each toolUse, in order (shared.steps)."""
 
 
 LEAK_WINDOW = 48

@@ -5,7 +5,7 @@ The model's tool spec is generated from this model (``shared.registry``).
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
@@ -23,3 +23,13 @@ class BookInput(BaseModel):
         StringConstraints(strip_whitespace=True, min_length=2, max_length=200),
         Field(description="Book title or author"),
     ]
+
+    # -- the live trace ----------------------------------------------------------------------
+
+    def step(self) -> str:
+        return f"Looking up “{self.query}” at Open Library"
+
+    @classmethod
+    def found(cls, result: dict[str, Any]) -> str:
+        count = len(result.get("results") or [])
+        return "not found" if not count else "found" if count == 1 else f"{count} books found"

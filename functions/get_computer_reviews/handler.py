@@ -10,15 +10,18 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from get_computer_reviews.brave import search_reviews
 from get_computer_reviews.keys import get_brave_key
 from get_computer_reviews.logic import run
+from get_computer_reviews.schema import ReviewsInput
 from get_computer_reviews.settings import get_settings
 from shared.contract import ToolUse
 from shared.http import timeout_from
 from shared.observability import CORRELATION_ID_PATH, logger, metrics, record_tool_result, tracer
+from shared.tool_steps import reports_step
 
 
 @logger.inject_lambda_context(correlation_id_path=CORRELATION_ID_PATH)
 @tracer.capture_lambda_handler
 @metrics.log_metrics
+@reports_step(ReviewsInput)
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     settings = get_settings()
     tool_use = ToolUse.model_validate(event["toolUse"])

@@ -5,7 +5,7 @@ The model's tool spec is generated from this model (``shared.registry``).
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
@@ -23,3 +23,13 @@ class ReviewsInput(BaseModel):
         StringConstraints(strip_whitespace=True, min_length=2, max_length=200),
         Field(description="Computer or laptop name and model"),
     ]
+
+    # -- the live trace ----------------------------------------------------------------------
+
+    def step(self) -> str:
+        return f"Reading reviews of the {self.query}"
+
+    @classmethod
+    def found(cls, result: dict[str, Any]) -> str:
+        count = len(result.get("results") or [])
+        return f"{count} review{'' if count == 1 else 's'} found" if count else "no reviews found"

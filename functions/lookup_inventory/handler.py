@@ -11,6 +11,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from lookup_inventory.logic import run
 from lookup_inventory.repository import CatalogSource, DynamoCatalog
+from lookup_inventory.schema import InventoryInput
 from lookup_inventory.settings import get_settings
 from lookup_inventory.snapshots import S3Snapshots, s3_client_factory
 from shared.contract import ToolUse
@@ -26,6 +27,7 @@ from shared.observability import (
 )
 from shared.search import SearchIndex, SnapshotHolder
 from shared.search.driver import sqlite_module
+from shared.tool_steps import reports_step
 
 DEADLINE_MARGIN_S = 0.5
 """Time kept back from the Lambda's remaining time to filter, rank and answer."""
@@ -96,6 +98,7 @@ def deadline_for(context: RemainingTime | None) -> float | None:
 @logger.inject_lambda_context(correlation_id_path=CORRELATION_ID_PATH)
 @tracer.capture_lambda_handler
 @metrics.log_metrics
+@reports_step(InventoryInput)
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     tool_use = ToolUse.model_validate(event["toolUse"])
     output = run(

@@ -12,6 +12,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from shared.tool_steps import Words, field_words, number
+
 Category = Literal["BOOKS", "COMPUTERS", "MOBILE"]
 SortBy = Literal[
     "price", "price_desc", "weight", "battery", "ram", "storage", "screen", "camera", "newest"
@@ -66,7 +68,11 @@ class InventoryInput(BaseModel):
             ),
         ),
     ] = None
-    category: Annotated[Category | None, Field(description="Product category")] = None
+    category: Annotated[
+        Category | None,
+        Field(description="Product category"),
+        Words({"BOOKS": "books", "COMPUTERS": "computers", "MOBILE": "phones"}),
+    ] = None
     keywords: Annotated[
         str | None,
         Field(
@@ -85,16 +91,44 @@ class InventoryInput(BaseModel):
         float | None,
         Field(gt=0, le=1_000_000, allow_inf_nan=False, description="Highest price in US dollars"),
     ] = None
-    inStockOnly: Annotated[bool | None, Field(description="Only products in stock")] = None
-    minRamGb: Annotated[float | None, _bound("Least memory (RAM), GB")] = None
-    minStorageGb: Annotated[float | None, _bound("Least storage, GB")] = None
-    maxWeightKg: Annotated[float | None, _bound("Heaviest weight, kg")] = None
-    minBatteryHours: Annotated[float | None, _bound("Least battery life, hours (laptops)")] = None
-    minBatteryMah: Annotated[float | None, _bound("Least battery capacity, mAh (phones)")] = None
-    minScreenInches: Annotated[float | None, _bound("Smallest screen, inches")] = None
-    maxScreenInches: Annotated[float | None, _bound("Largest screen, inches")] = None
-    minCameraMp: Annotated[float | None, _bound("Least main camera, megapixels")] = None
-    minYear: Annotated[float | None, _bound("Released or published in this year or later")] = None
+    inStockOnly: Annotated[
+        bool | None, Field(description="Only products in stock"), Words("in stock")
+    ] = None
+    minRamGb: Annotated[
+        float | None, _bound("Least memory (RAM), GB"), Words("with at least {} GB RAM")
+    ] = None
+    minStorageGb: Annotated[
+        float | None, _bound("Least storage, GB"), Words("with at least {} GB storage")
+    ] = None
+    maxWeightKg: Annotated[
+        float | None, _bound("Heaviest weight, kg"), Words("weighing at most {} kg")
+    ] = None
+    minBatteryHours: Annotated[
+        float | None,
+        _bound("Least battery life, hours (laptops)"),
+        Words("with {}+ hours of battery"),
+    ] = None
+    minBatteryMah: Annotated[
+        float | None,
+        _bound("Least battery capacity, mAh (phones)"),
+        Words("with a {}+ mAh battery"),
+    ] = None
+    minScreenInches: Annotated[
+        float | None, _bound("Smallest screen, inches"), Words("with a {}″ screen or larger")
+    ] = None
+    maxScreenInches: Annotated[
+        float | None, _bound("Largest screen, inches"), Words("with a {}″ screen or smaller")
+    ] = None
+    minCameraMp: Annotated[
+        float | None,
+        _bound("Least main camera, megapixels"),
+        Words("with a {} MP camera or better"),
+    ] = None
+    minYear: Annotated[
+        float | None,
+        _bound("Released or published in this year or later"),
+        Words("from {:.0f} on"),
+    ] = None
     productIds: Annotated[
         list[ProductId] | None,
         Field(
@@ -122,6 +156,7 @@ class InventoryInput(BaseModel):
             le=MAX_OFFSET,
             description="Skip this many ranked matches: a result's nextOffset, for the next page",
         ),
+        Words("past the first {}"),
     ] = None
     sortBy: Annotated[
         SortBy | None,
@@ -132,6 +167,19 @@ class InventoryInput(BaseModel):
                 "camera (largest first), newest"
             )
         ),
+        Words(
+            {
+                "price": "cheapest first",
+                "price_desc": "priciest first",
+                "weight": "lightest first",
+                "battery": "longest battery first",
+                "ram": "most RAM first",
+                "storage": "most storage first",
+                "screen": "biggest screen first",
+                "camera": "best camera first",
+                "newest": "newest first",
+            }
+        ),
     ] = None
 
     @field_validator("category", mode="before")
@@ -139,3 +187,47 @@ class InventoryInput(BaseModel):
     def _upper(cls, value: Any) -> Any:
         # Models write "computers" as often as "COMPUTERS"; both mean the same.
         return value.strip().upper() if isinstance(value, str) else value
+
+    @field_validator("offset")
+    @classmethod
+    def _first_page(cls, value: int | None) -> int | None:
+        # An offset of 0 is the first page, as no offset is (and reads so in the trace).
+        return value or None
+
+    # -- the live trace ----------------------------------------------------------------------
+
+    def step(self) -> str:
+        """This search in the shopper's words: "Searching the catalog for gaming laptops
+        under $1,500"."""
+        if self.productIds:
+            ids = self.productIds
+            named = ", ".join(ids[:-1]) + f" and {ids[-1]}" if len(ids) > 1 else ids[0]
+            return f"Looking up {named} in the catalog"
+        (category,) = field_words(self, ["category"]) or ["products"]
+        subject = self.keywords or (f"“{self.productName}”" if self.productName else category)
+        if self.brandId and self.brandId.casefold() not in subject.casefold():
+            subject = f"{self.brandId} {subject}"
+        price = _price_words(self.minPrice, self.maxPrice)
+        rest = field_words(
+            self, [name for name in type(self).model_fields if name not in ("category", "sortBy")]
+        )
+        order = "".join(f", {words}" for words in field_words(self, ["sortBy"]))
+        return " ".join(["Searching the catalog for", subject, *price, *rest]) + order
+
+    @classmethod
+    def found(cls, result: dict[str, Any]) -> str:
+        """How the search ended, from what the model was told: "12 found"."""
+        count = result.get("count")
+        if count in (0, "0"):
+            return "nothing found"
+        return f"{count} found" if count is not None else "done"
+
+
+def _price_words(low: float | None, high: float | None) -> list[str]:
+    if low and high:
+        return [f"between ${number(low)} and ${number(high)}"]
+    if high:
+        return [f"under ${number(high)}"]
+    if low:
+        return [f"over ${number(low)}"]
+    return []

@@ -16,6 +16,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from shared.steps import TURN_ID_PATTERN
 from shared.vocabulary import ERRORS, FALLBACK_REASONS, OUTCOMES
 from shared.vocabulary import error_body as error_body
 
@@ -35,6 +36,8 @@ class QueryRequest(BaseModel):
 
     message: Annotated[str, Field(min_length=1, max_length=DEFAULT_MAX_MESSAGE_CHARS)]
     sessionId: Annotated[str | None, Field(pattern=SESSION_ID_PATTERN)] = None
+    turnId: Annotated[str | None, Field(pattern=TURN_ID_PATTERN)] = None
+    """The page's random id for this question: its live trace is read by it (shared.steps)."""
 
     @field_validator("message")
     @classmethod
@@ -50,6 +53,9 @@ class RequestRejected(ValueError):
     """A request body that breaks the contract; ``str()`` is the message a user sees."""
 
 
+_ID_NAMES = {"sessionId": "session id", "turnId": "turn id"}
+
+
 def _describe(exc: ValidationError) -> str:
     problems = []
     for err in exc.errors():
@@ -63,7 +69,7 @@ def _describe(exc: ValidationError) -> str:
         elif err["type"] == "string_too_long":
             problems.append(f"{where}: at most {err['ctx']['max_length']} characters")
         elif err["type"] == "string_pattern_mismatch":
-            problems.append(f"{where}: not a valid session id")
+            problems.append(f"{where}: not a valid {_ID_NAMES.get(where, 'value')}")
         else:
             problems.append(f"{where}: {err['msg'].removeprefix('Value error, ')}")
     return "; ".join(problems)
@@ -108,6 +114,7 @@ def request_json_schema(max_message_chars: int = DEFAULT_MAX_MESSAGE_CHARS) -> d
                 "allOf": [{"pattern": r"\S"}, {"pattern": f"^[^{_CONTROL_PATTERN[1:-1]}]*$"}],
             },
             "sessionId": {"type": ["string", "null"], "pattern": SESSION_ID_PATTERN},
+            "turnId": {"type": ["string", "null"], "pattern": TURN_ID_PATTERN},
         },
     }
 

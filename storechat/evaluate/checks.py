@@ -3,15 +3,16 @@
 Each check belongs to one score:
 
 * **constraints**: every product shown satisfies each product constraint of ``expect``
-  (category, brand, os, price and spec bounds, inStock, productIdsFrom); the share of
-  products that do is kept as well. The set shown: productIds, min/maxProducts,
-  noProducts.
+  (category, brand, os, specIncludes, price and spec bounds, inStock, productIdsFrom);
+  the share of products that do is kept as well. The set shown: productIds,
+  min/maxProducts, noProducts. The order: firstMost/firstLeast, checked against the
+  catalog the run answered from.
 * **facts**: answerIncludes and answerExcludes (case-insensitive), and the fact check's
   ``corrections`` on every turn (none expected). When a body also says how many facts
   were checked (``factsChecked``), fact accuracy is ``1 - corrections / checked``.
 * **citations**: no turn's ``unverifiedCitations`` holds anything.
 * **tools**: toolsCalled and toolsNotCalled, against the tool names in the last trace.
-* **outcome**: ``outcome`` and ``refuse``; and every turn's execution succeeded.
+* **outcome**: ``outcome``, ``refuse`` and ``asks``; and every turn's execution succeeded.
 
 A question passes when every check of every score passes. Citations and fact accuracy
 are checked on every question; the rest only where ``expect`` asks.
@@ -20,11 +21,13 @@ are checked on every question; the rest only where ``expect`` asks.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from shared import registry
+from shared.catalog_data import load_catalog
+from storechat.evaluate.products import BOUNDS, first_ranked, product_faults
 from storechat.evaluate.questions import Expect, LoadedQuestion
 
 SCORES = ("constraints", "facts", "citations", "tools", "outcome")
@@ -42,28 +45,9 @@ or content filter), or when the last turn shows no products and its answer decli
 these words ("I can't share that", "we don't sell TVs", "sorry", "I can only help
 with ..."). ``refuse: false`` holds when neither is so."""
 
-
-@dataclass(frozen=True)
-class Bound:
-    """A numeric product constraint: ``spec`` at least (or at most) the expected value."""
-
-    spec: str
-    at_least: bool
-    unit: str
-
-
-BOUNDS: dict[str, Bound] = {
-    "minPrice": Bound("price", True, "$"),
-    "maxPrice": Bound("price", False, "$"),
-    "minRamGb": Bound("ramGb", True, "GB RAM"),
-    "minStorageGb": Bound("storageGb", True, "GB storage"),
-    "maxWeightKg": Bound("weightKg", False, "kg"),
-    "minBatteryHours": Bound("batteryHours", True, "h battery"),
-    "minScreenInches": Bound("screenInches", True, "inch screen"),
-    "maxScreenInches": Bound("screenInches", False, "inch screen"),
-    "minCameraMp": Bound("cameraMp", True, "MP camera"),
-}
-"""Every numeric key of :class:`Expect`, with the product field it bounds."""
+QUESTION_MARK = re.compile(r"¿|\?(?![\w=&/])")
+"""A sentence that asks: ``asks: true`` holds when the answer has one ("Which do you
+mean: a laptop or a phone?"); a ``?`` inside a link or a word does not count."""
 
 
 @dataclass(frozen=True)
@@ -117,34 +101,17 @@ def declines(body: dict[str, Any]) -> bool:
     return not body.get("products") and bool(DECLINES.search(_plain(body.get("answer") or "")))
 
 
-def product_faults(product: dict[str, Any], expect: Expect, previous: set[str] | None) -> list[str]:
-    """Why ``product`` breaks the product constraints of ``expect`` (empty: it does not)."""
-    pid = product.get("productId", "?")
-    specs = product.get("specs") or {}
-    faults: list[str] = []
-    if expect.category and product.get("category") != expect.category:
-        faults.append(f"{pid} is in {product.get('category')}, not {expect.category}")
-    if expect.brand and str(product.get("brand", "")).casefold() != expect.brand.casefold():
-        faults.append(f"{pid} is by {product.get('brand')}, not {expect.brand}")
-    if expect.os and expect.os.casefold() not in str(specs.get("os", "")).casefold():
-        faults.append(f"{pid} runs {specs.get('os') or 'no stated system'}, not {expect.os}")
-    for key, bound in BOUNDS.items():
-        wanted = getattr(expect, key)
-        if wanted is None:
-            continue
-        value = _field(product, bound.spec)
-        if value is None:
-            faults.append(f"{pid} has no {bound.spec} (wanted {_limit(bound, wanted)})")
-        elif (value < wanted) if bound.at_least else (value > wanted):
-            faults.append(f"{pid} {_amount(bound, value)} (wanted {_limit(bound, wanted)})")
-    if expect.inStock and not (_number(product.get("stock")) or 0) > 0:
-        faults.append(f"{pid} is out of stock")
-    if previous is not None and pid not in previous:
-        faults.append(f"{pid} was not among the previous turn's products")
-    return faults
+def asks(body: dict[str, Any]) -> bool:
+    return bool(QUESTION_MARK.search(str(body.get("answer") or "")))
 
 
-def score(question: LoadedQuestion, turns: list[Turn]) -> Scored:
+def score(
+    question: LoadedQuestion,
+    turns: list[Turn],
+    catalog: Sequence[dict[str, Any]] | None = None,
+) -> Scored:
+    """The checks of ``question`` on its ``turns``; ``catalog`` is what the run answered
+    from (the bundled sample when None), which ``firstMost``/``firstLeast`` rank."""
     expect = question.question.expect
     scored = Scored()
     failed = next((t for t in turns if t.body is None), None)
@@ -157,6 +124,10 @@ def score(question: LoadedQuestion, turns: list[Turn]) -> Scored:
     previous = bodies[-2] if len(bodies) > 1 else None
     for group in _GROUPS:
         group(expect, last, previous, scored)
+    if expect.firstMost or expect.firstLeast:
+        shown = [p for p in last.get("products") or [] if isinstance(p, dict)]
+        ranked = first_ranked(expect, shown, load_catalog() if catalog is None else catalog)
+        scored.checks.append(Check("constraints", *ranked))
     _universal(bodies, scored)
     return scored
 
@@ -165,7 +136,15 @@ def score(question: LoadedQuestion, turns: list[Turn]) -> Scored:
 
 _Group = Callable[[Expect, dict[str, Any], dict[str, Any] | None, Scored], None]
 
-_PRODUCT_KEYS = ("category", "brand", "os", *BOUNDS, "inStock", "productIdsFrom")
+_PRODUCT_KEYS = (
+    "category",
+    "brand",
+    "os",
+    "specIncludes",
+    *BOUNDS,
+    "inStock",
+    "productIdsFrom",
+)
 
 
 def _constraints(
@@ -246,6 +225,11 @@ def _outcome(
         name = "declines" if expect.refuse else "does not decline"
         detail = "" if ok else _excerpt(str(last.get("answer") or ""))
         scored.checks.append(Check("outcome", name, ok, detail))
+    if expect.asks is not None:
+        ok = asks(last) == expect.asks
+        name = "asks the shopper" if expect.asks else "does not ask the shopper"
+        detail = "" if ok else _excerpt(str(last.get("answer") or ""))
+        scored.checks.append(Check("outcome", name, ok, detail))
 
 
 _GROUPS: tuple[_Group, ...] = (_constraints, _facts, _tools, _outcome)
@@ -283,30 +267,6 @@ def tools_called(body: dict[str, Any]) -> list[str]:
         for line in body.get("trace") or []
         if isinstance(line, dict) and line.get("tool") in names
     ]
-
-
-def _field(product: dict[str, Any], key: str) -> float | None:
-    if key == "price":
-        return _number(product.get("price"))
-    specs = product.get("specs") or {}
-    value = _number(specs.get(key))
-    if value is None and key == "weightKg" and _number(specs.get("weightG")) is not None:
-        return float(specs["weightG"]) / 1000  # phones are weighed in grams
-    return value
-
-
-def _number(value: Any) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    return float(value)
-
-
-def _amount(bound: Bound, value: float) -> str:
-    return f"${value:,.2f}" if bound.unit == "$" else f"{value:g} {bound.unit}"
-
-
-def _limit(bound: Bound, value: float) -> str:
-    return ("≥ " if bound.at_least else "≤ ") + _amount(bound, value)
 
 
 def _plain(text: str) -> str:

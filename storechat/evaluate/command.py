@@ -1,9 +1,10 @@
 """``storechat eval``: run the question set through the real loop and report the scores.
 
-Every question file is validated before anything runs; a bad one is refused with each
-fault's line and field, and exit code 2. So is a ``--compare`` file that is not a report,
-or a ``--out`` that is not a directory. Once it runs the exit code is 0, whatever the
-scores: the report says how it went.
+Every question file, and every companion catalog beside one, is validated before
+anything runs; a bad one is refused with each fault's line and field, and exit code 2.
+So is a ``--compare`` file that is not a report, or a ``--out`` that is not a
+directory. Once it runs the exit code is 0, whatever the scores: the report says how it
+went, each set (development, held out) apart.
 """
 
 from __future__ import annotations
@@ -11,15 +12,19 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections import Counter
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO
 
-from storechat.catalog.local_store import LocalCatalog, load_local_catalog
+from storechat.catalog.local_store import LocalCatalog
 from storechat.evaluate import compare, report
+from storechat.evaluate.catalogs import CatalogInvalid, ServedCatalog, served_catalogs
 from storechat.evaluate.pricing import pricing_for
 from storechat.evaluate.questions import (
+    HELD_OUT_DIR,
     QUESTIONS_DIR,
+    SETS,
     LoadedQuestion,
     QuestionsInvalid,
     default_question_files,
@@ -38,8 +43,9 @@ def add_eval_arguments(parser: argparse.ArgumentParser) -> None:
         action="append",
         type=Path,
         metavar="FILE",
-        help="a JSON Lines question file; repeat for several "
-        f"(default: every {QUESTIONS_DIR.name}/*.jsonl, in name order)",
+        help="a JSON Lines question file; repeat for several (default: every "
+        f"{QUESTIONS_DIR.name}/*.jsonl, then every {QUESTIONS_DIR.name}/{HELD_OUT_DIR.name}/"
+        "*.jsonl, the held-out set)",
     )
     parser.add_argument(
         "--out",
@@ -85,30 +91,42 @@ def run_eval(
     if args.out.exists() and not args.out.is_dir():
         print(f"error: --out {args.out} is a file, not a directory", file=err)
         return EXIT_USAGE
+    try:
+        served = served_catalogs(questions, home)
+    except CatalogInvalid as exc:
+        for problem in exc.problems:
+            print(f"error: {problem}", file=err)
+        print("nothing was run: fix the catalog file first", file=err)
+        return EXIT_USAGE
 
-    catalog = load_local_catalog(home)
     pricing = pricing_for(args.model)
+    counts = Counter(q.set for q in questions)
+    per_set = ", ".join(f"{counts[name]} {name}" for name in SETS if counts[name])
     print(
-        f"storechat eval · {label} · {len(questions)} questions · {pricing.note}",
+        f"storechat eval · {label} · {len(questions)} questions ({per_set}) · {pricing.note}",
         file=err,
     )
+
+    def open_system(catalog: ServedCatalog) -> LocalStorechat:
+        return LocalStorechat(
+            model=args.model, catalog=catalog.products, data_dir=None, log_level=args.log_level
+        )
+
     started = datetime.now(UTC)
     clock = time.perf_counter()
-    with LocalStorechat(
-        model=args.model, catalog=catalog, data_dir=None, log_level=args.log_level
-    ) as local:
-        results = evaluate(local, questions, pricing, err)
+    results = evaluate(open_system, questions, served, pricing, err)
     entries = [r.as_json() for r in results]
     body: dict[str, Any] = {
         "format": report.FORMAT,
         "model": args.model,
         "modelLabel": label,
         "pricing": pricing.as_json(),
-        "catalog": _catalog_label(home, catalog),
+        "catalog": LocalCatalog(home).description,
         "questionFiles": _files(questions),
         "startedAt": started.isoformat(timespec="seconds"),
         "elapsedS": round(time.perf_counter() - clock, 1),
         "totals": report.totals(entries),
+        "sets": _sets(entries, questions, served),
         "questions": entries,
     }
     comparison = compare.compare(earlier, body) if earlier else None
@@ -122,13 +140,32 @@ def run_eval(
     return 0
 
 
+def _sets(
+    entries: list[dict[str, Any]], questions: list[LoadedQuestion], served: list[ServedCatalog]
+) -> dict[str, Any]:
+    """Each set's totals, with its question files and the catalogs it was answered from."""
+    catalog_of = {position: c.label for c in served for position in c.positions}
+    sets = report.by_set(entries)
+    for name, s in sets.items():
+        mine = [i for i, q in enumerate(questions) if q.set == name]
+        s["files"] = _files([questions[i] for i in mine])
+        s["catalogs"] = list(dict.fromkeys(catalog_of[i] for i in mine))
+    return sets
+
+
 def _summary(body: dict[str, Any], out: TextIO) -> None:
     t = body["totals"]
-    rates = " · ".join(f"{name} {report.percent(s['rate'])}" for name, s in t["scores"].items())
-    print(
-        f"{t['passed']} of {t['questions']} questions pass ({report.percent(t['rate'])}) · {rates}",
-        file=out,
-    )
+    sets = body["sets"]
+    for name, s in sets.items() if len(sets) > 1 else [("", {"totals": t})]:
+        mine = s["totals"]
+        rates = " · ".join(
+            f"{score} {report.percent(r['rate'])}" for score, r in mine["scores"].items()
+        )
+        print(
+            f"{name + ': ' if name else ''}{mine['passed']} of {mine['questions']} questions "
+            f"pass ({report.percent(mine['rate'])}) · {rates}",
+            file=out,
+        )
     per = t["perQuestion"]
     cost = "" if per["costUsd"] is None else f" · ${per['costUsd']:.5f}"
     print(
@@ -144,18 +181,14 @@ def _changes(c: dict[str, Any], out: TextIO) -> None:
     print(f"worse: {', '.join(w['id'] for w in c['worse']) or 'none'}", file=out)
     for w in c["worse"]:
         print(f"  {w['id']}: {'; '.join(w['failures'])}", file=out)
-    rate = c["rates"]["all expectations"]
-    if rate[0] is not None and rate[1] is not None:
+    sets = c.get("sets") or {}
+    for name, rates in sets.items() if len(sets) > 1 else [("", c)]:
+        before, now = rates["rates"]["all expectations"]
         print(
-            f"pass rate {report.percent(rate[0])} → {report.percent(rate[1])}",
+            f"{name + ' ' if name else ''}pass rate {report.percent(before)} → "
+            f"{report.percent(now)}",
             file=out,
         )
-
-
-def _catalog_label(home: Path, catalog: list[dict[str, Any]] | None) -> str:
-    if catalog is None:
-        return "the bundled sample"
-    return f"{LocalCatalog(home).description}, {len(catalog)} products"
 
 
 def _files(questions: list[LoadedQuestion]) -> list[str]:

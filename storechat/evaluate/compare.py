@@ -2,15 +2,18 @@
 
 :func:`compare` matches questions by id: a question that passes now and failed before
 is *better*, the reverse *worse*; a question in only one report is listed apart. Rates
-are compared per score and per kind, and the run's figures (tokens, model calls,
-latency, cost per question) side by side.
+are compared per score and per kind, in all and for each set (development, held out)
+apart, and the run's figures (tokens, model calls, latency, cost per question) side by
+side. A report from before sets reads as the development set alone.
 
-:func:`below_floor` holds a run's totals to a floor file::
+:func:`below_floor` holds one set's totals to a floor::
 
     {"passRate": 0.5, "constraintShare": 0.9,
      "scores": {"constraints": 0.8, ...}, "kinds": {"budget": 0.6, ...}}
 
-Every rate named there must be reached; a rate the floor does not name is free.
+Every rate named there must be reached; a rate the floor does not name is free. A floor
+file holds one such floor per set (``{"sets": {"development": {...}, "heldout": {...}}}``),
+which :func:`below_floors` checks and :func:`floors_of` writes.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-from storechat.evaluate.report import FORMAT, percent, table
+from storechat.evaluate.report import FORMAT, by_set, percent, table
 
 
 class ReportInvalid(Exception):
@@ -44,6 +47,7 @@ def compare(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
     after = {q["id"]: q for q in new["questions"]}
     both = [qid for qid in after if qid in before]
     to, tn = old["totals"], new["totals"]
+    earlier = by_set(old["questions"])
     return {
         "old": {"model": old.get("model"), "startedAt": old.get("startedAt")},
         "new": {"model": new.get("model"), "startedAt": new.get("startedAt")},
@@ -55,20 +59,28 @@ def compare(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
         ],
         "added": [qid for qid in after if qid not in before],
         "removed": [qid for qid in before if qid not in after],
-        "rates": {
-            "all expectations": [to["rate"], tn["rate"]],
-            **{
-                n: [to["scores"].get(n, {}).get("rate"), s["rate"]] for n, s in tn["scores"].items()
-            },
-            "constraint share": [to.get("constraintShare"), tn.get("constraintShare")],
-        },
-        "kinds": {
-            k: [to["kinds"].get(k, {}).get("rate"), s["rate"]] for k, s in tn["kinds"].items()
+        **_rates(to, tn),
+        "sets": {
+            name: _rates(earlier.get(name, {}).get("totals") or {}, s["totals"])
+            for name, s in by_set(new["questions"]).items()
         },
         "perQuestion": {
             key: [to["perQuestion"].get(key), value] for key, value in tn["perQuestion"].items()
         }
         | {"latencyMs": [to["latencyMs"]["mean"], tn["latencyMs"]["mean"]]},
+    }
+
+
+def _rates(to: dict[str, Any], tn: dict[str, Any]) -> dict[str, Any]:
+    """The pass rates of two runs' totals side by side (``to`` empty: not run before)."""
+    scores, kinds = to.get("scores") or {}, to.get("kinds") or {}
+    return {
+        "rates": {
+            "all expectations": [to.get("rate"), tn["rate"]],
+            **{n: [scores.get(n, {}).get("rate"), s["rate"]] for n, s in tn["scores"].items()},
+            "constraint share": [to.get("constraintShare"), tn.get("constraintShare")],
+        },
+        "kinds": {k: [kinds.get(k, {}).get("rate"), s["rate"]] for k, s in tn["kinds"].items()},
     }
 
 
@@ -88,6 +100,19 @@ def markdown(c: dict[str, Any]) -> list[str]:
     if c["removed"]:
         lines.append(f"- questions no longer asked: {', '.join(c['removed'])}")
     lines.append("")
+    sets = c.get("sets") or {}
+    if len(sets) < 2:
+        lines += _rate_table(c)
+    for name, rates in sets.items() if len(sets) > 1 else ():
+        lines += [f"### {name}", "", *_rate_table(rates)]
+    figures = [
+        [key, _figure(a), _figure(b), _delta(a, b, rate=False)]
+        for key, (a, b) in c["perQuestion"].items()
+    ]
+    return lines + table(["per question", "before", "now", "change"], figures)
+
+
+def _rate_table(c: dict[str, Any]) -> list[str]:
     rows = [
         [name, percent(a), percent(b), _delta(a, b, rate=True)]
         for name, (a, b) in [
@@ -95,12 +120,24 @@ def markdown(c: dict[str, Any]) -> list[str]:
             *((f"kind {k}", v) for k, v in c["kinds"].items()),
         ]
     ]
-    lines += table(["pass rate", "before", "now", "change"], rows)
-    figures = [
-        [key, _figure(a), _figure(b), _delta(a, b, rate=False)]
-        for key, (a, b) in c["perQuestion"].items()
-    ]
-    return lines + table(["per question", "before", "now", "change"], figures)
+    return table(["pass rate", "before", "now", "change"], rows)
+
+
+def below_floors(sets: dict[str, Any], floors: dict[str, Any]) -> list[str]:
+    """:func:`below_floor` for every set a floor file names (``sets`` as :func:`by_set`
+    gives them); a set the floor names but the run did not ask is a problem too."""
+    problems = []
+    for name, floor in (floors.get("sets") or {}).items():
+        if name not in sets:
+            problems.append(f"{name}: no questions of this set were run")
+            continue
+        problems += [f"{name} {problem}" for problem in below_floor(sets[name]["totals"], floor)]
+    return problems
+
+
+def floors_of(sets: dict[str, Any], step: float = 0.01) -> dict[str, Any]:
+    """A floor for each set, at what it scored (``sets`` as :func:`by_set` gives them)."""
+    return {"sets": {name: floor_of(s["totals"], step) for name, s in sets.items()}}
 
 
 def below_floor(totals: dict[str, Any], floor: dict[str, Any]) -> list[str]:

@@ -11,6 +11,12 @@ answer to it must satisfy.
 checked against the response to the **last** turn. A file is read whole and every line
 is validated before anything runs: :func:`load_questions` raises
 :class:`QuestionsInvalid` listing each bad line as ``FILE: line N, field: message``.
+
+Each question belongs to a **set**, by where its file is: a file in a directory named
+``heldout`` (``evals/heldout/``) is in the held-out set, which judges a model and is not
+read while changing it; any other file is in the development set. The two are reported
+apart. A ``catalog.jsonl`` (or ``catalog.csv``) beside a question file is not questions:
+it is the products imported for them (:mod:`storechat.evaluate.catalogs`).
 """
 
 from __future__ import annotations
@@ -37,7 +43,20 @@ from shared.vocabulary import Outcome
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 QUESTIONS_DIR = REPO_ROOT / "evals"
-"""Where the default question set lives: every ``*.jsonl`` in it, in name order."""
+"""Where the default question set lives: every ``*.jsonl`` in it, in name order, then
+every ``*.jsonl`` of its ``heldout/``."""
+HELD_OUT_DIR = QUESTIONS_DIR / "heldout"
+COMPANION_STEM = "catalog"
+"""A file named ``catalog.<ext>`` beside question files holds products, not questions."""
+
+SetName = Literal["development", "heldout"]
+DEVELOPMENT: SetName = "development"
+HELD_OUT: SetName = "heldout"
+SETS: dict[SetName, str] = {
+    DEVELOPMENT: "the questions a model is changed against",
+    HELD_OUT: "questions that judge a model, not read while changing it",
+}
+"""Every set, in report order, with what the report calls it."""
 
 Kind = Literal[
     "single",
@@ -53,6 +72,11 @@ Kind = Literal[
     "comparison",
     "outside-store",
     "constraint",
+    "typo",
+    "superlative",
+    "language",
+    "unclear",
+    "imported",
 ]
 Category = Literal["COMPUTERS", "MOBILE", "BOOKS"]
 
@@ -73,6 +97,20 @@ _Turn = Annotated[str, AfterValidator(_sendable)]
 _Money = Annotated[float, Field(ge=0)]
 _Amount = Annotated[float, Field(gt=0)]
 _Words = Annotated[list[Annotated[str, Field(min_length=1)]], Field(min_length=1)]
+
+RankedField = Literal[
+    "price",
+    "ramGb",
+    "storageGb",
+    "weightKg",
+    "batteryHours",
+    "batteryMah",
+    "screenInches",
+    "cameraMp",
+    "year",
+]
+"""A product field ``firstMost``/``firstLeast`` rank by: the fields the numeric bounds
+read (``storechat.evaluate.checks.BOUNDS``; a test holds the two together)."""
 
 
 class Expect(BaseModel):
@@ -95,6 +133,12 @@ class Expect(BaseModel):
     minScreenInches: _Amount | None = None
     maxScreenInches: _Amount | None = None
     minCameraMp: _Amount | None = None
+    minBatteryMah: _Amount | None = None
+    minYear: _Amount | None = None
+    specIncludes: Annotated[
+        dict[Annotated[str, Field(min_length=1)], Annotated[str, Field(min_length=1)]] | None,
+        Field(min_length=1, description="spec name -> a substring of its value, any case"),
+    ] = None
     inStock: bool | None = None
     productIdsFrom: Literal["previous"] | None = None
     # The set of products shown (also the constraints score).
@@ -102,6 +146,10 @@ class Expect(BaseModel):
     minProducts: Annotated[int | None, Field(ge=0)] = None
     maxProducts: Annotated[int | None, Field(ge=0)] = None
     noProducts: bool | None = None
+    # The first product shown has the highest (lowest) value of this field among the
+    # served catalog's products that meet every product constraint above.
+    firstMost: RankedField | None = None
+    firstLeast: RankedField | None = None
     # The answer's words (the facts score).
     answerIncludes: _Words | None = None
     answerExcludes: _Words | None = None
@@ -111,6 +159,9 @@ class Expect(BaseModel):
     # The outcome score.
     outcome: Outcome | None = None
     refuse: bool | None = None
+    asks: Annotated[bool | None, Field(description="the answer puts a question to the shopper")] = (
+        None
+    )
 
     @field_validator("toolsCalled", "toolsNotCalled")
     @classmethod
@@ -137,6 +188,10 @@ class Expect(BaseModel):
             raise ValueError(f"toolsNotCalled: {sorted(both)[0]} is also in toolsCalled")
         if self.noProducts and (self.minProducts or self.productIds):
             raise ValueError("noProducts: contradicts minProducts or productIds")
+        if self.firstMost and self.firstLeast:
+            raise ValueError("firstLeast: the first product cannot be both")
+        if (self.firstMost or self.firstLeast) and self.noProducts:
+            raise ValueError("noProducts: contradicts firstMost or firstLeast")
         return self
 
 
@@ -165,7 +220,15 @@ class LoadedQuestion:
 
     @property
     def source(self) -> str:
-        return f"{_shown(self.path)}:{self.line}"
+        return f"{shown_path(self.path)}:{self.line}"
+
+    @property
+    def set(self) -> SetName:
+        return set_of(self.path)
+
+
+def set_of(path: Path) -> SetName:
+    return HELD_OUT if path.resolve().parent.name == HELD_OUT_DIR.name else DEVELOPMENT
 
 
 class QuestionsInvalid(Exception):
@@ -177,7 +240,14 @@ class QuestionsInvalid(Exception):
 
 
 def default_question_files(directory: Path = QUESTIONS_DIR) -> list[Path]:
-    return sorted(directory.glob("*.jsonl"))
+    """The development set's files, then the held-out set's, each in name order."""
+    held_out = directory / HELD_OUT_DIR.name
+    return [
+        path
+        for folder in (directory, held_out)
+        for path in sorted(folder.glob("*.jsonl"))
+        if path.stem != COMPANION_STEM
+    ]
 
 
 def load_questions(paths: Iterable[Path]) -> list[LoadedQuestion]:
@@ -192,12 +262,12 @@ def load_questions(paths: Iterable[Path]) -> list[LoadedQuestion]:
         try:
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
-            problems.append(f"{_shown(path)}: cannot be read: {exc}")
+            problems.append(f"{shown_path(path)}: cannot be read: {exc}")
             continue
         for number, raw in enumerate(text.splitlines(), start=1):
             if not raw.strip():
                 continue
-            where = f"{_shown(path)}: line {number}"
+            where = f"{shown_path(path)}: line {number}"
             question, faults = _parse_line(raw)
             problems += [f"{where}, {fault}" for fault in faults]
             if question is None:
@@ -243,7 +313,7 @@ def _fault(err: Any) -> str:
     return f"{'.'.join(loc) or 'question'}: {message}"
 
 
-def _shown(path: Path) -> str:
+def shown_path(path: Path) -> str:
     try:
         return str(path.resolve().relative_to(Path.cwd()))
     except ValueError:

@@ -3,6 +3,8 @@
 The JSON (``report.json``) is the record: everything the Markdown shows, each
 question's checks, and what ``--compare`` reads back. Rates are shares of the questions
 a score applies to (a question with no tool expectations does not count for *tools*).
+``totals`` counts every question run; ``sets`` holds the same totals for each set apart
+(the development set, the held-out set), and the Markdown shows each set on its own.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from storechat.evaluate.checks import SCORES, TOKEN_KEYS
+from storechat.evaluate.questions import DEVELOPMENT, SETS
 
 FORMAT: Final = "storechat-eval/1"
 JSON_NAME = "report.json"
@@ -86,6 +89,16 @@ def write(out: Path, report: dict[str, Any], extra_markdown: Sequence[str] = ())
     return [md_path, json_path]
 
 
+def by_set(questions: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Each set's label and totals, in :data:`SETS` order; a set without questions is left
+    out. A question of a report from before sets is in the development set."""
+    return {
+        name: {"label": label, "totals": totals(mine)}
+        for name, label in SETS.items()
+        if (mine := [q for q in questions if q.get("set", DEVELOPMENT) == name])
+    }
+
+
 def markdown(report: dict[str, Any]) -> list[str]:
     t = report["totals"]
     pricing = report["pricing"]
@@ -98,8 +111,54 @@ def markdown(report: dict[str, Any]) -> list[str]:
         + ", ".join(f"`{f}`" for f in report["questionFiles"]),
         f"- run: {report['startedAt']}, {report['elapsedS']:.1f} s",
         "",
-        "## Totals",
+    ]
+    sets = report.get("sets") or {}
+    if len(sets) < 2:
+        catalogs = [c for s in sets.values() for c in s.get("catalogs") or ()]
+        return lines + _section("##", "Totals", t, report["questions"], _answered_from(catalogs))
+    lines += [
+        "## Sets",
         "",
+        "Each set is scored on its own: the held-out set judges a model, and its questions "
+        "are not read while the model is changed.",
+        "",
+        *table(
+            ["set", "questions", "passed", "rate", *SCORES],
+            [
+                [name, str(s["totals"]["questions"]), str(s["totals"]["passed"])]
+                + [percent(s["totals"]["rate"])]
+                + [percent(s["totals"]["scores"][score]["rate"]) for score in SCORES]
+                for name, s in sets.items()
+            ],
+        ),
+    ]
+    for name, s in sets.items():
+        mine = [q for q in report["questions"] if q.get("set", DEVELOPMENT) == name]
+        intro = _answered_from(s.get("catalogs") or ())
+        lines += _section("##", f"{name}: {s['label']}", s["totals"], mine, intro, sub="###")
+    return lines
+
+
+def _answered_from(catalogs: Sequence[str]) -> list[str]:
+    return [f"- answered from {catalog}" for catalog in catalogs]
+
+
+def _section(
+    level: str,
+    heading: str,
+    t: dict[str, Any],
+    questions: Sequence[dict[str, Any]],
+    intro: Sequence[str] = (),
+    *,
+    sub: str | None = None,
+) -> list[str]:
+    """One set's totals, kinds, questions and failures under ``heading``."""
+    sub = sub or level
+    lines = [
+        f"{level} {heading}",
+        "",
+        *intro,
+        *([""] if intro else []),
         f"**{t['passed']} of {t['questions']} questions pass ({percent(t['rate'])})**: "
         "every expectation holds.",
         "",
@@ -111,7 +170,7 @@ def markdown(report: dict[str, Any]) -> list[str]:
             ],
         ),
         *_measures(t),
-        "## By kind",
+        f"{sub} By kind",
         "",
         *table(
             ["kind", "questions", "passed", "rate"],
@@ -120,19 +179,19 @@ def markdown(report: dict[str, Any]) -> list[str]:
                 for k, s in t["kinds"].items()
             ],
         ),
-        "## Questions",
+        f"{sub} Questions",
         "",
         "✓ every check of that score passed, ✗ one failed, · the question sets none. "
         "Constraints show the products that met them out of those shown.",
         "",
         *table(
             ["#", "question", "kind", "result", *SCORES, "tokens in / out", "calls", "ms", "cost"],
-            [_row(i, q) for i, q in enumerate(report["questions"], start=1)],
+            [_row(i, q) for i, q in enumerate(questions, start=1)],
         ),
     ]
-    failing = [q for q in report["questions"] if not q["passed"]]
+    failing = [q for q in questions if not q["passed"]]
     if failing:
-        lines += ["## What failed", ""]
+        lines += [f"{sub} What failed", ""]
         for q in failing:
             lines += [
                 f"- **{q['id']}** ({q['kind']}, `{q['source']}`): "

@@ -1,17 +1,21 @@
 """Running the question set through the real loop, one session per question.
 
-Each question's turns are asked in order in a new session of one local system (the
-same state machine, tools and model ``storechat ask`` uses); the last turn's response
-is scored (:mod:`storechat.evaluate.checks`) and priced. A line per question goes to
-the progress stream as it finishes: ✓ or ✗, and the checks that failed.
+Each question's turns are asked in order in a new session of a local system (the
+same state machine, tools and model ``storechat ask`` uses) seeded with the catalog
+that question is answered from (:mod:`storechat.evaluate.catalogs`): one system per
+served catalog. The last turn's response is scored (:mod:`storechat.evaluate.checks`)
+and priced. A line per question goes to the progress stream as it finishes: ✓ or ✗,
+and the checks that failed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any, Protocol, TextIO
 
+from storechat.evaluate.catalogs import ServedCatalog
 from storechat.evaluate.checks import SCORES, TOKEN_KEYS, Scored, Turn, score, tools_called
 from storechat.evaluate.pricing import Pricing
 from storechat.evaluate.questions import LoadedQuestion
@@ -40,8 +44,15 @@ class QuestionResult:
     cost_usd: float | None
 
     @classmethod
-    def of(cls, question: LoadedQuestion, turns: list[Turn], pricing: Pricing) -> QuestionResult:
-        return cls(question, turns, score(question, turns), pricing.cost(usage_of(turns)))
+    def of(
+        cls,
+        question: LoadedQuestion,
+        turns: list[Turn],
+        pricing: Pricing,
+        catalog: Sequence[dict[str, Any]] | None = None,
+    ) -> QuestionResult:
+        scored = score(question, turns, catalog)
+        return cls(question, turns, scored, pricing.cost(usage_of(turns)))
 
     @property
     def passed(self) -> bool:
@@ -58,6 +69,7 @@ class QuestionResult:
         return {
             "id": q.id,
             "kind": q.kind,
+            "set": self.question.set,
             "source": self.question.source,
             "turns": q.turns,
             "passed": self.passed,
@@ -103,20 +115,31 @@ def ask_all(asker: Asker, question: LoadedQuestion, *, timeout_s: float = 60) ->
     return turns
 
 
+OpenSystem = Callable[[ServedCatalog], AbstractContextManager[Asker]]
+"""Starts a local system seeded with a served catalog's products."""
+
+
 def evaluate(
-    asker: Asker,
+    open_system: OpenSystem,
     questions: Sequence[LoadedQuestion],
+    served: Sequence[ServedCatalog],
     pricing: Pricing,
     progress: TextIO,
 ) -> list[QuestionResult]:
-    results = []
+    """Every question asked on a system of its own catalog; the results in question order."""
+    results: dict[int, QuestionResult] = {}
     width = len(str(len(questions)))
-    for number, question in enumerate(questions, start=1):
-        result = QuestionResult.of(question, ask_all(asker, question), pricing)
-        results.append(result)
-        progress.write(f"[{number:>{width}}/{len(questions)}] {progress_line(result)}\n")
-        progress.flush()
-    return results
+    for catalog in served:
+        with open_system(catalog) as asker:
+            for position in catalog.positions:
+                question = questions[position]
+                turns = ask_all(asker, question)
+                result = QuestionResult.of(question, turns, pricing, catalog.products)
+                results[position] = result
+                number = f"{len(results):>{width}}/{len(questions)}"
+                progress.write(f"[{number}] {progress_line(result)}\n")
+                progress.flush()
+    return [results[position] for position in range(len(questions))]
 
 
 def usage_of(turns: Iterable[Turn]) -> dict[str, int]:

@@ -16,6 +16,7 @@ from typing import Any
 import boto3
 from moto import mock_aws
 
+from shared import steps
 from storechat.local import moto_patches
 
 REGION = "us-east-1"
@@ -23,6 +24,7 @@ ACCOUNT = "123456789012"
 CATALOG_TABLE = "storechat-catalog"
 CATEGORY_INDEX = "byCategory"
 SESSIONS_TABLE = "storechat-sessions"
+STEPS_TABLE = "storechat-steps"
 STATE_MACHINE = "storechat-local"
 
 BULK_SEED_THRESHOLD = 2_000
@@ -55,7 +57,7 @@ def mocked_aws() -> Iterator[None]:
 
 
 def create_tables(dynamodb: Any) -> None:
-    """The catalog table (with its category index) and the sessions table."""
+    """The catalog table (with its category index), the sessions table and the steps table."""
     dynamodb.create_table(
         TableName=CATALOG_TABLE,
         BillingMode="PAY_PER_REQUEST",
@@ -85,6 +87,18 @@ def create_tables(dynamodb: Any) -> None:
         KeySchema=[
             {"AttributeName": "sessionId", "KeyType": "HASH"},
             {"AttributeName": "turnKey", "KeyType": "RANGE"},
+        ],
+    )
+    dynamodb.create_table(
+        TableName=STEPS_TABLE,
+        BillingMode="PAY_PER_REQUEST",
+        AttributeDefinitions=[
+            {"AttributeName": steps.PARTITION_KEY, "AttributeType": "S"},
+            {"AttributeName": steps.SORT_KEY, "AttributeType": "S"},
+        ],
+        KeySchema=[
+            {"AttributeName": steps.PARTITION_KEY, "KeyType": "HASH"},
+            {"AttributeName": steps.SORT_KEY, "KeyType": "RANGE"},
         ],
     )
 

@@ -40,6 +40,7 @@ def function_variables(
     region: str,
     catalog_table: str,
     category_index: str,
+    steps_table: str,
     log_level: str,
     metrics_namespace: str,
     extra: Mapping[str, str] | None = None,
@@ -54,6 +55,7 @@ def function_variables(
         "AWS_DEFAULT_REGION": region,
         "CATALOG_TABLE_NAME": catalog_table,
         "CATALOG_CATEGORY_INDEX": category_index,
+        "STEPS_TABLE_NAME": steps_table,
         "POWERTOOLS_SERVICE_NAME": "storechat",
         "POWERTOOLS_TRACE_DISABLED": "true",
         "POWERTOOLS_METRICS_DISABLED": "true",
@@ -77,12 +79,14 @@ def forget_warm_state() -> None:
 
     The list is explicit: each function's ``get_settings`` (by the ``<key>.settings``
     convention; a module not imported yet has nothing cached), the Converse function's
-    model provider, the catalog tool's source and search snapshot, and the response
-    builder's catalog table.
+    model provider, the catalog tool's source and search snapshot, the response builder's
+    catalog table, and the live trace writer's clients (made for the moto of the system
+    before).
     """
     from compose_response.handler import catalog as compose_catalog
     from converse.handler import use_provider
     from lookup_inventory.handler import catalog_source, snapshot_holder
+    from shared.step_writer import writer
 
     for key in registry.functions_by_key():
         settings = sys.modules.get(f"{key}.settings")
@@ -92,3 +96,4 @@ def forget_warm_state() -> None:
     catalog_source.cache_clear()
     snapshot_holder.cache_clear()
     compose_catalog.cache_clear()
+    writer().forget()

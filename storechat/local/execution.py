@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -78,9 +79,11 @@ def execute(
     *,
     timeout_s: float,
     with_history: bool,
+    while_running: Callable[[], object] | None = None,
 ) -> RunResult:
     """Run one execution with ``payload`` as its input and wait for its end.
 
+    ``while_running`` is called between polls (the CLI reads the live trace there).
     Raises TimeoutError if it is still running after ``timeout_s``.
     """
     started = time.perf_counter()
@@ -89,7 +92,7 @@ def execute(
         name=uuid.uuid4().hex,
         input=json.dumps(payload),
     )["executionArn"]
-    described = _wait(sfn, execution_arn, timeout_s)
+    described = _wait(sfn, execution_arn, timeout_s, while_running)
     elapsed = int((time.perf_counter() - started) * 1000)
     events = (
         sfn.get_execution_history(executionArn=execution_arn, maxResults=HISTORY_PAGE)["events"]
@@ -107,7 +110,9 @@ def execute(
     )
 
 
-def _wait(sfn: Any, execution_arn: str, timeout_s: float) -> dict[str, Any]:
+def _wait(
+    sfn: Any, execution_arn: str, timeout_s: float, while_running: Callable[[], object] | None
+) -> dict[str, Any]:
     deadline = time.monotonic() + timeout_s
     pause = FIRST_POLL_S
     while True:
@@ -116,5 +121,7 @@ def _wait(sfn: Any, execution_arn: str, timeout_s: float) -> dict[str, Any]:
             return described
         if time.monotonic() > deadline:
             raise TimeoutError(f"execution {execution_arn} still running after {timeout_s}s")
+        if while_running is not None:
+            while_running()
         time.sleep(pause)
         pause = min(pause * 1.5, LAST_POLL_S)

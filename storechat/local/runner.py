@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+import uuid
 from collections.abc import Iterator, Mapping
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
@@ -30,6 +31,7 @@ import statemachine
 from shared import registry
 from shared.environment import overriding
 from shared.observability import logger, metrics
+from shared.steps import read_steps
 from storechat.local import aws, environment, index, moto_patches
 from storechat.local.aws import (
     ACCOUNT,
@@ -39,9 +41,11 @@ from storechat.local.aws import (
     REGION,
     SESSIONS_TABLE,
     STATE_MACHINE,
+    STEPS_TABLE,
 )
 from storechat.local.execution import RunResult, execute
 from storechat.local.lambdas import Dispatcher, Handler, local_arn
+from storechat.local.live import StepFollower, StepListener
 from storechat.local.sessions_store import SessionsFile
 from storechat.offline import OFFLINE_MODEL_ID
 
@@ -94,6 +98,7 @@ class LocalStorechat:
             region=REGION,
             catalog_table=CATALOG_TABLE,
             category_index=CATEGORY_INDEX,
+            steps_table=STEPS_TABLE,
             log_level=log_level,
             metrics_namespace=METRICS_NAMESPACE,
             # This system's own snapshot download folder: another process's runner
@@ -226,7 +231,9 @@ class LocalStorechat:
 
     def substitutions(self) -> dict[str, object]:
         arns = {key: local_arn(key, REGION, ACCOUNT) for key in registry.functions_by_key()}
-        values: dict[str, object] = dict(statemachine.resource_substitutions(arns, SESSIONS_TABLE))
+        values: dict[str, object] = dict(
+            statemachine.resource_substitutions(arns, SESSIONS_TABLE, STEPS_TABLE)
+        )
         values.update(self._tuning)
         return values
 
@@ -243,27 +250,50 @@ class LocalStorechat:
         *,
         timeout_s: float = 60,
         with_history: bool = True,
+        turn_id: str | None = None,
+        on_step: StepListener | None = None,
     ) -> RunResult:
+        """One question. ``on_step`` hears each step of the live trace as it happens (read
+        from the steps table, as the page reads it), under ``turn_id`` or a new one."""
         payload: dict[str, Any] = {"message": message}
         if session_id:
             payload["sessionId"] = session_id
-        return self.run(payload, timeout_s=timeout_s, with_history=with_history)
+        if turn_id or on_step:
+            payload["turnId"] = turn_id or uuid.uuid4().hex
+        return self.run(payload, timeout_s=timeout_s, with_history=with_history, on_step=on_step)
 
     def run(
-        self, payload: dict[str, Any], *, timeout_s: float = 60, with_history: bool = True
+        self,
+        payload: dict[str, Any],
+        *,
+        timeout_s: float = 60,
+        with_history: bool = True,
+        on_step: StepListener | None = None,
     ) -> RunResult:
         """Start one execution with ``payload`` as its input, as API Gateway passes a body.
 
         ``with_history=False`` skips reading the execution history (the dev server
         does not need it, and under load it is a large share of the work).
         """
+        follower = (
+            StepFollower(lambda: self.steps(payload["turnId"]), on_step)
+            if on_step and "turnId" in payload
+            else None
+        )
         result = execute(
             self._sfn,
             self.state_machine_arn,
             payload,
             timeout_s=timeout_s,
             with_history=with_history,
+            while_running=follower.poll if follower else None,
         )
+        if follower:
+            follower.poll(force=True)
         if result.status == "SUCCEEDED" and self._sessions is not None:
             self._sessions.save()
         return result
+
+    def steps(self, turn_id: str) -> str | None:
+        """``GET /query/{turnId}/steps``'s body: the deployed route's query, on moto."""
+        return read_steps(self._dynamodb, STEPS_TABLE, turn_id)

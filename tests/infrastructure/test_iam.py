@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from infra import names
-from shared import registry
+from shared import registry, steps
 from tests.infrastructure.conftest import Synthesized, render
 
 XRAY_WRITE = {"xray:PutTraceSegments", "xray:PutTelemetryRecords"}
@@ -44,6 +44,20 @@ def _role_of_function(synth: Synthesized, key: str) -> str:
     return role.strip("<>").removesuffix(".Arn")
 
 
+def _steps_table(synth: Synthesized) -> str:
+    return next(
+        k
+        for k, r in synth.of_type("AWS::DynamoDB::Table").items()
+        if r["Properties"]["KeySchema"][0]["AttributeName"] == steps.PARTITION_KEY
+    )
+
+
+def _without_steps(synth: Synthesized, grants: dict[str, set[str]]) -> dict[str, set[str]]:
+    """``grants`` less the one write every function the loop calls has: its live-trace steps."""
+    assert grants.pop("dynamodb:PutItem") == {f"<{_steps_table(synth)}.Arn>"}
+    return grants
+
+
 def _without_xray(grants: dict[str, set[str]]) -> dict[str, set[str]]:
     for action in XRAY_WRITE:
         assert grants.get(action) == {"*"}, "active tracing writes segments"
@@ -62,7 +76,11 @@ def test_the_state_machine_invokes_exactly_the_five_functions(each_env: Synthesi
     )
     assert grants.pop("lambda:InvokeFunction") == functions
     assert grants.pop("dynamodb:Query") == {f"<{sessions}.Arn>"}
-    assert grants.pop("dynamodb:PutItem") == {f"<{sessions}.Arn>"}
+    # Its turns, and the live trace's line of a tool that failed (ShowToolFailure)
+    assert grants.pop("dynamodb:PutItem") == {
+        f"<{sessions}.Arn>",
+        f"<{_steps_table(each_env)}.Arn>",
+    }
     # What remains is log delivery and X-Ray, which take no resource ARNs.
     for action, resources in grants.items():
         assert action.split(":")[0] in {"logs", "xray"}, action
@@ -83,6 +101,7 @@ def test_the_api_can_only_start_the_state_machine(each_env: Synthesized) -> None
 def test_converse_may_only_invoke_the_configured_model(each_env: Synthesized) -> None:
     config = each_env.config
     grants = _without_xray(_grants(each_env, _role_of_function(each_env, "converse")))
+    grants = _without_steps(each_env, grants)
     assert set(grants) == {"bedrock:InvokeModel"}
     resources = grants["bedrock:InvokeModel"]
     assert any(r.endswith(f":inference-profile/{config.model_id}") for r in resources)
@@ -107,6 +126,7 @@ def _index_bucket(synth: Synthesized) -> str:
 def test_the_catalog_tool_reads_snapshots_and_products_by_key_only(each_env: Synthesized) -> None:
     catalog, bucket = _catalog(each_env), _index_bucket(each_env)
     grants = _without_xray(_grants(each_env, _role_of_function(each_env, "lookup_inventory")))
+    grants = _without_steps(each_env, grants)
     # Search runs on the snapshot: no Query, no Scan; prices and stock by key; no writes
     assert grants == {
         "s3:GetObject": {f"<{bucket}.Arn>/{names.CATALOG_INDEX_PREFIX}*"},
@@ -156,21 +176,52 @@ def test_the_deploy_rebuild_may_only_invoke_the_indexer(each_env: Synthesized) -
 def test_the_reviews_tool_only_reads_its_secret(each_env: Synthesized) -> None:
     secret_id, _ = each_env.one("AWS::SecretsManager::Secret")
     grants = _without_xray(_grants(each_env, _role_of_function(each_env, "get_computer_reviews")))
-    assert grants == {
+    assert _without_steps(each_env, grants) == {
         "secretsmanager:GetSecretValue": {f"<{secret_id}>"},
         "secretsmanager:DescribeSecret": {f"<{secret_id}>"},
     }
 
 
-def test_functions_without_aws_calls_get_no_grants(each_env: Synthesized) -> None:
+def test_functions_without_aws_calls_only_write_their_steps(each_env: Synthesized) -> None:
     for key in ("get_book_info",):
-        assert _without_xray(_grants(each_env, _role_of_function(each_env, key))) == {}, key
+        grants = _without_xray(_grants(each_env, _role_of_function(each_env, key)))
+        assert _without_steps(each_env, grants) == {}, key
 
 
-def test_the_response_builder_only_reads_products_by_key(each_env: Synthesized) -> None:
+def test_the_steps_route_may_only_query_the_steps_table(each_env: Synthesized) -> None:
+    get = next(
+        render(r["Properties"])
+        for r in each_env.of_type("AWS::ApiGateway::Method").values()
+        if r["Properties"]["HttpMethod"] == "GET"
+    )
+    role = get["Integration"]["Credentials"].strip("<>").removesuffix(".Arn")
+    assert _grants(each_env, role) == {"dynamodb:Query": {f"<{_steps_table(each_env)}.Arn>"}}
+
+
+def test_only_the_steps_route_reads_the_steps_and_no_one_deletes_them(
+    each_env: Synthesized,
+) -> None:
+    table = f"<{_steps_table(each_env)}.Arn>"
+    for logical_id, policy in each_env.of_type("AWS::IAM::Policy").items():
+        for statement in render(policy["Properties"])["PolicyDocument"]["Statement"]:
+            resources = statement["Resource"]
+            if table not in (resources if isinstance(resources, list) else [resources]):
+                continue
+            actions = statement["Action"]
+            actions = set(actions if isinstance(actions, list) else [actions])
+            assert actions in ({"dynamodb:PutItem"}, {"dynamodb:Query"}), (logical_id, actions)
+            if actions == {"dynamodb:Query"}:
+                assert logical_id.startswith("LiveTraceReadStepsRole"), logical_id
+
+
+def test_the_response_builder_reads_products_by_key_and_writes_its_steps(
+    each_env: Synthesized,
+) -> None:
     # Products an answer cites from earlier turns are read fresh, by id, and nothing else
     grants = _without_xray(_grants(each_env, _role_of_function(each_env, "compose_response")))
-    assert grants == {"dynamodb:BatchGetItem": {f"<{_catalog(each_env)}.Arn>"}}
+    assert _without_steps(each_env, grants) == {
+        "dynamodb:BatchGetItem": {f"<{_catalog(each_env)}.Arn>"}
+    }
 
 
 def test_the_seeder_can_only_write_the_catalog(dev: Synthesized) -> None:

@@ -19,7 +19,8 @@ from get_computer_reviews.settings import Settings as ReviewsSettings
 from infra import names
 from infra.runtime import POWERTOOLS_DISTRIBUTION, powertools_layer_parameter, powertools_version
 from lookup_inventory.settings import Settings as CatalogSettings
-from shared import registry
+from shared import registry, steps
+from shared.step_writer import StepSettings
 from storechat.local import runner
 from tests.infrastructure.conftest import Synthesized, render
 
@@ -48,7 +49,7 @@ def _local_tables() -> dict[str, dict[str, Any]]:
         local._create_tables()
         return {
             name: client.describe_table(TableName=name)["Table"]
-            for name in (runner.CATALOG_TABLE, runner.SESSIONS_TABLE)
+            for name in (runner.CATALOG_TABLE, runner.SESSIONS_TABLE, runner.STEPS_TABLE)
         }
 
 
@@ -78,12 +79,18 @@ def test_the_tables_have_the_local_runners_key_schemas(dev: Synthesized) -> None
     assert _schema(_table(dev, names.SESSIONS_PARTITION_KEY)) == _schema(
         local[runner.SESSIONS_TABLE]
     )
+    assert _schema(_table(dev, steps.PARTITION_KEY)) == _schema(local[runner.STEPS_TABLE])
     assert runner.CATEGORY_INDEX == names.CATALOG_CATEGORY_INDEX
 
 
 def test_tables_have_point_in_time_recovery_and_sessions_expire(each_env: Synthesized) -> None:
     for table in each_env.of_type("AWS::DynamoDB::Table").values():
         props = table["Properties"]
+        if props["KeySchema"][0]["AttributeName"] == steps.PARTITION_KEY:
+            # Minutes of progress lines: no backup, and nothing to keep when the stack goes.
+            assert "PointInTimeRecoverySpecification" not in props
+            assert table["DeletionPolicy"] == "Delete"
+            continue
         assert props["PointInTimeRecoverySpecification"] == {"PointInTimeRecoveryEnabled": True}
         assert props["BillingMode"] == "PAY_PER_REQUEST"
         retain = each_env.config.removal_policy == "retain"
@@ -94,6 +101,24 @@ def test_tables_have_point_in_time_recovery_and_sessions_expire(each_env: Synthe
         "AttributeName": names.SESSIONS_TTL_ATTRIBUTE,
         "Enabled": True,
     }
+
+
+def test_the_asl_writes_the_steps_tables_keys_ttl_and_a_step() -> None:
+    asl = json.loads(statemachine.read_definition())
+    failure = asl["States"]["RunTools"]["ItemProcessor"]["States"]["ShowToolFailure"]
+    item = failure["Arguments"]["Item"]
+    assert set(item) == {
+        steps.PARTITION_KEY,
+        steps.SORT_KEY,
+        steps.SHOWN_ATTRIBUTE,
+        steps.TTL_ATTRIBUTE,
+    }
+    assert failure["Arguments"]["TableName"] == "${StepsTableName}"
+    # bounded, never retried, and its failure goes on to the error toolResult
+    assert failure["TimeoutSeconds"] == 1
+    assert "Retry" not in failure
+    assert [c["ErrorEquals"] for c in failure["Catch"]] == [["States.ALL"]]
+    assert failure["Catch"][0]["Next"] == failure["Next"] == "ToolFailed"
 
 
 def test_the_asl_writes_the_sessions_tables_keys_and_ttl() -> None:
@@ -227,7 +252,11 @@ def test_each_function_gets_settings_it_can_read(dev: Synthesized, key: str) -> 
 
     # Then every variable is Powertools' or one its settings model reads, and it validates
     model = SETTINGS[key]
-    known = {field.alias for field in model.model_fields.values()}
+    # ...or the live trace's writer's, which every function the loop calls has
+    known = {field.alias for field in model.model_fields.values()} | {
+        field.alias for field in StepSettings.model_fields.values()
+    }
+    StepSettings.model_validate(env)
     assert {name for name in env if not name.startswith("POWERTOOLS_")} <= known
     model.model_validate(env)
 
@@ -316,6 +345,9 @@ def test_alarms_cover_failures_timeouts_throttling_tools_and_fallbacks(
         "CatalogIndexerErrors",
         "CatalogIndexChangesDropped",
         "CatalogIndexBehind",
+        # the live trace (tests/infrastructure/test_trace.py looks closer)
+        "LiveTraceStepsNotWritten",
+        "LiveTraceReadsFailing",
     }
     assert alarms["ExecutionsFailed"]["MetricName"] == "ExecutionsFailed"
     assert alarms["ExecutionsTimedOut"]["MetricName"] == "ExecutionsTimedOut"

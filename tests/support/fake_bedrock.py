@@ -18,9 +18,19 @@ from typing import Any, Self
 
 
 class FakeBedrock:
-    def __init__(self, responses: Iterable[dict[str, Any]], *, delay_s: float = 0.0) -> None:
+    """``delay_s`` holds every answer back; ``delays_s`` holds back each one by its own
+    (the first request's, the second's, ...; past its end, ``delay_s``)."""
+
+    def __init__(
+        self,
+        responses: Iterable[dict[str, Any]],
+        *,
+        delay_s: float = 0.0,
+        delays_s: Iterable[float] = (),
+    ) -> None:
         self._responses = list(responses)
         self.delay_s = delay_s
+        self._delays = list(delays_s)
         self.requests: list[dict[str, Any]] = []
         self._lock = threading.Lock()
         self._server: ThreadingHTTPServer | None = None
@@ -47,6 +57,11 @@ class FakeBedrock:
             self._server.shutdown()
             self._server.server_close()
 
+    def delay_for(self) -> float:
+        """How long to hold back the request being answered now."""
+        with self._lock:
+            return self._delays.pop(0) if self._delays else self.delay_s
+
     def _next(self, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         with self._lock:
             self.requests.append(body)
@@ -60,8 +75,9 @@ def _handler(fake: FakeBedrock) -> type[BaseHTTPRequestHandler]:
         def do_POST(self) -> None:
             length = int(self.headers.get("Content-Length") or 0)
             body = json.loads(self.rfile.read(length) or b"{}")
-            if fake.delay_s:
-                time.sleep(fake.delay_s)
+            delay = fake.delay_for()
+            if delay:
+                time.sleep(delay)
             status, answer = fake._next(body)
             data = json.dumps(answer).encode()
             try:

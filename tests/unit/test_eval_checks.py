@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from storechat.evaluate.checks import Turn, declines, score
+from storechat.evaluate.checks import Turn, asks, declines, score
 from storechat.evaluate.questions import LoadedQuestion, Question
 
 
@@ -115,6 +115,14 @@ def test_phones_are_weighed_in_grams_and_a_missing_spec_breaks_a_bound() -> None
         ({"minProducts": 2}, product("X"), "at least 2 products: 1"),
         ({"maxProducts": 0}, product("X"), "at most 0 products: 1"),
         ({"noProducts": True}, product("X"), "no products: showed X"),
+        ({"specIncludes": {"gpu": "RTX"}}, product("X"), "X has no gpu (wanted one with 'RTX')"),
+        (
+            {"specIncludes": {"os": "linux"}},
+            product("X"),
+            "X has os 'Windows 11 Home' (wanted one with 'linux')",
+        ),
+        ({"minBatteryMah": 5000}, product("X", specs={"batteryMah": 4000}), "X 4000 mAh battery"),
+        ({"minYear": 2000}, product("X", specs={"year": 1997}), "X year 1997 (wanted ≥ year 2000)"),
     ],
 )
 def test_each_constraint_says_what_it_saw(
@@ -224,3 +232,83 @@ def test_a_failed_execution_fails_the_question_and_scores_nothing_else() -> None
         "execution succeeded: turn 2: the execution FAILED: ReplayExhausted: x"
     ]
     assert scored.score("constraints") is None and scored.score("outcome") is False
+
+
+def test_a_spec_is_matched_as_a_substring_of_its_text_or_of_any_item_of_its_list() -> None:
+    # Given products whose specs are text and a list, as an import may hold them
+    linux = product("S76", specs={"os": "Pop!_OS 22.04 LTS", "ports": ["USB-C", "HDMI 2.1"]})
+    q = question({"specIncludes": {"os": "pop!_os", "ports": "hdmi"}})
+    # Then both hold, in any case
+    assert score(q, [Turn(body(linux), 1)]).passed
+
+
+CATALOG = [
+    product("CHEAP", price=249.0, specs={"weightKg": 1.46}),
+    product("DEAR", price=2999.0, stock=0, specs={"weightKg": 2.45}),
+    product("DEAR-IN-STOCK", price=2399.0, specs={"weightKg": 1.84}),
+    product("LIGHT", price=799.0, specs={"weightKg": 1.13}),
+    product("ALSO-LIGHT", price=899.0, specs={"weightKg": 1.13}),
+    product("PHONE", category="MOBILE", price=3999.0, specs={"weightKg": None, "weightG": 144}),
+]
+
+
+@pytest.mark.parametrize(
+    ("expect", "first", "passed"),
+    [
+        ({"category": "COMPUTERS", "firstMost": "price"}, "DEAR", True),
+        ({"category": "COMPUTERS", "firstMost": "price"}, "DEAR-IN-STOCK", False),
+        ({"category": "COMPUTERS", "inStock": True, "firstMost": "price"}, "DEAR-IN-STOCK", True),
+        ({"category": "COMPUTERS", "firstLeast": "price"}, "CHEAP", True),
+        ({"category": "COMPUTERS", "firstLeast": "weightKg"}, "ALSO-LIGHT", True),  # a tie
+        ({"firstLeast": "weightKg"}, "LIGHT", False),  # the 144 g phone is lighter
+        ({"category": "COMPUTERS", "maxPrice": 900, "firstMost": "price"}, "ALSO-LIGHT", True),
+    ],
+)
+def test_first_most_and_least_rank_the_first_product_among_the_catalogs_that_fit(
+    expect: dict[str, Any], first: str, passed: bool
+) -> None:
+    # Given a catalog and the products an answer showed, the first of them named
+    products = {p["productId"]: p for p in CATALOG}
+    shown = body(products[first], products["CHEAP"])
+    # When the answer is scored against that catalog
+    scored = score(question(expect), [Turn(shown, 1)], CATALOG)
+    # Then the first product shown must be the highest (lowest) of those that fit
+    ranking = [c for c in scored.checks if c.name.startswith("first product has the")]
+    assert [c.passed for c in ranking] == [passed]
+
+
+def test_a_wrong_first_product_says_which_ones_rank_first() -> None:
+    q = question({"category": "COMPUTERS", "firstMost": "price"})
+    scored = score(q, [Turn(body(product("CHEAP", price=249.0)), 1)], CATALOG)
+    assert failed(scored) == [
+        "first product has the highest price: CHEAP has $249.00; DEAR $2,999.00"
+    ]
+    nothing = score(q, [Turn(body(), 1)], CATALOG)
+    assert failed(nothing) == ["first product has the highest price: no products shown"]
+    none_fit = score(question({"brand": "Nokia", "firstMost": "price"}), [Turn(body(), 1)], [])
+    assert failed(none_fit) == [
+        "first product has the highest price: no product of the catalog meets the constraints"
+    ]
+
+
+def test_without_a_catalog_the_first_product_is_ranked_in_the_bundled_sample() -> None:
+    # The bundled sample's most expensive phone is the Galaxy Z Fold6 (MOB-014).
+    q = question({"category": "MOBILE", "firstMost": "price"})
+    fold = product("MOB-014", category="MOBILE", price=1899.0)
+    assert score(q, [Turn(body(fold), 1)]).passed
+
+
+@pytest.mark.parametrize(
+    ("answer", "asked"),
+    [
+        ("Which do you mean: a laptop, a phone or a book?", True),
+        ("Do you mean the iPhone 16? Or the 16 Pro?", True),
+        ("¿Buscas un portátil o un móvil", True),
+        ("Here are our cheapest items: the HP 14 at $349.", False),
+        ("See https://example.com/search?q=laptop for more.", False),
+    ],
+)
+def test_what_counts_as_asking_the_shopper(answer: str, asked: bool) -> None:
+    assert asks(body(answer=answer)) is asked
+    q = question({"asks": True})
+    assert score(q, [Turn(body(answer=answer), 1)]).passed is asked

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 
@@ -14,6 +14,7 @@ from storechat.evaluate.checks import BOUNDS
 from storechat.evaluate.questions import (
     Expect,
     QuestionsInvalid,
+    RankedField,
     default_question_files,
     load_questions,
 )
@@ -81,6 +82,18 @@ def test_a_valid_file_loads_with_where_each_question_was_written(tmp_path: Path)
             with_(expect={"productIdsFrom": "previous"}),
             'line 1, expect.productIdsFrom: "previous" needs at least two turns',
         ),
+        (with_(expect={"firstMost": "colour"}), "line 1, expect.firstMost: Input should be"),
+        (
+            with_(expect={"firstMost": "price", "firstLeast": "price"}),
+            "line 1, expect.firstLeast: the first product cannot be both",
+        ),
+        (
+            with_(expect={"firstLeast": "price", "noProducts": True}),
+            "line 1, expect.noProducts: contradicts firstMost or firstLeast",
+        ),
+        (with_(expect={"specIncludes": {}}), "line 1, expect.specIncludes: Dictionary should"),
+        (with_(expect={"specIncludes": {"gpu": 4070}}), "line 1, expect.specIncludes.gpu:"),
+        (with_(expect={"asks": "yes"}), "line 1, expect.asks: Input should be a valid boolean"),
     ],
 )
 def test_a_bad_line_is_refused_with_its_line_and_field(
@@ -117,6 +130,34 @@ def test_every_numeric_expectation_has_a_bound_and_a_product_field() -> None:
         if "float" in str(info.annotation) and name not in ("minProducts", "maxProducts")
     }
     assert numeric == set(BOUNDS)
+
+
+def test_a_superlative_ranks_by_exactly_the_fields_the_bounds_read() -> None:
+    assert set(get_args(RankedField)) == {bound.spec for bound in BOUNDS.values()}
+
+
+def test_the_default_files_are_the_development_set_then_the_held_out_set(tmp_path: Path) -> None:
+    # Given a question directory with a held-out folder and a companion catalog in it
+    write(tmp_path, GOOD, name="b.jsonl")
+    write(tmp_path, with_(id="a"), name="a.jsonl")
+    held_out = tmp_path / "heldout"
+    held_out.mkdir()
+    write(held_out, with_(id="h"), name="questions.jsonl")
+    write(held_out, {"productId": "X-1"}, name="catalog.jsonl")
+    # When the default files are listed and loaded
+    files = default_question_files(tmp_path)
+    loaded = load_questions(files)
+    # Then the catalog is not read as questions, and each question knows its set
+    assert [f.relative_to(tmp_path).as_posix() for f in files] == [
+        "a.jsonl",
+        "b.jsonl",
+        "heldout/questions.jsonl",
+    ]
+    assert [(q.question.id, q.set) for q in loaded] == [
+        ("a", "development"),
+        ("android-phone", "development"),
+        ("h", "heldout"),
+    ]
 
 
 def test_the_repository_question_set_loads_and_covers_every_kind_it_promises() -> None:

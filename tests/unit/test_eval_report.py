@@ -12,8 +12,10 @@ from storechat.evaluate import report
 from storechat.evaluate.compare import (
     ReportInvalid,
     below_floor,
+    below_floors,
     compare,
     floor_of,
+    floors_of,
     load_report,
     markdown,
 )
@@ -187,3 +189,82 @@ def test_a_model_without_a_list_price_has_no_cost(tmp_path: Path) -> None:
     assert "not in prices.json" in unknown.note
     missing = pricing_for("offline", tmp_path / "none.json")
     assert missing.cost({"inputTokens": 10}) is None and "cannot be read" in missing.note
+
+
+HELD_OUT = [
+    entry("h1", "typo", False, set="heldout", scores={"constraints": False}),
+    entry("h2", "typo", True, set="heldout", scores={"constraints": True}),
+    entry("h3", "unclear", False, set="heldout", scores={"outcome": False}),
+    entry("h4", "typo", False, set="heldout", scores={"constraints": False}),
+]
+
+
+def run_with_sets(*questions: dict[str, Any], started: str = "2026-12-02T10:00:00+00:00") -> Any:
+    body = run(*questions, started=started)
+    body["sets"] = report.by_set(body["questions"])
+    body["sets"]["heldout"]["catalogs"] = ["the bundled sample and heldout/catalog.jsonl"]
+    return body
+
+
+def test_each_set_has_its_own_totals_and_a_question_without_a_set_is_development() -> None:
+    sets = report.by_set([*QUESTIONS, *HELD_OUT])
+    assert list(sets) == ["development", "heldout"]
+    assert (
+        sets["development"]["totals"]["questions"],
+        sets["development"]["totals"]["passed"],
+    ) == (
+        3,
+        1,
+    )
+    held = sets["heldout"]["totals"]
+    assert (held["questions"], held["passed"]) == (4, 1)
+    assert held["kinds"]["typo"] == {"questions": 3, "passed": 1, "rate": pytest.approx(1 / 3)}
+    assert "not read while changing it" in sets["heldout"]["label"]
+    assert list(report.by_set(QUESTIONS)) == ["development"]
+
+
+def test_the_markdown_reports_each_set_apart(tmp_path: Path) -> None:
+    # Given a run of both sets
+    report.write(tmp_path, run_with_sets(*QUESTIONS, *HELD_OUT))
+    md = (tmp_path / "report.md").read_text(encoding="utf-8")
+    # Then a table sets them side by side, and each has its totals, kinds and questions
+    assert "| development | 3 | 1 | 33.3% | 50.0% | n/a | 100.0% | n/a | 0.0% |" in md
+    assert "| heldout | 4 | 1 | 25.0% | 33.3% | n/a | 100.0% | n/a | 0.0% |" in md
+    development, held_out = md.split("## development: ")[1].split("## heldout: ")
+    assert "**1 of 3 questions pass (33.3%)**" in development and "h1" not in development
+    assert "**1 of 4 questions pass (25.0%)**" in held_out and "| b |" not in held_out
+    assert "| typo | 3 | 1 | 33.3% |" in held_out
+    assert "- answered from the bundled sample and heldout/catalog.jsonl" in held_out
+    assert "### What failed" in held_out and "- **h3** (unclear" in held_out
+
+
+def test_compare_reads_each_set_of_both_reports() -> None:
+    # Given a report from before sets (development only) and a run of both sets
+    old = run(*QUESTIONS)
+    new = run_with_sets(
+        entry("a", "budget", True), *QUESTIONS[1:], *HELD_OUT, started="2026-12-02T11:00:00+00:00"
+    )
+    # When they are compared
+    c = compare(old, new)
+    # Then each set is compared on its own; the held-out set was not run before
+    assert c["sets"]["development"]["rates"]["all expectations"] == [
+        pytest.approx(1 / 3),
+        pytest.approx(1 / 3),
+    ]
+    assert c["sets"]["heldout"]["rates"]["all expectations"] == [None, 0.25]
+    assert c["sets"]["heldout"]["kinds"]["typo"] == [None, pytest.approx(1 / 3)]
+    text = "\n".join(markdown(c))
+    assert "### heldout" in text and "| kind unclear | n/a | 0.0% |  |" in text
+    assert c["added"] == ["h1", "h2", "h3", "h4"]
+
+
+def test_a_floor_file_holds_each_set_to_its_own_floor() -> None:
+    sets = report.by_set([*QUESTIONS, *HELD_OUT])
+    floors = floors_of(sets)
+    assert floors["sets"]["heldout"]["passRate"] == 0.25
+    assert floors["sets"]["heldout"]["kinds"] == {"typo": 0.33, "unclear": 0.0}
+    assert below_floors(sets, floors) == []
+    raised = {"sets": {**floors["sets"], "heldout": {"passRate": 0.3}}}
+    assert below_floors(sets, raised) == ["heldout passRate: 0.25000 < 0.3"]
+    only_development = report.by_set(QUESTIONS)
+    assert below_floors(only_development, floors) == ["heldout: no questions of this set were run"]

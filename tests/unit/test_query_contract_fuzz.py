@@ -41,6 +41,11 @@ session_ids = st.one_of(
     st.text(max_size=40),
     st.sampled_from(["", "../etc/passwd", "00000000-0000-4000-8000-00000000000Z"]),
 )
+turn_ids = st.one_of(
+    st.binary(min_size=16, max_size=16).map(bytes.hex),
+    st.text(alphabet="0123456789abcdefABCDEF", min_size=30, max_size=34),
+    st.sampled_from(["", "0" * 32, "../x", None]),
+)
 bodies = st.one_of(
     json_values,
     st.fixed_dictionaries({"message": messages}),
@@ -48,6 +53,7 @@ bodies = st.one_of(
     st.fixed_dictionaries(
         {"message": messages}, optional={"extra": json_values, "sessionId": json_values}
     ),
+    st.fixed_dictionaries({"message": messages}, optional={"turnId": turn_ids}),
 )
 
 

@@ -91,7 +91,7 @@ def test_the_asl_names_no_tool_and_reads_them_from_one_substitution() -> None:
         assert tool.name not in definition
     assert definition.count("${ToolFunctions}") >= 2
     arns = {f.key: f"arn:{f.key}" for f in registry.FUNCTIONS}
-    values = statemachine.resource_substitutions(arns, "sessions")
+    values = statemachine.resource_substitutions(arns, "sessions", "steps")
     assert set(values) == set(statemachine.resource_placeholders())
     filled = statemachine.substitute(definition, {**values, **statemachine.TUNING_DEFAULTS})
     assert "'lookup_inventory': 'arn:lookup_inventory'" in filled

@@ -1,0 +1,62 @@
+"""What a model call adds to the live trace (``shared.steps``).
+
+While the model reads the results of a tool round, the trace says so; when its reply
+asks for tools, the trace gets the model's own words before the call (Claude often
+writes "Let me look that up") and a line for each tool, in the words of the tool's
+input model (``shared.tool_steps``). Those lines go back to the state machine with
+the reply, so that each tool, or the state machine when a tool fails, ends its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from shared import registry, step_writer
+from shared.sanitize import clean_text
+from shared.steps import (
+    MAX_LINE_CHARS,
+    ToolStep,
+    Turn,
+    reading_key,
+    said_key,
+    step,
+    tool_key,
+)
+from shared.tool_steps import call_line
+
+READING = "Reading what I found"
+RUNS_TOOLS = ("end_turn", "stop_sequence", "tool_use")
+"""Stop reasons whose toolUse blocks the state machine runs (RouteStopReason)."""
+
+
+def started(turn: Turn | None, round: int) -> None:
+    """A call after ``round`` tool rounds reads their results."""
+    if round > 0:
+        step_writer.report(turn, step(reading_key(round), "think", READING, "running"))
+
+
+def finished(turn: Turn | None, round: int) -> None:
+    if round > 0:
+        step_writer.report(turn, step(reading_key(round), "think", READING, "done"))
+
+
+def replied(
+    turn: Turn | None, round: int, stop_reason: str, text: str, tool_uses: Sequence[dict[str, Any]]
+) -> list[ToolStep]:
+    """The reply's steps, written; returns each toolUse's line, in order."""
+    finished(turn, round)
+    if not tool_uses or stop_reason not in RUNS_TOOLS:
+        return []
+    asked = round + 1
+    if text.strip():
+        step_writer.report(turn, step(said_key(asked), "said", text, "done"))
+    tools = {tool.name: tool.input_model for tool in registry.TOOLS}
+    lines = []
+    for index, use in enumerate(tool_uses):
+        name = str(use.get("name", ""))
+        words = call_line(name, tools.get(name), use.get("input"))
+        line = ToolStep(key=tool_key(asked, index), line=clean_text(words, MAX_LINE_CHARS))
+        step_writer.report(turn, step(line.key, "tool", line.line, "running"))
+        lines.append(line)
+    return lines
