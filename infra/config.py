@@ -24,6 +24,7 @@ import statemachine
 from compose_response.money import CURRENCIES, DEFAULT_CURRENCY
 from infra import names
 from shared.api import DEFAULT_MAX_MESSAGE_CHARS
+from shared.page_policy import image_host
 
 LOG_RETENTION_DAYS: tuple[int, ...] = (
     1,
@@ -157,6 +158,11 @@ class EnvironmentConfig(_Block):
     the longest retention CloudWatch offers that does not outlive a session
     (``tuning.SessionTtlSeconds``); it may be shorter, never longer."""
 
+    # The page
+    image_hosts: list[str] = []
+    """Where product pictures may come from (the page's CSP allows these and no others),
+    e.g. ``https://cdn.shopify.com`` for a Shopify store's images."""
+
     # The API
     cors_origins: list[str] = []
     """Origins besides the hosted page's own CloudFront URL, which is always allowed."""
@@ -219,6 +225,11 @@ class EnvironmentConfig(_Block):
         if value not in CURRENCIES:
             raise ValueError(f"must be one of {', '.join(sorted(CURRENCIES))}")
         return value
+
+    @field_validator("image_hosts")
+    @classmethod
+    def _image_hosts(cls, value: list[str]) -> list[str]:
+        return [image_host(host) for host in value]
 
     @field_validator("products_api_url")
     @classmethod

@@ -6,7 +6,8 @@ which is written at deploy time next to the page's files.
 
 from __future__ import annotations
 
-from aws_cdk import DefaultStackSynthesizer, Duration, Stack, Token
+import jsii
+from aws_cdk import DefaultStackSynthesizer, Duration, IStableStringProducer, Lazy, Stack, Token
 from aws_cdk import aws_cloudfront as cloudfront
 from aws_cdk import aws_cloudfront_origins as origins
 from aws_cdk import aws_s3 as s3
@@ -16,6 +17,7 @@ from constructs import Construct
 from infra import names
 from infra.config import EnvironmentConfig
 from infra.runtime import acknowledge, log_group, logical_id, removal_policy
+from shared.page_policy import content_security_policy
 from shared.vocabulary import PAGE_NAMES_FILE, page_names
 
 
@@ -24,10 +26,53 @@ def _nag(value: str, pseudo: str) -> str:
     return f"<{pseudo}>" if Token.is_unresolved(value) else value
 
 
+@jsii.implements(IStableStringProducer)
+class _PagePolicy:
+    """The page's CSP, made when the API it talks to is known (after the distribution)."""
+
+    def __init__(self, images: list[str]) -> None:
+        self.images = images
+        self.api_url: str | None = None
+
+    def produce(self) -> str:
+        if self.api_url is None:
+            raise RuntimeError("WebHosting.publish(api_url=...) was never called")
+        # A source ending in "/" covers every path below it: /query and any later route.
+        return content_security_policy(images=self.images, connect=[f"{self.api_url}/"])
+
+
 class WebHosting(Construct):
     def __init__(self, scope: Construct, id: str, *, config: EnvironmentConfig) -> None:
         super().__init__(scope, id)
         self._config = config
+        self._policy = _PagePolicy(config.image_hosts)
+        # The managed SecurityHeadersPolicy's headers, with the page's own CSP added.
+        headers = cloudfront.ResponseHeadersPolicy(
+            self,
+            "Headers",
+            comment=f"{config.stack_name} chat page: security headers and CSP",
+            security_headers_behavior=cloudfront.ResponseSecurityHeadersBehavior(
+                content_security_policy=cloudfront.ResponseHeadersContentSecurityPolicy(
+                    content_security_policy=Lazy.string(self._policy), override=True
+                ),
+                content_type_options=cloudfront.ResponseHeadersContentTypeOptions(override=True),
+                frame_options=cloudfront.ResponseHeadersFrameOptions(
+                    frame_option=cloudfront.HeadersFrameOption.DENY, override=True
+                ),
+                referrer_policy=cloudfront.ResponseHeadersReferrerPolicy(
+                    referrer_policy=cloudfront.HeadersReferrerPolicy.STRICT_ORIGIN_WHEN_CROSS_ORIGIN,
+                    override=True,
+                ),
+                strict_transport_security=cloudfront.ResponseHeadersStrictTransportSecurity(
+                    access_control_max_age=Duration.days(365),
+                    include_subdomains=False,
+                    override=True,
+                ),
+                xss_protection=cloudfront.ResponseHeadersXSSProtection(
+                    protection=True, mode_block=True, override=True
+                ),
+            ),
+        )
         self.bucket = s3.Bucket(
             self,
             "Site",
@@ -46,7 +91,7 @@ class WebHosting(Construct):
                 origin=origins.S3BucketOrigin.with_origin_access_control(self.bucket),
                 viewer_protocol_policy=cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
                 cache_policy=cloudfront.CachePolicy.CACHING_OPTIMIZED,
-                response_headers_policy=cloudfront.ResponseHeadersPolicy.SECURITY_HEADERS,
+                response_headers_policy=headers,
                 compress=True,
             ),
             http_version=cloudfront.HttpVersion.HTTP2_AND_3,
@@ -84,7 +129,11 @@ class WebHosting(Construct):
         )
 
     def publish(self, *, api_url: str) -> s3deploy.BucketDeployment:
-        """Upload ``web/``, ``config.json`` and ``names.json``; invalidate the CDN's copies."""
+        """Upload ``web/``, ``config.json`` and ``names.json``; invalidate the CDN's copies.
+
+        ``api_url`` is also the one address besides its own the page's CSP lets it call.
+        """
+        self._policy.api_url = api_url
         if not names.WEB_DIR.is_dir():
             raise FileNotFoundError(
                 f"{names.WEB_DIR} is missing: the chat page's files (index.html, app.js, "

@@ -13,11 +13,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
+from urllib.parse import urlsplit
 
 from shared.api import DEFAULT_MAX_MESSAGE_CHARS, RequestRejected, parse_query
 from shared.steps import Step
@@ -29,6 +31,7 @@ from storechat.local import LocalStorechat, RunResult
 
 EXIT_FAILED = 1
 EXIT_USAGE = 2
+IMAGE_HOSTS_VARIABLE = "STORECHAT_IMAGE_HOSTS"
 
 MODEL_LABELS = {
     "offline": "offline model: a deterministic stand-in for the LLM, no AWS needed",
@@ -240,16 +243,50 @@ def cmd_chat(args: argparse.Namespace) -> int:
             print()
 
 
+def _image_hosts(given: list[str] | None) -> tuple[str, ...]:
+    """``--image-host`` values, else ``$STORECHAT_IMAGE_HOSTS`` (space or comma separated)."""
+    from shared.page_policy import image_host
+
+    values = given if given else re.split(r"[\s,]+", os.environ.get(IMAGE_HOSTS_VARIABLE, ""))
+    try:
+        return tuple(image_host(value) for value in values if value.strip())
+    except ValueError as exc:
+        raise CatalogError(f"--image-host: {exc}") from exc
+
+
+def _warn_blocked_pictures(catalog: list[dict[str, Any]], image_hosts: tuple[str, ...]) -> None:
+    """Say which hosts of the catalog's pictures the page may not load from, and the fix."""
+    from shared.page_policy import allowed
+
+    blocked: dict[str, int] = {}
+    for product in catalog:
+        url = product.get("imageUrl")
+        if isinstance(url, str) and not allowed(url, image_hosts):
+            parts = urlsplit(url)
+            origin = f"{parts.scheme}://{parts.netloc}"
+            blocked[origin] = blocked.get(origin, 0) + 1
+    for origin, products in blocked.items():
+        print(
+            f"note: {products:,} product pictures are on {origin}, which the page may not "
+            f"load from: pass --image-host {origin} to show them",
+            file=sys.stderr,
+        )
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     from storechat.server import serve
 
+    image_hosts = _image_hosts(args.image_host)
+    catalog = load_local_catalog(data_dir())
+    _warn_blocked_pictures(catalog or [], image_hosts)
     return serve(
         host=args.host,
         port=args.port,
         model=args.model,
         data_dir=data_dir(),
         log_level=args.log_level,
-        catalog=load_local_catalog(data_dir()),
+        catalog=catalog,
+        image_hosts=image_hosts,
     )
 
 
@@ -294,6 +331,13 @@ def build_parser() -> argparse.ArgumentParser:
     serve = sub.add_parser("serve", help="serve the chat page and POST /query on 127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument(
+        "--image-host",
+        action="append",
+        metavar="ORIGIN",
+        help="where product pictures may load from, e.g. https://cdn.shopify.com (repeat for "
+        f"more; default: ${IMAGE_HOSTS_VARIABLE}, space or comma separated)",
+    )
     common(serve)
     serve.set_defaults(func=cmd_serve)
 

@@ -40,6 +40,7 @@ from typing import Any, Protocol, TextIO
 from urllib.parse import unquote, urlsplit
 
 from shared.api import MAX_BODY_BYTES, RequestRejected, openapi, parse_query
+from shared.page_policy import content_security_policy
 from shared.steps import MALFORMED_TURN_ID
 from shared.vocabulary import (
     CONVERSATION_FAILED,
@@ -76,11 +77,6 @@ _CONTENT_TYPES = {
     ".ico": "image/x-icon",
     ".txt": "text/plain; charset=utf-8",
 }
-# The page uses no inline script or style and talks only to its own origin locally.
-_PAGE_CSP = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
-)
 _READ_TIMEOUT_S = 30
 _MAX_ECHO_CHARS = 200
 """How much of a refused request line a refusal's message repeats."""
@@ -147,10 +143,13 @@ class StorechatHTTPServer(ThreadingHTTPServer):
         web_dir: Path,
         access_log: TextIO | None,
         max_running: int = MAX_RUNNING_EXECUTIONS,
+        image_hosts: tuple[str, ...] = (),
     ) -> None:
         if ":" in address[0]:
             self.address_family = socket.AF_INET6
         self.local = local
+        # Locally the API is the page's own origin; pictures come from the hosts given.
+        self.page_csp = content_security_policy(images=image_hosts)
         self.admission = _FairGate(max_running)
         self.web_dir = web_dir.resolve()
         self.access_log = access_log
@@ -365,7 +364,8 @@ class StorechatHandler(BaseHTTPRequestHandler):
         content_type = _CONTENT_TYPES.get(file.suffix.lower()) or (
             mimetypes.guess_type(file.name)[0] or "application/octet-stream"
         )
-        headers = {"Content-Security-Policy": _PAGE_CSP} if file.suffix == ".html" else {}
+        csp = {"Content-Security-Policy": self.server.page_csp}
+        headers = csp if file.suffix == ".html" else {}
         self._send(HTTPStatus.OK, file.read_bytes(), content_type, headers)
 
     # -- responses --------------------------------------------------------------------------
@@ -450,9 +450,14 @@ def make_server(
     *,
     web_dir: Path = WEB_DIR,
     access_log: TextIO | None = None,
+    image_hosts: tuple[str, ...] = (),
 ) -> StorechatHTTPServer:
-    """Bind (only) to ``host:port``; port 0 picks a free port, see ``server.url``."""
-    return StorechatHTTPServer((host, port), local, web_dir, access_log)
+    """Bind (only) to ``host:port``; port 0 picks a free port, see ``server.url``.
+
+    ``image_hosts`` (``shared.page_policy.image_host`` sources) are where the page may
+    load product pictures from.
+    """
+    return StorechatHTTPServer((host, port), local, web_dir, access_log, image_hosts=image_hosts)
 
 
 @contextmanager
@@ -475,6 +480,7 @@ def serve(
     data_dir: Path | None = None,
     log_level: str = "ERROR",
     catalog: list[dict[str, Any]] | None = None,
+    image_hosts: tuple[str, ...] = (),
 ) -> int:
     """Run the dev server until Ctrl-C. Returns the process exit code.
 
@@ -486,7 +492,7 @@ def serve(
         model=model, catalog=catalog, data_dir=data_dir, log_level=log_level
     ) as local:
         try:
-            server = make_server(local, host, port, access_log=sys.stderr)
+            server = make_server(local, host, port, access_log=sys.stderr, image_hosts=image_hosts)
         except OSError as exc:
             print(f"error: cannot listen on {host}:{port}: {exc.strerror or exc}", file=sys.stderr)
             return 1

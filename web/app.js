@@ -277,6 +277,29 @@ function stockText(stock) {
   return { text: "In stock", tone: "in" };
 }
 
+/**
+ * The product's picture in a box of fixed proportions: the card keeps its size while the
+ * picture loads, or if it never does. Loaded lazily; the name is its alternative text.
+ */
+function productImage(product) {
+  const url = typeof product.imageUrl === "string" ? product.imageUrl : "";
+  if (!/^https?:\/\//i.test(url)) return null;
+  const image = el("img", {
+    class: "card__image",
+    src: url,
+    alt: product.name || product.productId,
+    loading: "lazy",
+    decoding: "async",
+    width: "400",
+    height: "300",
+  });
+  const box = el("div", { class: "card__media" }, image);
+  // A picture that cannot load (gone, or from a host the page may not use) leaves the
+  // empty box rather than a broken-image icon.
+  image.addEventListener("error", () => { image.hidden = true; }, { once: true });
+  return box;
+}
+
 function productCard(product, id) {
   const price = typeof product.price === "number" ? money.format(product.price) : "";
   const stock = stockText(product.stock);
@@ -285,6 +308,7 @@ function productCard(product, id) {
     .filter(Boolean).join(" · ");
   return el("li", { class: "cards__item" },
     el("article", { class: "card", id, tabindex: "-1", "aria-labelledby": `${id}-name` },
+      productImage(product),
       el("p", { class: "card__kind", text: kind }),
       el("h3", { class: "card__name", id: `${id}-name`, text: product.name || product.productId }),
       el("p", { class: "card__brand", text: product.brand || "" }),

@@ -42,6 +42,11 @@ SUMMARY_CHARS = 70
 OVERFETCH = 2
 """Products read fresh per product the model may be shown: room for those dropped
 because they changed since the snapshot."""
+MAX_LEDGER_BYTES = 12_000
+"""The most one lookup puts in the ledger (UTF-8 JSON), which every later state of the
+turn carries: a page of twelve ordinary records (about 600 bytes each), or four of the
+largest a catalog may hold (a 2,000-character picture address each). Three lookups a
+round then stay far below Step Functions' 256 KiB for one state."""
 FRESH_FILTERS = ("minPrice", "maxPrice", "inStockOnly")
 """Filters on values that change between snapshots: decided on the fresh records."""
 
@@ -336,14 +341,18 @@ def _answer(call: ToolCall, query: InventoryInput, found: Found, page: Page) -> 
     compacts: list[dict[str, Any]] = []
     notes = list(found.notes)
     budget = MAX_RESULT_BYTES - 400 - result_size(extras) - result_size(notes)
-    used = 0
+    used = kept = 0
+    records: list[dict[str, Any]] = []
     for product in found.products[: page.size]:
         item = compact(product, with_category=query.category is None, with_summary=page.summaries)
+        record = full_record(product)
         used += result_size(item) + 2
-        if used > budget:
+        kept += result_size(record) + 2
+        if used > budget or (shown and kept > MAX_LEDGER_BYTES):
             break
         shown.append(product)
         compacts.append(item)
+        records.append(record)
     # The next page starts at the first match not shown: a fresh price order may have
     # moved one up, and one shown twice is better than one never shown.
     unseen = [found.ranks.get(str(p.get("productId")), found.end) for p in found.products]
@@ -369,4 +378,4 @@ def _answer(call: ToolCall, query: InventoryInput, found: Found, page: Page) -> 
     summary = "; ".join(
         [f"{count} products for {_describe(query)}", f"showed {len(shown)}", *found.remarks]
     )
-    return call.success(for_model, summary, Ledger(products=[full_record(p) for p in shown]))
+    return call.success(for_model, summary, Ledger(products=records))

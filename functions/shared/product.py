@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 from typing import Annotated, Any, Literal
+from urllib.parse import urlsplit
 
 from pydantic import (
     AfterValidator,
@@ -35,6 +36,8 @@ from shared.sanitize import has_control_characters
 
 MAX_SPECS = 50
 MAX_SPEC_TEXT = 1000
+MAX_NAME = 200
+MAX_DESCRIPTION = 4000
 TRUE_WORDS = frozenset({"true", "yes", "1"})
 FALSE_WORDS = frozenset({"false", "no", "0", ""})
 
@@ -74,6 +77,24 @@ def _spec_key(value: str) -> str:
 
 SpecKey = Annotated[str, AfterValidator(_spec_key)]
 
+MAX_IMAGE_URL = 2000
+"""Within the 2,000 characters the response keeps of any text (lookup_inventory's
+full_record), so an address reaches the card whole."""
+
+
+def _image_url(value: str) -> str:
+    # The page puts it in an <img src>: a web address and nothing else (no javascript:,
+    # no data: of any size, no spaces a card would have to guess about).
+    parts = urlsplit(value)
+    if parts.scheme not in ("https", "http") or not parts.hostname or re.search(r"\s", value):
+        raise PydanticCustomError("image_url", "must be an http:// or https:// web address")
+    return value
+
+
+ImageUrl = Annotated[
+    str, Field(max_length=MAX_IMAGE_URL), NoControlCharacters, AfterValidator(_image_url)
+]
+
 
 def _one_spec_error(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
     # A union reports one error per member it tried; a reader wants one sentence.
@@ -106,13 +127,18 @@ class Product(BaseModel):
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
 
     productId: ProductId
-    name: Annotated[str, Field(min_length=1, max_length=200), NoControlCharacters]
+    name: Annotated[str, Field(min_length=1, max_length=MAX_NAME), NoControlCharacters]
     brand: Annotated[str, Field(min_length=1, max_length=100), NoControlCharacters]
     category: Category
     price: Annotated[float, Field(ge=0, allow_inf_nan=False), AfterValidator(_two_decimals)]
-    description: Annotated[str, Field(min_length=1, max_length=4000), NoControlCharacters]
+    description: Annotated[
+        str, Field(min_length=1, max_length=MAX_DESCRIPTION), NoControlCharacters
+    ]
     stock: Annotated[int, Field(ge=0)]
     specs: Annotated[dict[SpecKey, SpecValue], Field(max_length=MAX_SPECS)] = {}
+    # Left out of a dump when there is none, so a product without a picture is stored
+    # and exported exactly as before the field existed.
+    imageUrl: Annotated[ImageUrl | None, Field(exclude_if=lambda value: value is None)] = None
 
     @field_validator("category", mode="before")
     @classmethod

@@ -17,12 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from storechat.catalog.errors import CatalogFileError
+from storechat.catalog.importing import EXIT_INVALID, run_import
 from storechat.catalog.local_store import LocalCatalog, jsonl_line, write_jsonl
-from storechat.catalog.progress import Progress
-from storechat.catalog.rows import FORMATS, BadRow, ValidRow, detect_format, read_rows
+from storechat.catalog.rows import DEFAULT_MAX_PRICE, FORMATS
 from storechat.catalog.store import CatalogStore, category_counts
-
-EXIT_INVALID = 2
 
 Home = Callable[[], Path]
 
@@ -47,18 +45,56 @@ def add_catalog_commands(sub: argparse._SubParsersAction[Any], home: Home) -> No
 
     load = commands.add_parser(
         "import",
-        help="add, update or delete products from a JSON Lines or CSV file",
+        help="add, update or delete products from a file: JSON Lines, CSV, or a Shopify or "
+        "WooCommerce product export",
         description=(
             "Validate every row, then write by productId: importing a file twice changes "
             'nothing. A row {"productId": "X", "deleted": true} (in CSV: a deleted column '
             "set to true) deletes product X. If any row is invalid nothing is written, "
-            "unless --skip-invalid."
+            "unless --skip-invalid. A platform export's drafts, gift cards and products of "
+            "categories the catalog does not sell are skipped and listed by line."
         ),
     )
-    load.add_argument("file", type=Path, help="a .jsonl or .csv file")
-    load.add_argument("--format", choices=FORMATS, help="the file's format, if not its extension")
+    load.add_argument("file", type=Path, help="a .jsonl or .csv file, or a platform's export")
+    load.add_argument(
+        "--format",
+        choices=FORMATS,
+        help="the file's format, if not its extension: jsonl, csv, or a platform's product "
+        "export (shopify, woocommerce)",
+    )
     load.add_argument(
         "--skip-invalid", action="store_true", help="import the valid rows, report the rest"
+    )
+    load.add_argument(
+        "--replace",
+        action="store_true",
+        help="a full sync: afterwards the catalog holds exactly the file's products (every "
+        "other product is deleted)",
+    )
+    load.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="print what would be added, updated, unchanged and deleted; write nothing",
+    )
+    load.add_argument(
+        "--max-price",
+        type=float,
+        default=DEFAULT_MAX_PRICE,
+        metavar="USD",
+        help=f"a row priced above this is invalid (default {DEFAULT_MAX_PRICE:,.0f})",
+    )
+    load.add_argument(
+        "--category-map",
+        type=Path,
+        metavar="FILE",
+        help='platform exports: a JSON object of category names to add, e.g. {"Tablets": '
+        '"COMPUTERS", "Laptop Stands": null}',
+    )
+    load.add_argument(
+        "--default-stock",
+        type=int,
+        metavar="N",
+        help="platform exports: the stock of a product whose export has no count (default 0)",
     )
     target(load)
     load.set_defaults(func=functools.partial(cmd_import, home=home))
@@ -77,7 +113,7 @@ def add_catalog_commands(sub: argparse._SubParsersAction[Any], home: Home) -> No
 
     reset = commands.add_parser("reset", help="go back to the bundled sample catalog")
     reset.add_argument(
-        "--yes", action="store_true", help="confirm replacing a deployed stack's catalog"
+        "--yes", action="store_true", help="confirm replacing the catalog with the sample"
     )
     target(reset)
     reset.set_defaults(func=functools.partial(cmd_reset, home=home))
@@ -92,50 +128,7 @@ def open_store(args: argparse.Namespace, home: Home) -> CatalogStore:
 
 
 def cmd_import(args: argparse.Namespace, home: Home) -> int:
-    path: Path = args.file
-    fmt = detect_format(path, args.format)
-    if not path.is_file():
-        raise CatalogFileError(f"no such file: {path}")
-    store = open_store(args, home)  # a stack that cannot be used fails before a long read
-
-    # First pass: check every row, keep only the problems. The rows themselves are read
-    # again for writing, so a file of any size needs no more memory than its bad rows.
-    bad: list[BadRow] = []
-    valid = 0
-    checking = Progress(f"checking {path.name}", None, sys.stderr)
-    for row in read_rows(path, fmt):
-        if isinstance(row, BadRow):
-            bad.append(row)
-        else:
-            valid += 1
-        checking.advance()
-    checking.finish()
-
-    label = "skipped " if args.skip_invalid else ""
-    for row in bad:
-        for problem in row.problems:
-            print(f"{label}{problem}", file=sys.stderr)
-    if bad and not args.skip_invalid:
-        print(
-            f"error: {path} has {_rows(len(bad))} that cannot be imported (above); nothing "
-            f"was imported. Fix them, or pass --skip-invalid to import the other "
-            f"{_rows(valid)}.",
-            file=sys.stderr,
-        )
-        return EXIT_INVALID
-    if not valid:
-        print(f"nothing to import: {path} has no valid rows", file=sys.stderr)
-        return EXIT_INVALID if bad else 0
-
-    writing = Progress(f"importing {path.name}", valid, sys.stderr)
-    applied = store.apply(
-        (row.row for row in read_rows(path, fmt) if isinstance(row, ValidRow)), writing
-    )
-    writing.finish()
-    print(f"imported {_rows(valid)} into {store.description}: {applied.summary()}")
-    if bad:
-        print(f"skipped {_rows(len(bad))} that cannot be imported (listed above)", file=sys.stderr)
-    return 0
+    return run_import(args, lambda: open_store(args, home))
 
 
 def cmd_export(args: argparse.Namespace, home: Home) -> int:
@@ -172,7 +165,10 @@ def cmd_stats(args: argparse.Namespace, home: Home) -> int:
 
 def cmd_reset(args: argparse.Namespace, home: Home) -> int:
     store = open_store(args, home)
-    if args.stack and not args.yes:
+    if isinstance(store, LocalCatalog) and not store.path.is_file():
+        print(store.reset(sys.stderr))  # nothing imported: nothing to confirm
+        return 0
+    if not args.yes:
         print(
             f"error: this replaces every product in {store.description} with the bundled "
             "sample; run it again with --yes to go ahead",
@@ -181,7 +177,3 @@ def cmd_reset(args: argparse.Namespace, home: Home) -> int:
         return EXIT_INVALID
     print(store.reset(sys.stderr))
     return 0
-
-
-def _rows(count: int) -> str:
-    return f"{count:,} row{'s' if count != 1 else ''}"

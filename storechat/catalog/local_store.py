@@ -55,6 +55,9 @@ class LocalCatalog:
                 if text.strip():
                     yield self._parse(line, text)
 
+    def product_ids(self) -> Iterator[str]:
+        return (str(product["productId"]) for product in self.products())
+
     def _parse(self, line: int, text: str) -> dict[str, Any]:
         try:
             return Product.model_validate(json.loads(text), strict=True).model_dump()
@@ -63,7 +66,7 @@ class LocalCatalog:
             reason = f"{'.'.join(map(str, first['loc']))}: {first['msg']}" if first else str(exc)
             raise StoreDamaged(
                 f"{self.path} is damaged at line {line} ({reason}); fix that line, or run "
-                "`storechat catalog reset` to go back to the bundled sample"
+                "`storechat catalog reset --yes` to go back to the bundled sample"
             ) from exc
 
     def apply(self, rows: Iterable[Row], progress: Progress) -> Applied:

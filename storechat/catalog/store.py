@@ -56,6 +56,10 @@ class CatalogStore(Protocol):
 
     def products(self) -> Iterator[dict[str, Any]]: ...
 
+    def product_ids(self) -> Iterator[str]:
+        """Every product's id: what a full sync compares the file with."""
+        ...
+
     def categories(self) -> Iterator[dict[str, Any]]:
         """Each product with at least its ``category``: what stats counts."""
         ...

@@ -79,10 +79,14 @@ def start_storechat() -> Iterator[Callable[..., str]]:
     with ExitStack() as stack:
         started: list[str] = []
 
-        def start(model: str = "offline", **kwargs: Any) -> str:
+        def start(
+            model: str = "offline", *, image_hosts: tuple[str, ...] = (), **kwargs: Any
+        ) -> str:
             assert not started, "one storechat per test"
             local = stack.enter_context(LocalStorechat(model=model, **kwargs))
-            server = stack.enter_context(running(make_server(local, "127.0.0.1", 0)))
+            server = stack.enter_context(
+                running(make_server(local, "127.0.0.1", 0, image_hosts=image_hosts))
+            )
             started.append(server.url)
             return server.url
 

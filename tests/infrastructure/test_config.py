@@ -204,3 +204,14 @@ def test_the_http_catalog_stack_has_no_catalog_table(tmp_path: Path) -> None:
     }
     # And the indexer reads the API on a schedule instead of a stream
     assert stack.search.stream_mapping is None and stack.search.schedule is not None
+
+
+def test_image_hosts_are_origins_and_https_except_on_this_machine() -> None:
+    # Given cdk.json's image hosts, When an environment is loaded, Then each is an origin
+    # the page's CSP can name; a path, or http to a remote host, is refused.
+    assert _load("dev").image_hosts == ["https://cdn.shopify.com"]
+    assert _load(image_hosts=["https://*.example.com/"]).image_hosts == ["https://*.example.com"]
+    with pytest.raises(ConfigError, match=r"image_hosts: .*only this machine"):
+        _load(image_hosts=["http://cdn.example.com"])
+    with pytest.raises(ConfigError, match=r"image_hosts: .*is not an origin"):
+        _load(image_hosts=["https://cdn.example.com/images"])

@@ -317,6 +317,26 @@ def test_the_page_is_served_from_a_private_bucket_through_cloudfront(dev: Synthe
     assert config["DefaultCacheBehavior"]["ViewerProtocolPolicy"] == "redirect-to-https"
 
 
+def test_the_pages_csp_allows_its_environments_image_hosts_and_no_others(
+    each_env: Synthesized,
+) -> None:
+    # Given an environment's image hosts in cdk.json, When the stack is synthesized,
+    # Then the page is served with a CSP whose img-src is those hosts (and its own
+    # origin) only, and whose connect-src is the page's own origin and this stack's API.
+    policy_id, policy = each_env.one("AWS::CloudFront::ResponseHeadersPolicy")
+    headers = policy["Properties"]["ResponseHeadersPolicyConfig"]["SecurityHeadersConfig"]
+    csp = render(headers["ContentSecurityPolicy"]["ContentSecurityPolicy"])
+    directives = dict(d.split(" ", 1) for d in csp.split("; "))
+    assert directives["img-src"] == " ".join(["'self'", "data:", *each_env.config.image_hosts])
+    api_id, _ = each_env.one("AWS::ApiGateway::RestApi")
+    assert directives["connect-src"].startswith(f"'self' https://<{api_id}>.execute-api.")
+    assert directives["script-src"] == "'self'"
+    assert headers["StrictTransportSecurity"]["AccessControlMaxAgeSec"] == 31_536_000
+    _, cdn = each_env.one("AWS::CloudFront::Distribution")
+    behavior = cdn["Properties"]["DistributionConfig"]["DefaultCacheBehavior"]
+    assert behavior["ResponseHeadersPolicyId"] == {"Ref": policy_id}
+
+
 def test_the_page_is_told_where_the_api_is(dev: Synthesized) -> None:
     _, deployment = dev.one("Custom::CDKBucketDeployment")
     props = render(deployment["Properties"])

@@ -7,49 +7,15 @@ DynamoDB behind a CloudFormation ``describe_stacks`` answer that names the table
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import boto3
-import pytest
-from botocore.stub import Stubber
-from moto import mock_aws
-
 from bench.catalog_gen import synthetic_catalog
-from infra import names
 from shared.catalog_data import load_catalog
-from storechat.cli import main
+from tests.support.catalog_cli import STACK, TABLE, home, stack, storechat
 
 SAMPLE = len(load_catalog())
-REGION = "us-east-1"
-STACK = "Storechat-test"
-TABLE = "Storechat-test-CatalogTable-1A2B3C"
-
-
-@dataclass
-class Run:
-    code: int
-    out: str
-    err: str
-
-
-@pytest.fixture
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    path = tmp_path / "home"
-    monkeypatch.setenv("STORECHAT_HOME", str(path))
-    return path
-
-
-@pytest.fixture
-def storechat(home: Path, capsys: pytest.CaptureFixture[str]) -> Any:
-    def run(*args: str) -> Run:
-        code = main(list(args))
-        captured = capsys.readouterr()
-        return Run(code, captured.out, captured.err)
-
-    return run
+__all__ = ["home", "stack", "storechat"]  # fixtures the tests below use
 
 
 def _product(product_id: str, **changes: Any) -> dict[str, Any]:
@@ -235,7 +201,7 @@ def test_export_then_import_gives_back_the_same_catalog(storechat: Any, tmp_path
     exported = storechat("catalog", "export", str(first))
     assert exported.code == 0 and f"exported {SAMPLE + 1} products" in exported.out
 
-    assert storechat("catalog", "reset").code == 0
+    assert storechat("catalog", "reset", "--yes").code == 0
     assert storechat("catalog", "import", str(first)).code == 0
     assert storechat("catalog", "export", str(second)).code == 0
 
@@ -251,14 +217,22 @@ def test_stats_json_has_the_total_and_a_count_per_category(storechat: Any, tmp_p
     assert text.startswith(f"{SAMPLE} products in the bundled sample")
 
 
-def test_reset_goes_back_to_the_bundled_sample(storechat: Any, tmp_path: Path, home: Path) -> None:
+def test_reset_asks_for_yes_then_goes_back_to_the_bundled_sample(
+    storechat: Any, tmp_path: Path, home: Path
+) -> None:
+    # Given an imported catalog, When the owner resets without --yes, Then nothing is
+    # lost and they are told how to go ahead, as on a stack; with --yes the sample is back.
     assert (
         storechat(
             "catalog", "import", str(_jsonl(tmp_path / "n.jsonl", [_product("CMP-900")]))
         ).code
         == 0
     )
-    run = storechat("catalog", "reset")
+    refused = storechat("catalog", "reset")
+    assert refused.code == 2 and "run it again with --yes" in refused.err
+    assert _stats(storechat)["products"] == SAMPLE + 1
+
+    run = storechat("catalog", "reset", "--yes")
     assert run.code == 0 and "use the bundled sample again" in run.out
     assert not (home / "catalog.jsonl").exists()
     assert _stats(storechat)["products"] == SAMPLE
@@ -295,53 +269,10 @@ def test_a_damaged_local_catalog_is_reported_not_ignored(storechat: Any, home: P
     run = storechat("ask", "Any laptops?")
     assert run.code == 2
     assert "catalog.jsonl is damaged at line 1 (price: Input should be a valid number)" in run.err
-    assert "storechat catalog reset" in run.err
+    assert "storechat catalog reset --yes" in run.err
 
 
 # -- a deployed stack -----------------------------------------------------------------------
-
-
-@pytest.fixture
-def stack(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
-    """A deployed stack: a catalog table in moto, and CloudFormation naming it.
-
-    moto's CloudFormation needs packages this project does not install, so
-    ``describe_stacks`` is answered by a Stubber on every CloudFormation client made.
-    """
-    outputs = [{"OutputKey": names.Outputs.CATALOG_TABLE_NAME, "OutputValue": TABLE}]
-    described = {
-        "Stacks": [
-            {
-                "StackName": STACK,
-                "CreationTime": "2026-01-01T00:00:00Z",
-                "StackStatus": "CREATE_COMPLETE",
-                "Outputs": outputs,
-            }
-        ]
-    }
-
-    class DeployedSession(boto3.Session):
-        def client(self, service_name: str, *args: Any, **kwargs: Any) -> Any:
-            client = super().client(service_name, *args, **kwargs)
-            if service_name == "cloudformation":
-                stubber = Stubber(client)
-                stubber.add_response("describe_stacks", described, {"StackName": STACK})
-                stubber.activate()
-            return client
-
-    with mock_aws():
-        boto3.client("dynamodb", region_name=REGION).create_table(
-            TableName=TABLE,
-            BillingMode="PAY_PER_REQUEST",
-            AttributeDefinitions=[
-                {"AttributeName": names.CATALOG_PARTITION_KEY, "AttributeType": "S"}
-            ],
-            KeySchema=[{"AttributeName": names.CATALOG_PARTITION_KEY, "KeyType": "HASH"}],
-        )
-        monkeypatch.setattr(boto3, "Session", DeployedSession)
-        # boto3.client() keeps the session it makes; the next test must not inherit it.
-        monkeypatch.setattr(boto3, "DEFAULT_SESSION", None)
-        yield ["--stack", STACK, "--region", REGION]
 
 
 def test_the_same_commands_work_on_a_deployed_stack(

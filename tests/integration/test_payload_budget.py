@@ -2,8 +2,10 @@
 
 The worst case the system allows: a 50,000-product catalog, a 20-turn session with
 the longest messages, five tool rounds of three broad lookups each asking for the
-largest page, with the longest model text, then the cap. The test prints the peak;
-the target is 64 KiB.
+largest page, with the longest model text, then the cap; once with ordinary records
+(a page of twelve fills the model's result) and once with each product holding the
+longest picture address a product may have (the ledger's budget for one lookup
+fills). The test prints the peak; the target is 64 KiB.
 """
 
 from __future__ import annotations
@@ -13,9 +15,11 @@ from pathlib import Path
 from typing import Any
 
 import boto3
+import pytest
 
 from bench.catalog_gen import synthetic_catalog
 from lookup_inventory.schema import MAX_PAGE
+from shared.product import MAX_IMAGE_URL
 from storechat.local import LocalStorechat
 from storechat.local.runner import REGION, SESSIONS_TABLE
 from tests.integration.converse_fixtures import asks_for_tools, lookup, write_replay
@@ -48,6 +52,13 @@ def seed_twenty_turns() -> None:
         )
 
 
+def with_longest_pictures(catalog: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    for product in catalog:
+        address = f"https://cdn.example.com/{product['productId']}.jpg?v="
+        product["imageUrl"] = address + "9" * (MAX_IMAGE_URL - len(address))
+    return catalog
+
+
 def broad_round(n: int) -> dict[str, Any]:
     # The largest page the tool shows: more products in every result and in the ledger
     return asks_for_tools(
@@ -58,10 +69,23 @@ def broad_round(n: int) -> dict[str, Any]:
     )
 
 
-def test_worst_case_payload_stays_under_64_kib(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "pictures",
+    [
+        # The most products a page shows, each in the model's result and in the ledger
+        False,
+        # The largest records, as many as the ledger's budget for one lookup takes
+        True,
+    ],
+    ids=["largest-page", "longest-pictures"],
+)
+def test_worst_case_payload_stays_under_64_kib(tmp_path: Path, pictures: bool) -> None:
     # Given the largest catalog, session and tool rounds the system allows
     model = write_replay(tmp_path, [broad_round(n) for n in range(6)])
-    with LocalStorechat(model=model, catalog=synthetic_catalog(50_000)) as local:
+    catalog = synthetic_catalog(50_000)
+    if pictures:
+        catalog = with_longest_pictures(catalog)
+    with LocalStorechat(model=model, catalog=catalog) as local:
         local.prime_catalog_cache()
         seed_twenty_turns()
         # When the shopper asks once more in that session
@@ -78,7 +102,8 @@ def test_worst_case_payload_stays_under_64_kib(tmp_path: Path) -> None:
     assert body is not None
     assert body["toolRounds"] == 5 and body["fallbackReason"] == "iteration_cap"
     assert len(body["trace"]) == 15 and all(t["status"] == "success" for t in body["trace"])
-    assert all(f"showed {MAX_PAGE}" in t["summary"] for t in body["trace"])
+    shown = f"showed {4 if pictures else MAX_PAGE};"
+    assert all(shown in t["summary"] for t in body["trace"]), body["trace"]
 
     # And no payload came near the limit
     sizes = result.payload_sizes()

@@ -18,8 +18,9 @@ from infra import names
 from shared.catalog_data import load_catalog
 from shared.product import Product, ProductDeletion, validate_row
 from storechat.catalog.errors import CatalogFileError, StackNotReady, StoreUnavailable
+from storechat.catalog.own_format import spec_value
 from storechat.catalog.progress import Progress
-from storechat.catalog.rows import BadRow, ValidRow, detect_format, read_rows, spec_value
+from storechat.catalog.rows import BadRow, ValidRow, detect_format, read_rows
 from storechat.catalog.stack import (
     BATCH_SIZE,
     CATALOG_TABLE_OUTPUT,
@@ -84,6 +85,9 @@ def test_every_bundled_product_is_a_valid_record_and_reads_back_the_same() -> No
         ({"specs": {"ramGb": None}}, "specs.ramGb", "text, a number, true/false"),
         ({"specs": {"ram gb": 8}}, "specs.ram gb", "a spec name is a letter"),
         ({"colour": "red"}, "colour", "Extra inputs"),
+        ({"imageUrl": "javascript:alert(1)"}, "imageUrl", "an http:// or https:// web address"),
+        ({"imageUrl": "https://cdn.example.com/a b.jpg"}, "imageUrl", "web address"),
+        ({"imageUrl": "https://x.example/" + "a" * 2000}, "imageUrl", "at most 2000"),
     ],
 )
 def test_a_bad_field_is_named_with_a_reason(change: dict[str, Any], field: str, says: str) -> None:
@@ -94,6 +98,15 @@ def test_a_bad_field_is_named_with_a_reason(change: dict[str, Any], field: str, 
         ".".join(str(p) for p in e["loc"] if p != "[key]"): e["msg"] for e in caught.value.errors()
     }
     assert says in errors[field]
+
+
+def test_a_picture_is_kept_and_a_product_without_one_is_written_as_before() -> None:
+    # Given two products, one with a picture, When each is validated and written back,
+    # Then the picture's address is kept as given, and the other has no imageUrl at all.
+    url = "https://cdn.shopify.com/s/files/1/0612/files/zenbook.jpg?v=1723456789"
+    with_picture = validate_row({**LAPTOP, "imageUrl": url})
+    assert with_picture.model_dump()["imageUrl"] == url
+    assert "imageUrl" not in validate_row(LAPTOP).model_dump()
 
 
 def test_lowercase_category_is_the_same_category() -> None:

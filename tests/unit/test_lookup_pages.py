@@ -10,12 +10,13 @@ from typing import Any
 import pytest
 
 from bench.catalog_gen import synthetic_catalog
-from lookup_inventory.logic import run
+from lookup_inventory.logic import MAX_LEDGER_BYTES, run
 from lookup_inventory.schema import DEFAULT_PAGE, MAX_OFFSET, MAX_PAGE
 from shared import registry
 from shared.catalog_data import load_catalog
 from shared.catalog_table import CatalogRead
 from shared.contract import MAX_RESULT_BYTES, ToolUse, result_size
+from shared.product import MAX_IMAGE_URL
 from shared.search import SearchIndex, build_index
 from shared.search.query import MAX_LIMIT
 
@@ -145,3 +146,25 @@ def test_twelve_of_a_large_catalogs_records_fit_the_result_budget(tmp_path: Path
             assert result_size(seen) <= MAX_RESULT_BYTES
     finally:
         built.close()
+
+
+def test_a_page_of_the_largest_records_stops_at_the_ledgers_budget_and_pages_on(
+    tmp_path: Path,
+) -> None:
+    # Given products that each hold the longest picture address a product may have
+    products = copy.deepcopy(COMPUTERS)
+    for product in products:
+        address = f"https://cdn.example.com/{product['productId']}.jpg?v="
+        product["imageUrl"] = address + "9" * (MAX_IMAGE_URL - len(address))
+    built = SearchIndex.open(build_index(products, tmp_path / "pictures.sqlite").path)
+    try:
+        # When the model asks for a page of twelve
+        out = ask(built, {"category": "COMPUTERS", "limit": MAX_PAGE}, Table(products))
+    finally:
+        built.close()
+    # Then it sees as many as the ledger can carry, and where the next page starts
+    seen = told(out)
+    assert 1 <= seen["shown"] < MAX_PAGE and seen["nextOffset"] == seen["shown"]
+    assert result_size(out["ledger"]["products"]) <= MAX_LEDGER_BYTES
+    assert [p["productId"] for p in out["ledger"]["products"]] == ids(out)
+    assert all(len(p["imageUrl"]) == MAX_IMAGE_URL for p in out["ledger"]["products"])

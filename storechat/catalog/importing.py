@@ -1,0 +1,219 @@
+"""``storechat catalog import``: check a whole file, say what it holds, then write it.
+
+The file is read twice: once to check every row (keeping only what is wrong, what is
+skipped and the ids it names), and once to write, so a file of any size needs no
+more memory than its ids and its problems. ``--dry-run`` stops after the check and
+prints what the import would change; ``--replace`` also deletes every product the
+file does not hold.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TextIO
+
+from shared.product import Product, ProductDeletion
+from storechat.catalog.errors import CatalogFileError
+from storechat.catalog.mapping import CategoryMap, load_category_map
+from storechat.catalog.progress import Progress
+from storechat.catalog.rows import (
+    PLATFORMS,
+    BadRow,
+    Format,
+    ReadOptions,
+    SkippedRow,
+    ValidRow,
+    detect_format,
+    read_rows,
+)
+from storechat.catalog.store import CatalogStore
+from storechat.catalog.sync import deletions, fingerprints, plan
+from storechat.catalog.textfile import is_empty
+
+EXIT_INVALID = 2
+SHOWN_LINES = 12
+"""Line numbers listed per reason before the rest are only counted."""
+
+
+@dataclass
+class Checked:
+    """What the check of a file found: every problem, and just enough about the rest."""
+
+    valid: int = 0
+    bad: list[BadRow] = field(default_factory=list)
+    skipped: dict[str, list[int]] = field(default_factory=lambda: defaultdict(list))
+    notes: dict[str, list[int]] = field(default_factory=lambda: defaultdict(list))
+    named: set[str] = field(default_factory=set)
+    """Every product id the valid rows name."""
+    categories: Counter[tuple[str, str]] = field(default_factory=Counter)
+    """(the platform's category, the catalog's) -> products."""
+
+    @property
+    def keep(self) -> set[str]:
+        """The ids of invalid rows: a full sync leaves those products as they are."""
+        return {row.product_id for row in self.bad if row.product_id}
+
+
+def read_options(args: argparse.Namespace, fmt: Format) -> ReadOptions:
+    if fmt not in PLATFORMS:
+        for flag, given in (
+            ("--category-map", args.category_map),
+            ("--default-stock", args.default_stock),
+        ):
+            if given is not None:
+                raise CatalogFileError(
+                    f"{flag} is for platform exports (--format {' or '.join(PLATFORMS)})"
+                )
+    if args.max_price <= 0:
+        raise CatalogFileError("--max-price must be more than 0")
+    if args.default_stock is not None and args.default_stock < 0:
+        raise CatalogFileError("--default-stock must be 0 or more")
+    return ReadOptions(
+        max_price=args.max_price,
+        categories=load_category_map(args.category_map) if args.category_map else CategoryMap(),
+        default_stock=args.default_stock or 0,
+    )
+
+
+def run_import(args: argparse.Namespace, open_store: Callable[[], CatalogStore]) -> int:
+    path: Path = args.file
+    fmt = detect_format(path, args.format)
+    if not path.is_file():
+        raise CatalogFileError(f"no such file: {path}")
+    options = read_options(args, fmt)
+    if is_empty(path):
+        raise CatalogFileError(
+            f"{path} is empty: there is nothing to import (an export that came out empty is "
+            "not an empty catalog; nothing was changed)"
+        )
+    store = open_store()  # a stack that cannot be used fails before a long read
+    checked = check(path, fmt, options)
+    report(checked, sys.stderr, skip_invalid=args.skip_invalid)
+
+    if checked.bad and not args.skip_invalid:
+        other = (
+            f", or pass --skip-invalid to import the other {_rows(checked.valid)}"
+            if checked.valid
+            else ""
+        )
+        print(
+            f"error: {path} has {_rows(len(checked.bad))} that cannot be imported (above); "
+            f"nothing was imported. Fix them{other}.",
+            file=sys.stderr,
+        )
+        return EXIT_INVALID
+    if not checked.valid:
+        why = (
+            "every row was skipped or invalid (above)"
+            if checked.skipped or checked.bad
+            else "it holds a header and no rows"
+        )
+        print(f"error: nothing to import from {path}: {why}; nothing was changed", file=sys.stderr)
+        return EXIT_INVALID
+    if fmt in PLATFORMS:
+        write_categories(checked, sys.stdout)
+
+    rows = _valid(path, fmt, options)
+    if args.dry_run:
+        planned = plan(
+            fingerprints(store.products()), rows, replace=args.replace, keep=checked.keep
+        )
+        print(f"dry run: {path.name} into {store.description}: {planned.summary()}")
+        planned.write(sys.stdout)
+        print("nothing was written (without --dry-run, the import makes these changes)")
+        return 0
+
+    gone: list[ProductDeletion] = []
+    if args.replace:
+        gone = list(deletions(store.product_ids(), checked.named, checked.keep))
+    writing = Progress(f"importing {path.name}", checked.valid + len(gone), sys.stderr)
+    applied = store.apply(_chain(rows, gone), writing)
+    writing.finish()
+    print(f"imported {_rows(checked.valid)} into {store.description}: {applied.summary()}")
+    if args.replace and checked.keep:
+        kept = (
+            "1 product whose row is invalid was kept as it was"
+            if len(checked.keep) == 1
+            else f"{len(checked.keep):,} products whose rows are invalid were kept as they were"
+        )
+        print(f"full sync: {kept}, not deleted", file=sys.stderr)
+    if checked.bad:
+        print(
+            f"skipped {_rows(len(checked.bad))} that cannot be imported (listed above)",
+            file=sys.stderr,
+        )
+    return 0
+
+
+def check(path: Path, fmt: Format, options: ReadOptions) -> Checked:
+    checked = Checked()
+    checking = Progress(f"checking {path.name}", None, sys.stderr)
+    for row in read_rows(path, fmt, options):
+        if isinstance(row, BadRow):
+            checked.bad.append(row)
+        elif isinstance(row, SkippedRow):
+            checked.skipped[row.reason] += row.lines
+        else:
+            checked.valid += 1
+            checked.named.add(row.row.productId)
+            for note in row.notes:
+                checked.notes[note].append(row.line)
+            if row.category_from and isinstance(row.row, Product):
+                checked.categories[(row.category_from, row.row.category)] += 1
+        checking.advance()
+    checking.finish()
+    return checked
+
+
+def report(checked: Checked, out: TextIO, *, skip_invalid: bool) -> None:
+    label = "skipped " if skip_invalid else ""
+    for row in checked.bad:
+        for problem in row.problems:
+            print(f"{label}{problem}", file=out)
+    for reason, lines in checked.skipped.items():
+        print(f"skipped {_lines(lines)}: {reason}", file=out)
+    for note, lines in checked.notes.items():
+        products = f"{len(lines):,} product{'s' if len(lines) != 1 else ''}"
+        print(f"note: {products} ({_lines(lines)}): {note}", file=out)
+
+
+def write_categories(checked: Checked, out: TextIO) -> None:
+    print("categories:", file=out)
+    for (source, category), products in sorted(checked.categories.items()):
+        print(f"  {source} -> {category}: {products:,}", file=out)
+
+
+def _valid(path: Path, fmt: Format, options: ReadOptions) -> Iterator[Product | ProductDeletion]:
+    return (row.row for row in read_rows(path, fmt, options) if isinstance(row, ValidRow))
+
+
+def _chain(
+    rows: Iterable[Product | ProductDeletion], gone: Iterable[ProductDeletion]
+) -> Iterator[Product | ProductDeletion]:
+    # Products first: a write that stops half way has deleted nothing yet.
+    yield from rows
+    yield from gone
+
+
+def _rows(count: int) -> str:
+    return f"{count:,} row{'s' if count != 1 else ''}"
+
+
+def _lines(lines: list[int]) -> str:
+    """``[4, 5, 6, 9]`` as "lines 4-6, 9"; a long list ends with how many more."""
+    ranges: list[tuple[int, int]] = []
+    for line in sorted(set(lines)):
+        if ranges and line == ranges[-1][1] + 1:
+            ranges[-1] = (ranges[-1][0], line)
+        else:
+            ranges.append((line, line))
+    shown = [f"{a}" if a == b else f"{a}-{b}" for a, b in ranges[:SHOWN_LINES]]
+    if len(ranges) > SHOWN_LINES:
+        shown.append(f"and {len(ranges) - SHOWN_LINES:,} more")
+    word = "line" if len(set(lines)) == 1 else "lines"
+    return f"{word} {', '.join(shown)}"

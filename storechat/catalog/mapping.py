@@ -1,0 +1,275 @@
+"""What a store platform's words mean in this catalog: its categories and its options.
+
+Two tables, each declared once, for every platform:
+
+* :data:`DEFAULT_CATEGORIES`: category names (a taxonomy path's segments, a product
+  type, a store's own category) and the catalog category each means, or ``None`` for
+  what the catalog does not sell (gift cards, accessories, merchandise). The operator
+  extends or overrides it with ``--category-map FILE`` (:func:`load_category_map`).
+* :data:`SPEC_NAMES`: option and attribute names ("Storage", "RAM", "Operating
+  system", "Author") and the catalog spec key each becomes. A value of a spec that
+  the search keeps as a number (memory, storage, weight, screen, ...) is converted to
+  the number in that spec's unit by the search's own parser, so "1 TB" is
+  ``storageGb: 1024`` exactly as the index would read it.
+
+Names are compared without case, punctuation or spacing, and "&" is "and":
+``"Mobile & Smart Phones"`` is ``"mobile and smart phones"``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from shared.catalog_data import CATEGORIES
+from shared.search.schema import facet_value
+from storechat.catalog.errors import CatalogFileError
+from storechat.catalog.textfile import text_lines
+
+PATH_SEPARATOR = ">"
+
+DEFAULT_CATEGORIES: dict[str | None, tuple[str, ...]] = {
+    "COMPUTERS": (
+        "Computers", "Computer", "Laptops", "Laptop", "Notebooks", "Notebook Computers",
+        "Ultrabooks", "Chromebooks", "2-in-1 Laptops", "Gaming Laptops", "Desktop Computers",
+        "Desktops", "Desktop", "All-in-One Computers", "PCs",
+    ),
+    "MOBILE": (
+        "Mobile & Smart Phones", "Mobile Phones", "Smartphones", "Smart Phones", "Cell Phones",
+        "Phones", "Mobile",
+    ),
+    "BOOKS": ("Books", "Book", "Print Books", "E-books", "Audiobooks"),
+    None: (
+        "Gift Cards", "Gift Card", "Gift Certificates", "Accessories", "Electronics Accessories",
+        "Computer Accessories", "Computer Components", "Laptop Accessories",
+        "Mobile Phone Accessories", "Mobile & Smart Phone Accessories", "Phone Accessories",
+        "Phone Cases", "Cases", "Covers", "Cases & Covers", "Screen Protectors", "Bags",
+        "Laptop Bags", "Sleeves", "Chargers", "Cables", "Adapters", "Power Banks", "Docks",
+        "Docking Stations", "Stands", "Peripherals", "Computer Peripherals", "Keyboards", "Mice",
+        "Monitors", "Printers", "Headphones", "Earbuds", "Speakers", "Smartwatches", "Wearables",
+        "Memory Cards", "Tablet Accessories", "Book Accessories", "Bookmarks", "Software",
+        "Merchandise", "Merch", "Apparel & Accessories", "Clothing", "Toys", "Stationery",
+    ),
+}  # fmt: skip
+"""Each catalog category (``None``: not sold here) with the names that mean it."""
+
+SPEC_NAMES: dict[str, tuple[str, ...]] = {
+    "ramGb": ("RAM", "Memory", "RAM Memory", "RAM Size", "System Memory", "RAM (GB)"),
+    "storageGb": (
+        "Storage", "Storage Capacity", "Capacity", "Internal Storage", "SSD", "SSD Capacity",
+        "Hard Drive Capacity", "Storage (GB)",
+    ),
+    "os": ("Operating System", "OS", "Platform"),
+    "cpu": ("Processor", "CPU", "Processor Type"),
+    "chip": ("Chip", "Chipset"),
+    "gpu": ("Graphics", "GPU", "Graphics Card"),
+    "screenInches": ("Screen Size", "Display Size", "Screen", "Display"),
+    "weightKg": ("Weight", "Product Weight"),
+    "batteryHours": ("Battery Life",),
+    "batteryMah": ("Battery Capacity", "Battery"),
+    "cameraMp": ("Camera", "Main Camera", "Rear Camera", "Camera Resolution"),
+    "formFactor": ("Form Factor",),
+    "author": ("Author", "Authors", "Writer", "Book Author"),
+    "genre": ("Genre", "Book Genre"),
+    "format": ("Format", "Book Format", "Binding", "Cover"),
+    "isbn": ("ISBN", "ISBN-13", "ISBN-10"),
+    "pages": ("Pages", "Page Count", "Number of Pages"),
+    "year": ("Year", "Publication Year", "Release Year", "Year Published"),
+    "color": ("Color", "Colour", "Finish"),
+}  # fmt: skip
+"""Each catalog spec key with the option and attribute names that mean it."""
+
+BRAND_NAMES = ("Brand", "Manufacturer", "Publisher")
+"""Attributes that name the brand when the export's own brand column is empty."""
+
+WHOLE_NUMBERS = frozenset({"pages"})
+"""Specs that are a count without a unit (the search has no facet for them)."""
+
+
+def name_key(name: str) -> str:
+    """A name compared without case, punctuation or spacing: "Mobile & Smart Phones" ->
+    "mobileandsmartphones"."""
+    return re.sub(r"[^0-9a-z]", "", name.casefold().replace("&", "and"))
+
+
+def _keys(table: Mapping[Any, Iterable[str]]) -> dict[str, Any]:
+    return {name_key(name): value for value, names in table.items() for name in names}
+
+
+_SPEC_BY_NAME: dict[str, str] = _keys(SPEC_NAMES)
+_BRAND_KEYS = frozenset(name_key(name) for name in BRAND_NAMES)
+
+
+# -- categories -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CategoryMatch:
+    path: str
+    rule: str | None
+    """The name that decided (None: no name of the path is known)."""
+    category: str | None
+    """The catalog category, or None when the rule says the catalog does not sell it."""
+
+
+@dataclass(frozen=True)
+class Decision:
+    category: str | None
+    path: str | None
+    """The product's category (or type) that decided."""
+    reason: str = ""
+    """Why there is no category, in words that follow "skipped: "."""
+
+
+def path_segments(path: str) -> list[str]:
+    return [segment.strip() for segment in path.split(PATH_SEPARATOR) if segment.strip()]
+
+
+class CategoryMap:
+    """Names to catalog categories: the operator's entries over the defaults.
+
+    A key is one name ("Laptops") or a path's last segments ("Computers > Laptops").
+    A product's path is read from its most specific segment up: the first segment
+    some key ends at decides, the longest such key first, so "Electronics >
+    Electronics Accessories > Laptop Bags" stops at "Electronics Accessories" (none)
+    before it could reach a more general name above.
+    """
+
+    def __init__(self, extra: Mapping[str, str | None] | None = None) -> None:
+        self._rules: dict[tuple[str, ...], str | None] = {
+            (key,): category for key, category in _keys(DEFAULT_CATEGORIES).items()
+        }
+        for name, category in (extra or {}).items():
+            key = tuple(name_key(segment) for segment in path_segments(name))
+            if key:
+                self._rules[key] = category
+        self._longest = max(len(key) for key in self._rules)
+
+    def match(self, path: str) -> CategoryMatch:
+        segments = [name_key(segment) for segment in path_segments(path)]
+        for end in range(len(segments), 0, -1):
+            for size in range(min(end, self._longest), 0, -1):
+                key = tuple(segments[end - size : end])
+                if key in self._rules:
+                    rule = " > ".join(path_segments(path)[end - size : end])
+                    return CategoryMatch(path, rule, self._rules[key])
+        return CategoryMatch(path, None, None)
+
+    def decide(self, paths: Sequence[str]) -> Decision:
+        """The catalog category of a product filed under ``paths`` (in order), or why none.
+
+        A path that maps to none (an accessory, a gift card) rules the product out even
+        when another maps to a category: a laptop sleeve is often also under "Laptops".
+        """
+        matches = [self.match(path) for path in paths if path.strip()]
+        for found in matches:
+            if found.rule is not None and found.category is None:
+                return Decision(
+                    None, found.path, f"in {found.path!r}, which maps to no catalog category"
+                )
+        for found in matches:
+            if found.category is not None:
+                return Decision(found.category, found.path)
+        if not matches:
+            return Decision(None, None, "no category or type (--category-map cannot place it)")
+        named = " or ".join(repr(found.path) for found in matches)
+        return Decision(
+            None, None, f"in {named}, not one of the catalog's categories (--category-map adds it)"
+        )
+
+
+def load_category_map(path: Path) -> CategoryMap:
+    """``--category-map FILE``: a JSON object of names to a catalog category or null.
+
+    ``{"Tablets": "COMPUTERS", "Electronics > Computers > Tablet Computers": "COMPUTERS",
+    "Laptop Stands": null}``; a category may be written in any case.
+    """
+    text = "".join(text_lines(path)) if path.is_file() else None
+    if text is None:
+        raise CatalogFileError(f"no such category map: {path}")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise CatalogFileError(
+            f"{path}, line {exc.lineno}: not valid JSON ({exc.msg}); a category map is an "
+            'object such as {"Tablets": "COMPUTERS", "Laptop Stands": null}'
+        ) from exc
+    if not isinstance(data, dict):
+        raise CatalogFileError(
+            f'{path}: a category map is a JSON object such as {{"Tablets": "COMPUTERS"}}'
+        )
+    entries: dict[str, str | None] = {}
+    allowed = ", ".join(CATEGORIES)
+    for name, category in data.items():
+        if category is not None and (
+            not isinstance(category, str) or category.strip().upper() not in CATEGORIES
+        ):
+            raise CatalogFileError(
+                f"{path}: {name!r} maps to {category!r}; use one of {allowed}, or null "
+                "for products the catalog does not sell"
+            )
+        if not path_segments(name):
+            raise CatalogFileError(f"{path}: a category name must not be empty")
+        entries[name] = category.strip().upper() if isinstance(category, str) else None
+    return CategoryMap(entries)
+
+
+# -- specs ------------------------------------------------------------------------------
+
+
+def spec_key(name: str) -> str | None:
+    """The catalog spec an option or attribute named ``name`` is, if it is one."""
+    return _SPEC_BY_NAME.get(name_key(name))
+
+
+def is_brand(name: str) -> bool:
+    return name_key(name) in _BRAND_KEYS
+
+
+def own_key(name: str) -> str | None:
+    """A spec key for an option the catalog does not declare: "Screen Protector" ->
+    "screenProtector" (None when the name has no letters to make one of)."""
+    words = re.findall(r"[A-Za-z0-9]+", name)
+    if not words or not words[0][0].isalpha():
+        return None
+    key = words[0].lower() + "".join(word[:1].upper() + word[1:].lower() for word in words[1:])
+    return key[:64]
+
+
+def _camel(column: str) -> str:
+    head, *rest = column.split("_")
+    return head + "".join(word.capitalize() for word in rest)
+
+
+NUMERIC_SPECS = frozenset(
+    key for key in SPEC_NAMES if any(facet_value(key, probe) for probe in ("1", "2000"))
+)
+"""The specs the search keeps as numbers (its facets), found by asking its own parser."""
+
+
+def spec_entry(name: str, text: str) -> tuple[str, Any] | None:
+    """The spec an option or attribute ``name: text`` becomes, or None when it cannot.
+
+    A catalog spec the search keeps as a number takes the number in that spec's unit
+    ("1 TB" -> ``("storageGb", 1024)``), and the key the number's own unit implies
+    ("Battery: 18 hours" is ``batteryHours``). A value with no such number, and any
+    option the catalog does not declare, stays text under a key made of its name.
+    """
+    key = spec_key(name)
+    if key is not None and key in NUMERIC_SPECS:
+        found = facet_value(key, text)
+        if found is not None:
+            number = found[1]
+            return _camel(found[0]), int(number) if number == int(number) else number
+        key = None
+    elif key is not None and key in WHOLE_NUMBERS:
+        digits = re.fullmatch(r"\s*(\d{1,6})\b.*", text)
+        if digits:
+            return key, int(digits[1])
+        key = None
+    key = key or own_key(name)
+    return (key, text) if key else None

@@ -1,0 +1,368 @@
+"""Shopify and WooCommerce product exports, read as the catalog's products.
+
+The samples in ``tests/support/exports/`` are written as each platform's admin exports
+them (every column, in the platform's order): variants, a draft, a gift card, an
+accessory, HTML descriptions and pictures.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from shared.product import Product
+from storechat.catalog.errors import CatalogFileError
+from storechat.catalog.html_text import html_to_text
+from storechat.catalog.mapping import CategoryMap, load_category_map, spec_entry
+from storechat.catalog.platform import product_id
+from storechat.catalog.rows import (
+    BadRow,
+    Format,
+    ReadOptions,
+    Row,
+    SkippedRow,
+    ValidRow,
+    read_rows,
+)
+
+EXPORTS = Path(__file__).resolve().parents[1] / "support" / "exports"
+SHOPIFY = EXPORTS / "shopify_products.csv"
+WOOCOMMERCE = EXPORTS / "woocommerce_products.csv"
+TODAY = ReadOptions(today=date(2026, 12, 1))
+
+# Shopify's 2024 export names the same columns differently.
+SHOPIFY_2024_NAMES = {
+    "Handle": "URL handle",
+    "Body (HTML)": "Description",
+    "Product Category": "Product category",
+    "Published": "Published on online store",
+    "Option1 Name": "Option1 name",
+    "Option1 Value": "Option1 value",
+    "Option2 Name": "Option2 name",
+    "Option2 Value": "Option2 value",
+    "Option3 Name": "Option3 name",
+    "Option3 Value": "Option3 value",
+    "Variant SKU": "SKU",
+    "Variant Barcode": "Barcode",
+    "Variant Inventory Tracker": "Inventory tracker",
+    "Variant Inventory Qty": "Inventory quantity",
+    "Variant Inventory Policy": "Continue selling when out of stock",
+    "Variant Price": "Price",
+    "Variant Compare At Price": "Compare-at price",
+    "Image Src": "Product image URL",
+    "Variant Image": "Variant image URL",
+    "Gift Card": "Gift card",
+}
+
+
+def _read(path: Path, fmt: Format, options: ReadOptions = TODAY) -> list[Row]:
+    return list(read_rows(path, fmt, options))
+
+
+def _products(rows: list[Row]) -> dict[str, dict[str, Any]]:
+    return {
+        row.row.productId: row.row.model_dump()
+        for row in rows
+        if isinstance(row, ValidRow) and isinstance(row.row, Product)
+    }
+
+
+def _skipped(rows: list[Row]) -> dict[tuple[int, ...], str]:
+    return {row.lines: row.reason for row in rows if isinstance(row, SkippedRow)}
+
+
+def _problems(rows: list[Row]) -> list[str]:
+    return [str(p) for row in rows if isinstance(row, BadRow) for p in row.problems]
+
+
+def _write_csv(path: Path, header: list[str], rows: list[list[str]]) -> Path:
+    with path.open("w", encoding="utf-8", newline="") as out:
+        writer = csv.writer(out)
+        writer.writerow(header)
+        writer.writerows(rows)
+    return path
+
+
+# -- HTML descriptions ----------------------------------------------------------------------
+
+
+def test_html_becomes_text_a_shopper_reads_with_lists_kept_apart() -> None:
+    html = (
+        "<h2>Light&nbsp;&amp; fast</h2><p>A <strong>14-inch</strong> laptop.</p>"
+        "<ul><li>16 GB RAM</li><li><p>1 TB SSD</p></li></ul><ol><li>Quiet</li><li>Cool</li></ol>"
+        "<script>track()</script><style>p{}</style><p>Caf&eacute; &lt;not a tag&gt;</p>"
+    )
+    assert html_to_text(html, 4000) == (
+        "Light & fast\nA 14-inch laptop.\n• 16 GB RAM\n• 1 TB SSD\n1. Quiet\n2. Cool\n"
+        "Café <not a tag>"
+    )
+
+
+def test_plain_text_keeps_its_line_breaks_and_a_long_text_is_cut() -> None:
+    assert html_to_text("First line\nSecond line", 100) == "First line\nSecond line"
+    assert html_to_text("<p>" + "word " * 50 + "</p>", 20) == "word word word word…"
+
+
+# -- Shopify --------------------------------------------------------------------------------
+
+
+def test_each_shopify_variant_is_a_product_with_its_own_price_stock_and_specs() -> None:
+    # Given Shopify's export of a phone in two storage sizes, When it is read,
+    # Then each size is a product named by its options, priced and stocked as its row
+    # says, with the storage as a number the search can filter on.
+    products = _products(_read(SHOPIFY, "shopify"))
+    small, large = products["GA05843-US"], products["GA05844-US"]
+    assert (small["name"], small["price"], small["stock"]) == (
+        "Google Pixel 9 - 128 GB / Obsidian",
+        799.0,
+        14,
+    )
+    assert (large["name"], large["price"], large["stock"]) == (
+        "Google Pixel 9 - 256 GB / Obsidian",
+        899.0,
+        3,
+    )
+    assert large["specs"] == {"storageGb": 256, "color": "Obsidian", "os": "Android 14"}
+    assert large["category"] == "MOBILE" and large["brand"] == "Google"
+    # The product's own fields, from its first row only, are every variant's.
+    assert (
+        large["description"]
+        == small["description"]
+        == (
+            "Google's Pixel 9 with the Tensor G4 chip, a 6.3-inch Actua display & a 50 MP main "
+            "camera.\n• 7 years of OS & security updates\n• Add Me \u2013 be in the group photo"
+        )
+    )
+    assert large["imageUrl"].endswith("/pixel-9-obsidian.jpg?v=1723456789")
+
+
+def test_shopify_options_that_are_catalog_specs_take_the_catalogs_units() -> None:
+    laptops = _products(_read(SHOPIFY, "shopify"))
+    assert laptops["UX3405MA-32-1T"]["specs"] == {
+        "ramGb": 32,
+        "storageGb": 1024,
+        "os": "Windows 11 Home",
+    }
+    assert laptops["UX3405MA-32-1T"]["stock"] == 0
+    assert laptops["UX3405MA-32-1T"]["category"] == "COMPUTERS"
+
+
+def test_a_shopify_book_takes_its_author_from_a_metafield_and_its_isbn_from_the_barcode() -> None:
+    rows = _read(SHOPIFY, "shopify")
+    book = _products(rows)["circe-madeline-miller"]  # no SKU: the handle is its id
+    assert book["category"] == "BOOKS" and book["brand"] == "Bloomsbury"
+    assert book["specs"] == {"author": "Madeline Miller", "isbn": "9781526610176"}
+    assert book["description"] == (
+        "In the house of Helios, god of the sun, a daughter is born…\nPaperback, 400 pages."
+    )
+    # Its inventory is not tracked: the stock is 0, and the operator is told why.
+    (valid,) = [r for r in rows if isinstance(r, ValidRow) and r.row.productId == book["productId"]]
+    assert book["stock"] == 0
+    assert valid.notes and "no stock count in the export" in valid.notes[0]
+
+
+def test_shopify_drafts_archived_gift_cards_and_accessories_are_skipped_by_line() -> None:
+    assert _skipped(_read(SHOPIFY, "shopify")) == {
+        (12, 13): "a gift card",
+        (14,): "a draft (Status: draft)",
+        (15,): "in 'Electronics > Electronics Accessories > Power > Chargers', which maps to "
+        "no catalog category",
+        (16,): "archived (Status: archived)",
+    }
+
+
+def test_shopifys_2024_header_reads_the_same_products(tmp_path: Path) -> None:
+    # Given the same export with the column names Shopify's newer export uses,
+    # When it is read, Then the products are exactly those of the classic header.
+    with SHOPIFY.open(encoding="utf-8", newline="") as source:
+        header, *rows = list(csv.reader(source))
+    renamed = _write_csv(
+        tmp_path / "products_export.csv", [SHOPIFY_2024_NAMES.get(h, h) for h in header], rows
+    )
+    assert _products(_read(renamed, "shopify")) == _products(_read(SHOPIFY, "shopify"))
+
+
+def test_a_file_that_is_not_a_shopify_export_says_which_columns_it_lacks(tmp_path: Path) -> None:
+    path = _write_csv(tmp_path / "x.csv", ["productId", "name"], [["A1", "x"]])
+    with pytest.raises(CatalogFileError, match=r"not a Shopify product export.*Handle or URL"):
+        _read(path, "shopify")
+
+
+def test_a_handle_whose_rows_are_apart_is_a_bad_row(tmp_path: Path) -> None:
+    header = ["Handle", "Title", "Vendor", "Type", "Variant SKU", "Variant Price"]
+    path = _write_csv(
+        tmp_path / "x.csv",
+        header,
+        [
+            ["a", "Laptop A", "Acer", "Laptop", "A-1", "500"],
+            ["b", "Laptop B", "Acer", "Laptop", "B-1", "600"],
+            ["a", "", "", "", "A-2", "550"],
+        ],
+    )
+    assert _problems(_read(path, "shopify")) == [
+        "line 4, Handle: handle 'a' is also on line 2: a product's rows must be together, as "
+        "Shopify exports them"
+    ]
+
+
+# -- WooCommerce ----------------------------------------------------------------------------
+
+
+def test_each_woocommerce_variation_is_a_product_that_takes_the_rest_from_its_parent() -> None:
+    products = _products(_read(WOOCOMMERCE, "woocommerce"))
+    small, large = products["SM-S921-128"], products["SM-S921-256"]
+    # Its own: name, price (the sale price, within its dates), stock, option.
+    assert (small["name"], small["price"], small["stock"]) == (
+        "Samsung Galaxy S24 - 128 GB, Onyx Black",
+        749.0,
+        12,
+    )
+    assert (large["price"], large["stock"]) == (859.0, 0)
+    assert large["specs"] == {"os": "Android 14", "storageGb": 256, "color": "Onyx Black"}
+    # Its parent's: category, brand, description (short first), picture.
+    assert large["category"] == "MOBILE" and large["brand"] == "Samsung"
+    assert large["description"] == (
+        'A compact 6.2" flagship with Galaxy AI.\nThe Galaxy S24 puts a 50 MP camera & a '
+        "4,000 mAh battery in a small body.\n• Snapdragon 8 Gen 3 for Galaxy\n• 7 years of updates"
+    )
+    assert large["imageUrl"] == "https://shop.example.com/wp-content/uploads/2025/09/galaxy-s24.jpg"
+
+
+def test_a_sale_that_has_ended_leaves_the_regular_price() -> None:
+    laptop = _products(_read(WOOCOMMERCE, "woocommerce"))["82XQ00BNUS"]
+    assert laptop["price"] == 449.0  # its sale ended on 2025-09-30
+    summer = ReadOptions(today=date(2025, 9, 1))
+    assert _products(_read(WOOCOMMERCE, "woocommerce", summer))["82XQ00BNUS"]["price"] == 399.0
+
+
+def test_woocommerce_cells_read_as_the_store_wrote_them() -> None:
+    products = _products(_read(WOOCOMMERCE, "woocommerce"))
+    laptop, book = products["82XQ00BNUS"], products["wc-120"]
+    # The exporter's apostrophe before a leading "-" is gone; "\n" is a line break.
+    assert laptop["description"].startswith("- Back-to-school price -\nA 15.6-inch")
+    assert laptop["specs"] == {"ramGb": 8, "storageGb": 512, "os": "Windows 11 Home"}
+    # A price with a decimal comma; no SKU, so the id is the row's ID; the GTIN is the ISBN.
+    assert book["price"] == 9.99
+    assert book["specs"] == {
+        "author": "Madeline Miller",
+        "pages": 416,
+        "format": "Paperback",
+        "isbn": "9781408891384",
+    }
+
+
+def test_woocommerce_drafts_private_grouped_gift_cards_and_accessories_are_skipped() -> None:
+    assert _skipped(_read(WOOCOMMERCE, "woocommerce")) == {
+        (7,): "in 'Gift Cards', which maps to no catalog category",
+        (8,): "a draft (Published: -1)",
+        (9,): "private (Published: 0)",
+        (10,): "in 'Computers > Accessories', which maps to no catalog category",
+        (11,): "a grouped product (its products have rows of their own)",
+    }
+
+
+def test_a_variation_whose_parent_is_missing_is_a_bad_row(tmp_path: Path) -> None:
+    header = ["ID", "Type", "SKU", "Name", "Published", "Regular price", "Parent", "Brands"]
+    path = _write_csv(
+        tmp_path / "x.csv", header, [["7", "variation", "V-1", "Phone - Red", "1", "9", "id:6", ""]]
+    )
+    assert _problems(_read(path, "woocommerce")) == [
+        "line 2, Parent: its Parent 'id:6' is not a variable product in this file"
+    ]
+
+
+def test_a_woocommerce_row_without_a_brand_names_the_column(tmp_path: Path) -> None:
+    header = ["ID", "Type", "SKU", "Name", "Published", "Description", "In stock?", "Stock"]
+    header += ["Regular price", "Categories", "Brands"]
+    row = ["5", "simple", "L-1", "Laptop", "1", "A laptop.", "1", "3", "500", "Laptops", ""]
+    assert _problems(_read(_write_csv(tmp_path / "x.csv", header, [row]), "woocommerce")) == [
+        "line 2, Brands: is empty, and no attribute (Brand, Manufacturer, Publisher) names a brand"
+    ]
+
+
+# -- categories and specs -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("path", "category"),
+    [
+        ("Electronics > Computers > Laptops", "COMPUTERS"),
+        ("Electronics > Computers > Desktop Computers", "COMPUTERS"),
+        ("Electronics > Communications > Telephony > Mobile & Smart Phones", "MOBILE"),
+        ("Media > Books > Print Books", "BOOKS"),
+        ("Books > Fiction > Fantasy", "BOOKS"),  # a store's own sub-categories
+        ("Phones > Cases", None),
+        ("Electronics > Electronics Accessories > Computer Accessories > Laptop Bags", None),
+        ("Home & Garden > Kitchen", None),
+    ],
+)
+def test_the_default_table_places_a_category_by_its_most_specific_known_name(
+    path: str, category: str | None
+) -> None:
+    assert CategoryMap().decide([path]).category == category
+
+
+def test_a_category_map_file_adds_and_overrides_names(tmp_path: Path) -> None:
+    # Given a map that sells tablets as computers and no longer sells phones' "Mobile",
+    # When products are placed, Then the file's entries decide over the defaults.
+    path = tmp_path / "map.json"
+    path.write_text(
+        json.dumps({"Tablet Computers": "computers", "Mobile": None, "Deals > Laptops": "BOOKS"}),
+        encoding="utf-8",
+    )
+    mapping = load_category_map(path)
+    assert mapping.decide(["Electronics > Computers > Tablet Computers"]).category == "COMPUTERS"
+    assert mapping.decide(["Mobile"]).category is None
+    assert mapping.decide(["Deals > Laptops"]).category == "BOOKS"  # the longer name wins
+    assert mapping.decide(["Laptops"]).category == "COMPUTERS"
+
+
+def test_a_product_also_in_an_accessory_category_is_not_imported() -> None:
+    decision = CategoryMap().decide(["Laptops", "Accessories"])
+    assert decision.category is None and "'Accessories'" in decision.reason
+
+
+def test_a_bad_category_map_names_the_entry_and_the_categories(tmp_path: Path) -> None:
+    path = tmp_path / "map.json"
+    path.write_text('{"Tablets": "TABLETS"}', encoding="utf-8")
+    with pytest.raises(CatalogFileError, match="'Tablets' maps to 'TABLETS'; use one of BOOKS"):
+        load_category_map(path)
+    path.write_text('{"Tablets": ', encoding="utf-8")
+    with pytest.raises(CatalogFileError, match="line 1: not valid JSON"):
+        load_category_map(path)
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "spec"),
+    [
+        ("Storage", "1TB", ("storageGb", 1024)),
+        ("Capacity", "256 GB", ("storageGb", 256)),
+        ("RAM", "16GB", ("ramGb", 16)),
+        ("Screen Size", '6.1"', ("screenInches", 6.1)),
+        ("Weight", "170 g", ("weightKg", 0.17)),
+        ("Battery", "18 hours", ("batteryHours", 18)),
+        ("Battery", "5000 mAh", ("batteryMah", 5000)),
+        ("Pages", "352 pages", ("pages", 352)),
+        ("Operating System", "Windows 11 Home", ("os", "Windows 11 Home")),
+        ("Author", "Madeline Miller", ("author", "Madeline Miller")),
+        ("Storage", "Plenty", ("storage", "Plenty")),  # no number: text, under its own name
+        ("Screen Protector", "Included", ("screenProtector", "Included")),
+    ],
+)
+def test_an_option_becomes_the_catalog_spec_it_names(
+    name: str, value: str, spec: tuple[str, Any]
+) -> None:
+    assert spec_entry(name, value) == spec
+
+
+def test_an_id_keeps_to_the_catalogs_characters_and_a_long_one_stays_unique() -> None:
+    assert product_id("MLK03LL/A") == "MLK03LL-A"
+    long_a, long_b = product_id("x" * 80 + "a"), product_id("x" * 80 + "b")
+    assert long_a and long_b and long_a != long_b
+    assert len(long_a) == 64 and long_a == product_id("x" * 80 + "a")
+    assert product_id("///") is None
