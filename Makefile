@@ -7,8 +7,10 @@ STAMP := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
 QUESTION := What Windows PC do you have which is best for a high school student?
 
-export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 20
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
+# The CDK (jsii under the Python app, and the CDK CLI) runs on the Node.js LTS that
+# `npm ci` installs (package.json), not on whatever node the machine has.
+export PATH := $(CURDIR)/node_modules/.bin:$(PATH)
 
 .PHONY: setup demo test test-fast lint typecheck bench bench-quick load serve synth browser clean
 

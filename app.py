@@ -7,8 +7,6 @@ import argparse
 import os
 import sys
 
-os.environ.setdefault("JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION", "20")
-
 from infra.app import create_app
 from infra.config import ConfigError
 from infra.layers import LayerBuildError

@@ -5,7 +5,7 @@ history, each Lambda call's measured handler time at the memory the stack gives
 each function, one API Gateway request, the DynamoDB request units of the calls
 each question made (``bench.dynamo``) and the bytes its execution logs to the
 conversations log group (``bench.history.execution_log``). Tokens come from the
-token questions in each mode, priced for each model in ``bench/prices.json``.
+token questions in each mode, priced for each model in ``shared.pricing``'s list.
 Prices come from that file, never from code; what the deployed stack runs
 (architecture, prompt caching in ``prod``) from ``cdk.json``.
 """
@@ -21,6 +21,7 @@ from typing import Any
 
 from bench.fmt import kib, ms, n, usd
 from bench.fmt import table as fmt_table
+from shared.pricing import price_list
 from shared.registry import functions_by_key
 
 PRICES_PATH = Path(__file__).with_name("prices.json")
@@ -31,7 +32,10 @@ DEPLOYED_ENVIRONMENT = "prod"
 
 
 def load_prices(path: Path = PRICES_PATH) -> dict[str, Any]:
+    """The AWS prices of ``prices.json``, with the models' token prices under ``models``
+    from the one list the stack's budget and ``storechat eval`` read (``shared.pricing``)."""
     prices: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    prices["models"] = price_list()["models"]
     return prices
 
 
@@ -169,7 +173,7 @@ def tokens(modes: dict[str, Sequence[Any]], prices: dict[str, Any]) -> dict[str,
     """Per 1,000 questions, for each token mode (compact, naive, compact with caching).
 
     The counts are the offline model's, as the runs reported them; ``usd`` prices
-    them for each model in ``prices.json``.
+    them for each model of ``shared.pricing``'s list.
     """
     out: dict[str, Any] = {}
     for mode, asked in modes.items():
@@ -220,7 +224,8 @@ def table(c: dict[str, Any]) -> list[str]:
     infra = c["infrastructure"]
     stack = c["deployed"]
     lines = [
-        f"Prices: `bench/prices.json`, taken {c['prices_taken']} ({c['region']}), list prices "
+        f"Prices: `bench/prices.json` and, for tokens, `functions/shared/data/model_prices.json`, "
+        f"taken {c['prices_taken']} ({c['region']}), list prices "
         f"to be checked. Infrastructure from the {infra['questions']} end-to-end questions; "
         f"tokens from the {c['tokens']['compact']['questions']} token questions.",
         "",

@@ -9,7 +9,8 @@ request units DynamoDB would bill, by its documented rules:
 * item size: attribute names plus values (strings in UTF-8 bytes, numbers about one
   byte per two significant digits plus one, lists and maps 3 bytes plus one byte per
   element, booleans and nulls one byte);
-* writes: one unit per started KiB of the item (``PutItem``);
+* writes: one unit per started KiB of the item (``PutItem``; ``UpdateItem``, the day's
+  spend counter, from its key and the values it writes);
 * reads: one unit per started 4 KiB, half for an eventually consistent read;
   ``GetItem`` and each item of ``BatchGetItem`` are rounded on their own, a
   ``Query`` or ``Scan`` page on the sum of the items it read; a read that finds
@@ -115,6 +116,12 @@ class CapacityMeter:
             with self._lock:
                 for key in keys:
                     self._put_sizes.setdefault((table, key), []).append(size)
+            return [DynamoCall(operation, table, 0.0, max(1, math.ceil(size / WRITE_UNIT_BYTES)))]
+        if operation == "UpdateItem":
+            # Billed on the item's size, which the state machine's counter update does not
+            # return: its key and the values it writes are a few dozen bytes, one unit.
+            values = request.get("ExpressionAttributeValues") or {}
+            size = item_bytes(request.get("Key", {})) + item_bytes(values)
             return [DynamoCall(operation, table, 0.0, max(1, math.ceil(size / WRITE_UNIT_BYTES)))]
         if operation == "GetItem":
             size = item_bytes(response.get("Item") or {})

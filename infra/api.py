@@ -340,13 +340,19 @@ class QueryApi(Construct):
         """The stage's base URL, without a trailing slash (the page appends ``/query``)."""
         self.query_url = f"{self.url}/{names.QUERY_PATH}"
 
+        if config.client_rate_limit is None:
+            acknowledge(
+                self,
+                {
+                    "AwsSolutions-APIG3": (
+                        "This environment has no client_rate_limit, so no WAF web ACL: stage "
+                        "throttling, request validation and the daily model budget bound abuse."
+                    )
+                },
+            )
         acknowledge(
             self,
             {
-                "AwsSolutions-APIG3": (
-                    "No WAF in front of the API: stage throttling and request validation "
-                    "bound abuse; add a WAF web ACL when the store puts one in front of its site."
-                ),
                 "AwsSolutions-APIG4": (
                     "POST /query is the public shopping assistant: anonymous shoppers call "
                     "it from the store page, so there is no authorizer (OPTIONS is CORS)."

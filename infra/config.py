@@ -25,6 +25,7 @@ from compose_response.money import CURRENCIES, DEFAULT_CURRENCY
 from infra import names
 from shared.api import DEFAULT_MAX_MESSAGE_CHARS
 from shared.page_policy import image_host
+from shared.pricing import PRICE_LIST_PATH, PriceListError, TokenPrices, token_prices
 
 LOG_RETENTION_DAYS: tuple[int, ...] = (
     1,
@@ -88,6 +89,27 @@ class Throttling(_Block):
     burst_limit: Annotated[int, Field(ge=1)]
 
 
+class ClientRateLimit(_Block):
+    """The edge's limit per client: a WAF rate-based rule, per source IP address."""
+
+    requests: Annotated[int, Field(ge=10, le=2_000_000_000)]
+    """POSTs to the API one IP address may make in ``window_seconds``; past it, WAF
+    answers 429 ``rate_limited`` until the address slows down (10 is WAF's minimum)."""
+    window_seconds: Literal[60, 120, 300, 600] = 300
+    """WAF's evaluation windows."""
+
+
+class ModelBudget(_Block):
+    """The most the environment may spend on model tokens in a day (UTC), in US dollars."""
+
+    daily_usd: Annotated[float, Field(gt=0, le=1_000_000, allow_inf_nan=False)]
+    """Priced from the model's list prices (``shared.pricing``); once the day's spend
+    reaches it, questions are answered from a catalog search without a model call."""
+    alarm_percent: Annotated[float, Field(gt=0, le=100)] = 80
+    """The ``ModelBudget`` alarm fires when the last 24 hours' model spend reaches this
+    share of ``daily_usd``."""
+
+
 class Guardrail(_Block):
     id: Annotated[str, Field(pattern=r"^[a-z0-9]{1,64}$")]
     version: Annotated[str, Field(pattern=r"^(DRAFT|[1-9][0-9]{0,7})$")] = "DRAFT"
@@ -141,6 +163,7 @@ class EnvironmentConfig(_Block):
     max_tokens: Annotated[int, Field(ge=64, le=8192)] = 1024
     prompt_caching: bool = False
     guardrail: Guardrail | None = None
+    model_budget: ModelBudget
 
     # The loop
     tuning: dict[str, Annotated[int, Field(gt=0)]] = {}
@@ -167,6 +190,9 @@ class EnvironmentConfig(_Block):
     cors_origins: list[str] = []
     """Origins besides the hosted page's own CloudFront URL, which is always allowed."""
     throttling: Throttling
+    client_rate_limit: ClientRateLimit | None = None
+    """``false`` (or unset): no WAF web ACL in front of the API, stage throttling only.
+    (Not ``null``: CDK's context drops nulls, so a null could not override ``defaults``.)"""
     max_message_chars: Annotated[int, Field(ge=1, le=DEFAULT_MAX_MESSAGE_CHARS)] = (
         DEFAULT_MAX_MESSAGE_CHARS
     )
@@ -187,6 +213,11 @@ class EnvironmentConfig(_Block):
         if value is not None and value not in LOG_RETENTION_DAYS:
             raise ValueError(f"must be one of {list(LOG_RETENTION_DAYS)}")
         return value
+
+    @field_validator("client_rate_limit", mode="before")
+    @classmethod
+    def _off(cls, value: Any) -> Any:
+        return None if value is False else value
 
     @field_validator("tuning")
     @classmethod
@@ -254,6 +285,13 @@ class EnvironmentConfig(_Block):
                     f"model_id {self.model_id!r} is a {prefix.rstrip('.')} inference profile; "
                     f"it cannot be called from {model_region} (set bedrock_region)"
                 )
+        try:
+            token_prices(self.model_id)
+        except PriceListError as exc:
+            raise ValueError(
+                f"model_budget is priced from the model's list prices, and {exc}: add its "
+                f"prices to {PRICE_LIST_PATH.relative_to(names.ROOT)}"
+            ) from None
         tuning = self.state_machine_tuning
         deadline = tuning.get("DeadlineMs", 0)
         if deadline + statemachine.FINISH_RESERVE_MS > ASL_TIMEOUT_MS:
@@ -295,6 +333,11 @@ class EnvironmentConfig(_Block):
             return self.conversation_log_retention_days
         fitting = [days for days in LOG_RETENTION_DAYS if days <= self.session_ttl_days]
         return fitting[-1] if fitting else LOG_RETENTION_DAYS[0]
+
+    @property
+    def token_prices(self) -> TokenPrices:
+        """The list prices of ``model_id``'s tokens (validated to exist)."""
+        return token_prices(self.model_id)
 
     @property
     def stack_name(self) -> str:

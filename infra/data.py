@@ -1,4 +1,5 @@
-"""Tables: the catalog (when it is ours) and the per-session conversation history.
+"""Tables: the catalog (when it is ours), the per-session conversation history, and the
+day's model spend (one counter per UTC day, which the state machine reads and adds to).
 
 The catalog table streams its changes (keys only: the indexer rereads the whole
 table, infra/search.py) so that the search snapshot follows every write.
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 from importlib import resources
+from typing import Any
 
 from aws_cdk import CustomResource, Duration
 from aws_cdk import aws_dynamodb as dynamodb
@@ -30,7 +32,8 @@ def catalog_version() -> str:
 
 
 class Data(Construct):
-    """The catalog table (only with ``catalog_source: dynamodb``) and the sessions table."""
+    """The catalog table (only with ``catalog_source: dynamodb``), the sessions table and
+    the spend table."""
 
     def __init__(
         self, scope: Construct, id: str, *, config: EnvironmentConfig, lambdas: LambdaFactory
@@ -38,21 +41,33 @@ class Data(Construct):
         super().__init__(scope, id)
         protect = config.removal_policy == "retain"
 
+        def table(id: str, partition_key: str, **options: Any) -> dynamodb.Table:
+            """On demand, with point-in-time recovery, kept or deleted with the stack's data."""
+            return dynamodb.Table(
+                self,
+                id,
+                partition_key=dynamodb.Attribute(
+                    name=partition_key, type=dynamodb.AttributeType.STRING
+                ),
+                billing_mode=dynamodb.BillingMode.PAY_PER_REQUEST,
+                point_in_time_recovery_specification=PITR,
+                deletion_protection=protect,
+                removal_policy=removal_policy(config),
+                **options,
+            )
+
         # The key schemas match the local runner's tables (storechat/local/aws.py).
-        self.sessions = dynamodb.Table(
-            self,
+        self.sessions = table(
             "Sessions",
-            partition_key=dynamodb.Attribute(
-                name=names.SESSIONS_PARTITION_KEY, type=dynamodb.AttributeType.STRING
-            ),
+            names.SESSIONS_PARTITION_KEY,
             sort_key=dynamodb.Attribute(
                 name=names.SESSIONS_SORT_KEY, type=dynamodb.AttributeType.STRING
             ),
             time_to_live_attribute=names.SESSIONS_TTL_ATTRIBUTE,
-            billing_mode=dynamodb.BillingMode.PAY_PER_REQUEST,
-            point_in_time_recovery_specification=PITR,
-            deletion_protection=protect,
-            removal_policy=removal_policy(config),
+        )
+        # A few bytes a day; recovery lets an operator see a counter as it was.
+        self.spend = table(
+            "Spend", names.SPEND_PARTITION_KEY, time_to_live_attribute=names.SPEND_TTL_ATTRIBUTE
         )
 
         self.catalog: dynamodb.Table | None = None
@@ -60,18 +75,11 @@ class Data(Construct):
         """The custom resource that loads the bundled catalog (with the catalog table)."""
         if config.catalog_source != "dynamodb":
             return
-        self.catalog = dynamodb.Table(
-            self,
+        self.catalog = table(
             "Catalog",
-            partition_key=dynamodb.Attribute(
-                name=names.CATALOG_PARTITION_KEY, type=dynamodb.AttributeType.STRING
-            ),
+            names.CATALOG_PARTITION_KEY,
             # Which items changed is all the indexer needs: it rebuilds from the table.
             stream=dynamodb.StreamViewType.KEYS_ONLY,
-            billing_mode=dynamodb.BillingMode.PAY_PER_REQUEST,
-            point_in_time_recovery_specification=PITR,
-            deletion_protection=protect,
-            removal_policy=removal_policy(config),
         )
         self.catalog.add_global_secondary_index(
             index_name=names.CATALOG_CATEGORY_INDEX,

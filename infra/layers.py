@@ -9,11 +9,14 @@ the layer is what makes search work on either.
 
 pip downloads the wheel for the functions' architecture and Python version with
 ``--platform``/``--python-version``/``--only-binary=:all:``: binary wheels only, so
-nothing is compiled and neither Docker nor a cross-compiler is needed. The result is
-kept in ``.cache/layers/<requirement>-<arch>-py<version>/`` (git-ignored), so each
-later synth copies it instead of downloading it again. If pip cannot get the wheel
-(no network, an unknown version), the synth stops with :class:`LayerBuildError`
-saying so, instead of falling back to Docker.
+nothing is compiled and neither Docker nor a cross-compiler is needed. The wheel is
+pinned by its sha256 (``--require-hashes``): a wheel the index serves with other bytes
+stops the synth instead of reaching the functions. The result is kept in
+``.cache/layers/<requirement>-<arch>-py<version>-<sha256 prefix>/`` (git-ignored), so
+each later synth uses it instead of downloading it again, and the layer's asset is
+that folder: its hash is its content's. If pip cannot get the wheel (no network, an
+unknown version, a hash that does not match), the synth stops with
+:class:`LayerBuildError` saying so, instead of falling back to Docker.
 """
 
 from __future__ import annotations
@@ -27,10 +30,8 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
-import jsii
-from aws_cdk import AssetHashType, BundlingOptions, ILocalBundling
 from aws_cdk import aws_lambda as lambda_
 from constructs import Construct
 
@@ -43,7 +44,10 @@ PIP_ARCHITECTURE: dict[Architecture, str] = {"arm64": "aarch64", "x86_64": "x86_
 # manylinux_2_28 and the older manylinux2014 (glibc 2.17) both run there.
 PLATFORMS: tuple[str, ...] = ("manylinux_2_28_{arch}", "manylinux2014_{arch}")
 COMPLETE_MARKER = "requirement.txt"
-"""Written beside ``python/`` once pip has succeeded: a folder without it is not used."""
+"""Written in a cache entry once pip has succeeded (the requirement and its hash): an
+entry without it is not used."""
+CONTENT = "layer"
+"""The folder of a cache entry that is the layer's asset (``python/...`` inside it)."""
 PIP_TIMEOUT_S = 600
 
 Runner = Callable[..., subprocess.CompletedProcess[str]]
@@ -55,30 +59,43 @@ class LayerBuildError(RuntimeError):
 
 @dataclass(frozen=True)
 class WheelLayer:
-    """One requirement (``name==version``) for one architecture and Python version."""
+    """One requirement (``name==version``) for one architecture and Python version,
+    pinned by the sha256 of the wheel pip may install for them."""
 
     requirement: str
     architecture: Architecture
     python_version: str
     """``3.13``: what ``--python-version`` and the wheel's ``cp313`` tag mean."""
+    sha256: str
+    """The wheel's sha256, in hex: pip installs nothing else."""
 
     def __post_init__(self) -> None:
         if not re.fullmatch(r"[A-Za-z0-9._-]+==[0-9][A-Za-z0-9.]*", self.requirement):
             raise ValueError(f"{self.requirement!r}: a layer needs an exact name==version pin")
         if not re.fullmatch(r"3\.\d+", self.python_version):
             raise ValueError(f"{self.python_version!r} is not a Python version like 3.13")
+        if not re.fullmatch(r"[0-9a-f]{64}", self.sha256):
+            raise ValueError(f"{self.sha256!r} is not a sha256 in lower-case hex")
 
     @property
     def name(self) -> str:
-        """``sqlean.py-3.50.4.5-aarch64-py3.13``: the cache folder and the asset's hash."""
+        """``sqlean.py-3.50.4.5-aarch64-py3.13-3725a94c80a6``: the cache folder. The hash
+        is in it, so a wheel pinned anew is fetched anew."""
         pinned = self.requirement.replace("==", "-")
-        return f"{pinned}-{PIP_ARCHITECTURE[self.architecture]}-py{self.python_version}"
+        arch = PIP_ARCHITECTURE[self.architecture]
+        return f"{pinned}-{arch}-py{self.python_version}-{self.sha256[:12]}"
+
+    @property
+    def requirements_file(self) -> str:
+        """What pip reads with ``--require-hashes``: the pin and the one hash it accepts."""
+        return f"{self.requirement} --hash=sha256:{self.sha256}\n"
 
     @property
     def abi_tag(self) -> str:
         return "cp" + self.python_version.replace(".", "")
 
-    def pip_command(self, target: Path) -> list[str]:
+    def pip_command(self, target: Path, requirements: Path) -> list[str]:
+        """Install what ``requirements`` (:attr:`requirements_file`) names into ``target``."""
         arch = PIP_ARCHITECTURE[self.architecture]
         platforms = [arg for p in PLATFORMS for arg in ("--platform", p.format(arch=arch))]
         return [
@@ -96,52 +113,66 @@ class WheelLayer:
             "--only-binary=:all:",
             # Bytecode compiled by the Python running synth would not match the runtime's.
             "--no-compile",
+            "--no-deps",
+            "--require-hashes",
             "--disable-pip-version-check",
             "--quiet",
-            self.requirement,
+            "--requirement",
+            str(requirements),
         ]
 
 
 def cached(layer: WheelLayer, cache_root: Path = names.LAYER_CACHE_DIR) -> Path:
-    """The folder holding ``python/`` for ``layer``, downloading it first if needed.
+    """The cache entry of ``layer`` (:data:`CONTENT` and :data:`COMPLETE_MARKER`),
+    downloading it first if needed.
 
     pip installs into a temporary folder beside the cache entry, which is renamed into
     place only once complete: two synths at once (the tests run two) both succeed, and
     an interrupted download leaves nothing behind that a later synth would trust.
     """
     folder = cache_root / layer.name
-    if (folder / COMPLETE_MARKER).is_file():
+    if _complete(folder):
         return folder
     cache_root.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{layer.name}.", dir=cache_root))
     try:
-        _pip_install(layer, staging / "python")
-        check_wheels(staging / "python", layer)
-        (staging / COMPLETE_MARKER).write_text(layer.requirement + "\n", encoding="utf-8")
-        if folder.exists() and not (folder / COMPLETE_MARKER).is_file():
+        _pip_install(layer, staging / CONTENT / "python")
+        check_wheels(staging / CONTENT / "python", layer)
+        (staging / COMPLETE_MARKER).write_text(layer.requirements_file, encoding="utf-8")
+        if folder.exists() and not _complete(folder):
             shutil.rmtree(folder)  # a leftover from an older, interrupted layout
         try:
             os.replace(staging, folder)
         except OSError:
-            if not (folder / COMPLETE_MARKER).is_file():  # not another synth's win: a failure
+            if not _complete(folder):  # not another synth's win: a failure
                 raise
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return folder
 
 
+def _complete(folder: Path) -> bool:
+    return (folder / COMPLETE_MARKER).is_file() and (folder / CONTENT).is_dir()
+
+
 def _pip_install(layer: WheelLayer, target: Path, run: Runner = subprocess.run) -> None:
-    command = layer.pip_command(target)
+    requirements = target.parent / f".{layer.name}.requirements.txt"
+    requirements.parent.mkdir(parents=True, exist_ok=True)
+    requirements.write_text(layer.requirements_file, encoding="utf-8")
+    command = layer.pip_command(target, requirements)
     advice = (
         f"The {layer.name} Lambda layer is built at synth, without Docker, by pip "
-        "downloading a binary wheel from the package index: connect this machine to it, or "
-        f"put the installed package under {names.LAYER_CACHE_DIR / layer.name / 'python'} "
-        f"with a {COMPLETE_MARKER} beside it."
+        "downloading a binary wheel with the pinned sha256 from the package index: connect "
+        "this machine to it, or put the package installed from that wheel under "
+        f"{names.LAYER_CACHE_DIR / layer.name / CONTENT / 'python'} with a {COMPLETE_MARKER} "
+        f"in {names.LAYER_CACHE_DIR / layer.name}."
     )
     try:
         result = run(command, capture_output=True, text=True, timeout=PIP_TIMEOUT_S, check=False)
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise LayerBuildError(f"could not run pip ({exc}). {advice}") from exc
+    finally:
+        requirements.unlink(missing_ok=True)
     if result.returncode != 0:
         said = (result.stderr or result.stdout).strip().splitlines()[-6:]
         arch = PIP_ARCHITECTURE[layer.architecture]
@@ -175,41 +206,16 @@ def check_wheels(site: Path, layer: WheelLayer) -> None:
         raise LayerBuildError(f"{layer.name}: pip chose wheels for another platform: {wrong}")
 
 
-@jsii.implements(ILocalBundling)
-class _CopyFromCache:
-    """CDK's local bundling: fill the asset's output folder from the cache (pip if empty)."""
-
-    def __init__(self, layer: WheelLayer, cache_root: Path) -> None:
-        self._layer = layer
-        self._cache_root = cache_root
-
-    def try_bundle(self, output_dir: str, *_: Any, **__: Any) -> bool:
-        source = cached(self._layer, self._cache_root) / "python"
-        shutil.copytree(source, Path(output_dir) / "python", dirs_exist_ok=True)
-        return True
-
-
 def wheel_layer_code(
-    layer: WheelLayer, *, image_runtime: lambda_.Runtime, cache_root: Path = names.LAYER_CACHE_DIR
+    layer: WheelLayer, *, cache_root: Path = names.LAYER_CACHE_DIR
 ) -> lambda_.AssetCode:
-    """A layer's code asset (``python/...``), named by the pin, the architecture and Python.
+    """A layer's code asset (``python/...``): the cache entry's :data:`CONTENT`, fetched
+    first if needed, so that a failure is a plain :class:`LayerBuildError` from the app.
 
-    The asset's hash is that name, so the asset changes exactly when one of them does.
-    The wheels are fetched here, before CDK stages the asset, so that a failure is a
-    plain :class:`LayerBuildError` from the app rather than one wrapped by CDK's bundling;
-    local bundling then only copies. The runtime's bundling image is only named because
-    CDK requires an image: Docker never runs.
+    CDK hashes the asset from that folder's files, so the asset changes exactly when
+    what the functions get does.
     """
-    cached(layer, cache_root)
-    return lambda_.Code.from_asset(
-        str(cache_root),
-        asset_hash_type=AssetHashType.CUSTOM,
-        asset_hash=layer.name,
-        bundling=BundlingOptions(
-            image=image_runtime.bundling_image,
-            local=_CopyFromCache(layer, cache_root),
-        ),
-    )
+    return lambda_.Code.from_asset(str(cached(layer, cache_root) / CONTENT))
 
 
 def wheel_layer(
@@ -224,7 +230,7 @@ def wheel_layer(
     return lambda_.LayerVersion(
         scope,
         id,
-        code=wheel_layer_code(layer, image_runtime=runtime),
+        code=wheel_layer_code(layer),
         compatible_runtimes=[runtime],
         compatible_architectures=[architecture],
         description=description,

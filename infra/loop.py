@@ -49,15 +49,19 @@ def substitutions(
     functions: Mapping[str, lambda_.IFunction],
     sessions_table: dynamodb.ITable,
     steps_table: dynamodb.ITable,
-    tuning: Mapping[str, int],
+    spend_table: dynamodb.ITable,
+    config: EnvironmentConfig,
     definition: str,
 ) -> dict[str, str]:
     """The DefinitionSubstitutions: one value for each placeholder, and no others."""
     arns = {key: function.function_arn for key, function in functions.items()}
     values = statemachine.resource_substitutions(
-        arns, sessions_table.table_name, steps_table.table_name
+        arns, sessions_table.table_name, steps_table.table_name, spend_table.table_name
     )
-    values.update({name: str(value) for name, value in tuning.items()})
+    values.update(
+        statemachine.budget_substitutions(config.model_budget.daily_usd, config.token_prices)
+    )
+    values.update({name: str(value) for name, value in config.state_machine_tuning.items()})
     wanted = statemachine.placeholders(definition)
     if set(values) != wanted:
         raise ValueError(
@@ -77,6 +81,7 @@ class Loop(Construct):
         functions: Mapping[str, lambda_.IFunction],
         sessions_table: dynamodb.ITable,
         trace: LiveTrace,
+        spend_table: dynamodb.ITable,
     ) -> None:
         super().__init__(scope, id)
         definition = statemachine.read_definition()
@@ -114,7 +119,7 @@ class Loop(Construct):
             state_machine_type=sfn.StateMachineType.EXPRESS,
             definition_body=sfn.DefinitionBody.from_string(definition),
             definition_substitutions=substitutions(
-                functions, sessions_table, trace.table, config.state_machine_tuning, definition
+                functions, sessions_table, trace.table, spend_table, config, definition
             ),
             # Level ALL with execution data is what lets the console show an Express
             # execution's events: every model call and tool call of a conversation.
@@ -124,8 +129,8 @@ class Loop(Construct):
             tracing_enabled=True,
         )
         # A definition from a string tells CDK nothing about what it calls: grant
-        # exactly the five functions, the two session-table calls the ASL makes and the
-        # live trace's one write (ShowToolFailure).
+        # exactly the five functions, the two session-table calls the ASL makes, the
+        # live trace's one write (ShowToolFailure) and the day's spend counter's two.
         self.state_machine.add_to_role_policy(
             iam.PolicyStatement(
                 actions=["lambda:InvokeFunction"],
@@ -139,6 +144,12 @@ class Loop(Construct):
             )
         )
         trace.grant_write(self.state_machine)
+        self.state_machine.add_to_role_policy(
+            iam.PolicyStatement(
+                actions=["dynamodb:GetItem", "dynamodb:UpdateItem"],
+                resources=[spend_table.table_arn],
+            )
+        )
         acknowledge(
             self.state_machine,
             {

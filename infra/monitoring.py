@@ -4,7 +4,9 @@ Custom metrics come from Powertools (namespace ``Storechat/<env>``, dimension
 ``service=storechat``). compose_response counts ``Conversations`` and one metric
 per outcome (``Answered``, ``Truncated``, ``Refused``, ``Fallbacks``); the catalog
 indexer counts its rebuilds, their time, the products indexed and the published
-snapshot's age (``index_catalog.metrics.IndexMetric``).
+snapshot's age (``index_catalog.metrics.IndexMetric``). The model's spend is priced
+from the Converse function's token counts (``InputTokens``, ...) at the model's list
+prices (``shared.pricing``), the same prices the state machine's daily counter adds up.
 docs/deploy.md explains what each alarm means and what to look at first.
 """
 
@@ -122,6 +124,21 @@ class Monitoring(Construct):
             created.add_alarm_action(cw_actions.SnsAction(self.topic))
             return created
 
+        budget = config.model_budget
+        day = Duration.days(1)
+        prices = config.token_prices.per_million_usd()
+        # The token counts times US dollars per million tokens, over the last 24 hours.
+        spend = cw.MathExpression(
+            expression="("
+            + " + ".join(f"FILL({key}, 0) * {price!r}" for key, price in sorted(prices.items()))
+            + ") / 1000000",
+            using_metrics={
+                key: custom(key[:1].upper() + key[1:]).with_(period=day) for key in prices
+            },
+            label="Model spend, last 24 h (USD)",
+            period=day,
+        )
+
         self.alarms = [
             alarm(
                 "ExecutionsFailed",
@@ -162,6 +179,15 @@ class Monitoring(Construct):
                 "model or prompt change may have made it careless.",
                 metric=custom(FACT_CORRECTIONS_METRIC),
                 threshold=settings.fact_corrections,
+            ),
+            alarm(
+                "ModelBudget",
+                f"The model's spend of the last 24 hours reached {budget.alarm_percent:g} % of "
+                f"the daily budget (${budget.daily_usd:,.2f}): once the day's spend (UTC) "
+                "reaches the budget, shoppers get catalog search results without advice.",
+                metric=spend,
+                threshold=round(budget.daily_usd * budget.alarm_percent / 100, 6),
+                evaluation_periods=1,
             ),
         ]
 
@@ -323,7 +349,12 @@ class Monitoring(Construct):
             cw.GraphWidget(
                 title="Unverified citations dropped",
                 left=[custom("UnverifiedCitations")],
-                width=8,
+                width=4,
+            ),
+            cw.SingleValueWidget(
+                title=f"Model spend, last 24 h (budget ${budget.daily_usd:,.2f} a day)",
+                metrics=[spend],
+                width=4,
             ),
         )
         self.dashboard.add_widgets(

@@ -16,6 +16,9 @@ WEB_DIR: Final = ROOT / "web"
 CDK_JSON: Final = ROOT / "cdk.json"
 LAYER_CACHE_DIR: Final = ROOT / ".cache" / "layers"
 """Where synth keeps the Lambda layers it downloads (git-ignored), one folder per build."""
+NODE_BIN_DIR: Final = ROOT / "node_modules" / ".bin"
+"""The Node.js LTS ``npm ci`` installs (package.json) and the CDK CLI: the Makefile puts
+it first on PATH, where jsii and ``npx cdk`` look for ``node``."""
 
 PROJECT: Final = "storechat"
 STACK_PREFIX: Final = "Storechat"
@@ -33,6 +36,9 @@ CATALOG_CATEGORY_KEY: Final = "category"
 SESSIONS_PARTITION_KEY: Final = "sessionId"
 SESSIONS_SORT_KEY: Final = "turnKey"
 SESSIONS_TTL_ATTRIBUTE: Final = "expiresAt"
+SPEND_PARTITION_KEY: Final = "day"
+"""One model-spend counter per UTC day (``2026-12-01``), written by the ASL."""
+SPEND_TTL_ATTRIBUTE: Final = "expiresAt"
 
 # The catalog's search snapshots in their bucket: the indexer writes them
 # (functions/index_catalog), the catalog tool reads the pointer and what it names.
@@ -65,6 +71,7 @@ class Outputs:
     CATALOG_INDEX_BUCKET: Final = "CatalogIndexBucketName"
     SESSIONS_TABLE_NAME: Final = "SessionsTableName"
     STEPS_TABLE_NAME: Final = "StepsTableName"
+    SPEND_TABLE_NAME: Final = "SpendTableName"
     BRAVE_SECRET_ARN: Final = "BraveSecretArn"
     ALARM_TOPIC_ARN: Final = "AlarmTopicArn"
     DASHBOARD_URL: Final = "DashboardUrl"

@@ -9,7 +9,7 @@ tests run: its ARN is read at deploy time from the public SSM parameter Powertoo
 publishes for each release, so the pin is the only place the version is written.
 Functions that search the catalog also get the SQLite layer (``infra/layers.py``) of
 the ``sqlean.py`` release pinned in ``pyproject.toml``'s dev extras, the one the tests
-exercise.
+exercise, from the wheel whose sha256 :data:`SQLEAN_WHEEL_SHA256` holds.
 """
 
 from __future__ import annotations
@@ -37,12 +37,25 @@ from constructs import Construct, IConstruct
 
 from infra import names
 from infra.config import EnvironmentConfig
-from infra.layers import WheelLayer, wheel_layer
+from infra.layers import LayerBuildError, WheelLayer, wheel_layer
 
 PYTHON_RUNTIME = lambda_.Runtime.PYTHON_3_13
 PYPROJECT = names.ROOT / "pyproject.toml"
 POWERTOOLS_DISTRIBUTION = "aws-lambda-powertools"
 SQLEAN_DISTRIBUTION = "sqlean.py"
+SQLEAN_WHEEL_SHA256: dict[tuple[str, str, str], str] = {
+    # (release, architecture, Python): the manylinux_2_28 wheel's sha256
+    ("3.50.4.5", "arm64", "3.13"): (
+        "3725a94c80a64740489aa5765f9c6d11fa428b7d557c53c2197d51305cbe70a8"
+    ),
+    ("3.50.4.5", "x86_64", "3.13"): (
+        "05eb8d758104339c8d8ecf99238e15bbf6ba07a572f770f1a92589d487a8282c"
+    ),
+}
+"""The one wheel each layer may be built from. A new pin needs its hashes here: the
+index publishes them beside each file, or ``pip download sqlean.py==X --no-deps
+--only-binary=:all: --implementation cp --python-version 3.13 --platform
+manylinux_2_28_aarch64 -d wheels/`` then ``sha256sum wheels/*.whl`` (and ``x86_64``)."""
 _PINNED = re.compile(r"^(?P<name>[A-Za-z0-9._-]+)\s*(\[[^\]]*\])?\s*==\s*(?P<version>\d+(\.\d+)+)$")
 
 ASSET_EXCLUDE = [
@@ -172,6 +185,18 @@ def sqlean_version(pyproject: Path = PYPROJECT) -> str:
     return version
 
 
+def sqlean_wheel_sha256(version: str, arch: str, python: str) -> str:
+    """The pinned wheel's sha256, or a :class:`LayerBuildError` saying how to add it."""
+    try:
+        return SQLEAN_WHEEL_SHA256[(version, arch, python)]
+    except KeyError:
+        raise LayerBuildError(
+            f"no sha256 for the {SQLEAN_DISTRIBUTION}=={version} wheel for {arch} and Python "
+            f"{python}: add it to infra/runtime.py's SQLEAN_WHEEL_SHA256 (its docstring says "
+            "how to get it)"
+        ) from None
+
+
 def python_version(runtime: lambda_.Runtime = PYTHON_RUNTIME) -> str:
     """``3.13`` for python3.13: the version pip downloads layer wheels for."""
     return runtime.name.removeprefix("python")
@@ -226,10 +251,12 @@ class LambdaFactory:
     def search_layer(self) -> lambda_.LayerVersion:
         """sqlean.py (SQLite with FTS5) for this stack's architecture and Python."""
         if self._search_layer is None:
+            version, arch = sqlean_version(), self._config.lambda_architecture
             wheels = WheelLayer(
-                f"{SQLEAN_DISTRIBUTION}=={sqlean_version()}",
-                self._config.lambda_architecture,
+                f"{SQLEAN_DISTRIBUTION}=={version}",
+                arch,
                 python_version(),
+                sqlean_wheel_sha256(version, arch, python_version()),
             )
             self._search_layer = wheel_layer(
                 self._scope,

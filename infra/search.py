@@ -32,6 +32,7 @@ from aws_cdk import aws_dynamodb as dynamodb
 from aws_cdk import aws_events as events
 from aws_cdk import aws_events_targets as targets
 from aws_cdk import aws_iam as iam
+from aws_cdk import aws_kms as kms
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_lambda_destinations as destinations
 from aws_cdk import aws_lambda_event_sources as event_sources
@@ -117,10 +118,22 @@ class CatalogSearch(Construct):
         self._config = config
         settings = config.catalog_index
         self.bucket = self._bucket(config)
+        # The messages name catalog changes and carry the indexer's errors: encrypted with
+        # KMS (checkov's CKV_AWS_27 does not count SSE-SQS) under a key of the stack's own,
+        # because only a customer managed key's policy can let EventBridge (the http
+        # source's schedule) encrypt what it sends; and TLS only.
+        self.failures_key = kms.Key(
+            self,
+            "IndexFailuresKey",
+            description=f"{Stack.of(self).stack_name}: encrypts the catalog index's failure queue",
+            enable_key_rotation=True,
+            removal_policy=removal_policy(config),
+        )
         self.failures = sqs.Queue(
             self,
             "IndexFailures",
-            encryption=sqs.QueueEncryption.SQS_MANAGED,
+            encryption=sqs.QueueEncryption.KMS,
+            encryption_master_key=self.failures_key,
             enforce_ssl=True,
             retention_period=Duration.days(14),
             removal_policy=removal_policy(config),
@@ -186,9 +199,13 @@ class CatalogSearch(Construct):
                 if isinstance(child, lambda_.EventSourceMapping)
             )
         else:
+            # Named, so that the failure queue's key can name it without depending on it
+            # (the key comes before the indexer the rule invokes).
+            rule_name = f"{config.stack_name}-catalog-reindex"
             self.schedule = events.Rule(
                 self,
                 "RebuildSchedule",
+                rule_name=rule_name,
                 description=f"{config.stack_name}: reindex the Products API",
                 schedule=events.Schedule.rate(Duration.minutes(settings.rebuild_every_minutes)),
                 targets=[
@@ -199,6 +216,23 @@ class CatalogSearch(Construct):
                         dead_letter_queue=self.failures,
                     )
                 ],
+            )
+            # The queue's policy lets this rule send (CDK adds it); the key must let
+            # EventBridge encrypt what it sends, for this rule only.
+            self.failures_key.add_to_resource_policy(
+                iam.PolicyStatement(
+                    sid="EventBridgeSendsFailedRebuilds",
+                    principals=[iam.ServicePrincipal("events.amazonaws.com")],
+                    actions=["kms:GenerateDataKey", "kms:Decrypt"],
+                    resources=["*"],
+                    conditions={
+                        "ArnEquals": {
+                            "aws:SourceArn": Stack.of(self).format_arn(
+                                service="events", resource="rule", resource_name=rule_name
+                            )
+                        }
+                    },
+                )
             )
         self.deploy_rebuild = self._rebuild_on_deploy(seed)
 
@@ -287,6 +321,13 @@ class CatalogSearch(Construct):
                 "(added by CDK's stream event source) support no resource-level "
                 "permissions, so they need Resource '*'."
             ),
+            **{
+                f"AwsSolutions-IAM5[Action::{action}]": (
+                    "CDK's grant to send to the encrypted failure queue: data keys and "
+                    "re-encryption under the queue's own key, which nothing else uses."
+                )
+                for action in ("kms:GenerateDataKey*", "kms:ReEncrypt*")
+            },
         }
 
     def grant_read_snapshots(self, function: lambda_.Function) -> None:

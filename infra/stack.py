@@ -9,6 +9,7 @@ from infra import names
 from infra.api import QueryApi, cors_override
 from infra.config import EnvironmentConfig
 from infra.data import Data
+from infra.edge import ClientRateLimitAcl
 from infra.loop import Loop
 from infra.monitoring import Monitoring
 from infra.runtime import LambdaFactory
@@ -57,6 +58,7 @@ class StorechatStack(Stack):
             functions=self.tools.functions,
             sessions_table=self.data.sessions,
             trace=self.trace,
+            spend_table=self.data.spend,
         )
         # The page's origin must exist before the API (its CORS allows it), and the
         # API before the page's files (config.json holds the API's URL).
@@ -70,6 +72,15 @@ class StorechatStack(Stack):
         )
         self.trace.serve(self.api.query, self.api.origins, cors_override(self.api.origins))
         self.web.publish(api_url=self.api.url)
+        self.edge: ClientRateLimitAcl | None = None
+        if config.client_rate_limit is not None:
+            self.edge = ClientRateLimitAcl(
+                self,
+                "Edge",
+                limit=config.client_rate_limit,
+                stage=self.api.api.deployment_stage,
+                page_origin=self.web.url,
+            )
         self.monitoring = Monitoring(
             self,
             "Monitoring",
@@ -96,6 +107,10 @@ class StorechatStack(Stack):
             names.Outputs.STEPS_TABLE_NAME: (
                 self.trace.table.table_name,
                 "The live trace: each running question's steps, for minutes",
+            ),
+            names.Outputs.SPEND_TABLE_NAME: (
+                self.data.spend.table_name,
+                "The day's model spend, one counter per UTC day (docs/deploy.md)",
             ),
             names.Outputs.BRAVE_SECRET_ARN: (
                 self.tools.brave_secret.secret_arn,

@@ -11,7 +11,10 @@ import re
 from collections.abc import Mapping
 from pathlib import Path
 
+from pydantic import BaseModel
+
 from shared import registry
+from shared.pricing import USAGE_PRICE_FIELDS, TokenPrices
 
 ASL_PATH = Path(__file__).with_name("storechat.asl.json")
 
@@ -21,18 +24,20 @@ _PLACEHOLDER = re.compile(r"\$\{([A-Za-z][A-Za-z0-9]*)\}")
 def resource_placeholders() -> tuple[str, ...]:
     """Placeholders filled with resource names or ARNs: the functions the loop calls by
     name, ``ToolFunctions`` (tool name -> function ARN, as a JSONata object) for the
-    tools, the sessions table and the live trace's steps table."""
+    tools, the sessions table, the live trace's steps table and the table of daily
+    spend counters."""
     tools = registry.tool_function_keys()
     return (
         *(f.placeholder for f in registry.FUNCTIONS if f.key not in tools),
         registry.TOOLS_PLACEHOLDER,
         "SessionsTableName",
         "StepsTableName",
+        "SpendTableName",
     )
 
 
 def resource_substitutions(
-    arn_of: Mapping[str, str], sessions_table: str, steps_table: str
+    arn_of: Mapping[str, str], sessions_table: str, steps_table: str, spend_table: str
 ) -> dict[str, str]:
     """The value of every resource placeholder, from each function's ARN by its key."""
     tools = registry.tool_function_keys()
@@ -40,7 +45,47 @@ def resource_substitutions(
     values[registry.TOOLS_PLACEHOLDER] = registry.tool_functions_object(dict(arn_of))
     values["SessionsTableName"] = sessions_table
     values["StepsTableName"] = steps_table
+    values["SpendTableName"] = spend_table
     return values
+
+
+CATALOG_SEARCH_TOOL = next(t for t in registry.TOOLS if t.function is registry.LOOKUP_INVENTORY)
+"""The tool ``AnswerFromCatalog`` calls itself, with the shopper's words, over budget."""
+
+SPEND_KEPT_DAYS = 31
+"""How long a day's spend counter stays in its table after its last turn (then TTL)."""
+
+
+def _max_chars(model: type[BaseModel], field: str) -> int:
+    limits = [m.max_length for m in model.model_fields[field].metadata if hasattr(m, "max_length")]
+    if not limits:
+        raise ValueError(f"{model.__name__}.{field} has no max_length")
+    return int(limits[0])
+
+
+def budget_substitutions(daily_budget_usd: float | None, prices: TokenPrices) -> dict[str, str]:
+    """The daily model budget's placeholders.
+
+    ``DailyBudgetMicroUsd`` is the budget in micro-dollars (0: no budget);
+    ``ModelPricesPerMTok`` the model's US dollars per million tokens by ``usage`` key, as
+    a JSONata object, so that tokens times price is micro-dollars; ``CatalogSearchTool``
+    and ``CatalogSearchChars`` what ``AnswerFromCatalog`` calls and how much of the
+    shopper's message it may send as the catalog tool's ``keywords``.
+    """
+    if daily_budget_usd is not None and daily_budget_usd <= 0:
+        raise ValueError(f"a daily budget must be above 0 US dollars, not {daily_budget_usd}")
+    per_million = prices.per_million_usd()
+    if set(per_million) != set(USAGE_PRICE_FIELDS):
+        raise ValueError(f"{prices.model_id}: prices for {sorted(USAGE_PRICE_FIELDS)} needed")
+    return {
+        "DailyBudgetMicroUsd": str(round((daily_budget_usd or 0) * 1_000_000)),
+        "ModelPricesPerMTok": "{"
+        + ", ".join(f"'{key}': {price!r}" for key, price in sorted(per_million.items()))
+        + "}",
+        "CatalogSearchTool": CATALOG_SEARCH_TOOL.name,
+        "CatalogSearchChars": str(_max_chars(CATALOG_SEARCH_TOOL.input_model, "keywords")),
+        "SpendTtlSeconds": str(SPEND_KEPT_DAYS * 86_400),
+    }
 
 
 TUNING_DEFAULTS: dict[str, int] = {
@@ -72,7 +117,8 @@ the tools' own size caps they keep every state's payload far below 256 KiB.
 
 FINISH_RESERVE_MS = 3_000
 """Time kept after ``DeadlineMs`` for Fallback, a cold ComposeResponse (its task times
-out at 2 s) and SaveTurn, before the state machine's own timeout."""
+out at 2 s), AddToSpend (a DynamoDB write, cut off at 1 s and tried again only before
+the deadline) and SaveTurn, before the state machine's own timeout."""
 
 
 def read_definition() -> str:

@@ -4,6 +4,8 @@ Every command runs the real state machine in-process (see ``storechat.local``), 
 catalog imported with ``storechat catalog import`` or else the bundled sample.
 Exit codes: 0 for every outcome the assistant can give (answered, truncated,
 refused, fallback); 1 when the execution itself failed; 2 for bad input.
+Its environment (``STORECHAT_HOME``, ``STORECHAT_DAILY_BUDGET_USD``) is read once, at
+the start, by ``storechat.settings``.
 ``storechat catalog`` manages the store's products (see ``storechat.catalog.commands``);
 ``storechat eval`` scores the assistant on a question set (see ``storechat.evaluate``).
 """
@@ -28,6 +30,7 @@ from storechat.catalog.commands import add_catalog_commands
 from storechat.catalog.errors import CatalogError
 from storechat.evaluate.command import add_eval_arguments, run_eval
 from storechat.local import LocalStorechat, RunResult
+from storechat.settings import LocalSettings, SettingsError, read_settings
 
 EXIT_FAILED = 1
 EXIT_USAGE = 2
@@ -38,10 +41,6 @@ MODEL_LABELS = {
     "replay": "replay model: recorded Converse responses played back in order",
     "bedrock": "Amazon Bedrock",
 }
-
-
-def data_dir() -> Path:
-    return Path(os.environ.get("STORECHAT_HOME", ".storechat"))
 
 
 def _model_label(model: str) -> str:
@@ -170,12 +169,13 @@ def _report_failure(result: RunResult) -> int:
 
 
 def _local(args: argparse.Namespace) -> LocalStorechat:
-    home = data_dir()
+    settings: LocalSettings = args.settings
     return LocalStorechat(
         model=args.model,
-        catalog=load_local_catalog(home),
-        data_dir=home,
+        catalog=load_local_catalog(settings.home),
+        data_dir=settings.home,
         log_level=args.log_level,
+        daily_budget_usd=settings.daily_budget_usd,
     )
 
 
@@ -276,25 +276,29 @@ def _warn_blocked_pictures(catalog: list[dict[str, Any]], image_hosts: tuple[str
 def cmd_serve(args: argparse.Namespace) -> int:
     from storechat.server import serve
 
+    settings: LocalSettings = args.settings
     image_hosts = _image_hosts(args.image_host)
-    catalog = load_local_catalog(data_dir())
+    catalog = load_local_catalog(settings.home)
     _warn_blocked_pictures(catalog or [], image_hosts)
     return serve(
         host=args.host,
         port=args.port,
         model=args.model,
-        data_dir=data_dir(),
+        data_dir=settings.home,
         log_level=args.log_level,
         catalog=catalog,
         image_hosts=image_hosts,
+        daily_budget_usd=settings.daily_budget_usd,
     )
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    return run_eval(args, home=data_dir(), label=_model_label(args.model))
+    # The eval measures the model: it runs without the daily budget, and on no session file.
+    return run_eval(args, home=args.settings.home, label=_model_label(args.model))
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(settings: LocalSettings | None = None) -> argparse.ArgumentParser:
+    settings = settings or LocalSettings()
     parser = argparse.ArgumentParser(prog="storechat", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -351,12 +355,18 @@ def build_parser() -> argparse.ArgumentParser:
     common(evaluate)
     evaluate.set_defaults(func=cmd_eval)
 
-    add_catalog_commands(sub, home=data_dir)
+    add_catalog_commands(sub, home=lambda: settings.home)
+    parser.set_defaults(settings=settings)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    try:
+        settings = read_settings()
+    except SettingsError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    args = build_parser(settings).parse_args(argv)
     problem = _check_model(getattr(args, "model", None))
     if problem:
         print(f"error: {problem}", file=sys.stderr)
@@ -367,6 +377,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return exc.exit_code
     except RuntimeError as exc:  # e.g. --model bedrock without AWS credentials
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except SettingsError as exc:  # e.g. a daily budget for a model without list prices
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
 

@@ -18,28 +18,29 @@ shopper can read. Every other refusal is the same JSON shape: 404 ``not_found``,
 405 ``method_not_allowed`` with ``Allow`` (any method, even one HTTP does not know),
 and ``request_rejected`` with http.server's own status for a request it cannot
 parse (a malformed request line, HTTP/0.9 or 2.0, headers too large).
+
+How it speaks HTTP (JSON refusals, bodies, closing without a reset, clients that go
+away) is ``storechat.http_json``'s; this module routes.
 """
 
 from __future__ import annotations
 
-import json
 import mimetypes
 import re
 import socket
 import sys
 import threading
-import time
 import traceback
 from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
 from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, Protocol, TextIO
 from urllib.parse import unquote, urlsplit
 
-from shared.api import MAX_BODY_BYTES, RequestRejected, openapi, parse_query
+from shared.api import RequestRejected, openapi, parse_query
 from shared.page_policy import content_security_policy
 from shared.steps import MALFORMED_TURN_ID
 from shared.vocabulary import (
@@ -51,9 +52,9 @@ from shared.vocabulary import (
     PAGE_NAMES_FILE,
     REQUEST_REJECTED,
     TIMEOUT,
-    ApiError,
     page_names,
 )
+from storechat.http_json import GONE, JsonRequestHandler
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 ASK_TIMEOUT_S = 29
@@ -77,9 +78,6 @@ _CONTENT_TYPES = {
     ".ico": "image/x-icon",
     ".txt": "text/plain; charset=utf-8",
 }
-_READ_TIMEOUT_S = 30
-_MAX_ECHO_CHARS = 200
-"""How much of a refused request line a refusal's message repeats."""
 
 
 class Asker(Protocol):
@@ -167,12 +165,17 @@ class StorechatHTTPServer(ThreadingHTTPServer):
             with self._log_lock:
                 print(line, file=self.access_log, flush=True)
 
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client that hangs up while http.server reads its request line is news of a
+        line, not a traceback; anything else is a bug, reported with its traceback."""
+        if isinstance(sys.exc_info()[1], GONE):
+            self.log_line(f"  client {client_address[0]} went away")
+            return
+        super().handle_error(request, client_address)
 
-class StorechatHandler(BaseHTTPRequestHandler):
+
+class StorechatHandler(JsonRequestHandler):
     server: StorechatHTTPServer
-    protocol_version = "HTTP/1.1"
-    server_version = "storechat-dev"
-    timeout = _READ_TIMEOUT_S
 
     _STEPS = re.compile(r"^/query/([^/]*)/steps$")
     """``GET /query/{turnId}/steps``: the live trace of a running question."""
@@ -183,32 +186,7 @@ class StorechatHandler(BaseHTTPRequestHandler):
         "/openapi.json": ("GET", "HEAD"),
     }
 
-    # Per request; set again by parse_request before each one on a kept-alive connection.
-    _started: float | None = None
-    _body_read = False
-    _responded = False
-
     # -- dispatch ---------------------------------------------------------------------------
-
-    def parse_request(self) -> bool:
-        """Read the request line and headers; answer here whatever no ``do_*`` method will.
-
-        http.server answers a method without a ``do_*`` method with an HTML 501; a
-        method this server does not serve is a 405 (or 404) like any other.
-        """
-        self._started = time.perf_counter()
-        self._body_read = False
-        self._responded = False
-        if not super().parse_request():
-            return False  # send_error has answered
-        if self.request_version == "HTTP/0.9":
-            # A request line without a version: http.server would answer with no status line.
-            self.send_error(HTTPStatus.HTTP_VERSION_NOT_SUPPORTED, "HTTP/0.9 is not supported")
-            return False
-        if not hasattr(self, f"do_{self.command}"):
-            self._dispatch(self.command)
-            return False
-        return True
 
     def do_GET(self) -> None:
         self._dispatch("GET")
@@ -222,6 +200,9 @@ class StorechatHandler(BaseHTTPRequestHandler):
     def _dispatch(self, method: str) -> None:
         try:
             self._route(method)
+        except GONE as exc:  # nobody left to answer
+            self.close_connection = True
+            self.server.log_line(f"  client went away ({type(exc).__name__})")
         except Exception:  # the client gets JSON, the developer the traceback
             self.server.log_line(f"  request crashed: {traceback.format_exc()}")
             self.close_connection = True
@@ -310,34 +291,6 @@ class StorechatHandler(BaseHTTPRequestHandler):
             return
         self._send(HTTPStatus.OK, body.encode("utf-8"), "application/json; charset=utf-8", {})
 
-    def _read_body(self) -> bytes | None:
-        """The request body, or ``None`` after answering 400 (refused before reading it)."""
-        if self.headers.get("Transfer-Encoding"):
-            self._send_json(
-                HTTPStatus.BAD_REQUEST,
-                INVALID_REQUEST.body("send the request body with a Content-Length header"),
-            )
-            return None
-        length_header = self.headers.get("Content-Length") or "0"
-        try:
-            length = int(length_header)
-            if length < 0:
-                raise ValueError(length_header)
-        except ValueError:
-            self._send_json(
-                HTTPStatus.BAD_REQUEST, INVALID_REQUEST.body("Content-Length is not a valid length")
-            )
-            return None
-        if length > MAX_BODY_BYTES:
-            self._send_json(
-                HTTPStatus.BAD_REQUEST,
-                INVALID_REQUEST.body(f"request body is larger than {MAX_BODY_BYTES} bytes"),
-            )
-            return None
-        raw = self.rfile.read(length)
-        self._body_read = True
-        return raw
-
     def _log_failure(self, what: str, detail: str) -> None:
         self.server.log_line(f"  execution {what}: {detail}")
 
@@ -367,80 +320,6 @@ class StorechatHandler(BaseHTTPRequestHandler):
         csp = {"Content-Security-Policy": self.server.page_csp}
         headers = csp if file.suffix == ".html" else {}
         self._send(HTTPStatus.OK, file.read_bytes(), content_type, headers)
-
-    # -- responses --------------------------------------------------------------------------
-
-    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
-        """Answer http.server's own refusals in the contract's JSON, not its HTML page.
-
-        It refuses before it has routed the request: a malformed request line, an HTTP
-        version it does not speak, a request line or headers too long. ``self.path``
-        and the headers may not be set yet, and the connection cannot be trusted after.
-        """
-        status = HTTPStatus(code)
-        if getattr(self, "request_version", "") == "HTTP/0.9":
-            # The version was never read: without this, http.server sends no status line.
-            self.request_version = self.protocol_version
-        self.close_connection = True
-        text = (message or status.phrase)[:_MAX_ECHO_CHARS]
-        self._send_json(status, REQUEST_REJECTED.body(text))
-
-    def _send_api_error(self, error: ApiError) -> None:
-        self._send_json(HTTPStatus(error.status or HTTPStatus.INTERNAL_SERVER_ERROR), error.body())
-
-    def _send_json(
-        self, status: HTTPStatus, body: Any, extra_headers: dict[str, str] | None = None
-    ) -> None:
-        payload = json.dumps(body, ensure_ascii=False).encode("utf-8")
-        self._send(status, payload, "application/json; charset=utf-8", extra_headers or {})
-
-    def _send(
-        self, status: HTTPStatus, payload: bytes, content_type: str, extra_headers: dict[str, str]
-    ) -> None:
-        # A body we did not read would be parsed as the next request on this connection.
-        if not self._body_read and self._header("Content-Length") not in (None, "", "0"):
-            self.close_connection = True
-        if self._header("Transfer-Encoding"):
-            self.close_connection = True
-        self._responded = True
-        self.send_response(status)
-        self.send_header("Content-Type", content_type)
-        self.send_header("Content-Length", str(len(payload)))
-        self.send_header("Cache-Control", "no-store")
-        self.send_header("X-Content-Type-Options", "nosniff")
-        self.send_header("Referrer-Policy", "no-referrer")
-        for name, value in extra_headers.items():
-            self.send_header(name, value)
-        if self.close_connection:
-            self.send_header("Connection", "close")
-        self.end_headers()
-        if self.command != "HEAD":
-            self.wfile.write(payload)
-
-    def _header(self, name: str) -> str | None:
-        # A request refused at its request line has no headers (or the previous request's).
-        headers = getattr(self, "headers", None) if self.command else None
-        return None if headers is None else headers.get(name)
-
-    def version_string(self) -> str:
-        return self.server_version
-
-    def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
-        now = time.perf_counter()
-        elapsed = int((now - (self._started or now)) * 1000)
-        self.server.log_line(f"{self.command or '-'} {self._log_target()} {code} {elapsed} ms")
-
-    def _log_target(self) -> str:
-        if not self.command:  # refused at the request line: show what came, escaped
-            return ascii(getattr(self, "requestline", ""))[:_MAX_ECHO_CHARS]
-        try:
-            return urlsplit(self.path).path
-        except ValueError:
-            return ascii(self.path)[:_MAX_ECHO_CHARS]
-
-    def log_message(self, format: str, *args: Any) -> None:
-        # http.server's own errors (bad request lines, timeouts) go to the same log.
-        self.server.log_line(f"  {format % args}")
 
 
 def make_server(
@@ -481,15 +360,21 @@ def serve(
     log_level: str = "ERROR",
     catalog: list[dict[str, Any]] | None = None,
     image_hosts: tuple[str, ...] = (),
+    daily_budget_usd: float | None = None,
 ) -> int:
     """Run the dev server until Ctrl-C. Returns the process exit code.
 
     ``catalog`` is the store's own (``storechat catalog import``); None is the sample.
+    ``daily_budget_usd`` is the day's model budget (None: no budget).
     """
     from storechat.local import LocalStorechat
 
     with LocalStorechat(
-        model=model, catalog=catalog, data_dir=data_dir, log_level=log_level
+        model=model,
+        catalog=catalog,
+        data_dir=data_dir,
+        log_level=log_level,
+        daily_budget_usd=daily_budget_usd,
     ) as local:
         try:
             server = make_server(local, host, port, access_log=sys.stderr, image_hosts=image_hosts)

@@ -8,7 +8,8 @@ import { followSteps, newTurnId, showSteps } from "./steps.js";
 const SESSION_KEY = "storechat.sessionId";
 const TURNS_KEY = "storechat.turns";
 const MAX_KEPT_TURNS = 20;
-// A hint for the counter only: the API decides, and its 400 message is shown as is.
+// The contract's longest message: the counter warns near it and Send is off past it. A
+// deployment may allow less; its 400 message is then shown as is.
 const MAX_MESSAGE_CHARS = 2000;
 // API Gateway gives up after 29 s; wait a little longer so its 504 is what we show.
 const REQUEST_TIMEOUT_MS = 35_000;
@@ -26,6 +27,9 @@ const CATEGORY_LABELS = { COMPUTERS: "Computer", MOBILE: "Phone", BOOKS: "Book" 
 
 const money = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
 const count = new Intl.NumberFormat("en-US");
+const terabytes = new Intl.NumberFormat("en-US", { maximumFractionDigits: 2 });
+// What catalogs write for a spec they do not know; shown, it would read as a fact.
+const UNKNOWN_SPECS = new Set(["", "unknown", "n/a", "na", "none", "-", "?", "null", "undefined"]);
 
 const $ = (id) => document.getElementById(id);
 const els = {
@@ -234,16 +238,30 @@ function answerBlock(text, cards, marks = []) {
   return block;
 }
 
+/** Storage as people write it: 512 GB, 1 TB, 1.5 TB. Catalogs give a terabyte as 1,000
+ * GB or as 1,024 (a drive of 1,024 GB is sold as 1 TB): a multiple of 256 GB is binary. */
 function storageText(gb) {
-  return gb >= 1000 ? `${count.format(gb / 1000)} TB` : `${count.format(gb)} GB`;
+  if (gb < 1000) return `${count.format(gb)} GB`;
+  return `${terabytes.format(gb % 256 === 0 ? gb / 1024 : gb / 1000)} TB`;
 }
 
-/** The few specs a shopper compares first, by category. */
+/** Whether a spec says something: a number above 0 (a desktop's 0″ screen or 0 h
+ * battery means it has none), or words other than the ones that mean "not known". */
+function known(value) {
+  if (typeof value === "number") return Number.isFinite(value) && value > 0;
+  if (typeof value === "string") {
+    const text = value.trim();
+    if (text && Number.isFinite(Number(text))) return Number(text) > 0;
+    return !UNKNOWN_SPECS.has(text.toLowerCase());
+  }
+  return value === true;
+}
+
+/** The few specs a shopper compares first, by category, leaving out what is not known. */
 function keySpecs(product) {
   const s = product.specs || {};
-  const has = (key) => s[key] !== undefined && s[key] !== null && s[key] !== "";
   const specs = [];
-  const add = (key, text) => { if (has(key)) specs.push(text(s[key])); };
+  const add = (key, text) => { if (known(s[key])) specs.push(text(s[key])); };
   if (product.category === "COMPUTERS") {
     add("os", (v) => v);
     add("cpu", (v) => v);
@@ -499,8 +517,12 @@ function setBusy(busy) {
   state.busy = busy;
   els.form.setAttribute("aria-busy", String(busy));
   els.conversation.setAttribute("aria-busy", String(busy));
-  els.send.disabled = busy;
+  els.send.disabled = busy || tooLong();
   els.sendLabel.textContent = busy ? "Sending…" : "Send";
+}
+
+function tooLong() {
+  return els.input.value.length > MAX_MESSAGE_CHARS;
 }
 
 async function ask(message) {
@@ -574,15 +596,18 @@ function updateComposer() {
   // Grow with the text (up to the CSS max-height); an empty box keeps its one-line size.
   els.input.style.height = "";
   if (length) els.input.style.height = `${Math.min(els.input.scrollHeight + 2, 200)}px`;
-  const over = length > MAX_MESSAGE_CHARS;
+  const over = tooLong();
   els.counter.hidden = length < MAX_MESSAGE_CHARS * 0.9;
   els.counter.textContent = `${count.format(length)} / ${count.format(MAX_MESSAGE_CHARS)}${over ? " · too long" : ""}`;
   els.counter.classList.toggle("composer__count--over", over);
+  // Send is off while the counter says too long; the counter says why.
+  els.send.disabled = state.busy || over;
 }
 
 function submit() {
   const message = els.input.value;
-  if (state.busy || !message.trim()) return;
+  // Nothing to send (or too much) is not sent, and needs no message: the box shows it.
+  if (state.busy || !message.trim() || tooLong()) return;
   els.input.value = "";
   updateComposer();
   ask(message);

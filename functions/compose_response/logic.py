@@ -13,7 +13,7 @@ sentences state about a cited product is then checked against its record
 from __future__ import annotations
 
 import time
-from typing import Annotated, Any
+from typing import Annotated, Any, NamedTuple
 
 from pydantic import BaseModel, Field
 
@@ -127,17 +127,43 @@ def _product_line(product: dict[str, Any], currency: str) -> str:
     )
 
 
+class FoundWords(NamedTuple):
+    """What a fallback says around the products it shows, or instead of them."""
+
+    heading: str
+    closing: str
+    nothing: str
+
+
+FOUND_SO_FAR = FoundWords(
+    "Here is what I found so far:",
+    "You could try again, or ask a narrower question.",
+    "Please try again in a moment, or ask a narrower question.",
+)
+FOUND_WORDS: dict[str, FoundWords] = {
+    # No model call at all: the products are a plain catalog search on the shopper's words.
+    "budget_exhausted": FoundWords(
+        "Here is what the catalog has for your words:",
+        "Ask me again later if you would like advice on these.",
+        "I could not find anything in the catalog for those words right now. Try other words, "
+        "or ask me again later.",
+    ),
+}
+"""The words of a fallback whose products are not "what I found so far"; by reason."""
+
+
 def fallback_answer(
     reason: str | None, found: list[dict[str, Any]], currency: str = money.DEFAULT_CURRENCY
 ) -> str:
     why = FALLBACK_REASONS.get(reason or "", "something went wrong while I was working on it")
+    words = FOUND_WORDS.get(reason or "", FOUND_SO_FAR)
     parts = [f"Sorry, I couldn't finish answering: {why}."]
     if found:
-        parts.append("Here is what I found so far:")
+        parts.append(words.heading)
         parts.extend(_product_line(p, currency) for p in found)
-        parts.append("You could try again, or ask a narrower question.")
+        parts.append(words.closing)
     else:
-        parts.append("Please try again in a moment, or ask a narrower question.")
+        parts.append(words.nothing)
     return "\n".join(parts)
 
 

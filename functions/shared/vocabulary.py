@@ -132,6 +132,9 @@ FALLBACK_REASONS: Final[dict[str, str]] = {
     "empty_answer": "the language model gave an empty reply",
     "unknown_stop_reason": "the language model stopped for a reason I do not recognise",
     "compose_failed": "I could not put my answer together",
+    "budget_exhausted": (
+        "the assistant is very busy right now, so I searched the catalog for your words instead"
+    ),
 }
 """Every reason for a fallback, with the sentence a shopper reads
 ("Sorry, I couldn't finish answering: <sentence>.")."""

@@ -25,6 +25,7 @@ CATALOG_TABLE = "storechat-catalog"
 CATEGORY_INDEX = "byCategory"
 SESSIONS_TABLE = "storechat-sessions"
 STEPS_TABLE = "storechat-steps"
+SPEND_TABLE = "storechat-spend"
 STATE_MACHINE = "storechat-local"
 
 BULK_SEED_THRESHOLD = 2_000
@@ -57,7 +58,8 @@ def mocked_aws() -> Iterator[None]:
 
 
 def create_tables(dynamodb: Any) -> None:
-    """The catalog table (with its category index), the sessions table and the steps table."""
+    """The catalog table (with its category index), the sessions table, the steps table
+    and the table of daily spend counters."""
     dynamodb.create_table(
         TableName=CATALOG_TABLE,
         BillingMode="PAY_PER_REQUEST",
@@ -100,6 +102,12 @@ def create_tables(dynamodb: Any) -> None:
             {"AttributeName": steps.PARTITION_KEY, "KeyType": "HASH"},
             {"AttributeName": steps.SORT_KEY, "KeyType": "RANGE"},
         ],
+    )
+    dynamodb.create_table(
+        TableName=SPEND_TABLE,
+        BillingMode="PAY_PER_REQUEST",
+        AttributeDefinitions=[{"AttributeName": "day", "AttributeType": "S"}],
+        KeySchema=[{"AttributeName": "day", "KeyType": "HASH"}],
     )
 
 

@@ -15,8 +15,12 @@ from collections import ChainMap
 from collections.abc import Mapping
 from pathlib import Path
 
+from converse.settings import DEFAULT_BEDROCK_MODEL
 from shared import registry
+from shared.pricing import USAGE_PRICE_FIELDS, PriceListError, TokenPrices, token_prices
 from storechat.offline import OFFLINE_MODEL_ID
+from storechat.offline.cache import DEFAULT_STAND_IN
+from storechat.settings import BUDGET_VARIABLE, SettingsError
 
 
 def model_environment(model: str) -> dict[str, str]:
@@ -32,6 +36,33 @@ def model_environment(model: str) -> dict[str, str]:
             env["MODEL_ID"] = model.removeprefix("bedrock:")
         return env
     raise ValueError(f"unknown model {model!r}: use offline, replay:PATH or bedrock[:MODEL_ID]")
+
+
+def priced_model(model: str) -> tuple[str, bool]:
+    """The model whose list prices ``--model``'s tokens are charged at, and whether it is
+    a stand-in's (``offline``, ``replay:PATH``: the model they stand in for) rather than
+    the model's own (``bedrock[:MODEL_ID]``)."""
+    kind, _, given = model.partition(":")
+    stand_in = kind in ("offline", "replay")
+    return (DEFAULT_STAND_IN if stand_in else (given or DEFAULT_BEDROCK_MODEL)), stand_in
+
+
+def model_token_prices(model: str, *, budgeted: bool) -> TokenPrices:
+    """The prices the state machine adds this model's tokens to the day's spend at.
+
+    A model the price list does not hold cannot have a budget (raises
+    :class:`~storechat.settings.SettingsError` saying so); without one, its tokens are
+    counted at nothing.
+    """
+    model_id, _ = priced_model(model)
+    try:
+        return token_prices(model_id)
+    except PriceListError as exc:
+        if budgeted:
+            raise SettingsError(
+                f"{BUDGET_VARIABLE} needs the model's token prices, and {exc}"
+            ) from exc
+        return TokenPrices(model_id, "unpriced", {key: 0.0 for key in USAGE_PRICE_FIELDS})
 
 
 def function_variables(

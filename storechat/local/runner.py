@@ -1,18 +1,19 @@
 """The local loop: the real ASL file, in moto's Step Functions interpreter.
 
-``LocalStorechat`` starts moto, creates the catalog and sessions tables,
+``LocalStorechat`` starts moto, creates the catalog, sessions, steps and spend tables,
 seeds the catalog, registers the state machine from ``statemachine/`` with the
 same placeholders the CDK stack fills, and runs one execution per question.
-Sessions can be kept in a data file so that they survive between CLI calls.
+Sessions and the day's model spend can be kept in data files so that they survive
+between CLI calls; a daily model budget works as the deployed one does.
 
 Each part has its module: ``aws`` (moto, tables, state machine), ``environment``
-(what the handlers read, what a cold start forgets), ``lambdas`` (the handlers as
-moto's Lambda backend), ``sessions_store`` (the sessions file) and ``execution``
-(one run). The process environment is never written: the handlers get this system's
-variables through ``shared.environment``, in the thread that calls them and, for as
-long as the system runs, in the thread that started it (so that code there, such as
-:meth:`LocalStorechat.prime_catalog_cache` or a benchmark calling a handler itself,
-sees what the handlers see).
+(what the handlers read, what a cold start forgets, what a model's tokens cost),
+``lambdas`` (the handlers as moto's Lambda backend), ``table_files`` (the sessions
+and spend files) and ``execution`` (one run). The process environment is never
+written: the handlers get this system's variables through ``shared.environment``, in
+the thread that calls them and, for as long as the system runs, in the thread that
+started it (so that code there, such as :meth:`LocalStorechat.prime_catalog_cache` or
+a benchmark calling a handler itself, sees what the handlers see).
 """
 
 from __future__ import annotations
@@ -40,13 +41,14 @@ from storechat.local.aws import (
     CATEGORY_INDEX,
     REGION,
     SESSIONS_TABLE,
+    SPEND_TABLE,
     STATE_MACHINE,
     STEPS_TABLE,
 )
 from storechat.local.execution import RunResult, execute
 from storechat.local.lambdas import Dispatcher, Handler, local_arn
 from storechat.local.live import StepFollower, StepListener
-from storechat.local.sessions_store import SessionsFile
+from storechat.local.table_files import TableFile
 from storechat.offline import OFFLINE_MODEL_ID
 
 __all__ = [
@@ -58,6 +60,7 @@ __all__ = [
     "OFFLINE_MODEL_ID",
     "REGION",
     "SESSIONS_TABLE",
+    "SPEND_TABLE",
     "STATE_MACHINE",
     "LocalStorechat",
     "RunResult",
@@ -72,6 +75,9 @@ class LocalStorechat:
 
     ``env`` adds to or replaces the functions' variables; ``overrides`` replaces
     handlers by function key; ``log_level`` is the handlers' log level while it runs.
+    ``daily_budget_usd`` is the day's model budget (None: no budget): once the day's
+    tokens, priced as ``environment.model_token_prices`` prices the model's, reach it,
+    questions are answered from a catalog search without a model call.
     """
 
     def __init__(
@@ -84,12 +90,15 @@ class LocalStorechat:
         env: Mapping[str, str] | None = None,
         overrides: Mapping[str, Handler] | None = None,
         log_level: str = "WARNING",
+        daily_budget_usd: float | None = None,
     ) -> None:
         self.model = model
+        self.daily_budget_usd = daily_budget_usd
+        self._prices = environment.model_token_prices(model, budgeted=daily_budget_usd is not None)
         self._catalog = catalog
         self._seeded: list[dict[str, Any]] = []
-        self._sessions_path = data_dir / "sessions.json" if data_dir else None
-        self._sessions: SessionsFile | None = None
+        self._data_dir = data_dir
+        self._kept: list[TableFile] = []
         self._tuning = {**statemachine.TUNING_DEFAULTS, **(tuning or {})}
         self._overrides = dict(overrides or {})
         self._index_dir = tempfile.TemporaryDirectory(prefix="storechat-index-")
@@ -131,9 +140,13 @@ class LocalStorechat:
             index.seed_index(
                 boto3.client("s3", region_name=REGION), index.INDEX_BUCKET, self._seeded
             )
-            if self._sessions_path:
-                self._sessions = SessionsFile(self._sessions_path, self._dynamodb, SESSIONS_TABLE)
-                self._sessions.load()
+            if self._data_dir:
+                self._kept = [
+                    TableFile(self._data_dir / "sessions.json", self._dynamodb, SESSIONS_TABLE),
+                    TableFile(self._data_dir / "spend.json", self._dynamodb, SPEND_TABLE),
+                ]
+                for kept in self._kept:
+                    kept.load()
             self.state_machine_arn = self._create_state_machine()
             self._exit_stack = stack.pop_all()
         return self
@@ -232,8 +245,9 @@ class LocalStorechat:
     def substitutions(self) -> dict[str, object]:
         arns = {key: local_arn(key, REGION, ACCOUNT) for key in registry.functions_by_key()}
         values: dict[str, object] = dict(
-            statemachine.resource_substitutions(arns, SESSIONS_TABLE, STEPS_TABLE)
+            statemachine.resource_substitutions(arns, SESSIONS_TABLE, STEPS_TABLE, SPEND_TABLE)
         )
+        values.update(statemachine.budget_substitutions(self.daily_budget_usd, self._prices))
         values.update(self._tuning)
         return values
 
@@ -290,8 +304,9 @@ class LocalStorechat:
         )
         if follower:
             follower.poll(force=True)
-        if result.status == "SUCCEEDED" and self._sessions is not None:
-            self._sessions.save()
+        if result.status == "SUCCEEDED":
+            for kept in self._kept:
+                kept.save()
         return result
 
     def steps(self, turn_id: str) -> str | None:

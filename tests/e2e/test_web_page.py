@@ -8,13 +8,21 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import Locator, Page, Route, expect
+from playwright.sync_api import Locator, Page, Request, Route, expect
 
 from compose_response.logic import ComposeInput, compose
 from shared.catalog_data import load_catalog
-from shared.vocabulary import CONVERSATION_FAILED, ERRORS, FALLBACK_REASONS, OUTCOMES, ApiError
+from shared.vocabulary import (
+    CONVERSATION_FAILED,
+    ERRORS,
+    FALLBACK_REASONS,
+    INVALID_REQUEST,
+    OUTCOMES,
+    ApiError,
+)
 from tests.integration.converse_fixtures import asks_for_tools, lookup, replies, write_replay
 
 pytestmark = pytest.mark.e2e
@@ -30,6 +38,19 @@ def ask(page: Page, text: str) -> None:
     box = page.get_by_label("Your question")
     box.fill(text)
     box.press("Enter")
+
+
+def queries_sent(page: Page) -> list[str]:
+    """The URL of every POST /query the page sends from now on, as it sends them."""
+    sent: list[str] = []
+
+    def record(request: Request) -> None:
+        # Questions only: the live trace's GET /query/{turnId}/steps polls are not sends.
+        if request.method == "POST" and urlsplit(request.url).path.endswith("/query"):
+            sent.append(request.url)
+
+    page.on("request", record)
+    return sent
 
 
 def answers(page: Page) -> Locator:
@@ -175,28 +196,72 @@ def test_a_fallback_is_rendered_with_its_reason_and_what_was_found(
     screenshot(page, "04-fallback")
 
 
-def test_an_over_long_message_shows_the_servers_400_as_a_readable_error(
+def test_a_message_over_the_limit_cannot_be_sent_and_the_counter_says_why(
     page: Page, storechat_url: str, screenshot: Shot
 ) -> None:
-    # Given the page
+    # Given the page, and a record of what it sends
     page.goto(storechat_url)
+    sent = queries_sent(page)
+    box, send = page.get_by_label("Your question"), page.get_by_role("button", name="Send")
     too_long = "Tell me about laptops. " + "x" * 2000
 
-    # When the shopper sends more than 2000 characters
-    with page.expect_response("**/query") as response:
-        ask(page, too_long)
+    # When the shopper types more than 2000 characters
+    box.fill(too_long)
 
-    # Then the server refused it with 400, and the page shows its message in words
-    assert response.value.status == 400
+    # Then the counter says it is too long and Send is off; Enter does nothing either
+    expect(page.locator("#composer-count")).to_contain_text("too long")
+    expect(send).to_be_disabled()
+    box.press("Enter")
+    page.wait_for_timeout(300)
+    assert sent == [] and page.locator(".turn").count() == 0
+    expect(box).to_have_value(too_long)
+    screenshot(page, "05-too-long")
+
+    # And once it is short enough again, Send is back and the question goes
+    box.fill(too_long[:2000])
+    expect(page.locator("#composer-count")).not_to_contain_text("too long")
+    expect(send).to_be_enabled()
+    send.click()
+    expect(answers(page)).to_have_count(1)
+    assert len(sent) == 1
+
+
+def test_an_empty_message_is_ignored_without_a_word(page: Page, storechat_url: str) -> None:
+    page.goto(storechat_url)
+    sent = queries_sent(page)
+    box, send = page.get_by_label("Your question"), page.get_by_role("button", name="Send")
+    for text in ("", "   ", "\n\n"):
+        box.fill(text)
+        send.click()
+        box.press("Enter")
+    page.wait_for_timeout(300)
+    # Nothing was sent, nothing was added to the conversation, and nothing was said
+    assert sent == []
+    expect(page.locator(".turn")).to_have_count(0)
+    expect(page.locator("#announcer")).to_have_text("")
+    expect(page.get_by_role("heading", name="What are you shopping for?")).to_be_visible()
+
+
+def test_a_400_from_the_server_is_shown_in_its_words_and_the_text_comes_back(
+    page: Page, storechat_url: str
+) -> None:
+    # Given a deployment whose limit is shorter than the page's (its own 400 says so)
+    rule = "message: at most 500 characters (got 600)"
+    answer_queries_with(page, [(400, "application/json", json.dumps(INVALID_REQUEST.body(rule)))])
+    page.goto(storechat_url)
+    message = "Laptops " + "y" * 592
+
+    # When the shopper sends a message the server refuses
+    ask(page, message)
+
+    # Then the page shows the server's message, marks the question unsent, and gives
+    # the text back to edit
     error = page.locator(".turn--error")
     expect(error).to_contain_text("Your message wasn't sent")
-    expect(error).to_contain_text("message: at most 2000 characters")
+    expect(error).to_contain_text(rule)
     expect(page.locator(".turn--unsent")).to_contain_text("Not sent")
-    # And the text is back in the box to shorten, with the counter saying it is too long
-    expect(page.get_by_label("Your question")).to_have_value(too_long)
-    expect(page.locator("#composer-count")).to_contain_text("too long")
+    expect(page.get_by_label("Your question")).to_have_value(message)
     assert page.evaluate(SESSION_ID) is None
-    screenshot(page, "05-too-long")
 
 
 def test_new_conversation_clears_the_page_and_starts_a_new_session(
@@ -518,7 +583,7 @@ def test_every_outcome_and_fallback_reason_is_shown_in_the_contracts_words(
     # And a reload shows the kept turns in the same words
     page.reload()
     expect(answers(page)).to_have_count(len(cases))
-    compose_failed = answers(page).last
+    compose_failed = answers(page).nth(cases.index(("fallback", "compose_failed")))
     expect(compose_failed.locator(".notice__detail")).to_have_text(
         f"Reason: {FALLBACK_REASONS['compose_failed']}."
     )

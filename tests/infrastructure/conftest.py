@@ -19,8 +19,6 @@ from typing import Any
 
 import pytest
 
-os.environ.setdefault("JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION", "20")
-
 from infra import names
 from infra.config import EnvironmentConfig, load_config, read_cdk_json_context
 from shared import registry
@@ -35,9 +33,11 @@ SYNTH_ENVIRONMENTS: dict[str, dict[str, str]] = {
 
 
 def app_environment(extra: dict[str, str]) -> dict[str, str]:
-    """The environment for ``python app.py``: no CDK CLI or AWS settings from the caller."""
+    """The environment for ``python app.py``: no CDK CLI or AWS settings from the caller,
+    and the project's Node.js first on PATH, as the Makefile and ``npx cdk`` put it."""
     env = {key: value for key, value in os.environ.items() if not key.startswith(("CDK_", "AWS_"))}
-    return {**env, "JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION": "20", **extra}
+    path = os.pathsep.join([str(names.NODE_BIN_DIR), env.get("PATH", os.defpath)])
+    return {**env, "PATH": path, **extra}
 
 
 def run_app(
@@ -60,6 +60,8 @@ class Synthesized:
     outdir: Path
     config: EnvironmentConfig
     template: dict[str, Any]
+    stderr: str = ""
+    """What ``python app.py`` wrote on stderr (jsii's warnings among it)."""
 
     @property
     def template_path(self) -> Path:
@@ -118,6 +120,7 @@ def synthesize(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Synt
             made[env] = Synthesized(
                 env=env,
                 outdir=outdir,
+                stderr=result.stderr,
                 config=load_config(read_cdk_json_context(), env, extra),
                 template=json.loads(
                     (outdir / f"{names.stack_name(env)}.template.json").read_text("utf-8")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -95,3 +96,20 @@ def test_cdk_json_sets_the_recommended_feature_flags(dev: Synthesized) -> None:
         unset = info.get("unconfiguredBehavesLike", {}).get("v2", False)
         if recommended is not None and recommended != unset:
             assert info.get("userValue") == recommended, flag
+
+
+def test_the_cdk_runs_on_a_node_lts_that_jsii_supports(each_env: Synthesized) -> None:
+    # Given the Node.js `npm ci` installs (package.json), first on the app's PATH
+    node = names.NODE_BIN_DIR / "node"
+    assert node.is_file(), "npm ci installs Node.js for the CDK (make synth / make test do)"
+    version = subprocess.run(
+        [str(node), "--version"], capture_output=True, text=True, check=True, timeout=60
+    ).stdout.strip()
+    # Then it is a release jsii supports (22 and 24 as of aws-cdk-lib 2.275), and the
+    # synth ran without jsii's end-of-life warning
+    assert re.fullmatch(r"v(22|24)\.\d+\.\d+", version), version
+    assert "end-of-life" not in each_env.stderr and "not supported" not in each_env.stderr
+    # And the pin is the same on every platform it is published for
+    package = json.loads((names.ROOT / "package.json").read_text("utf-8"))
+    pins = set(package["optionalDependencies"].values())
+    assert pins == {version.removeprefix("v")}

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import os
 from pathlib import Path
 from typing import Any
 
@@ -158,7 +157,6 @@ def test_the_http_catalog_and_a_guardrail_are_accepted() -> None:
 
 def test_the_http_catalog_stack_has_no_catalog_table(tmp_path: Path) -> None:
     # Given dev configured to read the store's Products API instead of a table
-    os.environ.setdefault("JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION", "20")
     from aws_cdk import Stack
 
     from infra.app import create_app

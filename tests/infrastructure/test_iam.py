@@ -69,10 +69,13 @@ def test_the_state_machine_invokes_exactly_the_five_functions(each_env: Synthesi
     role = render(machine["Properties"]["RoleArn"]).strip("<>").removesuffix(".Arn")
     grants = _grants(each_env, role)
     functions = {f"<{each_env.function_id(key)}.Arn>" for key in registry.functions_by_key()}
-    sessions = next(
-        k
-        for k, r in each_env.of_type("AWS::DynamoDB::Table").items()
-        if r["Properties"]["KeySchema"][0]["AttributeName"] == names.SESSIONS_PARTITION_KEY
+    sessions, spend = (
+        next(
+            k
+            for k, r in each_env.of_type("AWS::DynamoDB::Table").items()
+            if r["Properties"]["KeySchema"][0]["AttributeName"] == key
+        )
+        for key in (names.SESSIONS_PARTITION_KEY, names.SPEND_PARTITION_KEY)
     )
     assert grants.pop("lambda:InvokeFunction") == functions
     assert grants.pop("dynamodb:Query") == {f"<{sessions}.Arn>"}
@@ -81,6 +84,9 @@ def test_the_state_machine_invokes_exactly_the_five_functions(each_env: Synthesi
         f"<{sessions}.Arn>",
         f"<{_steps_table(each_env)}.Arn>",
     }
+    # The day's spend: read at the start of a turn, added to at its end
+    assert grants.pop("dynamodb:GetItem") == {f"<{spend}.Arn>"}
+    assert grants.pop("dynamodb:UpdateItem") == {f"<{spend}.Arn>"}
     # What remains is log delivery and X-Ray, which take no resource ARNs.
     for action, resources in grants.items():
         assert action.split(":")[0] in {"logs", "xray"}, action
@@ -138,7 +144,8 @@ def test_the_indexer_gets_exactly_what_a_rebuild_needs(each_env: Synthesized) ->
     catalog, bucket = _catalog(each_env), _index_bucket(each_env)
     indexer = each_env.functions_by_handler()[registry.INDEX_CATALOG.handler]
     role = render(each_env.props(indexer)["Role"]).strip("<>").removesuffix(".Arn")
-    queue, _ = each_env.one("AWS::SQS::Queue")
+    queue, queue_props = each_env.one("AWS::SQS::Queue")
+    key = render(queue_props["Properties"]["KmsMasterKeyId"])
     grants = _without_xray(_grants(each_env, role))
     snapshots = f"<{bucket}.Arn>/{names.CATALOG_INDEX_PREFIX}"
     assert grants == {
@@ -158,6 +165,11 @@ def test_the_indexer_gets_exactly_what_a_rebuild_needs(each_env: Synthesized) ->
         "sqs:SendMessage": {f"<{queue}.Arn>"},
         "sqs:GetQueueAttributes": {f"<{queue}.Arn>"},
         "sqs:GetQueueUrl": {f"<{queue}.Arn>"},
+        # under the queue's own key
+        "kms:Encrypt": {key},
+        "kms:Decrypt": {key},
+        "kms:ReEncrypt*": {key},
+        "kms:GenerateDataKey*": {key},
     }
 
 

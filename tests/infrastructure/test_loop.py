@@ -187,7 +187,12 @@ def test_statelint_accepts_the_substituted_definition(env: str, tmp_path: Path) 
         f.key: f"arn:aws:lambda:us-east-1:123456789012:function:{f.key}" for f in registry.FUNCTIONS
     }
     values: dict[str, object] = dict(
-        statemachine.resource_substitutions(arns, "storechat-sessions", "storechat-steps")
+        statemachine.resource_substitutions(
+            arns, "storechat-sessions", "storechat-steps", "storechat-spend"
+        )
+    )
+    values.update(
+        statemachine.budget_substitutions(config.model_budget.daily_usd, config.token_prices)
     )
     values.update(config.state_machine_tuning)
     path = tmp_path / "substituted.asl.json"

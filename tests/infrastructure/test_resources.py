@@ -49,7 +49,12 @@ def _local_tables() -> dict[str, dict[str, Any]]:
         local._create_tables()
         return {
             name: client.describe_table(TableName=name)["Table"]
-            for name in (runner.CATALOG_TABLE, runner.SESSIONS_TABLE, runner.STEPS_TABLE)
+            for name in (
+                runner.CATALOG_TABLE,
+                runner.SESSIONS_TABLE,
+                runner.STEPS_TABLE,
+                runner.SPEND_TABLE,
+            )
         }
 
 
@@ -80,6 +85,7 @@ def test_the_tables_have_the_local_runners_key_schemas(dev: Synthesized) -> None
         local[runner.SESSIONS_TABLE]
     )
     assert _schema(_table(dev, steps.PARTITION_KEY)) == _schema(local[runner.STEPS_TABLE])
+    assert _schema(_table(dev, names.SPEND_PARTITION_KEY)) == _schema(local[runner.SPEND_TABLE])
     assert runner.CATEGORY_INDEX == names.CATALOG_CATEGORY_INDEX
 
 
@@ -99,6 +105,11 @@ def test_tables_have_point_in_time_recovery_and_sessions_expire(each_env: Synthe
     sessions = _table(each_env, names.SESSIONS_PARTITION_KEY)
     assert sessions["TimeToLiveSpecification"] == {
         "AttributeName": names.SESSIONS_TTL_ATTRIBUTE,
+        "Enabled": True,
+    }
+    spend = _table(each_env, names.SPEND_PARTITION_KEY)
+    assert spend["TimeToLiveSpecification"] == {
+        "AttributeName": names.SPEND_TTL_ATTRIBUTE,
         "Enabled": True,
     }
 
@@ -126,6 +137,15 @@ def test_the_asl_writes_the_sessions_tables_keys_and_ttl() -> None:
     item = asl["States"]["SaveTurn"]["Arguments"]["Item"]
     assert {names.SESSIONS_PARTITION_KEY, names.SESSIONS_SORT_KEY} <= set(item)
     assert item[names.SESSIONS_TTL_ATTRIBUTE].keys() == {"N"}
+
+
+def test_the_asl_reads_and_adds_to_the_spend_tables_key_and_ttl() -> None:
+    states = json.loads(statemachine.read_definition())["States"]
+    for state in ("ReadSpend", "AddToSpend"):
+        assert set(states[state]["Arguments"]["Key"]) == {names.SPEND_PARTITION_KEY}
+        assert states[state]["Arguments"]["TableName"] == "${SpendTableName}"
+    update = states["AddToSpend"]["Arguments"]["UpdateExpression"]
+    assert f"SET {names.SPEND_TTL_ATTRIBUTE} = :expires" in update
 
 
 def test_the_catalog_is_seeded_on_deploy_by_a_custom_resource(dev: Synthesized) -> None:
@@ -361,6 +381,8 @@ def test_alarms_cover_failures_timeouts_throttling_tools_and_fallbacks(
         "FallbackRate",
         # facts the catalog contradicted (tests/infrastructure/test_fact_alarm.py)
         "FactCorrections",
+        # the day's model spend (tests/infrastructure/test_spend_limits.py)
+        "ModelBudget",
         # the catalog index (tests/infrastructure/test_search.py looks closer)
         "CatalogIndexerErrors",
         "CatalogIndexChangesDropped",

@@ -106,6 +106,41 @@ def test_the_catalog_table_streams_the_keys_of_its_changes(each_env: Synthesized
     assert table["StreamSpecification"] == {"StreamViewType": "KEYS_ONLY"}
 
 
+def _queue_policy(synth: Synthesized) -> list[dict[str, Any]]:
+    _, policy = synth.one("AWS::SQS::QueuePolicy")
+    statements: list[dict[str, Any]] = render(policy["Properties"])["PolicyDocument"]["Statement"]
+    return statements
+
+
+def test_the_failure_queue_is_encrypted_with_its_own_rotated_key_and_tls_only(
+    each_env: Synthesized,
+) -> None:
+    # (checkov CKV_AWS_27: KMS, not SSE-SQS)
+    queue_id, queue = each_env.one("AWS::SQS::Queue")
+    key_id = render(queue["Properties"]["KmsMasterKeyId"]).strip("<>").removesuffix(".Arn")
+    key = each_env.resources[key_id]
+    assert key["Type"] == "AWS::KMS::Key"
+    assert key["Properties"]["EnableKeyRotation"] is True
+    assert "SqsManagedSseEnabled" not in queue["Properties"]
+    retain = each_env.config.removal_policy == "retain"
+    assert key["DeletionPolicy"] == ("Retain" if retain else "Delete")
+    # No request without TLS, from anyone
+    (deny,) = [s for s in _queue_policy(each_env) if s["Effect"] == "Deny"]
+    assert deny["Condition"] == {"Bool": {"aws:SecureTransport": "false"}}
+    assert deny["Action"] == "sqs:*" and deny["Principal"] == {"AWS": "*"}
+    assert deny["Resource"] == f"<{queue_id}.Arn>"
+    # And what writes to it may use the key: the indexer's role, for Lambda's
+    # on-failure destinations
+    grants = {
+        action
+        for policy in each_env.of_type("AWS::IAM::Policy").values()
+        for statement in render(policy["Properties"])["PolicyDocument"]["Statement"]
+        if statement.get("Resource") == f"<{key_id}.Arn>"
+        for action in statement["Action"]
+    }
+    assert {"kms:GenerateDataKey*", "kms:Encrypt"} <= grants
+
+
 def test_the_stream_runs_the_indexer_in_batches_and_never_bisects(each_env: Synthesized) -> None:
     settings = each_env.config.catalog_index
     catalog_id, _ = _catalog(each_env)
@@ -135,8 +170,7 @@ def test_one_rebuild_at_a_time_with_room_and_a_failure_queue(each_env: Synthesiz
         each_env.props(each_env.function_id("converse"))["Code"]
     ), "the indexer ships in the functions' one code asset"
 
-    queue_id, queue = each_env.one("AWS::SQS::Queue")
-    assert queue["Properties"]["SqsManagedSseEnabled"] is True
+    queue_id, _ = each_env.one("AWS::SQS::Queue")
     _, invoke_config = each_env.one("AWS::Lambda::EventInvokeConfig")
     config = render(invoke_config["Properties"])
     assert config["FunctionName"] == f"<{indexer}>"
@@ -304,6 +338,23 @@ def test_the_products_api_is_indexed_on_a_schedule_instead_of_a_stream(http: Syn
     env = render(http.props(_indexer(http))["Environment"]["Variables"])
     settings = IndexerSettings.model_validate(env)
     assert (settings.catalog_source, settings.products_api_url) == ("http", API_URL)
+
+
+def test_the_schedule_may_put_failed_rebuilds_in_the_encrypted_queue(http: Synthesized) -> None:
+    # EventBridge sends the failed scheduled rebuilds itself: the queue's policy and the
+    # queue's key both let it, for this one rule
+    rule_id, _ = http.one("AWS::Events::Rule")
+    _, queue = http.one("AWS::SQS::Queue")
+    (send,) = [s for s in _queue_policy(http) if s["Effect"] == "Allow"]
+    assert send["Principal"] == {"Service": "events.amazonaws.com"}
+    assert send["Condition"] == {"ArnEquals": {"aws:SourceArn": f"<{rule_id}.Arn>"}}
+    key_id = render(queue["Properties"]["KmsMasterKeyId"]).strip("<>").removesuffix(".Arn")
+    key_policy = render(http.resources[key_id]["Properties"]["KeyPolicy"])["Statement"]
+    (events,) = [s for s in key_policy if s.get("Sid") == "EventBridgeSendsFailedRebuilds"]
+    assert events["Principal"] == {"Service": "events.amazonaws.com"}
+    assert set(events["Action"]) == {"kms:GenerateDataKey", "kms:Decrypt"}
+    (source,) = events["Condition"]["ArnEquals"].values()
+    assert source.endswith(f":rule/{render(http.resources[rule_id]['Properties']['Name'])}")
 
 
 def test_a_schedule_that_stops_succeeding_raises_the_stale_index_alarm(http: Synthesized) -> None:

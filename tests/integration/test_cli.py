@@ -16,6 +16,7 @@ DEMO = "What Windows PC do you have which is best for a high school student?"
 @pytest.fixture(autouse=True)
 def _home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("STORECHAT_HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("STORECHAT_DAILY_BUDGET_USD", raising=False)
 
 
 def test_ask_prints_the_answer_products_and_trace(capsys: pytest.CaptureFixture[str]) -> None:
@@ -80,3 +81,42 @@ def test_every_outcome_exits_0_and_a_failed_execution_exits_1(
     short = write_replay(tmp_path, [asks_for_tools(lookup("t1"))], "short.json")
     assert main(["ask", DEMO, "--model", short]) == 1
     assert "ReplayExhausted" in capsys.readouterr().err
+
+
+def test_the_daily_budget_holds_across_ask_calls(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Given a daily model budget smaller than one question costs
+    monkeypatch.setenv("STORECHAT_DAILY_BUDGET_USD", "0.001")
+
+    # When a shopper asks twice, in two runs of the CLI
+    assert main(["ask", DEMO]) == 0
+    first = capsys.readouterr().out
+    assert main(["ask", DEMO, "--json"]) == 0
+    second = json.loads(capsys.readouterr().out)
+
+    # Then the first question is answered by the model, the second from the catalog
+    assert "outcome: answered" in first
+    assert second["outcome"] == "fallback" and second["fallbackReason"] == "budget_exhausted"
+    assert second["modelCalls"] == 0 and second["products"]
+    assert "very busy right now" in second["answer"]
+
+
+@pytest.mark.parametrize("value", ["lots", "0", "-3", "nan", "inf"])
+def test_a_budget_that_is_not_an_amount_exits_2_and_says_what_it_takes(
+    value: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("STORECHAT_DAILY_BUDGET_USD", value)
+    assert main(["ask", DEMO]) == 2
+    err = capsys.readouterr().err
+    assert "STORECHAT_DAILY_BUDGET_USD" in err and "above 0" in err
+    assert "Traceback" not in err
+
+
+def test_a_budget_for_a_model_without_list_prices_exits_2(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("STORECHAT_DAILY_BUDGET_USD", "5")
+    assert main(["ask", DEMO, "--model", "bedrock:example.unlisted-model-v1:0"]) == 2
+    err = capsys.readouterr().err
+    assert "needs the model's token prices" in err and "example.unlisted-model-v1:0" in err

@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 
-from compose_response.logic import ComposeInput, cited_products, compose
+from compose_response.logic import FOUND_WORDS, ComposeInput, cited_products, compose
+from shared.vocabulary import FALLBACK_REASONS
 
 LEDGER: list[dict[str, Any]] = [
     {"productId": "CMP-002", "name": "Acer Swift Go 14", "brand": "Acer", "price": 699.0},
@@ -64,6 +65,31 @@ def test_fallback_without_products_still_gives_a_helpful_answer() -> None:
     out = body(outcome="fallback", fallbackReason="model_error")
     assert out["products"] == []
     assert "not available right now" in out["answer"] and "try again" in out["answer"]
+
+
+def test_over_budget_the_answer_says_the_assistant_is_busy_and_lists_the_catalogs_matches() -> None:
+    # Given a turn answered from a catalog search because the day's budget is spent
+    out = body(outcome="fallback", fallbackReason="budget_exhausted", products=LEDGER)
+
+    # Then the shopper reads that the assistant is busy and what the catalog has, not
+    # "what I found so far" (nothing was being worked on)
+    assert out["fallbackReason"] == "budget_exhausted"
+    assert "very busy right now" in out["answer"]
+    assert "Here is what the catalog has for your words:" in out["answer"]
+    assert "so far" not in out["answer"]
+    assert [p["productId"] for p in out["products"]] == ["CMP-002", "CMP-010"]
+    assert "- Acer Swift Go 14 (Acer, $699.00) [CMP-002]" in out["answer"]
+
+
+def test_over_budget_with_nothing_found_the_answer_says_so_and_what_to_do() -> None:
+    out = body(outcome="fallback", fallbackReason="budget_exhausted")
+    assert out["products"] == []
+    assert "very busy right now" in out["answer"]
+    assert "could not find anything in the catalog for those words" in out["answer"]
+
+
+def test_every_reason_with_its_own_words_is_a_declared_fallback_reason() -> None:
+    assert set(FOUND_WORDS) <= set(FALLBACK_REASONS)
 
 
 def test_refusal_is_polite_and_lists_nothing() -> None:

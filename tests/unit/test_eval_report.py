@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from shared.pricing import PRICE_LIST_PATH
 from storechat.evaluate import report
 from storechat.evaluate.compare import (
     ReportInvalid,
@@ -20,7 +21,6 @@ from storechat.evaluate.compare import (
     markdown,
 )
 from storechat.evaluate.pricing import pricing_for
-from storechat.evaluate.questions import REPO_ROOT
 
 NO_SCORES = {"constraints": None, "facts": None, "citations": True, "tools": None, "outcome": None}
 
@@ -168,7 +168,7 @@ def test_the_offline_and_replay_models_are_priced_as_the_model_they_stand_in_for
     offline = pricing_for("offline")
     assert offline.name == "Claude Sonnet 4.5"
     assert "stands in for" in offline.note
-    listed = json.loads((REPO_ROOT / "bench" / "prices.json").read_text(encoding="utf-8"))
+    listed = json.loads(PRICE_LIST_PATH.read_text(encoding="utf-8"))
     prices = listed["models"][offline.model_id]
     cost = offline.cost({"inputTokens": 1000, "outputTokens": 1000, "cacheReadInputTokens": 1000})
     assert cost == pytest.approx(
@@ -186,7 +186,7 @@ def test_a_bedrock_model_is_found_through_its_inference_profile() -> None:
 def test_a_model_without_a_list_price_has_no_cost(tmp_path: Path) -> None:
     unknown = pricing_for("bedrock:example.not-a-listed-model-v1:0")
     assert unknown.cost({"inputTokens": 10}) is None
-    assert "not in prices.json" in unknown.note
+    assert "not in model_prices.json" in unknown.note
     missing = pricing_for("offline", tmp_path / "none.json")
     assert missing.cost({"inputTokens": 10}) is None and "cannot be read" in missing.note
 

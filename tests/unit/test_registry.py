@@ -13,6 +13,8 @@ import statemachine
 from converse.request import build_request
 from lookup_inventory.schema import Category, SortBy
 from shared import registry
+from shared.pricing import token_prices
+from storechat.offline.cache import DEFAULT_STAND_IN
 
 SAMPLES: dict[str, list[dict[str, Any]]] = {
     "lookup_inventory": [
@@ -91,9 +93,12 @@ def test_the_asl_names_no_tool_and_reads_them_from_one_substitution() -> None:
         assert tool.name not in definition
     assert definition.count("${ToolFunctions}") >= 2
     arns = {f.key: f"arn:{f.key}" for f in registry.FUNCTIONS}
-    values = statemachine.resource_substitutions(arns, "sessions", "steps")
+    values = statemachine.resource_substitutions(arns, "sessions", "steps", "spend")
     assert set(values) == set(statemachine.resource_placeholders())
-    filled = statemachine.substitute(definition, {**values, **statemachine.TUNING_DEFAULTS})
+    budget = statemachine.budget_substitutions(None, token_prices(DEFAULT_STAND_IN))
+    filled = statemachine.substitute(
+        definition, {**values, **budget, **statemachine.TUNING_DEFAULTS}
+    )
     assert "'lookup_inventory': 'arn:lookup_inventory'" in filled
     json.loads(filled)
 

@@ -1,8 +1,11 @@
-"""The sessions table kept in a file, so that a conversation survives between CLI calls.
+"""Tables kept in files, so that what they hold survives between CLI calls.
 
-moto's tables live only as long as the process. The file (``<data_dir>/sessions.json``)
-holds the table's items in DynamoDB's JSON, written whole after every successful turn;
-the next process puts back those that have not expired.
+moto's tables live only as long as the process. Two of them outlive it: the sessions
+(``<data_dir>/sessions.json``), so that a conversation goes on, and the daily spend
+counters (``<data_dir>/spend.json``), so that a day's model budget holds across
+``storechat ask`` calls. Each file holds its table's items in DynamoDB's JSON, written
+whole after every successful turn; the next process puts back those whose
+``expiresAt`` has not passed.
 """
 
 from __future__ import annotations
@@ -20,8 +23,8 @@ from typing import Any
 Item = dict[str, Any]
 
 
-class SessionsFile:
-    """One file of saved sessions, read into and written from one sessions table."""
+class TableFile:
+    """One file of saved items, read into and written from one table."""
 
     def __init__(
         self,
@@ -40,8 +43,8 @@ class SessionsFile:
     def load(self) -> int:
         """Put the saved items that have not expired into the table; returns how many.
 
-        A damaged file costs the shopper their history, not the question: it is
-        reported on stderr and ignored.
+        A damaged file costs the shopper their history (or the day's count), not the
+        question: it is reported on stderr and ignored.
         """
         if not self.path.exists():
             return 0
@@ -76,7 +79,7 @@ class SessionsFile:
 def _live_items(text: str, now: float) -> list[Item]:
     """The items in ``text`` whose ``expiresAt`` is still ahead.
 
-    Raises ValueError or TypeError when ``text`` is not what :meth:`SessionsFile.save` writes.
+    Raises ValueError or TypeError when ``text`` is not what :meth:`TableFile.save` writes.
     """
     items = json.loads(text)
     if not isinstance(items, list) or not all(isinstance(item, dict) for item in items):

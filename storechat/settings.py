@@ -1,0 +1,62 @@
+"""What the local package reads from its environment: read once per command, validated.
+
+* ``STORECHAT_HOME``: where the local store keeps its files (the catalog, the sessions,
+  the day's model spend); ``.storechat`` when unset.
+* ``STORECHAT_DAILY_BUDGET_USD``: the local system's daily model budget in US dollars,
+  as a deployed stack's ``model_budget.daily_usd``; unset or empty, no budget. Tokens
+  are priced from the one price list (``shared.pricing``), the offline and replay
+  models' as the model they stand in for, as ``storechat eval`` and the bench price them.
+
+``storechat`` (the CLI) reads these once at its start and hands them down; nothing else
+in the package reads the variables.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Final
+
+from pydantic import BaseModel, ConfigDict
+
+HOME_VARIABLE: Final = "STORECHAT_HOME"
+BUDGET_VARIABLE: Final = "STORECHAT_DAILY_BUDGET_USD"
+DEFAULT_HOME: Final = Path(".storechat")
+
+
+class SettingsError(ValueError):
+    """A variable cannot be used; the message names it and says what it takes."""
+
+
+class LocalSettings(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    home: Path = DEFAULT_HOME
+    daily_budget_usd: float | None = None
+    """None: no budget."""
+
+
+def read_settings(environ: Mapping[str, str] | None = None) -> LocalSettings:
+    environ = os.environ if environ is None else environ
+    home = environ.get(HOME_VARIABLE) or ""
+    return LocalSettings(
+        home=Path(home) if home.strip() else DEFAULT_HOME,
+        daily_budget_usd=_budget(environ.get(BUDGET_VARIABLE)),
+    )
+
+
+def _budget(text: str | None) -> float | None:
+    if text is None or not text.strip():
+        return None
+    try:
+        value = float(text.strip().removeprefix("$"))
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value <= 0:
+        raise SettingsError(
+            f"{BUDGET_VARIABLE}={text!r}: a daily budget is a number of US dollars above 0 "
+            "(for example 5 or 0.25); leave it unset for no budget"
+        )
+    return value

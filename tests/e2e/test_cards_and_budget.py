@@ -1,0 +1,115 @@
+"""The chat page in headless chromium: what a product card shows, and an answer given
+from the catalog once the day's model budget is spent."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from shared.vocabulary import FALLBACK_REASONS, OUTCOMES
+from tests.e2e.test_web_page import (
+    CATALOG,
+    Shot,
+    answer_body,
+    answer_queries_with,
+    answers,
+    ask,
+)
+
+pytestmark = pytest.mark.e2e
+
+
+# -- product cards ---------------------------------------------------------------------------
+
+
+def test_cards_leave_out_specs_a_product_does_not_have_and_write_sizes_as_people_do(
+    page: Page, storechat_url: str
+) -> None:
+    # Given an answer citing a desktop tower (no screen, no battery: 0 in the catalog), a
+    # laptop with 1,024 GB of storage, one with 2,048 GB, and a phone of 512 GB
+    ids = ["CMP-019", "CMP-001", "CMP-037", "MOB-023"]
+    products = [CATALOG[i] for i in ids]
+    products.append(
+        {
+            "productId": "CMP-900",
+            "name": "Mystery Box",
+            "brand": "Acme",
+            "category": "COMPUTERS",
+            "price": 499.0,
+            "stock": 4,
+            "specs": {"os": "unknown", "cpu": "N/A", "ramGb": "0", "storageGb": 1000},
+        }
+    )
+    body = {
+        **answer_body("answered"),
+        "answer": " ".join(f"[{p['productId']}]" for p in products),
+        "products": products,
+    }
+    answer_queries_with(page, [(200, "application/json", json.dumps(body))])
+    page.goto(storechat_url)
+
+    # When the page shows it
+    ask(page, "Show me computers")
+
+    # Then the tower's card shows what it has, and nothing it has not
+    def specs(product_id: str) -> list[str]:
+        card = answers(page).first.locator(f"[id$='-{product_id}']")
+        expect(card).to_be_visible()
+        return card.locator(".card__specs li").all_inner_texts()
+
+    tower = specs("CMP-019")
+    assert tower == [
+        "Windows 11 Home",
+        "Intel Core i5-13400",
+        "16 GB RAM",
+        "512 GB storage",
+        "5.2 kg",
+    ]
+    assert not any(spec.startswith("0") for spec in tower)
+    # And storage reads as it is sold: 1 TB and 2 TB, never "1.024 TB"
+    assert "1 TB storage" in specs("CMP-001")
+    assert "2 TB storage" in specs("CMP-037")
+    assert "512 GB" in specs("MOB-023")
+    # And words that only say "not known" are not shown as facts
+    assert specs("CMP-900") == ["1 TB storage"]
+
+
+# -- over budget -----------------------------------------------------------------------------
+
+
+def test_over_budget_the_page_says_the_assistant_is_busy_and_shows_what_the_catalog_has(
+    page: Page, start_storechat: Callable[..., str], screenshot: Shot
+) -> None:
+    # Given a dev server whose day's model budget one question spends
+    page.goto(start_storechat(daily_budget_usd=0.001))
+    ask(page, "What Windows PC do you have which is best for a high school student?")
+    expect(answers(page)).to_have_count(1)
+    expect(answers(page).first).to_have_attribute("data-outcome", "answered")
+
+    # When the shopper asks again
+    ask(page, "A phone with a great camera?")
+
+    # Then the answer is marked as partial, with the reason in words
+    answer = answers(page).nth(1)
+    expect(answer).to_have_attribute("data-outcome", "fallback")
+    notice = answer.locator(".notice--warn")
+    expect(notice.locator(".notice__title")).to_have_text(str(OUTCOMES["fallback"]))
+    expect(notice.locator(".notice__detail")).to_have_text(
+        f"Reason: {FALLBACK_REASONS['budget_exhausted']}."
+    )
+    # and says what the catalog has, as cards of real phones
+    expect(answer).to_contain_text("Here is what the catalog has for your words:")
+    cards = answer.locator(".card")
+    expect(cards.first).to_be_visible()
+    for i in range(cards.count()):
+        product = CATALOG[cards.nth(i).locator(".card__id").inner_text()]
+        assert product["category"] == "MOBILE"
+        expect(cards.nth(i).locator(".card__name")).to_have_text(product["name"])
+    # and "How I found this" tells it was one catalog search and no model call
+    expect(answer.locator(".trace__counts")).to_have_text(" · 1 tool call · 0 model calls")
+    expect(page.locator("#announcer")).to_contain_text("could not finish")
+    answer.scroll_into_view_if_needed()
+    screenshot(page, "14-over-budget")

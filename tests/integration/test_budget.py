@@ -1,0 +1,194 @@
+"""The day's model budget, through the whole state machine on moto: what a shopper gets
+once it is spent, and how the day's spend is counted."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import boto3
+import pytest
+
+from shared.catalog_data import load_catalog
+from shared.pricing import token_prices
+from shared.vocabulary import FALLBACK_REASONS
+from storechat.local import LocalStorechat
+from storechat.local.runner import REGION, SPEND_TABLE
+from storechat.offline.cache import DEFAULT_STAND_IN
+
+QUESTION = "Do you have a light Windows laptop under $800?"
+CATALOG = {p["productId"]: p for p in load_catalog()}
+SONNET = token_prices(DEFAULT_STAND_IN)
+
+
+def _days(*offsets: int) -> list[str]:
+    today = datetime.now(UTC).date()
+    return [(today + timedelta(days=offset)).isoformat() for offset in offsets]
+
+
+def spent(micro_usd: int, *, days: list[str] | None = None) -> None:
+    """Set the spend counters of ``days`` (today, and tomorrow in case the test runs
+    across midnight, by default)."""
+    dynamodb = boto3.client("dynamodb", region_name=REGION)
+    for day in days or _days(0, 1):
+        dynamodb.put_item(
+            TableName=SPEND_TABLE,
+            Item={"day": {"S": day}, "spentMicroUsd": {"N": str(micro_usd)}, "turns": {"N": "1"}},
+        )
+
+
+def counter(day: str) -> dict[str, Any]:
+    item = boto3.client("dynamodb", region_name=REGION).get_item(
+        TableName=SPEND_TABLE, Key={"day": {"S": day}}
+    )
+    return {key: int(value["N"]) for key, value in item.get("Item", {}).items() if "N" in value}
+
+
+def states(result: Any) -> list[str]:
+    return [name for name, _ in result.states_entered]
+
+
+@pytest.fixture
+def budgeted() -> Iterator[LocalStorechat]:
+    """A local system with a budget of one US dollar a day (1,000,000 micro-dollars)."""
+    with LocalStorechat(daily_budget_usd=1.0) as local:
+        yield local
+
+
+def test_over_budget_the_shopper_gets_the_catalogs_matches_without_a_model_call(
+    budgeted: LocalStorechat,
+) -> None:
+    # Given a day whose model budget is spent
+    spent(1_000_000)
+
+    # When a shopper asks
+    result = budgeted.ask(QUESTION)
+
+    # Then they are answered, without any model call
+    body = result.body
+    assert result.status == "SUCCEEDED" and body is not None
+    assert body["outcome"] == "fallback" and body["fallbackReason"] == "budget_exhausted"
+    assert body["modelCalls"] == 0
+    assert set(body["usage"].values()) == {0}
+    assert "Converse" not in states(result)
+    assert {"ReadSpend", "CheckBudget", "AnswerFromCatalog"} <= set(states(result))
+    # in words that say the assistant is busy and what was found
+    assert FALLBACK_REASONS["budget_exhausted"] in body["answer"]
+    assert "Here is what the catalog has for your words:" in body["answer"]
+    # with products of a catalog search on their words: Windows laptops under $800
+    assert 1 <= len(body["products"]) <= 3
+    for product in body["products"]:
+        record = CATALOG[product["productId"]]
+        assert record["category"] == "COMPUTERS" and record["price"] <= 800
+        assert "windows" in str(record["specs"]["os"]).lower()
+        assert f"[{product['productId']}]" in body["answer"]
+    # and the search is in the trace, as one tool call with the shopper's words
+    (line,) = body["trace"]
+    assert line["tool"] == "lookup_inventory" and line["status"] == "success"
+    assert line["input"] == {"keywords": QUESTION} and line["round"] == 1
+    assert body["toolRounds"] == 1 and body["historySaved"] is True
+
+
+def test_a_search_that_finds_nothing_as_asked_shows_nothing_and_says_so(
+    budgeted: LocalStorechat,
+) -> None:
+    # Given a spent budget and words no product has (the search would drop them)
+    spent(2_000_000)
+    body = budgeted.ask("qwxzy vbnmk plokij").body
+
+    # Then no unrelated products are passed off as matches, and the answer says so
+    assert body is not None and body["fallbackReason"] == "budget_exhausted"
+    assert body["products"] == []
+    assert "could not find anything in the catalog for those words" in body["answer"]
+
+
+def test_a_catalog_tool_that_fails_over_budget_still_gets_the_shopper_an_answer() -> None:
+    def broken(event: dict[str, Any], context: Any) -> dict[str, Any]:
+        raise RuntimeError("catalog tool crashed")
+
+    with LocalStorechat(daily_budget_usd=1.0, overrides={"lookup_inventory": broken}) as local:
+        spent(1_000_000)
+        result = local.ask(QUESTION)
+
+    assert result.status == "SUCCEEDED" and result.body is not None
+    assert result.body["fallbackReason"] == "budget_exhausted"
+    assert result.body["products"] == [] and result.body["modelCalls"] == 0
+    assert "very busy right now" in result.body["answer"]
+
+
+def test_under_budget_each_turn_adds_its_tokens_at_the_models_prices(
+    budgeted: LocalStorechat,
+) -> None:
+    # Given a day with some spend already
+    today = _days(0)[0]
+    spent(100, days=[today])
+
+    # When a shopper asks
+    result = budgeted.ask(QUESTION)
+
+    # Then the model answers, and the day's counter grows by exactly what its tokens
+    # cost at the list prices of the model the offline model stands in for
+    body = result.body
+    assert body is not None and body["outcome"] == "answered" and body["modelCalls"] >= 1
+    if _days(0)[0] == today:  # (the turn did not start on the next day)
+        after = counter(today)
+        assert after["spentMicroUsd"] == 100 + round(SONNET.cost_usd(body["usage"]) * 1_000_000)
+        assert after["turns"] == 2
+        assert after["expiresAt"] > datetime.now(UTC).timestamp() + 30 * 86_400
+
+
+def test_the_turn_that_crosses_the_budget_is_answered_and_the_next_one_is_not() -> None:
+    # Given a budget smaller than one question costs
+    with LocalStorechat(daily_budget_usd=0.001) as local:
+        first = local.ask(QUESTION).body
+        second = local.ask("And a phone with a great camera?").body
+
+    # Then the question that spent it was answered in full, and the next from the catalog
+    assert first is not None and first["outcome"] == "answered"
+    assert SONNET.cost_usd(first["usage"]) > 0.001
+    assert second is not None and second["fallbackReason"] == "budget_exhausted"
+    assert all(CATALOG[p["productId"]]["category"] == "MOBILE" for p in second["products"])
+
+
+def test_yesterdays_spend_does_not_count_today(budgeted: LocalStorechat) -> None:
+    spent(5_000_000, days=_days(-2, -1))
+    body = budgeted.ask(QUESTION).body
+    assert body is not None and body["outcome"] == "answered"
+
+
+def test_without_a_budget_no_spend_stops_the_model() -> None:
+    with LocalStorechat() as local:
+        spent(10**12)
+        body = local.ask(QUESTION).body
+    assert body is not None and body["outcome"] == "answered"
+
+
+def test_a_counter_that_cannot_be_read_or_written_never_costs_the_shopper_the_answer(
+    budgeted: LocalStorechat,
+) -> None:
+    # Given the spend table gone (DynamoDB refuses every call on it)
+    boto3.client("dynamodb", region_name=REGION).delete_table(TableName=SPEND_TABLE)
+
+    # When a shopper asks
+    result = budgeted.ask(QUESTION)
+
+    # Then they get the model's answer, and the turn is saved
+    assert result.status == "SUCCEEDED" and result.body is not None
+    assert result.body["outcome"] == "answered" and result.body["historySaved"] is True
+    assert {"ReadSpend", "CheckDeadline", "AddToSpend", "SaveTurn"} <= set(states(result))
+
+
+def test_the_days_spend_is_kept_between_runs_as_the_cli_runs(tmp_path: Path) -> None:
+    # Given one run that spends the day's budget, with its files in a data folder
+    with LocalStorechat(daily_budget_usd=0.001, data_dir=tmp_path) as local:
+        assert (local.ask(QUESTION).body or {})["outcome"] == "answered"
+
+    # When a new run (a new `storechat ask`) asks on the same day
+    with LocalStorechat(daily_budget_usd=0.001, data_dir=tmp_path) as local:
+        body = local.ask(QUESTION).body
+
+    # Then the budget is still spent
+    assert body is not None and body["fallbackReason"] == "budget_exhausted"
+    assert (tmp_path / "spend.json").is_file()
