@@ -93,6 +93,7 @@ def test_a_newer_snapshot_is_loaded_after_the_response_before_the_next_event(
     late = invoke({"productName": "Zephyr Fold"})
     assert [p["productId"] for p in told(late)["products"]] == ["MOB-900"]
     assert f"snapshot {second.version}" in late["trace"]["summary"]
+    assert api.wait_for_next(4)  # the container is idle again before the test ends
 
 
 def test_the_extension_registers_for_invocations_only() -> None:
