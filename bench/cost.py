@@ -72,18 +72,23 @@ def infrastructure(asked: Sequence[Any], prices: dict[str, Any]) -> dict[str, An
                 _billed(seconds * 1000, lam["billing_duration_increment_ms"])
             )
     functions: dict[str, Any] = {}
-    lambda_gb_s = 0.0
+    lambda_gb_s = storage_gb_s = 0.0
     lambda_requests = 0.0
     for key, billed in sorted(calls.items()):
+        function = functions_by_key()[key]
         per_question = len(billed) / len(asked)
-        gb_s = sum(billed) / 1000 * functions_by_key()[key].memory_mb / 1024 / len(asked)
+        seconds = sum(billed) / 1000 / len(asked)
+        gb_s = seconds * function.memory_mb / 1024
+        extra_tmp_mb = max(0, function.ephemeral_storage_mb - lam["ephemeral_storage_free_mb"])
         functions[key] = {
-            "memory_mb": functions_by_key()[key].memory_mb,
+            "memory_mb": function.memory_mb,
+            "ephemeral_storage_mb": function.ephemeral_storage_mb,
             "calls_per_question": per_question,
             "mean_billed_ms": statistics.fmean(billed),
             "gb_seconds_per_question": gb_s,
         }
         lambda_gb_s += gb_s
+        storage_gb_s += seconds * extra_tmp_mb / 1024
         lambda_requests += per_question
     transitions = statistics.fmean(a.states_entered for a in asked)
     model_calls = statistics.fmean(a.model_calls for a in asked)
@@ -105,6 +110,8 @@ def infrastructure(asked: Sequence[Any], prices: dict[str, Any]) -> dict[str, An
         "lambda_requests_per_question": lambda_requests,
         "lambda_request_usd": QUESTIONS * lambda_requests * lam["per_request"],
         "lambda_gb_seconds_per_question": lambda_gb_s,
+        "lambda_storage_usd": QUESTIONS * storage_gb_s * lam["ephemeral_storage_per_gb_second"],
+        "ephemeral_storage_free_mb": lam["ephemeral_storage_free_mb"],
         "functions": functions,
         "state_transitions_per_question": transitions,
         "standard_workflow_usd": QUESTIONS
@@ -140,6 +147,7 @@ def infrastructure(asked: Sequence[Any], prices: dict[str, Any]) -> dict[str, An
             + result["express_duration_usd"]
             + result["lambda_request_usd"]
             + duration
+            + result["lambda_storage_usd"]
             + result["services_usd"]
         )
         # Each second a model call takes keeps the Converse Lambda and the
@@ -230,8 +238,9 @@ def table(c: dict[str, Any]) -> list[str]:
         f"tokens from the {c['tokens']['compact']['questions']} token questions.",
         "",
         "**Infrastructure** (measured durations; each Lambda call billed per 1 ms at its "
-        "configured memory; Express per 100 ms at 64 MB). *Services*: API Gateway, DynamoDB "
-        "and CloudWatch Logs, the same on both architectures (detail below):",
+        "configured memory, and /tmp beyond 512 MB by the same milliseconds; Express per "
+        "100 ms at 64 MB). *Services*: API Gateway, DynamoDB and CloudWatch Logs, the same on "
+        "both architectures (detail below):",
         "",
     ]
     rows = []
@@ -243,6 +252,7 @@ def table(c: dict[str, Any]) -> list[str]:
                 usd(infra["express_duration_usd"]),
                 usd(infra["lambda_request_usd"]),
                 usd(a["lambda_duration_usd"]),
+                usd(infra["lambda_storage_usd"]),
                 usd(infra["services_usd"]),
                 f"**{usd(a['total_usd'])}**",
                 usd(a["per_second_of_model_latency_usd"]),
@@ -255,6 +265,7 @@ def table(c: dict[str, Any]) -> list[str]:
             "Express duration",
             "Lambda requests",
             "Lambda duration",
+            "Lambda /tmp",
             "Services",
             "Infrastructure",
             "+ per 1 s of model latency per call",
@@ -292,6 +303,7 @@ def table(c: dict[str, Any]) -> list[str]:
         ],
     )
     funcs = infra["functions"]
+    lam_free_mb = infra["ephemeral_storage_free_mb"]
     lines += [
         f"DynamoDB calls per question: {calls or 'none'}; request units by DynamoDB's item-size "
         "rules (`bench/dynamo.py`). The conversations log is what the state machine writes at "
@@ -303,6 +315,11 @@ def table(c: dict[str, Any]) -> list[str]:
         + "; ".join(
             f"{k} {f['calls_per_question']:.2f} calls x {ms(f['mean_billed_ms'])} at "
             f"{f['memory_mb']} MB"
+            + (
+                f" (/tmp {f['ephemeral_storage_mb']:,} MB)"
+                if f["ephemeral_storage_mb"] > lam_free_mb
+                else ""
+            )
             for k, f in funcs.items()
         )
         + f"; Express {ms(infra['express_billed_ms_mean'])} billed, "

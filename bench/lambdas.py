@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from bench import probe
-from bench.catalog import Catalogs, LoopbackBucket, publish_index
+from bench.catalog import Catalogs, publish_index
 from bench.profile import LatencyPlan, Profile
 from bench.stats import summary
 from bench.tools import canned_web
@@ -128,7 +128,7 @@ def warm_latency(profile: Profile, catalogs: Catalogs) -> list[dict[str, Any]]:
 # --------------------------------------------------------------------------- subprocesses
 
 
-def _probe_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
+def probe_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("AWS_", "POWERTOOLS_"))}
     env.update(
         {
@@ -173,7 +173,7 @@ def _run_probe(
     done = subprocess.run(
         command,
         cwd=REPO_ROOT,
-        env=_probe_env(env),
+        env=probe_env(env),
         capture_output=True,
         text=True,
         timeout=300,
@@ -181,7 +181,7 @@ def _run_probe(
     )
     if done.returncode != 0:
         raise RuntimeError(f"bench.probe {key} failed:\n{done.stderr[-2000:]}")
-    result: dict[str, Any] = json.loads(done.stdout)
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
     return result, done.stderr
 
 
@@ -236,7 +236,7 @@ def memory(profile: Profile, catalogs: Catalogs) -> list[dict[str, Any]]:
                     endpoint = stack.enter_context(catalogs.fast(size).http())
                     env["AWS_ENDPOINT_URL_DYNAMODB"] = endpoint
                     downloads = stack.enter_context(tempfile.TemporaryDirectory(prefix="bench-"))
-                    bucket = LoopbackBucket(catalogs.products(size))
+                    bucket = catalogs.bucket(size)
                     env.update(stack.enter_context(bucket.http(downloads)))
                 result, _ = _run_probe(key, invoke=True, env=env)
                 rows.append(

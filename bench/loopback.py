@@ -8,6 +8,21 @@ from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
+def send(
+    handler: BaseHTTPRequestHandler,
+    body: bytes,
+    *,
+    status: int = 200,
+    content_type: str = "application/json",
+) -> None:
+    """Answer the request ``handler`` is serving with ``body``."""
+    handler.send_response(status)
+    handler.send_header("Content-Type", content_type)
+    handler.send_header("Content-Length", str(len(body)))
+    handler.end_headers()
+    handler.wfile.write(body)
+
+
 @contextmanager
 def serving(handler: type[BaseHTTPRequestHandler]) -> Iterator[str]:
     """Serve ``handler`` on a free loopback port; yield its base URL; stop on exit."""

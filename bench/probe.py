@@ -5,7 +5,11 @@ JSON object: the import time and the peak resident memory after it. With
 ``--invoke`` it then calls the handler three times with a typical event (the
 first call is the cold one: for ``lookup_inventory`` it downloads and opens the
 catalog's search snapshot; the next two are warm) and adds each call's time and
-the peak memory. The process imports nothing else of the project or the benchmark
+the peak memory. ``--cold`` calls it once, with the event of ``--event FILE`` if
+given, and adds when that call ended (``time.monotonic()``, which is system-wide,
+so the parent can time the whole cold invoke from before it started this process)
+and what it answered (``status``), so a cold start that failed is never timed as
+one that worked. The process imports nothing else of the project or the benchmark
 (no moto): what it holds is what the Lambda would. The catalog table, the index
 bucket and the two web APIs are served from the parent process over 127.0.0.1
 (see ``bench.lambdas``).
@@ -20,6 +24,7 @@ import resource
 import sys
 import time
 import uuid
+from pathlib import Path
 from typing import Any
 
 IMPORT_MARKER = "bench.probe: importing the handler"
@@ -86,6 +91,16 @@ def event_for(key: str) -> dict[str, Any]:
     raise ValueError(f"no probe event for {key}")
 
 
+def answer_status(key: str, output: dict[str, Any]) -> str:
+    """What a handler's output says about the call: a tool's ``toolResult`` status, the
+    response's ``outcome``, the model's ``stopReason``."""
+    if "toolResult" in output:
+        return str(output["toolResult"].get("status"))
+    if key == "converse":
+        return str(output.get("stopReason"))
+    return str(output.get("outcome"))
+
+
 def _peak_rss_mb() -> float:
     """This process's peak resident memory, in MiB.
 
@@ -109,6 +124,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--invoke", action="store_true")
     parser.add_argument("--memory-mb", type=int, default=512)
     parser.add_argument("--timeout-s", type=int, default=5)
+    parser.add_argument("--cold", action="store_true", help="one call, then stop")
+    parser.add_argument("--event", help="a JSON file with the event (default: a typical one)")
     args = parser.parse_args(argv)
 
     # With -X importtime, the lines after this marker are the handler's imports.
@@ -133,7 +150,16 @@ def main(argv: list[str] | None = None) -> int:
             handler(event, context)
             result[label] = time.perf_counter() - started
         result["rss_peak_mb"] = _peak_rss_mb()
-    json.dump(result, sys.stdout)
+    if args.cold:
+        event = json.loads(Path(args.event).read_text()) if args.event else event_for(args.key)
+        context = Context(args.key, args.memory_mb, args.timeout_s)
+        started = time.perf_counter()
+        output = module.lambda_handler(event, context)
+        result["first_call_s"] = time.perf_counter() - started
+        result["done_monotonic"] = time.monotonic()
+        result["status"] = answer_status(args.key, output)
+    # Last line: a deployed function's metrics (EMF) may have been printed before it.
+    print(json.dumps(result), flush=True)
     return 0
 
 

@@ -37,6 +37,16 @@ class Profile:
     """Catalog sizes at which the search engine is measured (``bench.search``)."""
     search_queries: int
     """Warm searches per size."""
+    cold_catalogs: tuple[int, ...]
+    """Catalog sizes at which lookup_inventory's cold invoke is measured (``bench.coldstart``)."""
+    cold_runs: int
+    """Cold invokes of each function (and size); the figure is their median."""
+    cold_parallel: bool
+    """All cold invokes at once: only where the figures mean nothing (the smoke run)."""
+    churn_products: int
+    """Catalog size of the churn scenario (``bench.churn``)."""
+    churn_seconds: int
+    """Simulated seconds of churn (at least one batching window)."""
     trace_questions: int = 6
     """Questions whose live-trace steps are timed through the channel (``bench.trace``)."""
     trace_model_delay_s: float = 1.0
@@ -65,6 +75,11 @@ FULL = Profile(
     memory_catalogs=(1_000, 10_000, 50_000),
     search_sizes=search.FULL_SIZES,
     search_queries=300,
+    cold_catalogs=(1_000, 50_000, 200_000),
+    cold_runs=3,
+    cold_parallel=False,
+    churn_products=200_000,
+    churn_seconds=300,
 )
 
 QUICK = Profile(
@@ -84,6 +99,12 @@ QUICK = Profile(
     memory_catalogs=(300,),
     search_sizes=(1_000,),
     search_queries=100,
+    # One cold invoke of every function under its CPU share, all at once: a few seconds.
+    cold_catalogs=(300,),
+    cold_runs=1,
+    cold_parallel=True,
+    churn_products=1_000,
+    churn_seconds=60,
     trace_questions=1,
     trace_model_delay_s=0.2,
 )

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from bench import cost, peer, search, summary, trace
+from bench import churn, coldstart, cost, peer, search, summary, trace
 from bench.fmt import kib, ms, n, pct
 from bench.fmt import table as _table
 
@@ -21,6 +21,8 @@ SECTIONS = (
     "## 7. Product search",
     "## 8. Three loops side by side",
     "## 9. Live trace",
+    "## 10. Cold starts at each function's CPU share",
+    "## 11. A catalog that changes all day",
     "## What these figures do not measure",
     "## Run",
 )
@@ -390,6 +392,8 @@ def markdown(results: dict[str, Any]) -> str:
         _search,
         _peer,
         trace.table,
+        lambda r: coldstart.table(r["cold_starts"]),
+        lambda r: churn.table(r["churn"]),
         _notes,
         _run,
     )

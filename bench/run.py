@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 import moto
 
 import statemachine
-from bench import cost, history, lambdas, peer, scenarios, search, summary, trace
+from bench import churn, coldstart, cost, history, lambdas, peer, scenarios, search, summary, trace
 from bench.catalog import Catalogs
 from bench.profile import Profile
 from bench.questions import TOKEN_QUESTIONS
@@ -246,9 +246,9 @@ def _notes(results: dict[str, Any], profile: Profile) -> list[str]:
         "fresh reads are served from pre-encoded items in-process and the snapshot from moto's "
         "S3 in memory; on Lambda a cold start also downloads the snapshot over the network. "
         "The moto row shows what moto's own serialization adds.",
-        "Handler times were measured in-process on a shared 2-core machine. A Lambda's CPU "
-        "share scales with its memory (a full vCPU at 1,769 MB), so 256-512 MB functions "
-        "would run CPU-bound work (catalog parsing, JSON) several times slower.",
+        "Handler times in sections 4 to 9 were measured in-process on a shared 2-core machine, "
+        "on whole cores. A Lambda's CPU share scales with its memory (a full vCPU at 1,769 "
+        "MB); section 10 measures each function's cold invoke at that share.",
         "Express durations come from local executions with an offline model that answers in "
         "milliseconds; on AWS each Bedrock call adds seconds to both the Converse Lambda and "
         "the execution. The cost table therefore adds, per architecture, what each second of "
@@ -267,6 +267,12 @@ def _notes(results: dict[str, Any], profile: Profile) -> list[str]:
         "The three-loop comparison uses one offline model for all three loops: it compares "
         "what each loop sends and how often, not what a real model would answer.",
     ]
+    if not results["cold_starts"]["cpu_limited"]:
+        notes.append(
+            "Section 10's cold invokes ran WITHOUT a CPU limit "
+            f"({results['cold_starts']['how']}): they are whole-core figures and flatter "
+            "every function."
+        )
     lam = results["lambdas"]
     biggest = max(
         (row for row in lam["latency"] if row["server"] == "fast"), key=lambda r: r["products"]
@@ -337,6 +343,16 @@ def collect(profile: Profile) -> dict[str, Any]:
                 tool_delay_s=round(profile.tool_delay_s / 4, 2),
             ),
         )
+        cold = clock.run(
+            "cold invokes at each function's CPU share",
+            lambda: coldstart.run(
+                profile.cold_catalogs,
+                profile.cold_runs,
+                catalogs,
+                web,
+                parallel=profile.cold_parallel,
+            ),
+        )
     latency = clock.run("lookup latency", lambda: lambdas.warm_latency(profile, catalogs))
     memory = clock.run("handler memory", lambda: lambdas.memory(profile, catalogs))
     imports = clock.run("cold imports", lambda: lambdas.cold_imports(profile))
@@ -344,6 +360,10 @@ def collect(profile: Profile) -> dict[str, Any]:
     engine = clock.run(
         "search engine",
         lambda: search.run(profile.search_sizes, queries=profile.search_queries),
+    )
+    churned = clock.run(
+        f"a catalog that changes all day, {profile.churn_products:,} products",
+        lambda: churn.run(profile.churn_products, profile.churn_seconds, catalogs),
     )
 
     e2e = main["e2e"]
@@ -427,6 +447,8 @@ def collect(profile: Profile) -> dict[str, Any]:
     results["cost"]["live_trace"] = live["cost"]
     results["search"] = engine
     results["peer"] = loops
+    results["cold_starts"] = cold
+    results["churn"] = [churned]
     results["notes"] = _notes(results, profile)
     results["meta"] = {
         "profile": profile.name,

@@ -23,6 +23,7 @@ from bench.dynamo import CapacityMeter, DynamoCall
 from bench.profile import Profile
 from bench.questions import E2E_QUESTIONS, SESSION_TURNS, TOKEN_QUESTIONS
 from bench.tools import Handler, Timed, delayed, naive_lookup, real_handler
+from lookup_inventory.schema import MAX_PAGE
 from shared.registry import functions_by_key
 from storechat.local import LocalStorechat, RunResult
 from storechat.local.lambdas import FakeContext
@@ -249,7 +250,8 @@ def run_five_rounds(
 ) -> dict[str, Any]:
     """Five tool rounds of three broad lookups each, on a large catalog, then the cap.
 
-    The replay model asks for COMPUTERS, MOBILE and BOOKS six times; the sixth
+    The replay model asks for COMPUTERS, MOBILE and BOOKS six times, each time for the
+    largest page the tool shows; the sixth
     request meets ``MaxToolRounds`` and falls back. The catalog's search snapshot is
     published to the local index bucket and the container is warm: it has loaded the
     snapshot before the question (a cold load is the Lambda figure's). The deadline is
@@ -261,7 +263,7 @@ def run_five_rounds(
     responses = [
         _asks_for(
             *(
-                (f"r{r}_{i}", "lookup_inventory", {"category": c})
+                (f"r{r}_{i}", "lookup_inventory", {"category": c, "limit": MAX_PAGE})
                 for i, c in enumerate(BROAD_CATEGORIES)
             )
         )

@@ -13,6 +13,7 @@ from typing import Any
 
 from bench.fmt import kib, ms, n, pct, usd
 from bench.peer import LABELS, LOOPS
+from shared.registry import FUNCTIONS
 
 LIMIT_SECONDS = 600
 """What a full run may take on a 2-core machine (issue 12)."""
@@ -43,9 +44,16 @@ TARGETS: tuple[Target, ...] = (
     Target("lookup_warm_p99_ms", "200000", 25, True, "≤ 25 ms"),
     Target("lookup_cold_ms", "200000", 1500, True, "≤ 1.5 s"),
     Target("trace_step_delay_p99_ms", None, 1000, True, "≤ 1 s (issue 18)"),
+    *(
+        Target("cold_invoke_share_of_timeout", key, 0.5, True, "≤ 0.5")
+        for key in [f.key for f in FUNCTIONS if f.key != "lookup_inventory"]
+        + ["lookup_inventory:200000"]
+    ),
+    Target("cold_invoke_cpu_limited", None, 1, False, "yes: at each function's CPU share"),
+    Target("churn_snapshots_published", "200000", 0, True, "none for price and stock changes"),
 )
 """Issue 12's targets, which are stated for Claude Sonnet 4.5 (Claude Haiku 4.5's figures
-are reported beside them without a target). The bench only reports."""
+are reported beside them without a target), and issue 17's. The bench only reports."""
 
 
 def _round(value: float | None, digits: int = 4) -> float | None:
@@ -81,6 +89,19 @@ def flat(r: dict[str, Any]) -> dict[str, Any]:
         "trace_step_delay_p50_ms": _round(r["trace"]["step_delay_ms"]["p50"], 1),
         "trace_step_delay_p99_ms": _round(r["trace"]["step_delay_ms"]["p99"], 1),
         "trace_channel_usd_per_1k": _round(_trace_headline(r)["usd"], 6),
+        "cold_invoke_share_of_timeout": {
+            row["case"]: _round(row["share_of_timeout"]) for row in r["cold_starts"]["rows"]
+        },
+        "cold_invoke_cpu_limited": r["cold_starts"]["cpu_limited"],
+        "churn_snapshots_published": {
+            str(c["products"]): c["snapshots_published"] for c in r["churn"]
+        },
+        "churn_lookup_download_bytes_per_hour": {
+            str(c["products"]): _round(c["downloaded_bytes_per_hour"], 0) for c in r["churn"]
+        },
+        "churn_lookup_p99_ms": {
+            str(c["products"]): _round(c["lookup_ms"]["p99"], 2) for c in r["churn"]
+        },
     }
 
 
@@ -104,6 +125,11 @@ _FORMATS: dict[str, Callable[[float], str]] = {
     "trace_step_delay_p50_ms": ms,
     "trace_step_delay_p99_ms": ms,
     "trace_channel_usd_per_1k": usd,
+    "cold_invoke_share_of_timeout": lambda v: f"{v:.2f}",
+    "cold_invoke_cpu_limited": lambda v: "yes" if v else "NO: the figures are unlimited",
+    "churn_snapshots_published": lambda v: f"{v:,.0f}",
+    "churn_lookup_download_bytes_per_hour": lambda v: f"{v / 1e6:,.3f} MB",
+    "churn_lookup_p99_ms": lambda v: f"{v:.1f} ms",
 }
 
 _MEANING = {
@@ -120,6 +146,11 @@ _MEANING = {
     "trace_step_delay_p50_ms": "live trace: a step's appearance after it happened, p50",
     "trace_step_delay_p99_ms": "live trace: a step's appearance after it happened, p99",
     "trace_channel_usd_per_1k": "live trace channel per 1,000 questions (8 s turns on Bedrock)",
+    "cold_invoke_share_of_timeout": "cold invoke at the function's CPU share ÷ its Task timeout",
+    "cold_invoke_cpu_limited": "cold invokes ran under a cgroup CPU quota (else unlimited)",
+    "churn_snapshots_published": "snapshots published during the churn of stock and prices",
+    "churn_lookup_download_bytes_per_hour": "bytes a warm lookup container downloads an hour",
+    "churn_lookup_p99_ms": "lookup p99 during the churn",
 }
 
 
@@ -129,6 +160,9 @@ _MODEL_NAMES = {SONNET_45: "Claude Sonnet 4.5", HAIKU_45: "Claude Haiku 4.5"}
 def _key_label(figure: str, key: str) -> str:
     if figure == "peer_input_tokens_per_question":
         return LABELS[key]
+    if figure == "cold_invoke_share_of_timeout" and ":" in key:  # lookup_inventory:200000
+        function, products = key.split(":", 1)
+        return f"{function}, {int(products):,} products"
     if key.isdigit():
         return f"{int(key):,} products"
     return _MODEL_NAMES.get(key, key)
@@ -202,6 +236,8 @@ def headline_rows(r: dict[str, Any]) -> list[dict[str, str]]:
     headline = c["headline_model"]
     stack = c["deployed"]
     search = max(r["search"], key=lambda s: s["products"])
+    slowest_cold = max(r["cold_starts"]["rows"], key=lambda row: row["share_of_timeout"])
+    churned = max(r["churn"], key=lambda c: c["products"])
     rows = [
         (
             "1 Tokens",
@@ -318,6 +354,24 @@ def headline_rows(r: dict[str, Any]) -> list[dict[str, str]]:
             "a question",
             f"${_trace_headline(r)['usd']:.4f}",
             "8 s turns on Bedrock",
+        ),
+        (
+            "10 Cold starts",
+            f"slowest cold invoke ÷ Task timeout ({slowest_cold['case']}, "
+            f"{slowest_cold['memory_mb']:,} MB)",
+            f"{slowest_cold['share_of_timeout']:.2f} ({ms(slowest_cold['cold_invoke_ms']['p50'])})",
+            "target ≤ 0.5"
+            + ("" if r["cold_starts"]["cpu_limited"] else "; NOT CPU LIMITED: whole-core figures"),
+        ),
+        (
+            "11 Churn",
+            f"{churned['changes']:,} stock and price changes, {churned['products']:,} products: "
+            "snapshots published / downloaded per hour / lookup p99",
+            f"{churned['snapshots_published']} / "
+            f"{churned['downloaded_bytes_per_hour'] / 1e6:,.3f} MB / "
+            f"{churned['lookup_ms']['p99']:.1f} ms",
+            f"one snapshot per window: {churned['per_window_rebuild_bytes_per_hour'] / 1e6:,.0f} "
+            "MB an hour",
         ),
         (
             "Run",

@@ -21,6 +21,7 @@ from urllib.parse import urlsplit
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 import statemachine
+from compose_response.money import CURRENCIES, DEFAULT_CURRENCY
 from infra import names
 from shared.api import DEFAULT_MAX_MESSAGE_CHARS
 from shared.page_policy import image_host
@@ -199,6 +200,8 @@ class EnvironmentConfig(_Block):
     # The catalog
     catalog_source: Literal["dynamodb", "http"] = "dynamodb"
     products_api_url: str | None = None
+    store_currency: str = DEFAULT_CURRENCY
+    """The currency of the catalog's prices (ISO 4217), in which answers are fact-checked."""
 
     catalog_index: CatalogIndex = CatalogIndex()
 
@@ -245,6 +248,13 @@ class EnvironmentConfig(_Block):
                 raise ValueError(f"{origin!r} is not an origin like https://shop.example.com")
             if parts.scheme == "http" and not local:
                 raise ValueError(f"{origin!r}: only localhost may use http")
+        return value
+
+    @field_validator("store_currency")
+    @classmethod
+    def _known_currency(cls, value: str) -> str:
+        if value not in CURRENCIES:
+            raise ValueError(f"must be one of {', '.join(sorted(CURRENCIES))}")
         return value
 
     @field_validator("image_hosts")

@@ -1,8 +1,10 @@
 """Tables: the catalog (when it is ours), the per-session conversation history, and the
 day's model spend (one counter per UTC day, which the state machine reads and adds to).
 
-The catalog table streams its changes (keys only: the indexer rereads the whole
-table, infra/search.py) so that the search snapshot follows every write.
+The catalog table streams its changes, old and new images, so that the search
+snapshot follows every write to what is searched (the indexer rereads the whole
+table, infra/search.py), and a change of price or stock alone, which the catalog
+tool reads fresh, rebuilds nothing.
 """
 
 from __future__ import annotations
@@ -78,8 +80,9 @@ class Data(Construct):
         self.catalog = table(
             "Catalog",
             names.CATALOG_PARTITION_KEY,
-            # Which items changed is all the indexer needs: it rebuilds from the table.
-            stream=dynamodb.StreamViewType.KEYS_ONLY,
+            # Both images: the indexer tells a price or stock change (read fresh, nothing
+            # to rebuild) from one to what is searched (it rebuilds from the table).
+            stream=dynamodb.StreamViewType.NEW_AND_OLD_IMAGES,
         )
         self.catalog.add_global_secondary_index(
             index_name=names.CATALOG_CATEGORY_INDEX,

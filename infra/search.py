@@ -50,9 +50,6 @@ STREAM_BATCH_SIZE = 1000
 """Every batch rebuilds everything, so its size only bounds one invoke's payload."""
 ASYNC_RETRY_ATTEMPTS = 2
 ASYNC_MAX_EVENT_AGE = Duration.hours(1)
-EPHEMERAL_STORAGE_MB = 2048
-"""/tmp holds the snapshot being built and its gzipped copy (a 200k-product catalog
-makes one of about a hundred MB)."""
 
 AWS_SDK_HANDLER_ID_PREFIX = "AWS679f53fac002430cb0da5b7982bd2287"
 """The construct id of the singleton function behind every AwsCustomResource."""
@@ -163,7 +160,7 @@ class CatalogSearch(Construct):
             ),
             layers=[lambdas.search_layer],
             reserved_concurrency=1,
-            ephemeral_storage_mb=EPHEMERAL_STORAGE_MB,
+            ephemeral_storage_mb=spec.ephemeral_storage_mb,
             acknowledgments=self._indexer_acknowledgments(),
         )
         # Scheduled and direct invokes are asynchronous: Lambda retries them (and waits

@@ -83,6 +83,10 @@ class Tools(Construct):
                 search.bucket.bucket_name,
             ),
             "get_computer_reviews": {"BRAVE_API_KEY_SECRET_ARN": self.brave_secret.secret_arn},
+            "compose_response": {
+                "STORE_CURRENCY": config.store_currency,
+                **({"CATALOG_TABLE_NAME": catalog.table_name} if catalog is not None else {}),
+            },
         }
         # The catalog tool searches the snapshots: it needs SQLite with FTS5.
         layers: dict[str, list[lambda_.ILayerVersion]] = {
@@ -96,6 +100,7 @@ class Tools(Construct):
                 description=function.description,
                 timeout=Duration.seconds(function.timeout_s),
                 memory_mb=function.memory_mb,
+                ephemeral_storage_mb=function.ephemeral_storage_mb,
                 # Every function the loop calls writes its steps of the live trace.
                 environment={**environments.get(function.key, {}), **trace.environment},
                 subsegments=function.subsegments,
@@ -119,6 +124,14 @@ class Tools(Construct):
                 )
             )
         self.brave_secret.grant_read(self.functions["get_computer_reviews"])
+        if catalog is not None:
+            # Products an answer cites from earlier turns, read fresh by key
+            # (compose_response/earlier.py).
+            self.functions["compose_response"].add_to_role_policy(
+                iam.PolicyStatement(
+                    actions=["dynamodb:BatchGetItem"], resources=[catalog.table_arn]
+                )
+            )
 
     @staticmethod
     def _grant_model(function: lambda_.Function, config: EnvironmentConfig) -> None:

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from compose_response import money
 from compose_response.claims import WordClaim, author_agrees, os_agrees, parse_os
 from compose_response.units import Quantity, format_exact, format_number, same_width
 
@@ -100,7 +101,19 @@ def _close(said: float, record: float, tolerance: float, quantity: Quantity) -> 
     return False
 
 
-def agrees(claim: Claim, key: str, value: Any) -> bool:
+def foreign(claim: Claim, store: str) -> bool:
+    """Whether ``claim`` is an amount in another currency than the store's."""
+    quantity = claim.quantity
+    if claim.kind != "price" or quantity is None:
+        return False
+    return money.currency_of(quantity.unit.name, store) != store
+
+
+def agrees(claim: Claim, key: str, value: Any, store: str = money.DEFAULT_CURRENCY) -> bool:
+    """Whether the record's ``value`` of ``key`` is what ``claim`` says. An amount in
+    another currency than the store's never is: the catalog has no price in it."""
+    if foreign(claim, store):
+        return False
     if claim.word is not None:
         said = claim.word.value
         if key == "stock":
@@ -142,13 +155,13 @@ def agrees(claim: Claim, key: str, value: Any) -> bool:
 # -- what the record says, and how the answer should say it --------------------------------------
 
 
-def display(key: str, value: Any) -> str:
+def display(key: str, value: Any, store: str = money.DEFAULT_CURRENCY) -> str:
     """The record's value as a shopper reads it ("$349.00", "1.4 kg", "1 TB")."""
     number = as_number(value)
     if number is None:
         return str(value)
     if key == "price":
-        return f"${number:,.2f}"
+        return money.amount(number, store)
     if key == "stock":
         return f"in stock ({number:,.0f})" if number > 0 else "out of stock"
     if key in ("ramGb", "storageGb"):
@@ -180,8 +193,47 @@ def answer_style(answer: str) -> Style:
     return Style(",", ".") if comma else Style(".", ",")
 
 
-def rewrite(claim: Claim, key: str, value: Any, segment: str, style: Style) -> str | None:
-    """The claim's text with the record's value, or None when only removal will do."""
+def _in_store_currency(quantity: Quantity, head: str, tail: str, store: str) -> tuple[str, str]:
+    """``head`` and ``tail`` of an amount in another currency, in the store's notation of
+    the same kind: "€299" becomes "$349", "299 €" "349 $", "EUR 299" "USD 349"."""
+    written = quantity.unit.name
+    new = money.written_as(store, money.notation_of(written))
+    space = " " if new == money.CURRENCIES[store].code else ""  # "USD 349", not "USD349"
+    if quantity.start < quantity.num_start:  # written before the number
+        return new + (head[len(written) :] or space), tail
+    gap = tail[: len(tail) - len(written)]
+    return head, (gap or space) + new
+
+
+def _price(
+    quantity: Quantity, record: float, segment: str, style: Style, store: str
+) -> tuple[str, str, str]:
+    head = segment[quantity.start : quantity.num_start]
+    tail = segment[quantity.num_end : quantity.end]
+    currency = money.CURRENCIES[store]
+    decimals = min(quantity.decimals, currency.decimals) or (
+        0 if record.is_integer() else currency.decimals
+    )
+    if decimals:
+        tail = re.sub(r"^[.,][-\u2013]", "", tail)  # "349,- €" says only a whole amount
+    group = quantity.group_sep or (style.group_sep if record >= 1000 else None)
+    decimal_sep = quantity.decimal_sep or style.decimal_sep
+    number = format_exact(record, decimals=decimals, decimal_sep=decimal_sep, group_sep=group)
+    if money.currency_of(quantity.unit.name, store) != store:
+        head, tail = _in_store_currency(quantity, head, tail, store)
+    return head, number, tail
+
+
+def rewrite(
+    claim: Claim,
+    key: str,
+    value: Any,
+    segment: str,
+    style: Style,
+    store: str = money.DEFAULT_CURRENCY,
+) -> str | None:
+    """The claim's text with the record's value, or None when only removal will do. A
+    price is written in the store's currency, in the notation the answer used."""
     if claim.word is not None:
         return None if key == "stock" else str(value)
     quantity = claim.quantity
@@ -192,9 +244,7 @@ def rewrite(claim: Claim, key: str, value: Any, segment: str, style: Style) -> s
     tail = segment[quantity.num_end : quantity.end]
     decimal_sep = quantity.decimal_sep or style.decimal_sep
     if claim.kind == "price":
-        decimals = quantity.decimals or (0 if record.is_integer() else 2)
-        group = quantity.group_sep or (style.group_sep if record >= 1000 else None)
-        number = format_exact(record, decimals=decimals, decimal_sep=decimal_sep, group_sep=group)
+        head, number, tail = _price(quantity, record, segment, style, store)
     elif claim.kind == "data" and quantity.unit.name == "TB":
         whole = [record / per_tb for per_tb in (1024, 1000) if record % per_tb == 0]
         number = format_number(whole[0] if whole else record, decimals=0)

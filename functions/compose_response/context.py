@@ -107,8 +107,8 @@ _APPROX_AFTER: Final = re.compile(r"^\s*(?:or so\b|-?ish\b|ほど|程度|くら�
 _OTHER_PRICE: Final = re.compile(
     r"\b(?:shipping|delivery|postage|fees?|warranty|protection|plan|subscription|monthly|month|"
     r"trade-?in|credit|gift ?card|coupon|voucher|budget|spend|financing|installments?|"
-    r"Versand\w*|Liefer\w*|Gebühr\w*|Garantie|Abo\w*|Monat\w*|Inzahlungnahme|Gutschein\w*|"
-    r"ausgeben|Raten?)\b|送料|配送|手数料|保証|月額|毎月|月々|下取り|クーポン|ポイント|予算|分割|运费|预算",
+    r"Versand\w*|Liefer\w*|Gebühr\w*|Garantie|Abo(?:s|nnements?)?|Monat\w*|Inzahlungnahme|"
+    r"Gutschein\w*|ausgeben|Raten?)\b|送料|配送|手数料|保証|月額|毎月|月々|下取り|クーポン|ポイント|予算|分割|运费|预算",
     _I,
 )
 

@@ -33,9 +33,14 @@ The rules, in the order they apply:
   being 1024 or 1000 GB; battery within 0.5 h, or 1 % of its mAh; camera to the
   whole megapixel; pages within 1 %; year exact. A value written with decimals also
   agrees when the record rounds to it. "About", "etwa", "約" widen each to 10 %.
-* **Only the store's currency.** Prices are compared in US dollars, the catalog's
-  currency. An amount in euros or yen is not checked: a conversion is not a catalog
-  fact, and correcting it would state a rate the store never set.
+* **In the store's currency.** The catalog's prices are in one currency, the store's
+  (US dollars unless ``STORE_CURRENCY`` says otherwise). An amount in any notation is
+  a price (``$299``, ``€299``, ``1.299,00 €``, ``EUR 299``, ``299 dollars``:
+  :mod:`compose_response.money`); one in another currency is never right, since the
+  store set no price in it. It is rewritten as the record's price in the store's
+  currency, where and as the answer wrote it ("299 €" becomes "349 $", "EUR 299"
+  "USD 349"), so that the sentence about a real product stays and says what the store
+  charges; a conversion in brackets after the right price ("$349 (about €320)") goes.
 * **One value agrees, the others stand.** When a sentence states a field of one
   product twice and one agrees with the record, the others are about something
   else (a budget, another camera, the product it is compared with) and stay.
@@ -51,7 +56,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, Field
 
-from compose_response import context
+from compose_response import context, money
 from compose_response.claims import author_claims, os_claims, stock_claims, year_claims
 from compose_response.compare import (
     Claim,
@@ -61,10 +66,11 @@ from compose_response.compare import (
     as_number,
     display,
     field_of,
+    foreign,
     record_value,
     rewrite,
 )
-from compose_response.text import BULLET, CITATION, sentences
+from compose_response.text import BULLET, CITATION, kept_lines, sentences
 from compose_response.units import halfwidth, quantities
 
 FACT_CORRECTIONS_METRIC = "FactCorrections"
@@ -88,7 +94,13 @@ class Correction(BaseModel):
     text: Annotated[
         str | None, Field(description="What the answer says now; null when it was removed")
     ] = None
-    dropped: bool = False
+    dropped: Annotated[
+        bool,
+        Field(
+            description="Removed: with its sentence, or alone when it was a conversion into "
+            "another currency in brackets"
+        ),
+    ] = False
     start: Annotated[
         int | None,
         Field(description="Where ``text`` starts in ``answer``, in code points; null if cut"),
@@ -154,7 +166,8 @@ def _claims(view: str, cited: list[_Citation], index: dict[str, dict[str, Any]])
     surnames: list[str | None] = [
         str(a).split()[-1] for r in records if (a := record_value(r, "author")) and str(a).split()
     ]
-    claims = [Claim(q.kind, q.start, q.end, quantity=q) for q in quantities(view)]
+    names = [str(r.get("name") or "") for r in records]
+    claims = [Claim(q.kind, q.start, q.end, quantity=q) for q in quantities(view, names)]
     words = [*os_claims(view), *stock_claims(view), *year_claims(view)]
     for surname in surnames or [None]:
         words += author_claims(view, surname=surname)
@@ -205,7 +218,26 @@ def _stated(claim: Claim, segment: str) -> bool:
     return True
 
 
-def _check_segment(segment: str, index: dict[str, dict[str, Any]], style: Style) -> _Checked:
+def _conversion_aside(claim: Claim, view: str) -> tuple[int, int] | None:
+    """The span of a bracketed aside that holds nothing but ``claim`` and a few words
+    ("(about €320)", "(etwa 320 €)"), with the space before it; None if it is not one."""
+    opening = view.rfind("(", 0, claim.start)
+    closing = view.find(")", claim.end)
+    if opening < 0 or closing < 0 or ")" in view[opening : claim.start]:
+        return None
+    if "(" in view[claim.end : closing]:
+        return None
+    words = view[opening + 1 : claim.start] + view[claim.end : closing]
+    if re.search(r"\d", words) or len(words) > 24:
+        return None
+    while opening > 0 and view[opening - 1] in " \u00a0":
+        opening -= 1
+    return opening, closing + 1
+
+
+def _check_segment(
+    segment: str, index: dict[str, dict[str, Any]], style: Style, store: str
+) -> _Checked:
     view = halfwidth(segment)
     cited = [
         _Citation(m.start(), m.end(), m[1]) for m in CITATION.finditer(segment) if m[1] in index
@@ -229,23 +261,37 @@ def _check_segment(segment: str, index: dict[str, dict[str, Any]], style: Style)
         key = field_of(claim, record)
         if key is None:
             continue
-        if agrees(claim, key, record_value(record, key)):
+        if agrees(claim, key, record_value(record, key), store):
             agreeing.add((owner, key))
         else:
             wrong.append((claim, owner, key))
     checked = _Checked(segment)
-    edits: list[tuple[int, int, str]] = []
+    edits: list[tuple[int, int, str | None]] = []
     for claim, owner, key in wrong:
-        if (owner, key) in agreeing:
-            continue
         value = record_value(index[owner], key)
-        replacement = rewrite(claim, key, value, segment, style)
+        said = segment[claim.start : claim.end]
+        aside = None
+        if (owner, key) in agreeing:
+            # Stated rightly elsewhere in the sentence: this one is about something else,
+            # unless it is the price again in another currency, a conversion the store
+            # never made. Alone in brackets it goes; anywhere else it is corrected.
+            if not foreign(claim, store):
+                continue
+            aside = _conversion_aside(claim, view)
+        shown = display(key, value, store)
+        if aside is not None:
+            checked.corrections.append(
+                Correction(productId=owner, field=key, said=said, record=shown, dropped=True)
+            )
+            edits.append((*aside, None))
+            continue
+        replacement = rewrite(claim, key, value, segment, style, store)
         checked.corrections.append(
             Correction(
                 productId=owner,
                 field=key,
-                said=segment[claim.start : claim.end],
-                record=display(key, value),
+                said=said,
+                record=shown,
                 text=replacement,
                 dropped=replacement is None,
             )
@@ -259,8 +305,9 @@ def _check_segment(segment: str, index: dict[str, dict[str, Any]], style: Style)
             correction.text, correction.dropped = None, True
         return checked
     text = segment
-    for start, end, replacement in sorted(edits, reverse=True):
-        text = text[:start] + _OPEN + replacement + _CLOSE + text[end:]
+    for start, end, replacement in sorted(edits, key=lambda e: e[0], reverse=True):
+        marked = "" if replacement is None else _OPEN + replacement + _CLOSE
+        text = text[:start] + marked + text[end:]
     checked.text = text
     return checked
 
@@ -279,33 +326,38 @@ def _segments(line: str) -> list[str]:
     return merged
 
 
-def check_facts(answer: str, index: dict[str, dict[str, Any]]) -> tuple[str, list[Correction]]:
+def check_facts(
+    answer: str, index: dict[str, dict[str, Any]], store: str = money.DEFAULT_CURRENCY
+) -> tuple[str, list[Correction]]:
     """``answer`` with each wrong fact corrected or its sentence removed, and the corrections.
 
-    ``index`` maps each product id the tools returned to its ledger record. Each
-    correction that is still in the returned text has its ``start`` there.
+    ``index`` maps each product id the tools returned to its ledger record; ``store``
+    is the currency of its prices. Each correction that is still in the returned text
+    has its ``start`` there.
     """
     answer = answer.replace(_OPEN, "").replace(_CLOSE, "")
     style = answer_style(answer)
     corrections: list[Correction] = []
-    lines: list[str] = []
+    lines: list[tuple[str, str | None]] = []
     for line in answer.split("\n"):
         kept: list[str] = []
         whole = True
         for segment in _segments(line):
-            checked = _check_segment(segment, index, style)
+            checked = _check_segment(segment, index, style, store)
             corrections.extend(checked.corrections)
             if checked.dropped:
                 whole = False
             else:
                 kept.append(checked.text)
         if whole:
-            lines.append("".join(kept))
+            lines.append((line, "".join(kept)))
         elif kept and not BULLET.match(line):
-            lines.append("".join(kept).rstrip())
+            lines.append((line, "".join(kept).rstrip()))
+        else:
+            lines.append((line, None))
     if not corrections:
         return answer, []
-    text = re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
+    text = re.sub(r"\n{3,}", "\n\n", "\n".join(kept_lines(lines))).strip()
     shown = iter(c for c in corrections if not c.dropped)
     plain: list[str] = []
     length = 0
@@ -322,7 +374,7 @@ def trace_line(corrections: list[Correction], ms: int = 0) -> dict[str, Any]:
     """One line for "How I found this": what was corrected, against which records."""
     parts = [
         f"{c.productId} {c.field}: said {c.said!r}, catalog {c.record}"
-        + (" (sentence removed)" if c.dropped else "")
+        + (" (removed)" if c.dropped else "")
         for c in corrections
     ]
     count = len(corrections)

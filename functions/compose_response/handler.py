@@ -2,15 +2,58 @@
 
 from __future__ import annotations
 
+import functools
+import threading
+import time
+from collections.abc import Sequence
 from typing import Any
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from compose_response.facts import FACT_CORRECTIONS_METRIC
 from compose_response.logic import OUTCOME_METRICS, ComposeInput, ResponseBody, compose
+from compose_response.settings import get_settings
 from shared import step_writer
 from shared.observability import CORRELATION_ID_PATH, MetricUnit, logger, metrics, tracer
 from shared.steps import CHECK_KEY, Turn, step
+
+DEADLINE_MARGIN_S = 0.4
+"""Time kept back from the Lambda's remaining time to check and answer after a read."""
+
+
+class CatalogOnFirstRead:
+    """The catalog table, with its client (and boto3) loaded at the first read: most
+    answers cite nothing from earlier turns, and a cold start should not pay for it."""
+
+    def __init__(self, table_name: str, region: str | None) -> None:
+        self._table_name = table_name
+        self._region = region
+        self._table: Any = None
+        self._lock = threading.Lock()
+
+    def products_by_id(self, ids: Sequence[str], *, deadline_s: float | None) -> Any:
+        with self._lock:
+            if self._table is None:
+                from botocore.config import Config
+
+                from shared.catalog_table import DynamoCatalog
+
+                # The whole task has 2 s, a cold start included: one short try.
+                config = Config(
+                    connect_timeout=0.5,
+                    read_timeout=0.5,
+                    retries={"mode": "standard", "max_attempts": 1},
+                )
+                self._table = DynamoCatalog(self._table_name, region=self._region, config=config)
+        return self._table.products_by_id(ids, deadline_s=deadline_s)
+
+
+@functools.cache
+def catalog() -> CatalogOnFirstRead | None:
+    settings = get_settings()
+    if settings.catalog_table_name is None:
+        return None
+    return CatalogOnFirstRead(settings.catalog_table_name, settings.region)
 
 
 @logger.inject_lambda_context(correlation_id_path=CORRELATION_ID_PATH)
@@ -18,7 +61,13 @@ from shared.steps import CHECK_KEY, Turn, step
 @metrics.log_metrics
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     request = ComposeInput.model_validate(event)
-    body = compose(request)
+    left_s = context.get_remaining_time_in_millis() / 1000 - DEADLINE_MARGIN_S
+    body = compose(
+        request,
+        currency=get_settings().store_currency,
+        catalog=catalog(),
+        deadline_s=time.monotonic() + left_s,
+    )
     _show_check(Turn.of(request.steps), body, context)
     metrics.add_metric(name="Conversations", unit=MetricUnit.Count, value=1)
     for outcome, name in OUTCOME_METRICS.items():

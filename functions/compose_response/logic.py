@@ -1,23 +1,26 @@
 """Turn the end of a conversation turn into the body ``POST /query`` returns.
 
 Products come only from the ledger: the full records the tools returned in this
-execution. The model's text decides which of them to show, by citing
-``[productId]``; a citation of anything the tools did not return is removed
-together with the sentence or bullet that makes the claim. What the remaining
+execution, and those of earlier turns of the session that the answer cites again,
+read fresh (:mod:`compose_response.earlier`). The model's text decides which of them
+to show, by citing ``[productId]``; a citation of anything the tools did not return
+is removed together with the clause, sentence or bullet that makes the claim
+(:mod:`compose_response.citations`). What the remaining
 sentences state about a cited product is then checked against its record
 (:mod:`compose_response.facts`): a wrong fact is corrected, or its sentence removed.
 """
 
 from __future__ import annotations
 
-import re
 import time
 from typing import Annotated, Any, NamedTuple
 
 from pydantic import BaseModel, Field
 
+from compose_response import earlier, money
+from compose_response.citations import drop_claims
 from compose_response.facts import Correction, check_facts, trace_line
-from compose_response.text import BULLET, CITATION, sentences
+from compose_response.text import CITATION
 from shared.vocabulary import FALLBACK_REASONS, Outcome
 
 OUTCOME_METRICS: dict[str, str] = {
@@ -54,6 +57,13 @@ class ComposeInput(BaseModel):
     fallbackReason: str | None = None
     answer: str = ""
     products: list[dict[str, Any]] = Field(default_factory=list)
+    earlier: Annotated[
+        list[str],
+        Field(
+            description="Ids of the products shown in the earlier turns the model read, "
+            "oldest first: citable again (compose_response.earlier)"
+        ),
+    ] = Field(default_factory=list)
     trace: list[dict[str, Any]] = Field(default_factory=list)
     usage: UsageIn = Field(default_factory=UsageIn)
     toolRounds: int = 0
@@ -87,28 +97,6 @@ def _ledger_index(products: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     return index
 
 
-def _drop_claims(text: str, unknown: set[str]) -> str:
-    """Remove each bullet or sentence that cites an id no tool returned."""
-
-    def cites_unknown(fragment: str) -> bool:
-        return any(m.group(1) in unknown for m in CITATION.finditer(fragment))
-
-    kept_lines: list[str] = []
-    for line in text.split("\n"):
-        if not cites_unknown(line):
-            kept_lines.append(line)
-            continue
-        if BULLET.match(line):
-            continue
-        kept = [s for s in sentences(line) if not cites_unknown(s)]
-        if kept:
-            kept_lines.append("".join(kept).rstrip())
-    cleaned = "\n".join(kept_lines)
-    # Anything left (an id the sentence splitter missed) goes too.
-    cleaned = CITATION.sub(lambda m: "" if m.group(1) in unknown else m.group(0), cleaned)
-    return re.sub(r"\n{3,}", "\n\n", re.sub(r"[ \t]+([.,;:!?])", r"\1", cleaned)).strip()
-
-
 def cited_products(
     answer: str, ledger: list[dict[str, Any]]
 ) -> tuple[str, list[dict[str, Any]], list[str]]:
@@ -118,7 +106,7 @@ def cited_products(
     for match in CITATION.finditer(answer):
         if match.group(1) not in index and match.group(1) not in unknown:
             unknown.append(match.group(1))
-    text = _drop_claims(answer, set(unknown)) if unknown else answer.strip()
+    text = drop_claims(answer, set(unknown)) if unknown else answer.strip()
     return text, _cited(text, index), unknown
 
 
@@ -131,9 +119,9 @@ def _cited(text: str, index: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
     return [index[pid] for pid in cited]
 
 
-def _product_line(product: dict[str, Any]) -> str:
+def _product_line(product: dict[str, Any], currency: str) -> str:
     price = product.get("price")
-    price_text = f", ${price:,.2f}" if isinstance(price, int | float) else ""
+    price_text = f", {money.amount(price, currency)}" if isinstance(price, int | float) else ""
     return (
         f"- {product.get('name')} ({product.get('brand')}{price_text}) [{product.get('productId')}]"
     )
@@ -164,20 +152,31 @@ FOUND_WORDS: dict[str, FoundWords] = {
 """The words of a fallback whose products are not "what I found so far"; by reason."""
 
 
-def fallback_answer(reason: str | None, found: list[dict[str, Any]]) -> str:
+def fallback_answer(
+    reason: str | None, found: list[dict[str, Any]], currency: str = money.DEFAULT_CURRENCY
+) -> str:
     why = FALLBACK_REASONS.get(reason or "", "something went wrong while I was working on it")
     words = FOUND_WORDS.get(reason or "", FOUND_SO_FAR)
     parts = [f"Sorry, I couldn't finish answering: {why}."]
     if found:
         parts.append(words.heading)
-        parts.extend(_product_line(p) for p in found)
+        parts.extend(_product_line(p, currency) for p in found)
         parts.append(words.closing)
     else:
         parts.append(words.nothing)
     return "\n".join(parts)
 
 
-def compose(event: ComposeInput) -> ResponseBody:
+def compose(
+    event: ComposeInput,
+    *,
+    currency: str = money.DEFAULT_CURRENCY,
+    catalog: earlier.Catalog | None = None,
+    deadline_s: float | None = None,
+) -> ResponseBody:
+    """The body for ``event``. ``currency`` is the store's, the currency of its prices;
+    ``catalog`` reads the earlier turns' products the answer cites again (none without
+    it), before ``deadline_s`` (monotonic)."""
     unverified: list[str] = []
     corrections: list[Correction] = []
     check_ms = 0
@@ -185,12 +184,14 @@ def compose(event: ComposeInput) -> ResponseBody:
         answer, products = REFUSAL, []
     elif event.outcome == "fallback":
         products = list(_ledger_index(event.products).values())[:FALLBACK_PRODUCTS]
-        answer = fallback_answer(event.fallbackReason, products)
+        answer = fallback_answer(event.fallbackReason, products, currency)
     else:
-        index = _ledger_index(event.products)
-        text, _, unverified = cited_products(event.answer, event.products)
+        again = earlier.cited_again(event.answer, set(_ledger_index(event.products)), event.earlier)
+        ledger = [*event.products, *earlier.recall(again, catalog, deadline_s=deadline_s)]
+        index = _ledger_index(ledger)
+        text, _, unverified = cited_products(event.answer, ledger)
         started = time.perf_counter()
-        answer, corrections = check_facts(text, index)
+        answer, corrections = check_facts(text, index, currency)
         check_ms = int((time.perf_counter() - started) * 1000)
         products = _cited(answer, index)
         if not answer:

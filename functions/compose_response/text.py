@@ -31,3 +31,63 @@ def sentences(line: str) -> list[str]:
             start = match.end()
     pieces.append(line[start:])
     return [p for p in pieces if p]
+
+
+_ANNOUNCES = re.compile(r"[:\uff1a][*_\s]*$|^\s*#{1,6}\s")
+"""A line that ends with a colon (or a Markdown heading) announces what follows it."""
+
+
+def _block(originals: list[str], start: int) -> list[int]:
+    """The list or paragraph from ``start`` on (blank lines before it skipped; a list may
+    have blank lines between its items)."""
+    while start < len(originals) and not originals[start].strip():
+        start += 1
+    if start == len(originals):
+        return []
+    block: list[int] = []
+    listed = bool(BULLET.match(originals[start]))
+    for index in range(start, len(originals)):
+        line = originals[index]
+        if not line.strip():
+            following = next((o for o in originals[index + 1 :] if o.strip()), "")
+            if listed and BULLET.match(following):
+                continue
+            break
+        if listed and not (BULLET.match(line) or line[:1].isspace()):
+            break
+        block.append(index)
+    return block
+
+
+def _announced(originals: list[str], at: int) -> list[int]:
+    """The lines the line ``at`` announces: the block after it, and when that starts with
+    a heading of its own ("For school:"), every section after it that does too."""
+    block = _block(originals, at + 1)
+    found = list(block)
+    while block and _ANNOUNCES.search(originals[block[0]]):
+        block = _block(originals, block[-1] + 1)
+        if not block or not _ANNOUNCES.search(originals[block[0]]):
+            break
+        found += block
+    return found
+
+
+def kept_lines(lines: list[tuple[str, str | None]]) -> list[str]:
+    """The lines still there, from ``(original, now)`` pairs (``now`` None when removed).
+
+    A line that announces a list or a paragraph ("I'd pick one of these:") that is now
+    gone loses its announcing sentence too, so no answer promises what it no longer has.
+    """
+    originals = [original for original, _ in lines]
+    now = [kept for _, kept in lines]
+    # From the end, so that an announcement of announcements ("My picks:" over "For
+    # school:" and its list) goes when everything under it went.
+    for index in reversed(range(len(now))):
+        kept = now[index]
+        if kept is None or not _ANNOUNCES.search(kept):
+            continue
+        block = _announced(originals, index)
+        if block and all(not (now[i] or "").strip() for i in block):
+            rest = [] if BULLET.match(kept) else sentences(kept)[:-1]
+            now[index] = "".join(rest).rstrip() or None
+    return [line for line in now if line is not None]

@@ -1,15 +1,14 @@
 """Numbers with units, as an answer writes them in the languages the patterns know.
 
 The patterns are keyed on units and number formats, not on a language's grammar:
-``$349``, ``349 dollars``, ``349 Dollar``, ``349ドル``, ``1.4 kg``, ``1,4 kg``,
-``1400 g``, ``3.1 lb``, ``14-inch``, ``14 Zoll``, ``14インチ``, ``4800万画素``.
-Each :class:`Quantity` holds its value in one canonical unit per kind (US dollars,
-GB, kg, hours, mAh, inches, megapixels, pages), the span of its number and of its
-whole text, and how the number was written, so that a corrected value can be
+``$349``, ``349 dollars``, ``EUR 299``, ``1.299,00 €``, ``349ドル``, ``1.4 kg``,
+``1,4 kg``, ``1400 g``, ``3.1 lb``, ``14-inch``, ``14 Zoll``, ``14インチ``, ``4800万画素``.
+Each :class:`Quantity` holds its value in one canonical unit per kind (GB, kg, hours,
+mAh, inches, megapixels, pages; a price in the currency it is written in, which its
+unit's name spells: :mod:`compose_response.money`), the span of its number and of
+its whole text, and how the number was written, so that a corrected value can be
 written back in the same unit and the same style.
 
-Other currencies (``€``, ``¥``, ``円``, ``A$``) are not read as prices at all: the
-catalog's prices are in US dollars, and a conversion is nothing it can confirm.
 A number is read only when it stands alone: ``i5-1335U``, ``S24`` and ``Wi-Fi 6`` are
 not quantities, nor is an amount with a multiplier (``$1.2k``) or a rate (``$15/month``).
 """
@@ -18,8 +17,11 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
+
+from compose_response import money
 
 Kind = Literal["price", "data", "weight", "hours", "mah", "inches", "mp", "pages"]
 
@@ -185,16 +187,33 @@ _MP_UNITS: Final = {
     "MP": (r"MP|Mpx|MPix|[Mm]egapixels?|[Mm]ega-?[Pp]ixel|メガピクセル|百万像素", 1.0),
     "万画素": (r"万画素|萬畫素|万像素", 0.01),
 }
-_USD_SUFFIX = r"\$|USD|US-?Dollars?|US dollars?|dollars?|Dollars?|bucks|米ドル|ドル|美元"
-_USD_PREFIX = r"(?:(?<![A-Za-z])US\$|(?<![A-Za-z])USD|(?<![A-Za-z$])\$)"
+# "349,- €" (also with a dash), "CHF 349.-": a whole amount, as German and Swiss prices are
+# written.
+_WHOLE_MARK = r"(?P<whole>[.,][-\u2013])?"
 
 
-def _compile(unit: str) -> re.Pattern[str]:
-    return re.compile(_NUMBER + _GAP + rf"(?P<unit>{unit}){_NOT_LETTER}(?![0-9])")
+def _compile(unit: str, *, before_gap: str = "") -> re.Pattern[str]:
+    return re.compile(_NUMBER + before_gap + _GAP + rf"(?P<unit>{unit}){_NOT_LETTER}(?![0-9])")
 
 
-_PRICE_BEFORE = re.compile(rf"(?P<unit>{_USD_PREFIX})" + _GAP + _STANDALONE + _NUMBER_CORE)
-_PRICE_AFTER = _compile(_USD_SUFFIX)
+# A symbol or code right after a letter is part of another ("A$" is not "$").
+_PRICE_BEFORE = re.compile(
+    rf"(?<![A-Za-z0-9$])(?P<unit>{money.PREFIX})"
+    + _GAP
+    + _STANDALONE
+    + _NUMBER_CORE
+    + _WHOLE_MARK
+    + r"(?![A-Za-z])"  # "CAD 3D" is no price
+)
+_PRICE_AFTER = _compile(money.SUFFIX, before_gap=_WHOLE_MARK)
+# French groups thousands with a plain space ("1 299 €"), which nothing else may do.
+_PRICE_SPACED = re.compile(
+    _STANDALONE
+    + r"(?P<num>\d{1,3}(?: \d{3})+(?:[.,]\d{1,2})?)(?![.,]?\d)"
+    + _WHOLE_MARK
+    + _GAP
+    + rf"(?P<unit>{money.SUFFIX}){_NOT_LETTER}(?![0-9])"
+)
 _WEIGHT = {name: _compile(pattern) for name, pattern in _WEIGHT_ALIASES.items()}
 _DATA = {name: _compile(pattern) for name, pattern in _DATA_ALIASES.items()}
 _SIMPLE_PATTERNS = {kind: _compile(pattern) for kind, (pattern, _, _) in _SIMPLE.items()}
@@ -224,15 +243,32 @@ def _quantity(match: re.Match[str], kind: Kind, unit: Unit, *, fractional: bool)
     )
 
 
-def quantities(text: str) -> list[Quantity]:
-    """Every quantity in ``text``, left to right, none overlapping (the longest wins)."""
+def _part_of_a_name(view: str, match: re.Match[str], names: Sequence[str]) -> bool:
+    """Whether the first digits of a space-grouped amount end a product's name
+    ("Pixel 9 799 €" is the Pixel 9 at 799, not 9,799)."""
+    before = re.search(r"(\S+)\s+$", view[: match.start()])
+    if before is None:
+        return False
+    words = f"{before[1]} {match['num'].split(' ')[0]}".casefold()
+    return any(words in name.casefold() for name in names)
+
+
+def quantities(text: str, names: Sequence[str] = ()) -> list[Quantity]:
+    """Every quantity in ``text``, left to right, none overlapping (the longest wins).
+
+    ``names`` are the names of the products the text is about: a number in one is not
+    the start of a price.
+    """
     view = halfwidth(text)
     found: list[Quantity] = []
-    for pattern in (_PRICE_BEFORE, _PRICE_AFTER):
+    for pattern in (_PRICE_BEFORE, _PRICE_AFTER, _PRICE_SPACED):
         for match in pattern.finditer(view):
             if _SCALED_OR_RATE.match(view, match.end()):
                 continue
-            found.append(_quantity(match, "price", Unit("$", 1.0, 2), fractional=False))
+            if pattern is _PRICE_SPACED and _part_of_a_name(view, match, names):
+                continue
+            unit = Unit(match["unit"], 1.0, 2)
+            found.append(_quantity(match, "price", unit, fractional=False))
     for name, pattern in _WEIGHT.items():
         unit = _WEIGHT_UNITS[name]
         for match in pattern.finditer(view):

@@ -5,8 +5,12 @@
 * a direct invoke ``{"rebuild": true, "reason": "..."}`` (the deploy sends one; an
   operator can too).
 
-Whatever the event, the indexer rebuilds the whole snapshot from the source of truth,
-so a record's content is never read: a batch only says *that* the catalog changed.
+Whatever starts it, a rebuild reads the whole catalog from the source of truth, so a
+stream record's content is only read for one thing: whether the change touches
+anything but what the catalog tool reads fresh from the table for every product it
+shows (price and stock, :data:`~shared.search.build.READ_FRESH`). A batch of such
+changes alone needs no rebuild (:attr:`Trigger.needs_rebuild`). A record without
+both images (a stream that sends keys only) counts as a change to what is searched.
 """
 
 from __future__ import annotations
@@ -16,6 +20,8 @@ from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from shared.search.build import READ_FRESH
 
 TriggerKind = Literal["stream", "schedule", "request"]
 
@@ -29,6 +35,8 @@ class _StreamChange(BaseModel):
 
     SequenceNumber: Annotated[str, Field(min_length=1)]
     ApproximateCreationDateTime: float | None = None
+    OldImage: dict[str, Any] | None = None
+    NewImage: dict[str, Any] | None = None
 
 
 class _StreamRecord(BaseModel):
@@ -38,6 +46,18 @@ class _StreamRecord(BaseModel):
     eventName: Literal["INSERT", "MODIFY", "REMOVE"]
     eventSource: Literal["aws:dynamodb"]
     dynamodb: _StreamChange
+
+    @property
+    def fresh_only(self) -> bool:
+        """Whether this change is to price or stock alone (both images say so)."""
+        old, new = self.dynamodb.OldImage, self.dynamodb.NewImage
+        if self.eventName != "MODIFY" or old is None or new is None:
+            return False
+
+        def searched(image: dict[str, Any]) -> dict[str, Any]:
+            return {k: v for k, v in image.items() if k not in READ_FRESH}
+
+        return searched(old) == searched(new)
 
 
 class _StreamBatch(BaseModel):
@@ -67,9 +87,18 @@ class Trigger:
     kind: TriggerKind
     changes: int = 0
     """Stream records in the batch (0 for the other kinds)."""
+    fresh_only_changes: int = 0
+    """Of those, the changes to price or stock alone: read fresh, nothing to rebuild."""
     oldest_change: datetime | None = None
     """When the oldest change of a stream batch was written, as DynamoDB tells it."""
     reason: str | None = None
+
+    @property
+    def needs_rebuild(self) -> bool:
+        """False for a stream batch whose every change is to price or stock alone: the
+        snapshot in force still finds the same products, and the catalog tool reads
+        those two fields from the table for every product it shows."""
+        return self.kind != "stream" or self.fresh_only_changes < self.changes
 
     @property
     def wants_batch_response(self) -> bool:
@@ -90,7 +119,12 @@ def parse_trigger(event: Any) -> Trigger:
                 if r.dynamodb.ApproximateCreationDateTime is not None
             ]
             oldest = datetime.fromtimestamp(min(times), UTC) if times else None
-            return Trigger("stream", changes=len(batch.Records), oldest_change=oldest)
+            return Trigger(
+                "stream",
+                changes=len(batch.Records),
+                fresh_only_changes=sum(r.fresh_only for r in batch.Records),
+                oldest_change=oldest,
+            )
         if "detail-type" in event:
             _ScheduledEvent.model_validate(event)
             return Trigger("schedule")

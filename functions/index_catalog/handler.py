@@ -10,7 +10,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from botocore.config import Config
 
 from index_catalog.events import parse_trigger
-from index_catalog.logic import rebuild, record_rebuild
+from index_catalog.logic import rebuild, record_fresh_only, record_rebuild
 from index_catalog.settings import get_settings
 from index_catalog.sources import SCAN_CLIENT_CONFIG, CatalogReader, ProductsApiReader, TableReader
 from shared.observability import logger, metrics, tracer
@@ -43,6 +43,10 @@ def catalog_reader() -> CatalogReader:
 @metrics.log_metrics
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     trigger = parse_trigger(event)
+    if trigger.kind == "stream":
+        record_fresh_only(trigger)
+    if not trigger.needs_rebuild:
+        return {"batchItemFailures": []}
     settings = get_settings()
     try:
         result = rebuild(
@@ -53,6 +57,7 @@ def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, A
             bucket=settings.bucket,
             prefix=settings.prefix,
             pointer_key=settings.pointer_key,
+            fresh_fields=settings.fresh_fields,
         )
     except Exception:
         # Raised on purpose: a stream batch is retried whole (a rebuild is never partial),

@@ -1,11 +1,15 @@
 """Rebuild the search snapshot from the source of truth, publish it, prune superseded ones.
 
-Every trigger rebuilds the whole snapshot: read the entire catalog (a parallel Scan
-of the table, or the Products API), build, and hand it to
+Every trigger but one rebuilds the whole snapshot: read the entire catalog (a
+parallel Scan of the table, or the Products API), build, and hand it to
 :func:`shared.search.publish.publish_snapshot`, which uploads the snapshot under a new
 key and only then rewrites the pointer (``<prefix>latest.json``), and skips both when
-the catalog is unchanged. A reader following the pointer finds the previous snapshot
-or the new one, whole.
+the catalog is unchanged (price and stock aside, when the catalog tool reads them
+from the table). A reader following the pointer finds the previous snapshot or the
+new one, whole. The exception: a stream batch whose every change is to price or
+stock alone (:attr:`~index_catalog.events.Trigger.needs_rebuild`) reads nothing and
+publishes nothing, so a store whose prices and stock change all day rebuilds only
+when what is searched changes.
 
 Why a full rebuild per stream batch, not an incremental update: it is simple and it
 cannot drift. Each run reads the truth, so a batch that was dropped after its retries
@@ -14,12 +18,12 @@ duplicates and retries of stream records do not matter. The stream's batching wi
 coalesces a burst of writes into one rebuild, and the function's reserved concurrency
 of 1 keeps two rebuilds from racing on the pointer.
 
-Its limit is cost at scale under constant writes: a 200,000-product catalog takes
-about 15 s to build (plus the Scan), and every batching window that saw a write pays
-one full Scan (strongly consistent) and one build. At one rebuild per 30 s window
-that is roughly 2,900 Scans of the whole table a day. A larger window (up to 300 s)
-divides that; past it, the next step is an incremental build that applies the
-batch's keys to the previous snapshot.
+Its limit is cost at scale under constant writes to what is searched: a
+200,000-product catalog takes about 15 s to build (plus the Scan), and every batching
+window that saw such a write pays one full Scan (strongly consistent) and one build.
+At one rebuild per 30 s window that is roughly 2,900 Scans of the whole table a day.
+A larger window (up to 300 s) divides that; past it, the next step is an incremental
+build that applies the batch's changes to the previous snapshot.
 
 A run either publishes (or finds nothing changed) or raises: the stream batch is then
 retried whole, the scheduled or direct invoke is retried by Lambda, and the last good
@@ -58,6 +62,7 @@ class Publisher(Protocol):
         bucket: str,
         prefix: str = ...,
         work_dir: Path,
+        fresh_fields: tuple[str, ...] = ...,
     ) -> SnapshotPointer: ...
 
 
@@ -158,6 +163,7 @@ def rebuild(
     bucket: str,
     prefix: str,
     pointer_key: str,
+    fresh_fields: tuple[str, ...] = (),
     work_root: str | None = None,
     now: Callable[[], datetime] = lambda: datetime.now(UTC),
     clock: Callable[[], float] = time.perf_counter,
@@ -170,7 +176,12 @@ def rebuild(
         raise EmptyCatalog("the catalog source returned no products; nothing was published")
     with tempfile.TemporaryDirectory(prefix="catalog-index-", dir=work_root) as work:
         pointer = publish(
-            products, s3_client=s3_client, bucket=bucket, prefix=prefix, work_dir=Path(work)
+            products,
+            s3_client=s3_client,
+            bucket=bucket,
+            prefix=prefix,
+            work_dir=Path(work),
+            fresh_fields=fresh_fields,
         )
     published = previous is None or pointer.version != previous.version
     pruned = 0
@@ -189,6 +200,18 @@ def rebuild(
         snapshot_age_s=snapshot_age_s(pointer, now()),
         pruned=pruned,
     )
+
+
+def record_fresh_only(trigger: Trigger) -> None:
+    """Metrics and a log line for a stream batch of price and stock changes alone."""
+    metrics.add_metric(
+        name=IndexMetric.FRESH_ONLY_CHANGES, unit=MetricUnit.Count, value=trigger.fresh_only_changes
+    )
+    if not trigger.needs_rebuild:
+        logger.info(
+            "price and stock changes only: read fresh, the snapshot stays",
+            extra={"changes": trigger.changes},
+        )
 
 
 def record_rebuild(result: RebuildResult) -> None:

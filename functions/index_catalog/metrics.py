@@ -16,6 +16,9 @@ class IndexMetric(StrEnum):
     """Read, build and publish, in milliseconds."""
     PRODUCTS = "IndexedProducts"
     """Products in the snapshot now published."""
+    FRESH_ONLY_CHANGES = "FreshOnlyChanges"
+    """Stream records that changed price or stock alone (read fresh by the catalog tool):
+    a batch of nothing else rebuilds nothing."""
     SNAPSHOT_AGE = "SnapshotAgeSeconds"
     """Seconds since the published snapshot was built: near zero after a publish, growing
     while the catalog does not change (so it is graphed, not alarmed)."""

@@ -14,6 +14,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from shared.environment import environ
+from shared.search.build import READ_FRESH
 
 DEFAULT_PREFIX = "catalog-index/"
 POINTER_NAME = "latest.json"
@@ -40,6 +41,13 @@ class Settings(BaseModel):
     """Parallel Scan segments (and threads) reading the catalog table."""
     http_timeout_s: Annotated[float, Field(alias="INDEX_HTTP_TIMEOUT_S", gt=0, le=300)] = 30.0
     """The whole Products API read: a background job, not a shopper, is waiting."""
+
+    @property
+    def fresh_fields(self) -> tuple[str, ...]:
+        """What the catalog tool reads fresh from this source, left out of the snapshot's
+        digest: price and stock from the table; nothing from the Products API, which has
+        no read by id (the tool shows the snapshot's values)."""
+        return READ_FRESH if self.catalog_source == "dynamodb" else ()
 
     @model_validator(mode="after")
     def _source_is_configured(self) -> Settings:

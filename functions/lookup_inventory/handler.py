@@ -5,16 +5,19 @@ from __future__ import annotations
 import functools
 import threading
 import time
+from contextlib import AbstractContextManager, ExitStack
 from typing import Any
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
+from lookup_inventory.after_response import AfterResponse
 from lookup_inventory.logic import run
 from lookup_inventory.repository import CatalogSource, DynamoCatalog
 from lookup_inventory.schema import InventoryInput
 from lookup_inventory.settings import get_settings
 from lookup_inventory.snapshots import S3Snapshots, s3_client_factory
 from shared.contract import ToolUse
+from shared.environment import environ
 from shared.errors import CatalogUnavailable
 from shared.http import RemainingTime
 from shared.observability import (
@@ -25,14 +28,20 @@ from shared.observability import (
     record_tool_result,
     tracer,
 )
-from shared.search import SearchIndex, SnapshotHolder
+from shared.search import SearchIndex, SnapshotHolder, in_background
 from shared.search.driver import sqlite_module
+from shared.search.holder import Refresh
 from shared.tool_steps import reports_step
 
 DEADLINE_MARGIN_S = 0.5
 """Time kept back from the Lambda's remaining time to filter, rank and answer."""
 
 _holder_lock = threading.Lock()
+
+# Registered while the module is imported, in Lambda's init phase: the Extensions API
+# takes registrations only before the runtime first asks for an event. None outside
+# Lambda (no AWS_LAMBDA_RUNTIME_API), where refreshes run on a thread of their own.
+AFTER_RESPONSE = AfterResponse.start(environ().get("AWS_LAMBDA_RUNTIME_API"))
 
 
 # functools.cache may build twice when two threads race a cold start; the build is
@@ -51,8 +60,8 @@ def catalog_source() -> CatalogSource | None:
 @functools.cache
 def snapshot_holder() -> SnapshotHolder:
     """The search snapshot of this container: loaded at its first search, then checked
-    for a newer one at most every ``CATALOG_INDEX_CHECK_S``. Called under a lock by
-    :func:`current_index`, so that a container holds exactly one."""
+    for a newer one at most every ``CATALOG_INDEX_CHECK_S``, after a response, never
+    during one. Called under a lock, so that a container holds exactly one."""
     settings = get_settings()
     if not settings.index_bucket:
         raise CatalogUnavailable("unconfigured", "CATALOG_INDEX_BUCKET is not set")
@@ -71,14 +80,31 @@ def snapshot_holder() -> SnapshotHolder:
         snapshots.fetch_latest,
         check_every_s=settings.index_check_s,
         on_refresh_error=_refresh_failed,
+        schedule=_after_this_response,
     )
 
 
-def current_index() -> SearchIndex:
-    """The snapshot to search now (loading it at a cold start)."""
+def _after_this_response(refresh: Refresh) -> None:
+    """Where a due refresh runs: after the response in Lambda, else on a thread."""
+    if AFTER_RESPONSE is not None:
+        AFTER_RESPONSE.submit(refresh)
+    else:
+        in_background(refresh)
+
+
+def _holder() -> SnapshotHolder:
     with _holder_lock:
-        holder = snapshot_holder()
-    return holder.index()
+        return snapshot_holder()
+
+
+def current_index() -> SearchIndex:
+    """The snapshot in use (loading it at a cold start): to warm a container up."""
+    return _holder().index()
+
+
+def leased_index() -> AbstractContextManager[SearchIndex]:
+    """The snapshot for one call, held open until the call ends (loaded at a cold start)."""
+    return _holder().lease()
 
 
 def _refresh_failed(exc: Exception) -> None:
@@ -100,15 +126,21 @@ def deadline_for(context: RemainingTime | None) -> float | None:
 @metrics.log_metrics
 @reports_step(InventoryInput)
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
-    tool_use = ToolUse.model_validate(event["toolUse"])
-    output = run(
-        tool_use,
-        index=current_index,
-        source=catalog_source(),
-        max_results=get_settings().max_results,
-        deadline_s=deadline_for(context),
-    )
-    record_tool_result(
-        output.trace.tool, output.trace.status, output.trace.ms, output.trace.summary
-    )
-    return output.dump()
+    try:
+        tool_use = ToolUse.model_validate(event["toolUse"])
+        with ExitStack() as held:
+            output = run(
+                tool_use,
+                index=lambda: held.enter_context(leased_index()),
+                source=catalog_source(),
+                max_results=get_settings().max_results,
+                deadline_s=deadline_for(context),
+            )
+        record_tool_result(
+            output.trace.tool, output.trace.status, output.trace.ms, output.trace.summary
+        )
+        return output.dump()
+    finally:
+        # A refresh that fell due during the call runs now, after the response.
+        if AFTER_RESPONSE is not None:
+            AFTER_RESPONSE.invocation_done()

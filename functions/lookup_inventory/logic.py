@@ -5,9 +5,12 @@ A search runs in two steps. The index (a snapshot of the catalog table) finds, r
 and counts the products, and relaxes a search that finds nothing. Then the products
 it found, a few more than can be shown, are read fresh from the table: a product
 deleted since the snapshot is left out, and so is one whose current price or stock
-no longer passes the price and stock filters. So the index decides what matches,
-the table what it costs and whether it is there, and an answer never quotes a price
-from the snapshot.
+no longer passes the price and stock filters, and a price order follows the current
+prices. So the index decides what matches, the table what it costs and whether it is
+there, and an answer never quotes a price from the snapshot. A change of price or
+stock publishes no new snapshot, so the snapshot's own values can be old: when the
+fresh values drop so many that fewer than can be shown are left, the index is asked
+again for more (:data:`REFILL_FACTOR`), while there are more and time allows.
 
 The model gets the number of matches and at most ``max_results`` compact records:
 enough to choose and to cite ``[productId]``. The ledger gets the full fresh records
@@ -30,8 +33,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from lookup_inventory.repository import CatalogRead, CatalogSource, Product
-from lookup_inventory.schema import InventoryInput, corrected_words
+from lookup_inventory.repository import STOP_RETRYING_S, CatalogRead, CatalogSource, Product
+from lookup_inventory.schema import MAX_OFFSET, InventoryInput, corrected_words
 from shared.contract import MAX_RESULT_BYTES, Ledger, ToolCall, ToolOutput, ToolUse, result_size
 from shared.errors import CatalogUnavailable
 from shared.sanitize import clean_text, clean_value
@@ -42,8 +45,16 @@ SUMMARY_CHARS = 70
 OVERFETCH = 2
 """Products read fresh per product the model may be shown: room for those dropped
 because they changed since the snapshot."""
+MAX_LEDGER_BYTES = 12_000
+"""The most one lookup puts in the ledger (UTF-8 JSON), which every later state of the
+turn carries: a page of twelve ordinary records (about 600 bytes each), or four of the
+largest a catalog may hold (a 2,000-character picture address each). Three lookups a
+round then stay far below Step Functions' 256 KiB for one state."""
 FRESH_FILTERS = ("minPrice", "maxPrice", "inStockOnly")
 """Filters on values that change between snapshots: decided on the fresh records."""
+REFILL_FACTOR = 4
+"""How many more candidates each further search asks for (up to the search's limit of
+100) when the fresh read left fewer than can be shown: 8, then 32, then 100."""
 
 UNAVAILABLE = "The catalog is unavailable right now, so I cannot check what is in stock."
 UNREAD_NOTE = "Some of the asked products could not be read right now (notRead); ask again."
@@ -63,12 +74,15 @@ def _informative(value: Any) -> bool:
     return value not in (None, "", 0, [], {})
 
 
-def compact(product: Product, *, with_category: bool = True) -> dict[str, Any]:
+def compact(
+    product: Product, *, with_category: bool = True, with_summary: bool = True
+) -> dict[str, Any]:
     """The fields the model needs to choose and cite a product, and nothing else.
 
     Every token here is read on every later call of the turn: the category is left out
     when the search named it, specs that say "none" are left out, and the description
-    is cut to its first words (the ledger keeps the whole record for the response).
+    is cut to its first words, or left out (the ledger keeps the whole record for the
+    response).
     """
     specs = {k: v for k, v in (product.get("specs") or {}).items() if _informative(v)}
     item: dict[str, Any] = {
@@ -82,8 +96,9 @@ def compact(product: Product, *, with_category: bool = True) -> dict[str, Any]:
         "price": product.get("price"),
         "stock": product.get("stock"),
         "specs": clean_value(specs, 80),
-        "summary": clean_text(str(product.get("description", "")), SUMMARY_CHARS),
     }
+    if with_summary:
+        item["summary"] = clean_text(str(product.get("description", "")), SUMMARY_CHARS)
     return item
 
 
@@ -132,6 +147,10 @@ class Found:
     exact: bool = True
     relaxed: list[str] = field(default_factory=list)
     understood: dict[str, Any] = field(default_factory=dict)
+    ranks: dict[str, int] = field(default_factory=dict)
+    """Each product's place among all the matches, for the next page's offset."""
+    end: int = 0
+    """The place after the last match this page looked at."""
     extras: dict[str, Any] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     remarks: list[str] = field(default_factory=list)
@@ -159,13 +178,15 @@ def run(
     except ValidationError as exc:
         return call.invalid_input(exc)
 
+    size = query.limit or max_results
+    page = Page(size, query.offset or 0, summaries=size <= max_results)
     try:
         searched = index()
         reader = source or SnapshotRecords(searched)
         if query.productIds:
-            found = _follow_up(query, query.productIds, searched, reader, deadline_s)
+            found = _follow_up(query, query.productIds, searched, reader, page, deadline_s)
         else:
-            found = _search(query, searched, reader, max_results, deadline_s)
+            found = _search(query, searched, reader, page, deadline_s)
     except CatalogUnavailable as exc:
         return call.failure(exc.kind, UNAVAILABLE, f"catalog unavailable ({exc.kind})")
     if source is None:
@@ -173,28 +194,56 @@ def run(
         found.notes.append(SNAPSHOT_NOTE)
         found.remarks.append("prices from the snapshot")
     found.remarks.append(f"snapshot {searched.meta.version}")
-    return _answer(call, query, found, max_results)
+    return _answer(call, query, found, page)
+
+
+@dataclass(frozen=True)
+class Page:
+    """How many products to show, after how many of the ranked matches."""
+
+    size: int
+    offset: int = 0
+    summaries: bool = True
+    """False for a page larger than the default: it fits the same budget without them,
+    and what a comparison of many needs is their specs and prices."""
 
 
 def _search(
     query: InventoryInput,
     index: SearchIndex,
     reader: CatalogSource,
-    max_results: int,
+    page: Page,
     deadline_s: float | None,
 ) -> Found:
-    limit = min(MAX_LIMIT, max_results * OVERFETCH)
-    result = index.search(SearchQuery.from_input(_fields(query), limit=limit))
-    read = reader.products_by_id(result.product_ids, deadline_s=deadline_s)
-    fresh = {p.get("productId"): p for p in read.products}
-    present = [fresh[pid] for pid in result.product_ids if pid in fresh]
-    kept = _fresh_order([p for p in present if _passes(p, query, result)], result.ranked_by)
+    limit = min(MAX_LIMIT, page.offset + page.size * OVERFETCH)
+    fresh: dict[Any, Product] = {}
+    while True:
+        result = index.search(SearchQuery.from_input(_fields(query), limit=limit))
+        window = result.product_ids[page.offset :]
+        # A further search returns the earlier one's products first: read only the new.
+        new = [pid for pid in window if pid not in fresh]
+        read = reader.products_by_id(new, deadline_s=deadline_s)
+        fresh.update((p.get("productId"), p) for p in read.products)
+        present = [fresh[pid] for pid in window if pid in fresh]
+        kept = [p for p in present if _passes(p, query, result)]
+        if (
+            len(kept) >= page.size
+            or not read.complete
+            or result.count <= len(result.products)  # the index has no more to give
+            or limit >= MAX_LIMIT
+            or _little_time_left(deadline_s)
+        ):
+            break
+        limit = min(MAX_LIMIT, limit * REFILL_FACTOR)
+    kept = _fresh_order(kept, result.ranked_by)
     found = Found(
         products=kept,
         count=result.count,
         exact=result.count_is_exact,
         relaxed=list(result.relaxed),
         understood=dict(result.understood),
+        ranks={pid: rank for rank, pid in enumerate(result.product_ids)},
+        end=page.offset + len(window),
     )
     if result.corrected:
         # The model says so to the shopper ("showing laptops, for 'labtop'").
@@ -203,17 +252,21 @@ def _search(
     if not read.complete:
         found.extras["partial"] = True
         found.notes.append(UNCHECKED_NOTE)
-        found.remarks.append(f"{len(result.products) - len(present)} not read in time")
+        found.remarks.append(f"{len(window) - len(present)} not read in time")
         dropped = len(present) - len(kept)
     else:
-        dropped = len(result.products) - len(kept)
+        dropped = len(window) - len(kept)
     if dropped:
         # Deleted, or now outside the price and stock filters: no longer matches.
-        found.count = max(found.count - dropped, len(kept))
+        found.count = max(found.count - dropped, page.offset + len(kept))
         found.remarks.append(f"dropped {dropped} changed since the snapshot")
     if found.relaxed:
         found.remarks.append(f"relaxed: {', '.join(dict.fromkeys(found.relaxed))}")
     return found
+
+
+def _little_time_left(deadline_s: float | None) -> bool:
+    return deadline_s is not None and deadline_s - time.monotonic() < STOP_RETRYING_S
 
 
 def _follow_up(
@@ -221,6 +274,7 @@ def _follow_up(
     asked: Sequence[str],
     index: SearchIndex,
     reader: CatalogSource,
+    page: Page,
     deadline_s: float | None,
 ) -> Found:
     ids = list(dict.fromkeys(asked))
@@ -232,7 +286,13 @@ def _follow_up(
     result = index.search(SearchQuery.from_input(fields, limit=len(ids)))
     ranked = [fresh[pid] for pid in result.product_ids if pid in fresh]
     kept = _fresh_order([p for p in ranked if _passes(p, query, result)], result.ranked_by)
-    found = Found(products=kept, count=len(kept), understood=dict(result.understood))
+    found = Found(
+        products=kept[page.offset :],
+        count=len(kept),
+        understood=dict(result.understood),
+        ranks={str(p.get("productId")): rank for rank, p in enumerate(kept)},
+        end=len(kept),
+    )
     missing = [pid for pid in ids if pid not in fresh]
     if missing and read.complete:
         found.extras["notFound"] = missing
@@ -245,7 +305,8 @@ def _follow_up(
 
 
 def _fields(query: InventoryInput) -> dict[str, Any]:
-    return query.model_dump(exclude_none=True)
+    """What the index is asked: everything but the page, which the tool cuts itself."""
+    return query.model_dump(exclude_none=True, exclude={"limit", "offset"})
 
 
 def _number(value: Any) -> float | None:
@@ -295,7 +356,7 @@ def _describe(query: InventoryInput) -> str:
     return ", ".join(parts) or "everything"
 
 
-def _answer(call: ToolCall, query: InventoryInput, found: Found, max_results: int) -> ToolOutput:
+def _answer(call: ToolCall, query: InventoryInput, found: Found, page: Page) -> ToolOutput:
     count: int | str = found.count if found.exact else f"{found.count}+"
     extras: dict[str, Any] = dict(found.extras)
     if found.understood:
@@ -308,23 +369,41 @@ def _answer(call: ToolCall, query: InventoryInput, found: Found, max_results: in
     compacts: list[dict[str, Any]] = []
     notes = list(found.notes)
     budget = MAX_RESULT_BYTES - 400 - result_size(extras) - result_size(notes)
-    used = 0
-    for product in found.products[:max_results]:
-        item = compact(product, with_category=query.category is None)
+    used = kept = 0
+    records: list[dict[str, Any]] = []
+    for product in found.products[: page.size]:
+        item = compact(product, with_category=query.category is None, with_summary=page.summaries)
+        record = full_record(product)
         used += result_size(item) + 2
-        if used > budget:
+        kept += result_size(record) + 2
+        if used > budget or (shown and kept > MAX_LEDGER_BYTES):
             break
         shown.append(product)
         compacts.append(item)
-    more = found.count - len(shown)
-    if more > 0 and not query.productIds:
-        plus = "" if found.exact else "+"
+        records.append(record)
+    # The next page starts at the first match not shown: a fresh price order may have
+    # moved one up, and one shown twice is better than one never shown.
+    unseen = [found.ranks.get(str(p.get("productId")), found.end) for p in found.products]
+    unseen = unseen[len(shown) :]
+    after = min([*unseen, found.end]) if shown else page.offset
+    more = found.count - after
+    plus = "" if found.exact else "+"
+    if more > 0 and after <= MAX_OFFSET:
+        extras["nextOffset"] = after
+        notes.append(
+            f"{more}{plus} more match; narrow the search, or ask with offset {after} for more."
+        )
+    elif more > 0 and not query.productIds:
         notes.append(f"{more}{plus} more match; narrow the search to see others.")
+    elif page.offset and not shown:
+        notes.append(f"Nothing at offset {page.offset}: there are {count} matches.")
     for_model: dict[str, Any] = {"count": count, "shown": len(shown), "products": compacts}
+    if page.offset:
+        for_model["offset"] = page.offset
     for_model |= extras
     if notes:
         for_model["note"] = " ".join(notes)
     summary = "; ".join(
         [f"{count} products for {_describe(query)}", f"showed {len(shown)}", *found.remarks]
     )
-    return call.success(for_model, summary, Ledger(products=[full_record(p) for p in shown]))
+    return call.success(for_model, summary, Ledger(products=records))

@@ -19,6 +19,15 @@ SortBy = Literal[
     "price", "price_desc", "weight", "battery", "ram", "storage", "screen", "camera", "newest"
 ]
 MAX_PRODUCT_IDS = 10
+DEFAULT_PAGE = 4
+"""Products shown when the model does not ask for more: enough to recommend three and say
+why the fourth lost; every one shown is read again on each later call of the turn."""
+MAX_PAGE = 12
+"""The most one result shows, for a shopper who asks to see or compare many."""
+MAX_OFFSET = 88
+"""How deep a search pages: the index ranks at most ``shared.search.query.MAX_LIMIT``
+(100) matches for one call, and the last page must fit in them. Not imported from there:
+the Converse function reads this module for the tool spec, and loads no search engine."""
 
 ProductId = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")]
 
@@ -31,8 +40,8 @@ def _bound(description: str) -> Any:
 DESCRIPTION = (
     "Search The Better Store catalog, ranked by relevance to keywords, with filters. Returns "
     "count (matches; '+' means at least), the best few products (id, name, brand, category, "
-    "current price and stock, key specs, summary), what the keywords were understood as, and "
-    "misspelt keywords it corrected ('corrected'). "
+    "current price and stock, key specs, summary), nextOffset when more can be paged to, "
+    "what the keywords were understood as, and misspelt keywords it corrected ('corrected'). "
     "If nothing matches, it drops the keywords, then the price limit, and says so in 'relaxed'."
 )
 
@@ -128,6 +137,27 @@ class InventoryInput(BaseModel):
             description="Exact product ids to fetch, e.g. ones cited earlier in the conversation",
         ),
     ] = None
+    limit: Annotated[
+        int | None,
+        Field(
+            ge=1,
+            le=MAX_PAGE,
+            description=(
+                f"How many products to show ({DEFAULT_PAGE} if not set). Up to {MAX_PAGE} when "
+                "the shopper asks to see or compare many ('all your gaming laptops'); a larger "
+                "page has no summaries"
+            ),
+        ),
+    ] = None
+    offset: Annotated[
+        int | None,
+        Field(
+            ge=0,
+            le=MAX_OFFSET,
+            description="Skip this many ranked matches: a result's nextOffset, for the next page",
+        ),
+        Words("past the first {}"),
+    ] = None
     sortBy: Annotated[
         SortBy | None,
         Field(
@@ -157,6 +187,12 @@ class InventoryInput(BaseModel):
     def _upper(cls, value: Any) -> Any:
         # Models write "computers" as often as "COMPUTERS"; both mean the same.
         return value.strip().upper() if isinstance(value, str) else value
+
+    @field_validator("offset")
+    @classmethod
+    def _first_page(cls, value: int | None) -> int | None:
+        # An offset of 0 is the first page, as no offset is (and reads so in the trace).
+        return value or None
 
     # -- the live trace ----------------------------------------------------------------------
 

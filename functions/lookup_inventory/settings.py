@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from lookup_inventory.schema import DEFAULT_PAGE
 from shared.environment import environ
 
 
@@ -28,9 +29,8 @@ class Settings(BaseModel):
     # products take ~1.3 KB each as Python objects). A single read larger than this
     # is answered from the table on every call and never kept.
     cache_max_items: Annotated[int, Field(alias="CATALOG_CACHE_MAX_ITEMS", ge=1)] = 60_000
-    # Four: enough to recommend three and say why the fourth lost; each one shown is
-    # re-read on every later call of the turn.
-    max_results: Annotated[int, Field(alias="CATALOG_MAX_RESULTS", ge=1, le=25)] = 4
+    # The page shown when the model asks for no other (schema.DEFAULT_PAGE says why four).
+    max_results: Annotated[int, Field(alias="CATALOG_MAX_RESULTS", ge=1, le=25)] = DEFAULT_PAGE
     http_timeout_s: Annotated[float, Field(alias="TOOL_HTTP_TIMEOUT_S", gt=0)] = 4.0
     # The search snapshot the indexer publishes (shared/search/publish.py). Without a
     # bucket the tool answers "catalog unavailable": it never searches anything else.

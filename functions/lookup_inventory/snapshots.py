@@ -4,8 +4,10 @@ The indexer writes ``catalog-index/<version>.sqlite.gz`` (never changed once
 written), then the pointer ``catalog-index/latest.json`` naming it
 (:class:`~shared.search.SnapshotPointer`). :meth:`S3Snapshots.fetch_latest` reads
 the pointer and, when it names a version other than the one in use, downloads
-that object to ``work_dir`` (whole or not at all). The caller,
-:class:`~shared.search.SnapshotHolder`, checks the file before serving it.
+that object to ``work_dir`` (whole or not at all), checking its size and SHA-256
+against the pointer as it is written. The caller,
+:class:`~shared.search.SnapshotHolder`, opens it and checks what it says it is
+before serving it.
 
 Every failure is a :class:`~shared.errors.CatalogUnavailable`: at a cold start the
 tool answers "catalog unavailable"; later the holder keeps the snapshot it has.
@@ -14,6 +16,7 @@ tool answers "catalog unavailable"; later the holder keeps the snapshot it has.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -56,8 +59,8 @@ class S3Snapshots:
     """The latest published snapshot, as :class:`~shared.search.SnapshotHolder` asks for it.
 
     The client is built on first use, under a lock. Downloads go to ``work_dir`` (the
-    Lambda's ``/tmp``); a download replaces the files of versions no longer in use, so
-    a long-lived container keeps at most two.
+    Lambda's ``/tmp``); before a download, files of versions no longer in use are
+    deleted, so a container keeps at most two: the one in use and the one coming.
     """
 
     def __init__(
@@ -66,8 +69,11 @@ class S3Snapshots:
         bucket: str,
         pointer_key: str,
         work_dir: str | Path,
+        *,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._client_factory = client_factory
+        self._clock = clock
         self._client: Any = None
         self._lock = threading.Lock()
         self.bucket = bucket
@@ -86,20 +92,39 @@ class S3Snapshots:
         body = self._get(self.pointer_key, "no snapshot has been published").read()
         return SnapshotPointer.from_json(body)
 
-    def fetch_latest(self, current_version: str | None) -> SnapshotFile | None:
-        """The published snapshot, downloaded, if it is not ``current_version``; else None."""
+    def fetch_latest(
+        self, current_version: str | None, deadline: float | None = None
+    ) -> SnapshotFile | None:
+        """The published snapshot, downloaded, if it is not ``current_version``; else None.
+
+        A ``deadline`` (``clock()`` time, ``time.monotonic()`` by default) stops a
+        download that runs past it (:class:`~shared.search.SnapshotDeferred`).
+        """
         pointer = self.pointer()
         if pointer.version == current_version:
             return None
+        # Files of versions no longer in use, and downloads a timed-out invocation left
+        # half done, go first: /tmp holds the snapshot in use and this download only.
+        self._forget_old(keep={f"{current_version}.sqlite"})
         stream = self._get(pointer.key, f"snapshot {pointer.version} is missing")
         try:
-            path = store_snapshot(stream, self.work_dir, pointer.version, encoding=pointer.encoding)
+            path = store_snapshot(
+                stream,
+                self.work_dir,
+                pointer.version,
+                encoding=pointer.encoding,
+                sha256=pointer.sha256,
+                size=pointer.size,
+                deadline=deadline,
+                clock=self._clock,
+            )
         except BotoCoreError as exc:  # the connection broke mid-download
             raise SnapshotFetchFailed(f"{pointer.key}: {type(exc).__name__}") from exc
         finally:
             stream.close()
-        self._forget_old(keep={path.name, f"{current_version}.sqlite"})
-        return SnapshotFile(pointer.version, path, sha256=pointer.sha256, size=pointer.size)
+        return SnapshotFile(
+            pointer.version, path, sha256=pointer.sha256, size=pointer.size, verified=True
+        )
 
     def _get(self, key: str, missing: str) -> Any:
         """The body of ``key`` in the bucket, as a stream."""
@@ -115,9 +140,11 @@ class S3Snapshots:
 
     def _forget_old(self, keep: set[str]) -> None:
         """Delete downloaded versions other than ``keep``, and downloads a timed-out
-        invocation left half done: /tmp is small. A file a search still has open stays
-        readable until it is closed. The holder downloads one snapshot at a time, so no
-        other download of this container is under way."""
+        invocation left half done. A file a search still has open stays readable until
+        it is closed. The holder refreshes one snapshot at a time, so no other download
+        of this container is under way."""
+        if not self.work_dir.is_dir():
+            return
         for old in [*self.work_dir.glob("*.sqlite"), *self.work_dir.glob(".*.part")]:
             if old.name not in keep:
                 old.unlink(missing_ok=True)

@@ -45,7 +45,13 @@ class Function:
     """The package name (``lookup_inventory``); the handler is ``<key>.handler.lambda_handler``."""
     description: str
     timeout_s: int
+    """The Lambda's timeout, and its Task's ``TimeoutSeconds`` in the ASL: it covers a cold
+    start's init as well as the call."""
     memory_mb: int
+    """Memory, and so CPU: Lambda gives 1,769 MB one vCPU and less in proportion. Sized so
+    that a cold invoke takes at most half the timeout (``python -m bench``, section 10)."""
+    ephemeral_storage_mb: int = 512
+    """``/tmp``; 512 MB is Lambda's default (and included in the price)."""
     subsegments: bool = False
     """Whether X-Ray subsegments for its calls (AWS SDK, HTTP) pay for loading the X-Ray
     SDK at its first invocation. Every function is traced (Lambda active tracing); one
@@ -89,24 +95,41 @@ class Tool:
         }
 
 
+# Sizes from measured cold invokes at each function's CPU share (bench section 10; README
+# "What each function is given"): each well under half its timeout, lookup at 200,000
+# products included.
 CONVERSE = Function(
     "converse", "Builds the Converse request, calls the model, returns its reply", 25, 512
 )
 LOOKUP_INVENTORY = Function(
-    "lookup_inventory", "Tool: finds products in the store's catalog", 5, 512, subsegments=True
+    "lookup_inventory",
+    "Tool: finds products in the store's catalog",
+    5,
+    # A cold start downloads, gunzips and checks the search snapshot (27 MB gzipped at
+    # 200,000 products): at 512 MB that took half the 5 s.
+    1024,
+    # The snapshot in use and the one being downloaded (2 x 114 MB at 200,000 products).
+    ephemeral_storage_mb=1024,
+    subsegments=True,
 )
 GET_COMPUTER_REVIEWS = Function(
     "get_computer_reviews",
     "Tool: searches the web for reviews of a computer",
     5,
-    256,
+    # A cold start reads the key from Secrets Manager, then Brave answers within the 5 s.
+    512,
     subsegments=True,
 )
 GET_BOOK_INFO = Function(
-    "get_book_info", "Tool: looks a book up in Open Library", 5, 256, subsegments=True
+    "get_book_info", "Tool: looks a book up in Open Library", 5, 512, subsegments=True
 )
 COMPOSE_RESPONSE = Function(
-    "compose_response", "Builds the response body from the ledger and the model's answer", 2, 256
+    "compose_response",
+    "Builds the response body from the ledger and the model's answer",
+    2,
+    # Its Task is cut off at 2 s, a cold start included: at 256 MB that took half of it,
+    # and at 512 MB, with the live trace's step written, 0.45 of it.
+    1024,
 )
 
 FUNCTIONS: tuple[Function, ...] = (
@@ -126,6 +149,8 @@ INDEX_CATALOG = Function(
     "Rebuilds the catalog's search snapshot from the source of truth and publishes it",
     300,
     2048,
+    # The snapshot being built and its gzipped copy (about 140 MB at 200,000 products).
+    ephemeral_storage_mb=2048,
     subsegments=True,
 )
 

@@ -110,9 +110,11 @@ def forget_warm_state() -> None:
 
     The list is explicit: each function's ``get_settings`` (by the ``<key>.settings``
     convention; a module not imported yet has nothing cached), the Converse function's
-    model provider, the catalog tool's source and search snapshot, and the live trace
-    writer's clients (made for the moto of the system before).
+    model provider, the catalog tool's source and search snapshot, the response builder's
+    catalog table, and the live trace writer's clients (made for the moto of the system
+    before).
     """
+    from compose_response.handler import catalog as compose_catalog
     from converse.handler import use_provider
     from lookup_inventory.handler import catalog_source, snapshot_holder
     from shared.step_writer import writer
@@ -124,4 +126,5 @@ def forget_warm_state() -> None:
     use_provider(None)
     catalog_source.cache_clear()
     snapshot_holder.cache_clear()
+    compose_catalog.cache_clear()
     writer().forget()

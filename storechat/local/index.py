@@ -18,6 +18,7 @@ from typing import Any
 from botocore.exceptions import ClientError
 
 from shared.search import SnapshotPointer
+from shared.search.build import READ_FRESH
 from shared.search.publish import pointer_key, publish_snapshot
 
 INDEX_BUCKET = "storechat-catalog-index"
@@ -63,14 +64,16 @@ def seed_index(
     """Create ``bucket`` if needed and publish a snapshot of ``products`` to it.
 
     Call it after the catalog table is seeded, inside moto, with the same products.
-    Publishing the same products again changes nothing.
+    Publishing the same products again changes nothing, nor does a change of price or
+    stock alone: the local catalog tool reads both from the table, as the deployed one.
     """
     _ensure_bucket(s3_client, bucket)
-    if work_dir is not None:
-        return publish_snapshot(
-            products, s3_client=s3_client, bucket=bucket, prefix=INDEX_PREFIX, work_dir=work_dir
-        )
     with tempfile.TemporaryDirectory(prefix="storechat-index-build-") as scratch:
         return publish_snapshot(
-            products, s3_client=s3_client, bucket=bucket, prefix=INDEX_PREFIX, work_dir=scratch
+            products,
+            s3_client=s3_client,
+            bucket=bucket,
+            prefix=INDEX_PREFIX,
+            work_dir=work_dir if work_dir is not None else scratch,
+            fresh_fields=READ_FRESH,
         )

@@ -78,6 +78,7 @@ def test_an_unknown_environment_names_the_known_ones(env: str) -> None:
         ({"cors_origins": ["*"]}, "is not an origin"),
         ({"cors_origins": ["http://shop.example.com"]}, "only localhost may use http"),
         ({"max_message_chars": 5000}, "max_message_chars"),
+        ({"store_currency": "EURO"}, "store_currency"),
         ({"lambda_architecture": "arm"}, "lambda_architecture"),
         ({"catalog_index": {"rebuild_every_minutes": 0}}, "catalog_index.rebuild_every_minutes"),
         ({"catalog_index": {"rebuild_every_minutes": 481}}, "catalog_index.rebuild_every_minutes"),

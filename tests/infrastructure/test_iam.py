@@ -195,7 +195,7 @@ def test_the_reviews_tool_only_reads_its_secret(each_env: Synthesized) -> None:
 
 
 def test_functions_without_aws_calls_only_write_their_steps(each_env: Synthesized) -> None:
-    for key in ("get_book_info", "compose_response"):
+    for key in ("get_book_info",):
         grants = _without_xray(_grants(each_env, _role_of_function(each_env, key)))
         assert _without_steps(each_env, grants) == {}, key
 
@@ -224,6 +224,16 @@ def test_only_the_steps_route_reads_the_steps_and_no_one_deletes_them(
             assert actions in ({"dynamodb:PutItem"}, {"dynamodb:Query"}), (logical_id, actions)
             if actions == {"dynamodb:Query"}:
                 assert logical_id.startswith("LiveTraceReadStepsRole"), logical_id
+
+
+def test_the_response_builder_reads_products_by_key_and_writes_its_steps(
+    each_env: Synthesized,
+) -> None:
+    # Products an answer cites from earlier turns are read fresh, by id, and nothing else
+    grants = _without_xray(_grants(each_env, _role_of_function(each_env, "compose_response")))
+    assert _without_steps(each_env, grants) == {
+        "dynamodb:BatchGetItem": {f"<{_catalog(each_env)}.Arn>"}
+    }
 
 
 def test_the_seeder_can_only_write_the_catalog(dev: Synthesized) -> None:

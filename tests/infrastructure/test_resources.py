@@ -12,6 +12,7 @@ import pytest
 from moto import mock_aws
 
 import statemachine
+from compose_response.settings import Settings as ComposeSettings
 from converse.settings import Settings as ConverseSettings
 from get_book_info.settings import Settings as BookSettings
 from get_computer_reviews.settings import Settings as ReviewsSettings
@@ -25,6 +26,7 @@ from tests.infrastructure.conftest import Synthesized, render
 
 SETTINGS = {
     "converse": ConverseSettings,
+    "compose_response": ComposeSettings,
     "lookup_inventory": CatalogSettings,
     "get_computer_reviews": ReviewsSettings,
     "get_book_info": BookSettings,
@@ -263,6 +265,15 @@ def test_timeouts_match_the_asl_and_the_local_runner(dev: Synthesized, key: str)
     assert timeout == task["TimeoutSeconds"]
 
 
+@pytest.mark.parametrize("key", sorted(registry.functions_by_key()))
+def test_memory_and_tmp_are_the_registrys(dev: Synthesized, key: str) -> None:
+    # The sizes the cold-start figures were measured at are the ones deployed
+    props = dev.props(dev.function_id(key))
+    function = registry.functions_by_key()[key]
+    assert props["MemorySize"] == function.memory_mb
+    assert props["EphemeralStorage"] == {"Size": function.ephemeral_storage_mb}
+
+
 @pytest.mark.parametrize("key", sorted(SETTINGS))
 def test_each_function_gets_settings_it_can_read(dev: Synthesized, key: str) -> None:
     # Given the environment the stack gives the function (references as placeholders)
@@ -295,6 +306,13 @@ def test_the_model_settings_come_from_config(each_env: Synthesized) -> None:
     assert env["MAX_TOKENS"] == str(config.max_tokens)
     assert env["PROMPT_CACHING"] == ("true" if config.prompt_caching else "false")
     assert env["BEDROCK_REGION"] == (config.bedrock_region or config.region or "<AWS::Region>")
+
+
+def test_the_store_currency_comes_from_config(each_env: Synthesized) -> None:
+    env = render(
+        each_env.props(each_env.function_id("compose_response"))["Environment"]["Variables"]
+    )
+    assert env["STORE_CURRENCY"] == each_env.config.store_currency == "USD"
 
 
 def test_the_brave_key_is_never_in_the_template(each_env: Synthesized) -> None:

@@ -18,7 +18,7 @@ from index_catalog.settings import Settings as IndexerSettings
 from infra import names
 from infra.config import load_config, read_cdk_json_context
 from infra.runtime import sqlean_version
-from infra.search import ASYNC_RETRY_ATTEMPTS, EPHEMERAL_STORAGE_MB, builder_fingerprint
+from infra.search import ASYNC_RETRY_ATTEMPTS, builder_fingerprint
 from shared import registry
 from tests.infrastructure.conftest import SYNTH_ENVIRONMENTS, Synthesized, render, run_app
 from tests.infrastructure.test_checks import CFN_LINT, NAG_PLUGIN
@@ -101,9 +101,10 @@ def test_the_bucket_goes_with_the_stack_only_where_data_does(each_env: Synthesiz
 # -- the stream and the indexer ------------------------------------------------------------
 
 
-def test_the_catalog_table_streams_the_keys_of_its_changes(each_env: Synthesized) -> None:
+def test_the_catalog_table_streams_both_images_of_its_changes(each_env: Synthesized) -> None:
+    # The indexer needs both to skip a batch of price and stock changes alone
     _, table = _catalog(each_env)
-    assert table["StreamSpecification"] == {"StreamViewType": "KEYS_ONLY"}
+    assert table["StreamSpecification"] == {"StreamViewType": "NEW_AND_OLD_IMAGES"}
 
 
 def _queue_policy(synth: Synthesized) -> list[dict[str, Any]]:
@@ -165,7 +166,7 @@ def test_one_rebuild_at_a_time_with_room_and_a_failure_queue(each_env: Synthesiz
     spec = registry.INDEX_CATALOG
     assert props["ReservedConcurrentExecutions"] == 1
     assert (props["Timeout"], props["MemorySize"]) == (spec.timeout_s, spec.memory_mb)
-    assert props["EphemeralStorage"] == {"Size": EPHEMERAL_STORAGE_MB}
+    assert props["EphemeralStorage"] == {"Size": spec.ephemeral_storage_mb}
     assert render(props["Code"]) == render(
         each_env.props(each_env.function_id("converse"))["Code"]
     ), "the indexer ships in the functions' one code asset"

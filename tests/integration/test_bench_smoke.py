@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.report import SECTIONS
+from shared import registry
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 HANG_GUARD_S = 600
@@ -78,6 +79,18 @@ def test_quick_run_writes_every_section_with_measured_numbers(tmp_path: Path) ->
     for name in ("lookup_warm_p50_ms", "lookup_warm_p99_ms", "lookup_cold_ms"):
         assert set(summary[name]) == sizes and all(map(_number, summary[name].values())), name
     assert set(summary["peer_input_tokens_per_question"]) == {"storechat", "strands", "naive"}
+
+    # And issue 17's: every function's cold invoke against its timeout, whether the CPU
+    # share was applied (and said so when it was not), and the churn's figures
+    shares = summary["cold_invoke_share_of_timeout"]
+    keys = {key.split(":")[0] for key in shares}
+    assert keys == {f.key for f in registry.FUNCTIONS} and all(map(_number, shares.values()))
+    assert isinstance(summary["cold_invoke_cpu_limited"], bool)
+    if not summary["cold_invoke_cpu_limited"]:
+        assert "NOT CPU LIMITED" in markdown and "CPU NOT LIMITED" in done.stderr
+    for name in ("churn_snapshots_published", "churn_lookup_download_bytes_per_hour"):
+        assert all(map(_number, summary[name].values())) and summary[name], name
+    assert all(v > 0 for v in summary["churn_lookup_p99_ms"].values())
     for name in summary:
         assert f"`{name}" in markdown, name
     assert "≤ $5.00" in markdown and "not measured in this profile" in markdown

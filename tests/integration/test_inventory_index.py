@@ -80,3 +80,62 @@ def test_without_a_published_snapshot_the_shopper_hears_the_catalog_is_unavailab
     assert body["trace"][0]["status"] == "error"
     assert body["outcome"] == "answered" and body["products"] == []
     assert "catalog" in body["answer"].lower()
+
+
+def _told(result: Any) -> list[dict[str, Any]]:
+    """The products the catalog tool showed the model in this turn."""
+    sent = converse_inputs(result)[1]["messages"][-1]["content"][0]["toolResult"]
+    products: list[dict[str, Any]] = sent["content"][0]["json"]["products"]
+    return products
+
+
+def test_a_product_that_sells_out_or_gets_dearer_leaves_the_next_answer_at_once(
+    tmp_path: Path,
+) -> None:
+    # Given a shopper who asks twice for laptops in stock under $800
+    wanted = {"category": "COMPUTERS", "maxPrice": 800, "inStockOnly": True}
+    model = write_replay(
+        tmp_path,
+        [
+            asks_for_tools(lookup("t1", **wanted)),
+            replies("Here are laptops in stock under $800."),
+            asks_for_tools(lookup("t2", **wanted)),
+            replies("Here they are again."),
+        ],
+    )
+    dynamodb = boto3.client("dynamodb", region_name=REGION)
+    with indexed_store(tmp_path, model=model) as local:
+        first = local.ask("Laptops in stock under $800?")
+        assert first.body is not None, first.cause
+        sold_out, dearer = (p["productId"] for p in _told(first)[:2])
+        # When one of them sells out and another's price rises to $850 in the table
+        dynamodb.update_item(
+            TableName=CATALOG_TABLE,
+            Key={"productId": {"S": sold_out}},
+            UpdateExpression="SET stock = :s",
+            ExpressionAttributeValues={":s": {"N": "0"}},
+        )
+        dynamodb.update_item(
+            TableName=CATALOG_TABLE,
+            Key={"productId": {"S": dearer}},
+            UpdateExpression="SET price = :p",
+            ExpressionAttributeValues={":p": {"N": "850"}},
+        )
+        # And the indexer runs over the changed catalog: it publishes no new snapshot
+        changed = [
+            p
+            | ({"stock": 0} if p["productId"] == sold_out else {})
+            | ({"price": 850} if p["productId"] == dearer else {})
+            for p in CATALOG
+        ]
+        s3 = boto3.client("s3", region_name=REGION)
+        before = seed_index(s3, INDEX_BUCKET, CATALOG)
+        assert seed_index(s3, INDEX_BUCKET, changed).version == before.version
+        second = local.ask("And now?", session_id=first.body["sessionId"])
+    assert second.status == "SUCCEEDED" and second.body is not None, second.cause
+    # Then the very next lookup shows neither, from the same snapshot, and every product
+    # it shows passes the filters on the table's values
+    again = _told(second)
+    assert again and not {sold_out, dearer} & {p["productId"] for p in again}
+    assert all(p["stock"] > 0 and p["price"] <= 800 for p in again)
+    assert f"snapshot {before.version}" in second.body["trace"][0]["summary"]

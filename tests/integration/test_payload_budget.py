@@ -1,9 +1,11 @@
 """Issue: no state's payload may come near Step Functions' 256 KiB limit.
 
-The worst case the system allows: a 50,000-product catalog (each product with the
-longest picture address a product may have), a 20-turn session with the longest
-messages, five tool rounds of three broad lookups each with the longest model text,
-then the cap. The test prints the peak; the target is 64 KiB.
+The worst case the system allows: a 50,000-product catalog, a 20-turn session with
+the longest messages, five tool rounds of three broad lookups each asking for the
+largest page, with the longest model text, then the cap; once with ordinary records
+(a page of twelve fills the model's result) and once with each product holding the
+longest picture address a product may have (the ledger's budget for one lookup
+fills). The test prints the peak; the target is 64 KiB.
 """
 
 from __future__ import annotations
@@ -13,8 +15,10 @@ from pathlib import Path
 from typing import Any
 
 import boto3
+import pytest
 
 from bench.catalog_gen import synthetic_catalog
+from lookup_inventory.schema import MAX_PAGE
 from shared.product import MAX_IMAGE_URL
 from storechat.local import LocalStorechat
 from storechat.local.runner import REGION, SESSIONS_TABLE
@@ -56,18 +60,31 @@ def with_longest_pictures(catalog: list[dict[str, Any]]) -> list[dict[str, Any]]
 
 
 def broad_round(n: int) -> dict[str, Any]:
+    # The largest page the tool shows: more products in every result and in the ledger
     return asks_for_tools(
-        lookup(f"r{n}a", category="COMPUTERS"),
-        lookup(f"r{n}b", category="MOBILE"),
-        lookup(f"r{n}c", category="BOOKS"),
+        lookup(f"r{n}a", category="COMPUTERS", limit=MAX_PAGE),
+        lookup(f"r{n}b", category="MOBILE", limit=MAX_PAGE),
+        lookup(f"r{n}c", category="BOOKS", limit=MAX_PAGE),
         text=LONGEST_MODEL_TEXT,
     )
 
 
-def test_worst_case_payload_stays_under_64_kib(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "pictures",
+    [
+        # The most products a page shows, each in the model's result and in the ledger
+        False,
+        # The largest records, as many as the ledger's budget for one lookup takes
+        True,
+    ],
+    ids=["largest-page", "longest-pictures"],
+)
+def test_worst_case_payload_stays_under_64_kib(tmp_path: Path, pictures: bool) -> None:
     # Given the largest catalog, session and tool rounds the system allows
     model = write_replay(tmp_path, [broad_round(n) for n in range(6)])
-    catalog = with_longest_pictures(synthetic_catalog(50_000))
+    catalog = synthetic_catalog(50_000)
+    if pictures:
+        catalog = with_longest_pictures(catalog)
     with LocalStorechat(model=model, catalog=catalog) as local:
         local.prime_catalog_cache()
         seed_twenty_turns()
@@ -85,7 +102,8 @@ def test_worst_case_payload_stays_under_64_kib(tmp_path: Path) -> None:
     assert body is not None
     assert body["toolRounds"] == 5 and body["fallbackReason"] == "iteration_cap"
     assert len(body["trace"]) == 15 and all(t["status"] == "success" for t in body["trace"])
-    assert all("showed 0" not in t["summary"] for t in body["trace"])
+    shown = f"showed {4 if pictures else MAX_PAGE};"
+    assert all(shown in t["summary"] for t in body["trace"]), body["trace"]
 
     # And no payload came near the limit
     sizes = result.payload_sizes()

@@ -235,14 +235,6 @@ def test_a_screen_size_may_be_its_class() -> None:
         assert check(answer) == (answer, [])
 
 
-def test_a_price_in_another_currency_is_not_converted_or_corrected() -> None:
-    # The catalog's prices are US dollars: a euro or yen amount is a conversion the
-    # catalog cannot confirm, so it is left as the model wrote it.
-    for price in ("299 €", "€299", "EUR 299", "29.900円", "¥29,900", "A$299"):
-        answer = f"The HP 14 [CMP-023] costs {price}."
-        assert check(answer) == (answer, []), price
-
-
 # -- which product a fact is about ----------------------------------------------------------------
 
 
@@ -325,10 +317,14 @@ def test_a_number_that_is_not_the_products_value_is_left_alone(answer: str) -> N
 # -- other languages ------------------------------------------------------------------------------
 
 
-def test_a_german_answer_is_corrected_with_its_decimal_comma_and_its_euros_left_alone() -> None:
+def test_a_german_answer_is_corrected_with_its_decimal_comma_and_its_euros_in_dollars() -> None:
+    # Euros are not the store's currency (tests/unit/test_prices.py has the rule)
     text, corrections = check("Das HP 14 [CMP-023] wiegt 1,1 kg und kostet 299 €.")
-    assert text == "Das HP 14 [CMP-023] wiegt 1,4 kg und kostet 299 €."
-    assert said_and_record(corrections) == [(HP_14, "weightKg", "1,1 kg", "1.4 kg")]
+    assert text == "Das HP 14 [CMP-023] wiegt 1,4 kg und kostet 349 $."
+    assert said_and_record(corrections) == [
+        (HP_14, "weightKg", "1,1 kg", "1.4 kg"),
+        (HP_14, "price", "299 €", "$349.00"),
+    ]
 
 
 def test_a_german_answer_in_dollars_has_its_price_corrected() -> None:

@@ -13,6 +13,7 @@ from typing import Any
 
 import boto3
 import pytest
+from boto3.dynamodb.types import TypeSerializer
 from botocore.exceptions import ClientError
 from moto import mock_aws
 
@@ -475,3 +476,102 @@ def test_a_failed_batch_raises_so_lambda_retries_it_and_the_pointer_stays(
         ix.handler.lambda_handler(STREAM_BATCH, FakeContext(registry.INDEX_CATALOG))
 
     assert pointer_bytes(aws) == before
+
+
+# -- a catalog that changes all day ----------------------------------------------------------
+
+
+def _image(product: dict[str, Any]) -> dict[str, Any]:
+    """A product as a stream record's image carries it (DynamoDB's attribute values)."""
+    serialize = TypeSerializer().serialize
+    item = json.loads(json.dumps(product), parse_float=Decimal)
+    return {key: serialize(value) for key, value in item.items()}
+
+
+def _stream(*changes: tuple[str, dict[str, Any] | None, dict[str, Any] | None]) -> dict[str, Any]:
+    """A stream batch with both images, as a NEW_AND_OLD_IMAGES stream sends it."""
+    records = []
+    for i, (name, old, new) in enumerate(changes):
+        change: dict[str, Any] = {
+            "Keys": {"productId": {"S": (new or old or {})["productId"]}},
+            "SequenceNumber": f"{200 + i}",
+            "ApproximateCreationDateTime": 1_790_000_000 + i,
+            "StreamViewType": "NEW_AND_OLD_IMAGES",
+        }
+        if old is not None:
+            change["OldImage"] = _image(old)
+        if new is not None:
+            change["NewImage"] = _image(new)
+        records.append(
+            {
+                "eventID": f"c{i}",
+                "eventName": name,
+                "eventSource": "aws:dynamodb",
+                "dynamodb": change,
+            }
+        )
+    return {"Records": records}
+
+
+@pytest.mark.usefixtures("deployed")
+def test_a_batch_of_price_and_stock_changes_reads_and_publishes_nothing(
+    ix: SimpleNamespace,
+    aws: SimpleNamespace,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Given a published snapshot
+    context = FakeContext(registry.INDEX_CATALOG)
+    ix.handler.lambda_handler({"rebuild": True}, context)
+    before = pointer_bytes(aws)
+    capsys.readouterr()
+    reads: list[str] = []
+    monkeypatch.setattr(ix.sources.TableReader, "read_all", lambda self: reads.append("scan"))
+    # When a price drops and a book sells out in the table, and the stream says so
+    laptop, book = CATALOG[0], next(p for p in CATALOG if p["category"] == "BOOKS")
+    batch = _stream(
+        ("MODIFY", laptop, laptop | {"price": laptop["price"] - 100}),
+        ("MODIFY", book, book | {"stock": 0}),
+    )
+    answer = ix.handler.lambda_handler(batch, context)
+    # Then the batch is done without reading the catalog or touching the snapshot
+    assert answer == {"batchItemFailures": []}
+    assert reads == [] and pointer_bytes(aws) == before
+    emitted = _emitted(capsys.readouterr().out)
+    assert emitted[ix.metrics.IndexMetric.FRESH_ONLY_CHANGES] == 2
+    assert ix.metrics.IndexMetric.BUILDS not in emitted
+
+
+@pytest.mark.parametrize(
+    "change",
+    ["renamed", "described", "new product", "deleted", "keys only"],
+)
+def test_a_change_to_what_is_searched_still_rebuilds(ix: SimpleNamespace, change: str) -> None:
+    laptop = CATALOG[0]
+    cheaper = ("MODIFY", laptop, laptop | {"price": 1.0})
+    records = {
+        "renamed": ("MODIFY", laptop, laptop | {"name": "Zenbook 14 OLED (2026)", "price": 1.0}),
+        "described": ("MODIFY", laptop, laptop | {"description": "Now with a backlit keyboard."}),
+        "new product": ("INSERT", None, laptop | {"productId": "CMP-999"}),
+        "deleted": ("REMOVE", laptop, None),
+    }
+    # A stream that sends keys only cannot say what changed: it rebuilds, as before
+    batch = STREAM_BATCH if change == "keys only" else _stream(cheaper, records[change])
+    assert ix.events.parse_trigger(batch).needs_rebuild
+
+
+@pytest.mark.usefixtures("deployed")
+def test_a_renamed_product_is_searchable_by_its_new_name_after_its_batch(
+    ix: SimpleNamespace, aws: SimpleNamespace, tmp_path: Path
+) -> None:
+    context = FakeContext(registry.INDEX_CATALOG)
+    ix.handler.lambda_handler({"rebuild": True}, context)
+    first = SnapshotPointer.from_json(pointer_bytes(aws))
+    laptop = CATALOG[0]
+    renamed = laptop | {"name": "Skylark Aurora 14"}
+    put(aws.table, [renamed])
+    ix.handler.lambda_handler(_stream(("MODIFY", laptop, renamed)), context)
+    now = SnapshotPointer.from_json(pointer_bytes(aws))
+    assert now.version != first.version
+    hits = open_published(aws, tmp_path / "downloads").search(SearchQuery(keywords="skylark"))
+    assert [h.productId for h in hits.products] == [laptop["productId"]]

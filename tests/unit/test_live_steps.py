@@ -42,6 +42,11 @@ WEB = Path(__file__).resolve().parents[2] / "web"
         ),
         ({"productIds": ["CMP-001", "BK-002"]}, "Looking up CMP-001 and BK-002 in the catalog"),
         ({"category": "BOOKS", "minYear": 2020}, "Searching the catalog for books from 2020 on"),
+        (
+            {"keywords": "gaming laptops", "limit": 6, "offset": 6},
+            "Searching the catalog for gaming laptops past the first 6",
+        ),
+        ({"keywords": "gaming laptops", "offset": 0}, "Searching the catalog for gaming laptops"),
         ({}, "Searching the catalog for products"),
     ],
 )

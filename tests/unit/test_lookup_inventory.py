@@ -92,7 +92,8 @@ def shown_ids(out: dict[str, Any]) -> list[str]:
 
 
 def test_every_spec_bound_of_the_engine_is_a_tool_field_and_nothing_else_is_unknown() -> None:
-    model_fields = set(InventoryInput.model_fields)
+    # The page (limit, offset) is the tool's own: it cuts the ranked matches itself
+    model_fields = set(InventoryInput.model_fields) - {"limit", "offset"}
     query_fields = {f.name for f in fields(SearchQuery)} - {"bounds", "limit"}
     assert set(BOUNDS) <= model_fields
     assert model_fields - set(BOUNDS) <= query_fields
@@ -311,6 +312,39 @@ def test_a_product_now_dearer_than_the_limit_or_sold_out_is_left_out(index: Sear
     # Then neither is shown, and what is shown passes on the table's values
     assert dearer not in shown_ids(out) and sold_out not in shown_ids(out)
     assert all(p["price"] <= 500 and p["stock"] > 0 for p in told(out)["products"])
+
+
+def test_when_the_best_matches_sold_out_since_the_snapshot_more_are_found(
+    index: SearchIndex,
+) -> None:
+    # Given the twelve phones the snapshot ranks first for "in stock", sold out since
+    # (stock changes publish no new snapshot, so the snapshot still has them in stock)
+    ranked = index.search(SearchQuery(category="MOBILE", inStockOnly=True, limit=16))
+    sold_out = ranked.product_ids[:12]
+    table = Table(CATALOG)
+    for pid in sold_out:
+        table.records[pid]["stock"] = 0
+    in_stock = [p for p in table.records.values() if p["category"] == "MOBILE" and p["stock"] > 0]
+    # When the model asks for phones in stock
+    out = ask(index, {"category": "MOBILE", "inStockOnly": True}, table)
+    # Then none of them is shown, and as many others as there are (up to eight) are
+    assert not set(sold_out) & set(shown_ids(out))
+    assert len(shown_ids(out)) == min(8, len(in_stock))
+    assert all(p["stock"] > 0 for p in told(out)["products"])
+    # And the index was asked again for more, reading no product twice
+    assert len(table.calls) == 2 and not set(table.calls[0]) & set(table.calls[1])
+
+
+def test_no_second_search_when_there_is_no_time_for_it(index: SearchIndex) -> None:
+    # Given the same sold-out phones, and a deadline already upon the tool
+    ranked = index.search(SearchQuery(category="MOBILE", inStockOnly=True, limit=16))
+    table = Table(CATALOG)
+    for pid in ranked.product_ids[:12]:
+        table.records[pid]["stock"] = 0
+    out = ask(index, {"category": "MOBILE", "inStockOnly": True}, table, deadline_s=0.0)
+    # Then it answers with what the first read kept, still none sold out
+    assert len(table.calls) == 1
+    assert told(out)["products"] and all(p["stock"] > 0 for p in told(out)["products"])
 
 
 def test_a_price_order_follows_the_current_prices(index: SearchIndex) -> None:

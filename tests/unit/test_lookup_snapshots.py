@@ -1,12 +1,14 @@
 """The catalog tool's snapshot: loaded from S3 at a cold start, swapped for a newer one at
-most every 30 s, kept when a newer one is bad, and "catalog unavailable" when there is
-none it can serve."""
+most every 30 s and never while a search waits, kept when a newer one is bad, and
+"catalog unavailable" when there is none it can serve."""
 
 from __future__ import annotations
 
 import gzip
 import threading
+import time
 from collections.abc import Iterator
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +26,8 @@ from shared.catalog_data import load_catalog
 from shared.contract import ToolUse
 from shared.environment import overriding
 from shared.errors import CatalogUnavailable
-from shared.search import SnapshotHolder, SnapshotPointer, SnapshotUnreadable
+from shared.search import SearchQuery, SnapshotHolder, SnapshotPointer, SnapshotUnreadable
+from shared.search.holder import Refresh
 from shared.search.publish import publish_snapshot
 from storechat.local.lambdas import FakeContext
 from tests.unit.test_lookup_inventory import Table, seed_table, told
@@ -65,8 +68,10 @@ def publish(s3: Any, tmp_path: Path, products: list[dict[str, Any]]) -> Snapshot
     return publish_snapshot(products, s3_client=s3, bucket=BUCKET, work_dir=tmp_path / "build")
 
 
-def snapshots(s3: Any, tmp_path: Path) -> S3Snapshots:
-    return S3Snapshots(lambda: s3, BUCKET, POINTER, tmp_path / "downloads")
+def snapshots(s3: Any, tmp_path: Path, clock: Clock | None = None) -> S3Snapshots:
+    if clock is None:
+        return S3Snapshots(lambda: s3, BUCKET, POINTER, tmp_path / "downloads")
+    return S3Snapshots(lambda: s3, BUCKET, POINTER, tmp_path / "downloads", clock=clock)
 
 
 def get_object_calls(s3: Any) -> list[str]:
@@ -85,9 +90,29 @@ def publish_corrupt(s3: Any, version: str) -> None:
     s3.put_object(Bucket=BUCKET, Key=POINTER, Body=pointer.to_json().encode())
 
 
+class AfterTheResponse:
+    """Where the holder hands a due refresh: kept until the test runs it, as Lambda runs it
+    after the response has gone back."""
+
+    def __init__(self) -> None:
+        self.pending: list[Refresh] = []
+
+    def __call__(self, refresh: Refresh) -> None:
+        self.pending.append(refresh)
+
+    def run(self, deadline: float | None = None) -> None:
+        while self.pending:
+            self.pending.pop(0)(deadline)
+
+
 def ask(holder: SnapshotHolder, table: Table, tool_input: dict[str, Any]) -> dict[str, Any]:
+    """One call of the tool, as the handler makes it: the snapshot leased for the call."""
     use = ToolUse(toolUseId="t1", name="lookup_inventory", input=tool_input)
-    return run(use, index=holder.index, source=table, max_results=8).dump()
+    with ExitStack() as held:
+        out = run(
+            use, index=lambda: held.enter_context(holder.lease()), source=table, max_results=8
+        )
+    return out.dump()
 
 
 # --------------------------------------------------------------------------- S3Snapshots
@@ -152,11 +177,15 @@ def test_a_bucket_that_cannot_be_read_is_catalog_unavailable(tmp_path: Path) -> 
 # --------------------------------------------------------------------------- the holder
 
 
-def test_a_newer_snapshot_is_served_only_after_30_seconds(s3: Any, tmp_path: Path) -> None:
+def test_a_newer_snapshot_is_swapped_in_after_a_response_never_during_one(
+    s3: Any, tmp_path: Path
+) -> None:
     # Given a warm tool serving the first snapshot, and a phone added to the catalog since
     first = publish(s3, tmp_path, CATALOG)
-    clock = Clock()
-    holder = SnapshotHolder(snapshots(s3, tmp_path).fetch_latest, check_every_s=30, clock=clock)
+    clock, after = Clock(), AfterTheResponse()
+    holder = SnapshotHolder(
+        snapshots(s3, tmp_path).fetch_latest, check_every_s=30, clock=clock, schedule=after
+    )
     table = Table([*CATALOG, NEW_PHONE])
     assert told(ask(holder, table, {"productName": "Zephyr Fold"}))["count"] == 0
     second = publish(s3, tmp_path, [*CATALOG, NEW_PHONE])
@@ -164,14 +193,23 @@ def test_a_newer_snapshot_is_served_only_after_30_seconds(s3: Any, tmp_path: Pat
     # When the model asks for it 29 s after the cold start
     clock.now = 29.0
     early = ask(holder, table, {"productName": "Zephyr Fold"})
-    # Then the old snapshot answered, without asking S3
+    # Then the old snapshot answered, without asking S3, and no check is due yet
     assert told(early)["count"] == 0 and f"snapshot {first.version}" in early["trace"]["summary"]
-    assert calls == []
-    # And once 30 s have passed, the new one answers
+    assert calls == [] and after.pending == []
+    # And the call that finds the check due, 31 s after, is answered from the old one too:
+    # nothing was read from S3 while the shopper waited
     clock.now = 31.0
+    due = ask(holder, table, {"productName": "Zephyr Fold"})
+    assert f"snapshot {first.version}" in due["trace"]["summary"]
+    assert calls == [] and len(after.pending) == 1
+    # And once the refresh has run after that response, the next call finds the phone
+    after.run()
+    assert calls == [POINTER, second.key]
     late = ask(holder, table, {"productName": "Zephyr Fold"})
     assert [p["productId"] for p in told(late)["products"]] == ["MOB-900"]
     assert f"snapshot {second.version}" in late["trace"]["summary"]
+    # And the superseded snapshot's file is gone at once: /tmp holds only the one in use
+    assert [p.name for p in (tmp_path / "downloads").iterdir()] == [f"{second.version}.sqlite"]
 
 
 def test_the_last_good_snapshot_keeps_serving_when_a_newer_one_is_corrupt(
@@ -179,23 +217,93 @@ def test_the_last_good_snapshot_keeps_serving_when_a_newer_one_is_corrupt(
 ) -> None:
     # Given a warm tool serving a good snapshot
     good = publish(s3, tmp_path, CATALOG)
-    clock = Clock()
+    clock, after = Clock(), AfterTheResponse()
     errors: list[Exception] = []
     holder = SnapshotHolder(
         snapshots(s3, tmp_path).fetch_latest,
         check_every_s=30,
         clock=clock,
         on_refresh_error=errors.append,
+        schedule=after,
     )
     ask(holder, Table(CATALOG), {"category": "BOOKS"})
     # When the pointer moves to a corrupt snapshot and the check comes round
     publish_corrupt(s3, "20990101T000000Z-corrupt")
     clock.now = 31.0
+    ask(holder, Table(CATALOG), {"category": "BOOKS"})
+    after.run()
     out = ask(holder, Table(CATALOG), {"category": "BOOKS"})
     # Then the answer still comes, from the good snapshot; the failure is reported
     assert out["toolResult"]["status"] == "success" and told(out)["products"]
     assert f"snapshot {good.version}" in out["trace"]["summary"]
     assert holder.refresh_errors == 1 and isinstance(errors[0], SnapshotUnreadable)
+    # And the corrupt download takes no room in /tmp
+    assert [p.name for p in (tmp_path / "downloads").iterdir()] == [f"{good.version}.sqlite"]
+
+
+def test_a_search_under_way_keeps_its_snapshot_through_a_swap(s3: Any, tmp_path: Path) -> None:
+    # Given a search that holds the first snapshot (a Map item on another thread, locally)
+    first = publish(s3, tmp_path, CATALOG)
+    clock, after = Clock(), AfterTheResponse()
+    holder = SnapshotHolder(
+        snapshots(s3, tmp_path).fetch_latest, check_every_s=30, clock=clock, schedule=after
+    )
+    ask(holder, Table(CATALOG), {"category": "BOOKS"})
+    second = publish(s3, tmp_path, [*CATALOG, NEW_PHONE])
+    clock.now = 31.0
+    ask(holder, Table(CATALOG), {"category": "BOOKS"})
+    with holder.lease() as held:
+        # When the newer snapshot is swapped in meanwhile
+        after.run()
+        # Then the search under way still reads the one it started with, whose file is
+        # already deleted, while a new search gets the new one
+        assert held.meta.version == first.version
+        assert held.search(SearchQuery(category="BOOKS")).count == 26
+        assert not (tmp_path / "downloads" / f"{first.version}.sqlite").exists()
+        assert holder.index().meta.version == second.version
+    # And once it ends, the superseded snapshot is closed
+    with pytest.raises(SnapshotUnreadable, match="closed"):
+        held.search(SearchQuery(category="BOOKS"))
+
+
+def test_a_refresh_with_too_little_time_left_is_put_off(s3: Any, tmp_path: Path) -> None:
+    # Given a warm tool whose first load took 2 s, and a newer snapshot
+    publish(s3, tmp_path, CATALOG)
+    clock, after = Clock(), AfterTheResponse()
+    holder = SnapshotHolder(
+        snapshots(s3, tmp_path, clock).fetch_latest, check_every_s=30, clock=clock, schedule=after
+    )
+    ask(holder, Table(CATALOG), {"category": "BOOKS"})
+    holder.last_load_s = 2.0
+    second = publish(s3, tmp_path, [*CATALOG, NEW_PHONE])
+    clock.now = 31.0
+    ask(holder, Table(CATALOG), {"category": "BOOKS"})
+    calls = get_object_calls(s3)
+    # When the refresh gets only a second before its invocation's deadline
+    after.run(deadline=clock.now + 1.0)
+    # Then it reads nothing and the next call schedules it again, which then swaps
+    assert calls == [] and holder.version != second.version
+    ask(holder, Table(CATALOG), {"category": "BOOKS"})
+    after.run(deadline=clock.now + 10.0)
+    assert holder.version == second.version
+
+
+def test_off_lambda_the_refresh_runs_on_a_thread_of_its_own(s3: Any, tmp_path: Path) -> None:
+    # Given a warm tool in the local runner (no Extensions API: the default schedule)
+    first = publish(s3, tmp_path, CATALOG)
+    clock = Clock()
+    holder = SnapshotHolder(snapshots(s3, tmp_path).fetch_latest, check_every_s=30, clock=clock)
+    ask(holder, Table(CATALOG), {"category": "BOOKS"})
+    second = publish(s3, tmp_path, [*CATALOG, NEW_PHONE])
+    # When a call finds the check due
+    clock.now = 31.0
+    due = ask(holder, Table(CATALOG), {"category": "BOOKS"})
+    # Then it is answered from the snapshot it had, and the new one arrives soon after
+    assert f"snapshot {first.version}" in due["trace"]["summary"]
+    waited = time.monotonic() + 10
+    while holder.version != second.version and time.monotonic() < waited:
+        time.sleep(0.01)
+    assert holder.version == second.version
 
 
 @pytest.mark.parametrize("published", ["nothing", "corrupt", "truncated"])
@@ -223,16 +331,21 @@ def test_a_cold_start_without_a_servable_snapshot_answers_catalog_unavailable(
 # --------------------------------------------------------------------------- the handler
 
 
-@pytest.fixture
-def deployed(tmp_path: Path) -> Iterator[dict[str, str]]:
-    """The catalog table and the index bucket in moto, and the function's variables."""
-    variables = {
+def function_variables(tmp_path: Path) -> dict[str, str]:
+    """What the stack gives the function, pointed at moto's table and bucket."""
+    return {
         "AWS_REGION": REGION,
         "CATALOG_TABLE_NAME": "catalog",
         "CATALOG_INDEX_BUCKET": BUCKET,
         "CATALOG_INDEX_DIR": str(tmp_path / "downloads"),
         "POWERTOOLS_METRICS_DISABLED": "true",
     }
+
+
+@pytest.fixture
+def deployed(tmp_path: Path) -> Iterator[dict[str, str]]:
+    """The catalog table and the index bucket in moto, and the function's variables."""
+    variables = function_variables(tmp_path)
     with mock_aws():
         s3 = boto3.client("s3", region_name=REGION)
         s3.create_bucket(Bucket=BUCKET)
@@ -282,9 +395,9 @@ def test_threads_at_a_cold_start_download_the_snapshot_once(deployed: dict[str, 
     downloads: list[str] = []
     real = S3Snapshots.fetch_latest
 
-    def counted(self: S3Snapshots, current: str | None) -> Any:
+    def counted(self: S3Snapshots, current: str | None, deadline: float | None = None) -> Any:
         downloads.append(str(current))
-        return real(self, current)
+        return real(self, current, deadline)
 
     results: list[dict[str, Any]] = []
     start = threading.Barrier(6)

@@ -15,6 +15,7 @@ from moto import mock_aws
 
 from shared.catalog_data import load_catalog
 from shared.search import SearchIndex, SearchQuery, SnapshotPointer, validate_snapshot
+from shared.search.build import READ_FRESH
 from shared.search.publish import DIGEST_KEY, FORMAT_KEY, publish_snapshot
 
 BUCKET = "storechat-test-index"
@@ -90,6 +91,40 @@ def test_a_changed_catalog_gets_a_new_snapshot_and_the_old_one_stays(
     assert second.version != first.version and second.key != first.key
     assert published_pointer(s3) == second
     assert keys(s3) == sorted([first.key, second.key, POINTER])
+
+
+def repriced(products: list[dict[str, Any]], **changes: Any) -> list[dict[str, Any]]:
+    """The catalog with every tenth product's fields changed as ``changes`` say."""
+    return [p | changes if i % 10 == 0 else p for i, p in enumerate(products)]
+
+
+def test_for_a_reader_of_the_table_a_price_or_stock_change_keeps_the_snapshot(
+    s3: Any, tmp_path: Path
+) -> None:
+    # Given a snapshot published for a catalog tool that reads price and stock fresh
+    first = publish_snapshot(
+        CATALOG, s3_client=s3, bucket=BUCKET, work_dir=tmp_path, fresh_fields=READ_FRESH
+    )
+    # When prices and stock change, and nothing else
+    for changed in (repriced(CATALOG, price=1.5), repriced(CATALOG, stock=0)):
+        again = publish_snapshot(
+            changed, s3_client=s3, bucket=BUCKET, work_dir=tmp_path, fresh_fields=READ_FRESH
+        )
+        # Then the snapshot and its version stay: nothing is uploaded
+        assert again == first and keys(s3) == sorted([first.key, POINTER])
+    # And a change to what is searched publishes a new one, with the current prices
+    renamed = [p | {"name": f"{p['name']} (2026)"} for p in repriced(CATALOG, price=1.5)]
+    newer = publish_snapshot(
+        renamed, s3_client=s3, bucket=BUCKET, work_dir=tmp_path, fresh_fields=READ_FRESH
+    )
+    assert newer.version != first.version and published_pointer(s3) == newer
+
+
+def test_for_a_products_api_a_price_change_is_a_new_snapshot(s3: Any, tmp_path: Path) -> None:
+    # The tool then shows the snapshot's own prices: they must be current
+    first = publish(s3, tmp_path, CATALOG)
+    again = publish(s3, tmp_path, repriced(CATALOG, price=1.5))
+    assert again.version != first.version and published_pointer(s3) == again
 
 
 def test_a_snapshot_of_another_format_is_replaced_even_from_the_same_records(

@@ -21,6 +21,8 @@ from shared.search import (
     FORMAT_VERSION,
     SearchIndex,
     SearchQuery,
+    SearchResult,
+    SnapshotDeferred,
     SnapshotFile,
     SnapshotHolder,
     SnapshotPointer,
@@ -32,6 +34,7 @@ from shared.search import (
     validate_snapshot,
 )
 from shared.search.driver import has_fts5, sqlite_module
+from shared.search.holder import Refresh
 from shared.search.schema import facet_value
 
 CATALOG = load_catalog()
@@ -405,6 +408,47 @@ def test_a_gzipped_download_is_stored_whole_or_not_at_all(tmp_path: Path, snapsh
         store_snapshot(b"x", tmp_path / "cache", "../escape")
 
 
+def test_a_download_is_checked_against_its_pointer_as_it_is_stored(
+    tmp_path: Path, snapshot: Path
+) -> None:
+    # Given a published snapshot and its pointer
+    pointer = SnapshotPointer.for_file(snapshot, key="catalog/v1.sqlite.gz")
+    packed = pack_snapshot(snapshot, tmp_path / "v1.sqlite.gz").read_bytes()
+    cache = tmp_path / "cache"
+    # When the download holds other bytes than the pointer names (same length, or not)
+    with pytest.raises(SnapshotUnreadable, match="SHA-256"):
+        store_snapshot(packed, cache, "v1", encoding="gzip", sha256="0" * 64, size=pointer.size)
+    with pytest.raises(SnapshotUnreadable, match="expected"):
+        store_snapshot(packed, cache, "v1", encoding="gzip", sha256=pointer.sha256, size=1)
+    # Then nothing is kept; the right bytes are stored and open without a second pass
+    assert not cache.exists() or not list(cache.iterdir())
+    path = store_snapshot(
+        packed, cache, "v1", encoding="gzip", sha256=pointer.sha256, size=pointer.size
+    )
+    verified = SnapshotFile("v1", path, pointer.sha256, pointer.size, verified=True)
+    assert open_snapshot(verified).search(SearchQuery(category="BOOKS")).count == 26
+
+
+def test_a_download_past_its_deadline_is_put_off_and_leaves_nothing(
+    tmp_path: Path, snapshot: Path
+) -> None:
+    # Given a clock that passes the deadline while the download is under way
+    packed = pack_snapshot(snapshot, tmp_path / "v1.sqlite.gz").read_bytes()
+    ticks = iter(range(100))
+    # When it is stored
+    with pytest.raises(SnapshotDeferred):
+        store_snapshot(
+            packed,
+            tmp_path / "cache",
+            "v1",
+            encoding="gzip",
+            deadline=0.5,
+            clock=lambda: float(next(ticks)),
+        )
+    # Then no file, whole or partial, is left
+    assert list((tmp_path / "cache").iterdir()) == []
+
+
 def test_the_pointer_round_trips_and_a_bad_one_is_unreadable(snapshot: Path) -> None:
     pointer = SnapshotPointer.for_file(snapshot, key="catalog/v1.sqlite.gz")
     assert SnapshotPointer.from_json(pointer.to_json()) == pointer
@@ -534,7 +578,9 @@ class Publisher:
         path = build_index(products, self.folder / f"{version}.sqlite", version=version).path
         self.latest = SnapshotFile(version=version, path=path)
 
-    def fetch_latest(self, current: str | None) -> SnapshotFile | None:
+    def fetch_latest(
+        self, current: str | None, deadline: float | None = None
+    ) -> SnapshotFile | None:
         self.calls += 1
         if self.fail:
             raise CatalogUnavailable("unavailable", "bucket: SlowDown")
@@ -551,32 +597,47 @@ class Clock:
         return self.now
 
 
+def inline(refresh: Refresh) -> None:
+    """Run a due refresh as soon as it is handed off (after the search that found it due)."""
+    refresh(None)
+
+
+def search_once(holder: SnapshotHolder, query: SearchQuery) -> SearchResult:
+    with holder.lease() as index:
+        return index.search(query)
+
+
 def test_the_holder_loads_at_cold_start_and_checks_at_most_every_30_s(tmp_path: Path) -> None:
     publisher, clock = Publisher(tmp_path), Clock()
     publisher.publish("v1")
-    holder = SnapshotHolder(publisher.fetch_latest, clock=clock)
+    holder = SnapshotHolder(publisher.fetch_latest, clock=clock, schedule=inline)
     assert holder.index().meta.version == "v1" and publisher.calls == 1
     publisher.publish("v2", CATALOG[:10])
     clock.now += 29
-    assert holder.index().meta.version == "v1" and publisher.calls == 1
+    assert search_once(holder, SearchQuery()).count == len(CATALOG) and publisher.calls == 1
     clock.now += 1
-    assert holder.index().meta.version == "v2" and publisher.calls == 2
-    assert holder.index().search(SearchQuery()).count == 10
+    # The search that finds the check due is answered from v1; the refresh follows it
+    assert search_once(holder, SearchQuery()).count == len(CATALOG) and publisher.calls == 2
+    assert holder.version == "v2" and search_once(holder, SearchQuery()).count == 10
 
 
 def test_a_bad_newer_snapshot_is_skipped_and_the_old_one_serves(tmp_path: Path) -> None:
     publisher, clock, errors = Publisher(tmp_path), Clock(), []
     publisher.publish("v1")
-    holder = SnapshotHolder(publisher.fetch_latest, clock=clock, on_refresh_error=errors.append)
+    holder = SnapshotHolder(
+        publisher.fetch_latest, clock=clock, on_refresh_error=errors.append, schedule=inline
+    )
     holder.index()
     broken = tmp_path / "v2.sqlite"
     broken.write_bytes(b"not a database at all" * 100)
     publisher.latest = SnapshotFile(version="v2", path=broken)
     clock.now += 30
-    assert holder.index().meta.version == "v1"
+    search_once(holder, SearchQuery())
+    assert holder.version == "v1" and not broken.exists()
     publisher.fail = True
     clock.now += 30
-    assert holder.index().search(SearchQuery(category="BOOKS")).count == 26
+    assert search_once(holder, SearchQuery(category="BOOKS")).count == 26
+    assert search_once(holder, SearchQuery(category="BOOKS")).count == 26
     assert holder.refresh_errors == 2 and all(isinstance(e, CatalogUnavailable) for e in errors)
 
 

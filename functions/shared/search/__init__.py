@@ -5,7 +5,8 @@
   a misspelt word as the catalog word meant (:mod:`~shared.search.correct`); its
   :attr:`~SearchIndex.listing` says what the store carries (:class:`Listing`);
 * :func:`open_snapshot` validates a snapshot before serving it, and
-  :class:`SnapshotHolder` keeps the newest one a Lambda has loaded.
+  :class:`SnapshotHolder` keeps the one a Lambda searches and swaps in newer ones
+  without a search waiting for them.
 
 Pure Python and the standard library's ``sqlite3`` (or ``sqlean`` where that
 has no FTS5); nothing here talks to AWS.
@@ -13,12 +14,12 @@ has no FTS5); nothing here talks to AWS.
 
 from shared.search.build import FORMAT_VERSION, BuildReport, SnapshotMeta, build_index
 from shared.search.engine import SearchIndex
-from shared.search.errors import SearchEngineMissing, SnapshotUnreadable
+from shared.search.errors import SearchEngineMissing, SnapshotDeferred, SnapshotUnreadable
+from shared.search.holder import SnapshotHolder, in_background
 from shared.search.listing import Listing
 from shared.search.query import BOUNDS, SORTS, Hit, SearchQuery, SearchResult
 from shared.search.snapshot import (
     SnapshotFile,
-    SnapshotHolder,
     SnapshotPointer,
     open_snapshot,
     pack_snapshot,
@@ -37,12 +38,14 @@ __all__ = [
     "SearchIndex",
     "SearchQuery",
     "SearchResult",
+    "SnapshotDeferred",
     "SnapshotFile",
     "SnapshotHolder",
     "SnapshotMeta",
     "SnapshotPointer",
     "SnapshotUnreadable",
     "build_index",
+    "in_background",
     "open_snapshot",
     "pack_snapshot",
     "store_snapshot",

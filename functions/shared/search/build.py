@@ -25,6 +25,12 @@ Layout (``FORMAT_VERSION`` changes whenever it does):
 
 A format 1 snapshot (none of these) is still read: its searches are not corrected and
 it lists nothing.
+
+Price and stock are in the file (they filter, sort and rank), as of the build.
+A catalog tool that reads them fresh from the catalog table for every product it
+shows (:data:`READ_FRESH`) needs no new snapshot when only they change: a build
+for such a reader leaves them out of its digest, so the publisher finds the
+catalog unchanged and keeps the snapshot (and its version) in force.
 """
 
 from __future__ import annotations
@@ -35,7 +41,7 @@ import os
 import time
 import uuid
 import zlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -49,6 +55,11 @@ from shared.search.spelling import SPELLING_SCHEMA, build_spelling
 
 FORMAT_VERSION = 2
 READABLE_FORMATS = frozenset({1, FORMAT_VERSION})
+READ_FRESH: tuple[str, ...] = ("price", "stock")
+"""What the catalog tool reads from the catalog table for every product it shows, and
+filters and orders on again (``lookup_inventory``): a change to these alone needs no
+new snapshot. With a store's Products API, which has no read by id, the snapshot's
+own values are shown, and they count like every other field."""
 TOKENIZER = "porter unicode61 remove_diacritics 2"
 FTS_COLUMNS: tuple[str, ...] = ("name", "brand", "description", "specs", "tags", "filters")
 FACET_COLUMNS: tuple[str, ...] = tuple(facet.column for facet in FACETS)
@@ -142,9 +153,12 @@ def _canonical(record: Mapping[str, Any]) -> bytes:
     return text.encode("utf-8") + b"\n"
 
 
-def _documents(products: Iterable[Mapping[str, Any]]) -> tuple[list[Document], str, int]:
+def _documents(
+    products: Iterable[Mapping[str, Any]], fresh_fields: Collection[str] = ()
+) -> tuple[list[Document], str, int]:
     """Documents in row order (a duplicate id keeps its last record), the digest of
-    the records kept (in ``productId`` order), and how many records were skipped."""
+    the records kept (in ``productId`` order, without ``fresh_fields``), and how many
+    records were skipped."""
     latest: dict[str, tuple[Document, Mapping[str, Any]]] = {}
     skipped = 0
     for record in products:
@@ -155,7 +169,10 @@ def _documents(products: Iterable[Mapping[str, Any]]) -> tuple[list[Document], s
         latest[doc.product_id] = (doc, record)
     digest = hashlib.sha256()
     for product_id in sorted(latest):
-        digest.update(_canonical(latest[product_id][1]))
+        record = latest[product_id][1]
+        if fresh_fields:
+            record = {k: v for k, v in record.items() if k not in fresh_fields}
+        digest.update(_canonical(record))
     # Row ids follow a hash of the id, not the id: any run of rows is then a fair
     # sample of the catalog, which is what a search that stops early looks at.
     order = sorted(latest, key=lambda pid: (zlib.crc32(pid.encode("utf-8")), pid))
@@ -191,11 +208,16 @@ def build_index(
     *,
     version: str | None = None,
     built_at: datetime | None = None,
+    fresh_fields: Collection[str] = (),
 ) -> BuildReport:
-    """Index ``products`` into the snapshot file ``path``, replacing it atomically."""
+    """Index ``products`` into the snapshot file ``path``, replacing it atomically.
+
+    ``fresh_fields`` (:data:`READ_FRESH` for a reader of the catalog table) are indexed
+    but left out of the source digest, and so out of the version's name.
+    """
     started = time.perf_counter()
     target = Path(path)
-    docs, digest, skipped = _documents(products)
+    docs, digest, skipped = _documents(products, fresh_fields)
     when = (built_at or datetime.now(UTC)).astimezone(UTC)
     stamp = when.isoformat(timespec="seconds").replace("+00:00", "Z")
     name = version or default_version(when, digest)

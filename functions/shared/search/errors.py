@@ -18,3 +18,8 @@ class SnapshotUnreadable(CatalogUnavailable):
 
     def __init__(self, detail: str) -> None:
         super().__init__("snapshot", detail)
+
+
+class SnapshotDeferred(Exception):
+    """A newer snapshot was not loaded because the time left would not cover it: not a
+    fault (nothing is reported), the holder tries again after the next search."""

@@ -8,8 +8,10 @@ Layout under ``prefix`` (``catalog-index/`` by default):
 
 A reader follows the pointer, so it finds the previous snapshot or the new one.
 Both objects carry the digest of the records the snapshot was built from (S3 user
-metadata ``source-digest``, with ``format-version``): a catalog that has not changed
-since the current snapshot is not uploaded again.
+metadata ``source-digest``, with ``format-version`` and the ``fresh-fields`` left out
+of the digest): a catalog that has not changed since the current snapshot is not
+uploaded again, nor one whose only changes are to fields its reader reads fresh
+(price and stock, :data:`~shared.search.build.READ_FRESH`).
 
 The indexer (DynamoDB Streams, or a schedule for a store's Products API) and the
 local runner both publish through :func:`publish_snapshot`. Failures of S3 are
@@ -20,7 +22,7 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +35,7 @@ from shared.search.snapshot import SnapshotPointer, pack_snapshot
 POINTER_NAME = "latest.json"
 DIGEST_KEY = "source-digest"
 FORMAT_KEY = "format-version"
+FRESH_KEY = "fresh-fields"
 
 
 def pointer_key(prefix: str = "catalog-index/") -> str:
@@ -58,11 +61,21 @@ def current_pointer(
         return None
 
 
-def _same_source(current: tuple[SnapshotPointer, dict[str, str]] | None, digest: str) -> bool:
+def _metadata(digest: str, fresh_fields: Collection[str]) -> dict[str, str]:
+    return {
+        DIGEST_KEY: digest,
+        FORMAT_KEY: str(FORMAT_VERSION),
+        FRESH_KEY: ",".join(sorted(fresh_fields)),
+    }
+
+
+def _same_source(
+    current: tuple[SnapshotPointer, dict[str, str]] | None, wanted: dict[str, str]
+) -> bool:
     if current is None:
         return False
     metadata = current[1]
-    return metadata.get(DIGEST_KEY) == digest and metadata.get(FORMAT_KEY) == str(FORMAT_VERSION)
+    return all(metadata.get(key, "") == value for key, value in wanted.items())
 
 
 def publish_snapshot(
@@ -72,24 +85,26 @@ def publish_snapshot(
     bucket: str,
     prefix: str = "catalog-index/",
     work_dir: str | os.PathLike[str],
+    fresh_fields: Collection[str] = (),
 ) -> SnapshotPointer:
     """Build a snapshot of ``products``, upload it, then point ``latest.json`` at it.
 
     Returns the pointer in force afterwards: the new one, or the current one when it
-    was built from the same records, or when another publisher pointed at a snapshot
-    built later than this one while this one was uploading.
+    was built from the same records (``fresh_fields`` aside: see
+    :func:`~shared.search.build.build_index`), or when another publisher pointed at a
+    snapshot built later than this one while this one was uploading.
     """
     key_of_pointer = pointer_key(prefix)
     Path(work_dir).mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="snapshot-", dir=work_dir) as scratch:
-        built = build_index(products, Path(scratch) / "snapshot.sqlite")
+        built = build_index(products, Path(scratch) / "snapshot.sqlite", fresh_fields=fresh_fields)
+        metadata = _metadata(built.source_digest, fresh_fields)
         current = current_pointer(s3_client, bucket, key_of_pointer)
-        if current is not None and _same_source(current, built.source_digest):
+        if current is not None and _same_source(current, metadata):
             return current[0]
         key = f"{prefix}{built.version}.sqlite.gz"
         pointer = SnapshotPointer.for_file(built.path, key, encoding="gzip")
         packed = pack_snapshot(built.path, Path(scratch) / "snapshot.sqlite.gz")
-        metadata = {DIGEST_KEY: built.source_digest, FORMAT_KEY: str(FORMAT_VERSION)}
         s3_client.upload_file(
             str(packed),
             bucket,

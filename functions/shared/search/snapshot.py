@@ -1,21 +1,20 @@
-"""Serve only snapshots that open, and swap in newer ones without stopping searches.
+"""Serve only snapshots that open: the pointer, the stored download, and the checks.
 
 The indexer publishes a snapshot as a new, versioned object, then points a
 small pointer document (:class:`SnapshotPointer`) at it: a reader that follows
 the pointer finds a whole file or the previous one. A Lambda downloads the file
-it points to (to a temporary name, renamed when complete), then
-:func:`open_snapshot` checks it before it serves a single search: size and
-SHA-256 if the pointer gave them, that SQLite opens it, that its metadata row
-names the expected version and a format this code reads, and
-``PRAGMA quick_check``. Anything wrong raises :class:`SnapshotUnreadable` (a
-:class:`~shared.errors.CatalogUnavailable`: the tool answers "catalog
-unavailable").
+it points to with :func:`store_snapshot`, which gunzips it to a temporary name,
+counts and hashes the bytes as they are written (so the size and SHA-256 the
+pointer gives are checked without reading the file again) and renames it when
+it is whole. :func:`open_snapshot` then checks it before it serves a single
+search: that SQLite opens it, that its metadata row names the expected version
+and a format this code reads, and, for a file whose bytes were not checked
+against a pointer, its size, SHA-256 and ``PRAGMA quick_check``. Anything wrong
+raises :class:`SnapshotUnreadable` (a :class:`~shared.errors.CatalogUnavailable`:
+the tool answers "catalog unavailable").
 
-:class:`SnapshotHolder` keeps the snapshot in use. At a cold start it loads the
-latest; after that it asks for a newer one at most every ``check_every_s``; a
-newer one that fails to load is reported and skipped, and the old one keeps
-serving. Fetching is the caller's (S3, a local folder, a test), through
-``fetch_latest``.
+Which snapshot a Lambda serves, and when it swaps in a newer one, is
+:class:`~shared.search.holder.SnapshotHolder`'s.
 """
 
 from __future__ import annotations
@@ -26,10 +25,10 @@ import io
 import json
 import os
 import shutil
-import threading
 import time
 import uuid
-from collections.abc import Callable
+import zlib
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import BinaryIO, Literal
@@ -37,8 +36,9 @@ from typing import BinaryIO, Literal
 from shared.search.build import READABLE_FORMATS, SnapshotMeta, read_meta
 from shared.search.driver import connect, database_errors, read_only_uri
 from shared.search.engine import SearchIndex
-from shared.search.errors import SnapshotUnreadable
+from shared.search.errors import SnapshotDeferred, SnapshotUnreadable
 
+CHUNK_BYTES = 1 << 20
 Encoding = Literal["gzip", "identity"]
 
 
@@ -106,6 +106,10 @@ class SnapshotFile:
     path: Path
     sha256: str | None = None
     size: int | None = None
+    verified: bool = False
+    """Its bytes matched the pointer's ``sha256`` and ``size`` as they were stored, so
+    :func:`open_snapshot` neither hashes it again nor runs ``quick_check``: the
+    publisher checked these very bytes before it published them."""
 
 
 def file_sha256(path: Path) -> str:
@@ -122,8 +126,14 @@ def validate_snapshot(
     version: str | None = None,
     sha256: str | None = None,
     size: int | None = None,
+    verified: bool = False,
 ) -> SnapshotMeta:
-    """Check a snapshot file before serving it; its metadata, or :class:`SnapshotUnreadable`."""
+    """Check a snapshot file before serving it; its metadata, or :class:`SnapshotUnreadable`.
+
+    ``verified`` says the file's bytes already matched a pointer that the publisher wrote
+    after checking them (:attr:`SnapshotFile.verified`): the whole-file checks, SHA-256 and
+    ``PRAGMA quick_check``, are then not repeated on the cold-start path.
+    """
     file = Path(path)
     try:
         actual_size = file.stat().st_size
@@ -131,13 +141,15 @@ def validate_snapshot(
         raise SnapshotUnreadable(f"{file.name}: {exc.strerror or exc}") from exc
     if size is not None and actual_size != size:
         raise SnapshotUnreadable(f"{file.name}: {actual_size} bytes, expected {size}")
-    if sha256 is not None and file_sha256(file) != sha256:
+    if sha256 is not None and not verified and file_sha256(file) != sha256:
         raise SnapshotUnreadable(f"{file.name}: SHA-256 does not match the pointer")
     connection = None
+    checked = ["ok"]
     try:
         connection = connect(read_only_uri(file))
         meta = read_meta(connection)
-        checked = [row[0] for row in connection.execute("PRAGMA quick_check")]
+        if not verified:
+            checked = [row[0] for row in connection.execute("PRAGMA quick_check")]
     except database_errors(LookupError, ValueError) as exc:  # no or a malformed meta row
         raise SnapshotUnreadable(f"{file.name}: {exc}") from exc
     finally:
@@ -158,7 +170,11 @@ def validate_snapshot(
 def open_snapshot(snapshot: SnapshotFile) -> SearchIndex:
     """Validate ``snapshot`` and open it for searching."""
     validate_snapshot(
-        snapshot.path, version=snapshot.version, sha256=snapshot.sha256, size=snapshot.size
+        snapshot.path,
+        version=snapshot.version,
+        sha256=snapshot.sha256,
+        size=snapshot.size,
+        verified=snapshot.verified,
     )
     return SearchIndex.open(snapshot.path)
 
@@ -177,9 +193,19 @@ def store_snapshot(
     version: str,
     *,
     encoding: Encoding = "identity",
+    sha256: str | None = None,
+    size: int | None = None,
+    deadline: float | None = None,
+    clock: Callable[[], float] = time.monotonic,
 ) -> Path:
     """Store a downloaded snapshot (bytes or a stream, gzipped or not) as
-    ``<directory>/<version>.sqlite``, whole or not at all."""
+    ``<directory>/<version>.sqlite``, whole or not at all.
+
+    The bytes written are counted and hashed on the way, so ``size`` and ``sha256``
+    (the pointer's, when given) are checked in the same pass; a gzip stream's own CRC
+    and length are checked by zlib at its end. A ``deadline`` (``clock()`` time) stops a
+    download that would not finish in time: :class:`SnapshotDeferred`, nothing kept.
+    """
     if not version or any(c in version for c in "/\\\0") or version.startswith("."):
         raise SnapshotUnreadable(f"unusable snapshot version {version!r}")
     folder = Path(directory)
@@ -187,92 +213,46 @@ def store_snapshot(
     target = folder / f"{version}.sqlite"
     temporary = folder / f".{version}.{uuid.uuid4().hex}.part"
     stream: BinaryIO = io.BytesIO(source) if isinstance(source, bytes) else source
+    digest = hashlib.sha256()
+    written = 0
     try:
         with temporary.open("wb") as out:
-            if encoding == "gzip":
-                with gzip.GzipFile(fileobj=stream, mode="rb") as unpacked:
-                    shutil.copyfileobj(unpacked, out, 1 << 20)
-            else:
-                shutil.copyfileobj(stream, out, 1 << 20)
+            for block in _blocks(stream, encoding):
+                if deadline is not None and clock() > deadline:
+                    raise SnapshotDeferred(f"{version}: download stopped at its deadline")
+                digest.update(block)
+                written += len(block)
+                out.write(block)
+        if size is not None and written != size:
+            raise SnapshotUnreadable(f"{version}: {written} bytes stored, expected {size}")
+        if sha256 is not None and digest.hexdigest() != sha256:
+            raise SnapshotUnreadable(f"{version}: SHA-256 does not match the pointer")
         os.replace(temporary, target)
-    except (OSError, EOFError, gzip.BadGzipFile) as exc:
+    except (OSError, EOFError, zlib.error) as exc:
         raise SnapshotUnreadable(f"{version}: could not store the download: {exc}") from exc
     finally:
         temporary.unlink(missing_ok=True)
     return target
 
 
-class SnapshotHolder:
-    """The snapshot a warm Lambda searches, refreshed at most every ``check_every_s``.
+def _blocks(stream: BinaryIO, encoding: Encoding) -> Iterator[bytes]:
+    """The snapshot's bytes, a chunk at a time, gunzipped if ``encoding`` says so.
 
-    ``fetch_latest(current_version)`` returns the latest snapshot when it differs
-    from ``current_version`` (None at a cold start), or None when there is nothing
-    newer; it may raise. Exactly one thread checks at a time; the others keep
-    searching the snapshot they have.
+    zlib directly rather than :class:`gzip.GzipFile`: the same checks (a gzip member's
+    CRC-32 and length are verified at its end, a stream cut short is an error) without
+    Python-level buffering on a cold start's hot path.
     """
-
-    def __init__(
-        self,
-        fetch_latest: Callable[[str | None], SnapshotFile | None],
-        *,
-        check_every_s: float = 30.0,
-        clock: Callable[[], float] = time.monotonic,
-        opener: Callable[[SnapshotFile], SearchIndex] = open_snapshot,
-        on_refresh_error: Callable[[Exception], None] | None = None,
-    ) -> None:
-        self._fetch_latest = fetch_latest
-        self._check_every_s = check_every_s
-        self._clock = clock
-        self._opener = opener
-        self._on_refresh_error = on_refresh_error
-        self._lock = threading.Lock()
-        self._index: SearchIndex | None = None
-        self._checked_at = float("-inf")
-        self.refresh_errors = 0
-
-    @property
-    def version(self) -> str | None:
-        index = self._index
-        return index.meta.version if index is not None else None
-
-    def index(self) -> SearchIndex:
-        """The snapshot to search now; at a cold start, loads one or raises
-        :class:`SnapshotUnreadable` (or whatever ``fetch_latest`` raised)."""
-        index = self._index
-        if index is None:
-            with self._lock:
-                if self._index is None:
-                    self._index = self._load(None)
-                    self._checked_at = self._clock()
-                return self._index
-        if self._clock() - self._checked_at >= self._check_every_s and self._lock.acquire(
-            blocking=False
-        ):
-            try:
-                self._refresh()
-            finally:
-                self._lock.release()
-        return self._index or index
-
-    def _load(self, current: str | None) -> SearchIndex:
-        snapshot = self._fetch_latest(current)
-        if snapshot is None:
-            raise SnapshotUnreadable("no snapshot has been published")
-        return self._opener(snapshot)
-
-    def _refresh(self) -> None:
-        self._checked_at = self._clock()
-        current = self._index
-        try:
-            version = current.meta.version if current is not None else None
-            snapshot = self._fetch_latest(version)
-            if snapshot is None or snapshot.version == version:
-                return
-            self._index = self._opener(snapshot)
-        except Exception as exc:  # a bad new snapshot must not take the good one down
-            self.refresh_errors += 1
-            if self._on_refresh_error is not None:
-                self._on_refresh_error(exc)
-            return
-        # The old index is not closed here: another thread may be mid-search on it.
-        # Its connections close when the last reference to it goes.
+    if encoding != "gzip":
+        while block := stream.read(CHUNK_BYTES):
+            yield block
+        return
+    inflate = zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)
+    while packed := stream.read(CHUNK_BYTES):
+        while packed:
+            if inflate.eof:  # another gzip member follows
+                inflate = zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)
+            yield inflate.decompress(packed)
+            packed = inflate.unused_data if inflate.eof else b""
+    if not inflate.eof:
+        raise EOFError("the gzip stream ended before its end marker")
+    yield inflate.flush()
