@@ -4,12 +4,14 @@ It runs only on a laptop, through the local runner; no deployed function imports
 :mod:`storechat.offline.model` states its contract. The package reads in the order a
 request flows through it:
 
-* ``vocabulary``: the shop's words (categories, brands, product lines, systems, forms,
-  uses, orders, genres), each declared once and read by both turns;
+* ``store``: what the store carries (brands, product lines, titles, authors, genres),
+  read from the listing of the catalog being served, never from a list in the code;
+* ``vocabulary``: the shopper's words for categories, systems, forms, uses and orders,
+  each declared once and read by both turns;
 * ``bounds``: the numbers a shopper states (price, RAM, storage, weight, battery,
   screen, camera), read as the search's bounds, said and checked;
-* ``scope``: what the store does not do (service questions, kinds and brands it
-  does not sell);
+* ``scope``: what the store does not do (service questions, kinds it does not sell,
+  brands its catalog does not have);
 * ``names``, ``subjects`` and ``refer``: a product model, a book or a review subject
   named in a clause, and the products an earlier answer showed;
 * ``intent``: what one message asks for, and what a follow-up carries over;
@@ -25,10 +27,13 @@ request flows through it:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from storechat.offline.cache import DEFAULT_STAND_IN
 from storechat.offline.model import OFFLINE_MODEL_ID, OfflineModel
+from shared.errors import CatalogUnavailable
+from storechat.offline.store import Listing, Store, store_of
 
 __all__ = ["OFFLINE_MODEL_ID", "OfflineModel", "OfflineProvider"]
 
@@ -38,8 +43,20 @@ class OfflineProvider:
 
     label = "offline"
 
-    def __init__(self, stand_in_for: str = DEFAULT_STAND_IN) -> None:
-        self._model = OfflineModel(stand_in_for)
+    def __init__(
+        self, stand_in_for: str = DEFAULT_STAND_IN, listing: Callable[[], Listing] | None = None
+    ) -> None:
+        """``listing``: the listing of the snapshot the catalog tool searches right now."""
+        self._listing = listing
+        self._model = OfflineModel(stand_in_for, self._store if listing else None)
+
+    def _store(self) -> Store:
+        assert self._listing is not None
+        try:
+            return store_of(self._listing())
+        except CatalogUnavailable:
+            # No snapshot to read: the model knows no brand, and the catalog tool says why.
+            return Store({}, ())
 
     def converse(
         self, request: dict[str, Any], *, timeout_s: float | None = None

@@ -6,25 +6,25 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Final
 
+from shared.search.languages import in_english
 from storechat.offline.bounds import bounds_in
 from storechat.offline.names import ModelName, find_models
 from storechat.offline.refer import Reference, reference_in
 from storechat.offline.scope import Kind, brand_not_carried, kind_not_carried, service_topic
+from storechat.offline.store import store
 from storechat.offline.subjects import BookAsk, book_ask, review_ask, title_in
 from storechat.offline.vocabulary import (
     BOOKS,
     COMPUTERS,
-    GENRE_KEYWORD,
-    GENRE_RE,
     MOBILE,
     OS_CATEGORY,
-    PUBLISHERS,
     SORT_RES,
     USE_RES,
     brands_in,
     categories_in,
     first_match,
     forms_in,
+    genres_in,
     systems_in,
     unique,
 )
@@ -185,7 +185,8 @@ class Intent:
 
 
 def _normalise(text: str) -> str:
-    text = text[:MAX_TEXT_CHARS].replace("\u2019", "'")
+    # German, Spanish and French read as the search reads them: one language layer.
+    text = in_english(text[:MAX_TEXT_CHARS].replace("\u2019", "'"))
     # "$1,299" must stay one number when clauses split on commas.
     return re.sub(r"(?<=\d),(?=\d{3}\b)", "", text)
 
@@ -251,7 +252,7 @@ def parse_text(text: str) -> Intent:
             brands.append(product.brand)
     if not categories:
         categories = [OS_CATEGORY[name] for name in product_systems]
-    genres = [GENRE_KEYWORD.get(g.lower(), g.lower()) for g in GENRE_RE.findall(text)]
+    genres = genres_in(text)
     if BOOKS not in categories and not book:
         genres = []
     bounds = bounds_in(text.lower())
@@ -327,7 +328,7 @@ def conversation_intent(user_texts: list[str]) -> Intent:
     if current.wants_reviews and not current.has_constraints():
         # "What do reviewers say about it?" wants reviews of the earlier
         # subject, not the same catalog search again.
-        specific = context.product or any(b not in PUBLISHERS for b in context.brands)
+        specific = context.product or any(b not in store().publishers for b in context.brands)
         return replace(current, review_query=review_query(context) if specific else None)
     merged = context.refined_by(current)
     if context.book_title and not current.book_query and _BOOK_FACT_CUE.search(user_texts[-1]):
@@ -342,7 +343,7 @@ def review_query(intent: Intent) -> str:
         return intent.review_query
     if intent.product:
         return intent.product.full_name
-    brand = next((b for b in intent.brands if b not in PUBLISHERS), None)
+    brand = next((b for b in intent.brands if b not in store().publishers), None)
     noun = "phone" if intent.categories[:1] == (MOBILE,) else "laptop"
     gaming = "gaming" if intent.use == "gaming" else None
     return " ".join(part for part in (brand, gaming, noun) if part)

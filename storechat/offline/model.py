@@ -50,6 +50,7 @@ serve concurrent requests.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, Final
 
@@ -80,6 +81,7 @@ from storechat.offline.plan import (
     service_reply,
 )
 from storechat.offline.refer import shown_in
+from storechat.offline.store import Store, serving
 from storechat.offline.usage import UsageMeter
 
 OFFLINE_MODEL_ID: Final = "storechat.offline-v1"
@@ -98,8 +100,13 @@ def read_ask(messages: list[dict[str, Any]]) -> Ask:
 class OfflineModel:
     """A deterministic Converse model: same request, same message. Thread-safe."""
 
-    def __init__(self, stand_in_for: str = DEFAULT_STAND_IN) -> None:
+    def __init__(
+        self, stand_in_for: str = DEFAULT_STAND_IN, store: Callable[[], Store] | None = None
+    ) -> None:
+        """``store`` gives what the store carries when a request comes (the bundled
+        catalog's if None): the model knows the catalog being served."""
         self._meter = UsageMeter(stand_in_for)
+        self._store = store
 
     def converse(self, request: dict[str, Any]) -> dict[str, Any]:
         messages = request.get("messages")
@@ -107,7 +114,8 @@ class OfflineModel:
             raise InvalidConverseRequest("the offline model needs at least one message")
         if not isinstance(messages[-1], dict) or messages[-1].get("role") != "user":
             raise InvalidConverseRequest("the last message must come from the user")
-        content, stop_reason = self._reply(request, messages)
+        with serving(self._store):
+            content, stop_reason = self._reply(request, messages)
         usage = self._meter.usage(request, content)
         return {
             "output": {"message": {"role": "assistant", "content": content}},

@@ -6,23 +6,14 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
-from storechat.offline.vocabulary import (
-    BRAND_CATEGORIES,
-    COMPUTERS,
-    LINES,
-    MOBILE,
-    PUBLISHERS,
-    brand_named,
-    word_set,
-)
+from storechat.offline.store import store
+from storechat.offline.vocabulary import COMPUTERS, MOBILE, brand_named, word_set
 
 _I = re.IGNORECASE
 
-_MODEL_QUALIFIERS: Final = (
-    word_set("pro air max plus ultra mini lite flip fold fe go s studio laptop book carbon slim")
-    | word_set("edge neo duo phone gaming")
-    | frozenset(LINES)
-)
+_MODEL_QUALIFIERS: Final = word_set(
+    "pro air max plus ultra mini lite flip fold fe go s studio laptop book carbon slim"
+) | word_set("edge neo duo phone gaming")
 # Not "in": "the iPhone 15 in stock" names a model; "15-inch" is caught as one token.
 _UNIT_WORDS: Final = frozenset(
     {"gb", "tb", "kg", "g", "inch", "inches", "mah", "mp", "hours", "h", "hrs", "hz", "%"}
@@ -63,15 +54,22 @@ def _is_model_token(words: list[re.Match[str]], index: int) -> bool:
     following = words[index + 1].group().lower() if index + 1 < len(words) else ""
     if low.isdigit() and following in _UNIT_WORDS:
         return False
-    return low in _MODEL_QUALIFIERS or any(ch.isdigit() for ch in low)
+    shop = store()
+    return (
+        low in _MODEL_QUALIFIERS
+        or low in shop.lines
+        or low in shop.model_words
+        or any(ch.isdigit() for ch in low)
+    )
 
 
 def _line_category(line: str, next_word: str) -> str:
-    if line in {"galaxy", "surface"} and next_word.startswith("book"):
+    # "Galaxy Book4" is a laptop of a line of phones, "ROG Phone" a phone of gaming laptops.
+    if next_word.startswith("book"):
         return COMPUTERS
-    if line == "rog" and next_word == "phone":
+    if next_word == "phone":
         return MOBILE
-    return LINES[line][1]
+    return store().lines[line][1]
 
 
 def _model_end(text: str, words: list[re.Match[str]], start: int) -> int:
@@ -104,27 +102,31 @@ def find_model(text: str) -> ModelName | None:
 
 
 def _model_at(text: str, words: list[re.Match[str]], i: int) -> tuple[ModelName | None, int]:
+    shop = store()
     line = words[i].group().lower()
     brand = brand_named(words[i].group())
     numbered = (
         brand is not None
-        and brand not in PUBLISHERS
+        and brand not in shop.publishers
         and i + 1 < len(words)
         and words[i + 1].group()[0].isdigit()
     )
-    if line not in LINES and not numbered:
+    if line not in shop.lines and not numbered:
         return None, i
     end = _model_end(text, words, i + 1)
-    if end == i + 1:
+    if end == i + 1 and shop.line_sizes.get(line) != 1:
         return None, i  # "a macbook for school": a line, but no model
+    # "Is the iMac in stock?": a line of one product names it.
     start = i
-    if line in LINES:
+    if line in shop.lines:
         previous = brand_named(words[i - 1].group()) if i else None
         start = i - 1 if previous else i
-        brand = previous or LINES[line][0]
-        category = _line_category(line, words[i + 1].group().lower())
+        brand = previous or shop.lines[line][0]
+        following = words[i + 1].group().lower() if i + 1 < len(words) else ""
+        category = _line_category(line, following)
     else:
-        category = MOBILE if BRAND_CATEGORIES[brand or ""] == {MOBILE} else COMPUTERS
+        categories = shop.brand_categories.get(brand or "", frozenset())
+        category = MOBILE if categories == {MOBILE} else COMPUTERS
     phrase = text[words[start].start() : words[end - 1].end()]
     return ModelName(text=phrase, brand=brand, category=category), end
 

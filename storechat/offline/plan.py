@@ -20,12 +20,11 @@ from storechat.offline.intent import Intent, review_query
 from storechat.offline.messages import ToolOutcome
 from storechat.offline.names import ModelName
 from storechat.offline.refer import Reference, Shown, pick
+from storechat.offline.store import store
 from storechat.offline.vocabulary import (
     BOOK_INFO,
     BOOKS,
-    BRAND_CATEGORIES,
     COMPUTERS,
-    LINES,
     LOOKUP,
     MOBILE,
     OS_CATEGORY,
@@ -141,7 +140,8 @@ def _lookup_input(intent: Intent, category: str | None, brand: str | None) -> di
 
 
 def _brands_for(intent: Intent, category: str | None) -> list[str | None]:
-    fitting = [b for b in intent.brands if category is None or category in BRAND_CATEGORIES[b]]
+    sells = store().brand_categories
+    fitting = [b for b in intent.brands if category is None or category in sells.get(b, ())]
     return list(fitting[:3]) or [None]
 
 
@@ -262,7 +262,7 @@ def _nearest_input(request: dict[str, Any]) -> dict[str, Any] | None:
 
 def _closest_input(model: ModelName) -> dict[str, Any]:
     """A search for the products nearest a named one: its product line, else its brand."""
-    line = next((w for w in model.text.split() if w.lower() in LINES), None)
+    line = next((w for w in model.text.split() if w.lower() in store().lines), None)
     request: dict[str, Any] = {"productName": line} if line else {}
     if model.brand:
         request["brandId"] = model.brand

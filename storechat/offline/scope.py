@@ -13,7 +13,20 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from storechat.offline.vocabulary import COMPUTERS, MOBILE
+from shared.search.intents import STOP_WORDS
+from shared.search.words import fold, parser_words
+from storechat.offline.store import store
+from storechat.offline.vocabulary import (
+    COMPUTERS,
+    MOBILE,
+    SORT_RES,
+    USE_RES,
+    categories_in,
+    forms_in,
+    genres_in,
+    systems_in,
+    word_set,
+)
 
 _I = re.IGNORECASE
 
@@ -98,25 +111,19 @@ NOT_CARRIED: Final[tuple[Kind, ...]] = (
 )
 _NOT_CARRIED_RES: Final = tuple((kind, re.compile(kind.pattern, _I)) for kind in NOT_CARRIED)
 
-# Brands shoppers ask for that the store does not sell, as the answer names them.
-_OTHER_BRANDS: Final = (
-    "Sony",
-    "Huawei",
-    "Xiaomi",
-    "Nokia",
-    "Motorola",
-    "Toshiba",
-    "LG",
-    "Framework",
-    "Oppo",
-    "Vivo",
-    "Honor",
-    "Fairphone",
-    "Nothing",
+# A brand is named before the kind of product ("a Sony laptop", "motorola phones") or
+# after "from" ("anything from Nokia"); these words stand there without naming one.
+_BRAND_SLOT = re.compile(
+    r"(?<![\w-])([A-Za-z][\w&-]*)\s+(?=(?:smart ?)?(?:phones?|laptops?|computers?|notebooks?|"
+    r"pcs?|desktops?|smartphones?|tablets?|devices?|brand)\b)|\bfrom\s+([A-Z][\w&-]*)",
 )
-_OTHER_BRAND_RE: Final = re.compile(
-    r"\b(" + "|".join(b for b in _OTHER_BRANDS if b != "Nothing") + r")\b|\b(Nothing) phones?\b",
-    _I,
+_NOT_BRANDS: Final = word_set(
+    "new used refurbished unlocked basic simple second durable reliable fancy cool sturdy "
+    "quality modern old older latest recent current low mid high top entry dual sim smart "
+    "little tiny huge first your my our their his her its this that these those which what "
+    "any some another other every each no not only just also decent normal regular good "
+    "kids family mobile cell sell sells selling have has stock carry buy want need get see show "
+    "find recommend suggest best better cheapest"
 )
 
 
@@ -138,8 +145,31 @@ def kind_not_carried(text: str, carried: bool) -> Kind | None:
 
 
 def brand_not_carried(text: str) -> str | None:
-    match = _OTHER_BRAND_RE.search(text)
-    if not match:
-        return None
-    said = match.group(1) or match.group(2)
-    return next(b for b in _OTHER_BRANDS if b.casefold() == said.casefold())
+    """A brand ``text`` asks for that the catalog does not have, as the shopper wrote it.
+
+    Read from where a brand stands, not from a list: a word there that is none of the
+    catalog's words (:meth:`Store.knows`), nor near a brand of it (a typo), nor a word
+    the search or the offline model gives a meaning to.
+    """
+    shop = store()
+    for match in _BRAND_SLOT.finditer(text):
+        said = match.group(1) or match.group(2)
+        word = said.casefold()
+        if (
+            len(word) < 2
+            or word in _NOT_BRANDS
+            or word in STOP_WORDS
+            or fold(word) in parser_words()
+            or shop.knows(word)
+            or shop.brand_near(said)
+            or _has_meaning(said)
+        ):
+            continue
+        return said if any(c.isupper() for c in said) else said.capitalize()
+    return None
+
+
+def _has_meaning(word: str) -> bool:
+    return any(
+        pattern.fullmatch(word) for patterns in (USE_RES, SORT_RES) for _, pattern in patterns
+    ) or bool(systems_in(word) or forms_in(word) or categories_in(word) or genres_in(word))

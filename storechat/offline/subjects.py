@@ -7,16 +7,15 @@ from dataclasses import dataclass
 from typing import Final
 
 from storechat.offline.names import ModelName, find_model
+from storechat.offline.store import store
 from storechat.offline.vocabulary import (
     BOOKS,
-    GENRE_RE,
-    LINES,
     MOBILE,
-    PUBLISHERS,
     USE_RES,
     brands_in,
     categories_in,
     first_match,
+    genres_in,
     systems_in,
     word_set,
 )
@@ -75,7 +74,7 @@ def _mentions_product(phrase: str) -> bool:
         brands_in(phrase)
         or systems_in(phrase)
         or any(cat != BOOKS for cat in categories_in(phrase))
-        or any(re.search(rf"\b{line}\b", lowered) for line in LINES if line != "swift")
+        or any(store().lines.get(word) for word in re.findall(r"[^\W_]+", lowered))
     )
 
 
@@ -125,7 +124,7 @@ def book_ask(clause: str) -> BookAsk | None:
         if (
             not _mentions_product(candidate)
             and candidate.lower() not in _NOT_TITLES
-            and not (GENRE_RE.fullmatch(candidate))
+            and candidate.casefold() not in genres_in(candidate)
         ):
             author = candidate
     title = None
@@ -210,7 +209,7 @@ def review_ask(clause: str) -> tuple[ModelName | None, str | None, BookAsk | Non
         kind, phrase = _subject_kind(match.group("s"), book_context=BOOKS in categories_in(clause))
         if kind == "book":
             return None, None, BookAsk(title=phrase)
-    brands = [b for b in brands_in(clause) if b not in PUBLISHERS]
+    brands = [b for b in brands_in(clause) if b not in store().publishers]
     if not brands:
         return None, None, None
     noun = "phone" if MOBILE in categories_in(clause) else "laptop"

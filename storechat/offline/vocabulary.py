@@ -11,6 +11,9 @@ import re
 from collections.abc import Iterable
 from typing import Final
 
+from shared.search.intents import INTENTS
+from storechat.offline.store import store
+
 COMPUTERS: Final = "COMPUTERS"
 MOBILE: Final = "MOBILE"
 BOOKS: Final = "BOOKS"
@@ -34,18 +37,15 @@ _CATEGORY_RES: Final[tuple[tuple[str, re.Pattern[str]], ...]] = (
     (
         COMPUTERS,
         re.compile(
-            r"\b(?:pcs?|laptops?|computers?|notebooks?|desktops?|macbooks?|imacs?|macs?|"
-            r"mac mini|chromebooks?|ultrabooks?|gaming rigs?|workstations?|all-in-ones?|"
-            r"towers?|galaxy books?\d*|surface (?:laptop|pro|book)|thinkpads?|zenbooks?|"
-            r"vivobooks?|ideapads?)\b",
+            r"\b(?:pcs?|laptops?|computers?|notebooks?|desktops?|ultrabooks?|gaming rigs?|"
+            r"workstations?|all-in-ones?|towers?)\b",
             _I,
         ),
     ),
     (
         MOBILE,
         re.compile(
-            r"\b(?:(?:smart|cell|mobile )?phones?|smartphones?|mobiles?|iphones?|"
-            r"galaxy [sazf]\d*\w*|pixel(?:\s?\d+\w*)?|handsets?|zenfones?)\b",
+            r"\b(?:(?:smart|cell|mobile )?phones?|smartphones?|mobiles?|handsets?)\b",
             _I,
         ),
     ),
@@ -59,72 +59,6 @@ _CATEGORY_RES: Final[tuple[tuple[str, re.Pattern[str]], ...]] = (
         ),
     ),
 )
-# Laptops whose names contain "book" must not read as a request for books.
-_NOT_BOOKS = re.compile(r"\b(?:galaxy|surface|yoga|chrome|mac|zen|vivo)\s*book\w*", _I)
-
-# brandId exactly as the catalog spells it, and the categories each brand sells.
-_BRANDS: Final[tuple[tuple[str, str, frozenset[str]], ...]] = (
-    ("ASUS", r"asus", frozenset({COMPUTERS, MOBILE})),
-    ("Dell", r"dell", frozenset({COMPUTERS})),
-    ("Apple", r"apple", frozenset({COMPUTERS, MOBILE})),
-    ("Lenovo", r"lenovo", frozenset({COMPUTERS})),
-    ("HP", r"hp", frozenset({COMPUTERS})),
-    ("Samsung", r"samsung", frozenset({COMPUTERS, MOBILE})),
-    ("Microsoft", r"microsoft", frozenset({COMPUTERS})),
-    ("Acer", r"acer", frozenset({COMPUTERS})),
-    ("Razer", r"razer", frozenset({COMPUTERS})),
-    ("MSI", r"msi", frozenset({COMPUTERS})),
-    ("Penguin Books", r"penguin(?: books)?", frozenset({BOOKS})),
-    ("HarperCollins", r"harper ?collins", frozenset({BOOKS})),
-    ("Bloomsbury", r"bloomsbury", frozenset({BOOKS})),
-    ("Google", r"google", frozenset({COMPUTERS, MOBILE})),
-    ("OnePlus", r"one ?plus", frozenset({MOBILE})),
-)
-_BRAND_RES: Final = tuple(
-    (brand, re.compile(rf"\b{pattern}\b", _I)) for brand, pattern, _ in _BRANDS
-)
-BRAND_CATEGORIES: Final = {brand: cats for brand, _, cats in _BRANDS}
-PUBLISHERS: Final = frozenset(b for b, cats in BRAND_CATEGORIES.items() if cats == {BOOKS})
-
-# Product lines: a line word followed by a model token names a specific product.
-LINES: Final[dict[str, tuple[str | None, str]]] = {
-    "xps": ("Dell", COMPUTERS),
-    "inspiron": ("Dell", COMPUTERS),
-    "latitude": ("Dell", COMPUTERS),
-    "alienware": ("Dell", COMPUTERS),
-    "zenbook": ("ASUS", COMPUTERS),
-    "vivobook": ("ASUS", COMPUTERS),
-    "rog": ("ASUS", COMPUTERS),
-    "tuf": ("ASUS", COMPUTERS),
-    "zephyrus": ("ASUS", COMPUTERS),
-    "zenfone": ("ASUS", MOBILE),
-    "macbook": ("Apple", COMPUTERS),
-    "imac": ("Apple", COMPUTERS),
-    "mac": ("Apple", COMPUTERS),
-    "iphone": ("Apple", MOBILE),
-    "thinkpad": ("Lenovo", COMPUTERS),
-    "ideapad": ("Lenovo", COMPUTERS),
-    "ideacentre": ("Lenovo", COMPUTERS),
-    "legion": ("Lenovo", COMPUTERS),
-    "spectre": ("HP", COMPUTERS),
-    "envy": ("HP", COMPUTERS),
-    "pavilion": ("HP", COMPUTERS),
-    "victus": ("HP", COMPUTERS),
-    "omen": ("HP", COMPUTERS),
-    "elitebook": ("HP", COMPUTERS),
-    "surface": ("Microsoft", COMPUTERS),
-    "aspire": ("Acer", COMPUTERS),
-    "swift": ("Acer", COMPUTERS),
-    "nitro": ("Acer", COMPUTERS),
-    "predator": ("Acer", COMPUTERS),
-    "blade": ("Razer", COMPUTERS),
-    "katana": ("MSI", COMPUTERS),
-    "stealth": ("MSI", COMPUTERS),
-    "galaxy": ("Samsung", MOBILE),
-    "pixel": ("Google", MOBILE),
-    "nord": ("OnePlus", MOBILE),
-    "chromebook": (None, COMPUTERS),
-}
 
 # Each system: what a shopper writes, the category it runs on, and how an answer spells it.
 _SYSTEMS: Final[tuple[tuple[str, str, str, str], ...]] = (
@@ -224,36 +158,35 @@ _SORTS: Final[tuple[tuple[str, str, str], ...]] = (
 SORT_RES: Final = tuple((name, re.compile(pattern, _I)) for name, pattern, _ in _SORTS)
 SORT_PHRASE: Final = {name: phrase for name, _, phrase in _SORTS}
 
-_GENRES: Final = (
-    "fantasy",
-    "science fiction",
-    "sci-fi",
-    "mystery",
-    "thriller",
-    "romance",
-    "horror",
-    "classic",
-    "classics",
-    "dystopian",
-    "crime",
-    "poetry",
-    "biography",
-    "memoir",
-    "history",
-    "historical fiction",
-    "young adult",
-    "children's",
-    "philosophy",
-    "literary fiction",
+# Genres: the catalog's own, and the words the search's phrase table reads as a genre.
+_GENRE_PHRASES: Final = tuple(
+    sorted(
+        {p for i in INTENTS if i.category == BOOKS and i.terms for p in i.phrases},
+        key=len,
+        reverse=True,
+    )
 )
-# The catalog says "Classic fiction"; a plural keyword would not match it.
-GENRE_KEYWORD: Final = {"classics": "classic", "sci-fi": "science fiction"}
-GENRE_RE = re.compile(r"\b(" + "|".join(re.escape(g) for g in _GENRES) + r")\b", _I)
+
+
+def genres_in(text: str) -> list[str]:
+    """The genres ``text`` asks for, as search words: "classics" -> "classic"."""
+    found: list[str] = []
+    for genre in (*store().genres, *_GENRE_PHRASES):
+        said = re.search(rf"(?<![\w-]){re.escape(genre)}s?(?![\w-])", text, _I)
+        if said and not any(genre in f for f in found):
+            found.append(genre)
+    return found
 
 
 def categories_in(text: str) -> list[str]:
-    masked = _NOT_BOOKS.sub(" laptop ", text)
-    return [cat for cat, pattern in _CATEGORY_RES if pattern.search(masked)]
+    shop = store()
+    masked = shop.unbooked(text)
+    found = [cat for cat, pattern in _CATEGORY_RES if pattern.search(masked)]
+    for word in re.findall(r"[^\W_]+", masked.casefold()):
+        line = shop.lines.get(word) or shop.lines.get(word.removesuffix("s"))
+        if line and line[1] not in found:
+            found.append(line[1])
+    return [cat for cat, _ in _CATEGORY_RES if cat in found]
 
 
 def forms_in(text: str) -> list[str]:
@@ -261,7 +194,7 @@ def forms_in(text: str) -> list[str]:
 
 
 def brands_in(text: str) -> list[str]:
-    return [brand for brand, pattern in _BRAND_RES if pattern.search(text)]
+    return store().brands_in(text)
 
 
 def systems_in(text: str) -> list[str]:
@@ -269,7 +202,7 @@ def systems_in(text: str) -> list[str]:
 
 
 def brand_named(word: str) -> str | None:
-    return next((brand for brand, pattern in _BRAND_RES if pattern.fullmatch(word)), None)
+    return store().brand_named(word)
 
 
 def first_match(patterns: tuple[tuple[str, re.Pattern[str]], ...], text: str) -> str | None:

@@ -110,3 +110,26 @@ def test_a_misspelt_search_finds_the_imported_product_and_the_trace_says_so(
     assert [p["productId"] for p in result.body["products"]] == ["CMP-901"]
     (line,) = [t for t in result.body["trace"] if t["tool"] == "lookup_inventory"]
     assert "read 'framwork' as 'framework'" in line["summary"]
+
+
+def test_the_offline_model_knows_an_import_the_moment_it_is_imported(
+    storechat: Any, tmp_path: Path
+) -> None:
+    # Given a store owner's import of brands the bundled catalog never had
+    path = tmp_path / "new.jsonl"
+    path.write_text("".join(json.dumps(p) + "\n" for p in IMPORTED), encoding="utf-8")
+    assert storechat("catalog", "import", str(path))[0] == 0
+
+    # When a shopper asks the offline model for them by brand
+    code, framework, _ = storechat("ask", "do you have a Framework laptop?")
+    assert code == 0
+    code, motorola, _ = storechat("ask", "Motorola phone with a big battery")
+    assert code == 0
+    code, sony, _ = storechat("ask", "a Sony laptop")
+    assert code == 0
+
+    # Then it shows them, never saying the store does not carry them; a brand the catalog
+    # still lacks is said to be missing
+    assert "[CMP-901]" in framework and "don't carry" not in framework
+    assert "[MOB-901]" in motorola and "don't carry" not in motorola
+    assert "Sorry, we don't carry Sony." in sony and "We carry the Framework" not in sony

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from shared.search.intents import INTENTS, STOP_WORDS, Intent
+from shared.search.languages import in_english
 from shared.search.schema import split_glued
 
 MAX_TEXT = 500
@@ -240,7 +241,8 @@ def parse(keywords: str, explicit: dict[str, Any] | None = None) -> Words:
 
 
 def _normalized(keywords: str) -> str:
-    return unicodedata.normalize("NFKC", keywords[:MAX_TEXT]).casefold().replace("\u2019", "'")
+    text = in_english(keywords[:MAX_TEXT])
+    return unicodedata.normalize("NFKC", text).casefold().replace("\u2019", "'")
 
 
 def respell(keywords: str, corrections: Mapping[str, str]) -> str:

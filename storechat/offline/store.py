@@ -1,0 +1,302 @@
+"""What the store carries, as the offline model knows it: read from the catalog served.
+
+A real model is told what the store sells; the offline model reads it from the
+listing of the snapshot the catalog tool searches (:class:`shared.search.listing.Listing`),
+so that every brand, product line, title, author and genre it recognises is one of
+the catalog's own, and a catalog imported a moment ago is understood at once. Nothing
+here is a list of the shop's words: a product line is the word that follows its
+brand in the catalog's names ("Dell **XPS** 13"), or the first word of a name that
+does not start with its brand ("**Alienware** m16").
+
+The model reads one :class:`Store` per request (:func:`serving`, a context variable, so
+that concurrent requests on threads each see their own); without one it knows the
+bundled catalog, as the local system serves it by default.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import re
+import threading
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import Any, Final, Protocol
+
+from shared.search.intents import STOP_WORDS
+from shared.search.words import parse, parser_words
+
+BOOKS: Final = "BOOKS"
+_WORD = re.compile(r"[^\W_]+(?:['.\-][^\W_]+)*")
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
+
+
+class Listing(Protocol):
+    """The part of :class:`shared.search.listing.Listing` the model reads."""
+
+    def categories(self) -> dict[str, int]: ...
+
+    def brands(self, category: str | None = None) -> dict[str, int]: ...
+
+    def authors(self) -> dict[str, int]: ...
+
+    def genres(self) -> dict[str, int]: ...
+
+    def titles(self, category: str | None = None) -> list[str]: ...
+
+
+@dataclass(frozen=True)
+class Title:
+    """A product's name as the catalog writes it, its category and (if it says) brand."""
+
+    name: str
+    category: str
+    brand: str | None
+
+
+def _brand_pattern(brand: str) -> str:
+    # "HarperCollins" is also written "Harper Collins", "OnePlus" "One Plus"; "Penguin
+    # Books" is "Penguin" to most.
+    first, _, rest = brand.strip().partition(" ")
+    parts = [re.escape(p) for p in _CAMEL.split(first) if p]
+    pattern = r"\s?".join(parts)
+    if not rest:
+        return pattern
+    tail = r"\s+" + r"\s+".join(re.escape(w) for w in rest.split())
+    shortened = len(first) > 3 and first.casefold() not in parser_words()
+    return pattern + (f"(?:{tail})?" if shortened else tail)
+
+
+def _only_kind(word: str) -> bool:
+    """Whether the search reads ``word`` as a kind of product and nothing more."""
+    meant = parse(word)
+    return bool(meant.category or meant.forms) and not meant.groups
+
+
+def _words(text: str) -> list[str]:
+    return [w.casefold() for w in _WORD.findall(text)]
+
+
+class Store:
+    """The brands, lines, titles, authors and genres of one catalog."""
+
+    def __init__(
+        self,
+        brands: Mapping[str, Iterable[str]],
+        titles: Iterable[Title],
+        authors: Iterable[str] = (),
+        genres: Iterable[str] = (),
+    ) -> None:
+        self.brand_categories: dict[str, frozenset[str]] = {
+            brand: frozenset(categories) for brand, categories in brands.items()
+        }
+        self.titles: tuple[Title, ...] = tuple(titles)
+        self.authors: tuple[str, ...] = tuple(authors)
+        self.genres: tuple[str, ...] = tuple(dict.fromkeys(g.casefold() for g in genres))
+        self.publishers = frozenset(
+            b for b, cats in self.brand_categories.items() if cats == {BOOKS}
+        )
+        ordered = sorted(self.brand_categories, key=len, reverse=True)
+        self._brand_res = [
+            (brand, re.compile(rf"(?<![^\W_]){_brand_pattern(brand)}(?![^\W_])", re.I))
+            for brand in ordered
+        ]
+        self.line_sizes: dict[str, int] = {}
+        """How many products each line has."""
+        self.lines = self._lines()
+        self._known = self._known_words()
+        self.model_words = self._model_words()
+        """Words of the names of products other than books that say nothing else
+        ("zephyrus", "ultra"): in a shopper's text after a line, part of a model's name."""
+        self._book_names = self._named_books()
+
+    def _lines(self) -> dict[str, tuple[str | None, str]]:
+        """Each product line (a lower-case word) and its brand (None when several brands
+        make it) and the category most of its products are in."""
+        brands: dict[str, set[str | None]] = defaultdict(set)
+        categories: dict[str, Counter[str]] = defaultdict(Counter)
+        for title in self.titles:
+            if title.category == BOOKS:
+                continue
+            words = _words(title.name)
+            brand_words = _words(title.brand) if title.brand else []
+            rest = words[len(brand_words) :] if words[: len(brand_words)] == brand_words else words
+            if rest and rest[0].isalpha() and len(rest[0]) > 1:
+                brands[rest[0]].add(title.brand)
+                categories[rest[0]][title.category] += 1
+        ignored = STOP_WORDS | frozenset(b.casefold() for b in self.brand_categories)
+        # "Framework Laptop 13": "laptop" names a kind, not a line ("iPhone" does both).
+        ignored |= frozenset(w for w in brands if _only_kind(w))
+        self.line_sizes = {line: sum(counts.values()) for line, counts in categories.items()}
+        return {
+            line: (
+                next(iter(owners)) if len(owners) == 1 else None,
+                categories[line].most_common(1)[0][0],
+            )
+            for line, owners in brands.items()
+            if line not in ignored
+        }
+
+    def _named_books(self) -> re.Pattern[str] | None:
+        """The words of names of other things than books with "book" in them ("MacBook",
+        "Galaxy Book4"), which must not read as a request for books."""
+        phrases: set[str] = set()
+        for title in self.titles:
+            if title.category == BOOKS:
+                continue
+            words = _words(title.name)
+            for i, word in enumerate(words):
+                if "book" in word and word.rstrip("0123456789") not in ("book", "books"):
+                    phrases.add(re.escape(word.rstrip("0123456789")))
+                elif word.startswith("book") and i:
+                    phrases.add(re.escape(words[i - 1]) + r"\s*book")
+        if not phrases:
+            return None
+        return re.compile(r"(?<![^\W_])(?:" + "|".join(sorted(phrases)) + r")\w*", re.I)
+
+    def unbooked(self, text: str) -> str:
+        """``text`` with such names as "a computer" (see :meth:`_named_books`)."""
+        return self._book_names.sub(" computer ", text) if self._book_names else text
+
+    def _model_words(self) -> frozenset[str]:
+        common = STOP_WORDS | parser_words() | frozenset(_words(" ".join(self.brand_categories)))
+        return frozenset(
+            word
+            for title in self.titles
+            if title.category != BOOKS
+            for word in _words(title.name)
+            if word.isalpha() and len(word) > 1 and word not in common
+        )
+
+    def _known_words(self) -> frozenset[str]:
+        known = set(self.lines)
+        for text in (*self.brand_categories, *self.authors, *self.genres):
+            known.update(_words(text))
+        for title in self.titles:
+            known.update(_words(title.name))
+        return frozenset(known)
+
+    def brands_in(self, text: str) -> list[str]:
+        """The catalog's brands ``text`` names, longest names first."""
+        found: list[str] = []
+        for brand, pattern in self._brand_res:
+            if pattern.search(text) and not any(brand.casefold() in f.casefold() for f in found):
+                found.append(brand)
+        return found
+
+    def brand_named(self, word: str) -> str | None:
+        return next((brand for brand, pattern in self._brand_res if pattern.fullmatch(word)), None)
+
+    def brand_near(self, word: str) -> str | None:
+        """The brand or line ``word`` is a slip of ("samsng", "motorolla"), if one is near."""
+        folded = word.casefold()
+        if len(folded) < 4:
+            return None
+        names = {b.casefold(): b for b in self.brand_categories}
+        names.update({line: owner for line, (owner, _) in self.lines.items() if owner})
+        near = difflib.get_close_matches(folded, list(names), n=1, cutoff=0.8)
+        return names[near[0]] if near else None
+
+    def knows(self, word: str) -> bool:
+        """Whether ``word`` is one of the catalog's own: a brand's, a line's, a title's,
+        an author's or a genre's."""
+        return word.casefold() in self._known
+
+    def titles_in(self, text: str, category: str | None = None) -> list[Title]:
+        """The catalog's titles ``text`` names in full, longest first ("Circe",
+        "Harry Potter and the Deathly Hallows"); a title of one short word must be
+        written with its capital, so that "dune" in a sentence is not read as one."""
+        folded = " ".join(_words(text))
+        found: list[Title] = []
+        for title in sorted(self.titles, key=lambda t: len(t.name), reverse=True):
+            if category and title.category != category:
+                continue
+            words = " ".join(_words(title.name))
+            if len(words) < 4 or not re.search(rf"(?<!\w){re.escape(words)}(?!\w)", folded):
+                continue
+            if " " not in words and title.name not in text:
+                continue
+            if not any(words in " ".join(_words(f.name)) for f in found):
+                found.append(title)
+        return found
+
+    def authors_in(self, text: str) -> list[str]:
+        """The catalog's authors ``text`` names, by full name or by surname."""
+        folded = " ".join(_words(text))
+        found = []
+        for author in self.authors:
+            names = _words(author)
+            if not names:
+                continue
+            full = " ".join(names)
+            surname = names[-1]
+            if re.search(rf"(?<!\w){re.escape(full)}(?!\w)", folded) or (
+                len(surname) > 3 and re.search(rf"(?<!\w){re.escape(surname)}(?!\w)", folded)
+            ):
+                found.append(author)
+        return found
+
+    @classmethod
+    def of_listing(cls, listing: Listing) -> Store:
+        brands: dict[str, set[str]] = defaultdict(set)
+        titles: list[Title] = []
+        for category in listing.categories():
+            carried = sorted(listing.brands(category), key=len, reverse=True)
+            for brand in carried:
+                brands[brand].add(category)
+            for name in listing.titles(category):
+                owner = next(
+                    (b for b in carried if name.casefold().startswith(b.casefold() + " ")), None
+                )
+                titles.append(Title(name, category, owner))
+        return cls(brands, titles, listing.authors(), listing.genres())
+
+    @classmethod
+    def of_products(cls, products: Iterable[Mapping[str, Any]]) -> Store:
+        brands: dict[str, set[str]] = defaultdict(set)
+        titles, authors, genres = [], [], []
+        for product in products:
+            brands[str(product["brand"])].add(str(product["category"]))
+            titles.append(Title(str(product["name"]), str(product["category"]), product["brand"]))
+            specs = product.get("specs") or {}
+            authors += [str(specs["author"])] if specs.get("author") else []
+            genres += [str(specs["genre"])] if specs.get("genre") else []
+        return cls(brands, titles, dict.fromkeys(authors), genres)
+
+
+@functools.lru_cache(maxsize=4)
+def store_of(listing: Listing) -> Store:
+    """The store one snapshot's listing describes, built once per snapshot."""
+    return Store.of_listing(listing)
+
+
+_BUNDLED_LOCK = threading.Lock()
+
+
+@functools.cache
+def _bundled() -> Store:
+    from shared.catalog_data import load_catalog
+
+    with _BUNDLED_LOCK:
+        return Store.of_products(load_catalog())
+
+
+_SERVING: ContextVar[Store | None] = ContextVar("storechat_offline_store", default=None)
+
+
+def store() -> Store:
+    """The store the current request is served from."""
+    return _SERVING.get() or _bundled()
+
+
+@contextmanager
+def serving(source: Callable[[], Store] | None) -> Iterator[None]:
+    """Serve the request being answered from ``source``'s store (the bundled one if None)."""
+    token = _SERVING.set(source() if source else None)
+    try:
+        yield
+    finally:
+        _SERVING.reset(token)
