@@ -21,6 +21,7 @@ request flows through it:
 * ``product``, ``checks``, ``rank`` and ``facts``: products checked against every
   stated constraint, ranked and described;
 * ``named``, ``notes`` and ``answer``: the final answer, written from the tools' results;
+* ``replies``: the model's own words, for a turn that needs no tool;
 * ``usage``: the token and prompt-caching approximation;
 * ``model``: :class:`OfflineModel`, the Converse request and response around all of it.
 """
@@ -30,9 +31,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from shared.errors import CatalogUnavailable
 from storechat.offline.cache import DEFAULT_STAND_IN
 from storechat.offline.model import OFFLINE_MODEL_ID, OfflineModel
-from shared.errors import CatalogUnavailable
 from storechat.offline.store import Listing, Store, store_of
 
 __all__ = ["OFFLINE_MODEL_ID", "OfflineModel", "OfflineProvider"]

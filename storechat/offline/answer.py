@@ -19,9 +19,10 @@ from storechat.offline.intent import Intent
 from storechat.offline.messages import plain
 from storechat.offline.named import compare_lines, matches, named_lines, shown_one_lines
 from storechat.offline.notes import Line, book_line, failure_line, fit, reviews_line
-from storechat.offline.plan import GREETING, Ask, Done, service_line
+from storechat.offline.plan import Ask, Done
 from storechat.offline.product import Product
 from storechat.offline.rank import rank
+from storechat.offline.replies import ASK_REPLY, GREETING, service_line
 from storechat.offline.vocabulary import (
     BOOK_INFO,
     BOOKS,
@@ -172,9 +173,11 @@ def constraints_for(done: Done, intent: Intent) -> Constraints:
     """The shopper's constraints on one search's results: its category and brand, and
     what the shopper stated."""
     request = done.call.input
-    category = (
-        request.get("category") if request.get("category") in (COMPUTERS, MOBILE, BOOKS) else None
-    )
+    # A search of the shopper's own words: the kind and order the search read in them.
+    understood = (done.outcome.data or {}).get("understood") or {}
+    category = request.get("category") or understood.get("category")
+    category = category if category in (COMPUTERS, MOBILE, BOOKS) else None
+    sort_by = intent.sort_by or (None if request.get("category") else understood.get("sortBy"))
     keywords = str(request.get("keywords") or "").lower().split()
     systems = [s for s in OS_LABEL if s in keywords]
     systems += [s for s in intent.systems if category in (None, OS_CATEGORY[s])]
@@ -184,8 +187,8 @@ def constraints_for(done: Done, intent: Intent) -> Constraints:
         category=category,
         systems=unique(systems) if category != BOOKS else (),
         use=intent.use,
-        sort_by=intent.sort_by,
-        cheap=intent.cheap,
+        sort_by=sort_by,
+        cheap=intent.cheap or sort_by == "price",
         brand=plain(brand, 40) if isinstance(brand, str) else None,
         product_name=name if isinstance(name, str) else None,
         forms=intent.forms if category in (None, COMPUTERS) else (),
@@ -218,6 +221,41 @@ def _for(lookups: list[Done], purpose: str, index: int) -> Done | None:
     return next((d for d in lookups if d.call.purpose == purpose and d.call.index == index), None)
 
 
+def not_understood(done: Done) -> bool:
+    """Whether a search of no kind of product found nothing its words asked for: the
+    search read no kind in them and had to drop them. The shopper is asked, not shown
+    the cheapest things in the store."""
+    data = done.outcome.data or {}
+    request = done.call.input
+    return (
+        not request.get("category")
+        and not request.get("brandId")
+        and not (data.get("understood") or {}).get("category")
+        and "keywords" in (data.get("relaxed") or [])
+    )
+
+
+def _words_dropped(done: Done) -> str | None:
+    """The search words a lookup had to drop to find anything, as the model sent them."""
+    data = done.outcome.data or {}
+    words = done.call.input.get("keywords")
+    if not words or "keywords" not in (data.get("relaxed") or []) or not data.get("products"):
+        return None
+    return plain(words, 60)
+
+
+def corrections_line(lookups: list[Done]) -> Line | None:
+    """What the search read instead of a misspelt word, as it said."""
+    read: dict[str, str] = {}
+    for d in lookups:
+        corrected = (d.outcome.data or {}).get("corrected") or {}
+        read |= {str(k): str(v) for k, v in corrected.items() if isinstance(v, str)}
+    if not read:
+        return None
+    said = ", ".join(f"“{plain(k, 40)}” as “{plain(v, 40)}”" for k, v in read.items())
+    return Line(f"I read {said}.", droppable=True)
+
+
 def _lookup_lines(ask: Ask, lookups: list[Done]) -> list[Line]:
     intent, lines = ask.intent, []
     named = [d for d in lookups if d.call.purpose == "named"]
@@ -238,7 +276,11 @@ def _lookup_lines(ask: Ask, lookups: list[Done]) -> list[Line]:
     seen: set[str] = set()
     for d in lookups:
         purpose = d.call.purpose
-        if purpose in ("search", "cheaper"):
+        if purpose == "search" and not_understood(d):
+            lines.append(Line(ASK_REPLY))
+        elif purpose in ("search", "cheaper"):
+            if dropped := _words_dropped(d):
+                lines.append(Line(f"Nothing in the catalog matched “{dropped}”, so without it:"))
             nearest = _for(lookups, "nearest", d.call.index)
             nearer = _products(nearest) if nearest else None
             limit = 2 if seen else 3
@@ -289,6 +331,8 @@ def compose_answer(ask: Ask, done: list[Done]) -> str:
     done = _restore(done)
     lookups = [d for d in done if d.call.name == LOOKUP and d.outcome.data is not None]
     lines = _scope_lines(intent, lookups) + _lookup_lines(ask, lookups)
+    if (read := corrections_line(lookups)) and lines:
+        lines.insert(0, read)
     for d in done:
         if d.outcome.failure is None and d.call.name == REVIEWS:
             lines.append(Line(reviews_line(d.outcome)))

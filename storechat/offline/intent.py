@@ -12,7 +12,7 @@ from storechat.offline.names import ModelName, find_models
 from storechat.offline.refer import Reference, reference_in
 from storechat.offline.scope import Kind, brand_not_carried, kind_not_carried, service_topic
 from storechat.offline.store import store
-from storechat.offline.subjects import BookAsk, book_ask, review_ask, title_in
+from storechat.offline.subjects import BookAsk, book_ask, review_ask, title_in, topic_in
 from storechat.offline.vocabulary import (
     BOOKS,
     COMPUTERS,
@@ -25,6 +25,7 @@ from storechat.offline.vocabulary import (
     first_match,
     forms_in,
     genres_in,
+    line_brands_in,
     systems_in,
     unique,
 )
@@ -85,6 +86,8 @@ class Intent:
     genres: tuple[str, ...] = ()
     book_title: str | None = None
     book_author: str | None = None
+    topic: str | None = None
+    """What a book is to be about: searched in descriptions and genres."""
     # Constraints: how to narrow and rank what the catalog returns.
     systems: tuple[str, ...] = ()
     forms: tuple[str, ...] = ()
@@ -109,6 +112,9 @@ class Intent:
     follow_up: bool = False
     thanks: bool = False
     greets: bool = False
+    text: str = ""
+    """The shopper's words, as the last message that set them wrote them: what the
+    search reads itself when the model cannot tell what they ask for."""
 
     @property
     def product(self) -> ModelName | None:
@@ -181,6 +187,7 @@ class Intent:
             other_brand=newer.other_brand,
             follow_up=True,
             thanks=False,
+            text=newer.text,
         )
 
 
@@ -220,9 +227,25 @@ def parse_text(text: str) -> Intent:
     wants_reviews = False
     review_subject: ModelName | None = None
     review_query: str | None = None
+    topic: str | None = None
     for clause in _split_clauses(text):
         if service_topic(clause):
             continue  # "can I return my iPhone 15?" asks about returns, not the iPhone
+        listed = store().titles_in(clause, BOOKS)
+        if listed and not _REVIEW_CUE.search(clause):
+            # The catalog's own titles, as written: "Circe by Madeline Miller" is Circe.
+            # Each is looked up by its name, so its card shows even when it is out of stock.
+            listed.sort(key=lambda t: clause.casefold().find(t.name.casefold()))
+            book = book or BookAsk(title=listed[0].name)
+            products += [ModelName(t.name, None, BOOKS) for t in listed]
+            book_shopping = book_shopping or bool(_SHOPPING_CUE.search(clause))
+            # The rest of the clause may ask for more ("a laptop and a copy of 1984").
+            for t in listed:
+                clause = re.sub(re.escape(t.name), " ", clause, flags=re.I)
+        if about := topic_in(clause):
+            topic = topic or about
+            categories.append(BOOKS)
+            continue
         ask = book_ask(clause)
         if ask is None and _REVIEW_CUE.search(clause):
             subject, query, ask = review_ask(clause)
@@ -243,9 +266,12 @@ def parse_text(text: str) -> Intent:
             book_shopping = book_shopping or bool(_SHOPPING_CUE.search(clause))
             clause = clause.replace(title, " ")
         categories += categories_in(clause)
-        brands += brands_in(clause)
+        brands += brands_in(clause) + line_brands_in(clause)
         product_systems += systems_in(clause)
         products += models
+    if wants_reviews and review_subject and review_subject not in products:
+        # The catalog's facts about it too: the answer stands if the reviews cannot come.
+        products.append(review_subject)
     for product in products:
         categories.append(product.category)
         if product.brand and product.brand not in brands:
@@ -281,6 +307,8 @@ def parse_text(text: str) -> Intent:
         book_query=book.query if book else None,
         book_shopping=book_shopping,
         follow_up=bool(_FOLLOW_UP_CUE.search(text)),
+        text=text,
+        topic=topic,
         thanks=bool(_THANKS.search(text)),
         greets=bool(_GREETING.search(text)),
     )

@@ -66,21 +66,18 @@ from storechat.offline.messages import (
     tool_names,
     user_texts,
 )
-from storechat.offline.plan import (
+from storechat.offline.plan import Ask, Call, label, plan_first, plan_next, preamble
+from storechat.offline.refer import shown_in
+from storechat.offline.replies import (
+    ASK_REPLY,
     DECLINE,
     GREETING,
     NO_TOOLS_REPLY,
     THANKS_REPLY,
-    Ask,
-    Call,
-    label,
     outside_reply,
-    plan_first,
-    plan_next,
-    preamble,
     service_reply,
 )
-from storechat.offline.refer import shown_in
+from storechat.offline.scope import steers
 from storechat.offline.store import Store, serving
 from storechat.offline.usage import UsageMeter
 
@@ -151,8 +148,11 @@ class OfflineModel:
         if intent.service and not intent.names_subject():
             return [{"text": service_reply(intent.service)}], "end_turn"
         if intent.is_empty():
-            # A message that asks for nothing the store does is declined, not greeted.
-            reply = THANKS_REPLY if intent.thanks else GREETING if intent.greets else DECLINE
+            # A message that asks for nothing the store does is asked about, not answered
+            # with the cheapest things in the store; one that steers the assistant off
+            # its job is declined.
+            unclear = DECLINE if steers(ask.current.text) else ASK_REPLY
+            reply = THANKS_REPLY if intent.thanks else GREETING if intent.greets else unclear
             return [{"text": reply}], "end_turn"
         if not calls:
             if intent.not_carried or intent.other_brand:

@@ -18,6 +18,7 @@ from storechat.offline.names import ModelName, closeness, extra_words
 from storechat.offline.notes import Line
 from storechat.offline.product import Product
 from storechat.offline.rank import FEATURES, LOWER_IS_BETTER
+from storechat.offline.vocabulary import BOOKS
 
 CLOSEST_SHOWN: Final = 2
 
@@ -56,6 +57,18 @@ def _unmet(p: Product, c: Constraints) -> list[Line]:
     return [Line("It doesn't meet all you asked: " + "; ".join(m.says for m in missed) + ".")]
 
 
+def _in_stock_instead(model: ModelName, named: Product, closest: list[Product]) -> list[Line]:
+    others = sorted(closest, key=lambda p: (closeness(model, p.name), p.position))
+    others = [p for p in others if p.in_stock and p.product_id != named.product_id]
+    if not others:
+        return []
+    lines = [Line("The nearest we have in stock:")]
+    lines += [
+        Line(f"{n}. {card(p)}.", droppable=n > 1) for n, p in enumerate(others[:CLOSEST_SHOWN], 1)
+    ]
+    return lines
+
+
 def named_lines(
     model: ModelName, found: list[Product], closest: list[Product], c: Constraints
 ) -> list[Line]:
@@ -64,7 +77,13 @@ def named_lines(
     fitting = [p for p in carried if not shortfalls(p, c)]
     carried = fitting if len(fitting) == 1 else carried
     if len(carried) == 1:
-        return [Line(f"We carry {the(card(carried[0]))}."), *_unmet(carried[0], c)]
+        # "We carry the Dell XPS 13", but "We carry Circe": a title takes no article.
+        named = card(carried[0])
+        named = named if carried[0].category == BOOKS else the(named)
+        lines = [Line(f"We carry {named}."), *_unmet(carried[0], c)]
+        if not carried[0].in_stock:
+            lines += _in_stock_instead(model, carried[0], closest)
+        return lines
     if carried:
         lines = [Line(f"We carry {len(carried)} models matching “{model.text}”:")]
         lines += [

@@ -19,6 +19,7 @@ _UNIT_WORDS: Final = frozenset(
     {"gb", "tb", "kg", "g", "inch", "inches", "mah", "mp", "hours", "h", "hrs", "hz", "%"}
 )
 _UNIT_TOKEN = re.compile(r"\d+(?:\.\d+)?(?:gb|tb|kg|g|inch|in|mah|mp|h|hz)", _I)
+_KIND_ARTICLES: Final = word_set("a an any some another other")
 _WORD = re.compile(r"[A-Za-z0-9][\w+-]*")
 
 
@@ -114,9 +115,13 @@ def _model_at(text: str, words: list[re.Match[str]], i: int) -> tuple[ModelName 
     if line not in shop.lines and not numbered:
         return None, i
     end = _model_end(text, words, i + 1)
-    if end == i + 1 and shop.line_sizes.get(line) != 1:
+    # "Is the iMac in stock?": a line of one product names it; "what about a Mac?" asks
+    # for a kind.
+    alone = shop.line_sizes.get(line) == 1 and not (
+        i and words[i - 1].group().lower() in _KIND_ARTICLES
+    )
+    if end == i + 1 and not alone:
         return None, i  # "a macbook for school": a line, but no model
-    # "Is the iMac in stock?": a line of one product names it.
     start = i
     if line in shop.lines:
         previous = brand_named(words[i - 1].group()) if i else None

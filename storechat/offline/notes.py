@@ -88,7 +88,19 @@ def failure_line(outcome: ToolOutcome, catalog_ok: bool) -> str:
         return f"The {_TOOL_LABEL[outcome.name or LOOKUP]} sent back data I couldn't read{fallback}"
     if outcome.name == LOOKUP:
         return f"I couldn't check the catalog ({reason}), so I can't confirm prices or stock."
-    return f"I couldn't reach the {_TOOL_LABEL[outcome.name or REVIEWS]} ({reason}){fallback}"
+    line = f"I couldn't reach the {_TOOL_LABEL[outcome.name or REVIEWS]} ({reason}){fallback}"
+    return f"{line} {_TO_CONFIGURE[outcome.name]}" if outcome.name in _TO_CONFIGURE else line
+
+
+# What each web tool needs, for a store whose tool could not answer (the README's
+# "Reviews and book facts" says the same).
+_TO_CONFIGURE: Final = {
+    REVIEWS: (
+        "Reviews need a Brave Search API key: BRAVE_API_KEY in the environment on a laptop, "
+        "the stack's Brave secret on AWS."
+    ),
+    BOOK_INFO: "Book facts come from Open Library, which must be reachable over the internet.",
+}
 
 
 def fit(lines: list[Line], limit: int) -> str:

@@ -19,6 +19,7 @@ from storechat.offline.bounds import MEASURE_OF
 from storechat.offline.intent import Intent, review_query
 from storechat.offline.messages import ToolOutcome
 from storechat.offline.names import ModelName
+from storechat.offline.product import to_number
 from storechat.offline.refer import Reference, Shown, pick
 from storechat.offline.store import store
 from storechat.offline.vocabulary import (
@@ -33,6 +34,8 @@ from storechat.offline.vocabulary import (
 )
 
 MAX_LOOKUPS: Final = 4
+MAX_WORDS: Final = 200
+"""The most of the shopper's text a search of their own words passes on."""
 
 
 @dataclass(frozen=True)
@@ -95,6 +98,8 @@ def _keywords(intent: Intent, category: str | None) -> str:
         words += intent.forms
     if category == BOOKS:
         words += intent.genres
+        if intent.topic:
+            words.append(intent.topic.lower())
         if intent.book_author and not intent.book_title:
             # Catalog authors read "J.R.R. Tolkien": the surname is the safe match.
             words.append(intent.book_author.split()[-1].lower())
@@ -108,7 +113,9 @@ _USE_SORT: Final[dict[str, str]] = {
     "editing": "ram",
     "photos": "camera",
 }
-_TOOL_SORTS: Final = frozenset({"price", "weight", "battery", "ram", "storage", "screen", "camera"})
+_TOOL_SORTS: Final = frozenset(
+    {"price", "price_desc", "weight", "battery", "ram", "storage", "screen", "camera", "newest"}
+)
 _PRICES: Final = frozenset({"minPrice", "maxPrice"})
 
 
@@ -162,7 +169,13 @@ def lookup_inputs(intent: Intent) -> list[dict[str, Any]]:
     # A book that shares a message with other products gets its facts from
     # get_book_info; the catalog is searched for it only when the shopper asks
     # about buying it or it is the whole question.
-    if wants_book and not has_book_search and (not inputs or intent.book_shopping):
+    named_book = any(p.text == intent.book_title for p in intent.products)
+    if (
+        wants_book
+        and not has_book_search
+        and not named_book
+        and (not inputs or intent.book_shopping)
+    ):
         inputs.append(_lookup_input(intent, BOOKS, None))
     if (
         not inputs
@@ -170,8 +183,17 @@ def lookup_inputs(intent: Intent) -> list[dict[str, Any]]:
         and not (intent.wants_reviews or intent.book_query or intent.not_carried)
         and intent.has_constraints()
     ):
-        inputs.append(_lookup_input(intent, None, None))
+        inputs.append(words_input(intent))
     return inputs
+
+
+def words_input(intent: Intent) -> dict[str, Any]:
+    """A search for a message that names no kind of product the model can tell ("cheap
+    labtop for colege"): the shopper's own words, which the search reads itself (its
+    spelling correction, its phrase table), with the limits the model did read."""
+    request = _lookup_input(intent, None, None)
+    request["keywords"] = " ".join(intent.text.split())[:MAX_WORDS]
+    return request
 
 
 def named_input(model: ModelName) -> dict[str, Any]:
@@ -270,6 +292,26 @@ def _closest_input(model: ModelName) -> dict[str, Any]:
     return request
 
 
+def _in_stock_instead(model: ModelName, outcome: ToolOutcome) -> dict[str, Any] | None:
+    """For a named product the catalog has but not in stock: a search for the nearest
+    in stock (the same line, else brand), None when it is in stock.
+
+    Once the loop has shrunk round 1 to a brief, its stock is no longer there: the
+    search is planned again as it was, and matched to its result by its input.
+    """
+    if model.category == BOOKS:
+        return None  # the book facts of round 1 get no second round
+    found = [p for p in (outcome.data or {}).get("products") or [] if isinstance(p, dict)]
+    if not outcome.brief and (
+        not found or any((to_number(p.get("stock")) or 0) > 0 for p in found)
+    ):
+        return None
+    request = _closest_input(model) | {"inStockOnly": True}
+    if store().line_sizes.get(str(request.get("productName", "")).casefold()) == 1:
+        del request["productName"]  # a line of one: the nearest is the brand's
+    return request
+
+
 def plan_next(ask: Ask, done: list[Done], available: frozenset[str]) -> list[Call]:
     """Round 2: a search further for each round-1 lookup that found nothing.
 
@@ -288,6 +330,10 @@ def plan_next(ask: Ask, done: list[Done], available: frozenset[str]) -> list[Cal
             continue
         if ids:
             again.append(Call(LOOKUP, {"productIds": ids}, "again", place))
+            if call.purpose == "named" and call.index < len(ask.intent.products):
+                model = ask.intent.products[call.index]
+                if instead := _in_stock_instead(model, item.outcome):
+                    further.append(Call(LOOKUP, instead, "closest", call.index))
         elif call.purpose == "named" and call.index < len(ask.intent.products):
             closest = _closest_input(ask.intent.products[call.index])
             further.append(Call(LOOKUP, closest, "closest", call.index))
@@ -326,42 +372,3 @@ def preamble(calls: list[Call]) -> str:
             parts.append(f"the book details for {c.input['query']}")
     joined = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
     return f"Let me check {joined}."
-
-
-# Replies that end turn 1 without a tool call.
-GREETING: Final = (
-    "Hi! I'm the store's shopping assistant. I can find computers, phones and books in our "
-    "catalog, compare them for what you need (budget, operating system, school, gaming or "
-    "travel), summarise what reviewers say about a computer and look up facts about a book. "
-    "What are you looking for?"
-)
-THANKS_REPLY: Final = (
-    "You're welcome! Tell me if you'd like help with anything else: a computer, a phone or a book."
-)
-NO_TOOLS_REPLY: Final = (
-    "I'd like to check the catalog for that, but my tools aren't available right now. "
-    "Please try again in a moment."
-)
-OFFER: Final = "I can help you find and compare computers, phones and books in our catalog."
-DECLINE: Final = f"Sorry, I can't help with that here. {OFFER}"
-
-
-def service_line(topic: str) -> str:
-    return f"Sorry, I can't help with {topic} here."
-
-
-def service_reply(topic: str) -> str:
-    return (
-        f"{service_line(topic)} {OFFER} The store's customer service can answer questions "
-        f"about {topic}."
-    )
-
-
-def outside_reply(intent: Intent) -> str:
-    """The reply to a kind or brand the store does not sell, when there is nothing to show."""
-    lines = []
-    if intent.not_carried:
-        lines.append(f"Sorry, we don't carry {intent.not_carried.name}.")
-    if intent.other_brand:
-        lines.append(f"Sorry, we don't carry {intent.other_brand}.")
-    return " ".join([*lines, OFFER])

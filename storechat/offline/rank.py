@@ -50,6 +50,8 @@ FEATURES: Final[dict[str, Callable[[Product], float | None]]] = {
     "storage": lambda p: p.spec("storageGb"),
     "screen": lambda p: p.spec("screenInches"),
     "camera": lambda p: p.spec("cameraMp"),
+    "year": lambda p: p.spec("year"),
+    "price_high": lambda p: p.price,
     "gpu": _gpu_tier,
     "pro_os": _pro_os,
 }
@@ -63,7 +65,7 @@ _USE_WEIGHTS: Final[dict[str | None, dict[str, float]]] = {
     "photos": {"camera": 4, "storage": 1},
     None: {"price": 1, "ram": 1, "battery": 1, "weight": 0.5, "storage": 0.5},
 }
-SORT_FEATURE: Final = {"performance": "gpu"}
+SORT_FEATURE: Final = {"performance": "gpu", "price_desc": "price_high", "newest": "year"}
 
 
 def _normalised(feature: str, products: list[Product]) -> dict[str, float]:

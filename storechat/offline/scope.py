@@ -127,6 +127,20 @@ _NOT_BRANDS: Final = word_set(
 )
 
 
+# A message that would steer the assistant off its job rather than ask the store anything.
+_STEERING: Final = re.compile(
+    r"\b(?:ignore|disregard|forget|override)\b.{0,40}\b(?:instructions?|rules|prompts?)\b|"
+    r"\bsystem prompt\b|\byou are now\b|\bpretend (?:to be|you)\b|\bjailbreak|"
+    r"\bno (?:rules|restrictions|limits)\b|\bhow (?:do i |to )?(?:pick a lock|hack|make a bomb)\b",
+    _I,
+)
+
+
+def steers(text: str) -> bool:
+    """Whether ``text`` asks the assistant to drop its rules: declined, not asked about."""
+    return bool(_STEERING.search(text))
+
+
 def service_topic(text: str) -> str | None:
     """The store-service topic ``text`` asks about ("returns"), if any."""
     return next((topic for topic, pattern in SERVICE_RES if pattern.search(text)), None)

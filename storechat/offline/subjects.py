@@ -25,7 +25,9 @@ _I = re.IGNORECASE
 # Book asks. Each captures the phrase that follows; _cut_phrase trims it.
 _QUOTED = re.compile(r"[\"“”]([^\"“”]{2,80})[\"“”]")
 _BOOK_TITLED = re.compile(
-    r"\b(?:the\s+)?(?:book|novel|paperback)\s+(?:called\s+|titled\s+|named\s+)?(?P<s>.+)", _I
+    r"\b(?:the\s+)?(?:book|novel|paperback)\s+(?:called\s+|titled\s+|named\s+)?"
+    r"(?!(?:of|about|on|for|with|from|under|in|to|that|which)\b)(?P<s>.+)",
+    _I,
 )
 _BY_AUTHOR = re.compile(
     r"\b(?:books?|novels?|anything|something|works|stuff|titles|written)\s+(?:written\s+)?"
@@ -60,6 +62,23 @@ _NOT_TITLES: Final = word_set(
     "deals offers prices stock yourself service any good best cheap some new popular "
     "great do what which the your recommended other more top all"
 )
+
+
+_TOPIC = re.compile(
+    r"\b(?:books?|novels?|stor(?:y|ies)|something|anything|reads?|fiction|paperbacks?)\s+"
+    r"(?:to read\s+)?(?:about|on the subject of|set (?:in|during)|featuring|retelling)\s+(?P<s>.+)",
+    _I,
+)
+
+
+def topic_in(clause: str) -> str | None:
+    """What a book the clause asks for is about ("a book about Greek mythology"), if any:
+    searched in the books' descriptions and genres."""
+    match = _TOPIC.search(clause)
+    if not match:
+        return None
+    topic = _LEADING_DETERMINER.sub("", _cut_phrase(match.group("s"))).strip()
+    return topic if topic and topic.split()[0].lower() not in _PRONOUNS else None
 
 
 def _cut_phrase(phrase: str) -> str:

@@ -136,18 +136,34 @@ _SORTS: Final[tuple[tuple[str, str, str], ...]] = (
         "cheapest first",
     ),
     (
+        "price_desc",
+        r"\b(?:most expensive|priciest|dearest|most costly|highest[- ]priced|"
+        r"top[- ]of[- ]the[- ]line|most premium)\b",
+        "priciest first",
+    ),
+    (
         "battery",
-        r"\b(?:longest|longer|best|better|biggest|bigger|more) battery|battery life\b",
+        r"\b(?:longest|longer|best|better|biggest|bigger|largest|most|more) battery|battery life\b|"
+        r"\b(?:lasts? (?:the )?longest|longest[- ]lasting)\b",
         "longest battery first",
     ),
-    ("ram", r"\b(?:most|more) (?:ram|memory)\b", "most RAM first"),
-    ("storage", r"\b(?:most|more|biggest) (?:storage|space)\b", "most storage first"),
+    ("ram", r"\b(?:most|more|biggest|largest) (?:ram|memory)\b", "most RAM first"),
+    (
+        "storage",
+        r"\b(?:most|more|biggest|largest) (?:storage|space)\b",
+        "most storage first",
+    ),
     (
         "screen",
         r"\b(?:big|large|biggest|largest|bigger|larger) (?:screen|display)\b",
         "biggest screen first",
     ),
-    ("camera", r"\b(?:best|better|good|great) cameras?\b", "best camera first"),
+    (
+        "camera",
+        r"\b(?:best|better|good|great|top) (?:\w+ )?cameras?\b|\bmost megapixels\b",
+        "best camera first",
+    ),
+    ("newest", r"\b(?:newest|latest model|most recent)\b", "newest first"),
     (
         "performance",
         r"\b(?:fastest|faster|most powerful|more powerful|"
@@ -199,6 +215,17 @@ def brands_in(text: str) -> list[str]:
 
 def systems_in(text: str) -> list[str]:
     return [name for name, pattern in _OS_RES if pattern.search(text)]
+
+
+def line_brands_in(text: str) -> list[str]:
+    """The brands of the product lines ``text`` names ("a MacBook": Apple), where one
+    brand makes the line."""
+    lines = store().lines
+    found = (
+        lines.get(w) or lines.get(w.removesuffix("s"))
+        for w in re.findall(r"[^\W_]+", text.casefold())
+    )
+    return list(unique(line[0] for line in found if line and line[0]))
 
 
 def brand_named(word: str) -> str | None:

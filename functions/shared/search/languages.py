@@ -102,9 +102,7 @@ CAPITALISED: dict[str, str] = {"Handy": "phone"}
 
 
 def _bare(text: str) -> str:
-    return "".join(
-        c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)
-    )
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
 
 
 @functools.cache
