@@ -265,11 +265,12 @@ def parse_text(text: str) -> Intent:
             book = BookAsk(title=title, author=by.group(1) if by else None)
             book_shopping = book_shopping or bool(_SHOPPING_CUE.search(clause))
             clause = clause.replace(title, " ")
-        categories += categories_in(clause)
-        brands += brands_in(clause) + line_brands_in(clause)
+        # "the ROG Phone 8" is a phone, though most of the ROG line are laptops.
+        categories += categories_in(_without(clause, models))
+        brands += brands_in(clause) + line_brands_in(_without(clause, models))
         product_systems += systems_in(clause)
         products += models
-    if wants_reviews and review_subject and review_subject not in products:
+    if wants_reviews and review_subject and not (products or categories or brands):
         # The catalog's facts about it too: the answer stands if the reviews cannot come.
         products.append(review_subject)
     for product in products:
@@ -278,6 +279,9 @@ def parse_text(text: str) -> Intent:
             brands.append(product.brand)
     if not categories:
         categories = [OS_CATEGORY[name] for name in product_systems]
+    use = first_match(USE_RES, text)
+    if not (categories or products or book) and use == "basic":
+        categories = [COMPUTERS]  # email and the web, as simply and cheaply as can be
     genres = genres_in(text)
     if BOOKS not in categories and not book:
         genres = []
@@ -294,7 +298,7 @@ def parse_text(text: str) -> Intent:
         forms=unique(forms_in(text)),
         bounds=bounds,
         cheap=_wants_cheap(text, bounds.get("maxPrice")),
-        use=first_match(USE_RES, text),
+        use=use,
         sort_by=first_match(SORT_RES, text),
         compare=len(products) > 1 and bool(_COMPARE.search(text)),
         reference=reference_in(text),

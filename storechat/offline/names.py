@@ -20,6 +20,7 @@ _UNIT_WORDS: Final = frozenset(
 )
 _UNIT_TOKEN = re.compile(r"\d+(?:\.\d+)?(?:gb|tb|kg|g|inch|in|mah|mp|h|hz)", _I)
 _KIND_ARTICLES: Final = word_set("a an any some another other")
+_KIND_WORDS: Final = word_set("phone phones laptop laptops book gaming")
 _WORD = re.compile(r"[A-Za-z0-9][\w+-]*")
 
 
@@ -122,6 +123,9 @@ def _model_at(text: str, words: list[re.Match[str]], i: int) -> tuple[ModelName 
     )
     if end == i + 1 and not alone:
         return None, i  # "a macbook for school": a line, but no model
+    following = [w.group().lower() for w in words[i + 1 : end]]
+    if following and set(following) <= _KIND_WORDS and not shop.names(line, *following):
+        return None, i  # "a galaxy phone": a line and a kind, where no name says so
     start = i
     if line in shop.lines:
         previous = brand_named(words[i - 1].group()) if i else None

@@ -112,6 +112,7 @@ _USE_SORT: Final[dict[str, str]] = {
     "work": "ram",
     "editing": "ram",
     "photos": "camera",
+    "basic": "price",
 }
 _TOOL_SORTS: Final = frozenset(
     {"price", "price_desc", "weight", "battery", "ram", "storage", "screen", "camera", "newest"}

@@ -202,6 +202,14 @@ class Store:
         near = difflib.get_close_matches(folded, list(names), n=1, cutoff=0.8)
         return names[near[0]] if near else None
 
+    def names(self, *words: str) -> bool:
+        """Whether a name of the catalog's has ``words`` in a row ("ROG Phone")."""
+        phrase = " ".join(w.casefold() for w in words)
+        return any(
+            re.search(rf"(?<!\w){re.escape(phrase)}(?!\w)", " ".join(_words(t.name)))
+            for t in self.titles
+        )
+
     def knows(self, word: str) -> bool:
         """Whether ``word`` is one of the catalog's own: a brand's, a line's, a title's,
         an author's or a genre's."""

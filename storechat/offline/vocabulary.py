@@ -119,6 +119,13 @@ _USES: Final[tuple[tuple[str, str, str], ...]] = (
         "for travel",
     ),
     ("work", r"\b(?:work|business|office|professional|productivity)\b", "for work"),
+    (
+        "basic",
+        r"\b(?:e-?mails?|web browsing|brows(?:e|ing)(?: the (?:web|internet))?|basics?|simple|"
+        r"everyday|grand(?:mother|ma|father|pa|parents?)|granny|seniors?|elderly|beginners?|"
+        r"not (?:very )?tech[- ]savvy|video calls?)\b",
+        "for everyday use",
+    ),
 )
 USE_RES: Final = tuple((name, re.compile(pattern, _I)) for name, pattern, _ in _USES)
 USE_PHRASE: Final = {name: phrase for name, _, phrase in _USES}

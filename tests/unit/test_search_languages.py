@@ -1,0 +1,46 @@
+"""The search reads a shopper's German, Spanish and French as the English its phrase
+table knows (issue 21), for every model: the kind of product, the budget and the wish."""
+
+from __future__ import annotations
+
+import pytest
+
+from shared.search.languages import in_english
+from shared.search.words import parse
+
+
+@pytest.mark.parametrize(
+    ("keywords", "category", "max_price"),
+    [
+        ("Quiero un portátil para programar por menos de 900 dólares", "COMPUTERS", 900),
+        ("quiero un portatil por menos de 900 dolares", "COMPUTERS", 900),
+        ("Ich suche ein Handy unter 400 Euro", "MOBILE", 400),
+        ("un ordinateur portable pour moins de 800 euros", "COMPUTERS", 800),
+        ("un libro de fantasía", "BOOKS", None),
+    ],
+)
+def test_a_foreign_kind_and_budget_become_the_searchs_filters(
+    keywords: str, category: str, max_price: float | None
+) -> None:
+    words = parse(keywords)
+    assert words.category == category
+    assert words.max_price == max_price
+    # The words that say nothing about a product are not searched for
+    assert not {"quiero", "un", "ich", "suche", "ein", "de", "por"} & set(words.plain)
+
+
+def test_a_foreign_wish_ranks_as_the_english_one() -> None:
+    assert parse("Welches Handy hat die beste Kamera?").boosts == parse("phone camera").boosts
+    assert parse("un portátil ligero").boosts == parse("a light laptop").boosts
+    assert parse("ein günstiges Handy").sort == "price"
+
+
+def test_english_is_read_as_before() -> None:
+    # "handy" is an English adjective; only the German noun, with its capital, is a phone
+    assert parse("a handy laptop").category == "COMPUTERS"
+    assert in_english("a handy portable laptop for the office") == (
+        "a handy portable laptop for the office"
+    )
+    assert in_english("Harry Potter and the Philosopher's Stone") == (
+        "Harry Potter and the Philosopher's Stone"
+    )
