@@ -26,7 +26,7 @@ from bench.scenarios import Asked
 from bench.stats import summary as stats
 from bench.summary import LIMIT_SECONDS
 from bench.tools import canned_web
-from shared.registry import functions_by_key
+from registry import functions_by_key
 
 T = TypeVar("T")
 

@@ -250,7 +250,7 @@ def real_handler(key: str) -> Handler:
 
     def call(event: dict[str, Any], context: Any) -> Any:
         if not loaded:
-            from shared.registry import functions_by_key
+            from registry import functions_by_key
             from storechat.local.lambdas import load_handler
 
             loaded.append(load_handler(functions_by_key()[key]))

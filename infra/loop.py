@@ -24,11 +24,11 @@ from aws_cdk import aws_logs as logs
 from aws_cdk import aws_stepfunctions as sfn
 from constructs import Construct
 
+import registry
 import statemachine
 from infra.config import EnvironmentConfig
 from infra.runtime import acknowledge, log_group, removal_policy
 from infra.trace import LiveTrace
-from shared import registry
 
 MASKED_DATA: tuple[logs.DataIdentifier, ...] = (
     logs.DataIdentifier.EMAILADDRESS,

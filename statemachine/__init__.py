@@ -13,7 +13,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from shared import registry
+import registry
 from shared.pricing import USAGE_PRICE_FIELDS, TokenPrices
 
 ASL_PATH = Path(__file__).with_name("storechat.asl.json")

@@ -37,6 +37,11 @@ def use_provider(chosen: Provider | None) -> None:
         _provider = chosen
 
 
+def forget_warm_state() -> None:
+    """Forget the provider, as a new container would (the local runner starts cold)."""
+    use_provider(None)
+
+
 @logger.inject_lambda_context(correlation_id_path=CORRELATION_ID_PATH)
 @tracer.capture_lambda_handler
 @metrics.log_metrics

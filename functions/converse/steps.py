@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from shared import registry, step_writer
+import registry
+from shared import step_writer
 from shared.sanitize import clean_text
 from shared.steps import (
     MAX_LINE_CHARS,

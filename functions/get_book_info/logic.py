@@ -16,7 +16,6 @@ from shared.contract import Ledger, ToolCall, ToolOutput, ToolUse
 from shared.errors import UpstreamError
 from shared.tool_errors import explain_upstream_error
 
-TOOL_NAME = "get_book_info"
 SERVICE = "The book information service"
 
 

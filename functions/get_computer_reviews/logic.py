@@ -18,7 +18,6 @@ from shared.contract import Ledger, ToolCall, ToolOutput, ToolUse
 from shared.errors import UpstreamError
 from shared.tool_errors import explain_upstream_error
 
-TOOL_NAME = "get_computer_reviews"
 SERVICE = "The review service"
 NOT_CONFIGURED = "Review search is not configured for this store; answer from the catalog only."
 

@@ -1,6 +1,6 @@
 """What the model may ask ``get_computer_reviews`` for: the tool's input, declared once.
 
-The model's tool spec is generated from this model (``shared.registry``).
+The model's tool spec is generated from this model (``registry``).
 """
 
 from __future__ import annotations

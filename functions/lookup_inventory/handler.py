@@ -12,10 +12,10 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from lookup_inventory.after_response import AfterResponse
 from lookup_inventory.logic import run
-from lookup_inventory.repository import CatalogSource, DynamoCatalog
 from lookup_inventory.schema import InventoryInput
 from lookup_inventory.settings import get_settings
 from lookup_inventory.snapshots import S3Snapshots, s3_client_factory
+from shared.catalog_table import CatalogSource, DynamoCatalog
 from shared.contract import ToolUse
 from shared.environment import environ
 from shared.errors import CatalogUnavailable
@@ -105,6 +105,13 @@ def current_index() -> SearchIndex:
 def leased_index() -> AbstractContextManager[SearchIndex]:
     """The snapshot for one call, held open until the call ends (loaded at a cold start)."""
     return _holder().lease()
+
+
+def forget_warm_state() -> None:
+    """Forget the catalog source and the loaded snapshot, as a new container would."""
+    catalog_source.cache_clear()
+    with _holder_lock:
+        snapshot_holder.cache_clear()
 
 
 def _refresh_failed(exc: Exception) -> None:

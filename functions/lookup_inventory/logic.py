@@ -33,8 +33,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from lookup_inventory.repository import STOP_RETRYING_S, CatalogRead, CatalogSource, Product
 from lookup_inventory.schema import MAX_OFFSET, InventoryInput, corrected_words
+from shared.catalog_table import STOP_RETRYING_S, CatalogRead, CatalogSource, Product
 from shared.contract import MAX_RESULT_BYTES, Ledger, ToolCall, ToolOutput, ToolUse, result_size
 from shared.errors import CatalogUnavailable
 from shared.sanitize import clean_text, clean_value

@@ -27,7 +27,6 @@ MAX_RESULT_BYTES = 4_500
 """The most a single toolResult may put in front of the model, as UTF-8 JSON."""
 MAX_TRACE_INPUT_CHARS = 500
 
-ToolName = Literal["lookup_inventory", "get_computer_reviews", "get_book_info"]
 Status = Literal["success", "error"]
 
 

@@ -60,10 +60,6 @@ class InvalidConverseRequest(StorechatError):
     """A request we built breaks the Converse shape or the toolUse/toolResult rules."""
 
 
-class ToolInputInvalid(StorechatError):
-    """The model called a tool with arguments that fail the tool's schema."""
-
-
 class UpstreamError(StorechatError):
     """An HTTP API or a table behind a tool failed. ``kind`` says how."""
 

@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
+import registry
 import statemachine
 from infra import names
-from shared import registry
 from tests.infrastructure.conftest import Synthesized, render
 
 API_GATEWAY_LIMIT_S = 29

@@ -9,9 +9,9 @@ from typing import Annotated, Any
 import pytest
 from pydantic import BaseModel, ConfigDict, Field
 
+import registry
 from converse.handler import use_provider
 from converse.providers import ReplayProvider
-from shared import registry
 from shared.contract import Ledger, ToolCall, ToolOutput, ToolUse
 from storechat.local import LocalStorechat
 from tests.integration.converse_fixtures import asks_for_tools, replies, tool_use, write_replay

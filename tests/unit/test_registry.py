@@ -9,10 +9,10 @@ import jsonschema
 import pytest
 from pydantic import ValidationError
 
+import registry
 import statemachine
 from converse.request import build_request
 from lookup_inventory.schema import Category, SortBy
-from shared import registry
 from shared.pricing import token_prices
 from storechat.offline.cache import DEFAULT_STAND_IN
 
