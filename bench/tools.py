@@ -171,7 +171,7 @@ def naive_lookup(event: dict[str, Any], context: Any) -> dict[str, Any]:
     tool has no cap.
     """
     from lookup_inventory import handler
-    from lookup_inventory.logic import full_record
+    from lookup_inventory.records import full_record
     from lookup_inventory.schema import InventoryInput
     from shared.contract import Ledger, ToolOutput, ToolUse, TraceEntry
 
