@@ -61,6 +61,7 @@ def substitutions(
     values.update(
         statemachine.budget_substitutions(config.model_budget.daily_usd, config.token_prices)
     )
+    values.update(statemachine.loop_substitutions())
     values.update({name: str(value) for name, value in config.state_machine_tuning.items()})
     wanted = statemachine.placeholders(definition)
     if set(values) != wanted:

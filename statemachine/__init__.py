@@ -14,6 +14,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 import registry
+from shared import stop_reasons
 from shared.pricing import USAGE_PRICE_FIELDS, TokenPrices
 
 ASL_PATH = Path(__file__).with_name("storechat.asl.json")
@@ -47,6 +48,12 @@ def resource_substitutions(
     values["StepsTableName"] = steps_table
     values["SpendTableName"] = spend_table
     return values
+
+
+def loop_substitutions() -> dict[str, str]:
+    """The loop's own vocabulary, declared in Python: which stop reasons finish a reply
+    (``FinishedStopReasons``, a JSONata array)."""
+    return {stop_reasons.FINISHED_PLACEHOLDER: stop_reasons.jsonata_list(stop_reasons.FINISHED)}
 
 
 CATALOG_SEARCH_TOOL = next(t for t in registry.TOOLS if t.function is registry.LOOKUP_INVENTORY)

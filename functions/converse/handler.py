@@ -76,6 +76,9 @@ def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, A
         value=result.usage.cacheWriteInputTokens,
     )
     metrics.add_metric(name="ModelLatency", unit=MetricUnit.Milliseconds, value=result.latencyMs)
+    if result.unusable:
+        # The call is paid for (its tokens are metered above); the loop falls back.
+        logger.warning("model reply could not be used", extra={"problem": result.unusable})
     logger.info(
         "model replied",
         extra={

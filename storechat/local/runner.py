@@ -253,6 +253,7 @@ class LocalStorechat:
             statemachine.resource_substitutions(arns, SESSIONS_TABLE, STEPS_TABLE, SPEND_TABLE)
         )
         values.update(statemachine.budget_substitutions(self.daily_budget_usd, self._prices))
+        values.update(statemachine.loop_substitutions())
         values.update(self._tuning)
         return values
 

@@ -194,6 +194,7 @@ def test_statelint_accepts_the_substituted_definition(env: str, tmp_path: Path) 
     values.update(
         statemachine.budget_substitutions(config.model_budget.daily_usd, config.token_prices)
     )
+    values.update(statemachine.loop_substitutions())
     values.update(config.state_machine_tuning)
     path = tmp_path / "substituted.asl.json"
     path.write_text(statemachine.substitute(statemachine.read_definition(), values), "utf-8")

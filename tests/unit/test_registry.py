@@ -97,7 +97,8 @@ def test_the_asl_names_no_tool_and_reads_them_from_one_substitution() -> None:
     assert set(values) == set(statemachine.resource_placeholders())
     budget = statemachine.budget_substitutions(None, token_prices(DEFAULT_STAND_IN))
     filled = statemachine.substitute(
-        definition, {**values, **budget, **statemachine.TUNING_DEFAULTS}
+        definition,
+        {**values, **budget, **statemachine.loop_substitutions(), **statemachine.TUNING_DEFAULTS},
     )
     assert "'lookup_inventory': 'arn:lookup_inventory'" in filled
     json.loads(filled)
