@@ -22,3 +22,13 @@ def test_an_image_host_that_is_no_origin_is_refused_naming_the_variable() -> Non
     environ = {IMAGE_HOSTS_VARIABLE: "https://cdn.shopify.com/files/a.png"}
     with pytest.raises(SettingsError, match=rf"^{IMAGE_HOSTS_VARIABLE}: .*an origin such as"):
         read_settings(environ)
+
+
+def test_the_local_page_is_told_the_currency_the_response_builder_checks_prices_in() -> None:
+    # Given a local system for a store priced in euros (STORE_CURRENCY, as on a stack)
+    from storechat.local import LocalStorechat
+
+    local = LocalStorechat(model="offline", env={"STORE_CURRENCY": "eur"})
+    # When the dev server writes the page's config.json, Then it names that currency
+    assert local.store_currency == "EUR"
+    assert LocalStorechat(model="offline").store_currency == "USD"
