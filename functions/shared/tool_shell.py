@@ -26,8 +26,9 @@ from pydantic import BaseModel, ValidationError
 from shared import step_writer
 from shared.contract import ToolCall, ToolOutput, ToolUse
 from shared.observability import CORRELATION_ID_PATH, logger, metrics, record_tool_result, tracer
-from shared.steps import ToolStep, Turn, step
-from shared.tool_steps import outcome
+from shared.sanitize import clean_text
+from shared.steps import MAX_LINE_CHARS, ToolStep, Turn, step
+from shared.tool_steps import call_line, outcome
 
 Args = TypeVar("Args", bound=BaseModel)
 
@@ -88,6 +89,10 @@ def _end_step(
     except ValidationError:
         return
     status, words = outcome(input_model, output)
+    use = event.get("toolUse") or {}
+    said = line.line or clean_text(
+        call_line(str(use.get("name")), input_model, use.get("input")), MAX_LINE_CHARS
+    )
     turn = Turn.of(event.get("steps"))
-    step_writer.report(turn, step(line.key, "tool", line.line, status, words))  # type: ignore[arg-type]
+    step_writer.report(turn, step(line.key, "tool", said, status, words))  # type: ignore[arg-type]
     step_writer.settle(context)
