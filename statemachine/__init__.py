@@ -13,8 +13,10 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from shared import registry
+import registry
+from shared import stop_reasons
 from shared.pricing import USAGE_PRICE_FIELDS, TokenPrices
+from shared.steps import tool_key
 
 ASL_PATH = Path(__file__).with_name("storechat.asl.json")
 
@@ -49,6 +51,12 @@ def resource_substitutions(
     return values
 
 
+def loop_substitutions() -> dict[str, str]:
+    """The loop's own vocabulary, declared in Python: which stop reasons finish a reply
+    (``FinishedStopReasons``, a JSONata array)."""
+    return {stop_reasons.FINISHED_PLACEHOLDER: stop_reasons.jsonata_list(stop_reasons.FINISHED)}
+
+
 CATALOG_SEARCH_TOOL = next(t for t in registry.TOOLS if t.function is registry.LOOKUP_INVENTORY)
 """The tool ``AnswerFromCatalog`` calls itself, with the shopper's words, over budget."""
 
@@ -70,7 +78,9 @@ def budget_substitutions(daily_budget_usd: float | None, prices: TokenPrices) ->
     ``ModelPricesPerMTok`` the model's US dollars per million tokens by ``usage`` key, as
     a JSONata object, so that tokens times price is micro-dollars; ``CatalogSearchTool``
     and ``CatalogSearchChars`` what ``AnswerFromCatalog`` calls and how much of the
-    shopper's message it may send as the catalog tool's ``keywords``.
+    shopper's message it may send as the catalog tool's ``keywords``, and
+    ``CatalogSearchStep`` the key of that search's line in the live trace (the first
+    round's first tool: the tool writes the line in its own words).
     """
     if daily_budget_usd is not None and daily_budget_usd <= 0:
         raise ValueError(f"a daily budget must be above 0 US dollars, not {daily_budget_usd}")
@@ -84,6 +94,7 @@ def budget_substitutions(daily_budget_usd: float | None, prices: TokenPrices) ->
         + "}",
         "CatalogSearchTool": CATALOG_SEARCH_TOOL.name,
         "CatalogSearchChars": str(_max_chars(CATALOG_SEARCH_TOOL.input_model, "keywords")),
+        "CatalogSearchStep": tool_key(1, 0),
         "SpendTtlSeconds": str(SPEND_KEPT_DAYS * 86_400),
     }
 
@@ -100,6 +111,7 @@ TUNING_DEFAULTS: dict[str, int] = {
     "MaxStoredMessageChars": 1_000,
     "MaxStoredAnswerChars": 1_200,
     "MaxLedgerProducts": 40,
+    "MaxLedgerChars": 32_000,
     "SessionTtlSeconds": 7 * 24 * 3600,
     "StepTtlSeconds": 300,
 }
@@ -109,7 +121,10 @@ TUNING_DEFAULTS: dict[str, int] = {
 left before ``DeadlineMs`` the loop falls back instead of calling the model.
 ``ToolRoundReserveMs`` covers a tool round (tools time out at 5 s) plus the
 model call after it. ``HistoryTurns`` and ``HistoryChars`` bound the earlier
-turns sent to the model; ``MaxLedgerProducts`` bounds the ledger. Together with
+turns sent to the model; ``MaxLedgerProducts`` and ``MaxLedgerChars`` bound the ledger
+(a product counts the characters of its JSON, as ``$string`` writes it on Step Functions
+and, patched to match, locally: forty ordinary records fit, or about twelve of the
+largest a catalog may hold, of which one lookup may add four). Together with
 the tools' own size caps they keep every state's payload far below 256 KiB.
 ``StepTtlSeconds`` is how long a turn's live-trace steps can be read (``shared.steps``).
 """

@@ -37,7 +37,7 @@ from pydantic import (
     model_validator,
 )
 
-from shared import registry
+import registry
 from shared.api import DEFAULT_MAX_MESSAGE_CHARS, RequestRejected, parse_query
 from shared.vocabulary import Outcome
 
