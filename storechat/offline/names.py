@@ -123,8 +123,8 @@ def _model_at(text: str, words: list[re.Match[str]], i: int) -> tuple[ModelName 
     )
     if end == i + 1 and not alone:
         return None, i  # "a macbook for school": a line, but no model
-    following = [w.group().lower() for w in words[i + 1 : end]]
-    if following and set(following) <= _KIND_WORDS and not shop.names(line, *following):
+    model_words = [w.group().lower() for w in words[i + 1 : end]]
+    if model_words and set(model_words) <= _KIND_WORDS and not shop.names(line, *model_words):
         return None, i  # "a galaxy phone": a line and a kind, where no name says so
     start = i
     if line in shop.lines:
