@@ -27,7 +27,8 @@ from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
 from shared.search.intents import STOP_WORDS
-from shared.search.words import parse, parser_words
+from shared.search.spelling import distance
+from shared.search.words import fold, parse, parser_words
 
 BOOKS: Final = "BOOKS"
 _WORD = re.compile(r"[^\W_]+(?:['.\-][^\W_]+)*")
@@ -201,6 +202,34 @@ class Store:
         names.update({line: owner for line, (owner, _) in self.lines.items() if owner})
         near = difflib.get_close_matches(folded, list(names), n=1, cutoff=0.8)
         return names[near[0]] if near else None
+
+    def respelled(self, text: str) -> str:
+        """``text`` with each word of five letters or more that neither the catalog nor
+        the search's phrase table has, and that is one slip from one they have, written
+        as they write it ("labtop", "chromebok", "tolkein", "samsng")."""
+        vocabulary = self._spelling()
+
+        def fix(match: re.Match[str]) -> str:
+            word = match.group()
+            folded = word.casefold()
+            if len(folded) < 5 or folded in vocabulary or fold(folded) in vocabulary:
+                return word
+            edits = 2 if len(folded) >= 9 else 1
+            near = [
+                w
+                for w in difflib.get_close_matches(folded, vocabulary, n=3, cutoff=0.75)
+                if distance(folded, w) <= edits
+            ]
+            if not near:
+                return word
+            return near[0].capitalize() if word[0].isupper() else near[0]
+
+        return re.sub(r"[^\W\d_]+", fix, text)
+
+    @functools.cache  # noqa: B019 - a store lives as long as the snapshot it describes
+    def _spelling(self) -> list[str]:
+        words = self._known | parser_words() | STOP_WORDS
+        return sorted(w for w in words if w.isalpha())
 
     def names(self, *words: str) -> bool:
         """Whether a name of the catalog's has ``words`` in a row ("ROG Phone")."""

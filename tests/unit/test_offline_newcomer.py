@@ -264,18 +264,25 @@ def test_a_message_that_steers_the_assistant_off_its_job_is_still_declined() -> 
     assert text.startswith("Sorry, I can't help with that here.")
 
 
+def test_a_slip_of_the_catalogs_words_is_read_as_meant() -> None:
+    (lookup,) = ask(OfflineModel(), "cheap labtop for colege")
+    assert lookup["input"]["category"] == "COMPUTERS"
+    (lookup, *_) = ask(OfflineModel(), "the hobbit by tolkein")
+    assert lookup["input"]["productName"] == "The Hobbit"
+
+
 def test_a_misspelt_kind_is_left_to_the_search_and_its_reading_is_said() -> None:
     # Given a search that read the shopper's words itself
     read = inventory(product("CMP-003"), product("CMP-023"))
     read["content"][0]["json"] |= {
         "understood": {"category": "COMPUTERS", "sortBy": "price"},
-        "corrected": {"labtop": "laptop", "colege": "college"},
+        "corrected": {"lapptopp": "laptop"},
     }
-    text, asked = answer(OfflineModel(), "cheap labtop for colege", [read])
+    text, asked = answer(OfflineModel(), "cheap lapptopp for school", [read])
 
     # Then the model passed the words on, and says how they were read
-    assert asked[0][0]["keywords"] == "cheap labtop for colege"
-    assert text.startswith("I read “labtop” as “laptop”, “colege” as “college”.")
+    assert asked[0][0]["keywords"] == "cheap lapptopp for school"
+    assert text.startswith("I read “lapptopp” as “laptop”.")
     assert "(cheapest first)" in text and text.index("[CMP-023]") < text.index("[CMP-003]")
 
 
