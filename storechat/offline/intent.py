@@ -244,6 +244,13 @@ def parse_text(text: str) -> Intent:
             # The rest of the clause may ask for more ("a laptop and a copy of 1984").
             for t in listed:
                 clause = re.sub(re.escape(t.name), " ", clause, flags=re.I)
+        authors = [] if book else store().authors_in(clause)
+        if authors and BOOKS in categories_in(clause) and not _REVIEW_CUE.search(clause):
+            # An author of the catalog's, in any language's way of saying "by".
+            book = BookAsk(author=authors[0])
+            book_shopping = book_shopping or bool(_SHOPPING_CUE.search(clause))
+            categories.append(BOOKS)
+            continue
         if about := topic_in(clause):
             topic = topic or about
             categories.append(BOOKS)

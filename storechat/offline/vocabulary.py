@@ -150,7 +150,8 @@ _SORTS: Final[tuple[tuple[str, str, str], ...]] = (
     ),
     (
         "battery",
-        r"\b(?:longest|longer|best|better|biggest|bigger|largest|most|more) battery|battery life\b|"
+        r"\b(?:longest|longer|best|better|good|great|biggest|bigger|largest|most|more) "
+        r"battery|battery life\b|"
         r"\b(?:lasts? (?:the )?longest|longest[- ]lasting)\b",
         "longest battery first",
     ),

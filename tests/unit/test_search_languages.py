@@ -35,6 +35,11 @@ def test_a_foreign_wish_ranks_as_the_english_one() -> None:
     assert parse("ein günstiges Handy").sort == "price"
 
 
+def test_french_elisions_and_german_superlatives_are_read() -> None:
+    assert parse("l'ordinateur le plus léger").category == "COMPUTERS"
+    assert in_english("Welcher Laptop ist am leichtesten?") == "which Laptop is lightest?"
+
+
 def test_english_is_read_as_before() -> None:
     # "handy" is an English adjective; only the German noun, with its capital, is a phone
     assert parse("a handy laptop").category == "COMPUTERS"

@@ -55,6 +55,11 @@ ENGLISH: dict[str, str] = {
     "más ligero": "lightest", "más ligera": "lightest", "plus léger": "lightest",
     "plus légère": "lightest", "leicht": "light", "leichtes": "light", "leichten": "light",
     "ligero": "light", "ligera": "light", "léger": "light", "légère": "light",
+    "am leichtesten": "lightest", "leichtesten": "lightest", "am teuersten": "most expensive",
+    "am billigsten": "cheapest", "billigste": "cheapest", "größten": "biggest",
+    "más grande": "biggest", "plus grand": "biggest", "plus grande": "biggest",
+    "gute": "good", "guter": "good", "gutes": "good", "guten": "good",
+    "bueno": "good", "buena": "good", "buen": "good", "bon": "good", "bonne": "good",
     "beste": "best", "besten": "best", "bester": "best", "bestes": "best", "mejor": "best",
     "meilleur": "best", "meilleure": "best", "kamera": "camera", "cámara": "camera",
     "appareil photo": "camera", "caméra": "camera", "akku": "battery",
@@ -92,7 +97,8 @@ ENGLISH: dict[str, str] = {
     "cuál": "which", "quel": "which", "quelle": "which", "für": "for", "para": "for",
     "pour": "for", "mit": "with", "avec": "with", "ohne": "without",
     "sans": "without", "einen": "a", "eine": "a", "ein": "a", "una": "a",
-    "une": "a", "un": "a", "tiene": "has", "der": "the", "die": "the", "das": "the",
+    "une": "a", "un": "a", "von": "by", "est": "is", "ist": "is", "es gibt": "is there",
+    "gibt es": "is there", "tiene": "has", "der": "the", "die": "the", "das": "the",
     "el": "the", "la": "the", "los": "the", "las": "the", "le": "the", "les": "the",
     "de": "of", "del": "of", "du": "of", "des": "of", "sobre": "about",
 }  # fmt: skip
@@ -116,8 +122,14 @@ def _pattern() -> tuple[re.Pattern[str], dict[str, str]]:
 _CAPITALISED = re.compile(r"(?<![\w'-])(" + "|".join(CAPITALISED) + r")(?![\w'-])")
 
 
+# French elides an article before a vowel: "l'ordinateur" is "the computer".
+_ELIDED = re.compile(r"(?<![\w'])(l|d|qu|j)'(?=[^\W\d_])", re.IGNORECASE)
+_ELISIONS = {"l": "the ", "d": "of ", "qu": "that ", "j": "i "}
+
+
 def in_english(text: str) -> str:
     """``text`` with the German, Spanish and French words of :data:`ENGLISH` in English."""
     pattern, table = _pattern()
     text = _CAPITALISED.sub(lambda m: CAPITALISED[m[1]], text)
+    text = _ELIDED.sub(lambda m: _ELISIONS[m[1].lower()], text)
     return pattern.sub(lambda m: table[m[0].lower()], unicodedata.normalize("NFC", text))
