@@ -80,6 +80,7 @@ from storechat.offline.replies import (
 from storechat.offline.scope import steers
 from storechat.offline.store import Store, serving
 from storechat.offline.usage import UsageMeter
+from storechat.offline.vocabulary import LOOKUP
 
 OFFLINE_MODEL_ID: Final = "storechat.offline-v1"
 
@@ -129,7 +130,7 @@ class OfflineModel:
         available = tool_names(request)
         first = plan_first(ask, available)
         if not any("toolResult" in block for block in content_blocks(messages[-1])):
-            return self._first_reply(ask, first, messages)
+            return self._first_reply(ask, first, messages, available)
         rounds = read_rounds(messages)
         done = label(rounds[0], first) if rounds else []
         following = plan_next(ask, done, available)
@@ -142,7 +143,7 @@ class OfflineModel:
 
     @staticmethod
     def _first_reply(
-        ask: Ask, calls: list[Call], messages: list[dict[str, Any]]
+        ask: Ask, calls: list[Call], messages: list[dict[str, Any]], available: frozenset[str]
     ) -> tuple[list[dict[str, Any]], str]:
         intent = ask.intent
         if intent.service and not intent.names_subject():
@@ -157,7 +158,9 @@ class OfflineModel:
         if not calls:
             if intent.not_carried or intent.other_brand:
                 return [{"text": outside_reply(intent)}], "end_turn"
-            return [{"text": NO_TOOLS_REPLY}], "end_turn"
+            # With the catalog tool on offer, nothing to ask it means the model did not
+            # understand: it asks, rather than blame the tools.
+            return [{"text": ASK_REPLY if LOOKUP in available else NO_TOOLS_REPLY}], "end_turn"
         return _tool_uses(calls, messages), "tool_use"
 
 

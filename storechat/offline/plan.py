@@ -217,9 +217,11 @@ def _reference_calls(ask: Ask, ref: Reference) -> list[Call]:
             intent = replace(ask.intent, sort_by="price")
             return [Call(LOOKUP, i, "search", n) for n, i in enumerate(lookup_inputs(intent))]
         intent = replace(ask.intent, bounds={**ask.intent.bounds, "maxPrice": limit - 0.01})
-        return [
-            Call(LOOKUP, i, "cheaper", n, limit) for n, i in enumerate(lookup_inputs(intent)[:1])
+        # After a named product ("is the iMac in stock?"), cheaper ones of its kind.
+        inputs = lookup_inputs(intent) or [
+            _lookup_input(intent, p.category, None) for p in intent.products[:1]
         ]
+        return [Call(LOOKUP, i, "cheaper", n, limit) for n, i in enumerate(inputs[:1])]
     if not shown:
         return []
     request: dict[str, Any] = {"productIds": [s.product_id for s in shown]}

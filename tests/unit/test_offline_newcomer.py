@@ -197,6 +197,22 @@ def test_a_named_product_out_of_stock_gets_its_card_and_the_nearest_in_stock() -
     assert "The nearest we have in stock:\n1. Apple Mac mini (M2) [CMP-015]" in text
 
 
+def test_cheaper_after_a_named_product_searches_its_kind_below_what_was_shown() -> None:
+    # Given an answer about the iMac and the nearest in stock
+    shown = (
+        "We carry the Apple iMac 24 (M3) [CMP-014]: out of stock right now, $1,299.\n"
+        "The nearest we have in stock:\n1. Apple Mac mini (M2) [CMP-015]: in stock, $599."
+    )
+    messages = [
+        user("is the iMac in stock?"),
+        {"role": "assistant", "content": [{"text": shown}]},
+        user("those but cheaper"),
+    ]
+    # When the shopper asks for cheaper ones, Then computers under the cheapest shown
+    (lookup,) = tool_uses(OfflineModel().converse(make_request(messages)))
+    assert lookup["input"] == {"category": "COMPUTERS", "maxPrice": 598.99, "sortBy": "price"}
+
+
 def test_a_line_asked_for_with_an_article_is_a_kind_not_a_product() -> None:
     (lookup,) = ask(OfflineModel(), "What about a Mac?")
     assert "productName" not in lookup["input"]
