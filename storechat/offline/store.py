@@ -218,7 +218,11 @@ class Store:
             near = [
                 w
                 for w in difflib.get_close_matches(folded, vocabulary, n=3, cutoff=0.75)
+                # Shoppers rarely miss the first letter; in a short word a replaced
+                # letter is another word as often as a slip ("night" is not "light").
                 if distance(folded, w) <= edits
+                and w[0] == folded[0]
+                and (len(folded) > 5 or len(w) != len(folded))
             ]
             if not near:
                 return word
