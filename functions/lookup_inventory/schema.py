@@ -115,7 +115,7 @@ class _Search(BaseModel):
     @field_validator("category", mode="before")
     @classmethod
     def _upper(cls, value: Any) -> Any:
-        # Models write "computers" as often as "COMPUTERS"; both mean the same.
+        # Models write a category in lower case as often as in capitals; both mean the same.
         return value.strip().upper() if isinstance(value, str) else value
 
 

@@ -52,7 +52,7 @@ class SearchQuery:
 
     def __post_init__(self) -> None:
         if self.category is not None:
-            # Models write "computers" as often as "COMPUTERS".
+            # Models write a category in lower case as often as in capitals.
             object.__setattr__(self, "category", self.category.strip().upper())
             if self.category not in CATEGORIES:
                 raise ValueError(f"category must be one of {CATEGORIES}, got {self.category!r}")
