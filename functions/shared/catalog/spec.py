@@ -28,7 +28,8 @@ class Facet:
     """Every way a value writes the unit, with the factor to :attr:`unit` ("tb": 1024)."""
     keys: Mapping[str, str] = field(default_factory=dict)
     """Other spec keys (lower case, letters and digits only) that mean it, with the unit
-    a bare number under that key is in: ``{"storagetb": "tb"}``."""
+    a bare number under that key is in: ``{"storagetb": "tb"}``. The spec's own key
+    means it too, in :attr:`unit`."""
     words: tuple[str, ...] = ()
     """Words that make any other key mean it ("memory" in "System Memory")."""
 

@@ -36,7 +36,7 @@ _C, _M, _B = Category.COMPUTERS, Category.MOBILE, Category.BOOKS
 RAM_GB: Final = Spec(
     "ramGb",
     "RAM",
-    Facet("gb", "GB", 0.5, 4096, _DATA, {"ramgb": "gb", "memorygb": "gb"}, ("ram", "memory")),
+    Facet("gb", "GB", 0.5, 4096, _DATA, {"memorygb": "gb"}, ("ram", "memory")),
     (Bound("minRamGb", True, "Least memory (RAM), GB", "with at least {} GB RAM", "GB RAM"),),
     Sort("ram", True, "most RAM first"),
     Fact("data", role="ram"),
@@ -52,7 +52,7 @@ STORAGE_GB: Final = Spec(
         1,
         1_000_000,
         _DATA,
-        {"storagegb": "gb", "storagetb": "tb", "ssdgb": "gb"},
+        {"storagetb": "tb", "ssdgb": "gb"},
         ("storage", "ssd"),
     ),
     (
@@ -83,7 +83,7 @@ WEIGHT_KG: Final = Spec(
         0.01,
         200,
         _KG,
-        {"weightkg": "kg", "weightg": "g", "weightgrams": "g", "weightlb": "lb", "weightlbs": "lb"},
+        {"weightg": "g", "weightgrams": "g", "weightlb": "lb", "weightlbs": "lb"},
         ("weight",),
     ),
     (Bound("maxWeightKg", False, "Heaviest weight, kg", "weighing at most {} kg", "kg"),),
@@ -101,7 +101,7 @@ BATTERY_HOURS: Final = Spec(
         0.5,
         200,
         {"h": 1.0, "hr": 1.0, "hrs": 1.0, "hour": 1.0, "hours": 1.0},
-        {"batteryhours": "h", "batterylife": "h"},
+        {"batterylife": "h"},
         ("battery",),
     ),
     (
@@ -134,7 +134,7 @@ BATTERY_MAH: Final = Spec(
         100,
         50_000,
         {"mah": 1.0, "ah": 1000.0},
-        {"batterymah": "mah", "batterycapacity": "mah"},
+        {"batterycapacity": "mah"},
         ("battery",),
     ),
     (
@@ -166,7 +166,7 @@ SCREEN_INCHES: Final = Spec(
         1,
         150,
         {"in": 1.0, "inch": 1.0, "inches": 1.0, '"': 1.0, "″": 1.0, "cm": 1 / 2.54},
-        {"screeninches": "in", "screensize": "in", "displayinches": "in", "displaysize": "in"},
+        {"screensize": "in", "displayinches": "in", "displaysize": "in"},
         ("screen", "display"),
     ),
     (
@@ -203,7 +203,7 @@ CAMERA_MP: Final = Spec(
         0.1,
         1000,
         {"mp": 1.0, "megapixel": 1.0, "megapixels": 1.0},
-        {"cameramp": "mp", "maincameramp": "mp"},
+        {"maincameramp": "mp"},
         ("camera",),
     ),
     (
@@ -223,7 +223,7 @@ CAMERA_MP: Final = Spec(
 YEAR: Final = Spec(
     "year",
     "year",
-    Facet("", "", 1400, 2200, {}, {"year": "", "releaseyear": ""}),
+    Facet("", "", 1400, 2200, {}, {"releaseyear": ""}),
     (
         Bound(
             "minYear", True, "Released or published in this year or later", "from {:.0f} on", "year"

@@ -44,10 +44,17 @@ FACETS: tuple[Facet, ...] = tuple(
 FACET_BY_COLUMN = {facet.column: facet for facet in FACETS}
 
 # Spec keys (lower case, letters and digits only) -> (facet column, the unit the
-# key implies when the value is a bare number). Keys not listed here are matched
-# by the words they contain (below), with the facet's own unit.
+# key implies when the value is a bare number): each spec's own key, in its facet's
+# unit, and the other keys it lists. Keys not listed here are matched by the words
+# they contain (below), with the facet's own unit.
 _KEYS: dict[str, tuple[str, str]] = {
-    key: (s.column, unit) for s in faceted() if s.facet for key, unit in s.facet.keys.items()
+    key: (s.column, unit)
+    for s in faceted()
+    if s.facet
+    for key, unit in {
+        re.sub(r"[^a-z0-9]", "", s.key.casefold()): s.facet.unit,
+        **s.facet.keys,
+    }.items()
 }
 # Words inside other keys: "ram", "memory", "storage", "ssd", "weight", "screen"... The
 # first facet to list a word owns it; another listing it too takes the values written
