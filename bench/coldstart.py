@@ -45,7 +45,7 @@ from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
-from bench.catalog import Catalogs
+from bench.catalog import CATALOG_TABLE, Catalogs, FastCatalog
 from bench.cpulimit import Limit, cpu_limit, share_of_vcpu
 from bench.lambdas import REPO_ROOT, probe_env
 from bench.loopback import send, serving
@@ -98,25 +98,34 @@ def _tool_use(name: str, tool_input: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _compose_event() -> dict[str, Any]:
-    """The end of a turn that found four laptops and recommends three: what
-    ComposeResponse gets, so its fact check has prices and specs to read."""
+def _compose_laptops() -> list[dict[str, Any]]:
+    """Five Windows laptops of the bundled catalog: four this turn found, one an earlier
+    turn did."""
     from shared.catalog_data import load_catalog
 
-    laptops = [
+    return [
         p
         for p in load_catalog()
         if p["category"] == "COMPUTERS" and "Windows" in str(p.get("specs", {}).get("os", ""))
-    ][:4]
+    ][:5]
+
+
+def _compose_event() -> dict[str, Any]:
+    """The end of a follow-up turn that found four laptops and recommends three, and
+    also cites one an earlier turn of the session found: what ComposeResponse gets, so its
+    fact check has prices and specs to read, and the earlier product is read fresh from
+    the catalog table (boto3's import and a BatchGetItem: the slowest cold start)."""
+    *laptops, earlier = _compose_laptops()
     lines = []
-    for rank, p in enumerate(laptops[:3], start=1):
+    for rank, p in enumerate([*laptops[:3], earlier], start=1):
         specs = p.get("specs") or {}
         lines.append(
             f"{rank}. {p['name']} [{p['productId']}]: ${p['price']:,.2f}, "
             f"{specs.get('ramGb', 8)} GB RAM, {specs.get('weightKg', 1.5)} kg."
         )
-    answer = "Three good picks for a student:\n" + "\n".join(lines) + "\nAll run Windows 11."
+    answer = "Four good picks for a student:\n" + "\n".join(lines) + "\nAll run Windows 11."
     return {
+        "earlier": [earlier["productId"]],
         "sessionId": "5b7c1f0e-3a7d-4c1e-9a55-0c7b9f1d2e3a",
         "outcome": "answered",
         "answer": answer,
@@ -231,6 +240,11 @@ def services(
         if key == "lookup_inventory":
             size = case.products or 0
             env["AWS_ENDPOINT_URL_DYNAMODB"] = stack.enter_context(catalogs.fast(size).http())
+        elif key == "compose_response":
+            # The earlier turn's product is read fresh from the catalog table.
+            table = FastCatalog(_compose_laptops())
+            env["AWS_ENDPOINT_URL_DYNAMODB"] = stack.enter_context(table.http())
+            env["CATALOG_TABLE_NAME"] = CATALOG_TABLE
         else:
             env["AWS_ENDPOINT_URL_DYNAMODB"] = stack.enter_context(_steps_table())
         if key == "converse":

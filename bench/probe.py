@@ -98,7 +98,9 @@ def answer_status(key: str, output: dict[str, Any]) -> str:
         return str(output["toolResult"].get("status"))
     if key == "converse":
         return str(output.get("stopReason"))
-    return str(output.get("outcome"))
+    unverified = len(output.get("unverifiedCitations") or [])
+    # A cited product that could not be read (an earlier turn's, say) is not vouched for.
+    return str(output.get("outcome")) + (f", {unverified} unverified" if unverified else "")
 
 
 def _peak_rss_mb() -> float:

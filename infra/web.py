@@ -145,7 +145,10 @@ class WebHosting(Construct):
             destination_bucket=self.bucket,
             sources=[
                 s3deploy.Source.asset(str(names.WEB_DIR)),
-                s3deploy.Source.json_data(names.WEB_CONFIG_FILE, {"apiUrl": api_url}),
+                s3deploy.Source.json_data(
+                    names.WEB_CONFIG_FILE,
+                    {"apiUrl": api_url, "currency": self._config.store_currency},
+                ),
                 s3deploy.Source.json_data(PAGE_NAMES_FILE, page_names()),
             ],
             distribution=self.distribution,

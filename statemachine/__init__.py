@@ -15,6 +15,7 @@ from pydantic import BaseModel
 
 from shared import registry
 from shared.pricing import USAGE_PRICE_FIELDS, TokenPrices
+from shared.steps import tool_key
 
 ASL_PATH = Path(__file__).with_name("storechat.asl.json")
 
@@ -70,7 +71,9 @@ def budget_substitutions(daily_budget_usd: float | None, prices: TokenPrices) ->
     ``ModelPricesPerMTok`` the model's US dollars per million tokens by ``usage`` key, as
     a JSONata object, so that tokens times price is micro-dollars; ``CatalogSearchTool``
     and ``CatalogSearchChars`` what ``AnswerFromCatalog`` calls and how much of the
-    shopper's message it may send as the catalog tool's ``keywords``.
+    shopper's message it may send as the catalog tool's ``keywords``, and
+    ``CatalogSearchStep`` the key of that search's line in the live trace (the first
+    round's first tool: the tool writes the line in its own words).
     """
     if daily_budget_usd is not None and daily_budget_usd <= 0:
         raise ValueError(f"a daily budget must be above 0 US dollars, not {daily_budget_usd}")
@@ -84,6 +87,7 @@ def budget_substitutions(daily_budget_usd: float | None, prices: TokenPrices) ->
         + "}",
         "CatalogSearchTool": CATALOG_SEARCH_TOOL.name,
         "CatalogSearchChars": str(_max_chars(CATALOG_SEARCH_TOOL.input_model, "keywords")),
+        "CatalogSearchStep": tool_key(1, 0),
         "SpendTtlSeconds": str(SPEND_KEPT_DAYS * 86_400),
     }
 

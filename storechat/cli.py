@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import re
 import sys
 import time
 from collections.abc import Callable
@@ -42,11 +40,11 @@ from storechat.catalog.commands import add_catalog_commands
 from storechat.catalog.errors import CatalogError
 from storechat.evaluate.command import add_eval_arguments, run_eval
 from storechat.local import LocalStorechat, RunResult
-from storechat.settings import LocalSettings, SettingsError, read_settings
+from storechat.settings import IMAGE_HOSTS_VARIABLE, LocalSettings, SettingsError, read_settings
+from storechat.settings import image_hosts as image_hosts_of
 
 EXIT_FAILED = 1
 EXIT_USAGE = 2
-IMAGE_HOSTS_VARIABLE = "STORECHAT_IMAGE_HOSTS"
 
 MODEL_LABELS = {
     "offline": "offline model: a deterministic stand-in for the LLM, no AWS needed",
@@ -260,17 +258,6 @@ def cmd_chat(args: argparse.Namespace) -> int:
             print()
 
 
-def _image_hosts(given: list[str] | None) -> tuple[str, ...]:
-    """``--image-host`` values, else ``$STORECHAT_IMAGE_HOSTS`` (space or comma separated)."""
-    from shared.page_policy import image_host
-
-    values = given if given else re.split(r"[\s,]+", os.environ.get(IMAGE_HOSTS_VARIABLE, ""))
-    try:
-        return tuple(image_host(value) for value in values if value.strip())
-    except ValueError as exc:
-        raise CatalogError(f"--image-host: {exc}") from exc
-
-
 def _warn_blocked_pictures(catalog: list[dict[str, Any]], image_hosts: tuple[str, ...]) -> None:
     """Say which hosts of the catalog's pictures the page may not load from, and the fix."""
     from shared.page_policy import allowed
@@ -294,7 +281,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from storechat.server import serve
 
     settings: LocalSettings = args.settings
-    image_hosts = _image_hosts(args.image_host)
+    image_hosts = (
+        image_hosts_of(args.image_host, "--image-host") if args.image_host else settings.image_hosts
+    )
     catalog = load_local_catalog(settings.home)
     _warn_blocked_pictures(catalog or [], image_hosts)
     return serve(

@@ -85,6 +85,11 @@ class Asker(Protocol):
 
     model: str
 
+    @property
+    def store_currency(self) -> str:
+        """The catalog's currency: the page prices the cards in it."""
+        ...
+
     def ask(
         self,
         message: str,
@@ -234,8 +239,9 @@ class StorechatHandler(JsonRequestHandler):
             self._steps(unquote(steps.group(1)))
         elif path == "/config.json":
             # "model" is local only: the page shows a badge for the offline model.
-            model = self.server.local.model.split(":", 1)[0]
-            self._send_json(HTTPStatus.OK, {"apiUrl": "", "model": model})
+            local = self.server.local
+            config = {"apiUrl": "", "currency": local.store_currency}
+            self._send_json(HTTPStatus.OK, {**config, "model": local.model.split(":", 1)[0]})
         elif path == f"/{PAGE_NAMES_FILE}":
             self._send_json(HTTPStatus.OK, page_names())
         elif path == "/openapi.json":

@@ -6,6 +6,9 @@
   as a deployed stack's ``model_budget.daily_usd``; unset or empty, no budget. Tokens
   are priced from the one price list (``shared.pricing``), the offline and replay
   models' as the model they stand in for, as ``storechat eval`` and the bench price them.
+* ``STORECHAT_IMAGE_HOSTS``: the origins the page may load product pictures from, space
+  or comma separated (``https://cdn.shopify.com, https://*.wp.com``), as a stack's
+  ``image_hosts``; ``storechat serve --image-host`` takes the place of the variable.
 
 ``storechat`` (the CLI) reads these once at its start and hands them down; nothing else
 in the package reads the variables.
@@ -15,6 +18,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Final
@@ -23,6 +27,7 @@ from pydantic import BaseModel, ConfigDict
 
 HOME_VARIABLE: Final = "STORECHAT_HOME"
 BUDGET_VARIABLE: Final = "STORECHAT_DAILY_BUDGET_USD"
+IMAGE_HOSTS_VARIABLE: Final = "STORECHAT_IMAGE_HOSTS"
 DEFAULT_HOME: Final = Path(".storechat")
 
 
@@ -36,6 +41,8 @@ class LocalSettings(BaseModel):
     home: Path = DEFAULT_HOME
     daily_budget_usd: float | None = None
     """None: no budget."""
+    image_hosts: tuple[str, ...] = ()
+    """CSP sources for product pictures, checked (``shared.page_policy.image_host``)."""
 
 
 def read_settings(environ: Mapping[str, str] | None = None) -> LocalSettings:
@@ -44,7 +51,21 @@ def read_settings(environ: Mapping[str, str] | None = None) -> LocalSettings:
     return LocalSettings(
         home=Path(home) if home.strip() else DEFAULT_HOME,
         daily_budget_usd=_budget(environ.get(BUDGET_VARIABLE)),
+        image_hosts=image_hosts(
+            re.split(r"[\s,]+", environ.get(IMAGE_HOSTS_VARIABLE, "")), IMAGE_HOSTS_VARIABLE
+        ),
     )
+
+
+def image_hosts(values: list[str], source: str) -> tuple[str, ...]:
+    """Each non-empty value as a CSP source; ``source`` (a flag or a variable) is named in
+    the error when one is not an origin."""
+    from shared.page_policy import image_host
+
+    try:
+        return tuple(image_host(value) for value in values if value.strip())
+    except ValueError as exc:
+        raise SettingsError(f"{source}: {exc}") from exc
 
 
 def _budget(text: str | None) -> float | None:

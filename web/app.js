@@ -25,7 +25,8 @@ const NOTICE_TONES = { fallback: "warn", refused: "muted" };
 const UNKNOWN_ERROR = { title: "Something went wrong", message: "Please try again.", retry: true };
 const CATEGORY_LABELS = { COMPUTERS: "Computer", MOBILE: "Phone", BOOKS: "Book" };
 
-const money = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
+// Prices are in the store's currency (config.json's "currency"; US dollars until it is read).
+let money = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
 const count = new Intl.NumberFormat("en-US");
 const terabytes = new Intl.NumberFormat("en-US", { maximumFractionDigits: 2 });
 // What catalogs write for a spec they do not know; shown, it would read as a fact.
@@ -642,6 +643,9 @@ async function loadConfig() {
     const response = await fetch("./config.json", { cache: "no-store" });
     const config = response.ok ? await response.json() : {};
     if (typeof config.apiUrl === "string") state.apiUrl = config.apiUrl.replace(/\/+$/, "");
+    if (typeof config.currency === "string" && /^[A-Z]{3}$/.test(config.currency)) {
+      money = new Intl.NumberFormat("en-US", { style: "currency", currency: config.currency });
+    }
     if (config.model === "offline" || config.model === "replay") {
       els.modelBadge.textContent = config.model === "offline" ? "offline model" : "replay model";
       els.modelBadge.title = "Answers come from a deterministic stand-in for the language model";

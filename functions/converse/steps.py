@@ -56,7 +56,8 @@ def replied(
     for index, use in enumerate(tool_uses):
         name = str(use.get("name", ""))
         words = call_line(name, tools.get(name), use.get("input"))
-        line = ToolStep(key=tool_key(asked, index), line=clean_text(words, MAX_LINE_CHARS))
-        step_writer.report(turn, step(line.key, "tool", line.line, "running"))
+        said = clean_text(words, MAX_LINE_CHARS)
+        line = ToolStep(key=tool_key(asked, index), line=said)
+        step_writer.report(turn, step(line.key, "tool", said, "running"))
         lines.append(line)
     return lines

@@ -85,10 +85,11 @@ class Turn(BaseModel):
 
 
 class ToolStep(BaseModel):
-    """A tool call's line, made when the model asks for it and handed to the tool."""
+    """A tool call's line, made when the model asks for it and handed to the tool; without
+    ``line`` (the state machine's own catalog search), the tool words its call itself."""
 
     key: str
-    line: str
+    line: str | None = None
 
 
 # -- keys: the order of a turn's steps -------------------------------------------------------

@@ -20,7 +20,8 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from shared import step_writer
-from shared.steps import ToolStep, Turn, step
+from shared.sanitize import clean_text
+from shared.steps import MAX_LINE_CHARS, ToolStep, Turn, step
 
 FAILURE_WORDS: dict[str, str] = {
     "timeout": "did not answer in time",
@@ -124,7 +125,11 @@ def reports_step(input_model: type[BaseModel]) -> Callable[[Handler], Handler]:
             except ValidationError:
                 return output
             status, words = outcome(input_model, output)
-            step_writer.report(turn, step(line.key, "tool", line.line, status, words))  # type: ignore[arg-type]
+            use = event.get("toolUse") or {}
+            said = line.line or clean_text(
+                call_line(str(use.get("name")), input_model, use.get("input")), MAX_LINE_CHARS
+            )
+            step_writer.report(turn, step(line.key, "tool", said, status, words))  # type: ignore[arg-type]
             step_writer.settle(context)
             return output
 

@@ -251,6 +251,14 @@ class LocalStorechat:
         with overriding(self._environ):
             return current_index().listing
 
+    @property
+    def store_currency(self) -> str:
+        """The currency of the catalog's prices (ISO 4217), as the response builder reads
+        it (``STORE_CURRENCY``, US dollars when unset): the page formats prices in it."""
+        from compose_response.settings import Settings
+
+        return Settings.model_validate(self._environ).store_currency
+
     def substitutions(self) -> dict[str, object]:
         arns = {key: local_arn(key, REGION, ACCOUNT) for key in registry.functions_by_key()}
         values: dict[str, object] = dict(

@@ -77,6 +77,28 @@ def test_cards_leave_out_specs_a_product_does_not_have_and_write_sizes_as_people
     assert specs("CMP-900") == ["1 TB storage"]
 
 
+def test_cards_price_products_in_the_stores_currency(page: Page, storechat_url: str) -> None:
+    # Given a store whose catalog is priced in euros (its config.json says so)
+    page.route(
+        "**/config.json",
+        lambda route: route.fulfill(
+            content_type="application/json", body=json.dumps({"apiUrl": "", "currency": "EUR"})
+        ),
+    )
+    product = {**CATALOG["CMP-001"], "price": 1299.0}
+    body = {**answer_body("answered"), "answer": "[CMP-001]", "products": [product]}
+    answer_queries_with(page, [(200, "application/json", json.dumps(body))])
+    page.goto(storechat_url)
+
+    # When an answer cites a product
+    ask(page, "Show me a laptop")
+
+    # Then its card shows the price in euros, not dollars
+    card = answers(page).first.locator("[id$='-CMP-001']")
+    expect(card).to_contain_text("€1,299.00")
+    assert "$" not in card.inner_text()
+
+
 # -- over budget -----------------------------------------------------------------------------
 
 

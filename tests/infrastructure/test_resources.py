@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -373,6 +374,16 @@ def test_the_page_is_told_where_the_api_is(dev: Synthesized) -> None:
     markers = json.dumps(props.get("SourceMarkers", []))
     assert api_id in markers, "config.json's apiUrl is the deployed API's URL"
     assert len(props["SourceObjectKeys"]) == 3  # web/, config.json and names.json
+
+
+def test_the_page_is_told_the_stores_currency(dev: Synthesized) -> None:
+    # Given the environment's store currency, When the page's files are staged,
+    # Then config.json names it, so the cards price products as the answer does
+    # (The API's URL in it is a marker filled at deploy time, so the file is read as text.)
+    staged = [path.read_text(encoding="utf-8") for path in dev.outdir.glob("asset.*/config.json")]
+    assert len(staged) == 1
+    currency = re.search(r'"currency":\s*"([A-Z]{3})"', staged[0])
+    assert currency is not None and currency[1] == dev.config.store_currency
 
 
 def test_alarms_cover_failures_timeouts_throttling_tools_and_fallbacks(

@@ -3,6 +3,7 @@ once it is spent, and how the day's spend is counted."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -192,3 +193,38 @@ def test_the_days_spend_is_kept_between_runs_as_the_cli_runs(tmp_path: Path) -> 
     # Then the budget is still spent
     assert body is not None and body["fallbackReason"] == "budget_exhausted"
     assert (tmp_path / "spend.json").is_file()
+
+
+def test_over_budget_the_live_trace_shows_the_catalog_search_and_the_check(
+    budgeted: LocalStorechat,
+) -> None:
+    # Given a day whose model budget is spent, and a page that reads the turn's live trace
+    spent(1_000_000)
+    turn = "0d1e2f3a4b5c6d7e8f90a1b2c3d4e5f6"
+
+    # When a shopper asks
+    result = budgeted.ask(QUESTION, turn_id=turn)
+    raw = budgeted.steps(turn)
+
+    # Then the page shows the search the state machine made on their words, in the words
+    # the tool uses for any search, with its count, then the check of the answer
+    body = result.body
+    assert body is not None and body["fallbackReason"] == "budget_exhausted" and raw is not None
+    shown = [
+        (s["kind"], s["line"], s.get("outcome"), s["status"]) for s in json.loads(raw)["steps"]
+    ]
+    count = len(body["products"])
+    assert shown == [
+        (
+            "tool",
+            f"Searching the catalog for {QUESTION}",
+            f"{body['trace'][0]['summary'].split(' ', 1)[0]} found",
+            "done",
+        ),
+        (
+            "check",
+            f"Checking {count} product{'s' if count > 1 else ''} in the answer against the catalog",
+            "all match",
+            "done",
+        ),
+    ]

@@ -126,17 +126,22 @@ def test_review_service_failures_are_explained_not_fatal(
 
 
 def test_deadline_fallback_keeps_what_was_found() -> None:
-    # Given a catalog tool that takes 3 s, and a budget with room for one model call
-    # before the tools (3 s from the start) but not after them. (3 s, not more: the tool's
-    # own 5 s timeout must still leave a loaded machine time to run the real handler.)
+    # Given a budget with room for one model call before the tools (until 4.5 s after the
+    # question) but not after them, and a catalog tool that answers only once that moment
+    # has passed. (Anchored to the question, not a fixed sleep: a loaded machine that is
+    # slow to reach the tool leaves it less to wait, within its own 5 s timeout.)
+    asked: list[float] = []
+
     def slow_lookup(event: dict[str, Any], context: Any) -> Any:
-        time.sleep(3)
         from lookup_inventory.handler import lambda_handler
 
-        return lambda_handler(event, context)
+        found = lambda_handler(event, context)
+        time.sleep(max(0.0, asked[0] + 4.8 - time.monotonic()))
+        return found
 
-    tuning = {"DeadlineMs": 8000, "ConverseReserveMs": 5000, "ToolRoundReserveMs": 1}
+    tuning = {"DeadlineMs": 9500, "ConverseReserveMs": 5000, "ToolRoundReserveMs": 1}
     with LocalStorechat(tuning=tuning, overrides={"lookup_inventory": slow_lookup}) as local:
+        asked.append(time.monotonic())
         result = local.ask(QUESTION)
     # Then the shopper gets a deadline fallback that still lists the products found
     body = result.body
@@ -147,16 +152,17 @@ def test_deadline_fallback_keeps_what_was_found() -> None:
 
 
 def test_a_model_call_that_runs_into_the_deadline_falls_back_in_time() -> None:
-    # Given a 3 s budget and a "Bedrock" endpoint (on 127.0.0.1) that takes 10 s to answer
+    # Given a 5 s budget (room for the call to start on a loaded machine) and a "Bedrock"
+    # endpoint (on 127.0.0.1) that takes 15 s to answer
     with FakeHttpServer() as slow_bedrock:
-        slow_bedrock.route("/model/m/converse", body=BEDROCK_ANSWER, delay_s=10)
-        tuning = {"DeadlineMs": 3000, "ConverseReserveMs": 1000}
+        slow_bedrock.route("/model/m/converse", body=BEDROCK_ANSWER, delay_s=15)
+        tuning = {"DeadlineMs": 5000, "ConverseReserveMs": 1000}
         with LocalStorechat(model="bedrock:m", tuning=tuning) as local:
             factory = default_client_factory("us-east-1", endpoint_url=slow_bedrock.base_url)
             use_provider(BedrockProvider(None, client_factory=factory))
             result = local.ask("hello")
     # Then the Converse Lambda gave up at the deadline (its read timeout ends there, not at
-    # the model's 10 s), and the shopper gets a deadline fallback
+    # the model's 15 s), and the shopper gets a deadline fallback
     body = result.body
     assert result.status == "SUCCEEDED" and body is not None
     assert body["fallbackReason"] == "deadline", body

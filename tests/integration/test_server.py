@@ -285,6 +285,7 @@ def test_config_points_the_page_at_its_own_origin(served: Served) -> None:
 
     assert response.status == 200
     assert response.json()["apiUrl"] == ""
+    assert response.json()["currency"] == "USD"  # STORE_CURRENCY unset
 
 
 def test_the_page_gets_the_names_and_their_words_from_the_contract(served: Served) -> None:
