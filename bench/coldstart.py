@@ -50,7 +50,7 @@ from bench.cpulimit import Limit, cpu_limit, share_of_vcpu
 from bench.lambdas import REPO_ROOT, probe_env
 from bench.loopback import send, serving
 from bench.stats import summary
-from shared.registry import FUNCTIONS, Function
+from registry import FUNCTIONS, Function
 
 FUNCTIONS_DIR = REPO_ROOT / "functions"
 SECRET_ARN = "arn:aws:secretsmanager:us-east-1:123456789012:secret:storechat-brave-key-AbCdEf"

@@ -21,8 +21,8 @@ from typing import Any
 
 from bench.fmt import kib, ms, n, usd
 from bench.fmt import table as fmt_table
+from registry import functions_by_key
 from shared.pricing import price_list
-from shared.registry import functions_by_key
 
 PRICES_PATH = Path(__file__).with_name("prices.json")
 CDK_JSON = Path(__file__).resolve().parents[1] / "cdk.json"

@@ -19,8 +19,8 @@ from bench.catalog import Catalogs, publish_index
 from bench.profile import LatencyPlan, Profile
 from bench.stats import summary
 from bench.tools import canned_web
+from registry import functions_by_key
 from shared.observability import metrics
-from shared.registry import functions_by_key
 from storechat.local import LocalStorechat
 from storechat.local.lambdas import FakeContext
 from storechat.local.runner import CATALOG_TABLE, CATEGORY_INDEX, OFFLINE_MODEL_ID, REGION

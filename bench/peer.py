@@ -28,11 +28,11 @@ from botocore.config import Config
 from strands import Agent, ToolContext, tool
 from strands.models.bedrock import BedrockModel
 
+import registry
 from bench.fmt import kib, ms
 from bench.scenarios import ask, local_system
 from bench.standin import FAKE_CREDENTIALS, Call, OfflineBedrock
 from bench.tools import Handler, naive_lookup, real_handler
-from shared import registry
 from shared.environment import environ, overriding
 from shared.observability import metrics
 from storechat.local.lambdas import FakeContext

@@ -26,7 +26,7 @@ from bench.scenarios import Asked
 from bench.stats import summary as stats
 from bench.summary import LIMIT_SECONDS
 from bench.tools import canned_web
-from shared.registry import functions_by_key
+from registry import functions_by_key
 
 T = TypeVar("T")
 
@@ -180,7 +180,7 @@ def _cache_session(by_model: dict[str, list[Asked]], prices: dict[str, Any]) -> 
 
 def _naive_at_scale(profile: Profile, catalogs: Catalogs) -> list[dict[str, Any]]:
     """How big the naive tool's one result would be as the catalog grows (no execution)."""
-    from lookup_inventory.logic import full_record
+    from lookup_inventory.records import full_record
 
     rows = []
     for plan in profile.latency:

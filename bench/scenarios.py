@@ -24,7 +24,7 @@ from bench.profile import Profile
 from bench.questions import E2E_QUESTIONS, SESSION_TURNS, TOKEN_QUESTIONS
 from bench.tools import Handler, Timed, delayed, naive_lookup, real_handler
 from lookup_inventory.schema import MAX_PAGE
-from shared.registry import functions_by_key
+from registry import functions_by_key
 from storechat.local import LocalStorechat, RunResult
 from storechat.local.lambdas import FakeContext
 

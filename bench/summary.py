@@ -13,7 +13,7 @@ from typing import Any
 
 from bench.fmt import kib, ms, n, pct, usd
 from bench.peer import LABELS, LOOPS
-from shared.registry import FUNCTIONS
+from registry import FUNCTIONS
 
 LIMIT_SECONDS = 600
 """What a full run may take on a 2-core machine (issue 12)."""

@@ -171,7 +171,7 @@ def naive_lookup(event: dict[str, Any], context: Any) -> dict[str, Any]:
     tool has no cap.
     """
     from lookup_inventory import handler
-    from lookup_inventory.logic import full_record
+    from lookup_inventory.records import full_record
     from lookup_inventory.schema import InventoryInput
     from shared.contract import Ledger, ToolOutput, ToolUse, TraceEntry
 
@@ -250,7 +250,7 @@ def real_handler(key: str) -> Handler:
 
     def call(event: dict[str, Any], context: Any) -> Any:
         if not loaded:
-            from shared.registry import functions_by_key
+            from registry import functions_by_key
             from storechat.local.lambdas import load_handler
 
             loaded.append(load_handler(functions_by_key()[key]))

@@ -19,10 +19,10 @@ from aws_cdk import aws_iam as iam
 from aws_cdk import custom_resources as cr
 from constructs import Construct
 
+import registry
 from infra import names
 from infra.config import EnvironmentConfig
 from infra.runtime import LambdaFactory, acknowledge, log_group, logical_id, removal_policy
-from shared import registry
 
 PITR = dynamodb.PointInTimeRecoverySpecification(point_in_time_recovery_enabled=True)
 

@@ -24,11 +24,11 @@ from aws_cdk import aws_logs as logs
 from aws_cdk import aws_stepfunctions as sfn
 from constructs import Construct
 
+import registry
 import statemachine
 from infra.config import EnvironmentConfig
 from infra.runtime import acknowledge, log_group, removal_policy
 from infra.trace import LiveTrace
-from shared import registry
 
 MASKED_DATA: tuple[logs.DataIdentifier, ...] = (
     logs.DataIdentifier.EMAILADDRESS,
@@ -61,6 +61,7 @@ def substitutions(
     values.update(
         statemachine.budget_substitutions(config.model_budget.daily_usd, config.token_prices)
     )
+    values.update(statemachine.loop_substitutions())
     values.update({name: str(value) for name, value in config.state_machine_tuning.items()})
     wanted = statemachine.placeholders(definition)
     if set(values) != wanted:

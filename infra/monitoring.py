@@ -23,6 +23,7 @@ from aws_cdk import aws_sns_subscriptions as subscriptions
 from aws_cdk import aws_stepfunctions as sfn
 from constructs import Construct
 
+import registry
 from compose_response.facts import FACT_CORRECTIONS_METRIC
 from compose_response.logic import OUTCOME_METRICS
 from index_catalog.metrics import IndexMetric
@@ -30,7 +31,6 @@ from infra import names
 from infra.config import EnvironmentConfig
 from infra.search import CatalogSearch
 from infra.trace import RESOURCE_PATH
-from shared import registry
 from shared.step_writer import WRITE_ERRORS_METRIC
 
 

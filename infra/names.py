@@ -53,7 +53,7 @@ QUERY_PATH: Final = "query"
 WEB_CONFIG_FILE: Final = "config.json"
 
 # Every Lambda (the loop's, the tools', the background ones) is declared in
-# shared/registry.py.
+# functions/registry/.
 
 
 def stack_name(env_name: str) -> str:

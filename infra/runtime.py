@@ -315,7 +315,7 @@ class LambdaFactory:
                 # limit; the state machine's execution log already records them.
                 "POWERTOOLS_TRACER_CAPTURE_RESPONSE": "false",
                 # Active tracing records every invocation; the X-Ray SDK (and its
-                # cold-start cost) only where subsegments pay (shared.registry).
+                # cold-start cost) only where subsegments pay (registry).
                 "POWERTOOLS_TRACE_DISABLED": "false" if subsegments else "true",
                 **(environment or {}),
             },

@@ -41,10 +41,10 @@ from aws_cdk import aws_sqs as sqs
 from aws_cdk import custom_resources as cr
 from constructs import Construct
 
+import registry
 from infra import names
 from infra.config import EnvironmentConfig
 from infra.runtime import LambdaFactory, acknowledge, log_group, logical_id, removal_policy
-from shared import registry
 
 STREAM_BATCH_SIZE = 1000
 """Every batch rebuilds everything, so its size only bounds one invoke's payload."""

@@ -1,4 +1,4 @@
-"""The Lambdas the loop calls, one for each entry of ``shared.registry.FUNCTIONS``.
+"""The Lambdas the loop calls, one for each entry of ``registry.FUNCTIONS``.
 
 Each gets exactly the permissions its code uses. Names, handlers, timeouts and
 memory come from the registry, as the local runner's do.
@@ -13,11 +13,11 @@ from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_secretsmanager as secretsmanager
 from constructs import Construct
 
+import registry
 from infra.config import EnvironmentConfig
 from infra.runtime import LambdaFactory, acknowledge, removal_policy
 from infra.search import CatalogSearch, catalog_environment
 from infra.trace import LiveTrace
-from shared import registry
 
 
 def converse_environment(config: EnvironmentConfig, stack_region: str) -> dict[str, str]:
@@ -114,7 +114,7 @@ class Tools(Construct):
         self._grant_model(self.functions["converse"], config)
         lookup = self.functions["lookup_inventory"]
         # Search runs on the snapshot; the table is read only by key, for the current
-        # price and stock of the products found (lookup_inventory/repository.py): no
+        # price and stock of the products found (shared/catalog_table.py): no
         # Query, no Scan, no writes.
         search.grant_read_snapshots(lookup)
         if catalog is not None:

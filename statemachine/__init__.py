@@ -13,7 +13,8 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from shared import registry
+import registry
+from shared import stop_reasons
 from shared.pricing import USAGE_PRICE_FIELDS, TokenPrices
 from shared.steps import tool_key
 
@@ -48,6 +49,12 @@ def resource_substitutions(
     values["StepsTableName"] = steps_table
     values["SpendTableName"] = spend_table
     return values
+
+
+def loop_substitutions() -> dict[str, str]:
+    """The loop's own vocabulary, declared in Python: which stop reasons finish a reply
+    (``FinishedStopReasons``, a JSONata array)."""
+    return {stop_reasons.FINISHED_PLACEHOLDER: stop_reasons.jsonata_list(stop_reasons.FINISHED)}
 
 
 CATALOG_SEARCH_TOOL = next(t for t in registry.TOOLS if t.function is registry.LOOKUP_INVENTORY)
@@ -104,6 +111,7 @@ TUNING_DEFAULTS: dict[str, int] = {
     "MaxStoredMessageChars": 1_000,
     "MaxStoredAnswerChars": 1_200,
     "MaxLedgerProducts": 40,
+    "MaxLedgerChars": 32_000,
     "SessionTtlSeconds": 7 * 24 * 3600,
     "StepTtlSeconds": 300,
 }
@@ -113,7 +121,10 @@ TUNING_DEFAULTS: dict[str, int] = {
 left before ``DeadlineMs`` the loop falls back instead of calling the model.
 ``ToolRoundReserveMs`` covers a tool round (tools time out at 5 s) plus the
 model call after it. ``HistoryTurns`` and ``HistoryChars`` bound the earlier
-turns sent to the model; ``MaxLedgerProducts`` bounds the ledger. Together with
+turns sent to the model; ``MaxLedgerProducts`` and ``MaxLedgerChars`` bound the ledger
+(a product counts the characters of its JSON, as ``$string`` writes it on Step Functions
+and, patched to match, locally: forty ordinary records fit, or about twelve of the
+largest a catalog may hold, of which one lookup may add four). Together with
 the tools' own size caps they keep every state's payload far below 256 KiB.
 ``StepTtlSeconds`` is how long a turn's live-trace steps can be read (``shared.steps``).
 """

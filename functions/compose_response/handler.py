@@ -56,6 +56,11 @@ def catalog() -> CatalogOnFirstRead | None:
     return CatalogOnFirstRead(settings.catalog_table_name, settings.region)
 
 
+def forget_warm_state() -> None:
+    """Forget the catalog table's client, as a new container would."""
+    catalog.cache_clear()
+
+
 @logger.inject_lambda_context(correlation_id_path=CORRELATION_ID_PATH)
 @tracer.capture_lambda_handler
 @metrics.log_metrics

@@ -37,6 +37,11 @@ def use_provider(chosen: Provider | None) -> None:
         _provider = chosen
 
 
+def forget_warm_state() -> None:
+    """Forget the provider, as a new container would (the local runner starts cold)."""
+    use_provider(None)
+
+
 @logger.inject_lambda_context(correlation_id_path=CORRELATION_ID_PATH)
 @tracer.capture_lambda_handler
 @metrics.log_metrics
@@ -71,6 +76,9 @@ def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, A
         value=result.usage.cacheWriteInputTokens,
     )
     metrics.add_metric(name="ModelLatency", unit=MetricUnit.Milliseconds, value=result.latencyMs)
+    if result.unusable:
+        # The call is paid for (its tokens are metered above); the loop falls back.
+        logger.warning("model reply could not be used", extra={"problem": result.unusable})
     logger.info(
         "model replied",
         extra={

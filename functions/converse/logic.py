@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 import re
 import time
-from typing import Annotated, Any
+from collections.abc import Callable
+from typing import Annotated, Any, TypeVar
 
 from pydantic import BaseModel, Field
 
@@ -14,7 +15,6 @@ from converse.providers import Provider
 from converse.request import build_request, validate_request
 from converse.settings import Settings
 from converse.wire import message_to_json, messages_from_json
-from shared.errors import ModelReplyUnusable
 from shared.steps import ToolStep
 
 
@@ -47,6 +47,10 @@ class ConverseOutput(BaseModel):
     provider: str
     steps: list[ToolStep] = Field(default_factory=list)
     """The live trace's line of each toolUse, in order (shared.steps)."""
+    unusable: str | None = None
+    """Why the model's reply could not be used, when it could not: the call happened
+    and its ``usage`` counts, but the reply has no text or toolUse to route, and
+    ``RouteStopReason`` falls back."""
 
 
 LEAK_WINDOW = 48
@@ -167,13 +171,32 @@ def converse(event: ConverseInput, *, settings: Settings, provider: Provider) ->
         # What the Lambda returns must be JSON, or the state machine never sees the reply.
         json.dumps(output.model_dump())
     except Exception as exc:
-        # The call happened and is paid for: the error carries its usage to the loop.
-        raise ModelReplyUnusable.from_usage(_safe_usage(response), exc) from exc
+        # The call happened and is paid for: its usage goes to the loop with the reason.
+        return unusable_reply(response, exc, elapsed_ms=elapsed, provider=provider.label)
     return output
 
 
-def _safe_usage(response: Any) -> dict[str, int]:
+def unusable_reply(
+    response: Any, problem: Exception, *, elapsed_ms: int, provider: str
+) -> ConverseOutput:
+    """A reply that cannot be used, as data: its usage, no message, and why."""
+    return ConverseOutput(
+        stopReason=_safe(lambda: str(response["stopReason"]), ""),
+        message={"role": "assistant", "content": []},
+        text="",
+        toolUses=[],
+        usage=_safe(lambda: _usage(response), Usage()),
+        latencyMs=elapsed_ms,
+        provider=provider,
+        unusable=f"{type(problem).__name__}: {problem}"[:300],
+    )
+
+
+T = TypeVar("T")
+
+
+def _safe(read: Callable[[], T], default: T) -> T:
     try:
-        return _usage(response).model_dump()
+        return read()
     except Exception:
-        return Usage().model_dump()
+        return default

@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from shared import registry, step_writer
+import registry
+from shared import step_writer
 from shared.sanitize import clean_text
 from shared.steps import (
     MAX_LINE_CHARS,
@@ -23,11 +24,10 @@ from shared.steps import (
     step,
     tool_key,
 )
+from shared.stop_reasons import FINISHED
 from shared.tool_steps import call_line
 
 READING = "Reading what I found"
-RUNS_TOOLS = ("end_turn", "stop_sequence", "tool_use")
-"""Stop reasons whose toolUse blocks the state machine runs (RouteStopReason)."""
 
 
 def started(turn: Turn | None, round: int) -> None:
@@ -46,7 +46,7 @@ def replied(
 ) -> list[ToolStep]:
     """The reply's steps, written; returns each toolUse's line, in order."""
     finished(turn, round)
-    if not tool_uses or stop_reason not in RUNS_TOOLS:
+    if not tool_uses or stop_reason not in FINISHED:
         return []
     asked = round + 1
     if text.strip():

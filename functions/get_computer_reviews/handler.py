@@ -5,33 +5,22 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from aws_lambda_powertools.utilities.typing import LambdaContext
-
 from get_computer_reviews.brave import search_reviews
 from get_computer_reviews.keys import get_brave_key
 from get_computer_reviews.logic import run
 from get_computer_reviews.schema import ReviewsInput
 from get_computer_reviews.settings import get_settings
-from shared.contract import ToolUse
+from shared.contract import ToolOutput, ToolUse
 from shared.http import timeout_from
-from shared.observability import CORRELATION_ID_PATH, logger, metrics, record_tool_result, tracer
-from shared.tool_steps import reports_step
+from shared.tool_shell import tool_handler
 
 
-@logger.inject_lambda_context(correlation_id_path=CORRELATION_ID_PATH)
-@tracer.capture_lambda_handler
-@metrics.log_metrics
-@reports_step(ReviewsInput)
-def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+@tool_handler(ReviewsInput)
+def lambda_handler(tool_use: ToolUse, context: Any) -> ToolOutput:
     settings = get_settings()
-    tool_use = ToolUse.model_validate(event["toolUse"])
-    output = run(
+    return run(
         tool_use,
         key_source=functools.partial(get_brave_key, settings),
         search=functools.partial(search_reviews, base_url=settings.brave_base_url),
         timeout_s=timeout_from(context, cap_s=settings.http_timeout_s),
     )
-    record_tool_result(
-        output.trace.tool, output.trace.status, output.trace.ms, output.trace.summary
-    )
-    return output.dump()

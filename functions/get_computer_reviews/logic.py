@@ -1,4 +1,4 @@
-"""The reviews tool without Lambda or HTTP: validate, search, explain.
+"""The reviews tool without Lambda or HTTP: find the key, search, explain.
 
 Every expected failure (bad arguments, no key, the search API failing) comes
 back as an error ``toolResult`` the model can read and work around, never as
@@ -11,15 +11,11 @@ import urllib.parse
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from pydantic import ValidationError
-
-from get_computer_reviews.schema import ReviewsInput
-from shared.contract import Ledger, ToolCall, ToolOutput, ToolUse
+from get_computer_reviews.schema import REVIEW_SEARCH, ReviewsInput
+from shared.contract import ToolCall, ToolOutput, ToolUse
 from shared.errors import UpstreamError
-from shared.tool_errors import explain_upstream_error
+from shared.tool_shell import answer
 
-TOOL_NAME = "get_computer_reviews"
-SERVICE = "The review service"
 NOT_CONFIGURED = "Review search is not configured for this store; answer from the catalog only."
 
 
@@ -33,37 +29,22 @@ KeySource = Callable[[], str | None]
 def run(
     tool_use: ToolUse, *, key_source: KeySource, search: ReviewSearch, timeout_s: float
 ) -> ToolOutput:
-    call = ToolCall(tool_use)
-    try:
-        args = ReviewsInput.model_validate(tool_use.input)
-    except ValidationError as exc:
-        return call.invalid_input(exc)
-
-    try:
-        api_key = key_source()
-    except UpstreamError as exc:
-        return call.failure(
-            exc.kind,
-            "Review search could not load its credentials; reviews are unavailable right now.",
-            "review key could not be loaded",
-        )
-    if not api_key:
-        return call.failure("not_configured", NOT_CONFIGURED, "review search is not configured")
-
-    try:
-        results = search(args.query, api_key=api_key, timeout_s=timeout_s)
-    except UpstreamError as exc:
-        return call.failure(
-            exc.kind,
-            explain_upstream_error(SERVICE, exc, "reviews"),
-            f"review search failed ({exc.kind}: {exc.detail}) for '{args.query}'",
+    def reviews(call: ToolCall, args: ReviewsInput) -> ToolOutput:
+        try:
+            api_key = key_source()
+        except UpstreamError as exc:
+            return call.failure(
+                exc.kind,
+                "Review search could not load its credentials; reviews are unavailable right now.",
+                "review key could not be loaded",
+            )
+        if not api_key:
+            return call.failure("not_configured", NOT_CONFIGURED, "review search is not configured")
+        return REVIEW_SEARCH.answer(
+            call, args.query, lambda q: search(q, api_key=api_key, timeout_s=timeout_s), for_model
         )
 
-    return call.success(
-        {"query": args.query, "results": [for_model(r) for r in results]},
-        _summary(len(results), args.query),
-        Ledger(reviews=[{**result, "query": args.query} for result in results]),
-    )
+    return answer(tool_use, ReviewsInput, reviews)
 
 
 MODEL_DESCRIPTION_CHARS = 240
@@ -72,8 +53,7 @@ MODEL_DESCRIPTION_CHARS = 240
 def for_model(result: dict[str, Any]) -> dict[str, Any]:
     """What the model reads of a review: its title, the site, and the start of the snippet.
 
-    The link is for the shopper (the ledger keeps it); a site name tells the model whose
-    verdict it is in a few tokens instead of a long URL.
+    A site name tells the model whose verdict it is in a few tokens instead of a long URL.
     """
     url = str(result.get("url") or "")
     site = urllib.parse.urlsplit(url).hostname or "" if url.startswith("http") else ""
@@ -81,9 +61,3 @@ def for_model(result: dict[str, Any]) -> dict[str, Any]:
     if len(description) > MODEL_DESCRIPTION_CHARS:
         description = description[: MODEL_DESCRIPTION_CHARS - 1].rstrip() + "…"
     return {"title": result.get("title", ""), "site": site, "description": description}
-
-
-def _summary(count: int, query: str) -> str:
-    if count == 0:
-        return f"no reviews found for '{query}'"
-    return f"{count} review{'' if count == 1 else 's'} for '{query}'"

@@ -1,28 +1,27 @@
 """What the model may ask ``get_computer_reviews`` for: the tool's input, declared once.
 
-The model's tool spec is generated from this model (``shared.registry``).
+The model's tool spec is generated from this model (``registry``).
 """
 
 from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field
+
+from shared.web_tool import Query, WebSearch
 
 DESCRIPTION = (
     "Search the web for reviews of a specific computer or laptop. "
     "Use when the shopper asks what people think of a computer."
 )
+REVIEW_SEARCH = WebSearch("The review service", "reviews", "review")
 
 
 class ReviewsInput(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    query: Annotated[
-        str,
-        StringConstraints(strip_whitespace=True, min_length=2, max_length=200),
-        Field(description="Computer or laptop name and model"),
-    ]
+    query: Annotated[Query, Field(description="Computer or laptop name and model")]
 
     # -- the live trace ----------------------------------------------------------------------
 
@@ -31,5 +30,5 @@ class ReviewsInput(BaseModel):
 
     @classmethod
     def found(cls, result: dict[str, Any]) -> str:
-        count = len(result.get("results") or [])
+        count = REVIEW_SEARCH.found(result)
         return f"{count} review{'' if count == 1 else 's'} found" if count else "no reviews found"

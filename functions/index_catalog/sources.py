@@ -19,8 +19,9 @@ from typing import Any, Protocol
 from boto3.dynamodb.types import TypeDeserializer
 from botocore.config import Config
 
-from lookup_inventory.repository import HttpCatalog, unavailable_on_failure
+from shared.catalog_table import unavailable_on_failure
 from shared.errors import CatalogUnavailable
+from shared.products_api import HttpCatalog
 
 Product = dict[str, Any]
 

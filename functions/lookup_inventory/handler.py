@@ -8,30 +8,21 @@ import time
 from contextlib import AbstractContextManager, ExitStack
 from typing import Any
 
-from aws_lambda_powertools.utilities.typing import LambdaContext
-
 from lookup_inventory.after_response import AfterResponse
 from lookup_inventory.logic import run
-from lookup_inventory.repository import CatalogSource, DynamoCatalog
 from lookup_inventory.schema import InventoryInput
 from lookup_inventory.settings import get_settings
 from lookup_inventory.snapshots import S3Snapshots, s3_client_factory
-from shared.contract import ToolUse
+from shared.catalog_table import CatalogSource, DynamoCatalog
+from shared.contract import ToolOutput, ToolUse
 from shared.environment import environ
 from shared.errors import CatalogUnavailable
 from shared.http import RemainingTime
-from shared.observability import (
-    CORRELATION_ID_PATH,
-    MetricUnit,
-    logger,
-    metrics,
-    record_tool_result,
-    tracer,
-)
+from shared.observability import MetricUnit, logger, metrics
 from shared.search import SearchIndex, SnapshotHolder, in_background
 from shared.search.driver import sqlite_module
 from shared.search.holder import Refresh
-from shared.tool_steps import reports_step
+from shared.tool_shell import tool_handler
 
 DEADLINE_MARGIN_S = 0.5
 """Time kept back from the Lambda's remaining time to filter, rank and answer."""
@@ -107,6 +98,13 @@ def leased_index() -> AbstractContextManager[SearchIndex]:
     return _holder().lease()
 
 
+def forget_warm_state() -> None:
+    """Forget the catalog source and the loaded snapshot, as a new container would."""
+    catalog_source.cache_clear()
+    with _holder_lock:
+        snapshot_holder.cache_clear()
+
+
 def _refresh_failed(exc: Exception) -> None:
     # The last good snapshot keeps serving; an operator alarms on the metric.
     logger.warning("newer catalog snapshot not loaded", extra={"error": str(exc)[:300]})
@@ -121,25 +119,17 @@ def deadline_for(context: RemainingTime | None) -> float | None:
     return time.monotonic() + left_s
 
 
-@logger.inject_lambda_context(correlation_id_path=CORRELATION_ID_PATH)
-@tracer.capture_lambda_handler
-@metrics.log_metrics
-@reports_step(InventoryInput)
-def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+@tool_handler(InventoryInput)
+def lambda_handler(tool_use: ToolUse, context: Any) -> ToolOutput:
     try:
-        tool_use = ToolUse.model_validate(event["toolUse"])
         with ExitStack() as held:
-            output = run(
+            return run(
                 tool_use,
                 index=lambda: held.enter_context(leased_index()),
                 source=catalog_source(),
                 max_results=get_settings().max_results,
                 deadline_s=deadline_for(context),
             )
-        record_tool_result(
-            output.trace.tool, output.trace.status, output.trace.ms, output.trace.summary
-        )
-        return output.dump()
     finally:
         # A refresh that fell due during the call runs now, after the response.
         if AFTER_RESPONSE is not None:

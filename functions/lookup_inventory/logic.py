@@ -31,17 +31,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import ValidationError
-
-from lookup_inventory.repository import STOP_RETRYING_S, CatalogRead, CatalogSource, Product
+from lookup_inventory.records import SnapshotRecords, compact, full_record
 from lookup_inventory.schema import MAX_OFFSET, InventoryInput, corrected_words
+from shared.catalog_table import STOP_RETRYING_S, CatalogSource, Product
 from shared.contract import MAX_RESULT_BYTES, Ledger, ToolCall, ToolOutput, ToolUse, result_size
 from shared.errors import CatalogUnavailable
-from shared.sanitize import clean_text, clean_value
-from shared.search import Hit, SearchIndex, SearchQuery, SearchResult
+from shared.search import SearchIndex, SearchQuery, SearchResult
 from shared.search.query import MAX_LIMIT
+from shared.tool_shell import answer
 
-SUMMARY_CHARS = 70
 OVERFETCH = 2
 """Products read fresh per product the model may be shown: room for those dropped
 because they changed since the snapshot."""
@@ -67,75 +65,6 @@ def relaxed_message(relaxed: Sequence[str]) -> str:
     """What the model is told a search dropped to find anything."""
     dropped = ", then ".join(_DROPPED.get(name, name) for name in dict.fromkeys(relaxed))
     return f"Nothing matched all of that, so I dropped: {dropped}."
-
-
-def _informative(value: Any) -> bool:
-    # A desktop's 0-inch screen or 0 h battery says "none", which the form factor says.
-    return value not in (None, "", 0, [], {})
-
-
-def compact(
-    product: Product, *, with_category: bool = True, with_summary: bool = True
-) -> dict[str, Any]:
-    """The fields the model needs to choose and cite a product, and nothing else.
-
-    Every token here is read on every later call of the turn: the category is left out
-    when the search named it, specs that say "none" are left out, and the description
-    is cut to its first words, or left out (the ledger keeps the whole record for the
-    response).
-    """
-    specs = {k: v for k, v in (product.get("specs") or {}).items() if _informative(v)}
-    item: dict[str, Any] = {
-        "productId": product.get("productId"),
-        "name": clean_text(str(product.get("name", "")), 120),
-        "brand": clean_text(str(product.get("brand", "")), 60),
-    }
-    if with_category:
-        item["category"] = product.get("category")
-    item |= {
-        "price": product.get("price"),
-        "stock": product.get("stock"),
-        "specs": clean_value(specs, 80),
-    }
-    if with_summary:
-        item["summary"] = clean_text(str(product.get("description", "")), SUMMARY_CHARS)
-    return item
-
-
-def full_record(product: Product) -> dict[str, Any]:
-    """A catalog record as the response shows it: every field, cleaned of control characters."""
-    cleaned: dict[str, Any] = clean_value(product, 2000)
-    return cleaned
-
-
-class SnapshotRecords:
-    """Products by id from the snapshot itself, for a catalog with no read by id.
-
-    The records hold what the index keeps: name, brand, category, price and stock as
-    of the snapshot, and the specs it searches on.
-    """
-
-    def __init__(self, index: SearchIndex) -> None:
-        self.index = index
-
-    def products_by_id(self, ids: Sequence[str], *, deadline_s: float | None) -> CatalogRead:
-        wanted = tuple(dict.fromkeys(ids))
-        if not wanted:
-            return CatalogRead([])
-        hits = self.index.search(SearchQuery(productIds=wanted, limit=len(wanted))).products
-        return CatalogRead([_hit_record(hit) for hit in hits])
-
-
-def _hit_record(hit: Hit) -> Product:
-    return {
-        "productId": hit.productId,
-        "name": hit.name,
-        "brand": hit.brand,
-        "category": hit.category,
-        "price": hit.price,
-        "stock": hit.stock,
-        "specs": hit.specs,
-    }
 
 
 @dataclass
@@ -172,12 +101,21 @@ def run(
     or is None when the snapshot's own must do; ``deadline_s`` (monotonic) bounds that
     read.
     """
-    call = ToolCall(tool_use, clock)
-    try:
-        query = InventoryInput.model_validate(tool_use.input)
-    except ValidationError as exc:
-        return call.invalid_input(exc)
 
+    def lookup(call: ToolCall, query: InventoryInput) -> ToolOutput:
+        return _lookup(call, query, index, source, max_results, deadline_s)
+
+    return answer(tool_use, InventoryInput, lookup, clock=clock)
+
+
+def _lookup(
+    call: ToolCall,
+    query: InventoryInput,
+    index: Callable[[], SearchIndex],
+    source: CatalogSource | None,
+    max_results: int,
+    deadline_s: float | None,
+) -> ToolOutput:
     size = query.limit or max_results
     page = Page(size, query.offset or 0, summaries=size <= max_results)
     try:

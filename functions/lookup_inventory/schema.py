@@ -1,6 +1,6 @@
 """What the model may ask ``lookup_inventory`` for: the tool's input, declared once.
 
-The model's tool spec is generated from this model (``shared.registry``), so the
+The model's tool spec is generated from this model (``registry``), so the
 descriptions below are what the model reads, on every call: they stay short. Every
 field is a :class:`shared.search.SearchQuery` field or a spec bound of
 :data:`shared.search.BOUNDS`, under the same name. The spec bounds, the sorts and the

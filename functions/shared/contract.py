@@ -27,7 +27,6 @@ MAX_RESULT_BYTES = 4_500
 """The most a single toolResult may put in front of the model, as UTF-8 JSON."""
 MAX_TRACE_INPUT_CHARS = 500
 
-ToolName = Literal["lookup_inventory", "get_computer_reviews", "get_book_info"]
 Status = Literal["success", "error"]
 
 
@@ -50,11 +49,14 @@ class TraceEntry(BaseModel):
 
 
 class Ledger(BaseModel):
-    """Full records kept for the response; the model never reads these."""
+    """Full records kept for the response; the model never reads these.
+
+    Only products: the response shows the products the tools found, and what a review
+    or a book lookup found reaches the shopper through the model's answer alone, so
+    those tools keep nothing here.
+    """
 
     products: list[dict[str, Any]] = Field(default_factory=list)
-    reviews: list[dict[str, Any]] = Field(default_factory=list)
-    books: list[dict[str, Any]] = Field(default_factory=list)
 
 
 class ToolOutput(BaseModel):
@@ -156,7 +158,9 @@ class ToolCall:
     def elapsed_ms(self) -> int:
         return int((self._clock() - self._started) * 1000)
 
-    def success(self, for_model: dict[str, Any], summary: str, ledger: Ledger) -> ToolOutput:
+    def success(
+        self, for_model: dict[str, Any], summary: str, ledger: Ledger | None = None
+    ) -> ToolOutput:
         return tool_output(
             self.tool_use,
             status="success",

@@ -33,35 +33,12 @@ class ModelContextOverflow(StorechatError):
     """The request is longer than the model's context window; routed like that stop reason."""
 
 
-class ModelReplyUnusable(StorechatError):
-    """The model answered, but its reply could not be turned into the loop's output.
-
-    The call happened and was paid for, so the message ends with its usage in a
-    fixed form that the state machine's Catch reads (``USAGE_FORMAT``).
-    """
-
-    USAGE_FORMAT = (
-        "usage: inputTokens={inputTokens} outputTokens={outputTokens} "
-        "cacheReadInputTokens={cacheReadInputTokens} cacheWriteInputTokens={cacheWriteInputTokens}"
-    )
-
-    @classmethod
-    def from_usage(cls, usage: dict[str, int], cause: Exception) -> ModelReplyUnusable:
-        what = f"{type(cause).__name__}: {cause}"[:300]
-        used = cls.USAGE_FORMAT.format(**usage)
-        return cls(f"the model's reply could not be used ({what}); {used}")
-
-
 class ReplayExhausted(StorechatError):
     """A replay model was asked for more responses than its file holds."""
 
 
 class InvalidConverseRequest(StorechatError):
     """A request we built breaks the Converse shape or the toolUse/toolResult rules."""
-
-
-class ToolInputInvalid(StorechatError):
-    """The model called a tool with arguments that fail the tool's schema."""
 
 
 class UpstreamError(StorechatError):

@@ -65,7 +65,7 @@ class LazyTracer:
     Lambda active tracing records every invocation without any SDK. The X-Ray SDK adds
     subsegments for a function's own calls, and costs about 100 ms of import: a function
     that does not want them (``POWERTOOLS_TRACE_DISABLED``, set per function from
-    ``shared.registry``) never loads it, and one that does loads it when it first runs,
+    ``registry``) never loads it, and one that does loads it when it first runs,
     not when its module is imported.
     """
 

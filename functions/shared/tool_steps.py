@@ -7,21 +7,16 @@ neither still gets a line ("Using the <name> tool", "done"), so a new tool shows
 trace as soon as it is registered, and in its own words once it declares them.
 
 The Converse function makes each call's line (:func:`call_line`) when the model asks for
-the tool; the tool's handler, wrapped in :func:`reports_step`, writes how it ended.
+the tool; the tool's handler (``shared.tool_shell``) writes how it ended (:func:`outcome`).
 """
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
-
-from shared import step_writer
-from shared.sanitize import clean_text
-from shared.steps import MAX_LINE_CHARS, ToolStep, Turn, step
 
 FAILURE_WORDS: dict[str, str] = {
     "timeout": "did not answer in time",
@@ -103,36 +98,3 @@ def outcome(input_model: type[BaseModel], output: Mapping[str, Any]) -> tuple[st
     found = getattr(input_model, "found", None)
     words = found(body) if callable(found) else None
     return "done", str(words or "done")
-
-
-Handler = Callable[[dict[str, Any], Any], dict[str, Any]]
-
-
-def reports_step(input_model: type[BaseModel]) -> Callable[[Handler], Handler]:
-    """Decorate a tool's ``lambda_handler``: its line says how the call ended.
-
-    The line's key and words come in the event (``step``, made by the Converse
-    function), with the turn (``steps``); without them nothing is written.
-    """
-
-    def decorate(handler: Handler) -> Handler:
-        @functools.wraps(handler)
-        def call(event: dict[str, Any], context: Any) -> dict[str, Any]:
-            output = handler(event, context)
-            turn = Turn.of(event.get("steps"))
-            try:
-                line = ToolStep.model_validate(event.get("step"))
-            except ValidationError:
-                return output
-            status, words = outcome(input_model, output)
-            use = event.get("toolUse") or {}
-            said = line.line or clean_text(
-                call_line(str(use.get("name")), input_model, use.get("input")), MAX_LINE_CHARS
-            )
-            step_writer.report(turn, step(line.key, "tool", said, status, words))  # type: ignore[arg-type]
-            step_writer.settle(context)
-            return output
-
-        return call
-
-    return decorate

@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from shared import registry
+import registry
 from shared.catalog_data import load_catalog
 from storechat.evaluate.products import BOUNDS, first_ranked, product_faults
 from storechat.evaluate.questions import Expect, LoadedQuestion

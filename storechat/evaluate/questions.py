@@ -38,7 +38,7 @@ from pydantic import (
     model_validator,
 )
 
-from shared import registry
+import registry
 from shared.api import DEFAULT_MAX_MESSAGE_CHARS, RequestRejected, parse_query
 from shared.catalog.categories import CategoryName
 from shared.catalog.specs import SPECS

@@ -124,11 +124,36 @@ def seed_catalog(catalog: list[dict[str, Any]]) -> None:
             batch.put_item(Item=item)
 
 
+REPLAY_EXHAUSTED = "ReplayExhausted"
+"""The replay model's error when its file runs dry (``converse.providers``): a broken
+test fixture, not a shopper-facing fallback, so locally it fails the execution."""
+
+
+def with_replay_guard(definition: str) -> str:
+    """``definition`` with a Catch that fails the execution when a replay runs dry.
+
+    Only the local system can run a replay file, so only its copy of the definition
+    has this Catch and its Fail state; the deployed definition routes every model error
+    to its fallback.
+    """
+    machine = json.loads(definition)
+    converse = machine["States"]["Converse"]
+    guard = {"ErrorEquals": [REPLAY_EXHAUSTED], "Next": REPLAY_EXHAUSTED}
+    converse["Catch"] = [guard, *converse.get("Catch", [])]
+    machine["States"][REPLAY_EXHAUSTED] = {
+        "Type": "Fail",
+        "Error": REPLAY_EXHAUSTED,
+        "Cause": "The replay model ran out of recorded responses.",
+    }
+    return json.dumps(machine, ensure_ascii=False)
+
+
 def create_state_machine(sfn: Any, definition: str) -> str:
-    """Register ``definition`` as an Express state machine; returns its ARN."""
+    """Register ``definition`` (with the local :func:`with_replay_guard`) as an Express
+    state machine; returns its ARN."""
     created = sfn.create_state_machine(
         name=STATE_MACHINE,
-        definition=definition,
+        definition=with_replay_guard(definition),
         roleArn=f"arn:aws:iam::{ACCOUNT}:role/storechat-local",
         type="EXPRESS",
     )

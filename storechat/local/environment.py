@@ -15,8 +15,8 @@ from collections import ChainMap
 from collections.abc import Mapping
 from pathlib import Path
 
+import registry
 from converse.settings import DEFAULT_BEDROCK_MODEL
-from shared import registry
 from shared.pricing import USAGE_PRICE_FIELDS, PriceListError, TokenPrices, token_prices
 from storechat.offline import OFFLINE_MODEL_ID
 from storechat.offline.cache import DEFAULT_STAND_IN
@@ -108,23 +108,20 @@ def layered(variables: Mapping[str, str]) -> Mapping[str, str]:
 def forget_warm_state() -> None:
     """Drop what a warm container keeps between calls, as a new container would not have it.
 
-    The list is explicit: each function's ``get_settings`` (by the ``<key>.settings``
-    convention; a module not imported yet has nothing cached), the Converse function's
-    model provider, the catalog tool's source and search snapshot, the response builder's
-    catalog table, and the live trace writer's clients (made for the moto of the system
+    Each function's ``get_settings`` (by the ``<key>.settings`` convention; a module not
+    imported yet has nothing cached), what each handler declares it keeps
+    (:data:`~storechat.local.lambdas.WARM_STATE_HOOK`: the Converse function's model
+    provider, the catalog tool's source and search snapshot, the response builder's
+    catalog table), and the live trace writer's clients (made for the moto of the system
     before).
     """
-    from compose_response.handler import catalog as compose_catalog
-    from converse.handler import use_provider
-    from lookup_inventory.handler import catalog_source, snapshot_holder
     from shared.step_writer import writer
+    from storechat.local import lambdas
 
-    for key in registry.functions_by_key():
-        settings = sys.modules.get(f"{key}.settings")
+    functions = registry.FUNCTIONS
+    for function in functions:
+        settings = sys.modules.get(f"{function.key}.settings")
         if settings is not None:
             settings.get_settings.cache_clear()
-    use_provider(None)
-    catalog_source.cache_clear()
-    snapshot_holder.cache_clear()
-    compose_catalog.cache_clear()
+    lambdas.forget_warm_state(functions)
     writer().forget()

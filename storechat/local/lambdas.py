@@ -10,12 +10,14 @@ moto calls from its execution threads, and the Map from one thread per item.
 from __future__ import annotations
 
 import importlib
+import sys
 import time
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from types import ModuleType
 from typing import Any
 
-from shared import registry
+import registry
 from shared.environment import overriding
 from shared.observability import metrics
 
@@ -54,10 +56,28 @@ class FakeContext:
         return max(0, int((self._deadline - time.monotonic()) * 1000))
 
 
+def handler_module(function: LocalFunction) -> ModuleType:
+    """The module of ``function``'s handler, found by its declaration in the registry."""
+    return importlib.import_module(function.module)
+
+
 def load_handler(function: LocalFunction) -> Handler:
-    module = importlib.import_module(function.module)
-    handler: Handler = module.lambda_handler
+    handler: Handler = handler_module(function).lambda_handler
     return handler
+
+
+WARM_STATE_HOOK = "forget_warm_state"
+"""What a handler module may define to drop what its warm container keeps (a client, a
+cache, a loaded snapshot): a new local system calls it, to start as a cold container."""
+
+
+def forget_warm_state(functions: Iterable[LocalFunction]) -> None:
+    """Call each imported handler's :data:`WARM_STATE_HOOK` (one not imported has nothing)."""
+    for function in functions:
+        module = sys.modules.get(function.module)
+        forget = getattr(module, WARM_STATE_HOOK, None)
+        if callable(forget):
+            forget()
 
 
 class Dispatcher:

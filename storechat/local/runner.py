@@ -28,8 +28,8 @@ from typing import Any
 
 import boto3
 
+import registry
 import statemachine
-from shared import registry
 from shared.environment import overriding
 from shared.observability import logger, metrics
 from shared.search import Listing
@@ -47,7 +47,7 @@ from storechat.local.aws import (
     STEPS_TABLE,
 )
 from storechat.local.execution import RunResult, execute
-from storechat.local.lambdas import Dispatcher, Handler, local_arn
+from storechat.local.lambdas import Dispatcher, Handler, handler_module, local_arn
 from storechat.local.live import StepFollower, StepListener
 from storechat.local.table_files import TableFile
 from storechat.offline import OFFLINE_MODEL_ID
@@ -174,8 +174,7 @@ class LocalStorechat:
 
     def _install_provider(self, bedrock_clients: Any) -> None:
         """The model providers a deployed function cannot build for itself locally."""
-        from converse.handler import use_provider
-
+        use_provider = handler_module(registry.CONVERSE).use_provider
         if bedrock_clients is not None:
             from converse.providers import BedrockProvider
 
@@ -238,18 +237,15 @@ class LocalStorechat:
 
     def prime_catalog_cache(self) -> None:
         """Load the catalog tool's search snapshot, as a warm Lambda would have it."""
-        from lookup_inventory.handler import current_index
-
         with overriding(self._environ):
-            current_index()
+            handler_module(registry.LOOKUP_INVENTORY).current_index()
 
     def listing(self) -> Listing:
         """What the store carries (brands, authors, spec values...), as listed by the
         snapshot the catalog tool searches: the one published from this system's catalog."""
-        from lookup_inventory.handler import current_index
-
         with overriding(self._environ):
-            return current_index().listing
+            listing: Listing = handler_module(registry.LOOKUP_INVENTORY).current_index().listing
+            return listing
 
     @property
     def store_currency(self) -> str:
@@ -265,6 +261,7 @@ class LocalStorechat:
             statemachine.resource_substitutions(arns, SESSIONS_TABLE, STEPS_TABLE, SPEND_TABLE)
         )
         values.update(statemachine.budget_substitutions(self.daily_budget_usd, self._prices))
+        values.update(statemachine.loop_substitutions())
         values.update(self._tuning)
         return values
 

@@ -19,9 +19,9 @@ from typing import Any
 
 import pytest
 
+import registry
 from infra import names
 from infra.config import EnvironmentConfig, load_config, read_cdk_json_context
-from shared import registry
 
 # dev is synthesized for a known account and region (as the CDK CLI does when
 # credentials are configured), prod environment-agnostic (as in CI): cdk-nag and

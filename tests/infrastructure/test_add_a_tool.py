@@ -16,7 +16,7 @@ DECLARE_AND_SYNTH = """
 import runpy, sys
 from typing import Annotated
 from pydantic import BaseModel, ConfigDict, Field
-from shared import registry
+import registry
 
 class StoreHoursInput(BaseModel):
     model_config = ConfigDict(extra="forbid")

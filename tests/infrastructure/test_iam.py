@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import registry
 from infra import names
-from shared import registry, steps
+from shared import steps
 from tests.infrastructure.conftest import Synthesized, render
 
 XRAY_WRITE = {"xray:PutTraceSegments", "xray:PutTelemetryRecords"}

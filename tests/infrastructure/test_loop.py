@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
+import registry
 import statemachine
 from infra import names
-from shared import registry
 from tests.infrastructure.conftest import Synthesized, render
 
 API_GATEWAY_LIMIT_S = 29
@@ -194,6 +194,7 @@ def test_statelint_accepts_the_substituted_definition(env: str, tmp_path: Path) 
     values.update(
         statemachine.budget_substitutions(config.model_budget.daily_usd, config.token_prices)
     )
+    values.update(statemachine.loop_substitutions())
     values.update(config.state_machine_tuning)
     path = tmp_path / "substituted.asl.json"
     path.write_text(statemachine.substitute(statemachine.read_definition(), values), "utf-8")

@@ -12,6 +12,7 @@ import boto3
 import pytest
 from moto import mock_aws
 
+import registry
 import statemachine
 from compose_response.settings import Settings as ComposeSettings
 from converse.settings import Settings as ConverseSettings
@@ -20,7 +21,7 @@ from get_computer_reviews.settings import Settings as ReviewsSettings
 from infra import names
 from infra.runtime import POWERTOOLS_DISTRIBUTION, powertools_layer_parameter, powertools_version
 from lookup_inventory.settings import Settings as CatalogSettings
-from shared import registry, steps
+from shared import steps
 from shared.step_writer import StepSettings
 from storechat.local import runner
 from tests.infrastructure.conftest import Synthesized, render

@@ -13,13 +13,13 @@ from typing import Any
 
 import pytest
 
+import registry
 from index_catalog.events import parse_trigger
 from index_catalog.settings import Settings as IndexerSettings
 from infra import names
 from infra.config import load_config, read_cdk_json_context
 from infra.runtime import sqlean_version
 from infra.search import ASYNC_RETRY_ATTEMPTS, builder_fingerprint
-from shared import registry
 from tests.infrastructure.conftest import SYNTH_ENVIRONMENTS, Synthesized, render, run_app
 from tests.infrastructure.test_checks import CFN_LINT, NAG_PLUGIN
 

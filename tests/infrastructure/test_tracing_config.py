@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from shared import registry
+import registry
 from tests.infrastructure.conftest import Synthesized
 
 

@@ -9,10 +9,11 @@ from typing import Annotated, Any
 import pytest
 from pydantic import BaseModel, ConfigDict, Field
 
+import registry
 from converse.handler import use_provider
 from converse.providers import ReplayProvider
-from shared import registry
-from shared.contract import Ledger, ToolCall, ToolOutput, ToolUse
+from shared.contract import ToolCall, ToolOutput, ToolUse
+from shared.tool_shell import answer, tool_handler
 from storechat.local import LocalStorechat
 from tests.integration.converse_fixtures import asks_for_tools, replies, tool_use, write_replay
 from tests.support.recording import Recording
@@ -33,13 +34,16 @@ STORE_HOURS_TOOL = registry.Tool(
 )
 
 
-def store_hours_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
+def opening_hours(call: ToolCall, args: StoreHoursInput) -> ToolOutput:
+    """What ``functions/store_hours/logic.py`` would hold."""
+    hours = {"day": args.day, "opens": "09:00", "closes": "18:00"}
+    return call.success({"hours": hours}, f"hours for {args.day}")
+
+
+@tool_handler(StoreHoursInput)
+def store_hours_handler(tool_use: ToolUse, context: Any) -> ToolOutput:
     """What ``functions/store_hours/handler.py`` would hold."""
-    call = ToolCall(ToolUse.model_validate(event["toolUse"]))
-    day = StoreHoursInput.model_validate(event["toolUse"]["input"]).day
-    hours = {"day": day, "opens": "09:00", "closes": "18:00"}
-    output: ToolOutput = call.success({"hours": hours}, f"hours for {day}", Ledger())
-    return output.dump()
+    return answer(tool_use, StoreHoursInput, opening_hours)
 
 
 @pytest.fixture

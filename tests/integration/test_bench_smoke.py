@@ -15,8 +15,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import registry
 from bench.report import SECTIONS
-from shared import registry
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 HANG_GUARD_S = 600

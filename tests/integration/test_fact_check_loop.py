@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
+import registry
 from compose_response.facts import FACT_CORRECTIONS_METRIC, TRACE_STEP
-from shared import registry
 from shared.observability import metrics
 from storechat.local import LocalStorechat
 from storechat.local.lambdas import FakeContext

@@ -75,7 +75,7 @@ def test_three_tools_asked_in_one_turn_run_at_the_same_time(tmp_path: Path) -> N
                     "status": "success",
                     "content": [{"json": {"ok": name}}],
                 },
-                "ledger": {"products": [], "reviews": [], "books": []},
+                "ledger": {"products": []},
                 "trace": {
                     "tool": name,
                     "input": use["input"],

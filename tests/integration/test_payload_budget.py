@@ -59,29 +59,36 @@ def with_longest_pictures(catalog: list[dict[str, Any]]) -> list[dict[str, Any]]
     return catalog
 
 
-def broad_round(n: int) -> dict[str, Any]:
-    # The largest page the tool shows: more products in every result and in the ledger
+def broad_round(n: int, *, new_pages: bool = False) -> dict[str, Any]:
+    # The largest page the tool shows: more products in every result and in the ledger;
+    # with new pages, each lookup of the turn shows products none before it showed
+    offset = {"offset": n * MAX_PAGE} if new_pages else {}
     return asks_for_tools(
-        lookup(f"r{n}a", category="COMPUTERS", limit=MAX_PAGE),
-        lookup(f"r{n}b", category="MOBILE", limit=MAX_PAGE),
-        lookup(f"r{n}c", category="BOOKS", limit=MAX_PAGE),
+        lookup(f"r{n}a", category="COMPUTERS", limit=MAX_PAGE, **offset),
+        lookup(f"r{n}b", category="MOBILE", limit=MAX_PAGE, **offset),
+        lookup(f"r{n}c", category="BOOKS", limit=MAX_PAGE, **offset),
         text=LONGEST_MODEL_TEXT,
     )
 
 
 @pytest.mark.parametrize(
-    "pictures",
+    ("pictures", "new_pages"),
     [
         # The most products a page shows, each in the model's result and in the ledger
-        False,
+        (False, False),
         # The largest records, as many as the ledger's budget for one lookup takes
-        True,
+        (True, False),
+        # The largest records, and every lookup finding new ones: the turn's ledger
+        # grows by a lookup's whole budget each time, until its own cap
+        (True, True),
     ],
-    ids=["largest-page", "longest-pictures"],
+    ids=["largest-page", "longest-pictures", "longest-pictures-new-every-lookup"],
 )
-def test_worst_case_payload_stays_under_64_kib(tmp_path: Path, pictures: bool) -> None:
+def test_worst_case_payload_stays_under_64_kib(
+    tmp_path: Path, pictures: bool, new_pages: bool
+) -> None:
     # Given the largest catalog, session and tool rounds the system allows
-    model = write_replay(tmp_path, [broad_round(n) for n in range(6)])
+    model = write_replay(tmp_path, [broad_round(n, new_pages=new_pages) for n in range(6)])
     catalog = synthetic_catalog(50_000)
     if pictures:
         catalog = with_longest_pictures(catalog)

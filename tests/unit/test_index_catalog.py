@@ -17,8 +17,8 @@ from boto3.dynamodb.types import TypeSerializer
 from botocore.exceptions import ClientError
 from moto import mock_aws
 
+import registry
 from infra import names
-from shared import registry
 from shared.catalog_data import load_catalog
 from shared.environment import overriding
 from shared.errors import CatalogUnavailable

@@ -19,11 +19,12 @@ from moto import mock_aws
 
 from bench.catalog_gen import synthetic_catalog
 from lookup_inventory.logic import relaxed_message, run
-from lookup_inventory.repository import CatalogRead, DynamoCatalog, HttpCatalog, Product
 from lookup_inventory.schema import DESCRIPTION, InventoryInput
 from shared.catalog_data import load_catalog
+from shared.catalog_table import CatalogRead, DynamoCatalog, Product
 from shared.contract import ToolUse
 from shared.errors import CatalogUnavailable
+from shared.products_api import HttpCatalog
 from shared.search import BOUNDS, SearchIndex, SearchQuery, build_index
 from tests.support.fake_http import FakeHttpServer
 

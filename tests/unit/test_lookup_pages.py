@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
+import registry
 from bench.catalog_gen import synthetic_catalog
 from lookup_inventory.logic import MAX_LEDGER_BYTES, run
 from lookup_inventory.schema import DEFAULT_PAGE, MAX_OFFSET, MAX_PAGE
-from shared import registry
 from shared.catalog_data import load_catalog
 from shared.catalog_table import CatalogRead
 from shared.contract import MAX_RESULT_BYTES, ToolUse, result_size

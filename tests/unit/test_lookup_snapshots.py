@@ -16,13 +16,13 @@ import boto3
 import pytest
 from moto import mock_aws
 
+import registry
 from lookup_inventory import handler
 from lookup_inventory.logic import run
-from lookup_inventory.repository import CatalogRead
 from lookup_inventory.settings import get_settings
 from lookup_inventory.snapshots import S3Snapshots, SnapshotFetchFailed
-from shared import registry
 from shared.catalog_data import load_catalog
+from shared.catalog_table import CatalogRead
 from shared.contract import ToolUse
 from shared.environment import overriding
 from shared.errors import CatalogUnavailable

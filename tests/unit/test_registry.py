@@ -9,10 +9,10 @@ import jsonschema
 import pytest
 from pydantic import ValidationError
 
+import registry
 import statemachine
 from converse.request import build_request
 from lookup_inventory.schema import SortBy
-from shared import registry
 from shared.catalog.categories import Category
 from shared.pricing import token_prices
 from storechat.offline.cache import DEFAULT_STAND_IN
@@ -98,7 +98,8 @@ def test_the_asl_names_no_tool_and_reads_them_from_one_substitution() -> None:
     assert set(values) == set(statemachine.resource_placeholders())
     budget = statemachine.budget_substitutions(None, token_prices(DEFAULT_STAND_IN))
     filled = statemachine.substitute(
-        definition, {**values, **budget, **statemachine.TUNING_DEFAULTS}
+        definition,
+        {**values, **budget, **statemachine.loop_substitutions(), **statemachine.TUNING_DEFAULTS},
     )
     assert "'lookup_inventory': 'arn:lookup_inventory'" in filled
     json.loads(filled)

@@ -18,7 +18,7 @@ from aws_lambda_powertools.utilities import parameters
 from get_computer_reviews import brave, keys, logic
 from get_computer_reviews.handler import lambda_handler
 from get_computer_reviews.settings import Settings, get_settings
-from shared.contract import ToolOutput, ToolUse
+from shared.contract import Ledger, ToolOutput, ToolUse
 from shared.errors import UpstreamError
 from shared.http import USER_AGENT
 from shared.observability import logger, metrics
@@ -157,7 +157,7 @@ def test_success_keeps_the_top_five_results_with_exact_fields(server: FakeHttpSe
     # When the model asks for reviews (with stray whitespace around the query)
     output = run_tool(server, {"query": "  Dell XPS 13  "})
 
-    # Then the ledger keeps the first five, trimmed to title/url/description
+    # Then the search keeps the first five, trimmed to title/url/description
     expected = [
         {
             "title": f"Review {i}",
@@ -166,16 +166,21 @@ def test_success_keeps_the_top_five_results_with_exact_fields(server: FakeHttpSe
         }
         for i in range(5)
     ]
+    searched = brave.search_reviews(
+        "Dell XPS 13", api_key=KEY, timeout_s=2.0, base_url=server.base_url
+    )
+    assert searched == expected
     assert output.tool_result["status"] == "success"
     assert output.tool_result["toolUseId"] == "tu-reviews-1"
-    assert output.ledger.reviews == [{**r, "query": "Dell XPS 13"} for r in expected]
     # And the model reads each one's title, site and verdict, not the whole link
     told = [
         {"title": f"Review {i}", "site": "example.com", "description": f"Verdict number {i}."}
         for i in range(5)
     ]
     assert for_model(output) == {"query": "Dell XPS 13", "results": told}
-    assert output.ledger.products == [] and output.ledger.books == []
+    # And the ledger keeps no review: the response shows products, a review reaches the
+    # shopper in the model's words
+    assert output.ledger == Ledger()
     # And the trace line says what happened
     assert output.trace.tool == "get_computer_reviews"
     assert output.trace.status == "success"
@@ -395,7 +400,7 @@ def test_http_errors_become_error_results(
     assert result["error"].endswith("reviews are unavailable right now.")
     assert output.trace.status == "error"
     assert kind in output.trace.summary
-    assert output.ledger.reviews == []
+    assert output.ledger == Ledger()
 
 
 @pytest.mark.parametrize(
@@ -491,7 +496,9 @@ def test_control_characters_are_stripped_and_long_text_capped(server: FakeHttpSe
     for field_name, cap in (("title", 160), ("site", 300), ("description", 240)):
         assert not has_control_characters(first[field_name])
         assert len(first[field_name]) <= cap
-    kept = output.ledger.reviews[0]
+    (kept, _) = brave.search_reviews(
+        "Dell XPS 13", api_key=KEY, timeout_s=2.0, base_url=server.base_url
+    )
     assert len(kept["url"]) <= 300 and len(kept["description"]) <= 400
     assert first["title"].startswith("[31mBest[0m laptop ")
     assert first["description"].startswith("Great battery filler")
@@ -536,7 +543,7 @@ def test_handler_answers_with_a_tool_output_and_keeps_the_key_out_of_logs(
     assert result["toolResult"]["toolUseId"] == "tu-reviews-1"
     assert result["toolResult"]["status"] == "success"
     assert len(result["toolResult"]["content"][0]["json"]["results"]) == 5
-    assert len(result["ledger"]["reviews"]) == 5
+    assert result["ledger"] == {"products": []}
     assert result["trace"]["summary"] == "5 reviews for 'Dell XPS 13'"
     # And the key from the environment was sent to Brave
     assert server.requests[0].header("X-Subscription-Token") == KEY

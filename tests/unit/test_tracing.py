@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from shared import registry
+import registry
 
 ROOT = Path(__file__).resolve().parents[2]
 LAMBDA_ENV = {"AWS_LAMBDA_FUNCTION_NAME": "probe", "AWS_REGION": "us-east-1"}

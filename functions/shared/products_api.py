@@ -1,12 +1,8 @@
-"""Fresh product records from the catalog table, the source of truth, and the store's
-Products API.
+"""The store's existing Products API, read whole: a source of truth the catalog indexer can
+rebuild the search snapshot from, beside the catalog table (:mod:`shared.catalog_table`).
 
-The table is read by id (:mod:`shared.catalog_table`, which the response builder reads
-too); a failure of it becomes :class:`~shared.errors.CatalogUnavailable`, so the tool
-can tell the model the catalog is down instead of crashing the turn.
-
-The Products API has no read by id: the tool shows the snapshot's records then, and
-only the indexer reads the API (:class:`HttpCatalog`), whole.
+The API has no read by id, so the catalog tool never reads it: with this source it shows
+the snapshot's records. A failure becomes :class:`~shared.errors.CatalogUnavailable`.
 """
 
 from __future__ import annotations
@@ -15,31 +11,9 @@ import time
 import urllib.parse
 from collections.abc import Callable
 
-from shared.catalog_table import (
-    CLIENT_CONFIG,
-    MAX_KEYS,
-    STOP_RETRYING_S,
-    CatalogRead,
-    CatalogSource,
-    DynamoCatalog,
-    Product,
-    time_left,
-    unavailable_on_failure,
-)
+from shared.catalog_table import CatalogRead, time_left
 from shared.errors import CatalogUnavailable, UpstreamError
 from shared.http import get_json
-
-__all__ = [
-    "CLIENT_CONFIG",
-    "MAX_KEYS",
-    "STOP_RETRYING_S",
-    "CatalogRead",
-    "CatalogSource",
-    "DynamoCatalog",
-    "HttpCatalog",
-    "Product",
-    "unavailable_on_failure",
-]
 
 
 class HttpCatalog:

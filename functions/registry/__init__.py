@@ -16,9 +16,12 @@ else is derived from these tables:
 
 To add a tool: write ``functions/<name>/`` (``schema.py`` with the input model and
 the description, ``handler.py`` returning ``shared.contract.ToolOutput``), then add
-one :class:`Function` and one :class:`Tool` below.
+one :class:`Function` and one :class:`Tool` below (README, "Add a tool").
 
-No AWS imports here: the CDK app, the local runner and the Converse Lambda read it.
+The registry sits above the packages it names, beside them in ``functions/`` (every
+Lambda's code asset is that folder, so each can import it): the tools import nothing
+from here, and neither does ``shared``. No AWS imports here: the CDK app, the local
+runner and the Converse Lambda read it.
 """
 
 from __future__ import annotations
@@ -158,12 +161,13 @@ BACKGROUND: tuple[Function, ...] = (SEED_CATALOG, INDEX_CATALOG)
 """Lambdas beside the loop: the state machine never invokes them (infra/data.py and
 infra/search.py deploy them with their triggers)."""
 
-TOOLS: tuple[Tool, ...] = (
-    Tool("lookup_inventory", INVENTORY_DESCRIPTION, InventoryInput, LOOKUP_INVENTORY),
-    Tool("get_computer_reviews", REVIEWS_DESCRIPTION, ReviewsInput, GET_COMPUTER_REVIEWS),
-    Tool("get_book_info", BOOK_DESCRIPTION, BookInput, GET_BOOK_INFO),
-)
-"""The tools, in the order the model is told about them."""
+INVENTORY_TOOL = Tool("lookup_inventory", INVENTORY_DESCRIPTION, InventoryInput, LOOKUP_INVENTORY)
+REVIEWS_TOOL = Tool("get_computer_reviews", REVIEWS_DESCRIPTION, ReviewsInput, GET_COMPUTER_REVIEWS)
+BOOK_TOOL = Tool("get_book_info", BOOK_DESCRIPTION, BookInput, GET_BOOK_INFO)
+
+TOOLS: tuple[Tool, ...] = (INVENTORY_TOOL, REVIEWS_TOOL, BOOK_TOOL)
+"""The tools, in the order the model is told about them (the system prompt names them
+by these declarations, ``converse/prompt.py``)."""
 
 TOOLS_PLACEHOLDER = "ToolFunctions"
 """The ASL placeholder for the JSONata object ``{'tool name': 'function ARN', ...}``."""

@@ -1,0 +1,82 @@
+"""A catalog record twice over: compact for the model, whole (and clean) for the ledger;
+and records read from the snapshot itself, for a catalog with no read by id."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from shared.catalog_table import CatalogRead, Product
+from shared.sanitize import clean_text, clean_value
+from shared.search import Hit, SearchIndex, SearchQuery
+
+SUMMARY_CHARS = 70
+
+
+def _informative(value: Any) -> bool:
+    # A desktop's 0-inch screen or 0 h battery says "none", which the form factor says.
+    return value not in (None, "", 0, [], {})
+
+
+def compact(
+    product: Product, *, with_category: bool = True, with_summary: bool = True
+) -> dict[str, Any]:
+    """The fields the model needs to choose and cite a product, and nothing else.
+
+    Every token here is read on every later call of the turn: the category is left out
+    when the search named it, specs that say "none" are left out, and the description
+    is cut to its first words, or left out (the ledger keeps the whole record for the
+    response).
+    """
+    specs = {k: v for k, v in (product.get("specs") or {}).items() if _informative(v)}
+    item: dict[str, Any] = {
+        "productId": product.get("productId"),
+        "name": clean_text(str(product.get("name", "")), 120),
+        "brand": clean_text(str(product.get("brand", "")), 60),
+    }
+    if with_category:
+        item["category"] = product.get("category")
+    item |= {
+        "price": product.get("price"),
+        "stock": product.get("stock"),
+        "specs": clean_value(specs, 80),
+    }
+    if with_summary:
+        item["summary"] = clean_text(str(product.get("description", "")), SUMMARY_CHARS)
+    return item
+
+
+def full_record(product: Product) -> dict[str, Any]:
+    """A catalog record as the response shows it: every field, cleaned of control characters."""
+    cleaned: dict[str, Any] = clean_value(product, 2000)
+    return cleaned
+
+
+class SnapshotRecords:
+    """Products by id from the snapshot itself, for a catalog with no read by id.
+
+    The records hold what the index keeps: name, brand, category, price and stock as
+    of the snapshot, and the specs it searches on.
+    """
+
+    def __init__(self, index: SearchIndex) -> None:
+        self.index = index
+
+    def products_by_id(self, ids: Sequence[str], *, deadline_s: float | None) -> CatalogRead:
+        wanted = tuple(dict.fromkeys(ids))
+        if not wanted:
+            return CatalogRead([])
+        hits = self.index.search(SearchQuery(productIds=wanted, limit=len(wanted))).products
+        return CatalogRead([_hit_record(hit) for hit in hits])
+
+
+def _hit_record(hit: Hit) -> Product:
+    return {
+        "productId": hit.productId,
+        "name": hit.name,
+        "brand": hit.brand,
+        "category": hit.category,
+        "price": hit.price,
+        "stock": hit.stock,
+        "specs": hit.specs,
+    }

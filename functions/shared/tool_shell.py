@@ -1,0 +1,98 @@
+"""The one shell every tool's Lambda runs in, so a tool's package holds only its schema
+and its logic.
+
+A tool's logic answers a validated input (``answer(call, args)``), never raises for an
+expected failure, and ends with ``call.success(...)`` or ``call.failure(...)``
+(:class:`~shared.contract.ToolCall`). The shell does the rest, the same for every tool:
+
+* :func:`answer` parses the input into the tool's input model (a bad one becomes the
+  ``invalid_input`` error result, naming each problem) and times the call;
+* :func:`tool_handler` makes the ``lambda_handler``: Powertools' logger, tracer and
+  metrics in the order every handler uses, the ``toolUse`` block of the event parsed,
+  the call's metrics and log line, and how its line in the live trace ended (the line's
+  key and words come in the event, ``step``, made by the Converse function, with the
+  turn, ``steps``; without them nothing is written).
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from shared import step_writer
+from shared.contract import ToolCall, ToolOutput, ToolUse
+from shared.observability import CORRELATION_ID_PATH, logger, metrics, record_tool_result, tracer
+from shared.sanitize import clean_text
+from shared.steps import MAX_LINE_CHARS, ToolStep, Turn, step
+from shared.tool_steps import call_line, outcome
+
+Args = TypeVar("Args", bound=BaseModel)
+
+Handler = Callable[[dict[str, Any], Any], dict[str, Any]]
+
+Logic = Callable[[ToolCall, Args], ToolOutput]
+ToolEntry = Callable[[ToolUse, Any], ToolOutput]
+"""What a tool's handler module defines: the adapters its settings choose, for one call
+(``tool_use``, Lambda's ``context``), handed to its logic."""
+
+
+def answer(
+    tool_use: ToolUse,
+    input_model: type[Args],
+    logic: Logic[Args],
+    *,
+    clock: Callable[[], float] = time.perf_counter,
+) -> ToolOutput:
+    """``logic``'s answer to ``tool_use``, or the error result for input it cannot take."""
+    call = ToolCall(tool_use, clock)
+    try:
+        args = input_model.model_validate(tool_use.input)
+    except ValidationError as exc:
+        return call.invalid_input(exc)
+    return logic(call, args)
+
+
+def tool_handler(input_model: type[BaseModel]) -> Callable[[ToolEntry], Handler]:
+    """Decorate a tool's entry point into its ``lambda_handler``.
+
+    The entry gets the parsed ``toolUse`` and the context and returns the
+    :class:`~shared.contract.ToolOutput`; the handler returns its dump.
+    """
+
+    def decorate(entry: ToolEntry) -> Handler:
+        @logger.inject_lambda_context(correlation_id_path=CORRELATION_ID_PATH)
+        @tracer.capture_lambda_handler
+        @metrics.log_metrics
+        @functools.wraps(entry)
+        def lambda_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
+            output = entry(ToolUse.model_validate(event["toolUse"]), context)
+            trace = output.trace
+            record_tool_result(trace.tool, trace.status, trace.ms, trace.summary)
+            dumped = output.dump()
+            _end_step(event, input_model, dumped, context)
+            return dumped
+
+        return lambda_handler
+
+    return decorate
+
+
+def _end_step(
+    event: dict[str, Any], input_model: type[BaseModel], output: dict[str, Any], context: Any
+) -> None:
+    try:
+        line = ToolStep.model_validate(event.get("step"))
+    except ValidationError:
+        return
+    status, words = outcome(input_model, output)
+    use = event.get("toolUse") or {}
+    said = line.line or clean_text(
+        call_line(str(use.get("name")), input_model, use.get("input")), MAX_LINE_CHARS
+    )
+    turn = Turn.of(event.get("steps"))
+    step_writer.report(turn, step(line.key, "tool", said, status, words))  # type: ignore[arg-type]
+    step_writer.settle(context)

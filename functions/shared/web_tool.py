@@ -1,0 +1,66 @@
+"""What the tools that ask a web service have in common (reviews, books): the shopper's
+words as a query, one search, and the service's failures told to the model.
+
+A web tool declares its :class:`WebSearch` (the service's name and what it finds) and
+an input model with a :data:`Query` field; its logic is the search call and what the
+model reads of each result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+from pydantic import StringConstraints
+
+from shared.contract import ToolCall, ToolOutput
+from shared.errors import UpstreamError
+from shared.tool_errors import explain_upstream_error
+
+Query = Annotated[str, StringConstraints(strip_whitespace=True, min_length=2, max_length=200)]
+"""What a web tool searches for: the shopper's words, within what a search API takes."""
+
+Result = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class WebSearch:
+    """One web service a tool asks: ``service`` names it to the model ("The review
+    service"), ``finds`` is what it finds, plural ("reviews"), and ``noun`` one of them
+    ("review")."""
+
+    service: str
+    finds: str
+    noun: str
+
+    def answer(
+        self,
+        call: ToolCall,
+        query: str,
+        search: Callable[[str], list[Result]],
+        for_model: Callable[[Result], Result] = dict,
+    ) -> ToolOutput:
+        """``search(query)``'s results for the model, or its failure explained."""
+        try:
+            results = search(query)
+        except UpstreamError as exc:
+            return call.failure(
+                exc.kind,
+                explain_upstream_error(self.service, exc, self.finds),
+                f"{self.noun} search failed ({exc.kind}: {exc.detail}) for '{query}'",
+            )
+        return call.success(
+            {"query": query, "results": [for_model(result) for result in results]},
+            self.summary(len(results), query),
+        )
+
+    def summary(self, count: int, query: str) -> str:
+        """The trace's line: ``3 books for 'Dune'``."""
+        if count == 0:
+            return f"no {self.noun}s found for '{query}'"
+        return f"{count} {self.noun}{'' if count == 1 else 's'} for '{query}'"
+
+    def found(self, result: Result) -> int:
+        """How many results a successful call gave the model (for the live trace)."""
+        return len(result.get("results") or [])
