@@ -26,11 +26,12 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
+from shared.catalog.categories import Category
 from shared.search.intents import STOP_WORDS
 from shared.search.spelling import distance
 from shared.search.words import fold, parse, parser_words
 
-BOOKS: Final = "BOOKS"
+BOOKS: Final[str] = Category.BOOKS
 _WORD = re.compile(r"[^\W_]+(?:['.\-][^\W_]+)*")
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 

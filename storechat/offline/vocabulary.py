@@ -11,12 +11,13 @@ import re
 from collections.abc import Iterable
 from typing import Final
 
+from shared.catalog.categories import Category
 from shared.search.intents import INTENTS
 from storechat.offline.store import store
 
-COMPUTERS: Final = "COMPUTERS"
-MOBILE: Final = "MOBILE"
-BOOKS: Final = "BOOKS"
+COMPUTERS: Final[str] = Category.COMPUTERS
+MOBILE: Final[str] = Category.MOBILE
+BOOKS: Final[str] = Category.BOOKS
 
 LOOKUP: Final = "lookup_inventory"
 REVIEWS: Final = "get_computer_reviews"
