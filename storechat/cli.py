@@ -22,6 +22,18 @@ from typing import Any, TextIO
 from urllib.parse import urlsplit
 
 from shared.api import DEFAULT_MAX_MESSAGE_CHARS, RequestRejected, parse_query
+from shared.catalog.categories import Category
+from shared.catalog.specs import (
+    AUTHOR,
+    BATTERY_HOURS,
+    GENRE,
+    OS,
+    RAM_GB,
+    SCREEN_INCHES,
+    STORAGE_GB,
+    WEIGHT_KG,
+    YEAR,
+)
 from shared.steps import Step
 from storechat.catalog import load_local_catalog
 from storechat.catalog.commands import add_catalog_commands
@@ -60,21 +72,26 @@ def _validate(message: str, session: str | None) -> str | None:
 
 def _spec_line(product: dict[str, Any]) -> str:
     specs = product.get("specs") or {}
-    if product.get("category") == "COMPUTERS":
-        bits = [
-            specs.get("os"),
-            f"{specs.get('ramGb')} GB RAM" if specs.get("ramGb") else None,
-            f"{specs.get('weightKg')} kg" if specs.get("weightKg") else None,
-            f"{specs.get('batteryHours')} h battery" if specs.get("batteryHours") else None,
-        ]
-    elif product.get("category") == "MOBILE":
-        bits = [
-            specs.get("os"),
-            f"{specs.get('storageGb')} GB" if specs.get("storageGb") else None,
-            f'{specs.get("screenInches")}"' if specs.get("screenInches") else None,
-        ]
+    # A shorter line than a card's chips: what tells one product from the next in a list.
+    shown: dict[str, tuple[tuple[str, str], ...]] = {
+        Category.COMPUTERS: (
+            (OS.key, "{}"),
+            (RAM_GB.key, "{} GB RAM"),
+            (WEIGHT_KG.key, "{} kg"),
+            (BATTERY_HOURS.key, "{} h battery"),
+        ),
+        Category.MOBILE: (
+            (OS.key, "{}"),
+            (STORAGE_GB.key, "{} GB"),
+            (SCREEN_INCHES.key, '{}"'),
+        ),
+    }
+    line = shown.get(str(product.get("category")))
+    if line is None:
+        year = str(specs.get(YEAR.key) or "") or None
+        bits = [specs.get(AUTHOR.key), year, specs.get(GENRE.key)]
     else:
-        bits = [specs.get("author"), str(specs.get("year") or "") or None, specs.get("genre")]
+        bits = [label.format(specs[key]) if specs.get(key) else None for key, label in line]
     return ", ".join(str(b) for b in bits if b)
 
 

@@ -48,7 +48,7 @@ const els = {
 
 const state = {
   apiUrl: "",
-  names: { errors: {}, outcomes: {}, fallbackReasons: {} },
+  names: { errors: {}, outcomes: {}, fallbackReasons: {}, chips: {} },
   busy: false,
   turn: 0,
   controller: null,
@@ -258,33 +258,31 @@ function known(value) {
   return value === true;
 }
 
-/** The few specs a shopper compares first, by category, leaving out what is not known. */
+/** A chip's value as its format says: "number" as written, "count" with thousands
+ * separators, "storage" in GB or TB, "text" as text. */
+const CHIP_FORMATS = {
+  number: (v) => `${v}`,
+  count: (v) => count.format(v),
+  storage: (v) => storageText(v),
+  text: (v) => String(v),
+};
+
+/** The few specs a shopper compares first, by category, leaving out what is not known:
+ * the chips of the product's category, in order, as names.json publishes them (from the
+ * catalog's vocabulary, shared/catalog/specs.py). */
 function keySpecs(product) {
   const s = product.specs || {};
+  const chips = lookup(state.names.chips, product.category);
   const specs = [];
-  const add = (key, text) => { if (known(s[key])) specs.push(text(s[key])); };
-  if (product.category === "COMPUTERS") {
-    add("os", (v) => v);
-    add("cpu", (v) => v);
-    add("ramGb", (v) => `${v} GB RAM`);
-    add("storageGb", (v) => `${storageText(v)} storage`);
-    add("screenInches", (v) => `${v}″ screen`);
-    add("weightKg", (v) => `${v} kg`);
-    add("batteryHours", (v) => `${v} h battery`);
-  } else if (product.category === "MOBILE") {
-    add("os", (v) => v);
-    add("chip", (v) => v);
-    add("storageGb", (v) => storageText(v));
-    add("screenInches", (v) => `${v}″ screen`);
-    add("cameraMp", (v) => `${v} MP camera`);
-    add("batteryMah", (v) => `${count.format(v)} mAh`);
-    if (s.fiveG === true) specs.push("5G");
-  } else if (product.category === "BOOKS") {
-    add("author", (v) => v);
-    add("year", (v) => String(v));
-    add("pages", (v) => `${count.format(v)} pages`);
-    add("format", (v) => v);
-    add("genre", (v) => v);
+  for (const chip of Array.isArray(chips) ? chips : []) {
+    if (!chip || typeof chip.spec !== "string" || typeof chip.label !== "string") continue;
+    const value = lookup(s, chip.spec);
+    if (chip.format === "flag") {
+      if (value === true) specs.push(chip.label);
+      continue;
+    }
+    const format = lookup(CHIP_FORMATS, chip.format);
+    if (format && known(value)) specs.push(chip.label.replace("{}", format(value)));
   }
   return specs.slice(0, 7);
 }

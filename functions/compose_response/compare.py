@@ -16,6 +16,7 @@ from typing import Any
 from compose_response import money
 from compose_response.claims import WordClaim, author_agrees, os_agrees, parse_os
 from compose_response.units import Quantity, format_exact, format_number, same_width
+from shared.catalog.specs import WEIGHT_KG, facts
 
 
 @dataclass
@@ -50,35 +51,47 @@ def record_value(record: dict[str, Any], key: str) -> Any:
 
 # -- which field, and does the record agree -----------------------------------------------------
 
-_FIELDS = {
-    "price": ("price",),
-    "hours": ("batteryHours",),
-    "mah": ("batteryMah",),
-    "inches": ("screenInches",),
-    "mp": ("cameraMp",),
-    "pages": ("pages",),
-    "weight": ("weightKg", "weightG"),
-    "os": ("os",),
-    "author": ("author",),
-    "year": ("year",),
-    "stock": ("stock",),
+
+def _fields() -> dict[str, tuple[str, ...]]:
+    # The record fields each kind of claim states, from the catalog's vocabulary: a
+    # spec's own key, then any other key a record may hold the fact under.
+    fields: dict[str, tuple[str, ...]] = {"price": ("price",), "stock": ("stock",)}
+    for spec in facts():
+        if spec.fact is not None and spec.fact.kind != "data":
+            kind = spec.fact.kind
+            fields[kind] = (*fields.get(kind, ()), spec.key, *spec.fact.also)
+    return fields
+
+
+_FIELDS = _fields()
+_MEMORY = {spec.fact.role: (spec.key,) for spec in facts("data") if spec.fact and spec.fact.role}
+"""The record field a GB amount states, by the memory the answer's words name."""
+MEMORY_FIELDS = tuple(key for keys in _MEMORY.values() for key in keys)
+"""Every field a GB amount may state."""
+_WORDS = frozenset(key for kind in ("os", "author") for key in _FIELDS[kind])
+"""Fields whose value is text, not a number."""
+_FACTS = {spec.key: spec.fact for spec in facts() if spec.fact is not None}
+_SHOWN = {
+    key: shown
+    for fact_key, fact in _FACTS.items()
+    for key, shown in ((fact_key, fact.shown), *fact.also.items())
 }
+"""What follows a record's number when the check says it (" kg", " mAh")."""
 
 
 def field_of(claim: Claim, record: dict[str, Any]) -> str | None:
     """The record field ``claim`` states, or None when the record cannot say."""
     if claim.kind == "data":
-        keys: tuple[str, ...] = {"ram": ("ramGb",), "storage": ("storageGb",)}.get(
-            claim.role or "", ()
-        )
+        keys: tuple[str, ...] = _MEMORY.get(claim.role or "", ())
     else:
         keys = _FIELDS[claim.kind]
     for key in keys:
         value = record_value(record, key)
-        if key in ("os", "author"):
+        if key in _WORDS:
             if isinstance(value, str) and value.strip():
                 return key
-        elif as_number(value) is not None and not (key == "screenInches" and not value):
+        elif as_number(value) is not None and not (claim.kind == "inches" and not value):
+            # A screen of 0 inches is a desktop's: it has none.
             return key
     return None
 
@@ -133,8 +146,8 @@ def agrees(claim: Claim, key: str, value: Any, store: str = money.DEFAULT_CURREN
     if claim.kind == "data":
         return any(abs(v - record) < 1e-6 for v in _data_values(quantity))
     if claim.kind == "weight":
-        record_kg = record if key == "weightKg" else record / 1000
-        tolerance = 0.05 if key == "weightKg" else 0.005
+        record_kg = record if key == WEIGHT_KG.key else record / 1000
+        tolerance = 0.05 if key == WEIGHT_KG.key else 0.005
         loose = 0.1 * record_kg if claim.approx else 0.0
         return _close(said_value, record_kg, max(tolerance, loose), quantity)
     if claim.kind == "inches":
@@ -143,12 +156,11 @@ def agrees(claim: Claim, key: str, value: Any, store: str = money.DEFAULT_CURREN
         return _close(said_value, record, max(0.05, loose), quantity)
     if claim.kind == "mp":
         return round(said_value) == round(record)
-    tolerance = {
-        "price": max(0.5, 0.005 * record),
-        "hours": 0.5,
-        "mah": 0.01 * record,
-        "pages": 0.01 * record,
-    }[claim.kind]
+    if claim.kind == "price":
+        tolerance = max(0.5, 0.005 * record)
+    else:
+        fact = _FACTS[key]
+        tolerance = max(fact.absolute, fact.relative * abs(record))
     return _close(said_value, record, max(tolerance, loose), quantity)
 
 
@@ -164,21 +176,13 @@ def display(key: str, value: Any, store: str = money.DEFAULT_CURRENCY) -> str:
         return money.amount(number, store)
     if key == "stock":
         return f"in stock ({number:,.0f})" if number > 0 else "out of stock"
-    if key in ("ramGb", "storageGb"):
+    if key in MEMORY_FIELDS:
         if number >= 1024 and number % 1024 == 0:
             return f"{number / 1024:g} TB"
         return f"{number:g} GB"
-    units = {
-        "weightKg": " kg",
-        "weightG": " g",
-        "batteryHours": " h",
-        "batteryMah": " mAh",
-        "screenInches": " inches",
-        "cameraMp": " MP",
-        "pages": " pages",
-        "year": "",
-    }
-    return f"{number:,.0f}{units[key]}" if key == "batteryMah" else f"{number:g}{units[key]}"
+    fact = _FACTS.get(key)
+    grouped = fact is not None and fact.grouped
+    return f"{number:,.0f}{_SHOWN[key]}" if grouped else f"{number:g}{_SHOWN[key]}"
 
 
 @dataclass(frozen=True)

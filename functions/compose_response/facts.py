@@ -59,6 +59,7 @@ from pydantic import BaseModel, Field
 from compose_response import context, money
 from compose_response.claims import author_claims, os_claims, stock_claims, year_claims
 from compose_response.compare import (
+    MEMORY_FIELDS,
     Claim,
     Style,
     agrees,
@@ -72,6 +73,7 @@ from compose_response.compare import (
 )
 from compose_response.text import BULLET, CITATION, kept_lines, sentences
 from compose_response.units import halfwidth, quantities
+from shared.catalog.specs import AUTHOR
 
 FACT_CORRECTIONS_METRIC = "FactCorrections"
 """Corrections per answer, a count metric the monitoring alarms on."""
@@ -164,7 +166,7 @@ def _owner(claim: Claim, cited: list[_Citation], view: str) -> str | None:
 def _claims(view: str, cited: list[_Citation], index: dict[str, dict[str, Any]]) -> list[Claim]:
     records = [index[c.product_id] for c in cited]
     surnames: list[str | None] = [
-        str(a).split()[-1] for r in records if (a := record_value(r, "author")) and str(a).split()
+        str(a).split()[-1] for r in records if (a := record_value(r, AUTHOR.key)) and str(a).split()
     ]
     names = [str(r.get("name") or "") for r in records]
     claims = [Claim(q.kind, q.start, q.end, quantity=q) for q in quantities(view, names)]
@@ -253,7 +255,7 @@ def _check_segment(
         record = index[owner]
         if claim.kind == "data" and claim.role is None:
             # No word says which: it is fine if it is either, and too unclear to correct.
-            for spec in ("ramGb", "storageGb"):
+            for spec in MEMORY_FIELDS:
                 value = record_value(record, spec)
                 if as_number(value) is not None and agrees(claim, spec, value):
                     agreeing.add((owner, spec))

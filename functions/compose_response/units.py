@@ -19,11 +19,14 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Final
 
 from compose_response import money
+from shared.catalog.specs import facts
 
-Kind = Literal["price", "data", "weight", "hours", "mah", "inches", "mp", "pages"]
+Kind = str
+"""A quantity's kind: ``price``, ``data``, ``weight``, ``mp``, or the kind of a spec's fact
+whose unit the catalog's vocabulary spells (``hours``, ``mah``, ``inches``, ``pages``...)."""
 
 _FULLWIDTH: Final = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}
 
@@ -170,18 +173,9 @@ _DATA_ALIASES: Final = {
 }
 _SIMPLE: Final[dict[Kind, tuple[str, Unit, bool]]] = {
     # kind: (unit pattern, unit, naturally fractional)
-    "hours": (
-        r"hours?|hrs?|h|Stunden|Std\.?|時間|小时|小時|heures?|horas?",
-        Unit("h", 1.0, 1),
-        True,
-    ),
-    "mah": (r"mAh|mah|MAH", Unit("mAh", 1.0, 0), False),
-    "inches": (
-        r"inch(?:es)?|Zoll|Zöller|pouces?|インチ|英寸|型",
-        Unit("inch", 1.0, 2),
-        True,
-    ),
-    "pages": (r"pages?|pp\.?|Seiten|ページ|頁|页", Unit("pages", 1.0, 0), False),
+    spec.fact.kind: (unit.pattern, Unit(unit.name, 1.0, unit.decimals), unit.fractional)
+    for spec in facts()
+    if spec.fact is not None and (unit := spec.fact.unit) is not None
 }
 _MP_UNITS: Final = {
     "MP": (r"MP|Mpx|MPix|[Mm]egapixels?|[Mm]ega-?[Pp]ixel|メガピクセル|百万像素", 1.0),
@@ -303,11 +297,12 @@ _PLAUSIBLE: Final[dict[Kind, tuple[float, float]]] = {
     "price": (0.0, 1e7),
     "data": (1.0, 65536.0),
     "weight": (0.01, 500.0),
-    "hours": (0.5, 200.0),
-    "mah": (100.0, 100000.0),
-    "inches": (1.0, 120.0),
     "mp": (0.3, 1000.0),
-    "pages": (1.0, 20000.0),
+    **{
+        spec.fact.kind: unit.plausible
+        for spec in facts()
+        if spec.fact is not None and (unit := spec.fact.unit) is not None
+    },
 }
 
 

@@ -3,21 +3,27 @@
 The model's tool spec is generated from this model (``registry``), so the
 descriptions below are what the model reads, on every call: they stay short. Every
 field is a :class:`shared.search.SearchQuery` field or a spec bound of
-:data:`shared.search.BOUNDS`, under the same name.
+:data:`shared.search.BOUNDS`, under the same name. The spec bounds, the sorts and the
+categories come from the catalog's vocabulary (:mod:`shared.catalog`), with their
+descriptions and the live trace's words.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator
 
+from shared.catalog.categories import PLURALS, CategoryName
+from shared.catalog.specs import bounds, sorts
+from shared.product import ProductId
 from shared.tool_steps import Words, field_words, number
 
-Category = Literal["BOOKS", "COMPUTERS", "MOBILE"]
-SortBy = Literal[
-    "price", "price_desc", "weight", "battery", "ram", "storage", "screen", "camera", "newest"
-]
+_SORTS = sorts()
+if TYPE_CHECKING:
+    SortBy = str
+else:
+    SortBy = Literal[tuple(sort.name for _, sort in _SORTS)]
 MAX_PRODUCT_IDS = 10
 DEFAULT_PAGE = 4
 """Products shown when the model does not ask for more: enough to recommend three and say
@@ -29,12 +35,23 @@ MAX_OFFSET = 88
 (100) matches for one call, and the last page must fit in them. Not imported from there:
 the Converse function reads this module for the tool spec, and loads no search engine."""
 
-ProductId = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")]
-
 
 def _bound(description: str) -> Any:
     """A numeric spec bound: products without the spec never pass it."""
     return Field(gt=0, allow_inf_nan=False, description=description)
+
+
+def _sort_description() -> str:
+    # Spelled as the price's are not: "weight (lightest); largest first: ram, storage, ..."
+    by_spec = [sort for column, sort in _SORTS if column != "price"]
+    ascending = [
+        f"{s.name} ({s.step.removesuffix(' first')})" for s in by_spec if not s.biggest_first
+    ]
+    largest = [s.name for s in by_spec if s.biggest_first]
+    return (
+        "Order instead of relevance (in-stock first): price (cheapest; the default without "
+        f"keywords), price_desc, {', '.join(ascending)}; largest first: {', '.join(largest)}"
+    )
 
 
 DESCRIPTION = (
@@ -46,8 +63,8 @@ DESCRIPTION = (
 )
 
 
-class InventoryInput(BaseModel):
-    """What the model may ask for. Unknown keys are refused, not ignored."""
+class _Search(BaseModel):
+    """The fields before the spec bounds (the tool spec lists them in this order)."""
 
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
 
@@ -69,9 +86,9 @@ class InventoryInput(BaseModel):
         ),
     ] = None
     category: Annotated[
-        Category | None,
+        CategoryName | None,
         Field(description="Product category"),
-        Words({"BOOKS": "books", "COMPUTERS": "computers", "MOBILE": "phones"}),
+        Words({str(category): words for category, words in PLURALS.items()}),
     ] = None
     keywords: Annotated[
         str | None,
@@ -94,41 +111,33 @@ class InventoryInput(BaseModel):
     inStockOnly: Annotated[
         bool | None, Field(description="Only products in stock"), Words("in stock")
     ] = None
-    minRamGb: Annotated[
-        float | None, _bound("Least memory (RAM), GB"), Words("with at least {} GB RAM")
-    ] = None
-    minStorageGb: Annotated[
-        float | None, _bound("Least storage, GB"), Words("with at least {} GB storage")
-    ] = None
-    maxWeightKg: Annotated[
-        float | None, _bound("Heaviest weight, kg"), Words("weighing at most {} kg")
-    ] = None
-    minBatteryHours: Annotated[
-        float | None,
-        _bound("Least battery life, hours (laptops)"),
-        Words("with {}+ hours of battery"),
-    ] = None
-    minBatteryMah: Annotated[
-        float | None,
-        _bound("Least battery capacity, mAh (phones)"),
-        Words("with a {}+ mAh battery"),
-    ] = None
-    minScreenInches: Annotated[
-        float | None, _bound("Smallest screen, inches"), Words("with a {}″ screen or larger")
-    ] = None
-    maxScreenInches: Annotated[
-        float | None, _bound("Largest screen, inches"), Words("with a {}″ screen or smaller")
-    ] = None
-    minCameraMp: Annotated[
-        float | None,
-        _bound("Least main camera, megapixels"),
-        Words("with a {} MP camera or better"),
-    ] = None
-    minYear: Annotated[
-        float | None,
-        _bound("Released or published in this year or later"),
-        Words("from {:.0f} on"),
-    ] = None
+
+    @field_validator("category", mode="before")
+    @classmethod
+    def _upper(cls, value: Any) -> Any:
+        # Models write a category in lower case as often as in capitals; both mean the same.
+        return value.strip().upper() if isinstance(value, str) else value
+
+
+if TYPE_CHECKING:
+    _WithBounds = _Search
+else:
+    _WithBounds = create_model(
+        "_WithBounds",
+        __base__=_Search,
+        **{
+            bound.name: (
+                Annotated[float | None, _bound(bound.description), Words(bound.step)],
+                None,
+            )
+            for _, bound in bounds()
+        },
+    )
+
+
+class InventoryInput(_WithBounds):
+    """What the model may ask for. Unknown keys are refused, not ignored."""
+
     productIds: Annotated[
         list[ProductId] | None,
         Field(
@@ -160,33 +169,9 @@ class InventoryInput(BaseModel):
     ] = None
     sortBy: Annotated[
         SortBy | None,
-        Field(
-            description=(
-                "Order instead of relevance (in-stock first): price (cheapest; the default "
-                "without keywords), price_desc, weight (lightest), battery, ram, storage, screen, "
-                "camera (largest first), newest"
-            )
-        ),
-        Words(
-            {
-                "price": "cheapest first",
-                "price_desc": "priciest first",
-                "weight": "lightest first",
-                "battery": "longest battery first",
-                "ram": "most RAM first",
-                "storage": "most storage first",
-                "screen": "biggest screen first",
-                "camera": "best camera first",
-                "newest": "newest first",
-            }
-        ),
+        Field(description=_sort_description()),
+        Words({sort.name: sort.step for _, sort in _SORTS}),
     ] = None
-
-    @field_validator("category", mode="before")
-    @classmethod
-    def _upper(cls, value: Any) -> Any:
-        # Models write "computers" as often as "COMPUTERS"; both mean the same.
-        return value.strip().upper() if isinstance(value, str) else value
 
     @field_validator("offset")
     @classmethod

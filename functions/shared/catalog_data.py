@@ -16,9 +16,6 @@ import json
 from importlib import resources
 from typing import Any
 
-CATEGORIES: tuple[str, ...] = ("BOOKS", "COMPUTERS", "MOBILE")
-"""Every value a product's ``category`` can take, sorted."""
-
 
 @functools.cache
 def _parsed_catalog() -> tuple[dict[str, Any], ...]:

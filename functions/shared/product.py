@@ -31,8 +31,11 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from lookup_inventory.schema import Category, ProductId
+from shared.catalog.categories import CategoryName
 from shared.sanitize import has_control_characters
+
+ProductId = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")]
+"""A product's id, as the catalog, the tools and the citations in an answer write it."""
 
 MAX_SPECS = 50
 MAX_SPEC_TEXT = 1000
@@ -129,7 +132,7 @@ class Product(BaseModel):
     productId: ProductId
     name: Annotated[str, Field(min_length=1, max_length=MAX_NAME), NoControlCharacters]
     brand: Annotated[str, Field(min_length=1, max_length=100), NoControlCharacters]
-    category: Category
+    category: CategoryName
     price: Annotated[float, Field(ge=0, allow_inf_nan=False), AfterValidator(_two_decimals)]
     description: Annotated[
         str, Field(min_length=1, max_length=MAX_DESCRIPTION), NoControlCharacters

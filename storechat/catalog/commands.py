@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from shared.catalog.categories import Category
 from storechat.catalog.errors import CatalogFileError
 from storechat.catalog.importing import EXIT_INVALID, run_import
 from storechat.catalog.local_store import LocalCatalog, jsonl_line, write_jsonl
@@ -89,7 +90,7 @@ def add_catalog_commands(sub: argparse._SubParsersAction[Any], home: Home) -> No
         type=Path,
         metavar="FILE",
         help='platform exports: a JSON object of category names to add, e.g. {"Tablets": '
-        '"COMPUTERS", "Laptop Stands": null}',
+        f'"{Category.COMPUTERS}", "Laptop Stands": null}}',
     )
     load.add_argument(
         "--default-stock",

@@ -25,24 +25,25 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from shared.catalog_data import CATEGORIES
+from shared.catalog.categories import CATEGORIES, Category
+from shared.catalog.specs import PAGES, SPECS
 from shared.search.schema import facet_value
 from storechat.catalog.errors import CatalogFileError
 from storechat.catalog.textfile import text_lines
 
 PATH_SEPARATOR = ">"
 
-DEFAULT_CATEGORIES: dict[str | None, tuple[str, ...]] = {
-    "COMPUTERS": (
+DEFAULT_CATEGORIES: dict[Category | None, tuple[str, ...]] = {
+    Category.COMPUTERS: (
         "Computers", "Computer", "Laptops", "Laptop", "Notebooks", "Notebook Computers",
         "Ultrabooks", "Chromebooks", "2-in-1 Laptops", "Gaming Laptops", "Desktop Computers",
         "Desktops", "Desktop", "All-in-One Computers", "PCs",
     ),
-    "MOBILE": (
+    Category.MOBILE: (
         "Mobile & Smart Phones", "Mobile Phones", "Smartphones", "Smart Phones", "Cell Phones",
         "Phones", "Mobile",
     ),
-    "BOOKS": ("Books", "Book", "Print Books", "E-books", "Audiobooks"),
+    Category.BOOKS: ("Books", "Book", "Print Books", "E-books", "Audiobooks"),
     None: (
         "Gift Cards", "Gift Card", "Gift Certificates", "Accessories", "Electronics Accessories",
         "Computer Accessories", "Computer Components", "Laptop Accessories",
@@ -57,36 +58,13 @@ DEFAULT_CATEGORIES: dict[str | None, tuple[str, ...]] = {
 }  # fmt: skip
 """Each catalog category (``None``: not sold here) with the names that mean it."""
 
-SPEC_NAMES: dict[str, tuple[str, ...]] = {
-    "ramGb": ("RAM", "Memory", "RAM Memory", "RAM Size", "System Memory", "RAM (GB)"),
-    "storageGb": (
-        "Storage", "Storage Capacity", "Capacity", "Internal Storage", "SSD", "SSD Capacity",
-        "Hard Drive Capacity", "Storage (GB)",
-    ),
-    "os": ("Operating System", "OS", "Platform"),
-    "cpu": ("Processor", "CPU", "Processor Type"),
-    "chip": ("Chip", "Chipset"),
-    "gpu": ("Graphics", "GPU", "Graphics Card"),
-    "screenInches": ("Screen Size", "Display Size", "Screen", "Display"),
-    "weightKg": ("Weight", "Product Weight"),
-    "batteryHours": ("Battery Life",),
-    "batteryMah": ("Battery Capacity", "Battery"),
-    "cameraMp": ("Camera", "Main Camera", "Rear Camera", "Camera Resolution"),
-    "formFactor": ("Form Factor",),
-    "author": ("Author", "Authors", "Writer", "Book Author"),
-    "genre": ("Genre", "Book Genre"),
-    "format": ("Format", "Book Format", "Binding", "Cover"),
-    "isbn": ("ISBN", "ISBN-13", "ISBN-10"),
-    "pages": ("Pages", "Page Count", "Number of Pages"),
-    "year": ("Year", "Publication Year", "Release Year", "Year Published"),
-    "color": ("Color", "Colour", "Finish"),
-}  # fmt: skip
+SPEC_NAMES: dict[str, tuple[str, ...]] = {spec.key: spec.names for spec in SPECS if spec.names}
 """Each catalog spec key with the option and attribute names that mean it."""
 
 BRAND_NAMES = ("Brand", "Manufacturer", "Publisher")
 """Attributes that name the brand when the export's own brand column is empty."""
 
-WHOLE_NUMBERS = frozenset({"pages"})
+WHOLE_NUMBERS = frozenset({PAGES.key})
 """Specs that are a count without a unit (the search has no facet for them)."""
 
 
@@ -186,7 +164,8 @@ def load_category_map(path: Path) -> CategoryMap:
     """``--category-map FILE``: a JSON object of names to a catalog category or null.
 
     ``{"Tablets": "COMPUTERS", "Electronics > Computers > Tablet Computers": "COMPUTERS",
-    "Laptop Stands": null}``; a category may be written in any case.
+    "Laptop Stands": null}``; a category (one of ``shared.catalog.categories.Category``)
+    may be written in any case.
     """
     text = "".join(text_lines(path)) if path.is_file() else None
     if text is None:
@@ -196,11 +175,11 @@ def load_category_map(path: Path) -> CategoryMap:
     except json.JSONDecodeError as exc:
         raise CatalogFileError(
             f"{path}, line {exc.lineno}: not valid JSON ({exc.msg}); a category map is an "
-            'object such as {"Tablets": "COMPUTERS", "Laptop Stands": null}'
+            f'object such as {{"Tablets": "{Category.COMPUTERS}", "Laptop Stands": null}}'
         ) from exc
     if not isinstance(data, dict):
         raise CatalogFileError(
-            f'{path}: a category map is a JSON object such as {{"Tablets": "COMPUTERS"}}'
+            f'{path}: a category map is a JSON object such as {{"Tablets": "{Category.COMPUTERS}"}}'
         )
     entries: dict[str, str | None] = {}
     allowed = ", ".join(CATEGORIES)

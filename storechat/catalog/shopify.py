@@ -21,6 +21,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from shared.catalog.categories import Category
+from shared.catalog.specs import ISBN
 from storechat.catalog.mapping import Decision
 from storechat.catalog.platform import (
     Columns,
@@ -256,8 +258,8 @@ class _Reader:
         if picture:
             fields["imageUrl"] = picture
         code = isbn(cell(cells, "barcode"))
-        if category == "BOOKS" and code:
-            draft.specs.setdefault("isbn", code)
+        if category == Category.BOOKS and code:
+            draft.specs.setdefault(ISBN.key, code)
         return draft.raw()
 
     def _stock(self, cells: list[str], draft: Draft) -> int:

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol, TextIO
 
-from shared.catalog_data import CATEGORIES
+from shared.catalog.categories import CATEGORIES
 from shared.product import Product, ProductDeletion
 from storechat.catalog.progress import Progress
 

@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
+from shared.catalog.categories import Category
+from shared.catalog.specs import ISBN
 from storechat.catalog.mapping import Decision
 from storechat.catalog.platform import (
     Columns,
@@ -255,8 +257,8 @@ class _Reader:
         if images:
             fields["imageUrl"] = images[0]
         code = isbn(cell(cells, "gtin") or cell(base, "gtin"))
-        if decision.category == "BOOKS" and code:
-            draft.specs.setdefault("isbn", code)
+        if decision.category == Category.BOOKS and code:
+            draft.specs.setdefault(ISBN.key, code)
         return draft
 
     def _parent_text(self, parent: _Parent) -> str:

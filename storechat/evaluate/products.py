@@ -15,6 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from shared.catalog.specs import WEIGHT_KG, YEAR
+from shared.catalog.specs import bounds as spec_bounds
 from storechat.evaluate.questions import Expect
 
 
@@ -30,15 +32,10 @@ class Bound:
 BOUNDS: dict[str, Bound] = {
     "minPrice": Bound("price", True, "$"),
     "maxPrice": Bound("price", False, "$"),
-    "minRamGb": Bound("ramGb", True, "GB RAM"),
-    "minStorageGb": Bound("storageGb", True, "GB storage"),
-    "maxWeightKg": Bound("weightKg", False, "kg"),
-    "minBatteryHours": Bound("batteryHours", True, "h battery"),
-    "minScreenInches": Bound("screenInches", True, "inch screen"),
-    "maxScreenInches": Bound("screenInches", False, "inch screen"),
-    "minCameraMp": Bound("cameraMp", True, "MP camera"),
-    "minBatteryMah": Bound("batteryMah", True, "mAh battery"),
-    "minYear": Bound("year", True, "year"),
+    **{
+        bound.name: Bound(spec.key, bound.at_least, bound.eval_unit)
+        for spec, bound in spec_bounds()
+    },
 }
 """Every numeric key of :class:`Expect`, with the product field it bounds. The fields
 bounded are also the ones ``firstMost``/``firstLeast`` rank by."""
@@ -115,7 +112,7 @@ def field_value(product: dict[str, Any], key: str) -> float | None:
         return _number(product.get("price"))
     specs = product.get("specs") or {}
     value = _number(specs.get(key))
-    if value is None and key == "weightKg" and _number(specs.get("weightG")) is not None:
+    if value is None and key == WEIGHT_KG.key and _number(specs.get("weightG")) is not None:
         return float(specs["weightG"]) / 1000  # phones are weighed in grams
     return value
 
@@ -129,7 +126,7 @@ def _number(value: Any) -> float | None:
 def _amount(bound: Bound, value: float) -> str:
     if bound.unit == "$":
         return f"${value:,.2f}"
-    return f"year {value:g}" if bound.spec == "year" else f"{value:g} {bound.unit}"
+    return f"year {value:g}" if bound.spec == YEAR.key else f"{value:g} {bound.unit}"
 
 
 def _limit(bound: Bound, value: float) -> str:

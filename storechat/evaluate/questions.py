@@ -25,7 +25,7 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, Literal, Self
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Self
 
 from pydantic import (
     AfterValidator,
@@ -33,12 +33,16 @@ from pydantic import (
     ConfigDict,
     Field,
     ValidationError,
+    create_model,
     field_validator,
     model_validator,
 )
 
 import registry
 from shared.api import DEFAULT_MAX_MESSAGE_CHARS, RequestRejected, parse_query
+from shared.catalog.categories import CategoryName
+from shared.catalog.specs import SPECS
+from shared.catalog.specs import bounds as spec_bounds
 from shared.vocabulary import Outcome
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -78,7 +82,6 @@ Kind = Literal[
     "unclear",
     "imported",
 ]
-Category = Literal["COMPUTERS", "MOBILE", "BOOKS"]
 
 MAX_TURNS = 5
 
@@ -98,43 +101,54 @@ _Money = Annotated[float, Field(ge=0)]
 _Amount = Annotated[float, Field(gt=0)]
 _Words = Annotated[list[Annotated[str, Field(min_length=1)]], Field(min_length=1)]
 
-RankedField = Literal[
-    "price",
-    "ramGb",
-    "storageGb",
-    "weightKg",
-    "batteryHours",
-    "batteryMah",
-    "screenInches",
-    "cameraMp",
-    "year",
-]
+_SPEC_BOUNDS = spec_bounds()
+if TYPE_CHECKING:
+    RankedField = str
+else:
+    RankedField = Literal[("price", *dict.fromkeys(spec.key for spec, _ in _SPEC_BOUNDS))]
 """A product field ``firstMost``/``firstLeast`` rank by: the fields the numeric bounds
 read (``storechat.evaluate.checks.BOUNDS``; a test holds the two together)."""
 
 
-class Expect(BaseModel):
-    """What a right answer to the last turn satisfies. Every key is optional."""
+class _Products(BaseModel):
+    """The first of :class:`Expect`'s keys: the product constraints before the spec bounds."""
 
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
     # Every product shown must satisfy each of these (the constraints score).
-    category: Category | None = None
+    category: CategoryName | None = None
     brand: Annotated[str | None, Field(min_length=1)] = None
     os: Annotated[
         str | None, Field(min_length=1, description="a substring of specs.os, any case")
     ] = None
     minPrice: _Money | None = None
     maxPrice: _Money | None = None
-    minRamGb: _Amount | None = None
-    minStorageGb: _Amount | None = None
-    maxWeightKg: _Amount | None = None
-    minBatteryHours: _Amount | None = None
-    minScreenInches: _Amount | None = None
-    maxScreenInches: _Amount | None = None
-    minCameraMp: _Amount | None = None
-    minBatteryMah: _Amount | None = None
-    minYear: _Amount | None = None
+
+
+if TYPE_CHECKING:
+    _WithBounds = _Products
+else:
+    # One key for each of the catalog tool's spec bounds, under its name.
+    _WithBounds = create_model(
+        "_WithBounds",
+        __base__=_Products,
+        **{bound.name: (_Amount | None, None) for _, bound in _SPEC_BOUNDS},
+    )
+
+
+_RANGES = [
+    (low.name, high.name)
+    for spec in SPECS
+    for low in spec.bounds
+    for high in spec.bounds
+    if low.at_least and not high.at_least
+]
+"""The spec bounds that come in pairs (a least and a most screen size)."""
+
+
+class Expect(_WithBounds):
+    """What a right answer to the last turn satisfies. Every key is optional."""
+
     specIncludes: Annotated[
         dict[Annotated[str, Field(min_length=1)], Annotated[str, Field(min_length=1)]] | None,
         Field(min_length=1, description="spec name -> a substring of its value, any case"),
@@ -175,11 +189,7 @@ class Expect(BaseModel):
 
     @model_validator(mode="after")
     def _consistent(self) -> Self:
-        for low, high in (
-            ("minPrice", "maxPrice"),
-            ("minScreenInches", "maxScreenInches"),
-            ("minProducts", "maxProducts"),
-        ):
+        for low, high in (("minPrice", "maxPrice"), *_RANGES, ("minProducts", "maxProducts")):
             below, above = getattr(self, low), getattr(self, high)
             if below is not None and above is not None and below > above:
                 raise ValueError(f"{low}: is above {high}")

@@ -16,6 +16,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
+from shared.catalog.specs import (
+    BATTERY_HOURS,
+    BATTERY_MAH,
+    CAMERA_MP,
+    RAM_GB,
+    SCREEN_INCHES,
+    STORAGE_GB,
+)
 from storechat.offline.product import Product
 
 _I = re.IGNORECASE
@@ -54,30 +62,35 @@ def _spec(key: str) -> Callable[[Product], float | None]:
 
 MEASURES: Final[dict[str, Measure]] = {
     "price": Measure("price", "minPrice", "maxPrice", "most", lambda p: p.price, money),
-    "ram": Measure("RAM", "minRamGb", None, "least", _spec("ramGb"), lambda v: f"{v:g} GB RAM"),
-    "storage": Measure("storage", "minStorageGb", None, "least", _spec("storageGb"), _storage),
+    "ram": Measure("RAM", "minRamGb", None, "least", _spec(RAM_GB.key), lambda v: f"{v:g} GB RAM"),
+    "storage": Measure("storage", "minStorageGb", None, "least", _spec(STORAGE_GB.key), _storage),
     "weight": Measure("weight", None, "maxWeightKg", "most", lambda p: p.weight_kg, _weight),
     "battery": Measure(
         "battery life",
         "minBatteryHours",
         None,
         "least",
-        _spec("batteryHours"),
+        _spec(BATTERY_HOURS.key),
         lambda v: f"{v:g} h battery",
     ),
     "mah": Measure(
-        "battery size", "minBatteryMah", None, "least", _spec("batteryMah"), lambda v: f"{v:g} mAh"
+        "battery size",
+        "minBatteryMah",
+        None,
+        "least",
+        _spec(BATTERY_MAH.key),
+        lambda v: f"{v:g} mAh",
     ),
     "screen": Measure(
         "screen size",
         "minScreenInches",
         "maxScreenInches",
         "class",
-        _spec("screenInches"),
+        _spec(SCREEN_INCHES.key),
         lambda v: f"{v:g}-inch screen",
     ),
     "camera": Measure(
-        "camera", "minCameraMp", None, "least", _spec("cameraMp"), lambda v: f"{v:g} MP camera"
+        "camera", "minCameraMp", None, "least", _spec(CAMERA_MP.key), lambda v: f"{v:g} MP camera"
     ),
 }
 MEASURE_OF: Final = {f: name for name, m in MEASURES.items() for f in (m.least, m.most) if f}

@@ -6,6 +6,15 @@ import re
 from collections.abc import Callable
 from typing import Final
 
+from shared.catalog.specs import (
+    BATTERY_HOURS,
+    BATTERY_MAH,
+    CAMERA_MP,
+    RAM_GB,
+    SCREEN_INCHES,
+    STORAGE_GB,
+    WEIGHT_KG,
+)
 from storechat.offline.bounds import MEASURE_OF, money
 from storechat.offline.checks import Constraints
 from storechat.offline.product import Product, portable
@@ -45,7 +54,7 @@ def _short_gpu(gpu: str) -> str:
 def _weight_fact(p: Product) -> str | None:
     if not portable(p):
         return None
-    if (kg := p.spec("weightKg")) is not None:
+    if (kg := p.spec(WEIGHT_KG.key)) is not None:
         return f"{kg:g} kg"
     if (grams := p.spec("weightG")) is not None:
         return f"{grams:g} g"
@@ -53,24 +62,24 @@ def _weight_fact(p: Product) -> str | None:
 
 
 def _battery_fact(p: Product) -> str | None:
-    if (hours := p.spec("batteryHours")) is not None:
+    if (hours := p.spec(BATTERY_HOURS.key)) is not None:
         return f"{hours:g} h battery"
-    if (mah := p.spec("batteryMah")) is not None:
+    if (mah := p.spec(BATTERY_MAH.key)) is not None:
         return f"{mah:g} mAh battery"
     return None
 
 
 def _storage_fact(p: Product) -> str | None:
-    gb = p.spec("storageGb")
+    gb = p.spec(STORAGE_GB.key)
     if gb is None:
         return None
     return f"{gb / 1024:g} TB storage" if gb >= 1024 else f"{gb:g} GB storage"
 
 
 _NUMBER_FACTS: Final = {
-    "ram": ("ramGb", " GB RAM"),
-    "screen": ("screenInches", "-inch screen"),
-    "camera": ("cameraMp", " MP camera"),
+    "ram": (RAM_GB.key, " GB RAM"),
+    "screen": (SCREEN_INCHES.key, "-inch screen"),
+    "camera": (CAMERA_MP.key, " MP camera"),
 }
 _FACT_MAKERS: Final[dict[str, Callable[[Product], str | None]]] = {
     "weight": _weight_fact,

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
+from shared.catalog.categories import Category
 from storechat.offline.bounds import money
 from storechat.offline.checks import Constraints, shortfalls
 from storechat.offline.facts import product_facts
@@ -100,8 +101,8 @@ _DECIDERS: Final[dict[str, tuple[str, str]]] = {
     "performance": ("more RAM", "ram"),
 }
 _GENERAL: Final[dict[str, tuple[str, ...]]] = {
-    "COMPUTERS": ("price", "weight", "battery", "ram"),
-    "MOBILE": ("price", "camera", "battery", "storage"),
+    Category.COMPUTERS: ("price", "weight", "battery", "ram"),
+    Category.MOBILE: ("price", "camera", "battery", "storage"),
 }
 
 
@@ -149,7 +150,7 @@ def compare_lines(a: Product, b: Product, sort_by: str | None) -> list[Line]:
         lines.append(Line(f"- {p.name} [{p.product_id}]: {', '.join(facts)}{price}, {stock(p)}."))
     if not decider:
         wins = []
-        for feature in _GENERAL.get(a.category, _GENERAL["COMPUTERS"]):
+        for feature in _GENERAL.get(a.category, _GENERAL[Category.COMPUTERS]):
             win = _winner(a, b, feature)
             word = next(w for w, f in _DECIDERS.values() if f == feature)
             if win is not None:

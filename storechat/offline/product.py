@@ -7,6 +7,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from shared.catalog.categories import Category
+from shared.catalog.specs import WEIGHT_KG
 from storechat.offline.messages import plain
 
 
@@ -76,7 +78,7 @@ class Product:
     @property
     def weight_kg(self) -> float | None:
         grams = self.spec("weightG")
-        return self.spec("weightKg") or (grams / 1000 if grams is not None else None)
+        return self.spec(WEIGHT_KG.key) or (grams / 1000 if grams is not None else None)
 
     @property
     def form(self) -> str:
@@ -84,7 +86,7 @@ class Product:
         factor = self.text("formFactor").lower()
         if factor in {"desktop", "all-in-one", "tower", "mini pc"}:
             return "desktop"
-        return "phone" if self.category == "MOBILE" else "laptop" if factor else ""
+        return "phone" if self.category == Category.MOBILE else "laptop" if factor else ""
 
 
 def portable(p: Product) -> bool:

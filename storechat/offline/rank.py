@@ -6,6 +6,14 @@ import re
 from collections.abc import Callable
 from typing import Final
 
+from shared.catalog.specs import (
+    BATTERY_HOURS,
+    BATTERY_MAH,
+    CAMERA_MP,
+    RAM_GB,
+    SCREEN_INCHES,
+    STORAGE_GB,
+)
 from storechat.offline.checks import Constraints
 from storechat.offline.product import Product, portable
 from storechat.offline.vocabulary import BOOKS
@@ -19,8 +27,8 @@ def _weight_kg(p: Product) -> float | None:
 
 
 def _battery(p: Product) -> float | None:
-    hours = p.spec("batteryHours")
-    return hours if hours is not None else p.spec("batteryMah")
+    hours = p.spec(BATTERY_HOURS.key)
+    return hours if hours is not None else p.spec(BATTERY_MAH.key)
 
 
 def _gpu_tier(p: Product) -> float | None:
@@ -46,10 +54,10 @@ FEATURES: Final[dict[str, Callable[[Product], float | None]]] = {
     "price": lambda p: p.price,
     "weight": _weight_kg,
     "battery": _battery,
-    "ram": lambda p: p.spec("ramGb"),
-    "storage": lambda p: p.spec("storageGb"),
-    "screen": lambda p: p.spec("screenInches"),
-    "camera": lambda p: p.spec("cameraMp"),
+    "ram": lambda p: p.spec(RAM_GB.key),
+    "storage": lambda p: p.spec(STORAGE_GB.key),
+    "screen": lambda p: p.spec(SCREEN_INCHES.key),
+    "camera": lambda p: p.spec(CAMERA_MP.key),
     "gpu": _gpu_tier,
     "pro_os": _pro_os,
 }
@@ -102,7 +110,7 @@ def rank(products: list[Product], c: Constraints) -> list[Product]:
 
     def score(p: Product) -> float:
         total = sum(w * scaled[f].get(p.product_id, 0.0) for f, w in weights.items())
-        ram = p.spec("ramGb")
+        ram = p.spec(RAM_GB.key)
         if c.use == "student" and ram is not None and ram < 8:
             total -= 2
         if c.use in ("student", "travel") and not portable(p):

@@ -11,9 +11,11 @@ import re
 from collections.abc import Iterable
 from typing import Final
 
-COMPUTERS: Final = "COMPUTERS"
-MOBILE: Final = "MOBILE"
-BOOKS: Final = "BOOKS"
+from shared.catalog.categories import Category
+
+COMPUTERS: Final[str] = Category.COMPUTERS
+MOBILE: Final[str] = Category.MOBILE
+BOOKS: Final[str] = Category.BOOKS
 
 LOOKUP: Final = "lookup_inventory"
 REVIEWS: Final = "get_computer_reviews"

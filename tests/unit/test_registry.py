@@ -12,7 +12,8 @@ from pydantic import ValidationError
 import registry
 import statemachine
 from converse.request import build_request
-from lookup_inventory.schema import Category, SortBy
+from lookup_inventory.schema import SortBy
+from shared.catalog.categories import Category
 from shared.pricing import token_prices
 from storechat.offline.cache import DEFAULT_STAND_IN
 
@@ -70,7 +71,7 @@ def test_every_field_the_model_reads_is_described_and_enums_come_from_the_types(
             assert field.get("description"), (tool.name, name)
             assert "anyOf" not in field and "title" not in field
     inventory = registry.TOOLS[0].spec()["toolSpec"]["inputSchema"]["json"]["properties"]
-    assert inventory["category"]["enum"] == list(get_args(Category))
+    assert inventory["category"]["enum"] == [category.value for category in Category]
     assert inventory["sortBy"]["enum"] == list(get_args(SortBy))
 
 

@@ -12,6 +12,8 @@ import pytest
 import statemachine
 from compose_response.logic import OUTCOME_METRICS, ResponseBody
 from shared.api import error_body, openapi
+from shared.catalog.categories import Category
+from shared.catalog.specs import SPECS
 from shared.vocabulary import (
     ERRORS,
     FALLBACK_REASONS,
@@ -96,9 +98,10 @@ def test_the_page_gets_every_name_with_its_words() -> None:
     # When the names are published for the page
     names = json.loads(json.dumps(page_names()))
 
-    # Then every code, outcome and reason is there, each with its words (and no nulls,
-    # which the deployed copy could not keep)
-    assert set(names) == {"errors", "outcomes", "fallbackReasons"}
+    # Then every code, outcome and reason is there, each with its words, and the chips
+    # of every category's cards (and no nulls, which the deployed copy could not keep)
+    assert set(names) == {"errors", "outcomes", "fallbackReasons", "chips"}
+    assert set(names["chips"]) == {category.value for category in Category}
     assert set(names["errors"]) == set(ERRORS)
     for code, entry in names["errors"].items():
         error = ERRORS[code]
@@ -121,6 +124,11 @@ def test_the_page_loads_the_names_from_the_file_they_are_published_as() -> None:
     # and keeps no list of its own: no reason is a key or a string in the page's code
     for name in FALLBACK_REASONS:
         assert not re.search(rf"""\b{name}\s*:|["'`]{name}["'`]""", app), name
+    # nor a spec key or a category of its own: the chips come from names.json too
+    for spec in SPECS:
+        assert not re.search(rf"""["'`]{spec.key}["'`]""", app), spec.key
+    for category in Category:
+        assert not re.search(rf"""["'`]{category.value}["'`]""", app), category.value
 
 
 def test_the_openapi_document_lists_every_code_under_its_status() -> None:

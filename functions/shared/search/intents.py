@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from shared.catalog.categories import Category
+
 # Named ranking boosts: SQL over the ``products`` row ``p``, each in [0, 1]. Most have
 # a step where a shopper's usual bar is met (16 GB for editing, 1.4 kg for "light",
 # 12 hours or 5,000 mAh for "battery", 48 MP for "camera"), then grow slowly.
@@ -93,27 +95,27 @@ class Intent:
 
 _LAPTOP_FORMS = ("laptop", "2-in-1")
 _DESKTOP_FORMS = ("desktop", "all-in-one")
-_GENRE = "BOOKS"
+_GENRE = Category.BOOKS
 
 INTENTS: tuple[Intent, ...] = (
     # ---- kinds of product: filters
     Intent(("phone", "smartphone", "mobile", "mobile phone", "cell phone", "cellphone"),
-           category="MOBILE"),
+           category=Category.MOBILE),
     Intent(("laptop", "notebook", "ultrabook", "laptop computer", "notebook computer"),
-           category="COMPUTERS", forms=_LAPTOP_FORMS),
+           category=Category.COMPUTERS, forms=_LAPTOP_FORMS),
     Intent(("2-in-1", "2 in 1", "two in one", "convertible", "convertible laptop",
-            "2-in-1 laptop"), category="COMPUTERS", forms=("2-in-1",)),
+            "2-in-1 laptop"), category=Category.COMPUTERS, forms=("2-in-1",)),
     Intent(("desktop", "tower", "desktop computer", "desktop pc"),
-           category="COMPUTERS", forms=_DESKTOP_FORMS),
+           category=Category.COMPUTERS, forms=_DESKTOP_FORMS),
     Intent(("all-in-one", "all in one", "aio", "all-in-one computer"),
-           category="COMPUTERS", forms=("all-in-one",)),
-    Intent(("computer", "pc"), category="COMPUTERS"),
-    Intent(("book", "novel", "paperback", "something to read", "read"), category="BOOKS"),
+           category=Category.COMPUTERS, forms=("all-in-one",)),
+    Intent(("computer", "pc"), category=Category.COMPUTERS),
+    Intent(("book", "novel", "paperback", "something to read", "read"), category=Category.BOOKS),
     # ---- kinds named by a product line: a filter and a search term
-    Intent(("chromebook",), terms=("chromebook", "chromeos"), category="COMPUTERS"),
+    Intent(("chromebook",), terms=("chromebook", "chromeos"), category=Category.COMPUTERS),
     Intent(("mac", "macbook", "imac"), terms=("mac", "macbook", "imac", "macos"),
-           category="COMPUTERS"),
-    Intent(("iphone",), terms=("iphone",), category="MOBILE"),
+           category=Category.COMPUTERS),
+    Intent(("iphone",), terms=("iphone",), category=Category.MOBILE),
     # ---- orders
     Intent(("cheap", "cheapest", "budget", "affordable", "inexpensive", "low cost",
             "low-cost", "entry level", "entry-level", "bargain", "least expensive"),

@@ -12,35 +12,24 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from shared.catalog.categories import CATEGORIES
+from shared.catalog.specs import bounds, sorts, tie_sorts
+
 # sortBy -> (facet column, biggest first). Products without the spec go last,
-# in-stock products before sold-out ones, ties by price.
+# in-stock products before sold-out ones, ties by price; a SECOND_SORT orders the
+# ties of its sort (phones have no battery hours: then battery_mah).
 SORTS: dict[str, tuple[str, bool]] = {
-    "price": ("price", False),
-    "price_desc": ("price", True),
-    "weight": ("weight_kg", False),
-    "battery": ("battery_hours", True),  # phones have no hours: then battery_mah
-    "ram": ("ram_gb", True),
-    "storage": ("storage_gb", True),
-    "screen": ("screen_inches", True),
-    "camera": ("camera_mp", True),
-    "newest": ("year", True),
+    sort.name: (column, sort.biggest_first) for column, sort in sorts()
 }
-SECOND_SORT: dict[str, tuple[str, bool]] = {"battery": ("battery_mah", True)}
+SECOND_SORT: dict[str, tuple[str, bool]] = {
+    sort.name: (column, sort.biggest_first) for column, sort in tie_sorts()
+}
 
 # Spec bound field -> (facet column, SQL comparison). Unknown specs never pass a bound.
 BOUNDS: dict[str, tuple[str, str]] = {
-    "minRamGb": ("ram_gb", ">="),
-    "minStorageGb": ("storage_gb", ">="),
-    "maxWeightKg": ("weight_kg", "<="),
-    "minBatteryHours": ("battery_hours", ">="),
-    "minBatteryMah": ("battery_mah", ">="),
-    "minScreenInches": ("screen_inches", ">="),
-    "maxScreenInches": ("screen_inches", "<="),
-    "minCameraMp": ("camera_mp", ">="),
-    "minYear": ("year", ">="),
+    bound.name: (declared.column, ">=" if bound.at_least else "<=") for declared, bound in bounds()
 }
 
-CATEGORIES = ("BOOKS", "COMPUTERS", "MOBILE")
 MAX_LIMIT = 100
 
 
@@ -63,7 +52,7 @@ class SearchQuery:
 
     def __post_init__(self) -> None:
         if self.category is not None:
-            # Models write "computers" as often as "COMPUTERS".
+            # Models write a category in lower case as often as in capitals.
             object.__setattr__(self, "category", self.category.strip().upper())
             if self.category not in CATEGORIES:
                 raise ValueError(f"category must be one of {CATEGORIES}, got {self.category!r}")

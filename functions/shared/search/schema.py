@@ -18,6 +18,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from shared.catalog.categories import INDEX_WORDS
+from shared.catalog.specs import faceted
+
 
 @dataclass(frozen=True)
 class Facet:
@@ -27,90 +30,46 @@ class Facet:
     unit: str
     low: float  # values outside [low, high] are typos or placeholders, not specs
     high: float
+    written: str
+    """The unit as the indexed text writes it ("GB", "hours")."""
+    words: tuple[str, ...]
+    """Words that make another key mean it (``shared.catalog.specs.Facet.words``)."""
 
 
-FACETS: tuple[Facet, ...] = (
-    Facet("ram_gb", "gb", 0.5, 4096),
-    Facet("storage_gb", "gb", 1, 1_000_000),
-    Facet("weight_kg", "kg", 0.01, 200),
-    Facet("battery_hours", "h", 0.5, 200),
-    Facet("battery_mah", "mah", 100, 50_000),
-    Facet("screen_inches", "in", 1, 150),
-    Facet("camera_mp", "mp", 0.1, 1000),
-    Facet("year", "", 1400, 2200),
+FACETS: tuple[Facet, ...] = tuple(
+    Facet(s.column, s.facet.unit, s.facet.low, s.facet.high, s.facet.written, s.facet.words)
+    for s in faceted()
+    if s.facet is not None
 )
 FACET_BY_COLUMN = {facet.column: facet for facet in FACETS}
 
 # Spec keys (lower case, letters and digits only) -> (facet column, the unit the
-# key implies when the value is a bare number). Keys not listed here are matched
-# by the words they contain (below), with the facet's own unit.
+# key implies when the value is a bare number): each spec's own key, in its facet's
+# unit, and the other keys it lists. Keys not listed here are matched by the words
+# they contain (below), with the facet's own unit.
 _KEYS: dict[str, tuple[str, str]] = {
-    "ramgb": ("ram_gb", "gb"),
-    "memorygb": ("ram_gb", "gb"),
-    "storagegb": ("storage_gb", "gb"),
-    "storagetb": ("storage_gb", "tb"),
-    "ssdgb": ("storage_gb", "gb"),
-    "weightkg": ("weight_kg", "kg"),
-    "weightg": ("weight_kg", "g"),
-    "weightgrams": ("weight_kg", "g"),
-    "weightlb": ("weight_kg", "lb"),
-    "weightlbs": ("weight_kg", "lb"),
-    "batteryhours": ("battery_hours", "h"),
-    "batterylife": ("battery_hours", "h"),
-    "batterymah": ("battery_mah", "mah"),
-    "batterycapacity": ("battery_mah", "mah"),
-    "screeninches": ("screen_inches", "in"),
-    "screensize": ("screen_inches", "in"),
-    "displayinches": ("screen_inches", "in"),
-    "displaysize": ("screen_inches", "in"),
-    "cameramp": ("camera_mp", "mp"),
-    "maincameramp": ("camera_mp", "mp"),
-    "year": ("year", ""),
-    "releaseyear": ("year", ""),
+    key: (s.column, unit)
+    for s in faceted()
+    if s.facet
+    for key, unit in {
+        re.sub(r"[^a-z0-9]", "", s.key.casefold()): s.facet.unit,
+        **s.facet.keys,
+    }.items()
 }
-# Words inside other keys: "ram", "memory", "storage", "ssd", "weight", "screen"...
-_KEY_WORDS: tuple[tuple[str, str], ...] = (
-    ("ram", "ram_gb"),
-    ("memory", "ram_gb"),
-    ("storage", "storage_gb"),
-    ("ssd", "storage_gb"),
-    ("weight", "weight_kg"),
-    ("screen", "screen_inches"),
-    ("display", "screen_inches"),
-    ("camera", "camera_mp"),
-    ("battery", "battery_hours"),  # "battery": "5000 mAh" is moved to battery_mah by its unit
-)
+# Words inside other keys: "ram", "memory", "storage", "ssd", "weight", "screen"... The
+# first facet to list a word owns it; another listing it too takes the values written
+# in its own unit ("battery": "5000 mAh" is a capacity, "battery": "18 hours" a duration).
+_KEY_WORDS: dict[str, str] = {}
+for _facet in FACETS:
+    for _word in _facet.words:
+        _KEY_WORDS.setdefault(_word, _facet.column)
 
 # unit as written -> (canonical unit, factor to it)
 _UNITS: dict[str, tuple[str, float]] = {
-    "tb": ("gb", 1024.0),
-    "gb": ("gb", 1.0),
-    "mb": ("gb", 1 / 1024),
-    "kg": ("kg", 1.0),
-    "kgs": ("kg", 1.0),
-    "g": ("kg", 0.001),
-    "gram": ("kg", 0.001),
-    "grams": ("kg", 0.001),
-    "lb": ("kg", 0.45359237),
-    "lbs": ("kg", 0.45359237),
-    "pounds": ("kg", 0.45359237),
-    "oz": ("kg", 0.028349523),
-    "h": ("h", 1.0),
-    "hr": ("h", 1.0),
-    "hrs": ("h", 1.0),
-    "hour": ("h", 1.0),
-    "hours": ("h", 1.0),
-    "mah": ("mah", 1.0),
-    "ah": ("mah", 1000.0),
-    "in": ("in", 1.0),
-    "inch": ("in", 1.0),
-    "inches": ("in", 1.0),
-    '"': ("in", 1.0),
-    "″": ("in", 1.0),
-    "cm": ("in", 1 / 2.54),
-    "mp": ("mp", 1.0),
-    "megapixel": ("mp", 1.0),
-    "megapixels": ("mp", 1.0),
+    written: (s.facet.unit, factor)
+    for s in faceted()
+    if s.facet
+    for written, factor in s.facet.units.items()
 }
 _QUANTITY = re.compile(
     r"(?P<number>\d+(?:[.,]\d+)*)(?P<gap>\s*-?\s*)(?P<unit>[a-z]+|\"|″)?", re.IGNORECASE
@@ -124,11 +83,7 @@ _GLUED = re.compile(r"(?<=[^\W\d_])(?=\d)|(?<=\d)(?=[^\W\d_])")
 # A discrete graphics card, as opposed to graphics built into the processor.
 _DEDICATED_GPU = re.compile(r"\b(rtx|gtx|geforce|quadro|radeon\s+rx|arc\s+a\d)", re.IGNORECASE)
 
-CATEGORY_WORDS: dict[str, str] = {
-    "COMPUTERS": "computer",
-    "MOBILE": "phone mobile smartphone",
-    "BOOKS": "book",
-}
+CATEGORY_WORDS: dict[str, str] = {str(category): words for category, words in INDEX_WORDS.items()}
 _FORM_WORDS: dict[str, str] = {
     "laptop": "laptop notebook",
     "2-in-1": "2-in-1 convertible laptop tablet",
@@ -193,10 +148,22 @@ def parse_quantity(value: Any) -> tuple[float, str | None] | None:
 def _facet_for_key(key: str) -> tuple[str, str] | None:
     if key in _KEYS:
         return _KEYS[key]
-    for word, column in _KEY_WORDS:
+    for word, column in _KEY_WORDS.items():
         if word in key:
             return column, FACET_BY_COLUMN[column].unit
     return None
+
+
+def _sibling(facet: Facet, unit: str) -> Facet:
+    """The facet a value written in ``unit`` belongs to: ``facet``, or one sharing a
+    word with it in that unit ("battery": "5000 mAh" is a capacity, not hours)."""
+    canonical = _UNITS[unit][0] if unit in _UNITS else facet.unit
+    if canonical == facet.unit:
+        return facet
+    for other in FACETS:
+        if other.unit == canonical and set(other.words) & set(facet.words):
+            return other
+    return facet
 
 
 def facet_value(name: str, value: Any) -> tuple[str, float] | None:
@@ -210,10 +177,7 @@ def facet_value(name: str, value: Any) -> tuple[str, float] | None:
         return None
     number, written = quantity
     unit = written or key_unit
-    if column in ("battery_hours", "battery_mah") and unit in _UNITS:
-        # "battery": "5000 mAh" is a capacity; "battery": "18 hours" a duration.
-        column = "battery_mah" if _UNITS[unit][0] == "mah" else "battery_hours"
-    facet = FACET_BY_COLUMN[column]
+    facet = _sibling(FACET_BY_COLUMN[column], unit)
     if facet.unit:
         canonical, factor = _UNITS.get(unit, (facet.unit, 1.0))
         if canonical != facet.unit:
@@ -221,7 +185,7 @@ def facet_value(name: str, value: Any) -> tuple[str, float] | None:
         number *= factor
     if not facet.low <= number <= facet.high:
         return None  # includes 0: desktops list no battery and no screen as 0
-    return column, round(number, 4)
+    return facet.column, round(number, 4)
 
 
 @dataclass(frozen=True)
@@ -262,8 +226,7 @@ def _spec_text(name: str, value: Any, facet: tuple[str, float] | None) -> str:
             return f"{number:g}"
         # The number and its unit ("16 GB", "1.2 kg", "48 MP"), without the facet's name:
         # "battery" or "camera" on every phone would make those words match everything.
-        unit = {"gb": "GB", "kg": "kg", "h": "hours", "mah": "mAh", "in": "inch", "mp": "MP"}
-        return f"{number:g} {unit[meta.unit]}"
+        return f"{number:g} {meta.written}"
     if isinstance(value, bool):
         return _BOOL_LABELS.get(key_of(name), _words(name)) if value else ""
     if isinstance(value, str | int | float):

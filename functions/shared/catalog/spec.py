@@ -1,0 +1,134 @@
+"""What a spec is to the store: the shapes of :data:`shared.catalog.specs.SPECS`' rows.
+
+No AWS and no search imports: the Converse function reads the table for the tool spec.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+from shared.catalog.categories import Category
+
+
+@dataclass(frozen=True)
+class Facet:
+    """A quantity the search keeps as a number in one unit."""
+
+    unit: str
+    """Its unit as the search names it (``gb``, ``kg``, ``h``); empty for a plain number."""
+    written: str
+    """The unit as the index's text writes it ("GB", "hours"); empty for a plain number."""
+    low: float
+    high: float
+    """Values outside [low, high] are typos or placeholders, not specs."""
+    units: Mapping[str, float] = field(default_factory=dict)
+    """Every way a value writes the unit, with the factor to :attr:`unit` ("tb": 1024)."""
+    keys: Mapping[str, str] = field(default_factory=dict)
+    """Other spec keys (lower case, letters and digits only) that mean it, with the unit
+    a bare number under that key is in: ``{"storagetb": "tb"}``. The spec's own key
+    means it too, in :attr:`unit`."""
+    words: tuple[str, ...] = ()
+    """Words that make any other key mean it ("memory" in "System Memory")."""
+
+
+@dataclass(frozen=True)
+class Bound:
+    """A filter of the catalog tool on the spec: ``minRamGb``."""
+
+    name: str
+    at_least: bool
+    description: str
+    """What the model reads in the tool spec (on every call: short)."""
+    step: str
+    """How the live trace says it: "with at least {} GB RAM" (``{}`` is the value)."""
+    eval_unit: str
+    """How the eval's checks name the value: "GB RAM"."""
+
+
+@dataclass(frozen=True)
+class Sort:
+    """A ``sortBy`` of the catalog tool. A second spec with the same sort name orders
+    what the first leaves tied (phones have no battery hours, so then their mAh)."""
+
+    name: str
+    biggest_first: bool
+    step: str
+    """How the live trace says it: "most RAM first"."""
+
+
+@dataclass(frozen=True)
+class FactUnit:
+    """How an answer writes the spec's unit, for a quantity the fact check reads with no
+    rules of its own (a price, data, a weight and a camera have theirs)."""
+
+    name: str
+    """The unit a corrected value is written with ("h", "mAh")."""
+    pattern: str
+    """Every spelling, as a regular expression, in the languages the check reads."""
+    decimals: int
+    """Decimals a rewritten value gets at most."""
+    fractional: bool
+    """Whether "1,400" is one point four rather than fourteen hundred."""
+    plausible: tuple[float, float]
+    """A number outside this range is not this quantity."""
+
+
+@dataclass(frozen=True)
+class Fact:
+    """The answer is checked for the spec (``compose_response.facts``)."""
+
+    kind: str
+    """What the check reads in the answer: a quantity's kind (``data``, ``weight``,
+    ``hours``, ...) or a word claim's (``os``, ``author``, ``year``). Specs of one kind
+    are tried in table order; a record's first that has a value is compared."""
+    shown: str = ""
+    """What follows the number when the check says the record's value (" kg")."""
+    role: str | None = None
+    """For data: the memory the answer's words name ("ram", "storage")."""
+    absolute: float = 0.0
+    relative: float = 0.0
+    """How far the answer may be off: the larger of the two, the second of the record."""
+    unit: FactUnit | None = None
+    grouped: bool = False
+    """The record's value is said with thousands separators ("5,000 mAh")."""
+    also: Mapping[str, str] = field(default_factory=dict)
+    """Other keys a record may hold the fact under, each with its :attr:`shown`."""
+
+
+ChipFormat = Literal["text", "number", "count", "storage", "flag"]
+
+
+@dataclass(frozen=True)
+class Chip:
+    """The spec on a product card of one category."""
+
+    category: Category
+    place: int
+    """Position among the category's chips (a card shows the first seven it has)."""
+    label: str = "{}"
+    """The chip's text; ``{}`` is the value formatted as :attr:`format` says."""
+    format: ChipFormat = "text"
+    """``number`` as written, ``count`` with thousands separators, ``storage`` in GB or TB,
+    ``flag``: the label alone, when the value is true."""
+
+
+@dataclass(frozen=True)
+class Spec:
+    key: str
+    label: str
+    """What the spec is, in a few words ("RAM", "battery life")."""
+    facet: Facet | None = None
+    bounds: tuple[Bound, ...] = ()
+    sort: Sort | None = None
+    fact: Fact | None = None
+    chips: tuple[Chip, ...] = ()
+    names: tuple[str, ...] = ()
+    """Option and attribute names in a store's export that mean it ("Memory")."""
+
+    @property
+    def column(self) -> str:
+        """The search index's column for its facet: ``ramGb`` -> ``ram_gb``."""
+        return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", self.key).lower()

@@ -1,0 +1,370 @@
+"""Every spec the store knows by name, declared once in :data:`SPECS`.
+
+A product's ``specs`` may hold any key; the ones declared here mean something to the
+store beyond their text. For each, its :class:`~shared.catalog.spec.Spec` says:
+
+* ``facet``: the search keeps it as a number in one unit (a column of its index), with
+  the other keys and the units catalogs write it in ("RAM (GB)", "1 TB", "1400 g");
+* ``bounds``: the catalog tool's filter fields on it (``minRamGb``), with the words the
+  model reads and the live trace says, and the unit the eval names it in;
+* ``sort``: the catalog tool's ``sortBy`` value that orders by it;
+* ``fact``: the answer is checked for it (``compose_response``), and how a wrong value is
+  recognised and written back;
+* ``chips``: where and how a product card shows it (published to the page);
+* ``names``: the option and attribute names a store's export gives it.
+
+Derived from this table: ``lookup_inventory``'s input fields, the search's facets,
+filters and sorts (``shared.search``), the fact check's fields, units and tolerances,
+the page's chips (:func:`page_chips`, in ``names.json``), the eval's bounds and the
+import's spec names. No AWS and no search imports: the Converse function reads it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from shared.catalog.categories import Category
+from shared.catalog.spec import Bound, Chip, Facet, Fact, FactUnit, Sort, Spec
+
+_DATA: Final = {"tb": 1024.0, "gb": 1.0, "mb": 1 / 1024}
+_KG: Final = {
+    "kg": 1.0, "kgs": 1.0, "g": 0.001, "gram": 0.001, "grams": 0.001,
+    "lb": 0.45359237, "lbs": 0.45359237, "pounds": 0.45359237, "oz": 0.028349523,
+}  # fmt: skip
+_C, _M, _B = Category.COMPUTERS, Category.MOBILE, Category.BOOKS
+
+RAM_GB: Final = Spec(
+    "ramGb",
+    "RAM",
+    Facet("gb", "GB", 0.5, 4096, _DATA, {"memorygb": "gb"}, ("ram", "memory")),
+    (Bound("minRamGb", True, "Least memory (RAM), GB", "with at least {} GB RAM", "GB RAM"),),
+    Sort("ram", True, "most RAM first"),
+    Fact("data", role="ram"),
+    (Chip(_C, 3, "{} GB RAM", "number"),),
+    ("RAM", "Memory", "RAM Memory", "RAM Size", "System Memory", "RAM (GB)"),
+)
+STORAGE_GB: Final = Spec(
+    "storageGb",
+    "storage",
+    Facet(
+        "gb",
+        "GB",
+        1,
+        1_000_000,
+        _DATA,
+        {"storagetb": "tb", "ssdgb": "gb"},
+        ("storage", "ssd"),
+    ),
+    (
+        Bound(
+            "minStorageGb", True, "Least storage, GB", "with at least {} GB storage", "GB storage"
+        ),
+    ),
+    Sort("storage", True, "most storage first"),
+    Fact("data", role="storage"),
+    (Chip(_C, 4, "{} storage", "storage"), Chip(_M, 3, "{}", "storage")),
+    (
+        "Storage",
+        "Storage Capacity",
+        "Capacity",
+        "Internal Storage",
+        "SSD",
+        "SSD Capacity",
+        "Hard Drive Capacity",
+        "Storage (GB)",
+    ),
+)
+WEIGHT_KG: Final = Spec(
+    "weightKg",
+    "weight",
+    Facet(
+        "kg",
+        "kg",
+        0.01,
+        200,
+        _KG,
+        {"weightg": "g", "weightgrams": "g", "weightlb": "lb", "weightlbs": "lb"},
+        ("weight",),
+    ),
+    (Bound("maxWeightKg", False, "Heaviest weight, kg", "weighing at most {} kg", "kg"),),
+    Sort("weight", False, "lightest first"),
+    Fact("weight", " kg", also={"weightG": " g"}),
+    (Chip(_C, 6, "{} kg", "number"),),
+    ("Weight", "Product Weight"),
+)
+BATTERY_HOURS: Final = Spec(
+    "batteryHours",
+    "battery life",
+    Facet(
+        "h",
+        "hours",
+        0.5,
+        200,
+        {"h": 1.0, "hr": 1.0, "hrs": 1.0, "hour": 1.0, "hours": 1.0},
+        {"batterylife": "h"},
+        ("battery",),
+    ),
+    (
+        Bound(
+            "minBatteryHours",
+            True,
+            "Least battery life, hours (laptops)",
+            "with {}+ hours of battery",
+            "h battery",
+        ),
+    ),
+    Sort("battery", True, "longest battery first"),
+    Fact(
+        "hours",
+        " h",
+        absolute=0.5,
+        unit=FactUnit(
+            "h", r"hours?|hrs?|h|Stunden|Std\.?|時間|小时|小時|heures?|horas?", 1, True, (0.5, 200)
+        ),
+    ),
+    (Chip(_C, 7, "{} h battery", "number"),),
+    ("Battery Life",),
+)
+BATTERY_MAH: Final = Spec(
+    "batteryMah",
+    "battery capacity",
+    Facet(
+        "mah",
+        "mAh",
+        100,
+        50_000,
+        {"mah": 1.0, "ah": 1000.0},
+        {"batterycapacity": "mah"},
+        ("battery",),
+    ),
+    (
+        Bound(
+            "minBatteryMah",
+            True,
+            "Least battery capacity, mAh (phones)",
+            "with a {}+ mAh battery",
+            "mAh battery",
+        ),
+    ),
+    Sort("battery", True, "longest battery first"),
+    Fact(
+        "mah",
+        " mAh",
+        relative=0.01,
+        unit=FactUnit("mAh", r"mAh|mah|MAH", 0, False, (100, 100_000)),
+        grouped=True,
+    ),
+    (Chip(_M, 6, "{} mAh", "count"),),
+    ("Battery Capacity", "Battery"),
+)
+SCREEN_INCHES: Final = Spec(
+    "screenInches",
+    "screen size",
+    Facet(
+        "in",
+        "inch",
+        1,
+        150,
+        {"in": 1.0, "inch": 1.0, "inches": 1.0, '"': 1.0, "″": 1.0, "cm": 1 / 2.54},
+        {"screensize": "in", "displayinches": "in", "displaysize": "in"},
+        ("screen", "display"),
+    ),
+    (
+        Bound(
+            "minScreenInches",
+            True,
+            "Smallest screen, inches",
+            "with a {}″ screen or larger",
+            "inch screen",
+        ),
+        Bound(
+            "maxScreenInches",
+            False,
+            "Largest screen, inches",
+            "with a {}″ screen or smaller",
+            "inch screen",
+        ),
+    ),
+    Sort("screen", True, "biggest screen first"),
+    Fact(
+        "inches",
+        " inches",
+        unit=FactUnit("inch", r"inch(?:es)?|Zoll|Zöller|pouces?|インチ|英寸|型", 2, True, (1, 120)),
+    ),
+    (Chip(_C, 5, "{}″ screen", "number"), Chip(_M, 4, "{}″ screen", "number")),
+    ("Screen Size", "Display Size", "Screen", "Display"),
+)
+CAMERA_MP: Final = Spec(
+    "cameraMp",
+    "camera",
+    Facet(
+        "mp",
+        "MP",
+        0.1,
+        1000,
+        {"mp": 1.0, "megapixel": 1.0, "megapixels": 1.0},
+        {"maincameramp": "mp"},
+        ("camera",),
+    ),
+    (
+        Bound(
+            "minCameraMp",
+            True,
+            "Least main camera, megapixels",
+            "with a {} MP camera or better",
+            "MP camera",
+        ),
+    ),
+    Sort("camera", True, "best camera first"),
+    Fact("mp", " MP"),
+    (Chip(_M, 5, "{} MP camera", "number"),),
+    ("Camera", "Main Camera", "Rear Camera", "Camera Resolution"),
+)
+YEAR: Final = Spec(
+    "year",
+    "year",
+    Facet("", "", 1400, 2200, {}, {"releaseyear": ""}),
+    (
+        Bound(
+            "minYear", True, "Released or published in this year or later", "from {:.0f} on", "year"
+        ),
+    ),
+    Sort("newest", True, "newest first"),
+    Fact("year"),
+    (Chip(_B, 2),),
+    ("Year", "Publication Year", "Release Year", "Year Published"),
+)
+OS: Final = Spec(
+    "os",
+    "operating system",
+    fact=Fact("os"),
+    chips=(Chip(_C, 1), Chip(_M, 1)),
+    names=("Operating System", "OS", "Platform"),
+)
+CPU: Final = Spec(
+    "cpu", "processor", chips=(Chip(_C, 2),), names=("Processor", "CPU", "Processor Type")
+)
+CHIP: Final = Spec("chip", "chip", chips=(Chip(_M, 2),), names=("Chip", "Chipset"))
+GPU: Final = Spec("gpu", "graphics", names=("Graphics", "GPU", "Graphics Card"))
+FIVE_G: Final = Spec("fiveG", "5G", chips=(Chip(_M, 7, "5G", "flag"),))
+FORM_FACTOR: Final = Spec("formFactor", "form factor", names=("Form Factor",))
+AUTHOR: Final = Spec(
+    "author",
+    "author",
+    fact=Fact("author"),
+    chips=(Chip(_B, 1),),
+    names=("Author", "Authors", "Writer", "Book Author"),
+)
+GENRE: Final = Spec("genre", "genre", chips=(Chip(_B, 5),), names=("Genre", "Book Genre"))
+FORMAT: Final = Spec(
+    "format", "format", chips=(Chip(_B, 4),), names=("Format", "Book Format", "Binding", "Cover")
+)
+ISBN: Final = Spec("isbn", "ISBN", names=("ISBN", "ISBN-13", "ISBN-10"))
+PAGES: Final = Spec(
+    "pages",
+    "page count",
+    fact=Fact(
+        "pages",
+        " pages",
+        relative=0.01,
+        unit=FactUnit("pages", r"pages?|pp\.?|Seiten|ページ|頁|页", 0, False, (1, 20_000)),
+    ),
+    chips=(Chip(_B, 3, "{} pages", "count"),),
+    names=("Pages", "Page Count", "Number of Pages"),
+)
+COLOR: Final = Spec("color", "color", names=("Color", "Colour", "Finish"))
+
+SPECS: tuple[Spec, ...] = (
+    RAM_GB,
+    STORAGE_GB,
+    WEIGHT_KG,
+    BATTERY_HOURS,
+    BATTERY_MAH,
+    SCREEN_INCHES,
+    CAMERA_MP,
+    YEAR,
+    OS,
+    CPU,
+    CHIP,
+    GPU,
+    FIVE_G,
+    FORM_FACTOR,
+    AUTHOR,
+    GENRE,
+    FORMAT,
+    ISBN,
+    PAGES,
+    COLOR,
+)
+"""Every spec the store knows, in the order the tool's fields and the search's facets
+list them. Add a spec here and nowhere else (the README's "Add a spec")."""
+
+
+def spec(key: str) -> Spec:
+    """The spec declared under ``key``; ``KeyError`` for any other."""
+    for declared in SPECS:
+        if declared.key == key:
+            return declared
+    raise KeyError(key)
+
+
+def bounds() -> list[tuple[Spec, Bound]]:
+    """Every filter bound, in table order."""
+    return [(s, b) for s in SPECS for b in s.bounds]
+
+
+def faceted() -> list[Spec]:
+    """The specs the search keeps as numbers, in table order."""
+    return [s for s in SPECS if s.facet is not None]
+
+
+PRICE_SORTS: Final = (
+    Sort("price", False, "cheapest first"),
+    Sort("price_desc", True, "priciest first"),
+)
+"""The sorts on the price, which is no spec: first of every ``sortBy``."""
+
+
+def sorts() -> list[tuple[str, Sort]]:
+    """Every ``sortBy`` with the column it orders by: the price's, then the specs'
+    ascending ones, then their biggest-first ones, each in table order. A name seen
+    again orders the ties of its first (:func:`tie_sorts`)."""
+    by_spec = sorted(
+        ((s.column, s.sort) for s in SPECS if s.sort is not None),
+        key=lambda pair: pair[1].biggest_first,
+    )
+    named: dict[str, tuple[str, Sort]] = {}
+    for column, sort in [*(("price", sort) for sort in PRICE_SORTS), *by_spec]:
+        named.setdefault(sort.name, (column, sort))
+    return list(named.values())
+
+
+def tie_sorts() -> list[tuple[str, Sort]]:
+    """The second spec of a sort name with its column: what orders the first's ties."""
+    seen = {sort.name for _, sort in sorts()}
+    first = {column for column, _ in sorts()}
+    return [
+        (s.column, s.sort)
+        for s in SPECS
+        if s.sort is not None and s.sort.name in seen and s.column not in first
+    ]
+
+
+def facts(kind: str | None = None) -> list[Spec]:
+    """The specs the answer is checked for (of one kind), in table order."""
+    return [s for s in SPECS if s.fact is not None and kind in (None, s.fact.kind)]
+
+
+def page_chips() -> dict[str, list[dict[str, Any]]]:
+    """The chips of each category's cards, in the order a card shows them, as the page
+    reads them from ``names.json``: ``{"COMPUTERS": [{"spec": "ramGb", "label": "{} GB
+    RAM", "format": "number"}, ...]}``."""
+    chips: dict[str, list[tuple[int, dict[str, Any]]]] = {str(c): [] for c in Category}
+    for declared in SPECS:
+        for chip in declared.chips:
+            shown = {"spec": declared.key, "label": chip.label, "format": chip.format}
+            chips[str(chip.category)].append((chip.place, shown))
+    return {
+        category: [shown for _, shown in sorted(found, key=lambda chip: chip[0])]
+        for category, found in chips.items()
+    }
