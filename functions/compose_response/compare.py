@@ -16,7 +16,7 @@ from typing import Any
 from compose_response import money
 from compose_response.claims import WordClaim, author_agrees, os_agrees, parse_os
 from compose_response.units import Quantity, format_exact, format_number, same_width
-from shared.catalog.specs import WEIGHT_KG, facts
+from shared.catalog.specs import AUTHOR, OS, WEIGHT_KG, facts
 
 
 @dataclass
@@ -131,10 +131,10 @@ def agrees(claim: Claim, key: str, value: Any, store: str = money.DEFAULT_CURREN
         said = claim.word.value
         if key == "stock":
             return bool(said) == ((as_number(value) or 0) > 0)
-        if key == "os":
+        if key == OS.key:
             ours, theirs = parse_os(str(said)), parse_os(str(value))
             return ours is None or theirs is None or os_agrees(ours, theirs)
-        if key == "author":
+        if key == AUTHOR.key:
             return author_agrees(str(said), str(value))
         return said == value  # year
     quantity = claim.quantity

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from shared.catalog.specs import WEIGHT_KG, YEAR
+from shared.catalog.specs import OS, WEIGHT_KG, YEAR
 from shared.catalog.specs import bounds as spec_bounds
 from storechat.evaluate.questions import Expect
 
@@ -51,7 +51,7 @@ def product_faults(product: dict[str, Any], expect: Expect, previous: set[str] |
         faults.append(f"{pid} is in {product.get('category')}, not {expect.category}")
     if expect.brand and str(product.get("brand", "")).casefold() != expect.brand.casefold():
         faults.append(f"{pid} is by {product.get('brand')}, not {expect.brand}")
-    if expect.os and expect.os.casefold() not in str(specs.get("os", "")).casefold():
+    if expect.os and expect.os.casefold() not in str(specs.get(OS.key, "")).casefold():
         faults.append(f"{pid} runs {specs.get('os') or 'no stated system'}, not {expect.os}")
     for key, wanted in (expect.specIncludes or {}).items():
         value = specs.get(key)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from shared.catalog.specs import FORM_FACTOR, OS
 from storechat.offline.bounds import Miss, misses
 from storechat.offline.product import Product
 from storechat.offline.vocabulary import BOOKS, FORM_FACTORS, OS_LABEL
@@ -39,7 +40,7 @@ class Constraints:
 
 
 def runs(system: str, product: Product) -> bool:
-    value = product.text("os").lower().replace(" ", "")
+    value = product.text(OS.key).lower().replace(" ", "")
     if system == "macos":
         return "macos" in value or "osx" in value
     if system == "ios":
@@ -60,7 +61,7 @@ def shortfalls(product: Product, c: Constraints) -> list[Miss]:
         wanted = "/".join(OS_LABEL[s] for s in c.systems)
         found.append(Miss(f"runs {_system(product)}, not {wanted}", 1.0, "os"))
     factors = {f for form in c.forms for f in FORM_FACTORS[form]}
-    factor = product.text("formFactor").lower()
+    factor = product.text(FORM_FACTOR.key).lower()
     if factors and factor and factor not in factors:
         article = "an" if factor[0] in "aeiou" else "a"
         found.append(Miss(f"{article} {factor}, not a {' or '.join(c.forms)}", 1.0, "form"))

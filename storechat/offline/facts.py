@@ -7,9 +7,11 @@ from collections.abc import Callable
 from typing import Final
 
 from shared.catalog.specs import (
+    AUTHOR,
     BATTERY_HOURS,
     BATTERY_MAH,
     CAMERA_MP,
+    GPU,
     RAM_GB,
     SCREEN_INCHES,
     STORAGE_GB,
@@ -85,8 +87,8 @@ _FACT_MAKERS: Final[dict[str, Callable[[Product], str | None]]] = {
     "weight": _weight_fact,
     "battery": _battery_fact,
     "storage": _storage_fact,
-    "gpu": lambda p: _short_gpu(p.text("gpu")) or None,
-    "author": lambda p: f"by {p.text('author')}" if p.text("author") else None,
+    "gpu": lambda p: _short_gpu(p.text(GPU.key)) or None,
+    "author": lambda p: f"by {p.text(AUTHOR.key)}" if p.text(AUTHOR.key) else None,
 }
 
 

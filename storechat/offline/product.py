@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from shared.catalog.categories import Category
-from shared.catalog.specs import WEIGHT_KG
+from shared.catalog.specs import FORM_FACTOR, WEIGHT_KG
 from storechat.offline.messages import plain
 
 
@@ -83,7 +83,7 @@ class Product:
     @property
     def form(self) -> str:
         """``laptop``, ``desktop`` or ``phone``: what a shopper calls it."""
-        factor = self.text("formFactor").lower()
+        factor = self.text(FORM_FACTOR.key).lower()
         if factor in {"desktop", "all-in-one", "tower", "mini pc"}:
             return "desktop"
         return "phone" if self.category == Category.MOBILE else "laptop" if factor else ""

@@ -10,6 +10,8 @@ from shared.catalog.specs import (
     BATTERY_HOURS,
     BATTERY_MAH,
     CAMERA_MP,
+    GPU,
+    OS,
     RAM_GB,
     SCREEN_INCHES,
     STORAGE_GB,
@@ -32,7 +34,7 @@ def _battery(p: Product) -> float | None:
 
 
 def _gpu_tier(p: Product) -> float | None:
-    gpu = p.text("gpu").lower()
+    gpu = p.text(GPU.key).lower()
     if not gpu:
         return None
     rtx = re.search(r"rtx\s*(\d{4})", gpu)
@@ -46,7 +48,7 @@ def _gpu_tier(p: Product) -> float | None:
 
 
 def _pro_os(p: Product) -> float | None:
-    system = p.text("os").lower()
+    system = p.text(OS.key).lower()
     return (1.0 if " pro" in system or "macos" in system else 0.0) if system else None
 
 

@@ -5,8 +5,9 @@ test only, in a fresh interpreter, before anything derives from the table: exact
 line added to the table would be read. That interpreter then asks the store as a shopper
 would (the whole loop on moto, with a replayed model), and reports what it saw: the tool
 spec the model was offered, what the catalog search returned, the answer after the fact
-check, the chips the page is given, how the import reads a store's option, and what the
-eval says of a product. The assertions are here.
+check, how the search reads the spec in a shopper's words, the chips the page is given,
+how the import reads a store's option, and what the eval says of a product. The
+assertions are here.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from pathlib import Path
 
 import shared.catalog.specs as specs
 from shared.catalog.categories import Category
-from shared.catalog.spec import Bound, Chip, Fact, FactUnit, Facet, Sort, Spec
+from shared.catalog.spec import Bound, Chip, Fact, FactUnit, Facet, Phrase, Sort, Spec
 
 REFRESH_RATE = Spec(
     "refreshRateHz",
@@ -41,11 +42,13 @@ REFRESH_RATE = Spec(
          unit=FactUnit("Hz", r"Hz|hertz|Hertz", 0, False, (1, 1000))),
     (Chip(Category.MOBILE, 8, "{} Hz", "number"),),
     ("Refresh Rate", "Screen Refresh Rate"),
+    (Phrase(r"\b(\d+)\s*(hz|hertz)\b"),),
 )
 specs.SPECS = (*specs.SPECS, REFRESH_RATE)
 
 from converse.handler import use_provider
 from converse.providers import ReplayProvider
+from shared.search.words import parse
 from shared.vocabulary import page_names
 from storechat.catalog.mapping import spec_entry
 from storechat.evaluate.products import product_faults
@@ -90,6 +93,7 @@ print(json.dumps({
     "field": schema.get("minRefreshRateHz"),
     "sortBy": schema["sortBy"]["enum"],
     "found": [p["productId"] for p in found.get("products", [])],
+    "read": parse("a phone with a 120hz screen").bounds,
     "answer": body.get("answer"),
     "corrections": body.get("corrections"),
     "shown": [p["productId"] for p in body.get("products") or []],
@@ -133,6 +137,8 @@ def test_the_search_filters_on_the_new_spec(seen: dict[str, Any]) -> None:
     # Then the search returns the 120 Hz phone, not the 60 Hz one nor the one with no rate
     assert seen["found"] == ["MOB-901"]
     assert seen["shown"] == ["MOB-901"]
+    # And a shopper's "120hz" in the search's words is read as the bound
+    assert seen["read"] == {"minRefreshRateHz": 120.0}
 
 
 def test_a_wrong_value_of_the_new_spec_is_corrected_in_the_answer(seen: dict[str, Any]) -> None:

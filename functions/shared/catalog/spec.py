@@ -98,6 +98,21 @@ class Fact:
     """Other keys a record may hold the fact under, each with its :attr:`shown`."""
 
 
+PhraseWay = Literal["least", "most", "class"]
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """How a shopper puts a number on the spec in a search's words ("16GB RAM", "under
+    1.5 kg"): a regular expression over the lower-cased words, whose first group is the
+    number and whose second, when there is one, its unit (one of the facet's units)."""
+
+    pattern: str
+    way: PhraseWay = "least"
+    """The bound the number sets: the spec's least or its most, or both around it as a
+    size class ("a 15-inch laptop" is 15 up to 15.99)."""
+
+
 ChipFormat = Literal["text", "number", "count", "storage", "flag"]
 
 
@@ -127,6 +142,8 @@ class Spec:
     chips: tuple[Chip, ...] = ()
     names: tuple[str, ...] = ()
     """Option and attribute names in a store's export that mean it ("Memory")."""
+    phrases: tuple[Phrase, ...] = ()
+    """How a search's words put a number on it, read in the table's order."""
 
     @property
     def column(self) -> str:

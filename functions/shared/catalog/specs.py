@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from shared.catalog.categories import Category
-from shared.catalog.spec import Bound, Chip, Facet, Fact, FactUnit, Sort, Spec
+from shared.catalog.spec import Bound, Chip, Facet, Fact, FactUnit, Phrase, Sort, Spec
 
 _DATA: Final = {"tb": 1024.0, "gb": 1.0, "mb": 1 / 1024}
 _KG: Final = {
@@ -42,6 +42,7 @@ RAM_GB: Final = Spec(
     Fact("data", role="ram"),
     (Chip(_C, 3, "{} GB RAM", "number"),),
     ("RAM", "Memory", "RAM Memory", "RAM Size", "System Memory", "RAM (GB)"),
+    (Phrase(r"\b(\d+)\s*gb\s*(?:of\s+)?(?:ram|memory)\b"),),
 )
 STORAGE_GB: Final = Spec(
     "storageGb",
@@ -73,6 +74,7 @@ STORAGE_GB: Final = Spec(
         "Hard Drive Capacity",
         "Storage (GB)",
     ),
+    (Phrase(r"\b(\d+(?:\.\d+)?)\s*(tb|gb)\s*(?:of\s+)?(?:storage|ssd|space|drive|disk)\b"),),
 )
 WEIGHT_KG: Final = Spec(
     "weightKg",
@@ -91,6 +93,13 @@ WEIGHT_KG: Final = Spec(
     Fact("weight", " kg", also={"weightG": " g"}),
     (Chip(_C, 6, "{} kg", "number"),),
     ("Weight", "Product Weight"),
+    (
+        Phrase(
+            r"\b(?:under|below|less than|lighter than|at most|max(?:imum)?)\s*(\d+(?:\.\d+)?)\s*"
+            r"(kg|kilos?|kilograms?|g|grams?|lbs?|pounds)\b",
+            "most",
+        ),
+    ),
 )
 BATTERY_HOURS: Final = Spec(
     "batteryHours",
@@ -124,6 +133,13 @@ BATTERY_HOURS: Final = Spec(
     ),
     (Chip(_C, 7, "{} h battery", "number"),),
     ("Battery Life",),
+    (
+        Phrase(r"\b(\d+)\s*\+?\s*-?\s*(?:hours?|hrs?|h)\b\s*(?:of\s+)?battery(?:\s+life)?\b"),
+        Phrase(
+            r"\bbattery(?:\s+life)?\s*(?:of\s+)?(?:at least\s+|over\s+|more than\s+)?(\d+)\s*\+?\s*"
+            r"(?:hours?|hrs?|h)\b"
+        ),
+    ),
 )
 BATTERY_MAH: Final = Spec(
     "batteryMah",
@@ -193,6 +209,7 @@ SCREEN_INCHES: Final = Spec(
     ),
     (Chip(_C, 5, "{}″ screen", "number"), Chip(_M, 4, "{}″ screen", "number")),
     ("Screen Size", "Display Size", "Screen", "Display"),
+    (Phrase(r"\b(\d{1,2}(?:\.\d)?)\s*-?\s*(?:inch(?:es)?\b|\"|″)", "class"),),
 )
 CAMERA_MP: Final = Spec(
     "cameraMp",
@@ -219,6 +236,7 @@ CAMERA_MP: Final = Spec(
     Fact("mp", " MP"),
     (Chip(_M, 5, "{} MP camera", "number"),),
     ("Camera", "Main Camera", "Rear Camera", "Camera Resolution"),
+    (Phrase(r"\b(\d+)\s*(?:mp|megapixels?)\b"),),
 )
 YEAR: Final = Spec(
     "year",
@@ -311,6 +329,11 @@ def spec(key: str) -> Spec:
 def bounds() -> list[tuple[Spec, Bound]]:
     """Every filter bound, in table order."""
     return [(s, b) for s in SPECS for b in s.bounds]
+
+
+def phrases() -> list[tuple[Spec, Phrase]]:
+    """Every spec's phrases, in table order: the order a search's words are read in."""
+    return [(s, p) for s in SPECS for p in s.phrases]
 
 
 def faceted() -> list[Spec]:

@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from shared.catalog.specs import AUTHOR, OS
 from shared.search.schema import Document, key_of
 
 MIN_LISTED = 100
@@ -35,9 +36,9 @@ BRAND = "brand"
 
 # The spec keys (folded) that name a book's author, its genre or subject, and a device's
 # operating system, as catalogs write them.
-AUTHOR_FIELDS = ("author", "authors", "writer")
+AUTHOR_FIELDS = (AUTHOR.key, "authors", "writer")
 GENRE_FIELDS = ("genre", "genres", "subject", "subjects")
-OS_FIELDS = ("os", "operatingsystem")
+OS_FIELDS = (OS.key, "operatingsystem")
 KIND_FIELDS = ("formfactor",)
 
 LISTING_SCHEMA = """

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from shared.catalog.categories import INDEX_WORDS
-from shared.catalog.specs import faceted
+from shared.catalog.specs import FORM_FACTOR, GPU, OS, faceted
 
 
 @dataclass(frozen=True)
@@ -260,9 +260,9 @@ def document(record: Mapping[str, Any]) -> Document | None:
         if found is not None:
             facets.setdefault(*found)
         texts.append(_spec_text(str(name), value, found))
-    os_name = specs.get("os")
-    form = specs.get("formFactor")
-    gpu = " ".join(str(v) for k, v in specs.items() if key_of(str(k)) in ("gpu", "graphics"))
+    os_name = specs.get(OS.key)
+    form = specs.get(FORM_FACTOR.key)
+    gpu = " ".join(str(v) for k, v in specs.items() if key_of(str(k)) in (GPU.key, "graphics"))
     category = str(record.get("category") or "").strip().upper()
     form_key = form.strip().casefold() if isinstance(form, str) and form.strip() else None
     dedicated = bool(_DEDICATED_GPU.search(gpu))

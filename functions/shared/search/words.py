@@ -8,7 +8,8 @@ string, and the operators between them are ours. ``"``, ``*``, ``NEAR(``,
 Order of work on ``"cheap samsung phone under $500 with 128gb storage"``:
 
 1. numbers with their meaning: ``under $500`` -> maxPrice 500, ``128gb storage``
-   -> minStorageGb 128 (the words are removed);
+   -> minStorageGb 128 (the words are removed; a spec's phrases are declared with it,
+   ``shared.catalog.specs``);
 2. phrases of :data:`~shared.search.intents.INTENTS`, longest first: ``cheap``
    -> cheapest first, ``phone`` -> category MOBILE;
 3. what is left, less stop words, is searched: ``samsung``.
@@ -23,6 +24,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from shared.catalog.spec import Spec
+from shared.catalog.specs import phrases as spec_phrases
 from shared.search.intents import INTENTS, STOP_WORDS, Intent
 from shared.search.schema import split_glued
 
@@ -128,21 +131,25 @@ def _numbers(text: str, words: Words) -> str:
     def around(m: re.Match[str]) -> None:
         words.max_price = round(_amount(m[1], m[2]) * 1.15, 2)
 
-    def bound(
-        name: str, scale: Callable[[re.Match[str]], float]
-    ) -> Callable[[re.Match[str]], None]:
+    def spec_bound(spec: Spec, way: str) -> Callable[[re.Match[str]], None]:
+        # The number in the spec's unit (a second group is the unit written with it),
+        # as the spec's least or most, or both around a size class.
+        units = spec.facet.units if spec.facet else {}
+        least = next((b.name for b in spec.bounds if b.at_least), "")
+        most = next((b.name for b in spec.bounds if not b.at_least), "")
+
         def use(m: re.Match[str]) -> None:
-            words.bounds[name] = round(scale(m), 3)
+            unit = m[2] if m.re.groups >= 2 else None
+            value = float(m[1]) * (units.get(unit, 1.0) if unit else 1.0)
+            if way == "class":
+                whole = value.is_integer()
+                words.bounds[least] = value if whole else round(value - 0.05, 2)
+                words.bounds[most] = value + 0.99 if whole else round(value + 0.05, 2)
+            else:
+                words.bounds[least if way == "least" else most] = round(value, 3)
 
         return use
 
-    def screen(m: re.Match[str]) -> None:
-        size = float(m[1])
-        whole = size.is_integer()
-        words.bounds["minScreenInches"] = size if whole else round(size - 0.05, 2)
-        words.bounds["maxScreenInches"] = size + 0.99 if whole else round(size + 0.05, 2)
-
-    weight = {"g": 0.001, "gram": 0.001, "grams": 0.001, "lb": 0.4536, "lbs": 0.4536}
     steps: list[tuple[str, Callable[[re.Match[str]], None]]] = [
         (rf"\bbetween\s*{_CUR}?{_AMOUNT}\s*(?:and|-|to)\s*{_CUR}?{_AMOUNT}{_MONEY_WORD}?",
          price_range),
@@ -154,18 +161,8 @@ def _numbers(text: str, words: Words) -> str:
          around),
         (rf"{_CUR}{_AMOUNT}{_NOT_UNIT}", at_most),
         (rf"\b{_AMOUNT}{_MONEY_WORD}", at_most),
-        (r"\b(\d+)\s*gb\s*(?:of\s+)?(?:ram|memory)\b", bound("minRamGb", lambda m: float(m[1]))),
-        (r"\b(\d+(?:\.\d+)?)\s*(tb|gb)\s*(?:of\s+)?(?:storage|ssd|space|drive|disk)\b",
-         bound("minStorageGb", lambda m: float(m[1]) * (1024 if m[2] == "tb" else 1))),
-        (r"\b(?:under|below|less than|lighter than|at most|max(?:imum)?)\s*(\d+(?:\.\d+)?)\s*"
-         r"(kg|kilos?|kilograms?|g|grams?|lbs?|pounds)\b",
-         bound("maxWeightKg", lambda m: float(m[1]) * weight.get(m[2], 1.0))),
-        (r"\b(\d+)\s*\+?\s*-?\s*(?:hours?|hrs?|h)\b\s*(?:of\s+)?battery(?:\s+life)?\b",
-         bound("minBatteryHours", lambda m: float(m[1]))),
-        (r"\bbattery(?:\s+life)?\s*(?:of\s+)?(?:at least\s+|over\s+|more than\s+)?(\d+)\s*\+?\s*"
-         r"(?:hours?|hrs?|h)\b", bound("minBatteryHours", lambda m: float(m[1]))),
-        (r"\b(\d+)\s*(?:mp|megapixels?)\b", bound("minCameraMp", lambda m: float(m[1]))),
-        (r"\b(\d{1,2}(?:\.\d)?)\s*-?\s*(?:inch(?:es)?\b|\"|″)", screen),
+        # Then the numbers the specs' own phrases put on them ("16GB RAM", "under 1.5 kg").
+        *((phrase.pattern, spec_bound(spec, phrase.way)) for spec, phrase in spec_phrases()),
     ]  # fmt: skip
     for pattern, use in steps:
         text = _take(text, pattern, use)
