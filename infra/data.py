@@ -13,7 +13,7 @@ import hashlib
 from importlib import resources
 from typing import Any
 
-from aws_cdk import CustomResource, Duration
+from aws_cdk import CustomResource
 from aws_cdk import aws_dynamodb as dynamodb
 from aws_cdk import aws_iam as iam
 from aws_cdk import custom_resources as cr
@@ -99,16 +99,7 @@ class Data(Construct):
     def _seed_catalog(
         self, config: EnvironmentConfig, lambdas: LambdaFactory, table: dynamodb.Table
     ) -> CustomResource:
-        spec = registry.SEED_CATALOG
-        seeder = lambdas.function(
-            self,
-            spec.construct_id,
-            handler=spec.handler,
-            description=spec.description,
-            timeout=Duration.seconds(spec.timeout_s),
-            memory_mb=spec.memory_mb,
-            subsegments=spec.subsegments,
-        )
+        seeder = lambdas.declared(self, registry.SEED_CATALOG)
         seeder.add_to_role_policy(
             iam.PolicyStatement(actions=["dynamodb:BatchWriteItem"], resources=[table.table_arn])
         )

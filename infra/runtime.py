@@ -35,6 +35,7 @@ from aws_cdk import aws_logs as logs
 from aws_cdk import aws_ssm as ssm
 from constructs import Construct, IConstruct
 
+import registry
 from infra import names
 from infra.config import EnvironmentConfig
 from infra.layers import LayerBuildError, WheelLayer, wheel_layer
@@ -270,6 +271,33 @@ class LambdaFactory:
                 ),
             )
         return self._search_layer
+
+    def declared(
+        self,
+        scope: Construct,
+        spec: registry.Function,
+        *,
+        environment: Mapping[str, str] | None = None,
+        layers: Sequence[lambda_.ILayerVersion] = (),
+        reserved_concurrency: int | None = None,
+        acknowledgments: Mapping[str, str] | None = None,
+    ) -> lambda_.Function:
+        """The Lambda ``spec`` declares in the registry: its id, handler, description,
+        timeout, memory, ``/tmp`` and tracing are the registry's, never restated."""
+        return self.function(
+            scope,
+            spec.construct_id,
+            handler=spec.handler,
+            description=spec.description,
+            timeout=Duration.seconds(spec.timeout_s),
+            memory_mb=spec.memory_mb,
+            ephemeral_storage_mb=spec.ephemeral_storage_mb,
+            subsegments=spec.subsegments,
+            environment=environment,
+            layers=layers,
+            reserved_concurrency=reserved_concurrency,
+            acknowledgments=acknowledgments,
+        )
 
     def function(
         self,

@@ -43,6 +43,7 @@ from constructs import Construct
 
 import registry
 from infra import names
+from infra.catalog_settings import indexer_environment
 from infra.config import EnvironmentConfig
 from infra.runtime import LambdaFactory, acknowledge, log_group, logical_id, removal_policy
 
@@ -66,36 +67,6 @@ def builder_fingerprint(functions_dir: Path = names.FUNCTIONS_DIR) -> str:
             digest.update(path.relative_to(functions_dir).as_posix().encode())
             digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
-
-
-def catalog_environment(
-    config: EnvironmentConfig, table_name: str | None, index_bucket: str
-) -> dict[str, str]:
-    """What lookup_inventory/settings.py reads: where the search snapshots are, and the
-    table (for fresh prices and stock) or the store's Products API."""
-    environment: dict[str, str] = {
-        "CATALOG_SOURCE": config.catalog_source,
-        "CATALOG_INDEX_BUCKET": index_bucket,
-        "CATALOG_INDEX_POINTER_KEY": names.CATALOG_INDEX_POINTER_KEY,
-    }
-    if config.catalog_source == "dynamodb":
-        if table_name is None:
-            raise ValueError("catalog_source 'dynamodb' needs the catalog table")
-        environment["CATALOG_TABLE_NAME"] = table_name
-    elif config.products_api_url:
-        environment["PRODUCTS_API_URL"] = config.products_api_url
-    return environment
-
-
-def indexer_environment(
-    config: EnvironmentConfig, bucket_name: str, table_name: str | None
-) -> dict[str, str]:
-    """What index_catalog/settings.py reads: the catalog tool's own settings (the same
-    source and snapshot pointer), and the prefix it publishes snapshots under."""
-    return {
-        **catalog_environment(config, table_name, bucket_name),
-        "CATALOG_INDEX_PREFIX": names.CATALOG_INDEX_PREFIX,
-    }
 
 
 class CatalogSearch(Construct):
@@ -146,21 +117,14 @@ class CatalogSearch(Construct):
             },
         )
 
-        spec = registry.INDEX_CATALOG
-        self.indexer = lambdas.function(
+        self.indexer = lambdas.declared(
             self,
-            spec.construct_id,
-            handler=spec.handler,
-            description=spec.description,
-            timeout=Duration.seconds(spec.timeout_s),
-            memory_mb=spec.memory_mb,
-            subsegments=spec.subsegments,
+            registry.INDEX_CATALOG,
             environment=indexer_environment(
                 config, self.bucket.bucket_name, catalog.table_name if catalog else None
             ),
             layers=[lambdas.search_layer],
             reserved_concurrency=1,
-            ephemeral_storage_mb=spec.ephemeral_storage_mb,
             acknowledgments=self._indexer_acknowledgments(),
         )
         # Scheduled and direct invokes are asynchronous: Lambda retries them (and waits

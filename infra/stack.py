@@ -6,7 +6,8 @@ from aws_cdk import CfnOutput, Environment, Stack
 from constructs import Construct
 
 from infra import names
-from infra.api import QueryApi, cors_override
+from infra.api import QueryApi
+from infra.api_templates import cors_override
 from infra.config import EnvironmentConfig
 from infra.data import Data
 from infra.edge import ClientRateLimitAcl

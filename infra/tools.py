@@ -6,7 +6,7 @@ memory come from the registry, as the local runner's do.
 
 from __future__ import annotations
 
-from aws_cdk import Aws, Duration, SecretValue, Stack
+from aws_cdk import Aws, SecretValue, Stack
 from aws_cdk import aws_dynamodb as dynamodb
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_lambda as lambda_
@@ -14,9 +14,10 @@ from aws_cdk import aws_secretsmanager as secretsmanager
 from constructs import Construct
 
 import registry
+from infra.catalog_settings import catalog_environment
 from infra.config import EnvironmentConfig
 from infra.runtime import LambdaFactory, acknowledge, removal_policy
-from infra.search import CatalogSearch, catalog_environment
+from infra.search import CatalogSearch
 from infra.trace import LiveTrace
 
 
@@ -93,17 +94,11 @@ class Tools(Construct):
             "lookup_inventory": [lambdas.search_layer],
         }
         self.functions: dict[str, lambda_.Function] = {
-            function.key: lambdas.function(
+            function.key: lambdas.declared(
                 self,
-                function.construct_id,
-                handler=function.handler,
-                description=function.description,
-                timeout=Duration.seconds(function.timeout_s),
-                memory_mb=function.memory_mb,
-                ephemeral_storage_mb=function.ephemeral_storage_mb,
+                function,
                 # Every function the loop calls writes its steps of the live trace.
                 environment={**environments.get(function.key, {}), **trace.environment},
-                subsegments=function.subsegments,
                 layers=layers.get(function.key, ()),
             )
             for function in registry.FUNCTIONS

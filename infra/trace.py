@@ -25,13 +25,13 @@ from aws_cdk import aws_dynamodb as dynamodb
 from aws_cdk import aws_iam as iam
 from constructs import Construct
 
+from infra.api_templates import JSON, answered_or_unavailable
 from infra.config import ASL_TIMEOUT_MS, EnvironmentConfig
 from infra.runtime import acknowledge
 from shared import steps
 from shared.step_writer import TABLE_VARIABLE
 from shared.vocabulary import INVALID_REQUEST, UNAVAILABLE
 
-JSON = "application/json"
 PATH_PARAMETER = "turnId"
 RESOURCE_PATH = f"/query/{{{PATH_PARAMETER}}}/steps"
 _VTL_TURN_ID = "'^[0-9a-f]{32}$'"
@@ -143,7 +143,7 @@ class LiveTrace(Construct):
         """``GET /query/{turnId}/steps`` under the API's ``/query`` resource.
 
         ``cors`` is the VTL that echoes the request's Origin when it is one of
-        ``origins`` (``infra.api.cors_override``); the static header is the first
+        ``origins`` (``infra.api_templates.cors_override``); the static header is the first
         origin. A GET without custom headers is a simple request: no preflight.
         """
         role = iam.Role(
@@ -170,19 +170,9 @@ class LiveTrace(Construct):
                 passthrough_behavior=apigw.PassthroughBehavior.NEVER,
                 request_templates={JSON: request_template(self.table.table_name)},
                 timeout=Duration.seconds(5),
-                integration_responses=[
-                    apigw.IntegrationResponse(
-                        status_code="200",
-                        response_parameters=headers,
-                        response_templates={JSON: response_template(cors)},
-                    ),
-                    apigw.IntegrationResponse(
-                        selection_pattern=r"[45]\d{2}",
-                        status_code="502",
-                        response_parameters=headers,
-                        response_templates={JSON: "\n".join([*cors, unavailable])},
-                    ),
-                ],
+                integration_responses=answered_or_unavailable(
+                    headers, response_template(cors), "\n".join([*cors, unavailable])
+                ),
             ),
         )
         self.resource = query.add_resource(f"{{{PATH_PARAMETER}}}").add_resource("steps")

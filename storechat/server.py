@@ -54,6 +54,7 @@ from shared.vocabulary import (
     TIMEOUT,
     page_names,
 )
+from storechat.asker import Asker
 from storechat.http_json import GONE, JsonRequestHandler
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
@@ -80,7 +81,7 @@ _CONTENT_TYPES = {
 }
 
 
-class Asker(Protocol):
+class PageAsker(Asker, Protocol):
     """What the server needs from :class:`~storechat.local.LocalStorechat`."""
 
     model: str
@@ -89,16 +90,6 @@ class Asker(Protocol):
     def store_currency(self) -> str:
         """The catalog's currency: the page prices the cards in it."""
         ...
-
-    def ask(
-        self,
-        message: str,
-        session_id: str | None = None,
-        *,
-        timeout_s: float = 60,
-        with_history: bool = True,
-        turn_id: str | None = None,
-    ) -> Any: ...
 
     def steps(self, turn_id: str) -> str | None:
         """The live trace's body for ``turn_id``, or None when the id is malformed."""
@@ -142,7 +133,7 @@ class StorechatHTTPServer(ThreadingHTTPServer):
     def __init__(
         self,
         address: tuple[str, int],
-        local: Asker,
+        local: PageAsker,
         web_dir: Path,
         access_log: TextIO | None,
         max_running: int = MAX_RUNNING_EXECUTIONS,
@@ -329,7 +320,7 @@ class StorechatHandler(JsonRequestHandler):
 
 
 def make_server(
-    local: Asker,
+    local: PageAsker,
     host: str = "127.0.0.1",
     port: int = 8000,
     *,

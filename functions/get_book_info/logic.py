@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from get_book_info.schema import OPEN_LIBRARY, BookInput
+from get_book_info.schema import BookInput
 from shared.contract import ToolCall, ToolOutput, ToolUse
 from shared.tool_shell import answer
 
@@ -20,6 +20,6 @@ class BookSearch(Protocol):
 
 def run(tool_use: ToolUse, *, search: BookSearch, timeout_s: float) -> ToolOutput:
     def books(call: ToolCall, args: BookInput) -> ToolOutput:
-        return OPEN_LIBRARY.answer(call, args.query, lambda q: search(q, timeout_s=timeout_s))
+        return BookInput.search.answer(call, args.query, lambda q: search(q, timeout_s=timeout_s))
 
     return answer(tool_use, BookInput, books)

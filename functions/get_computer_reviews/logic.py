@@ -11,7 +11,7 @@ import urllib.parse
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from get_computer_reviews.schema import REVIEW_SEARCH, ReviewsInput
+from get_computer_reviews.schema import ReviewsInput
 from shared.contract import ToolCall, ToolOutput, ToolUse
 from shared.errors import UpstreamError
 from shared.tool_shell import answer
@@ -40,7 +40,7 @@ def run(
             )
         if not api_key:
             return call.failure("not_configured", NOT_CONFIGURED, "review search is not configured")
-        return REVIEW_SEARCH.answer(
+        return ReviewsInput.search.answer(
             call, args.query, lambda q: search(q, api_key=api_key, timeout_s=timeout_s), for_model
         )
 

@@ -5,30 +5,25 @@ The model's tool spec is generated from this model (``registry``).
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-from shared.web_tool import Query, WebSearch
+from shared.web_tool import Query, WebQuery, WebSearch
 
 DESCRIPTION = (
     "Search the web for reviews of a specific computer or laptop. "
     "Use when the shopper asks what people think of a computer."
 )
-REVIEW_SEARCH = WebSearch("The review service", "reviews", "review")
 
 
-class ReviewsInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class ReviewsInput(WebQuery):
+    search = WebSearch(
+        "The review service",
+        "reviews",
+        "review",
+        step="Reading reviews of the {query}",
+        found=("no reviews found", "1 review found", "{} reviews found"),
+    )
 
     query: Annotated[Query, Field(description="Computer or laptop name and model")]
-
-    # -- the live trace ----------------------------------------------------------------------
-
-    def step(self) -> str:
-        return f"Reading reviews of the {self.query}"
-
-    @classmethod
-    def found(cls, result: dict[str, Any]) -> str:
-        count = REVIEW_SEARCH.found(result)
-        return f"{count} review{'' if count == 1 else 's'} found" if count else "no reviews found"

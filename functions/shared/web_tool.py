@@ -2,17 +2,17 @@
 words as a query, one search, and the service's failures told to the model.
 
 A web tool declares its :class:`WebSearch` (the service's name and what it finds) and
-an input model with a :data:`Query` field; its logic is the search call and what the
-model reads of each result.
+an input model, a :class:`WebQuery`; its logic is the search call and what the model
+reads of each result.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated, Any, ClassVar
 
-from pydantic import StringConstraints
+from pydantic import BaseModel, ConfigDict, StringConstraints
 
 from shared.contract import ToolCall, ToolOutput
 from shared.errors import UpstreamError
@@ -28,11 +28,14 @@ Result = dict[str, Any]
 class WebSearch:
     """One web service a tool asks: ``service`` names it to the model ("The review
     service"), ``finds`` is what it finds, plural ("reviews"), and ``noun`` one of them
-    ("review")."""
+    ("review"). In the live trace, ``step`` says what a call does (``{query}`` is the
+    query) and ``found`` how it ended with no, one and ``{}`` results."""
 
     service: str
     finds: str
     noun: str
+    step: str
+    found: tuple[str, str, str]
 
     def answer(
         self,
@@ -61,6 +64,22 @@ class WebSearch:
             return f"no {self.noun}s found for '{query}'"
         return f"{count} {self.noun}{'' if count == 1 else 's'} for '{query}'"
 
-    def found(self, result: Result) -> int:
-        """How many results a successful call gave the model (for the live trace)."""
-        return len(result.get("results") or [])
+
+class WebQuery(BaseModel):
+    """A web tool's input: its query, and nothing else. A tool's own model restates
+    ``query`` with the description the model reads, and names its :class:`WebSearch`,
+    whose words make the tool's line in the live trace."""
+
+    model_config = ConfigDict(extra="forbid")
+    search: ClassVar[WebSearch]
+
+    query: Query
+
+    def step(self) -> str:
+        return self.search.step.format(query=self.query)
+
+    @classmethod
+    def found(cls, result: Result) -> str:
+        none, one, many = cls.search.found
+        count = len(result.get("results") or [])
+        return none if count == 0 else one if count == 1 else many.format(count)

@@ -13,27 +13,16 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import Any, Protocol, TextIO
+from typing import Any, TextIO
 
+from storechat.asker import Asker
 from storechat.evaluate.catalogs import ServedCatalog
 from storechat.evaluate.checks import SCORES, TOKEN_KEYS, Scored, Turn, score, tools_called
 from storechat.evaluate.pricing import Pricing
 from storechat.evaluate.questions import LoadedQuestion
-from storechat.local import RunResult
 
 ANSWER_CHARS = 600
 """How much of each answer the report keeps."""
-
-
-class Asker(Protocol):
-    def ask(
-        self,
-        message: str,
-        session_id: str | None = None,
-        *,
-        timeout_s: float = 60,
-        with_history: bool = True,
-    ) -> RunResult: ...
 
 
 @dataclass(frozen=True)

@@ -57,9 +57,19 @@ def mocked_aws() -> Iterator[None]:
         interpreter_log.setLevel(level)
 
 
+def key_schema(partition: str, sort: str | None = None) -> dict[str, Any]:
+    """A table's (or an index's) string keys, in ``create_table``'s words."""
+    keys = [(partition, "HASH"), *([(sort, "RANGE")] if sort else [])]
+    return {
+        "AttributeDefinitions": [{"AttributeName": k, "AttributeType": "S"} for k, _ in keys],
+        "KeySchema": [{"AttributeName": k, "KeyType": kind} for k, kind in keys],
+    }
+
+
 def create_tables(dynamodb: Any) -> None:
     """The catalog table (with its category index), the sessions table, the steps table
     and the table of daily spend counters."""
+    by_category = key_schema("category", "productId")
     dynamodb.create_table(
         TableName=CATALOG_TABLE,
         BillingMode="PAY_PER_REQUEST",
@@ -67,48 +77,21 @@ def create_tables(dynamodb: Any) -> None:
             {"AttributeName": "productId", "AttributeType": "S"},
             {"AttributeName": "category", "AttributeType": "S"},
         ],
-        KeySchema=[{"AttributeName": "productId", "KeyType": "HASH"}],
+        KeySchema=key_schema("productId")["KeySchema"],
         GlobalSecondaryIndexes=[
             {
                 "IndexName": CATEGORY_INDEX,
-                "KeySchema": [
-                    {"AttributeName": "category", "KeyType": "HASH"},
-                    {"AttributeName": "productId", "KeyType": "RANGE"},
-                ],
+                "KeySchema": by_category["KeySchema"],
                 "Projection": {"ProjectionType": "ALL"},
             }
         ],
     )
-    dynamodb.create_table(
-        TableName=SESSIONS_TABLE,
-        BillingMode="PAY_PER_REQUEST",
-        AttributeDefinitions=[
-            {"AttributeName": "sessionId", "AttributeType": "S"},
-            {"AttributeName": "turnKey", "AttributeType": "S"},
-        ],
-        KeySchema=[
-            {"AttributeName": "sessionId", "KeyType": "HASH"},
-            {"AttributeName": "turnKey", "KeyType": "RANGE"},
-        ],
-    )
-    dynamodb.create_table(
-        TableName=STEPS_TABLE,
-        BillingMode="PAY_PER_REQUEST",
-        AttributeDefinitions=[
-            {"AttributeName": steps.PARTITION_KEY, "AttributeType": "S"},
-            {"AttributeName": steps.SORT_KEY, "AttributeType": "S"},
-        ],
-        KeySchema=[
-            {"AttributeName": steps.PARTITION_KEY, "KeyType": "HASH"},
-            {"AttributeName": steps.SORT_KEY, "KeyType": "RANGE"},
-        ],
-    )
-    dynamodb.create_table(
-        TableName=SPEND_TABLE,
-        BillingMode="PAY_PER_REQUEST",
-        AttributeDefinitions=[{"AttributeName": "day", "AttributeType": "S"}],
-        KeySchema=[{"AttributeName": "day", "KeyType": "HASH"}],
-    )
+    for name, keys in (
+        (SESSIONS_TABLE, key_schema("sessionId", "turnKey")),
+        (STEPS_TABLE, key_schema(steps.PARTITION_KEY, steps.SORT_KEY)),
+        (SPEND_TABLE, key_schema("day")),
+    ):
+        dynamodb.create_table(TableName=name, BillingMode="PAY_PER_REQUEST", **keys)
 
 
 def seed_catalog(catalog: list[dict[str, Any]]) -> None:

@@ -160,7 +160,7 @@ def test_the_http_catalog_stack_has_no_catalog_table(tmp_path: Path) -> None:
     from aws_cdk import Stack
 
     from infra.app import create_app
-    from infra.search import catalog_environment
+    from infra.catalog_settings import catalog_environment
 
     context = _context(
         "dev", catalog_source="http", products_api_url="https://shop.example.com/api"

@@ -1,0 +1,77 @@
+"""The nested blocks of an environment's configuration (``infra/config.py``), each a
+frozen model that refuses keys it does not know. No CDK imports here either."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class ConfigBlock(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Throttling(ConfigBlock):
+    rate_limit: Annotated[float, Field(gt=0, description="steady-state requests per second")]
+    burst_limit: Annotated[int, Field(ge=1)]
+
+
+class ClientRateLimit(ConfigBlock):
+    """The edge's limit per client: a WAF rate-based rule, per source IP address."""
+
+    requests: Annotated[int, Field(ge=10, le=2_000_000_000)]
+    """POSTs to the API one IP address may make in ``window_seconds``; past it, WAF
+    answers 429 ``rate_limited`` until the address slows down (10 is WAF's minimum)."""
+    window_seconds: Literal[60, 120, 300, 600] = 300
+    """WAF's evaluation windows."""
+
+
+class ModelBudget(ConfigBlock):
+    """The most the environment may spend on model tokens in a day (UTC), in US dollars."""
+
+    daily_usd: Annotated[float, Field(gt=0, le=1_000_000, allow_inf_nan=False)]
+    """Priced from the model's list prices (``shared.pricing``); once the day's spend
+    reaches it, questions are answered from a catalog search without a model call."""
+    alarm_percent: Annotated[float, Field(gt=0, le=100)] = 80
+    """The ``ModelBudget`` alarm fires when the last 24 hours' model spend reaches this
+    share of ``daily_usd``."""
+
+
+class Guardrail(ConfigBlock):
+    id: Annotated[str, Field(pattern=r"^[a-z0-9]{1,64}$")]
+    version: Annotated[str, Field(pattern=r"^(DRAFT|[1-9][0-9]{0,7})$")] = "DRAFT"
+
+
+class Alarms(ConfigBlock):
+    tool_error_rate_percent: Annotated[float, Field(gt=0, le=100)] = 20
+    fallback_rate_percent: Annotated[float, Field(gt=0, le=100)] = 25
+    model_throttles: Annotated[int, Field(ge=1)] = 10
+    """Converse calls throttled by Bedrock in 5 minutes (after the state machine's retries)."""
+    fact_corrections: Annotated[int, Field(ge=1)] = 10
+    """Facts in answers that the catalog contradicted (corrected or removed) in one period."""
+    live_trace_errors: Annotated[int, Field(ge=1)] = 20
+    """Live-trace steps not written, or reads of them that failed, in one period."""
+    period_minutes: Annotated[int, Field(ge=1, le=60)] = 5
+    evaluation_periods: Annotated[int, Field(ge=1, le=24)] = 1
+    emails: list[Annotated[str, Field(pattern=r"^[^@\s]+@[^@\s]+\.[^@\s]+$")]] = []
+    index_iterator_age_minutes: Annotated[int, Field(ge=1, le=1440)] = 15
+    """How far the catalog indexer may fall behind the table's stream before it alarms."""
+
+
+class CatalogIndex(ConfigBlock):
+    """The catalog's search snapshot: when it is rebuilt and how long old ones are kept."""
+
+    rebuild_every_minutes: Annotated[int, Field(ge=1, le=480)] = 15
+    """With ``catalog_source: http``, the Products API is indexed on this schedule (it
+    has no change stream). The staleness alarm allows three missed runs, and a
+    CloudWatch alarm looks back one day at most: hence 480."""
+    batching_window_seconds: Annotated[int, Field(ge=0, le=300)] = 30
+    """With ``catalog_source: dynamodb``, how long the stream gathers changes before one
+    rebuild: every rebuild reads the whole table, so this bounds how often that
+    happens under a steady stream of writes (300 s is Lambda's maximum)."""
+    retry_attempts: Annotated[int, Field(ge=0, le=100)] = 3
+    """Retries of a failed rebuild for one stream batch before it goes to the failure
+    queue (a later successful rebuild still includes its changes)."""
+    keep_old_versions_days: Annotated[int, Field(ge=1, le=365)] = 3
+    """How long a superseded snapshot and old pointers stay restorable in the bucket."""
