@@ -105,8 +105,8 @@ QUICK = Profile(
     cold_parallel=True,
     churn_products=1_000,
     churn_seconds=60,
-    trace_questions=1,
-    # Each of the question's two model calls outlasts the page's 0.5 s poll, so the
-    # reader sees its steps however fast the machine runs the rest.
-    trace_model_delay_s=0.6,
+    trace_questions=2,
+    # Each model call lasts two of the page's 0.5 s polls, so the reader sees steps even
+    # when a loaded machine starts its thread late (at 0.6 s, one run in a few saw none).
+    trace_model_delay_s=1.0,
 )
