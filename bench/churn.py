@@ -197,7 +197,8 @@ def run(size: int, seconds: int, catalogs: Catalogs, *, seed: int = 7) -> dict[s
                     refreshes.pop()(None)
                 statuses[out.trace.status] = statuses.get(out.trace.status, 0) + 1
                 if out.trace.status == "success":
-                    violations += _violations(tool_input, out.ledger.products, table)
+                    shown = [p.model_dump() for p in out.ledger.products]
+                    violations += _violations(tool_input, shown, table)
             if (second + 1) % window == 0 and pending:
                 batches += 1
                 trigger = parse_trigger({"Records": pending})
@@ -267,7 +268,7 @@ def _rename(
         refreshes.pop()(None)
     refresh_ms = (time.perf_counter() - started) * 1000
     _, after = ask({"productName": RENAMED})
-    found = [p["productId"] for p in after.ledger.products]
+    found = [p.productId for p in after.ledger.products]
     return {
         "rebuilt": needs,
         "published": bool(published),

@@ -17,11 +17,28 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Final
+
+from shared.catalog.spec import Spec
+from shared.catalog.specs import AUTHOR, OS, YEAR
 
 _I = re.IGNORECASE
 
-WordKind = Literal["os", "author", "year", "stock"]
+
+def _fact_kind(spec: Spec) -> str:
+    if spec.fact is None:
+        raise ValueError(f"{spec.key} is not a checked fact")
+    return spec.fact.kind
+
+
+OS_KIND: Final = _fact_kind(OS)
+AUTHOR_KIND: Final = _fact_kind(AUTHOR)
+YEAR_KIND: Final = _fact_kind(YEAR)
+STOCK_KIND: Final = "stock"
+"""Stock is the record's own field, as price is, not a spec."""
+WordKind = str
+"""A word claim's kind: the fact kind of the spec it states (:data:`OS_KIND`, ...), by
+which the check finds the record's field, or :data:`STOCK_KIND`."""
 
 
 @dataclass(frozen=True)
@@ -93,7 +110,7 @@ def os_claims(text: str) -> list[WordClaim]:
             text, 0, match.start()
         ):
             continue
-        claims.append(WordClaim("os", match.start(), match.end(), match[0]))
+        claims.append(WordClaim(OS_KIND, match.start(), match.end(), match[0]))
     return claims
 
 
@@ -177,7 +194,7 @@ def author_claims(text: str, *, surname: str | None) -> list[WordClaim]:
             continue
         if _NOT_AUTHOR_BEFORE.search(text, 0, match.start(group)):
             continue
-        claims.append(WordClaim("author", match.start(group), match.end(group), name))
+        claims.append(WordClaim(AUTHOR_KIND, match.start(group), match.end(group), name))
     return claims
 
 
@@ -212,7 +229,7 @@ def year_claims(text: str) -> list[WordClaim]:
             continue
         if re.match(r"\s*\[", after) and not parenthesised:
             continue  # "1984 [BK-010]": the title, not a year
-        claims.append(WordClaim("year", match.start(), match.end(), int(match["year"])))
+        claims.append(WordClaim(YEAR_KIND, match.start(), match.end(), int(match["year"])))
     return claims
 
 
@@ -248,11 +265,11 @@ def stock_claims(text: str) -> list[WordClaim]:
 
     for match in _STOCK_COUNT.finditer(text):
         count = int(next(g for g in match.groups() if g is not None))
-        claims.append(WordClaim("stock", match.start(), match.end(), count > 0))
+        claims.append(WordClaim(STOCK_KIND, match.start(), match.end(), count > 0))
         taken.append(match.span())
     for pattern, in_stock in ((_OUT_OF_STOCK, False), (_IN_STOCK, True)):
         for match in pattern.finditer(text):
             if free(*match.span()):
-                claims.append(WordClaim("stock", match.start(), match.end(), in_stock))
+                claims.append(WordClaim(STOCK_KIND, match.start(), match.end(), in_stock))
                 taken.append(match.span())
     return sorted(claims, key=lambda c: c.start)

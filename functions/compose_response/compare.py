@@ -14,9 +14,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from compose_response import money
-from compose_response.claims import WordClaim, author_agrees, os_agrees, parse_os
+from compose_response.claims import (
+    AUTHOR_KIND,
+    OS_KIND,
+    WordClaim,
+    author_agrees,
+    os_agrees,
+    parse_os,
+)
 from compose_response.units import Quantity, format_exact, format_number, same_width
 from shared.catalog.specs import AUTHOR, OS, WEIGHT_KG, facts
+from shared.ledger import LedgerProduct
 
 
 @dataclass
@@ -42,11 +50,11 @@ def as_number(value: Any) -> float | None:
     return float(value) if math.isfinite(value) else None
 
 
-def record_value(record: dict[str, Any], key: str) -> Any:
+def record_value(record: LedgerProduct, key: str) -> Any:
+    """The record's price or stock, or its value of spec ``key``; None when it has none."""
     if key in ("price", "stock"):
-        return record.get(key)
-    specs = record.get("specs")
-    return specs.get(key) if isinstance(specs, dict) else None
+        return getattr(record, key)
+    return record.spec(key)
 
 
 # -- which field, and does the record agree -----------------------------------------------------
@@ -68,7 +76,7 @@ _MEMORY = {spec.fact.role: (spec.key,) for spec in facts("data") if spec.fact an
 """The record field a GB amount states, by the memory the answer's words name."""
 MEMORY_FIELDS = tuple(key for keys in _MEMORY.values() for key in keys)
 """Every field a GB amount may state."""
-_WORDS = frozenset(key for kind in ("os", "author") for key in _FIELDS[kind])
+_WORDS = frozenset(key for kind in (OS_KIND, AUTHOR_KIND) for key in _FIELDS[kind])
 """Fields whose value is text, not a number."""
 _FACTS = {spec.key: spec.fact for spec in facts() if spec.fact is not None}
 _SHOWN = {
@@ -79,7 +87,7 @@ _SHOWN = {
 """What follows a record's number when the check says it (" kg", " mAh")."""
 
 
-def field_of(claim: Claim, record: dict[str, Any]) -> str | None:
+def field_of(claim: Claim, record: LedgerProduct) -> str | None:
     """The record field ``claim`` states, or None when the record cannot say."""
     if claim.kind == "data":
         keys: tuple[str, ...] = _MEMORY.get(claim.role or "", ())

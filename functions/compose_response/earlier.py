@@ -23,6 +23,7 @@ from typing import Any, Protocol
 
 from compose_response.text import CITATION
 from shared.errors import CatalogUnavailable
+from shared.ledger import LedgerProduct, products_of
 from shared.observability import logger
 from shared.sanitize import clean_value
 
@@ -52,7 +53,7 @@ def cited_again(answer: str, ledger: set[str], earlier: Sequence[str]) -> list[s
 
 def recall(
     ids: Sequence[str], catalog: Catalog | None, *, deadline_s: float | None = None
-) -> list[dict[str, Any]]:
+) -> list[LedgerProduct]:
     """The current records of ``ids`` that the catalog still has; none if it cannot say."""
     if not ids:
         return []
@@ -64,9 +65,9 @@ def recall(
     except CatalogUnavailable as exc:
         logger.warning("earlier products not read", extra={"ids": ids, "error": str(exc)})
         return []
-    records = [clean_value(p, FIELD_CHARS) for p in read.products if isinstance(p, dict)]
+    records = products_of(clean_value(p, FIELD_CHARS) for p in read.products)
     logger.info(
         "cited from earlier turns, read fresh",
-        extra={"ids": list(ids), "found": [r.get("productId") for r in records]},
+        extra={"ids": list(ids), "found": [r.productId for r in records]},
     )
     return records

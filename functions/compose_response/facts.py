@@ -74,6 +74,7 @@ from compose_response.compare import (
 from compose_response.text import BULLET, CITATION, kept_lines, sentences
 from compose_response.units import halfwidth, quantities
 from shared.catalog.specs import AUTHOR
+from shared.ledger import LedgerIndex
 
 FACT_CORRECTIONS_METRIC = "FactCorrections"
 """Corrections per answer, a count metric the monitoring alarms on."""
@@ -163,12 +164,12 @@ def _owner(claim: Claim, cited: list[_Citation], view: str) -> str | None:
     return None
 
 
-def _claims(view: str, cited: list[_Citation], index: dict[str, dict[str, Any]]) -> list[Claim]:
+def _claims(view: str, cited: list[_Citation], index: LedgerIndex) -> list[Claim]:
     records = [index[c.product_id] for c in cited]
     surnames: list[str | None] = [
         str(a).split()[-1] for r in records if (a := record_value(r, AUTHOR.key)) and str(a).split()
     ]
-    names = [str(r.get("name") or "") for r in records]
+    names = [r.name for r in records]
     claims = [Claim(q.kind, q.start, q.end, quantity=q) for q in quantities(view, names)]
     words = [*os_claims(view), *stock_claims(view), *year_claims(view)]
     for surname in surnames or [None]:
@@ -177,7 +178,7 @@ def _claims(view: str, cited: list[_Citation], index: dict[str, dict[str, Any]])
     # Not a fact: anything inside a citation or inside a cited product's own name.
     blocked = [(c.start, c.end) for c in cited]
     for record in records:
-        name = str(record.get("name") or "").strip()
+        name = record.name.strip()
         for found in re.finditer(re.escape(name), view, re.IGNORECASE) if name else ():
             blocked.append(found.span())
     kept: list[Claim] = []
@@ -237,9 +238,7 @@ def _conversion_aside(claim: Claim, view: str) -> tuple[int, int] | None:
     return opening, closing + 1
 
 
-def _check_segment(
-    segment: str, index: dict[str, dict[str, Any]], style: Style, store: str
-) -> _Checked:
+def _check_segment(segment: str, index: LedgerIndex, style: Style, store: str) -> _Checked:
     view = halfwidth(segment)
     cited = [
         _Citation(m.start(), m.end(), m[1]) for m in CITATION.finditer(segment) if m[1] in index
@@ -329,7 +328,7 @@ def _segments(line: str) -> list[str]:
 
 
 def check_facts(
-    answer: str, index: dict[str, dict[str, Any]], store: str = money.DEFAULT_CURRENCY
+    answer: str, index: LedgerIndex, store: str = money.DEFAULT_CURRENCY
 ) -> tuple[str, list[Correction]]:
     """``answer`` with each wrong fact corrected or its sentence removed, and the corrections.
 

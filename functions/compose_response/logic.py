@@ -21,6 +21,8 @@ from compose_response import earlier, money
 from compose_response.citations import drop_claims
 from compose_response.facts import Correction, check_facts, trace_line
 from compose_response.text import CITATION
+from shared.contract import Usage
+from shared.ledger import LedgerIndex, LedgerProduct, LedgerProducts
 from shared.vocabulary import FALLBACK_REASONS, Outcome
 
 OUTCOME_METRICS: dict[str, str] = {
@@ -44,19 +46,15 @@ REFUSAL = (
 TRUNCATED_NOTE = "(This answer was cut short. Ask me to continue or to be more specific.)"
 
 
-class UsageIn(BaseModel):
-    inputTokens: int = 0
-    outputTokens: int = 0
-    cacheReadInputTokens: int = 0
-    cacheWriteInputTokens: int = 0
-
-
 class ComposeInput(BaseModel):
     sessionId: Annotated[str, Field(min_length=1)]
     outcome: Outcome
     fallbackReason: str | None = None
     answer: str = ""
-    products: list[dict[str, Any]] = Field(default_factory=list)
+    products: Annotated[
+        LedgerProducts,
+        Field(description="The ledger: the products the tools found in this turn, oldest first"),
+    ] = Field(default_factory=list)
     earlier: Annotated[
         list[str],
         Field(
@@ -65,7 +63,7 @@ class ComposeInput(BaseModel):
         ),
     ] = Field(default_factory=list)
     trace: list[dict[str, Any]] = Field(default_factory=list)
-    usage: UsageIn = Field(default_factory=UsageIn)
+    usage: Usage = Field(default_factory=Usage)
     toolRounds: int = 0
     modelCalls: int = 0
     executionId: str | None = None
@@ -77,10 +75,10 @@ class ResponseBody(BaseModel):
     answer: str
     outcome: Outcome
     fallbackReason: str | None
-    products: list[dict[str, Any]]
+    products: list[LedgerProduct]
     toolRounds: int
     modelCalls: int
-    usage: UsageIn
+    usage: Usage
     trace: list[dict[str, Any]]
     unverifiedCitations: list[str]
     corrections: list[Correction]
@@ -88,18 +86,17 @@ class ResponseBody(BaseModel):
     (``start`` says where) or removed with its sentence."""
 
 
-def _ledger_index(products: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    index: dict[str, dict[str, Any]] = {}
+def _ledger_index(products: list[LedgerProduct]) -> LedgerIndex:
+    # The first record of each id: the ledger holds each product once, a test's may not.
+    index: LedgerIndex = {}
     for product in products:
-        pid = product.get("productId")
-        if isinstance(pid, str) and pid not in index:
-            index[pid] = product
+        index.setdefault(product.productId, product)
     return index
 
 
 def cited_products(
-    answer: str, ledger: list[dict[str, Any]]
-) -> tuple[str, list[dict[str, Any]], list[str]]:
+    answer: str, ledger: list[LedgerProduct]
+) -> tuple[str, list[LedgerProduct], list[str]]:
     """The answer without unverifiable claims, the cited records in order, the dropped ids."""
     index = _ledger_index(ledger)
     unknown: list[str] = []
@@ -110,7 +107,7 @@ def cited_products(
     return text, _cited(text, index), unknown
 
 
-def _cited(text: str, index: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+def _cited(text: str, index: LedgerIndex) -> list[LedgerProduct]:
     # Cards only for what the text still cites: the words and the cards agree.
     cited: list[str] = []
     for match in CITATION.finditer(text):
@@ -119,12 +116,9 @@ def _cited(text: str, index: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
     return [index[pid] for pid in cited]
 
 
-def _product_line(product: dict[str, Any], currency: str) -> str:
-    price = product.get("price")
-    price_text = f", {money.amount(price, currency)}" if isinstance(price, int | float) else ""
-    return (
-        f"- {product.get('name')} ({product.get('brand')}{price_text}) [{product.get('productId')}]"
-    )
+def _product_line(product: LedgerProduct, currency: str) -> str:
+    price = "" if product.price is None else f", {money.amount(product.price, currency)}"
+    return f"- {product.name} ({product.brand}{price}) [{product.productId}]"
 
 
 class FoundWords(NamedTuple):
@@ -153,7 +147,7 @@ FOUND_WORDS: dict[str, FoundWords] = {
 
 
 def fallback_answer(
-    reason: str | None, found: list[dict[str, Any]], currency: str = money.DEFAULT_CURRENCY
+    reason: str | None, found: list[LedgerProduct], currency: str = money.DEFAULT_CURRENCY
 ) -> str:
     why = FALLBACK_REASONS.get(reason or "", "something went wrong while I was working on it")
     words = FOUND_WORDS.get(reason or "", FOUND_SO_FAR)

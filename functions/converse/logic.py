@@ -15,6 +15,7 @@ from converse.providers import Provider
 from converse.request import build_request, validate_request
 from converse.settings import Settings
 from converse.wire import message_to_json, messages_from_json
+from shared.contract import Usage
 from shared.steps import ToolStep
 
 
@@ -26,13 +27,6 @@ class ConverseInput(BaseModel):
     ] = None
     steps: Annotated[Any, Field(description="The turn's live trace (shared.steps.Turn)")] = None
     round: Annotated[int, Field(ge=0, description="Tool rounds done before this call")] = 0
-
-
-class Usage(BaseModel):
-    inputTokens: int = 0
-    outputTokens: int = 0
-    cacheReadInputTokens: int = 0
-    cacheWriteInputTokens: int = 0
 
 
 class ConverseOutput(BaseModel):

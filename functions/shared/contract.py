@@ -21,6 +21,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from shared.ledger import LedgerProducts
 from shared.tool_errors import describe_validation_error
 
 MAX_RESULT_BYTES = 4_500
@@ -56,7 +57,17 @@ class Ledger(BaseModel):
     those tools keep nothing here.
     """
 
-    products: list[dict[str, Any]] = Field(default_factory=list)
+    products: LedgerProducts = Field(default_factory=list)
+
+
+class Usage(BaseModel):
+    """A model's tokens as Converse counts them: one call's, or a turn's sum that the
+    state machine keeps (every count of :data:`shared.pricing.USAGE_PRICE_FIELDS`)."""
+
+    inputTokens: int = 0
+    outputTokens: int = 0
+    cacheReadInputTokens: int = 0
+    cacheWriteInputTokens: int = 0
 
 
 class ToolOutput(BaseModel):

@@ -7,13 +7,15 @@ from typing import Any
 import pytest
 
 from compose_response.logic import FOUND_WORDS, ComposeInput, cited_products, compose
+from shared.ledger import products_of
 from shared.vocabulary import FALLBACK_REASONS
 
-LEDGER: list[dict[str, Any]] = [
+RECORDS: list[dict[str, Any]] = [
     {"productId": "CMP-002", "name": "Acer Swift Go 14", "brand": "Acer", "price": 699.0},
     {"productId": "CMP-010", "name": "Dell Inspiron 14", "brand": "Dell", "price": 649.0},
     {"productId": "CMP-002", "name": "Acer Swift Go 14", "brand": "Acer", "price": 699.0},
 ]
+LEDGER = products_of(RECORDS)
 
 
 def body(**kwargs: Any) -> dict[str, Any]:
@@ -25,7 +27,7 @@ def test_products_follow_the_order_of_citation_without_duplicates() -> None:
     out = body(
         outcome="answered",
         answer="Get [CMP-010], or [CMP-002]. [CMP-010] is cheaper.",
-        products=LEDGER,
+        products=RECORDS,
     )
     # Then the products are listed once each, in the order first cited
     assert [p["productId"] for p in out["products"]] == ["CMP-010", "CMP-002"]
@@ -37,7 +39,7 @@ def test_a_citation_no_tool_returned_is_removed_with_its_sentence() -> None:
         "The [CMP-002] suits students. The SuperBook [CMP-777] is better. Both ship free.", LEDGER
     )
     assert text == "The [CMP-002] suits students. Both ship free."
-    assert [p["productId"] for p in products] == ["CMP-002"]
+    assert [p.productId for p in products] == ["CMP-002"]
     assert unknown == ["CMP-777"]
 
 
@@ -54,7 +56,7 @@ def test_markdown_links_and_plain_brackets_are_not_citations() -> None:
 
 
 def test_fallback_names_the_reason_and_offers_what_was_found() -> None:
-    out = body(outcome="fallback", fallbackReason="iteration_cap", products=LEDGER)
+    out = body(outcome="fallback", fallbackReason="iteration_cap", products=RECORDS)
     assert out["fallbackReason"] == "iteration_cap"
     assert "reached my limit" in out["answer"]
     assert [p["productId"] for p in out["products"]] == ["CMP-002", "CMP-010"]
@@ -69,7 +71,7 @@ def test_fallback_without_products_still_gives_a_helpful_answer() -> None:
 
 def test_over_budget_the_answer_says_the_assistant_is_busy_and_lists_the_catalogs_matches() -> None:
     # Given a turn answered from a catalog search because the day's budget is spent
-    out = body(outcome="fallback", fallbackReason="budget_exhausted", products=LEDGER)
+    out = body(outcome="fallback", fallbackReason="budget_exhausted", products=RECORDS)
 
     # Then the shopper reads that the assistant is busy and what the catalog has, not
     # "what I found so far" (nothing was being worked on)
@@ -93,26 +95,26 @@ def test_every_reason_with_its_own_words_is_a_declared_fallback_reason() -> None
 
 
 def test_refusal_is_polite_and_lists_nothing() -> None:
-    out = body(outcome="refused", answer="whatever the model said", products=LEDGER)
+    out = body(outcome="refused", answer="whatever the model said", products=RECORDS)
     assert out["products"] == [] and "can't help" in out["answer"]
     assert "whatever the model said" not in out["answer"]
 
 
 def test_truncated_answer_is_marked() -> None:
-    out = body(outcome="truncated", answer="The [CMP-002] is good because", products=LEDGER)
+    out = body(outcome="truncated", answer="The [CMP-002] is good because", products=RECORDS)
     assert out["answer"].startswith("The [CMP-002] is good because")
     assert "cut short" in out["answer"]
     assert out["fallbackReason"] is None
 
 
 def test_an_answer_left_empty_by_removals_still_says_something() -> None:
-    out = body(outcome="answered", answer="Buy the [NOPE-1].", products=LEDGER)
+    out = body(outcome="answered", answer="Buy the [NOPE-1].", products=RECORDS)
     assert out["products"] == []
     assert out["answer"] and "NOPE-1" not in out["answer"]
 
 
 def test_a_long_truncated_answer_keeps_its_cut_short_note() -> None:
-    out = body(outcome="truncated", answer="The [CMP-002] is good. " * 400, products=LEDGER)
+    out = body(outcome="truncated", answer="The [CMP-002] is good. " * 400, products=RECORDS)
     assert len(out["answer"]) <= 4000
     assert out["answer"].endswith(
         "(This answer was cut short. Ask me to continue or to be more specific.)"
@@ -132,7 +134,7 @@ def test_a_long_truncated_answer_keeps_its_cut_short_note() -> None:
     ],
 )
 def test_an_invented_citation_drops_only_its_sentence_in_any_script(answer: str, kept: str) -> None:
-    ledger = [{"productId": "CMP-023", "name": "HP 14"}]
+    ledger = products_of([{"productId": "CMP-023", "name": "HP 14"}])
     text, products, unknown = cited_products(answer, ledger)
     assert text == kept
-    assert [p["productId"] for p in products] == ["CMP-023"] and unknown == ["CMP-999"]
+    assert [p.productId for p in products] == ["CMP-023"] and unknown == ["CMP-999"]

@@ -9,14 +9,16 @@ import pytest
 from compose_response.facts import TRACE_STEP, Correction, check_facts
 from compose_response.logic import MAX_CORRECTIONS, ComposeInput, compose
 from shared.catalog_data import load_catalog
+from shared.ledger import products_of
 
 CATALOG = {p["productId"]: p for p in load_catalog()}
+LEDGER = {record.productId: record for record in products_of(CATALOG.values())}
 HP_14 = "CMP-023"  # $349.00, 8 GB RAM, 256 GB, 1.4 kg, 10 h, 14", Windows 11 Home, 52 in stock
 
 
 def check(answer: str, *ids: str) -> tuple[str, list[Correction]]:
     """The answer checked against a ledger holding ``ids`` (every catalog product if none)."""
-    ledger = {pid: CATALOG[pid] for pid in ids} if ids else CATALOG
+    ledger = {pid: LEDGER[pid] for pid in ids} if ids else LEDGER
     return check_facts(answer, ledger)
 
 

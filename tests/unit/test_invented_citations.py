@@ -11,9 +11,11 @@ from typing import Any
 import pytest
 
 from compose_response.logic import ComposeInput, cited_products, compose
+from shared.ledger import products_of
 
 REAL = ["CMP-023", "CMP-040", "CMP-050", "CMP-008", "CMP-002"]
-LEDGER: list[dict[str, Any]] = [{"productId": pid, "name": pid} for pid in REAL]
+RECORDS: list[dict[str, Any]] = [{"productId": pid, "name": pid} for pid in REAL]
+LEDGER = products_of(RECORDS)
 
 
 def shopper_reads(answer: str) -> str:
@@ -148,7 +150,7 @@ def test_a_mixed_bullet_keeps_its_real_product_and_an_invented_bullet_goes() -> 
         LEDGER,
     )
     assert text == "Options:\n- The HP 14 [CMP-023]"
-    assert [p["productId"] for p in products] == ["CMP-023"]
+    assert [p.productId for p in products] == ["CMP-023"]
     assert unknown == ["CMP-999", "CMP-998"]
 
 

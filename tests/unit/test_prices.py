@@ -15,12 +15,14 @@ from compose_response.facts import check_facts
 from compose_response.logic import ComposeInput, compose
 from compose_response.settings import Settings
 from shared.catalog_data import load_catalog
+from shared.ledger import products_of
 
 CATALOG = {p["productId"]: p for p in load_catalog()}
+LEDGER = {record.productId: record for record in products_of(CATALOG.values())}
 
 
 def shopper_reads(answer: str, currency: str = "USD") -> tuple[str, list[tuple[Any, ...]]]:
-    text, corrections = check_facts(answer, CATALOG, currency)
+    text, corrections = check_facts(answer, LEDGER, currency)
     return text, [(c.said, c.record, c.text, c.dropped) for c in corrections]
 
 

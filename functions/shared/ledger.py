@@ -1,0 +1,112 @@
+"""A product as the ledger holds it: the record a catalog tool found, which the response
+shows and checks the answer against.
+
+Not :class:`shared.product.Product`, on purpose. The ledger holds what the tools
+return, and they return less than an import file must hold: the search snapshot keeps
+no description, a store's table may hold a product without a brand or a picture. A
+missing field is unknown (the fact check skips it, the card leaves it out), never a
+reason to hide the product. What is there must be what a product holds: an id the
+citations can name, a name, a price that is a number, specs of the shop's value kinds.
+A record that is not one is refused here, once, with a warning in the log, and the
+answer may not cite it (:mod:`compose_response.citations` removes the claim).
+
+A dump is the record as the tool returned it: the fields it did not have stay out, a
+whole-number price stays an ``int``, and fields a store adds beyond these pass through.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Annotated, Any
+
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    TypeAdapter,
+    ValidationError,
+)
+
+from shared.catalog.categories import CategoryName
+from shared.observability import logger
+from shared.product import FiniteFloat, ImageUrl, ProductId
+from shared.tool_errors import describe_validation_error
+
+
+def _unsaid(value: Any) -> bool:
+    return value is None
+
+
+Unsaid = Field(exclude_if=_unsaid)
+"""A field the record may lack: absent from the dump when it was absent from the record."""
+
+Amount = Annotated[StrictInt, Field(ge=0)] | Annotated[FiniteFloat, Field(ge=0)]
+"""A price or a count as the catalog wrote it: ``349`` stays ``349``, ``349.5`` a float."""
+LedgerSpecValue = StrictBool | StrictInt | FiniteFloat | StrictStr | list[StrictStr]
+"""A spec's value, of the kinds :data:`shared.product.SpecValue` allows (its length caps
+are the import's business: the ledger cuts text as the tool cut it)."""
+
+
+class LedgerProduct(BaseModel):
+    """One product the tools found, as the response shows it. Field order is
+    :class:`~shared.product.Product`'s, the order the catalog's records are written in."""
+
+    model_config = ConfigDict(extra="allow")
+
+    productId: ProductId
+    name: Annotated[StrictStr, Field(min_length=1)]
+    brand: Annotated[StrictStr | None, Unsaid] = None
+    category: Annotated[CategoryName | None, Unsaid] = None
+    price: Annotated[Amount | None, Unsaid] = None
+    description: Annotated[StrictStr | None, Unsaid] = None
+    stock: Annotated[Annotated[StrictInt, Field(ge=0)] | None, Unsaid] = None
+    specs: Annotated[dict[StrictStr, LedgerSpecValue] | None, Unsaid] = None
+    imageUrl: Annotated[ImageUrl | None, Unsaid] = None
+
+    def spec(self, key: str) -> Any:
+        """The value of spec ``key``; None when the record has none."""
+        return (self.specs or {}).get(key)
+
+
+LedgerIndex = dict[str, LedgerProduct]
+"""The ledger's products by id, as the answer's citations look them up."""
+
+_PRODUCT = TypeAdapter(LedgerProduct)
+
+
+def products_of(records: Iterable[Any]) -> list[LedgerProduct]:
+    """The records that are products, parsed; each one that is not is logged and left out.
+
+    One record that is not a product must not cost the shopper the others, and what the
+    answer says about the one left out is then unverifiable.
+    """
+    kept: list[LedgerProduct] = []
+    for record in records:
+        if isinstance(record, LedgerProduct):
+            kept.append(record)
+            continue
+        try:
+            kept.append(_PRODUCT.validate_python(record))
+        except ValidationError as exc:
+            logger.warning(
+                "ledger record refused: not a product",
+                extra={
+                    "productId": record.get("productId") if isinstance(record, dict) else None,
+                    "problems": describe_validation_error(exc),
+                },
+            )
+    return kept
+
+
+def _products_only(records: Any) -> Any:
+    # Anything but a list is left to the list's own validation to refuse.
+    return products_of(records) if isinstance(records, list) else records
+
+
+LedgerProducts = Annotated[list[LedgerProduct], BeforeValidator(_products_only)]
+"""The ledger's products, parsed once where they enter a function: the records that
+are not products are dropped there."""
