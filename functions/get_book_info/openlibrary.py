@@ -11,8 +11,8 @@ import urllib.parse
 import urllib.request
 from typing import Any
 
-from shared.errors import UpstreamError
-from shared.http import Opener, get_json
+from shared.catalog.specs import ISBN, PAGES, YEAR
+from shared.http import Opener, get_json_list
 from shared.sanitize import clean_text
 
 MAX_RESULTS = 3
@@ -34,30 +34,30 @@ def search_books(
     timeout_s: float,
     opener: Opener = urllib.request.urlopen,
 ) -> list[dict[str, Any]]:
-    """Top Open Library matches for ``query``; raises :class:`UpstreamError`."""
+    """Top Open Library matches for ``query``; raises :class:`~shared.errors.UpstreamError`."""
     params = urllib.parse.urlencode({"q": query, "limit": MAX_RESULTS, "fields": FIELDS})
-    body = get_json(
+    docs = get_json_list(
         f"{base_url.rstrip('/')}/search.json?{params}",
+        at=("docs",),
         headers={"Accept": "application/json"},
         timeout_s=timeout_s,
         opener=opener,
     )
-    docs = body.get("docs") if isinstance(body, dict) else None
-    if not isinstance(docs, list):
-        raise UpstreamError("malformed", "response has no docs list")
-    return [_trim(doc) for doc in docs if isinstance(doc, dict)][:MAX_RESULTS]
+    return [_trim(doc) for doc in docs[:MAX_RESULTS]]
 
 
 def _trim(doc: dict[str, Any]) -> dict[str, Any]:
+    # A fact the catalog also holds for its books goes under the catalog's spec name, so
+    # the model reads the two sources' values as the same thing.
     return {
         "title": _text(doc.get("title"), TITLE_CHARS),
         "authors": _texts(doc.get("author_name"), AUTHOR_CHARS)[:MAX_AUTHORS],
-        "year": _int(doc.get("first_publish_year")),
+        YEAR.key: _int(doc.get("first_publish_year")),
         "avgRating": _rating(doc.get("ratings_average")),
         "ratingsCount": _int(doc.get("ratings_count")),
         "subjects": _texts(doc.get("subject"), SUBJECT_CHARS)[:MAX_SUBJECTS],
-        "isbn": _isbn13(doc.get("isbn")),
-        "pages": _int(doc.get("number_of_pages_median")),
+        ISBN.key: _isbn13(doc.get("isbn")),
+        PAGES.key: _int(doc.get("number_of_pages_median")),
     }
 
 

@@ -6,8 +6,7 @@ import urllib.parse
 import urllib.request
 from typing import Any
 
-from shared.errors import UpstreamError
-from shared.http import Opener, get_json
+from shared.http import Opener, get_json_list
 from shared.sanitize import clean_text
 
 MAX_RESULTS = 5
@@ -24,11 +23,12 @@ def search_reviews(
     timeout_s: float,
     opener: Opener = urllib.request.urlopen,
 ) -> list[dict[str, Any]]:
-    """Top web results for reviews of ``query``; raises :class:`UpstreamError`."""
+    """Top web results for reviews of ``query``; raises :class:`~shared.errors.UpstreamError`."""
     params = urllib.parse.urlencode({"q": f"{query} review", "count": MAX_RESULTS})
     url = f"{base_url.rstrip('/')}/res/v1/web/search?{params}"
-    body = get_json(
+    results = get_json_list(
         url,
+        at=("web", "results"),
         headers={
             "Accept": "application/json",
             "Accept-Encoding": "gzip",
@@ -37,11 +37,7 @@ def search_reviews(
         timeout_s=timeout_s,
         opener=opener,
     )
-    web = body.get("web") if isinstance(body, dict) else None
-    results = web.get("results") if isinstance(web, dict) else None
-    if not isinstance(results, list):
-        raise UpstreamError("malformed", "response has no web.results list")
-    return [_trim(item) for item in results if isinstance(item, dict)][:MAX_RESULTS]
+    return [_trim(item) for item in results[:MAX_RESULTS]]
 
 
 def _trim(item: dict[str, Any]) -> dict[str, Any]:

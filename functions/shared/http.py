@@ -80,6 +80,25 @@ def get_json(
         raise UpstreamError("malformed", "response body is not JSON") from exc
 
 
+def get_json_list(
+    url: str,
+    *,
+    at: tuple[str, ...],
+    headers: Mapping[str, str],
+    timeout_s: float,
+    opener: Opener = urllib.request.urlopen,
+) -> list[dict[str, Any]]:
+    """The objects in the list at the keys ``at`` of ``url``'s JSON (``("web", "results")``
+    is ``body["web"]["results"]``); raises :class:`UpstreamError`, ``malformed`` when
+    there is no such list. An item that is not an object is left out."""
+    found = get_json(url, headers=headers, timeout_s=timeout_s, opener=opener)
+    for key in at:
+        found = found.get(key) if isinstance(found, dict) else None
+    if not isinstance(found, list):
+        raise UpstreamError("malformed", f"response has no {'.'.join(at)} list")
+    return [item for item in found if isinstance(item, dict)]
+
+
 def _read_body(response: Any, deadline: float, timeout_s: float) -> bytes:
     """The body, read in chunks until EOF; :class:`UpstreamError` past ``deadline`` or the cap.
 
