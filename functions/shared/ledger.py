@@ -44,8 +44,8 @@ def _unsaid(value: Any) -> bool:
 Unsaid = Field(exclude_if=_unsaid)
 """A field the record may lack: absent from the dump when it was absent from the record."""
 
-Amount = Annotated[StrictInt, Field(ge=0)] | Annotated[FiniteFloat, Field(ge=0)]
-"""A price or a count as the catalog wrote it: ``349`` stays ``349``, ``349.5`` a float."""
+Price = Annotated[StrictInt, Field(ge=0)] | Annotated[FiniteFloat, Field(ge=0)]
+"""A price as the catalog wrote it: ``349`` stays ``349``, ``349.5`` a float."""
 LedgerSpecValue = StrictBool | StrictInt | FiniteFloat | StrictStr | list[StrictStr]
 """A spec's value, of the kinds :data:`shared.product.SpecValue` allows (its length caps
 are the import's business: the ledger cuts text as the tool cut it)."""
@@ -61,7 +61,7 @@ class LedgerProduct(BaseModel):
     name: Annotated[StrictStr, Field(min_length=1)]
     brand: Annotated[StrictStr | None, Unsaid] = None
     category: Annotated[CategoryName | None, Unsaid] = None
-    price: Annotated[Amount | None, Unsaid] = None
+    price: Annotated[Price | None, Unsaid] = None
     description: Annotated[StrictStr | None, Unsaid] = None
     stock: Annotated[Annotated[StrictInt, Field(ge=0)] | None, Unsaid] = None
     specs: Annotated[dict[StrictStr, LedgerSpecValue] | None, Unsaid] = None
