@@ -12,6 +12,8 @@ from collections.abc import Iterable
 from typing import Final
 
 from shared.catalog.categories import Category
+from shared.catalog.spec import Sort
+from shared.catalog.specs import PRICE_SORT, SPECS
 from shared.search.intents import INTENTS
 from storechat.offline.store import store
 
@@ -131,57 +133,27 @@ _USES: Final[tuple[tuple[str, str, str], ...]] = (
 USE_RES: Final = tuple((name, re.compile(pattern, _I)) for name, pattern, _ in _USES)
 USE_PHRASE: Final = {name: phrase for name, _, phrase in _USES}
 
-# Each order a shopper can ask for, and how an answer announces it.
-_SORTS: Final[tuple[tuple[str, str, str], ...]] = (
-    (
-        "weight",
-        r"\b(?:lightest|lighter|least heavy|weighs? (?:the )?least)\b",
-        "lightest first",
-    ),
-    (
-        "price",
-        r"\b(?:cheapest|cheaper|least expensive|lowest price|most affordable)\b",
-        "cheapest first",
-    ),
-    (
-        "price_desc",
-        r"\b(?:most expensive|priciest|dearest|most costly|highest[- ]priced|"
-        r"top[- ]of[- ]the[- ]line|most premium)\b",
-        "priciest first",
-    ),
-    (
-        "battery",
-        r"\b(?:longest|longer|best|better|good|great|biggest|bigger|largest|most|more) "
-        r"battery|battery life\b|"
-        r"\b(?:lasts? (?:the )?longest|longest[- ]lasting)\b",
-        "longest battery first",
-    ),
-    ("ram", r"\b(?:most|more|biggest|largest) (?:ram|memory)\b", "most RAM first"),
-    (
-        "storage",
-        r"\b(?:most|more|biggest|largest) (?:storage|space)\b",
-        "most storage first",
-    ),
-    (
-        "screen",
-        r"\b(?:big|large|biggest|largest|bigger|larger) (?:screen|display)\b",
-        "biggest screen first",
-    ),
-    (
-        "camera",
-        r"\b(?:best|better|good|great|top) (?:\w+ )?cameras?\b|\bmost megapixels\b",
-        "best camera first",
-    ),
-    ("newest", r"\b(?:newest|latest model|most recent)\b", "newest first"),
-    (
-        "performance",
-        r"\b(?:fastest|faster|most powerful|more powerful|"
-        r"best performance)\b",
-        "most powerful first",
-    ),
+# Each order a shopper can ask for, and how an answer announces it: the catalog tool's
+# (shared.catalog.specs), then the one this model ranks by itself. Their reverses are read
+# last, so that a reverse's words never take a question from an order read before.
+_PERFORMANCE: Final = Sort(
+    "performance",
+    True,
+    "most powerful first",
+    r"\b(?:fastest|faster|most powerful|more powerful|best performance)\b",
 )
-SORT_RES: Final = tuple((name, re.compile(pattern, _I)) for name, pattern, _ in _SORTS)
-SORT_PHRASE: Final = {name: phrase for name, _, phrase in _SORTS}
+_BY_SPEC: Final = tuple(dict.fromkeys(s.sort for s in SPECS if s.sort is not None))
+_SORTS: Final = (
+    *PRICE_SORT.both(),
+    *_BY_SPEC,
+    _PERFORMANCE,
+    *(s.reverse for s in _BY_SPEC if s.reverse is not None),
+)
+SORT_RES: Final = tuple((s.name, re.compile(s.said, _I)) for s in _SORTS)
+SORT_PHRASE: Final = {s.name: s.step for s in _SORTS}
+REVERSED: Final = {s.reverse.name: s.name for s in _BY_SPEC if s.reverse is not None}
+"""Each spec's reverse order by the order it reverses: ``{"weight_desc": "weight", ...}``."""
+
 
 # Genres: the catalog's own, and the words the search's phrase table reads as a genre.
 _GENRE_PHRASES: Final = tuple(
