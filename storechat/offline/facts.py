@@ -33,6 +33,7 @@ _FACT_ORDER: Final[dict[str, dict[str | None, tuple[str, ...]]]] = {
         "travel": ("weight", "battery", "ram"),
         "work": ("ram", "cpu", "battery"),
         "editing": ("ram", "gpu", "storage"),
+        "programming": ("ram", "cpu", "storage"),
         "photos": ("ram", "screen", "weight"),
         None: ("ram", "weight", "battery"),
     },
@@ -147,6 +148,7 @@ _RELEVANT_SUPERLATIVES: Final[dict[str | None, frozenset[str]]] = {
     "travel": frozenset({"weight", "battery"}),
     "work": frozenset({"ram", "battery"}),
     "editing": frozenset({"ram", "gpu"}),
+    "programming": frozenset({"ram", "battery"}),
     "photos": frozenset({"camera"}),
     None: frozenset({"price", "weight", "battery"}),
 }

@@ -32,6 +32,7 @@ from storechat.offline.vocabulary import (
     OS_CATEGORY,
     REVERSED,
     REVIEWS,
+    USE_SORT,
     unique,
 )
 
@@ -108,14 +109,6 @@ def _keywords(intent: Intent, category: str | None) -> str:
     return " ".join(unique(words))
 
 
-_USE_SORT: Final[dict[str, str]] = {
-    "travel": "weight",
-    "gaming": "ram",
-    "work": "ram",
-    "editing": "ram",
-    "photos": "camera",
-    "basic": "price",
-}
 _TOOL_SORTS: Final = frozenset(sort.name for _, sort in sorts())
 # A book's order the tool keeps: its year. Ranked here otherwise, among the matches.
 _BOOK_SORTS: Final = frozenset(sort.name for sort in YEAR.sort.both()) if YEAR.sort else frozenset()
@@ -123,7 +116,7 @@ _PRICES: Final = frozenset({"minPrice", "maxPrice"})
 
 
 def _sort(intent: Intent, category: str | None) -> str | None:
-    sort_by = intent.sort_by or _USE_SORT.get(intent.use or "")
+    sort_by = intent.sort_by or USE_SORT.get(intent.use or "")
     if category == BOOKS:
         return sort_by if sort_by in _BOOK_SORTS else None
     if REVERSED.get(sort_by or "", sort_by) == "camera" and category == COMPUTERS:

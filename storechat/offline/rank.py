@@ -73,6 +73,7 @@ _USE_WEIGHTS: Final[dict[str | None, dict[str, float]]] = {
     "travel": {"weight": 3, "battery": 3, "price": 1},
     "work": {"ram": 3, "pro_os": 2, "battery": 1, "storage": 1, "price": 0.5},
     "editing": {"ram": 3, "gpu": 2, "storage": 1, "price": 0.5},
+    "programming": {"ram": 3, "storage": 1, "battery": 1, "price": 0.5},
     "photos": {"camera": 4, "storage": 1},
     "basic": {"price": 3, "battery": 1, "weight": 0.5},
     None: {"price": 1, "ram": 1, "battery": 1, "weight": 0.5, "storage": 0.5},

@@ -184,3 +184,38 @@ def test_the_answer_leads_with_the_most_or_least_and_says_the_order(
     assert heading in text
     first = text[text.index("1. ") :].split("[", 2)[1].split("]")[0]
     assert next(p for p in laptops if p["productId"] == first)["specs"][key] == want
+
+
+# ----------------------------------------------------------------- uses ranked by their spec
+
+
+@pytest.mark.parametrize(
+    ("question", "sort", "phrase"),
+    [
+        ("I need a laptop for programming", "ram", "for programming"),
+        ("a laptop for coding", "ram", "for programming"),
+        ("Quiero un portátil para programar", "ram", "for programming"),
+        ("a laptop for video editing", "ram", "for video editing"),
+        ("a light laptop to travel with", "weight", "for travel"),
+    ],
+)
+def test_a_use_in_plain_words_ranks_by_the_spec_that_matters_for_it(
+    question: str, sort: str, phrase: str
+) -> None:
+    # Given the catalog's laptops, returned in the catalog's order
+    laptops = [
+        p["productId"]
+        for p in CATALOG
+        if p["specs"].get("formFactor") == "laptop" and p["stock"] > 0
+    ][:6]
+    # When a shopper says what the laptop is for
+    text, asked = answer(OfflineModel(), question, [inventory(*map(product, laptops))])
+    # Then the catalog is asked in the order of the use's main spec, the answer names
+    # the use, and leads with the laptop that has the most (or least) of it
+    assert asked[0][0]["sortBy"] == sort
+    assert phrase in text
+    column, biggest_first = SORTS[sort]
+    key = next(s.key for s in SPECS if s.column == column)
+    values = [product(pid)["specs"][key] for pid in laptops]
+    first = text[text.index("1. ") :].split("[", 2)[1].split("]")[0]
+    assert product(first)["specs"][key] == (max(values) if biggest_first else min(values))
