@@ -30,6 +30,8 @@ def converse_environment(config: EnvironmentConfig, stack_region: str) -> dict[s
         "BEDROCK_REGION": config.bedrock_region or stack_region,
         "MAX_TOKENS": str(config.max_tokens),
         "PROMPT_CACHING": "true" if config.prompt_caching else "false",
+        # The catalog tool's price fields name it to the model.
+        "STORE_CURRENCY": config.store_currency,
     }
     if config.guardrail:
         environment["GUARDRAIL_ID"] = config.guardrail.id

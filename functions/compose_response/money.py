@@ -4,9 +4,10 @@ The catalog's prices are numbers in one currency: the store's (``STORE_CURRENCY`
 US dollars unless set). An answer may write an amount with a symbol before or after
 it (``$299``, ``€299``, ``299 €``, ``£299``, ``1.299,00 €``), an ISO code (``USD 299``,
 ``299 EUR``, ``CHF 299``) or a word after it (``299 dollars``, ``299 Euro``,
-``299 francs suisses``, ``299円``). :data:`CURRENCIES` lists the notations of each
-currency the fact check knows; a symbol several of them write (``$``, ``¥``, ``kr``)
-is the store's when the store's currency writes it, else the first one's listed.
+``299 francs suisses``, ``299円``). :data:`CURRENCIES` (:mod:`shared.currency`) lists
+the notations of each currency the fact check knows; a symbol several of them write
+(``$``, ``¥``, ``kr``) is the store's when the store's currency writes it, else the
+first one's listed.
 
 "Pounds" alone is a weight (``3 pounds``); sterling is ``£``, ``GBP`` or "pounds sterling".
 """
@@ -14,86 +15,13 @@ is the store's when the store's currency writes it, else the first one's listed.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Final, Literal
 
+# Read here as money.CURRENCIES and money.DEFAULT_CURRENCY by the fact check.
+from shared.currency import CURRENCIES as CURRENCIES
+from shared.currency import DEFAULT_CURRENCY as DEFAULT_CURRENCY
+
 Notation = Literal["symbol", "code", "word"]
-
-
-@dataclass(frozen=True)
-class Currency:
-    code: str
-    """ISO 4217, which is also how a corrected amount in words is written."""
-    symbols: tuple[str, ...] = ()
-    """Written before or after the number; the first is how the store writes it."""
-    words: tuple[str, ...] = ()
-    """Regular expressions for the words written after the number, in a few languages."""
-    decimals: int = 2
-    code_after: bool = True
-    """Whether the code after a number is read as this currency: not for a code that is
-    also a word of the trade ("3 CAD programs")."""
-
-
-CURRENCIES: Final[dict[str, Currency]] = {
-    c.code: c
-    for c in (
-        Currency(
-            "USD",
-            ("$", "US$"),
-            (
-                r"US[ -]?[Dd]ollars?",
-                r"[Dd]ollars? américains",
-                r"dollars?",
-                r"Dollars?",
-                r"bucks",
-                r"米ドル",
-                r"ドル",
-                r"美元",
-            ),
-        ),
-        Currency("EUR", ("€",), (r"[Ee]uros?", r"ユーロ", r"欧元")),
-        Currency(
-            "GBP",
-            ("£",),
-            (r"pounds? sterling", r"British pounds?", r"Pfund Sterling", r"livres? sterling"),
-        ),
-        Currency(
-            "CHF",
-            # Not "Fr." alone: a German answer writes Friday so ("Fr. 13.12.").
-            ("CHF", "SFr."),
-            (r"Schweizer Franken", r"Franken", r"[Ss]wiss francs?", r"francs? suisses?"),
-        ),
-        Currency("JPY", ("¥", "￥", "JP¥"), (r"円", r"[Yy]en"), decimals=0),
-        Currency("CNY", ("¥", "CN¥", "RMB"), (r"元", r"人民币", r"[Yy]uan")),
-        Currency(
-            "CAD",
-            ("$", "C$", "CA$", "CAN$"),
-            (r"Canadian dollars?", r"kanadische Dollar", r"dollars? canadiens?"),
-            code_after=False,
-        ),
-        Currency(
-            "AUD",
-            ("$", "A$", "AU$"),
-            (r"Australian dollars?", r"australische Dollar", r"dollars? australiens?"),
-        ),
-        Currency("NZD", ("$", "NZ$"), (r"New Zealand dollars?",)),
-        Currency("HKD", ("$", "HK$"), (r"Hong Kong dollars?",)),
-        Currency("SGD", ("$", "S$"), (r"Singapore dollars?",)),
-        Currency("MXN", ("$", "MX$", "Mex$"), (r"pesos? mexicanos?", r"Mexican pesos?")),
-        Currency("BRL", ("R$",), (r"reais", r"real brasileiro")),
-        Currency("INR", ("₹", "Rs."), (r"rupees?", r"Rupien")),
-        # Not "won": "released in 2023 won awards".
-        Currency("KRW", ("₩",), (r"원",), decimals=0),
-        Currency("SEK", ("kr",), (r"kronor", r"Swedish kronor")),
-        Currency("NOK", ("kr",), (r"Norwegian kroner",)),
-        Currency("DKK", ("kr",), (r"Danish kroner",)),
-        Currency("PLN", ("zł",), (r"złotych", r"złoty")),
-        Currency("CZK", ("Kč",), (r"korun",)),
-    )
-}
-"""Every currency the fact check reads, by ISO 4217 code."""
-
-DEFAULT_CURRENCY: Final = "USD"
 
 
 def _alternatives(texts: list[str]) -> str:

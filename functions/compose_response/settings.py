@@ -5,16 +5,16 @@ from __future__ import annotations
 import functools
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field
 
-from compose_response.money import CURRENCIES, DEFAULT_CURRENCY
+from shared.currency import DEFAULT_CURRENCY, StoreCurrency
 from shared.environment import environ
 
 
 class Settings(BaseModel):
     model_config = ConfigDict(extra="ignore", populate_by_name=True)
 
-    store_currency: Annotated[str, Field(alias="STORE_CURRENCY")] = DEFAULT_CURRENCY
+    store_currency: Annotated[StoreCurrency, Field(alias="STORE_CURRENCY")] = DEFAULT_CURRENCY
     """The currency of the catalog's prices (ISO 4217): the fact check compares and
     corrects every amount in it, and rewrites an amount in any other into it."""
 
@@ -23,14 +23,6 @@ class Settings(BaseModel):
     store's Products API has no read by id), such citations cannot be vouched for."""
     # Lambda sets AWS_REGION; passed to the client, since boto3 reads only os.environ.
     region: Annotated[str | None, Field(alias="AWS_REGION")] = None
-
-    @field_validator("store_currency")
-    @classmethod
-    def _known(cls, value: str) -> str:
-        code = value.strip().upper()
-        if code not in CURRENCIES:
-            raise ValueError(f"must be one of {', '.join(sorted(CURRENCIES))}, got {value!r}")
-        return code
 
 
 @functools.cache

@@ -157,6 +157,7 @@ def converse(event: ConverseInput, *, settings: Settings, provider: Provider) ->
         guardrail=(settings.guardrail_id, settings.guardrail_version)
         if settings.guardrail_id
         else None,
+        currency=settings.store_currency,
     )
     validate_request(request)
     timeout_s = None

@@ -23,6 +23,7 @@ from botocore.validate import validate_parameters
 
 from converse.caching import cache_rules
 from converse.prompt import SYSTEM_PROMPT, tools
+from shared.currency import DEFAULT_CURRENCY
 from shared.errors import InvalidConverseRequest
 
 CACHE_POINT = {"cachePoint": {"type": "default"}}
@@ -81,10 +82,11 @@ def build_request(
     temperature: float,
     prompt_caching: bool,
     guardrail: tuple[str, str] | None = None,
+    currency: str = DEFAULT_CURRENCY,
 ) -> dict[str, Any]:
     cache = prompt_caching and supports_prompt_caching(model_id)
     system: list[dict[str, Any]] = [{"text": SYSTEM_PROMPT}]
-    specs: list[dict[str, Any]] = list(tools())
+    specs: list[dict[str, Any]] = list(tools(currency))
     if cache:
         # Tools come before the system prompt in the cached prefix: one checkpoint
         # after the system prompt covers both.

@@ -7,6 +7,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from shared.currency import DEFAULT_CURRENCY, StoreCurrency
 from shared.environment import environ
 
 # Recent Claude models on Bedrock are called through an inference profile, not on demand.
@@ -26,6 +27,8 @@ class Settings(BaseModel):
     prompt_caching: Annotated[bool, Field(alias="PROMPT_CACHING")] = False
     guardrail_id: Annotated[str | None, Field(alias="GUARDRAIL_ID")] = None
     guardrail_version: Annotated[str, Field(alias="GUARDRAIL_VERSION")] = "DRAFT"
+    store_currency: Annotated[StoreCurrency, Field(alias="STORE_CURRENCY")] = DEFAULT_CURRENCY
+    """The currency of the catalog's prices: the catalog tool's price fields name it."""
 
     @field_validator("provider")
     @classmethod

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator
 
 from shared.catalog.categories import PLURALS, CategoryName
 from shared.catalog.specs import bounds, sorts
+from shared.currency import InStoreCurrency
 from shared.product import ProductId
 from shared.tool_steps import Words, field_words, number
 
@@ -102,11 +103,13 @@ class _Search(BaseModel):
     ] = None
     minPrice: Annotated[
         float | None,
-        Field(ge=0, le=1_000_000, allow_inf_nan=False, description="Lowest price in US dollars"),
+        Field(ge=0, le=1_000_000, allow_inf_nan=False, description="Lowest price"),
+        InStoreCurrency(),
     ] = None
     maxPrice: Annotated[
         float | None,
-        Field(gt=0, le=1_000_000, allow_inf_nan=False, description="Highest price in US dollars"),
+        Field(gt=0, le=1_000_000, allow_inf_nan=False, description="Highest price"),
+        InStoreCurrency(),
     ] = None
     inStockOnly: Annotated[
         bool | None, Field(description="Only products in stock"), Words("in stock")

@@ -38,6 +38,7 @@ from get_computer_reviews.schema import DESCRIPTION as REVIEWS_DESCRIPTION
 from get_computer_reviews.schema import ReviewsInput
 from lookup_inventory.schema import DESCRIPTION as INVENTORY_DESCRIPTION
 from lookup_inventory.schema import InventoryInput
+from shared.currency import DEFAULT_CURRENCY, InStoreCurrency
 
 
 @dataclass(frozen=True)
@@ -88,12 +89,13 @@ class Tool:
     input_model: type[BaseModel]
     function: Function
 
-    def spec(self) -> dict[str, Any]:
+    def spec(self, currency: str = DEFAULT_CURRENCY) -> dict[str, Any]:
+        """What the model reads about the tool, with amounts in ``currency`` (the store's)."""
         return {
             "toolSpec": {
                 "name": self.name,
                 "description": self.description,
-                "inputSchema": {"json": input_schema(self.input_model)},
+                "inputSchema": {"json": input_schema(self.input_model, currency)},
             }
         }
 
@@ -195,28 +197,36 @@ def tool_functions_object(arn_of: dict[str, str]) -> str:
     return "{" + pairs + "}"
 
 
-def tool_specs() -> tuple[dict[str, Any], ...]:
-    """The ``toolConfig.tools`` entries the model receives (built once per set of tools)."""
-    return _specs(TOOLS)
+def tool_specs(currency: str = DEFAULT_CURRENCY) -> tuple[dict[str, Any], ...]:
+    """The ``toolConfig.tools`` entries the model receives, with amounts in ``currency``
+    (the store's; built once per set of tools and currency)."""
+    return _specs(TOOLS, currency)
 
 
 @functools.cache
-def _specs(tools: tuple[Tool, ...]) -> tuple[dict[str, Any], ...]:
-    return tuple(t.spec() for t in tools)
+def _specs(tools: tuple[Tool, ...], currency: str) -> tuple[dict[str, Any], ...]:
+    return tuple(t.spec(currency) for t in tools)
 
 
-def input_schema(model: type[BaseModel]) -> dict[str, Any]:
+def input_schema(model: type[BaseModel], currency: str = DEFAULT_CURRENCY) -> dict[str, Any]:
     """``model``'s JSON Schema as a model needs it: no titles, no nulls, no references.
 
     pydantic writes an optional field as ``anyOf: [X, {type: null}]`` with a ``null``
     default; for the model an optional field is simply one it may leave out, so it
     reads ``X``. Every other rule (enums, bounds, lengths, patterns, forbidden extra
     keys, required fields) is kept, so the schema says exactly what the tool accepts.
+    A field marked :class:`~shared.currency.InStoreCurrency` names ``currency`` after
+    its description.
     """
     schema = model.model_json_schema()
     definitions = schema.pop("$defs", {})
     schema.pop("description", None)  # the model's docstring; the tool has its description
     compact: dict[str, Any] = _compact(schema, definitions)
+    for name, field in model.model_fields.items():
+        for marker in field.metadata:
+            if isinstance(marker, InStoreCurrency) and field.description:
+                described = compact["properties"][field.alias or name]
+                described["description"] = marker.describe(field.description, currency)
     return compact
 
 

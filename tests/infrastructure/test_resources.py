@@ -311,10 +311,10 @@ def test_the_model_settings_come_from_config(each_env: Synthesized) -> None:
 
 
 def test_the_store_currency_comes_from_config(each_env: Synthesized) -> None:
-    env = render(
-        each_env.props(each_env.function_id("compose_response"))["Environment"]["Variables"]
-    )
-    assert env["STORE_CURRENCY"] == each_env.config.store_currency == "USD"
+    # The response builder checks prices in it; the Converse function names it to the model
+    for key in ("compose_response", "converse"):
+        env = render(each_env.props(each_env.function_id(key))["Environment"]["Variables"])
+        assert env["STORE_CURRENCY"] == each_env.config.store_currency == "USD", key
 
 
 def test_the_brave_key_is_never_in_the_template(each_env: Synthesized) -> None:
