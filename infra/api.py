@@ -23,7 +23,6 @@ from infra.api_templates import (
     JSON,
     THROTTLED_BODY,
     TIMED_OUT_BODY,
-    answered_or_unavailable,
     bad_request_template,
     gateway_cors_headers,
     gateway_error_template,
@@ -31,10 +30,12 @@ from infra.api_templates import (
     json_schema,
     request_template,
     response_template,
+    service_integration,
     upstream_error_template,
 )
 from infra.config import EnvironmentConfig
-from infra.runtime import acknowledge, log_group
+from infra.nag import acknowledge
+from infra.runtime import log_group
 from infra.trace import method_options
 from shared.api import request_json_schema
 from shared.vocabulary import GATEWAY_ERROR, REQUEST_REJECTED
@@ -99,19 +100,13 @@ class QueryApi(Construct):
             "method.response.header.Access-Control-Allow-Origin": f"'{primary}'",
             "method.response.header.Vary": "'Origin'",
         }
-        integration = apigw.AwsIntegration(
-            service="states",
-            action="StartSyncExecution",
-            integration_http_method="POST",
-            options=apigw.IntegrationOptions(
-                credentials_role=role,
-                passthrough_behavior=apigw.PassthroughBehavior.NEVER,
-                request_templates={JSON: request_template(state_machine.state_machine_arn)},
-                timeout=Duration.seconds(29),
-                integration_responses=answered_or_unavailable(
-                    cors_headers, response_template(origins), upstream_error_template(origins)
-                ),
-            ),
+        integration = service_integration(
+            "states",
+            "StartSyncExecution",
+            role,
+            request_template(state_machine.state_machine_arn),
+            Duration.seconds(29),
+            (cors_headers, response_template(origins), upstream_error_template(origins)),
         )
 
         error_model = self.api.add_model(

@@ -11,7 +11,9 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from aws_cdk import Duration
 from aws_cdk import aws_apigateway as apigw
+from aws_cdk import aws_iam as iam
 
 from shared.vocabulary import (
     CONVERSATION_FAILED,
@@ -183,12 +185,40 @@ def bad_request_template(max_message_chars: int) -> str:
     return json.dumps({"error": INVALID_REQUEST.code, "message": rule})
 
 
-def answered_or_unavailable(
+def service_integration(
+    service: str,
+    action: str,
+    role: iam.IRole,
+    request: str,
+    timeout: Duration,
+    responses: tuple[dict[str, str], str, str],
+) -> apigw.AwsIntegration:
+    """API Gateway calling ``action`` of an AWS ``service`` as ``role``, with the body the
+    ``request`` template maps (nothing passes through unmapped), within ``timeout``.
+
+    ``responses`` is ``(headers, answered, unavailable)``: the service's answer is mapped
+    by the ``answered`` template, and any 4xx or 5xx of the service itself becomes a 502
+    with the ``unavailable`` one (a service refusing is not the caller's fault). Both
+    carry the same CORS ``headers``.
+    """
+    headers, answered, unavailable = responses
+    return apigw.AwsIntegration(
+        service=service,
+        action=action,
+        integration_http_method="POST",
+        options=apigw.IntegrationOptions(
+            credentials_role=role,
+            passthrough_behavior=apigw.PassthroughBehavior.NEVER,
+            request_templates={JSON: request},
+            timeout=timeout,
+            integration_responses=_answered_or_unavailable(headers, answered, unavailable),
+        ),
+    )
+
+
+def _answered_or_unavailable(
     headers: dict[str, str], answered: str, unavailable: str
 ) -> list[apigw.IntegrationResponse]:
-    """An AWS service integration's responses: its answer mapped by ``answered``, and any
-    4xx or 5xx of the service itself as 502 with the ``unavailable`` template (a service
-    refusing is not the caller's fault). Both carry the same CORS ``headers``."""
     return [
         apigw.IntegrationResponse(
             status_code="200", response_parameters=headers, response_templates={JSON: answered}

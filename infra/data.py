@@ -22,7 +22,8 @@ from constructs import Construct
 import registry
 from infra import names
 from infra.config import EnvironmentConfig
-from infra.runtime import LambdaFactory, acknowledge, log_group, logical_id, removal_policy
+from infra.nag import BASIC_EXECUTION_POLICY, acknowledge, logical_id
+from infra.runtime import LambdaFactory, log_group, removal_policy
 
 PITR = dynamodb.PointInTimeRecoverySpecification(point_in_time_recovery_enabled=True)
 
@@ -121,8 +122,7 @@ class Data(Construct):
         acknowledge(
             framework,
             {
-                "AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/"
-                "AWSLambdaBasicExecutionRole]": (
+                BASIC_EXECUTION_POLICY: (
                     "CDK's custom resource framework function only writes its own logs with the "
                     "AWS managed basic execution policy."
                 ),

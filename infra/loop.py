@@ -27,7 +27,8 @@ from constructs import Construct
 import registry
 import statemachine
 from infra.config import EnvironmentConfig
-from infra.runtime import acknowledge, log_group, removal_policy
+from infra.nag import acknowledge
+from infra.runtime import log_group, removal_policy
 from infra.trace import LiveTrace
 
 MASKED_DATA: tuple[logs.DataIdentifier, ...] = (

@@ -7,6 +7,7 @@ on, such as the attribute names the Lambdas and the ASL read.
 
 from __future__ import annotations
 
+from enum import StrEnum
 from pathlib import Path
 from typing import Final
 
@@ -60,18 +61,36 @@ def stack_name(env_name: str) -> str:
     return f"{STACK_PREFIX}-{env_name}"
 
 
-class Outputs:
-    """CloudFormation output keys (``cdk deploy --outputs-file`` and the e2e tests read them)."""
+class Outputs(StrEnum):
+    """CloudFormation output keys (``cdk deploy --outputs-file`` and the e2e tests read them),
+    each with the description the stack gives it."""
 
-    API_URL: Final = "ApiUrl"
-    QUERY_URL: Final = "QueryUrl"
-    WEB_URL: Final = "WebUrl"
-    STATE_MACHINE_ARN: Final = "StateMachineArn"
-    CATALOG_TABLE_NAME: Final = "CatalogTableName"
-    CATALOG_INDEX_BUCKET: Final = "CatalogIndexBucketName"
-    SESSIONS_TABLE_NAME: Final = "SessionsTableName"
-    STEPS_TABLE_NAME: Final = "StepsTableName"
-    SPEND_TABLE_NAME: Final = "SpendTableName"
-    BRAVE_SECRET_ARN: Final = "BraveSecretArn"
-    ALARM_TOPIC_ARN: Final = "AlarmTopicArn"
-    DASHBOARD_URL: Final = "DashboardUrl"
+    description: str
+
+    def __new__(cls, key: str, description: str) -> Outputs:
+        member = str.__new__(cls, key)
+        member._value_ = key
+        member.description = description
+        return member
+
+    API_URL = "ApiUrl", "Base URL of the API (the page appends /query)"
+    QUERY_URL = "QueryUrl", "POST a question here"
+    WEB_URL = "WebUrl", "The chat page"
+    STATE_MACHINE_ARN = "StateMachineArn", "The conversation loop; each execution is one question"
+    CATALOG_TABLE_NAME = "CatalogTableName", "The product catalog, seeded on deploy"
+    CATALOG_INDEX_BUCKET = (
+        "CatalogIndexBucketName",
+        "The catalog's search snapshots (catalog-index/latest.json names the current one)",
+    )
+    SESSIONS_TABLE_NAME = "SessionsTableName", "Conversation history, one item per turn"
+    STEPS_TABLE_NAME = (
+        "StepsTableName",
+        "The live trace: each running question's steps, for minutes",
+    )
+    SPEND_TABLE_NAME = (
+        "SpendTableName",
+        "The day's model spend, one counter per UTC day (docs/deploy.md)",
+    )
+    BRAVE_SECRET_ARN = "BraveSecretArn", "Put the Brave Search API key here (docs/deploy.md)"
+    ALARM_TOPIC_ARN = "AlarmTopicArn", "Subscribe to get the alarms"
+    DASHBOARD_URL = "DashboardUrl", "CloudWatch dashboard"

@@ -18,27 +18,23 @@ import re
 import tomllib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import cast
 
 from aws_cdk import (
-    Acknowledgment,
-    CfnElement,
     Duration,
     RemovalPolicy,
     Size,
-    Stack,
-    Validations,
 )
 from aws_cdk import aws_kms as kms
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_logs as logs
 from aws_cdk import aws_ssm as ssm
-from constructs import Construct, IConstruct
+from constructs import Construct
 
 import registry
 from infra import names
 from infra.config import EnvironmentConfig
 from infra.layers import LayerBuildError, WheelLayer, wheel_layer
+from infra.nag import BASIC_EXECUTION_POLICY, acknowledge
 
 PYTHON_RUNTIME = lambda_.Runtime.PYTHON_3_13
 PYPROJECT = names.ROOT / "pyproject.toml"
@@ -122,28 +118,6 @@ def log_group(
         data_protection_policy=data_protection_policy,
         removal_policy=removal_policy(config),
     )
-
-
-NAG_PLUGIN = "AwsSolutions"
-
-
-def acknowledge(scope: IConstruct, findings: Mapping[str, str]) -> None:
-    """Acknowledge cdk-nag findings on ``scope`` (and below): finding id -> why it is acceptable.
-
-    Ids are the rule ids cdk-nag prints (``AwsSolutions-IAM5[Resource::*]``); the
-    plugin prefix that CDK's validation framework keys them by is added here.
-    """
-    Validations.of(scope).acknowledge(
-        *(
-            Acknowledgment(id=f"{NAG_PLUGIN}::{finding}", reason=reason)
-            for finding, reason in findings.items()
-        )
-    )
-
-
-def logical_id(construct: Construct) -> str:
-    """The CloudFormation logical id of an L2 construct's resource (as cdk-nag names it)."""
-    return Stack.of(construct).get_logical_id(cast(CfnElement, construct.node.default_child))
 
 
 def pinned_version(
@@ -351,8 +325,7 @@ class LambdaFactory:
         acknowledge(
             function,
             {
-                "AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/"
-                "AWSLambdaBasicExecutionRole]": (
+                BASIC_EXECUTION_POLICY: (
                     "The AWS managed basic execution policy only lets the function write its "
                     "own CloudWatch logs."
                 ),

@@ -45,7 +45,8 @@ import registry
 from infra import names
 from infra.catalog_settings import indexer_environment
 from infra.config import EnvironmentConfig
-from infra.runtime import LambdaFactory, acknowledge, log_group, logical_id, removal_policy
+from infra.nag import BASIC_EXECUTION_POLICY, acknowledge, logical_id, stack_singleton
+from infra.runtime import LambdaFactory, log_group, removal_policy
 
 STREAM_BATCH_SIZE = 1000
 """Every batch rebuilds everything, so its size only bounds one invoke's payload."""
@@ -55,8 +56,9 @@ ASYNC_MAX_EVENT_AGE = Duration.hours(1)
 AWS_SDK_HANDLER_ID_PREFIX = "AWS679f53fac002430cb0da5b7982bd2287"
 """The construct id of the singleton function behind every AwsCustomResource."""
 
-BUILD_SOURCES: tuple[str, ...] = ("index_catalog", "shared/search")
-"""The code that decides what a snapshot holds: a deploy that changes it rebuilds."""
+BUILD_SOURCES: tuple[str, ...] = ("index_catalog", "shared/search", "shared/catalog")
+"""The code that decides what a snapshot holds (the specs declare its facet columns): a
+deploy that changes it rebuilds, and readers refuse a snapshot with other facets."""
 
 
 def builder_fingerprint(functions_dir: Path = names.FUNCTIONS_DIR) -> str:
@@ -353,19 +355,10 @@ class CatalogSearch(Construct):
 
     def _acknowledge_sdk_handler(self) -> None:
         # AwsCustomResource runs one singleton function per stack, at the stack's root.
-        stack = Stack.of(self)
-        handlers = [
-            child
-            for child in stack.node.children
-            if child.node.id.startswith(AWS_SDK_HANDLER_ID_PREFIX)
-        ]
-        if len(handlers) != 1:
-            raise RuntimeError(f"expected one AwsCustomResource handler, found {len(handlers)}")
         acknowledge(
-            handlers[0],
+            stack_singleton(self, AWS_SDK_HANDLER_ID_PREFIX, "AwsCustomResource handler"),
             {
-                "AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/"
-                "AWSLambdaBasicExecutionRole]": (
+                BASIC_EXECUTION_POLICY: (
                     "CDK's AwsCustomResource handler writes only its own logs with the AWS "
                     "managed basic execution policy; its one grant invokes the indexer."
                 ),

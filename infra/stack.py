@@ -94,43 +94,19 @@ class StorechatStack(Stack):
         )
 
         outputs = {
-            names.Outputs.API_URL: (self.api.url, "Base URL of the API (the page appends /query)"),
-            names.Outputs.QUERY_URL: (self.api.query_url, "POST a question here"),
-            names.Outputs.WEB_URL: (self.web.url, "The chat page"),
-            names.Outputs.STATE_MACHINE_ARN: (
-                self.loop.state_machine.state_machine_arn,
-                "The conversation loop; each execution is one question",
-            ),
-            names.Outputs.SESSIONS_TABLE_NAME: (
-                self.data.sessions.table_name,
-                "Conversation history, one item per turn",
-            ),
-            names.Outputs.STEPS_TABLE_NAME: (
-                self.trace.table.table_name,
-                "The live trace: each running question's steps, for minutes",
-            ),
-            names.Outputs.SPEND_TABLE_NAME: (
-                self.data.spend.table_name,
-                "The day's model spend, one counter per UTC day (docs/deploy.md)",
-            ),
-            names.Outputs.BRAVE_SECRET_ARN: (
-                self.tools.brave_secret.secret_arn,
-                "Put the Brave Search API key here (docs/deploy.md)",
-            ),
-            names.Outputs.CATALOG_INDEX_BUCKET: (
-                self.search.bucket.bucket_name,
-                "The catalog's search snapshots (catalog-index/latest.json names the current one)",
-            ),
-            names.Outputs.ALARM_TOPIC_ARN: (
-                self.monitoring.topic.topic_arn,
-                "Subscribe to get the alarms",
-            ),
-            names.Outputs.DASHBOARD_URL: (self.monitoring.dashboard_url, "CloudWatch dashboard"),
+            names.Outputs.API_URL: self.api.url,
+            names.Outputs.QUERY_URL: self.api.query_url,
+            names.Outputs.WEB_URL: self.web.url,
+            names.Outputs.STATE_MACHINE_ARN: self.loop.state_machine.state_machine_arn,
+            names.Outputs.SESSIONS_TABLE_NAME: self.data.sessions.table_name,
+            names.Outputs.STEPS_TABLE_NAME: self.trace.table.table_name,
+            names.Outputs.SPEND_TABLE_NAME: self.data.spend.table_name,
+            names.Outputs.BRAVE_SECRET_ARN: self.tools.brave_secret.secret_arn,
+            names.Outputs.CATALOG_INDEX_BUCKET: self.search.bucket.bucket_name,
+            names.Outputs.ALARM_TOPIC_ARN: self.monitoring.topic.topic_arn,
+            names.Outputs.DASHBOARD_URL: self.monitoring.dashboard_url,
         }
         if self.data.catalog is not None:
-            outputs[names.Outputs.CATALOG_TABLE_NAME] = (
-                self.data.catalog.table_name,
-                "The product catalog, seeded on deploy",
-            )
-        for key, (value, description) in outputs.items():
-            CfnOutput(self, key, value=value, description=description)
+            outputs[names.Outputs.CATALOG_TABLE_NAME] = self.data.catalog.table_name
+        for key, value in outputs.items():
+            CfnOutput(self, key, value=value, description=key.description)

@@ -16,7 +16,8 @@ from constructs import Construct
 import registry
 from infra.catalog_settings import catalog_environment
 from infra.config import EnvironmentConfig
-from infra.runtime import LambdaFactory, acknowledge, removal_policy
+from infra.nag import acknowledge
+from infra.runtime import LambdaFactory, removal_policy
 from infra.search import CatalogSearch
 from infra.trace import LiveTrace
 

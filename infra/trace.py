@@ -25,9 +25,9 @@ from aws_cdk import aws_dynamodb as dynamodb
 from aws_cdk import aws_iam as iam
 from constructs import Construct
 
-from infra.api_templates import JSON, answered_or_unavailable
+from infra.api_templates import service_integration
 from infra.config import ASL_TIMEOUT_MS, EnvironmentConfig
-from infra.runtime import acknowledge
+from infra.nag import acknowledge
 from shared import steps
 from shared.step_writer import TABLE_VARIABLE
 from shared.vocabulary import INVALID_REQUEST, UNAVAILABLE
@@ -161,19 +161,13 @@ class LiveTrace(Construct):
             "method.response.header.Cache-Control": "'no-store'",
         }
         unavailable = json.dumps(UNAVAILABLE.body())
-        integration = apigw.AwsIntegration(
-            service="dynamodb",
-            action="Query",
-            integration_http_method="POST",
-            options=apigw.IntegrationOptions(
-                credentials_role=role,
-                passthrough_behavior=apigw.PassthroughBehavior.NEVER,
-                request_templates={JSON: request_template(self.table.table_name)},
-                timeout=Duration.seconds(5),
-                integration_responses=answered_or_unavailable(
-                    headers, response_template(cors), "\n".join([*cors, unavailable])
-                ),
-            ),
+        integration = service_integration(
+            "dynamodb",
+            "Query",
+            role,
+            request_template(self.table.table_name),
+            Duration.seconds(5),
+            (headers, response_template(cors), "\n".join([*cors, unavailable])),
         )
         self.resource = query.add_resource(f"{{{PATH_PARAMETER}}}").add_resource("steps")
         self.method = self.resource.add_method(

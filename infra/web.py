@@ -16,7 +16,8 @@ from constructs import Construct
 
 from infra import names
 from infra.config import EnvironmentConfig
-from infra.runtime import acknowledge, log_group, logical_id, removal_policy
+from infra.nag import BASIC_EXECUTION_POLICY, acknowledge, logical_id, stack_singleton
+from infra.runtime import log_group, removal_policy
 from shared.page_policy import content_security_policy
 from shared.vocabulary import PAGE_NAMES_FILE, page_names
 
@@ -163,14 +164,8 @@ class WebHosting(Construct):
 
     def _acknowledge_handler(self) -> None:
         # BucketDeployment's handler is one function per stack, created at the stack's root.
+        handler = stack_singleton(self, "Custom::CDKBucketDeployment", "BucketDeployment handler")
         stack = Stack.of(self)
-        handlers = [
-            child
-            for child in stack.node.children
-            if child.node.id.startswith("Custom::CDKBucketDeployment")
-        ]
-        if len(handlers) != 1:
-            raise RuntimeError(f"expected one BucketDeployment handler, found {len(handlers)}")
         bucket_id = logical_id(self.bucket)
         qualifier = DefaultStackSynthesizer.DEFAULT_QUALIFIER
         why_s3 = (
@@ -179,10 +174,9 @@ class WebHosting(Construct):
             "sets on those two buckets' objects."
         )
         acknowledge(
-            handlers[0],
+            handler,
             {
-                "AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/"
-                "AWSLambdaBasicExecutionRole]": (
+                BASIC_EXECUTION_POLICY: (
                     "CDK's BucketDeployment handler writes only its own logs with the AWS "
                     "managed basic execution policy."
                 ),

@@ -12,13 +12,14 @@ import hashlib
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from shared.product import MAX_DESCRIPTION, MAX_SPECS
 from storechat.catalog.errors import CatalogFileError
 from storechat.catalog.html_text import html_to_text
 from storechat.catalog.mapping import BRAND_NAMES, is_brand, spec_entry
-from storechat.catalog.rows import Raw, RowProblem
+from storechat.catalog.rows import Raw, ReadOptions, RowProblem
+from storechat.catalog.textfile import CsvFile
 
 MAX_ID = 64
 _ID_CHARACTERS = re.compile(r"[^A-Za-z0-9_-]+")
@@ -163,6 +164,25 @@ def unknown_stock_note(default: int) -> str:
             "another count"
         )
     return f"no stock count in the export: imported with stock {default} (--default-stock)"
+
+
+class ExportReader:
+    """What a platform's reader starts from: the export, its columns, the import's
+    options, and the file's own name for each product field's column (for messages)."""
+
+    FIELD_COLUMNS: ClassVar[Mapping[str, str]]
+    """Product field -> the key (in the platform's column names) it is read from."""
+
+    def __init__(self, file: CsvFile, columns: Columns, options: ReadOptions) -> None:
+        self.file = file
+        self.columns = columns
+        self.options = options
+        self.field_columns = columns.fields(self.FIELD_COLUMNS)
+
+    def unknown_stock(self, draft: Draft) -> int:
+        """The stock of a product the export gives no count for: the default, noted."""
+        draft.notes.append(unknown_stock_note(self.options.default_stock))
+        return self.options.default_stock
 
 
 @dataclass

@@ -27,6 +27,7 @@ from storechat.catalog.mapping import Decision
 from storechat.catalog.platform import (
     Columns,
     Draft,
+    ExportReader,
     count,
     description,
     flag,
@@ -35,7 +36,6 @@ from storechat.catalog.platform import (
     price,
     product_id,
     spellings,
-    unknown_stock_note,
 )
 from storechat.catalog.rows import Raw, ReadOptions, RowProblem, SkippedRow
 from storechat.catalog.textfile import CsvFile
@@ -60,16 +60,6 @@ NAMES: dict[str, tuple[str, ...]] = {
     "gift_card": ("Gift Card", "Gift card"),
 }
 """Each column read, by all its spellings; every other column is ignored."""
-FIELD_COLUMNS = {
-    "productId": "sku",
-    "name": "title",
-    "brand": "vendor",
-    "category": "category",
-    "price": "price",
-    "description": "body",
-    "stock": "quantity",
-    "imageUrl": "image",
-}
 NOT_IMPORTED_STATUS = {
     "draft": "a draft",
     "archived": "archived",
@@ -144,12 +134,20 @@ class _Shared:
     text: str
 
 
-class _Reader:
+class _Reader(ExportReader):
+    FIELD_COLUMNS = {
+        "productId": "sku",
+        "name": "title",
+        "brand": "vendor",
+        "category": "category",
+        "price": "price",
+        "description": "body",
+        "stock": "quantity",
+        "imageUrl": "image",
+    }
+
     def __init__(self, file: CsvFile, columns: Columns, options: ReadOptions) -> None:
-        self.file = file
-        self.columns = columns
-        self.options = options
-        self.field_columns = columns.fields(FIELD_COLUMNS)
+        super().__init__(file, columns, options)
         values = dict(numbered(file.header, r"Option(\d) value"))
         self.option_columns = [
             (number, index, values.get(number))
@@ -267,5 +265,4 @@ class _Reader:
         tracked = not self.columns.has("tracker") or bool(self.columns.cell(cells, "tracker"))
         if quantity is not None and tracked:
             return quantity
-        draft.notes.append(unknown_stock_note(self.options.default_stock))
-        return self.options.default_stock
+        return self.unknown_stock(draft)

@@ -13,6 +13,7 @@ import json
 import random
 import time
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import KW_ONLY, dataclass
 from decimal import Decimal
 from itertools import islice
 from typing import Any, Final, TextIO
@@ -85,27 +86,20 @@ def catalog_table_name(cloudformation: Any, stack: str) -> str:
     )
 
 
+@dataclass
 class StackCatalog:
-    """One deployed catalog table. ``sleep`` is injectable so tests need not wait."""
+    """One deployed catalog table. ``sleep`` is injectable so tests need not wait; a batch
+    is tried ``max_attempts`` times, pausing from ``first_pause`` up to ``longest_pause``
+    seconds between tries."""
 
-    def __init__(
-        self,
-        dynamodb: Any,
-        table: str,
-        stack: str,
-        *,
-        sleep: Callable[[float], None] = time.sleep,
-        max_attempts: int = MAX_ATTEMPTS,
-        first_pause: float = 0.05,
-        longest_pause: float = 5.0,
-    ) -> None:
-        self._dynamodb = dynamodb
-        self.table = table
-        self.stack = stack
-        self._sleep = sleep
-        self._max_attempts = max_attempts
-        self._first_pause = first_pause
-        self._longest_pause = longest_pause
+    dynamodb: Any
+    table: str
+    stack: str
+    _: KW_ONLY
+    sleep: Callable[[float], None] = time.sleep
+    max_attempts: int = MAX_ATTEMPTS
+    first_pause: float = 0.05
+    longest_pause: float = 5.0
 
     @property
     def description(self) -> str:
@@ -131,9 +125,7 @@ class StackCatalog:
 
     def _scan(self, **extra: Any) -> Iterator[dict[str, Any]]:
         try:
-            for page in self._dynamodb.get_paginator("scan").paginate(
-                TableName=self.table, **extra
-            ):
+            for page in self.dynamodb.get_paginator("scan").paginate(TableName=self.table, **extra):
                 yield from page.get("Items", [])
         except (ClientError, BotoCoreError) as exc:
             raise StoreUnavailable(f"cannot read table {self.table}: {exc}") from exc
@@ -163,9 +155,9 @@ class StackCatalog:
 
     def _write_batch(self, requests: list[dict[str, Any]]) -> None:
         pending = requests
-        for attempt in range(1, self._max_attempts + 1):
+        for attempt in range(1, self.max_attempts + 1):
             try:
-                response = self._dynamodb.batch_write_item(RequestItems={self.table: pending})
+                response = self.dynamodb.batch_write_item(RequestItems={self.table: pending})
             except ClientError as exc:
                 code = exc.response.get("Error", {}).get("Code", "")
                 if code not in THROTTLED:
@@ -176,16 +168,16 @@ class StackCatalog:
                 pending = response.get("UnprocessedItems", {}).get(self.table, [])
                 if not pending:
                     return
-            if attempt < self._max_attempts:
-                self._sleep(self._pause(attempt))
+            if attempt < self.max_attempts:
+                self.sleep(self._pause(attempt))
         raise StoreUnavailable(
-            f"DynamoDB is still throttling writes to {self.table} after {self._max_attempts} "
+            f"DynamoDB is still throttling writes to {self.table} after {self.max_attempts} "
             f"tries ({len(pending)} rows of one batch not written)"
         )
 
     def _pause(self, attempt: int) -> float:
         # "Full jitter": many writers backing off together should not retry together.
-        ceiling = min(self._longest_pause, self._first_pause * 2 ** (attempt - 1))
+        ceiling = min(self.longest_pause, self.first_pause * 2 ** (attempt - 1))
         return random.uniform(ceiling / 2, ceiling)
 
     def reset(self, stream: TextIO) -> str:

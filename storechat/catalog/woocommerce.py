@@ -28,6 +28,7 @@ from storechat.catalog.mapping import Decision
 from storechat.catalog.platform import (
     Columns,
     Draft,
+    ExportReader,
     count,
     description,
     isbn,
@@ -36,7 +37,6 @@ from storechat.catalog.platform import (
     product_id,
     spellings,
     split_list,
-    unknown_stock_note,
 )
 from storechat.catalog.rows import Raw, ReadOptions, RowProblem, SkippedRow
 from storechat.catalog.textfile import CsvFile
@@ -63,16 +63,6 @@ NAMES: dict[str, tuple[str, ...]] = {
     "brands": ("Brands", "Brand"),
 }
 """Each column read, by all its spellings; every other column is ignored."""
-FIELD_COLUMNS = {
-    "productId": "sku",
-    "name": "name",
-    "brand": "brands",
-    "category": "categories",
-    "price": "regular_price",
-    "description": "description",
-    "stock": "stock",
-    "imageUrl": "images",
-}
 NOT_PUBLISHED = {"-1": "a draft", "0": "private", "2": "pending review"}
 _ATTRIBUTE_NAME = r"Attribute (\d+) name"
 _ATTRIBUTE_VALUES = r"Attribute (\d+) value\(s\)"
@@ -124,12 +114,20 @@ def woocommerce_rows(path: Path, options: ReadOptions) -> Iterator[Raw | Skipped
             yield from reader.product(line, cells, None)
 
 
-class _Reader:
+class _Reader(ExportReader):
+    FIELD_COLUMNS = {
+        "productId": "sku",
+        "name": "name",
+        "brand": "brands",
+        "category": "categories",
+        "price": "regular_price",
+        "description": "description",
+        "stock": "stock",
+        "imageUrl": "images",
+    }
+
     def __init__(self, file: CsvFile, columns: Columns, options: ReadOptions) -> None:
-        self.file = file
-        self.columns = columns
-        self.options = options
-        self.field_columns = columns.fields(FIELD_COLUMNS)
+        super().__init__(file, columns, options)
         self._text: tuple[int, str] | None = None
         values = dict(numbered(file.header, _ATTRIBUTE_VALUES))
         self.attribute_columns = [
@@ -298,8 +296,7 @@ class _Reader:
             return quantity
         if cell(source, "in_stock") == "0":
             return 0
-        draft.notes.append(unknown_stock_note(self.options.default_stock))
-        return self.options.default_stock
+        return self.unknown_stock(draft)
 
 
 def _newlines(text: str) -> str:

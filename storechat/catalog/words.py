@@ -17,6 +17,9 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from shared.catalog.specs import AUTHOR, GENRE, OS
+from shared.search.listing import BRAND
+from shared.search.schema import key_of
 from storechat.catalog.errors import CatalogError
 from storechat.catalog.local_store import load_local_catalog
 
@@ -93,10 +96,10 @@ def _summary(summary: dict[str, Any], listing: Any) -> str:
         if kinds:
             lines.append(f"kinds of {category.lower()}: {_counts(kinds)}")
     for title, key, field in (
-        ("brands", "brands", "brand"),
-        ("authors", "authors", "author"),
-        ("genres", "genres", "genre"),
-        ("operating systems", "operatingSystems", "os"),
+        ("brands", "brands", BRAND),
+        ("authors", "authors", key_of(AUTHOR.key)),
+        ("genres", "genres", key_of(GENRE.key)),
+        ("operating systems", "operatingSystems", key_of(OS.key)),
     ):
         found = fields.get(field)
         lines.append(f"{title}: {_counts(summary[key], found.distinct_values if found else None)}")

@@ -210,7 +210,7 @@ def test_a_deploy_asks_for_one_rebuild_after_seeding_and_the_stream(dev: Synthes
 
 
 def test_a_change_to_the_build_code_changes_the_rebuild_request(tmp_path: Path) -> None:
-    for folder in ("index_catalog", "shared/search", "shared/data"):
+    for folder in ("index_catalog", "shared/search", "shared/data", "shared/catalog"):
         (tmp_path / folder).mkdir(parents=True)
     (tmp_path / "index_catalog" / "logic.py").write_text("A = 1\n")
     (tmp_path / "shared" / "search" / "build.py").write_text("B = 1\n")
@@ -219,6 +219,10 @@ def test_a_change_to_the_build_code_changes_the_rebuild_request(tmp_path: Path) 
     assert builder_fingerprint(tmp_path) == before
     (tmp_path / "shared" / "search" / "build.py").write_text("B = 2\n")
     assert builder_fingerprint(tmp_path) != before
+    # A spec declared (a facet column more in every snapshot) asks for a rebuild too
+    changed = builder_fingerprint(tmp_path)
+    (tmp_path / "shared" / "catalog" / "specs.py").write_text("SPECS = (REFRESH_RATE,)\n")
+    assert builder_fingerprint(tmp_path) != changed
 
 
 # -- the SQLite layer ----------------------------------------------------------------------

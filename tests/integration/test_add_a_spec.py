@@ -6,8 +6,8 @@ line added to the table would be read. That interpreter then asks the store as a
 would (the whole loop on moto, with a replayed model), and reports what it saw: the tool
 spec the model was offered, what the catalog search returned, the answer after the fact
 check, how the search reads the spec in a shopper's words, the chips the page is given,
-how the import reads a store's option, and what the eval says of a product. The
-assertions are here.
+how the import reads a store's option, what the eval says of a product, and what it
+makes of a snapshot built before the spec was declared. The assertions are here.
 """
 
 from __future__ import annotations
@@ -19,6 +19,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from shared.catalog_data import load_catalog
+from shared.search import build_index
+from shared.search.build import FACET_COLUMNS
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -48,6 +52,7 @@ specs.SPECS = (*specs.SPECS, REFRESH_RATE)
 
 from converse.handler import use_provider
 from converse.providers import ReplayProvider
+from shared.search import SnapshotUnreadable, validate_snapshot
 from shared.search.words import parse
 from shared.vocabulary import page_names
 from storechat.catalog.mapping import spec_entry
@@ -88,6 +93,11 @@ schema = offered["lookup_inventory"]["toolSpec"]["inputSchema"]["json"]["propert
 tool_result = recording.requests[1]["messages"][-1]["content"][0]["toolResult"]
 found = tool_result["content"][0]["json"]
 slow = phone("MOB-902", "Vivid Eight", 60)
+try:
+    validate_snapshot(sys.argv[2])
+    refused = None
+except SnapshotUnreadable as exc:
+    refused = str(exc)
 print(json.dumps({
     "status": result.status,
     "field": schema.get("minRefreshRateHz"),
@@ -101,6 +111,7 @@ print(json.dumps({
     "imported": spec_entry("Screen Refresh Rate", "120 Hz"),
     "faults": product_faults(slow, Expect.model_validate({"minRefreshRateHz": 100}), None),
     "passes": product_faults(catalog[0], Expect.model_validate({"minRefreshRateHz": 100}), None),
+    "refused": refused,
 }))
 """
 
@@ -109,8 +120,10 @@ print(json.dumps({
 def seen(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """What the store does with the new spec, as the probe reports it."""
     work = tmp_path_factory.mktemp("add-a-spec")
+    # Built here, by the store as it is: before the new spec was declared
+    before = build_index(load_catalog(), work / "before.sqlite").path
     done = subprocess.run(
-        [sys.executable, "-c", PROBE, str(work)],
+        [sys.executable, "-c", PROBE, str(work), str(before)],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -160,3 +173,13 @@ def test_an_eval_question_can_bound_the_new_spec(seen: dict[str, Any]) -> None:
     # Then a question's expect takes the bound, and its check reads the product's value
     assert seen["faults"] == ["MOB-902 60 Hz (wanted ≥ 100 Hz)"]
     assert seen["passes"] == []
+
+
+def test_a_snapshot_built_before_the_new_spec_is_not_served(seen: dict[str, Any]) -> None:
+    # Then a snapshot without the spec's column is refused, saying why, instead of
+    # being searched as if it could filter on it (the publisher builds a new one)
+    before = ", ".join(FACET_COLUMNS)
+    assert seen["refused"] == (
+        f"snapshot: before.sqlite: built with the facets {before}; this code declares {before},"
+        " refresh_rate_hz: publish a snapshot built by this code"
+    )

@@ -68,6 +68,18 @@ def test_a_newer_snapshot_is_loaded_after_the_response_before_the_next_event(
         return found
 
     monkeypatch.setattr(S3Snapshots, "fetch_latest", fetch)
+    # "answered" is marked where the handler hands its answer over (its finally tells the
+    # extension so): a mark made once invoke() has returned here, on the test's thread,
+    # can come after the extension's thread has fetched on a loaded machine.
+    extension = handler.AFTER_RESPONSE
+    assert extension is not None
+    handed_over = extension.invocation_done
+
+    def answered() -> None:
+        api.mark("answered")
+        handed_over()
+
+    monkeypatch.setattr(extension, "invocation_done", answered)
     # Given a container that answered its first (cold) call
     assert api.wait_for_next(1)
     api.invoke()
@@ -79,7 +91,6 @@ def test_a_newer_snapshot_is_loaded_after_the_response_before_the_next_event(
     api.invoke()
     api.mark("call")
     first = invoke({"productName": "Zephyr Fold"})
-    api.mark("answered")
     # Then that call is answered from the snapshot it had, and the newer one is fetched
     # only after it answered, before the extension lets Lambda freeze the container
     assert told(first)["count"] == 0

@@ -15,8 +15,8 @@ from moto import mock_aws
 
 from shared.catalog_data import load_catalog
 from shared.search import SearchIndex, SearchQuery, SnapshotPointer, validate_snapshot
-from shared.search.build import READ_FRESH
-from shared.search.publish import DIGEST_KEY, FORMAT_KEY, publish_snapshot
+from shared.search.build import FACET_COLUMNS, READ_FRESH
+from shared.search.publish import DIGEST_KEY, FACETS_KEY, FORMAT_KEY, publish_snapshot
 
 BUCKET = "storechat-test-index"
 POINTER = "catalog-index/latest.json"
@@ -144,6 +144,27 @@ def test_a_snapshot_of_another_format_is_replaced_even_from_the_same_records(
     # Then the snapshot is rebuilt in this format and pointed at
     assert published_pointer(s3) == second
     assert s3.head_object(Bucket=BUCKET, Key=POINTER)["Metadata"][FORMAT_KEY] != "0"
+
+
+def test_a_snapshot_with_other_facets_is_replaced_even_from_the_same_records(
+    s3: Any, tmp_path: Path
+) -> None:
+    # Given a pointer written by an indexer that declared one facet fewer
+    first = publish(s3, tmp_path, CATALOG)
+    metadata = s3.head_object(Bucket=BUCKET, Key=POINTER)["Metadata"]
+    fewer = ",".join(FACET_COLUMNS[:-1])
+    s3.put_object(
+        Bucket=BUCKET,
+        Key=POINTER,
+        Body=first.to_json().encode(),
+        Metadata={**metadata, FACETS_KEY: fewer},
+    )
+    # When the same records are published by this code
+    second = publish(s3, tmp_path, CATALOG)
+    # Then the snapshot is built again, with this code's facets, and pointed at
+    assert published_pointer(s3) == second
+    published = s3.head_object(Bucket=BUCKET, Key=POINTER)["Metadata"]
+    assert published[FACETS_KEY] == ",".join(FACET_COLUMNS)
 
 
 def test_an_unreadable_pointer_is_replaced(s3: Any, tmp_path: Path) -> None:

@@ -33,6 +33,7 @@ from shared.search import (
     store_snapshot,
     validate_snapshot,
 )
+from shared.search.build import FACET_COLUMNS
 from shared.search.driver import has_fts5, sqlite_module
 from shared.search.holder import Refresh
 from shared.search.schema import facet_value
@@ -382,6 +383,40 @@ def test_a_snapshot_must_be_the_one_the_pointer_names(tmp_path: Path, snapshot: 
     with pytest.raises(SnapshotUnreadable):
         validate_snapshot(tmp_path / "missing.sqlite")
     assert validate_snapshot(snapshot, version="v1").product_count == len(CATALOG)
+
+
+@pytest.mark.parametrize("change", ["declared since", "dropped since"])
+def test_a_snapshot_built_with_other_facets_is_refused_saying_which(
+    tmp_path: Path, snapshot: Path, change: str
+) -> None:
+    # Given a snapshot built when the declared facets were others: one fewer (built
+    # before the camera's was declared) or one more (one dropped from SPECS since)
+    other = tmp_path / "other.sqlite"
+    other.write_bytes(snapshot.read_bytes())
+    with sqlite3.connect(other) as db:
+        if change == "declared since":
+            db.execute("DROP INDEX products_category_camera_mp")
+            db.execute("ALTER TABLE products DROP COLUMN camera_mp")
+        else:
+            db.execute("ALTER TABLE products ADD COLUMN refresh_rate_hz REAL")
+    built = (
+        [c for c in FACET_COLUMNS if c != "camera_mp"]
+        if change == "declared since"
+        else [
+            *FACET_COLUMNS,
+            "refresh_rate_hz",
+        ]
+    )
+    # When a reader opens it
+    with pytest.raises(SnapshotUnreadable) as raised:
+        open_snapshot(SnapshotFile(version="v1", path=other))
+    # Then it is not searched as if its columns were this code's, and the error says why
+    assert str(raised.value) == (
+        f"snapshot: other.sqlite: built with the facets {', '.join(built)}; this code"
+        f" declares {', '.join(FACET_COLUMNS)}: publish a snapshot built by this code"
+    )
+    # And a snapshot built by this code is served as before
+    assert validate_snapshot(snapshot, version="v1").facets == FACET_COLUMNS
 
 
 def test_a_search_on_a_file_broken_after_opening_raises_the_named_error(

@@ -5,7 +5,9 @@ name and renamed over it: a reader opening ``path`` finds the previous snapshot
 or the new one, whole, never a half-written file; a build that fails leaves the
 previous file as it was.
 
-Layout (``FORMAT_VERSION`` changes whenever it does):
+Layout (``FORMAT_VERSION`` changes whenever it does, but for the facet columns: they
+follow the facets declared in ``shared.catalog.specs``, and a reader refuses a file whose
+columns are not the ones it declares, :attr:`SnapshotMeta.facets`):
 
 * ``products``: one row per product, ``id`` (the FTS rowid, in an order that
   is a fair sample of the catalog), the fields a result shows and filters use,
@@ -47,6 +49,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from shared.catalog.specs import FORM_FACTOR, OS
 from shared.search.driver import sqlite_module
 from shared.search.listing import LISTING_SCHEMA, build_listing
 from shared.search.query import SORTS
@@ -63,7 +66,7 @@ own values are shown, and they count like every other field."""
 TOKENIZER = "porter unicode61 remove_diacritics 2"
 FTS_COLUMNS: tuple[str, ...] = ("name", "brand", "description", "specs", "tags", "filters")
 FACET_COLUMNS: tuple[str, ...] = tuple(facet.column for facet in FACETS)
-_ROW_COLUMNS: tuple[str, ...] = (
+_LEADING_COLUMNS: tuple[str, ...] = (
     "id",
     "product_id",
     "category",
@@ -72,12 +75,14 @@ _ROW_COLUMNS: tuple[str, ...] = (
     "brand_key",
     "price",
     "stock",
-    *FACET_COLUMNS,
-    "os",
-    "os_key",
-    "form_factor",
+)
+_TRAILING_COLUMNS: tuple[str, ...] = (
+    OS.column,
+    f"{OS.column}_key",
+    FORM_FACTOR.column,
     "dedicated_gpu",
 )
+_ROW_COLUMNS: tuple[str, ...] = (*_LEADING_COLUMNS, *FACET_COLUMNS, *_TRAILING_COLUMNS)
 
 _SCHEMA = f"""
 CREATE TABLE snapshot_meta (
@@ -100,9 +105,9 @@ CREATE TABLE products (
     price REAL,
     stock INTEGER NOT NULL,
     {", ".join(f"{column} REAL" for column in FACET_COLUMNS)},
-    os TEXT,
-    os_key TEXT,
-    form_factor TEXT,
+    {OS.column} TEXT,
+    {OS.column}_key TEXT,
+    {FORM_FACTOR.column} TEXT,
     dedicated_gpu INTEGER NOT NULL
 );
 CREATE TABLE category_facets (
@@ -311,10 +316,15 @@ class SnapshotMeta:
     source_digest: str
     tokenizer: str
     sqlite_version: str
+    facets: tuple[str, ...]
+    """The facet columns the file's products have, in their order: read from the table
+    itself, so that a file built before a facet was declared (or after one was dropped)
+    says so whatever its format number."""
 
 
 def read_meta(connection: Any) -> SnapshotMeta:
     """The metadata row of an open snapshot (raises the driver's error if there is none)."""
+    columns = [str(row[1]) for row in connection.execute("PRAGMA table_info(products)")]
     row = connection.execute(
         "SELECT format_version, version, product_count, built_at, source_digest, tokenizer,"
         " sqlite_version FROM snapshot_meta WHERE id = 1"
@@ -329,4 +339,5 @@ def read_meta(connection: Any) -> SnapshotMeta:
         source_digest=str(row[4]),
         tokenizer=str(row[5]),
         sqlite_version=str(row[6]),
+        facets=tuple(c for c in columns if c not in (*_LEADING_COLUMNS, *_TRAILING_COLUMNS)),
     )

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import os
 import threading
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -142,15 +142,17 @@ class SearchIndex:
             raise SnapshotUnreadable(f"{self.path.name}: {exc}") from exc
 
 
+@dataclass(frozen=True)
 class _Search:
-    def __init__(
-        self, index: SearchIndex, db: Any, count_cap: int, rank_window: int, examine: int
-    ) -> None:
-        self.index = index
-        self.db = db
-        self.cap = count_cap
-        self.window = rank_window
-        self.examine = examine
+    """One search on one connection: at most ``cap`` matches counted, ``window`` of them
+    ranked, and the words' matches looked through up to the ``examine``-th
+    (:meth:`_horizon`)."""
+
+    index: SearchIndex
+    db: Any
+    cap: int
+    window: int
+    examine: int
 
     def run(self, query: SearchQuery) -> SearchResult:
         explicit = explicit_fields(query)

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from shared.catalog.specs import AUTHOR, OS
+from shared.catalog.specs import AUTHOR, GENRE, OS
 from shared.search.schema import Document, key_of
 
 MIN_LISTED = 100
@@ -37,7 +37,7 @@ BRAND = "brand"
 # The spec keys (folded) that name a book's author, its genre or subject, and a device's
 # operating system, as catalogs write them.
 AUTHOR_FIELDS = (AUTHOR.key, "authors", "writer")
-GENRE_FIELDS = ("genre", "genres", "subject", "subjects")
+GENRE_FIELDS = (GENRE.key, "genres", "subject", "subjects")
 OS_FIELDS = (OS.key, "operatingsystem")
 KIND_FIELDS = ("formfactor",)
 

@@ -12,6 +12,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
+from shared.catalog.specs import FORM_FACTOR
 from shared.search.query import BOUNDS, SearchQuery
 from shared.search.schema import filter_token
 from shared.search.words import Words, fts_string, match_all, match_any, name_clause, parse
@@ -79,7 +80,7 @@ def explicit_fields(query: SearchQuery) -> dict[str, Any]:
     """The tool fields a word may not override (see :func:`~shared.search.words.parse`)."""
     return {
         "category": query.category,
-        "formFactor": query.formFactor.casefold() if query.formFactor else None,
+        FORM_FACTOR.key: query.formFactor.casefold() if query.formFactor else None,
         "sortBy": query.sortBy,
     }
 
@@ -105,14 +106,14 @@ def make_plan(
         if category != query.category:
             plan.understood["category"] = category
     forms: tuple[str, ...] = ()
-    if explicit["formFactor"]:
-        forms = (explicit["formFactor"],)
+    if explicit[FORM_FACTOR.key]:
+        forms = (explicit[FORM_FACTOR.key],)
     elif derived:
         forms = words.forms
     if forms:
         plan.where(f"p.form_factor IN ({', '.join('?' * len(forms))})", *forms)
-        if not explicit["formFactor"]:
-            plan.understood["formFactor"] = list(forms)
+        if not explicit[FORM_FACTOR.key]:
+            plan.understood[FORM_FACTOR.key] = list(forms)
     if query.brandId:
         plan.brand = True
         part = query.brandId.strip().casefold()

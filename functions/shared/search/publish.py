@@ -8,10 +8,11 @@ Layout under ``prefix`` (``catalog-index/`` by default):
 
 A reader follows the pointer, so it finds the previous snapshot or the new one.
 Both objects carry the digest of the records the snapshot was built from (S3 user
-metadata ``source-digest``, with ``format-version`` and the ``fresh-fields`` left out
-of the digest): a catalog that has not changed since the current snapshot is not
-uploaded again, nor one whose only changes are to fields its reader reads fresh
-(price and stock, :data:`~shared.search.build.READ_FRESH`).
+metadata ``source-digest``, with ``format-version``, the ``facets`` it has columns for
+and the ``fresh-fields`` left out of the digest): a catalog that has not changed since
+the current snapshot is not uploaded again, nor one whose only changes are to fields its
+reader reads fresh (price and stock, :data:`~shared.search.build.READ_FRESH`). A facet
+declared since then is a change: the snapshot is built again with its column.
 
 The indexer (DynamoDB Streams, or a schedule for a store's Products API) and the
 local runner both publish through :func:`publish_snapshot`. Failures of S3 are
@@ -28,13 +29,14 @@ from typing import Any
 
 from botocore.exceptions import ClientError
 
-from shared.search.build import FORMAT_VERSION, build_index
+from shared.search.build import FACET_COLUMNS, FORMAT_VERSION, build_index
 from shared.search.errors import SnapshotUnreadable
 from shared.search.snapshot import SnapshotPointer, pack_snapshot
 
 POINTER_NAME = "latest.json"
 DIGEST_KEY = "source-digest"
 FORMAT_KEY = "format-version"
+FACETS_KEY = "facets"
 FRESH_KEY = "fresh-fields"
 
 
@@ -65,6 +67,7 @@ def _metadata(digest: str, fresh_fields: Collection[str]) -> dict[str, str]:
     return {
         DIGEST_KEY: digest,
         FORMAT_KEY: str(FORMAT_VERSION),
+        FACETS_KEY: ",".join(FACET_COLUMNS),
         FRESH_KEY: ",".join(sorted(fresh_fields)),
     }
 

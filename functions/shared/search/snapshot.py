@@ -33,7 +33,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import BinaryIO, Literal
 
-from shared.search.build import READABLE_FORMATS, SnapshotMeta, read_meta
+from shared.search.build import FACET_COLUMNS, READABLE_FORMATS, SnapshotMeta, read_meta
 from shared.search.driver import connect, database_errors, read_only_uri
 from shared.search.engine import SearchIndex
 from shared.search.errors import SnapshotDeferred, SnapshotUnreadable
@@ -161,6 +161,13 @@ def validate_snapshot(
         raise SnapshotUnreadable(
             f"{file.name}: format {meta.format_version}, this code reads"
             f" {', '.join(map(str, sorted(READABLE_FORMATS)))}"
+        )
+    if meta.facets != FACET_COLUMNS:
+        # A facet declared (or dropped) since the file was built: its columns and
+        # indexes are not the ones this code filters and sorts on.
+        raise SnapshotUnreadable(
+            f"{file.name}: built with the facets {', '.join(meta.facets) or 'none'}; this code"
+            f" declares {', '.join(FACET_COLUMNS)}: publish a snapshot built by this code"
         )
     if version is not None and meta.version != version:
         raise SnapshotUnreadable(f"{file.name}: holds version {meta.version}, expected {version}")

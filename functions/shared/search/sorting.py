@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from shared.catalog.specs import FORM_FACTOR, OS
 from shared.search.build import FACET_COLUMNS
 from shared.search.plan import Plan
 from shared.search.query import Hit
@@ -42,9 +43,9 @@ def hit(row: tuple[Any, ...]) -> Hit:
     specs: dict[str, Any] = {column: value for column, value in facets if value is not None}
     os_name, form, gpu = row[7 + len(FACET_COLUMNS) : 10 + len(FACET_COLUMNS)]
     if os_name is not None:
-        specs["os"] = os_name
+        specs[OS.column] = os_name
     if form is not None:
-        specs["form_factor"] = form
+        specs[FORM_FACTOR.column] = form
     specs["dedicated_gpu"] = bool(gpu)
     return Hit(row[1], row[2], row[3], row[4], row[5], int(row[6]), specs)
 

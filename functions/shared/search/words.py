@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from shared.catalog.spec import Spec
+from shared.catalog.specs import FORM_FACTOR
 from shared.catalog.specs import phrases as spec_phrases
 from shared.search.intents import INTENTS, STOP_WORDS, Intent
 from shared.search.languages import in_english
@@ -180,7 +181,7 @@ def _clean(token: str) -> str:
 
 def _forms_after(intent: Intent, words: Words, explicit: dict[str, Any]) -> tuple[str, ...] | None:
     """The form factors asked once ``intent`` is applied, or None when they conflict."""
-    given = explicit.get("formFactor")
+    given = explicit.get(FORM_FACTOR.key)
     if given:
         return words.forms if given in intent.forms else None
     if not words.forms:
