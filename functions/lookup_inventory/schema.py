@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator
 
 from shared.catalog.categories import PLURALS, CategoryName
-from shared.catalog.specs import bounds, sorts
+from shared.catalog.specs import SPECS, bounds, sorts
 from shared.currency import InStoreCurrency
 from shared.product import ProductId
 from shared.tool_steps import Words, field_words, number
@@ -43,15 +43,19 @@ def _bound(description: str) -> Any:
 
 
 def _sort_description() -> str:
-    # Spelled as the price's are not: "weight (lightest); largest first: ram, storage, ..."
-    by_spec = [sort for column, sort in _SORTS if column != "price"]
+    # Spelled as the price's are not: "weight (lightest); largest first: ram, ...; the other
+    # way: weight_desc, ram_asc, ...": a reverse's name says the spec it orders by.
+    by_spec = list(dict.fromkeys(s.sort for s in SPECS if s.sort is not None))
     ascending = [
         f"{s.name} ({s.step.removesuffix(' first')})" for s in by_spec if not s.biggest_first
     ]
     largest = [s.name for s in by_spec if s.biggest_first]
+    in_sorts_order = sorted(by_spec, key=lambda s: s.biggest_first)
+    other_way = [s.reverse.name for s in in_sorts_order if s.reverse]
     return (
         "Order instead of relevance (in-stock first): price (cheapest; the default without "
-        f"keywords), price_desc, {', '.join(ascending)}; largest first: {', '.join(largest)}"
+        f"keywords), price_desc, {', '.join(ascending)}; largest first: {', '.join(largest)}; "
+        f"the other way: {', '.join(other_way)}"
     )
 
 

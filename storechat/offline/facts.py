@@ -21,7 +21,7 @@ from storechat.offline.bounds import MEASURE_OF, money
 from storechat.offline.checks import Constraints
 from storechat.offline.product import Product, portable
 from storechat.offline.rank import FEATURES, LOWER_IS_BETTER, SORT_FEATURE
-from storechat.offline.vocabulary import BOOKS, COMPUTERS, MOBILE
+from storechat.offline.vocabulary import BOOKS, COMPUTERS, MOBILE, REVERSED
 
 __all__ = ["facts_of", "highlights", "money", "product_facts"]
 
@@ -33,6 +33,7 @@ _FACT_ORDER: Final[dict[str, dict[str | None, tuple[str, ...]]]] = {
         "travel": ("weight", "battery", "ram"),
         "work": ("ram", "cpu", "battery"),
         "editing": ("ram", "gpu", "storage"),
+        "programming": ("ram", "cpu", "storage"),
         "photos": ("ram", "screen", "weight"),
         None: ("ram", "weight", "battery"),
     },
@@ -120,8 +121,9 @@ def facts_of(p: Product, c: Constraints) -> list[str]:
     category = p.category if p.category in _FACT_ORDER else COMPUTERS
     orders = _FACT_ORDER[category]
     order = list(orders.get(c.use, orders[None]))
-    if c.sort_by and c.sort_by in FEATURES and c.sort_by not in order:
-        order.insert(0, c.sort_by)
+    forward = REVERSED.get(c.sort_by or "", c.sort_by)  # "heaviest" shows the weight too
+    if forward and forward in FEATURES and forward not in order:
+        order.insert(0, forward)
     bounded = [_MEASURE_FACT.get(MEASURE_OF[f], MEASURE_OF[f]) for f in c.bounds]
     order = [name for name in bounded if name] + order
     if c.systems and category != BOOKS:
@@ -146,6 +148,7 @@ _RELEVANT_SUPERLATIVES: Final[dict[str | None, frozenset[str]]] = {
     "travel": frozenset({"weight", "battery"}),
     "work": frozenset({"ram", "battery"}),
     "editing": frozenset({"ram", "gpu"}),
+    "programming": frozenset({"ram", "battery"}),
     "photos": frozenset({"camera"}),
     None: frozenset({"price", "weight", "battery"}),
 }

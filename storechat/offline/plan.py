@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
+from shared.catalog.specs import YEAR, sorts
 from storechat.offline.bounds import MEASURE_OF
 from storechat.offline.intent import Intent, review_query
 from storechat.offline.messages import ToolOutcome
@@ -29,7 +30,9 @@ from storechat.offline.vocabulary import (
     LOOKUP,
     MOBILE,
     OS_CATEGORY,
+    REVERSED,
     REVIEWS,
+    USE_SORT,
     unique,
 )
 
@@ -106,23 +109,17 @@ def _keywords(intent: Intent, category: str | None) -> str:
     return " ".join(unique(words))
 
 
-_USE_SORT: Final[dict[str, str]] = {
-    "travel": "weight",
-    "gaming": "ram",
-    "work": "ram",
-    "editing": "ram",
-    "photos": "camera",
-    "basic": "price",
-}
-_TOOL_SORTS: Final = frozenset(
-    {"price", "price_desc", "weight", "battery", "ram", "storage", "screen", "camera", "newest"}
-)
+_TOOL_SORTS: Final = frozenset(sort.name for _, sort in sorts())
+# A book's order the tool keeps: its year. Ranked here otherwise, among the matches.
+_BOOK_SORTS: Final = frozenset(sort.name for sort in YEAR.sort.both()) if YEAR.sort else frozenset()
 _PRICES: Final = frozenset({"minPrice", "maxPrice"})
 
 
 def _sort(intent: Intent, category: str | None) -> str | None:
-    sort_by = intent.sort_by or _USE_SORT.get(intent.use or "")
-    if (sort_by == "camera" and category == COMPUTERS) or category == BOOKS:
+    sort_by = intent.sort_by or USE_SORT.get(intent.use or "")
+    if category == BOOKS:
+        return sort_by if sort_by in _BOOK_SORTS else None
+    if REVERSED.get(sort_by or "", sort_by) == "camera" and category == COMPUTERS:
         return None
     return sort_by if sort_by in _TOOL_SORTS else None
 

@@ -19,7 +19,7 @@ from shared.catalog.specs import (
 )
 from storechat.offline.checks import Constraints
 from storechat.offline.product import Product, portable
-from storechat.offline.vocabulary import BOOKS
+from storechat.offline.vocabulary import BOOKS, REVERSED
 
 
 def _weight_kg(p: Product) -> float | None:
@@ -73,6 +73,7 @@ _USE_WEIGHTS: Final[dict[str | None, dict[str, float]]] = {
     "travel": {"weight": 3, "battery": 3, "price": 1},
     "work": {"ram": 3, "pro_os": 2, "battery": 1, "storage": 1, "price": 0.5},
     "editing": {"ram": 3, "gpu": 2, "storage": 1, "price": 0.5},
+    "programming": {"ram": 3, "storage": 1, "battery": 1, "price": 0.5},
     "photos": {"camera": 4, "storage": 1},
     "basic": {"price": 3, "battery": 1, "weight": 0.5},
     None: {"price": 1, "ram": 1, "battery": 1, "weight": 0.5, "storage": 0.5},
@@ -80,8 +81,20 @@ _USE_WEIGHTS: Final[dict[str | None, dict[str, float]]] = {
 SORT_FEATURE: Final = {"performance": "gpu", "price_desc": "price_high", "newest": "year"}
 
 
-def _normalised(feature: str, products: list[Product]) -> dict[str, float]:
+def sort_feature(sort_by: str | None) -> tuple[str | None, bool]:
+    """The feature an order ranks by, and whether its lowest value comes first: a
+    reverse order ("weight_desc") ranks by its forward one's feature the other way."""
+    forward = REVERSED.get(sort_by or "", sort_by)
+    feature = SORT_FEATURE.get(forward or "", forward)
+    return feature, (feature in LOWER_IS_BETTER) != (forward != sort_by)
+
+
+def _normalised(
+    feature: str, products: list[Product], lowest_first: bool | None = None
+) -> dict[str, float]:
     """Each product's value as a share of the best one (0..1, 1 best); missing is 0.
+    The best is the lowest for a feature where lower is better, unless ``lowest_first``
+    says otherwise.
 
     Ratios rather than min-max: 1.38 kg against 1.46 kg is a small difference
     and should weigh as one.
@@ -90,7 +103,9 @@ def _normalised(feature: str, products: list[Product]) -> dict[str, float]:
     values = {p.product_id: v for p in products if (v := getter(p)) is not None and v >= 0}
     if not values:
         return {}
-    if feature in LOWER_IS_BETTER:
+    if lowest_first is None:
+        lowest_first = feature in LOWER_IS_BETTER
+    if lowest_first:
         low = min(values.values())
         return {pid: low / v if v > 0 else 1.0 for pid, v in values.items()}
     high = max(values.values())
@@ -111,8 +126,8 @@ def rank(products: list[Product], c: Constraints) -> list[Product]:
     """Best first: the asked-for order, then the use's weighted score, then tool order."""
     weights = _weights(c)
     scaled = {feature: _normalised(feature, products) for feature in weights}
-    sort_feature = SORT_FEATURE.get(c.sort_by or "", c.sort_by)
-    sort_scaled = _normalised(sort_feature, products) if sort_feature in FEATURES else {}
+    feature, lowest_first = sort_feature(c.sort_by)
+    sort_scaled = _normalised(feature, products, lowest_first) if feature in FEATURES else {}
 
     def score(p: Product) -> float:
         total = sum(w * scaled[f].get(p.product_id, 0.0) for f, w in weights.items())

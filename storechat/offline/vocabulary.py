@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Final
 
 from shared.catalog.categories import Category
+from shared.catalog.spec import Sort, Spec
+from shared.catalog.specs import CAMERA_MP, PRICE_SORT, RAM_GB, SPECS, WEIGHT_KG
 from shared.search.intents import INTENTS
 from storechat.offline.store import store
 
@@ -93,95 +96,102 @@ _FORM_RES: Final = tuple((name, re.compile(pattern, _I)) for name, pattern, _, _
 FORM_FACTORS: Final = {name: factors for name, _, factors, _ in _FORMS}
 FORM_NOUN: Final = {name: noun for name, _, _, noun in _FORMS}
 
-# Each use: what a shopper writes, and how an answer names it. Checked in this
-# order: "a light laptop for school" is a student question, "photo editing" editing.
-_USES: Final[tuple[tuple[str, str, str], ...]] = (
-    (
+
+@dataclass(frozen=True)
+class Use:
+    """What a shopper wants a product for, in plain words."""
+
+    name: str
+    said: str
+    """What a shopper writes, as a regular expression."""
+    phrase: str
+    """How an answer names it ("for gaming")."""
+    sort: str | None = None
+    """The ``sortBy`` of the spec that matters most for it: the search ranks by it."""
+
+
+def _by(declared: Spec) -> str:
+    assert declared.sort is not None, declared.key
+    return declared.sort.name
+
+
+# Checked in this order: "a light laptop for school" is a student question, "photo
+# editing" editing.
+_USES: Final = (
+    Use(
         "student",
         r"\b(?:students?|school\w*|college|universit(?:y|ies)|uni|"
         r"stud(?:y|ies|ying)|homework)\b",
         "for a student",
     ),
-    ("gaming", r"\b(?:gam(?:e|es|ing|er|ers))\b", "for gaming"),
-    (
+    Use("gaming", r"\b(?:gam(?:e|es|ing|er|ers))\b", "for gaming", _by(RAM_GB)),
+    Use(
         "editing",
         r"\b(?:(?:video|photo) editing|edit(?:s|ing)? (?:\w+ )?(?:videos?|photos?|footage)|editing|"
         r"content creat\w*|creators?|rendering|3d|music production|graphic design)\b",
         "for video editing",
+        _by(RAM_GB),
     ),
-    (
+    Use(
+        "programming",
+        r"\b(?:programm(?:ing|ers?)|coding|coders?|(?:software |web )?developers?|"
+        r"software development|web development)\b",
+        "for programming",
+        _by(RAM_GB),
+    ),
+    Use(
         "photos",
         r"\b(?:photos?|photograph\w*|pictures?|selfies?|(?:good|great|best|better) cameras?)\b",
         "for photos",
+        _by(CAMERA_MP),
     ),
-    (
+    Use(
         "travel",
         r"\b(?:travel\w*|portable|light(?:weight)?|commut\w*|on the go)\b",
         "for travel",
+        _by(WEIGHT_KG),
     ),
-    ("work", r"\b(?:work|business|office|professional|productivity)\b", "for work"),
-    (
+    Use(
+        "work",
+        r"\b(?:work|business|office|professional|productivity)\b",
+        "for work",
+        _by(RAM_GB),
+    ),
+    Use(
         "basic",
         r"\b(?:e-?mails?|web browsing|brows(?:e|ing)(?: the (?:web|internet))?|basics?|simple|"
         r"everyday|grand(?:mother|ma|father|pa|parents?)|granny|seniors?|elderly|beginners?|"
         r"not (?:very )?tech[- ]savvy|video calls?)\b",
         "for everyday use",
+        PRICE_SORT.name,
     ),
 )
-USE_RES: Final = tuple((name, re.compile(pattern, _I)) for name, pattern, _ in _USES)
-USE_PHRASE: Final = {name: phrase for name, _, phrase in _USES}
+USE_RES: Final = tuple((use.name, re.compile(use.said, _I)) for use in _USES)
+USE_PHRASE: Final = {use.name: use.phrase for use in _USES}
+USE_SORT: Final = {use.name: use.sort for use in _USES if use.sort}
 
-# Each order a shopper can ask for, and how an answer announces it.
-_SORTS: Final[tuple[tuple[str, str, str], ...]] = (
-    (
-        "weight",
-        r"\b(?:lightest|lighter|least heavy|weighs? (?:the )?least)\b",
-        "lightest first",
-    ),
-    (
-        "price",
-        r"\b(?:cheapest|cheaper|least expensive|lowest price|most affordable)\b",
-        "cheapest first",
-    ),
-    (
-        "price_desc",
-        r"\b(?:most expensive|priciest|dearest|most costly|highest[- ]priced|"
-        r"top[- ]of[- ]the[- ]line|most premium)\b",
-        "priciest first",
-    ),
-    (
-        "battery",
-        r"\b(?:longest|longer|best|better|good|great|biggest|bigger|largest|most|more) "
-        r"battery|battery life\b|"
-        r"\b(?:lasts? (?:the )?longest|longest[- ]lasting)\b",
-        "longest battery first",
-    ),
-    ("ram", r"\b(?:most|more|biggest|largest) (?:ram|memory)\b", "most RAM first"),
-    (
-        "storage",
-        r"\b(?:most|more|biggest|largest) (?:storage|space)\b",
-        "most storage first",
-    ),
-    (
-        "screen",
-        r"\b(?:big|large|biggest|largest|bigger|larger) (?:screen|display)\b",
-        "biggest screen first",
-    ),
-    (
-        "camera",
-        r"\b(?:best|better|good|great|top) (?:\w+ )?cameras?\b|\bmost megapixels\b",
-        "best camera first",
-    ),
-    ("newest", r"\b(?:newest|latest model|most recent)\b", "newest first"),
-    (
-        "performance",
-        r"\b(?:fastest|faster|most powerful|more powerful|"
-        r"best performance)\b",
-        "most powerful first",
-    ),
+
+# Each order a shopper can ask for, and how an answer announces it: the catalog tool's
+# (shared.catalog.specs), then the one this model ranks by itself. Their reverses are read
+# last, so that a reverse's words never take a question from an order read before.
+_PERFORMANCE: Final = Sort(
+    "performance",
+    True,
+    "most powerful first",
+    r"\b(?:fastest|faster|most powerful|more powerful|best performance)\b",
 )
-SORT_RES: Final = tuple((name, re.compile(pattern, _I)) for name, pattern, _ in _SORTS)
-SORT_PHRASE: Final = {name: phrase for name, _, phrase in _SORTS}
+_BY_SPEC: Final = tuple(dict.fromkeys(s.sort for s in SPECS if s.sort is not None))
+_SORTS: Final = (
+    *PRICE_SORT.both(),
+    *_BY_SPEC,
+    _PERFORMANCE,
+    *(s.reverse for s in _BY_SPEC if s.reverse is not None),
+)
+SORT_RES: Final = tuple((s.name, re.compile(s.said, _I)) for s in _SORTS)
+SORT_PHRASE: Final = {s.name: s.step for s in _SORTS}
+REVERSED: Final = {s.reverse.name: s.name for s in _BY_SPEC if s.reverse is not None}
+"""Each spec's reverse order by the order it reverses: ``{"weight_desc": "weight", ...}``."""
+
 
 # Genres: the catalog's own, and the words the search's phrase table reads as a genre.
 _GENRE_PHRASES: Final = tuple(

@@ -57,6 +57,16 @@ class Sort:
     biggest_first: bool
     step: str
     """How the live trace says it: "most RAM first"."""
+    said: str = ""
+    """How a shopper asks for the order, as a regular expression over English words
+    ("most RAM", "heaviest"); other languages reach it through the search's reading of
+    them as English (``shared.search.languages``)."""
+    reverse: Sort | None = None
+    """The same spec the other way ("least RAM first"): its own ``sortBy``."""
+
+    def both(self) -> tuple[Sort, ...]:
+        """This order and its reverse, when it has one."""
+        return (self,) if self.reverse is None else (self, self.reverse)
 
 
 @dataclass(frozen=True)

@@ -38,7 +38,18 @@ RAM_GB: Final = Spec(
     "RAM",
     Facet("gb", "GB", 0.5, 4096, _DATA, {"memorygb": "gb"}, ("ram", "memory")),
     (Bound("minRamGb", True, "Least memory (RAM), GB", "with at least {} GB RAM", "GB RAM"),),
-    Sort("ram", True, "most RAM first"),
+    Sort(
+        "ram",
+        True,
+        "most RAM first",
+        r"\b(?:most|more|biggest|largest) (?:ram|memory)\b",
+        Sort(
+            "ram_asc",
+            False,
+            "least RAM first",
+            r"\b(?:least|less|fewest|smallest) (?:ram|memory)\b",
+        ),
+    ),
     Fact("data", role="ram"),
     (Chip(_C, 3, "{} GB RAM", "number"),),
     ("RAM", "Memory", "RAM Memory", "RAM Size", "System Memory", "RAM (GB)"),
@@ -61,7 +72,18 @@ STORAGE_GB: Final = Spec(
             "minStorageGb", True, "Least storage, GB", "with at least {} GB storage", "GB storage"
         ),
     ),
-    Sort("storage", True, "most storage first"),
+    Sort(
+        "storage",
+        True,
+        "most storage first",
+        r"\b(?:most|more|biggest|largest) (?:storage|space)\b",
+        Sort(
+            "storage_asc",
+            False,
+            "least storage first",
+            r"\b(?:least|less|smallest|lowest) (?:storage|space)\b",
+        ),
+    ),
     Fact("data", role="storage"),
     (Chip(_C, 4, "{} storage", "storage"), Chip(_M, 3, "{}", "storage")),
     (
@@ -89,7 +111,18 @@ WEIGHT_KG: Final = Spec(
         ("weight",),
     ),
     (Bound("maxWeightKg", False, "Heaviest weight, kg", "weighing at most {} kg", "kg"),),
-    Sort("weight", False, "lightest first"),
+    Sort(
+        "weight",
+        False,
+        "lightest first",
+        r"\b(?:lightest|lighter|least heavy|weighs? (?:the )?least)\b",
+        Sort(
+            "weight_desc",
+            True,
+            "heaviest first",
+            r"\b(?:heaviest|heavier|most heavy|weighs? (?:the )?most)\b",
+        ),
+    ),
     Fact("weight", " kg", also={"weightG": " g"}),
     (Chip(_C, 6, "{} kg", "number"),),
     ("Weight", "Product Weight"),
@@ -122,7 +155,19 @@ BATTERY_HOURS: Final = Spec(
             "h battery",
         ),
     ),
-    Sort("battery", True, "longest battery first"),
+    Sort(
+        "battery",
+        True,
+        "longest battery first",
+        r"\b(?:longest|longer|best|better|good|great|biggest|bigger|largest|most|more) "
+        r"battery|battery life\b|\b(?:lasts? (?:the )?longest|longest[- ]lasting)\b",
+        Sort(
+            "battery_asc",
+            False,
+            "shortest battery first",
+            r"\b(?:shortest|shorter|worst|weakest|smallest|least) battery\b",
+        ),
+    ),
     Fact(
         "hours",
         " h",
@@ -162,7 +207,7 @@ BATTERY_MAH: Final = Spec(
             "mAh battery",
         ),
     ),
-    Sort("battery", True, "longest battery first"),
+    BATTERY_HOURS.sort,  # the same sortBy: it orders what battery hours leave tied
     Fact(
         "mah",
         " mAh",
@@ -201,7 +246,18 @@ SCREEN_INCHES: Final = Spec(
             "inch screen",
         ),
     ),
-    Sort("screen", True, "biggest screen first"),
+    Sort(
+        "screen",
+        True,
+        "biggest screen first",
+        r"\b(?:big|large|biggest|largest|bigger|larger) (?:screen|display)\b",
+        Sort(
+            "screen_asc",
+            False,
+            "smallest screen first",
+            r"\b(?:small|smallest|smaller|tiniest) (?:screen|display)\b",
+        ),
+    ),
     Fact(
         "inches",
         " inches",
@@ -232,7 +288,18 @@ CAMERA_MP: Final = Spec(
             "MP camera",
         ),
     ),
-    Sort("camera", True, "best camera first"),
+    Sort(
+        "camera",
+        True,
+        "best camera first",
+        r"\b(?:best|better|good|great|top) (?:\w+ )?cameras?\b|\bmost megapixels\b",
+        Sort(
+            "camera_asc",
+            False,
+            "fewest megapixels first",
+            r"\b(?:worst|weakest) (?:\w+ )?cameras?\b|\b(?:fewest|least) megapixels\b",
+        ),
+    ),
     Fact("mp", " MP"),
     (Chip(_M, 5, "{} MP camera", "number"),),
     ("Camera", "Main Camera", "Rear Camera", "Camera Resolution"),
@@ -247,7 +314,13 @@ YEAR: Final = Spec(
             "minYear", True, "Released or published in this year or later", "from {:.0f} on", "year"
         ),
     ),
-    Sort("newest", True, "newest first"),
+    Sort(
+        "newest",
+        True,
+        "newest first",
+        r"\b(?:newest|latest model|most recent)\b",
+        Sort("oldest", False, "oldest first", r"\b(?:oldest|earliest|least recent)\b"),
+    ),
     Fact("year"),
     (Chip(_B, 2),),
     ("Year", "Publication Year", "Release Year", "Year Published"),
@@ -341,36 +414,47 @@ def faceted() -> list[Spec]:
     return [s for s in SPECS if s.facet is not None]
 
 
-PRICE_SORTS: Final = (
-    Sort("price", False, "cheapest first"),
-    Sort("price_desc", True, "priciest first"),
+PRICE_SORT: Final = Sort(
+    "price",
+    False,
+    "cheapest first",
+    r"\b(?:cheapest|cheaper|least expensive|lowest price|most affordable)\b",
+    Sort(
+        "price_desc",
+        True,
+        "priciest first",
+        r"\b(?:most expensive|priciest|dearest|most costly|highest[- ]priced|"
+        r"top[- ]of[- ]the[- ]line|most premium)\b",
+    ),
 )
-"""The sorts on the price, which is no spec: first of every ``sortBy``."""
+"""The sort on the price, which is no spec, both ways: first of every ``sortBy``."""
 
 
-def sorts() -> list[tuple[str, Sort]]:
-    """Every ``sortBy`` with the column it orders by: the price's, then the specs'
-    ascending ones, then their biggest-first ones, each in table order. A name seen
-    again orders the ties of its first (:func:`tie_sorts`)."""
-    by_spec = sorted(
+def _ordered() -> list[tuple[str, Sort]]:
+    """Every order with its column, as :func:`sorts` lists them, ties included."""
+    primary = sorted(
         ((s.column, s.sort) for s in SPECS if s.sort is not None),
         key=lambda pair: pair[1].biggest_first,
     )
+    reverses = [(column, sort.reverse) for column, sort in primary if sort.reverse is not None]
+    return [*(("price", sort) for sort in PRICE_SORT.both()), *primary, *reverses]
+
+
+def sorts() -> list[tuple[str, Sort]]:
+    """Every ``sortBy`` with the column it orders by: the price's both ways, then the
+    specs' ascending ones, then their biggest-first ones, then the specs' reverses,
+    each in table order. A name seen again orders the ties of its first
+    (:func:`tie_sorts`)."""
     named: dict[str, tuple[str, Sort]] = {}
-    for column, sort in [*(("price", sort) for sort in PRICE_SORTS), *by_spec]:
+    for column, sort in _ordered():
         named.setdefault(sort.name, (column, sort))
     return list(named.values())
 
 
 def tie_sorts() -> list[tuple[str, Sort]]:
     """The second spec of a sort name with its column: what orders the first's ties."""
-    seen = {sort.name for _, sort in sorts()}
-    first = {column for column, _ in sorts()}
-    return [
-        (s.column, s.sort)
-        for s in SPECS
-        if s.sort is not None and s.sort.name in seen and s.column not in first
-    ]
+    first = {sort.name: column for column, sort in sorts()}
+    return [(column, sort) for column, sort in _ordered() if first[sort.name] != column]
 
 
 def facts(kind: str | None = None) -> list[Spec]:

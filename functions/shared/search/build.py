@@ -126,7 +126,8 @@ CREATE VIRTUAL TABLE fts USING fts5(
 # search without one merges the categories), by the facet in the direction sortBy
 # takes it, cheapest first among equals, then row order. Facet indexes are partial:
 # most facets exist for one or two categories only.
-_DIRECTION = {column: "DESC" if desc else "ASC" for column, desc in SORTS.values()}
+# The first sortBy on a facet sets its index's direction; its reverse walks it backwards.
+_DIRECTION = {column: "DESC" if desc else "ASC" for column, desc in reversed(SORTS.values())}
 _INDEXES = [
     "CREATE INDEX products_category_price ON products (category, price)",
     "CREATE INDEX products_brand ON products (brand_key, category, price)",
