@@ -280,6 +280,18 @@ def test_the_page_is_served_from_web(
     assert snippet in response.raw
 
 
+def test_every_module_of_the_page_is_served_as_javascript(served: Served) -> None:
+    # Given the page's script modules (a browser refuses a module of another type)
+    modules = sorted(path.name for path in dev_server.WEB_DIR.glob("*.js"))
+    assert "app.js" in modules and len(modules) > 2
+    for name in modules:
+        # When the browser imports one, Then it gets the file as JavaScript
+        response = served.request("GET", f"/{name}")
+        assert response.status == 200, name
+        assert response.headers.get_content_type() == "text/javascript", name
+        assert response.raw == (dev_server.WEB_DIR / name).read_bytes(), name
+
+
 def test_config_points_the_page_at_its_own_origin(served: Served) -> None:
     response = served.request("GET", "/config.json")
 
