@@ -23,7 +23,8 @@ from compose_response.claims import (
     parse_os,
 )
 from compose_response.units import Quantity, format_exact, format_number, same_width
-from shared.catalog.specs import AUTHOR, OS, WEIGHT_KG, facts
+from shared.catalog.derive import facts
+from shared.catalog.specs import AUTHOR, OS, WEIGHT_KG
 from shared.ledger import LedgerProduct
 
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from compose_response import money
-from shared.catalog.specs import facts
+from shared.catalog.derive import facts
 
 Kind = str
 """A quantity's kind: ``price``, ``data``, ``weight``, ``mp``, or the kind of a spec's fact

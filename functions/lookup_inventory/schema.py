@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator
 
 from shared.catalog.categories import PLURALS, CategoryName
-from shared.catalog.specs import SPECS, bounds, sorts
+from shared.catalog.derive import bounds, sorts
+from shared.catalog.specs import SPECS
 from shared.currency import InStoreCurrency
 from shared.product import ProductId
 from shared.tool_steps import Words, field_words, number

@@ -8,7 +8,7 @@ The dev server and the API's mapping templates answer with these codes;
 ``compose_response`` and the state machine set these outcomes and reasons. The chat
 page is static, so it reads them from ``names.json`` (:func:`page_names`), which the
 dev server serves and the CDK stack publishes beside the page; so it also reads there
-the chips of a product card (``shared.catalog.specs.page_chips``). Tests hold the ASL's
+the chips of a product card (``shared.catalog.derive.page_chips``). Tests hold the ASL's
 literal reasons and the README to this module.
 """
 
@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
-from shared.catalog.specs import page_chips
+from shared.catalog.derive import page_chips
 
 
 def error_body(code: str, message: str) -> dict[str, str]:

@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from shared.catalog.derive import bounds as spec_bounds
 from shared.catalog.specs import OS, WEIGHT_KG, YEAR
-from shared.catalog.specs import bounds as spec_bounds
 from storechat.evaluate.questions import Expect
 
 

@@ -15,7 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
-from shared.catalog.specs import YEAR, sorts
+from shared.catalog.derive import sorts
+from shared.catalog.specs import YEAR
 from storechat.offline.bounds import MEASURE_OF
 from storechat.offline.intent import Intent, review_query
 from storechat.offline.messages import ToolOutcome

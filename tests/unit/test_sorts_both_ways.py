@@ -12,7 +12,8 @@ import pytest
 
 from lookup_inventory.schema import InventoryInput
 from registry import tool_specs
-from shared.catalog.specs import PRICE_SORT, SPECS, sorts
+from shared.catalog.derive import sorts
+from shared.catalog.specs import PRICE_SORT, SPECS
 from shared.search import SearchIndex, SearchQuery, build_index
 from shared.search.query import SORTS
 from storechat.offline import OfflineModel

@@ -142,6 +142,19 @@ class Chip:
 
 @dataclass(frozen=True)
 class Spec:
+    """One spec the store knows by name (``key``). What it is to each reader:
+
+    * ``facet``: the search keeps it as a number in one unit (a column of its index), with
+      the other keys and the units catalogs write it in ("RAM (GB)", "1 TB", "1400 g");
+    * ``bounds``: the catalog tool's filter fields on it (``minRamGb``), with the words the
+      model reads and the live trace says, and the unit the eval names it in;
+    * ``sort``: the catalog tool's ``sortBy`` value that orders by it;
+    * ``fact``: the answer is checked for it (``compose_response``), and how a wrong value is
+      recognised and written back;
+    * ``chips``: where and how a product card shows it (published to the page);
+    * ``names``: the option and attribute names a store's export gives it.
+    """
+
     key: str
     label: str
     """What the spec is, in a few words ("RAM", "battery life")."""

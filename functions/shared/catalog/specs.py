@@ -1,27 +1,16 @@
 """Every spec the store knows by name, declared once in :data:`SPECS`.
 
 A product's ``specs`` may hold any key; the ones declared here mean something to the
-store beyond their text. For each, its :class:`~shared.catalog.spec.Spec` says:
+store beyond their text, as their :class:`~shared.catalog.spec.Spec` says.
 
-* ``facet``: the search keeps it as a number in one unit (a column of its index), with
-  the other keys and the units catalogs write it in ("RAM (GB)", "1 TB", "1400 g");
-* ``bounds``: the catalog tool's filter fields on it (``minRamGb``), with the words the
-  model reads and the live trace says, and the unit the eval names it in;
-* ``sort``: the catalog tool's ``sortBy`` value that orders by it;
-* ``fact``: the answer is checked for it (``compose_response``), and how a wrong value is
-  recognised and written back;
-* ``chips``: where and how a product card shows it (published to the page);
-* ``names``: the option and attribute names a store's export gives it.
-
-Derived from this table: ``lookup_inventory``'s input fields, the search's facets,
-filters and sorts (``shared.search``), the fact check's fields, units and tolerances,
-the page's chips (:func:`page_chips`, in ``names.json``), the eval's bounds and the
-import's spec names. No AWS and no search imports: the Converse function reads it.
+What each reader takes from the table (the tool's fields, the search's facets and
+sorts, the fact check, the chips, the eval's bounds) is in :mod:`shared.catalog.derive`.
+No AWS and no search imports: the Converse function reads it.
 """
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
 
 from shared.catalog.categories import Category
 from shared.catalog.spec import Bound, Chip, Facet, Fact, FactUnit, Phrase, Sort, Spec
@@ -391,29 +380,6 @@ SPECS: tuple[Spec, ...] = (
 list them. Add a spec here and nowhere else (the README's "Add a spec")."""
 
 
-def spec(key: str) -> Spec:
-    """The spec declared under ``key``; ``KeyError`` for any other."""
-    for declared in SPECS:
-        if declared.key == key:
-            return declared
-    raise KeyError(key)
-
-
-def bounds() -> list[tuple[Spec, Bound]]:
-    """Every filter bound, in table order."""
-    return [(s, b) for s in SPECS for b in s.bounds]
-
-
-def phrases() -> list[tuple[Spec, Phrase]]:
-    """Every spec's phrases, in table order: the order a search's words are read in."""
-    return [(s, p) for s in SPECS for p in s.phrases]
-
-
-def faceted() -> list[Spec]:
-    """The specs the search keeps as numbers, in table order."""
-    return [s for s in SPECS if s.facet is not None]
-
-
 PRICE_SORT: Final = Sort(
     "price",
     False,
@@ -428,50 +394,3 @@ PRICE_SORT: Final = Sort(
     ),
 )
 """The sort on the price, which is no spec, both ways: first of every ``sortBy``."""
-
-
-def _ordered() -> list[tuple[str, Sort]]:
-    """Every order with its column, as :func:`sorts` lists them, ties included."""
-    primary = sorted(
-        ((s.column, s.sort) for s in SPECS if s.sort is not None),
-        key=lambda pair: pair[1].biggest_first,
-    )
-    reverses = [(column, sort.reverse) for column, sort in primary if sort.reverse is not None]
-    return [*(("price", sort) for sort in PRICE_SORT.both()), *primary, *reverses]
-
-
-def sorts() -> list[tuple[str, Sort]]:
-    """Every ``sortBy`` with the column it orders by: the price's both ways, then the
-    specs' ascending ones, then their biggest-first ones, then the specs' reverses,
-    each in table order. A name seen again orders the ties of its first
-    (:func:`tie_sorts`)."""
-    named: dict[str, tuple[str, Sort]] = {}
-    for column, sort in _ordered():
-        named.setdefault(sort.name, (column, sort))
-    return list(named.values())
-
-
-def tie_sorts() -> list[tuple[str, Sort]]:
-    """The second spec of a sort name with its column: what orders the first's ties."""
-    first = {sort.name: column for column, sort in sorts()}
-    return [(column, sort) for column, sort in _ordered() if first[sort.name] != column]
-
-
-def facts(kind: str | None = None) -> list[Spec]:
-    """The specs the answer is checked for (of one kind), in table order."""
-    return [s for s in SPECS if s.fact is not None and kind in (None, s.fact.kind)]
-
-
-def page_chips() -> dict[str, list[dict[str, Any]]]:
-    """The chips of each category's cards, in the order a card shows them, as the page
-    reads them from ``names.json``: ``{"COMPUTERS": [{"spec": "ramGb", "label": "{} GB
-    RAM", "format": "number"}, ...]}``."""
-    chips: dict[str, list[tuple[int, dict[str, Any]]]] = {str(c): [] for c in Category}
-    for declared in SPECS:
-        for chip in declared.chips:
-            shown = {"spec": declared.key, "label": chip.label, "format": chip.format}
-            chips[str(chip.category)].append((chip.place, shown))
-    return {
-        category: [shown for _, shown in sorted(found, key=lambda chip: chip[0])]
-        for category, found in chips.items()
-    }

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from shared.catalog.categories import CATEGORIES
-from shared.catalog.specs import bounds, sorts, tie_sorts
+from shared.catalog.derive import bounds, sorts, tie_sorts
 
 # sortBy -> (facet column, biggest first). Products without the spec go last,
 # in-stock products before sold-out ones, ties by price; a SECOND_SORT orders the

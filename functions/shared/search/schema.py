@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from shared.catalog.categories import INDEX_WORDS
-from shared.catalog.specs import FORM_FACTOR, GPU, OS, faceted
+from shared.catalog.derive import faceted
+from shared.catalog.specs import FORM_FACTOR, GPU, OS
 
 
 @dataclass(frozen=True)

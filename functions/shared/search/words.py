@@ -24,9 +24,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from shared.catalog.derive import phrases as spec_phrases
 from shared.catalog.spec import Spec
 from shared.catalog.specs import FORM_FACTOR
-from shared.catalog.specs import phrases as spec_phrases
 from shared.search.intents import INTENTS, STOP_WORDS, Intent
 from shared.search.languages import in_english
 from shared.search.schema import split_glued

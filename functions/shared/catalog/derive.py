@@ -1,0 +1,85 @@
+"""What each reader of the catalog's vocabulary takes from it: the filter bounds, the
+phrases, the facets, the sorts both ways, the checked facts and the page's chips, all
+derived from :data:`shared.catalog.specs.SPECS`.
+
+They read the table as it is when called (``specs.SPECS``), so a spec added to it (the
+README's "Add a spec", ``tests/integration/test_add_a_spec.py``) reaches every reader.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from shared.catalog import specs
+from shared.catalog.categories import Category
+from shared.catalog.spec import Bound, Phrase, Sort, Spec
+
+
+def spec(key: str) -> Spec:
+    """The spec declared under ``key``; ``KeyError`` for any other."""
+    for declared in specs.SPECS:
+        if declared.key == key:
+            return declared
+    raise KeyError(key)
+
+
+def bounds() -> list[tuple[Spec, Bound]]:
+    """Every filter bound, in table order."""
+    return [(s, b) for s in specs.SPECS for b in s.bounds]
+
+
+def phrases() -> list[tuple[Spec, Phrase]]:
+    """Every spec's phrases, in table order: the order a search's words are read in."""
+    return [(s, p) for s in specs.SPECS for p in s.phrases]
+
+
+def faceted() -> list[Spec]:
+    """The specs the search keeps as numbers, in table order."""
+    return [s for s in specs.SPECS if s.facet is not None]
+
+
+def _ordered() -> list[tuple[str, Sort]]:
+    """Every order with its column, as :func:`sorts` lists them, ties included."""
+    primary = sorted(
+        ((s.column, s.sort) for s in specs.SPECS if s.sort is not None),
+        key=lambda pair: pair[1].biggest_first,
+    )
+    reverses = [(column, sort.reverse) for column, sort in primary if sort.reverse is not None]
+    return [*(("price", sort) for sort in specs.PRICE_SORT.both()), *primary, *reverses]
+
+
+def sorts() -> list[tuple[str, Sort]]:
+    """Every ``sortBy`` with the column it orders by: the price's both ways, then the
+    specs' ascending ones, then their biggest-first ones, then the specs' reverses,
+    each in table order. A name seen again orders the ties of its first
+    (:func:`tie_sorts`)."""
+    named: dict[str, tuple[str, Sort]] = {}
+    for column, sort in _ordered():
+        named.setdefault(sort.name, (column, sort))
+    return list(named.values())
+
+
+def tie_sorts() -> list[tuple[str, Sort]]:
+    """The second spec of a sort name with its column: what orders the first's ties."""
+    first = {sort.name: column for column, sort in sorts()}
+    return [(column, sort) for column, sort in _ordered() if first[sort.name] != column]
+
+
+def facts(kind: str | None = None) -> list[Spec]:
+    """The specs the answer is checked for (of one kind), in table order."""
+    return [s for s in specs.SPECS if s.fact is not None and kind in (None, s.fact.kind)]
+
+
+def page_chips() -> dict[str, list[dict[str, Any]]]:
+    """The chips of each category's cards, in the order a card shows them, as the page
+    reads them from ``names.json``: ``{"COMPUTERS": [{"spec": "ramGb", "label": "{} GB
+    RAM", "format": "number"}, ...]}``."""
+    chips: dict[str, list[tuple[int, dict[str, Any]]]] = {str(c): [] for c in Category}
+    for declared in specs.SPECS:
+        for chip in declared.chips:
+            shown = {"spec": declared.key, "label": chip.label, "format": chip.format}
+            chips[str(chip.category)].append((chip.place, shown))
+    return {
+        category: [shown for _, shown in sorted(found, key=lambda chip: chip[0])]
+        for category, found in chips.items()
+    }
