@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import registry
+from shared.catalog.specs import OS
 from shared.catalog_data import load_catalog
 from storechat.evaluate.products import BOUNDS, first_ranked, product_faults
 from storechat.evaluate.questions import Expect, LoadedQuestion
@@ -139,7 +140,7 @@ _Group = Callable[[Expect, dict[str, Any], dict[str, Any] | None, Scored], None]
 _PRODUCT_KEYS = (
     "category",
     "brand",
-    "os",
+    OS.key,
     "specIncludes",
     *BOUNDS,
     "inStock",

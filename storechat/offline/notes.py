@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final
 
+from shared.catalog.specs import PAGES, YEAR
 from storechat.offline.messages import ToolOutcome, plain
 from storechat.offline.product import to_number
 from storechat.offline.vocabulary import BOOK_INFO, LOOKUP, REVIEWS
@@ -54,7 +55,7 @@ def book_line(outcome: ToolOutcome) -> str:
     authors = _authors(book.get("authors"))
     if authors:
         head += f" by {authors}"
-    year = to_number(book.get("year"))
+    year = to_number(book.get(YEAR.key))
     if year:
         head += f" ({year:.0f})"
     details = []
@@ -62,7 +63,7 @@ def book_line(outcome: ToolOutcome) -> str:
     if rating:
         votes = f" from {count:,.0f} ratings" if count else ""
         details.append(f"rated {rating:.1f}/5{votes}")
-    pages = to_number(book.get("pages"))
+    pages = to_number(book.get(PAGES.key))
     if pages:
         details.append(f"{pages:.0f} pages")
     subjects = [plain(s, 30) for s in book.get("subjects") or [] if isinstance(s, str)][:2]

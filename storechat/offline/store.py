@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
 from shared.catalog.categories import Category
+from shared.catalog.specs import AUTHOR, GENRE
 from shared.search.intents import STOP_WORDS
 from shared.search.spelling import distance
 from shared.search.words import fold, parse, parser_words
@@ -306,8 +307,8 @@ class Store:
             brands[str(product["brand"])].add(str(product["category"]))
             titles.append(Title(str(product["name"]), str(product["category"]), product["brand"]))
             specs = product.get("specs") or {}
-            authors += [str(specs["author"])] if specs.get("author") else []
-            genres += [str(specs["genre"])] if specs.get("genre") else []
+            authors += [str(specs[AUTHOR.key])] if specs.get(AUTHOR.key) else []
+            genres += [str(specs[GENRE.key])] if specs.get(GENRE.key) else []
         return cls(brands, titles, dict.fromkeys(authors), genres)
 
 
