@@ -17,7 +17,8 @@ from storechat.offline.checks import NEAREST_SHOWN, Constraints, sift
 from storechat.offline.facts import facts_of, highlights
 from storechat.offline.intent import Intent
 from storechat.offline.messages import plain
-from storechat.offline.named import compare_lines, matches, named_lines, shown_one_lines
+from storechat.offline.named import compare_lines, named_lines, shown_one_lines
+from storechat.offline.names import matches
 from storechat.offline.notes import Line, book_line, failure_line, fit, reviews_line
 from storechat.offline.plan import Ask, Done
 from storechat.offline.product import Product
@@ -231,15 +232,21 @@ def not_understood(done: Done) -> bool:
         not request.get("category")
         and not request.get("brandId")
         and not (data.get("understood") or {}).get("category")
-        and "keywords" in (data.get("relaxed") or [])
+        and _keywords_dropped(done)
     )
+
+
+def _keywords_dropped(done: Done) -> bool:
+    """Whether the tool had to drop a lookup's keywords to find anything (it says so in
+    ``relaxed``, a sentence naming what it dropped)."""
+    return "keywords" in ((done.outcome.data or {}).get("relaxed") or [])
 
 
 def _words_dropped(done: Done) -> str | None:
     """The search words a lookup had to drop to find anything, as the model sent them."""
     data = done.outcome.data or {}
     words = done.call.input.get("keywords")
-    if not words or "keywords" not in (data.get("relaxed") or []) or not data.get("products"):
+    if not words or not _keywords_dropped(done) or not data.get("products"):
         return None
     return plain(words, 60)
 
@@ -259,7 +266,12 @@ def corrections_line(lookups: list[Done]) -> Line | None:
 def _lookup_lines(ask: Ask, lookups: list[Done]) -> list[Line]:
     intent, lines = ask.intent, []
     named = [d for d in lookups if d.call.purpose == "named"]
-    closest = {d.call.index: _products(d) for d in lookups if d.call.purpose == "closest"}
+    # A search further whose words matched nothing (the tool dropped them) found nothing near.
+    closest = {
+        d.call.index: _products(d)
+        for d in lookups
+        if d.call.purpose == "closest" and not _keywords_dropped(d)
+    }
     models = intent.products
     pair = [
         matches(models[d.call.index], _products(d))[:1] for d in named if d.call.index < len(models)

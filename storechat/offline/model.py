@@ -133,7 +133,7 @@ class OfflineModel:
             return self._first_reply(ask, first, messages, available)
         rounds = read_rounds(messages)
         done = label(rounds[0], first) if rounds else []
-        following = plan_next(ask, done, available)
+        following = plan_next(ask, done, available, rounds[1] if len(rounds) > 1 else None)
         if len(rounds) == 1 and following:
             return _tool_uses(following, messages, "Nothing matched all of that, so "), "tool_use"
         if len(rounds) > 1:

@@ -12,23 +12,18 @@ from collections.abc import Callable
 from typing import Final
 
 from shared.catalog.categories import Category
+from shared.catalog.specs import AUTHOR, GENRE
+from storechat.offline.alike import alike
 from storechat.offline.bounds import money
 from storechat.offline.checks import Constraints, shortfalls
 from storechat.offline.facts import product_facts
-from storechat.offline.names import ModelName, closeness, extra_words
+from storechat.offline.names import ModelName, closeness, matches
 from storechat.offline.notes import Line
 from storechat.offline.product import Product
 from storechat.offline.rank import FEATURES, LOWER_IS_BETTER
 from storechat.offline.vocabulary import BOOKS
 
 CLOSEST_SHOWN: Final = 2
-
-
-def matches(model: ModelName, products: list[Product]) -> list[Product]:
-    """The products that are ``model``: every word of its name, the fewest words besides."""
-    scored = [(extra, p) for p in products if (extra := extra_words(model, p.name)) is not None]
-    fewest = min((extra for extra, _ in scored), default=0)
-    return [p for extra, p in scored if extra == fewest]
 
 
 def stock(p: Product) -> str:
@@ -70,6 +65,23 @@ def _in_stock_instead(model: ModelName, named: Product, closest: list[Product]) 
     return lines
 
 
+# What the nearest books share with one out of stock, as the answer says it.
+_ALIKE_HEAD: Final = {
+    AUTHOR.key: "The nearest we have in stock, by the same author:",
+    GENRE.key: "The nearest we have in stock, in the same genre ({genre}):",
+    "subject": "Nothing by the same author or in the same genre is in stock; on a similar subject:",
+}
+
+
+def _alike_in_stock(named: Product, found: list[Product]) -> list[Line]:
+    near = alike(named, found)
+    if near is None:
+        return [Line("Nothing close to it is in stock right now.")]
+    head = _ALIKE_HEAD[near.shared].format(genre=named.text(GENRE.key))
+    books = near.books[:CLOSEST_SHOWN]
+    return [Line(head), *(Line(f"{n}. {card(p)}.", n > 1) for n, p in enumerate(books, 1))]
+
+
 def named_lines(
     model: ModelName, found: list[Product], closest: list[Product], c: Constraints
 ) -> list[Line]:
@@ -82,7 +94,9 @@ def named_lines(
         named = card(carried[0])
         named = named if carried[0].category == BOOKS else the(named)
         lines = [Line(f"We carry {named}."), *_unmet(carried[0], c)]
-        if not carried[0].in_stock:
+        if not carried[0].in_stock and carried[0].category == BOOKS:
+            lines += _alike_in_stock(carried[0], closest)
+        elif not carried[0].in_stock:
             lines += _in_stock_instead(model, carried[0], closest)
         return lines
     if carried:

@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
+from storechat.offline.product import Product
 from storechat.offline.store import store
 from storechat.offline.vocabulary import COMPUTERS, MOBILE, brand_named, word_set
 
@@ -174,3 +175,10 @@ def closeness(asked: ModelName, name: str) -> tuple[int, int, int]:
     theirs = [m.groups() for t in have if (m := _SERIES.match(t))]
     gaps = [abs(int(a) - int(b)) for s, a in numbers for t, b in theirs if s == t]
     return (-shared, min(gaps, default=1000), len(have))
+
+
+def matches(model: ModelName, products: list[Product]) -> list[Product]:
+    """The products that are ``model``: every word of its name, the fewest words besides."""
+    scored = [(extra, p) for p in products if (extra := extra_words(model, p.name)) is not None]
+    fewest = min((extra for extra, _ in scored), default=0)
+    return [p for extra, p in scored if extra == fewest]

@@ -17,6 +17,7 @@ from typing import Any, Final
 
 from shared.catalog.derive import sorts
 from shared.catalog.specs import YEAR
+from storechat.offline.alike import alike_input
 from storechat.offline.bounds import MEASURE_OF
 from storechat.offline.intent import Intent, review_query
 from storechat.offline.messages import ToolOutcome
@@ -293,15 +294,19 @@ def _closest_input(model: ModelName) -> dict[str, Any]:
     return request
 
 
-def _in_stock_instead(model: ModelName, outcome: ToolOutcome) -> dict[str, Any] | None:
+def _in_stock_instead(
+    model: ModelName, outcome: ToolOutcome, later: list[ToolOutcome]
+) -> dict[str, Any] | None:
     """For a named product the catalog has but not in stock: a search for the nearest
-    in stock (the same line, else brand), None when it is in stock.
+    in stock (a book's by its author, genre and subject; else the same line, else
+    brand), None when it is in stock.
 
     Once the loop has shrunk round 1 to a brief, its stock is no longer there: the
-    search is planned again as it was, and matched to its result by its input.
+    search is planned again as it was (a book's from round 2's lookup of it by id,
+    ``later``), and matched to its result by its input.
     """
     if model.category == BOOKS:
-        return None  # the book facts of round 1 get no second round
+        return alike_input(model, outcome, later)
     found = [p for p in (outcome.data or {}).get("products") or [] if isinstance(p, dict)]
     if not outcome.brief and (
         not found or any((to_number(p.get("stock")) or 0) > 0 for p in found)
@@ -313,17 +318,23 @@ def _in_stock_instead(model: ModelName, outcome: ToolOutcome) -> dict[str, Any] 
     return request
 
 
-def plan_next(ask: Ask, done: list[Done], available: frozenset[str]) -> list[Call]:
-    """Round 2: a search further for each round-1 lookup that found nothing.
+def plan_next(
+    ask: Ask, done: list[Done], available: frozenset[str], later: list[ToolOutcome] | None = None
+) -> list[Call]:
+    """Round 2: a search further for each round-1 lookup that found nothing, and for a
+    named product out of stock, the nearest in stock.
 
     The loop keeps only a brief of round 1's results for the calls after round 2, so
     the lookups that did find something are asked again by id (``again``, ``index``
-    being their place in round 1). Reviews and book facts are not fetched twice: a
-    round with them gets no second.
+    being their place in round 1); ``later`` is round 2's results, once it has run.
+    Reviews and book facts are not fetched twice: a round with them gets no second,
+    but for a named book out of stock, whose facts are asked again with its nearest.
     """
-    if LOOKUP not in available or any(d.call.purpose in ("reviews", "book") for d in done):
+    if LOOKUP not in available:
         return []
+    web = [(place, d.call) for place, d in enumerate(done) if d.call.purpose in ("reviews", "book")]
     further: list[Call] = []
+    alike: list[Call] = []
     again: list[Call] = []
     for place, item in enumerate(done):
         call, ids = item.call, item.outcome.found_ids
@@ -333,8 +344,9 @@ def plan_next(ask: Ask, done: list[Done], available: frozenset[str]) -> list[Cal
             again.append(Call(LOOKUP, {"productIds": ids}, "again", place))
             if call.purpose == "named" and call.index < len(ask.intent.products):
                 model = ask.intent.products[call.index]
-                if instead := _in_stock_instead(model, item.outcome):
-                    further.append(Call(LOOKUP, instead, "closest", call.index))
+                if instead := _in_stock_instead(model, item.outcome, later or []):
+                    found = alike if model.category == BOOKS else further
+                    found.append(Call(LOOKUP, instead, "closest", call.index))
         elif call.purpose == "named" and call.index < len(ask.intent.products):
             closest = _closest_input(ask.intent.products[call.index])
             further.append(Call(LOOKUP, closest, "closest", call.index))
@@ -342,6 +354,12 @@ def plan_next(ask: Ask, done: list[Done], available: frozenset[str]) -> list[Cal
             nearer = _nearest_input(call.input)
             if nearer is not None:
                 further.append(Call(LOOKUP, nearer, "nearest", call.index, call.limit))
+    if web:
+        # The answer after round 2 sees only a brief of round 1: the facts go again.
+        further = alike
+        again += [Call(c.name, c.input, "again", place) for place, c in web] if alike else []
+    else:
+        further += alike
     return (further + again)[:MAX_LOOKUPS] if further else []
 
 
