@@ -26,6 +26,8 @@ SEARCHED: Final = 8
 author or in the same genre is among them when the catalog has one."""
 MAX_KEYWORDS: Final = 120
 """The catalog tool's limit on the length of its keywords."""
+SUBJECT: Final = "subject"
+"""What the nearest books share when no author or genre is: words of the description."""
 _WORD = re.compile(r"[^\W\d_]{4,}")
 
 
@@ -94,7 +96,7 @@ class Alike:
     """The nearest books found, and what they share with the named one."""
 
     shared: str
-    """``author``, ``genre`` or ``subject``."""
+    """The author's or genre's spec key, or :data:`SUBJECT`."""
     books: list[Product]
 
 
@@ -111,4 +113,4 @@ def alike(book: Product, found: list[Product]) -> Alike | None:
         same = [p for p in others if _same(book, p, key)]
         if same:
             return Alike(key, same)
-    return Alike("subject", others) if others else None
+    return Alike(SUBJECT, others) if others else None

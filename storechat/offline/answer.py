@@ -268,9 +268,9 @@ def _lookup_lines(ask: Ask, lookups: list[Done]) -> list[Line]:
     named = [d for d in lookups if d.call.purpose == "named"]
     # A search further whose words matched nothing (the tool dropped them) found nothing near.
     closest = {
-        d.call.index: _products(d)
+        d.call.index: [] if _keywords_dropped(d) else _products(d)
         for d in lookups
-        if d.call.purpose == "closest" and not _keywords_dropped(d)
+        if d.call.purpose == "closest"
     }
     models = intent.products
     pair = [
@@ -283,7 +283,7 @@ def _lookup_lines(ask: Ask, lookups: list[Done]) -> list[Line]:
         if d.call.index < len(models):
             c = constraints_for(d, ask.current)
             lines += named_lines(
-                models[d.call.index], _products(d), closest.get(d.call.index, []), c
+                models[d.call.index], _products(d), closest.get(d.call.index), c
             )
     seen: set[str] = set()
     for d in lookups:

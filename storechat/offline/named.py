@@ -2,8 +2,9 @@
 
 A named product is the catalog product whose name has every word of the shopper's,
 with the fewest words besides ("Galaxy S24" is the S24, not the S24 Ultra). If the
-store carries it, it is the answer, with its stock; if not, the answer says so and
-offers the closest of its line. A comparison names the spec that decides it.
+store carries it, it is the answer, with its stock (and when it is out of stock, the
+nearest in stock: of its line or brand, a book's by its author, genre or subject); if
+not, the answer says so and offers the closest of its line. A comparison names the spec that decides it.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Final
 
 from shared.catalog.categories import Category
 from shared.catalog.specs import AUTHOR, GENRE
-from storechat.offline.alike import alike
+from storechat.offline.alike import SUBJECT, alike
 from storechat.offline.bounds import money
 from storechat.offline.checks import Constraints, shortfalls
 from storechat.offline.facts import product_facts
@@ -69,7 +70,7 @@ def _in_stock_instead(model: ModelName, named: Product, closest: list[Product]) 
 _ALIKE_HEAD: Final = {
     AUTHOR.key: "The nearest we have in stock, by the same author:",
     GENRE.key: "The nearest we have in stock, in the same genre ({genre}):",
-    "subject": "Nothing by the same author or in the same genre is in stock; on a similar subject:",
+    SUBJECT: "Nothing by the same author or in the same genre is in stock; on a similar subject:",
 }
 
 
@@ -83,9 +84,11 @@ def _alike_in_stock(named: Product, found: list[Product]) -> list[Line]:
 
 
 def named_lines(
-    model: ModelName, found: list[Product], closest: list[Product], c: Constraints
+    model: ModelName, found: list[Product], closest: list[Product] | None, c: Constraints
 ) -> list[Line]:
-    """The answer about a product the shopper named: carried (with its stock) or not."""
+    """The answer about a product the shopper named: carried (with its stock) or not.
+
+    ``closest``: what a search for the nearest found, None when none was made."""
     carried = matches(model, found)
     fitting = [p for p in carried if not shortfalls(p, c)]
     carried = fitting if len(fitting) == 1 else carried
@@ -94,10 +97,10 @@ def named_lines(
         named = card(carried[0])
         named = named if carried[0].category == BOOKS else the(named)
         lines = [Line(f"We carry {named}."), *_unmet(carried[0], c)]
-        if not carried[0].in_stock and carried[0].category == BOOKS:
+        if not carried[0].in_stock and carried[0].category == BOOKS and closest is not None:
             lines += _alike_in_stock(carried[0], closest)
         elif not carried[0].in_stock:
-            lines += _in_stock_instead(model, carried[0], closest)
+            lines += _in_stock_instead(model, carried[0], closest or [])
         return lines
     if carried:
         lines = [Line(f"We carry {len(carried)} models matching “{model.text}”:")]

@@ -197,6 +197,34 @@ def test_a_named_product_out_of_stock_gets_its_card_and_the_nearest_in_stock() -
     assert "The nearest we have in stock:\n1. Apple Mac mini (M2) [CMP-015]" in text
 
 
+def test_a_book_out_of_stock_whose_nearest_search_failed_is_not_said_to_have_none() -> None:
+    # Given the last Harry Potter out of stock, and a catalog that fails on the search
+    # for the nearest books
+    hallows = product("BK-005")
+    offline = failure("The catalog is unavailable.", "unavailable")
+
+    # When a shopper asks for it
+    text, asked = answer(
+        OfflineModel(),
+        "Harry Potter and the Deathly Hallows in stock?",
+        [inventory(hallows), offline],
+        [offline, inventory(hallows), offline],
+    )
+
+    # Then the second round searched in-stock books by its author and genre
+    assert asked[1][0] == {
+        "category": "BOOKS",
+        "keywords": "J.K. Rowling Fantasy",
+        "inStockOnly": True,
+        "limit": 8,
+    }
+    # And the answer gives its card and says the catalog could not be checked, never
+    # that nothing close is in stock
+    assert text.startswith("We carry Harry Potter and the Deathly Hallows [BK-005]: out of stock")
+    assert "I couldn't check the catalog (it is failing)" in text
+    assert "Nothing close" not in text and "nearest" not in text
+
+
 def test_cheaper_after_a_named_product_searches_its_kind_below_what_was_shown() -> None:
     # Given an answer about the iMac and the nearest in stock
     shown = (
