@@ -4,7 +4,8 @@ A named product is the catalog product whose name has every word of the shopper'
 with the fewest words besides ("Galaxy S24" is the S24, not the S24 Ultra). If the
 store carries it, it is the answer, with its stock (and when it is out of stock, the
 nearest in stock: of its line or brand, a book's by its author, genre or subject); if
-not, the answer says so and offers the closest of its line. A comparison names the spec that decides it.
+not, the answer says so and offers the closest of its line. A comparison names the
+spec that decides it.
 """
 
 from __future__ import annotations
