@@ -282,9 +282,7 @@ def _lookup_lines(ask: Ask, lookups: list[Done]) -> list[Line]:
     for d in named:
         if d.call.index < len(models):
             c = constraints_for(d, ask.current)
-            lines += named_lines(
-                models[d.call.index], _products(d), closest.get(d.call.index), c
-            )
+            lines += named_lines(models[d.call.index], _products(d), closest.get(d.call.index), c)
     seen: set[str] = set()
     for d in lookups:
         purpose = d.call.purpose
