@@ -66,7 +66,8 @@ _OS: Final = re.compile(
 _GENERIC_AFTER: Final = re.compile(
     r"^[\s-]?(?:laptops|PCs|phones|smartphones|tablets|devices|machines|users|fans|computers|"
     r"notebooks|world|ecosystem|Geräte\w*|Nutzer\w*|Rechner|Smartphones|Handys|Welt|"
-    r"ユーザー?|派|陣営|機種|端末|用户|に対応|対応|と連携|互換)"
+    r"ユーザー?|派|陣営|機種|端末|用户|に対応|対応|と連携|互換)",
+    _I,
 )
 _GENERIC_BEFORE: Final = re.compile(
     r"\b(?:works with|compatible with|syncs? with|connects? to|pairs? with|other|most|many|all|"
@@ -106,7 +107,8 @@ def os_agrees(said: OperatingSystem, record: OperatingSystem) -> bool:
 def os_claims(text: str) -> list[WordClaim]:
     claims = []
     for match in _OS.finditer(text):
-        if _GENERIC_AFTER.match(text, match.end()) or _GENERIC_BEFORE.search(
+        # Sliced, not ``match(text, pos)``: there ``^`` would only match at the text's start.
+        if _GENERIC_AFTER.match(text[match.end() :]) or _GENERIC_BEFORE.search(
             text, 0, match.start()
         ):
             continue
