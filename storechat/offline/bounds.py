@@ -4,8 +4,9 @@ Each measure is a spec with filter bounds (``shared.catalog.specs``), and the pr
 :data:`MEASURES` holds the tool fields it fills, which way a bare amount goes ("16GB RAM"
 is a least, "2 kg" a most, "15-inch" a size class), the product's value and how an
 answer writes it. The amounts are read as the search reads them, by each spec's
-phrases, in table order, and then by the few ways a conversation writes them that a
-search's words do not (:data:`SAID`: "RAM: 16GB", a bare "2 kg", "500 mAh"); a match is
+phrases, in table order, each followed by the few ways a conversation writes it that
+a search's words do not (:data:`SAID`: "RAM: 16GB", "5000 mAh"), and then amounts with
+nothing but their unit and the price (:data:`ALONE`: "2 TB", "2 kg", "$800"); a match is
 blanked out, so "512GB SSD" is storage before a bare "GB" can be read as memory. A
 direction word before or after the amount ("at least", "under", "or more", "max")
 decides its way. A spec added to the table with a bound and a phrase is read, said
@@ -19,7 +20,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Final
 
-from shared.catalog.derive import phrases as spec_phrases
 from shared.catalog.spec import Spec
 from shared.catalog.specs import (
     BATTERY_HOURS,
@@ -130,17 +130,13 @@ _PRICE = rf"{_N}\s*(k\b)?{_NOT_A_UNIT}"
 _INNER = rf"(?:of\s+|:\s*)?(?:{_BEFORE.replace('P<before>', 'P<inner>')})?"
 _HOURS = r"(?:hours?|hrs?|h)\b"
 
-# The ways a conversation writes an amount beyond a search's phrases, as those are:
-# a regular expression whose first unnamed group is the number and second, when there
-# is one, its unit. Read after every spec's phrases, in this order.
+# The ways a conversation writes an amount beyond a search's phrases, as those are: a
+# regular expression whose first unnamed group is the number and second, when there is
+# one, its unit. SAID is read right after the spec's own phrases, ALONE once every
+# spec's are: an amount with nothing but its unit, and the price.
 SAID: Final[tuple[tuple[str, str], ...]] = (
     (RAM_GB.key, rf"\b(?:ram|memory)\s*{_INNER}{_N}\s*gb\b"),
     (STORAGE_GB.key, rf"\b(?:storage|ssd)\s*{_INNER}{_N}\s*(gb|tb)\b"),
-    (STORAGE_GB.key, rf"{_N}\s*(tb)\b"),
-    # A bare GB amount: memory comes in tens of GB, storage in hundreds.
-    (STORAGE_GB.key, r"([1-9]\d{2,})\s*gb\b"),
-    (RAM_GB.key, rf"{_N}\s*gb\b"),
-    (WEIGHT_KG.key, rf"{_N}\s*(kg|kilos?|kilograms?|lbs?|pounds?|grams?|g)\b"),
     (BATTERY_HOURS.key, rf"{_N}\s*\+?\s*{_HOURS}\s*(?:of\s+)?battery(?:\s+life)?"),
     (
         BATTERY_HOURS.key,
@@ -148,6 +144,13 @@ SAID: Final[tuple[tuple[str, str], ...]] = (
     ),
     (BATTERY_MAH.key, rf"{_N}\s*mah\b"),
     (SCREEN_INCHES.key, rf"\b(?:screen|display)\s*{_INNER}{_N}\s*-?\s*(?:inch(?:es)?\b|\")"),
+)
+ALONE: Final[tuple[tuple[str, str], ...]] = (
+    (STORAGE_GB.key, rf"{_N}\s*(tb)\b"),
+    # A bare GB amount: memory comes in tens of GB, storage in hundreds.
+    (STORAGE_GB.key, r"([1-9]\d{2,})\s*gb\b"),
+    (RAM_GB.key, rf"{_N}\s*gb\b"),
+    (WEIGHT_KG.key, rf"{_N}\s*(kg|kilos?|kilograms?|lbs?|pounds?|grams?|g)\b"),
     (PRICE, rf"[$£€]\s*{_PRICE}"),
     (PRICE, rf"{_PRICE}\s*(?:dollars?|bucks|usd)\b"),
     # A bare number is a price only after a word that says so: "under 800", not "XPS 13".
@@ -174,12 +177,15 @@ def _reading(name: str, said: str, bare: str | None = None) -> _Reading:
 
 
 def _readings() -> tuple[_Reading, ...]:
-    phrased = [
-        _reading(spec.key, phrase.pattern, phrase.way)
-        for spec, phrase in spec_phrases()
-        if spec.key in MEASURES
+    """Each spec's phrases and then what :data:`SAID` adds for it, in table order, then
+    :data:`ALONE`."""
+    phrased = {spec.key: [(spec.key, p.pattern, p.way) for p in spec.phrases] for spec in SPECS}
+    said = [
+        reading
+        for name in MEASURES
+        for reading in (*phrased.get(name, ()), *((k, p, None) for k, p in SAID if k == name))
     ]
-    return (*phrased, *(_reading(name, said) for name, said in SAID))
+    return tuple(_reading(*reading) for reading in (*said, *((k, p, None) for k, p in ALONE)))
 
 
 _READINGS: Final = _readings()
@@ -203,13 +209,13 @@ def _amount(reading: _Reading, match: re.Match[str]) -> float | None:
     """The amount in the measure's unit, or None where the words are not that measure."""
     amount = float(match[reading.number])
     unit = (match[reading.unit] or "").lower() if reading.unit else ""
-    factor = _factor(reading.measure.units, unit) if unit else None
-    if reading.measure.name == WEIGHT_KG.key and factor is not None:
-        if factor < 0.01 and amount < 50:
+    if reading.measure.name == WEIGHT_KG.key:
+        if unit.startswith("g") and amount < 50:
             return None  # "5G" is a network, not 5 grams
-        if 0.4 < factor < 0.5 and amount > 20:
+        if unit.startswith(("lb", "pound")) and amount > 20:
             return None  # "500 pounds" is money
-    return amount if factor is None or factor == 1 else round(amount * factor, 2)
+    factor = _factor(reading.measure.units, unit) if unit else None
+    return amount if factor is None or factor == 1 else round(amount * factor, 3)
 
 
 def _direction(match: re.Match[str], bare: str) -> str:
