@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-from shared.currency import CURRENCIES, DEFAULT_CURRENCY
+from shared.currency import DEFAULT_CURRENCY, amount
 
 _PRICED_IN: ContextVar[str] = ContextVar("storechat_offline_currency", default=DEFAULT_CURRENCY)
 
@@ -27,11 +27,6 @@ def priced_in(currency: str) -> Iterator[None]:
 
 
 def money(value: float) -> str:
-    """``value`` in the store's currency, as the currency table writes it: its first
-    symbol before the number ("$800", "€1,299.50"), a code with a space ("CHF 800");
-    a whole amount without decimals."""
-    currency = CURRENCIES[_PRICED_IN.get()]
-    sign = currency.symbols[0] if currency.symbols else currency.code
-    decimals = 0 if float(value).is_integer() else currency.decimals
-    number = f"{value:,.{decimals}f}"
-    return f"{sign} {number}" if sign == currency.code else f"{sign}{number}"
+    """``value`` in the store's currency, as a budget is said: "$800", "€1,299.50",
+    "CHF 800" (``shared.currency.amount``)."""
+    return amount(value, _PRICED_IN.get(), whole=True)
