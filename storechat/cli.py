@@ -75,6 +75,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
         )
         if args.trace:
             print(file=steps_out)
+        currency = local.store_currency
     if result.status != "SUCCEEDED" or result.body is None:
         if args.trace:
             print_trace(result, sys.stderr)
@@ -84,7 +85,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
         if args.trace:
             print_trace(result, sys.stderr)
         return 0
-    print_answer(result, args.model, sys.stdout)
+    print_answer(result, args.model, sys.stdout, currency)
     if args.trace:
         print_trace(result, sys.stdout)
     return 0
@@ -119,7 +120,7 @@ def cmd_chat(args: argparse.Namespace) -> int:
                 continue
             session = result.body.get("sessionId")
             print()
-            print_answer(result, args.model, sys.stdout)
+            print_answer(result, args.model, sys.stdout, local.store_currency)
             if args.trace:
                 print_trace(result, sys.stdout)
             print()

@@ -19,6 +19,7 @@ from shared.catalog.specs import (
     WEIGHT_KG,
     YEAR,
 )
+from shared.currency import DEFAULT_CURRENCY, amount
 from shared.steps import Step
 from storechat.local import RunResult
 
@@ -62,7 +63,10 @@ def _spec_line(product: dict[str, Any]) -> str:
     return ", ".join(str(b) for b in bits if b)
 
 
-def print_answer(result: RunResult, model: str, out: TextIO) -> None:
+def print_answer(
+    result: RunResult, model: str, out: TextIO, currency: str = DEFAULT_CURRENCY
+) -> None:
+    """The answer, its products with prices in the store's ``currency``, and its figures."""
     body = result.body or {}
     print(f"storechat · {model_label(model)}", file=out)
     print("", file=out)
@@ -72,7 +76,7 @@ def print_answer(result: RunResult, model: str, out: TextIO) -> None:
         print("\nProducts:", file=out)
         for p in products:
             price = p.get("price")
-            price_text = f"${price:,.2f}" if isinstance(price, int | float) else "?"
+            price_text = amount(price, currency) if isinstance(price, int | float) else "?"
             print(
                 f"  [{p.get('productId')}] {p.get('name')} · {p.get('brand')} · {price_text}"
                 f" · {_spec_line(p)}",

@@ -20,6 +20,8 @@ from typing import Final, Literal
 # Read here as money.CURRENCIES and money.DEFAULT_CURRENCY by the fact check.
 from shared.currency import CURRENCIES as CURRENCIES
 from shared.currency import DEFAULT_CURRENCY as DEFAULT_CURRENCY
+from shared.currency import amount as amount
+from shared.currency import sign
 
 Notation = Literal["symbol", "code", "word"]
 
@@ -64,16 +66,4 @@ def written_as(store: str, notation: Notation) -> str:
     """How the store's currency is written in place of another's: a symbol for a symbol
     (its code when it has none), its code for a code or a word (a code reads the same
     in every language)."""
-    currency = CURRENCIES[store]
-    if notation == "symbol" and currency.symbols and currency.symbols[0] != currency.code:
-        return currency.symbols[0]
-    return currency.code
-
-
-def amount(value: float, store: str) -> str:
-    """``value`` as a shopper reads a price of the store: ``$349.00``, ``€349.00``,
-    ``CHF 349.00``, ``¥45,000``."""
-    currency = CURRENCIES[store]
-    number = f"{value:,.{currency.decimals}f}"
-    symbol = written_as(store, "symbol")
-    return f"{symbol} {number}" if symbol == currency.code else f"{symbol}{number}"
+    return sign(store) if notation == "symbol" else CURRENCIES[store].code

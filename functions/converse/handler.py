@@ -62,7 +62,12 @@ def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, A
             metrics.add_metric(name="ModelThrottles", unit=MetricUnit.Count, value=1)
         raise
     result.steps = steps.replied(
-        turn, request.round, result.stopReason, result.text, result.toolUses
+        turn,
+        request.round,
+        result.stopReason,
+        result.text,
+        result.toolUses,
+        settings.store_currency,
     )
     step_writer.settle(context)
     metrics.add_metric(name="InputTokens", unit=MetricUnit.Count, value=result.usage.inputTokens)

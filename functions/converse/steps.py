@@ -14,6 +14,7 @@ from typing import Any
 
 import registry
 from shared import step_writer
+from shared.currency import DEFAULT_CURRENCY
 from shared.sanitize import clean_text
 from shared.steps import (
     MAX_LINE_CHARS,
@@ -42,9 +43,15 @@ def finished(turn: Turn | None, round: int) -> None:
 
 
 def replied(
-    turn: Turn | None, round: int, stop_reason: str, text: str, tool_uses: Sequence[dict[str, Any]]
+    turn: Turn | None,
+    round: int,
+    stop_reason: str,
+    text: str,
+    tool_uses: Sequence[dict[str, Any]],
+    currency: str = DEFAULT_CURRENCY,
 ) -> list[ToolStep]:
-    """The reply's steps, written; returns each toolUse's line, in order."""
+    """The reply's steps, written, amounts in the store's ``currency``; returns each
+    toolUse's line, in order."""
     finished(turn, round)
     if not tool_uses or stop_reason not in FINISHED:
         return []
@@ -55,7 +62,7 @@ def replied(
     lines = []
     for index, use in enumerate(tool_uses):
         name = str(use.get("name", ""))
-        words = call_line(name, tools.get(name), use.get("input"))
+        words = call_line(name, tools.get(name), use.get("input"), currency)
         said = clean_text(words, MAX_LINE_CHARS)
         line = ToolStep(key=tool_key(asked, index), line=said)
         step_writer.report(turn, step(line.key, "tool", said, "running"))

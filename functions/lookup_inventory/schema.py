@@ -16,10 +16,9 @@ from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator
 
 from shared.catalog.categories import PLURALS, CategoryName
 from shared.catalog.derive import bounds, sorts
-from shared.catalog.specs import SPECS
-from shared.currency import InStoreCurrency
+from shared.currency import DEFAULT_CURRENCY, InStoreCurrency, amount
 from shared.product import ProductId
-from shared.tool_steps import Words, field_words, number
+from shared.tool_steps import Words, field_words
 
 _SORTS = sorts()
 if TYPE_CHECKING:
@@ -44,28 +43,22 @@ def _bound(description: str) -> Any:
 
 
 def _sort_description() -> str:
-    # Spelled as the price's are not: "weight (lightest); largest first: ram, ...; the other
-    # way: weight_desc, ram_asc, ...": a reverse's name says the spec it orders by.
-    by_spec = list(dict.fromkeys(s.sort for s in SPECS if s.sort is not None))
-    ascending = [
-        f"{s.name} ({s.step.removesuffix(' first')})" for s in by_spec if not s.biggest_first
-    ]
-    largest = [s.name for s in by_spec if s.biggest_first]
-    in_sorts_order = sorted(by_spec, key=lambda s: s.biggest_first)
-    other_way = [s.reverse.name for s in in_sorts_order if s.reverse]
+    # Grouped by direction, not spelled out per value: the enum already lists the values,
+    # and the model reads this text on every call of every turn.
+    smallest = [sort.name for _, sort in _SORTS if not sort.biggest_first]
+    largest = [sort.name for _, sort in _SORTS if sort.biggest_first]
     return (
-        "Order instead of relevance (in-stock first): price (cheapest; the default without "
-        f"keywords), price_desc, {', '.join(ascending)}; largest first: {', '.join(largest)}; "
-        f"the other way: {', '.join(other_way)}"
+        "Order, in stock first, instead of relevance (price without keywords). Smallest first: "
+        f"{', '.join(smallest)}; largest first: {', '.join(largest)}"
     )
 
 
 DESCRIPTION = (
-    "Search The Better Store catalog, ranked by relevance to keywords, with filters. Returns "
-    "count (matches; '+' means at least), the best few products (id, name, brand, category, "
-    "current price and stock, key specs, summary), nextOffset when more can be paged to, "
-    "what the keywords were understood as, and misspelt keywords it corrected ('corrected'). "
-    "If nothing matches, it drops the keywords, then the price limit, and says so in 'relaxed'."
+    "Search the store's catalog by relevance to keywords, with filters. Returns count ('+': "
+    "at least), the best few products (id, name, brand, category, current price and stock, "
+    "key specs, summary), nextOffset to page on, how the keywords were read, and misspellings "
+    "it corrected ('corrected'). With no match it drops the keywords, then the price limit, "
+    "and says so in 'relaxed'."
 )
 
 
@@ -85,10 +78,8 @@ class _Search(BaseModel):
         Field(
             min_length=1,
             max_length=60,
-            description=(
-                "Brand to filter by (e.g. ASUS, Dell, Apple, Lenovo, HP, Samsung, Microsoft, "
-                "Acer, Razer, MSI, Penguin Books, HarperCollins, Bloomsbury)"
-            ),
+            # No examples: the brands are the catalog's, and a list here would be the code's.
+            description="Brand, as results name it",
         ),
     ] = None
     category: Annotated[
@@ -151,7 +142,7 @@ class InventoryInput(_WithBounds):
         Field(
             min_length=1,
             max_length=MAX_PRODUCT_IDS,
-            description="Exact product ids to fetch, e.g. ones cited earlier in the conversation",
+            description="Product ids to fetch, e.g. ones cited earlier",
         ),
     ] = None
     limit: Annotated[
@@ -160,9 +151,8 @@ class InventoryInput(_WithBounds):
             ge=1,
             le=MAX_PAGE,
             description=(
-                f"How many products to show ({DEFAULT_PAGE} if not set). Up to {MAX_PAGE} when "
-                "the shopper asks to see or compare many ('all your gaming laptops'); a larger "
-                "page has no summaries"
+                f"Products to show, {DEFAULT_PAGE} by default; up to {MAX_PAGE} to see or "
+                "compare many (a larger page has no summaries)"
             ),
         ),
     ] = None
@@ -171,7 +161,7 @@ class InventoryInput(_WithBounds):
         Field(
             ge=0,
             le=MAX_OFFSET,
-            description="Skip this many ranked matches: a result's nextOffset, for the next page",
+            description="Matches to skip: a result's nextOffset, for the next page",
         ),
         Words("past the first {}"),
     ] = None
@@ -189,9 +179,9 @@ class InventoryInput(_WithBounds):
 
     # -- the live trace ----------------------------------------------------------------------
 
-    def step(self) -> str:
-        """This search in the shopper's words: "Searching the catalog for gaming laptops
-        under $1,500"."""
+    def step(self, currency: str = DEFAULT_CURRENCY) -> str:
+        """This search in the shopper's words, its prices in the store's ``currency``:
+        "Searching the catalog for gaming laptops under $1,500"."""
         if self.productIds:
             ids = self.productIds
             named = ", ".join(ids[:-1]) + f" and {ids[-1]}" if len(ids) > 1 else ids[0]
@@ -200,7 +190,7 @@ class InventoryInput(_WithBounds):
         subject = self.keywords or (f"“{self.productName}”" if self.productName else category)
         if self.brandId and self.brandId.casefold() not in subject.casefold():
             subject = f"{self.brandId} {subject}"
-        price = _price_words(self.minPrice, self.maxPrice)
+        price = _price_words(self.minPrice, self.maxPrice, currency)
         rest = field_words(
             self, [name for name in type(self).model_fields if name not in ("category", "sortBy")]
         )
@@ -224,11 +214,14 @@ def corrected_words(corrected: dict[str, str]) -> str:
     return ", ".join(f"{wrong!r} as {right!r}" for wrong, right in corrected.items())
 
 
-def _price_words(low: float | None, high: float | None) -> list[str]:
+def _price_words(low: float | None, high: float | None, currency: str) -> list[str]:
+    def said(value: float) -> str:
+        return amount(value, currency, whole=True)
+
     if low and high:
-        return [f"between ${number(low)} and ${number(high)}"]
+        return [f"between {said(low)} and {said(high)}"]
     if high:
-        return [f"under ${number(high)}"]
+        return [f"under {said(high)}"]
     if low:
-        return [f"over ${number(low)}"]
+        return [f"over {said(low)}"]
     return []

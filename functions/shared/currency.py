@@ -111,6 +111,25 @@ def known_currency(value: str) -> str:
     return code
 
 
+def sign(store: str) -> str:
+    """How the store writes its currency beside an amount: its first symbol, or its code
+    where it has none of its own (``CHF``)."""
+    currency = CURRENCIES[store]
+    return currency.symbols[0] if currency.symbols else currency.code
+
+
+def amount(value: float, store: str, *, whole: bool = False) -> str:
+    """``value`` as a shopper reads a price of the store: ``$349.00``, ``€349.00``,
+    ``CHF 349.00``, ``¥45,000``; with ``whole``, a round amount without its cents, as a
+    budget is said (``under $800``, ``under $799.50``)."""
+    currency = CURRENCIES[store]
+    number = f"{value:,.{currency.decimals}f}"
+    if whole and float(value).is_integer():
+        number = f"{value:,.0f}"
+    symbol = sign(store)
+    return f"{symbol} {number}" if symbol == currency.code else f"{symbol}{number}"
+
+
 StoreCurrency = Annotated[str, AfterValidator(known_currency)]
 """A settings field holding ``STORE_CURRENCY``, checked when the settings are read."""
 

@@ -1,7 +1,8 @@
 """A tool call's line in the live trace, in the words its own input model declares.
 
-A tool's input model says what a call is doing with a ``step()`` method ("Searching the
-catalog for gaming laptops under $1,500") and how it ended with a ``found(result)``
+A tool's input model says what a call is doing with a ``step(currency)`` method
+("Searching the catalog for gaming laptops under $1,500", amounts in the store's
+``currency``) and how it ended with a ``found(result)``
 class method reading the result the model got ("12 found"). A tool that declares
 neither still gets a line ("Using the <name> tool", "done"), so a new tool shows in the
 trace as soon as it is registered, and in its own words once it declares them.
@@ -17,6 +18,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
+
+from shared.currency import DEFAULT_CURRENCY
 
 FAILURE_WORDS: dict[str, str] = {
     "timeout": "did not answer in time",
@@ -73,15 +76,21 @@ def field_words(model: BaseModel, names: Iterable[str] | None = None) -> list[st
     return out
 
 
-def call_line(name: str, input_model: type[BaseModel] | None, raw_input: Any) -> str:
-    """What a call of tool ``name`` with ``raw_input`` is doing, in the shopper's words."""
+def call_line(
+    name: str,
+    input_model: type[BaseModel] | None,
+    raw_input: Any,
+    currency: str = DEFAULT_CURRENCY,
+) -> str:
+    """What a call of tool ``name`` with ``raw_input`` is doing, in the shopper's words,
+    with amounts in the store's ``currency``."""
     fallback = (
         f"Using the {name} tool" if input_model else f"Asking for a tool I don't have ({name})"
     )
     if input_model is None or not callable(getattr(input_model, "step", None)):
         return fallback
     try:
-        words = input_model.model_validate(raw_input).step()  # type: ignore[attr-defined]
+        words = input_model.model_validate(raw_input).step(currency)  # type: ignore[attr-defined]
     except (ValidationError, ValueError, TypeError):
         return fallback
     return str(words) or fallback

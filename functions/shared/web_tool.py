@@ -15,6 +15,7 @@ from typing import Annotated, Any, ClassVar
 from pydantic import BaseModel, ConfigDict, StringConstraints
 
 from shared.contract import ToolCall, ToolOutput
+from shared.currency import DEFAULT_CURRENCY
 from shared.errors import UpstreamError
 from shared.tool_errors import explain_upstream_error
 
@@ -75,7 +76,8 @@ class WebQuery(BaseModel):
 
     query: Query
 
-    def step(self) -> str:
+    def step(self, currency: str = DEFAULT_CURRENCY) -> str:
+        del currency  # a web search names no amount
         return self.search.step.format(query=self.query)
 
     @classmethod
