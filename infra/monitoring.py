@@ -31,6 +31,7 @@ from infra import names
 from infra.config import EnvironmentConfig
 from infra.search import CatalogSearch
 from infra.trace import RESOURCE_PATH
+from shared.ledger import REFUSED_METRIC
 from shared.step_writer import WRITE_ERRORS_METRIC
 
 
@@ -347,8 +348,8 @@ class Monitoring(Construct):
                 width=8,
             ),
             cw.GraphWidget(
-                title="Unverified citations dropped",
-                left=[custom("UnverifiedCitations")],
+                title="Unverified citations dropped, ledger records refused",
+                left=[custom("UnverifiedCitations"), custom(REFUSED_METRIC)],
                 width=4,
             ),
             cw.SingleValueWidget(

@@ -19,6 +19,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Final
 
+from compose_response.context import Cue
 from shared.catalog.spec import Spec
 from shared.catalog.specs import AUTHOR, OS, YEAR
 
@@ -63,16 +64,15 @@ _OS: Final = re.compile(
     r"|(?P<linux>Linux|Ubuntu)"
     r")(?![A-Za-z])"
 )
-_GENERIC_AFTER: Final = re.compile(
-    r"^[\s-]?(?:laptops|PCs|phones|smartphones|tablets|devices|machines|users|fans|computers|"
-    r"notebooks|world|ecosystem|Geräte\w*|Nutzer\w*|Rechner|Smartphones|Handys|Welt|"
-    r"ユーザー?|派|陣営|機種|端末|用户|に対応|対応|と連携|互換)"
-)
-_GENERIC_BEFORE: Final = re.compile(
+_GENERIC: Final = Cue.of(
     r"\b(?:works with|compatible with|syncs? with|connects? to|pairs? with|other|most|many|all|"
     r"kompatibel mit|funktioniert mit|andere\w*|viele|alle)\s*$",
-    _I,
+    r"^[\s-]?(?:laptops|PCs|phones|smartphones|tablets|devices|machines|users|fans|computers|"
+    r"notebooks|world|ecosystem|Geräte\w*|Nutzer\w*|Rechner|Smartphones|Handys|Welt|"
+    r"ユーザー?|派|陣営|機種|端末|用户|に対応|対応|と連携|互換)",
 )
+"""Words that make an OS name stand for devices in general ("macOS fans", "works with
+Android"), not for the product's system."""
 
 
 @dataclass(frozen=True)
@@ -104,14 +104,11 @@ def os_agrees(said: OperatingSystem, record: OperatingSystem) -> bool:
 
 
 def os_claims(text: str) -> list[WordClaim]:
-    claims = []
-    for match in _OS.finditer(text):
-        if _GENERIC_AFTER.match(text, match.end()) or _GENERIC_BEFORE.search(
-            text, 0, match.start()
-        ):
-            continue
-        claims.append(WordClaim(OS_KIND, match.start(), match.end(), match[0]))
-    return claims
+    return [
+        WordClaim(OS_KIND, match.start(), match.end(), match[0])
+        for match in _OS.finditer(text)
+        if not _GENERIC.around(text[: match.start()], text[match.end() :])
+    ]
 
 
 # -- authors -----------------------------------------------------------------------------------
@@ -127,13 +124,13 @@ _AUTHOR: Final = re.compile(
     rf"(?P<name>{_NAME})"
     rf"|(?P<before>{_NAME})\s?(?:著|作)"
 )
-_NOT_AUTHOR_BEFORE: Final = re.compile(
+_NOT_AUTHOR: Final = Cue.of(
     r"\b(?:followed|preceded|inspired|illustrated|narrated|translated|edited|read|published|"
     r"sold|loved|recommended|praised|adapted|directed|played|owned|made|shipped|outsold|"
     r"influenced|reviewed|introduced|curated|covered|voiced|übersetzt|illustriert|"
     r"herausgegeben|gelesen|verfilmt|inspiriert|gefolgt)\s+(?:by|von)\s$",
-    _I,
 )
+"""A name after "by" that is not the author's: "illustrated by", "translated by"."""
 _NOT_A_NAME: Final = frozenset(
     [
         "the",
@@ -192,7 +189,7 @@ def author_claims(text: str, *, surname: str | None) -> list[WordClaim]:
             continue
         if len(tokens) < 2 and (surname is None or _name_tokens(name) != _name_tokens(surname)):
             continue
-        if _NOT_AUTHOR_BEFORE.search(text, 0, match.start(group)):
+        if _NOT_AUTHOR.around(text[: match.start(group)]):
             continue
         claims.append(WordClaim(AUTHOR_KIND, match.start(group), match.end(group), name))
     return claims
@@ -200,20 +197,16 @@ def author_claims(text: str, *, surname: str | None) -> list[WordClaim]:
 
 # -- years -------------------------------------------------------------------------------------
 
-_YEAR: Final = re.compile(r"(?<![0-9A-Za-z_.,$])(?P<year>1[4-9]\d\d|20\d\d)(?![0-9]|[.,]\d)")
-_YEAR_CUE_BEFORE: Final = re.compile(
+_YEAR: Final = re.compile(r"(?<![0-9A-Za-z_.,$])(?:1[4-9]\d\d|20\d\d)(?![0-9]|[.,]\d)")
+_PUBLICATION: Final = Cue.of(
     r"(?:\b(?:published|released|written|first|appeared|came out|from|in|erschien\w*|"
     r"veröffentlicht|Jahr|publié|publicado|pubblicato)|出版|刊行|発表|発売)\W{0,3}$",
-    _I,
+    r"^(?:\)|\s*(?:erschienen|veröffentlicht|published|publiziert)|年(?!代|型|モデル|製))",
 )
-_YEAR_CUE_AFTER: Final = re.compile(
-    r"^(?:\)|\s*(?:erschienen|veröffentlicht|published|publiziert)|年(?!代|型|モデル|製))", _I
-)
-_NOT_PUBLICATION: Final = re.compile(
+_NOT_PUBLICATION: Final = Cue.either(
     r"\b(?:set in|takes place|spielt|film|movie|adaptation|edition|reprint|Ausgabe|Auflage|"
     r"Verfilmung|American|British|translation|translated|Übersetzung|übersetzt)\b|"
     r"舞台|映画|版|翻訳|\b(?-i:US|UK)\b",
-    _I,
 )
 
 
@@ -223,13 +216,13 @@ def year_claims(text: str) -> list[WordClaim]:
         before = text[max(0, match.start() - 24) : match.start()]
         after = text[match.end() : match.end() + 16]
         parenthesised = before.endswith("(") and after.startswith(")")
-        if not (parenthesised or _YEAR_CUE_BEFORE.search(before) or _YEAR_CUE_AFTER.match(after)):
+        if not (parenthesised or _PUBLICATION.around(before, after)):
             continue
-        if _NOT_PUBLICATION.search(before) or _NOT_PUBLICATION.search(after[:12]):
+        if _NOT_PUBLICATION.around(before, after[:12]):
             continue
         if re.match(r"\s*\[", after) and not parenthesised:
             continue  # "1984 [BK-010]": the title, not a year
-        claims.append(WordClaim(YEAR_KIND, match.start(), match.end(), int(match["year"])))
+        claims.append(WordClaim(YEAR_KIND, match.start(), match.end(), int(match[0])))
     return claims
 
 

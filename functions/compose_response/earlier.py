@@ -23,7 +23,7 @@ from typing import Any, Protocol
 
 from compose_response.text import CITATION
 from shared.errors import CatalogUnavailable
-from shared.ledger import LedgerProduct, products_of
+from shared.ledger import Sorted, sort_records
 from shared.observability import logger
 from shared.sanitize import clean_value
 
@@ -53,21 +53,22 @@ def cited_again(answer: str, ledger: set[str], earlier: Sequence[str]) -> list[s
 
 def recall(
     ids: Sequence[str], catalog: Catalog | None, *, deadline_s: float | None = None
-) -> list[LedgerProduct]:
-    """The current records of ``ids`` that the catalog still has; none if it cannot say."""
+) -> Sorted:
+    """The current records of ``ids`` that the catalog still has, and how many of those
+    it has were refused (:func:`shared.ledger.sort_records`); none if it cannot say."""
     if not ids:
-        return []
+        return Sorted([], 0)
     if catalog is None:
         logger.warning("earlier products cannot be read: no catalog table", extra={"ids": ids})
-        return []
+        return Sorted([], 0)
     try:
         read = catalog.products_by_id(list(ids)[:MAX_EARLIER], deadline_s=deadline_s)
     except CatalogUnavailable as exc:
         logger.warning("earlier products not read", extra={"ids": ids, "error": str(exc)})
-        return []
-    records = products_of(clean_value(p, FIELD_CHARS) for p in read.products)
+        return Sorted([], 0)
+    records = sort_records(clean_value(p, FIELD_CHARS) for p in read.products)
     logger.info(
         "cited from earlier turns, read fresh",
-        extra={"ids": list(ids), "found": [r.productId for r in records]},
+        extra={"ids": list(ids), "found": [r.productId for r in records.products]},
     )
     return records

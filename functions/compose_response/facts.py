@@ -201,13 +201,13 @@ def _stated(claim: Claim, segment: str) -> bool:
     after = context.clause_after(segment, claim.end)
     if claim.kind == "stock":
         return not _STOCK_CONDITION.search(before + after)
-    if context.not_stated(before, after):
+    if context.GUARDS.not_stated.around(before, after):
         return False
     if claim.quantity is None:
         return True
     if context.not_a_value(before, after, battery=claim.kind == "hours"):
         return False
-    if claim.kind == "price" and context.price_of_something_else(before, after):
+    if claim.kind == "price" and context.GUARDS.other_price.around(before, after):
         return False
     if claim.kind == "hours" and not context.about_battery(segment, before, after):
         return False
@@ -215,9 +215,9 @@ def _stated(claim: Claim, segment: str) -> bool:
         return False
     if claim.kind == "data":
         claim.role = context.memory_role(before, after)
-        if claim.role == "other":
+        if claim.role == context.OTHER_MEMORY:
             return False
-    claim.approx = context.approximate(before, after)
+    claim.approx = context.GUARDS.approximate.around(before, after)
     return True
 
 

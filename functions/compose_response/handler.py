@@ -14,6 +14,7 @@ from compose_response.facts import FACT_CORRECTIONS_METRIC
 from compose_response.logic import OUTCOME_METRICS, ComposeInput, ResponseBody, compose
 from compose_response.settings import get_settings
 from shared import step_writer
+from shared.ledger import REFUSED_METRIC
 from shared.observability import CORRELATION_ID_PATH, MetricUnit, logger, metrics, tracer
 from shared.steps import CHECK_KEY, Turn, step
 
@@ -89,6 +90,7 @@ def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, A
     metrics.add_metric(
         name=FACT_CORRECTIONS_METRIC, unit=MetricUnit.Count, value=len(body.corrections)
     )
+    metrics.add_metric(name=REFUSED_METRIC, unit=MetricUnit.Count, value=body.refusedRecords)
     if body.corrections:
         logger.warning(
             "corrected facts the ledger contradicts",

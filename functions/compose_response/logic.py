@@ -15,14 +15,14 @@ from __future__ import annotations
 import time
 from typing import Annotated, Any, NamedTuple
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 from compose_response import earlier, money
 from compose_response.citations import drop_claims
 from compose_response.facts import Correction, check_facts, trace_line
 from compose_response.text import CITATION
 from shared.contract import Usage
-from shared.ledger import LedgerIndex, LedgerProduct, LedgerProducts
+from shared.ledger import LedgerIndex, LedgerProduct, LedgerProducts, sort_records
 from shared.vocabulary import FALLBACK_REASONS, Outcome
 
 OUTCOME_METRICS: dict[str, str] = {
@@ -68,6 +68,18 @@ class ComposeInput(BaseModel):
     modelCalls: int = 0
     executionId: str | None = None
     steps: Annotated[Any, Field(description="The turn's live trace (shared.steps.Turn)")] = None
+    refusedRecords: Annotated[
+        int, Field(ge=0, description="Records of the ledger that were not products: left out")
+    ] = 0
+
+    @model_validator(mode="before")
+    @classmethod
+    def _count_refused(cls, data: Any) -> Any:
+        # Sorted here, once, so that the records refused are counted as well as dropped.
+        if isinstance(data, dict) and isinstance(data.get("products"), list):
+            found = sort_records(data["products"])
+            return {**data, "products": found.products, "refusedRecords": found.refused}
+        return data
 
 
 class ResponseBody(BaseModel):
@@ -84,6 +96,9 @@ class ResponseBody(BaseModel):
     corrections: list[Correction]
     """Facts in the answer that the ledger contradicted: each corrected in ``answer``
     (``start`` says where) or removed with its sentence."""
+    refusedRecords: Annotated[int, Field(exclude=True)] = 0
+    """Records of this turn's ledger and of earlier turns' products read again that were
+    not products (:func:`shared.ledger.sort_records`): for the metric, not the body."""
 
 
 def _ledger_index(products: list[LedgerProduct]) -> LedgerIndex:
@@ -174,6 +189,7 @@ def compose(
     unverified: list[str] = []
     corrections: list[Correction] = []
     check_ms = 0
+    refused = event.refusedRecords
     if event.outcome == "refused":
         answer, products = REFUSAL, []
     elif event.outcome == "fallback":
@@ -181,7 +197,9 @@ def compose(
         answer = fallback_answer(event.fallbackReason, products, currency)
     else:
         again = earlier.cited_again(event.answer, set(_ledger_index(event.products)), event.earlier)
-        ledger = [*event.products, *earlier.recall(again, catalog, deadline_s=deadline_s)]
+        recalled = earlier.recall(again, catalog, deadline_s=deadline_s)
+        refused += recalled.refused
+        ledger = [*event.products, *recalled.products]
         index = _ledger_index(ledger)
         text, _, unverified = cited_products(event.answer, ledger)
         started = time.perf_counter()
@@ -214,4 +232,5 @@ def compose(
         trace=[*event.trace, trace_line(corrections, check_ms)] if corrections else event.trace,
         unverifiedCitations=unverified,
         corrections=corrections[:MAX_CORRECTIONS],
+        refusedRecords=refused,
     )

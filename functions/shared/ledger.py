@@ -17,7 +17,7 @@ whole-number price stays an ``int``, and fields a store adds beyond these pass t
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Annotated, Any
+from typing import Annotated, Any, Final, NamedTuple
 
 from pydantic import (
     BaseModel,
@@ -78,13 +78,26 @@ LedgerIndex = dict[str, LedgerProduct]
 _PRODUCT = TypeAdapter(LedgerProduct)
 
 
-def products_of(records: Iterable[Any]) -> list[LedgerProduct]:
-    """The records that are products, parsed; each one that is not is logged and left out.
+REFUSED_METRIC: Final = "LedgerRecordsRefused"
+"""Records refused per composed answer, a count metric (zero included)."""
+
+
+class Sorted(NamedTuple):
+    """Records sorted: the products among them, parsed, and how many were refused."""
+
+    products: list[LedgerProduct]
+    refused: int
+
+
+def sort_records(records: Iterable[Any]) -> Sorted:
+    """The records that are products, parsed; each one that is not is logged, left out
+    and counted.
 
     One record that is not a product must not cost the shopper the others, and what the
     answer says about the one left out is then unverifiable.
     """
     kept: list[LedgerProduct] = []
+    refused = 0
     for record in records:
         if isinstance(record, LedgerProduct):
             kept.append(record)
@@ -92,6 +105,7 @@ def products_of(records: Iterable[Any]) -> list[LedgerProduct]:
         try:
             kept.append(_PRODUCT.validate_python(record))
         except ValidationError as exc:
+            refused += 1
             logger.warning(
                 "ledger record refused: not a product",
                 extra={
@@ -99,7 +113,12 @@ def products_of(records: Iterable[Any]) -> list[LedgerProduct]:
                     "problems": describe_validation_error(exc),
                 },
             )
-    return kept
+    return Sorted(kept, refused)
+
+
+def products_of(records: Iterable[Any]) -> list[LedgerProduct]:
+    """The records that are products, parsed (:func:`sort_records`, uncounted)."""
+    return sort_records(records).products
 
 
 def _products_only(records: Any) -> Any:

@@ -14,6 +14,7 @@ import pytest
 
 import registry
 from compose_response.facts import FACT_CORRECTIONS_METRIC, TRACE_STEP
+from shared.ledger import REFUSED_METRIC
 from shared.observability import metrics
 from storechat.local import LocalStorechat
 from storechat.local.lambdas import FakeContext
@@ -98,33 +99,86 @@ def test_a_true_answer_has_no_corrections(tmp_path: Path) -> None:
     assert [line["tool"] for line in body["trace"]] == ["lookup_inventory"]
 
 
-def test_the_handler_counts_corrections_in_a_metric(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # Given the response builder as deployed: metrics printed as CloudWatch EMF
-    from compose_response.handler import lambda_handler
-    from shared.catalog_data import load_catalog
-
+@pytest.fixture
+def deployed_metrics(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The response builder as deployed: metrics printed as CloudWatch EMF."""
     monkeypatch.delenv("POWERTOOLS_METRICS_DISABLED", raising=False)
     monkeypatch.delenv("POWERTOOLS_DEV", raising=False)
     monkeypatch.setattr(metrics, "namespace", "Storechat/test")
-    record = next(p for p in load_catalog() if p["productId"] == HP_14)
-    event = {
-        "sessionId": "s-1",
-        "outcome": "answered",
-        "answer": "The HP 14 [CMP-023] weighs 1.1 kg and costs $299.",
-        "products": [record],
-    }
 
-    # When it builds a body with two corrections
+
+def compose_metered(
+    capsys: pytest.CaptureFixture[str], answer: str, records: list[Any]
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The body the handler returns for ``answer`` over ``records``, and its EMF documents."""
+    from compose_response.handler import lambda_handler
+
+    event = {"sessionId": "s-1", "outcome": "answered", "answer": answer, "products": records}
     context = FakeContext(registry.functions_by_key()["compose_response"])
-    lambda_handler(event, context)
-
-    # Then the FactCorrections metric says 2
+    body = lambda_handler(event, context)
     emitted = [
         json.loads(line)
         for line in capsys.readouterr().out.splitlines()
         if line.startswith("{") and "_aws" in line
     ]
-    counted = [doc[FACT_CORRECTIONS_METRIC] for doc in emitted]
-    assert [sum(v) if isinstance(v, list) else v for v in counted] == [2]
+    return body, emitted
+
+
+def metric(emitted: list[dict[str, Any]], name: str) -> list[float]:
+    """Each EMF document's value of ``name``, its values summed where it holds several."""
+    return [sum(v) if isinstance(v, list) else v for v in (doc[name] for doc in emitted)]
+
+
+def hp_14() -> dict[str, Any]:
+    from shared.catalog_data import load_catalog
+
+    return next(p for p in load_catalog() if p["productId"] == HP_14)
+
+
+@pytest.mark.usefixtures("deployed_metrics")
+def test_the_handler_counts_corrections_in_a_metric(capsys: pytest.CaptureFixture[str]) -> None:
+    # Given the response builder as deployed: metrics printed as CloudWatch EMF
+    # When it builds a body with two corrections
+    _, emitted = compose_metered(
+        capsys, "The HP 14 [CMP-023] weighs 1.1 kg and costs $299.", [hp_14()]
+    )
+
+    # Then the FactCorrections metric says 2
+    assert metric(emitted, FACT_CORRECTIONS_METRIC) == [2]
+
+
+@pytest.mark.usefixtures("deployed_metrics")
+def test_the_handler_counts_ledger_records_that_are_not_products_in_a_metric(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Given a ledger with the HP 14 and two records that are not products: one with no
+    # name, one with a negative price
+    records = [
+        hp_14(),
+        {"productId": "CMP-901", "price": 10},
+        {"productId": "CMP-902", "name": "Broken", "price": -5},
+    ]
+
+    # When the response is built for an answer that cites all three
+    body, emitted = compose_metered(
+        capsys,
+        "The HP 14 [CMP-023] costs $349.\nThe CMP-901 [CMP-901] is $10.\nBroken [CMP-902] is free.",
+        records,
+    )
+
+    # Then the shopper reads only what the HP 14's record vouches for, and sees its card alone
+    assert body["answer"] == "The HP 14 [CMP-023] costs $349."
+    assert [p["productId"] for p in body["products"]] == [HP_14]
+    assert body["unverifiedCitations"] == ["CMP-901", "CMP-902"]
+    assert "refusedRecords" not in body
+    # And the LedgerRecordsRefused metric says 2
+    assert metric(emitted, REFUSED_METRIC) == [2]
+
+
+@pytest.mark.usefixtures("deployed_metrics")
+def test_a_ledger_of_products_only_counts_no_refused_records(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Zero included: the metric is then one value per answer, and its average means something
+    _, emitted = compose_metered(capsys, "The HP 14 [CMP-023] costs $349.", [hp_14()])
+    assert metric(emitted, REFUSED_METRIC) == [0]

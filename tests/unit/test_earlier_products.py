@@ -124,3 +124,25 @@ def test_a_fallback_does_not_read_earlier_products() -> None:
         catalog=table,
     ).model_dump()
     assert body["products"] == [] and table.asked == []
+
+
+def test_an_earlier_product_whose_record_is_no_longer_a_product_is_refused_and_counted() -> None:
+    # Given a session whose earlier turn showed the ThinkPad, whose record now has no price
+    # a product can have
+    table = Table({THINKPAD: {"price": -1}})
+    event = ComposeInput(
+        sessionId="s-1",
+        outcome="answered",
+        answer="The ThinkPad E14 Gen 5 [CMP-016] is $879. Ask me for more.",
+        earlier=[THINKPAD],
+    )
+
+    # When the model cites it again
+    body = compose(event, catalog=table)
+
+    # Then the shopper does not read what no record vouches for, nor sees its card
+    assert body.answer == "Ask me for more."
+    assert body.products == []
+    assert body.unverifiedCitations == [THINKPAD]
+    # And the refused record is counted for the metric
+    assert body.refusedRecords == 1

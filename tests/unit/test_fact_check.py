@@ -316,6 +316,21 @@ def test_a_number_that_is_not_the_products_value_is_left_alone(answer: str) -> N
     assert check(answer) == (answer, [])
 
 
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "The HP 14 [CMP-023] is a good pick even for macOS fans.",
+        "The HP 14 [CMP-023] beats the Chrome OS laptops on price.",
+        "The HP 14 [CMP-023] suits Android users who want a laptop.",
+    ],
+)
+def test_an_operating_system_that_names_other_devices_is_not_the_products(answer: str) -> None:
+    # Given an answer about the HP 14 (Windows 11 Home) that names another OS's devices
+    # When its facts are checked
+    # Then the sentence stays as written: the other OS is no claim about the HP 14
+    assert check(answer, HP_14) == (answer, [])
+
+
 # -- other languages ------------------------------------------------------------------------------
 
 
