@@ -2,9 +2,9 @@
 answer to it must satisfy.
 
 ```
-{"id": "student-windows-laptop", "kind": "use",
- "turns": ["What Windows laptop is best for a high school student?"],
- "expect": {"category": "COMPUTERS", "os": "Windows", "minProducts": 1}}
+{"id": "apple-under-1500", "kind": "budget",
+ "turns": ["Which Apple laptops do you have under $1,500?"],
+ "expect": {"brand": "Apple", "maxPrice": 1500, "minProducts": 1}}
 ```
 
 ``turns`` are sent in order in one session; every ``expect`` key is optional and is

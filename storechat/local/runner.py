@@ -182,7 +182,7 @@ class LocalStorechat:
         elif self.model == "offline":
             from storechat.offline import OfflineProvider
 
-            use_provider(OfflineProvider(listing=self.listing))
+            use_provider(OfflineProvider(listing=self.listing, currency=self.store_currency))
         elif self.model.startswith("replay:"):
             # Cache figures by Bedrock's rules, as the offline model's are.
             from converse.providers import ReplayProvider

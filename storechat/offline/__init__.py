@@ -8,8 +8,9 @@ request flows through it:
   read from the listing of the catalog being served, never from a list in the code;
 * ``vocabulary``: the shopper's words for categories, systems, forms, uses and orders,
   each declared once and read by both turns;
-* ``bounds``: the numbers a shopper states (price, RAM, storage, weight, battery,
-  screen, camera), read as the search's bounds, said and checked;
+* ``bounds``: the numbers a shopper states (the price and each spec with a bound), read
+  through the specs' phrases as the search reads them, said and checked; ``money``
+  writes amounts in the store's currency;
 * ``scope``: what the store does not do (service questions, kinds it does not sell,
   brands its catalog does not have);
 * ``names``, ``subjects`` and ``refer``: a product model, a book or a review subject
@@ -31,9 +32,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from shared.currency import DEFAULT_CURRENCY
 from shared.errors import CatalogUnavailable
 from storechat.offline.cache import DEFAULT_STAND_IN
 from storechat.offline.model import OFFLINE_MODEL_ID, OfflineModel
+from storechat.offline.money import priced_in
 from storechat.offline.store import Listing, Store, store_of
 
 __all__ = ["OFFLINE_MODEL_ID", "OfflineModel", "OfflineProvider"]
@@ -45,10 +48,15 @@ class OfflineProvider:
     label = "offline"
 
     def __init__(
-        self, stand_in_for: str = DEFAULT_STAND_IN, listing: Callable[[], Listing] | None = None
+        self,
+        stand_in_for: str = DEFAULT_STAND_IN,
+        listing: Callable[[], Listing] | None = None,
+        currency: str = DEFAULT_CURRENCY,
     ) -> None:
-        """``listing``: the listing of the snapshot the catalog tool searches right now."""
+        """``listing``: the listing of the snapshot the catalog tool searches right now;
+        ``currency``: the store's (``STORE_CURRENCY``), which the answers write amounts in."""
         self._listing = listing
+        self._currency = currency
         self._model = OfflineModel(stand_in_for, self._store if listing else None)
 
     def _store(self) -> Store:
@@ -62,4 +70,5 @@ class OfflineProvider:
     def converse(
         self, request: dict[str, Any], *, timeout_s: float | None = None
     ) -> dict[str, Any]:
-        return self._model.converse(request)
+        with priced_in(self._currency):
+            return self._model.converse(request)

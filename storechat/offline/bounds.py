@@ -1,38 +1,50 @@
 """The numbers a shopper states, as ``lookup_inventory``'s bounds: read, said and checked.
 
-Each measure (price, RAM, storage, weight, battery, screen, camera) is declared once
-in :data:`MEASURES`: the tool fields it fills, which way a bare amount goes ("16GB
-RAM" is a least, "2 kg" a most, "15-inch" a size class), the product's value and how
-an answer writes it. :data:`READINGS` lists how shoppers write each, in the order
-they are read: a match is blanked out, so "512GB SSD" is storage before a bare "GB"
-can be read as memory. A direction word before or after the amount ("at least",
-"under", "or more", "max") decides its way.
+Each measure is a spec with filter bounds (``shared.catalog.specs``), and the price:
+:data:`MEASURES` holds the tool fields it fills, which way a bare amount goes ("16GB RAM"
+is a least, "2 kg" a most, "15-inch" a size class), the product's value and how an
+answer writes it. The amounts are read as the search reads them, by each spec's
+phrases, in table order, each followed by the few ways a conversation writes it that
+a search's words do not (:data:`SAID`: "RAM: 16GB", "5000 mAh"), and then amounts with
+nothing but their unit and the price (:data:`ALONE`: "2 TB", "2 kg", "$800"); a match is
+blanked out, so "512GB SSD" is storage before a bare "GB" can be read as memory. A
+direction word before or after the amount ("at least", "under", "or more", "max")
+decides its way. A spec added to the table with a bound and a phrase is read, said
+and checked here with no edit.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Final
 
+from shared.catalog.spec import Spec
 from shared.catalog.specs import (
     BATTERY_HOURS,
     BATTERY_MAH,
-    CAMERA_MP,
+    PRICE_SORT,
     RAM_GB,
     SCREEN_INCHES,
+    SPECS,
     STORAGE_GB,
+    WEIGHT_KG,
 )
+from storechat.offline.money import money
 from storechat.offline.product import Product
 
 _I = re.IGNORECASE
+PRICE: Final = "price"
+"""The measure of the price, which is no spec."""
 
 
 @dataclass(frozen=True)
 class Measure:
     """One thing a shopper can put a number on."""
 
+    name: str
+    """The spec's key, or :data:`PRICE`."""
     label: str
     least: str | None
     most: str | None
@@ -42,10 +54,10 @@ class Measure:
     value: Callable[[Product], float | None]
     writes: Callable[[float], str]
     """An amount as an answer writes it: "16 GB RAM", "$800", "1.2 kg", "13 h battery"."""
-
-
-def money(value: float) -> str:
-    return f"${value:,.0f}" if float(value).is_integer() else f"${value:,.2f}"
+    sort: str
+    """The ``sortBy`` that orders by it: the nearest products to a limit nothing met."""
+    units: Mapping[str, float]
+    """How an amount writes its unit, with the factor to the measure's ("tb": 1024)."""
 
 
 def _storage(gb: float) -> str:
@@ -56,42 +68,40 @@ def _weight(kg: float) -> str:
     return f"{kg * 1000:g} g" if kg < 0.5 else f"{kg:g} kg"
 
 
-def _spec(key: str) -> Callable[[Product], float | None]:
-    return lambda p: p.spec(key)
+# How an answer writes the amounts whose eval unit ("GB storage", "inch screen") a
+# shopper would not read as written: the rest are the number and the eval unit.
+_WRITES: Final[dict[str, Callable[[float], str]]] = {
+    STORAGE_GB.key: _storage,
+    WEIGHT_KG.key: _weight,
+    BATTERY_MAH.key: lambda v: f"{v:g} mAh",
+    SCREEN_INCHES.key: lambda v: f"{v:g}-inch screen",
+}
 
 
+def _measure(spec: Spec) -> Measure:
+    least = next((b for b in spec.bounds if b.at_least), None)
+    most = next((b for b in spec.bounds if not b.at_least), None)
+    unit = (least or most or spec.bounds[0]).eval_unit
+    return Measure(
+        spec.key,
+        spec.label,
+        least.name if least else None,
+        most.name if most else None,
+        "class" if least and most else "least" if least else "most",
+        lambda p: p.amount(spec),
+        _WRITES.get(spec.key, lambda v: f"{v:g} {unit}"),
+        spec.sort.name if spec.sort else PRICE_SORT.name,
+        spec.facet.units if spec.facet else {},
+    )
+
+
+_PRICE_MEASURE: Final = Measure(
+    PRICE, PRICE, "minPrice", "maxPrice", "most", lambda p: p.price, money, PRICE_SORT.name,
+    {"k": 1000.0},
+)  # fmt: skip
 MEASURES: Final[dict[str, Measure]] = {
-    "price": Measure("price", "minPrice", "maxPrice", "most", lambda p: p.price, money),
-    "ram": Measure("RAM", "minRamGb", None, "least", _spec(RAM_GB.key), lambda v: f"{v:g} GB RAM"),
-    "storage": Measure("storage", "minStorageGb", None, "least", _spec(STORAGE_GB.key), _storage),
-    "weight": Measure("weight", None, "maxWeightKg", "most", lambda p: p.weight_kg, _weight),
-    "battery": Measure(
-        "battery life",
-        "minBatteryHours",
-        None,
-        "least",
-        _spec(BATTERY_HOURS.key),
-        lambda v: f"{v:g} h battery",
-    ),
-    "mah": Measure(
-        "battery size",
-        "minBatteryMah",
-        None,
-        "least",
-        _spec(BATTERY_MAH.key),
-        lambda v: f"{v:g} mAh",
-    ),
-    "screen": Measure(
-        "screen size",
-        "minScreenInches",
-        "maxScreenInches",
-        "class",
-        _spec(SCREEN_INCHES.key),
-        lambda v: f"{v:g}-inch screen",
-    ),
-    "camera": Measure(
-        "camera", "minCameraMp", None, "least", _spec(CAMERA_MP.key), lambda v: f"{v:g} MP camera"
-    ),
+    PRICE: _PRICE_MEASURE,
+    **{spec.key: _measure(spec) for spec in SPECS if spec.bounds},
 }
 MEASURE_OF: Final = {f: name for name, m in MEASURES.items() for f in (m.least, m.most) if f}
 """The measure each tool field bounds."""
@@ -99,7 +109,7 @@ MEASURE_OF: Final = {f: name for name, m in MEASURES.items() for f in (m.least, 
 
 # -- reading them -----------------------------------------------------------------------------
 
-_N = r"(?P<n>\d+(?:\.\d+)?)"
+_N = r"(\d+(?:\.\d+)?)"
 _LEAST = (
     r"at least|over|above|more than|greater than|bigger than|larger than|longer than|"
     r"no less than|min(?:imum)?|from|starting at|>=?"
@@ -116,60 +126,96 @@ _AFTER = (
 )
 _LEAST_AFTER = re.compile(r"\+|more|higher|bigger|larger|above|over|up|min", _I)
 _NOT_A_UNIT = r"(?!\s*(?:gb|tb|kg|g\b|lbs?|mp|mah|inch|\"|h\b|hours?|hrs?|%|-inch|mm|cm))"
-_PRICE = rf"{_N}\s*(?P<k>k\b)?{_NOT_A_UNIT}"
+_PRICE = rf"{_N}\s*(k\b)?{_NOT_A_UNIT}"
 _INNER = rf"(?:of\s+|:\s*)?(?:{_BEFORE.replace('P<before>', 'P<inner>')})?"
+_HOURS = r"(?:hours?|hrs?|h)\b"
 
-
-def _grams(m: re.Match[str]) -> float | None:
-    unit, amount = m["u"].lower(), float(m["n"])
-    if unit.startswith("g"):
-        return amount / 1000 if amount >= 50 else None  # "5G" is a network, not 5 grams
-    if unit.startswith(("lb", "pound")):
-        return round(amount * 0.4536, 2) if amount <= 20 else None  # "500 pounds" is money
-    return amount
-
-
-def _amount(m: re.Match[str]) -> float:
-    unit = (m.groupdict().get("u") or "").strip().lower()
-    return float(m["n"]) * (1000 if m.groupdict().get("k") else 1024 if unit == "tb" else 1)
-
-
-_Scale = Callable[[re.Match[str]], float | None]
-
-READINGS: Final[tuple[tuple[str, str, _Scale], ...]] = (
-    ("ram", rf"{_N}\s*gb\s*(?:of\s+)?(?:ram|memory)\b", _amount),
-    ("ram", rf"\b(?:ram|memory)\s*{_INNER}{_N}\s*gb\b", _amount),
-    ("storage", rf"{_N}\s*(?P<u>gb|tb)\s*(?:of\s+)?(?:storage|ssd|space|drive|disk)\b", _amount),
-    ("storage", rf"\b(?:storage|ssd)\s*{_INNER}{_N}\s*(?P<u>gb|tb)\b", _amount),
-    ("storage", rf"{_N}\s*(?P<u>tb)\b", _amount),
-    # A bare GB amount: memory comes in tens of GB, storage in hundreds.
-    ("storage", r"(?P<n>[1-9]\d{2,})\s*gb\b", _amount),
-    ("ram", rf"{_N}\s*gb\b", _amount),
-    ("weight", rf"{_N}\s*(?P<u>kg|kilos?|kilograms?|lbs?|pounds?|grams?|g)\b", _grams),
-    ("battery", rf"{_N}\s*\+?\s*(?:hours?|hrs?|h)\b\s*(?:of\s+)?battery(?:\s+life)?", _amount),
+# The ways a conversation writes an amount beyond a search's phrases, as those are: a
+# regular expression whose first unnamed group is the number and second, when there is
+# one, its unit. SAID is read right after the spec's own phrases, ALONE once every
+# spec's are: an amount with nothing but its unit, and the price.
+SAID: Final[tuple[tuple[str, str], ...]] = (
+    (RAM_GB.key, rf"\b(?:ram|memory)\s*{_INNER}{_N}\s*gb\b"),
+    (STORAGE_GB.key, rf"\b(?:storage|ssd)\s*{_INNER}{_N}\s*(gb|tb)\b"),
+    (BATTERY_HOURS.key, rf"{_N}\s*\+?\s*{_HOURS}\s*(?:of\s+)?battery(?:\s+life)?"),
     (
-        "battery",
-        rf"\bbattery(?:\s+life)?\s*(?:that lasts\s+|lasting\s+)?{_INNER}{_N}\s*(?:hours?|hrs?|h)\b",
-        _amount,
+        BATTERY_HOURS.key,
+        rf"\bbattery(?:\s+life)?\s*(?:that lasts\s+|lasting\s+)?{_INNER}{_N}\s*{_HOURS}",
     ),
-    ("mah", rf"{_N}\s*mah\b", _amount),
-    ("camera", rf"{_N}\s*(?:mp|megapixels?)\b", _amount),
-    ("screen", rf"\b(?:screen|display)\s*{_INNER}{_N}\s*-?\s*(?:inch(?:es)?\b|\")", _amount),
-    ("screen", rf"{_N}\s*-?\s*(?:inch(?:es)?\b|\"|″)", _amount),
-    ("price", rf"[$£€]\s*{_PRICE}", _amount),
-    ("price", rf"{_PRICE}\s*(?:dollars?|bucks|usd)\b", _amount),
+    (BATTERY_MAH.key, rf"{_N}\s*mah\b"),
+    (SCREEN_INCHES.key, rf"\b(?:screen|display)\s*{_INNER}{_N}\s*-?\s*(?:inch(?:es)?\b|\")"),
+)
+ALONE: Final[tuple[tuple[str, str], ...]] = (
+    (STORAGE_GB.key, rf"{_N}\s*(tb)\b"),
+    # A bare GB amount: memory comes in tens of GB, storage in hundreds.
+    (STORAGE_GB.key, r"([1-9]\d{2,})\s*gb\b"),
+    (RAM_GB.key, rf"{_N}\s*gb\b"),
+    (WEIGHT_KG.key, rf"{_N}\s*(kg|kilos?|kilograms?|lbs?|pounds?|grams?|g)\b"),
+    (PRICE, rf"[$£€]\s*{_PRICE}"),
+    (PRICE, rf"{_PRICE}\s*(?:dollars?|bucks|usd)\b"),
     # A bare number is a price only after a word that says so: "under 800", not "XPS 13".
-    ("price", rf"\b(?P<inner>{_LEAST}|{_MOST})\s*:?\s*(?:of\s+)?{_PRICE}(?![\w.])", _amount),
+    (PRICE, rf"\b(?P<inner>{_LEAST}|{_MOST})\s*:?\s*(?:of\s+)?{_PRICE}(?![\w.])"),
 )
-_COMPILED: Final = tuple(
-    (name, re.compile(rf"(?:{_BEFORE})?{pattern}(?:{_AFTER})?", _I), scale)
-    for name, pattern, scale in READINGS
-)
+
+
+@dataclass(frozen=True)
+class _Reading:
+    measure: Measure
+    pattern: re.Pattern[str]
+    bare: str
+    number: int
+    unit: int | None
+    """The groups of the number and its unit."""
+
+
+def _reading(name: str, said: str, bare: str | None = None) -> _Reading:
+    pattern = re.compile(rf"(?:{_BEFORE})?{said}(?:{_AFTER})?", _I)
+    named = set(pattern.groupindex.values())
+    number, *unit = (g for g in range(1, pattern.groups + 1) if g not in named)
+    measure = MEASURES[name]
+    return _Reading(measure, pattern, bare or measure.bare, number, unit[0] if unit else None)
+
+
+def _readings() -> tuple[_Reading, ...]:
+    """Each spec's phrases and then what :data:`SAID` adds for it, in table order, then
+    :data:`ALONE`."""
+    phrased = {spec.key: [(spec.key, p.pattern, p.way) for p in spec.phrases] for spec in SPECS}
+    said = [
+        reading
+        for name in MEASURES
+        for reading in (*phrased.get(name, ()), *((k, p, None) for k, p in SAID if k == name))
+    ]
+    return tuple(_reading(*reading) for reading in (*said, *((k, p, None) for k, p in ALONE)))
+
+
+_READINGS: Final = _readings()
 _RANGE = re.compile(
     r"(?:\bbetween\s*[$£€]?|[$£€])\s*(?P<a>\d+(?:\.\d+)?)\s*(?P<ak>k\b)?\s*(?:and|-|\u2013|to)\s*"
     r"[$£€]?\s*(?P<b>\d+(?:\.\d+)?)\s*(?P<bk>k\b)?(?!\s*(?:gb|tb|kg|mp|mah|inch|\"|h\b|hours?))",
     _I,
 )
+
+
+def _factor(units: Mapping[str, float], unit: str) -> float | None:
+    """The factor of ``unit`` as written ("pound" for "pounds"); None for one the measure
+    does not name, which is its own unit ("kilos")."""
+    for spelling in (unit, unit.removesuffix("s"), unit + "s"):
+        if spelling in units:
+            return units[spelling]
+    return None
+
+
+def _amount(reading: _Reading, match: re.Match[str]) -> float | None:
+    """The amount in the measure's unit, or None where the words are not that measure."""
+    amount = float(match[reading.number])
+    unit = (match[reading.unit] or "").lower() if reading.unit else ""
+    if reading.measure.name == WEIGHT_KG.key:
+        if unit.startswith("g") and amount < 50:
+            return None  # "5G" is a network, not 5 grams
+        if unit.startswith(("lb", "pound")) and amount > 20:
+            return None  # "500 pounds" is money
+    factor = _factor(reading.measure.units, unit) if unit else None
+    return amount if factor is None or factor == 1 else round(amount * factor, 3)
 
 
 def _direction(match: re.Match[str], bare: str) -> str:
@@ -202,18 +248,21 @@ def bounds_in(text: str) -> dict[str, float]:
         return " "
 
     text = _RANGE.sub(price_range, text, count=1)
-    for name, pattern, scale in _COMPILED:
+    for reading in _READINGS:
 
-        def take(match: re.Match[str], name: str = name, scale: _Scale = scale) -> str:
-            amount = scale(match)
+        def take(match: re.Match[str], reading: _Reading = reading) -> str:
+            amount = _amount(reading, match)
             if amount is None or amount <= 0:
                 return match.group()
-            if name == "price" and (match["before"] or "").lower() in ("around", "about"):
+            if reading.measure.name == PRICE and (match["before"] or "").lower() in (
+                "around",
+                "about",
+            ):
                 amount = round(amount * 1.15, 2)  # "around $800": a little over is fine
-            _store(MEASURES[name], amount, _direction(match, MEASURES[name].bare), found)
+            _store(reading.measure, amount, _direction(match, reading.bare), found)
             return " "
 
-        text = pattern.sub(take, text)
+        text = reading.pattern.sub(take, text)
     return found
 
 
@@ -247,7 +296,8 @@ class Miss:
     says: str
     gap: float
     what: str = ""
-    """The measure or constraint missed: "ram", "price", "os", "brand", "form"."""
+    """The measure or constraint missed: a measure's name (a spec's key, ``RAM_GB.key``,
+    or :data:`PRICE`), the operating system's spec key (``OS.key``), "brand" or "form"."""
 
 
 def misses(product: Product, bounds: dict[str, float]) -> list[Miss]:

@@ -59,7 +59,7 @@ def shortfalls(product: Product, c: Constraints) -> list[Miss]:
         found.append(Miss(f"by {product.brand or 'another brand'}, not {c.brand}", 1.0, "brand"))
     if c.systems and product.category != BOOKS and not any(runs(s, product) for s in c.systems):
         wanted = "/".join(OS_LABEL[s] for s in c.systems)
-        found.append(Miss(f"runs {_system(product)}, not {wanted}", 1.0, "os"))
+        found.append(Miss(f"runs {_system(product)}, not {wanted}", 1.0, OS.key))
     factors = {f for form in c.forms for f in FORM_FACTORS[form]}
     factor = product.text(FORM_FACTOR.key).lower()
     if factors and factor and factor not in factors:
@@ -87,7 +87,7 @@ def sift(products: list[Product], c: Constraints) -> Sifted:
     wrong_os = 0
     for product in products:
         missed = shortfalls(product, c)
-        if any(m.what == "os" for m in missed):
+        if any(m.what == OS.key for m in missed):
             wrong_os += 1
         if missed and product.in_stock:
             near.append((product, missed))

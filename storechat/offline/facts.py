@@ -6,47 +6,48 @@ import re
 from collections.abc import Callable
 from typing import Final
 
+from shared.catalog.spec import Spec
 from shared.catalog.specs import (
     AUTHOR,
     BATTERY_HOURS,
     BATTERY_MAH,
     CAMERA_MP,
+    CHIP,
+    CPU,
+    FORMAT,
     GPU,
+    OS,
     RAM_GB,
     SCREEN_INCHES,
     STORAGE_GB,
     WEIGHT_KG,
+    YEAR,
 )
-from storechat.offline.bounds import MEASURE_OF, money
+from storechat.offline.bounds import MEASURE_OF, MEASURES, PRICE, money
 from storechat.offline.checks import Constraints
 from storechat.offline.product import Product, portable
-from storechat.offline.rank import FEATURES, LOWER_IS_BETTER, SORT_FEATURE
+from storechat.offline.rank import FEATURES, LOWER_IS_BETTER, SORT_FEATURE, sort_feature
 from storechat.offline.vocabulary import BOOKS, COMPUTERS, MOBILE, REVERSED
 
 __all__ = ["facts_of", "highlights", "money", "product_facts"]
 
 
+# The facts a recommendation shows, by what the shopper wants the product for: a
+# computer's, then a phone's (None: what the kind shows for any other use).
+_USE_FACTS: Final[tuple[tuple[str | None, tuple[str, ...], tuple[str, ...] | None], ...]] = (
+    ("student", ("weight", "battery", "ram"), ("storage", "battery", "screen")),
+    ("gaming", (GPU.key, "ram", CPU.key), (CHIP.key, "ram", "battery")),
+    ("travel", ("weight", "battery", "ram"), ("weight", "battery", "camera")),
+    ("work", ("ram", CPU.key, "battery"), ("ram", "storage", "battery")),
+    ("editing", ("ram", GPU.key, "storage"), ("ram", "storage", "camera")),
+    ("programming", ("ram", CPU.key, "storage"), None),
+    ("photos", ("ram", "screen", "weight"), ("camera", "storage", "battery")),
+    (None, ("ram", "weight", "battery"), ("storage", "camera", "battery")),
+)
 _FACT_ORDER: Final[dict[str, dict[str | None, tuple[str, ...]]]] = {
-    COMPUTERS: {
-        "student": ("weight", "battery", "ram"),
-        "gaming": ("gpu", "ram", "cpu"),
-        "travel": ("weight", "battery", "ram"),
-        "work": ("ram", "cpu", "battery"),
-        "editing": ("ram", "gpu", "storage"),
-        "programming": ("ram", "cpu", "storage"),
-        "photos": ("ram", "screen", "weight"),
-        None: ("ram", "weight", "battery"),
-    },
-    MOBILE: {
-        "student": ("storage", "battery", "screen"),
-        "gaming": ("chip", "ram", "battery"),
-        "travel": ("weight", "battery", "camera"),
-        "work": ("ram", "storage", "battery"),
-        "editing": ("ram", "storage", "camera"),
-        "photos": ("camera", "storage", "battery"),
-        None: ("storage", "camera", "battery"),
-    },
-    BOOKS: {None: ("author", "format", "year")},
+    COMPUTERS: {use: shown for use, shown, _ in _USE_FACTS},
+    MOBILE: {use: shown for use, _, shown in _USE_FACTS if shown},
+    BOOKS: {None: (AUTHOR.key, FORMAT.key, YEAR.key)},
 }
 
 
@@ -72,24 +73,21 @@ def _battery_fact(p: Product) -> str | None:
     return None
 
 
-def _storage_fact(p: Product) -> str | None:
-    gb = p.spec(STORAGE_GB.key)
-    if gb is None:
-        return None
-    return f"{gb / 1024:g} TB storage" if gb >= 1024 else f"{gb:g} GB storage"
+def _measured(spec: Spec) -> Callable[[Product], str | None]:
+    """The product's value of ``spec`` as the answer writes an amount of it."""
+    writes = MEASURES[spec.key].writes
+    return lambda p: writes(value) if (value := p.spec(spec.key)) is not None else None
 
 
-_NUMBER_FACTS: Final = {
-    "ram": (RAM_GB.key, " GB RAM"),
-    "screen": (SCREEN_INCHES.key, "-inch screen"),
-    "camera": (CAMERA_MP.key, " MP camera"),
-}
 _FACT_MAKERS: Final[dict[str, Callable[[Product], str | None]]] = {
     "weight": _weight_fact,
     "battery": _battery_fact,
-    "storage": _storage_fact,
-    "gpu": lambda p: _short_gpu(p.text(GPU.key)) or None,
-    "author": lambda p: f"by {p.text(AUTHOR.key)}" if p.text(AUTHOR.key) else None,
+    "ram": _measured(RAM_GB),
+    "storage": _measured(STORAGE_GB),
+    "screen": _measured(SCREEN_INCHES),
+    "camera": _measured(CAMERA_MP),
+    GPU.key: lambda p: _short_gpu(p.text(GPU.key)) or None,
+    AUTHOR.key: lambda p: f"by {p.text(AUTHOR.key)}" if p.text(AUTHOR.key) else None,
 }
 
 
@@ -97,15 +95,14 @@ def _fact(p: Product, name: str) -> str | None:
     """One spec as the shopper reads it ("1.2 kg"), or None when it is missing."""
     if name in _FACT_MAKERS:
         return _FACT_MAKERS[name](p)
-    if name in _NUMBER_FACTS:
-        key, unit = _NUMBER_FACTS[name]
-        value = p.spec(key)
-        return f"{value:g}{unit}" if value is not None else None
-    return p.text(name) or None  # cpu, chip, os, format, year
+    return p.text(name) or None  # a text spec by its key: the CPU, chip, OS, format, year
 
 
-# The fact that shows a product meets a bound on each measure.
-_MEASURE_FACT: Final = {"mah": "battery", "price": ""}
+def _bounded_fact(field: str) -> str:
+    """The fact that shows a product meets a bound on ``field``: the feature its measure's
+    order ranks by (none for the price, which every recommendation shows)."""
+    measure = MEASURES[MEASURE_OF[field]]
+    return "" if measure.name == PRICE else sort_feature(measure.sort)[0] or ""
 
 
 def product_facts(p: Product, first: list[str], limit: int = 4) -> list[str]:
@@ -124,10 +121,10 @@ def facts_of(p: Product, c: Constraints) -> list[str]:
     forward = REVERSED.get(c.sort_by or "", c.sort_by)  # "heaviest" shows the weight too
     if forward and forward in FEATURES and forward not in order:
         order.insert(0, forward)
-    bounded = [_MEASURE_FACT.get(MEASURE_OF[f], MEASURE_OF[f]) for f in c.bounds]
+    bounded = [_bounded_fact(f) for f in c.bounds]
     order = [name for name in bounded if name] + order
     if c.systems and category != BOOKS:
-        order.insert(0, "os")
+        order.insert(0, OS.key)
     facts = [f for name in dict.fromkeys(order) if (f := _fact(p, name))][:4]
     if p.price is not None:
         facts.append(money(p.price))
@@ -138,16 +135,16 @@ _SUPERLATIVES: Final = (
     ("price", "cheapest"),
     ("weight", "lightest"),
     ("battery", "longest battery"),
-    ("gpu", "strongest graphics"),
+    (GPU.key, "strongest graphics"),
     ("ram", "most RAM"),
     ("camera", "best camera"),
 )
 _RELEVANT_SUPERLATIVES: Final[dict[str | None, frozenset[str]]] = {
     "student": frozenset({"price", "weight", "battery"}),
-    "gaming": frozenset({"gpu", "ram"}),
+    "gaming": frozenset({GPU.key, "ram"}),
     "travel": frozenset({"weight", "battery"}),
     "work": frozenset({"ram", "battery"}),
-    "editing": frozenset({"ram", "gpu"}),
+    "editing": frozenset({"ram", GPU.key}),
     "programming": frozenset({"ram", "battery"}),
     "photos": frozenset({"camera"}),
     None: frozenset({"price", "weight", "battery"}),

@@ -26,6 +26,7 @@ from storechat.offline.vocabulary import (
     forms_in,
     genres_in,
     line_brands_in,
+    said_as,
     systems_in,
     unique,
 )
@@ -35,30 +36,26 @@ MAX_TEXT_CHARS: Final = 2000
 
 _I = re.IGNORECASE
 
-_CHEAP = re.compile(r"\b(?:cheap|cheaper|cheapest|affordable|inexpensive|low[- ]cost|budget)\b", _I)
-_REVIEW_CUE = re.compile(
-    r"\b(?:reviews?|reviewers?|what do (?:people|users|customers|critics|reviewers|others) "
-    r"(?:say|think)|what are people saying|opinions?|rated|ratings?|worth it|"
-    r"worth (?:the money|buying|the price))\b",
-    _I,
+_CHEAP = said_as("cheap|cheaper|cheapest|affordable|inexpensive|low[- ]cost|budget")
+_REVIEW_CUE = said_as(
+    "reviews?|reviewers?",
+    "what do (?:people|users|customers|critics|reviewers|others) (?:say|think)",
+    "what are people saying|opinions?|rated|ratings?|worth it|worth (?:the money|buying|the price)",
 )
-_SHOPPING_CUE = re.compile(
-    r"\b(?:do you (?:have|sell|stock|carry)|in stock|available|buy|purchase|order|price|"
-    r"cost|how much|sell|want|need|looking for|a copy of)\b",
-    _I,
+_SHOPPING_CUE = said_as(
+    "do you (?:have|sell|stock|carry)|in stock|available|buy|purchase|order|price|cost",
+    "how much|sell|want|need|looking for|a copy of",
 )
-_FOLLOW_UP_CUE = re.compile(
-    r"\b(?:those|these|them|they|it|that one|which one|which of|ones?|what about|how about|"
-    r"instead|else|another|other)\b",
-    _I,
+_FOLLOW_UP_CUE = said_as(
+    "those|these|them|they|it|that one|which one|which of|ones?|what about|how about",
+    "instead|else|another|other",
 )
-_COMPARE = re.compile(
-    r"\b(?:compare|comparison|compared|versus|vs\.?|difference|differences|better|which|or)\b", _I
+_COMPARE = said_as(
+    r"compare|comparison|compared|versus|vs\.?|difference|differences|better|which|or"
 )
-_BOOK_FACT_CUE = re.compile(
-    r"\b(?:who wrote|written by|author|published|publication|how many pages|"
-    r"what is it about|what's it about)\b",
-    _I,
+_BOOK_FACT_CUE = said_as(
+    "who wrote|written by|author|published|publication|how many pages",
+    "what is it about|what's it about",
 )
 _THANKS = re.compile(r"^\W*(?:thanks?|thank you|cheers|ok(?:ay)?|great|cool|perfect|bye)\b", _I)
 _GREETING = re.compile(

@@ -17,7 +17,7 @@ from typing import Any, Final
 
 from shared.catalog.derive import sorts
 from shared.catalog.specs import YEAR
-from storechat.offline.bounds import MEASURE_OF
+from storechat.offline.bounds import MEASURE_OF, MEASURES, PRICE
 from storechat.offline.intent import Intent, review_query
 from storechat.offline.messages import ToolOutcome
 from storechat.offline.names import ModelName
@@ -257,16 +257,6 @@ def plan_first(ask: Ask, available: frozenset[str]) -> list[Call]:
 
 # -- round 2 ------------------------------------------------------------------------------------
 
-_NEAREST_SORT: Final = {
-    "ram": "ram",
-    "storage": "storage",
-    "weight": "weight",
-    "battery": "battery",
-    "mah": "battery",
-    "camera": "camera",
-    "screen": "screen",
-}
-
 
 def _nearest_input(request: dict[str, Any]) -> dict[str, Any] | None:
     """The same search without the limits nothing met, ordered by the first of them."""
@@ -275,9 +265,9 @@ def _nearest_input(request: dict[str, Any]) -> dict[str, Any] | None:
         return None
     measures = [MEASURE_OF[k] for k in limits]
     nearer = {k: v for k, v in request.items() if k not in limits and k != "sortBy"}
-    first = next((m for m in measures if m != "price"), None)
-    if first in _NEAREST_SORT:
-        nearer["sortBy"] = _NEAREST_SORT[first]
+    first = next((m for m in measures if m != PRICE), None)
+    if first is not None:
+        nearer["sortBy"] = MEASURES[first].sort
     elif "maxPrice" in limits or "minPrice" in limits:
         nearer["sortBy"] = "price" if "maxPrice" in limits else "price_desc"
     return nearer

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from shared.catalog.categories import Category
+from shared.catalog.spec import Spec
 from shared.catalog.specs import FORM_FACTOR, WEIGHT_KG
 from storechat.offline.messages import plain
 
@@ -75,10 +76,21 @@ class Product:
     def in_stock(self) -> bool:
         return self.stock is None or self.stock > 0
 
+    def amount(self, declared: Spec) -> float | None:
+        """The spec's value in its facet's unit: under its key, else under another key
+        that means it, in that key's unit (``weightG``: grams)."""
+        value = self.spec(declared.key)
+        if value is not None or declared.facet is None:
+            return value
+        for key in self.specs:
+            unit = declared.facet.keys.get(re.sub(r"[^a-z0-9]", "", key.lower()))
+            if unit is not None and (other := self.spec(key)) is not None:
+                return round(other * declared.facet.units.get(unit, 1.0), 6)
+        return None
+
     @property
     def weight_kg(self) -> float | None:
-        grams = self.spec("weightG")
-        return self.spec(WEIGHT_KG.key) or (grams / 1000 if grams is not None else None)
+        return self.amount(WEIGHT_KG)
 
     @property
     def form(self) -> str:

@@ -19,7 +19,7 @@ from shared.catalog.specs import (
 )
 from storechat.offline.checks import Constraints
 from storechat.offline.product import Product, portable
-from storechat.offline.vocabulary import BOOKS, REVERSED
+from storechat.offline.vocabulary import BOOKS, PERFORMANCE, REVERSED, by_sort
 
 
 def _weight_kg(p: Product) -> float | None:
@@ -61,24 +61,31 @@ FEATURES: Final[dict[str, Callable[[Product], float | None]]] = {
     "storage": lambda p: p.spec(STORAGE_GB.key),
     "screen": lambda p: p.spec(SCREEN_INCHES.key),
     "camera": lambda p: p.spec(CAMERA_MP.key),
-    "year": lambda p: p.spec(YEAR.key),
+    YEAR.key: lambda p: p.spec(YEAR.key),
     "price_high": lambda p: p.price,
-    "gpu": _gpu_tier,
+    GPU.key: _gpu_tier,
     "pro_os": _pro_os,
 }
 LOWER_IS_BETTER: Final = frozenset({"price", "weight"})
 _USE_WEIGHTS: Final[dict[str | None, dict[str, float]]] = {
     "student": {"price": 3, "weight": 2, "battery": 2, "ram": 1},
-    "gaming": {"gpu": 4, "ram": 2, "screen": 1, "price": 0.5},
+    "gaming": {GPU.key: 4, "ram": 2, "screen": 1, "price": 0.5},
     "travel": {"weight": 3, "battery": 3, "price": 1},
     "work": {"ram": 3, "pro_os": 2, "battery": 1, "storage": 1, "price": 0.5},
-    "editing": {"ram": 3, "gpu": 2, "storage": 1, "price": 0.5},
+    "editing": {"ram": 3, GPU.key: 2, "storage": 1, "price": 0.5},
     "programming": {"ram": 3, "storage": 1, "battery": 1, "price": 0.5},
     "photos": {"camera": 4, "storage": 1},
     "basic": {"price": 3, "battery": 1, "weight": 0.5},
     None: {"price": 1, "ram": 1, "battery": 1, "weight": 0.5, "storage": 0.5},
 }
-SORT_FEATURE: Final = {"performance": "gpu", "price_desc": "price_high", "newest": "year"}
+SORT_FEATURE: Final = {
+    # No spec measures power, so the catalog tool has no such order: this model ranks
+    # by the graphics itself.
+    PERFORMANCE.name: GPU.key,
+    "price_desc": "price_high",
+    by_sort(YEAR): YEAR.key,
+}
+"""The feature an order ranks by, where it is not the order's own name."""
 
 
 def sort_feature(sort_by: str | None) -> tuple[str | None, bool]:

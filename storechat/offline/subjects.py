@@ -23,30 +23,35 @@ from storechat.offline.vocabulary import (
 
 _I = re.IGNORECASE
 
+
+def _before(lead: str, *, named: bool = False) -> re.Pattern[str]:
+    """The phrase after ``lead`` (a regular expression) as the group ``s``: in any case,
+    or, ``named``, a capitalised name after ``lead`` as written."""
+    if named:
+        return re.compile(lead + r"(?P<s>[A-Z].+)")
+    return re.compile(lead + r"(?P<s>.+)", _I)
+
+
 # Book asks. Each captures the phrase that follows; _cut_phrase trims it.
 _QUOTED = re.compile(r"[\"“”]([^\"“”]{2,80})[\"“”]")
-_BOOK_TITLED = re.compile(
+_BOOK_TITLED = _before(
     r"\b(?:the\s+)?(?:book|novel|paperback)\s+(?:called\s+|titled\s+|named\s+)?"
-    r"(?!(?:of|about|on|for|with|from|under|in|to|that|which)\b)(?P<s>.+)",
-    _I,
+    r"(?!(?:of|about|on|for|with|from|under|in|to|that|which)\b)"
 )
-_BY_AUTHOR = re.compile(
-    r"\b(?:books?|novels?|anything|something|works|stuff|titles|written)\s+(?:written\s+)?"
-    r"by\s+(?P<s>.+)",
-    _I,
+_BY_AUTHOR = _before(
+    r"\b(?:books?|novels?|anything|something|works|stuff|titles|written)\s+(?:written\s+)?by\s+"
 )
-_AUTHOR_NAMED = re.compile(r"\bauthor\s+(?:called\s+|named\s+)?(?P<s>[A-Z].+)")
+_AUTHOR_NAMED = _before(r"\bauthor\s+(?:called\s+|named\s+)?", named=True)
 _NAME_BOOKS = re.compile(r"\b(?P<s>[A-Z][\w.'-]+(?:\s+[A-Z][\w.'-]+){0,2})\s+(?:books|novels)\b")
-_TITLE_BY = re.compile(r"\bby\s+(?P<s>[A-Z].+)")
-_ABOUT = re.compile(
+_TITLE_BY = _before(r"\bby\s+", named=True)
+_ABOUT = _before(
     r"\b(?:tell me (?:more )?about|what about|how about|info(?:rmation)? (?:on|about)|"
-    r"details (?:on|about)|know about|heard of)\s+(?P<s>.+)",
-    _I,
+    r"details (?:on|about)|know about|heard of)\s+"
 )
 _IS_GOOD = re.compile(
     r"\bis\s+(?P<s>.+?)\s+(?:any good|good|worth reading|a good read|worth it|recommended)\b", _I
 )
-_REVIEW_SUBJECT = re.compile(r"\b(?:about|on|of|for)\s+(?P<s>.+)", _I)
+_REVIEW_SUBJECT = _before(r"\b(?:about|on|of|for)\s+")
 
 _PHRASE_END = re.compile(
     r"(?:^|\s)(?:and|or|but|by|for|under|below|with|that|which|if|is|are|any|good|worth|"

@@ -33,6 +33,11 @@ def word_set(words: str) -> frozenset[str]:
     return frozenset(words.split())
 
 
+def said_as(*phrases: str) -> re.Pattern[str]:
+    """Any of ``phrases`` (regular expressions) standing as whole words, in any case."""
+    return re.compile(r"\b(?:" + "|".join(phrases) + r")\b", _I)
+
+
 def unique(values: Iterable[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(values))
 
@@ -110,7 +115,8 @@ class Use:
     """The ``sortBy`` of the spec that matters most for it: the search ranks by it."""
 
 
-def _by(declared: Spec) -> str:
+def by_sort(declared: Spec) -> str:
+    """The ``sortBy`` that orders by ``declared``, which has one."""
     assert declared.sort is not None, declared.key
     return declared.sort.name
 
@@ -124,38 +130,38 @@ _USES: Final = (
         r"stud(?:y|ies|ying)|homework)\b",
         "for a student",
     ),
-    Use("gaming", r"\b(?:gam(?:e|es|ing|er|ers))\b", "for gaming", _by(RAM_GB)),
+    Use("gaming", r"\b(?:gam(?:e|es|ing|er|ers))\b", "for gaming", by_sort(RAM_GB)),
     Use(
         "editing",
         r"\b(?:(?:video|photo) editing|edit(?:s|ing)? (?:\w+ )?(?:videos?|photos?|footage)|editing|"
         r"content creat\w*|creators?|rendering|3d|music production|graphic design)\b",
         "for video editing",
-        _by(RAM_GB),
+        by_sort(RAM_GB),
     ),
     Use(
         "programming",
         r"\b(?:programm(?:ing|ers?)|coding|coders?|(?:software |web )?developers?|"
         r"software development|web development)\b",
         "for programming",
-        _by(RAM_GB),
+        by_sort(RAM_GB),
     ),
     Use(
         "photos",
         r"\b(?:photos?|photograph\w*|pictures?|selfies?|(?:good|great|best|better) cameras?)\b",
         "for photos",
-        _by(CAMERA_MP),
+        by_sort(CAMERA_MP),
     ),
     Use(
         "travel",
         r"\b(?:travel\w*|portable|light(?:weight)?|commut\w*|on the go)\b",
         "for travel",
-        _by(WEIGHT_KG),
+        by_sort(WEIGHT_KG),
     ),
     Use(
         "work",
         r"\b(?:work|business|office|professional|productivity)\b",
         "for work",
-        _by(RAM_GB),
+        by_sort(RAM_GB),
     ),
     Use(
         "basic",
@@ -174,17 +180,19 @@ USE_SORT: Final = {use.name: use.sort for use in _USES if use.sort}
 # Each order a shopper can ask for, and how an answer announces it: the catalog tool's
 # (shared.catalog.specs), then the one this model ranks by itself. Their reverses are read
 # last, so that a reverse's words never take a question from an order read before.
-_PERFORMANCE: Final = Sort(
+PERFORMANCE: Final = Sort(
     "performance",
     True,
     "most powerful first",
     r"\b(?:fastest|faster|most powerful|more powerful|best performance)\b",
 )
+"""The order this model ranks by itself: no spec measures power, so the catalog tool has
+no such ``sortBy`` (``rank.SORT_FEATURE`` ranks it by the graphics)."""
 _BY_SPEC: Final = tuple(dict.fromkeys(s.sort for s in SPECS if s.sort is not None))
 _SORTS: Final = (
     *PRICE_SORT.both(),
     *_BY_SPEC,
-    _PERFORMANCE,
+    PERFORMANCE,
     *(s.reverse for s in _BY_SPEC if s.reverse is not None),
 )
 SORT_RES: Final = tuple((s.name, re.compile(s.said, _I)) for s in _SORTS)

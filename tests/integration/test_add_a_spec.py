@@ -5,9 +5,10 @@ test only, in a fresh interpreter, before anything derives from the table: exact
 line added to the table would be read. That interpreter then asks the store as a shopper
 would (the whole loop on moto, with a replayed model), and reports what it saw: the tool
 spec the model was offered, what the catalog search returned, the answer after the fact
-check, how the search reads the spec in a shopper's words, the chips the page is given,
-how the import reads a store's option, what the eval says of a product, and what it
-makes of a snapshot built before the spec was declared. The assertions are here.
+check, how the search and the offline model read the spec in a shopper's words, the
+chips the page is given, how the import reads a store's option, what the eval says of a
+product, and what it makes of a snapshot built before the spec was declared. The
+assertions are here.
 """
 
 from __future__ import annotations
@@ -59,6 +60,7 @@ from storechat.catalog.mapping import spec_entry
 from storechat.evaluate.products import product_faults
 from storechat.evaluate.questions import Expect
 from storechat.local import LocalStorechat
+from storechat.offline.bounds import bounds_in, describe
 from tests.integration.converse_fixtures import asks_for_tools, replies, tool_use, write_replay
 from tests.support.recording import Recording
 
@@ -104,6 +106,8 @@ print(json.dumps({
     "sortBy": schema["sortBy"]["enum"],
     "found": [p["productId"] for p in found.get("products", [])],
     "read": parse("a phone with a 120hz screen").bounds,
+    "offline": bounds_in("a phone with a 120hz screen"),
+    "offline_says": describe({"minRefreshRateHz": 120}),
     "answer": body.get("answer"),
     "corrections": body.get("corrections"),
     "shown": [p["productId"] for p in body.get("products") or []],
@@ -152,6 +156,13 @@ def test_the_search_filters_on_the_new_spec(seen: dict[str, Any]) -> None:
     assert seen["shown"] == ["MOB-901"]
     # And a shopper's "120hz" in the search's words is read as the bound
     assert seen["read"] == {"minRefreshRateHz": 120.0}
+
+
+def test_the_offline_model_reads_and_says_the_new_spec(seen: dict[str, Any]) -> None:
+    # Then the offline model reads the shopper's "120hz" through the spec's phrase, as
+    # the search does, and says the bound with the unit the table gives it
+    assert seen["offline"] == {"minRefreshRateHz": 120.0}
+    assert seen["offline_says"] == ["at least 120 Hz"]
 
 
 def test_a_wrong_value_of_the_new_spec_is_corrected_in_the_answer(seen: dict[str, Any]) -> None:

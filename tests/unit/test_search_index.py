@@ -123,6 +123,22 @@ def test_a_price_in_words_is_a_bound_and_is_reported(index: SearchIndex) -> None
     assert result.understood == {"category": "MOBILE", "maxPrice": 500.0}
 
 
+@pytest.mark.parametrize(
+    ("words", "bound", "value"),
+    [
+        ("laptop with 7.5 hours battery", "minBatteryHours", 7.5),
+        ("phone with a 12.5MP camera", "minCameraMp", 12.5),
+        ("laptop with 1.5gb ram", "minRamGb", 1.5),
+    ],
+)
+def test_an_amount_with_decimals_is_read_whole(
+    index: SearchIndex, words: str, bound: str, value: float
+) -> None:
+    # Given a shopper's amount with a decimal point, Then the search reads all of it,
+    # not the digits after the point
+    assert search(index, keywords=words).understood[bound] == value
+
+
 def test_explicit_fields_beat_words(index: SearchIndex) -> None:
     result = search(index, keywords="phone under $300", maxPrice=900, category="MOBILE")
     assert max(BY_ID[i]["price"] for i in ids(result)) > 300

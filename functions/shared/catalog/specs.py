@@ -42,7 +42,7 @@ RAM_GB: Final = Spec(
     Fact("data", role="ram"),
     (Chip(_C, 3, "{} GB RAM", "number"),),
     ("RAM", "Memory", "RAM Memory", "RAM Size", "System Memory", "RAM (GB)"),
-    (Phrase(r"\b(\d+)\s*gb\s*(?:of\s+)?(?:ram|memory)\b"),),
+    (Phrase(r"\b(\d+(?:\.\d+)?)\s*gb\s*(?:of\s+)?(?:ram|memory)\b"),),
 )
 STORAGE_GB: Final = Spec(
     "storageGb",
@@ -168,10 +168,12 @@ BATTERY_HOURS: Final = Spec(
     (Chip(_C, 7, "{} h battery", "number"),),
     ("Battery Life",),
     (
-        Phrase(r"\b(\d+)\s*\+?\s*-?\s*(?:hours?|hrs?|h)\b\s*(?:of\s+)?battery(?:\s+life)?\b"),
         Phrase(
-            r"\bbattery(?:\s+life)?\s*(?:of\s+)?(?:at least\s+|over\s+|more than\s+)?(\d+)\s*\+?\s*"
-            r"(?:hours?|hrs?|h)\b"
+            r"\b(\d+(?:\.\d+)?)\s*\+?\s*-?\s*(?:hours?|hrs?|h)\b\s*(?:of\s+)?battery(?:\s+life)?\b"
+        ),
+        Phrase(
+            r"\bbattery(?:\s+life)?\s*(?:of\s+)?(?:at least\s+|over\s+|more than\s+)?"
+            r"(\d+(?:\.\d+)?)\s*\+?\s*(?:hours?|hrs?|h)\b"
         ),
     ),
 )
@@ -292,7 +294,7 @@ CAMERA_MP: Final = Spec(
     Fact("mp", " MP"),
     (Chip(_M, 5, "{} MP camera", "number"),),
     ("Camera", "Main Camera", "Rear Camera", "Camera Resolution"),
-    (Phrase(r"\b(\d+)\s*(?:mp|megapixels?)\b"),),
+    (Phrase(r"\b(\d+(?:\.\d+)?)\s*(?:mp|megapixels?)\b"),),
 )
 YEAR: Final = Spec(
     "year",
