@@ -21,7 +21,6 @@ from urllib.parse import urlsplit
 from pydantic import Field, ValidationError, field_validator, model_validator
 
 import statemachine
-from compose_response.money import CURRENCIES, DEFAULT_CURRENCY
 from infra import names
 from infra.config_blocks import (
     Alarms,
@@ -33,6 +32,7 @@ from infra.config_blocks import (
     Throttling,
 )
 from shared.api import DEFAULT_MAX_MESSAGE_CHARS
+from shared.currency import CURRENCIES, DEFAULT_CURRENCY
 from shared.page_policy import image_host
 from shared.pricing import PRICE_LIST_PATH, PriceListError, TokenPrices, token_prices
 

@@ -37,7 +37,7 @@ from contextlib import contextmanager
 from http import HTTPStatus
 from http.server import ThreadingHTTPServer
 from pathlib import Path
-from typing import Any, Protocol, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 from urllib.parse import unquote, urlsplit
 
 from shared.api import RequestRejected, openapi, parse_query
@@ -54,8 +54,12 @@ from shared.vocabulary import (
     TIMEOUT,
     page_names,
 )
-from storechat.asker import Asker
 from storechat.http_json import GONE, JsonRequestHandler
+
+if TYPE_CHECKING:
+    # The server is typed against the runner itself (a test may hand it a stand-in with
+    # the methods it calls), so ``ask``'s signature is declared once, in the runner.
+    from storechat.local import LocalStorechat
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 ASK_TIMEOUT_S = 29
@@ -79,21 +83,6 @@ _CONTENT_TYPES = {
     ".ico": "image/x-icon",
     ".txt": "text/plain; charset=utf-8",
 }
-
-
-class PageAsker(Asker, Protocol):
-    """What the server needs from :class:`~storechat.local.LocalStorechat`."""
-
-    model: str
-
-    @property
-    def store_currency(self) -> str:
-        """The catalog's currency: the page prices the cards in it."""
-        ...
-
-    def steps(self, turn_id: str) -> str | None:
-        """The live trace's body for ``turn_id``, or None when the id is malformed."""
-        ...
 
 
 class _FairGate:
@@ -133,7 +122,7 @@ class StorechatHTTPServer(ThreadingHTTPServer):
     def __init__(
         self,
         address: tuple[str, int],
-        local: PageAsker,
+        local: LocalStorechat,
         web_dir: Path,
         access_log: TextIO | None,
         max_running: int = MAX_RUNNING_EXECUTIONS,
@@ -320,7 +309,7 @@ class StorechatHandler(JsonRequestHandler):
 
 
 def make_server(
-    local: PageAsker,
+    local: LocalStorechat,
     host: str = "127.0.0.1",
     port: int = 8000,
     *,

@@ -36,14 +36,9 @@ def search_books(
 ) -> list[dict[str, Any]]:
     """Top Open Library matches for ``query``; raises :class:`~shared.errors.UpstreamError`."""
     params = urllib.parse.urlencode({"q": query, "limit": MAX_RESULTS, "fields": FIELDS})
-    docs = get_json_list(
-        f"{base_url.rstrip('/')}/search.json?{params}",
-        at=("docs",),
-        headers={"Accept": "application/json"},
-        timeout_s=timeout_s,
-        opener=opener,
-    )
-    return [_trim(doc) for doc in docs[:MAX_RESULTS]]
+    url = f"{base_url.rstrip('/')}/search.json?{params}"
+    docs = get_json_list(url, at=("docs",), limit=MAX_RESULTS, timeout_s=timeout_s, opener=opener)
+    return [_trim(doc) for doc in docs]
 
 
 def _trim(doc: dict[str, Any]) -> dict[str, Any]:

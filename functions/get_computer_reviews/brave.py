@@ -29,15 +29,12 @@ def search_reviews(
     results = get_json_list(
         url,
         at=("web", "results"),
-        headers={
-            "Accept": "application/json",
-            "Accept-Encoding": "gzip",
-            "X-Subscription-Token": api_key,
-        },
+        limit=MAX_RESULTS,
+        headers={"Accept-Encoding": "gzip", "X-Subscription-Token": api_key},
         timeout_s=timeout_s,
         opener=opener,
     )
-    return [_trim(item) for item in results[:MAX_RESULTS]]
+    return [_trim(item) for item in results]
 
 
 def _trim(item: dict[str, Any]) -> dict[str, Any]:

@@ -46,12 +46,15 @@ Opener = Callable[..., Any]
 def get_json(
     url: str,
     *,
-    headers: Mapping[str, str],
+    headers: Mapping[str, str] | None = None,
     timeout_s: float,
     opener: Opener = urllib.request.urlopen,
 ) -> Any:
-    """GET ``url`` and decode its JSON body, or raise :class:`UpstreamError`."""
-    request = urllib.request.Request(url, headers={"User-Agent": USER_AGENT, **headers})
+    """GET ``url`` and decode its JSON body, or raise :class:`UpstreamError`. ``headers``
+    add to (or replace) the storechat User-Agent and ``Accept: application/json``."""
+    request = urllib.request.Request(
+        url, headers={"User-Agent": USER_AGENT, "Accept": "application/json", **(headers or {})}
+    )
     deadline = time.monotonic() + timeout_s
     try:
         with opener(request, timeout=timeout_s) as response:
@@ -84,19 +87,20 @@ def get_json_list(
     url: str,
     *,
     at: tuple[str, ...],
-    headers: Mapping[str, str],
+    limit: int,
+    headers: Mapping[str, str] | None = None,
     timeout_s: float,
     opener: Opener = urllib.request.urlopen,
 ) -> list[dict[str, Any]]:
-    """The objects in the list at the keys ``at`` of ``url``'s JSON (``("web", "results")``
-    is ``body["web"]["results"]``); raises :class:`UpstreamError`, ``malformed`` when
-    there is no such list. An item that is not an object is left out."""
+    """The first ``limit`` objects in the list at the keys ``at`` of ``url``'s JSON
+    (``("web", "results")`` is ``body["web"]["results"]``); raises :class:`UpstreamError`,
+    ``malformed`` when there is no such list. An item that is not an object is left out."""
     found = get_json(url, headers=headers, timeout_s=timeout_s, opener=opener)
     for key in at:
         found = found.get(key) if isinstance(found, dict) else None
     if not isinstance(found, list):
         raise UpstreamError("malformed", f"response has no {'.'.join(at)} list")
-    return [item for item in found if isinstance(item, dict)]
+    return [item for item in found if isinstance(item, dict)][:limit]
 
 
 def _read_body(response: Any, deadline: float, timeout_s: float) -> bytes:

@@ -35,11 +35,7 @@ class HttpCatalog:
         query = f"?{urllib.parse.urlencode({'category': category})}" if category else ""
         timeout_s = max(0.2, min(self._timeout_s, time_left(deadline_s, self._clock)))
         try:
-            body = get_json(
-                f"{self._base_url}/products{query}",
-                headers={"Accept": "application/json"},
-                timeout_s=timeout_s,
-            )
+            body = get_json(f"{self._base_url}/products{query}", timeout_s=timeout_s)
         except UpstreamError as exc:
             raise CatalogUnavailable(exc.kind, f"products API: {exc.detail}") from exc
         items = body.get("products", body) if isinstance(body, dict) else body

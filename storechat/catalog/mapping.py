@@ -163,9 +163,9 @@ class CategoryMap:
 def load_category_map(path: Path) -> CategoryMap:
     """``--category-map FILE``: a JSON object of names to a catalog category or null.
 
-    ``{"Tablets": "COMPUTERS", "Electronics > Computers > Tablet Computers": "COMPUTERS",
-    "Laptop Stands": null}``; a category (one of ``shared.catalog.categories.Category``)
-    may be written in any case.
+    "Tablets" and "Electronics > Computers > Tablet Computers" to the value of
+    ``Category.COMPUTERS``, "Laptop Stands" to null; a category (one of
+    ``shared.catalog.categories.Category``) may be written in any case.
     """
     text = "".join(text_lines(path)) if path.is_file() else None
     if text is None:

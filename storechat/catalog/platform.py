@@ -90,6 +90,14 @@ def numbered(header: Sequence[str], pattern: str) -> list[tuple[int, int]]:
     return sorted(found)
 
 
+def paired_columns(header: Sequence[str], names: str, values: str) -> list[tuple[int, int | None]]:
+    """``(name column, value column)`` of every numbered pair, such as ``Option1 name`` and
+    ``Option1 value`` (``names``, ``values``: patterns with a group for the number), in
+    number order; None where a name has no value column."""
+    by_number = dict(numbered(header, values))
+    return [(index, by_number.get(number)) for number, index in numbered(header, names)]
+
+
 def product_id(text: str) -> str | None:
     """A catalog product id from a SKU or a handle: characters an id may not hold become
     "-", and one too long keeps its start and a hash of the whole, so it stays unique
@@ -172,12 +180,16 @@ class ExportReader:
 
     FIELD_COLUMNS: ClassVar[Mapping[str, str]]
     """Product field -> the key (in the platform's column names) it is read from."""
+    NAME_VALUE_COLUMNS: ClassVar[tuple[str, str]]
+    """The numbered columns that name an option or attribute, and those that hold its
+    value or values: patterns for :func:`paired_columns`."""
 
     def __init__(self, file: CsvFile, columns: Columns, options: ReadOptions) -> None:
         self.file = file
         self.columns = columns
         self.options = options
         self.field_columns = columns.fields(self.FIELD_COLUMNS)
+        self.named_columns = paired_columns(file.header, *self.NAME_VALUE_COLUMNS)
 
     def unknown_stock(self, draft: Draft) -> int:
         """The stock of a product the export gives no count for: the default, noted."""

@@ -32,7 +32,6 @@ from storechat.catalog.platform import (
     description,
     flag,
     isbn,
-    numbered,
     price,
     product_id,
     spellings,
@@ -146,13 +145,10 @@ class _Reader(ExportReader):
         "imageUrl": "image",
     }
 
+    NAME_VALUE_COLUMNS = (r"Option(\d) name", r"Option(\d) value")
+
     def __init__(self, file: CsvFile, columns: Columns, options: ReadOptions) -> None:
         super().__init__(file, columns, options)
-        values = dict(numbered(file.header, r"Option(\d) value"))
-        self.option_columns = [
-            (number, index, values.get(number))
-            for number, index in numbered(file.header, r"Option(\d) name")
-        ]
         self.metafields = [
             (match[1], index)
             for index, name in enumerate(file.header)
@@ -168,7 +164,7 @@ class _Reader(ExportReader):
             position = count(cell(cells, "position"))
             product.images.append((position if position is not None else 1_000_000, image))
         values = [
-            cells[i].strip() for _, _, i in self.option_columns if i is not None and i < len(cells)
+            cells[i].strip() for _, i in self.named_columns if i is not None and i < len(cells)
         ]
         if first or any(values) or cell(cells, "sku") or cell(cells, "price"):
             product.variants.append((line, cells))
@@ -182,10 +178,7 @@ class _Reader(ExportReader):
             return
         shared = _Shared(
             decision,
-            [
-                first[index].strip() if index < len(first) else ""
-                for _, index, _ in self.option_columns
-            ],
+            [first[index].strip() if index < len(first) else "" for index, _ in self.named_columns],
             min(product.images)[1] if product.images else None,
             # Once per product, not per variant: HTML parsing is most of an import's time.
             description(cell(first, "body")),
@@ -210,7 +203,7 @@ class _Reader(ExportReader):
         draft = Draft(line, self.field_columns, category_from=shared.decision.path)
         title = cell(first, "title")
         values: list[str] = []
-        for (_, _, value_index), option in zip(self.option_columns, shared.options, strict=True):
+        for (_, value_index), option in zip(self.named_columns, shared.options, strict=True):
             value = (
                 cells[value_index].strip()
                 if value_index is not None and value_index < len(cells)

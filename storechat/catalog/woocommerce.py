@@ -32,7 +32,6 @@ from storechat.catalog.platform import (
     count,
     description,
     isbn,
-    numbered,
     price,
     product_id,
     spellings,
@@ -64,8 +63,6 @@ NAMES: dict[str, tuple[str, ...]] = {
 }
 """Each column read, by all its spellings; every other column is ignored."""
 NOT_PUBLISHED = {"-1": "a draft", "0": "private", "2": "pending review"}
-_ATTRIBUTE_NAME = r"Attribute (\d+) name"
-_ATTRIBUTE_VALUES = r"Attribute (\d+) value\(s\)"
 _FORMULA_GUARD = re.compile(r"'(?=[=+\-@\t\r])")
 _DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 
@@ -126,13 +123,11 @@ class _Reader(ExportReader):
         "imageUrl": "images",
     }
 
+    NAME_VALUE_COLUMNS = (r"Attribute (\d+) name", r"Attribute (\d+) value\(s\)")
+
     def __init__(self, file: CsvFile, columns: Columns, options: ReadOptions) -> None:
         super().__init__(file, columns, options)
         self._text: tuple[int, str] | None = None
-        values = dict(numbered(file.header, _ATTRIBUTE_VALUES))
-        self.attribute_columns = [
-            (index, values.get(number)) for number, index in numbered(file.header, _ATTRIBUTE_NAME)
-        ]
 
     def kind(self, cells: list[str]) -> str:
         # "simple, virtual", "variable-subscription", "subscription_variation": the first
@@ -174,7 +169,7 @@ class _Reader(ExportReader):
 
     def attributes(self, cells: list[str]) -> list[tuple[str, list[str]]]:
         found = []
-        for name_index, values_index in self.attribute_columns:
+        for name_index, values_index in self.named_columns:
             name = cells[name_index].strip() if name_index < len(cells) else ""
             values = (
                 cells[values_index]

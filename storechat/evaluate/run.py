@@ -15,11 +15,11 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from storechat.asker import Asker
 from storechat.evaluate.catalogs import ServedCatalog
 from storechat.evaluate.checks import SCORES, TOKEN_KEYS, Scored, Turn, score, tools_called
 from storechat.evaluate.pricing import Pricing
 from storechat.evaluate.questions import LoadedQuestion
+from storechat.local import LocalStorechat
 
 ANSWER_CHARS = 600
 """How much of each answer the report keeps."""
@@ -85,7 +85,9 @@ class QuestionResult:
         }
 
 
-def ask_all(asker: Asker, question: LoadedQuestion, *, timeout_s: float = 60) -> list[Turn]:
+def ask_all(
+    asker: LocalStorechat, question: LoadedQuestion, *, timeout_s: float = 60
+) -> list[Turn]:
     """Ask the question's turns in one new session; stop at the first that fails."""
     turns: list[Turn] = []
     session: str | None = None
@@ -104,7 +106,7 @@ def ask_all(asker: Asker, question: LoadedQuestion, *, timeout_s: float = 60) ->
     return turns
 
 
-OpenSystem = Callable[[ServedCatalog], AbstractContextManager[Asker]]
+OpenSystem = Callable[[ServedCatalog], AbstractContextManager[LocalStorechat]]
 """Starts a local system seeded with a served catalog's products."""
 
 

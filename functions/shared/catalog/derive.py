@@ -72,8 +72,8 @@ def facts(kind: str | None = None) -> list[Spec]:
 
 def page_chips() -> dict[str, list[dict[str, Any]]]:
     """The chips of each category's cards, in the order a card shows them, as the page
-    reads them from ``names.json``: ``{"COMPUTERS": [{"spec": "ramGb", "label": "{} GB
-    RAM", "format": "number"}, ...]}``."""
+    reads them from ``names.json``: each category's value (``Category.COMPUTERS``'s, ...)
+    to ``[{"spec": "ramGb", "label": "{} GB RAM", "format": "number"}, ...]``."""
     chips: dict[str, list[tuple[int, dict[str, Any]]]] = {str(c): [] for c in Category}
     for declared in specs.SPECS:
         for chip in declared.chips:
