@@ -110,6 +110,21 @@ def execute(
     )
 
 
+def _complete(described: dict[str, Any]) -> bool:
+    """Whether an ended execution's description says all of its end.
+
+    moto's worker thread sets an execution's status before its output, error and cause:
+    a description read between the two says SUCCEEDED with the output ``null`` (or
+    FAILED with no error), and the turn would read as having no body. This state
+    machine always ends with a body or an error, so such a description is read again.
+    """
+    if described["status"] == "SUCCEEDED":
+        return described.get("output") not in (None, "null")
+    if described["status"] == "FAILED":
+        return described.get("error") is not None or described.get("cause") is not None
+    return True
+
+
 def _wait(
     sfn: Any, execution_arn: str, timeout_s: float, while_running: Callable[[], object] | None
 ) -> dict[str, Any]:
@@ -117,7 +132,7 @@ def _wait(
     pause = FIRST_POLL_S
     while True:
         described: dict[str, Any] = sfn.describe_execution(executionArn=execution_arn)
-        if described["status"] != "RUNNING":
+        if described["status"] != "RUNNING" and _complete(described):
             return described
         if time.monotonic() > deadline:
             raise TimeoutError(f"execution {execution_arn} still running after {timeout_s}s")
