@@ -12,6 +12,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
+from shared.catalog.derive import includes
 from shared.catalog.specs import FORM_FACTOR
 from shared.search.query import BOUNDS, SearchQuery
 from shared.search.schema import filter_token
@@ -107,7 +108,7 @@ def make_plan(
             plan.understood["category"] = category
     forms: tuple[str, ...] = ()
     if explicit[FORM_FACTOR.key]:
-        forms = (explicit[FORM_FACTOR.key],)
+        forms = includes(FORM_FACTOR, explicit[FORM_FACTOR.key])
     elif derived:
         forms = words.forms
     if forms:
