@@ -229,7 +229,7 @@ def build_parser(settings: LocalSettings | None = None) -> argparse.ArgumentPars
     common(evaluate)
     evaluate.set_defaults(func=cmd_eval)
 
-    add_catalog_commands(sub, home=lambda: settings.home)
+    add_catalog_commands(sub, home=lambda: settings.home, store_url=lambda: settings.store_url)
     parser.set_defaults(settings=settings)
     return parser
 
