@@ -76,6 +76,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
         if args.trace:
             print(file=steps_out)
         currency = local.store_currency
+        weight_unit = local.store_weight_unit
     if result.status != "SUCCEEDED" or result.body is None:
         if args.trace:
             print_trace(result, sys.stderr)
@@ -85,7 +86,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
         if args.trace:
             print_trace(result, sys.stderr)
         return 0
-    print_answer(result, args.model, sys.stdout, currency)
+    print_answer(result, args.model, sys.stdout, currency, weight_unit)
     if args.trace:
         print_trace(result, sys.stdout)
     return 0
@@ -120,7 +121,9 @@ def cmd_chat(args: argparse.Namespace) -> int:
                 continue
             session = result.body.get("sessionId")
             print()
-            print_answer(result, args.model, sys.stdout, local.store_currency)
+            print_answer(
+                result, args.model, sys.stdout, local.store_currency, local.store_weight_unit
+            )
             if args.trace:
                 print_trace(result, sys.stdout)
             print()

@@ -92,6 +92,8 @@ class Intent:
     """``formFactor`` values the phrase asks for."""
     boosts: tuple[tuple[str, float], ...] = ()
     sort: str | None = None
+    on_sale: bool = False
+    """Only products on sale: a price before the sale above today's."""
 
 
 _GENRE = Category.BOOKS
@@ -114,6 +116,11 @@ INTENTS: tuple[Intent, ...] = (
     Intent(("mac", "macbook", "imac"), terms=("mac", "macbook", "imac", "macos"),
            category=Category.COMPUTERS),
     Intent(("iphone",), terms=("iphone",), category=Category.MOBILE),
+    # ---- a sale: a filter; "for sale" (sold here) means nothing more than any product
+    Intent(("on sale", "sale", "sale price", "discount", "discounted", "deal", "deals",
+            "reduced", "price drop", "markdown", "marked down", "clearance", "special offer",
+            "on offer", "promotion", "promo"), on_sale=True),
+    Intent(("for sale", "up for sale")),
     # ---- orders
     Intent(("cheap", "cheapest", "budget", "affordable", "inexpensive", "low cost",
             "low-cost", "entry level", "entry-level", "bargain", "least expensive"),

@@ -2,7 +2,7 @@
 
 A search that finds nothing is asked again with less (:data:`LEVELS`): first
 without the search words, then also without the filters the words implied
-("laptop" -> laptops, "under $500"), then without the price bounds. The result
+("laptop" -> laptops, "under $500", "on sale"), then without the price bounds. The result
 says what was dropped, so the model can tell the shopper.
 """
 
@@ -131,6 +131,9 @@ def make_plan(
         plan.where(f"p.product_id IN ({', '.join('?' * len(ids))})", *ids)
     if query.inStockOnly:
         plan.where("p.stock > 0")
+    if derived and words.on_sale:
+        plan.where("p.compare_at_price > p.price")
+        plan.understood["onSale"] = True
     if level.price:
         for name, op, given, said in (
             ("minPrice", ">=", query.minPrice, words.min_price),

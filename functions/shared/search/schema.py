@@ -205,10 +205,13 @@ class Document:
     description: str
     spec_text: str
     tags: str
+    """Words the index adds (the category's, the kind's) and the product's own tags."""
     filters: str
     """:func:`filter_token` words for category and brand."""
     specs: Mapping[str, Any]
     """The record's specs as it wrote them (for the listing of the catalog's words)."""
+    compare_at_price: float | None = None
+    """The price before a sale: on sale when above the price."""
 
 
 def _words(name: str) -> str:
@@ -276,6 +279,9 @@ def document(record: Mapping[str, Any]) -> Document | None:
     tags = [CATEGORY_WORDS.get(category, ""), _FORM_WORDS.get(form_key or "", "")]
     if dedicated:
         tags.append("dedicated graphics card")
+    own = record.get("tags")
+    if isinstance(own, list):
+        tags += [split_glued(str(tag)) for tag in own[:50] if isinstance(tag, str)]
     brand = str(record.get("brand") or "")
     name = str(record.get("name") or "")
     stock = _stock(record.get("stock"))
@@ -297,4 +303,5 @@ def document(record: Mapping[str, Any]) -> Document | None:
         tags=" ".join(t for t in tags if t),
         filters=" ".join(filters),
         specs=specs,
+        compare_at_price=_price(record.get("compareAtPrice")),
     )

@@ -96,6 +96,7 @@ class Words:
     min_price: float | None = None
     max_price: float | None = None
     bounds: dict[str, float] = field(default_factory=dict)
+    on_sale: bool = False
 
 
 def _take(text: str, pattern: str, use: Callable[[re.Match[str]], None]) -> str:
@@ -199,6 +200,7 @@ def _apply(intent: Intent, raw: list[str], words: Words, explicit: dict[str, Any
         words.boosts[name] = max(weight, words.boosts.get(name, 0.0))
     if intent.sort and not explicit.get("sortBy") and words.sort is None:
         words.sort = intent.sort
+    words.on_sale = words.on_sale or intent.on_sale
 
 
 def parse(keywords: str, explicit: dict[str, Any] | None = None) -> Words:
