@@ -9,6 +9,9 @@
 * ``STORECHAT_IMAGE_HOSTS``: the origins the page may load product pictures from, space
   or comma separated (``https://cdn.shopify.com, https://*.wp.com``), as a stack's
   ``image_hosts``; ``storechat serve --image-host`` takes the place of the variable.
+* ``STORE_CURRENCY`` and ``STORE_WEIGHT_UNIT``: the store's currency and weight unit (kg or
+  lb), which the functions read from the environment as a stack's do; checked here, so that
+  a wrong one stops the command with its name rather than a trace.
 * ``STORE_URL``: the store's own address (``https://shop.example.com``), which an
   imported platform export's products link to (their pages); ``storechat catalog import
   --store-url`` takes the place of the variable.
@@ -54,6 +57,7 @@ class LocalSettings(BaseModel):
 
 def read_settings(environ: Mapping[str, str] | None = None) -> LocalSettings:
     environ = os.environ if environ is None else environ
+    _check_store(environ)
     home = environ.get(HOME_VARIABLE) or ""
     return LocalSettings(
         home=Path(home) if home.strip() else DEFAULT_HOME,
@@ -65,6 +69,22 @@ def read_settings(environ: Mapping[str, str] | None = None) -> LocalSettings:
         if (environ.get(STORE_URL_VARIABLE) or "").strip()
         else None,
     )
+
+
+def _check_store(environ: Mapping[str, str]) -> None:
+    from shared.currency import known_currency
+    from shared.weight import known_weight_unit
+
+    for name, check in (
+        ("STORE_CURRENCY", known_currency),
+        ("STORE_WEIGHT_UNIT", known_weight_unit),
+    ):
+        value = environ.get(name)
+        if value is not None and value.strip():
+            try:
+                check(value)
+            except ValueError as exc:
+                raise SettingsError(f"{name}: {exc}") from None
 
 
 def store_url(value: str, source: str) -> str:

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
+from shared.catalog.specs import FORM_FACTOR
 from shared.product import Product, ProductDeletion
 from storechat.catalog.errors import CatalogFileError
 from storechat.catalog.mapping import CategoryMap, load_category_map
@@ -68,7 +69,7 @@ class Checked:
     named: set[str] = field(default_factory=set)
     """Every product id the valid rows name."""
     categories: Counter[tuple[str, str]] = field(default_factory=Counter)
-    """(the platform's category, the catalog's) -> products."""
+    """(the platform's category, the catalog's, with the kind of computer) -> products."""
     unlinked: int = 0
     """Products without the address of their page."""
 
@@ -262,7 +263,11 @@ def check(path: Path, fmt: Format, options: ReadOptions) -> Checked:
             for note in row.notes:
                 checked.notes[note].append(row.line)
             if row.category_from and isinstance(row.row, Product):
-                checked.categories[(row.category_from, row.row.category)] += 1
+                kind = row.row.specs.get(FORM_FACTOR.key)
+                shown = (
+                    f"{row.row.category} ({kind})" if isinstance(kind, str) else row.row.category
+                )
+                checked.categories[(row.category_from, shown)] += 1
             if isinstance(row.row, Product) and row.row.url is None:
                 checked.unlinked += 1
         checking.advance()

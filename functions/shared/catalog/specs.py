@@ -96,7 +96,7 @@ WEIGHT_KG: Final = Spec(
         0.01,
         200,
         _KG,
-        {"weightg": "g", "weightgrams": "g", "weightlb": "lb", "weightlbs": "lb"},
+        {"weightg": "g", "weightgrams": "g", "weightlb": "lb", "weightlbs": "lb", "weightoz": "oz"},
         ("weight",),
     ),
     (Bound("maxWeightKg", False, "Heaviest weight, kg", "weighing at most {} kg", "kg"),),
