@@ -148,11 +148,13 @@ class CategoryMap:
                 if key in self._rules:
                     rule = " > ".join(names[end - size : end])
                     return CategoryMatch(path, rule, self._rules[key])
-            # "Gaming Notebooks", "Laptop Sleeves": a name the table lacks is what its
-            # last word is, before a broader name above it decides.
-            last = folded(names[end - 1])[-1:]
-            if len(folded(names[end - 1])) > 1 and last and (last[0],) in self._rules:
-                return CategoryMatch(path, names[end - 1], self._rules[(last[0],)])
+            # "Laptop Sleeves", "iPad Cases": a name the table lacks whose last word is
+            # something the catalog does not sell is that, before "Computers" above it
+            # decides. Not the other way: "Paper Notebooks" is no computer.
+            words = folded(names[end - 1])
+            last = (words[-1],) if len(words) > 1 else None
+            if last in self._rules and self._rules[last] is None:
+                return CategoryMatch(path, names[end - 1], None)
         return CategoryMatch(path, None, None)
 
     def decide(self, paths: Sequence[str]) -> Decision:

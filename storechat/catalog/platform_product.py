@@ -21,6 +21,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 from shared.catalog.categories import Category
+from shared.catalog.derive import kind_named
 from shared.catalog.specs import FORM_FACTOR, ISBN
 from shared.product import MAX_TAG, MAX_TAGS
 from storechat.catalog.mapping import kind_of
@@ -100,6 +101,7 @@ def catalog_rows(product: PlatformProduct, options: ReadOptions) -> Iterator[Raw
     category = decision.category
     kind = kind_of(product.categories, category)
     text = _text(product.description)
+    tags = _tags(product.tags)
     for variant in product.variants:
         draft = Draft(variant.line, product.columns, category_from=decision.path)
         fields = draft.fields
@@ -131,7 +133,6 @@ def catalog_rows(product: PlatformProduct, options: ReadOptions) -> Iterator[Raw
             fields["imageUrl"] = picture
         if variant.url or product.url:
             fields["url"] = variant.url or product.url
-        tags = _tags(product.tags)
         if tags:
             fields["tags"] = tags
         if product.platform_id:
@@ -141,17 +142,24 @@ def catalog_rows(product: PlatformProduct, options: ReadOptions) -> Iterator[Raw
         code = isbn(variant.barcode)
         if category == Category.BOOKS and code:
             draft.specs.setdefault(ISBN.key, code)
-        if kind is not None:
-            draft.specs[FORM_FACTOR.key] = kind
+        _kind(draft, kind, category)
         yield draft.raw()
 
 
+def _kind(draft: Draft, kind: str | None, category: str) -> None:
+    """The kind of computer: an attribute that says it ("Form Factor: Notebook"), in the
+    kind's own word; else what the product's category or type names."""
+    said = draft.specs.get(FORM_FACTOR.key)
+    named = kind_named(FORM_FACTOR, said) if isinstance(said, str) else None
+    if named is not None and named.category == category:
+        draft.specs[FORM_FACTOR.key] = named.value
+    elif said is None and kind is not None:
+        draft.specs[FORM_FACTOR.key] = kind
+
+
 def _identify(draft: Draft, product: PlatformProduct, variant: PlatformVariant) -> None:
-    identity = (
-        product_id(variant.sku or variant.fallback_id)
-        if (variant.sku or variant.fallback_id)
-        else None
-    )
+    source = variant.sku or variant.fallback_id
+    identity = product_id(source) if source else None
     if identity:
         draft.fields["productId"] = identity
     elif product.handle:

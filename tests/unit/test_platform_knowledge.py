@@ -29,6 +29,7 @@ from shared.search import (
 )
 from shared.weight import for_model, shown
 from storechat.catalog.mapping import CategoryMap, kind_of
+from storechat.catalog.rows import ValidRow, read_rows
 from storechat.settings import SettingsError, read_settings
 
 SAMPLE = load_catalog()
@@ -118,7 +119,7 @@ def test_the_model_filters_on_the_kind_of_computer(index: SearchIndex) -> None:
         ("Laptop Computers", "COMPUTERS", "laptop"),
         ("Laptop", "COMPUTERS", "laptop"),
         ("Notebooks", "COMPUTERS", "laptop"),
-        ("Gaming Notebooks", "COMPUTERS", "laptop"),
+        ("Computers > Gaming Notebooks", "COMPUTERS", "laptop"),
         ("Chromebooks", "COMPUTERS", "laptop"),
         ("Electronics > Computers > Desktop Computers", "COMPUTERS", "desktop"),
         ("Desktops", "COMPUTERS", "desktop"),
@@ -133,6 +134,7 @@ def test_the_model_filters_on_the_kind_of_computer(index: SearchIndex) -> None:
         ("Phones", "MOBILE", None),
         ("Computers > Laptop Sleeves", None, None),
         ("Phone Case", None, None),
+        ("Office Supplies > Paper Notebooks", None, None),
     ],
 )
 def test_a_platforms_category_or_type_names_the_category_and_kind_singular_or_plural(
@@ -141,6 +143,21 @@ def test_a_platforms_category_or_type_names_the_category_and_kind_singular_or_pl
     decision = CategoryMap().decide([name])
     assert decision.category == category
     assert kind_of([name], decision.category or "") == kind
+
+
+def test_an_attribute_that_names_the_kind_is_read_in_the_kinds_own_word(tmp_path: Path) -> None:
+    # Given a Shopify product under "Computers" whose metafield says "Notebook"
+    path = tmp_path / "products_export.csv"
+    path.write_text(
+        "Handle,Title,Vendor,Product Category,Type,Variant SKU,Variant Price,"
+        "Form factor (product.metafields.custom.form_factor)\n"
+        "nw-14,Northwind 14,Northwind,Electronics > Computers,Computer,NW-14,499.00,Notebook\n",
+        encoding="utf-8",
+    )
+    (row,) = list(read_rows(path, "shopify"))
+    # Then its kind is a laptop, which a search for laptops filters on
+    assert isinstance(row, ValidRow) and isinstance(row.row, Product)
+    assert row.row.specs["formFactor"] == "laptop"
 
 
 # -- a sale --------------------------------------------------------------------------------
