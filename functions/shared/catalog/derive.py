@@ -8,12 +8,13 @@ README's "Add a spec", ``tests/integration/test_add_a_spec.py``) reaches every r
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
 from shared.catalog import specs
 from shared.catalog.categories import Category
-from shared.catalog.spec import Bound, Kind, Phrase, Sort, Spec
+from shared.catalog.spec import Bound, Kind, Kinds, Phrase, Sort, Spec
 
 WORD = re.compile(r"[^\W_]+(?:['\-][^\W_]+)*")
 """A word of a shopper's or a platform's text: letters and digits, joined by ' or -."""
@@ -101,8 +102,11 @@ def fold(token: str) -> str:
     return word
 
 
+@functools.lru_cache(maxsize=4096)
 def folded(text: str) -> tuple[str, ...]:
-    """``text``'s words, folded: "Laptop Computers" -> ``("laptop", "computer")``."""
+    """``text``'s words, folded: "Laptop Computers" -> ``("laptop", "computer")``.
+
+    Cached: an import reads the same few category names on every product."""
     return tuple(fold(word) for word in WORD.findall(text.replace("&", " and ")))
 
 
@@ -118,12 +122,18 @@ def kind_named(spec: Spec, text: str) -> Kind | None:
     said = folded(text)
     if not said or spec.kinds is None:
         return None
-    names = {
+    names = _kind_names(spec.kinds)
+    return names.get(said) or names.get(said[-1:])
+
+
+@functools.lru_cache(maxsize=16)
+def _kind_names(kinds: Kinds) -> dict[tuple[str, ...], Kind]:
+    # Keyed by the declaration itself, so a spec declared later has its own table.
+    return {
         folded(name): kind
-        for kind in spec.kinds.values
+        for kind in kinds.values
         for name in (kind.value, *kind.words, *kind.also_named)
     }
-    return names.get(said) or names.get(said[-1:])
 
 
 def includes(spec: Spec, value: str) -> tuple[str, ...]:
