@@ -155,7 +155,7 @@ def test_a_woocommerce_export_keeps_its_ids_sale_tags_and_stock_at_every_locatio
     assert "  Computers > Desktop Computers -> COMPUTERS (desktop): 1" in run.out
     products = _exported(storechat)
     mini, small, large = (
-        products["90SM0-M1"],
+        products["IDC-90SM0-M1"],
         products["GA-PIXEL-8A-128"],
         products["GA-PIXEL-8A-256"],
     )
@@ -172,6 +172,22 @@ def test_a_woocommerce_export_keeps_its_ids_sale_tags_and_stock_at_every_locatio
     assert products["9780064400558"]["stock"] == 7
     assert mini["tags"] == ["office", "compact"]
     assert mini["specs"]["formFactor"] == "desktop"
+
+
+def test_a_woocommerce_stores_shopper_finds_the_desktop_with_its_stock_from_every_location(
+    storechat: Any,
+) -> None:
+    run = storechat(
+        "catalog", "import", "--format", "woocommerce", WOOCOMMERCE, "--replace",
+        "--store-url", STORE,
+    )  # fmt: skip
+    assert run.code == 0, run.err
+
+    body = _ask(storechat, "Do you have a small desktop for the office?")
+
+    (desktop,) = body["products"]
+    assert (desktop["productId"], desktop["stock"]) == ("IDC-90SM0-M1", 5)
+    assert desktop["url"] == f"{STORE}/?p=201" and desktop["platformProductId"] == "201"
 
 
 # -- shoppers' questions -------------------------------------------------------------------
@@ -310,6 +326,9 @@ def test_the_first_import_says_the_sample_stays_and_how_to_remove_it(
     storechat: Any, home: Path
 ) -> None:
     # Given a store that has imported nothing (its catalog is the bundled sample)
+    # When the team dry-runs its export, Then it is told the sample would stay
+    dry = _imported(storechat, "--dry-run")
+    assert "which would stay beside the store's own" in dry.out
     # When the team imports its export without --replace
     run = _imported(storechat)
 
