@@ -20,6 +20,7 @@ from converse.settings import DEFAULT_BEDROCK_MODEL
 from shared.pricing import USAGE_PRICE_FIELDS, PriceListError, TokenPrices, token_prices
 from storechat.offline import OFFLINE_MODEL_ID
 from storechat.offline.cache import DEFAULT_STAND_IN
+from storechat.redteam.obedient import OBEDIENT_MODEL_ID
 from storechat.settings import BUDGET_VARIABLE, SettingsError
 
 
@@ -27,6 +28,9 @@ def model_environment(model: str) -> dict[str, str]:
     """The Converse function's variables for a ``--model`` choice."""
     if model == "offline":
         return {"MODEL_PROVIDER": "offline", "MODEL_ID": OFFLINE_MODEL_ID}
+    if model == "obedient":
+        # Installed by the local runner, as the offline model is.
+        return {"MODEL_PROVIDER": "offline", "MODEL_ID": OBEDIENT_MODEL_ID}
     if model.startswith("replay:"):
         path = Path(model.removeprefix("replay:")).expanduser().resolve()
         return {"MODEL_PROVIDER": f"replay:{path}", "MODEL_ID": "storechat.replay"}
@@ -35,7 +39,9 @@ def model_environment(model: str) -> dict[str, str]:
         if model.startswith("bedrock:"):
             env["MODEL_ID"] = model.removeprefix("bedrock:")
         return env
-    raise ValueError(f"unknown model {model!r}: use offline, replay:PATH or bedrock[:MODEL_ID]")
+    raise ValueError(
+        f"unknown model {model!r}: use offline, obedient, replay:PATH or bedrock[:MODEL_ID]"
+    )
 
 
 def priced_model(model: str) -> tuple[str, bool]:
@@ -43,7 +49,7 @@ def priced_model(model: str) -> tuple[str, bool]:
     a stand-in's (``offline``, ``replay:PATH``: the model they stand in for) rather than
     the model's own (``bedrock[:MODEL_ID]``)."""
     kind, _, given = model.partition(":")
-    stand_in = kind in ("offline", "replay")
+    stand_in = kind in ("offline", "obedient", "replay")
     return (DEFAULT_STAND_IN if stand_in else (given or DEFAULT_BEDROCK_MODEL)), stand_in
 
 

@@ -183,6 +183,10 @@ class LocalStorechat:
             from storechat.offline import OfflineProvider
 
             use_provider(OfflineProvider(listing=self.listing, currency=self.store_currency))
+        elif self.model == "obedient":
+            from storechat.redteam.obedient import ObedientModel
+
+            use_provider(ObedientModel())
         elif self.model.startswith("replay:"):
             # Cache figures by Bedrock's rules, as the offline model's are.
             from converse.providers import ReplayProvider
