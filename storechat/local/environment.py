@@ -15,8 +15,11 @@ from collections import ChainMap
 from collections.abc import Mapping
 from pathlib import Path
 
+from pydantic import ValidationError
+
 import registry
 from converse.settings import DEFAULT_BEDROCK_MODEL
+from shared.guardrail import GuardrailSettings
 from shared.pricing import USAGE_PRICE_FIELDS, PriceListError, TokenPrices, token_prices
 from storechat.offline import OFFLINE_MODEL_ID
 from storechat.offline.cache import DEFAULT_STAND_IN
@@ -102,6 +105,21 @@ def function_variables(
     }
 
 
+def guardrail_of(variables: Mapping[str, str]) -> GuardrailSettings:
+    """The guardrail the functions will apply (``BEDROCK_GUARDRAIL_ID``, ``..._VERSION``),
+    checked before anything starts: a bad value raises
+    :class:`~storechat.settings.SettingsError` naming the variable."""
+    try:
+        return GuardrailSettings.model_validate(dict(variables))
+    except ValidationError as exc:
+        error = exc.errors(include_url=False)[0]
+        name = str(error["loc"][0]) if error["loc"] else "BEDROCK_GUARDRAIL_ID"
+        raise SettingsError(
+            f"{name} must be a Bedrock guardrail's id (lower-case letters and digits) and "
+            "BEDROCK_GUARDRAIL_VERSION a version number or DRAFT"
+        ) from None
+
+
 def layered(variables: Mapping[str, str]) -> Mapping[str, str]:
     """``variables`` over the process environment, read live and never written.
 
@@ -118,9 +136,10 @@ def forget_warm_state() -> None:
     imported yet has nothing cached), what each handler declares it keeps
     (:data:`~storechat.local.lambdas.WARM_STATE_HOOK`: the Converse function's model
     provider, the catalog tool's source and search snapshot, the response builder's
-    catalog table), and the live trace writer's clients (made for the moto of the system
-    before).
+    catalog table), the live trace writer's clients (made for the moto of the system
+    before) and the guardrail's (with the credentials of the system before).
     """
+    from shared import guardrail
     from shared.step_writer import writer
     from storechat.local import lambdas
 
@@ -131,3 +150,4 @@ def forget_warm_state() -> None:
             settings.get_settings.cache_clear()
     lambdas.forget_warm_state(functions)
     writer().forget()
+    guardrail.forget()

@@ -30,6 +30,7 @@ from typing import Any, Final
 import registry
 from converse.request import earlier_turns_length
 from shared.errors import InvalidConverseRequest
+from shared.untrusted import unquoted
 from storechat.offline.messages import content_blocks, previous_answer, tool_names
 from storechat.offline.usage import UsageMeter
 from storechat.redteam.obey import Obeyed, obey
@@ -180,7 +181,8 @@ def _texts(results: list[tuple[str, dict[str, Any]]]) -> Iterator[tuple[str, str
                 yield from walk(item, str(inner))
 
     for name, body in results:
-        for key, text in walk(body, ""):
+        # Quote marks mean nothing to a misled model: it reads what is inside them.
+        for key, text in walk(unquoted(body), ""):
             yield name, key, text
 
 

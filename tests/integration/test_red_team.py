@@ -85,8 +85,10 @@ def test_the_obedient_model_over_http_does_what_an_injected_review_tells_it(
     # behind Bedrock's wire format, reached through the real provider code
     with FakeBrave() as brave, FakeBedrock(model=ObedientModel().converse) as bedrock:
         brave.reviews([STEER])
+        brave.route("/search.json", body={"docs": []})  # Open Library: nothing, no network
+        env = {**brave.environment, "OPENLIBRARY_BASE_URL": brave.base_url}
         monkeypatch.setenv("AWS_ENDPOINT_URL_BEDROCK_RUNTIME", bedrock.base_url)
-        with LocalStorechat(model=f"bedrock:{CLAUDE}", env=brave.environment) as local:
+        with LocalStorechat(model=f"bedrock:{CLAUDE}", env=env) as local:
             result = local.ask("What do reviewers say about good novels?")
 
     # Then it called the tool the review named, and the shopper sees that book's card
