@@ -79,16 +79,17 @@ class WebSearch:
                 explain_upstream_error(self.service, exc, self.finds),
                 f"{self.noun} search failed ({exc.kind}: {exc.detail}) for '{query}'",
             )
-        read = [for_model(result) for result in results]
-        if read and screen is not None:
+        shown: dict[str, Any] = {"query": query, "results": []}
+        if results:
+            mark = untrusted.new_mark()
+            shown[untrusted.FIELD] = untrusted.note(mark)
+            shown["results"] = [untrusted.quoted(for_model(result), mark) for result in results]
+        if results and screen is not None:
+            # The guardrail reads exactly what the model would read inside the marks.
+            read = untrusted.unquoted(shown["results"])
             withheld = self._screened(call, query, read, screen)
             if withheld is not None:
                 return withheld
-        shown: dict[str, Any] = {"query": query, "results": []}
-        if read:
-            mark = untrusted.new_mark()
-            shown[untrusted.FIELD] = untrusted.note(mark)
-            shown["results"] = [untrusted.quoted(result, mark) for result in read]
         return call.success(shown, self.summary(len(results), query))
 
     def _screened(
