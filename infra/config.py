@@ -142,6 +142,12 @@ class EnvironmentConfig(ConfigBlock):
     products_api_url: str | None = None
     store_currency: str = DEFAULT_CURRENCY
     """The currency of the catalog's prices (ISO 4217), in which answers are fact-checked."""
+    store_weight_unit: Literal["kg", "lb"] = "kg"
+    """The unit a shopper reads weights in (cards, the model's records, corrections):
+    ``lb`` for a store that sells in pounds."""
+    seed_sample: bool = False
+    """Load the bundled sample catalog into the catalog table on deploy: for a demo or a
+    developer's stack, never for a store's (it would sit beside the store's products)."""
 
     catalog_index: CatalogIndex = CatalogIndex()
 

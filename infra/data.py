@@ -75,7 +75,8 @@ class Data(Construct):
 
         self.catalog: dynamodb.Table | None = None
         self.seed: CustomResource | None = None
-        """The custom resource that loads the bundled catalog (with the catalog table)."""
+        """The custom resource that loads the bundled catalog (with the catalog table, when
+        the environment's ``seed_sample`` asks for it)."""
         if config.catalog_source != "dynamodb":
             return
         self.catalog = table(
@@ -95,7 +96,10 @@ class Data(Construct):
             ),
             projection_type=dynamodb.ProjectionType.ALL,
         )
-        self.seed = self._seed_catalog(config, lambdas, self.catalog)
+        # Only where the environment asks for the sample: a store's stack holds the
+        # store's products alone (README, "Your catalog").
+        if config.seed_sample:
+            self.seed = self._seed_catalog(config, lambdas, self.catalog)
 
     def _seed_catalog(
         self, config: EnvironmentConfig, lambdas: LambdaFactory, table: dynamodb.Table

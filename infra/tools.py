@@ -94,14 +94,19 @@ class Tools(Construct):
         region = Stack.of(self).region
         environments: dict[str, dict[str, str]] = {
             "converse": converse_environment(config, region),
-            "lookup_inventory": catalog_environment(
-                config,
-                catalog.table_name if catalog is not None else None,
-                search.bucket.bucket_name,
-            ),
+            "lookup_inventory": {
+                **catalog_environment(
+                    config,
+                    catalog.table_name if catalog is not None else None,
+                    search.bucket.bucket_name,
+                ),
+                # Weights reach the model rounded, in the store's unit.
+                "STORE_WEIGHT_UNIT": config.store_weight_unit,
+            },
             "get_computer_reviews": {"BRAVE_API_KEY_SECRET_ARN": self.brave_secret.secret_arn},
             "compose_response": {
                 "STORE_CURRENCY": config.store_currency,
+                "STORE_WEIGHT_UNIT": config.store_weight_unit,
                 **({"CATALOG_TABLE_NAME": catalog.table_name} if catalog is not None else {}),
             },
         }

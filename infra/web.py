@@ -148,7 +148,11 @@ class WebHosting(Construct):
                 s3deploy.Source.asset(str(names.WEB_DIR)),
                 s3deploy.Source.json_data(
                     names.WEB_CONFIG_FILE,
-                    {"apiUrl": api_url, "currency": self._config.store_currency},
+                    {
+                        "apiUrl": api_url,
+                        "currency": self._config.store_currency,
+                        "weightUnit": self._config.store_weight_unit,
+                    },
                 ),
                 s3deploy.Source.json_data(PAGE_NAMES_FILE, page_names()),
             ],

@@ -77,6 +77,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
         if args.trace:
             print(file=steps_out)
         currency = local.store_currency
+        weight_unit = local.store_weight_unit
     if result.status != "SUCCEEDED" or result.body is None:
         if args.trace:
             print_trace(result, sys.stderr)
@@ -86,7 +87,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
         if args.trace:
             print_trace(result, sys.stderr)
         return 0
-    print_answer(result, args.model, sys.stdout, currency)
+    print_answer(result, args.model, sys.stdout, currency, weight_unit)
     if args.trace:
         print_trace(result, sys.stdout)
     return 0
@@ -121,7 +122,9 @@ def cmd_chat(args: argparse.Namespace) -> int:
                 continue
             session = result.body.get("sessionId")
             print()
-            print_answer(result, args.model, sys.stdout, local.store_currency)
+            print_answer(
+                result, args.model, sys.stdout, local.store_currency, local.store_weight_unit
+            )
             if args.trace:
                 print_trace(result, sys.stdout)
             print()
@@ -234,7 +237,7 @@ def build_parser(settings: LocalSettings | None = None) -> argparse.ArgumentPars
     # No --model: offline for questions, the obedient stand-in for --red-team (cmd_eval).
     evaluate.set_defaults(func=cmd_eval, model=None)
 
-    add_catalog_commands(sub, home=lambda: settings.home)
+    add_catalog_commands(sub, home=lambda: settings.home, store_url=lambda: settings.store_url)
     parser.set_defaults(settings=settings)
     return parser
 

@@ -21,6 +21,7 @@ from shared.catalog.specs import (
 )
 from shared.currency import DEFAULT_CURRENCY, amount
 from shared.steps import Step
+from shared.weight import DEFAULT_WEIGHT_UNIT, shown
 from storechat.local import RunResult
 
 MODEL_LABELS = {
@@ -39,14 +40,14 @@ def model_label(model: str) -> str:
     return label
 
 
-def _spec_line(product: dict[str, Any]) -> str:
+def _spec_line(product: dict[str, Any], weight_unit: str = DEFAULT_WEIGHT_UNIT) -> str:
     specs = product.get("specs") or {}
     # A shorter line than a card's chips: what tells one product from the next in a list.
     shown: dict[str, tuple[tuple[str, str], ...]] = {
         Category.COMPUTERS: (
             (OS.key, "{}"),
             (RAM_GB.key, "{} GB RAM"),
-            (WEIGHT_KG.key, "{} kg"),
+            (WEIGHT_KG.key, "{weight}"),
             (BATTERY_HOURS.key, "{} h battery"),
         ),
         Category.MOBILE: (
@@ -60,14 +61,27 @@ def _spec_line(product: dict[str, Any]) -> str:
         year = str(specs.get(YEAR.key) or "") or None
         bits = [specs.get(AUTHOR.key), year, specs.get(GENRE.key)]
     else:
-        bits = [label.format(specs[key]) if specs.get(key) else None for key, label in line]
+        bits = [
+            _said(label, specs[key], weight_unit) if specs.get(key) else None for key, label in line
+        ]
     return ", ".join(str(b) for b in bits if b)
 
 
+def _said(label: str, value: Any, weight_unit: str) -> str:
+    if label == "{weight}" and isinstance(value, int | float):
+        return shown(value, weight_unit)
+    return label.format(value)
+
+
 def print_answer(
-    result: RunResult, model: str, out: TextIO, currency: str = DEFAULT_CURRENCY
+    result: RunResult,
+    model: str,
+    out: TextIO,
+    currency: str = DEFAULT_CURRENCY,
+    weight_unit: str = DEFAULT_WEIGHT_UNIT,
 ) -> None:
-    """The answer, its products with prices in the store's ``currency``, and its figures."""
+    """The answer, its products with prices in the store's ``currency`` (and the price
+    before a sale) and weights in its ``weight_unit``, and its figures."""
     body = result.body or {}
     print(f"storechat · {model_label(model)}", file=out)
     print("", file=out)
@@ -78,11 +92,20 @@ def print_answer(
         for p in products:
             price = p.get("price")
             price_text = amount(price, currency) if isinstance(price, int | float) else "?"
+            before = p.get("compareAtPrice")
+            if (
+                isinstance(price, int | float)
+                and isinstance(before, int | float)
+                and before > price
+            ):
+                price_text += f" (was {amount(before, currency)})"
             print(
                 f"  [{p.get('productId')}] {p.get('name')} · {p.get('brand')} · {price_text}"
-                f" · {_spec_line(p)}",
+                f" · {_spec_line(p, weight_unit)}",
                 file=out,
             )
+            if isinstance(p.get("url"), str):
+                print(f"    {p['url']}", file=out)
     usage = body.get("usage") or {}
     outcome = body.get("outcome")
     if outcome == "fallback":

@@ -220,7 +220,11 @@ class StorechatHandler(JsonRequestHandler):
         elif path == "/config.json":
             # "model" is local only: the page shows a badge for the offline model.
             local = self.server.local
-            config = {"apiUrl": "", "currency": local.store_currency}
+            config = {
+                "apiUrl": "",
+                "currency": local.store_currency,
+                "weightUnit": local.store_weight_unit,
+            }
             self._send_json(HTTPStatus.OK, {**config, "model": local.model.split(":", 1)[0]})
         elif path == f"/{PAGE_NAMES_FILE}":
             self._send_json(HTTPStatus.OK, page_names())

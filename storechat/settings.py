@@ -9,6 +9,12 @@
 * ``STORECHAT_IMAGE_HOSTS``: the origins the page may load product pictures from, space
   or comma separated (``https://cdn.shopify.com, https://*.wp.com``), as a stack's
   ``image_hosts``; ``storechat serve --image-host`` takes the place of the variable.
+* ``STORE_CURRENCY`` and ``STORE_WEIGHT_UNIT``: the store's currency and weight unit (kg or
+  lb), which the functions read from the environment as a stack's do; checked here, so that
+  a wrong one stops the command with its name rather than a trace.
+* ``STORE_URL``: the store's own address (``https://shop.example.com``), which an
+  imported platform export's products link to (their pages); ``storechat catalog import
+  --store-url`` takes the place of the variable.
 
 ``storechat`` (the CLI) reads these once at its start and hands them down; nothing else
 in the package reads the variables.
@@ -22,12 +28,14 @@ import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Final
+from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict
 
 HOME_VARIABLE: Final = "STORECHAT_HOME"
 BUDGET_VARIABLE: Final = "STORECHAT_DAILY_BUDGET_USD"
 IMAGE_HOSTS_VARIABLE: Final = "STORECHAT_IMAGE_HOSTS"
+STORE_URL_VARIABLE: Final = "STORE_URL"
 DEFAULT_HOME: Final = Path(".storechat")
 
 
@@ -43,10 +51,13 @@ class LocalSettings(BaseModel):
     """None: no budget."""
     image_hosts: tuple[str, ...] = ()
     """CSP sources for product pictures, checked (``shared.page_policy.image_host``)."""
+    store_url: str | None = None
+    """The store's address, checked (:func:`store_url`); None when unset."""
 
 
 def read_settings(environ: Mapping[str, str] | None = None) -> LocalSettings:
     environ = os.environ if environ is None else environ
+    _check_store(environ)
     home = environ.get(HOME_VARIABLE) or ""
     return LocalSettings(
         home=Path(home) if home.strip() else DEFAULT_HOME,
@@ -54,7 +65,45 @@ def read_settings(environ: Mapping[str, str] | None = None) -> LocalSettings:
         image_hosts=image_hosts(
             re.split(r"[\s,]+", environ.get(IMAGE_HOSTS_VARIABLE, "")), IMAGE_HOSTS_VARIABLE
         ),
+        store_url=store_url(environ[STORE_URL_VARIABLE], STORE_URL_VARIABLE)
+        if (environ.get(STORE_URL_VARIABLE) or "").strip()
+        else None,
     )
+
+
+def _check_store(environ: Mapping[str, str]) -> None:
+    from shared.currency import known_currency
+    from shared.weight import known_weight_unit
+
+    for name, check in (
+        ("STORE_CURRENCY", known_currency),
+        ("STORE_WEIGHT_UNIT", known_weight_unit),
+    ):
+        value = environ.get(name)
+        if value is not None and value.strip():
+            try:
+                check(value)
+            except ValueError as exc:
+                raise SettingsError(f"{name}: {exc}") from None
+
+
+def store_url(value: str, source: str) -> str:
+    """``value`` as the store's address, without a trailing "/": an http(s) address with a
+    host and no query; ``source`` (a flag or a variable) is named when it is not one."""
+    text = value.strip()
+    parts = urlsplit(text)
+    if (
+        parts.scheme not in ("https", "http")
+        or not parts.hostname
+        or parts.query
+        or parts.fragment
+        or re.search(r"\s", text)
+    ):
+        raise SettingsError(
+            f"{source}={value!r}: the store's address is a web address such as "
+            "https://shop.example.com (its product pages are linked from it)"
+        )
+    return text.rstrip("/")
 
 
 def image_hosts(values: list[str], source: str) -> tuple[str, ...]:

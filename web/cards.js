@@ -6,6 +6,9 @@ import { el, lookup } from "./dom.js";
 
 const CATEGORY_LABELS = { COMPUTERS: "Computer", MOBILE: "Phone", BOOKS: "Book" };
 const terabytes = new Intl.NumberFormat("en-US", { maximumFractionDigits: 2 });
+const kilograms = new Intl.NumberFormat("en-US", { maximumFractionDigits: 2 });
+const pounds = new Intl.NumberFormat("en-US", { maximumFractionDigits: 1 });
+const POUND_KG = 0.45359237;
 // What catalogs write for a spec they do not know; shown, it would read as a fact.
 const UNKNOWN_SPECS = new Set(["", "unknown", "n/a", "na", "none", "-", "?", "null", "undefined"]);
 
@@ -14,6 +17,14 @@ const UNKNOWN_SPECS = new Set(["", "unknown", "n/a", "na", "none", "-", "?", "nu
 function storageText(gb) {
   if (gb < 1000) return `${count.format(gb)} GB`;
   return `${terabytes.format(gb % 256 === 0 ? gb / 1024 : gb / 1000)} TB`;
+}
+
+/** A weight in kilograms as a shopper reads it, in the store's unit (config.json's
+ * "weightUnit"): 1.18 kg, or 2.6 lb in a store that sells in pounds. */
+function weightText(kg) {
+  const number = Number(kg);
+  if (page.weightUnit === "lb") return `${pounds.format(number / POUND_KG)} lb`;
+  return `${kilograms.format(number)} kg`;
 }
 
 /** Whether a spec says something: a number above 0 (a desktop's 0″ screen or 0 h
@@ -34,6 +45,7 @@ const CHIP_FORMATS = {
   number: (v) => `${v}`,
   count: (v) => count.format(v),
   storage: (v) => storageText(v),
+  weight: (v) => weightText(v),
   text: (v) => String(v),
 };
 
@@ -87,8 +99,20 @@ function productImage(product) {
   return box;
 }
 
-export function productCard(product, id) {
+/** The price, and on a product on sale the price before it, struck through. */
+function priceTag(product) {
   const price = typeof product.price === "number" ? page.money.format(product.price) : "";
+  const before = product.compareAtPrice;
+  const tag = el("span", { class: "card__price", text: price });
+  const onSale = typeof product.price === "number" && typeof before === "number"
+    && before > product.price;
+  if (!onSale) return tag;
+  return el("span", { class: "card__prices" }, tag,
+    el("span", { class: "visually-hidden", text: ", was " }),
+    el("s", { class: "card__was", text: page.money.format(before) }));
+}
+
+export function productCard(product, id) {
   const stock = stockText(product.stock);
   const formFactor = product.specs && product.specs.formFactor;
   const kind = [CATEGORY_LABELS[product.category] || product.category, formFactor]
@@ -100,7 +124,7 @@ export function productCard(product, id) {
       el("h3", { class: "card__name", id: `${id}-name`, text: product.name || product.productId }),
       el("p", { class: "card__brand", text: product.brand || "" }),
       el("p", { class: "card__buy" },
-        el("span", { class: "card__price", text: price }),
+        priceTag(product),
         stock && el("span", { class: `card__stock card__stock--${stock.tone}`, text: stock.text })),
       el("ul", { class: "card__specs", "aria-label": "Key specs" },
         keySpecs(product).map((spec) => el("li", { text: spec }))),

@@ -1,5 +1,5 @@
-// What the page learns as it loads: where the API is and the store's currency
-// (config.json), and the words for the names the API declares (names.json).
+// What the page learns as it loads: where the API is, the store's currency and weight
+// unit (config.json), and the words for the names the API declares (names.json).
 
 // Error codes, outcomes and fallback reasons, with their words, and the cards' chips come
 // from the API's one declaration of them (shared/vocabulary.py), published beside the page.
@@ -10,6 +10,8 @@ export const page = {
   names: { errors: {}, outcomes: {}, fallbackReasons: {}, chips: {} },
   // Prices are in the store's currency (config.json's "currency"; US dollars until it is read).
   money: new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" }),
+  // Weights are in the store's unit (config.json's "weightUnit": "kg" or "lb").
+  weightUnit: "kg",
   // "offline" or "replay" when a stand-in answers for the model (the dev server says so).
   model: null,
 };
@@ -24,6 +26,7 @@ export async function loadConfig() {
     if (typeof config.currency === "string" && /^[A-Z]{3}$/.test(config.currency)) {
       page.money = new Intl.NumberFormat("en-US", { style: "currency", currency: config.currency });
     }
+    if (config.weightUnit === "kg" || config.weightUnit === "lb") page.weightUnit = config.weightUnit;
     if (config.model === "offline" || config.model === "replay") page.model = config.model;
   } catch {
     // No config: talk to the page's own origin, as the dev server expects.

@@ -22,10 +22,14 @@ from compose_response.claims import (
     os_agrees,
     parse_os,
 )
+from compose_response.context import EARLIER_PRICE
 from compose_response.units import Quantity, format_exact, format_number, same_width
 from shared.catalog.derive import facts
 from shared.catalog.specs import AUTHOR, OS, WEIGHT_KG
 from shared.ledger import LedgerProduct
+from shared.weight import DEFAULT_WEIGHT_UNIT, GRAMS_KEYS, shown
+
+COMPARE_AT = "compareAtPrice"
 
 
 @dataclass
@@ -52,8 +56,9 @@ def as_number(value: Any) -> float | None:
 
 
 def record_value(record: LedgerProduct, key: str) -> Any:
-    """The record's price or stock, or its value of spec ``key``; None when it has none."""
-    if key in ("price", "stock"):
+    """The record's price, price before a sale or stock, or its value of spec ``key``;
+    None when it has none."""
+    if key in ("price", "stock", COMPARE_AT):
         return getattr(record, key)
     return record.spec(key)
 
@@ -90,6 +95,10 @@ _SHOWN = {
 
 def field_of(claim: Claim, record: LedgerProduct) -> str | None:
     """The record field ``claim`` states, or None when the record cannot say."""
+    if claim.kind == "price" and claim.role == EARLIER_PRICE and record.on_sale:
+        # "was $999": the price before the sale. A product not on sale has one price,
+        # which any price said of it is checked against.
+        return COMPARE_AT
     if claim.kind == "data":
         keys: tuple[str, ...] = _MEMORY.get(claim.role or "", ())
     else:
@@ -176,13 +185,22 @@ def agrees(claim: Claim, key: str, value: Any, store: str = money.DEFAULT_CURREN
 # -- what the record says, and how the answer should say it --------------------------------------
 
 
-def display(key: str, value: Any, store: str = money.DEFAULT_CURRENCY) -> str:
-    """The record's value as a shopper reads it ("$349.00", "1.4 kg", "1 TB")."""
+def display(
+    key: str,
+    value: Any,
+    store: str = money.DEFAULT_CURRENCY,
+    weight_unit: str = DEFAULT_WEIGHT_UNIT,
+) -> str:
+    """The record's value as a shopper reads it ("$349.00", "1.4 kg", "1 TB"): a weight
+    rounded, in the store's ``weight_unit`` ("1.18 kg", "2.6 lb")."""
     number = as_number(value)
     if number is None:
         return str(value)
-    if key == "price":
+    if key in ("price", COMPARE_AT):
         return money.amount(number, store)
+    if key == WEIGHT_KG.key or key in GRAMS_KEYS:
+        light = key in GRAMS_KEYS
+        return shown(number / 1000 if light else number, weight_unit, light=light)
     if key == "stock":
         return f"in stock ({number:,.0f})" if number > 0 else "out of stock"
     if key in MEMORY_FIELDS:

@@ -101,6 +101,8 @@ class Guards(NamedTuple):
     """The value is approximate: it is still checked, more loosely."""
     other_price: Cue
     """The price is of something else: shipping, a plan, a budget."""
+    earlier_price: Cue
+    """The price is the one before a sale ("was $999", "down from", "statt")."""
 
 
 GUARDS: Final = Guards(
@@ -143,7 +145,15 @@ GUARDS: Final = Guards(
         r"Versand\w*|Liefer\w*|Gebühr\w*|Garantie|Abo(?:s|nnements?)?|Monat\w*|Inzahlungnahme|"
         r"Gutschein\w*|ausgeben|Raten?)\b|送料|配送|手数料|保証|月額|毎月|月々|下取り|クーポン|ポイント|予算|分割|运费|预算",
     ),
+    earlier_price=Cue.of(
+        r"(?:\b(?:was|were|down from|reduced from|marked down from|originally|regularly|"
+        r"normally|usually|previously|regular price|list price|compare at|RRP|MSRP|"
+        r"vorher|ursprünglich|regulär|UVP|statt)|通常価格|定価|原价)\s*(?:of\s+|von\s+|:\s*)?$",
+        r"^\s*(?:before(?: the sale)?|regular(?:ly)?|originally)\b",
+    ),
 )
+EARLIER_PRICE: Final = "earlier"
+"""The role of a price said to be the one before a sale."""
 _UP_TO: Final = re.compile(r"(?:\bup to|\bbis zu|最大|最長)\s*$", _I)
 """A battery's life is stated as "up to 10 hours": for hours this is the claim, not a bound."""
 

@@ -32,7 +32,8 @@ The rules, in the order they apply:
   inches is the screen's class ("15-inch" for 15.6); RAM and storage exact, a TB
   being 1024 or 1000 GB; battery within 0.5 h, or 1 % of its mAh; camera to the
   whole megapixel; pages within 1 %; year exact. A value written with decimals also
-  agrees when the record rounds to it. "About", "etwa", "約" widen each to 10 %.
+  agrees when the record rounds to it. "About", "etwa", "約" widen each to 10 %. A correction
+  says a weight rounded, in the store's unit (``STORE_WEIGHT_UNIT``: 1.18 kg, 2.6 lb).
 * **In the store's currency.** The catalog's prices are in one currency, the store's
   (US dollars unless ``STORE_CURRENCY`` says otherwise). An amount in any notation is
   a price (``$299``, ``€299``, ``1.299,00 €``, ``EUR 299``, ``299 dollars``:
@@ -44,6 +45,10 @@ The rules, in the order they apply:
 * **One value agrees, the others stand.** When a sentence states a field of one
   product twice and one agrees with the record, the others are about something
   else (a budget, another camera, the product it is compared with) and stay.
+* **The price before a sale.** A price said to be the one before ("was $999", "down
+  from", "originally", "statt") is checked against the record's ``compareAtPrice`` when
+  the product is on sale; a product not on sale has one price, and any is checked
+  against it.
 * **Missing is unknown.** A field the record lacks, or a screen size of 0 (a desktop),
   is not checked.
 """
@@ -75,6 +80,7 @@ from compose_response.text import BULLET, CITATION, kept_lines, sentences
 from compose_response.units import halfwidth, quantities
 from shared.catalog.specs import AUTHOR
 from shared.ledger import LedgerIndex
+from shared.weight import DEFAULT_WEIGHT_UNIT
 
 FACT_CORRECTIONS_METRIC = "FactCorrections"
 """Corrections per answer, a count metric the monitoring alarms on."""
@@ -209,6 +215,8 @@ def _stated(claim: Claim, segment: str) -> bool:
         return False
     if claim.kind == "price" and context.GUARDS.other_price.around(before, after):
         return False
+    if claim.kind == "price" and context.GUARDS.earlier_price.around(before, after):
+        claim.role = context.EARLIER_PRICE
     if claim.kind == "hours" and not context.about_battery(segment, before, after):
         return False
     if claim.kind == "mp" and context.other_camera(before, after):
@@ -238,7 +246,9 @@ def _conversion_aside(claim: Claim, view: str) -> tuple[int, int] | None:
     return opening, closing + 1
 
 
-def _check_segment(segment: str, index: LedgerIndex, style: Style, store: str) -> _Checked:
+def _check_segment(
+    segment: str, index: LedgerIndex, style: Style, store: str, weight_unit: str
+) -> _Checked:
     view = halfwidth(segment)
     cited = [
         _Citation(m.start(), m.end(), m[1]) for m in CITATION.finditer(segment) if m[1] in index
@@ -279,7 +289,7 @@ def _check_segment(segment: str, index: LedgerIndex, style: Style, store: str) -
             if not foreign(claim, store):
                 continue
             aside = _conversion_aside(claim, view)
-        shown = display(key, value, store)
+        shown = display(key, value, store, weight_unit)
         if aside is not None:
             checked.corrections.append(
                 Correction(productId=owner, field=key, said=said, record=shown, dropped=True)
@@ -328,13 +338,16 @@ def _segments(line: str) -> list[str]:
 
 
 def check_facts(
-    answer: str, index: LedgerIndex, store: str = money.DEFAULT_CURRENCY
+    answer: str,
+    index: LedgerIndex,
+    store: str = money.DEFAULT_CURRENCY,
+    weight_unit: str = DEFAULT_WEIGHT_UNIT,
 ) -> tuple[str, list[Correction]]:
     """``answer`` with each wrong fact corrected or its sentence removed, and the corrections.
 
     ``index`` maps each product id the tools returned to its ledger record; ``store``
-    is the currency of its prices. Each correction that is still in the returned text
-    has its ``start`` there.
+    is the currency of its prices, ``weight_unit`` the unit a correction says a weight in.
+    Each correction that is still in the returned text has its ``start`` there.
     """
     answer = answer.replace(_OPEN, "").replace(_CLOSE, "")
     style = answer_style(answer)
@@ -344,7 +357,7 @@ def check_facts(
         kept: list[str] = []
         whole = True
         for segment in _segments(line):
-            checked = _check_segment(segment, index, style, store)
+            checked = _check_segment(segment, index, style, store, weight_unit)
             corrections.extend(checked.corrections)
             if checked.dropped:
                 whole = False

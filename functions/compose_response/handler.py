@@ -71,6 +71,7 @@ def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, A
     body = compose(
         request,
         currency=get_settings().store_currency,
+        weight_unit=get_settings().weight_unit,
         catalog=catalog(),
         deadline_s=time.monotonic() + left_s,
     )

@@ -24,6 +24,7 @@ from compose_response.text import CITATION
 from shared.contract import Usage
 from shared.ledger import LedgerIndex, LedgerProduct, LedgerProducts, sort_records
 from shared.vocabulary import FALLBACK_REASONS, Outcome
+from shared.weight import DEFAULT_WEIGHT_UNIT
 
 OUTCOME_METRICS: dict[str, str] = {
     "answered": "Answered",
@@ -180,10 +181,12 @@ def compose(
     event: ComposeInput,
     *,
     currency: str = money.DEFAULT_CURRENCY,
+    weight_unit: str = DEFAULT_WEIGHT_UNIT,
     catalog: earlier.Catalog | None = None,
     deadline_s: float | None = None,
 ) -> ResponseBody:
     """The body for ``event``. ``currency`` is the store's, the currency of its prices;
+    ``weight_unit`` the store's, which a corrected weight is said in;
     ``catalog`` reads the earlier turns' products the answer cites again (none without
     it), before ``deadline_s`` (monotonic)."""
     unverified: list[str] = []
@@ -203,7 +206,7 @@ def compose(
         index = _ledger_index(ledger)
         text, _, unverified = cited_products(event.answer, ledger)
         started = time.perf_counter()
-        answer, corrections = check_facts(text, index, currency)
+        answer, corrections = check_facts(text, index, currency, weight_unit)
         check_ms = int((time.perf_counter() - started) * 1000)
         products = _cited(answer, index)
         if not answer:

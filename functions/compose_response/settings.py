@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from shared.currency import DEFAULT_CURRENCY, StoreCurrency
 from shared.environment import environ
+from shared.weight import DEFAULT_WEIGHT_UNIT, StoreWeightUnit
 
 
 class Settings(BaseModel):
@@ -17,6 +18,9 @@ class Settings(BaseModel):
     store_currency: Annotated[StoreCurrency, Field(alias="STORE_CURRENCY")] = DEFAULT_CURRENCY
     """The currency of the catalog's prices (ISO 4217): the fact check compares and
     corrects every amount in it, and rewrites an amount in any other into it."""
+
+    weight_unit: Annotated[StoreWeightUnit, Field(alias="STORE_WEIGHT_UNIT")] = DEFAULT_WEIGHT_UNIT
+    """The store's weight unit (kg or lb): a corrected weight says the catalog's value in it."""
 
     catalog_table_name: Annotated[str | None, Field(alias="CATALOG_TABLE_NAME")] = None
     """Where products that an answer cites from earlier turns are read fresh; unset (a

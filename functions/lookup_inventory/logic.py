@@ -39,6 +39,7 @@ from shared.errors import CatalogUnavailable
 from shared.search import SearchIndex, SearchQuery, SearchResult
 from shared.search.query import MAX_LIMIT
 from shared.tool_shell import answer
+from shared.weight import DEFAULT_WEIGHT_UNIT
 
 OVERFETCH = 2
 """Products read fresh per product the model may be shown: room for those dropped
@@ -93,17 +94,19 @@ def run(
     max_results: int,
     deadline_s: float | None = None,
     clock: Callable[[], float] = time.perf_counter,
+    weight_unit: str = DEFAULT_WEIGHT_UNIT,
 ) -> ToolOutput:
     """Answer one ``lookup_inventory`` call.
 
     ``index`` returns the snapshot to search (it may raise
     :class:`~shared.errors.CatalogUnavailable`); ``source`` reads fresh records by id,
     or is None when the snapshot's own must do; ``deadline_s`` (monotonic) bounds that
-    read.
+    read; ``weight_unit`` is the store's (``STORE_WEIGHT_UNIT``), which weights are
+    given to the model in.
     """
 
     def lookup(call: ToolCall, query: InventoryInput) -> ToolOutput:
-        return _lookup(call, query, index, source, max_results, deadline_s)
+        return _lookup(call, query, index, source, max_results, deadline_s, weight_unit)
 
     return answer(tool_use, InventoryInput, lookup, clock=clock)
 
@@ -115,9 +118,10 @@ def _lookup(
     source: CatalogSource | None,
     max_results: int,
     deadline_s: float | None,
+    weight_unit: str = DEFAULT_WEIGHT_UNIT,
 ) -> ToolOutput:
     size = query.limit or max_results
-    page = Page(size, query.offset or 0, summaries=size <= max_results)
+    page = Page(size, query.offset or 0, summaries=size <= max_results, weight_unit=weight_unit)
     try:
         searched = index()
         reader = source or SnapshotRecords(searched)
@@ -144,6 +148,8 @@ class Page:
     summaries: bool = True
     """False for a page larger than the default: it fits the same budget without them,
     and what a comparison of many needs is their specs and prices."""
+    weight_unit: str = DEFAULT_WEIGHT_UNIT
+    """The store's, which weights are shown in."""
 
 
 def _search(
@@ -310,7 +316,12 @@ def _answer(call: ToolCall, query: InventoryInput, found: Found, page: Page) -> 
     used = kept = 0
     records: list[dict[str, Any]] = []
     for product in found.products[: page.size]:
-        item = compact(product, with_category=query.category is None, with_summary=page.summaries)
+        item = compact(
+            product,
+            with_category=query.category is None,
+            with_summary=page.summaries,
+            weight_unit=page.weight_unit,
+        )
         record = full_record(product)
         used += result_size(item) + 2
         kept += result_size(record) + 2

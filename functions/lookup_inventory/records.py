@@ -9,6 +9,7 @@ from typing import Any
 from shared.catalog_table import CatalogRead, Product
 from shared.sanitize import clean_text, clean_value
 from shared.search import Hit, SearchIndex, SearchQuery
+from shared.weight import DEFAULT_WEIGHT_UNIT, for_model
 
 SUMMARY_CHARS = 70
 
@@ -19,14 +20,19 @@ def _informative(value: Any) -> bool:
 
 
 def compact(
-    product: Product, *, with_category: bool = True, with_summary: bool = True
+    product: Product,
+    *,
+    with_category: bool = True,
+    with_summary: bool = True,
+    weight_unit: str = DEFAULT_WEIGHT_UNIT,
 ) -> dict[str, Any]:
     """The fields the model needs to choose and cite a product, and nothing else.
 
     Every token here is read on every later call of the turn: the category is left out
     when the search named it, specs that say "none" are left out, and the description
     is cut to its first words, or left out (the ledger keeps the whole record for the
-    response).
+    response). A weight is rounded as a shopper reads it, in the store's unit
+    (``weight_unit``), and a product on sale says so, with the price before the sale.
     """
     specs = {k: v for k, v in (product.get("specs") or {}).items() if _informative(v)}
     item: dict[str, Any] = {
@@ -36,14 +42,30 @@ def compact(
     }
     if with_category:
         item["category"] = product.get("category")
+    item["price"] = product.get("price")
+    sale = on_sale(product)
+    if sale:
+        item["sale"] = sale
     item |= {
-        "price": product.get("price"),
         "stock": product.get("stock"),
-        "specs": clean_value(specs, 80),
+        "specs": clean_value(for_model(specs, weight_unit), 80),
     }
     if with_summary:
         item["summary"] = clean_text(str(product.get("description", "")), SUMMARY_CHARS)
     return item
+
+
+def on_sale(product: Product) -> dict[str, Any] | None:
+    """``{"was": 999.0, "off": "10%"}`` for a product whose price before a sale is above
+    its price; None for any other."""
+    price, before = product.get("price"), product.get("compareAtPrice")
+    if isinstance(price, bool) or isinstance(before, bool):
+        return None
+    if not isinstance(price, int | float) or not isinstance(before, int | float):
+        return None
+    if not before > price >= 0:
+        return None
+    return {"was": before, "off": f"{(before - price) / before:.0%}"}
 
 
 def full_record(product: Product) -> dict[str, Any]:
@@ -71,7 +93,7 @@ class SnapshotRecords:
 
 
 def _hit_record(hit: Hit) -> Product:
-    return {
+    record: Product = {
         "productId": hit.productId,
         "name": hit.name,
         "brand": hit.brand,
@@ -80,3 +102,6 @@ def _hit_record(hit: Hit) -> Product:
         "stock": hit.stock,
         "specs": hit.specs,
     }
+    if hit.compareAtPrice is not None:
+        record["compareAtPrice"] = hit.compareAtPrice
+    return record

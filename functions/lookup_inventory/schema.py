@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator
 
 from shared.catalog.categories import PLURALS, CategoryName
-from shared.catalog.derive import bounds, sorts
+from shared.catalog.derive import bounds, kinds, sorts
 from shared.currency import DEFAULT_CURRENCY, InStoreCurrency, amount
 from shared.product import ProductId
 from shared.tool_steps import Words, field_words
@@ -118,12 +118,31 @@ class _Search(BaseModel):
         return value.strip().upper() if isinstance(value, str) else value
 
 
+def _kind_fields() -> dict[str, Any]:
+    """A filter for each spec that says what kind of product it is (``formFactor``)."""
+    specs = {spec.key: spec for spec, _ in kinds()}
+    fields: dict[str, Any] = {}
+    for key, spec in specs.items():
+        values = [kind for owner, kind in kinds() if owner.key == key]
+        description = spec.kinds.description if spec.kinds else spec.label
+        fields[key] = (
+            Annotated[
+                Literal[tuple(kind.value for kind in values)] | None,
+                Field(description=description),
+                Words({kind.value: kind.plural for kind in values}),
+            ],
+            None,
+        )
+    return fields
+
+
 if TYPE_CHECKING:
     _WithBounds = _Search
 else:
     _WithBounds = create_model(
         "_WithBounds",
         __base__=_Search,
+        **_kind_fields(),
         **{
             bound.name: (
                 Annotated[float | None, _bound(bound.description), Words(bound.step)],
@@ -186,14 +205,17 @@ class InventoryInput(_WithBounds):
             ids = self.productIds
             named = ", ".join(ids[:-1]) + f" and {ids[-1]}" if len(ids) > 1 else ids[0]
             return f"Looking up {named} in the catalog"
-        (category,) = field_words(self, ["category"]) or ["products"]
+        kinds_asked = field_words(self, [spec.key for spec, _ in kinds()])
+        (category,) = kinds_asked[:1] or field_words(self, ["category"]) or ["products"]
         subject = self.keywords or (f"“{self.productName}”" if self.productName else category)
+        asked = [getattr(self, spec.key) for spec, _ in kinds() if getattr(self, spec.key, None)]
+        if self.keywords and asked and str(asked[0]).casefold() not in self.keywords.casefold():
+            subject = f"{self.keywords} {kinds_asked[0]}"  # "gaming" laptops
         if self.brandId and self.brandId.casefold() not in subject.casefold():
             subject = f"{self.brandId} {subject}"
         price = _price_words(self.minPrice, self.maxPrice, currency)
-        rest = field_words(
-            self, [name for name in type(self).model_fields if name not in ("category", "sortBy")]
-        )
+        said = {"category", "sortBy", *(spec.key for spec, _ in kinds())}
+        rest = field_words(self, [name for name in type(self).model_fields if name not in said])
         order = "".join(f", {words}" for words in field_words(self, ["sortBy"]))
         return " ".join(["Searching the catalog for", subject, *price, *rest]) + order
 

@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from lookup_inventory.schema import DEFAULT_PAGE
 from shared.environment import environ
+from shared.weight import DEFAULT_WEIGHT_UNIT, StoreWeightUnit
 
 
 class Settings(BaseModel):
@@ -40,6 +41,8 @@ class Settings(BaseModel):
     )
     index_dir: Annotated[str, Field(alias="CATALOG_INDEX_DIR", min_length=1)] = "/tmp/catalog-index"
     index_check_s: Annotated[float, Field(alias="CATALOG_INDEX_CHECK_S", ge=0)] = 30.0
+    # The store's weight unit: weights reach the model rounded, in it (shared.weight).
+    weight_unit: Annotated[StoreWeightUnit, Field(alias="STORE_WEIGHT_UNIT")] = DEFAULT_WEIGHT_UNIT
 
 
 @functools.cache

@@ -33,22 +33,23 @@ from pydantic import (
 
 from shared.catalog.categories import CategoryName
 from shared.observability import logger
-from shared.product import FiniteFloat, ImageUrl, ProductId
+from shared.product import FiniteFloat, ImageUrl, ProductId, Unsaid, WebAddress
 from shared.tool_errors import describe_validation_error
-
-
-def _unsaid(value: Any) -> bool:
-    return value is None
-
-
-Unsaid = Field(exclude_if=_unsaid)
-"""A field the record may lack: absent from the dump when it was absent from the record."""
 
 Price = Annotated[StrictInt, Field(ge=0)] | Annotated[FiniteFloat, Field(ge=0)]
 """A price as the catalog wrote it: ``349`` stays ``349``, ``349.5`` a float."""
 LedgerSpecValue = StrictBool | StrictInt | FiniteFloat | StrictStr | list[StrictStr]
 """A spec's value, of the kinds :data:`shared.product.SpecValue` allows (its length caps
 are the import's business: the ledger cuts text as the tool cut it)."""
+
+
+def _id_text(value: Any) -> Any:
+    # A platform that writes its id as a number (WooCommerce's API does) means that id.
+    return str(value) if isinstance(value, int) and not isinstance(value, bool) else value
+
+
+PlatformId = Annotated[StrictStr, BeforeValidator(_id_text)]
+"""A platform's id as text."""
 
 
 class LedgerProduct(BaseModel):
@@ -62,10 +63,25 @@ class LedgerProduct(BaseModel):
     brand: Annotated[StrictStr | None, Unsaid] = None
     category: Annotated[CategoryName | None, Unsaid] = None
     price: Annotated[Price | None, Unsaid] = None
+    compareAtPrice: Annotated[Price | None, Unsaid] = None
+    """The price before a sale; on sale when above ``price``."""
     description: Annotated[StrictStr | None, Unsaid] = None
     stock: Annotated[Annotated[StrictInt, Field(ge=0)] | None, Unsaid] = None
     specs: Annotated[dict[StrictStr, LedgerSpecValue] | None, Unsaid] = None
     imageUrl: Annotated[ImageUrl | None, Unsaid] = None
+    url: Annotated[WebAddress | None, Unsaid] = None
+    tags: Annotated[list[StrictStr] | None, Unsaid] = None
+    platformProductId: Annotated[PlatformId | None, Unsaid] = None
+    platformVariantId: Annotated[PlatformId | None, Unsaid] = None
+
+    @property
+    def on_sale(self) -> bool:
+        """Whether the record says the product is on sale: a price before it, above it."""
+        return (
+            self.compareAtPrice is not None
+            and self.price is not None
+            and self.compareAtPrice > self.price
+        )
 
     def spec(self, key: str) -> Any:
         """The value of spec ``key``; None when the record has none."""

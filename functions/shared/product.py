@@ -83,20 +83,34 @@ SpecKey = Annotated[str, AfterValidator(_spec_key)]
 MAX_IMAGE_URL = 2000
 """Within the 2,000 characters the response keeps of any text (lookup_inventory's
 full_record), so an address reaches the card whole."""
+MAX_URL = MAX_IMAGE_URL
+MAX_TAGS = 50
+MAX_TAG = 60
+MAX_PLATFORM_ID = 255
 
 
-def _image_url(value: str) -> str:
-    # The page puts it in an <img src>: a web address and nothing else (no javascript:,
-    # no data: of any size, no spaces a card would have to guess about).
+def _web_address(value: str) -> str:
+    # The page puts it in an <img src> or an <a href>: a web address and nothing else
+    # (no javascript:, no data: of any size, no spaces a card would have to guess about).
     parts = urlsplit(value)
     if parts.scheme not in ("https", "http") or not parts.hostname or re.search(r"\s", value):
-        raise PydanticCustomError("image_url", "must be an http:// or https:// web address")
+        raise PydanticCustomError("web_address", "must be an http:// or https:// web address")
     return value
 
 
-ImageUrl = Annotated[
-    str, Field(max_length=MAX_IMAGE_URL), NoControlCharacters, AfterValidator(_image_url)
+WebAddress = Annotated[
+    str, Field(max_length=MAX_URL), NoControlCharacters, AfterValidator(_web_address)
 ]
+"""A product's picture or page: an http(s) address, nothing a page could run."""
+ImageUrl = WebAddress
+Tag = Annotated[StrictStr, Field(min_length=1, max_length=MAX_TAG), NoControlCharacters]
+"""One of a product's tags: a word or a few the search matches ("gaming", "kids")."""
+Tags = Annotated[list[Tag], Field(max_length=MAX_TAGS)]
+PlatformId = Annotated[
+    StrictStr, Field(min_length=1, max_length=MAX_PLATFORM_ID), NoControlCharacters
+]
+"""The store platform's own id of a product or variant (Shopify's variant id, WooCommerce's
+product id), as text: what a cart link needs."""
 
 
 def _one_spec_error(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
@@ -111,6 +125,15 @@ def _one_spec_error(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
             "spec_value",
             "a spec value must be text, a number, true/false or a list of text",
         ) from None
+
+
+def _unsaid(value: Any) -> bool:
+    return value is None
+
+
+Unsaid = Field(exclude_if=_unsaid)
+"""An optional field: absent from a dump when the product has none."""
+Price = Annotated[float, Field(ge=0, allow_inf_nan=False), AfterValidator(_two_decimals)]
 
 
 SpecText = Annotated[StrictStr, Field(max_length=MAX_SPEC_TEXT), NoControlCharacters]
@@ -133,15 +156,22 @@ class Product(BaseModel):
     name: Annotated[str, Field(min_length=1, max_length=MAX_NAME), NoControlCharacters]
     brand: Annotated[str, Field(min_length=1, max_length=100), NoControlCharacters]
     category: CategoryName
-    price: Annotated[float, Field(ge=0, allow_inf_nan=False), AfterValidator(_two_decimals)]
+    price: Price
+    compareAtPrice: Annotated[Price | None, Unsaid] = None
+    """The price before a sale: the product is on sale when it is above ``price``."""
     description: Annotated[
         str, Field(min_length=1, max_length=MAX_DESCRIPTION), NoControlCharacters
     ]
     stock: Annotated[int, Field(ge=0)]
     specs: Annotated[dict[SpecKey, SpecValue], Field(max_length=MAX_SPECS)] = {}
-    # Left out of a dump when there is none, so a product without a picture is stored
-    # and exported exactly as before the field existed.
-    imageUrl: Annotated[ImageUrl | None, Field(exclude_if=lambda value: value is None)] = None
+    # The optional fields are left out of a dump when there is none, so a product
+    # without them is stored and exported exactly as before they existed.
+    imageUrl: Annotated[ImageUrl | None, Unsaid] = None
+    url: Annotated[WebAddress | None, Unsaid] = None
+    """The product's page on the store."""
+    tags: Annotated[Tags | None, Unsaid] = None
+    platformProductId: Annotated[PlatformId | None, Unsaid] = None
+    platformVariantId: Annotated[PlatformId | None, Unsaid] = None
 
     @field_validator("category", mode="before")
     @classmethod

@@ -17,18 +17,25 @@ from pathlib import Path
 from typing import Any
 
 from shared.catalog.categories import Category
+from shared.product import ProductDeletion
 from storechat.catalog.errors import CatalogFileError
 from storechat.catalog.importing import EXIT_INVALID, run_import
 from storechat.catalog.local_store import LocalCatalog, jsonl_line, write_jsonl
+from storechat.catalog.progress import Progress
 from storechat.catalog.rows import DEFAULT_MAX_PRICE, FORMATS
 from storechat.catalog.store import CatalogStore, category_counts
 from storechat.catalog.words import add_words_command
+from storechat.settings import STORE_URL_VARIABLE, SettingsError
+from storechat.settings import store_url as checked_store_url
 
 Home = Callable[[], Path]
 
 
-def add_catalog_commands(sub: argparse._SubParsersAction[Any], home: Home) -> None:
-    """Add ``catalog`` and its subcommands; ``home`` gives the local store's directory."""
+def add_catalog_commands(
+    sub: argparse._SubParsersAction[Any], home: Home, store_url: Callable[[], str | None]
+) -> None:
+    """Add ``catalog`` and its subcommands; ``home`` gives the local store's directory,
+    ``store_url`` the store's address from the environment (``STORE_URL``)."""
     catalog = sub.add_parser(
         "catalog",
         help="import, export, count, reset or list the words of the store's products",
@@ -74,6 +81,12 @@ def add_catalog_commands(sub: argparse._SubParsersAction[Any], home: Home) -> No
         "other product is deleted)",
     )
     load.add_argument(
+        "--allow-shrink",
+        action="store_true",
+        help="let --replace delete more than half of the catalog's products (refused "
+        "otherwise: a file that small is usually a partial export)",
+    )
+    load.add_argument(
         "--dry-run",
         action="store_true",
         help="print what would be added, updated, unchanged and deleted; write nothing",
@@ -93,13 +106,19 @@ def add_catalog_commands(sub: argparse._SubParsersAction[Any], home: Home) -> No
         f'"{Category.COMPUTERS}", "Laptop Stands": null}}',
     )
     load.add_argument(
+        "--store-url",
+        metavar="URL",
+        help="platform exports: the store's address (https://shop.example.com), which each "
+        f"product's page is on (default: ${STORE_URL_VARIABLE})",
+    )
+    load.add_argument(
         "--default-stock",
         type=int,
         metavar="N",
         help="platform exports: the stock of a product whose export has no count (default 0)",
     )
     target(load)
-    load.set_defaults(func=functools.partial(cmd_import, home=home))
+    load.set_defaults(func=functools.partial(cmd_import, home=home, store_url=store_url))
 
     export = commands.add_parser("export", help="write every product as JSON Lines")
     export.add_argument("file", nargs="?", help="the file to write (default: standard output)")
@@ -112,6 +131,15 @@ def add_catalog_commands(sub: argparse._SubParsersAction[Any], home: Home) -> No
     )
     target(stats)
     stats.set_defaults(func=functools.partial(cmd_stats, home=home))
+
+    remove = commands.add_parser(
+        "remove-sample",
+        help="delete the bundled sample's products, keeping the store's own",
+        description="Delete every product of the bundled sample the catalog still holds (by "
+        "id and name): what is left is the store's own products.",
+    )
+    target(remove)
+    remove.set_defaults(func=functools.partial(cmd_remove_sample, home=home))
 
     reset = commands.add_parser("reset", help="go back to the bundled sample catalog")
     reset.add_argument(
@@ -131,8 +159,34 @@ def open_store(args: argparse.Namespace, home: Home) -> CatalogStore:
     return LocalCatalog(home())
 
 
-def cmd_import(args: argparse.Namespace, home: Home) -> int:
-    return run_import(args, lambda: open_store(args, home))
+def cmd_import(args: argparse.Namespace, home: Home, store_url: Callable[[], str | None]) -> int:
+    if args.store_url is not None:
+        try:
+            args.store_url = checked_store_url(args.store_url, "--store-url")
+        except SettingsError as exc:
+            raise CatalogFileError(str(exc)) from exc
+    return run_import(args, lambda: open_store(args, home), store_url=store_url())
+
+
+def cmd_remove_sample(args: argparse.Namespace, home: Home) -> int:
+    store = open_store(args, home)
+    if isinstance(store, LocalCatalog) and not store.path.is_file():
+        raise CatalogFileError(
+            "nothing imported yet: the bundled sample is the whole local catalog; import the "
+            "store's products first (or with --replace, which leaves none of the sample)"
+        )
+    ids = store.sample_products()
+    if not ids:
+        print(f"{store.description} holds none of the bundled sample's products")
+        return 0
+    removing = Progress("removing the sample", len(ids), sys.stderr)
+    applied = store.apply((ProductDeletion(productId=pid) for pid in ids), removing)
+    removing.finish()
+    print(
+        f"removed the bundled sample's {applied.deleted:,} products from {store.description}; "
+        "the store's own products are as they were"
+    )
+    return 0
 
 
 def cmd_export(args: argparse.Namespace, home: Home) -> int:

@@ -5,6 +5,18 @@ skipped and the ids it names), and once to write, so a file of any size needs no
 more memory than its ids and its problems. ``--dry-run`` stops after the check and
 prints what the import would change; ``--replace`` also deletes every product the
 file does not hold.
+
+Two guards protect a store's catalog from a file that is not what the operator thinks:
+
+* ``--replace`` refuses to delete more than half of the store's own products (and more
+  than :data:`SHRINK_FLOOR` of them) unless ``--allow-shrink`` is given: a file far
+  smaller than the catalog is most often a partial export (Shopify's "Current page" is 50
+  products), and a full sync with it would delete the rest. The dry run says the same.
+* The bundled sample never mixes silently with a store's own products: an import that
+  brings the store's products into a catalog still holding the sample says what happens
+  to the sample (kept beside them, or deleted by ``--replace``) and how to remove it
+  (``storechat catalog remove-sample``). The sample's products are not the store's own:
+  deleting them is never a shrink.
 """
 
 from __future__ import annotations
@@ -17,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
+from shared.catalog.specs import FORM_FACTOR
 from shared.product import Product, ProductDeletion
 from storechat.catalog.errors import CatalogFileError
 from storechat.catalog.mapping import CategoryMap, load_category_map
@@ -38,6 +51,11 @@ from storechat.catalog.textfile import is_empty
 EXIT_INVALID = 2
 SHOWN_LINES = 12
 """Line numbers listed per reason before the rest are only counted."""
+SHRINK_SHARE = 0.5
+"""The share of the store's own products a ``--replace`` may delete without
+``--allow-shrink``: beyond it, the file is more likely a partial export than the store."""
+SHRINK_FLOOR = 10
+"""Deleting this many or fewer is never refused: a small store may drop most of a few."""
 
 
 @dataclass
@@ -51,7 +69,9 @@ class Checked:
     named: set[str] = field(default_factory=set)
     """Every product id the valid rows name."""
     categories: Counter[tuple[str, str]] = field(default_factory=Counter)
-    """(the platform's category, the catalog's) -> products."""
+    """(the platform's category, the catalog's, with the kind of computer) -> products."""
+    unlinked: int = 0
+    """Products without the address of their page."""
 
     @property
     def keep(self) -> set[str]:
@@ -59,11 +79,14 @@ class Checked:
         return {row.product_id for row in self.bad if row.product_id}
 
 
-def read_options(args: argparse.Namespace, fmt: Format) -> ReadOptions:
+def read_options(args: argparse.Namespace, fmt: Format, store_url: str | None) -> ReadOptions:
+    """The read options the arguments give; ``store_url`` is the environment's
+    (``STORE_URL``), which ``--store-url`` overrides."""
     if fmt not in PLATFORMS:
         for flag, given in (
             ("--category-map", args.category_map),
             ("--default-stock", args.default_stock),
+            ("--store-url", args.store_url),
         ):
             if given is not None:
                 raise CatalogFileError(
@@ -77,15 +100,21 @@ def read_options(args: argparse.Namespace, fmt: Format) -> ReadOptions:
         max_price=args.max_price,
         categories=load_category_map(args.category_map) if args.category_map else CategoryMap(),
         default_stock=args.default_stock or 0,
+        store_url=args.store_url or store_url,
     )
 
 
-def run_import(args: argparse.Namespace, open_store: Callable[[], CatalogStore]) -> int:
+def run_import(
+    args: argparse.Namespace,
+    open_store: Callable[[], CatalogStore],
+    *,
+    store_url: str | None = None,
+) -> int:
     path: Path = args.file
     fmt = detect_format(path, args.format)
     if not path.is_file():
         raise CatalogFileError(f"no such file: {path}")
-    options = read_options(args, fmt)
+    options = read_options(args, fmt, store_url)
     if is_empty(path):
         raise CatalogFileError(
             f"{path} is empty: there is nothing to import (an export that came out empty is "
@@ -94,6 +123,12 @@ def run_import(args: argparse.Namespace, open_store: Callable[[], CatalogStore])
     store = open_store()  # a stack that cannot be used fails before a long read
     checked = check(path, fmt, options)
     report(checked, sys.stderr, skip_invalid=args.skip_invalid)
+    if fmt in PLATFORMS and checked.unlinked and not options.store_url:
+        print(
+            f"note: {checked.unlinked:,} products link to no page of the store, for want of its "
+            "address: pass --store-url https://your-shop.example (or set STORE_URL)",
+            file=sys.stderr,
+        )
 
     if checked.bad and not args.skip_invalid:
         other = (
@@ -119,22 +154,39 @@ def run_import(args: argparse.Namespace, open_store: Callable[[], CatalogStore])
         write_categories(checked, sys.stdout)
 
     rows = _valid(path, fmt, options)
+    sample = set(store.sample_products())
     if args.dry_run:
-        planned = plan(
-            fingerprints(store.products()), rows, replace=args.replace, keep=checked.keep
-        )
+        prints = fingerprints(store.products())
+        planned = plan(prints, rows, replace=args.replace, keep=checked.keep)
         print(f"dry run: {path.name} into {store.description}: {planned.summary()}")
         planned.write(sys.stdout)
+        held = set(prints)
+        gone_ids = (
+            {g.productId for g in deletions(held, checked.named, checked.keep)}
+            if args.replace
+            else set()
+        )
+        refused = shrink(gone_ids, held, sample, allow=args.allow_shrink)
+        if refused:
+            print(f"error: {refused}", file=sys.stderr)
+            return EXIT_INVALID
+        _say_sample(sample, checked, args, sys.stdout, dry_run=True)
         print("nothing was written (without --dry-run, the import makes these changes)")
         return 0
 
     gone: list[ProductDeletion] = []
     if args.replace:
-        gone = list(deletions(store.product_ids(), checked.named, checked.keep))
+        held = set(store.product_ids())
+        gone = list(deletions(held, checked.named, checked.keep))
+        refused = shrink({g.productId for g in gone}, held, sample, allow=args.allow_shrink)
+        if refused:
+            print(f"error: {refused}", file=sys.stderr)
+            return EXIT_INVALID
     writing = Progress(f"importing {path.name}", checked.valid + len(gone), sys.stderr)
     applied = store.apply(_chain(rows, gone), writing)
     writing.finish()
     print(f"imported {_rows(checked.valid)} into {store.description}: {applied.summary()}")
+    _say_sample(sample, checked, args, sys.stdout, dry_run=False)
     if args.replace and checked.keep:
         kept = (
             "1 product whose row is invalid was kept as it was"
@@ -148,6 +200,53 @@ def run_import(args: argparse.Namespace, open_store: Callable[[], CatalogStore])
             file=sys.stderr,
         )
     return 0
+
+
+def shrink(deleted: set[str], held: set[str], sample: set[str], *, allow: bool) -> str:
+    """Why a full sync that deletes ``deleted`` from a store holding ``held`` is refused,
+    or "" when it is not (see the module docstring). The sample's products do not count."""
+    own = held - sample
+    lost = deleted - sample
+    if allow or len(lost) <= SHRINK_FLOOR or len(lost) <= SHRINK_SHARE * len(own):
+        return ""
+    kept = len(own) - len(lost)
+    return (
+        f"--replace would delete {len(lost):,} of the catalog's {len(own):,} products and "
+        f"keep {kept:,}: a file far smaller than the catalog is most often a partial export "
+        "(an export of the current page or of a search, not of all products), and a full "
+        "sync with it deletes the rest. Nothing was changed. Export all products and import "
+        "that file; if the store really sells only these, run the import again with "
+        "--allow-shrink."
+    )
+
+
+def _say_sample(
+    sample: set[str], checked: Checked, args: argparse.Namespace, out: TextIO, *, dry_run: bool
+) -> None:
+    """What happens to the bundled sample when the store's own products arrive beside it."""
+    own = checked.named - sample
+    if not sample or not own:
+        return
+    products = f"{len(sample):,} product{'s' if len(sample) != 1 else ''}"
+    if args.replace:
+        gone = sample - checked.named
+        if gone:
+            verb = "would be" if dry_run else "were"
+            print(
+                f"note: the bundled sample's {len(gone):,} products {verb} deleted: --replace "
+                "keeps only the file's products",
+                file=out,
+            )
+        return
+    target = f" --stack {args.stack}" if getattr(args, "stack", None) else ""
+    kept = "stay" if not dry_run else "would stay"
+    print(
+        f"note: the catalog also holds the bundled sample ({products}, such as "
+        f"{', '.join(sorted(sample)[:3])}), which {kept} beside the store's own and are "
+        f"shown to shoppers. Remove them with `storechat catalog remove-sample{target}` "
+        "(or import the store's whole export with --replace).",
+        file=out,
+    )
 
 
 def check(path: Path, fmt: Format, options: ReadOptions) -> Checked:
@@ -164,7 +263,13 @@ def check(path: Path, fmt: Format, options: ReadOptions) -> Checked:
             for note in row.notes:
                 checked.notes[note].append(row.line)
             if row.category_from and isinstance(row.row, Product):
-                checked.categories[(row.category_from, row.row.category)] += 1
+                kind = row.row.specs.get(FORM_FACTOR.key)
+                shown = (
+                    f"{row.row.category} ({kind})" if isinstance(kind, str) else row.row.category
+                )
+                checked.categories[(row.category_from, shown)] += 1
+            if isinstance(row.row, Product) and row.row.url is None:
+                checked.unlinked += 1
         checking.advance()
     checking.finish()
     return checked

@@ -20,7 +20,7 @@ from shared.catalog_data import load_catalog
 from shared.product import Product, ProductDeletion
 from storechat.catalog.errors import StoreDamaged, StoreUnavailable
 from storechat.catalog.progress import Progress
-from storechat.catalog.store import Applied, Row
+from storechat.catalog.store import Applied, Row, is_sample, sample_names
 
 STORE_FILE = "catalog.jsonl"
 
@@ -106,6 +106,10 @@ class LocalCatalog:
 
     def categories(self) -> Iterator[dict[str, Any]]:
         return self.products()
+
+    def sample_products(self) -> list[str]:
+        sample = sample_names()
+        return [str(p["productId"]) for p in self.products() if is_sample(p, sample)]
 
     def reset(self, stream: TextIO) -> str:
         if not self.path.is_file():

@@ -12,8 +12,12 @@ Two tables, each declared once, for every platform:
   the number in that spec's unit by the search's own parser, so "1 TB" is
   ``storageGb: 1024`` exactly as the index would read it.
 
-Names are compared without case, punctuation or spacing, and "&" is "and":
-``"Mobile & Smart Phones"`` is ``"mobile and smart phones"``.
+Names are compared without case, punctuation, spacing or plural, and "&" is "and":
+``"Mobile & Smart Phones"`` is ``"mobile and smart phone"``, "Phone" is "Phones".
+
+A computer's kind (laptop, desktop, all-in-one, tablet: ``FORM_FACTOR``'s kinds in the
+catalog's vocabulary) is read from the same names (:func:`kind_of`), and each kind's names
+are also names of its category: "Laptop Computers" is COMPUTERS.
 """
 
 from __future__ import annotations
@@ -26,7 +30,8 @@ from pathlib import Path
 from typing import Any
 
 from shared.catalog.categories import CATEGORIES, Category
-from shared.catalog.specs import PAGES, SPECS
+from shared.catalog.derive import folded, kind_named, kinds
+from shared.catalog.specs import FORM_FACTOR, PAGES, SPECS
 from shared.search.schema import facet_value
 from storechat.catalog.errors import CatalogFileError
 from storechat.catalog.textfile import text_lines
@@ -35,13 +40,12 @@ PATH_SEPARATOR = ">"
 
 DEFAULT_CATEGORIES: dict[Category | None, tuple[str, ...]] = {
     Category.COMPUTERS: (
-        "Computers", "Computer", "Laptops", "Laptop", "Notebooks", "Notebook Computers",
-        "Ultrabooks", "Chromebooks", "2-in-1 Laptops", "Gaming Laptops", "Desktop Computers",
-        "Desktops", "Desktop", "All-in-One Computers", "PCs",
+        "Computers", "PCs", "Personal Computers", "Gaming Laptops", "Workstations",
+        # and every kind's names (FORM_FACTOR's kinds): laptops, desktops, tablets, ...
     ),
     Category.MOBILE: (
         "Mobile & Smart Phones", "Mobile Phones", "Smartphones", "Smart Phones", "Cell Phones",
-        "Phones", "Mobile",
+        "Cellphones", "Phones", "Mobile", "Mobile Phone", "Telephony",
     ),
     Category.BOOKS: ("Books", "Book", "Print Books", "E-books", "Audiobooks"),
     None: (
@@ -69,13 +73,20 @@ WHOLE_NUMBERS = frozenset({PAGES.key})
 
 
 def name_key(name: str) -> str:
-    """A name compared without case, punctuation or spacing: "Mobile & Smart Phones" ->
-    "mobileandsmartphones"."""
-    return re.sub(r"[^0-9a-z]", "", name.casefold().replace("&", "and"))
+    """A name compared without case, punctuation, spacing or plural: "Mobile & Smart
+    Phones" -> "mobileandsmartphone"."""
+    return re.sub(r"[^0-9a-z]", "", "".join(folded(name)))
 
 
 def _keys(table: Mapping[Any, Iterable[str]]) -> dict[str, Any]:
     return {name_key(name): value for value, names in table.items() for name in names}
+
+
+def _kind_names() -> dict[Category | None, tuple[str, ...]]:
+    names: dict[Category | None, tuple[str, ...]] = {}
+    for _, kind in kinds():
+        names[kind.category] = (*names.get(kind.category, ()), *kind.words, *kind.also_named)
+    return names
 
 
 _SPEC_BY_NAME: dict[str, str] = _keys(SPEC_NAMES)
@@ -118,8 +129,9 @@ class CategoryMap:
     """
 
     def __init__(self, extra: Mapping[str, str | None] | None = None) -> None:
+        defaults = {**_keys(_kind_names()), **_keys(DEFAULT_CATEGORIES)}
         self._rules: dict[tuple[str, ...], str | None] = {
-            (key,): category for key, category in _keys(DEFAULT_CATEGORIES).items()
+            (key,): category for key, category in defaults.items()
         }
         for name, category in (extra or {}).items():
             key = tuple(name_key(segment) for segment in path_segments(name))
@@ -128,13 +140,21 @@ class CategoryMap:
         self._longest = max(len(key) for key in self._rules)
 
     def match(self, path: str) -> CategoryMatch:
-        segments = [name_key(segment) for segment in path_segments(path)]
+        names = path_segments(path)
+        segments = [name_key(segment) for segment in names]
         for end in range(len(segments), 0, -1):
             for size in range(min(end, self._longest), 0, -1):
                 key = tuple(segments[end - size : end])
                 if key in self._rules:
-                    rule = " > ".join(path_segments(path)[end - size : end])
+                    rule = " > ".join(names[end - size : end])
                     return CategoryMatch(path, rule, self._rules[key])
+            # "Laptop Sleeves", "iPad Cases": a name the table lacks whose last word is
+            # something the catalog does not sell is that, before "Computers" above it
+            # decides. Not the other way: "Paper Notebooks" is no computer.
+            words = folded(names[end - 1])
+            last = (words[-1],) if len(words) > 1 else None
+            if last in self._rules and self._rules[last] is None:
+                return CategoryMatch(path, names[end - 1], None)
         return CategoryMatch(path, None, None)
 
     def decide(self, paths: Sequence[str]) -> Decision:
@@ -158,6 +178,19 @@ class CategoryMap:
         return Decision(
             None, None, f"in {named}, not one of the catalog's categories (--category-map adds it)"
         )
+
+
+def kind_of(paths: Sequence[str], category: str) -> str | None:
+    """The kind of computer (``FORM_FACTOR``'s value) a product filed under ``paths`` is:
+    the most specific name of its first path that names one ("Electronics > Computers >
+    Laptops" is a laptop), then its other paths (the product type). None when no name
+    says, or the kind is not of ``category``."""
+    for path in paths:
+        for segment in reversed(path_segments(path)):
+            kind = kind_named(FORM_FACTOR, segment)
+            if kind is not None:
+                return kind.value if kind.category == category else None
+    return None
 
 
 def load_category_map(path: Path) -> CategoryMap:

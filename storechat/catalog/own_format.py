@@ -3,8 +3,10 @@
 JSON Lines: one product a line, the shape of the bundled catalog's records.
 
 CSV: a header names the columns (``productId``, ``name``, ``brand``, ``category``,
-``price``, ``stock``, ``description``, ``imageUrl``, ``spec.<key>`` for each spec, and
-``deleted``). An empty cell is a missing value. A ``spec.<key>`` cell is read as
+``price``, ``stock``, ``description``, the optional ``compareAtPrice``, ``imageUrl``,
+``url``, ``tags``, ``platformProductId`` and ``platformVariantId``, ``spec.<key>`` for each
+spec, and ``deleted``). An empty cell is a missing value. ``tags`` is a JSON list or
+text separated by commas (``gaming, kids``). A ``spec.<key>`` cell is read as
 ``true``/``false``, a number, a JSON list of text (``["USB-C", "HDMI"]``) or else
 text; a whole number of 10 or more digits or with a leading 0 stays text, as ISBNs
 and barcodes must. A semicolon-delimited file is read as such, and its numbers may
@@ -26,6 +28,7 @@ from storechat.catalog.textfile import CsvFile, decimal_text, text_lines
 
 SPEC_PREFIX = "spec."
 DELETED = "deleted"
+TAGS = "tags"
 PRODUCT_COLUMNS: tuple[str, ...] = tuple(name for name in Product.model_fields if name != "specs")
 REQUIRED_COLUMNS: tuple[str, ...] = tuple(
     name for name in PRODUCT_COLUMNS if Product.model_fields[name].is_required()
@@ -120,6 +123,11 @@ def _csv_record(line: int, header: list[str], cells: list[str], decimal_comma: b
                 specs[name.removeprefix(SPEC_PREFIX)] = spec_value(text)
             except ValueError as exc:
                 problems.append(RowProblem(line, name, str(exc)))
+        elif name == TAGS:
+            try:
+                record[name] = tag_list(text)
+            except ValueError as exc:
+                problems.append(RowProblem(line, name, str(exc)))
         else:
             record[name] = text
     record["specs"] = specs
@@ -142,3 +150,11 @@ def spec_value(text: str) -> Any:
             raise ValueError('a list must hold text only, such as ["a", "b"]')
         return items
     return text
+
+
+def tag_list(text: str) -> list[str]:
+    """A CSV ``tags`` cell as its tags: a JSON list of text, or text separated by commas."""
+    if text.startswith("["):
+        items = spec_value(text)
+        return [item.strip() for item in items if item.strip()]
+    return list(dict.fromkeys(tag.strip() for tag in text.split(",") if tag.strip()))

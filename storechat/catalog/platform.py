@@ -131,8 +131,15 @@ def price(text: str, decimal_comma: bool) -> float | None:
 
 def count(text: str) -> int | None:
     """A stock count, or None when the cell holds no number (empty, "parent")."""
+    number = units(text)
+    return max(number, 0) if number is not None else None
+
+
+def units(text: str) -> int | None:
+    """A whole number of units as written, below 0 too (a location that sold more than
+    it had); None when the cell holds no number ("not stocked")."""
     match = re.fullmatch(r"-?\d+(?:\.0+)?", text.strip())
-    return max(int(float(match[0])), 0) if match else None
+    return int(float(match[0])) if match else None
 
 
 TRUE = frozenset({"true", "yes", "1"})

@@ -45,6 +45,8 @@ class ReadOptions:
     """The stock of a product whose platform export gives no count (reported)."""
     today: date = field(default_factory=date.today)
     """The day a scheduled sale price is checked against."""
+    store_url: str | None = None
+    """The store's address (``https://shop.example.com``), which products' pages are on."""
 
 
 @dataclass(frozen=True)

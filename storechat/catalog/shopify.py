@@ -8,10 +8,18 @@ of their own. Both spellings of the header are read: the classic one (``Handle``
 2024 one (``URL handle``, ``Description``, ``Price``, ``Inventory quantity``,
 ``Product image URL``).
 
-Each variant becomes one catalog product (README, "Shopify and WooCommerce"): its
-options are in its name ("Pixel 9 - 256 GB / Obsidian") and become specs
-("storageGb": 256). A product that is a draft, archived, unlisted, not published on
-the online store, or a gift card is not imported; nor one whose category maps to none.
+Each handle's rows are read as one :class:`~storechat.catalog.platform_product.PlatformProduct`
+and mapped as every platform's products are: each variant becomes one catalog product
+(README, "Shopify and WooCommerce"), its options in its name ("Pixel 9 - 256 GB /
+Obsidian") and its specs ("storageGb": 256). A product that is a draft, archived,
+unlisted, not published on the online store, or a gift card is not imported; nor one
+whose category maps to none.
+
+A store with several locations exports one ``Inventory Available: <location>`` column
+per location: a variant's stock is their sum. The product's page is the store's address
+(``--store-url``) and ``/products/<handle>``, with ``?variant=<id>`` when the export has
+the variant's id (Shopify's own export has no ids; a webhook's payload and the Admin API
+do).
 """
 
 from __future__ import annotations
@@ -20,22 +28,19 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import quote
 
-from shared.catalog.categories import Category
-from shared.catalog.specs import ISBN
-from storechat.catalog.mapping import Decision
 from storechat.catalog.platform import (
     Columns,
-    Draft,
     ExportReader,
     count,
-    description,
     flag,
-    isbn,
     price,
-    product_id,
     spellings,
+    split_list,
+    units,
 )
+from storechat.catalog.platform_product import PlatformProduct, PlatformVariant, catalog_rows
 from storechat.catalog.rows import Raw, ReadOptions, RowProblem, SkippedRow
 from storechat.catalog.textfile import CsvFile
 
@@ -53,6 +58,10 @@ NAMES: dict[str, tuple[str, ...]] = {
     "tracker": ("Variant Inventory Tracker", "Inventory tracker"),
     "quantity": ("Variant Inventory Qty", "Inventory quantity"),
     "price": ("Variant Price", "Price"),
+    "compare_at": ("Variant Compare At Price", "Compare-at price", "Compare At Price"),
+    "tags": ("Tags",),
+    "product_id": ("ID", "Product ID"),
+    "variant_id": ("Variant ID",),
     "image": ("Image Src", "Product image URL"),
     "position": ("Image Position", "Image position"),
     "variant_image": ("Variant Image", "Variant image URL"),
@@ -67,13 +76,24 @@ NOT_IMPORTED_STATUS = {
 DEFAULT_OPTION = ("title", "default title")
 """Shopify's option name and value for a product without variants."""
 _METAFIELD = re.compile(r"(.+?)\s*\((?:product|variant)\.metafields\.[^)]*\)", re.IGNORECASE)
+LOCATION = re.compile(r"Inventory Available:\s*(.+)", re.IGNORECASE)
+"""A multi-location store's column of one location's available units."""
 
 
 _SPELLINGS = spellings(NAMES)
 
 
 def _known(name: str) -> bool:
-    return name.strip().casefold() in _SPELLINGS
+    return name.strip().casefold() in _SPELLINGS or bool(LOCATION.fullmatch(name.strip()))
+
+
+def product_page(store: str | None, handle: str, variant_id: str = "") -> str:
+    """A Shopify product's page on ``store`` (``https://SHOP``), with ``?variant=`` when
+    the variant's id is known; empty without a store address."""
+    if not store or not handle:
+        return ""
+    page = f"{store.rstrip('/')}/products/{quote(handle, safe='')}"
+    return f"{page}?variant={quote(variant_id, safe='')}" if variant_id else page
 
 
 @dataclass
@@ -123,16 +143,6 @@ def shopify_rows(path: Path, options: ReadOptions) -> Iterator[Raw | SkippedRow]
         yield from reader.products(current)
 
 
-@dataclass(frozen=True)
-class _Shared:
-    """What every variant of one product has: its category, option names, picture, text."""
-
-    decision: Decision
-    options: list[str]
-    image: str | None
-    text: str
-
-
 class _Reader(ExportReader):
     FIELD_COLUMNS = {
         "productId": "sku",
@@ -140,9 +150,11 @@ class _Reader(ExportReader):
         "brand": "vendor",
         "category": "category",
         "price": "price",
+        "compareAtPrice": "compare_at",
         "description": "body",
         "stock": "quantity",
         "imageUrl": "image",
+        "tags": "tags",
     }
 
     NAME_VALUE_COLUMNS = (r"Option(\d) name", r"Option(\d) value")
@@ -153,6 +165,9 @@ class _Reader(ExportReader):
             (match[1], index)
             for index, name in enumerate(file.header)
             if (match := _METAFIELD.fullmatch(name.strip()))
+        ]
+        self.locations = [
+            index for index, name in enumerate(file.header) if LOCATION.fullmatch(name.strip())
         ]
 
     def add(self, product: _Product, line: int, cells: list[str], *, first: bool = False) -> None:
@@ -170,21 +185,37 @@ class _Reader(ExportReader):
             product.variants.append((line, cells))
 
     def products(self, product: _Product) -> Iterator[Raw | SkippedRow]:
+        yield from catalog_rows(self.platform_product(product), self.options)
+
+    def platform_product(self, product: _Product) -> PlatformProduct:
+        """One handle's rows, as every platform's product is described."""
         cell, first = self.columns.cell, product.first
-        why_not = self._not_sold(first)
-        decision = self.options.categories.decide([cell(first, "category"), cell(first, "type")])
-        if why_not or decision.category is None:
-            yield SkippedRow(tuple(product.lines), why_not or decision.reason)
-            return
-        shared = _Shared(
-            decision,
-            [first[index].strip() if index < len(first) else "" for index, _ in self.named_columns],
-            min(product.images)[1] if product.images else None,
-            # Once per product, not per variant: HTML parsing is most of an import's time.
-            description(cell(first, "body")),
+        options = [
+            first[index].strip() if index < len(first) else "" for index, _ in self.named_columns
+        ]
+        attributes = []
+        for label, index in self.metafields:
+            value = first[index].strip() if index < len(first) else ""
+            if value and not value.startswith("gid://"):
+                attributes.append((label, value))
+        return PlatformProduct(
+            title=cell(first, "title"),
+            vendor=cell(first, "vendor"),
+            categories=(cell(first, "category"), cell(first, "type")),
+            tags=tuple(split_list(cell(first, "tags"))),
+            description=(cell(first, "body"),),
+            attributes=tuple(attributes),
+            images=tuple(url for _, url in sorted(product.images, key=lambda image: image[0])),
+            handle=product.handle,
+            platform_id=cell(first, "product_id"),
+            url=product_page(self.options.store_url, product.handle),
+            not_sold=self._not_sold(first),
+            variants=tuple(
+                self._variant(product, line, cells, options) for line, cells in product.variants
+            ),
+            lines=tuple(product.lines),
+            columns=self.field_columns,
         )
-        for line, cells in product.variants:
-            yield self._variant(product, line, cells, shared)
 
     def _not_sold(self, first: Sequence[str]) -> str:
         cell = self.columns.cell
@@ -197,65 +228,51 @@ class _Reader(ExportReader):
             return "a gift card"
         return ""
 
-    def _variant(self, product: _Product, line: int, cells: list[str], shared: _Shared) -> Raw:
-        cell, first = self.columns.cell, product.first
-        category = shared.decision.category
-        draft = Draft(line, self.field_columns, category_from=shared.decision.path)
-        title = cell(first, "title")
-        values: list[str] = []
-        for (_, value_index), option in zip(self.named_columns, shared.options, strict=True):
+    def _variant(
+        self, product: _Product, line: int, cells: list[str], names: list[str]
+    ) -> PlatformVariant:
+        cell = self.columns.cell
+        chosen: list[tuple[str, str]] = []
+        for (_, value_index), option in zip(self.named_columns, names, strict=True):
             value = (
                 cells[value_index].strip()
                 if value_index is not None and value_index < len(cells)
                 else ""
             )
-            if not value or (option.casefold(), value.casefold()) == DEFAULT_OPTION:
-                continue
-            values.append(value)
-            draft.add_spec(option, value)
-        for label, index in self.metafields:
-            value = first[index].strip() if index < len(first) else ""
-            if value and not value.startswith("gid://"):
-                draft.add_spec(label, value)
-        name = f"{title} - {' / '.join(values)}" if values else title
-        sku = cell(cells, "sku")
-        identity = product_id(sku) if sku else product_id("-".join([product.handle, *values]))
-        fields = draft.fields
-        if identity:
-            fields["productId"] = identity
-        else:
-            draft.problem(
-                "productId", f"no usable id: neither a SKU nor the handle {product.handle!r}"
-            )
-        fields["name"] = name
-        if cell(first, "vendor"):
-            fields["brand"] = cell(first, "vendor")
-        fields["category"] = category
-        try:
-            amount = price(cell(cells, "price"), self.file.decimal_comma)
-        except ValueError as exc:
-            draft.problem("price", str(exc))
-        else:
-            if amount is None:
-                draft.problem("price", "is empty: every variant needs a price")
-            else:
-                fields["price"] = amount
-        text = shared.text
-        if not text:
-            draft.notes.append("no description in the export: its name stands in for one")
-        fields["description"] = text or name
-        fields["stock"] = self._stock(cells, draft)
-        picture = cell(cells, "variant_image") or shared.image
-        if picture:
-            fields["imageUrl"] = picture
-        code = isbn(cell(cells, "barcode"))
-        if category == Category.BOOKS and code:
-            draft.specs.setdefault(ISBN.key, code)
-        return draft.raw()
+            if value and (option.casefold(), value.casefold()) != DEFAULT_OPTION:
+                chosen.append((option, value))
+        problems: list[tuple[str, str]] = []
+        amounts: dict[str, float | None] = {}
+        for key, name in (("price", "price"), ("compare_at", "compareAtPrice")):
+            try:
+                amounts[key] = price(cell(cells, key), self.file.decimal_comma)
+            except ValueError as exc:
+                amounts[key] = None
+                problems.append((name, str(exc)))
+        variant_id = cell(cells, "variant_id")
+        return PlatformVariant(
+            line=line,
+            sku=cell(cells, "sku"),
+            fallback_id="-".join([product.handle, *(value for _, value in chosen)]),
+            options=tuple(chosen),
+            price=amounts["price"],
+            compare_at_price=amounts["compare_at"],
+            inventory=self._stock(cells),
+            image=cell(cells, "variant_image"),
+            barcode=cell(cells, "barcode"),
+            platform_id=variant_id,
+            url=product_page(self.options.store_url, product.handle, variant_id),
+            problems=tuple(problems),
+        )
 
-    def _stock(self, cells: list[str], draft: Draft) -> int:
+    def _stock(self, cells: list[str]) -> int | None:
+        """The variant's units: the sum over the store's locations when the export has a
+        column per location, else the one quantity when inventory is tracked."""
+        at = [units(cells[i]) for i in self.locations if i < len(cells)]
+        counted = [number for number in at if number is not None]
+        if counted:
+            # Shopify's own total: a location that sold more than it had counts against it.
+            return max(sum(counted), 0)
         quantity = count(self.columns.cell(cells, "quantity"))
         tracked = not self.columns.has("tracker") or bool(self.columns.cell(cells, "tracker"))
-        if quantity is not None and tracked:
-            return quantity
-        return self.unknown_stock(draft)
+        return quantity if quantity is not None and tracked else None

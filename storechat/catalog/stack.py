@@ -28,7 +28,7 @@ from shared.catalog_data import load_catalog
 from shared.product import Product, ProductDeletion
 from storechat.catalog.errors import StackNotReady, StoreUnavailable
 from storechat.catalog.progress import Progress
-from storechat.catalog.store import Applied, Row
+from storechat.catalog.store import Applied, Row, is_sample, sample_names
 
 CATALOG_TABLE_OUTPUT: Final = "CatalogTableName"
 """The stack output naming the catalog table (``infra.names.Outputs``; a test keeps them equal)."""
@@ -122,6 +122,38 @@ class StackCatalog:
         projection = {"ProjectionExpression": "#c", "ExpressionAttributeNames": {"#c": "category"}}
         for item in self._scan(**projection):
             yield from_item(item)
+
+    def sample_products(self) -> list[str]:
+        """Read by key, 100 ids a call (BatchGetItem's most): a table of any size is
+        asked only about the sample's ids."""
+        sample = sample_names()
+        ids = sorted(sample)
+        found: list[str] = []
+        for start in range(0, len(ids), 100):
+            pending: dict[str, Any] = {
+                self.table: {
+                    "Keys": [{PARTITION_KEY: {"S": key}} for key in ids[start : start + 100]],
+                    "ProjectionExpression": "#k, #n",
+                    "ExpressionAttributeNames": {"#k": PARTITION_KEY, "#n": "name"},
+                }
+            }
+            for attempt in range(1, self.max_attempts + 1):
+                try:
+                    response = self.dynamodb.batch_get_item(RequestItems=pending)
+                except (ClientError, BotoCoreError) as exc:
+                    raise StoreUnavailable(f"cannot read table {self.table}: {exc}") from exc
+                items = response.get("Responses", {}).get(self.table, [])
+                found += [
+                    str(p[PARTITION_KEY]) for p in map(from_item, items) if is_sample(p, sample)
+                ]
+                pending = response.get("UnprocessedKeys") or {}
+                if not pending:
+                    break
+                if attempt < self.max_attempts:
+                    self.sleep(self._pause(attempt))
+            else:
+                raise StoreUnavailable(f"DynamoDB kept {self.table}'s keys unread; try again")
+        return sorted(found)
 
     def _scan(self, **extra: Any) -> Iterator[dict[str, Any]]:
         try:

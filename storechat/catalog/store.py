@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, TextIO
 
 from shared.catalog.categories import CATEGORIES
+from shared.catalog_data import load_catalog
 from shared.product import Product, ProductDeletion
 from storechat.catalog.progress import Progress
 
@@ -72,9 +73,24 @@ class CatalogStore(Protocol):
         """Go back to the bundled sample; returns what happened, in words."""
         ...
 
+    def sample_products(self) -> list[str]:
+        """The ids of the bundled sample's products the store holds (:func:`is_sample`)."""
+        ...
+
 
 def category_counts(products: Iterable[dict[str, Any]]) -> dict[str, int]:
     """Products per category, every known category listed (0 when empty), sorted."""
     counts = Counter({category: 0 for category in CATEGORIES})
     counts.update(str(product.get("category")) for product in products)
     return dict(sorted(counts.items()))
+
+
+def sample_names() -> dict[str, str]:
+    """The bundled sample's products: their names by id."""
+    return {str(p["productId"]): str(p["name"]) for p in load_catalog()}
+
+
+def is_sample(product: dict[str, Any], sample: dict[str, str]) -> bool:
+    """Whether ``product`` is the bundled sample's: its id and its name. A store's own
+    product that happens to share an id with the sample is not."""
+    return sample.get(str(product.get("productId"))) == product.get("name")

@@ -119,7 +119,7 @@ def _changes(before: Fingerprint, after: Fingerprint) -> str:
     if before.stock != after.stock:
         parts.append(f"stock {before.stock} -> {after.stock}")
     if before.rest != after.rest:
-        parts.append("description, category, brand, specs or image")
+        parts.append("description, category, brand, specs, picture, link, tags or sale")
     return f"{after.name}: {', '.join(parts)}"
 
 

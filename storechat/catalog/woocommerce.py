@@ -8,10 +8,20 @@ joined with ", " and a comma inside a value is written "\\,". ``Published`` is 1
 (published), 0 (private), -1 (draft) or 2 (pending review). Cells that begin with = + - @
 get a leading apostrophe from the exporter (against spreadsheet formulas); it is removed.
 
-Each simple product and each variation becomes one catalog product; a variation takes
-what it does not set itself (description, category, brand, images, the attributes
-that are not its options) from its parent. A draft, private, pending or hidden product,
-a grouped product and one whose category maps to none are not imported.
+Each simple product, and each variation with its parent, is read as a
+:class:`~storechat.catalog.platform_product.PlatformProduct` and mapped as every
+platform's products are: each becomes one catalog product; a variation takes what it
+does not set itself (description, category, brand, images, tags, the attributes that are
+not its options) from its parent. A draft, private, pending or hidden product, a grouped
+product and one whose category maps to none are not imported.
+
+The price is the sale price while its dates say the sale is on, and the regular price is
+then the price before it (``compareAtPrice``). A store with stock at several locations
+(a plugin's ``Meta: _stock_at_<id>`` or ``Meta: _stocks_location_<id>`` columns, which the
+exporter writes with "Export custom meta") has a product's stock summed over them. The
+product's page is the export's permalink column when a plugin adds one, else WordPress's
+link by id on the store's address (``--store-url``): ``/?p=<ID>`` (a variation's parent's),
+which the store redirects to the product's page.
 """
 
 from __future__ import annotations
@@ -21,22 +31,18 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
+from urllib.parse import quote
 
-from shared.catalog.categories import Category
-from shared.catalog.specs import ISBN
-from storechat.catalog.mapping import Decision
 from storechat.catalog.platform import (
     Columns,
-    Draft,
     ExportReader,
     count,
-    description,
-    isbn,
     price,
-    product_id,
     spellings,
     split_list,
+    units,
 )
+from storechat.catalog.platform_product import PlatformProduct, PlatformVariant, catalog_rows
 from storechat.catalog.rows import Raw, ReadOptions, RowProblem, SkippedRow
 from storechat.catalog.textfile import CsvFile
 
@@ -60,11 +66,16 @@ NAMES: dict[str, tuple[str, ...]] = {
     "images": ("Images",),
     "parent": ("Parent",),
     "brands": ("Brands", "Brand"),
+    "tags": ("Tags",),
+    "permalink": ("Permalink", "Product URL", "Product permalink"),
 }
 """Each column read, by all its spellings; every other column is ignored."""
 NOT_PUBLISHED = {"-1": "a draft", "0": "private", "2": "pending review"}
 _FORMULA_GUARD = re.compile(r"'(?=[=+\-@\t\r])")
 _DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
+LOCATION = re.compile(r"Meta:\s*_(?:stock_at|stocks_location)_\S+", re.IGNORECASE)
+"""A multi-location plugin's meta column of one location's stock: "Stock Locations for
+WooCommerce" writes ``_stock_at_<location id>``, "MultiLocation" ``_stocks_location_<id>``."""
 
 
 _SPELLINGS = spellings(NAMES)
@@ -72,7 +83,19 @@ _SPELLINGS = spellings(NAMES)
 
 def _known(name: str) -> bool:
     name = name.strip()
-    return name.casefold() in _SPELLINGS or bool(re.fullmatch(r"Attribute \d+ .*", name))
+    return (
+        name.casefold() in _SPELLINGS
+        or bool(re.fullmatch(r"Attribute \d+ .*", name))
+        or bool(LOCATION.fullmatch(name))
+    )
+
+
+def product_page(store: str | None, product_id: str) -> str:
+    """WordPress's link to the post ``product_id`` on ``store``: the store redirects it to
+    the product's page, whatever its permalinks are. Empty without a store address."""
+    if not store or not product_id:
+        return ""
+    return f"{store.rstrip('/')}/?p={quote(product_id, safe='')}"
 
 
 @dataclass(frozen=True)
@@ -118,16 +141,21 @@ class _Reader(ExportReader):
         "brand": "brands",
         "category": "categories",
         "price": "regular_price",
+        "compareAtPrice": "regular_price",
         "description": "description",
         "stock": "stock",
         "imageUrl": "images",
+        "tags": "tags",
+        "url": "permalink",
     }
 
     NAME_VALUE_COLUMNS = (r"Attribute (\d+) name", r"Attribute (\d+) value\(s\)")
 
     def __init__(self, file: CsvFile, columns: Columns, options: ReadOptions) -> None:
         super().__init__(file, columns, options)
-        self._text: tuple[int, str] | None = None
+        self.locations = [
+            index for index, name in enumerate(file.header) if LOCATION.fullmatch(name.strip())
+        ]
 
     def kind(self, cells: list[str]) -> str:
         # "simple, virtual", "variable-subscription", "subscription_variation": the first
@@ -183,14 +211,73 @@ class _Reader(ExportReader):
     def product(
         self, line: int, cells: list[str], parent: _Parent | None
     ) -> Iterator[Raw | SkippedRow]:
+        yield from catalog_rows(self.platform_product(line, cells, parent), self.options)
+
+    def platform_product(
+        self, line: int, cells: list[str], parent: _Parent | None
+    ) -> PlatformProduct:
+        """A simple product, or a variation with its parent, as every platform's product
+        is described: the parent is the product, the variation its one variant."""
         cell = self.columns.cell
         base = parent.cells if parent else cells
-        why_not = self._not_sold(cells, parent)
-        decision = self.options.categories.decide(split_list(cell(base, "categories")))
-        if why_not or decision.category is None:
-            yield SkippedRow((line,), why_not or decision.reason)
-            return
-        yield self._draft(line, cells, parent, decision).raw()
+        own = self.attributes(cells)
+        own_names = {attribute.casefold() for attribute, _ in own}
+        # A variation's own attributes are the options it is chosen by; its parent's others
+        # are what every variation has. A simple product's are all its own.
+        kept = (
+            [(a, v) for a, v in parent.attributes if a.casefold() not in own_names]
+            if parent
+            else own
+        )
+        attributes = tuple((name, tuple(values)) for name, values in kept if values)
+        options = tuple((name, values[0]) for name, values in own if values) if parent else ()
+        # The short description is the summary a shopper reads first; a variation's own
+        # texts, when it has them, say what differs from its product.
+        texts = (_newlines(cell(base, "short")), _newlines(cell(base, "description")))
+        variant_texts: tuple[str, ...] = ()
+        if parent and (cell(cells, "short") or cell(cells, "description")):
+            variant_texts = (
+                _newlines(cell(cells, "short") or cell(base, "short")),
+                _newlines(cell(cells, "description") or cell(base, "description")),
+            )
+        product_id = cell(base, "id")
+        own_id = cell(cells, "id")
+        page = cell(base, "permalink") or product_page(self.options.store_url, product_id)
+        brands = split_list(cell(cells, "brands") or cell(base, "brands"))
+        regular, sale, compare_at, problems = self._prices(cells)
+        images = split_list(cell(cells, "images")) if parent else []
+        return PlatformProduct(
+            title=cell(base, "name"),
+            vendor=brands[0] if brands else "",
+            categories=tuple(split_list(cell(base, "categories"))),
+            tags=tuple(split_list(cell(base, "tags"))),
+            description=texts,
+            attributes=attributes,
+            images=tuple(split_list(cell(base, "images"))),
+            platform_id=product_id,
+            url=page,
+            not_sold=self._not_sold(cells, parent),
+            variants=(
+                PlatformVariant(
+                    line=line,
+                    sku=cell(cells, "sku"),
+                    fallback_id=f"wc-{own_id}" if own_id else "",
+                    title=cell(cells, "name") if parent else "",
+                    options=options,
+                    price=sale if sale is not None else regular,
+                    compare_at_price=compare_at,
+                    inventory=self._stock(cells, parent),
+                    image=images[0] if images else "",
+                    barcode=cell(cells, "gtin") or cell(base, "gtin"),
+                    platform_id=own_id if parent else "",
+                    description=variant_texts,
+                    problems=problems,
+                ),
+            ),
+            lines=(line,),
+            option_joiner=", ",
+            columns=self.field_columns,
+        )
 
     def _not_sold(self, cells: list[str], parent: _Parent | None) -> str:
         cell = self.columns.cell
@@ -203,87 +290,36 @@ class _Reader(ExportReader):
             return "hidden from the store's catalog (Visibility in catalog: hidden)"
         return ""
 
-    def _draft(
-        self, line: int, cells: list[str], parent: _Parent | None, decision: Decision
-    ) -> Draft:
-        cell = self.columns.cell
-        base = parent.cells if parent else cells
-        draft = Draft(line, self.field_columns, category_from=decision.path)
-        fields = draft.fields
-        own = self.attributes(cells)
-        options = [(name, values[0]) for name, values in own if parent and values]
-        name = cell(cells, "name") or cell(base, "name")
-        if parent and not cell(cells, "name") and options:
-            name = f"{name} - {', '.join(value for _, value in options)}"
-        sku = cell(cells, "sku")
-        identity = product_id(sku) if sku else product_id(f"wc-{cell(cells, 'id')}")
-        if identity and (sku or cell(cells, "id")):
-            fields["productId"] = identity
-        else:
-            draft.problem("productId", "no usable id: the row has neither a SKU nor an ID")
-        fields["name"] = name
-        brands = split_list(cell(cells, "brands") or cell(base, "brands"))
-        if brands:
-            fields["brand"] = brands[0]
-        fields["category"] = decision.category
-        own_names = {attribute.casefold() for attribute, _ in own}
-        for attribute, values in parent.attributes if parent else []:
-            if attribute.casefold() not in own_names:
-                draft.add_spec(attribute, values)
-        for attribute, values in own:
-            if values:
-                draft.add_spec(attribute, values if not parent else values[0])
-        self._price(cells, draft)
-        # The short description is the summary a shopper reads first; a variation's own
-        # texts, when it has them, say what differs from its product.
-        if parent and not (cell(cells, "short") or cell(cells, "description")):
-            text = self._parent_text(parent)
-        else:
-            short = cell(cells, "short") or (cell(base, "short") if parent else "")
-            long = cell(cells, "description") or (cell(base, "description") if parent else "")
-            text = description(_newlines(short), _newlines(long))
-        if not text:
-            draft.notes.append("no description in the export: its name stands in for one")
-        fields["description"] = text or name
-        fields["stock"] = self._stock(cells, parent, draft)
-        images = split_list(cell(cells, "images")) or split_list(cell(base, "images"))
-        if images:
-            fields["imageUrl"] = images[0]
-        code = isbn(cell(cells, "gtin") or cell(base, "gtin"))
-        if decision.category == Category.BOOKS and code:
-            draft.specs.setdefault(ISBN.key, code)
-        return draft
-
-    def _parent_text(self, parent: _Parent) -> str:
-        # Once per parent, not per variation: HTML parsing is most of an import's time.
-        # The exporter writes a product's variations together, so the last one is enough.
-        if self._text is None or self._text[0] != parent.line:
-            cell = self.columns.cell
-            text = description(
-                _newlines(cell(parent.cells, "short")), _newlines(cell(parent.cells, "description"))
-            )
-            self._text = (parent.line, text)
-        return self._text[1]
-
-    def _price(self, cells: list[str], draft: Draft) -> None:
+    def _prices(
+        self, cells: list[str]
+    ) -> tuple[float | None, float | None, float | None, tuple[tuple[str, str], ...]]:
+        """The regular price, the sale price when its dates say the sale is on (else
+        None), the price before that sale, and what could not be read."""
         cell, comma = self.columns.cell, self.file.decimal_comma
         try:
             regular = price(cell(cells, "regular_price"), comma)
             sale = price(cell(cells, "sale_price"), comma)
         except ValueError as exc:
-            draft.problem("price", str(exc))
-            return
-        if sale is not None and _on_sale(
+            return None, None, None, (("price", str(exc)),)
+        if sale is not None and not _on_sale(
             cell(cells, "sale_from"), cell(cells, "sale_to"), self.options.today
         ):
-            draft.fields["price"] = sale
-        elif regular is not None:
-            draft.fields["price"] = regular
-        else:
-            draft.problem("price", "is empty: a product for sale needs a Regular price")
+            sale = None
+        if sale is None and regular is None:
+            return (
+                None,
+                None,
+                None,
+                (("price", "is empty: a product for sale needs a Regular price"),),
+            )
+        return regular, sale, regular if sale is not None else None, ()
 
-    def _stock(self, cells: list[str], parent: _Parent | None, draft: Draft) -> int:
+    def _stock(self, cells: list[str], parent: _Parent | None) -> int | None:
         cell = self.columns.cell
+        at = [units(cells[i]) for i in self.locations if i < len(cells)]
+        counted = [number for number in at if number is not None]
+        if counted:
+            return max(sum(counted), 0)
         stock = cell(cells, "stock")
         source = parent.cells if parent and stock.casefold() == "parent" else cells
         quantity = count(cell(source, "stock"))
@@ -291,7 +327,7 @@ class _Reader(ExportReader):
             return quantity
         if cell(source, "in_stock") == "0":
             return 0
-        return self.unknown_stock(draft)
+        return None
 
 
 def _newlines(text: str) -> str:

@@ -269,6 +269,14 @@ class LocalStorechat:
 
         return Settings.model_validate(self._environ).store_currency
 
+    @property
+    def store_weight_unit(self) -> str:
+        """The unit a shopper reads weights in (``STORE_WEIGHT_UNIT``, kg when unset), as
+        the response builder reads it: the page shows weights in it."""
+        from compose_response.settings import Settings
+
+        return Settings.model_validate(self._environ).weight_unit
+
     def substitutions(self) -> dict[str, object]:
         arns = {key: local_arn(key, REGION, ACCOUNT) for key in registry.functions_by_key()}
         values: dict[str, object] = dict(

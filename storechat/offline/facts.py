@@ -55,13 +55,16 @@ def _short_gpu(gpu: str) -> str:
     return re.sub(r"^NVIDIA GeForce |\s+Laptop GPU$", "", gpu)
 
 
+_WEIGHTS: Final = ((WEIGHT_KG.key, "kg"), ("weightLb", "lb"), ("weightG", "g"), ("weightOz", "oz"))
+"""The keys a result gives a weight under, in the store's unit (``shared.weight``)."""
+
+
 def _weight_fact(p: Product) -> str | None:
     if not portable(p):
         return None
-    if (kg := p.spec(WEIGHT_KG.key)) is not None:
-        return f"{kg:g} kg"
-    if (grams := p.spec("weightG")) is not None:
-        return f"{grams:g} g"
+    for key, unit in _WEIGHTS:
+        if (value := p.spec(key)) is not None:
+            return f"{value:g} {unit}"
     return None
 
 

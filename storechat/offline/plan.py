@@ -108,6 +108,8 @@ def _keywords(intent: Intent, category: str | None) -> str:
         if intent.book_author and not intent.book_title:
             # Catalog authors read "J.R.R. Tolkien": the surname is the safe match.
             words.append(intent.book_author.split()[-1].lower())
+    if intent.on_sale:
+        words.append("on sale")
     return " ".join(unique(words))
 
 

@@ -79,6 +79,8 @@ def test_an_unknown_environment_names_the_known_ones(env: str) -> None:
         ({"cors_origins": ["http://shop.example.com"]}, "only localhost may use http"),
         ({"max_message_chars": 5000}, "max_message_chars"),
         ({"store_currency": "EURO"}, "store_currency"),
+        ({"store_weight_unit": "stone"}, "store_weight_unit"),
+        ({"seed_sample": "sometimes"}, "seed_sample"),
         ({"lambda_architecture": "arm"}, "lambda_architecture"),
         ({"catalog_index": {"rebuild_every_minutes": 0}}, "catalog_index.rebuild_every_minutes"),
         ({"catalog_index": {"rebuild_every_minutes": 481}}, "catalog_index.rebuild_every_minutes"),
@@ -213,3 +215,12 @@ def test_image_hosts_are_origins_and_https_except_on_this_machine() -> None:
         _load(image_hosts=["http://cdn.example.com"])
     with pytest.raises(ConfigError, match=r"image_hosts: .*is not an origin"):
         _load(image_hosts=["https://cdn.example.com/images"])
+
+
+def test_only_an_environment_that_asks_for_it_is_seeded_with_the_sample() -> None:
+    # The sample would sit beside a store's own products: off unless an environment
+    # says so, as dev does for a demo
+    assert EnvironmentConfig.model_fields["seed_sample"].default is False
+    assert _load("dev").seed_sample is True
+    assert _load("prod").seed_sample is False
+    assert _load("prod").store_weight_unit == "kg"

@@ -150,6 +150,14 @@ def test_the_asl_reads_and_adds_to_the_spend_tables_key_and_ttl() -> None:
     assert f"SET {names.SPEND_TTL_ATTRIBUTE} = :expires" in update
 
 
+def test_a_stack_is_seeded_with_the_sample_only_when_its_environment_asks(
+    prod: Synthesized,
+) -> None:
+    # prod's cdk.json leaves seed_sample off: its table holds the store's products alone
+    assert not prod.of_type("Custom::CatalogSeed")
+    assert registry.SEED_CATALOG.handler not in prod.functions_by_handler()
+
+
 def test_the_catalog_is_seeded_on_deploy_by_a_custom_resource(dev: Synthesized) -> None:
     _, seed = dev.one("Custom::CatalogSeed")
     props = render(seed["Properties"])
@@ -171,7 +179,10 @@ def test_every_lambda_is_python_with_the_powertools_layer_and_tracing(
 ) -> None:
     config = each_env.config
     functions = each_env.functions_by_handler()
-    assert set(functions) == {f.handler for f in (*registry.FUNCTIONS, *registry.BACKGROUND)}
+    # The seeder is deployed only where the environment seeds the sample (seed_sample)
+    unseeded = set() if config.seed_sample else {registry.SEED_CATALOG.handler}
+    declared = {f.handler for f in (*registry.FUNCTIONS, *registry.BACKGROUND)}
+    assert set(functions) == declared - unseeded
     (sqlite_layer,) = [
         k for k in each_env.of_type("AWS::Lambda::LayerVersion") if k.startswith("SqliteLayer")
     ]
@@ -317,6 +328,13 @@ def test_the_store_currency_comes_from_config(each_env: Synthesized) -> None:
         assert env["STORE_CURRENCY"] == each_env.config.store_currency == "USD", key
 
 
+def test_the_store_weight_unit_comes_from_config(each_env: Synthesized) -> None:
+    # The catalog tool gives the model weights in it; the response builder corrects in it
+    for key in ("lookup_inventory", "compose_response"):
+        env = render(each_env.props(each_env.function_id(key))["Environment"]["Variables"])
+        assert env["STORE_WEIGHT_UNIT"] == each_env.config.store_weight_unit == "kg", key
+
+
 def test_the_brave_key_is_never_in_the_template(each_env: Synthesized) -> None:
     _, secret = each_env.one("AWS::SecretsManager::Secret")
     assert secret["Properties"]["SecretString"].strip() == ""
@@ -385,6 +403,9 @@ def test_the_page_is_told_the_stores_currency(dev: Synthesized) -> None:
     assert len(staged) == 1
     currency = re.search(r'"currency":\s*"([A-Z]{3})"', staged[0])
     assert currency is not None and currency[1] == dev.config.store_currency
+    # and its weight unit, so that a card says a weight as the answer does
+    unit = re.search(r'"weightUnit":\s*"(kg|lb)"', staged[0])
+    assert unit is not None and unit[1] == dev.config.store_weight_unit
 
 
 def test_alarms_cover_failures_timeouts_throttling_tools_and_fallbacks(

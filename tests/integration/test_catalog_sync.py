@@ -56,7 +56,7 @@ def test_a_shopify_export_imports_its_variants_and_reports_what_it_skipped(
 
     assert run.code == 0, run.err
     assert "imported 5 rows into the local catalog" in run.out and "5 added" in run.out
-    assert "  Electronics > Computers > Laptops -> COMPUTERS: 2" in run.out
+    assert "  Electronics > Computers > Laptops -> COMPUTERS (laptop): 2" in run.out
     assert "skipped lines 12-13: a gift card" in run.err
     assert "skipped line 14: a draft (Status: draft)" in run.err
     assert "skipped line 16: archived" in run.err

@@ -147,6 +147,7 @@ def test_shopify_options_that_are_catalog_specs_take_the_catalogs_units() -> Non
         "ramGb": 32,
         "storageGb": 1024,
         "os": "Windows 11 Home",
+        "formFactor": "laptop",  # its category, "Electronics > Computers > Laptops"
     }
     assert laptops["UX3405MA-32-1T"]["stock"] == 0
     assert laptops["UX3405MA-32-1T"]["category"] == "COMPUTERS"
@@ -245,7 +246,12 @@ def test_woocommerce_cells_read_as_the_store_wrote_them() -> None:
     laptop, book = products["82XQ00BNUS"], products["wc-120"]
     # The exporter's apostrophe before a leading "-" is gone; "\n" is a line break.
     assert laptop["description"].startswith("- Back-to-school price -\nA 15.6-inch")
-    assert laptop["specs"] == {"ramGb": 8, "storageGb": 512, "os": "Windows 11 Home"}
+    assert laptop["specs"] == {
+        "ramGb": 8,
+        "storageGb": 512,
+        "os": "Windows 11 Home",
+        "formFactor": "laptop",  # its category, "Computers > Laptops"
+    }
     # A price with a decimal comma; no SKU, so the id is the row's ID; the GTIN is the ISBN.
     assert book["price"] == 9.99
     assert book["specs"] == {

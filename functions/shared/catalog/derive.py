@@ -8,11 +8,16 @@ README's "Add a spec", ``tests/integration/test_add_a_spec.py``) reaches every r
 
 from __future__ import annotations
 
+import functools
+import re
 from typing import Any
 
 from shared.catalog import specs
 from shared.catalog.categories import Category
-from shared.catalog.spec import Bound, Phrase, Sort, Spec
+from shared.catalog.spec import Bound, Kind, Kinds, Phrase, Sort, Spec
+
+WORD = re.compile(r"[^\W_]+(?:['\-][^\W_]+)*")
+"""A word of a shopper's or a platform's text: letters and digits, joined by ' or -."""
 
 
 def spec(key: str) -> Spec:
@@ -83,3 +88,57 @@ def page_chips() -> dict[str, list[dict[str, Any]]]:
         category: [shown for _, shown in sorted(found, key=lambda chip: chip[0])]
         for category, found in chips.items()
     }
+
+
+def fold(token: str) -> str:
+    """A word compared without case, possessive or plural: ``"Laptops"`` -> ``"laptop"``."""
+    word = token.casefold().removesuffix("'s")
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 4 and word.endswith(("sses", "xes", "ches", "shes")):
+        return word[:-2]  # glasses, boxes, watches; but cases, houses lose their "s" alone
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+@functools.lru_cache(maxsize=4096)
+def folded(text: str) -> tuple[str, ...]:
+    """``text``'s words, folded: "Laptop Computers" -> ``("laptop", "computer")``.
+
+    Cached: an import reads the same few category names on every product."""
+    return tuple(fold(word) for word in WORD.findall(text.replace("&", " and ")))
+
+
+def kinds() -> list[tuple[Spec, Kind]]:
+    """Every kind of every spec that has them, in table order."""
+    return [(s, k) for s in specs.SPECS if s.kinds is not None for k in s.kinds.values]
+
+
+def kind_named(spec: Spec, text: str) -> Kind | None:
+    """The kind of ``spec`` that ``text`` names: a platform's category or product type
+    ("Laptops", "Desktop Computers", "Gaming Notebooks"), a record's own word, singular
+    or plural. The whole name decides first; else its last word ("Gaming Laptops")."""
+    said = folded(text)
+    if not said or spec.kinds is None:
+        return None
+    names = _kind_names(spec.kinds)
+    return names.get(said) or names.get(said[-1:])
+
+
+@functools.lru_cache(maxsize=16)
+def _kind_names(kinds: Kinds) -> dict[tuple[str, ...], Kind]:
+    # Keyed by the declaration itself, so a spec declared later has its own table.
+    return {
+        folded(name): kind
+        for kind in kinds.values
+        for name in (kind.value, *kind.words, *kind.also_named)
+    }
+
+
+def includes(spec: Spec, value: str) -> tuple[str, ...]:
+    """The kinds a search for ``value`` finds: itself and the kinds it includes."""
+    for kind in spec.kinds.values if spec.kinds else ():
+        if kind.value == value:
+            return (kind.value, *kind.includes)
+    return (value,)

@@ -123,7 +123,41 @@ class Phrase:
     size class ("a 15-inch laptop" is 15 up to 15.99)."""
 
 
-ChipFormat = Literal["text", "number", "count", "storage", "flag"]
+@dataclass(frozen=True)
+class Kind:
+    """One value of a spec that says what kind of product something is ("laptop")."""
+
+    value: str
+    """As a record holds it, and as the catalog tool's filter takes it."""
+    category: Category
+    plural: str
+    """How the live trace names such products ("laptops")."""
+    words: tuple[str, ...]
+    """How shoppers and store platforms name it, in English and singular (plurals are
+    folded): the search reads them in a shopper's words, the import in a platform's
+    category or product type ("Laptops", "Notebook Computers")."""
+    includes: tuple[str, ...] = ()
+    """Other kinds a search for this one finds: a 2-in-1 is also a laptop."""
+    indexed: str = ""
+    """Words the search index adds to every product of this kind, so that "notebook" finds
+    a laptop whose text never says it."""
+    also_named: tuple[str, ...] = ()
+    """Names only a platform's category gives it ("Chromebooks"): read by the import,
+    while a shopper's word for them means more than the kind (a Chromebook, not any
+    laptop)."""
+
+
+@dataclass(frozen=True)
+class Kinds:
+    """The spec says what kind of product it is: the catalog tool filters on it, the search
+    reads it in a shopper's words, an import in a platform's category or type."""
+
+    description: str
+    """What the model reads for the tool's filter (short: it is read on every call)."""
+    values: tuple[Kind, ...]
+
+
+ChipFormat = Literal["text", "number", "count", "storage", "flag", "weight"]
 
 
 @dataclass(frozen=True)
@@ -137,7 +171,8 @@ class Chip:
     """The chip's text; ``{}`` is the value formatted as :attr:`format` says."""
     format: ChipFormat = "text"
     """``number`` as written, ``count`` with thousands separators, ``storage`` in GB or TB,
-    ``flag``: the label alone, when the value is true."""
+    ``weight`` rounded, in the store's unit (kg or lb), ``flag``: the label alone, when the
+    value is true."""
 
 
 @dataclass(frozen=True)
@@ -152,7 +187,10 @@ class Spec:
     * ``fact``: the answer is checked for it (``compose_response``), and how a wrong value is
       recognised and written back;
     * ``chips``: where and how a product card shows it (published to the page);
-    * ``names``: the option and attribute names a store's export gives it.
+    * ``names``: the option and attribute names a store's export gives it;
+    * ``kinds``: its values say what kind of product it is (a laptop, a desktop), which
+      the catalog tool filters on, a shopper's words ask for and a platform's category
+      names.
     """
 
     key: str
@@ -167,6 +205,7 @@ class Spec:
     """Option and attribute names in a store's export that mean it ("Memory")."""
     phrases: tuple[Phrase, ...] = ()
     """How a search's words put a number on it, read in the table's order."""
+    kinds: Kinds | None = None
 
     @property
     def column(self) -> str:

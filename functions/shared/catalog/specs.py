@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Final
 
 from shared.catalog.categories import Category
-from shared.catalog.spec import Bound, Chip, Facet, Fact, FactUnit, Phrase, Sort, Spec
+from shared.catalog.spec import Bound, Chip, Facet, Fact, FactUnit, Kind, Kinds, Phrase, Sort, Spec
 
 _DATA: Final = {"tb": 1024.0, "gb": 1.0, "mb": 1 / 1024}
 _KG: Final = {
@@ -96,7 +96,7 @@ WEIGHT_KG: Final = Spec(
         0.01,
         200,
         _KG,
-        {"weightg": "g", "weightgrams": "g", "weightlb": "lb", "weightlbs": "lb"},
+        {"weightg": "g", "weightgrams": "g", "weightlb": "lb", "weightlbs": "lb", "weightoz": "oz"},
         ("weight",),
     ),
     (Bound("maxWeightKg", False, "Heaviest weight, kg", "weighing at most {} kg", "kg"),),
@@ -113,7 +113,7 @@ WEIGHT_KG: Final = Spec(
         ),
     ),
     Fact("weight", " kg", also={"weightG": " g"}),
-    (Chip(_C, 6, "{} kg", "number"),),
+    (Chip(_C, 6, "{}", "weight"),),
     ("Weight", "Product Weight"),
     (
         Phrase(
@@ -329,7 +329,26 @@ CPU: Final = Spec(
 CHIP: Final = Spec("chip", "chip", chips=(Chip(_M, 2),), names=("Chip", "Chipset"))
 GPU: Final = Spec("gpu", "graphics", names=("Graphics", "GPU", "Graphics Card"))
 FIVE_G: Final = Spec("fiveG", "5G", chips=(Chip(_M, 7, "5G", "flag"),))
-FORM_FACTOR: Final = Spec("formFactor", "form factor", names=("Form Factor",))
+FORM_FACTOR: Final = Spec(
+    "formFactor",
+    "form factor",
+    names=("Form Factor",),
+    kinds=Kinds("Kind of computer", (
+        Kind("laptop", _C, "laptops", ("laptop", "notebook", "ultrabook", "laptop computer",
+             "notebook computer", "laptop pc"), ("2-in-1",), "laptop notebook",
+             ("chromebook", "ultrabook", "macbook")),
+        Kind("2-in-1", _C, "2-in-1s", ("2-in-1", "2 in 1", "two in one", "convertible",
+             "convertible laptop", "2-in-1 laptop", "2-in-1 computer", "detachable"), (),
+             "2-in-1 convertible laptop tablet"),
+        Kind("desktop", _C, "desktops", ("desktop", "tower", "desktop computer", "desktop pc",
+             "mini pc", "tower computer"), ("all-in-one",), "desktop tower",
+             ("desktop pcs", "mini pcs", "small form factor pcs")),
+        Kind("all-in-one", _C, "all-in-ones", ("all-in-one", "all in one", "aio",
+             "all-in-one computer", "all-in-one pc"), (), "all-in-one desktop"),
+        Kind("tablet", _C, "tablets", ("tablet", "tablet computer", "tablet pc"), ("2-in-1",),
+             "tablet"),
+    )),
+)  # fmt: skip
 AUTHOR: Final = Spec(
     "author",
     "author",

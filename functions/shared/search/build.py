@@ -26,7 +26,10 @@ columns are not the ones it declares, :attr:`SnapshotMeta.facets`):
   (:mod:`~shared.search.listing`).
 
 A format 1 snapshot (none of these) is still read: its searches are not corrected and
-it lists nothing.
+it lists nothing. Format 3 added the products' ``compare_at_price`` (what a search for
+products on sale filters on); a file without it, as every row column, is refused
+(:func:`~shared.search.snapshot.validate_snapshot`), and the format's number makes the
+publisher build a new one.
 
 Price and stock are in the file (they filter, sort and rank), as of the build.
 A catalog tool that reads them fresh from the catalog table for every product it
@@ -56,8 +59,8 @@ from shared.search.query import SORTS
 from shared.search.schema import FACETS, Document, document
 from shared.search.spelling import SPELLING_SCHEMA, build_spelling
 
-FORMAT_VERSION = 2
-READABLE_FORMATS = frozenset({1, FORMAT_VERSION})
+FORMAT_VERSION = 3
+READABLE_FORMATS = frozenset({1, 2, FORMAT_VERSION})
 READ_FRESH: tuple[str, ...] = ("price", "stock")
 """What the catalog tool reads from the catalog table for every product it shows, and
 filters and orders on again (``lookup_inventory``): a change to these alone needs no
@@ -81,6 +84,7 @@ _TRAILING_COLUMNS: tuple[str, ...] = (
     f"{OS.column}_key",
     FORM_FACTOR.column,
     "dedicated_gpu",
+    "compare_at_price",
 )
 _ROW_COLUMNS: tuple[str, ...] = (*_LEADING_COLUMNS, *FACET_COLUMNS, *_TRAILING_COLUMNS)
 
@@ -108,7 +112,8 @@ CREATE TABLE products (
     {OS.column} TEXT,
     {OS.column}_key TEXT,
     {FORM_FACTOR.column} TEXT,
-    dedicated_gpu INTEGER NOT NULL
+    dedicated_gpu INTEGER NOT NULL,
+    compare_at_price REAL
 );
 CREATE TABLE category_facets (
     category TEXT NOT NULL,
@@ -200,6 +205,7 @@ def _product_row(row_id: int, doc: Document) -> tuple[Any, ...]:
         doc.os.casefold() if doc.os else None,
         doc.form_factor,
         int(doc.dedicated_gpu),
+        doc.compare_at_price,
     )
 
 
@@ -321,6 +327,8 @@ class SnapshotMeta:
     """The facet columns the file's products have, in their order: read from the table
     itself, so that a file built before a facet was declared (or after one was dropped)
     says so whatever its format number."""
+    missing: tuple[str, ...] = ()
+    """Row columns this code reads that the file's products do not have."""
 
 
 def read_meta(connection: Any) -> SnapshotMeta:
@@ -341,4 +349,5 @@ def read_meta(connection: Any) -> SnapshotMeta:
         tokenizer=str(row[5]),
         sqlite_version=str(row[6]),
         facets=tuple(c for c in columns if c not in (*_LEADING_COLUMNS, *_TRAILING_COLUMNS)),
+        missing=tuple(c for c in (*_LEADING_COLUMNS, *_TRAILING_COLUMNS) if c not in columns),
     )

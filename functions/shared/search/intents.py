@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from shared.catalog.categories import Category
+from shared.catalog.derive import includes, kinds
 
 # Named ranking boosts: SQL over the ``products`` row ``p``, each in [0, 1]. Most have
 # a step where a shopper's usual bar is met (16 GB for editing, 1.4 kg for "light",
@@ -91,24 +92,23 @@ class Intent:
     """``formFactor`` values the phrase asks for."""
     boosts: tuple[tuple[str, float], ...] = ()
     sort: str | None = None
+    on_sale: bool = False
+    """Only products on sale: a price before the sale above today's."""
 
 
-_LAPTOP_FORMS = ("laptop", "2-in-1")
-_DESKTOP_FORMS = ("desktop", "all-in-one")
 _GENRE = Category.BOOKS
+KIND_INTENTS: tuple[Intent, ...] = tuple(
+    Intent(kind.words, category=kind.category, forms=includes(spec, kind.value))
+    for spec, kind in kinds()
+)
+"""Each kind of product a shopper names ("laptop", "desktop"): a filter on its category
+and on the kinds it takes in, from the catalog's vocabulary (``Spec.kinds``)."""
 
 INTENTS: tuple[Intent, ...] = (
     # ---- kinds of product: filters
     Intent(("phone", "smartphone", "mobile", "mobile phone", "cell phone", "cellphone"),
            category=Category.MOBILE),
-    Intent(("laptop", "notebook", "ultrabook", "laptop computer", "notebook computer"),
-           category=Category.COMPUTERS, forms=_LAPTOP_FORMS),
-    Intent(("2-in-1", "2 in 1", "two in one", "convertible", "convertible laptop",
-            "2-in-1 laptop"), category=Category.COMPUTERS, forms=("2-in-1",)),
-    Intent(("desktop", "tower", "desktop computer", "desktop pc"),
-           category=Category.COMPUTERS, forms=_DESKTOP_FORMS),
-    Intent(("all-in-one", "all in one", "aio", "all-in-one computer"),
-           category=Category.COMPUTERS, forms=("all-in-one",)),
+    *KIND_INTENTS,
     Intent(("computer", "pc"), category=Category.COMPUTERS),
     Intent(("book", "novel", "paperback", "something to read", "read"), category=Category.BOOKS),
     # ---- kinds named by a product line: a filter and a search term
@@ -116,6 +116,11 @@ INTENTS: tuple[Intent, ...] = (
     Intent(("mac", "macbook", "imac"), terms=("mac", "macbook", "imac", "macos"),
            category=Category.COMPUTERS),
     Intent(("iphone",), terms=("iphone",), category=Category.MOBILE),
+    # ---- a sale: a filter; "for sale" (sold here) means nothing more than any product
+    Intent(("on sale", "sale", "sale price", "discount", "discounted", "deal", "deals",
+            "reduced", "price drop", "markdown", "marked down", "clearance", "special offer",
+            "on offer", "promotion", "promo"), on_sale=True),
+    Intent(("for sale", "up for sale")),
     # ---- orders
     Intent(("cheap", "cheapest", "budget", "affordable", "inexpensive", "low cost",
             "low-cost", "entry level", "entry-level", "bargain", "least expensive"),

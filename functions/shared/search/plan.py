@@ -2,7 +2,7 @@
 
 A search that finds nothing is asked again with less (:data:`LEVELS`): first
 without the search words, then also without the filters the words implied
-("laptop" -> laptops, "under $500"), then without the price bounds. The result
+("laptop" -> laptops, "under $500", "on sale"), then without the price bounds. The result
 says what was dropped, so the model can tell the shopper.
 """
 
@@ -12,6 +12,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
+from shared.catalog.derive import includes
 from shared.catalog.specs import FORM_FACTOR
 from shared.search.query import BOUNDS, SearchQuery
 from shared.search.schema import filter_token
@@ -107,7 +108,7 @@ def make_plan(
             plan.understood["category"] = category
     forms: tuple[str, ...] = ()
     if explicit[FORM_FACTOR.key]:
-        forms = (explicit[FORM_FACTOR.key],)
+        forms = includes(FORM_FACTOR, explicit[FORM_FACTOR.key])
     elif derived:
         forms = words.forms
     if forms:
@@ -130,6 +131,9 @@ def make_plan(
         plan.where(f"p.product_id IN ({', '.join('?' * len(ids))})", *ids)
     if query.inStockOnly:
         plan.where("p.stock > 0")
+    if derived and words.on_sale:
+        plan.where("p.compare_at_price > p.price")
+        plan.understood["onSale"] = True
     if level.price:
         for name, op, given, said in (
             ("minPrice", ">=", query.minPrice, words.min_price),

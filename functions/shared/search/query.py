@@ -93,6 +93,8 @@ class Hit:
     stock: int
     specs: dict[str, Any]
     """Facets the product has, by column name (``ram_gb``, ``os``, ``form_factor``...)."""
+    compareAtPrice: float | None = None
+    """The price before a sale, as of the snapshot."""
 
 
 @dataclass(frozen=True)

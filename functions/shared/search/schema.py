@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from shared.catalog.categories import INDEX_WORDS
-from shared.catalog.derive import faceted
+from shared.catalog.derive import faceted, kind_named
 from shared.catalog.specs import FORM_FACTOR, GPU, OS
 
 
@@ -86,10 +86,7 @@ _DEDICATED_GPU = re.compile(r"\b(rtx|gtx|geforce|quadro|radeon\s+rx|arc\s+a\d)",
 
 CATEGORY_WORDS: dict[str, str] = {str(category): words for category, words in INDEX_WORDS.items()}
 _FORM_WORDS: dict[str, str] = {
-    "laptop": "laptop notebook",
-    "2-in-1": "2-in-1 convertible laptop tablet",
-    "desktop": "desktop tower",
-    "all-in-one": "all-in-one desktop",
+    kind.value: kind.indexed for kind in (FORM_FACTOR.kinds.values if FORM_FACTOR.kinds else ())
 }
 _BOOL_LABELS = {"fiveg": "5G", "touchscreen": "touchscreen", "backlit": "backlit keyboard"}
 
@@ -208,10 +205,13 @@ class Document:
     description: str
     spec_text: str
     tags: str
+    """Words the index adds (the category's, the kind's) and the product's own tags."""
     filters: str
     """:func:`filter_token` words for category and brand."""
     specs: Mapping[str, Any]
     """The record's specs as it wrote them (for the listing of the catalog's words)."""
+    compare_at_price: float | None = None
+    """The price before a sale: on sale when above the price."""
 
 
 def _words(name: str) -> str:
@@ -247,6 +247,15 @@ def _stock(value: Any) -> int:
     return int(quantity[0]) if quantity is not None else 0
 
 
+def _form(value: Any) -> str | None:
+    """The kind a record's ``formFactor`` names, as the filter compares it: a kind's own
+    value for any of its names ("Notebook", "Laptops"), else the text, lower case."""
+    if not isinstance(value, str) or not value.strip():
+        return None
+    kind = kind_named(FORM_FACTOR, value)
+    return kind.value if kind is not None else value.strip().casefold()
+
+
 def document(record: Mapping[str, Any]) -> Document | None:
     """The indexed form of ``record``, or None when it has no usable ``productId``."""
     product_id = record.get("productId")
@@ -265,11 +274,14 @@ def document(record: Mapping[str, Any]) -> Document | None:
     form = specs.get(FORM_FACTOR.key)
     gpu = " ".join(str(v) for k, v in specs.items() if key_of(str(k)) in (GPU.key, "graphics"))
     category = str(record.get("category") or "").strip().upper()
-    form_key = form.strip().casefold() if isinstance(form, str) and form.strip() else None
+    form_key = _form(form)
     dedicated = bool(_DEDICATED_GPU.search(gpu))
     tags = [CATEGORY_WORDS.get(category, ""), _FORM_WORDS.get(form_key or "", "")]
     if dedicated:
         tags.append("dedicated graphics card")
+    own = record.get("tags")
+    if isinstance(own, list):
+        tags += [split_glued(str(tag)) for tag in own[:50] if isinstance(tag, str)]
     brand = str(record.get("brand") or "")
     name = str(record.get("name") or "")
     stock = _stock(record.get("stock"))
@@ -291,4 +303,5 @@ def document(record: Mapping[str, Any]) -> Document | None:
         tags=" ".join(t for t in tags if t),
         filters=" ".join(filters),
         specs=specs,
+        compare_at_price=_price(record.get("compareAtPrice")),
     )

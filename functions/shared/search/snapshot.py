@@ -169,6 +169,11 @@ def validate_snapshot(
             f"{file.name}: built with the facets {', '.join(meta.facets) or 'none'}; this code"
             f" declares {', '.join(FACET_COLUMNS)}: publish a snapshot built by this code"
         )
+    if meta.missing:
+        raise SnapshotUnreadable(
+            f"{file.name}: built without the columns {', '.join(meta.missing)}: publish a "
+            "snapshot built by this code"
+        )
     if version is not None and meta.version != version:
         raise SnapshotUnreadable(f"{file.name}: holds version {meta.version}, expected {version}")
     return meta

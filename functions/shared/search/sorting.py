@@ -25,7 +25,7 @@ Order = tuple[str, bool, tuple[str, bool] | None]  # column, biggest first, tie-
 HIT_COLUMNS = (
     "p.id, p.product_id, p.name, p.brand, p.category, p.price, p.stock, "
     + ", ".join(f"p.{c}" for c in FACET_COLUMNS)
-    + ", p.os, p.form_factor, p.dedicated_gpu"
+    + ", p.os, p.form_factor, p.dedicated_gpu, p.compare_at_price"
 )
 
 
@@ -41,13 +41,13 @@ def hit(row: tuple[Any, ...]) -> Hit:
     """A :class:`Hit` from a row that starts with ``HIT_COLUMNS``."""
     facets = zip(FACET_COLUMNS, row[7:], strict=False)
     specs: dict[str, Any] = {column: value for column, value in facets if value is not None}
-    os_name, form, gpu = row[7 + len(FACET_COLUMNS) : 10 + len(FACET_COLUMNS)]
+    os_name, form, gpu, before = row[7 + len(FACET_COLUMNS) : 11 + len(FACET_COLUMNS)]
     if os_name is not None:
         specs[OS.column] = os_name
     if form is not None:
         specs[FORM_FACTOR.column] = form
     specs["dedicated_gpu"] = bool(gpu)
-    return Hit(row[1], row[2], row[3], row[4], row[5], int(row[6]), specs)
+    return Hit(row[1], row[2], row[3], row[4], row[5], int(row[6]), specs, before)
 
 
 def where(plan: Plan, extra: list[str] | None = None) -> str:

@@ -24,6 +24,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from shared.catalog.derive import fold
 from shared.catalog.derive import phrases as spec_phrases
 from shared.catalog.spec import Spec
 from shared.catalog.specs import FORM_FACTOR
@@ -35,18 +36,6 @@ MAX_TEXT = 500
 MAX_GROUPS = 10
 MAX_TERM_CHARS = 40
 _TOKEN = re.compile(r"[^\W_]+(?:['\-][^\W_]+)*")
-
-
-def fold(token: str) -> str:
-    """A word compared without case, possessive or plural: ``"Laptops"`` -> ``"laptop"``."""
-    word = token.casefold().removesuffix("'s")
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 4 and word.endswith(("ses", "xes", "ches", "shes")):
-        return word[:-2]
-    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        return word[:-1]
-    return word
 
 
 def _phrase_key(phrase: str) -> tuple[str, ...]:
@@ -107,6 +96,7 @@ class Words:
     min_price: float | None = None
     max_price: float | None = None
     bounds: dict[str, float] = field(default_factory=dict)
+    on_sale: bool = False
 
 
 def _take(text: str, pattern: str, use: Callable[[re.Match[str]], None]) -> str:
@@ -210,6 +200,7 @@ def _apply(intent: Intent, raw: list[str], words: Words, explicit: dict[str, Any
         words.boosts[name] = max(weight, words.boosts.get(name, 0.0))
     if intent.sort and not explicit.get("sortBy") and words.sort is None:
         words.sort = intent.sort
+    words.on_sale = words.on_sale or intent.on_sale
 
 
 def parse(keywords: str, explicit: dict[str, Any] | None = None) -> Words:
