@@ -1,7 +1,8 @@
 """Products an answer cites from earlier turns of the conversation, read fresh.
 
 A shopper's follow-up ("is it light?") is often answered from what was already said:
-the model cites the same ``[productId]`` without calling a tool. A product a tool
+the model cites the same product again without calling a tool
+(:mod:`compose_response.known` recognises it, by its id or its handle). A product a tool
 returned in an earlier turn of this session is a finding too. The state machine
 passes the ids of those turns' products (``earlier``: the ``productIds`` that
 ``SaveTurn`` stored for each turn in the history the model saw, which came from the
@@ -19,16 +20,14 @@ and their citations are removed as any other unverifiable one.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
-from compose_response.text import CITATION
 from shared.errors import CatalogUnavailable
-from shared.ledger import Sorted, sort_records
+from shared.ledger import LedgerProduct, clean_record, sort_records
 from shared.observability import logger
-from shared.sanitize import clean_value
 
 MAX_EARLIER = 100
-"""Earlier products read at most (one BatchGetItem), the most recently shown first."""
+"""Earlier products (and candidates) read at most: one BatchGetItem."""
 FIELD_CHARS = 2000
 """A record's text fields are cut as the catalog tool cuts them for its ledger."""
 
@@ -39,36 +38,45 @@ class Catalog(Protocol):
     def products_by_id(self, ids: Sequence[str], *, deadline_s: float | None) -> Any: ...
 
 
-def cited_again(answer: str, ledger: set[str], earlier: Sequence[str]) -> list[str]:
-    """The ids ``answer`` cites that no tool returned in this turn but one did earlier,
-    in the order they are cited."""
-    known = set(earlier[-MAX_EARLIER:])
-    wanted: list[str] = []
-    for match in CITATION.finditer(answer):
-        pid = match.group(1)
-        if pid in known and pid not in ledger and pid not in wanted:
-            wanted.append(pid)
-    return wanted
+class Recalled(NamedTuple):
+    """What the catalog holds of what an answer named: the current records of the earlier
+    products it cites again, how many of those were refused, and the candidates
+    (:attr:`compose_response.known.Reading.candidates`) it holds as products."""
+
+    products: list[LedgerProduct]
+    refused: int = 0
+    held: frozenset[str] = frozenset()
 
 
 def recall(
-    ids: Sequence[str], catalog: Catalog | None, *, deadline_s: float | None = None
-) -> Sorted:
-    """The current records of ``ids`` that the catalog still has, and how many of those
-    it has were refused (:func:`shared.ledger.sort_records`); none if it cannot say."""
-    if not ids:
-        return Sorted([], 0)
+    ids: Sequence[str],
+    catalog: Catalog | None,
+    *,
+    candidates: Sequence[str] = (),
+    deadline_s: float | None = None,
+) -> Recalled:
+    """The current records of ``ids`` that the catalog still has, how many of those it
+    has were refused (:func:`shared.ledger.sort_records`), and which ``candidates`` it
+    holds: one read for both, nothing if it cannot say."""
+    wanted = list(dict.fromkeys([*ids, *candidates]))[:MAX_EARLIER]
+    if not wanted:
+        return Recalled([])
     if catalog is None:
-        logger.warning("earlier products cannot be read: no catalog table", extra={"ids": ids})
-        return Sorted([], 0)
+        logger.warning("earlier products cannot be read: no catalog table", extra={"ids": wanted})
+        return Recalled([])
     try:
-        read = catalog.products_by_id(list(ids)[:MAX_EARLIER], deadline_s=deadline_s)
+        read = catalog.products_by_id(wanted, deadline_s=deadline_s)
     except CatalogUnavailable as exc:
-        logger.warning("earlier products not read", extra={"ids": ids, "error": str(exc)})
-        return Sorted([], 0)
-    records = sort_records(clean_value(p, FIELD_CHARS) for p in read.products)
+        logger.warning("earlier products not read", extra={"ids": wanted, "error": str(exc)})
+        return Recalled([])
+    asked = set(ids)
+    found = [p for p in read.products if isinstance(p, dict)]
+    records = sort_records(
+        clean_record(p, FIELD_CHARS) for p in found if p.get("productId") in asked
+    )
+    held = frozenset(candidates) & {p.get("productId") for p in found}
     logger.info(
         "cited from earlier turns, read fresh",
         extra={"ids": list(ids), "found": [r.productId for r in records.products]},
     )
-    return records
+    return Recalled(records.products, records.refused, held)

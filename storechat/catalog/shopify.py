@@ -219,7 +219,8 @@ class _Reader(ExportReader):
                 draft.add_spec(label, value)
         name = f"{title} - {' / '.join(values)}" if values else title
         sku = cell(cells, "sku")
-        identity = product_id(sku) if sku else product_id("-".join([product.handle, *values]))
+        draft.variant = "-".join([product.handle, *values])
+        identity = product_id(sku) if sku else product_id(draft.variant)
         fields = draft.fields
         if identity:
             fields["productId"] = identity

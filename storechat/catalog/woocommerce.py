@@ -216,6 +216,7 @@ class _Reader(ExportReader):
         if parent and not cell(cells, "name") and options:
             name = f"{name} - {', '.join(value for _, value in options)}"
         sku = cell(cells, "sku")
+        draft.variant = f"wc-{cell(cells, 'id')}" if cell(cells, "id") else None
         identity = product_id(sku) if sku else product_id(f"wc-{cell(cells, 'id')}")
         if identity and (sku or cell(cells, "id")):
             fields["productId"] = identity
