@@ -20,14 +20,14 @@ and their citations are removed as any other unverifiable one.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, NamedTuple, Protocol
+from typing import Any, Protocol
 
 from shared.errors import CatalogUnavailable
-from shared.ledger import LedgerProduct, clean_record, sort_records
+from shared.ledger import Sorted, clean_record, sort_records
 from shared.observability import logger
 
 MAX_EARLIER = 100
-"""Earlier products (and candidates) read at most: one BatchGetItem."""
+"""Earlier products read at most (one BatchGetItem), the most recently shown first."""
 FIELD_CHARS = 2000
 """A record's text fields are cut as the catalog tool cuts them for its ledger."""
 
@@ -38,45 +38,24 @@ class Catalog(Protocol):
     def products_by_id(self, ids: Sequence[str], *, deadline_s: float | None) -> Any: ...
 
 
-class Recalled(NamedTuple):
-    """What the catalog holds of what an answer named: the current records of the earlier
-    products it cites again, how many of those were refused, and the candidates
-    (:attr:`compose_response.known.Reading.candidates`) it holds as products."""
-
-    products: list[LedgerProduct]
-    refused: int = 0
-    held: frozenset[str] = frozenset()
-
-
 def recall(
-    ids: Sequence[str],
-    catalog: Catalog | None,
-    *,
-    candidates: Sequence[str] = (),
-    deadline_s: float | None = None,
-) -> Recalled:
-    """The current records of ``ids`` that the catalog still has, how many of those it
-    has were refused (:func:`shared.ledger.sort_records`), and which ``candidates`` it
-    holds: one read for both, nothing if it cannot say."""
-    wanted = list(dict.fromkeys([*ids, *candidates]))[:MAX_EARLIER]
-    if not wanted:
-        return Recalled([])
+    ids: Sequence[str], catalog: Catalog | None, *, deadline_s: float | None = None
+) -> Sorted:
+    """The current records of ``ids`` that the catalog still has, and how many of those
+    it has were refused (:func:`shared.ledger.sort_records`); none if it cannot say."""
+    if not ids:
+        return Sorted([], 0)
     if catalog is None:
-        logger.warning("earlier products cannot be read: no catalog table", extra={"ids": wanted})
-        return Recalled([])
+        logger.warning("earlier products cannot be read: no catalog table", extra={"ids": ids})
+        return Sorted([], 0)
     try:
-        read = catalog.products_by_id(wanted, deadline_s=deadline_s)
+        read = catalog.products_by_id(list(ids)[:MAX_EARLIER], deadline_s=deadline_s)
     except CatalogUnavailable as exc:
-        logger.warning("earlier products not read", extra={"ids": wanted, "error": str(exc)})
-        return Recalled([])
-    asked = set(ids)
-    found = [p for p in read.products if isinstance(p, dict)]
-    records = sort_records(
-        clean_record(p, FIELD_CHARS) for p in found if p.get("productId") in asked
-    )
-    held = frozenset(candidates) & {p.get("productId") for p in found}
+        logger.warning("earlier products not read", extra={"ids": ids, "error": str(exc)})
+        return Sorted([], 0)
+    records = sort_records(clean_record(p, FIELD_CHARS) for p in read.products)
     logger.info(
         "cited from earlier turns, read fresh",
         extra={"ids": list(ids), "found": [r.productId for r in records.products]},
     )
-    return Recalled(records.products, records.refused, held)
+    return records

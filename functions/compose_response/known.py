@@ -14,20 +14,21 @@ What is a citation of a known product:
   inside the brackets, fullwidth characters, another dash, quotes or Markdown emphasis
   around it (``[ cmp-023 ]``: :func:`shared.citing.normalise`); several split by commas
   (``[CMP-023, CMP-008]``) are several citations;
-* round brackets around a known id or handle, or a near miss of one (``(CMP-023)``):
-  read as ``[CMP-023]``. A number in round brackets stays prose ("(2014)" is a year even
-  in a store whose SKUs are numbers), and so does anything else in them that names no
-  known product: round brackets are the shopper's prose more often than a citation.
+* round brackets around a known id or handle, or a near miss of one (``(CMP-023)``,
+  ``(100201)``): read as ``[CMP-023]``. Anything else in round brackets is prose, never
+  a claim: round brackets hold a model's asides far more often than a citation. (So a
+  year in round brackets, "(2014)", is read as a product only in a store with a product
+  ``2014`` that the session's tools returned.)
 
 What is a claim of a product nobody returned (:mod:`compose_response.citations` removes
-it with the words that depend on it):
-
-* any other single token in square brackets that is not a Markdown link
-  (``[CMP-999]``, ``[999999]``, ``[zephyr-ultra]``, ``[sic]`` alike): in an answer,
-  square brackets around one word are a citation, and this one no tool vouched for;
-* several words in square brackets that are exactly the id of a product the catalog
-  holds (asked once, with the earlier products: :attr:`Reading.candidates`). Other
-  words in square brackets ("[see below]") are prose, and an empty pair (``[ ]``) too.
+it with the words that depend on it): anything else in square brackets that could be an
+id (1 to 255 characters) and is not a Markdown link's text: ``[CMP-999]``, ``[999999]``,
+``[zephyr-ultra]``, ``[ZEPHYR ULTRA 2]`` alike. The model is told to cite products in
+square brackets, and a store's ids may hold anything, spaces included, so square
+brackets in an answer are a citation: around words no tool returned, a citation of a
+product nobody vouched for. The price is that an aside a model writes in square
+brackets ("[see below]", "[sic]") goes with its sentence; round brackets are prose, and
+an empty pair (``[ ]``, a box to tick) is nothing.
 
 While the answer is checked, each citation is a **mark** (:class:`Marked`): ``[``, one
 private-use character per product named, ``]``. The sentence and clause rules
@@ -40,12 +41,12 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from compose_response.text import CITATION, MARKS
 from shared.citing import citable, handle, normalise
-from shared.product import MAX_PRODUCT_ID, is_product_id
+from shared.product import MAX_PRODUCT_ID
 
 _FIRST_MARK = ord(MARKS[0])
 MAX_MARKS = ord(MARKS[1]) - _FIRST_MARK + 1
@@ -61,7 +62,6 @@ _SQUARE = re.compile(
 """Square brackets and what they hold, when they are not a Markdown link's text."""
 _ROUND = re.compile(rf"[(\uff08]([^()\uff08\uff09\n]{{1,{MAX_PRODUCT_ID + 45}}})[)\uff09]")
 _LIST = re.compile(r"\s*[,;\u3001\uff0c\uff1b]\s*")
-_NUMBER = re.compile(r"[+-]?[\d.,\s]*\d[\d.,\s]*")
 
 
 @dataclass(frozen=True)
@@ -75,13 +75,11 @@ class Named:
 
 @dataclass(frozen=True)
 class Span:
-    """Where a citation is in the answer, and what it names. A ``candidate`` names
-    nothing yet: the span is a claim if the catalog holds that id, else prose."""
+    """Where a citation is in the answer, and what it names."""
 
     start: int
     end: int
-    named: tuple[Named, ...] = ()
-    candidate: str | None = None
+    named: tuple[Named, ...]
 
 
 class KnownProducts:
@@ -138,14 +136,14 @@ class KnownProducts:
         for match in _ROUND.finditer(text):
             written = match.group(1)
             named = self.resolve(written)
-            if named is not None and free(*match.span()) and not _NUMBER.fullmatch(written):
+            if named is not None and free(*match.span()):
                 add(Span(match.start(), match.end(), (Named(written.strip(), named),)))
         return Reading(text, sorted(spans, key=lambda span: span.start), self)
 
     def _square(self, match: re.Match[str]) -> Span | None:
         written = match.group(1).strip()
         start, end = match.span()
-        if not normalise(written):
+        if not written:
             return None  # "[ ]": a box to tick, not a citation
         pid = self.resolve(written)
         if pid is not None:
@@ -153,14 +151,11 @@ class KnownProducts:
         parts = [part for part in _LIST.split(written) if part]
         if len(parts) > 1:
             named = tuple(Named(part, self.resolve(part)) for part in parts)
-            single = all(n.product_id or len(normalise(n.written).split()) == 1 for n in named)
-            if single and any(n.product_id for n in named):
+            if any(n.product_id for n in named):
                 return Span(start, end, named)
-        if len(normalise(written).split()) == 1:
-            return Span(start, end, (Named(written, None),))
-        if is_product_id(written):
-            return Span(start, end, candidate=written)
-        return None
+        if len(written) > MAX_PRODUCT_ID:
+            return None  # longer than any id: prose
+        return Span(start, end, (Named(written, None),))
 
 
 @dataclass
@@ -177,14 +172,8 @@ class Reading:
         named = (n.product_id for span in self.spans for n in span.named)
         return list(dict.fromkeys(pid for pid in named if pid is not None))
 
-    @property
-    def candidates(self) -> list[str]:
-        """Words in square brackets that are a claim if the catalog holds them as an id."""
-        return list(dict.fromkeys(s.candidate for s in self.spans if s.candidate is not None))
-
-    def marked(self, held: Collection[str] = ()) -> Marked:
-        """The answer with every citation as a mark; ``held``: the candidates the catalog
-        holds (claims), the others staying prose."""
+    def marked(self) -> Marked:
+        """The answer with every citation as a mark."""
         marks: dict[str, Named] = {}
         by_name: dict[tuple[bool, str], str] = {}
 
@@ -199,12 +188,7 @@ class Reading:
         pieces: list[str] = []
         last = 0
         for span in self.spans:
-            named = span.named
-            if span.candidate is not None:
-                if span.candidate not in held:
-                    continue
-                named = (Named(span.candidate, None),)
-            pieces += [self.text[last : span.start], ", ".join(mark(n) for n in named)]
+            pieces += [self.text[last : span.start], ", ".join(mark(n) for n in span.named)]
             last = span.end
         pieces.append(self.text[last:])
         return Marked("".join(pieces), marks)

@@ -187,9 +187,9 @@ def _checked(
     index = _ledger_index(event.products)
     reading = KnownProducts([*index, *event.earlier[-earlier.MAX_EARLIER :]]).read(event.answer)
     again = [pid for pid in reading.product_ids() if pid not in index]
-    recalled = earlier.recall(again, catalog, candidates=reading.candidates, deadline_s=deadline_s)
+    recalled = earlier.recall(again, catalog, deadline_s=deadline_s)
     index = _ledger_index([*event.products, *recalled.products])
-    marked = reading.marked(recalled.held)
+    marked = reading.marked()
     text, keyed, unverified = _without_claims(marked, index)
     started = time.perf_counter()
     text, corrections = check_marked(text, keyed, currency)

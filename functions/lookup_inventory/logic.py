@@ -296,9 +296,13 @@ def _fresh_order(products: list[Product], ranked_by: str) -> list[Product]:
     return sorted(products, key=key)
 
 
-def _describe(query: InventoryInput) -> str:
-    parts = [f"{k}={v}" for k, v in query.model_dump(exclude_none=True).items()]
-    return ", ".join(parts) or "everything"
+def _describe(query: InventoryInput, asked: dict[str, str]) -> str:
+    """The query in one line, each product asked for by its id (``asked``: the ids the
+    model's handles and near misses named)."""
+    fields = query.model_dump(exclude_none=True)
+    if "productIds" in fields:
+        fields["productIds"] = [asked.get(pid, pid) for pid in fields["productIds"]]
+    return ", ".join(f"{k}={v}" for k, v in fields.items()) or "everything"
 
 
 def _answer(call: ToolCall, query: InventoryInput, found: Found, page: Page) -> ToolOutput:
@@ -348,12 +352,16 @@ def _answer(call: ToolCall, query: InventoryInput, found: Found, page: Page) -> 
     for_model |= extras
     if notes:
         for_model["note"] = " ".join(notes)
+    # "How I found this" shows the products' ids, never the handles the model used.
     summary = "; ".join(
-        [f"{count} products for {_describe(query)}", f"showed {len(shown)}", *found.remarks]
+        [
+            f"{count} products for {_describe(query, found.asked)}",
+            f"showed {len(shown)}",
+            *found.remarks,
+        ]
     )
     asked = call.tool_use.input
     if found.asked and isinstance(asked.get("productIds"), list):
-        # "How I found this" shows the products' ids, never the handles the model used.
         ids = [found.asked.get(pid, pid) for pid in asked["productIds"]]
         asked = {**asked, "productIds": ids}
     return call.success(for_model, summary, Ledger(products=records), trace_input=asked)

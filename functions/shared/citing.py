@@ -31,12 +31,13 @@ chance of about 1 in 50,000, and an exact id always wins over a handle."""
 MAX_CITABLE: Final = 40
 """Longer ids are cited by handle: a model copies a long string less faithfully."""
 
-_CITABLE = re.compile(rf"[A-Za-z0-9_./#:+-]{{1,{MAX_CITABLE}}}")
+_CITABLE = re.compile(rf"[A-Za-z0-9_./#:+~-]{{1,{MAX_CITABLE}}}")
 """What a model writes back unchanged inside brackets: ASCII letters and digits and a
 few marks that are not Markdown, sentence or clause punctuation."""
 _HANDLE = re.compile(rf"{re.escape(HANDLE_PREFIX)}[A-Z2-7]{{{HANDLE_LENGTH}}}")
 _DASHES = re.compile(r"[\u2010-\u2015\u2212\ufe58\ufe63\uff0d]")
 _WRAPPERS = "`'\"*_\u2018\u2019\u201c\u201d"
+_UNSEEN = frozenset({"Cc", "Cf"})
 
 
 def citable(product_id: str) -> bool:
@@ -61,10 +62,12 @@ def is_handle(text: str) -> bool:
 
 
 def normalise(text: str) -> str:
-    """The form that two writings of one id share: compatibility characters folded
+    """The form that two writings of one id share: invisible characters gone,
+    compatibility characters folded
     (NFKC: fullwidth letters and brackets), case folded, any dash a hyphen, quotes, back
     ticks and Markdown emphasis around it and the spaces at its ends gone, and runs of
     spaces inside it one space."""
-    folded = _DASHES.sub("-", unicodedata.normalize("NFKC", text).casefold())
+    seen = "".join(c for c in text if unicodedata.category(c) not in _UNSEEN)
+    folded = _DASHES.sub("-", unicodedata.normalize("NFKC", seen).casefold())
     folded = folded.strip().strip(_WRAPPERS).strip()
     return " ".join(folded.split())
