@@ -103,7 +103,7 @@ def test_a_woocommerce_export_with_one_sku_twice_imports_both(tmp_path: Path) ->
         for number, name, price in ((201, "The Martian", "9.99"), (202, "Artemis", "11.99"))
     ]  # fmt: skip
     products = imported(export(tmp_path / "woo.csv", WOO_HEADER, rows), "woocommerce")
-    assert [pid for pid, _, _ in products][0] == "BK-WEIR"
+    assert products[0][0] == "BK-WEIR"
     assert products[1][0].startswith("BK-WEIR~")
     assert f"SKU 'BK-WEIR' is also on line 2: imported as '{products[1][0]}'" in products[1][2]
 
