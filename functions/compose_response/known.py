@@ -92,7 +92,8 @@ class KnownProducts:
         self._near: dict[str, set[str]] = {}
         for pid in self.ids:
             for form in (pid, handle(pid)) if not citable(pid) else (pid,):
-                self._near.setdefault(normalise(form), set()).add(pid)
+                if normalise(form):  # an id of quotes or stars alone has no near miss
+                    self._near.setdefault(normalise(form), set()).add(pid)
         # Longest first: of "A" and "A]B", "[A]B]" is the longer one.
         self._longest_first = sorted(self.ids, key=len, reverse=True)
 
@@ -104,7 +105,7 @@ class KnownProducts:
             return token
         if token in self._handles:
             return self._handles[token]
-        near = self._near.get(normalise(token), set())
+        near = self._near.get(normalise(token), set()) if normalise(token) else set()
         return next(iter(near)) if len(near) == 1 else None
 
     def read(self, answer: str) -> Reading:
@@ -138,7 +139,7 @@ class KnownProducts:
             named = self.resolve(written)
             if named is not None and free(*match.span()):
                 add(Span(match.start(), match.end(), (Named(written.strip(), named),)))
-        return Reading(text, sorted(spans, key=lambda span: span.start), self)
+        return Reading(text, sorted(spans, key=lambda span: span.start))
 
     def _square(self, match: re.Match[str]) -> Span | None:
         written = match.group(1).strip()
@@ -160,12 +161,11 @@ class KnownProducts:
 
 @dataclass
 class Reading:
-    """An answer's citations, before what the catalog holds is known."""
+    """An answer's citations: where each is, and what it names."""
 
     text: str
     """The answer as read (without the characters marks are made of)."""
     spans: list[Span]
-    known: KnownProducts
 
     def product_ids(self) -> list[str]:
         """The known products named, in the order they are first named."""
