@@ -3,8 +3,24 @@
 
 import { el } from "./dom.js";
 
-// The same citation pattern as compose_response.text.CITATION.
-const CITATION = /\[([A-Za-z][A-Za-z0-9_-]{0,62}[0-9][A-Za-z0-9_-]{0,62})\](?!\()/g;
+/**
+ * The citations in `text`: "[id]" for a product the answer shows, found by its exact id,
+ * whatever the id holds (the server writes every citation so: compose_response.known),
+ * the longest id first where two could start at one place, and never a Markdown link's
+ * text. Each as { index, end, id }.
+ */
+function citations(text, cards) {
+  const ids = [...cards.keys()].sort((a, b) => b.length - a.length);
+  const found = [];
+  for (let at = text.indexOf("["); at >= 0; at = text.indexOf("[", at + 1)) {
+    const id = ids.find((candidate) => text.startsWith(`[${candidate}]`, at)
+      && text[at + candidate.length + 2] !== "(");
+    if (id === undefined) continue;
+    found.push({ index: at, end: at + id.length + 2, id });
+    at += id.length + 1;
+  }
+  return found;
+}
 
 /** Where `text` has `codePoints` code points behind it, in JavaScript's UTF-16 units. */
 function utf16Offset(text, codePoints) {
@@ -70,21 +86,17 @@ function inline(text, cards, marks = [], at = 0) {
       continue;
     }
     let last = 0;
-    for (const match of part.matchAll(CITATION)) {
-      out.push(...marked(part.slice(last, match.index), marks, start + last));
-      const card = cards.get(match[1]);
-      if (card) {
-        out.push(el("a", {
-          class: "cite",
-          href: `#${card.id}`,
-          "aria-label": `${card.name} (${match[1]}): see the product card`,
-          dataset: { target: card.id },
-          text: match[1],
-        }));
-      } else {
-        out.push(match[0]);
-      }
-      last = match.index + match[0].length;
+    for (const cited of citations(part, cards)) {
+      out.push(...marked(part.slice(last, cited.index), marks, start + last));
+      const card = cards.get(cited.id);
+      out.push(el("a", {
+        class: "cite",
+        href: `#${card.id}`,
+        "aria-label": `${card.name} (${cited.id}): see the product card`,
+        dataset: { target: card.id },
+        text: cited.id,
+      }));
+      last = cited.end;
     }
     out.push(...marked(part.slice(last), marks, start + last));
   }

@@ -20,7 +20,10 @@ export function answerTurn(body, turnId, { sentSessionId } = {}) {
   const cards = new Map();
   for (const product of products) {
     if (product && typeof product.productId === "string" && !cards.has(product.productId)) {
-      cards.set(product.productId, { id: `${turnId}-${product.productId}`, name: product.name, product });
+      // An element id holds no spaces (aria-labelledby reads a list of them): any SKU is
+      // written encoded, "CMP-023" as itself.
+      const id = `${turnId}-${encodeURIComponent(product.productId)}`;
+      cards.set(product.productId, { id, name: product.name, product });
     }
   }
   const outcome = body.outcome || "answered";

@@ -1,7 +1,8 @@
 """Products an answer cites from earlier turns of the conversation, read fresh.
 
 A shopper's follow-up ("is it light?") is often answered from what was already said:
-the model cites the same ``[productId]`` without calling a tool. A product a tool
+the model cites the same product again without calling a tool
+(:mod:`compose_response.known` recognises it, by its id or its handle). A product a tool
 returned in an earlier turn of this session is a finding too. The state machine
 passes the ids of those turns' products (``earlier``: the ``productIds`` that
 ``SaveTurn`` stored for each turn in the history the model saw, which came from the
@@ -21,11 +22,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from compose_response.text import CITATION
 from shared.errors import CatalogUnavailable
-from shared.ledger import Sorted, sort_records
+from shared.ledger import Sorted, clean_record, sort_records
 from shared.observability import logger
-from shared.sanitize import clean_value
 
 MAX_EARLIER = 100
 """Earlier products read at most (one BatchGetItem), the most recently shown first."""
@@ -37,18 +36,6 @@ class Catalog(Protocol):
     """Reads products by id (``shared.catalog_table.DynamoCatalog``)."""
 
     def products_by_id(self, ids: Sequence[str], *, deadline_s: float | None) -> Any: ...
-
-
-def cited_again(answer: str, ledger: set[str], earlier: Sequence[str]) -> list[str]:
-    """The ids ``answer`` cites that no tool returned in this turn but one did earlier,
-    in the order they are cited."""
-    known = set(earlier[-MAX_EARLIER:])
-    wanted: list[str] = []
-    for match in CITATION.finditer(answer):
-        pid = match.group(1)
-        if pid in known and pid not in ledger and pid not in wanted:
-            wanted.append(pid)
-    return wanted
 
 
 def recall(
@@ -66,7 +53,7 @@ def recall(
     except CatalogUnavailable as exc:
         logger.warning("earlier products not read", extra={"ids": ids, "error": str(exc)})
         return Sorted([], 0)
-    records = sort_records(clean_value(p, FIELD_CHARS) for p in read.products)
+    records = sort_records(clean_record(p, FIELD_CHARS) for p in read.products)
     logger.info(
         "cited from earlier turns, read fresh",
         extra={"ids": list(ids), "found": [r.productId for r in records.products]},

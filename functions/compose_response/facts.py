@@ -1,9 +1,10 @@
 """Facts in the answer, checked against the ledger records of the products they are about.
 
 After the model answers, every checkable fact stated in the same sentence or bullet as
-a ``[productId]`` is compared with that product's ledger record: price, RAM and
-storage, weight, battery, screen size, camera, operating system, author and year,
-page count, and whether it is in stock. A wrong fact is rewritten with the record's
+a citation of a product (``[productId]``, :mod:`compose_response.known`) is compared
+with that product's ledger record: price, RAM and storage, weight, battery, screen
+size, camera, operating system, author and year, page count, and whether it is in
+stock. A wrong fact is rewritten with the record's
 value in the unit the answer used ("$299" becomes "$349", "1,1 kg" becomes "1,4 kg",
 "3 lb" becomes "3.1 lb"); a claim that cannot be rewritten in place (stock: "in stock"
 for a sold-out product) removes its sentence, or its whole bullet. Each is a
@@ -76,6 +77,7 @@ from compose_response.compare import (
     record_value,
     rewrite,
 )
+from compose_response.known import KnownProducts
 from compose_response.text import BULLET, CITATION, kept_lines, sentences
 from compose_response.units import halfwidth, quantities
 from shared.catalog.specs import AUTHOR
@@ -120,7 +122,8 @@ class Correction(BaseModel):
 class _Citation:
     start: int
     end: int
-    product_id: str
+    mark: str
+    """The citation's mark: the key of its record in the index."""
 
 
 @dataclass
@@ -145,14 +148,14 @@ def _owner(claim: Claim, cited: list[_Citation], view: str) -> str | None:
     before = [c for c in cited if c.end <= claim.start]
     after = [c for c in cited if c.start >= claim.end]
     if not before or not after:
-        return (after[0] if not before else before[-1]).product_id
+        return (after[0] if not before else before[-1]).mark
     previous, following = before[-1], after[0]
-    if previous.product_id == following.product_id:
-        return previous.product_id
+    if previous.mark == following.mark:
+        return previous.mark
     between = view[previous.end : following.start]
     aside = re.match(r"\s*\([^()]*\)", between)
     if aside and claim.end <= previous.end + aside.end():
-        return previous.product_id  # "[CMP-023] (8 GB RAM, 1.4 kg)"
+        return previous.mark  # "[CMP-023] (8 GB RAM, 1.4 kg)"
     breaks = list(context.clause_breaks(between)) or list(_WEAK_BREAK.finditer(between))
     if not breaks:
         return None
@@ -164,14 +167,14 @@ def _owner(claim: Claim, cited: list[_Citation], view: str) -> str | None:
     first, last = content[0], pieces[-1]
     at = claim.start - previous.end
     if first != last and first[0] <= at < first[1]:
-        return previous.product_id
+        return previous.mark
     if first != last and last[0] <= at < last[1]:
-        return following.product_id
+        return following.mark
     return None
 
 
 def _claims(view: str, cited: list[_Citation], index: LedgerIndex) -> list[Claim]:
-    records = [index[c.product_id] for c in cited]
+    records = [index[c.mark] for c in cited]
     surnames: list[str | None] = [
         str(a).split()[-1] for r in records if (a := record_value(r, AUTHOR.key)) and str(a).split()
     ]
@@ -290,16 +293,17 @@ def _check_segment(
                 continue
             aside = _conversion_aside(claim, view)
         shown = display(key, value, store, weight_unit)
+        product_id = index[owner].productId
         if aside is not None:
             checked.corrections.append(
-                Correction(productId=owner, field=key, said=said, record=shown, dropped=True)
+                Correction(productId=product_id, field=key, said=said, record=shown, dropped=True)
             )
             edits.append((*aside, None))
             continue
         replacement = rewrite(claim, key, value, segment, style, store)
         checked.corrections.append(
             Correction(
-                productId=owner,
+                productId=product_id,
                 field=key,
                 said=said,
                 record=shown,
@@ -347,8 +351,27 @@ def check_facts(
 
     ``index`` maps each product id the tools returned to its ledger record; ``store``
     is the currency of its prices, ``weight_unit`` the unit a correction says a weight in.
-    Each correction that is still in the returned text has its ``start`` there.
+    The products are recognised in the answer by :mod:`compose_response.known`. Each
+    correction that is still in the returned text has its ``start`` there.
     """
+    marked = KnownProducts(index).read(answer).marked()
+    keyed = {m: index[n.product_id] for m, n in marked.marks.items() if n.product_id in index}
+    text, corrections = check_marked(marked.text, keyed, store, weight_unit)
+    shown, where = marked.render(text)
+    for correction in corrections:
+        if correction.start is not None:
+            correction.start = where(correction.start)
+    return shown, corrections
+
+
+def check_marked(
+    answer: str,
+    index: LedgerIndex,
+    store: str = money.DEFAULT_CURRENCY,
+    weight_unit: str = DEFAULT_WEIGHT_UNIT,
+) -> tuple[str, list[Correction]]:
+    """:func:`check_facts` of an answer whose citations are marks
+    (:class:`~compose_response.known.Marked`); ``index`` maps each mark to its record."""
     answer = answer.replace(_OPEN, "").replace(_CLOSE, "")
     style = answer_style(answer)
     corrections: list[Correction] = []

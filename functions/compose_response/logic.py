@@ -3,7 +3,8 @@
 Products come only from the ledger: the full records the tools returned in this
 execution, and those of earlier turns of the session that the answer cites again,
 read fresh (:mod:`compose_response.earlier`). The model's text decides which of them
-to show, by citing ``[productId]``; a citation of anything the tools did not return
+to show, by citing ``[productId]`` (recognised by identity, whatever the id looks like:
+:mod:`compose_response.known`); a citation of anything the tools did not return
 is removed together with the clause, sentence or bullet that makes the claim
 (:mod:`compose_response.citations`). What the remaining
 sentences state about a cited product is then checked against its record
@@ -19,8 +20,8 @@ from pydantic import BaseModel, Field, model_validator
 
 from compose_response import earlier, money
 from compose_response.citations import drop_claims
-from compose_response.facts import Correction, check_facts, trace_line
-from compose_response.text import CITATION
+from compose_response.facts import Correction, check_marked, trace_line
+from compose_response.known import KnownProducts, Marked
 from shared.contract import Usage
 from shared.ledger import LedgerIndex, LedgerProduct, LedgerProducts, sort_records
 from shared.vocabulary import FALLBACK_REASONS, Outcome
@@ -115,21 +116,24 @@ def cited_products(
 ) -> tuple[str, list[LedgerProduct], list[str]]:
     """The answer without unverifiable claims, the cited records in order, the dropped ids."""
     index = _ledger_index(ledger)
-    unknown: list[str] = []
-    for match in CITATION.finditer(answer):
-        if match.group(1) not in index and match.group(1) not in unknown:
-            unknown.append(match.group(1))
-    text = drop_claims(answer, set(unknown)) if unknown else answer.strip()
-    return text, _cited(text, index), unknown
+    marked = KnownProducts(index).read(answer).marked()
+    text, keyed, unknown = _without_claims(marked, index)
+    shown, _ = marked.render(text)
+    return shown, _cited(marked, text, keyed), unknown
 
 
-def _cited(text: str, index: LedgerIndex) -> list[LedgerProduct]:
+def _without_claims(marked: Marked, index: LedgerIndex) -> tuple[str, LedgerIndex, list[str]]:
+    """The marked answer without the claims of products ``index`` lacks, its records by
+    mark, and the ids of those products as the answer wrote them."""
+    keyed = {m: index[n.product_id] for m, n in marked.marks.items() if n.product_id in index}
+    unknown = {m: n.product_id or n.written for m, n in marked.marks.items() if m not in keyed}
+    text = drop_claims(marked.text, set(unknown)) if unknown else marked.text.strip()
+    return text, keyed, list(dict.fromkeys(unknown.values()))
+
+
+def _cited(marked: Marked, text: str, keyed: LedgerIndex) -> list[LedgerProduct]:
     # Cards only for what the text still cites: the words and the cards agree.
-    cited: list[str] = []
-    for match in CITATION.finditer(text):
-        if match.group(1) in index and match.group(1) not in cited:
-            cited.append(match.group(1))
-    return [index[pid] for pid in cited]
+    return [keyed[mark] for mark in marked.cited(text) if mark in keyed]
 
 
 def _product_line(product: LedgerProduct, currency: str) -> str:
@@ -160,6 +164,47 @@ FOUND_WORDS: dict[str, FoundWords] = {
     ),
 }
 """The words of a fallback whose products are not "what I found so far"; by reason."""
+
+
+class Checked(NamedTuple):
+    """The model's answer as the shopper reads it, and what the checks found."""
+
+    answer: str
+    products: list[LedgerProduct]
+    corrections: list[Correction]
+    unverified: list[str]
+    refused: int
+    check_ms: int
+
+
+def _checked(
+    event: ComposeInput,
+    currency: str,
+    weight_unit: str,
+    catalog: earlier.Catalog | None,
+    deadline_s: float | None,
+) -> Checked:
+    """The model's answer checked: its citations recognised (:mod:`compose_response.known`),
+    the claims no tool vouches for removed, its facts checked."""
+    index = _ledger_index(event.products)
+    reading = KnownProducts([*index, *event.earlier[-earlier.MAX_EARLIER :]]).read(event.answer)
+    again = [pid for pid in reading.product_ids() if pid not in index]
+    recalled = earlier.recall(again, catalog, deadline_s=deadline_s)
+    index = _ledger_index([*event.products, *recalled.products])
+    marked = reading.marked()
+    text, keyed, unverified = _without_claims(marked, index)
+    started = time.perf_counter()
+    text, corrections = check_marked(text, keyed, currency, weight_unit)
+    check_ms = int((time.perf_counter() - started) * 1000)
+    products = _cited(marked, text, keyed)
+    answer, where = marked.render(text)
+    for correction in corrections:
+        if correction.start is not None:
+            correction.start = where(correction.start)
+    if not answer:
+        answer = "Sorry, I couldn't find a product I can vouch for. Could you rephrase?"
+    refused = event.refusedRecords + recalled.refused
+    return Checked(answer, products, corrections, unverified, refused, check_ms)
 
 
 def fallback_answer(
@@ -193,24 +238,16 @@ def compose(
     corrections: list[Correction] = []
     check_ms = 0
     refused = event.refusedRecords
+    products: list[LedgerProduct]
     if event.outcome == "refused":
         answer, products = REFUSAL, []
     elif event.outcome == "fallback":
         products = list(_ledger_index(event.products).values())[:FALLBACK_PRODUCTS]
         answer = fallback_answer(event.fallbackReason, products, currency)
     else:
-        again = earlier.cited_again(event.answer, set(_ledger_index(event.products)), event.earlier)
-        recalled = earlier.recall(again, catalog, deadline_s=deadline_s)
-        refused += recalled.refused
-        ledger = [*event.products, *recalled.products]
-        index = _ledger_index(ledger)
-        text, _, unverified = cited_products(event.answer, ledger)
-        started = time.perf_counter()
-        answer, corrections = check_facts(text, index, currency, weight_unit)
-        check_ms = int((time.perf_counter() - started) * 1000)
-        products = _cited(answer, index)
-        if not answer:
-            answer = "Sorry, I couldn't find a product I can vouch for. Could you rephrase?"
+        answer, products, corrections, unverified, refused, check_ms = _checked(
+            event, currency, weight_unit, catalog, deadline_s
+        )
     room = MAX_ANSWER_CHARS - (len(TRUNCATED_NOTE) + 2 if event.outcome == "truncated" else 0)
     if len(answer) > room:
         answer = answer[: room - 1].rstrip() + "…"

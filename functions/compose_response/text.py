@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import re
 
-# An id inside square brackets that is not a Markdown link and holds a digit.
-CITATION = re.compile(r"\[([A-Za-z][A-Za-z0-9_-]{0,62}[0-9][A-Za-z0-9_-]{0,62})\](?!\()")
+MARKS = ("\ue000", "\uf8ff")
+"""The private-use characters a citation's mark is written with while the answer is
+checked (:mod:`compose_response.known`); any in the model's own text are removed first."""
+CITATION = re.compile(rf"\[([{MARKS[0]}-{MARKS[1]}])\]")
+"""A citation as the checks read it: ``[`` a mark ``]``, where the mark stands for a
+product the answer names (:class:`compose_response.known.Marked`). The model's own
+writing of it, whatever the id looks like, was recognised before."""
 
 BULLET = re.compile(r"\s*([-*•]|\d+[.)])\s")
 """A bullet or numbered line: a claim is removed with its whole line."""

@@ -16,7 +16,8 @@ The model gets the number of matches and at most ``max_results`` compact records
 enough to choose and to cite ``[productId]``. The ledger gets the full fresh records
 of exactly those products, and the response is built from the ledger.
 
-A follow-up ("is the second one lighter?") names products with ``productIds``:
+A follow-up ("is the second one lighter?") names products with ``productIds``, as the
+model cites them (an id, a handle, an id in another case: ``SearchIndex.resolve``):
 exactly those are read from the table; the index orders and filters them by their
 specs, and the price and stock filters apply to the fresh values.
 
@@ -84,6 +85,8 @@ class Found:
     extras: dict[str, Any] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     remarks: list[str] = field(default_factory=list)
+    asked: dict[str, str] = field(default_factory=dict)
+    """Each product id asked for, as the model wrote it, with the id it names."""
 
 
 def run(
@@ -221,12 +224,15 @@ def _follow_up(
     page: Page,
     deadline_s: float | None,
 ) -> Found:
-    ids = list(dict.fromkeys(asked))
+    # A product is asked for as the model cites it: its id, its handle, a near miss.
+    named = index.resolve(asked)
+    ids = list(dict.fromkeys(named.get(pid, pid) for pid in asked))
     read = reader.products_by_id(ids, deadline_s=deadline_s)
     fresh = {p.get("productId"): p for p in read.products}
     # The index orders the asked products and applies the spec filters; price and
     # stock are decided on the fresh records.
     fields = {k: v for k, v in _fields(query).items() if k not in FRESH_FILTERS}
+    fields["productIds"] = ids
     result = index.search(SearchQuery.from_input(fields, limit=len(ids)))
     ranked = [fresh[pid] for pid in result.product_ids if pid in fresh]
     kept = _fresh_order([p for p in ranked if _passes(p, query, result)], result.ranked_by)
@@ -237,7 +243,8 @@ def _follow_up(
         ranks={str(p.get("productId")): rank for rank, p in enumerate(kept)},
         end=len(kept),
     )
-    missing = [pid for pid in ids if pid not in fresh]
+    found.asked = {pid: named[pid] for pid in asked if pid in named}
+    missing = [pid for pid in dict.fromkeys(asked) if named.get(pid, pid) not in fresh]
     if missing and read.complete:
         found.extras["notFound"] = missing
         found.remarks.append(f"not found: {', '.join(missing)}")
@@ -295,9 +302,13 @@ def _fresh_order(products: list[Product], ranked_by: str) -> list[Product]:
     return sorted(products, key=key)
 
 
-def _describe(query: InventoryInput) -> str:
-    parts = [f"{k}={v}" for k, v in query.model_dump(exclude_none=True).items()]
-    return ", ".join(parts) or "everything"
+def _describe(query: InventoryInput, asked: dict[str, str]) -> str:
+    """The query in one line, each product asked for by its id (``asked``: the ids the
+    model's handles and near misses named)."""
+    fields = query.model_dump(exclude_none=True)
+    if "productIds" in fields:
+        fields["productIds"] = [asked.get(pid, pid) for pid in fields["productIds"]]
+    return ", ".join(f"{k}={v}" for k, v in fields.items()) or "everything"
 
 
 def _answer(call: ToolCall, query: InventoryInput, found: Found, page: Page) -> ToolOutput:
@@ -352,7 +363,16 @@ def _answer(call: ToolCall, query: InventoryInput, found: Found, page: Page) -> 
     for_model |= extras
     if notes:
         for_model["note"] = " ".join(notes)
+    # "How I found this" shows the products' ids, never the handles the model used.
     summary = "; ".join(
-        [f"{count} products for {_describe(query)}", f"showed {len(shown)}", *found.remarks]
+        [
+            f"{count} products for {_describe(query, found.asked)}",
+            f"showed {len(shown)}",
+            *found.remarks,
+        ]
     )
-    return call.success(for_model, summary, Ledger(products=records))
+    asked = call.tool_use.input
+    if found.asked and isinstance(asked.get("productIds"), list):
+        ids = [found.asked.get(pid, pid) for pid in asked["productIds"]]
+        asked = {**asked, "productIds": ids}
+    return call.success(for_model, summary, Ledger(products=records), trace_input=asked)

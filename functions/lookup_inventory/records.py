@@ -7,6 +7,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from shared.catalog_table import CatalogRead, Product
+from shared.citing import cite_as
+from shared.ledger import clean_record
 from shared.sanitize import clean_text, clean_value
 from shared.search import Hit, SearchIndex, SearchQuery
 from shared.weight import DEFAULT_WEIGHT_UNIT, for_model
@@ -26,7 +28,8 @@ def compact(
     with_summary: bool = True,
     weight_unit: str = DEFAULT_WEIGHT_UNIT,
 ) -> dict[str, Any]:
-    """The fields the model needs to choose and cite a product, and nothing else.
+    """The fields the model needs to choose and cite a product, and nothing else: its
+    id as the model cites it (:func:`shared.citing.cite_as`).
 
     Every token here is read on every later call of the turn: the category is left out
     when the search named it, specs that say "none" are left out, and the description
@@ -35,8 +38,10 @@ def compact(
     (``weight_unit``), and a product on sale says so, with the price before the sale.
     """
     specs = {k: v for k, v in (product.get("specs") or {}).items() if _informative(v)}
+    pid = product.get("productId")
     item: dict[str, Any] = {
-        "productId": product.get("productId"),
+        # An id a model could not copy back faithfully is given as its handle.
+        "productId": cite_as(pid) if isinstance(pid, str) else pid,
         "name": clean_text(str(product.get("name", "")), 120),
         "brand": clean_text(str(product.get("brand", "")), 60),
     }
@@ -69,9 +74,9 @@ def on_sale(product: Product) -> dict[str, Any] | None:
 
 
 def full_record(product: Product) -> dict[str, Any]:
-    """A catalog record as the response shows it: every field, cleaned of control characters."""
-    cleaned: dict[str, Any] = clean_value(product, 2000)
-    return cleaned
+    """A catalog record as the response shows it: every field, cleaned of control
+    characters, its id as the catalog holds it."""
+    return clean_record(product, 2000)
 
 
 class SnapshotRecords:

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator
 
 from shared.catalog.categories import PLURALS, CategoryName
 from shared.catalog.derive import bounds, kinds, sorts
+from shared.citing import is_handle
 from shared.currency import DEFAULT_CURRENCY, InStoreCurrency, amount
 from shared.product import ProductId
 from shared.tool_steps import Words, field_words
@@ -202,9 +203,7 @@ class InventoryInput(_WithBounds):
         """This search in the shopper's words, its prices in the store's ``currency``:
         "Searching the catalog for gaming laptops under $1,500"."""
         if self.productIds:
-            ids = self.productIds
-            named = ", ".join(ids[:-1]) + f" and {ids[-1]}" if len(ids) > 1 else ids[0]
-            return f"Looking up {named} in the catalog"
+            return f"Looking up {_products_words(self.productIds)} in the catalog"
         kinds_asked = field_words(self, [spec.key for spec, _ in kinds()])
         (category,) = kinds_asked[:1] or field_words(self, ["category"]) or ["products"]
         subject = self.keywords or (f"“{self.productName}”" if self.productName else category)
@@ -229,6 +228,19 @@ class InventoryInput(_WithBounds):
         if count in (0, "0"):
             return "nothing found" + read
         return f"{count} found{read}" if count is not None else "done"
+
+
+def _products_words(ids: list[str]) -> str:
+    """The products asked for, as the shopper may read them: their ids, and a count of
+    those asked for by handle, which is the model's word, not the store's."""
+    named = [pid for pid in dict.fromkeys(ids) if not is_handle(pid)]
+    others = len(dict.fromkeys(ids)) - len(named)
+    noun = "product" if others == 1 else "products"
+    if others and named:
+        named.append(f"{others} more {noun}")
+    elif others:
+        named.append("a product" if others == 1 else f"{others} products")
+    return ", ".join(named[:-1]) + f" and {named[-1]}" if len(named) > 1 else named[0]
 
 
 def corrected_words(corrected: dict[str, str]) -> str:

@@ -135,8 +135,10 @@ def tool_output(
     summary: str,
     ms: int,
     ledger: Ledger | None = None,
+    trace_input: dict[str, Any] | None = None,
 ) -> ToolOutput:
-    """Assemble a :class:`ToolOutput`; an error result always carries content."""
+    """Assemble a :class:`ToolOutput`; an error result always carries content.
+    ``trace_input`` is the input as the trace shows it, when not the model's own."""
     return ToolOutput(
         tool_result={
             "toolUseId": tool_use.tool_use_id,
@@ -146,7 +148,7 @@ def tool_output(
         ledger=ledger or Ledger(),
         trace=TraceEntry(
             tool=tool_use.name,
-            input=_trace_input(tool_use.input),
+            input=_trace_input(tool_use.input if trace_input is None else trace_input),
             status=status,
             summary=summary[:300],
             ms=ms,
@@ -170,7 +172,12 @@ class ToolCall:
         return int((self._clock() - self._started) * 1000)
 
     def success(
-        self, for_model: dict[str, Any], summary: str, ledger: Ledger | None = None
+        self,
+        for_model: dict[str, Any],
+        summary: str,
+        ledger: Ledger | None = None,
+        *,
+        trace_input: dict[str, Any] | None = None,
     ) -> ToolOutput:
         return tool_output(
             self.tool_use,
@@ -179,6 +186,7 @@ class ToolCall:
             summary=summary,
             ms=self.elapsed_ms(),
             ledger=ledger,
+            trace_input=trace_input,
         )
 
     def failure(self, kind: str, message: str, summary: str) -> ToolOutput:

@@ -34,6 +34,7 @@ from pydantic import (
 from shared.catalog.categories import CategoryName
 from shared.observability import logger
 from shared.product import FiniteFloat, ImageUrl, ProductId, Unsaid, WebAddress
+from shared.sanitize import clean_value
 from shared.tool_errors import describe_validation_error
 
 Price = Annotated[StrictInt, Field(ge=0)] | Annotated[FiniteFloat, Field(ge=0)]
@@ -130,6 +131,16 @@ def sort_records(records: Iterable[Any]) -> Sorted:
                 },
             )
     return Sorted(kept, refused)
+
+
+def clean_record(record: dict[str, Any], limit: int) -> dict[str, Any]:
+    """``record`` with its text cleaned and cut to ``limit`` (:func:`shared.sanitize.clean_value`),
+    but its ``productId`` exactly as the catalog holds it: an id is an identity, and a
+    SKU's own spaces are part of it."""
+    cleaned: dict[str, Any] = clean_value(record, limit)
+    if "productId" in record:
+        cleaned["productId"] = record["productId"]
+    return cleaned
 
 
 def products_of(records: Iterable[Any]) -> list[LedgerProduct]:

@@ -12,6 +12,7 @@ No AWS imports here: the local CLI validates import files with it and a Lambda m
 from __future__ import annotations
 
 import re
+import unicodedata
 from decimal import Decimal
 from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
@@ -24,6 +25,8 @@ from pydantic import (
     StrictBool,
     StrictInt,
     StrictStr,
+    StringConstraints,
+    TypeAdapter,
     ValidationError,
     ValidatorFunctionWrapHandler,
     WrapValidator,
@@ -34,8 +37,41 @@ from pydantic_core import PydanticCustomError
 from shared.catalog.categories import CategoryName
 from shared.sanitize import has_control_characters
 
-ProductId = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")]
-"""A product's id, as the catalog, the tools and the citations in an answer write it."""
+MAX_PRODUCT_ID = 255
+"""Shopify's limit for a SKU, the longest id a store's platform gives."""
+_HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp"})
+"""Controls (tab and newline too), formatting characters (zero-width, bidi), private use,
+surrogates, unassigned code points and line or paragraph separators: none of them can be
+read on a screen, so an id holding one could never be told from another."""
+
+
+def _readable_id(value: str) -> str:
+    if any(unicodedata.category(char) in _HIDDEN_CATEGORIES for char in value):
+        raise PydanticCustomError("product_id", "must not contain control or invisible characters")
+    return value
+
+
+ProductId = Annotated[
+    str,
+    Field(min_length=1, max_length=MAX_PRODUCT_ID),
+    StringConstraints(strip_whitespace=True),
+    AfterValidator(_readable_id),
+]
+"""A product's id: any SKU a store has, as it writes it (its ends stripped of spaces),
+1 to 255 characters, none of them control or invisible. Nothing else is asked of its
+shape: a citation recognises a product by its id, not by what the id looks like
+(``compose_response.known``), and one that cannot be written safely in a citation is
+cited by a handle (``shared.citing``)."""
+_PRODUCT_ID: TypeAdapter[str] = TypeAdapter(ProductId)
+
+
+def is_product_id(text: str) -> bool:
+    """Whether ``text`` could be a product's id, exactly as written (ends included)."""
+    try:
+        return _PRODUCT_ID.validate_python(text) == text
+    except ValidationError:
+        return False
+
 
 MAX_SPECS = 50
 MAX_SPEC_TEXT = 1000

@@ -14,15 +14,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from shared.product import MAX_DESCRIPTION, MAX_SPECS
+from shared.product import MAX_DESCRIPTION, MAX_PRODUCT_ID, MAX_SPECS
 from storechat.catalog.errors import CatalogFileError
 from storechat.catalog.html_text import html_to_text
 from storechat.catalog.mapping import BRAND_NAMES, is_brand, spec_entry
 from storechat.catalog.rows import Raw, ReadOptions, RowProblem
 from storechat.catalog.textfile import CsvFile
 
-MAX_ID = 64
-_ID_CHARACTERS = re.compile(r"[^A-Za-z0-9_-]+")
 _PRICE = re.compile(r"\d+(?:\.\d+)?")
 _DECIMAL_COMMA = re.compile(r"\d+,\d{1,2}")
 _THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
@@ -99,16 +97,16 @@ def paired_columns(header: Sequence[str], names: str, values: str) -> list[tuple
 
 
 def product_id(text: str) -> str | None:
-    """A catalog product id from a SKU or a handle: characters an id may not hold become
-    "-", and one too long keeps its start and a hash of the whole, so it stays unique
-    and the same on every import."""
-    cleaned = _ID_CHARACTERS.sub("-", text.strip()).strip("-_")
+    """A catalog product id from a SKU (or from a handle and option values), as the store
+    writes it: only the spaces at its ends go. One longer than an id may be keeps its
+    start and a hash of the whole, so it stays unique and the same on every import."""
+    cleaned = text.strip()
     if not cleaned:
         return None
-    if len(cleaned) <= MAX_ID:
+    if len(cleaned) <= MAX_PRODUCT_ID:
         return cleaned
     digest = hashlib.sha256(text.encode()).hexdigest()[:10]
-    return f"{cleaned[: MAX_ID - 11].rstrip('-_')}-{digest}"
+    return f"{cleaned[: MAX_PRODUCT_ID - 11].rstrip()}-{digest}"
 
 
 def price(text: str, decimal_comma: bool) -> float | None:
@@ -217,6 +215,8 @@ class Draft:
     problems: list[RowProblem] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     category_from: str | None = None
+    variant: str | None = None
+    """What the platform tells this variant apart by besides its SKU (see :class:`Raw`)."""
 
     def problem(self, column_key: str, message: str) -> None:
         self.problems.append(RowProblem(self.line, self.columns.get(column_key, ""), message))
@@ -254,6 +254,7 @@ class Draft:
             tuple(self.notes),
             self.columns,
             self.category_from,
+            self.variant,
         )
 
 

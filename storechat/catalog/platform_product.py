@@ -158,6 +158,8 @@ def _kind(draft: Draft, kind: str | None, category: str) -> None:
 
 
 def _identify(draft: Draft, product: PlatformProduct, variant: PlatformVariant) -> None:
+    # What tells the variant apart besides its SKU: a duplicate SKU's id is made from it.
+    draft.variant = variant.fallback_id or None
     source = variant.sku or variant.fallback_id
     identity = product_id(source) if source else None
     if identity:

@@ -7,12 +7,15 @@ record as a product (``shared.product``), refuses a price above the ceiling and 
 ``productId`` seen before, and says which column of the file a problem is in.
 
 Rows stream: a file of a million products is never held in memory, only the ids seen
-so far (a ``productId`` twice in one file is a mistake, and DynamoDB refuses two writes
-to one key in a batch).
+so far. In the catalog's own formats a ``productId`` twice in one file is a mistake
+(and DynamoDB refuses two writes to one key in a batch). A platform allows one SKU on
+several variants: there the later ones get ids of their own (:func:`duplicate_id`),
+and the import notes each.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import date
@@ -21,7 +24,7 @@ from typing import Literal, cast, get_args
 
 from pydantic import ValidationError
 
-from shared.product import Product, ProductDeletion, validate_row
+from shared.product import MAX_PRODUCT_ID, Product, ProductDeletion, validate_row
 from storechat.catalog.errors import CatalogFileError
 from storechat.catalog.mapping import CategoryMap
 
@@ -75,6 +78,10 @@ class Raw:
     """The file's column for each product field, so a problem names what the user wrote."""
     category_from: str | None = None
     """The platform's category (or type) that decided the product's category."""
+    variant: str | None = None
+    """What a platform tells this variant apart by besides its SKU (Shopify: the handle and
+    the option values; WooCommerce: the row's ID): a platform allows one SKU on several
+    variants, and the second takes an id made from this (:func:`duplicate_id`)."""
 
 
 @dataclass(frozen=True)
@@ -166,12 +173,27 @@ def read_rows(path: Path, fmt: Format, options: ReadOptions | None = None) -> It
             yield BadRow(line, tuple(problems), product_id if isinstance(product_id, str) else None)
             continue
         first = seen.setdefault(row.productId, line)
+        notes = raw.notes
+        if first != line and fmt in PLATFORMS and raw.variant and isinstance(row, Product):
+            # The platform allows it: this variant is imported under an id of its own.
+            other = duplicate_id(row.productId, raw.variant)
+            if seen.setdefault(other, line) == line:
+                notes += (f"SKU {row.productId!r} is also on line {first}: imported as {other!r}",)
+                row, first = row.model_copy(update={"productId": other}), line
         if first != line:
             column = raw.columns.get("productId", "productId")
             reason = f"{row.productId} is already on line {first}"
             yield BadRow(line, (RowProblem(line, column, reason),))
             continue
-        yield ValidRow(line, row, raw.notes, raw.category_from)
+        yield ValidRow(line, row, notes, raw.category_from)
+
+
+def duplicate_id(product_id: str, variant: str) -> str:
+    """The id of a variant whose SKU another variant of the export has: the SKU, ``~``
+    and a hash of what tells the variant apart, so it is the same on every import.
+    The first row of the file with the SKU keeps the SKU itself."""
+    digest = hashlib.sha256(variant.encode("utf-8")).hexdigest()[:8]
+    return f"{product_id[: MAX_PRODUCT_ID - 9]}~{digest}"
 
 
 def _problems(line: int, exc: ValidationError, columns: Mapping[str, str]) -> Iterator[RowProblem]:

@@ -55,7 +55,7 @@ def previous_answer(messages: list[dict[str, Any]]) -> str | None:
     return None
 
 
-_TOP_PICK = re.compile(r"^1\.\s+(?P<name>[^\[\n]+?)\s+\[[A-Za-z0-9_-]+\]", re.MULTILINE)
+_TOP_PICK = re.compile(r"^1\.\s+(?P<name>[^\[\n]+?)\s+\[[^\[\]\n]+\]", re.MULTILINE)
 
 
 def last_top_pick(messages: list[dict[str, Any]]) -> str | None:

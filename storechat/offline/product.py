@@ -48,8 +48,8 @@ class Product:
         if not isinstance(raw, dict):
             return None
         pid = raw.get("productId")
-        # An id that compose_response could not read back is never cited.
-        if not isinstance(pid, str) or not re.fullmatch(r"[A-Za-z0-9_-]{1,64}", pid):
+        # Any SKU is an id (compose_response recognises it by identity); text is needed.
+        if not isinstance(pid, str) or not pid.strip():
             return None
         specs = raw.get("specs")
         return cls(

@@ -16,7 +16,9 @@ from storechat.offline.product import to_number
 
 _I = re.IGNORECASE
 
-_CITATION = re.compile(r"\[([A-Za-z0-9_-]{1,64})\]")
+# Whatever a pair of square brackets holds (any SKU), but a Markdown link's text: the
+# answer was written by compose_response, which writes every citation as [productId].
+_CITATION = re.compile(r"\[([^\[\]\n]{1,255})\](?!\()")
 _PRICE = re.compile(r"\$\s?(\d[\d,]*(?:\.\d+)?)")
 
 # Each way to point at the products shown, in the order they are tried.

@@ -49,10 +49,23 @@ def test_a_bullet_with_an_invented_product_is_dropped_whole() -> None:
     assert unknown == ["FAKE-1"]
 
 
-def test_markdown_links_and_plain_brackets_are_not_citations() -> None:
-    text, products, unknown = cited_products("See [the guide](https://x.test) and [note].", LEDGER)
+def test_markdown_links_and_empty_brackets_are_not_citations() -> None:
+    text, products, unknown = cited_products(
+        "See [the guide](https://x.test) (the note below). Pick a [ ] box.", LEDGER
+    )
     assert products == [] and unknown == []
-    assert text == "See [the guide](https://x.test) and [note]."
+    assert text == "See [the guide](https://x.test) (the note below). Pick a [ ] box."
+
+
+def test_anything_in_square_brackets_is_a_citation_whatever_it_looks_like() -> None:
+    # Given a store whose ids may be any text, When the model writes in square brackets
+    # what no tool returned, one word or several, Then the shopper does not read that claim
+    text, products, unknown = cited_products(
+        "The [CMP-002] is light. Also try [note]. Or the [ZEPHYR ULTRA 2].", LEDGER
+    )
+    assert text == "The [CMP-002] is light."
+    assert [p.productId for p in products] == ["CMP-002"]
+    assert unknown == ["note", "ZEPHYR ULTRA 2"]
 
 
 def test_fallback_names_the_reason_and_offers_what_was_found() -> None:

@@ -68,7 +68,9 @@ def test_what_is_not_a_product_is_refused() -> None:
     refused = [
         "CMP-1",  # not a record at all
         {"name": "No id"},
-        {"productId": "bad id!", "name": "Spaces in the id"},
+        {"productId": "bad\u200bid", "name": "An invisible character in the id"},
+        {"productId": "  ", "name": "No id but spaces"},
+        {"productId": "x" * 256, "name": "An id longer than a SKU may be"},
         {"productId": "CMP-1"},  # no name
         {"productId": "CMP-1", "name": "Negative", "price": -5},
         {"productId": "CMP-1", "name": "True price", "price": True},

@@ -366,9 +366,11 @@ def test_an_option_becomes_the_catalog_spec_it_names(
     assert spec_entry(name, value) == spec
 
 
-def test_an_id_keeps_to_the_catalogs_characters_and_a_long_one_stays_unique() -> None:
-    assert product_id("MLK03LL/A") == "MLK03LL-A"
-    long_a, long_b = product_id("x" * 80 + "a"), product_id("x" * 80 + "b")
+def test_an_id_is_the_sku_as_the_store_writes_it_and_a_long_one_stays_unique() -> None:
+    # A SKU is an id whatever it holds: only the spaces at its ends go.
+    for sku in ("MLK03LL/A", "100201", "BK-THE-MARTIAN-PA", "bk.martian pb", "#4411", "///"):
+        assert product_id(f"  {sku} ") == sku
+    long_a, long_b = product_id("x" * 300 + "a"), product_id("x" * 300 + "b")
     assert long_a and long_b and long_a != long_b
-    assert len(long_a) == 64 and long_a == product_id("x" * 80 + "a")
-    assert product_id("///") is None
+    assert len(long_a) == 255 and long_a == product_id("x" * 300 + "a")
+    assert product_id("   ") is None

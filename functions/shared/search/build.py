@@ -23,7 +23,9 @@ columns are not the ones it declares, :attr:`SnapshotMeta.facets`):
   for correcting a misspelt search (:mod:`~shared.search.spelling`);
 * ``listing`` and ``listing_fields`` (format 2): what the store carries, in the
   catalog's words: brands and the values of every spec, with their products
-  (:mod:`~shared.search.listing`).
+  (:mod:`~shared.search.listing`);
+* ``handles`` and an index of the ids in lower case (format 4): a product asked for by
+  the handle it is cited by, or by its id in another case (:mod:`~shared.search.ids`).
 
 A format 1 snapshot (none of these) is still read: its searches are not corrected and
 it lists nothing. Format 3 added the products' ``compare_at_price`` (what a search for
@@ -54,13 +56,14 @@ from typing import Any
 
 from shared.catalog.specs import FORM_FACTOR, OS
 from shared.search.driver import sqlite_module
+from shared.search.ids import FOLDED_INDEX, HANDLES_SCHEMA, build_handles
 from shared.search.listing import LISTING_SCHEMA, build_listing
 from shared.search.query import SORTS
 from shared.search.schema import FACETS, Document, document
 from shared.search.spelling import SPELLING_SCHEMA, build_spelling
 
-FORMAT_VERSION = 3
-READABLE_FORMATS = frozenset({1, 2, FORMAT_VERSION})
+FORMAT_VERSION = 4
+READABLE_FORMATS = frozenset({1, 2, 3, FORMAT_VERSION})
 READ_FRESH: tuple[str, ...] = ("price", "stock")
 """What the catalog tool reads from the catalog table for every product it shows, and
 filters and orders on again (``lookup_inventory``): a change to these alone needs no
@@ -124,7 +127,7 @@ CREATE TABLE category_facets (
 CREATE VIRTUAL TABLE fts USING fts5(
     {", ".join(FTS_COLUMNS)}, content='', tokenize='{TOKENIZER}'
 );
-{SPELLING_SCHEMA}{LISTING_SCHEMA}"""
+{SPELLING_SCHEMA}{LISTING_SCHEMA}{HANDLES_SCHEMA}"""
 
 # Built after the rows are in (cheaper than keeping them up to date row by row).
 # A sort reads one of these in order and stops at its limit: within a category (a
@@ -134,6 +137,7 @@ CREATE VIRTUAL TABLE fts USING fts5(
 # The first sortBy on a facet sets its index's direction; its reverse walks it backwards.
 _DIRECTION = {column: "DESC" if desc else "ASC" for column, desc in reversed(SORTS.values())}
 _INDEXES = [
+    FOLDED_INDEX,
     "CREATE INDEX products_category_price ON products (category, price)",
     "CREATE INDEX products_brand ON products (brand_key, category, price)",
     *(
@@ -257,6 +261,7 @@ def build_index(
             db.execute("INSERT INTO fts (fts) VALUES ('optimize')")
             build_spelling(db, docs)
             build_listing(db, docs)
+            build_handles(db, (doc.product_id for doc in docs))
             for statement in _INDEXES:
                 db.execute(statement)
             # Which facets each category has: a sort or a boost on a facet that a

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -39,6 +40,7 @@ from shared.search.build import SnapshotMeta, read_meta
 from shared.search.correct import Corrector
 from shared.search.driver import connect, database_errors, read_only_uri
 from shared.search.errors import SnapshotUnreadable
+from shared.search.ids import resolve as resolve_ids
 from shared.search.intents import BOOST_COLUMNS, BOOST_ORDER, BOOSTS
 from shared.search.listing import Listing
 from shared.search.plan import LEVELS, Plan, explicit_fields, levels_for, make_plan
@@ -128,6 +130,14 @@ class SearchIndex:
         try:
             search = _Search(self, self._connection(), count_cap, rank_window, examine)
             return search.run(query)
+        except database_errors() as exc:
+            raise SnapshotUnreadable(f"{self.path.name}: {exc}") from exc
+
+    def resolve(self, asked: Sequence[str]) -> dict[str, str]:
+        """Each of ``asked`` (ids as a model writes them) that names a product, with that
+        product's id (:mod:`~shared.search.ids`)."""
+        try:
+            return resolve_ids(self._connection(), asked, self.meta.format_version)
         except database_errors() as exc:
             raise SnapshotUnreadable(f"{self.path.name}: {exc}") from exc
 
