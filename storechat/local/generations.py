@@ -27,10 +27,10 @@ what a generation holds until it is deleted is about a megabyte an execution."""
 class Generations:
     """Hands out the state machine an execution starts on, and deletes replaced ones."""
 
-    def __init__(self, sfn: Any, definition: str, *, size: int = GENERATION_SIZE) -> None:
+    def __init__(self, sfn: Any, definition: str) -> None:
         self._sfn = sfn
         self._definition = definition
-        self._size = size
+        self._size = GENERATION_SIZE
         self._lock = threading.Lock()
         self._made = 0
         self._current = ""

@@ -174,7 +174,7 @@ def test_without_a_budget_no_spend_stops_the_model() -> None:
     assert body is not None and body["outcome"] == "answered"
 
 
-def test_a_counter_that_cannot_be_read_or_written_never_costs_the_shopper_the_answer(
+def test_a_counter_that_cannot_be_written_makes_no_model_call_and_still_answers(
     budgeted: LocalStorechat,
 ) -> None:
     # Given the spend table gone (DynamoDB refuses every call on it)
@@ -183,10 +183,14 @@ def test_a_counter_that_cannot_be_read_or_written_never_costs_the_shopper_the_an
     # When a shopper asks
     result = budgeted.ask(QUESTION)
 
-    # Then they get the model's answer, and the turn is saved
-    assert result.status == "SUCCEEDED" and result.body is not None
-    assert result.body["outcome"] == "answered" and result.body["historySaved"] is True
-    assert {"ReserveSpend", "Converse", "SettleSpend", "SaveTurn"} <= set(states(result))
+    # Then no model call is made without its spend reserved: the catalog answers their
+    # words, and the turn is saved
+    body = result.body
+    assert result.status == "SUCCEEDED" and body is not None
+    assert body["fallbackReason"] == "budget_exhausted" and body["modelCalls"] == 0
+    assert body["products"] and body["historySaved"] is True
+    assert {"ReserveSpend", "AnswerFromCatalog", "SaveTurn"} <= set(states(result))
+    assert "Converse" not in states(result)
 
 
 def test_the_days_spend_is_kept_between_runs_as_the_cli_runs(tmp_path: Path) -> None:
