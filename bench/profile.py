@@ -53,6 +53,10 @@ class Profile:
     """How long each model call is held there, so a turn's steps come seconds apart."""
     cache_session_turns: int = 3
     """Turns of the cached session whose cache share is measured, per model id."""
+    serve_questions: int = 300
+    """Questions of the long dev-server session whose memory is measured (``bench.memory``)."""
+    serve_every: int = 50
+    """Questions between two measures of its resident set."""
     seed: int = 7
 
 
@@ -109,4 +113,6 @@ QUICK = Profile(
     # Each model call lasts two of the page's 0.5 s polls, so the reader sees steps even
     # when a loaded machine starts its thread late (at 0.6 s, one run in a few saw none).
     trace_model_delay_s=1.0,
+    serve_questions=12,
+    serve_every=6,
 )

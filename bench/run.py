@@ -18,7 +18,19 @@ from typing import Any, TypeVar
 import moto
 
 import statemachine
-from bench import churn, coldstart, cost, history, lambdas, peer, scenarios, search, summary, trace
+from bench import (
+    churn,
+    coldstart,
+    cost,
+    history,
+    lambdas,
+    peer,
+    scenarios,
+    search,
+    summary,
+    trace,
+)
+from bench import memory as serve_session
 from bench.catalog import Catalogs
 from bench.profile import Profile
 from bench.questions import TOKEN_QUESTIONS
@@ -365,6 +377,10 @@ def collect(profile: Profile) -> dict[str, Any]:
         f"a catalog that changes all day, {profile.churn_products:,} products",
         lambda: churn.run(profile.churn_products, profile.churn_seconds, catalogs),
     )
+    serve_memory = clock.run(
+        f"a long dev-server session, {profile.serve_questions} questions",
+        lambda: serve_session.run(profile.serve_questions, profile.serve_every),
+    )
 
     e2e = main["e2e"]
     compact = e2e[: profile.token_questions]
@@ -449,6 +465,7 @@ def collect(profile: Profile) -> dict[str, Any]:
     results["peer"] = loops
     results["cold_starts"] = cold
     results["churn"] = [churned]
+    results["serve_memory"] = serve_memory
     results["notes"] = _notes(results, profile)
     results["meta"] = {
         "profile": profile.name,

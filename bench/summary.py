@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from bench import memory
 from bench.fmt import kib, ms, n, pct, usd
 from bench.peer import LABELS, LOOPS
 from registry import FUNCTIONS
@@ -102,6 +103,7 @@ def flat(r: dict[str, Any]) -> dict[str, Any]:
         "churn_lookup_p99_ms": {
             str(c["products"]): _round(c["lookup_ms"]["p99"], 2) for c in r["churn"]
         },
+        "serve_rss_growth_mb": {mode: m["growth_mb"] for mode, m in r["serve_memory"].items()},
     }
 
 
@@ -130,6 +132,7 @@ _FORMATS: dict[str, Callable[[float], str]] = {
     "churn_snapshots_published": lambda v: f"{v:,.0f}",
     "churn_lookup_download_bytes_per_hour": lambda v: f"{v / 1e6:,.3f} MB",
     "churn_lookup_p99_ms": lambda v: f"{v:.1f} ms",
+    "serve_rss_growth_mb": lambda v: f"{v:+,.1f} MB",
 }
 
 _MEANING = {
@@ -151,6 +154,7 @@ _MEANING = {
     "churn_snapshots_published": "snapshots published during the churn of stock and prices",
     "churn_lookup_download_bytes_per_hour": "bytes a warm lookup container downloads an hour",
     "churn_lookup_p99_ms": "lookup p99 during the churn",
+    "serve_rss_growth_mb": "resident set growth of a long `storechat serve` session (section 12)",
 }
 
 
@@ -160,6 +164,8 @@ _MODEL_NAMES = {SONNET_45: "Claude Sonnet 4.5", HAIKU_45: "Claude Haiku 4.5"}
 def _key_label(figure: str, key: str) -> str:
     if figure == "peer_input_tokens_per_question":
         return LABELS[key]
+    if figure == "serve_rss_growth_mb":
+        return memory.LABELS[key]
     if figure == "cold_invoke_share_of_timeout" and ":" in key:  # lookup_inventory:200000
         function, products = key.split(":", 1)
         return f"{function}, {int(products):,} products"

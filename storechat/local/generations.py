@@ -6,8 +6,9 @@ each with every event of it (the whole conversation, several times over): a long
 Functions has no call that forgets one execution, but deleting a state machine takes
 its executions with it. So executions start on the current generation of the one
 definition; every :data:`GENERATION_SIZE` starts a new generation is made, and a replaced
-one is deleted once none of its executions is running or still being read. Only public
-Step Functions calls are used: nothing of moto is patched for this.
+one is deleted once none of its executions is running or still being read, and moto is
+told to forget what it kept of them (``moto_patches.forget_finished``: its registry of
+every model instance, the threads that ended). Nothing of moto is patched for this.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from storechat.local import aws
+from storechat.local import aws, moto_patches
 
 GENERATION_SIZE = 10
 """Executions per generation. Making one costs about 0.2 s (moto parses the definition);
@@ -80,3 +81,4 @@ class Generations:
             if not running:
                 self._sfn.delete_state_machine(stateMachineArn=arn)
                 del self._reading[arn]
+                moto_patches.forget_finished()

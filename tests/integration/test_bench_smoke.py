@@ -91,6 +91,15 @@ def test_quick_run_writes_every_section_with_measured_numbers(tmp_path: Path) ->
     for name in ("churn_snapshots_published", "churn_lookup_download_bytes_per_hour"):
         assert all(map(_number, summary[name].values())) and summary[name], name
     assert all(v > 0 for v in summary["churn_lookup_p99_ms"].values())
+    # And the long dev-server session's memory, before and after: its figures are printed
+    # (the bench measures memory; a test never asserts it), and moto held every execution
+    # in the one mode, the last few in the other
+    assert set(summary["serve_rss_growth_mb"]) == {"kept", "forgotten"}
+    assert all(map(_number, summary["serve_rss_growth_mb"].values()))
+    served = results["serve_memory"]
+    assert all(m["statuses"] == {"200": m["questions"]} for m in served.values())
+    assert served["kept"]["executions_held_at_end"] == served["kept"]["questions"]
+    assert served["forgotten"]["executions_held_at_end"] < served["kept"]["questions"]
     for name in summary:
         assert f"`{name}" in markdown, name
     assert "≤ $5.00" in markdown and "not measured in this profile" in markdown

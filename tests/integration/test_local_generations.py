@@ -9,6 +9,7 @@ kept and that nothing a caller still needs is taken away.
 
 from __future__ import annotations
 
+import gc
 import threading
 import time
 from typing import Any
@@ -92,3 +93,21 @@ def test_a_generation_whose_execution_still_runs_is_kept_until_it_ends(
             time.sleep(0.1)
         assert (local.ask(QUESTION).body or {}).get("outcome") == "answered"
         assert first not in held()
+
+
+def test_the_executions_of_a_replaced_generation_leave_the_process(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Given generations of two executions, and six questions asked
+    from moto.stepfunctions.parser.backend.execution import Execution
+
+    monkeypatch.setattr(generations, "GENERATION_SIZE", 2)
+    with LocalStorechat() as local:
+        for _ in range(6):
+            assert (local.ask(QUESTION).body or {}).get("outcome") == "answered"
+        gc.collect()
+        alive = sum(isinstance(o, Execution) for o in gc.get_objects())
+
+    # Then no more of them are left anywhere in the process than the last generations hold
+    # (moto kept every one, through its registry of model instances, until told to forget)
+    assert alive <= 4, alive
