@@ -52,9 +52,11 @@ def _executions_held() -> int:
     from storechat.local.runner import REGION
 
     sfn = boto3.client("stepfunctions", region_name=REGION)
+    pages = sfn.get_paginator("list_executions")
     return sum(
-        len(sfn.list_executions(stateMachineArn=m["stateMachineArn"])["executions"])
-        for m in sfn.list_state_machines()["stateMachines"]
+        len(page["executions"])
+        for machine in sfn.list_state_machines()["stateMachines"]
+        for page in pages.paginate(stateMachineArn=machine["stateMachineArn"])
     )
 
 
