@@ -251,6 +251,24 @@ def test_a_reply_the_loop_cannot_use_still_counts_its_tokens(tmp_path: Path) -> 
     assert counted == micro_usd(usage) > 0
 
 
+def test_a_model_call_whose_function_fails_after_it_stays_counted_at_its_reservation() -> None:
+    # Given a Converse function that calls the model, then fails before it can hand the
+    # reply (and its usage) back
+    def calls_then_fails(event: dict[str, Any], context: Any) -> Any:
+        from converse.handler import lambda_handler
+
+        lambda_handler(event, context)
+        raise RuntimeError("lost after the call")
+
+    with LocalStorechat(daily_budget_usd=1.0, overrides={"converse": calls_then_fails}) as local:
+        result = local.ask(QUESTIONS[0])
+        counted = spent_in_all()
+
+    # Then the shopper gets a fallback, and the call is counted at what was reserved for it
+    assert result.body is not None and result.body["fallbackReason"] == "model_error"
+    assert counted == reservations(result)[0] > 0
+
+
 def test_a_question_whose_caller_hangs_up_still_pays_for_what_it_spent(tmp_path: Path) -> None:
     # Given `storechat ask` on a day's budget, with a model that is slow to answer
     with FakeBedrock([{}], delay_s=60) as bedrock:
