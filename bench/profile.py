@@ -55,6 +55,10 @@ class Profile:
     """Turns of the cached session whose cache share is measured, per model id."""
     red_team_cases: int | None = None
     """The red team's cases run (``evals/redteam/``, in order); None for all of them."""
+    serve_questions: int = 300
+    """Questions of the long dev-server session whose memory is measured (``bench.memory``)."""
+    serve_every: int = 50
+    """Questions between two measures of its resident set."""
     seed: int = 7
 
 
@@ -112,4 +116,6 @@ QUICK = Profile(
     # when a loaded machine starts its thread late (at 0.6 s, one run in a few saw none).
     trace_model_delay_s=1.0,
     red_team_cases=3,
+    serve_questions=12,
+    serve_every=6,
 )

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from bench import churn, coldstart, cost, peer, redteam, search, summary, trace
+from bench import churn, coldstart, cost, memory, peer, redteam, search, summary, trace
 from bench.fmt import kib, ms, n, pct
 from bench.fmt import table as _table
 
@@ -24,6 +24,7 @@ SECTIONS = (
     "## 10. Cold starts at each function's CPU share",
     "## 11. A catalog that changes all day",
     "## 12. Red team",
+    "## 13. A long dev-server session's memory",
     "## What these figures do not measure",
     "## Run",
 )
@@ -396,6 +397,7 @@ def markdown(results: dict[str, Any]) -> str:
         lambda r: coldstart.table(r["cold_starts"]),
         lambda r: churn.table(r["churn"]),
         lambda r: redteam.table(r["red_team"]),
+        lambda r: memory.table_lines(r["serve_memory"]),
         _notes,
         _run,
     )

@@ -31,6 +31,7 @@ from bench import (
     summary,
     trace,
 )
+from bench import memory as serve_session
 from bench.catalog import Catalogs
 from bench.profile import Profile
 from bench.questions import TOKEN_QUESTIONS
@@ -378,6 +379,10 @@ def collect(profile: Profile) -> dict[str, Any]:
         f"a catalog that changes all day, {profile.churn_products:,} products",
         lambda: churn.run(profile.churn_products, profile.churn_seconds, catalogs),
     )
+    serve_memory = clock.run(
+        f"a long dev-server session, {profile.serve_questions} questions",
+        lambda: serve_session.run(profile.serve_questions, profile.serve_every),
+    )
 
     e2e = main["e2e"]
     compact = e2e[: profile.token_questions]
@@ -463,6 +468,7 @@ def collect(profile: Profile) -> dict[str, Any]:
     results["cold_starts"] = cold
     results["churn"] = [churned]
     results["red_team"] = red_team
+    results["serve_memory"] = serve_memory
     results["notes"] = _notes(results, profile)
     results["meta"] = {
         "profile": profile.name,

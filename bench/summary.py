@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from bench import memory
 from bench.fmt import kib, ms, n, pct, usd
 from bench.peer import LABELS, LOOPS
 from registry import FUNCTIONS
@@ -105,6 +106,7 @@ def flat(r: dict[str, Any]) -> dict[str, Any]:
         "red_team_hostile_claims_reached": r["red_team"]["totals"]["reached"],
         "red_team_hostile_claims": r["red_team"]["totals"]["claims"],
         "red_team_cases": r["red_team"]["totals"]["cases"],
+        "serve_rss_growth_mb": {mode: m["growth_mb"] for mode, m in r["serve_memory"].items()},
     }
 
 
@@ -136,6 +138,7 @@ _FORMATS: dict[str, Callable[[float], str]] = {
     "red_team_hostile_claims_reached": lambda v: f"{v:,.0f}",
     "red_team_hostile_claims": lambda v: f"{v:,.0f}",
     "red_team_cases": lambda v: f"{v:,.0f}",
+    "serve_rss_growth_mb": lambda v: f"{v:+,.1f} MB",
 }
 
 _MEANING = {
@@ -160,6 +163,7 @@ _MEANING = {
     "red_team_hostile_claims_reached": "red team: hostile claims that reached the shopper",
     "red_team_hostile_claims": "red team: hostile claims its cases plant",
     "red_team_cases": "red team: cases run (evals/redteam/, obedient model)",
+    "serve_rss_growth_mb": "resident set growth of a long `storechat serve` session (section 13)",
 }
 
 
@@ -169,6 +173,8 @@ _MODEL_NAMES = {SONNET_45: "Claude Sonnet 4.5", HAIKU_45: "Claude Haiku 4.5"}
 def _key_label(figure: str, key: str) -> str:
     if figure == "peer_input_tokens_per_question":
         return LABELS[key]
+    if figure == "serve_rss_growth_mb":
+        return memory.LABELS[key]
     if figure == "cold_invoke_share_of_timeout" and ":" in key:  # lookup_inventory:200000
         function, products = key.split(":", 1)
         return f"{function}, {int(products):,} products"

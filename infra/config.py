@@ -21,6 +21,7 @@ from urllib.parse import urlsplit
 from pydantic import Field, ValidationError, field_validator, model_validator
 
 import statemachine
+from converse.settings import MAX_REPLY_TOKENS, MIN_REPLY_TOKENS
 from infra import names
 from infra.config_blocks import (
     Alarms,
@@ -100,7 +101,7 @@ class EnvironmentConfig(ConfigBlock):
     model_id: Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._:/-]{2,200}$")]
     bedrock_region: Annotated[str | None, Field(pattern=_REGION)] = None
     """Where Converse is called; the stack's own region when unset."""
-    max_tokens: Annotated[int, Field(ge=64, le=8192)] = 1024
+    max_tokens: Annotated[int, Field(ge=MIN_REPLY_TOKENS, le=MAX_REPLY_TOKENS)] = 1024
     prompt_caching: bool = False
     guardrail: Guardrail | None = None
     model_budget: ModelBudget

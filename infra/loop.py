@@ -60,7 +60,12 @@ def substitutions(
         arns, sessions_table.table_name, steps_table.table_name, spend_table.table_name
     )
     values.update(
-        statemachine.budget_substitutions(config.model_budget.daily_usd, config.token_prices)
+        statemachine.budget_substitutions(
+            config.model_budget.daily_usd,
+            config.token_prices,
+            max_tokens=config.max_tokens,
+            currency=config.store_currency,
+        )
     )
     values.update(statemachine.loop_substitutions())
     values.update({name: str(value) for name, value in config.state_machine_tuning.items()})
@@ -132,7 +137,8 @@ class Loop(Construct):
         )
         # A definition from a string tells CDK nothing about what it calls: grant
         # exactly the five functions, the two session-table calls the ASL makes, the
-        # live trace's one write (ShowToolFailure) and the day's spend counter's two.
+        # live trace's one write (ShowToolFailure) and the day's spend counter's one
+        # (UpdateItem: reserve, settle and release a model call's spend).
         self.state_machine.add_to_role_policy(
             iam.PolicyStatement(
                 actions=["lambda:InvokeFunction"],
@@ -148,7 +154,7 @@ class Loop(Construct):
         trace.grant_write(self.state_machine)
         self.state_machine.add_to_role_policy(
             iam.PolicyStatement(
-                actions=["dynamodb:GetItem", "dynamodb:UpdateItem"],
+                actions=["dynamodb:UpdateItem"],
                 resources=[spend_table.table_arn],
             )
         )

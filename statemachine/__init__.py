@@ -14,9 +14,9 @@ from pathlib import Path
 from pydantic import BaseModel
 
 import registry
+from converse.request import fixed_request_bytes
 from shared import stop_reasons
 from shared.pricing import USAGE_PRICE_FIELDS, TokenPrices
-from shared.steps import tool_key
 
 ASL_PATH = Path(__file__).with_name("storechat.asl.json")
 
@@ -71,30 +71,61 @@ def _max_chars(model: type[BaseModel], field: str) -> int:
     return int(limits[0])
 
 
-def budget_substitutions(daily_budget_usd: float | None, prices: TokenPrices) -> dict[str, str]:
+UNLIMITED_MICRO_USD = 10**15
+"""The room a day has without a budget: a billion US dollars, which no day reaches."""
+
+FRAMING_TOKENS = 1_000
+"""Tokens a model may add around what a request sends: a provider's own tool-use
+instructions (a few hundred for Claude) and the markers around each message."""
+
+
+def fixed_input_tokens(currency: str) -> int:
+    """At most how many input tokens a model call spends on what every call sends besides
+    its messages: the system prompt and the tool specs, one token per UTF-8 byte (no
+    model's tokenizer makes more tokens than bytes), and :data:`FRAMING_TOKENS`."""
+    return fixed_request_bytes(currency) + FRAMING_TOKENS
+
+
+def catalog_search_step() -> str:
+    """A JSONata function: the live trace's key of ``AnswerFromCatalog``'s search in round
+    ``$round``, the key the first tool of that round has (``shared.steps.tool_key``)."""
+    return "(function($round) { 'r' & $pad($string($round), -2, '0') & '.t00' })"
+
+
+def budget_substitutions(
+    daily_budget_usd: float | None, prices: TokenPrices, *, max_tokens: int, currency: str
+) -> dict[str, str]:
     """The daily model budget's placeholders.
 
-    ``DailyBudgetMicroUsd`` is the budget in micro-dollars (0: no budget);
-    ``ModelPricesPerMTok`` the model's US dollars per million tokens by ``usage`` key, as
-    a JSONata object, so that tokens times price is micro-dollars; ``CatalogSearchTool``
-    and ``CatalogSearchChars`` what ``AnswerFromCatalog`` calls and how much of the
-    shopper's message it may send as the catalog tool's ``keywords``, and
-    ``CatalogSearchStep`` the key of that search's line in the live trace (the first
-    round's first tool: the tool writes the line in its own words).
+    ``DailyBudgetMicroUsd`` is the budget in micro-dollars (without one,
+    :data:`UNLIMITED_MICRO_USD`); ``ModelPricesPerMTok`` the model's US dollars per million
+    tokens by ``usage`` key, as a JSONata object, so that tokens times price is
+    micro-dollars. A model call's worst case is priced from ``FixedInputTokens``
+    (:func:`fixed_input_tokens` of the store's ``currency``), the bytes of its messages,
+    ``InputPricePerMTok`` (the dearest input price) and a whole reply of
+    ``ModelMaxTokens`` (``max_tokens``, sent to the Converse function as the reply's cap).
+    ``CatalogSearchTool`` and ``CatalogSearchChars`` are what ``AnswerFromCatalog`` calls
+    and how much of the shopper's message it may send as the catalog tool's ``keywords``,
+    and ``CatalogSearchStep`` the key of that search's line in the live trace (the tool
+    writes the line in its own words).
     """
     if daily_budget_usd is not None and daily_budget_usd <= 0:
         raise ValueError(f"a daily budget must be above 0 US dollars, not {daily_budget_usd}")
     per_million = prices.per_million_usd()
     if set(per_million) != set(USAGE_PRICE_FIELDS):
         raise ValueError(f"{prices.model_id}: prices for {sorted(USAGE_PRICE_FIELDS)} needed")
+    budget = UNLIMITED_MICRO_USD if daily_budget_usd is None else round(daily_budget_usd * 1e6)
     return {
-        "DailyBudgetMicroUsd": str(round((daily_budget_usd or 0) * 1_000_000)),
+        "DailyBudgetMicroUsd": str(budget),
         "ModelPricesPerMTok": "{"
         + ", ".join(f"'{key}': {price!r}" for key, price in sorted(per_million.items()))
         + "}",
+        "InputPricePerMTok": repr(prices.dearest_input_per_million_usd()),
+        "ModelMaxTokens": str(max_tokens),
+        "FixedInputTokens": str(fixed_input_tokens(currency)),
         "CatalogSearchTool": CATALOG_SEARCH_TOOL.name,
         "CatalogSearchChars": str(_max_chars(CATALOG_SEARCH_TOOL.input_model, "keywords")),
-        "CatalogSearchStep": tool_key(1, 0),
+        "CatalogSearchStep": catalog_search_step(),
         "SpendTtlSeconds": str(SPEND_KEPT_DAYS * 86_400),
     }
 
@@ -131,9 +162,9 @@ the tools' own size caps they keep every state's payload far below 256 KiB.
 
 
 FINISH_RESERVE_MS = 3_000
-"""Time kept after ``DeadlineMs`` for Fallback, a cold ComposeResponse (its task times
-out at 2 s), AddToSpend (a DynamoDB write, cut off at 1 s and tried again only before
-the deadline) and SaveTurn, before the state machine's own timeout."""
+"""Time kept after ``DeadlineMs`` for SettleSpend (a DynamoDB write after the last model
+call, cut off at 1 s), Fallback, a cold ComposeResponse (its task times out at 2 s) and
+SaveTurn, before the state machine's own timeout."""
 
 
 def read_definition() -> str:

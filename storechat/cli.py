@@ -32,6 +32,8 @@ from storechat.settings import image_hosts as image_hosts_of
 
 EXIT_FAILED = 1
 EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+"""Ctrl-C, as a shell reports it (128 + SIGINT)."""
 
 
 def _validate(message: str, session: str | None) -> str | None:
@@ -255,6 +257,10 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     try:
         return int(args.func(args))
+    except KeyboardInterrupt:
+        # What a question spent so far is already counted (runner.LocalStorechat.run).
+        print("\nstopped", file=sys.stderr)
+        return EXIT_INTERRUPTED
     except CatalogError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return exc.exit_code

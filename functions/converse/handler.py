@@ -81,6 +81,9 @@ def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, A
         value=result.usage.cacheWriteInputTokens,
     )
     metrics.add_metric(name="ModelLatency", unit=MetricUnit.Milliseconds, value=result.latencyMs)
+    if not result.usageKnown:
+        # Its tokens are not metered: the state machine counts the call at its reservation.
+        logger.warning("model reply reported token counts that cannot be believed")
     if result.unusable:
         # The call is paid for (its tokens are metered above); the loop falls back.
         logger.warning("model reply could not be used", extra={"problem": result.unusable})

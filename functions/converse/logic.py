@@ -8,15 +8,18 @@ import time
 from collections.abc import Callable
 from typing import Annotated, Any, TypeVar
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 
 from converse.prompt import SYSTEM_PROMPT
 from converse.providers import Provider
 from converse.request import build_request, validate_request
-from converse.settings import Settings
+from converse.settings import MAX_REPLY_TOKENS, MIN_REPLY_TOKENS, Settings
 from converse.wire import message_to_json, messages_from_json
 from shared.contract import Usage
 from shared.steps import ToolStep
+
+MAX_COUNTED_TOKENS = 10_000_000
+"""More tokens than any model reads or writes in one call: a larger count is not believed."""
 
 
 class ConverseInput(BaseModel):
@@ -27,6 +30,16 @@ class ConverseInput(BaseModel):
     ] = None
     steps: Annotated[Any, Field(description="The turn's live trace (shared.steps.Turn)")] = None
     round: Annotated[int, Field(ge=0, description="Tool rounds done before this call")] = 0
+    maxTokens: Annotated[
+        int | None,
+        Field(
+            ge=MIN_REPLY_TOKENS,
+            le=MAX_REPLY_TOKENS,
+            description="The reply's cap; spend was reserved for it",
+        ),
+    ] = None
+    """The state machine prices its reservation with this cap and sends it, so the call
+    can never cost more than was reserved for it; without it, the function's own setting."""
 
 
 class ConverseOutput(BaseModel):
@@ -37,6 +50,10 @@ class ConverseOutput(BaseModel):
     text: str
     toolUses: list[dict[str, Any]]
     usage: Usage
+    usageKnown: bool = True
+    """False when the reply's token counts cannot be believed (missing, negative, not whole
+    numbers, beyond any model's window): ``usage`` is then zero and the call counts at
+    the spend reserved for it."""
     latencyMs: int
     provider: str
     steps: list[ToolStep] = Field(default_factory=list)
@@ -110,18 +127,30 @@ def visible_text(message: dict[str, Any]) -> str:
     return without_thinking("".join(parts)).strip()
 
 
-def _usage(response: dict[str, Any]) -> Usage:
-    usage = response.get("usage") or {}
-    return Usage(
-        inputTokens=usage.get("inputTokens", 0),
-        outputTokens=usage.get("outputTokens", 0),
-        cacheReadInputTokens=usage.get("cacheReadInputTokens", 0),
-        cacheWriteInputTokens=usage.get("cacheWriteInputTokens", 0),
-    )
+def reported_usage(response: Any) -> Usage | None:
+    """The token counts a reply reports, or None when they cannot be believed.
+
+    ``inputTokens`` and ``outputTokens`` must be there; the cache counts are there only
+    when the prompt cache was used. Each must be a whole number from 0 to
+    :data:`MAX_COUNTED_TOKENS`: a negative count would take spend off the day's counter,
+    and an absurd one would end the day's budget on one bad reply.
+    """
+    usage = response.get("usage") if isinstance(response, dict) else None
+    if not isinstance(usage, dict) or not {"inputTokens", "outputTokens"} <= usage.keys():
+        return None
+    try:
+        counted = Usage.model_validate(
+            {k: usage[k] for k in Usage.model_fields if k in usage}, strict=True
+        )
+    except ValidationError:
+        return None
+    if any(count > MAX_COUNTED_TOKENS for count in counted.model_dump().values()):
+        return None
+    return counted
 
 
 def _read_reply(response: dict[str, Any], *, elapsed_ms: int, provider: str) -> ConverseOutput:
-    usage = _usage(response)
+    usage = reported_usage(response)
     message = tidy_message(response.get("output", {}).get("message") or {})
     text = visible_text(message)
     if leaks_system_prompt(text):
@@ -135,7 +164,8 @@ def _read_reply(response: dict[str, Any], *, elapsed_ms: int, provider: str) -> 
         message=message_to_json(message),
         text=text,
         toolUses=[b["toolUse"] for b in message["content"] if "toolUse" in b],
-        usage=usage,
+        usage=usage or Usage(),
+        usageKnown=usage is not None,
         latencyMs=int(response.get("metrics", {}).get("latencyMs", elapsed_ms)),
         provider=provider,
     )
@@ -145,7 +175,7 @@ def converse(event: ConverseInput, *, settings: Settings, provider: Provider) ->
     request = build_request(
         messages_from_json(event.messages),
         model_id=settings.model_id,
-        max_tokens=settings.max_tokens,
+        max_tokens=event.maxTokens or settings.max_tokens,
         temperature=settings.temperature,
         prompt_caching=settings.prompt_caching,
         guardrail=(settings.guardrail_id, settings.guardrail_version)
@@ -175,12 +205,14 @@ def unusable_reply(
     response: Any, problem: Exception, *, elapsed_ms: int, provider: str
 ) -> ConverseOutput:
     """A reply that cannot be used, as data: its usage, no message, and why."""
+    usage = _safe(lambda: reported_usage(response), None)
     return ConverseOutput(
         stopReason=_safe(lambda: str(response["stopReason"]), ""),
         message={"role": "assistant", "content": []},
         text="",
         toolUses=[],
-        usage=_safe(lambda: _usage(response), Usage()),
+        usage=usage or Usage(),
+        usageKnown=usage is not None,
         latencyMs=elapsed_ms,
         provider=provider,
         unusable=f"{type(problem).__name__}: {problem}"[:300],

@@ -15,12 +15,19 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from botocore.config import Config
-from botocore.exceptions import BotoCoreError, ClientError, ReadTimeoutError
+from botocore.exceptions import (
+    BotoCoreError,
+    ClientError,
+    ConnectTimeoutError,
+    EndpointConnectionError,
+    ReadTimeoutError,
+)
 
 from converse.wire import response_from_json
 from shared.errors import (
     ModelContextOverflow,
     ModelDeadline,
+    ModelReplyLost,
     ModelRequestRejected,
     ModelThrottled,
     ModelUnavailable,
@@ -53,6 +60,23 @@ ClientFactory = Callable[[int], Any]
 """Builds a bedrock-runtime client whose read timeout is the given number of seconds."""
 
 
+def client_config(read_timeout_s: int) -> Config:
+    """A bedrock-runtime client's settings: one request per call, never an SDK retry.
+
+    The state machine owns retries (``RetryModelCall``: a jittered back-off, the deadline
+    checked and the call's spend reserved again each time); a retry inside the SDK would
+    hide throttling from it, repeat a timed-out call past the deadline and bill a call
+    nobody counted. ``total_max_attempts`` is the total in every retry mode: the client
+    setting ``max_attempts`` counts retries (``1`` makes two requests) while the variable
+    ``AWS_MAX_ATTEMPTS`` counts attempts, and this setting wins over both.
+    """
+    return Config(
+        retries={"total_max_attempts": 1, "mode": "standard"},
+        read_timeout=read_timeout_s,
+        connect_timeout=CONNECT_TIMEOUT_S,
+    )
+
+
 def default_client_factory(region: str | None, endpoint_url: str | None = None) -> ClientFactory:
     def build(read_timeout_s: int) -> Any:
         import boto3
@@ -61,13 +85,7 @@ def default_client_factory(region: str | None, endpoint_url: str | None = None) 
             "bedrock-runtime",
             region_name=region,
             endpoint_url=endpoint_url,
-            # The state machine owns retries (with jitter, through the deadline check);
-            # SDK retries underneath would hide throttling from it.
-            config=Config(
-                retries={"max_attempts": 1, "mode": "standard"},
-                read_timeout=read_timeout_s,
-                connect_timeout=CONNECT_TIMEOUT_S,
-            ),
+            config=client_config(read_timeout_s),
         )
 
     return build
@@ -131,9 +149,13 @@ class BedrockProvider:
         except ReadTimeoutError as exc:
             if timeout_s is not None:
                 raise ModelDeadline(f"no reply within the {timeout_s:.1f} s left") from exc
+            raise ModelReplyLost(f"{type(exc).__name__}: {exc}") from exc
+        except (EndpointConnectionError, ConnectTimeoutError) as exc:
+            # The request never reached Bedrock: nothing was billed.
             raise ModelUnavailable(f"{type(exc).__name__}: {exc}") from exc
         except BotoCoreError as exc:
-            raise ModelUnavailable(f"{type(exc).__name__}: {exc}") from exc
+            # Sent, then lost on the way back: the model may have answered, and billed it.
+            raise ModelReplyLost(f"{type(exc).__name__}: {exc}") from exc
         response.pop("ResponseMetadata", None)
         return response
 

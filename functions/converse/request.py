@@ -15,6 +15,7 @@ our bug, and sending it would only earn a ``ValidationException``.
 from __future__ import annotations
 
 import functools
+import json
 from typing import Any
 
 import botocore.session
@@ -107,6 +108,23 @@ def build_request(
             "guardrailVersion": guardrail[1],
         }
     return request
+
+
+def fixed_request_bytes(currency: str = DEFAULT_CURRENCY) -> int:
+    """The UTF-8 bytes of everything a request sends besides its messages (the system
+    prompt, the tool specs, the settings), as JSON: what the state machine adds to a
+    conversation's own bytes to bound a call's input tokens before it reserves spend."""
+    request = build_request(
+        [{"role": "user", "content": [{"text": "?"}]}],
+        model_id="model",
+        max_tokens=1,
+        temperature=0,
+        prompt_caching=True,
+        guardrail=("guardrail", "DRAFT"),
+        currency=currency,
+    )
+    del request["messages"]
+    return len(json.dumps(request, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
 
 
 @functools.cache

@@ -13,6 +13,9 @@ from shared.guardrail import GuardrailSettings
 
 # Recent Claude models on Bedrock are called through an inference profile, not on demand.
 DEFAULT_BEDROCK_MODEL = "us.anthropic.claude-sonnet-4-5-20250929-v1:0"
+MIN_REPLY_TOKENS = 64
+MAX_REPLY_TOKENS = 8192
+"""The range of a reply's cap (Converse's ``maxTokens``), here and in ``cdk.json``."""
 
 
 class Settings(GuardrailSettings):
@@ -25,7 +28,9 @@ class Settings(GuardrailSettings):
     """``bedrock`` or ``replay:PATH``; ``offline`` only in the local runner. No default:
     a function deployed without it fails closed instead of answering with a stand-in."""
     model_id: Annotated[str, Field(alias="MODEL_ID")] = DEFAULT_BEDROCK_MODEL
-    max_tokens: Annotated[int, Field(alias="MAX_TOKENS", ge=64, le=8192)] = 1024
+    max_tokens: Annotated[
+        int, Field(alias="MAX_TOKENS", ge=MIN_REPLY_TOKENS, le=MAX_REPLY_TOKENS)
+    ] = 1024
     temperature: Annotated[float, Field(alias="TEMPERATURE", ge=0, le=1)] = 0.2
     prompt_caching: Annotated[bool, Field(alias="PROMPT_CACHING")] = False
     store_currency: Annotated[StoreCurrency, Field(alias="STORE_CURRENCY")] = DEFAULT_CURRENCY

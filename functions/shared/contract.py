@@ -60,14 +60,18 @@ class Ledger(BaseModel):
     products: LedgerProducts = Field(default_factory=list)
 
 
+TokenCount = Annotated[int, Field(ge=0)]
+
+
 class Usage(BaseModel):
     """A model's tokens as Converse counts them: one call's, or a turn's sum that the
-    state machine keeps (every count of :data:`shared.pricing.USAGE_PRICE_FIELDS`)."""
+    state machine keeps (every count of :data:`shared.pricing.USAGE_PRICE_FIELDS`).
+    Whole numbers, never negative: the day's spend is priced from them."""
 
-    inputTokens: int = 0
-    outputTokens: int = 0
-    cacheReadInputTokens: int = 0
-    cacheWriteInputTokens: int = 0
+    inputTokens: TokenCount = 0
+    outputTokens: TokenCount = 0
+    cacheReadInputTokens: TokenCount = 0
+    cacheWriteInputTokens: TokenCount = 0
 
 
 class ToolOutput(BaseModel):

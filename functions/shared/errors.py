@@ -18,7 +18,14 @@ class ModelThrottled(StorechatError):
 
 
 class ModelUnavailable(StorechatError):
-    """The model provider is down, not ready or failed internally; worth retrying."""
+    """The model provider is down, not ready, failed internally or could not be reached;
+    worth retrying. It said so instead of answering: nothing was billed."""
+
+
+class ModelReplyLost(StorechatError):
+    """The request was sent but its reply never arrived whole (the connection broke or,
+    without a deadline, timed out): the model may have answered and billed it. Worth
+    retrying; the call counts as spent."""
 
 
 class ModelRequestRejected(StorechatError):
@@ -55,4 +62,9 @@ class CatalogUnavailable(UpstreamError):
 
 
 RETRYABLE_MODEL_ERRORS: tuple[str, ...] = (ModelThrottled.__name__, ModelUnavailable.__name__)
-"""Errors on the Converse task that the state machine retries with backoff."""
+"""Errors on the Converse task that the state machine retries with backoff, after giving
+back the call's reserved spend: the provider refused the call, so nothing was billed."""
+
+LOST_MODEL_ERRORS: tuple[str, ...] = (ModelReplyLost.__name__,)
+"""Errors on the Converse task that the state machine retries with backoff while the call
+keeps its reserved spend: it may have been billed."""

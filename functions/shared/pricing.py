@@ -27,6 +27,8 @@ USAGE_PRICE_FIELDS: Final[dict[str, str]] = {
     "cacheWriteInputTokens": "per_1k_cache_write",
 }
 """Each token count of a Converse ``usage`` (and of the state machine's), and its price."""
+OUTPUT_TOKENS: Final = "outputTokens"
+"""The one count of a ``usage`` that is the model's reply; the others are what it read."""
 
 
 class PriceListError(ValueError):
@@ -49,6 +51,12 @@ class TokenPrices:
         """US dollars per million tokens, by ``usage`` key: tokens times these are
         micro-dollars, which is how the state machine counts a day's spend."""
         return {key: round(price * 1000, 9) for key, price in self.per_1k.items()}
+
+    def dearest_input_per_million_usd(self) -> float:
+        """The highest price an input token can be billed at: read plainly, read from the
+        prompt cache or written to it (the model decides which, after the call)."""
+        per_million = self.per_million_usd()
+        return max(per_million[key] for key in USAGE_PRICE_FIELDS if key != OUTPUT_TOKENS)
 
 
 @functools.cache

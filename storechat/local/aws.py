@@ -131,11 +131,11 @@ def with_replay_guard(definition: str) -> str:
     return json.dumps(machine, ensure_ascii=False)
 
 
-def create_state_machine(sfn: Any, definition: str) -> str:
+def create_state_machine(sfn: Any, definition: str, *, name: str = STATE_MACHINE) -> str:
     """Register ``definition`` (with the local :func:`with_replay_guard`) as an Express
     state machine; returns its ARN."""
     created = sfn.create_state_machine(
-        name=STATE_MACHINE,
+        name=name,
         definition=with_replay_guard(definition),
         roleArn=f"arn:aws:iam::{ACCOUNT}:role/storechat-local",
         type="EXPRESS",

@@ -12,8 +12,11 @@
    "OK" in moto. We call the project's handler in-process instead, and report
    an exception the way Lambda does (``FunctionError: Unhandled``).
 
-One more internal is read, never patched: :func:`bulk_put_items` writes large
-synthetic catalogs straight into moto's DynamoDB backend.
+Two more internals are used, never patched: :func:`bulk_put_items` writes large
+synthetic catalogs straight into moto's DynamoDB backend, and :func:`forget_finished`
+drops what moto keeps of finished work that nothing reads (the registry of every model
+instance it made, the thread of every Step Functions worker that ended), so that a long
+``storechat serve`` stays flat.
 
 ``tests/integration/test_moto_patch_points.py`` fails loudly if any of these
 moves, so a moto upgrade cannot silently turn the local loop into a no-op.
@@ -35,6 +38,8 @@ from jsonata import Jsonata
 from jsonata.functions import Functions
 from jsonata.utils import Utils
 from moto.awslambda_simple import models as lambda_simple
+from moto.core.model_instances import reset_model_data
+from moto.stepfunctions.parser import utils as sfn_utils
 from moto.stepfunctions.parser.asl.component.intrinsic import jsonata as moto_intrinsics
 from moto.stepfunctions.parser.asl.jsonata import jsonata as moto_jsonata
 
@@ -241,6 +246,26 @@ def install(invoker: Invoker) -> None:
         _invoker = invoker
         moto_jsonata._eval_jsonata = evaluate
         lambda_simple.LambdaSimpleBackend.invoke = _invoke  # type: ignore[method-assign]
+
+
+# --- Forgetting finished work -------------------------------------------------------------
+
+
+def forget_finished() -> None:
+    """Drop what moto keeps of finished work and never reads again.
+
+    * Every instance of a moto model is kept in its class's ``instances_tracked`` (for
+      moto server's dashboard), for as long as the process lives: each execution's copy
+      of its state machine, every version of every DynamoDB item written, and through a
+      deleted state machine its executions (``storechat.local.generations``). moto's own
+      ``reset_model_data`` empties those lists, as it does when a mock stops; the backends
+      keep what they hold.
+    * Every thread the Step Functions interpreter starts is appended to ``TMP_THREADS``
+      and never removed; the ones that have ended are dropped from it, in place.
+    """
+    reset_model_data()
+    threads: list[threading.Thread] = sfn_utils.TMP_THREADS
+    threads[:] = [thread for thread in threads if thread.is_alive()]
 
 
 # --- Bulk loading -------------------------------------------------------------------------

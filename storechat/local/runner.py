@@ -36,6 +36,7 @@ from shared.observability import logger, metrics
 from shared.search import Listing
 from shared.steps import read_steps
 from storechat.local import aws, environment, index, moto_patches
+from storechat.local.atomic_writes import atomic_dynamodb_writes
 from storechat.local.aws import (
     ACCOUNT,
     BULK_SEED_THRESHOLD,
@@ -48,6 +49,7 @@ from storechat.local.aws import (
     STEPS_TABLE,
 )
 from storechat.local.execution import RunResult, execute
+from storechat.local.generations import Generations
 from storechat.local.lambdas import Dispatcher, Handler, handler_module, local_arn
 from storechat.local.live import StepFollower, StepListener
 from storechat.local.table_files import TableFile
@@ -100,7 +102,8 @@ class LocalStorechat:
         self._catalog = catalog
         self._seeded: list[dict[str, Any]] = []
         self._data_dir = data_dir
-        self._kept: list[TableFile] = []
+        self._sessions_file: TableFile | None = None
+        self._spend_file: TableFile | None = None
         self._tuning = {**statemachine.TUNING_DEFAULTS, **(tuning or {})}
         self._overrides = dict(overrides or {})
         self._index_dir = tempfile.TemporaryDirectory(prefix="storechat-index-")
@@ -119,7 +122,6 @@ class LocalStorechat:
         self._environ = environment.layered(self._env)
         self._guardrail = environment.guardrail_of(self._environ)
         self._exit_stack = ExitStack()
-        self.state_machine_arn = ""
 
     # -- lifecycle --------------------------------------------------------------------------
 
@@ -134,6 +136,7 @@ class LocalStorechat:
             # If any step fails, everything started so far is undone before the error
             # leaves: moto stopped, the handlers' environment and caches forgotten.
             stack.enter_context(aws.mocked_aws())
+            stack.enter_context(atomic_dynamodb_writes())
             stack.enter_context(overriding(self._environ))
             environment.forget_warm_state()
             stack.callback(environment.forget_warm_state)
@@ -152,13 +155,15 @@ class LocalStorechat:
                 boto3.client("s3", region_name=REGION), index.INDEX_BUCKET, self._seeded
             )
             if self._data_dir:
-                self._kept = [
-                    TableFile(self._data_dir / "sessions.json", self._dynamodb, SESSIONS_TABLE),
-                    TableFile(self._data_dir / "spend.json", self._dynamodb, SPEND_TABLE),
-                ]
-                for kept in self._kept:
-                    kept.load()
-            self.state_machine_arn = self._create_state_machine()
+                self._sessions_file = TableFile(
+                    self._data_dir / "sessions.json", self._dynamodb, SESSIONS_TABLE
+                )
+                self._spend_file = TableFile(
+                    self._data_dir / "spend.json", self._dynamodb, SPEND_TABLE
+                )
+                self._sessions_file.load()
+                self._spend_file.load()
+            self._machines = self._create_state_machine()
             self._exit_stack = stack.pop_all()
         return self
 
@@ -214,9 +219,7 @@ class LocalStorechat:
             raise RuntimeError(f"{needs} (none were found)")
         frozen = credentials.get_frozen_credentials()
         region = os.environ.get("BEDROCK_REGION") or session.region_name or REGION
-        from botocore.config import Config
-
-        from converse.providers import CONNECT_TIMEOUT_S
+        from converse.providers import client_config
 
         def build(read_timeout_s: int) -> Any:
             # boto3 reads AWS_ENDPOINT_URL_BEDROCK_RUNTIME itself: a Bedrock-shaped server
@@ -227,11 +230,7 @@ class LocalStorechat:
                 aws_access_key_id=frozen.access_key,
                 aws_secret_access_key=frozen.secret_key,
                 aws_session_token=frozen.token,
-                config=Config(
-                    retries={"max_attempts": 1},
-                    read_timeout=read_timeout_s,
-                    connect_timeout=CONNECT_TIMEOUT_S,
-                ),
+                config=client_config(read_timeout_s),
             )
 
         return build
@@ -277,19 +276,40 @@ class LocalStorechat:
 
         return Settings.model_validate(self._environ).weight_unit
 
+    @property
+    def max_tokens(self) -> int:
+        """The cap of a model's reply (``MAX_TOKENS``, as the Converse function reads it): the
+        state machine reserves spend for a whole reply of it and sends it with each call."""
+        from converse.settings import Settings as ConverseSettings
+
+        return ConverseSettings.model_validate(self._environ).max_tokens
+
     def substitutions(self) -> dict[str, object]:
         arns = {key: local_arn(key, REGION, ACCOUNT) for key in registry.functions_by_key()}
         values: dict[str, object] = dict(
             statemachine.resource_substitutions(arns, SESSIONS_TABLE, STEPS_TABLE, SPEND_TABLE)
         )
-        values.update(statemachine.budget_substitutions(self.daily_budget_usd, self._prices))
+        values.update(
+            statemachine.budget_substitutions(
+                self.daily_budget_usd,
+                self._prices,
+                max_tokens=self.max_tokens,
+                currency=self.store_currency,
+            )
+        )
         values.update(statemachine.loop_substitutions())
         values.update(self._tuning)
         return values
 
-    def _create_state_machine(self) -> str:
+    def _create_state_machine(self) -> Generations:
         definition = statemachine.substitute(statemachine.read_definition(), self.substitutions())
-        return aws.create_state_machine(self._sfn, definition)
+        return Generations(self._sfn, definition)
+
+    @property
+    def state_machine_arn(self) -> str:
+        """The state machine the next question runs on (``generations``: it is made again
+        every few questions, so that moto forgets the finished ones)."""
+        return self._machines.current
 
     # -- running ----------------------------------------------------------------------------
 
@@ -330,19 +350,25 @@ class LocalStorechat:
             if on_step and "turnId" in payload
             else None
         )
-        result = execute(
-            self._sfn,
-            self.state_machine_arn,
-            payload,
-            timeout_s=timeout_s,
-            with_history=with_history,
-            while_running=follower.poll if follower else None,
-        )
+        try:
+            with self._machines.execution() as state_machine_arn:
+                result = execute(
+                    self._sfn,
+                    state_machine_arn,
+                    payload,
+                    timeout_s=timeout_s,
+                    with_history=with_history,
+                    while_running=follower.poll if follower else None,
+                )
+        finally:
+            # What a turn spent is kept whatever became of it: failed, timed out, or its
+            # caller gone (Ctrl-C): each model call's spend was reserved before the call.
+            if self._spend_file:
+                self._spend_file.save()
         if follower:
             follower.poll(force=True)
-        if result.status == "SUCCEEDED":
-            for kept in self._kept:
-                kept.save()
+        if result.status == "SUCCEEDED" and self._sessions_file:
+            self._sessions_file.save()
         return result
 
     def steps(self, turn_id: str) -> str | None:

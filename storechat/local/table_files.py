@@ -4,8 +4,8 @@ moto's tables live only as long as the process. Two of them outlive it: the sess
 (``<data_dir>/sessions.json``), so that a conversation goes on, and the daily spend
 counters (``<data_dir>/spend.json``), so that a day's model budget holds across
 ``storechat ask`` calls. Each file holds its table's items in DynamoDB's JSON, written
-whole after every successful turn; the next process puts back those whose
-``expiresAt`` has not passed.
+whole (the sessions after every successful turn, the spend after every turn, whatever
+became of it); the next process puts back those whose ``expiresAt`` has not passed.
 """
 
 from __future__ import annotations

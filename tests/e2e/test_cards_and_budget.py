@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 
+import boto3
 import pytest
 from playwright.sync_api import Page, expect
 
 from shared.vocabulary import FALLBACK_REASONS, OUTCOMES
+from storechat.local.runner import REGION, SPEND_TABLE
 from tests.e2e.test_web_page import (
     CATALOG,
     Shot,
@@ -20,6 +23,16 @@ from tests.e2e.test_web_page import (
 )
 
 pytestmark = pytest.mark.e2e
+
+
+def spend_the_days_budget(micro_usd: int) -> None:
+    """Today's spend counter (and tomorrow's, should the test run across midnight, UTC)."""
+    today = datetime.now(UTC).date()
+    for day in (today, today + timedelta(days=1)):
+        boto3.client("dynamodb", region_name=REGION).put_item(
+            TableName=SPEND_TABLE,
+            Item={"day": {"S": day.isoformat()}, "spentMicroUsd": {"N": str(micro_usd)}},
+        )
 
 
 # -- product cards ---------------------------------------------------------------------------
@@ -105,13 +118,14 @@ def test_cards_price_products_in_the_stores_currency(page: Page, storechat_url: 
 def test_over_budget_the_page_says_the_assistant_is_busy_and_shows_what_the_catalog_has(
     page: Page, start_storechat: Callable[..., str], screenshot: Shot
 ) -> None:
-    # Given a dev server whose day's model budget one question spends
-    page.goto(start_storechat(daily_budget_usd=0.001))
+    # Given a dev server with a day's model budget, and a first question answered
+    page.goto(start_storechat(daily_budget_usd=1.0))
     ask(page, "What Windows PC do you have which is best for a high school student?")
     expect(answers(page)).to_have_count(1)
     expect(answers(page).first).to_have_attribute("data-outcome", "answered")
 
-    # When the shopper asks again
+    # When other shoppers have spent the rest of the day's budget, and the shopper asks again
+    spend_the_days_budget(1_000_000)
     ask(page, "A phone with a great camera?")
 
     # Then the answer is marked as partial, with the reason in words

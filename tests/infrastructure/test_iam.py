@@ -85,8 +85,8 @@ def test_the_state_machine_invokes_exactly_the_five_functions(each_env: Synthesi
         f"<{sessions}.Arn>",
         f"<{_steps_table(each_env)}.Arn>",
     }
-    # The day's spend: read at the start of a turn, added to at its end
-    assert grants.pop("dynamodb:GetItem") == {f"<{spend}.Arn>"}
+    # The day's spend: each model call's reservation, settled or released, one atomic
+    # UpdateItem each (nothing reads the counter: the reservation's condition does)
     assert grants.pop("dynamodb:UpdateItem") == {f"<{spend}.Arn>"}
     # What remains is log delivery and X-Ray, which take no resource ARNs.
     for action, resources in grants.items():

@@ -192,7 +192,12 @@ def test_statelint_accepts_the_substituted_definition(env: str, tmp_path: Path) 
         )
     )
     values.update(
-        statemachine.budget_substitutions(config.model_budget.daily_usd, config.token_prices)
+        statemachine.budget_substitutions(
+            config.model_budget.daily_usd,
+            config.token_prices,
+            max_tokens=config.max_tokens,
+            currency=config.store_currency,
+        )
     )
     values.update(statemachine.loop_substitutions())
     values.update(config.state_machine_tuning)

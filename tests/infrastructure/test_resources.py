@@ -141,12 +141,14 @@ def test_the_asl_writes_the_sessions_tables_keys_and_ttl() -> None:
     assert item[names.SESSIONS_TTL_ATTRIBUTE].keys() == {"N"}
 
 
-def test_the_asl_reads_and_adds_to_the_spend_tables_key_and_ttl() -> None:
+def test_the_asl_reserves_settles_and_releases_on_the_spend_tables_key_and_ttl() -> None:
     states = json.loads(statemachine.read_definition())["States"]
-    for state in ("ReadSpend", "AddToSpend"):
+    for state in ("ReserveSpend", "SettleSpend", "ReleaseSpend"):
+        assert states[state]["Resource"] == "arn:aws:states:::aws-sdk:dynamodb:updateItem"
         assert set(states[state]["Arguments"]["Key"]) == {names.SPEND_PARTITION_KEY}
         assert states[state]["Arguments"]["TableName"] == "${SpendTableName}"
-    update = states["AddToSpend"]["Arguments"]["UpdateExpression"]
+    # the reservation keeps the day's item alive, as the counter's writes did
+    update = states["ReserveSpend"]["Arguments"]["UpdateExpression"]
     assert f"SET {names.SPEND_TTL_ATTRIBUTE} = :expires" in update
 
 

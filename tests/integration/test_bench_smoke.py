@@ -95,6 +95,15 @@ def test_quick_run_writes_every_section_with_measured_numbers(tmp_path: Path) ->
     assert summary["red_team_cases"] == 3 and summary["red_team_hostile_claims"] >= 3
     assert 0 <= summary["red_team_hostile_claims_reached"] <= summary["red_team_hostile_claims"]
     assert len(results["red_team"]["rows"]) == 3
+    # And the long dev-server session's memory, before and after: its figures are printed
+    # (the bench measures memory; a test never asserts it), and moto held every execution
+    # in the one mode, the last few in the other
+    assert set(summary["serve_rss_growth_mb"]) == {"kept", "forgotten"}
+    assert all(map(_number, summary["serve_rss_growth_mb"].values()))
+    served = results["serve_memory"]
+    assert all(m["statuses"] == {"200": m["questions"]} for m in served.values())
+    assert served["kept"]["executions_held_at_end"] == served["kept"]["questions"]
+    assert served["forgotten"]["executions_held_at_end"] < served["kept"]["questions"]
     for name in summary:
         assert f"`{name}" in markdown, name
     assert "≤ $5.00" in markdown and "not measured in this profile" in markdown

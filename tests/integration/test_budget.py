@@ -1,5 +1,6 @@
 """The day's model budget, through the whole state machine on moto: what a shopper gets
-once it is spent, and how the day's spend is counted."""
+once it is spent, and how the day's spend is counted (``test_spend_holds.py``: under
+load, and whatever becomes of a call)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from shared.vocabulary import FALLBACK_REASONS
 from storechat.local import LocalStorechat
 from storechat.local.runner import REGION, SPEND_TABLE
 from storechat.offline.cache import DEFAULT_STAND_IN
+from tests.integration.spend import reservations
 
 QUESTION = "Do you have a light Windows laptop under $800?"
 CATALOG = {p["productId"]: p for p in load_catalog()}
@@ -36,7 +38,7 @@ def spent(micro_usd: int, *, days: list[str] | None = None) -> None:
     for day in days or _days(0, 1):
         dynamodb.put_item(
             TableName=SPEND_TABLE,
-            Item={"day": {"S": day}, "spentMicroUsd": {"N": str(micro_usd)}, "turns": {"N": "1"}},
+            Item={"day": {"S": day}, "spentMicroUsd": {"N": str(micro_usd)}},
         )
 
 
@@ -74,7 +76,7 @@ def test_over_budget_the_shopper_gets_the_catalogs_matches_without_a_model_call(
     assert body["modelCalls"] == 0
     assert set(body["usage"].values()) == {0}
     assert "Converse" not in states(result)
-    assert {"ReadSpend", "CheckBudget", "AnswerFromCatalog"} <= set(states(result))
+    assert {"ReserveSpend", "AnswerFromCatalog"} <= set(states(result))
     # in words that say the assistant is busy and what was found
     assert FALLBACK_REASONS["budget_exhausted"] in body["answer"]
     assert "Here is what the catalog has for your words:" in body["answer"]
@@ -129,27 +131,33 @@ def test_under_budget_each_turn_adds_its_tokens_at_the_models_prices(
     # When a shopper asks
     result = budgeted.ask(QUESTION)
 
-    # Then the model answers, and the day's counter grows by exactly what its tokens
-    # cost at the list prices of the model the offline model stands in for
+    # Then the model answers, and once its calls are settled the day's counter has grown
+    # by exactly what its tokens cost at the list prices of the model the offline model
+    # stands in for (each call reserved its worst case first)
     body = result.body
     assert body is not None and body["outcome"] == "answered" and body["modelCalls"] >= 1
+    assert len(reservations(result)) == body["modelCalls"]
     if _days(0)[0] == today:  # (the turn did not start on the next day)
         after = counter(today)
         assert after["spentMicroUsd"] == 100 + round(SONNET.cost_usd(body["usage"]) * 1_000_000)
-        assert after["turns"] == 2
         assert after["expiresAt"] > datetime.now(UTC).timestamp() + 30 * 86_400
 
 
-def test_the_turn_that_crosses_the_budget_is_answered_and_the_next_one_is_not() -> None:
-    # Given a budget smaller than one question costs
+def test_the_call_that_crosses_the_budget_is_the_days_last() -> None:
+    # Given a budget smaller than one model call costs
     with LocalStorechat(daily_budget_usd=0.001) as local:
         first = local.ask(QUESTION).body
         second = local.ask("And a phone with a great camera?").body
 
-    # Then the question that spent it was answered in full, and the next from the catalog
-    assert first is not None and first["outcome"] == "answered"
+    # Then the day's first call was made (the spend was below the budget), and it spent the
+    # budget: the same question's next call was not, and the catalog answered instead
+    assert first is not None and first["fallbackReason"] == "budget_exhausted"
+    assert first["modelCalls"] == 1
     assert SONNET.cost_usd(first["usage"]) > 0.001
+    assert "Here is what the catalog has for your words:" in first["answer"]
+    # and the next question too, without any model call
     assert second is not None and second["fallbackReason"] == "budget_exhausted"
+    assert second["modelCalls"] == 0
     assert all(CATALOG[p["productId"]]["category"] == "MOBILE" for p in second["products"])
 
 
@@ -166,7 +174,7 @@ def test_without_a_budget_no_spend_stops_the_model() -> None:
     assert body is not None and body["outcome"] == "answered"
 
 
-def test_a_counter_that_cannot_be_read_or_written_never_costs_the_shopper_the_answer(
+def test_a_counter_that_cannot_be_written_makes_no_model_call_and_still_answers(
     budgeted: LocalStorechat,
 ) -> None:
     # Given the spend table gone (DynamoDB refuses every call on it)
@@ -175,23 +183,31 @@ def test_a_counter_that_cannot_be_read_or_written_never_costs_the_shopper_the_an
     # When a shopper asks
     result = budgeted.ask(QUESTION)
 
-    # Then they get the model's answer, and the turn is saved
-    assert result.status == "SUCCEEDED" and result.body is not None
-    assert result.body["outcome"] == "answered" and result.body["historySaved"] is True
-    assert {"ReadSpend", "CheckDeadline", "AddToSpend", "SaveTurn"} <= set(states(result))
+    # Then no model call is made without its spend reserved: the catalog answers their
+    # words, and the turn is saved
+    body = result.body
+    assert result.status == "SUCCEEDED" and body is not None
+    assert body["fallbackReason"] == "budget_exhausted" and body["modelCalls"] == 0
+    assert body["products"] and body["historySaved"] is True
+    assert {"ReserveSpend", "AnswerFromCatalog", "SaveTurn"} <= set(states(result))
+    assert "Converse" not in states(result)
 
 
 def test_the_days_spend_is_kept_between_runs_as_the_cli_runs(tmp_path: Path) -> None:
-    # Given one run that spends the day's budget, with its files in a data folder
-    with LocalStorechat(daily_budget_usd=0.001, data_dir=tmp_path) as local:
-        assert (local.ask(QUESTION).body or {})["outcome"] == "answered"
+    # Given one run whose question spends a budget, with its files in a data folder
+    with LocalStorechat(daily_budget_usd=1.0, data_dir=tmp_path) as local:
+        first = local.ask(QUESTION).body
+    assert first is not None and first["outcome"] == "answered"
+    budget = SONNET.cost_usd(first["usage"]) / 2
 
-    # When a new run (a new `storechat ask`) asks on the same day
-    with LocalStorechat(daily_budget_usd=0.001, data_dir=tmp_path) as local:
+    # When a new run (a new `storechat ask`) with a budget that question spent asks on the
+    # same day
+    with LocalStorechat(daily_budget_usd=budget, data_dir=tmp_path) as local:
         body = local.ask(QUESTION).body
 
     # Then the budget is still spent
     assert body is not None and body["fallbackReason"] == "budget_exhausted"
+    assert body["modelCalls"] == 0
     assert (tmp_path / "spend.json").is_file()
 
 

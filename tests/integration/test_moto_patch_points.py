@@ -58,3 +58,20 @@ def test_the_dynamodb_backend_put_item_used_for_bulk_loading_is_there() -> None:
     assert isinstance(dynamodb_backends, BackendDict), "moto's dynamodb_backends moved"
     params = list(inspect.signature(DynamoDBBackend.put_item).parameters)
     assert params[:3] == ["self", "table_name", "item_attrs"]
+
+
+def test_what_moto_keeps_of_finished_work_is_where_forget_finished_drops_it() -> None:
+    # moto's registry of every model instance, and its own way of emptying it
+    from moto.core import model_instances
+    from moto.stepfunctions.models import StateMachine
+
+    assert callable(model_instances.reset_model_data), "moto's reset_model_data moved"
+    assert isinstance(StateMachine.instances_tracked, list), "moto stopped tracking instances"
+    # the list every Step Functions worker thread is appended to
+    from moto.stepfunctions.parser import utils
+    from moto.stepfunctions.parser.backend import execution_worker
+
+    assert isinstance(utils.TMP_THREADS, list), "moto's TMP_THREADS moved"
+    assert "TMP_THREADS.append(" in inspect.getsource(execution_worker), (
+        "moto's execution worker no longer records its thread in TMP_THREADS"
+    )

@@ -98,9 +98,13 @@ def wait_until_idle(local: LocalStorechat, timeout_s: float = 10) -> None:
     sfn = boto3.client("stepfunctions", region_name=REGION)
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
-        in_flight = sfn.list_executions(
-            stateMachineArn=local.state_machine_arn, statusFilter="RUNNING"
-        )["executions"]
+        # Every generation of the state machine (storechat.local.generations)
+        machines = [m["stateMachineArn"] for m in sfn.list_state_machines()["stateMachines"]]
+        in_flight = [
+            e
+            for arn in machines
+            for e in sfn.list_executions(stateMachineArn=arn, statusFilter="RUNNING")["executions"]
+        ]
         if not in_flight:
             return
         time.sleep(0.05)

@@ -3,10 +3,12 @@
 Point boto3 at it with ``AWS_ENDPOINT_URL_BEDROCK_RUNTIME`` (or an ``endpoint_url``).
 
 * ``POST /model/{modelId}/converse`` answers with the next scripted response, written as
-  Bedrock writes it on the wire (binary fields in base64), or, given ``model``, with
-  ``model(body)``: any Converse stand-in, such as the red team's obedient model
+  Bedrock writes it on the wire (binary fields in base64), or a scripted error
+  (:class:`Refusal`: 429, 503, ...), or, given ``model``, with ``model(body)``: any
+  Converse stand-in, such as the red team's obedient model
   (``FakeBedrock(model=ObedientModel().converse)``), which does what tool results say.
-  ``requests`` keeps every Converse body boto3 really sent.
+  ``requests`` keeps every Converse body as it arrives, so a test can read what boto3
+  really sent and count how often.
 * ``POST /guardrail/{id}/version/{version}/apply`` (``ApplyGuardrail``) answers with
   ``guardrail(body)`` (:func:`passes` when none is given, :func:`blocks_when` to intervene
   on some text, :func:`failing` for an error); ``guardrail_requests`` keeps each body with
@@ -20,6 +22,7 @@ import threading
 import time
 import urllib.parse
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 from typing import Any, Self
@@ -82,13 +85,28 @@ def failing(status: int = 503, error: str = "ServiceUnavailableException") -> Gu
     return answer
 
 
+@dataclass(frozen=True)
+class Refusal:
+    """An error Bedrock answers a request with instead of a reply, as it writes it on the
+    wire: the HTTP status, the error code in ``x-amzn-ErrorType`` and a message."""
+
+    status: int
+    code: str
+    message: str = "refused by the stand-in"
+
+
+THROTTLED = Refusal(429, "ThrottlingException", "Too many requests, please wait.")
+UNAVAILABLE = Refusal(503, "ServiceUnavailableException", "Service unavailable.")
+
+
 class FakeBedrock:
-    """``delay_s`` holds every answer back; ``delays_s`` holds back each one by its own
-    (the first request's, the second's, ...; past its end, ``delay_s``)."""
+    """``responses`` are answered in order, a reply or a :class:`Refusal` each. ``delay_s``
+    holds every answer back; ``delays_s`` holds back each one by its own (the first
+    request's, the second's, ...; past its end, ``delay_s``)."""
 
     def __init__(
         self,
-        responses: Iterable[dict[str, Any]] = (),
+        responses: Iterable[dict[str, Any] | Refusal] = (),
         *,
         model: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
         guardrail: GuardrailAnswer = passes,
@@ -132,12 +150,18 @@ class FakeBedrock:
         with self._lock:
             return self._delays.pop(0) if self._delays else self.delay_s
 
-    def _next(self, body: dict[str, Any]) -> Answer:
+    def _arrived(self, body: dict[str, Any]) -> None:
+        # Counted as it arrives: a caller that stops waiting has still sent it.
         with self._lock:
             self.requests.append(body)
+
+    def _next(self, body: dict[str, Any]) -> Answer:
+        with self._lock:
             if self._model is None and not self._responses:
                 return 400, {"message": "the stand-in has no more scripted responses"}
             scripted = None if self._model is not None else self._responses.pop(0)
+        if isinstance(scripted, Refusal):
+            return scripted.status, {"__type": scripted.code, "message": scripted.message}
         if scripted is not None:
             return 200, scripted
         assert self._model is not None
@@ -161,6 +185,7 @@ def _handler(fake: FakeBedrock) -> type[BaseHTTPRequestHandler]:
             if len(path) == 6 and path[1] == "guardrail" and path[5] == "apply":
                 self._send(*fake._screen(path, body))
                 return
+            fake._arrived(body)
             delay = fake.delay_for()
             if delay:
                 time.sleep(delay)

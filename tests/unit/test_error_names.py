@@ -27,22 +27,34 @@ def test_every_custom_error_in_the_asl_is_a_class_the_lambdas_raise() -> None:
     matched = _error_equals(json.loads(statemachine.read_definition()))
     services = ("States.", "Lambda.", "Sandbox.", "DynamoDb.", "DynamoDB.")
     custom = {name for name in matched if not name.startswith(services)}
-    assert custom == set(errors.RETRYABLE_MODEL_ERRORS) | {"ModelContextOverflow", "ModelDeadline"}
+    assert custom == set(errors.RETRYABLE_MODEL_ERRORS) | set(errors.LOST_MODEL_ERRORS) | {
+        "ModelContextOverflow",
+        "ModelDeadline",
+    }
     for name in custom:
         assert issubclass(getattr(errors, name), errors.StorechatError)
 
 
 def test_retryable_model_errors_go_back_through_the_deadline_check() -> None:
     definition = json.loads(statemachine.read_definition())
-    catchers = definition["States"]["Converse"]["Catch"]
-    retry = next(c for c in catchers if c["Next"] == "RetryModelCall")
-    assert retry["ErrorEquals"] == list(errors.RETRYABLE_MODEL_ERRORS)
-    # No blind Retry for them: every retry passes BackOff, then CheckDeadline
-    blind = [
-        r for r in definition["States"]["Converse"]["Retry"] if "ModelThrottled" in r["ErrorEquals"]
-    ]
-    assert blind == []
-    assert definition["States"]["BackOff"]["Next"] == "CheckDeadline"
+    states = definition["States"]
+    catchers = states["Converse"]["Catch"]
+    # A call the model refused gives its reserved spend back, then is retried
+    refused = next(c for c in catchers if c["Next"] == "ReleaseSpend")
+    assert refused["ErrorEquals"] == list(errors.RETRYABLE_MODEL_ERRORS)
+    assert states["ReleaseSpend"]["Next"] == "RetryModelCall"
+    # A call that may have been billed keeps it, and is retried the same way
+    lost = next(c for c in catchers if c["Next"] == "RetryModelCall")
+    assert lost["ErrorEquals"][: len(errors.LOST_MODEL_ERRORS)] == list(errors.LOST_MODEL_ERRORS)
+    # No blind Retry of anything that may have called the model: only an invoke Lambda
+    # throttled (the function never ran) is retried in place; every other retry passes
+    # BackOff, then CheckDeadline, then reserves its spend again
+    (blind,) = states["Converse"]["Retry"]
+    assert blind["ErrorEquals"] == ["Lambda.TooManyRequestsException"]
+    assert states["BackOff"]["Next"] == "CheckDeadline"
+    assert states["CheckDeadline"]["Default"] == "PriceModelCall"
+    assert states["PriceModelCall"]["Next"] == "ReserveSpend"
+    assert states["ReserveSpend"]["Next"] == "Converse"
     assert catchers[-1]["ErrorEquals"] == ["States.ALL"]
 
 

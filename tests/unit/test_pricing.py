@@ -57,19 +57,27 @@ def test_a_list_without_a_full_price_is_refused(tmp_path: Path) -> None:
 
 
 def test_the_state_machine_gets_the_budget_in_micro_dollars_and_prices_per_million() -> None:
-    values = statemachine.budget_substitutions(2.5, token_prices(SONNET))
+    def substitutions(budget: float | None) -> dict[str, str]:
+        return statemachine.budget_substitutions(
+            budget, token_prices(SONNET), max_tokens=900, currency="EUR"
+        )
+
+    values = substitutions(2.5)
     assert values["DailyBudgetMicroUsd"] == "2500000"
     assert values["ModelPricesPerMTok"] == (
         "{'cacheReadInputTokens': 0.3, 'cacheWriteInputTokens': 3.75, "
         "'inputTokens': 3.0, 'outputTokens': 15.0}"
     )
-    assert (
-        statemachine.budget_substitutions(None, token_prices(SONNET))["DailyBudgetMicroUsd"] == "0"
-    )
+    # a call's worst case: input at the dearest input price (a cache write), a whole reply
+    assert values["InputPricePerMTok"] == "3.75"
+    assert values["ModelMaxTokens"] == "900"
+    assert values["FixedInputTokens"] == str(statemachine.fixed_input_tokens("EUR"))
+    # without a budget, a day has more room than any day spends
+    assert substitutions(None)["DailyBudgetMicroUsd"] == str(statemachine.UNLIMITED_MICRO_USD)
     assert values["CatalogSearchTool"] == "lookup_inventory"
     assert values["CatalogSearchChars"] == "120"  # InventoryInput.keywords' max_length
     with pytest.raises(ValueError, match="above 0"):
-        statemachine.budget_substitutions(0, token_prices(SONNET))
+        substitutions(0)
 
 
 def test_the_offline_and_replay_models_are_priced_as_the_model_they_stand_in_for() -> None:

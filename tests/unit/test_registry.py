@@ -96,7 +96,9 @@ def test_the_asl_names_no_tool_and_reads_them_from_one_substitution() -> None:
     arns = {f.key: f"arn:{f.key}" for f in registry.FUNCTIONS}
     values = statemachine.resource_substitutions(arns, "sessions", "steps", "spend")
     assert set(values) == set(statemachine.resource_placeholders())
-    budget = statemachine.budget_substitutions(None, token_prices(DEFAULT_STAND_IN))
+    budget = statemachine.budget_substitutions(
+        None, token_prices(DEFAULT_STAND_IN), max_tokens=1024, currency="USD"
+    )
     filled = statemachine.substitute(
         definition,
         {**values, **budget, **statemachine.loop_substitutions(), **statemachine.TUNING_DEFAULTS},

@@ -613,6 +613,30 @@ def test_concurrent_searches_from_threads_agree_with_one_thread(index: SearchInd
     assert together == alone
 
 
+def test_a_thread_that_has_ended_does_not_keep_its_connection_open(index: SearchIndex) -> None:
+    # Given a search made on a thread of its own, as the local runner makes each tool call
+    opened: list[Any] = []
+
+    def search_and_end() -> None:
+        index.search(SearchQuery(keywords="laptop"))
+        opened.append(index._connection())
+
+    first = threading.Thread(target=search_and_end)
+    first.start()
+    first.join()
+
+    # When another thread searches after it has ended
+    second = threading.Thread(target=search_and_end)
+    second.start()
+    second.join()
+
+    # Then the first thread's connection was closed (a long local session does not pile up
+    # one per tool call), and the searches still answer
+    with pytest.raises(sqlite3.ProgrammingError, match="closed"):
+        opened[0].execute("SELECT 1")
+    assert ids(index.search(SearchQuery(keywords="laptop")))
+
+
 # --------------------------------------------------------------------------- the holder
 
 

@@ -63,7 +63,9 @@ class SearchIndex:
         self._uri = read_only_uri(self.path)
         self._local = threading.local()
         self._lock = threading.Lock()
-        self._connections: list[Any] = []
+        self._connections: dict[threading.Thread, Any] = {}
+        """Each thread's connection: a warm Lambda has one; a local run starts a thread
+        for every tool call, so the connection of a thread that has ended is closed."""
         self._closed = False
         try:
             db = self._connection()
@@ -91,18 +93,20 @@ class SearchIndex:
             with self._lock:
                 if self._closed:
                     raise SnapshotUnreadable(f"{self.path.name}: closed")
+                for ended in [t for t in self._connections if not t.is_alive()]:
+                    self._connections.pop(ended).close()
                 connection = connect(self._uri)
                 # Read through the page cache instead of copying pages per connection.
                 connection.execute("PRAGMA mmap_size = 268435456")
                 connection.execute("PRAGMA query_only = 1")
-                self._connections.append(connection)
+                self._connections[threading.current_thread()] = connection
             self._local.connection = connection
         return connection
 
     def close(self) -> None:
         with self._lock:
             self._closed = True
-            for connection in self._connections:
+            for connection in self._connections.values():
                 connection.close()
             self._connections.clear()
 
