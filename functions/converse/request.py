@@ -22,7 +22,7 @@ from botocore.exceptions import ParamValidationError
 from botocore.validate import validate_parameters
 
 from converse.caching import cache_rules
-from converse.prompt import SYSTEM_PROMPT, tools
+from converse.prompt import tools
 from shared.currency import DEFAULT_CURRENCY
 from shared.errors import InvalidConverseRequest
 
@@ -77,6 +77,7 @@ def place_cache_points(
 def build_request(
     messages: list[dict[str, Any]],
     *,
+    system_prompt: str,
     model_id: str,
     max_tokens: int,
     temperature: float,
@@ -85,7 +86,7 @@ def build_request(
     currency: str = DEFAULT_CURRENCY,
 ) -> dict[str, Any]:
     cache = prompt_caching and supports_prompt_caching(model_id)
-    system: list[dict[str, Any]] = [{"text": SYSTEM_PROMPT}]
+    system: list[dict[str, Any]] = [{"text": system_prompt}]
     specs: list[dict[str, Any]] = list(tools(currency))
     if cache:
         # Tools come before the system prompt in the cached prefix: one checkpoint

@@ -34,6 +34,8 @@ from shared.environment import overriding
 from shared.observability import logger, metrics
 from shared.search import Listing
 from shared.steps import read_steps
+from shared.store import StoreFile
+from shared.store import load as load_store
 from storechat.local import aws, environment, index, moto_patches
 from storechat.local.aws import (
     ACCOUNT,
@@ -51,6 +53,7 @@ from storechat.local.lambdas import Dispatcher, Handler, handler_module, local_a
 from storechat.local.live import StepFollower, StepListener
 from storechat.local.table_files import TableFile
 from storechat.offline import OFFLINE_MODEL_ID
+from storechat.settings import SAMPLE_STORE
 
 __all__ = [
     "ACCOUNT",
@@ -78,7 +81,9 @@ class LocalStorechat:
     handlers by function key; ``log_level`` is the handlers' log level while it runs.
     ``daily_budget_usd`` is the day's model budget (None: no budget): once the day's
     tokens, priced as ``environment.model_token_prices`` prices the model's, reach it,
-    questions are answered from a catalog search without a model call.
+    questions are answered from a catalog search without a model call. ``store`` is the
+    store's settings and policies (``storechat serve --store FILE``); None is the sample
+    store of ``store/``.
     """
 
     def __init__(
@@ -92,8 +97,10 @@ class LocalStorechat:
         overrides: Mapping[str, Handler] | None = None,
         log_level: str = "WARNING",
         daily_budget_usd: float | None = None,
+        store: StoreFile | None = None,
     ) -> None:
         self.model = model
+        self.store = store or load_store(SAMPLE_STORE)
         self.daily_budget_usd = daily_budget_usd
         self._prices = environment.model_token_prices(model, budgeted=daily_budget_usd is not None)
         self._catalog = catalog
@@ -109,6 +116,7 @@ class LocalStorechat:
             catalog_table=CATALOG_TABLE,
             category_index=CATEGORY_INDEX,
             steps_table=STEPS_TABLE,
+            store_file=self._publish_store(),
             log_level=log_level,
             metrics_namespace=METRICS_NAMESPACE,
             # This system's own snapshot download folder: another process's runner
@@ -118,6 +126,12 @@ class LocalStorechat:
         self._environ = environment.layered(self._env)
         self._exit_stack = ExitStack()
         self.state_machine_arn = ""
+
+    def _publish_store(self) -> str:
+        """The store's settings where the functions read them, as a deployed stack's layer."""
+        path = Path(self._index_dir.name) / "store.json"
+        path.write_text(self.store.model_dump_json(), encoding="utf-8")
+        return str(path)
 
     # -- lifecycle --------------------------------------------------------------------------
 

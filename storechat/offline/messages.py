@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from shared.sanitize import clean_text
-from storechat.offline.vocabulary import BOOK_INFO, LOOKUP, REVIEWS
+from storechat.offline.vocabulary import BOOK_INFO, LOOKUP, POLICIES, REVIEWS
 
 
 def plain(value: Any, limit: int) -> str:
@@ -103,7 +103,12 @@ class ToolOutcome:
         return [i for i in ids if isinstance(i, str)]
 
 
-_EXPECTED_LIST: Final = {LOOKUP: "products", REVIEWS: "results", BOOK_INFO: "results"}
+_EXPECTED_LIST: Final = {
+    LOOKUP: "products",
+    REVIEWS: "results",
+    BOOK_INFO: "results",
+    POLICIES: "sections",
+}
 _KIND_PHRASE: Final = {
     "rate_limited": "rate limited",
     "timeout": "it timed out",

@@ -42,6 +42,13 @@ SAMPLES: dict[str, list[dict[str, Any]]] = {
         {"query": "Dell", "site": "example"},
     ],
     "get_book_info": [{"query": "Dune"}, {"query": ""}, {}, {"query": 42}],
+    "get_store_policies": [
+        {"question": "What is your return policy?"},
+        {"question": "x"},
+        {"question": "x" * 301},
+        {},
+        {"question": "returns", "topic": "returns"},
+    ],
 }
 
 
@@ -78,6 +85,7 @@ def test_every_field_the_model_reads_is_described_and_enums_come_from_the_types(
 def test_the_request_offers_exactly_the_registered_tools() -> None:
     request = build_request(
         [{"role": "user", "content": [{"text": "hi"}]}],
+        system_prompt="You sell things.",
         model_id="m",
         max_tokens=100,
         temperature=0,
