@@ -30,6 +30,7 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    StringConstraints,
     ValidationError,
     model_validator,
 )
@@ -54,10 +55,12 @@ def _plain_text(value: str) -> str:
     # them is a mistake or a smuggled instruction.
     if has_control_characters(value):
         raise ValueError("must not contain control or invisible formatting characters")
+    if not value.strip():
+        raise ValueError("must not be empty")
     return value.strip()
 
 
-PlainText = Annotated[str, AfterValidator(_plain_text)]
+PlainText = AfterValidator(_plain_text)
 
 
 def is_loopback(host: str | None) -> bool:
@@ -112,12 +115,12 @@ class Block(BaseModel):
 class Assistant(Block):
     """How the assistant introduces itself in the chat."""
 
-    name: Annotated[PlainText, Field(min_length=1, max_length=60)] = "Shopping assistant"
-    greeting: Annotated[PlainText, Field(min_length=1, max_length=300)] = (
+    name: Annotated[str, StringConstraints(min_length=1, max_length=60), PlainText] = "Shopping assistant"
+    greeting: Annotated[str, StringConstraints(min_length=1, max_length=300), PlainText] = (
         "Ask in your own words. I search the store's catalog and show you what fits."
     )
     suggestions: Annotated[
-        list[Annotated[PlainText, Field(min_length=1, max_length=120)]], Field(max_length=4)
+        list[Annotated[str, StringConstraints(min_length=1, max_length=120), PlainText]], Field(max_length=4)
     ] = []
     """Example questions an empty conversation offers (at most four)."""
 
@@ -173,7 +176,7 @@ class Domain(Block):
 class Store(Block):
     """The store block: ``cdk.json``'s ``store``, or ``storechat serve --store FILE``."""
 
-    name: Annotated[PlainText, Field(min_length=1, max_length=80)]
+    name: Annotated[str, StringConstraints(min_length=1, max_length=80), PlainText]
     url: Storefront
     """The storefront: product pages and cart links start here."""
     platform: Literal["shopify", "woocommerce", "custom"]
@@ -184,7 +187,7 @@ class Store(Block):
     """The storefront's origins whose pages may call the API (the widget's pages)."""
     policies: Annotated[str, Field(min_length=1, max_length=500)]
     """A Markdown file in the store's own words, relative to the settings' file."""
-    contact: Annotated[PlainText, Field(min_length=1, max_length=300)]
+    contact: Annotated[str, StringConstraints(min_length=1, max_length=300), PlainText]
     """How a shopper reaches the store's people (an e-mail address, a phone, a page):
     given whenever the policies do not answer."""
     assistant: Assistant = Assistant()

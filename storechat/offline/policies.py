@@ -2,7 +2,8 @@
 and an answer that quotes what it returned.
 
 The stand-in does not read the policies: it passes the question on and repeats the
-section the tool found first, or says the policies do not say and gives the contact.
+sections the tool found first (two at most), or says the policies do not say and
+gives the contact.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from storechat.offline.vocabulary import POLICIES
 PRIVATE: Final = "other customers' details"
 """A service topic no policy answers: refused, never looked up."""
 MAX_QUOTE: Final = 700
+MAX_SECTIONS: Final = 2
 
 
 def asks_policies(intent: Intent, available: frozenset[str]) -> bool:
@@ -52,13 +54,18 @@ def policy_answer(messages: list[dict[str, Any]]) -> str | None:
     if not sections:
         reach = f" You can reach the store at {contact}." if contact else ""
         return f"I don't know: the store's policies don't say.{reach}"
-    first = sections[0]
-    heading = plain(first.get("heading") or "", 80)
-    text = str(first.get("text") or "").strip()
-    if len(text) > MAX_QUOTE:
-        text = text[: MAX_QUOTE - 1].rstrip() + "…"
     store = plain(data.get("store") or "the store", 80)
-    lines = [f"Here is what {store} says" + (f" under **{heading}**:" if heading else ":"), text]
+    lines = [f"Here is what {store} says:"]
+    room = MAX_QUOTE
+    for section in sections[:MAX_SECTIONS]:
+        heading = plain(section.get("heading") or "", 80)
+        text = str(section.get("text") or "").strip()
+        if room <= 0 or not text:
+            break
+        if len(text) > room:
+            text = text[: room - 1].rstrip() + "…"
+        room -= len(text)
+        lines.append(f"**{heading}**\n{text}" if heading else text)
     if contact:
         lines.append(f"For anything else, you can reach the store at {contact}.")
     return "\n\n".join(lines)
