@@ -146,7 +146,8 @@ export function startChat(view) {
     /** This page may not call the API: say why, and take no question. */
     refuse(title, detail) {
       view.notices.replaceChildren(notice("error", title, detail));
-      composer.close("This chat can't answer on this page");
+      welcome.hidden = true;
+      composer.close("Not available on this page");
     },
   };
 }

@@ -61,6 +61,10 @@ def _plain_text(value: str) -> str:
 
 
 PlainText = AfterValidator(_plain_text)
+Words = Annotated[str, StringConstraints(min_length=1, max_length=80), PlainText]
+"""A name: the store's, the assistant's."""
+Sentence = Annotated[str, StringConstraints(min_length=1, max_length=120), PlainText]
+Paragraph = Annotated[str, StringConstraints(min_length=1, max_length=300), PlainText]
 
 
 def is_loopback(host: str | None) -> bool:
@@ -115,13 +119,11 @@ class Block(BaseModel):
 class Assistant(Block):
     """How the assistant introduces itself in the chat."""
 
-    name: Annotated[str, StringConstraints(min_length=1, max_length=60), PlainText] = "Shopping assistant"
-    greeting: Annotated[str, StringConstraints(min_length=1, max_length=300), PlainText] = (
+    name: Words = "Shopping assistant"
+    greeting: Paragraph = (
         "Ask in your own words. I search the store's catalog and show you what fits."
     )
-    suggestions: Annotated[
-        list[Annotated[str, StringConstraints(min_length=1, max_length=120), PlainText]], Field(max_length=4)
-    ] = []
+    suggestions: Annotated[list[Sentence], Field(max_length=4)] = []
     """Example questions an empty conversation offers (at most four)."""
 
 
@@ -176,7 +178,7 @@ class Domain(Block):
 class Store(Block):
     """The store block: ``cdk.json``'s ``store``, or ``storechat serve --store FILE``."""
 
-    name: Annotated[str, StringConstraints(min_length=1, max_length=80), PlainText]
+    name: Words
     url: Storefront
     """The storefront: product pages and cart links start here."""
     platform: Literal["shopify", "woocommerce", "custom"]
@@ -187,7 +189,7 @@ class Store(Block):
     """The storefront's origins whose pages may call the API (the widget's pages)."""
     policies: Annotated[str, Field(min_length=1, max_length=500)]
     """A Markdown file in the store's own words, relative to the settings' file."""
-    contact: Annotated[str, StringConstraints(min_length=1, max_length=300), PlainText]
+    contact: Paragraph
     """How a shopper reaches the store's people (an e-mail address, a phone, a page):
     given whenever the policies do not answer."""
     assistant: Assistant = Assistant()
