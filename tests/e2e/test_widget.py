@@ -40,12 +40,13 @@ LAPTOP_QUESTION = "A Windows laptop under $900"
 Shot = Callable[[Page, str], Path]
 
 
-def store_page(title: str, widget: str | None, body: str = "") -> str:
+def store_page(title: str, widget: str | None, body: str = "", theme: bool = True) -> str:
+    style = f"<style>{HOSTILE_THEME}</style>" if theme else ""
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{title}</title>
-<style>{HOSTILE_THEME}</style></head>
+{style}</head>
 <body><header><h1 id="shop-title">Haus &amp; Heim · {title}</h1></header>
 <main><p>Our shop's own page.</p><button id="shop-button">Shop button</button>{body}</main>
 {f'<script src="{widget}" async></script>' if widget else ""}
@@ -116,6 +117,17 @@ def shop(tmp_path: Path) -> Iterator[Shop]:
                     headers=html,
                 )
             other.route("/", body=store_page("Elsewhere", widget), headers=html)
+            # A store whose pages allow only what docs/widget.md says the widget needs
+            host = chat.url.rstrip("/")
+            strict = (
+                f"default-src 'none'; script-src 'self' {host}; style-src 'self' {host}; "
+                f"connect-src {host}; img-src 'self' {host} data:"
+            )
+            server.route(
+                "/strict",
+                body=store_page("Strict", widget, theme=False),
+                headers={**html, "Content-Security-Policy": strict},
+            )
             yield Shop(server, chat.url, local, other)
 
 
@@ -326,3 +338,27 @@ def test_a_page_the_store_did_not_allow_gets_no_answer_and_is_told_why(
     )
     assert outcome == ["refused: TypeError", "opaque"], outcome
     assert shop.questions_run() == before
+
+
+def test_a_store_page_with_a_strict_csp_needs_only_the_documented_directives(
+    page: Page, shop: Shop
+) -> None:
+    # Given a store page whose CSP allows the chat host and nothing else of ours
+    violations: list[str] = []
+    page.on(
+        "console", lambda m: violations.append(m.text) if "Content Security" in m.text else None
+    )
+    page.goto(f"{shop.url}/strict")
+    page.evaluate(
+        """() => document.addEventListener('securitypolicyviolation', (e) =>
+            console.error('Content Security: ' + e.violatedDirective + ' ' + e.blockedURI))"""
+    )
+
+    # When the shopper opens the chat and asks
+    launcher(page).click()
+    ask(page, LAPTOP_QUESTION)
+
+    # Then it loads, styles itself, answers, and the page's policy refused nothing
+    expect(answers(page).first).to_have_attribute("data-outcome", "answered")
+    assert px(page, ".launcher", "backgroundColor") == "rgb(179, 38, 30)"
+    assert violations == []
