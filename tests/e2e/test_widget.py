@@ -362,3 +362,42 @@ def test_a_store_page_with_a_strict_csp_needs_only_the_documented_directives(
     expect(answers(page).first).to_have_attribute("data-outcome", "answered")
     assert px(page, ".launcher", "backgroundColor") == "rgb(179, 38, 30)"
     assert violations == []
+
+
+def test_the_conversation_follows_the_shopper_to_another_tab_until_it_is_left_idle(
+    page: Page, shop: Shop
+) -> None:
+    # Given an answer on the store's home page
+    page.goto(shop.url)
+    launcher(page).click()
+    ask(page, LAPTOP_QUESTION)
+    expect(answers(page)).to_have_count(1)
+
+    # When the shopper opens another page of the store in a new tab
+    tab = page.context.new_page()
+    tab.goto(f"{shop.url}/second")
+    launcher(tab).click()
+
+    # Then the same conversation is there (the panel's open state is the first tab's own)
+    expect(answers(tab)).to_have_count(1)
+    # And a question asked there shows in the first tab too, without a reload
+    ask(tab, "Which of those is the lightest?")
+    expect(answers(tab)).to_have_count(2)
+    expect(answers(page)).to_have_count(2)
+
+    # When half an hour passes without a question
+    tab.evaluate(
+        """() => { const kept = JSON.parse(localStorage.getItem('storechat.conversation'));
+                   kept.at -= 31 * 60 * 1000;
+                   localStorage.setItem('storechat.conversation', JSON.stringify(kept)); }"""
+    )
+    tab.reload()
+
+    # Then the next visit (the panel open again, as it was) starts a new conversation
+    expect(panel(tab)).to_be_visible()
+    expect(tab.get_by_role("heading", name="What are you shopping for?")).to_be_visible()
+    expect(answers(tab)).to_have_count(0)
+    with tab.expect_request("**/query") as sent:
+        ask(tab, LAPTOP_QUESTION)
+    assert '"sessionId"' not in (sent.value.post_data or "")
+    tab.close()

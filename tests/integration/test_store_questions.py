@@ -4,6 +4,7 @@ links where the shopper reads them."""
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from converse.providers import ReplayProvider
 from shared.catalog_data import load_catalog
 from shared.store import StoreFile
 from storechat.local import LocalStorechat
+from storechat.printing import print_answer
 from tests.integration.converse_fixtures import asks_for_tools, replies, tool_use, write_replay
 from tests.support.recording import Recording
 from tests.support.store import store_file
@@ -151,7 +153,8 @@ def test_cards_link_to_the_stores_pages_and_add_to_its_cart(tmp_path: Path) -> N
     with LocalStorechat(
         model=write_replay(tmp_path, script), store=store, catalog=catalog
     ) as local:
-        body = local.ask("Show me these laptops").body
+        result = local.ask("Show me these laptops")
+    body = result.body
     assert body is not None
     cards = {p["productId"]: p for p in body["products"]}
     # Then every card links to its page on the storefront
@@ -161,3 +164,11 @@ def test_cards_link_to_the_stores_pages_and_add_to_its_cart(tmp_path: Path) -> N
     # And only the one in stock with a known variant can be added to the cart
     assert cards[in_stock]["cartUrl"] == "https://hausundheim.example/cart/add?id=40000&quantity=1"
     assert "cartUrl" not in cards[sold_out] and "cartUrl" not in cards[no_variant]
+    # And `storechat ask` prints the same links the page shows
+    printed = io.StringIO()
+    print_answer(result, "replay", printed)
+    assert (
+        "add to cart: https://hausundheim.example/cart/add?id=40000&quantity=1"
+        in printed.getvalue()
+    )
+    assert printed.getvalue().count("add to cart:") == 1
