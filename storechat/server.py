@@ -30,13 +30,11 @@ away) is ``storechat.http_json``'s; this module routes.
 
 from __future__ import annotations
 
-import mimetypes
 import re
 import socket
 import sys
 import threading
 import traceback
-from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
 from http import HTTPStatus
@@ -61,6 +59,8 @@ from shared.vocabulary import (
     TIMEOUT,
     page_names,
 )
+from storechat import static_files
+from storechat.admission import FairGate
 from storechat.http_json import GONE, JsonRequestHandler
 from storechat.origins import Origins
 
@@ -79,44 +79,6 @@ cores all finish late, and the slowest pass the 29 s limit. Admitting a few at a
 time, like a Lambda concurrency limit, keeps each one fast and the queue fair.
 """
 """API Gateway gives an integration 29 s; the dev server waits no longer."""
-
-_CONTENT_TYPES = {
-    ".html": "text/html; charset=utf-8",
-    ".js": "text/javascript; charset=utf-8",
-    ".mjs": "text/javascript; charset=utf-8",
-    ".css": "text/css; charset=utf-8",
-    ".json": "application/json; charset=utf-8",
-    ".svg": "image/svg+xml",
-    ".png": "image/png",
-    ".ico": "image/x-icon",
-    ".txt": "text/plain; charset=utf-8",
-}
-
-
-class _FairGate:
-    """At most ``slots`` holders at once, admitted in arrival order (a Semaphore is not fair)."""
-
-    def __init__(self, slots: int) -> None:
-        self._slots = slots
-        self._running = 0
-        self._waiting: deque[object] = deque()
-        self._condition = threading.Condition()
-
-    def __enter__(self) -> None:
-        ticket = object()
-        with self._condition:
-            self._waiting.append(ticket)
-            self._condition.wait_for(
-                lambda: self._running < self._slots and self._waiting[0] is ticket
-            )
-            self._waiting.popleft()
-            self._running += 1
-            self._condition.notify_all()
-
-    def __exit__(self, *exc: object) -> None:
-        with self._condition:
-            self._running -= 1
-            self._condition.notify_all()
 
 
 class StorechatHTTPServer(ThreadingHTTPServer):
@@ -141,7 +103,7 @@ class StorechatHTTPServer(ThreadingHTTPServer):
         self.local = local
         # Locally the API is the page's own origin; pictures come from the hosts given.
         self.page_csp = content_security_policy(images=image_hosts)
-        self.admission = _FairGate(max_running)
+        self.admission = FairGate(max_running)
         self.web_dir = web_dir.resolve()
         self.access_log = access_log
         self._log_lock = threading.Lock()
@@ -351,25 +313,10 @@ class StorechatHandler(JsonRequestHandler):
 
     def _static_file(self, path: str) -> Path | None:
         """The file under ``web/`` that ``path`` names, or ``None`` (never one outside it)."""
-        relative = unquote(path).lstrip("/") or "index.html"
-        parts = relative.split("/")
-        if (
-            "\x00" in relative
-            or "\\" in relative
-            or any(part in ("", ".", "..") or part.startswith(".") for part in parts)
-        ):
-            return None
-        candidate = (self.server.web_dir / relative).resolve()
-        try:
-            found = candidate.is_relative_to(self.server.web_dir) and candidate.is_file()
-        except OSError:  # a name longer than the file system allows, for one
-            return None
-        return candidate if found else None
+        return static_files.find(self.server.web_dir, path)
 
     def _send_file(self, file: Path) -> None:
-        content_type = _CONTENT_TYPES.get(file.suffix.lower()) or (
-            mimetypes.guess_type(file.name)[0] or "application/octet-stream"
-        )
+        content_type = static_files.content_type(file)
         csp = {"Content-Security-Policy": self.server.page_csp}
         headers = csp if file.suffix == ".html" else {}
         self._send(HTTPStatus.OK, file.read_bytes(), content_type, headers)
