@@ -33,6 +33,7 @@ from storechat.local import LocalStorechat
 from storechat.local.runner import REGION
 from storechat.server import make_server, running
 from tests.integration.converse_fixtures import asks_for_tools, lookup, replies
+from tests.support.store import SAMPLE
 
 DEMO_QUESTION = "What Windows PC do you have which is best for a high school student?"
 CATALOG = {p["productId"]: p for p in load_catalog()}
@@ -382,6 +383,7 @@ class NoAssistant:
     """Enough of the local system for requests that never reach it."""
 
     model = "offline"
+    store = SAMPLE  # whose pages the server answers
 
     def ask(self, *args: Any, **kwargs: Any) -> Any:
         raise AssertionError("a refused request must not reach the assistant")
@@ -441,7 +443,7 @@ REFUSED_REQUESTS = {
     ),
     "four words": (b"GET / HTTP/1.1 more\r\n\r\n", 400, "Bad request version ('more')"),
     "a target that is no URL": (
-        b"GET http://[::1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+        b"GET http://[::1 HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
         400,
         "the request target is not a URL",
     ),
