@@ -18,7 +18,19 @@ from typing import Any, TypeVar
 import moto
 
 import statemachine
-from bench import churn, coldstart, cost, history, lambdas, peer, scenarios, search, summary, trace
+from bench import (
+    churn,
+    coldstart,
+    cost,
+    history,
+    lambdas,
+    peer,
+    redteam,
+    scenarios,
+    search,
+    summary,
+    trace,
+)
 from bench.catalog import Catalogs
 from bench.profile import Profile
 from bench.questions import TOKEN_QUESTIONS
@@ -361,6 +373,7 @@ def collect(profile: Profile) -> dict[str, Any]:
         "search engine",
         lambda: search.run(profile.search_sizes, queries=profile.search_queries),
     )
+    red_team = clock.run("red team", lambda: redteam.run(profile.red_team_cases))
     churned = clock.run(
         f"a catalog that changes all day, {profile.churn_products:,} products",
         lambda: churn.run(profile.churn_products, profile.churn_seconds, catalogs),
@@ -449,6 +462,7 @@ def collect(profile: Profile) -> dict[str, Any]:
     results["peer"] = loops
     results["cold_starts"] = cold
     results["churn"] = [churned]
+    results["red_team"] = red_team
     results["notes"] = _notes(results, profile)
     results["meta"] = {
         "profile": profile.name,

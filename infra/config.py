@@ -235,6 +235,11 @@ class EnvironmentConfig(ConfigBlock):
         for reserve in ("ConverseReserveMs", "ToolRoundReserveMs"):
             if reserve in tuning and tuning[reserve] >= deadline:
                 raise ValueError(f"tuning.{reserve} ({tuning[reserve]}) must be below DeadlineMs")
+        if self.guardrail and self.guardrail.version == "DRAFT" and self.removal_policy == "retain":
+            raise ValueError(
+                "guardrail.version: a kept (retain) environment needs a numbered version; a "
+                "DRAFT changes with every edit in the console, and the store's screening with it"
+            )
         kept = self.conversation_log_retention_days
         if kept is not None and kept > max(self.session_ttl_days, LOG_RETENTION_DAYS[0]):
             raise ValueError(

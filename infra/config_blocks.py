@@ -7,6 +7,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from shared.guardrail import GUARDRAIL_ID_PATTERN, GUARDRAIL_VERSION_PATTERN
+
 
 class ConfigBlock(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -39,8 +41,12 @@ class ModelBudget(ConfigBlock):
 
 
 class Guardrail(ConfigBlock):
-    id: Annotated[str, Field(pattern=r"^[a-z0-9]{1,64}$")]
-    version: Annotated[str, Field(pattern=r"^(DRAFT|[1-9][0-9]{0,7})$")] = "DRAFT"
+    """A Bedrock guardrail (made in the Bedrock console, in ``bedrock_region``): Converse
+    applies it to the shopper's messages and the model's replies, and the web tools
+    screen the reviews and book facts they found with it (``shared/guardrail.py``)."""
+
+    id: Annotated[str, Field(pattern=GUARDRAIL_ID_PATTERN)]
+    version: Annotated[str, Field(pattern=GUARDRAIL_VERSION_PATTERN)] = "DRAFT"
 
 
 class Alarms(ConfigBlock):

@@ -14,6 +14,7 @@ from typing import Any, Protocol
 from get_computer_reviews.schema import ReviewsInput
 from shared.contract import ToolCall, ToolOutput, ToolUse
 from shared.errors import UpstreamError
+from shared.guardrail import Screen
 from shared.tool_shell import answer
 
 NOT_CONFIGURED = "Review search is not configured for this store; answer from the catalog only."
@@ -27,8 +28,15 @@ KeySource = Callable[[], str | None]
 
 
 def run(
-    tool_use: ToolUse, *, key_source: KeySource, search: ReviewSearch, timeout_s: float
+    tool_use: ToolUse,
+    *,
+    key_source: KeySource,
+    search: ReviewSearch,
+    timeout_s: float,
+    screen: Screen | None = None,
 ) -> ToolOutput:
+    """The reviews for ``tool_use``; ``screen`` is the environment's guardrail, if any."""
+
     def reviews(call: ToolCall, args: ReviewsInput) -> ToolOutput:
         try:
             api_key = key_source()
@@ -41,7 +49,11 @@ def run(
         if not api_key:
             return call.failure("not_configured", NOT_CONFIGURED, "review search is not configured")
         return ReviewsInput.search.answer(
-            call, args.query, lambda q: search(q, api_key=api_key, timeout_s=timeout_s), for_model
+            call,
+            args.query,
+            lambda q: search(q, api_key=api_key, timeout_s=timeout_s),
+            for_model,
+            screen,
         )
 
     return answer(tool_use, ReviewsInput, reviews)
