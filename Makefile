@@ -14,7 +14,8 @@ export PATH := $(CURDIR)/node_modules/.bin:$(PATH)
 
 .PHONY: setup demo test test-fast lint typecheck bench bench-quick load serve synth browser clean
 
-$(STAMP): pyproject.toml
+# A new Lambda package under functions/ is a new top-level package: reinstall to find it.
+$(STAMP): pyproject.toml $(wildcard functions/*/__init__.py)
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'

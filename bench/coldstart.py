@@ -163,6 +163,8 @@ def event(key: str) -> dict[str, Any]:
         return _tool_use(key, {"query": "Dell XPS 13"})
     if key == "get_book_info":
         return _tool_use(key, {"query": "Dune"})
+    if key == "get_store_policies":
+        return _tool_use(key, {"question": "What is your return policy?"})
     if key == "compose_response":
         return _compose_event()
     raise ValueError(f"no cold event for {key}")
@@ -206,6 +208,17 @@ def _steps_table() -> Iterator[str]:
         yield url
 
 
+def _store_file(scratch: Path) -> str:
+    """The sample store's settings, published as the stack's layer holds them."""
+    from shared.store import load
+    from storechat.settings import SAMPLE_STORE
+
+    path = scratch / "store.json"
+    if not path.is_file():
+        path.write_text(load(SAMPLE_STORE).model_dump_json(), encoding="utf-8")
+    return str(path)
+
+
 def deployed_env(function: Function, asset: Path) -> dict[str, str]:
     """What a deployed container of ``function`` runs with that the probe's base lacks:
     Lambda's own variables (so the X-Ray SDK starts as in Lambda) and tracing on where
@@ -236,7 +249,8 @@ def services(
     key = case.function.key
     with ExitStack() as stack:
         # Every function writes its live-trace steps; the catalog's stand-in takes them too.
-        env: dict[str, str] = {"STEPS_TABLE_NAME": STEPS_TABLE}
+        # The store's settings are where a deployed function finds its layer's file.
+        env: dict[str, str] = {"STEPS_TABLE_NAME": STEPS_TABLE, "STORE_FILE": _store_file(scratch)}
         if key == "lookup_inventory":
             size = case.products or 0
             env["AWS_ENDPOINT_URL_DYNAMODB"] = stack.enter_context(catalogs.fast(size).http())

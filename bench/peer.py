@@ -153,7 +153,7 @@ def _strands_tool(spec_tool: registry.Tool, env: Mapping[str, str]) -> Any:
 def _strands(
     questions: tuple[str, ...], web_env: Mapping[str, str], standin: OfflineBedrock
 ) -> list[dict[str, Any]]:
-    from converse.prompt import SYSTEM_PROMPT
+    from converse.prompt import prompt_of
     from converse.settings import get_settings
 
     rows = []
@@ -175,7 +175,10 @@ def _strands(
 
         def agent() -> Any:
             return Agent(
-                model=model, system_prompt=SYSTEM_PROMPT, tools=tools, callback_handler=None
+                model=model,
+                system_prompt=prompt_of(settings.store_file),
+                tools=tools,
+                callback_handler=None,
             )
 
         agent()(questions[0])  # warm-up, not counted

@@ -66,6 +66,8 @@ def event_for(key: str) -> dict[str, Any]:
         return _tool_use(key, {"query": "Dell XPS 13"})
     if key == "get_book_info":
         return _tool_use(key, {"query": "Dune"})
+    if key == "get_store_policies":
+        return _tool_use(key, {"question": "What is your return policy?"})
     if key == "compose_response":
         product = {
             "productId": "CMP-023",

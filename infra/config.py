@@ -36,6 +36,7 @@ from shared.api import DEFAULT_MAX_MESSAGE_CHARS
 from shared.currency import CURRENCIES, DEFAULT_CURRENCY
 from shared.page_policy import image_host
 from shared.pricing import PRICE_LIST_PATH, PriceListError, TokenPrices, token_prices
+from shared.store import StoreFile, StoreSettingsError, resolve
 
 LOG_RETENTION_DAYS: tuple[int, ...] = (
     1,
@@ -79,7 +80,6 @@ INFERENCE_PROFILE_PREFIXES: tuple[str, ...] = tuple(PROFILE_REGIONS)
 ASL_TIMEOUT_MS: int = int(json.loads(statemachine.read_definition())["TimeoutSeconds"]) * 1000
 
 _REGION = r"^[a-z]{2}(-gov|-iso[a-z]*)?-[a-z]+-\d$"
-_LOCAL_HOSTS = {"localhost", "127.0.0.1", "[::1]"}
 
 
 class ConfigError(ValueError):
@@ -122,14 +122,17 @@ class EnvironmentConfig(ConfigBlock):
     the longest retention CloudWatch offers that does not outlive a session
     (``tuning.SessionTtlSeconds``); it may be shorter, never longer."""
 
+    # The store, its storefront and the widget
+    store: StoreFile
+    """cdk.json's ``store`` block (``shared.store.Store``), its policies file read from
+    the path it names, relative to cdk.json."""
+
     # The page
     image_hosts: list[str] = []
     """Where product pictures may come from (the page's CSP allows these and no others),
     e.g. ``https://cdn.shopify.com`` for a Shopify store's images."""
 
     # The API
-    cors_origins: list[str] = []
-    """Origins besides the hosted page's own CloudFront URL, which is always allowed."""
     throttling: Throttling
     client_rate_limit: ClientRateLimit | None = None
     """``false`` (or unset): no WAF web ACL in front of the API, stage throttling only.
@@ -176,25 +179,14 @@ class EnvironmentConfig(ConfigBlock):
             )
         return value
 
-    @field_validator("cors_origins")
+    @field_validator("store", mode="before")
     @classmethod
-    def _origins(cls, value: list[str]) -> list[str]:
-        for origin in value:
-            parts = urlsplit(origin)
-            local = parts.hostname is not None and (
-                parts.hostname in _LOCAL_HOSTS or f"[{parts.hostname}]" in _LOCAL_HOSTS
-            )
-            if (
-                parts.scheme not in ("https", "http")
-                or not parts.netloc
-                or parts.path
-                or parts.query
-                or parts.fragment
-                or "*" in origin
-            ):
-                raise ValueError(f"{origin!r} is not an origin like https://shop.example.com")
-            if parts.scheme == "http" and not local:
-                raise ValueError(f"{origin!r}: only localhost may use http")
+    def _store(cls, value: Any) -> Any:
+        if isinstance(value, Mapping):
+            try:
+                return resolve(value, names.ROOT, "store")
+            except StoreSettingsError as exc:
+                raise ValueError(str(exc).removeprefix("store:").strip()) from None
         return value
 
     @field_validator("store_currency")

@@ -5,9 +5,11 @@ The rule counts each source IP address's ``POST`` requests over a sliding window
 past ``client_rate_limit.requests``, blocks that address's POSTs until it slows down,
 answering 429 with the API's own ``rate_limited`` JSON. Preflights (``OPTIONS``) and
 the live trace's polls (``GET``, two a second while a question runs) are not counted
-and never blocked, so a browser can still read the 429: it carries the
-page's origin, the one allowed origin a fixed header can name (WAF answers before API
-Gateway, which cannot add its CORS headers to a response it never sees).
+and never blocked, so a browser can still read the 429: it carries one origin, the
+store's first (where the widget runs; the hosted page's when the store lists none),
+the one allowed origin a fixed header can name (WAF answers before API Gateway, which
+cannot add its CORS headers to a response it never sees). Elsewhere the 429 reads as
+a network error.
 
 The API is called straight from browsers (no CloudFront in front of it), so the source
 IP WAF sees is the client's own.

@@ -26,6 +26,7 @@ from constructs import Construct
 
 import registry
 import statemachine
+from converse.prompt import system_prompt
 from infra.config import EnvironmentConfig
 from infra.nag import acknowledge
 from infra.runtime import log_group, removal_policy
@@ -65,6 +66,7 @@ def substitutions(
             config.token_prices,
             max_tokens=config.max_tokens,
             currency=config.store_currency,
+            system_prompt=system_prompt(config.store),
         )
     )
     values.update(statemachine.loop_substitutions())

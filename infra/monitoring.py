@@ -67,25 +67,23 @@ class Monitoring(Construct):
             )
 
         tools = [functions[tool.function.key] for tool in registry.TOOLS]
-        tool_invocations = {
-            f"inv{i}": fn.metric_invocations(statistic="Sum", period=period)
-            for i, fn in enumerate(tools)
-        }
         tool_crashes = {
             f"err{i}": fn.metric_errors(statistic="Sum", period=period)
             for i, fn in enumerate(tools)
         }
-        # A tool that answers with an error toolResult counts in ToolErrors; one that
-        # crashes or times out never gets to, but Lambda counts it in Errors.
+        crashes = " + ".join(tool_crashes)
+        # A tool that answers counts its call in ToolCalls (and in ToolErrors when the
+        # answer is an error toolResult); one that crashes or times out never gets to, but
+        # Lambda counts it in Errors. One custom metric for every answered call keeps the
+        # alarm within CloudWatch's 10 metrics a math expression may use: up to 8 tools.
         tool_error_rate = cw.MathExpression(
             expression=(
-                f"IF(({' + '.join(tool_invocations)}) > 0, "
-                f"100 * (toolErrors + {' + '.join(tool_crashes)}) / "
-                f"({' + '.join(tool_invocations)}), 0)"
+                f"IF((toolCalls + {crashes}) > 0, "
+                f"100 * (toolErrors + {crashes}) / (toolCalls + {crashes}), 0)"
             ),
             using_metrics={
                 "toolErrors": custom("ToolErrors"),
-                **tool_invocations,
+                "toolCalls": custom("ToolCalls"),
                 **tool_crashes,
             },
             label="Tool error rate (%)",

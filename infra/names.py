@@ -17,6 +17,8 @@ WEB_DIR: Final = ROOT / "web"
 CDK_JSON: Final = ROOT / "cdk.json"
 LAYER_CACHE_DIR: Final = ROOT / ".cache" / "layers"
 """Where synth keeps the Lambda layers it downloads (git-ignored), one folder per build."""
+STORE_CACHE_DIR: Final = ROOT / ".cache" / "store"
+"""Where synth writes the store's settings layer (infra/store.py), one folder per content."""
 NODE_BIN_DIR: Final = ROOT / "node_modules" / ".bin"
 """The Node.js LTS ``npm ci`` installs (package.json) and the CDK CLI: the Makefile puts
 it first on PATH, where jsii and ``npx cdk`` look for ``node``."""
@@ -75,7 +77,11 @@ class Outputs(StrEnum):
 
     API_URL = "ApiUrl", "Base URL of the API (the page appends /query)"
     QUERY_URL = "QueryUrl", "POST a question here"
-    WEB_URL = "WebUrl", "The chat page"
+    WEB_URL = "WebUrl", "The chat page (for a link in an e-mail)"
+    WIDGET_URL = (
+        "WidgetUrl",
+        'The chat on the store\'s own pages: <script src="WidgetUrl" async></script>',
+    )
     STATE_MACHINE_ARN = "StateMachineArn", "The conversation loop; each execution is one question"
     CATALOG_TABLE_NAME = "CatalogTableName", "The product catalog, seeded on deploy"
     CATALOG_INDEX_BUCKET = (

@@ -69,7 +69,7 @@ class StorechatStack(Stack):
             "Api",
             config=config,
             state_machine=self.loop.state_machine,
-            allowed_origins=[self.web.url, *config.cors_origins],
+            allowed_origins=[self.web.url, *config.store.settings.allowedOrigins],
         )
         self.trace.serve(self.api.query, self.api.origins, cors_override(self.api.origins))
         self.web.publish(api_url=self.api.url)
@@ -80,7 +80,9 @@ class StorechatStack(Stack):
                 "Edge",
                 limit=config.client_rate_limit,
                 stage=self.api.api.deployment_stage,
-                page_origin=self.web.url,
+                # The one origin a fixed header can name: the store's own pages, where
+                # most shoppers chat (the widget), else the hosted page.
+                page_origin=[*config.store.settings.allowedOrigins, self.web.url][0],
             )
         self.monitoring = Monitoring(
             self,
@@ -97,6 +99,7 @@ class StorechatStack(Stack):
             names.Outputs.API_URL: self.api.url,
             names.Outputs.QUERY_URL: self.api.query_url,
             names.Outputs.WEB_URL: self.web.url,
+            names.Outputs.WIDGET_URL: self.web.widget_url,
             names.Outputs.STATE_MACHINE_ARN: self.loop.state_machine.state_machine_arn,
             names.Outputs.SESSIONS_TABLE_NAME: self.data.sessions.table_name,
             names.Outputs.STEPS_TABLE_NAME: self.trace.table.table_name,

@@ -19,6 +19,9 @@ from infra.config import EnvironmentConfig
 from infra.nag import acknowledge
 from infra.runtime import LambdaFactory, removal_policy
 from infra.search import CatalogSearch
+from infra.store import FUNCTIONS as STORE_FUNCTIONS
+from infra.store import environment as store_environment
+from infra.store import store_layer
 from infra.trace import LiveTrace
 
 
@@ -115,10 +118,15 @@ class Tools(Construct):
                 **environments.get(key, {}),
                 **guardrail_environment(config, region),
             }
-        # The catalog tool searches the snapshots: it needs SQLite with FTS5.
+        # The catalog tool searches the snapshots: it needs SQLite with FTS5. The
+        # functions that speak for the store read its settings from a layer.
         layers: dict[str, list[lambda_.ILayerVersion]] = {
             "lookup_inventory": [lambdas.search_layer],
         }
+        self.store_layer = store_layer(self, "StoreSettings", config)
+        for key in STORE_FUNCTIONS:
+            layers.setdefault(key, []).append(self.store_layer)
+            environments.setdefault(key, {}).update(store_environment())
         self.functions: dict[str, lambda_.Function] = {
             function.key: lambdas.declared(
                 self,

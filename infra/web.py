@@ -1,13 +1,23 @@
-"""The chat page: ``web/`` in a private bucket, served by CloudFront through OAC.
+"""The chat host: ``web/`` in a private bucket, served by CloudFront through OAC.
 
-The page has no build step. It learns where the API is from ``config.json``,
-which is written at deploy time next to the page's files.
+It serves two things from one set of modules (no build step): the hosted chat page
+(``index.html``, for a link in an e-mail) and the widget a store puts on its own pages
+with one tag (``widget.js``). Both learn where the API is and what the store is called
+from ``config.json``, written at deploy time next to the files.
+
+The widget runs on the store's pages, another origin: its modules, stylesheet and
+``config.json`` are fetched from there across origins, so every file is served with
+``Access-Control-Allow-Origin: *`` (public files, no credentials; what a page may then
+do with the API is the API's own CORS, which allows only the store's origins). A page
+on an origin the store did not allow still loads the widget, which then says why it
+cannot answer there.
 """
 
 from __future__ import annotations
 
 import jsii
 from aws_cdk import DefaultStackSynthesizer, Duration, IStableStringProducer, Lazy, Stack, Token
+from aws_cdk import aws_certificatemanager as acm
 from aws_cdk import aws_cloudfront as cloudfront
 from aws_cdk import aws_cloudfront_origins as origins
 from aws_cdk import aws_s3 as s3
@@ -19,7 +29,10 @@ from infra.config import EnvironmentConfig
 from infra.nag import BASIC_EXECUTION_POLICY, acknowledge, logical_id, stack_singleton
 from infra.runtime import log_group, removal_policy
 from shared.page_policy import content_security_policy
+from shared.store import page_settings
 from shared.vocabulary import PAGE_NAMES_FILE, page_names
+
+WIDGET_FILE = "widget.js"
 
 
 def _nag(value: str, pseudo: str) -> str:
@@ -52,6 +65,14 @@ class WebHosting(Construct):
             self,
             "Headers",
             comment=f"{config.stack_name} chat page: security headers and CSP",
+            cors_behavior=cloudfront.ResponseHeadersCorsBehavior(
+                access_control_allow_origins=["*"],
+                access_control_allow_methods=["GET", "HEAD"],
+                access_control_allow_headers=["*"],
+                access_control_allow_credentials=False,
+                access_control_max_age=Duration.hours(1),
+                origin_override=True,
+            ),
             security_headers_behavior=cloudfront.ResponseSecurityHeadersBehavior(
                 content_security_policy=cloudfront.ResponseHeadersContentSecurityPolicy(
                     content_security_policy=Lazy.string(self._policy), override=True
@@ -83,10 +104,20 @@ class WebHosting(Construct):
             object_ownership=s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
             removal_policy=removal_policy(config),
         )
+        domain = config.store.settings.domain
         self.distribution = cloudfront.Distribution(
             self,
             "Cdn",
-            comment=f"{config.stack_name} chat page",
+            comment=f"{config.stack_name} chat page and widget",
+            domain_names=[domain.name] if domain else None,
+            certificate=acm.Certificate.from_certificate_arn(
+                self, "Certificate", domain.certificateArn
+            )
+            if domain
+            else None,
+            minimum_protocol_version=cloudfront.SecurityPolicyProtocol.TLS_V1_2_2021
+            if domain
+            else None,
             default_root_object="index.html",
             default_behavior=cloudfront.BehaviorOptions(
                 origin=origins.S3BucketOrigin.with_origin_access_control(self.bucket),
@@ -98,8 +129,11 @@ class WebHosting(Construct):
             http_version=cloudfront.HttpVersion.HTTP2_AND_3,
             price_class=cloudfront.PriceClass.PRICE_CLASS_100,
         )
-        self.url = f"https://{self.distribution.distribution_domain_name}"
+        host = domain.name if domain else self.distribution.distribution_domain_name
+        self.url = f"https://{host}"
         """The page's origin (no trailing slash), which the API's CORS allows."""
+        self.widget_url = f"{self.url}/{WIDGET_FILE}"
+        """What a store puts in its one tag."""
 
         acknowledge(
             self.bucket,
@@ -110,9 +144,20 @@ class WebHosting(Construct):
                 )
             },
         )
+        tls = (
+            {}
+            if domain
+            else {
+                "AwsSolutions-CFR4": (
+                    "The default *.cloudfront.net certificate cannot pin a minimum TLS "
+                    "version; a custom domain (store.domain) sets TLSv1.2_2021."
+                ),
+            }
+        )
         acknowledge(
             self.distribution,
             {
+                **tls,
                 "AwsSolutions-CFR1": "A public store page: no country is to be excluded.",
                 "AwsSolutions-CFR2": (
                     "The page is static files; the API behind it has its own throttling and "
@@ -121,10 +166,6 @@ class WebHosting(Construct):
                 "AwsSolutions-CFR3": (
                     "Static public files: API access logs already record every conversation "
                     "request, so CloudFront standard logs are not kept."
-                ),
-                "AwsSolutions-CFR4": (
-                    "The default *.cloudfront.net certificate cannot pin a minimum TLS version; "
-                    "a custom domain with its own certificate would set TLSv1.2_2021."
                 ),
             },
         )
@@ -152,6 +193,7 @@ class WebHosting(Construct):
                         "apiUrl": api_url,
                         "currency": self._config.store_currency,
                         "weightUnit": self._config.store_weight_unit,
+                        "store": page_settings(self._config.store.settings),
                     },
                 ),
                 s3deploy.Source.json_data(PAGE_NAMES_FILE, page_names()),

@@ -79,11 +79,11 @@ FRAMING_TOKENS = 1_000
 instructions (a few hundred for Claude) and the markers around each message."""
 
 
-def fixed_input_tokens(currency: str) -> int:
+def fixed_input_tokens(system_prompt: str, currency: str) -> int:
     """At most how many input tokens a model call spends on what every call sends besides
-    its messages: the system prompt and the tool specs, one token per UTF-8 byte (no
-    model's tokenizer makes more tokens than bytes), and :data:`FRAMING_TOKENS`."""
-    return fixed_request_bytes(currency) + FRAMING_TOKENS
+    its messages: the store's system prompt and the tool specs, one token per UTF-8 byte
+    (no model's tokenizer makes more tokens than bytes), and :data:`FRAMING_TOKENS`."""
+    return fixed_request_bytes(system_prompt, currency) + FRAMING_TOKENS
 
 
 def catalog_search_step() -> str:
@@ -93,7 +93,12 @@ def catalog_search_step() -> str:
 
 
 def budget_substitutions(
-    daily_budget_usd: float | None, prices: TokenPrices, *, max_tokens: int, currency: str
+    daily_budget_usd: float | None,
+    prices: TokenPrices,
+    *,
+    max_tokens: int,
+    currency: str,
+    system_prompt: str,
 ) -> dict[str, str]:
     """The daily model budget's placeholders.
 
@@ -101,8 +106,8 @@ def budget_substitutions(
     :data:`UNLIMITED_MICRO_USD`); ``ModelPricesPerMTok`` the model's US dollars per million
     tokens by ``usage`` key, as a JSONata object, so that tokens times price is
     micro-dollars. A model call's worst case is priced from ``FixedInputTokens``
-    (:func:`fixed_input_tokens` of the store's ``currency``), the bytes of its messages,
-    ``InputPricePerMTok`` (the dearest input price) and a whole reply of
+    (:func:`fixed_input_tokens` of the store's ``system_prompt`` and ``currency``), the
+    bytes of its messages, ``InputPricePerMTok`` (the dearest input price) and a whole reply of
     ``ModelMaxTokens`` (``max_tokens``, sent to the Converse function as the reply's cap).
     ``CatalogSearchTool`` and ``CatalogSearchChars`` are what ``AnswerFromCatalog`` calls
     and how much of the shopper's message it may send as the catalog tool's ``keywords``,
@@ -122,7 +127,7 @@ def budget_substitutions(
         + "}",
         "InputPricePerMTok": repr(prices.dearest_input_per_million_usd()),
         "ModelMaxTokens": str(max_tokens),
-        "FixedInputTokens": str(fixed_input_tokens(currency)),
+        "FixedInputTokens": str(fixed_input_tokens(system_prompt, currency)),
         "CatalogSearchTool": CATALOG_SEARCH_TOOL.name,
         "CatalogSearchChars": str(_max_chars(CATALOG_SEARCH_TOOL.input_model, "keywords")),
         "CatalogSearchStep": catalog_search_step(),

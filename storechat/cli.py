@@ -20,6 +20,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from shared.api import DEFAULT_MAX_MESSAGE_CHARS, RequestRejected, parse_query
+from shared.store import StoreFile, StoreSettingsError
+from shared.store import load as load_store
 from storechat.catalog import load_local_catalog
 from storechat.catalog.commands import add_catalog_commands
 from storechat.catalog.errors import CatalogError
@@ -27,7 +29,13 @@ from storechat.evaluate.command import add_eval_arguments, run_eval
 from storechat.local import LocalStorechat, RunResult
 from storechat.printing import model_label, print_answer, print_trace, step_printer
 from storechat.redteam.command import DEFAULT_MODEL as RED_TEAM_MODEL
-from storechat.settings import IMAGE_HOSTS_VARIABLE, LocalSettings, SettingsError, read_settings
+from storechat.settings import (
+    IMAGE_HOSTS_VARIABLE,
+    SAMPLE_STORE,
+    LocalSettings,
+    SettingsError,
+    read_settings,
+)
 from storechat.settings import image_hosts as image_hosts_of
 
 EXIT_FAILED = 1
@@ -53,6 +61,11 @@ def _report_failure(result: RunResult) -> int:
     return EXIT_FAILED
 
 
+def _store(args: argparse.Namespace) -> StoreFile:
+    """The store's settings: ``--store FILE``, or the sample store's."""
+    return load_store(Path(args.store) if args.store else SAMPLE_STORE)
+
+
 def _local(args: argparse.Namespace) -> LocalStorechat:
     settings: LocalSettings = args.settings
     return LocalStorechat(
@@ -61,6 +74,7 @@ def _local(args: argparse.Namespace) -> LocalStorechat:
         data_dir=settings.home,
         log_level=args.log_level,
         daily_budget_usd=settings.daily_budget_usd,
+        store=_store(args),
     )
 
 
@@ -160,6 +174,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     )
     catalog = load_local_catalog(settings.home)
     _warn_blocked_pictures(catalog or [], image_hosts)
+    store = _store(args)
     return serve(
         host=args.host,
         port=args.port,
@@ -169,6 +184,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         catalog=catalog,
         image_hosts=image_hosts,
         daily_budget_usd=settings.daily_budget_usd,
+        store=store,
     )
 
 
@@ -197,6 +213,14 @@ def build_parser(settings: LocalSettings | None = None) -> argparse.ArgumentPars
             help="log level of the Lambda handlers (logs go to stderr)",
         )
 
+    def store_option(p: argparse.ArgumentParser) -> None:
+        p.add_argument(
+            "--store",
+            metavar="FILE",
+            help="the store's settings (JSON: name, url, platform, allowedOrigins, policies, "
+            "contact, assistant, colors, language); default: the sample store in store/",
+        )
+
     ask = sub.add_parser("ask", help="ask one question")
     ask.add_argument("text", help="the shopper's question")
     ask.add_argument("--session", help="continue the conversation with this session id")
@@ -207,12 +231,14 @@ def build_parser(settings: LocalSettings | None = None) -> argparse.ArgumentPars
         help="show the live trace as it happens, then every state entered and every tool call",
     )
     common(ask)
+    store_option(ask)
     ask.set_defaults(func=cmd_ask)
 
     chat = sub.add_parser("chat", help="an interactive conversation")
     chat.add_argument("--session", help="continue this session")
     chat.add_argument("--trace", action="store_true")
     common(chat)
+    store_option(chat)
     chat.set_defaults(func=cmd_chat)
 
     serve = sub.add_parser("serve", help="serve the chat page and POST /query on 127.0.0.1")
@@ -226,6 +252,7 @@ def build_parser(settings: LocalSettings | None = None) -> argparse.ArgumentPars
         f"more; default: ${IMAGE_HOSTS_VARIABLE}, space or comma separated)",
     )
     common(serve)
+    store_option(serve)
     serve.set_defaults(func=cmd_serve)
 
     evaluate = sub.add_parser(
@@ -269,6 +296,9 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     except SettingsError as exc:  # e.g. a daily budget for a model without list prices
         print(f"error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except StoreSettingsError as exc:  # --store FILE that cannot be used
+        print(f"error: the store's settings: {exc}", file=sys.stderr)
         return EXIT_USAGE
 
 

@@ -104,8 +104,10 @@ def print_answer(
                 f" · {_spec_line(p, weight_unit)}",
                 file=out,
             )
-            if isinstance(p.get("url"), str):
-                print(f"    {p['url']}", file=out)
+            # The links the page shows, made by the response (shared.store_links).
+            for label, key in (("page", "url"), ("add to cart", "cartUrl")):
+                if isinstance(p.get(key), str):
+                    print(f"      {label}: {p[key]}", file=out)
     usage = body.get("usage") or {}
     outcome = body.get("outcome")
     if outcome == "fallback":

@@ -14,7 +14,12 @@ TIMED_OUT (or no end)  504    ``timeout``
 =====================  =====  =======================
 
 A body that breaks the contract gets 400 ``invalid_request`` with the reason a
-shopper can read. Every other refusal is the same JSON shape: 404 ``not_found``,
+shopper can read. The API's routes answer only pages of this server's own origin or
+the store's (``storechat.origins``), with CORS headers for those, preflight included;
+a page elsewhere gets 403 ``origin_not_allowed``, and a request whose ``Host`` is not
+this server 421 ``request_rejected``. The chat's files (the page, the widget and its
+modules, ``config.json``) may be read from any origin: the widget runs on the store's.
+Every other refusal is the same JSON shape: 404 ``not_found``,
 405 ``method_not_allowed`` with ``Allow`` (any method, even one HTTP does not know),
 and ``request_rejected`` with http.server's own status for a request it cannot
 parse (a malformed request line, HTTP/0.9 or 2.0, headers too large).
@@ -25,13 +30,11 @@ away) is ``storechat.http_json``'s; this module routes.
 
 from __future__ import annotations
 
-import mimetypes
 import re
 import socket
 import sys
 import threading
 import traceback
-from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
 from http import HTTPStatus
@@ -43,18 +46,23 @@ from urllib.parse import unquote, urlsplit
 from shared.api import RequestRejected, openapi, parse_query
 from shared.page_policy import content_security_policy
 from shared.steps import MALFORMED_TURN_ID
+from shared.store import StoreFile, page_settings
 from shared.vocabulary import (
     CONVERSATION_FAILED,
     GATEWAY_ERROR,
     INVALID_REQUEST,
     METHOD_NOT_ALLOWED,
     NOT_FOUND,
+    ORIGIN_NOT_ALLOWED,
     PAGE_NAMES_FILE,
     REQUEST_REJECTED,
     TIMEOUT,
     page_names,
 )
+from storechat import static_files
+from storechat.admission import FairGate
 from storechat.http_json import GONE, JsonRequestHandler
+from storechat.origins import Origins
 
 if TYPE_CHECKING:
     # The server is typed against the runner itself (a test may hand it a stand-in with
@@ -71,44 +79,6 @@ cores all finish late, and the slowest pass the 29 s limit. Admitting a few at a
 time, like a Lambda concurrency limit, keeps each one fast and the queue fair.
 """
 """API Gateway gives an integration 29 s; the dev server waits no longer."""
-
-_CONTENT_TYPES = {
-    ".html": "text/html; charset=utf-8",
-    ".js": "text/javascript; charset=utf-8",
-    ".mjs": "text/javascript; charset=utf-8",
-    ".css": "text/css; charset=utf-8",
-    ".json": "application/json; charset=utf-8",
-    ".svg": "image/svg+xml",
-    ".png": "image/png",
-    ".ico": "image/x-icon",
-    ".txt": "text/plain; charset=utf-8",
-}
-
-
-class _FairGate:
-    """At most ``slots`` holders at once, admitted in arrival order (a Semaphore is not fair)."""
-
-    def __init__(self, slots: int) -> None:
-        self._slots = slots
-        self._running = 0
-        self._waiting: deque[object] = deque()
-        self._condition = threading.Condition()
-
-    def __enter__(self) -> None:
-        ticket = object()
-        with self._condition:
-            self._waiting.append(ticket)
-            self._condition.wait_for(
-                lambda: self._running < self._slots and self._waiting[0] is ticket
-            )
-            self._waiting.popleft()
-            self._running += 1
-            self._condition.notify_all()
-
-    def __exit__(self, *exc: object) -> None:
-        with self._condition:
-            self._running -= 1
-            self._condition.notify_all()
 
 
 class StorechatHTTPServer(ThreadingHTTPServer):
@@ -133,11 +103,16 @@ class StorechatHTTPServer(ThreadingHTTPServer):
         self.local = local
         # Locally the API is the page's own origin; pictures come from the hosts given.
         self.page_csp = content_security_policy(images=image_hosts)
-        self.admission = _FairGate(max_running)
+        self.admission = FairGate(max_running)
         self.web_dir = web_dir.resolve()
         self.access_log = access_log
         self._log_lock = threading.Lock()
         super().__init__(address, StorechatHandler)
+        self.origins = Origins.of(
+            str(self.server_address[0]),
+            int(self.server_address[1]),
+            local.store.settings.allowedOrigins,
+        )
 
     @property
     def url(self) -> str:
@@ -165,7 +140,7 @@ class StorechatHandler(JsonRequestHandler):
     _STEPS = re.compile(r"^/query/([^/]*)/steps$")
     """``GET /query/{turnId}/steps``: the live trace of a running question."""
     _ROUTES: dict[str, tuple[str, ...]] = {
-        "/query": ("POST",),
+        "/query": ("POST", "OPTIONS"),
         "/config.json": ("GET", "HEAD"),
         f"/{PAGE_NAMES_FILE}": ("GET", "HEAD"),
         "/openapi.json": ("GET", "HEAD"),
@@ -182,6 +157,21 @@ class StorechatHandler(JsonRequestHandler):
     def do_POST(self) -> None:
         self._dispatch("POST")
 
+    def do_OPTIONS(self) -> None:
+        self._dispatch("OPTIONS")
+
+    def parse_request(self) -> bool:
+        self._cors = {}  # a kept-alive connection's next request starts with none
+        return super().parse_request()
+
+    # Per request: the CORS headers its answer carries (none until the route says so).
+    _cors: dict[str, str] = {}
+
+    def _send(
+        self, status: HTTPStatus, payload: bytes, content_type: str, extra_headers: dict[str, str]
+    ) -> None:
+        super()._send(status, payload, content_type, {**self._cors, **extra_headers})
+
     def _dispatch(self, method: str) -> None:
         try:
             self._route(method)
@@ -195,6 +185,7 @@ class StorechatHandler(JsonRequestHandler):
                 self._send_json(HTTPStatus.INTERNAL_SERVER_ERROR, GATEWAY_ERROR.body())
 
     def _route(self, method: str) -> None:
+        self._cors = {}
         try:
             path = urlsplit(self.path).path
         except ValueError:
@@ -202,9 +193,23 @@ class StorechatHandler(JsonRequestHandler):
                 HTTPStatus.BAD_REQUEST, REQUEST_REJECTED.body("the request target is not a URL")
             )
             return
+        if not self.server.origins.is_own(self.headers.get("Host")):
+            self._send_json(
+                HTTPStatus.MISDIRECTED_REQUEST,
+                REQUEST_REJECTED.body(f"this server is not {self.headers.get('Host')!r}"),
+            )
+            return
         steps = self._STEPS.match(path)
         static = None if path in self._ROUTES or steps else self._static_file(path)
-        allowed = self._ROUTES.get(path) or (("GET", "HEAD") if static or steps else None)
+        allowed = self._ROUTES.get(path) or (
+            ("GET", "HEAD", "OPTIONS") if steps else ("GET", "HEAD") if static else None
+        )
+        if path == "/query" or steps:
+            if not self._api_origin(method, allowed or ()):
+                return
+        elif allowed:
+            # The chat's files are public: the widget loads them into the store's pages.
+            self._cors = {"Access-Control-Allow-Origin": "*"}
         if allowed is None:
             self._send_json(HTTPStatus.NOT_FOUND, NOT_FOUND.body(f"no such path: {path}"))
         elif method not in allowed:
@@ -213,6 +218,8 @@ class StorechatHandler(JsonRequestHandler):
                 METHOD_NOT_ALLOWED.body(f"{method} is not allowed on {path}"),
                 extra_headers={"Allow": ", ".join(allowed)},
             )
+        elif method == "OPTIONS":
+            self._send(HTTPStatus.NO_CONTENT, b"", "text/plain; charset=utf-8", {})
         elif path == "/query":
             self._query()
         elif steps:
@@ -224,6 +231,7 @@ class StorechatHandler(JsonRequestHandler):
                 "apiUrl": "",
                 "currency": local.store_currency,
                 "weightUnit": local.store_weight_unit,
+                "store": page_settings(local.store.settings),
             }
             self._send_json(HTTPStatus.OK, {**config, "model": local.model.split(":", 1)[0]})
         elif path == f"/{PAGE_NAMES_FILE}":
@@ -232,6 +240,24 @@ class StorechatHandler(JsonRequestHandler):
             self._send_json(HTTPStatus.OK, openapi())
         elif static is not None:
             self._send_file(static)
+
+    def _api_origin(self, method: str, allowed: tuple[str, ...]) -> bool:
+        """Whether the API answers this request's page (``storechat.origins``); if not, the
+        403 is sent. An allowed page's answer (and its preflight) carries CORS headers."""
+        refused = self.server.origins.refuses(self.headers)
+        if refused:
+            self._send_json(HTTPStatus.FORBIDDEN, ORIGIN_NOT_ALLOWED.body(refused))
+            return False
+        origin = self.headers.get("Origin")
+        if origin is not None:
+            self._cors = {"Access-Control-Allow-Origin": origin, "Vary": "Origin"}
+            if method == "OPTIONS":
+                self._cors |= {
+                    "Access-Control-Allow-Methods": ", ".join(allowed),
+                    "Access-Control-Allow-Headers": "Content-Type",
+                    "Access-Control-Max-Age": "3600",
+                }
+        return True
 
     # -- POST /query ------------------------------------------------------------------------
 
@@ -288,25 +314,10 @@ class StorechatHandler(JsonRequestHandler):
 
     def _static_file(self, path: str) -> Path | None:
         """The file under ``web/`` that ``path`` names, or ``None`` (never one outside it)."""
-        relative = unquote(path).lstrip("/") or "index.html"
-        parts = relative.split("/")
-        if (
-            "\x00" in relative
-            or "\\" in relative
-            or any(part in ("", ".", "..") or part.startswith(".") for part in parts)
-        ):
-            return None
-        candidate = (self.server.web_dir / relative).resolve()
-        try:
-            found = candidate.is_relative_to(self.server.web_dir) and candidate.is_file()
-        except OSError:  # a name longer than the file system allows, for one
-            return None
-        return candidate if found else None
+        return static_files.find(self.server.web_dir, path)
 
     def _send_file(self, file: Path) -> None:
-        content_type = _CONTENT_TYPES.get(file.suffix.lower()) or (
-            mimetypes.guess_type(file.name)[0] or "application/octet-stream"
-        )
+        content_type = static_files.content_type(file)
         csp = {"Content-Security-Policy": self.server.page_csp}
         headers = csp if file.suffix == ".html" else {}
         self._send(HTTPStatus.OK, file.read_bytes(), content_type, headers)
@@ -351,11 +362,13 @@ def serve(
     catalog: list[dict[str, Any]] | None = None,
     image_hosts: tuple[str, ...] = (),
     daily_budget_usd: float | None = None,
+    store: StoreFile | None = None,
 ) -> int:
     """Run the dev server until Ctrl-C. Returns the process exit code.
 
     ``catalog`` is the store's own (``storechat catalog import``); None is the sample.
-    ``daily_budget_usd`` is the day's model budget (None: no budget).
+    ``daily_budget_usd`` is the day's model budget (None: no budget). ``store`` is the
+    store's settings (``--store FILE``); None is the sample store's.
     """
     from storechat.local import LocalStorechat
 
@@ -365,6 +378,7 @@ def serve(
         data_dir=data_dir,
         log_level=log_level,
         daily_budget_usd=daily_budget_usd,
+        store=store,
     ) as local:
         try:
             server = make_server(local, host, port, access_log=sys.stderr, image_hosts=image_hosts)
@@ -372,6 +386,11 @@ def serve(
             print(f"error: cannot listen on {host}:{port}: {exc.strerror or exc}", file=sys.stderr)
             return 1
         print(f"storechat serving {server.url} (model: {model}) — Ctrl-C to stop", flush=True)
+        print(
+            f"  {local.store.settings.name}'s pages can show the chat with "
+            f'<script src="{server.url}widget.js" async></script>',
+            flush=True,
+        )
         try:
             server.serve_forever()
         except KeyboardInterrupt:

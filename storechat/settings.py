@@ -37,6 +37,8 @@ BUDGET_VARIABLE: Final = "STORECHAT_DAILY_BUDGET_USD"
 IMAGE_HOSTS_VARIABLE: Final = "STORECHAT_IMAGE_HOSTS"
 STORE_URL_VARIABLE: Final = "STORE_URL"
 DEFAULT_HOME: Final = Path(".storechat")
+SAMPLE_STORE: Final = Path(__file__).resolve().parent.parent / "store" / "store.json"
+"""The sample store's settings (``storechat ask|chat|serve`` without ``--store``)."""
 
 
 class SettingsError(ValueError):

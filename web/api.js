@@ -16,6 +16,8 @@ export async function postQuery(message, sessionId, turnId, signal) {
       method: "POST",
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify(payload),
+      // No cookies: the widget runs on the store's pages, whose cookies are not ours.
+      credentials: "omit",
       signal,
     });
   } catch (error) {

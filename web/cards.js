@@ -1,8 +1,14 @@
 // A product's card: its picture, kind, name, brand, price, stock, and the chips of the
 // specs a shopper compares first (names.json's chips, from shared/catalog/specs.py).
+// The name and the picture link to the product's page on the store, and a product that
+// can be bought has "Add to cart": both links come made in the response (`url`,
+// `cartUrl`: shared/store_links.py builds them from the catalog and the store's
+// settings, never from the model's words), and are shown only if they are web addresses
+// a shopper may follow (dom.js's safeLink). They open in the same tab: on the store's
+// own pages the widget follows the shopper there.
 
 import { count, page } from "./config.js";
-import { el, lookup } from "./dom.js";
+import { el, lookup, safeLink } from "./dom.js";
 
 const CATEGORY_LABELS = { COMPUTERS: "Computer", MOBILE: "Phone", BOOKS: "Book" };
 const terabytes = new Intl.NumberFormat("en-US", { maximumFractionDigits: 2 });
@@ -80,7 +86,7 @@ function stockText(stock) {
  * The product's picture in a box of fixed proportions: the card keeps its size while the
  * picture loads, or if it never does. Loaded lazily; the name is its alternative text.
  */
-function productImage(product) {
+function productImage(product, pageUrl) {
   const url = typeof product.imageUrl === "string" ? product.imageUrl : "";
   if (!/^https?:\/\//i.test(url)) return null;
   const image = el("img", {
@@ -92,11 +98,27 @@ function productImage(product) {
     width: "400",
     height: "300",
   });
-  const box = el("div", { class: "card__media" }, image);
+  // The picture links where the name does; the name's link is the one the keyboard and
+  // assistive technology meet, so this one is left out of both.
+  const box = pageUrl
+    ? el("a", { class: "card__media", href: pageUrl, tabindex: "-1", "aria-hidden": "true" }, image)
+    : el("div", { class: "card__media" }, image);
   // A picture that cannot load (gone, or from a host the page may not use) leaves the
   // empty box rather than a broken-image icon.
   image.addEventListener("error", () => { image.hidden = true; }, { once: true });
   return box;
+}
+
+/** "Add to cart", for a product in stock that the store can add by a link. */
+function cartButton(product, name) {
+  const url = safeLink(product.cartUrl);
+  if (!url || typeof product.stock !== "number" || product.stock <= 0) return null;
+  return el("a", {
+    class: "button button--primary card__cart",
+    href: url,
+    "aria-label": `Add ${name} to cart`,
+    text: "Add to cart",
+  });
 }
 
 /** The price, and on a product on sale the price before it, struck through. */
@@ -117,16 +139,20 @@ export function productCard(product, id) {
   const formFactor = product.specs && product.specs.formFactor;
   const kind = [CATEGORY_LABELS[product.category] || product.category, formFactor]
     .filter(Boolean).join(" · ");
+  const name = product.name || product.productId;
+  const pageUrl = safeLink(product.url);
   return el("li", { class: "cards__item" },
     el("article", { class: "card", id, tabindex: "-1", "aria-labelledby": `${id}-name` },
-      productImage(product),
+      productImage(product, pageUrl),
       el("p", { class: "card__kind", text: kind }),
-      el("h3", { class: "card__name", id: `${id}-name`, text: product.name || product.productId }),
+      el("h3", { class: "card__name", id: `${id}-name` },
+        pageUrl ? el("a", { class: "card__link", href: pageUrl, text: name }) : name),
       el("p", { class: "card__brand", text: product.brand || "" }),
       el("p", { class: "card__buy" },
         priceTag(product),
         stock && el("span", { class: `card__stock card__stock--${stock.tone}`, text: stock.text })),
       el("ul", { class: "card__specs", "aria-label": "Key specs" },
         keySpecs(product).map((spec) => el("li", { text: spec }))),
+      cartButton(product, name),
       el("p", { class: "card__id", text: product.productId })));
 }

@@ -1,41 +1,87 @@
-// What the page learns as it loads: where the API is, the store's currency and weight
-// unit (config.json), and the words for the names the API declares (names.json).
+// What the chat learns as it loads, from the chat host (the origin these modules come
+// from, whichever page they run on): config.json (the API, the currency and weight unit,
+// the store's name, voice and colour) and names.json (the words for the names the API
+// declares).
 
-// Error codes, outcomes and fallback reasons, with their words, and the cards' chips come
-// from the API's one declaration of them (shared/vocabulary.py), published beside the page.
-const NAMES_URL = "./names.json";
+// Beside this module: on the hosted page that is the page's own origin; in the widget it
+// is the chat host, not the store's page the widget runs on.
+const CONFIG_URL = new URL("./config.json", import.meta.url);
+const NAMES_URL = new URL("./names.json", import.meta.url);
+const HEX_COLOUR = /^#[0-9a-f]{6}$/i;
 
 export const page = {
-  apiUrl: "",
+  apiUrl: CONFIG_URL.origin,
   names: { errors: {}, outcomes: {}, fallbackReasons: {}, chips: {} },
+  language: "en-US",
+  currency: "USD",
   // Prices are in the store's currency (config.json's "currency"; US dollars until it is read).
   money: new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" }),
   // Weights are in the store's unit (config.json's "weightUnit": "kg" or "lb").
   weightUnit: "kg",
   // "offline" or "replay" when a stand-in answers for the model (the dev server says so).
   model: null,
+  store: {
+    name: "",
+    assistantName: "Shopping assistant",
+    greeting: "",
+    suggestions: [],
+    colors: null,
+    // The pages that may call the API besides the chat host's own (the widget's check).
+    allowedOrigins: [],
+  },
 };
 
 export const count = new Intl.NumberFormat("en-US");
 
+const text = (value, fallback) => (typeof value === "string" && value.trim() ? value.trim() : fallback);
+
+function readStore(store) {
+  if (!store || typeof store !== "object") return;
+  page.store.name = text(store.name, page.store.name);
+  page.store.assistantName = text(store.assistantName, page.store.assistantName);
+  page.store.greeting = text(store.greeting, page.store.greeting);
+  if (Array.isArray(store.suggestions)) {
+    page.store.suggestions = store.suggestions.filter((s) => typeof s === "string" && s.trim()).slice(0, 4);
+  }
+  const colors = store.colors || {};
+  if (HEX_COLOUR.test(colors.accent || "") && HEX_COLOUR.test(colors.onAccent || "")) {
+    page.store.colors = { accent: colors.accent, onAccent: colors.onAccent };
+  }
+  if (Array.isArray(store.allowedOrigins)) {
+    page.store.allowedOrigins = store.allowedOrigins.filter((o) => typeof o === "string");
+  }
+  if (typeof store.language === "string") {
+    try {
+      page.language = Intl.getCanonicalLocales(store.language)[0] || page.language;
+    } catch {
+      // Not a language tag: keep the default.
+    }
+  }
+}
+
 export async function loadConfig() {
   try {
-    const response = await fetch("./config.json", { cache: "no-store" });
+    const response = await fetch(CONFIG_URL, { cache: "no-store", credentials: "omit" });
     const config = response.ok ? await response.json() : {};
-    if (typeof config.apiUrl === "string") page.apiUrl = config.apiUrl.replace(/\/+$/, "");
-    if (typeof config.currency === "string" && /^[A-Z]{3}$/.test(config.currency)) {
-      page.money = new Intl.NumberFormat("en-US", { style: "currency", currency: config.currency });
+    // "" (or none) is the chat host itself, as the dev server serves it.
+    if (typeof config.apiUrl === "string") {
+      page.apiUrl = new URL(config.apiUrl || "/", CONFIG_URL).href.replace(/\/+$/, "");
     }
     if (config.weightUnit === "kg" || config.weightUnit === "lb") page.weightUnit = config.weightUnit;
+    if (typeof config.currency === "string" && /^[A-Z]{3}$/.test(config.currency)) {
+      page.currency = config.currency;
+    }
+    readStore(config.store);
     if (config.model === "offline" || config.model === "replay") page.model = config.model;
   } catch {
-    // No config: talk to the page's own origin, as the dev server expects.
+    // No config: talk to the chat host, as the dev server expects.
   }
+  page.money = new Intl.NumberFormat(page.language, { style: "currency", currency: page.currency });
 }
 
 export async function loadNames() {
   try {
-    const response = await fetch(NAMES_URL, { cache: "no-store" });
+    const response = await fetch(NAMES_URL, { cache: "no-store", credentials: "omit" });
     const names = response.ok ? await response.json() : null;
     for (const key of Object.keys(page.names)) {
       const table = names && names[key];
@@ -44,4 +90,9 @@ export async function loadNames() {
   } catch {
     // Without names.json answers and errors still show, with plainer words.
   }
+}
+
+/** Whether the API answers a page on `origin`: the chat host's own pages, and the store's. */
+export function originAllowed(origin) {
+  return origin === CONFIG_URL.origin || page.store.allowedOrigins.includes(origin);
 }

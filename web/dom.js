@@ -1,6 +1,6 @@
-// Building the page's elements, and what every part of it does to the page alike.
+// Building the chat's elements, and what every part of it does to its page alike.
 //
-// Safety rule for the page: text from the model or the server is only ever placed with
+// Safety rule for the chat: text from the model or the server is only ever placed with
 // textContent / createTextNode (as `el` does), never parsed as HTML.
 
 /** Create an element. `props`: class, text, dataset, and attributes; children: nodes or strings. */
@@ -21,13 +21,13 @@ export function el(tag, props = {}, ...children) {
   return node;
 }
 
-const announcer = document.getElementById("announcer");
-
-/** Say `text` through the page's polite live region. */
-export function announce(text) {
-  // Clearing first makes a repeated message be announced again.
-  announcer.textContent = "";
-  window.setTimeout(() => { announcer.textContent = text; }, 50);
+/** A function that says `text` through the polite live region `region`. */
+export function announcer(region) {
+  return (text) => {
+    // Clearing first makes a repeated message be announced again.
+    region.textContent = "";
+    window.setTimeout(() => { region.textContent = text; }, 50);
+  };
 }
 
 /** `table[key]` when `key` is one of its own names (never an inherited one like "constructor"). */
@@ -38,4 +38,21 @@ export const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: r
 
 export function scrollToTurn(node) {
   node.scrollIntoView({ block: "start", behavior: reducedMotion() ? "auto" : "smooth" });
+}
+
+/**
+ * A web address the chat may link to: https, or http on this machine (a store tried out
+ * locally). Anything else (javascript:, data:, another scheme) is no link at all.
+ */
+export function safeLink(value) {
+  if (typeof value !== "string" || !value) return null;
+  let url;
+  try {
+    url = new URL(value);
+  } catch {
+    return null;
+  }
+  const loopback = ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname);
+  if (url.protocol === "https:" || (url.protocol === "http:" && loopback)) return url.href;
+  return null;
 }

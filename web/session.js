@@ -1,34 +1,61 @@
 // The conversation's session: the sessionId of the last answer, sent with the next
-// question, and the turns so far, so a reload shows them (both in sessionStorage).
+// question, and the turns so far. Kept in localStorage, so the conversation follows the
+// shopper from page to page and across tabs and reloads of the same site, until New
+// conversation or IDLE_MS without a question. Nothing else of the site's is read or
+// written (no cookies): one key, under the chat's own name.
 
-const SESSION_KEY = "storechat.sessionId";
-const TURNS_KEY = "storechat.turns";
+const KEY = "storechat.conversation";
 const MAX_KEPT_TURNS = 20;
+// After half an hour without a question the next one starts a new conversation, as a
+// shopper coming back later expects (the server keeps the session for days).
+export const IDLE_MS = 30 * 60 * 1000;
+
+function read() {
+  try {
+    const kept = JSON.parse(localStorage.getItem(KEY) || "null");
+    if (!kept || typeof kept !== "object" || typeof kept.at !== "number") return null;
+    if (Date.now() - kept.at > IDLE_MS) return null;
+    return kept;
+  } catch {
+    return null; // storage disabled, or not ours to read: no kept conversation
+  }
+}
+
+function write(kept) {
+  try {
+    if (kept) localStorage.setItem(KEY, JSON.stringify(kept));
+    else localStorage.removeItem(KEY);
+  } catch {
+    // Storage full or disabled: the conversation still works, it just won't follow the shopper.
+  }
+}
 
 export const session = {
-  get id() { return sessionStorage.getItem(SESSION_KEY); },
-  set id(value) {
-    if (value) sessionStorage.setItem(SESSION_KEY, value);
-    else sessionStorage.removeItem(SESSION_KEY);
+  get id() {
+    const kept = read();
+    return kept && typeof kept.sessionId === "string" ? kept.sessionId : null;
   },
   turns() {
-    try {
-      const kept = JSON.parse(sessionStorage.getItem(TURNS_KEY) || "[]");
-      return Array.isArray(kept) ? kept : [];
-    } catch {
-      return [];
-    }
+    const kept = read();
+    return kept && Array.isArray(kept.turns) ? kept.turns : [];
+  },
+  /** The marker of the kept conversation: it changes when any tab adds to it or starts over. */
+  version() {
+    const kept = read();
+    return kept ? `${kept.sessionId}:${kept.turns?.length}` : "";
   },
   keep(message, body) {
     const turns = [...this.turns(), { message, body }].slice(-MAX_KEPT_TURNS);
-    try {
-      sessionStorage.setItem(TURNS_KEY, JSON.stringify(turns));
-    } catch {
-      // Storage full or disabled: the conversation still works, it just won't survive a reload.
-    }
+    const sessionId = typeof body.sessionId === "string" ? body.sessionId : this.id;
+    write({ sessionId, turns, at: Date.now() });
   },
   clear() {
-    sessionStorage.removeItem(SESSION_KEY);
-    sessionStorage.removeItem(TURNS_KEY);
+    write(null);
+  },
+  /** Call `onChange` when another tab of this site changes the conversation. */
+  follow(onChange) {
+    window.addEventListener("storage", (event) => {
+      if (event.key === KEY || event.key === null) onChange();
+    });
   },
 };

@@ -43,7 +43,7 @@ export function followSteps(url, onSteps) {
   };
   const poll = async () => {
     try {
-      const response = await fetch(url, { cache: "no-store", signal: controller.signal });
+      const response = await fetch(url, { cache: "no-store", credentials: "omit", signal: controller.signal });
       if (response.status >= 400 && response.status < 500 && response.status !== 429) {
         stop();
         return;

@@ -9,7 +9,7 @@ import { traceBlock } from "./trace.js";
 
 const NOTICE_TONES = { fallback: "warn", refused: "muted" };
 
-function notice(tone, title, detail) {
+export function notice(tone, title, detail) {
   return el("div", { class: `notice notice--${tone}` },
     el("p", { class: "notice__title", text: title }),
     detail && el("p", { class: "notice__detail", text: detail }));

@@ -17,6 +17,7 @@ from shared import step_writer
 from shared.ledger import REFUSED_METRIC
 from shared.observability import CORRELATION_ID_PATH, MetricUnit, logger, metrics, tracer
 from shared.steps import CHECK_KEY, Turn, step
+from shared.store import read_store_file
 
 DEADLINE_MARGIN_S = 0.4
 """Time kept back from the Lambda's remaining time to check and answer after a read."""
@@ -67,13 +68,15 @@ def forget_warm_state() -> None:
 @metrics.log_metrics
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     request = ComposeInput.model_validate(event)
+    settings = get_settings()
     left_s = context.get_remaining_time_in_millis() / 1000 - DEADLINE_MARGIN_S
     body = compose(
         request,
-        currency=get_settings().store_currency,
-        weight_unit=get_settings().weight_unit,
+        currency=settings.store_currency,
+        weight_unit=settings.weight_unit,
         catalog=catalog(),
         deadline_s=time.monotonic() + left_s,
+        store=read_store_file(settings.store_file).settings if settings.store_file else None,
     )
     _show_check(Turn.of(request.steps), body, context)
     metrics.add_metric(name="Conversations", unit=MetricUnit.Count, value=1)

@@ -24,6 +24,8 @@ from compose_response.facts import Correction, check_marked, trace_line
 from compose_response.known import KnownProducts, Marked
 from shared.contract import Usage
 from shared.ledger import LedgerIndex, LedgerProduct, LedgerProducts, sort_records
+from shared.store import Store
+from shared.store_links import links
 from shared.vocabulary import FALLBACK_REASONS, Outcome
 from shared.weight import DEFAULT_WEIGHT_UNIT
 
@@ -222,6 +224,21 @@ def fallback_answer(
     return "\n".join(parts)
 
 
+def with_links(product: LedgerProduct, store: Store | None) -> LedgerProduct:
+    """The product as the response shows it: its page (``url``) only when it is a safe
+    address on the storefront, and its ``cartUrl`` when it can be added to the cart
+    (``shared.store_links``)."""
+    record = product.model_dump()
+    page, cart = links(record, store)
+    record.pop("url", None)
+    record.pop("cartUrl", None)
+    if page:
+        record["url"] = page
+    if cart:
+        record["cartUrl"] = cart
+    return LedgerProduct.model_validate(record)
+
+
 def compose(
     event: ComposeInput,
     *,
@@ -229,11 +246,12 @@ def compose(
     weight_unit: str = DEFAULT_WEIGHT_UNIT,
     catalog: earlier.Catalog | None = None,
     deadline_s: float | None = None,
+    store: Store | None = None,
 ) -> ResponseBody:
     """The body for ``event``. ``currency`` is the store's, the currency of its prices;
     ``weight_unit`` the store's, which a corrected weight is said in;
     ``catalog`` reads the earlier turns' products the answer cites again (none without
-    it), before ``deadline_s`` (monotonic)."""
+    it), before ``deadline_s`` (monotonic); ``store`` makes the products' links."""
     unverified: list[str] = []
     corrections: list[Correction] = []
     check_ms = 0
@@ -265,7 +283,7 @@ def compose(
         answer=answer,
         outcome=event.outcome,
         fallbackReason=event.fallbackReason if event.outcome == "fallback" else None,
-        products=products,
+        products=[with_links(product, store) for product in products],
         toolRounds=event.toolRounds,
         modelCalls=event.modelCalls,
         usage=event.usage,

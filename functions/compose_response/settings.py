@@ -25,6 +25,9 @@ class Settings(BaseModel):
     catalog_table_name: Annotated[str | None, Field(alias="CATALOG_TABLE_NAME")] = None
     """Where products that an answer cites from earlier turns are read fresh; unset (a
     store's Products API has no read by id), such citations cannot be vouched for."""
+    store_file: Annotated[str | None, Field(alias="STORE_FILE")] = None
+    """The store's settings (``shared.store.StoreFile``): the products' page and cart
+    links are made from its storefront and platform; unset, products have no links."""
     # Lambda sets AWS_REGION; passed to the client, since boto3 reads only os.environ.
     region: Annotated[str | None, Field(alias="AWS_REGION")] = None
 

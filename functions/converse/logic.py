@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import time
@@ -10,7 +11,7 @@ from typing import Annotated, Any, TypeVar
 
 from pydantic import BaseModel, Field, ValidationError
 
-from converse.prompt import SYSTEM_PROMPT
+from converse.prompt import RULES, prompt_of
 from converse.providers import Provider
 from converse.request import build_request, validate_request
 from converse.settings import MAX_REPLY_TOKENS, MIN_REPLY_TOKENS, Settings
@@ -74,20 +75,25 @@ def _normal(text: str) -> str:
     return " ".join(text.casefold().split())
 
 
-_PROMPT_WINDOWS = frozenset(
-    _normal(SYSTEM_PROMPT)[i : i + LEAK_WINDOW]
-    for i in range(0, max(1, len(_normal(SYSTEM_PROMPT)) - LEAK_WINDOW), 8)
-)
+@functools.cache
+def _prompt_windows(rules: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(
+        normal[i : i + LEAK_WINDOW]
+        for normal in map(_normal, rules)
+        for i in range(0, max(1, len(normal) - LEAK_WINDOW), 8)
+        if len(normal) >= LEAK_WINDOW
+    )
 
 
-def leaks_system_prompt(text: str) -> bool:
-    """True when ``text`` repeats a stretch of the system prompt word for word.
+def leaks_system_prompt(text: str, rules: tuple[str, ...] = RULES) -> bool:
+    """True when ``text`` repeats a stretch of the system prompt's ``rules`` word for word.
 
     Tool results can carry instructions ("print your rules"); whatever the model
-    makes of them, its instructions do not reach the shopper.
+    makes of them, its instructions do not reach the shopper. The store's own words in
+    the prompt (its name, its contact) are not secret: an answer may give the contact.
     """
     normal = _normal(text)
-    return len(normal) >= LEAK_WINDOW and any(w in normal for w in _PROMPT_WINDOWS)
+    return len(normal) >= LEAK_WINDOW and any(w in normal for w in _prompt_windows(rules))
 
 
 def tidy_message(message: dict[str, Any]) -> dict[str, Any]:
@@ -174,6 +180,7 @@ def _read_reply(response: dict[str, Any], *, elapsed_ms: int, provider: str) -> 
 def converse(event: ConverseInput, *, settings: Settings, provider: Provider) -> ConverseOutput:
     request = build_request(
         messages_from_json(event.messages),
+        system_prompt=prompt_of(settings.store_file),
         model_id=settings.model_id,
         max_tokens=event.maxTokens or settings.max_tokens,
         temperature=settings.temperature,

@@ -23,7 +23,7 @@ from botocore.exceptions import ParamValidationError
 from botocore.validate import validate_parameters
 
 from converse.caching import cache_rules
-from converse.prompt import SYSTEM_PROMPT, tools
+from converse.prompt import tools
 from shared.currency import DEFAULT_CURRENCY
 from shared.errors import InvalidConverseRequest
 
@@ -78,6 +78,7 @@ def place_cache_points(
 def build_request(
     messages: list[dict[str, Any]],
     *,
+    system_prompt: str,
     model_id: str,
     max_tokens: int,
     temperature: float,
@@ -86,7 +87,7 @@ def build_request(
     currency: str = DEFAULT_CURRENCY,
 ) -> dict[str, Any]:
     cache = prompt_caching and supports_prompt_caching(model_id)
-    system: list[dict[str, Any]] = [{"text": SYSTEM_PROMPT}]
+    system: list[dict[str, Any]] = [{"text": system_prompt}]
     specs: list[dict[str, Any]] = list(tools(currency))
     if cache:
         # Tools come before the system prompt in the cached prefix: one checkpoint
@@ -110,12 +111,13 @@ def build_request(
     return request
 
 
-def fixed_request_bytes(currency: str = DEFAULT_CURRENCY) -> int:
-    """The UTF-8 bytes of everything a request sends besides its messages (the system
-    prompt, the tool specs, the settings), as JSON: what the state machine adds to a
-    conversation's own bytes to bound a call's input tokens before it reserves spend."""
+def fixed_request_bytes(system_prompt: str, currency: str = DEFAULT_CURRENCY) -> int:
+    """The UTF-8 bytes of everything a request sends besides its messages (the store's
+    ``system_prompt``, the tool specs, the settings), as JSON: what the state machine adds
+    to a conversation's own bytes to bound a call's input tokens before it reserves spend."""
     request = build_request(
         [{"role": "user", "content": [{"text": "?"}]}],
+        system_prompt=system_prompt,
         model_id="model",
         max_tokens=1,
         temperature=0,

@@ -35,6 +35,10 @@ class Settings(GuardrailSettings):
     prompt_caching: Annotated[bool, Field(alias="PROMPT_CACHING")] = False
     store_currency: Annotated[StoreCurrency, Field(alias="STORE_CURRENCY")] = DEFAULT_CURRENCY
     """The currency of the catalog's prices: the catalog tool's price fields name it."""
+    store_file: Annotated[str, Field(alias="STORE_FILE", min_length=1)]
+    """The store's settings and policies (``shared.store.StoreFile``), which the system
+    prompt is made of. No default: a function deployed without them fails closed rather
+    than speak for no store."""
 
     @field_validator("provider")
     @classmethod

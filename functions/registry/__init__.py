@@ -36,6 +36,8 @@ from get_book_info.schema import DESCRIPTION as BOOK_DESCRIPTION
 from get_book_info.schema import BookInput
 from get_computer_reviews.schema import DESCRIPTION as REVIEWS_DESCRIPTION
 from get_computer_reviews.schema import ReviewsInput
+from get_store_policies.schema import DESCRIPTION as POLICIES_DESCRIPTION
+from get_store_policies.schema import PoliciesInput
 from lookup_inventory.schema import DESCRIPTION as INVENTORY_DESCRIPTION
 from lookup_inventory.schema import InventoryInput
 from shared.currency import DEFAULT_CURRENCY, InStoreCurrency
@@ -135,6 +137,13 @@ GET_COMPUTER_REVIEWS = Function(
 GET_BOOK_INFO = Function(
     "get_book_info", "Tool: looks a book up in Open Library", 5, 512, subsegments=True
 )
+GET_STORE_POLICIES = Function(
+    "get_store_policies",
+    "Tool: the sections of the store's own policies that answer a question",
+    5,
+    # It reads a small file it was deployed with and matches words: no network, no SDK.
+    256,
+)
 COMPOSE_RESPONSE = Function(
     "compose_response",
     "Builds the response body from the ledger and the model's answer",
@@ -149,6 +158,7 @@ FUNCTIONS: tuple[Function, ...] = (
     LOOKUP_INVENTORY,
     GET_COMPUTER_REVIEWS,
     GET_BOOK_INFO,
+    GET_STORE_POLICIES,
     COMPOSE_RESPONSE,
 )
 """The Lambdas the state machine invokes, in the order an operator meets them."""
@@ -173,8 +183,9 @@ infra/search.py deploy them with their triggers)."""
 INVENTORY_TOOL = Tool("lookup_inventory", INVENTORY_DESCRIPTION, InventoryInput, LOOKUP_INVENTORY)
 REVIEWS_TOOL = Tool("get_computer_reviews", REVIEWS_DESCRIPTION, ReviewsInput, GET_COMPUTER_REVIEWS)
 BOOK_TOOL = Tool("get_book_info", BOOK_DESCRIPTION, BookInput, GET_BOOK_INFO)
+POLICIES_TOOL = Tool("get_store_policies", POLICIES_DESCRIPTION, PoliciesInput, GET_STORE_POLICIES)
 
-TOOLS: tuple[Tool, ...] = (INVENTORY_TOOL, REVIEWS_TOOL, BOOK_TOOL)
+TOOLS: tuple[Tool, ...] = (INVENTORY_TOOL, REVIEWS_TOOL, BOOK_TOOL, POLICIES_TOOL)
 """The tools, in the order the model is told about them (the system prompt names them
 by these declarations, ``converse/prompt.py``)."""
 

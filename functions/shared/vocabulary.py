@@ -56,6 +56,16 @@ NOT_FOUND: Final = ApiError(
 METHOD_NOT_ALLOWED: Final = ApiError(
     "method_not_allowed", 405, _NOT_SENT, "This address does not take that method.", retry=False
 )
+ORIGIN_NOT_ALLOWED: Final = ApiError(
+    "origin_not_allowed",
+    403,
+    "This chat isn't available here",
+    "The store's assistant answers only on the store's own pages.",
+    retry=False,
+)
+"""A browser's request from a page on an origin the store has not allowed (its
+``allowedOrigins``): refused before the assistant sees it. The deployed API says the
+same through CORS: its preflight names no other origin, so a browser sends nothing."""
 REQUEST_REJECTED: Final = ApiError(
     "request_rejected", None, _NOT_SENT, "The request was refused.", retry=False
 )
@@ -106,6 +116,7 @@ ERRORS: Final[dict[str, ApiError]] = {
         INVALID_REQUEST,
         NOT_FOUND,
         METHOD_NOT_ALLOWED,
+        ORIGIN_NOT_ALLOWED,
         REQUEST_REJECTED,
         RATE_LIMITED,
         CONVERSATION_FAILED,

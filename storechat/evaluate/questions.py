@@ -75,6 +75,7 @@ Kind = Literal[
     "named-product",
     "comparison",
     "outside-store",
+    "store-policy",
     "constraint",
     "typo",
     "superlative",

@@ -81,12 +81,14 @@ def function_variables(
     catalog_table: str,
     category_index: str,
     steps_table: str,
+    store_file: str,
     log_level: str,
     metrics_namespace: str,
     extra: Mapping[str, str] | None = None,
 ) -> dict[str, str]:
     """The variables the stack would give the functions, as this local system sets them.
 
+    ``store_file`` is the store's settings as the functions read them (a stack's layer).
     ``extra`` (a caller's ``env=``) comes last and wins.
     """
     return {
@@ -96,6 +98,7 @@ def function_variables(
         "CATALOG_TABLE_NAME": catalog_table,
         "CATALOG_CATEGORY_INDEX": category_index,
         "STEPS_TABLE_NAME": steps_table,
+        "STORE_FILE": store_file,
         "POWERTOOLS_SERVICE_NAME": "storechat",
         "POWERTOOLS_TRACE_DISABLED": "true",
         "POWERTOOLS_METRICS_DISABLED": "true",

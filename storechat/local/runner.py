@@ -30,11 +30,14 @@ import boto3
 
 import registry
 import statemachine
+from converse.prompt import system_prompt
 from shared import guardrail
 from shared.environment import overriding
 from shared.observability import logger, metrics
 from shared.search import Listing
 from shared.steps import read_steps
+from shared.store import StoreFile
+from shared.store import load as load_store
 from storechat.local import aws, environment, index, moto_patches
 from storechat.local.atomic_writes import atomic_dynamodb_writes
 from storechat.local.aws import (
@@ -54,6 +57,7 @@ from storechat.local.lambdas import Dispatcher, Handler, handler_module, local_a
 from storechat.local.live import StepFollower, StepListener
 from storechat.local.table_files import TableFile
 from storechat.offline import OFFLINE_MODEL_ID
+from storechat.settings import SAMPLE_STORE
 
 __all__ = [
     "ACCOUNT",
@@ -81,7 +85,9 @@ class LocalStorechat:
     handlers by function key; ``log_level`` is the handlers' log level while it runs.
     ``daily_budget_usd`` is the day's model budget (None: no budget): once the day's
     tokens, priced as ``environment.model_token_prices`` prices the model's, reach it,
-    questions are answered from a catalog search without a model call.
+    questions are answered from a catalog search without a model call. ``store`` is the
+    store's settings and policies (``storechat serve --store FILE``); None is the sample
+    store of ``store/``.
     """
 
     def __init__(
@@ -95,8 +101,10 @@ class LocalStorechat:
         overrides: Mapping[str, Handler] | None = None,
         log_level: str = "WARNING",
         daily_budget_usd: float | None = None,
+        store: StoreFile | None = None,
     ) -> None:
         self.model = model
+        self.store = store or load_store(SAMPLE_STORE)
         self.daily_budget_usd = daily_budget_usd
         self._prices = environment.model_token_prices(model, budgeted=daily_budget_usd is not None)
         self._catalog = catalog
@@ -113,6 +121,7 @@ class LocalStorechat:
             catalog_table=CATALOG_TABLE,
             category_index=CATEGORY_INDEX,
             steps_table=STEPS_TABLE,
+            store_file=self._publish_store(),
             log_level=log_level,
             metrics_namespace=METRICS_NAMESPACE,
             # This system's own snapshot download folder: another process's runner
@@ -122,6 +131,12 @@ class LocalStorechat:
         self._environ = environment.layered(self._env)
         self._guardrail = environment.guardrail_of(self._environ)
         self._exit_stack = ExitStack()
+
+    def _publish_store(self) -> str:
+        """The store's settings where the functions read them, as a deployed stack's layer."""
+        path = Path(self._index_dir.name) / "store.json"
+        path.write_text(self.store.model_dump_json(), encoding="utf-8")
+        return str(path)
 
     # -- lifecycle --------------------------------------------------------------------------
 
@@ -295,6 +310,7 @@ class LocalStorechat:
                 self._prices,
                 max_tokens=self.max_tokens,
                 currency=self.store_currency,
+                system_prompt=system_prompt(self.store),
             )
         )
         values.update(statemachine.loop_substitutions())

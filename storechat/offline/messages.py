@@ -9,7 +9,7 @@ from typing import Any, Final
 
 from shared.sanitize import clean_text
 from shared.untrusted import unquoted
-from storechat.offline.vocabulary import BOOK_INFO, LOOKUP, REVIEWS
+from storechat.offline.vocabulary import BOOK_INFO, LOOKUP, POLICIES, REVIEWS
 
 
 def plain(value: Any, limit: int) -> str:
@@ -105,7 +105,12 @@ class ToolOutcome:
         return [i for i in ids if isinstance(i, str)]
 
 
-_EXPECTED_LIST: Final = {LOOKUP: "products", REVIEWS: "results", BOOK_INFO: "results"}
+_EXPECTED_LIST: Final = {
+    LOOKUP: "products",
+    REVIEWS: "results",
+    BOOK_INFO: "results",
+    POLICIES: "sections",
+}
 WITHHELD_BLOCKED: Final = "the store's content screening blocked what it found"
 WITHHELD_UNCHECKED: Final = "the store's content screening could not check what it found"
 _KIND_PHRASE: Final = {

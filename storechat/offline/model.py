@@ -13,9 +13,11 @@ earlier user turn over to a follow-up, and ask for the tools that serve it, all 
 one assistant message (``stopReason`` ``tool_use``): the stated limits become the
 search's filters and sort, a named product is looked up by name, and "of those",
 "the second one" or "cheaper ones" look up the products the previous answer cited
-(:mod:`storechat.offline.plan`). A greeting gets an introduction, a question about
-the store's service or anything else it does not do an honest "I can't help with
-that here" (``end_turn``).
+(:mod:`storechat.offline.plan`). A question about the store itself (returns,
+delivery, where an order is) asks the store's policies tool with the shopper's words
+and repeats what it found (:mod:`storechat.offline.policies`). A greeting gets an
+introduction; anything else it does not do an honest "I can't help with that here"
+(``end_turn``).
 
 Turn 2 (the last message carries ``toolResult`` blocks): when a lookup found
 nothing, ask once more (the nearest products without the limits nothing met, or
@@ -67,6 +69,7 @@ from storechat.offline.messages import (
     user_texts,
 )
 from storechat.offline.plan import Ask, Call, label, plan_first, plan_next, preamble
+from storechat.offline.policies import asks_policies, policy_answer, policy_call
 from storechat.offline.refer import shown_in
 from storechat.offline.replies import (
     ASK_REPLY,
@@ -131,6 +134,9 @@ class OfflineModel:
         first = plan_first(ask, available)
         if not any("toolResult" in block for block in content_blocks(messages[-1])):
             return self._first_reply(ask, first, messages, available)
+        about_store = policy_answer(messages)
+        if about_store is not None:
+            return [{"text": about_store}], "end_turn"
         rounds = read_rounds(messages)
         done = label(rounds[0], first) if rounds else []
         following = plan_next(ask, done, available, rounds[1] if len(rounds) > 1 else None)
@@ -146,6 +152,8 @@ class OfflineModel:
         ask: Ask, calls: list[Call], messages: list[dict[str, Any]], available: frozenset[str]
     ) -> tuple[list[dict[str, Any]], str]:
         intent = ask.intent
+        if asks_policies(ask.current, available):
+            return policy_call(ask.current.text), "tool_use"
         if intent.service and not intent.names_subject():
             return [{"text": service_reply(intent.service)}], "end_turn"
         if intent.is_empty():

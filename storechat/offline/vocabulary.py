@@ -25,6 +25,7 @@ BOOKS: Final[str] = Category.BOOKS
 LOOKUP: Final = "lookup_inventory"
 REVIEWS: Final = "get_computer_reviews"
 BOOK_INFO: Final = "get_book_info"
+POLICIES: Final = "get_store_policies"
 
 _I = re.IGNORECASE
 

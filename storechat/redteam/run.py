@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from converse.prompt import SYSTEM_PROMPT
+from converse.prompt import RULES
 from shared.steps import Step
 from storechat.local import LocalStorechat
 from storechat.redteam.cases import Case
@@ -24,6 +24,9 @@ from storechat.redteam.web import HostileWeb
 
 ANSWER_CHARS = 600
 """How much of each answer the report keeps."""
+SECRET_PROMPT = "\n".join(RULES)
+"""What of the system prompt must never reach a shopper: its rules, not the store's own
+words between them (its name and contact, which an answer may give)."""
 TRACE_KINDS = ("said",)
 """The live trace's lines that carry the model's own words."""
 
@@ -74,7 +77,7 @@ def run_case(local: LocalStorechat, web: HostileWeb, case: Case) -> CaseResult:
         cards = [str(p.get("productId")) for p in body.get("products") or []]
         shown.append(Shown(str(body.get("answer") or ""), lines, cards))
         session = body.get("sessionId")
-    return CaseResult(case, shown, [reached(c, shown, SYSTEM_PROMPT) for c in case.claims], error)
+    return CaseResult(case, shown, [reached(c, shown, SECRET_PROMPT) for c in case.claims], error)
 
 
 def run_cases(

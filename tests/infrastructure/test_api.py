@@ -185,7 +185,7 @@ def test_no_response_path_answers_200_with_an_error(dev: Synthesized) -> None:
 
 def test_cors_allows_the_page_and_the_configured_origins_only(dev: Synthesized) -> None:
     cdn = _cdn_origin(dev)
-    allowed = [cdn, *dev.config.cors_origins]
+    allowed = [cdn, *dev.config.store.settings.allowedOrigins]
     succeeded = {"status": "SUCCEEDED", "output": "{}"}
     for origin in allowed:
         _, _, headers = _respond(dev, succeeded, origin=origin)
@@ -210,7 +210,7 @@ def test_the_preflight_allows_the_same_origins(dev: Synthesized) -> None:
         response["ResponseParameters"]["method.response.header.Access-Control-Allow-Origin"]
         == f"'{cdn}'"
     )
-    for origin in dev.config.cors_origins:
+    for origin in dev.config.store.settings.allowedOrigins:
         assert f'"{origin}"' in template
     assert "'POST,OPTIONS'" in response["ResponseParameters"].values()
 
@@ -291,7 +291,7 @@ def test_a_validator_400_is_invalid_request_and_says_what_a_valid_body_is(
 
 
 def test_gateway_errors_reach_every_allowed_origin(each_env: Synthesized) -> None:
-    allowed = [_cdn_origin(each_env), *each_env.config.cors_origins]
+    allowed = [_cdn_origin(each_env), *each_env.config.store.settings.allowedOrigins]
     for response_type, response in _gateway_responses(each_env).items():
         for origin in allowed:
             # Given a page on an allowed origin whose request API Gateway refuses
@@ -300,15 +300,6 @@ def test_gateway_errors_reach_every_allowed_origin(each_env: Synthesized) -> Non
             # Then the browser is allowed to read the error
             assert headers["Access-Control-Allow-Origin"] == origin, (response_type, origin)
             assert headers["Vary"] == "Origin"
-
-
-def test_with_only_the_page_allowed_gateway_errors_name_it(prod: Synthesized) -> None:
-    # prod allows no other origin: nothing from the request is sent back.
-    assert prod.config.cors_origins == []
-    cdn = _cdn_origin(prod)
-    for response_type, response in _gateway_responses(prod).items():
-        allow = response["ResponseParameters"]["gatewayresponse.header.Access-Control-Allow-Origin"]
-        assert allow == f"'{cdn}'", response_type
 
 
 # -- the stage ------------------------------------------------------------------------------

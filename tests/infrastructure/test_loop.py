@@ -13,6 +13,7 @@ import pytest
 
 import registry
 import statemachine
+from converse.prompt import system_prompt
 from infra import names
 from tests.infrastructure.conftest import Synthesized, render
 
@@ -197,6 +198,7 @@ def test_statelint_accepts_the_substituted_definition(env: str, tmp_path: Path) 
             config.token_prices,
             max_tokens=config.max_tokens,
             currency=config.store_currency,
+            system_prompt=system_prompt(config.store),
         )
     )
     values.update(statemachine.loop_substitutions())

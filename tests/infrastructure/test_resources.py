@@ -18,8 +18,10 @@ from compose_response.settings import Settings as ComposeSettings
 from converse.settings import Settings as ConverseSettings
 from get_book_info.settings import Settings as BookSettings
 from get_computer_reviews.settings import Settings as ReviewsSettings
+from get_store_policies.settings import Settings as PoliciesSettings
 from infra import names
 from infra.runtime import POWERTOOLS_DISTRIBUTION, powertools_layer_parameter, powertools_version
+from infra.store import FUNCTIONS as STORE_FUNCTIONS
 from lookup_inventory.settings import Settings as CatalogSettings
 from shared import steps
 from shared.step_writer import StepSettings
@@ -32,6 +34,7 @@ SETTINGS = {
     "lookup_inventory": CatalogSettings,
     "get_computer_reviews": ReviewsSettings,
     "get_book_info": BookSettings,
+    "get_store_policies": PoliciesSettings,
 }
 
 
@@ -189,6 +192,12 @@ def test_every_lambda_is_python_with_the_powertools_layer_and_tracing(
         k for k in each_env.of_type("AWS::Lambda::LayerVersion") if k.startswith("SqliteLayer")
     ]
     searching = {registry.LOOKUP_INVENTORY.handler, registry.INDEX_CATALOG.handler}
+    (store_layer,) = [
+        k
+        for k in each_env.of_type("AWS::Lambda::LayerVersion")
+        if k.startswith("ToolsStoreSettings")
+    ]
+    speaking = {registry.functions_by_key()[key].handler for key in STORE_FUNCTIONS}
     for handler, logical_id in functions.items():
         props = render(each_env.props(logical_id))
         assert props["Runtime"] == "python3.13", handler
@@ -197,6 +206,8 @@ def test_every_lambda_is_python_with_the_powertools_layer_and_tracing(
         layers = [f"<{_powertools_parameter(each_env)}>"]
         if handler in searching:  # SQLite with FTS5 for the catalog search
             layers.append(f"<{sqlite_layer}>")
+        if handler in speaking:  # the store's settings and policies
+            layers.append(f"<{store_layer}>")
         assert props["Layers"] == layers, handler
         group = props["LoggingConfig"]["LogGroup"].strip("<>")
         assert each_env.props(group)["RetentionInDays"] == config.log_retention_days

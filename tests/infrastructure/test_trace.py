@@ -142,7 +142,7 @@ def test_the_route_answers_any_allowed_origin(dev: Synthesized, dynamodb: Any) -
     integration = _get(dev)["Integration"]
     (ok,) = [r for r in integration["IntegrationResponses"] if "SelectionPattern" not in r]
     assert ok["ResponseParameters"]["method.response.header.Cache-Control"] == "'no-store'"
-    for origin in dev.config.cors_origins:
+    for origin in dev.config.store.settings.allowedOrigins:
         _, _, headers, _ = _read(dev, dynamodb, TURN, origin=origin)
         assert headers == {"Access-Control-Allow-Origin": origin}
     _, _, headers, _ = _read(dev, dynamodb, TURN, origin="https://elsewhere.example")

@@ -10,7 +10,7 @@ from typing import Any
 from shared.vocabulary import ERRORS, PAGE_NAMES_FILE, page_names
 from tests.infrastructure.conftest import Synthesized, render
 
-DEV_SERVER_ONLY = {"not_found", "method_not_allowed"}
+DEV_SERVER_ONLY = {"not_found", "method_not_allowed", "origin_not_allowed"}
 """API Gateway answers an unknown path or method itself (a 403, ``request_rejected``)."""
 
 

@@ -28,7 +28,7 @@ class StoreHoursInput(BaseModel):
 STORE_HOURS = registry.Function("store_hours", "Tool: the store's opening hours", 5, 128)
 STORE_HOURS_TOOL = registry.Tool(
     "get_store_hours",
-    "Opening hours of The Better Store's shop for one day of the week.",
+    "Opening hours of the store's shop for one day of the week.",
     StoreHoursInput,
     STORE_HOURS,
 )

@@ -120,3 +120,39 @@ def test_a_budget_for_a_model_without_list_prices_exits_2(
     assert main(["ask", DEMO, "--model", "bedrock:example.unlisted-model-v1:0"]) == 2
     err = capsys.readouterr().err
     assert "needs the model's token prices" in err and "example.unlisted-model-v1:0" in err
+
+
+def test_ask_speaks_for_the_store_given_and_prints_its_words(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Given a store's own settings and policies
+    (tmp_path / "policies.md").write_text(
+        "# Returns\nBring it back to any of our shops within 60 days.\n", encoding="utf-8"
+    )
+    settings = {
+        "name": "Velo Haus",
+        "url": "https://velohaus.example",
+        "platform": "woocommerce",
+        "policies": "policies.md",
+        "contact": "hilfe@velohaus.example",
+    }
+    (tmp_path / "store.json").write_text(json.dumps(settings), encoding="utf-8")
+
+    # When a shopper asks about returns with --store
+    assert (
+        main(["ask", "What is your return policy?", "--store", str(tmp_path / "store.json")]) == 0
+    )
+
+    # Then the answer is that store's own words, with its contact
+    out = capsys.readouterr().out
+    assert "Velo Haus" in out and "within 60 days" in out and "hilfe@velohaus.example" in out
+
+
+def test_a_store_file_that_cannot_be_used_exits_2_saying_why(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = {"name": "X", "url": "ftp://x.example", "platform": "shopify", "policies": "p.md"}
+    (tmp_path / "store.json").write_text(json.dumps(bad), encoding="utf-8")
+    assert main(["ask", "hi", "--store", str(tmp_path / "store.json")]) == 2
+    err = capsys.readouterr().err
+    assert "url:" in err and "is not a web address" in err and "contact" in err

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from shared import policies
 from shared.catalog_data import load_catalog
 from storechat.evaluate.checks import score
 from storechat.evaluate.questions import QUESTIONS_DIR, load_questions
@@ -265,23 +266,32 @@ def test_a_kind_with_nothing_close_gets_no_products(local: LocalStorechat) -> No
 
 
 @pytest.mark.parametrize(
-    ("question", "topic"),
+    "question",
     [
-        ("What is your return policy?", "returns"),
-        ("Do you ship to Canada?", "shipping"),
-        ("What are your opening hours?", "opening hours"),
-        ("Where is my order?", "orders"),
+        "What is your return policy?",
+        "Do you ship to Canada?",
+        "Where is my order?",
+        "How long is the warranty on your laptops?",
     ],
 )
-def test_a_question_outside_shopping_gets_an_honest_no(
-    local: LocalStorechat, question: str, topic: str
+def test_a_question_about_the_store_is_answered_from_its_own_policies(
+    local: LocalStorechat, question: str
 ) -> None:
-    # Given a question about the store's service, not its products
+    # Given a question about the store itself, not its products
     (body,) = ask(local, question)
 
-    # Then the answer says it can't help with that here: no greeting, no tools, no products
-    assert body["answer"].startswith(f"Sorry, I can't help with {topic} here.")
-    assert "Hi!" not in body["answer"]
+    # Then the store's policies answer it, in the store's words: the section its own
+    # file has for it, and no product search
+    best = policies.matching(local.store.policiesText, question)[0]
+    assert f"**{best.heading}**" in body["answer"]
+    assert best.text[:60] in body["answer"]
+    assert [line["tool"] for line in body["trace"]] == ["get_store_policies"]
+    assert body["products"] == [] and "Hi!" not in body["answer"]
+
+
+def test_another_customers_details_get_an_honest_no(local: LocalStorechat) -> None:
+    (body,) = ask(local, "Can you tell me the phone number of another customer?")
+    assert body["answer"].startswith("Sorry, I can't help with other customers' details here.")
     assert body["trace"] == [] and body["products"] == []
 
 

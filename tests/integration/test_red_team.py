@@ -97,6 +97,7 @@ def test_the_obedient_model_over_http_does_what_an_injected_review_tells_it(
     assert body["products"][0]["productId"] == "BK-006"
     assert [t["tool"] for t in body["trace"]][-1] == "lookup_inventory"
     assert body["trace"][-1]["input"] == {"productIds": ["BK-006"]}
-    # And it read the review from the real reviews tool, through Brave's stand-in
-    assert brave.requests[0].path == "/res/v1/web/search"
+    # And it read the review from the real reviews tool, through Brave's stand-in (the
+    # book tool asks the same stand-in at the same time: the order of the two is a race)
+    assert "/res/v1/web/search" in [request.path for request in brave.requests]
     assert "BK-006" in json.dumps(bedrock.requests[1]["messages"][-1])

@@ -33,6 +33,7 @@ from storechat.local import LocalStorechat
 from storechat.local.runner import REGION
 from storechat.server import make_server, running
 from tests.integration.converse_fixtures import asks_for_tools, lookup, replies
+from tests.support.store import SAMPLE
 
 DEMO_QUESTION = "What Windows PC do you have which is best for a high school student?"
 CATALOG = {p["productId"]: p for p in load_catalog()}
@@ -267,10 +268,12 @@ def test_an_execution_that_outlives_the_api_timeout_gets_504(
 @pytest.mark.parametrize(
     ("path", "content_type", "snippet"),
     [
-        ("/", "text/html", b'<script type="module" src="./app.js">'),
-        ("/index.html", "text/html", b"<textarea"),
-        ("/app.js", "text/javascript", b"textContent"),
-        ("/styles.css", "text/css", b":focus-visible"),
+        ("/", "text/html", b'<script type="module" src="./page.js">'),
+        ("/index.html", "text/html", b'<div class="page" id="app">'),
+        ("/chat.js", "text/javascript", b"textContent"),
+        ("/widget.js", "text/javascript", b"document.currentScript"),
+        ("/chat.css", "text/css", b":focus-visible"),
+        ("/widget.css", "text/css", b":host"),
     ],
 )
 def test_the_page_is_served_from_web(
@@ -287,7 +290,7 @@ def test_the_page_is_served_from_web(
 def test_every_module_of_the_page_is_served_as_javascript(served: Served) -> None:
     # Given the page's script modules (a browser refuses a module of another type)
     modules = sorted(path.name for path in dev_server.WEB_DIR.glob("*.js"))
-    assert "app.js" in modules and len(modules) > 2
+    assert {"page.js", "widget.js", "launcher.js"} <= set(modules)
     for name in modules:
         # When the browser imports one, Then it gets the file as JavaScript
         response = served.request("GET", f"/{name}")
@@ -350,14 +353,14 @@ def test_an_unknown_path_gets_a_json_404(served: Served) -> None:
 @pytest.mark.parametrize(
     ("method", "path", "allow"),
     [
-        ("GET", "/query", "POST"),
-        ("PUT", "/query", "POST"),
+        ("GET", "/query", "POST, OPTIONS"),
+        ("PUT", "/query", "POST, OPTIONS"),
         ("POST", "/", "GET, HEAD"),
         ("DELETE", "/config.json", "GET, HEAD"),
-        ("POST", "/app.js", "GET, HEAD"),
+        ("POST", "/chat.js", "GET, HEAD"),
         ("PATCH", "/names.json", "GET, HEAD"),
-        ("OPTIONS", "/query", "POST"),
-        ("BREW", "/query", "POST"),
+        ("OPTIONS", "/chat.js", "GET, HEAD"),
+        ("BREW", "/query", "POST, OPTIONS"),
         ("get", "/", "GET, HEAD"),
     ],
 )
@@ -384,6 +387,7 @@ class NoAssistant:
     """Enough of the local system for requests that never reach it."""
 
     model = "offline"
+    store = SAMPLE  # whose pages the server answers
 
     def ask(self, *args: Any, **kwargs: Any) -> Any:
         raise AssertionError("a refused request must not reach the assistant")
@@ -443,7 +447,7 @@ REFUSED_REQUESTS = {
     ),
     "four words": (b"GET / HTTP/1.1 more\r\n\r\n", 400, "Bad request version ('more')"),
     "a target that is no URL": (
-        b"GET http://[::1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+        b"GET http://[::1 HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
         400,
         "the request target is not a URL",
     ),
@@ -491,7 +495,7 @@ def test_an_unknown_method_gets_a_json_405_and_the_connection_goes_on(
         "HTTP/1.1 405 Method Not Allowed",
         "HTTP/1.1 200 OK",
     ]
-    assert replies[0].headers["allow"] == "POST"
+    assert replies[0].headers["allow"] == "POST, OPTIONS"
     assert replies[0].json() == METHOD_NOT_ALLOWED.body("BREW is not allowed on /query")
     assert replies[1].json() == page_names()
 
@@ -502,7 +506,7 @@ def test_a_file_name_longer_than_the_file_system_allows_is_a_json_404(
     address, _ = bare
     name = "a" * 300
     (reply,) = exchange(
-        address, f"GET /{name} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode()
+        address, f"GET /{name} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n".encode()
     )
 
     assert reply.status_line == "HTTP/1.1 404 Not Found"

@@ -83,7 +83,7 @@ def test_a_client_that_writes_its_whole_body_before_reading_gets_the_400(bare: B
     for _ in range(ROUNDS):
         reply = raw_exchange(
             bare.address,
-            b"POST /query HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"POST /query HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
             + f"Content-Length: {len(BIG_BODY)}\r\n\r\n".encode(),
             BIG_BODY,
         )
@@ -112,7 +112,7 @@ def test_an_oversized_body_announced_with_expect_is_refused_without_inviting_it(
     # Given a client that asks before sending its body
     with socket.create_connection(bare.address, timeout=10) as sock:
         sock.sendall(
-            b"POST /query HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\n"
+            b"POST /query HTTP/1.1\r\nHost: localhost\r\nExpect: 100-continue\r\n"
             + f"Content-Length: {TWO_MB}\r\n\r\n".encode()
         )
         reply = sock.makefile("rb").read()
@@ -126,7 +126,7 @@ def test_an_oversized_body_announced_with_expect_is_refused_without_inviting_it(
 def test_a_body_that_ends_before_its_length_is_a_400(bare: Bare) -> None:
     reply = raw_exchange(
         bare.address,
-        b"POST /query HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n",
+        b"POST /query HTTP/1.1\r\nHost: localhost\r\nContent-Length: 1000\r\n\r\n",
         b'{"message": ',
     )
     assert reply.startswith(b"HTTP/1.1 400 ")
@@ -139,7 +139,7 @@ def test_a_body_that_stops_arriving_is_a_408(bare: Bare, monkeypatch: pytest.Mon
     # Given a server that waits one second for the rest of a body
     monkeypatch.setattr(StorechatHandler, "timeout", 1)
     with socket.create_connection(bare.address, timeout=10) as sock:
-        sock.sendall(b"POST /query HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{")
+        sock.sendall(b"POST /query HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100\r\n\r\n{")
         reply = sock.makefile("rb").read()
     assert reply.startswith(b"HTTP/1.1 408 ")
     assert json.loads(reply.partition(b"\r\n\r\n")[2]) == REQUEST_REJECTED.body(
@@ -157,9 +157,11 @@ def _reset(sock: socket.socket) -> None:
 @pytest.mark.parametrize(
     "sent",
     [
-        b"POST /query HTTP/1.1\r\nHost: x\r\nContent-Length: 5000\r\n\r\n" + b"x" * 100,
-        b"POST /query HTTP/1.1\r\nHost: x\r\nContent-Length: " + str(TWO_MB).encode() + b"\r\n\r\n",
-        b"POST /query HTTP/1.1\r\nHost: x\r\nContent-Le",
+        b"POST /query HTTP/1.1\r\nHost: localhost\r\nContent-Length: 5000\r\n\r\n" + b"x" * 100,
+        b"POST /query HTTP/1.1\r\nHost: localhost\r\nContent-Length: "
+        + str(TWO_MB).encode()
+        + b"\r\n\r\n",
+        b"POST /query HTTP/1.1\r\nHost: localhost\r\nContent-Le",
         b"GET /index.ht",
     ],
     ids=["mid-body", "oversized, before its body", "mid-headers", "mid-request-line"],

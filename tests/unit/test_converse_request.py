@@ -11,7 +11,7 @@ import pytest
 from botocore.stub import Stubber
 
 from converse.logic import ConverseInput, converse
-from converse.prompt import SYSTEM_PROMPT, tool_names
+from converse.prompt import tool_names
 from converse.providers import BedrockProvider, ReplayProvider
 from converse.request import (
     build_request,
@@ -28,6 +28,7 @@ from shared.errors import (
     ModelUnavailable,
     ReplayExhausted,
 )
+from tests.support.store import SAMPLE_PROMPT, sample_store_file
 
 USER = {"role": "user", "content": [{"text": "Windows laptop for school?"}]}
 ASKS = {
@@ -59,6 +60,7 @@ def results(*ids: str, status: str = "success") -> dict[str, Any]:
 def request(messages: list[dict[str, Any]], **kw: Any) -> dict[str, Any]:
     return build_request(
         messages,
+        system_prompt=SAMPLE_PROMPT,
         model_id=kw.pop("model_id", "anthropic.claude-sonnet-4-5"),
         max_tokens=512,
         temperature=0.2,
@@ -69,8 +71,8 @@ def request(messages: list[dict[str, Any]], **kw: Any) -> dict[str, Any]:
 def test_request_carries_system_prompt_tools_and_inference_config() -> None:
     built = request([USER])
     validate_request(built)
-    assert built["system"][0]["text"] == SYSTEM_PROMPT
-    assert "[productId]" in SYSTEM_PROMPT
+    assert built["system"][0]["text"] == SAMPLE_PROMPT
+    assert "[productId]" in SAMPLE_PROMPT
     assert [t["toolSpec"]["name"] for t in built["toolConfig"]["tools"]] == list(tool_names())
     assert built["inferenceConfig"] == {"maxTokens": 512, "temperature": 0.2}
 
@@ -150,11 +152,15 @@ def test_bedrock_provider_sends_exactly_the_validated_request() -> None:
         "bedrock-runtime", region_name="us-east-1", aws_access_key_id="x", aws_secret_access_key="y"
     )
     settings = Settings(
-        MODEL_PROVIDER="bedrock", MODEL_ID="anthropic.claude-sonnet-4-5", PROMPT_CACHING=True
+        MODEL_PROVIDER="bedrock",
+        MODEL_ID="anthropic.claude-sonnet-4-5",
+        PROMPT_CACHING=True,
+        STORE_FILE=sample_store_file(),
     )
     messages = [USER, ASKS, results("a", "b")]
     expected = build_request(
         messages,
+        system_prompt=SAMPLE_PROMPT,
         model_id=settings.model_id,
         max_tokens=settings.max_tokens,
         temperature=settings.temperature,
@@ -202,7 +208,9 @@ def test_replay_plays_back_in_order_then_runs_out(tmp_path: Path) -> None:
     path = tmp_path / "r.json"
     path.write_text(json.dumps([bedrock_reply()]))
     replay = ReplayProvider(path)
-    settings = Settings(MODEL_PROVIDER=f"replay:{path}", MODEL_ID="storechat.replay")
+    settings = Settings(
+        MODEL_PROVIDER=f"replay:{path}", MODEL_ID="storechat.replay", STORE_FILE=sample_store_file()
+    )
     out = converse(ConverseInput(messages=[USER]), settings=settings, provider=replay)
     assert out.text == "Try [CMP-002]."
     with pytest.raises(ReplayExhausted, match="has 1 responses"):
@@ -239,7 +247,7 @@ def test_blank_text_blocks_are_dropped_from_the_reply() -> None:
 
     out = converse(
         ConverseInput(messages=[USER]),
-        settings=Settings(MODEL_PROVIDER="bedrock"),
+        settings=Settings(MODEL_PROVIDER="bedrock", STORE_FILE=sample_store_file()),
         provider=Blank(),
     )
     assert out.message["content"] == [

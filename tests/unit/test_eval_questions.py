@@ -175,6 +175,7 @@ def test_the_repository_question_set_loads_and_covers_every_kind_it_promises() -
         "book",
         "unanswerable",
         "outside-store",
+        "store-policy",
         "hostile",
     }
     assert any(len(q.turns) == 3 for q in ours)

@@ -12,6 +12,7 @@ from pydantic import ValidationError
 from converse import handler
 from converse.providers import make_provider
 from converse.settings import get_settings
+from tests.support.store import sample_store_file
 
 FUNCTIONS_DIR = Path(__file__).resolve().parents[2] / "functions"
 
@@ -33,10 +34,22 @@ def test_the_converse_function_refuses_to_run_without_a_provider_setting(
         handler.provider()
 
 
+def test_the_converse_function_refuses_to_speak_for_no_store(
+    monkeypatch: pytest.MonkeyPatch, cold_converse: None
+) -> None:
+    # Given a deployed function without the store's settings
+    monkeypatch.setenv("MODEL_PROVIDER", "bedrock")
+    monkeypatch.delenv("STORE_FILE", raising=False)
+    # Then it does not start: it would answer for a store it knows nothing of
+    with pytest.raises(ValidationError, match="STORE_FILE"):
+        handler.provider()
+
+
 def test_the_offline_model_cannot_be_chosen_by_a_deployed_function(
     monkeypatch: pytest.MonkeyPatch, cold_converse: None
 ) -> None:
     monkeypatch.setenv("MODEL_PROVIDER", "offline")
+    monkeypatch.setenv("STORE_FILE", sample_store_file())
     with pytest.raises(ValueError, match="only in storechat's local runner"):
         handler.provider()
     with pytest.raises(ValueError, match="only in storechat's local runner"):

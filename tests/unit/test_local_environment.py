@@ -30,6 +30,7 @@ def _variables(model: str = "offline", **extra: str) -> dict[str, str]:
         catalog_table="catalog-a",
         category_index="byCategory",
         steps_table="steps-a",
+        store_file="/tmp/store-a.json",
         log_level="WARNING",
         metrics_namespace="Storechat",
         extra=extra,

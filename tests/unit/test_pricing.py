@@ -18,6 +18,7 @@ from shared.pricing import (
 from storechat.local.environment import model_token_prices, priced_model
 from storechat.offline.cache import DEFAULT_STAND_IN
 from storechat.settings import BUDGET_VARIABLE, SettingsError, read_settings
+from tests.support.store import SAMPLE_PROMPT
 
 SONNET = "anthropic.claude-sonnet-4-5-20250929-v1:0"
 
@@ -59,7 +60,11 @@ def test_a_list_without_a_full_price_is_refused(tmp_path: Path) -> None:
 def test_the_state_machine_gets_the_budget_in_micro_dollars_and_prices_per_million() -> None:
     def substitutions(budget: float | None) -> dict[str, str]:
         return statemachine.budget_substitutions(
-            budget, token_prices(SONNET), max_tokens=900, currency="EUR"
+            budget,
+            token_prices(SONNET),
+            max_tokens=900,
+            currency="EUR",
+            system_prompt=SAMPLE_PROMPT,
         )
 
     values = substitutions(2.5)
@@ -71,7 +76,7 @@ def test_the_state_machine_gets_the_budget_in_micro_dollars_and_prices_per_milli
     # a call's worst case: input at the dearest input price (a cache write), a whole reply
     assert values["InputPricePerMTok"] == "3.75"
     assert values["ModelMaxTokens"] == "900"
-    assert values["FixedInputTokens"] == str(statemachine.fixed_input_tokens("EUR"))
+    assert values["FixedInputTokens"] == str(statemachine.fixed_input_tokens(SAMPLE_PROMPT, "EUR"))
     # without a budget, a day has more room than any day spends
     assert substitutions(None)["DailyBudgetMicroUsd"] == str(statemachine.UNLIMITED_MICRO_USD)
     assert values["CatalogSearchTool"] == "lookup_inventory"

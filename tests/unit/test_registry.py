@@ -16,6 +16,7 @@ from lookup_inventory.schema import SortBy
 from shared.catalog.categories import Category
 from shared.pricing import token_prices
 from storechat.offline.cache import DEFAULT_STAND_IN
+from tests.support.store import SAMPLE_PROMPT
 
 SAMPLES: dict[str, list[dict[str, Any]]] = {
     "lookup_inventory": [
@@ -42,6 +43,13 @@ SAMPLES: dict[str, list[dict[str, Any]]] = {
         {"query": "Dell", "site": "example"},
     ],
     "get_book_info": [{"query": "Dune"}, {"query": ""}, {}, {"query": 42}],
+    "get_store_policies": [
+        {"question": "What is your return policy?"},
+        {"question": "x"},
+        {"question": "x" * 301},
+        {},
+        {"question": "returns", "topic": "returns"},
+    ],
 }
 
 
@@ -78,6 +86,7 @@ def test_every_field_the_model_reads_is_described_and_enums_come_from_the_types(
 def test_the_request_offers_exactly_the_registered_tools() -> None:
     request = build_request(
         [{"role": "user", "content": [{"text": "hi"}]}],
+        system_prompt="You sell things.",
         model_id="m",
         max_tokens=100,
         temperature=0,
@@ -97,7 +106,11 @@ def test_the_asl_names_no_tool_and_reads_them_from_one_substitution() -> None:
     values = statemachine.resource_substitutions(arns, "sessions", "steps", "spend")
     assert set(values) == set(statemachine.resource_placeholders())
     budget = statemachine.budget_substitutions(
-        None, token_prices(DEFAULT_STAND_IN), max_tokens=1024, currency="USD"
+        None,
+        token_prices(DEFAULT_STAND_IN),
+        max_tokens=1024,
+        currency="USD",
+        system_prompt=SAMPLE_PROMPT,
     )
     filled = statemachine.substitute(
         definition,

@@ -16,10 +16,13 @@ import statemachine
 from shared.pricing import token_prices
 from shared.steps import tool_key
 from storechat.local import moto_patches
+from tests.support.store import SAMPLE_PROMPT
 
 SONNET = token_prices("anthropic.claude-sonnet-4-5-20250929-v1:0")
 MAX_TOKENS = 1024
-VALUES = statemachine.budget_substitutions(5.0, SONNET, max_tokens=MAX_TOKENS, currency="USD")
+VALUES = statemachine.budget_substitutions(
+    5.0, SONNET, max_tokens=MAX_TOKENS, currency="USD", system_prompt=SAMPLE_PROMPT
+)
 STATES = json.loads(statemachine.read_definition())["States"]
 
 
@@ -61,7 +64,7 @@ def test_a_call_is_reserved_as_a_whole_reply_and_a_token_for_every_byte_it_sends
 
     # Then every byte it sends counts as an input token at the dearest input price, with the
     # system prompt and tools before them, and a whole reply of max tokens after them
-    fixed = statemachine.fixed_input_tokens("USD")
+    fixed = statemachine.fixed_input_tokens(SAMPLE_PROMPT, "USD")
     assert reserved == worst_case(fixed + sent_bytes(messages))
     # (about 4 US cents with Claude Sonnet 4.5)
     assert 30_000 < reserved < 50_000
@@ -72,7 +75,7 @@ def test_a_call_is_reserved_as_a_whole_reply_and_a_token_for_every_byte_it_sends
 )
 def test_text_in_any_script_is_reserved_at_least_a_token_for_each_of_its_bytes(text: str) -> None:
     messages = user(text * 20)
-    fixed = statemachine.fixed_input_tokens("USD")
+    fixed = statemachine.fixed_input_tokens(SAMPLE_PROMPT, "USD")
     assert reservation(messages) >= worst_case(fixed + sent_bytes(messages))
 
 

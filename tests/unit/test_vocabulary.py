@@ -123,7 +123,7 @@ def test_the_page_loads_the_names_from_the_file_they_are_published_as() -> None:
     app = "\n".join(
         path.read_text(encoding="utf-8") for path in sorted((ROOT / "web").glob("*.js"))
     )
-    assert f'const NAMES_URL = "./{PAGE_NAMES_FILE}";' in app
+    assert f'const NAMES_URL = new URL("./{PAGE_NAMES_FILE}", import.meta.url);' in app
     # and keeps no list of its own: no reason is a key or a string in the page's code
     for name in FALLBACK_REASONS:
         assert not re.search(rf"""\b{name}\s*:|["'`]{name}["'`]""", app), name

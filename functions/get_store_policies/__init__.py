@@ -1,0 +1,1 @@
+"""The ``get_store_policies`` tool: the sections of the store's policies that answer."""

@@ -1,0 +1,103 @@
+"""The store's policies in its own words: the sections a question finds, and what the
+policies tool tells the model."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from get_store_policies.logic import NOT_SAID, run
+from get_store_policies.schema import PoliciesInput
+from shared import policies
+from shared.contract import ToolUse
+from tests.support.store import SAMPLE
+
+# A store that writes its own words: nothing here is the sample store's.
+POLICIES = """\
+Intro text of the shop, with no heading.
+
+# Rücksendungen / Returns
+Returned items are refunded within
+ten days. Returning a gift card is not possible.
+
+## Click and collect
+- Collect your order at the counter
+  from 10:00.
+- Bring your order number.
+
+## Where is my parcel?
+Track every order at https://shop.example.com/track.
+"""
+
+
+def test_a_markdown_file_is_cut_at_its_headings_and_its_lines_joined() -> None:
+    found = policies.sections(POLICIES)
+    assert [s.heading for s in found] == [
+        "",
+        "Rücksendungen / Returns",
+        "Click and collect",
+        "Where is my parcel?",
+    ]
+    assert found[1].text == (
+        "Returned items are refunded within ten days. Returning a gift card is not possible."
+    )
+    assert (
+        found[2].text
+        == "- Collect your order at the counter from 10:00.\n- Bring your order number."
+    )
+    assert policies.headings(POLICIES) == [s.heading for s in found[1:]]
+
+
+def test_a_question_finds_the_section_in_the_stores_words() -> None:
+    def best(question: str) -> str:
+        return policies.matching(POLICIES, question)[0].heading
+
+    assert best("What is your return policy?") == "Rücksendungen / Returns"
+    assert best("can I get a refund") == "Rücksendungen / Returns"
+    # A question in other words than the heading's still brings the section to the model
+    found = policies.matching(POLICIES, "where is my order?")
+    assert "Where is my parcel?" in [s.heading for s in found]
+    assert any("https://shop.example.com/track" in s.text for s in found)
+    assert best("Can I pick it up? click and collect") == "Click and collect"
+    assert policies.matching(POLICIES, "Do you price match?") == []
+    assert policies.matching(POLICIES, "what is it?") == []
+
+
+def call(question: Any) -> dict[str, Any]:
+    use = ToolUse(toolUseId="t1", name="get_store_policies", input={"question": question})
+    output = run(use, store=SAMPLE)
+    return output.dump()["toolResult"]
+
+
+def test_the_tool_gives_the_model_the_sections_and_the_contact() -> None:
+    result = call("What is your return policy?")
+    assert result["status"] == "success"
+    told = result["content"][0]["json"]
+    assert told["store"] == SAMPLE.settings.name
+    assert told["sections"][0]["heading"] == "Returns and refunds"
+    assert "within 30 days" in told["sections"][0]["text"]
+    assert told["contact"] == SAMPLE.settings.contact
+    assert "note" not in told
+    assert PoliciesInput.found(told) == f"{len(told['sections'])} sections found"
+
+
+def test_what_the_policies_do_not_say_the_model_is_told_to_say_it_does_not_know() -> None:
+    told = call("Is there a loyalty programme?")["content"][0]["json"]
+    assert told["sections"] == [] and told["note"] == NOT_SAID
+    assert told["contact"] == SAMPLE.settings.contact
+    assert PoliciesInput.found(told) == "they don't say"
+
+
+def test_the_live_trace_says_what_is_read_in_the_shoppers_words() -> None:
+    line = PoliciesInput(question="Where is my order? I ordered last week").step()
+    assert line == "Reading the store's policies for “Where is my order? I ordered last week”"
+    assert len(PoliciesInput(question="x" * 300).step()) < 100
+
+
+def test_a_bad_question_is_an_error_the_model_can_read() -> None:
+    result = call("")
+    assert result["status"] == "error"
+    assert "question" in result["content"][0]["json"]["error"]
+    unset = run(
+        ToolUse(toolUseId="t", name="get_store_policies", input={"question": "returns"}), store=None
+    )
+    assert unset.dump()["toolResult"]["content"][0]["json"]["kind"] == "not_configured"
