@@ -24,9 +24,11 @@ from tests.integration.converse_fixtures import asks_for_tools, lookup, replies
 from tests.integration.spend import micro_usd, reservations, spent_in_all, states
 from tests.integration.two_modes import CLAUDE
 from tests.support.fake_bedrock import THROTTLED, UNAVAILABLE, FakeBedrock, Refusal
+from tests.support.store import SAMPLE_PROMPT
 
 REQUEST = build_request(
     [{"role": "user", "content": [{"text": "A light laptop?"}]}],
+    system_prompt=SAMPLE_PROMPT,
     model_id="m",
     max_tokens=64,
     temperature=0,
