@@ -6,6 +6,7 @@ from aws_cdk import CfnOutput, Environment, Stack
 from constructs import Construct
 
 from infra import names
+from infra.names import NO_WEB_ACL
 from infra.api import QueryApi
 from infra.api_templates import cors_override
 from infra.config import EnvironmentConfig
@@ -91,6 +92,8 @@ class StorechatStack(Stack):
             search=self.search,
             api_name=self.api.api.rest_api_name,
             api_stage=self.api.stage_name,
+            execution_logs=self.loop.log_group,
+            access_logs=self.api.access_logs,
         )
 
         outputs = {
@@ -98,12 +101,16 @@ class StorechatStack(Stack):
             names.Outputs.QUERY_URL: self.api.query_url,
             names.Outputs.WEB_URL: self.web.url,
             names.Outputs.STATE_MACHINE_ARN: self.loop.state_machine.state_machine_arn,
+            names.Outputs.CONVERSATION_LOG_GROUP: self.loop.log_group.log_group_name,
             names.Outputs.SESSIONS_TABLE_NAME: self.data.sessions.table_name,
             names.Outputs.STEPS_TABLE_NAME: self.trace.table.table_name,
             names.Outputs.SPEND_TABLE_NAME: self.data.spend.table_name,
             names.Outputs.BRAVE_SECRET_ARN: self.tools.brave_secret.secret_arn,
             names.Outputs.CATALOG_INDEX_BUCKET: self.search.bucket.bucket_name,
             names.Outputs.ALARM_TOPIC_ARN: self.monitoring.topic.topic_arn,
+            names.Outputs.MODEL_ID: config.model_id,
+            names.Outputs.MODEL_REGION: config.bedrock_region or self.region,
+            names.Outputs.WEB_ACL_ARN: self.edge.acl.attr_arn if self.edge else NO_WEB_ACL,
             names.Outputs.DASHBOARD_URL: self.monitoring.dashboard_url,
         }
         if self.data.catalog is not None:

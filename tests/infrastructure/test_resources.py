@@ -411,6 +411,12 @@ def test_alarms_cover_failures_timeouts_throttling_tools_and_fallbacks(
         # the live trace (tests/infrastructure/test_trace.py looks closer)
         "LiveTraceStepsNotWritten",
         "LiveTraceReadsFailing",
+        # failures counted from log lines (tests/infrastructure/test_alarm_delivery.py)
+        "ComposeFailed",
+        "SpendCounterFailing",
+        "ExecutionsNotStarted",
+        # a burst inside one period, where alarms wait for more than one
+        *(["ExecutionsFailedBurst"] if each_env.config.alarms.evaluation_periods > 1 else []),
     }
     assert alarms["ExecutionsFailed"]["MetricName"] == "ExecutionsFailed"
     assert alarms["ExecutionsTimedOut"]["MetricName"] == "ExecutionsTimedOut"
