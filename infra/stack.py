@@ -6,7 +6,6 @@ from aws_cdk import CfnOutput, Environment, Stack
 from constructs import Construct
 
 from infra import names
-from infra.names import NO_WEB_ACL
 from infra.api import QueryApi
 from infra.api_templates import cors_override
 from infra.config import EnvironmentConfig
@@ -14,6 +13,7 @@ from infra.data import Data
 from infra.edge import ClientRateLimitAcl
 from infra.loop import Loop
 from infra.monitoring import Monitoring
+from infra.names import NO_WEB_ACL
 from infra.runtime import LambdaFactory
 from infra.search import CatalogSearch
 from infra.tools import Tools
