@@ -85,16 +85,8 @@ class Data(Construct):
             # to rebuild) from one to what is searched (it rebuilds from the table).
             stream=dynamodb.StreamViewType.NEW_AND_OLD_IMAGES,
         )
-        self.catalog.add_global_secondary_index(
-            index_name=names.CATALOG_CATEGORY_INDEX,
-            partition_key=dynamodb.Attribute(
-                name=names.CATALOG_CATEGORY_KEY, type=dynamodb.AttributeType.STRING
-            ),
-            sort_key=dynamodb.Attribute(
-                name=names.CATALOG_PARTITION_KEY, type=dynamodb.AttributeType.STRING
-            ),
-            projection_type=dynamodb.ProjectionType.ALL,
-        )
+        # No secondary index: search runs on the snapshot and fresh reads go by key, so
+        # an index would only double every write (a GSI is written with its table).
         self.seed = self._seed_catalog(config, lambdas, self.catalog)
 
     def _seed_catalog(

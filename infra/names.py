@@ -34,8 +34,6 @@ CONTEXT_ALARM_EMAILS: Final = "alarm_emails"
 
 # Key schemas: the same as the local runner's tables (storechat/local/aws.py).
 CATALOG_PARTITION_KEY: Final = "productId"
-CATALOG_CATEGORY_INDEX: Final = "byCategory"
-CATALOG_CATEGORY_KEY: Final = "category"
 SESSIONS_PARTITION_KEY: Final = "sessionId"
 SESSIONS_SORT_KEY: Final = "turnKey"
 SESSIONS_TTL_ATTRIBUTE: Final = "expiresAt"
