@@ -1,4 +1,5 @@
-"""Alarms and a dashboard for the loop, the model and the tools.
+"""Alarms for the loop, the model and the tools (and the dashboard that shows them,
+``infra.dashboard``), all notifying the alarm topic (``infra.alarm_topic``).
 
 Custom metrics come from Powertools (namespace ``Storechat/<env>``, dimension
 ``service=storechat``). compose_response counts ``Conversations`` and one metric
@@ -7,7 +8,10 @@ indexer counts its rebuilds, their time, the products indexed and the published
 snapshot's age (``index_catalog.metrics.IndexMetric``). The model's spend is priced
 from the Converse function's token counts (``InputTokens``, ...) at the model's list
 prices (``shared.pricing``), the same prices the state machine's daily counter adds up.
-docs/deploy.md explains what each alarm means and what to look at first.
+Failures no function is there to count (the ASL's compose fallback, the spend counter's
+direct DynamoDB calls, POST /query refused before an execution) are counted from log lines
+by metric filters (``infra.log_metrics``). docs/deploy.md explains what each alarm means
+and what to look at first.
 """
 
 from __future__ import annotations
