@@ -53,6 +53,8 @@ class Profile:
     """How long each model call is held there, so a turn's steps come seconds apart."""
     cache_session_turns: int = 3
     """Turns of the cached session whose cache share is measured, per model id."""
+    red_team_cases: int | None = None
+    """The red team's cases run (``evals/redteam/``, in order); None for all of them."""
     seed: int = 7
 
 
@@ -109,4 +111,5 @@ QUICK = Profile(
     # Each model call lasts two of the page's 0.5 s polls, so the reader sees steps even
     # when a loaded machine starts its thread late (at 0.6 s, one run in a few saw none).
     trace_model_delay_s=1.0,
+    red_team_cases=3,
 )

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from bench import churn, coldstart, cost, peer, search, summary, trace
+from bench import churn, coldstart, cost, peer, redteam, search, summary, trace
 from bench.fmt import kib, ms, n, pct
 from bench.fmt import table as _table
 
@@ -23,6 +23,7 @@ SECTIONS = (
     "## 9. Live trace",
     "## 10. Cold starts at each function's CPU share",
     "## 11. A catalog that changes all day",
+    "## 12. Red team",
     "## What these figures do not measure",
     "## Run",
 )
@@ -394,6 +395,7 @@ def markdown(results: dict[str, Any]) -> str:
         trace.table,
         lambda r: coldstart.table(r["cold_starts"]),
         lambda r: churn.table(r["churn"]),
+        lambda r: redteam.table(r["red_team"]),
         _notes,
         _run,
     )

@@ -26,6 +26,7 @@ from bench import (
     history,
     lambdas,
     peer,
+    redteam,
     scenarios,
     search,
     summary,
@@ -373,6 +374,7 @@ def collect(profile: Profile) -> dict[str, Any]:
         "search engine",
         lambda: search.run(profile.search_sizes, queries=profile.search_queries),
     )
+    red_team = clock.run("red team", lambda: redteam.run(profile.red_team_cases))
     churned = clock.run(
         f"a catalog that changes all day, {profile.churn_products:,} products",
         lambda: churn.run(profile.churn_products, profile.churn_seconds, catalogs),
@@ -466,6 +468,7 @@ def collect(profile: Profile) -> dict[str, Any]:
     results["peer"] = loops
     results["cold_starts"] = cold
     results["churn"] = [churned]
+    results["red_team"] = red_team
     results["notes"] = _notes(results, profile)
     results["meta"] = {
         "profile": profile.name,

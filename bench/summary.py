@@ -102,6 +102,9 @@ def flat(r: dict[str, Any]) -> dict[str, Any]:
         "churn_lookup_p99_ms": {
             str(c["products"]): _round(c["lookup_ms"]["p99"], 2) for c in r["churn"]
         },
+        "red_team_hostile_claims_reached": r["red_team"]["totals"]["reached"],
+        "red_team_hostile_claims": r["red_team"]["totals"]["claims"],
+        "red_team_cases": r["red_team"]["totals"]["cases"],
     }
 
 
@@ -130,6 +133,9 @@ _FORMATS: dict[str, Callable[[float], str]] = {
     "churn_snapshots_published": lambda v: f"{v:,.0f}",
     "churn_lookup_download_bytes_per_hour": lambda v: f"{v / 1e6:,.3f} MB",
     "churn_lookup_p99_ms": lambda v: f"{v:.1f} ms",
+    "red_team_hostile_claims_reached": lambda v: f"{v:,.0f}",
+    "red_team_hostile_claims": lambda v: f"{v:,.0f}",
+    "red_team_cases": lambda v: f"{v:,.0f}",
 }
 
 _MEANING = {
@@ -151,6 +157,9 @@ _MEANING = {
     "churn_snapshots_published": "snapshots published during the churn of stock and prices",
     "churn_lookup_download_bytes_per_hour": "bytes a warm lookup container downloads an hour",
     "churn_lookup_p99_ms": "lookup p99 during the churn",
+    "red_team_hostile_claims_reached": "red team: hostile claims that reached the shopper",
+    "red_team_hostile_claims": "red team: hostile claims its cases plant",
+    "red_team_cases": "red team: cases run (evals/redteam/, obedient model)",
 }
 
 
@@ -372,6 +381,13 @@ def headline_rows(r: dict[str, Any]) -> list[dict[str, str]]:
             f"{churned['lookup_ms']['p99']:.1f} ms",
             f"one snapshot per window: {churned['per_window_rebuild_bytes_per_hour'] / 1e6:,.0f} "
             "MB an hour",
+        ),
+        (
+            "12 Red team",
+            f"hostile claims that reached the shopper ({r['red_team']['totals']['cases']} "
+            "cases, obedient model)",
+            f"{r['red_team']['totals']['reached']} of {r['red_team']['totals']['claims']}",
+            "fewer is better; every claim stopped is the system's doing",
         ),
         (
             "Run",

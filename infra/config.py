@@ -256,6 +256,11 @@ class EnvironmentConfig(ConfigBlock):
                 f"alarms.emails or alarms.https_endpoints in cdk.json, or pass "
                 f"-c {names.CONTEXT_ALARM_EMAILS}=you@example.com"
             )
+        if self.guardrail and self.guardrail.version == "DRAFT" and self.removal_policy == "retain":
+            raise ValueError(
+                "guardrail.version: a kept (retain) environment needs a numbered version; a "
+                "DRAFT changes with every edit in the console, and the store's screening with it"
+            )
         kept = self.conversation_log_retention_days
         if kept is not None and kept > max(self.session_ttl_days, LOG_RETENTION_DAYS[0]):
             raise ValueError(

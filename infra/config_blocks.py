@@ -8,6 +8,8 @@ from urllib.parse import urlsplit
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
+from shared.guardrail import GUARDRAIL_ID_PATTERN, GUARDRAIL_VERSION_PATTERN
+
 
 class ConfigBlock(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -40,8 +42,12 @@ class ModelBudget(ConfigBlock):
 
 
 class Guardrail(ConfigBlock):
-    id: Annotated[str, Field(pattern=r"^[a-z0-9]{1,64}$")]
-    version: Annotated[str, Field(pattern=r"^(DRAFT|[1-9][0-9]{0,7})$")] = "DRAFT"
+    """A Bedrock guardrail (made in the Bedrock console, in ``bedrock_region``): Converse
+    applies it to the shopper's messages and the model's replies, and the web tools
+    screen the reviews and book facts they found with it (``shared/guardrail.py``)."""
+
+    id: Annotated[str, Field(pattern=GUARDRAIL_ID_PATTERN)]
+    version: Annotated[str, Field(pattern=GUARDRAIL_VERSION_PATTERN)] = "DRAFT"
 
 
 def _https_endpoint(url: str) -> str:

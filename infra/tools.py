@@ -22,9 +22,20 @@ from infra.search import CatalogSearch
 from infra.trace import LiveTrace
 
 
+def guardrail_environment(config: EnvironmentConfig, stack_region: str) -> dict[str, str]:
+    """What shared/guardrail.py's settings read: the guardrail and the Region it is in."""
+    if config.guardrail is None:
+        return {}
+    return {
+        "BEDROCK_GUARDRAIL_ID": config.guardrail.id,
+        "BEDROCK_GUARDRAIL_VERSION": config.guardrail.version,
+        "BEDROCK_REGION": config.bedrock_region or stack_region,
+    }
+
+
 def converse_environment(config: EnvironmentConfig, stack_region: str) -> dict[str, str]:
     """What converse/settings.py reads."""
-    environment = {
+    return {
         "MODEL_PROVIDER": "bedrock",
         "MODEL_ID": config.model_id,
         "BEDROCK_REGION": config.bedrock_region or stack_region,
@@ -32,11 +43,12 @@ def converse_environment(config: EnvironmentConfig, stack_region: str) -> dict[s
         "PROMPT_CACHING": "true" if config.prompt_caching else "false",
         # The catalog tool's price fields name it to the model.
         "STORE_CURRENCY": config.store_currency,
+        **guardrail_environment(config, stack_region),
     }
-    if config.guardrail:
-        environment["GUARDRAIL_ID"] = config.guardrail.id
-        environment["GUARDRAIL_VERSION"] = config.guardrail.version
-    return environment
+
+
+WEB_TOOL_KEYS = frozenset(tool.function.key for tool in registry.TOOLS if tool.quotes_the_web)
+"""The functions whose results quote the web: the environment's guardrail screens them."""
 
 
 class Tools(Construct):
@@ -79,8 +91,9 @@ class Tools(Construct):
         )
 
         # Every function in the registry, with what only some of them need.
+        region = Stack.of(self).region
         environments: dict[str, dict[str, str]] = {
-            "converse": converse_environment(config, Stack.of(self).region),
+            "converse": converse_environment(config, region),
             "lookup_inventory": catalog_environment(
                 config,
                 catalog.table_name if catalog is not None else None,
@@ -92,6 +105,11 @@ class Tools(Construct):
                 **({"CATALOG_TABLE_NAME": catalog.table_name} if catalog is not None else {}),
             },
         }
+        for key in WEB_TOOL_KEYS:
+            environments[key] = {
+                **environments.get(key, {}),
+                **guardrail_environment(config, region),
+            }
         # The catalog tool searches the snapshots: it needs SQLite with FTS5.
         layers: dict[str, list[lambda_.ILayerVersion]] = {
             "lookup_inventory": [lambdas.search_layer],
@@ -110,6 +128,8 @@ class Tools(Construct):
             trace.grant_write(function)
 
         self._grant_model(self.functions["converse"], config)
+        for key in ("converse", *sorted(WEB_TOOL_KEYS)):
+            self._grant_guardrail(self.functions[key], config)
         lookup = self.functions["lookup_inventory"]
         # Search runs on the snapshot; the table is read only by key, for the current
         # price and stock of the products found (shared/catalog_table.py): no
@@ -132,6 +152,24 @@ class Tools(Construct):
             )
 
     @staticmethod
+    def _grant_guardrail(function: lambda_.Function, config: EnvironmentConfig) -> None:
+        """``bedrock:ApplyGuardrail`` on the environment's guardrail, and nothing else:
+        Converse applies it with that permission, the web tools call it themselves."""
+        if config.guardrail is None:
+            return
+        stack = Stack.of(function)
+        region = config.bedrock_region or stack.region
+        function.add_to_role_policy(
+            iam.PolicyStatement(
+                actions=["bedrock:ApplyGuardrail"],
+                resources=[
+                    f"arn:{Aws.PARTITION}:bedrock:{region}:{stack.account}:guardrail/"
+                    f"{config.guardrail.id}"
+                ],
+            )
+        )
+
+    @staticmethod
     def _grant_model(function: lambda_.Function, config: EnvironmentConfig) -> None:
         stack = Stack.of(function)
         region = config.bedrock_region or stack.region
@@ -150,16 +188,6 @@ class Tools(Construct):
         function.add_to_role_policy(
             iam.PolicyStatement(actions=["bedrock:InvokeModel"], resources=resources)
         )
-        if config.guardrail:
-            function.add_to_role_policy(
-                iam.PolicyStatement(
-                    actions=["bedrock:ApplyGuardrail"],
-                    resources=[
-                        f"arn:{partition}:bedrock:{region}:{stack.account}:guardrail/"
-                        f"{config.guardrail.id}"
-                    ],
-                )
-            )
         if config.uses_inference_profile:
             acknowledge(
                 function,

@@ -28,6 +28,7 @@ from storechat.doctor.command import add_doctor_arguments, run_doctor
 from storechat.evaluate.command import add_eval_arguments, run_eval
 from storechat.local import LocalStorechat, RunResult
 from storechat.printing import model_label, print_answer, print_trace, step_printer
+from storechat.redteam.command import DEFAULT_MODEL as RED_TEAM_MODEL
 from storechat.settings import IMAGE_HOSTS_VARIABLE, LocalSettings, SettingsError, read_settings
 from storechat.settings import image_hosts as image_hosts_of
 
@@ -170,6 +171,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 def cmd_eval(args: argparse.Namespace) -> int:
     # The eval measures the model: it runs without the daily budget, and on no session file.
+    if args.model is None:
+        args.model = RED_TEAM_MODEL if args.red_team is not None else "offline"
     return run_eval(args, home=args.settings.home, label=model_label(args.model))
 
 
@@ -182,7 +185,8 @@ def build_parser(settings: LocalSettings | None = None) -> argparse.ArgumentPars
         p.add_argument(
             "--model",
             default="offline",
-            help="offline (default), replay:PATH or bedrock[:MODEL_ID]",
+            help="offline (default), obedient (does what tool results say: red team), "
+            "replay:PATH or bedrock[:MODEL_ID]",
         )
         p.add_argument(
             "--log-level",
@@ -229,7 +233,8 @@ def build_parser(settings: LocalSettings | None = None) -> argparse.ArgumentPars
     )
     add_eval_arguments(evaluate)
     common(evaluate)
-    evaluate.set_defaults(func=cmd_eval)
+    # No --model: offline for questions, the obedient stand-in for --red-team (cmd_eval).
+    evaluate.set_defaults(func=cmd_eval, model=None)
 
     doctor = sub.add_parser(
         "doctor",
@@ -274,8 +279,12 @@ def _check_model(model: str | None) -> str | None:
     """Why ``--model`` cannot be used, or None (also for commands without a model)."""
     if model is None:
         return None
-    if not (model in ("offline", "bedrock") or model.startswith(("replay:", "bedrock:"))):
-        return f"unknown --model {model!r}: use offline, replay:PATH or bedrock[:MODEL_ID]"
+    if not (
+        model in ("offline", "obedient", "bedrock") or model.startswith(("replay:", "bedrock:"))
+    ):
+        return (
+            f"unknown --model {model!r}: use offline, obedient, replay:PATH or bedrock[:MODEL_ID]"
+        )
     if model.startswith("replay:") and not Path(model.removeprefix("replay:")).is_file():
         return f"replay file not found: {model.removeprefix('replay:')}"
     return None

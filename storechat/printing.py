@@ -25,6 +25,7 @@ from storechat.local import RunResult
 
 MODEL_LABELS = {
     "offline": "offline model: a deterministic stand-in for the LLM, no AWS needed",
+    "obedient": "obedient model: a stand-in that does what tool results tell it (red team)",
     "replay": "replay model: recorded Converse responses played back in order",
     "bedrock": "Amazon Bedrock",
 }

@@ -9,6 +9,7 @@ from get_book_info.logic import run
 from get_book_info.openlibrary import search_books
 from get_book_info.schema import BookInput
 from get_book_info.settings import get_settings
+from shared import guardrail
 from shared.contract import ToolOutput, ToolUse
 from shared.http import timeout_from
 from shared.tool_shell import tool_handler
@@ -17,8 +18,12 @@ from shared.tool_shell import tool_handler
 @tool_handler(BookInput)
 def lambda_handler(tool_use: ToolUse, context: Any) -> ToolOutput:
     settings = get_settings()
+    screen = guardrail.screening(settings, context)
     return run(
         tool_use,
         search=functools.partial(search_books, base_url=settings.openlibrary_base_url),
-        timeout_s=timeout_from(context, cap_s=settings.http_timeout_s),
+        timeout_s=timeout_from(
+            context, cap_s=settings.http_timeout_s, margin_s=guardrail.search_margin_s(screen)
+        ),
+        screen=screen,
     )

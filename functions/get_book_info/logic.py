@@ -11,6 +11,7 @@ from typing import Any, Protocol
 
 from get_book_info.schema import BookInput
 from shared.contract import ToolCall, ToolOutput, ToolUse
+from shared.guardrail import Screen
 from shared.tool_shell import answer
 
 
@@ -18,8 +19,14 @@ class BookSearch(Protocol):
     def __call__(self, query: str, *, timeout_s: float) -> list[dict[str, Any]]: ...
 
 
-def run(tool_use: ToolUse, *, search: BookSearch, timeout_s: float) -> ToolOutput:
+def run(
+    tool_use: ToolUse, *, search: BookSearch, timeout_s: float, screen: Screen | None = None
+) -> ToolOutput:
+    """The books for ``tool_use``; ``screen`` is the environment's guardrail, if any."""
+
     def books(call: ToolCall, args: BookInput) -> ToolOutput:
-        return BookInput.search.answer(call, args.query, lambda q: search(q, timeout_s=timeout_s))
+        return BookInput.search.answer(
+            call, args.query, lambda q: search(q, timeout_s=timeout_s), screen=screen
+        )
 
     return answer(tool_use, BookInput, books)

@@ -9,12 +9,15 @@ from __future__ import annotations
 import functools
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
 from shared.environment import environ
+from shared.guardrail import GuardrailSettings
 
 
-class Settings(BaseModel):
+class Settings(GuardrailSettings):
+    """The tool's settings, and the guardrail that screens what it found."""
+
     model_config = ConfigDict(extra="ignore", frozen=True)
 
     openlibrary_base_url: Annotated[

@@ -10,6 +10,7 @@ from get_computer_reviews.keys import get_brave_key
 from get_computer_reviews.logic import run
 from get_computer_reviews.schema import ReviewsInput
 from get_computer_reviews.settings import get_settings
+from shared import guardrail
 from shared.contract import ToolOutput, ToolUse
 from shared.http import timeout_from
 from shared.tool_shell import tool_handler
@@ -18,9 +19,13 @@ from shared.tool_shell import tool_handler
 @tool_handler(ReviewsInput)
 def lambda_handler(tool_use: ToolUse, context: Any) -> ToolOutput:
     settings = get_settings()
+    screen = guardrail.screening(settings, context)
     return run(
         tool_use,
         key_source=functools.partial(get_brave_key, settings),
         search=functools.partial(search_reviews, base_url=settings.brave_base_url),
-        timeout_s=timeout_from(context, cap_s=settings.http_timeout_s),
+        timeout_s=timeout_from(
+            context, cap_s=settings.http_timeout_s, margin_s=guardrail.search_margin_s(screen)
+        ),
+        screen=screen,
     )

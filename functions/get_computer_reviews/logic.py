@@ -14,6 +14,7 @@ from typing import Any, Protocol
 from get_computer_reviews.schema import ReviewsInput
 from shared.contract import ToolCall, ToolOutput, ToolUse
 from shared.errors import UpstreamError
+from shared.guardrail import Screen
 from shared.observability import NOT_CONFIGURED_KIND
 from shared.tool_shell import answer
 
@@ -28,8 +29,15 @@ KeySource = Callable[[], str | None]
 
 
 def run(
-    tool_use: ToolUse, *, key_source: KeySource, search: ReviewSearch, timeout_s: float
+    tool_use: ToolUse,
+    *,
+    key_source: KeySource,
+    search: ReviewSearch,
+    timeout_s: float,
+    screen: Screen | None = None,
 ) -> ToolOutput:
+    """The reviews for ``tool_use``; ``screen`` is the environment's guardrail, if any."""
+
     def reviews(call: ToolCall, args: ReviewsInput) -> ToolOutput:
         try:
             api_key = key_source()
@@ -44,7 +52,11 @@ def run(
                 NOT_CONFIGURED_KIND, NOT_CONFIGURED, "review search is not configured"
             )
         return ReviewsInput.search.answer(
-            call, args.query, lambda q: search(q, api_key=api_key, timeout_s=timeout_s), for_model
+            call,
+            args.query,
+            lambda q: search(q, api_key=api_key, timeout_s=timeout_s),
+            for_model,
+            screen,
         )
 
     return answer(tool_use, ReviewsInput, reviews)

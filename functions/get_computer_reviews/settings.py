@@ -9,12 +9,15 @@ from __future__ import annotations
 import functools
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
+from pydantic import ConfigDict, Field, SecretStr, field_validator
 
 from shared.environment import environ
+from shared.guardrail import GuardrailSettings
 
 
-class Settings(BaseModel):
+class Settings(GuardrailSettings):
+    """The tool's settings, and the guardrail that screens what it found."""
+
     model_config = ConfigDict(extra="ignore", frozen=True)
 
     brave_api_key_secret_arn: Annotated[

@@ -39,6 +39,7 @@ from get_computer_reviews.schema import ReviewsInput
 from lookup_inventory.schema import DESCRIPTION as INVENTORY_DESCRIPTION
 from lookup_inventory.schema import InventoryInput
 from shared.currency import DEFAULT_CURRENCY, InStoreCurrency
+from shared.web_tool import WebQuery
 
 
 @dataclass(frozen=True)
@@ -88,6 +89,12 @@ class Tool:
     description: str
     input_model: type[BaseModel]
     function: Function
+
+    @property
+    def quotes_the_web(self) -> bool:
+        """Whether its results quote what web pages say (a :class:`WebQuery` tool): quoted
+        for the model as untrusted, and screened by the environment's guardrail."""
+        return issubclass(self.input_model, WebQuery)
 
     def spec(self, currency: str = DEFAULT_CURRENCY) -> dict[str, Any]:
         """What the model reads about the tool, with amounts in ``currency`` (the store's)."""

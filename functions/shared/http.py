@@ -32,7 +32,13 @@ class RemainingTime(Protocol):
     def get_remaining_time_in_millis(self) -> int: ...
 
 
-def timeout_from(context: RemainingTime | None, *, cap_s: float, margin_s: float = 0.5) -> float:
+MARGIN_S = 0.5
+"""What a tool keeps of its time to answer after its HTTP call gives up."""
+
+
+def timeout_from(
+    context: RemainingTime | None, *, cap_s: float, margin_s: float = MARGIN_S
+) -> float:
     """Seconds an HTTP call may take: the Lambda's time left less ``margin_s``, capped."""
     if context is None:
         return cap_s

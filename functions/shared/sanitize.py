@@ -10,11 +10,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
-# Everything in Unicode category Cc except tab and newline, plus the bidi
-# embeddings, overrides and isolates and the zero-width characters: all of them
-# can reorder or hide text from a human reviewer.
+# Everything in Unicode category Cc except tab and newline, plus the bidi marks,
+# embeddings, overrides and isolates, the zero-width characters, the soft hyphen,
+# interlinear annotations and the tag characters (which spell out ASCII invisibly):
+# all of them can reorder or hide text from a human reviewer.
 _CONTROL = re.compile(
-    r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]"
+    r"[\x00-\x08\x0b-\x1f\x7f-\x9f\xad\u061c\u180e\u200b-\u200f\u202a-\u202e"
+    r"\u2060-\u2064\u2066-\u2069\ufeff\ufff9-\ufffb\U000e0000-\U000e007f]"
 )
 
 

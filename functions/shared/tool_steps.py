@@ -27,6 +27,8 @@ FAILURE_WORDS: dict[str, str] = {
     "unknown_tool": "no such tool",
     "too_many_tools": "skipped: too many at once",
     "not_configured": "not set up in this store",
+    "withheld": "withheld by the store's content screening",
+    "screening_failed": "withheld: content screening failed",
 }
 """How a tool that could not answer ends its line, by the error ``kind`` of its result.
 The state machine writes the same words for the kinds it handles (a test holds it to

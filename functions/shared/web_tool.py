@@ -3,7 +3,9 @@ words as a query, one search, and the service's failures told to the model.
 
 A web tool declares its :class:`WebSearch` (the service's name and what it finds) and
 an input model, a :class:`WebQuery`; its logic is the search call and what the model
-reads of each result.
+reads of each result. What the web wrote reaches the model quoted as untrusted data
+(:mod:`shared.untrusted`), once the environment's guardrail, if it has one, has let it
+through (:mod:`shared.guardrail`).
 """
 
 from __future__ import annotations
@@ -14,15 +16,37 @@ from typing import Annotated, Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, StringConstraints
 
+from shared import untrusted
 from shared.contract import ToolCall, ToolOutput
 from shared.currency import DEFAULT_CURRENCY
 from shared.errors import UpstreamError
+from shared.guardrail import Screen
 from shared.tool_errors import explain_upstream_error
 
 Query = Annotated[str, StringConstraints(strip_whitespace=True, min_length=2, max_length=200)]
 """What a web tool searches for: the shopper's words, within what a search API takes."""
 
 Result = dict[str, Any]
+
+WITHHELD = "withheld"
+"""The error kind of a web result the guardrail blocked."""
+WITHHELD_UNSCREENED = "screening_failed"
+"""The error kind of a web result withheld because it could not be screened."""
+
+
+def _texts(read: list[Result]) -> list[str]:
+    """Every string of the results, as the model would read them."""
+
+    def walk(value: Any) -> list[str]:
+        if isinstance(value, str):
+            return [value]
+        if isinstance(value, list):
+            return [text for item in value for text in walk(item)]
+        if isinstance(value, dict):
+            return [text for item in value.values() for text in walk(item)]
+        return []
+
+    return walk(read)
 
 
 @dataclass(frozen=True)
@@ -44,8 +68,9 @@ class WebSearch:
         query: str,
         search: Callable[[str], list[Result]],
         for_model: Callable[[Result], Result] = dict,
+        screen: Screen | None = None,
     ) -> ToolOutput:
-        """``search(query)``'s results for the model, or its failure explained."""
+        """``search(query)``'s results for the model, screened and quoted, or why not."""
         try:
             results = search(query)
         except UpstreamError as exc:
@@ -54,9 +79,45 @@ class WebSearch:
                 explain_upstream_error(self.service, exc, self.finds),
                 f"{self.noun} search failed ({exc.kind}: {exc.detail}) for '{query}'",
             )
-        return call.success(
-            {"query": query, "results": [for_model(result) for result in results]},
-            self.summary(len(results), query),
+        shown: dict[str, Any] = {"query": query, "results": []}
+        if results:
+            mark = untrusted.new_mark()
+            shown[untrusted.FIELD] = untrusted.note(mark)
+            shown["results"] = [untrusted.quoted(for_model(result), mark) for result in results]
+        if results and screen is not None:
+            # The guardrail reads exactly what the model would read inside the marks.
+            read = untrusted.unquoted(shown["results"])
+            withheld = self._screened(call, query, read, screen)
+            if withheld is not None:
+                return withheld
+        return call.success(shown, self.summary(len(results), query))
+
+    def _screened(
+        self, call: ToolCall, query: str, read: list[Result], screen: Screen
+    ) -> ToolOutput | None:
+        """The error result that withholds ``read``, or None when the guardrail passed it.
+
+        Text that could not be screened is withheld too (:mod:`shared.guardrail` says why).
+        """
+        try:
+            screening = screen(_texts(read))
+        except UpstreamError as exc:
+            return call.failure(
+                WITHHELD_UNSCREENED,
+                f"The {self.finds} found for '{query}' were withheld: the store's content "
+                f"screening could not check them ({exc.detail}), so {self.finds} are "
+                "unavailable right now.",
+                f"{self.noun} text withheld: screening failed ({exc.detail}) for '{query}'",
+            )
+        if not screening.blocked:
+            return None
+        policies = ", ".join(screening.policies) or "no policy named"
+        return call.failure(
+            WITHHELD,
+            f"The {self.finds} found for '{query}' were withheld: the store's content "
+            "screening blocked them (web text can carry instructions or content the store "
+            f"does not pass on), so {self.finds} are unavailable for this question.",
+            f"{self.noun} text withheld by the guardrail ({policies}) for '{query}'",
         )
 
     def summary(self, count: int, query: str) -> str:

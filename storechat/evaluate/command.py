@@ -32,6 +32,7 @@ from storechat.evaluate.questions import (
 )
 from storechat.evaluate.run import evaluate
 from storechat.local import LocalStorechat
+from storechat.redteam.command import run_red_team
 
 EXIT_USAGE = 2
 DEFAULT_OUT = Path("eval-results")
@@ -55,6 +56,15 @@ def add_eval_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"where report.md and report.json go (default: {DEFAULT_OUT}/)",
     )
     parser.add_argument(
+        "--red-team",
+        nargs="*",
+        type=Path,
+        metavar="FILE",
+        help="run the hostile cases instead of questions (default: every "
+        f"{QUESTIONS_DIR.name}/redteam/*.jsonl) and count the hostile claims that reach the "
+        "shopper; the model is the obedient stand-in unless --model names another",
+    )
+    parser.add_argument(
         "--compare",
         type=Path,
         metavar="OLD.json",
@@ -72,6 +82,16 @@ def run_eval(
 ) -> int:
     """Run ``storechat eval`` with parsed ``args``; the catalog is ``home``'s, as for ``ask``."""
     out, err = out or sys.stdout, err or sys.stderr
+    if args.red_team is not None:
+        return run_red_team(
+            args.red_team,
+            model=args.model,
+            label=label,
+            out_dir=args.out,
+            log_level=args.log_level,
+            out=out,
+            err=err,
+        )
     files = list(args.questions or default_question_files())
     if not files:
         print(f"error: no question files in {QUESTIONS_DIR}: pass --questions FILE", file=err)

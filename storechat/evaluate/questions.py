@@ -97,6 +97,8 @@ def _sendable(turn: str) -> str:
 
 
 _Turn = Annotated[str, AfterValidator(_sendable)]
+Message = _Turn
+"""A shopper's message that the ``/query`` contract accepts (a red-team case's turns too)."""
 _Money = Annotated[float, Field(ge=0)]
 _Amount = Annotated[float, Field(gt=0)]
 _Words = Annotated[list[Annotated[str, Field(min_length=1)]], Field(min_length=1)]

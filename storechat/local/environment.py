@@ -15,11 +15,15 @@ from collections import ChainMap
 from collections.abc import Mapping
 from pathlib import Path
 
+from pydantic import ValidationError
+
 import registry
 from converse.settings import DEFAULT_BEDROCK_MODEL
+from shared.guardrail import GuardrailSettings
 from shared.pricing import USAGE_PRICE_FIELDS, PriceListError, TokenPrices, token_prices
 from storechat.offline import OFFLINE_MODEL_ID
 from storechat.offline.cache import DEFAULT_STAND_IN
+from storechat.redteam.obedient import OBEDIENT_MODEL_ID
 from storechat.settings import BUDGET_VARIABLE, SettingsError
 
 
@@ -27,6 +31,9 @@ def model_environment(model: str) -> dict[str, str]:
     """The Converse function's variables for a ``--model`` choice."""
     if model == "offline":
         return {"MODEL_PROVIDER": "offline", "MODEL_ID": OFFLINE_MODEL_ID}
+    if model == "obedient":
+        # Installed by the local runner, as the offline model is.
+        return {"MODEL_PROVIDER": "offline", "MODEL_ID": OBEDIENT_MODEL_ID}
     if model.startswith("replay:"):
         path = Path(model.removeprefix("replay:")).expanduser().resolve()
         return {"MODEL_PROVIDER": f"replay:{path}", "MODEL_ID": "storechat.replay"}
@@ -35,7 +42,9 @@ def model_environment(model: str) -> dict[str, str]:
         if model.startswith("bedrock:"):
             env["MODEL_ID"] = model.removeprefix("bedrock:")
         return env
-    raise ValueError(f"unknown model {model!r}: use offline, replay:PATH or bedrock[:MODEL_ID]")
+    raise ValueError(
+        f"unknown model {model!r}: use offline, obedient, replay:PATH or bedrock[:MODEL_ID]"
+    )
 
 
 def priced_model(model: str) -> tuple[str, bool]:
@@ -43,7 +52,7 @@ def priced_model(model: str) -> tuple[str, bool]:
     a stand-in's (``offline``, ``replay:PATH``: the model they stand in for) rather than
     the model's own (``bedrock[:MODEL_ID]``)."""
     kind, _, given = model.partition(":")
-    stand_in = kind in ("offline", "replay")
+    stand_in = kind in ("offline", "obedient", "replay")
     return (DEFAULT_STAND_IN if stand_in else (given or DEFAULT_BEDROCK_MODEL)), stand_in
 
 
@@ -94,6 +103,21 @@ def function_variables(
     }
 
 
+def guardrail_of(variables: Mapping[str, str]) -> GuardrailSettings:
+    """The guardrail the functions will apply (``BEDROCK_GUARDRAIL_ID``, ``..._VERSION``),
+    checked before anything starts: a bad value raises
+    :class:`~storechat.settings.SettingsError` naming the variable."""
+    try:
+        return GuardrailSettings.model_validate(dict(variables))
+    except ValidationError as exc:
+        error = exc.errors(include_url=False)[0]
+        name = str(error["loc"][0]) if error["loc"] else "BEDROCK_GUARDRAIL_ID"
+        raise SettingsError(
+            f"{name} must be a Bedrock guardrail's id (lower-case letters and digits) and "
+            "BEDROCK_GUARDRAIL_VERSION a version number or DRAFT"
+        ) from None
+
+
 def layered(variables: Mapping[str, str]) -> Mapping[str, str]:
     """``variables`` over the process environment, read live and never written.
 
@@ -110,9 +134,10 @@ def forget_warm_state() -> None:
     imported yet has nothing cached), what each handler declares it keeps
     (:data:`~storechat.local.lambdas.WARM_STATE_HOOK`: the Converse function's model
     provider, the catalog tool's source and search snapshot, the response builder's
-    catalog table), and the live trace writer's clients (made for the moto of the system
-    before).
+    catalog table), the live trace writer's clients (made for the moto of the system
+    before) and the guardrail's (with the credentials of the system before).
     """
+    from shared import guardrail
     from shared.step_writer import writer
     from storechat.local import lambdas
 
@@ -123,3 +148,4 @@ def forget_warm_state() -> None:
             settings.get_settings.cache_clear()
     lambdas.forget_warm_state(functions)
     writer().forget()
+    guardrail.forget()

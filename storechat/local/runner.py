@@ -30,6 +30,7 @@ import boto3
 
 import registry
 import statemachine
+from shared import guardrail
 from shared.environment import overriding
 from shared.observability import logger, metrics
 from shared.search import Listing
@@ -113,6 +114,7 @@ class LocalStorechat:
             extra={**index.index_variables(self._index_dir.name), **(env or {})},
         )
         self._environ = environment.layered(self._env)
+        self._guardrail = environment.guardrail_of(self._environ)
         self._exit_stack = ExitStack()
         self.state_machine_arn = ""
 
@@ -120,6 +122,11 @@ class LocalStorechat:
 
     def __enter__(self) -> LocalStorechat:
         bedrock_clients = self._bedrock_client() if self.model.startswith("bedrock") else None
+        guardrail_clients = bedrock_clients
+        if self._guardrail.guardrail_id and guardrail_clients is None:
+            guardrail_clients = self._bedrock_client(
+                "a guardrail (BEDROCK_GUARDRAIL_ID) needs AWS credentials"
+            )
         with ExitStack() as stack:
             # If any step fails, everything started so far is undone before the error
             # leaves: moto stopped, the handlers' environment and caches forgotten.
@@ -130,6 +137,9 @@ class LocalStorechat:
             stack.enter_context(self._observability())
             moto_patches.install(Dispatcher(self._overrides, environment=self._environ))
             self._install_provider(bedrock_clients)
+            if guardrail_clients is not None and self._guardrail.guardrail_id:
+                # The web tools screen with the developer's credentials, as Converse calls.
+                guardrail.use_clients(guardrail_clients)
             self._dynamodb = boto3.client("dynamodb", region_name=REGION)
             self._sfn = boto3.client("stepfunctions", region_name=REGION)
             self._create_tables()
@@ -180,6 +190,10 @@ class LocalStorechat:
             from storechat.offline import OfflineProvider
 
             use_provider(OfflineProvider(listing=self.listing, currency=self.store_currency))
+        elif self.model == "obedient":
+            from storechat.redteam.obedient import ObedientModel
+
+            use_provider(ObedientModel())
         elif self.model.startswith("replay:"):
             # Cache figures by Bedrock's rules, as the offline model's are.
             from converse.providers import ReplayProvider
@@ -189,12 +203,12 @@ class LocalStorechat:
             use_provider(CachingReplay(recorded, PromptCache.standing_in_for(DEFAULT_STAND_IN)))
 
     @staticmethod
-    def _bedrock_client() -> Any:
+    def _bedrock_client(needs: str = "--model bedrock needs AWS credentials") -> Any:
         """A client factory holding the real credentials, resolved before moto starts."""
         session = boto3.Session()
         credentials = session.get_credentials()
         if credentials is None:
-            raise RuntimeError("--model bedrock needs AWS credentials (none were found)")
+            raise RuntimeError(f"{needs} (none were found)")
         frozen = credentials.get_frozen_credentials()
         region = os.environ.get("BEDROCK_REGION") or session.region_name or REGION
         from botocore.config import Config

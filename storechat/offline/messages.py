@@ -8,13 +8,15 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from shared.sanitize import clean_text
+from shared.untrusted import unquoted
 from storechat.offline.vocabulary import BOOK_INFO, LOOKUP, REVIEWS
 
 
 def plain(value: Any, limit: int) -> str:
     """Text from a request or a tool, cleaned and cut to ``limit`` to quote in an answer."""
-    # Square brackets would look like citations; a name is never one.
-    text = clean_text(str(value), limit).replace("\n", " ")
+    # Square brackets would look like citations; a name is never one. A web tool's quote
+    # marks are for the model, not for the shopper.
+    text = clean_text(unquoted(str(value)), limit).replace("\n", " ")
     return text.replace("[", "(").replace("]", ")")
 
 
@@ -104,6 +106,8 @@ class ToolOutcome:
 
 
 _EXPECTED_LIST: Final = {LOOKUP: "products", REVIEWS: "results", BOOK_INFO: "results"}
+WITHHELD_BLOCKED: Final = "the store's content screening blocked what it found"
+WITHHELD_UNCHECKED: Final = "the store's content screening could not check what it found"
 _KIND_PHRASE: Final = {
     "rate_limited": "rate limited",
     "timeout": "it timed out",
@@ -115,6 +119,8 @@ _KIND_PHRASE: Final = {
     "secret_unavailable": "it is not configured",
     "not_configured": "it is not configured",
     "invalid_input": "my request was invalid",
+    "withheld": WITHHELD_BLOCKED,
+    "screening_failed": WITHHELD_UNCHECKED,
 }
 
 

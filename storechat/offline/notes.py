@@ -7,7 +7,12 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from shared.catalog.specs import PAGES, YEAR
-from storechat.offline.messages import ToolOutcome, plain
+from storechat.offline.messages import (
+    WITHHELD_BLOCKED,
+    WITHHELD_UNCHECKED,
+    ToolOutcome,
+    plain,
+)
 from storechat.offline.product import to_number
 from storechat.offline.vocabulary import BOOK_INFO, LOOKUP, REVIEWS
 
@@ -89,6 +94,9 @@ def failure_line(outcome: ToolOutcome, catalog_ok: bool) -> str:
         return f"The {_TOOL_LABEL[outcome.name or LOOKUP]} sent back data I couldn't read{fallback}"
     if outcome.name == LOOKUP:
         return f"I couldn't check the catalog ({reason}), so I can't confirm prices or stock."
+    if reason in (WITHHELD_BLOCKED, WITHHELD_UNCHECKED):
+        # The service answered; its text was not passed on: no key or network to blame.
+        return f"The {_TOOL_LABEL[outcome.name or REVIEWS]} was left out: {reason}{fallback}"
     line = f"I couldn't reach the {_TOOL_LABEL[outcome.name or REVIEWS]} ({reason}){fallback}"
     return f"{line} {_TO_CONFIGURE[outcome.name]}" if outcome.name in _TO_CONFIGURE else line
 

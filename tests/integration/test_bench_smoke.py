@@ -91,6 +91,10 @@ def test_quick_run_writes_every_section_with_measured_numbers(tmp_path: Path) ->
     for name in ("churn_snapshots_published", "churn_lookup_download_bytes_per_hour"):
         assert all(map(_number, summary[name].values())) and summary[name], name
     assert all(v > 0 for v in summary["churn_lookup_p99_ms"].values())
+    # And the red team's count: the first cases of evals/redteam/, each claim counted once
+    assert summary["red_team_cases"] == 3 and summary["red_team_hostile_claims"] >= 3
+    assert 0 <= summary["red_team_hostile_claims_reached"] <= summary["red_team_hostile_claims"]
+    assert len(results["red_team"]["rows"]) == 3
     for name in summary:
         assert f"`{name}" in markdown, name
     assert "≤ $5.00" in markdown and "not measured in this profile" in markdown

@@ -1,9 +1,16 @@
-"""A Bedrock-shaped Converse endpoint on 127.0.0.1, for the real provider code.
+"""A Bedrock-shaped endpoint on 127.0.0.1, for the real provider and guardrail code.
 
-Point boto3 at it with ``AWS_ENDPOINT_URL_BEDROCK_RUNTIME`` (or an
-``endpoint_url``); it answers ``POST /model/{modelId}/converse`` with the next
-scripted response, written as Bedrock writes it on the wire (binary fields in
-base64), and keeps every request body so a test can read what boto3 really sent.
+Point boto3 at it with ``AWS_ENDPOINT_URL_BEDROCK_RUNTIME`` (or an ``endpoint_url``).
+
+* ``POST /model/{modelId}/converse`` answers with the next scripted response, written as
+  Bedrock writes it on the wire (binary fields in base64), or, given ``model``, with
+  ``model(body)``: any Converse stand-in, such as the red team's obedient model
+  (``FakeBedrock(model=ObedientModel().converse)``), which does what tool results say.
+  ``requests`` keeps every Converse body boto3 really sent.
+* ``POST /guardrail/{id}/version/{version}/apply`` (``ApplyGuardrail``) answers with
+  ``guardrail(body)`` (:func:`passes` when none is given, :func:`blocks_when` to intervene
+  on some text, :func:`failing` for an error); ``guardrail_requests`` keeps each body with
+  its ``guardrailIdentifier`` and ``guardrailVersion`` from the path.
 """
 
 from __future__ import annotations
@@ -11,10 +18,68 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Iterable
+import urllib.parse
+from collections.abc import Callable, Iterable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 from typing import Any, Self
+
+Answer = tuple[int, dict[str, Any]]
+GuardrailAnswer = Callable[[dict[str, Any]], Answer]
+
+
+def guardrail_reply(action: str, *, filters: Iterable[str] = ()) -> dict[str, Any]:
+    """An ``ApplyGuardrail`` response as Bedrock writes it; ``filters`` are the content
+    filters that blocked (``PROMPT_ATTACK``, ``MISCONDUCT``, ...)."""
+    blocked = [
+        {"type": kind, "confidence": "HIGH", "action": "BLOCKED", "detected": True}
+        for kind in filters
+    ]
+    units = {
+        key: 1
+        for key in (
+            "topicPolicyUnits",
+            "contentPolicyUnits",
+            "wordPolicyUnits",
+            "sensitiveInformationPolicyUnits",
+            "sensitiveInformationPolicyFreeUnits",
+            "contextualGroundingPolicyUnits",
+        )
+    }
+    return {
+        "usage": units,
+        "action": action,
+        "actionReason": "Guardrail blocked." if action == "GUARDRAIL_INTERVENED" else "No action.",
+        "outputs": [{"text": "Sorry, this content was blocked."}] if blocked else [],
+        "assessments": [{"contentPolicy": {"filters": blocked}}] if blocked else [],
+    }
+
+
+def passes(body: dict[str, Any]) -> Answer:
+    return 200, guardrail_reply("NONE")
+
+
+def blocks_when(*words: str, filters: Iterable[str] = ("PROMPT_ATTACK",)) -> GuardrailAnswer:
+    """A guardrail that intervenes when any text it is given holds one of ``words``."""
+    kinds = tuple(filters)
+
+    def answer(body: dict[str, Any]) -> Answer:
+        texts = [str(block.get("text", {}).get("text", "")) for block in body.get("content", [])]
+        hit = any(word.casefold() in text.casefold() for word in words for text in texts)
+        return 200, guardrail_reply(
+            "GUARDRAIL_INTERVENED" if hit else "NONE", filters=kinds if hit else ()
+        )
+
+    return answer
+
+
+def failing(status: int = 503, error: str = "ServiceUnavailableException") -> GuardrailAnswer:
+    """A guardrail endpoint that fails every call with ``error``."""
+
+    def answer(body: dict[str, Any]) -> Answer:
+        return status, {"__type": error, "message": f"stand-in: {error}"}
+
+    return answer
 
 
 class FakeBedrock:
@@ -23,15 +88,20 @@ class FakeBedrock:
 
     def __init__(
         self,
-        responses: Iterable[dict[str, Any]],
+        responses: Iterable[dict[str, Any]] = (),
         *,
+        model: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
+        guardrail: GuardrailAnswer = passes,
         delay_s: float = 0.0,
         delays_s: Iterable[float] = (),
     ) -> None:
         self._responses = list(responses)
+        self._model = model
+        self._guardrail = guardrail
         self.delay_s = delay_s
         self._delays = list(delays_s)
         self.requests: list[dict[str, Any]] = []
+        self.guardrail_requests: list[dict[str, Any]] = []
         self._lock = threading.Lock()
         self._server: ThreadingHTTPServer | None = None
 
@@ -62,12 +132,24 @@ class FakeBedrock:
         with self._lock:
             return self._delays.pop(0) if self._delays else self.delay_s
 
-    def _next(self, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    def _next(self, body: dict[str, Any]) -> Answer:
         with self._lock:
             self.requests.append(body)
-            if not self._responses:
+            if self._model is None and not self._responses:
                 return 400, {"message": "the stand-in has no more scripted responses"}
-            return 200, self._responses.pop(0)
+            scripted = None if self._model is not None else self._responses.pop(0)
+        if scripted is not None:
+            return 200, scripted
+        assert self._model is not None
+        return 200, self._model(body)
+
+    def _screen(self, path: list[str], body: dict[str, Any]) -> Answer:
+        identifier, version = urllib.parse.unquote(path[2]), urllib.parse.unquote(path[4])
+        with self._lock:
+            self.guardrail_requests.append(
+                {"guardrailIdentifier": identifier, "guardrailVersion": version, **body}
+            )
+        return self._guardrail(body)
 
 
 def _handler(fake: FakeBedrock) -> type[BaseHTTPRequestHandler]:
@@ -75,16 +157,23 @@ def _handler(fake: FakeBedrock) -> type[BaseHTTPRequestHandler]:
         def do_POST(self) -> None:
             length = int(self.headers.get("Content-Length") or 0)
             body = json.loads(self.rfile.read(length) or b"{}")
+            path = urllib.parse.urlsplit(self.path).path.split("/")
+            if len(path) == 6 and path[1] == "guardrail" and path[5] == "apply":
+                self._send(*fake._screen(path, body))
+                return
             delay = fake.delay_for()
             if delay:
                 time.sleep(delay)
-            status, answer = fake._next(body)
+            self._send(*fake._next(body))
+
+        def _send(self, status: int, answer: dict[str, Any]) -> None:
             data = json.dumps(answer).encode()
             try:
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
                 if status != 200:
-                    self.send_header("x-amzn-ErrorType", "ValidationException")
+                    error = str(answer.get("__type") or "ValidationException")
+                    self.send_header("x-amzn-ErrorType", error)
                 self.send_header("Content-Length", str(len(data)))
                 self.end_headers()
                 self.wfile.write(data)

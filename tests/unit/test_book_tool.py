@@ -21,6 +21,7 @@ from shared.http import USER_AGENT
 from shared.observability import logger, metrics
 from shared.sanitize import has_control_characters
 from tests.support.fake_http import FakeHttpServer
+from tests.support.quoted import as_read
 
 SEARCH_PATH = "/search.json"
 EXPECTED_FIELDS = (
@@ -80,9 +81,11 @@ def run_tool(
 
 
 def for_model(output: ToolOutput) -> dict[str, Any]:
+    """What the model reads, its web text taken out of the quotes (checked) it reads it in."""
     content = output.tool_result["content"]
     assert len(content) == 1
-    return content[0]["json"]
+    body: dict[str, Any] = content[0]["json"]
+    return as_read(body) if output.tool_result["status"] == "success" else body
 
 
 @dataclass
@@ -438,7 +441,7 @@ def test_handler_answers_with_a_tool_output(
     assert set(result) == {"toolResult", "ledger", "trace"}
     assert result["toolResult"]["toolUseId"] == "tu-books-1"
     assert result["toolResult"]["status"] == "success"
-    assert result["toolResult"]["content"][0]["json"]["results"] == [
+    assert as_read(result["toolResult"]["content"][0]["json"])["results"] == [
         expected_book(i) for i in range(3)
     ]
     assert result["ledger"] == {"products": []}

@@ -24,6 +24,7 @@ from shared.http import USER_AGENT
 from shared.observability import logger, metrics
 from shared.sanitize import has_control_characters
 from tests.support.fake_http import FakeHttpServer
+from tests.support.quoted import as_read
 
 SEARCH_PATH = "/res/v1/web/search"
 KEY = "brv-SECRET-key-7f3a9c"
@@ -73,9 +74,11 @@ def run_tool(
 
 
 def for_model(output: ToolOutput) -> dict[str, Any]:
+    """What the model reads, its web text taken out of the quotes (checked) it reads it in."""
     content = output.tool_result["content"]
     assert len(content) == 1
-    return content[0]["json"]
+    body: dict[str, Any] = content[0]["json"]
+    return as_read(body) if output.tool_result["status"] == "success" else body
 
 
 @dataclass
