@@ -46,7 +46,7 @@ from botocore.exceptions import ClientError
 
 from bench.loopback import serving
 from storechat.local.index import INDEX_BUCKET, INDEX_PREFIX, index_variables, seed_index
-from storechat.local.runner import CATALOG_TABLE, CATEGORY_INDEX, REGION
+from storechat.local.runner import CATALOG_TABLE, REGION
 
 PAGE_BYTES = 1024 * 1024
 _EVENTS = (
@@ -95,7 +95,7 @@ class _Raw(BytesIO):
 
 
 class FastCatalog:
-    """Pre-encoded pages of one catalog, by category and in full."""
+    """Pre-encoded pages of one catalog, in full, and its records by id."""
 
     def __init__(self, catalog: list[dict[str, Any]]) -> None:
         by_category: dict[str, list[tuple[str, str]]] = {}
@@ -110,11 +110,6 @@ class FastCatalog:
             )
             everything.append(item)
             self._by_id[str(product["productId"])] = item
-        # The index's range key is productId, so a Query returns items in that order.
-        self._by_category = {
-            category: _pages([item for _, item in sorted(entries)])
-            for category, entries in by_category.items()
-        }
         self._scan = _pages(everything)
         self._lock = threading.Lock()
         self.size = len(catalog)
@@ -143,27 +138,20 @@ class FastCatalog:
         ).encode()
 
     def respond(self, payload: dict[str, Any]) -> bytes | None:
-        """The response body to a Query, Scan or BatchGetItem request body, or None if it
-        is not ours."""
+        """The response body to a Scan or BatchGetItem request body, or None if it is not
+        ours."""
         if "RequestItems" in payload:
             return self._batch_get(payload)
         if payload.get("TableName") != CATALOG_TABLE:
             return None  # the sessions table and anything else stay with moto
-        start = int(payload.get("ExclusiveStartKey", {}).get("_page", {}).get("N", "0"))
         if "KeyConditionExpression" in payload:
-            if payload.get("IndexName") != CATEGORY_INDEX:
-                return None
-            values: dict[str, dict[str, str]] = payload.get("ExpressionAttributeValues", {})
-            first: dict[str, str] = next(iter(values.values()), {})
-            category = first.get("S", "")
-            pages = self._by_category.get(category, [[]])
-            key: dict[str, Any] = {"category": {"S": category}}
-        else:
-            pages, key = self._scan, {}
+            return None  # the catalog table is read by key or scanned, never queried
+        start = int(payload.get("ExclusiveStartKey", {}).get("_page", {}).get("N", "0"))
+        pages = self._scan
         page = pages[start] if start < len(pages) else []
         body = f'{{"Count":{len(page)},"ScannedCount":{len(page)},"Items":[{",".join(page)}]'
         if start + 1 < len(pages):
-            body += ',"LastEvaluatedKey":' + json.dumps({**key, "_page": {"N": str(start + 1)}})
+            body += ',"LastEvaluatedKey":' + json.dumps({"_page": {"N": str(start + 1)}})
         return (body + "}").encode("utf-8")
 
     def _answer(self, request: Any, **_: Any) -> AWSResponse | None:

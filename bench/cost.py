@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from bench import as_deployed
 from bench.fmt import kib, ms, n, usd
 from bench.fmt import table as fmt_table
 from registry import functions_by_key
@@ -40,13 +41,16 @@ def load_prices(path: Path = PRICES_PATH) -> dict[str, Any]:
 
 
 def deployed(environment: str = DEPLOYED_ENVIRONMENT) -> dict[str, Any]:
-    """The Lambda architecture and prompt caching ``environment`` deploys, from ``cdk.json``."""
+    """The Lambda architecture, prompt caching, model id and WAF ``environment`` deploys,
+    from ``cdk.json``."""
     context = json.loads(CDK_JSON.read_text(encoding="utf-8"))["context"]["storechat"]
     settings = {**context["defaults"], **context["environments"].get(environment, {})}
     return {
         "environment": environment,
         "architecture": str(settings.get("lambda_architecture", "arm64")),
         "prompt_caching": bool(settings.get("prompt_caching", False)),
+        "model_id": str(settings["model_id"]),
+        "waf": settings.get("client_rate_limit") not in (None, False),
     }
 
 
@@ -376,4 +380,5 @@ def table(c: dict[str, Any]) -> list[str]:
         ]
         for model_id, v in c["per_1k_questions"].items()
     ]
-    return lines + fmt_table(["Model", "Infrastructure", "Tokens", "Per 1,000 questions"], rows)
+    lines += fmt_table(["Model", "Infrastructure", "Tokens", "Per 1,000 questions"], rows)
+    return lines + as_deployed.table(c)

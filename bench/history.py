@@ -40,6 +40,7 @@ __all__ = [
     "entered_at",
     "execution_log",
     "execution_ms",
+    "log_records",
     "payload_fields_seen",
     "payload_peaks",
     "states_entered",
@@ -114,19 +115,18 @@ def _compact(value: Any) -> Any:
     return value
 
 
-def execution_log(events: list[Event], execution_arn: str) -> tuple[int, int]:
-    """(log events, bytes) an Express execution logs at level ALL with execution data.
+def log_records(events: list[Event], execution_arn: str) -> list[dict[str, Any]]:
+    """The records an Express execution logs at level ALL with execution data.
 
     One JSON record per history event, in the shape Step Functions writes to
     CloudWatch Logs (``id``, ``type``, ``details`` with the payloads as JSON strings,
-    ``previous_event_id``, ``event_timestamp``, ``execution_arn``, ``redrive_count``),
-    plus CloudWatch's per-event overhead. An Express execution ARN names the state
-    machine, the execution and a second id: the local ARN gets one of the same length.
+    ``previous_event_id``, ``event_timestamp``, ``execution_arn``, ``redrive_count``).
+    An Express execution ARN names the state machine, the execution and a second id:
+    the local ARN gets one of the same length.
     """
     arn = execution_arn.replace(":execution:", ":express:") + ":" + str(uuid.UUID(int=0))
-    total = 0
-    for event in events:
-        record = {
+    return [
+        {
             "id": str(event["id"]),
             "type": event["type"],
             "details": _compact(details(event)),
@@ -135,6 +135,14 @@ def execution_log(events: list[Event], execution_arn: str) -> tuple[int, int]:
             "execution_arn": arn,
             "redrive_count": "0",
         }
+        for event in events
+    ]
+
+
+def execution_log(events: list[Event], execution_arn: str) -> tuple[int, int]:
+    """(log events, bytes) of :func:`log_records`, with CloudWatch's per-event overhead."""
+    total = 0
+    for record in log_records(events, execution_arn):
         text = json.dumps(record, separators=(",", ":"), ensure_ascii=False, default=str)
         total += len(text.encode("utf-8")) + LOG_EVENT_OVERHEAD_BYTES
     return len(events), total

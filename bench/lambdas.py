@@ -23,7 +23,7 @@ from registry import functions_by_key
 from shared.observability import metrics
 from storechat.local import LocalStorechat
 from storechat.local.lambdas import FakeContext
-from storechat.local.runner import CATALOG_TABLE, CATEGORY_INDEX, OFFLINE_MODEL_ID, REGION
+from storechat.local.runner import CATALOG_TABLE, OFFLINE_MODEL_ID, REGION
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 LOOKUP = "lookup_inventory"
@@ -137,7 +137,6 @@ def probe_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
             "AWS_SECRET_ACCESS_KEY": "bench",
             "AWS_DEFAULT_REGION": REGION,
             "CATALOG_TABLE_NAME": CATALOG_TABLE,
-            "CATALOG_CATEGORY_INDEX": CATEGORY_INDEX,
             "MODEL_PROVIDER": "offline",
             "MODEL_ID": OFFLINE_MODEL_ID,
             "POWERTOOLS_SERVICE_NAME": "storechat",

@@ -19,6 +19,7 @@ import moto
 
 import statemachine
 from bench import (
+    as_deployed,
     churn,
     coldstart,
     cost,
@@ -463,6 +464,11 @@ def collect(profile: Profile) -> dict[str, Any]:
     live["cost"] = trace.cost(live, prices)
     results["trace"] = live
     results["cost"]["live_trace"] = live["cost"]
+    one_round = [a for a in e2e if a.tool_rounds == 1] or e2e
+    results["cost"]["logging"] = as_deployed.logging(one_round, [five["asked"]], prices)
+    results["cost"]["waf"] = as_deployed.waf(live["cost"], prices)
+    results["cost"]["tokens_as_called"] = as_deployed.tokens_as_called(tokens, stack)
+    results["cost"]["as_deployed"] = as_deployed.as_deployed(results["cost"], live["cost"])
     results["search"] = engine
     results["peer"] = loops
     results["cold_starts"] = cold

@@ -126,7 +126,9 @@ def canned_web() -> Iterator[dict[str, str]]:
 def _whole_category(category: str | None) -> list[dict[str, Any]]:
     """Every product of ``category`` (of the catalog, without one) from the catalog table.
 
-    What the seed's Products API answered: a Query on the category index, or a Scan.
+    What the seed's Products API answered: the category's products in ``productId``
+    order (its category index's order), or the whole catalog. The table has no such
+    index now, so it is a Scan, filtered and sorted here.
     """
     import boto3
     from boto3.dynamodb.types import TypeDeserializer
@@ -136,21 +138,19 @@ def _whole_category(category: str | None) -> list[dict[str, Any]]:
     env = environ()
     client = boto3.client("dynamodb", region_name=env.get("AWS_REGION"))
     request: dict[str, Any] = {"TableName": env.get("CATALOG_TABLE_NAME", "storechat-catalog")}
-    if category:
-        request |= {
-            "IndexName": env.get("CATALOG_CATEGORY_INDEX", "byCategory"),
-            "KeyConditionExpression": "category = :c",
-            "ExpressionAttributeValues": {":c": {"S": category}},
-        }
-    read = client.query if category else client.scan
     deserialize = TypeDeserializer().deserialize
     items: list[dict[str, Any]] = []
     while True:
-        page = read(**request)
+        page = client.scan(**request)
         items += page.get("Items", [])
         if "LastEvaluatedKey" not in page:
             break
         request["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+    if category:
+        items = sorted(
+            (i for i in items if i.get("category", {}).get("S") == category),
+            key=lambda i: str(i["productId"]["S"]),
+        )
     # JSON numbers, as the seed's API sent them, not Decimals.
     return [
         json.loads(json.dumps({k: deserialize(v) for k, v in i.items()}, default=_number))

@@ -66,15 +66,16 @@ class QueryApi(Construct):
             rest_api_name=f"{config.stack_name}-api",
             description="storechat: POST /query runs one conversation turn",
             endpoint_types=[apigw.EndpointType.REGIONAL],
-            # Execution and access logging need the account's API Gateway logging role.
-            cloud_watch_role=True,
+            # Execution and access logging need the account's API Gateway logging role,
+            # one per account and Region: set by the one stack whose setting says so.
+            cloud_watch_role=config.api_gateway_account_role,
             fail_on_warnings=True,
             deploy_options=apigw.StageOptions(
                 stage_name=self.stage_name,
                 throttling_rate_limit=config.throttling.rate_limit,
                 throttling_burst_limit=config.throttling.burst_limit,
                 access_log_destination=apigw.LogGroupLogDestination(self.access_logs),
-                access_log_format=apigw.AccessLogFormat.custom(_ACCESS_LOG_FORMAT),
+                access_log_format=apigw.AccessLogFormat.custom(ACCESS_LOG_FORMAT),
                 logging_level=apigw.MethodLoggingLevel.ERROR,
                 # Request and response bodies are shoppers' words: not in execution logs.
                 data_trace_enabled=False,
@@ -189,6 +190,10 @@ class QueryApi(Construct):
                 ),
             },
         )
+        if config.api_gateway_account_role:
+            self._acknowledge_account_role()
+
+    def _acknowledge_account_role(self) -> None:
         acknowledge(
             self.api,
             {
@@ -239,7 +244,7 @@ class QueryApi(Construct):
             )
 
 
-_ACCESS_LOG_FORMAT = (
+ACCESS_LOG_FORMAT = (
     "{"
     + ", ".join(
         [
@@ -253,8 +258,10 @@ _ACCESS_LOG_FORMAT = (
             '"latencyMs": "$context.responseLatency"',
             '"integrationStatus": "$context.integration.status"',
             '"integrationLatencyMs": "$context.integration.latency"',
-            # Already a quoted JSON string, whatever the message holds.
-            '"error": $context.error.messageString',
+            # The gateway response's type (THROTTLED, INTEGRATION_FAILURE, ...): a word,
+            # safe inside quotes, "-" when there was no error. messageString is quoted
+            # only when there is a message, so a success wrote `"error": -`, no JSON.
+            '"error": "$context.error.responseType"',
             '"xrayTraceId": "$context.xrayTraceId"',
         ]
     )

@@ -37,7 +37,10 @@ def create_app(
         outdir = str(names.ROOT / "cdk.out")
     app = cdk.App(context=context, outdir=outdir)
     config: EnvironmentConfig = load_config(
-        {key: app.node.try_get_context(key) for key in (names.CONTEXT_CONFIG,)},
+        {
+            key: app.node.try_get_context(key)
+            for key in (names.CONTEXT_CONFIG, names.CONTEXT_ALARM_EMAILS)
+        },
         app.node.try_get_context(names.CONTEXT_ENV),
         environ,
     )

@@ -157,6 +157,12 @@ class EnvironmentConfig(ConfigBlock):
 
     alarms: Alarms = Alarms()
 
+    api_gateway_account_role: bool = True
+    """Set the account's API Gateway logging role (``AWS::ApiGateway::Account``, one per
+    account and Region, which API logging needs). Leave it on in exactly one stack of
+    an account and Region, and off (``false``) in the others, which then use it:
+    every stack that sets it replaces whatever the last one set."""
+
     @field_validator("log_retention_days", "conversation_log_retention_days")
     @classmethod
     def _known_retention(cls, value: int | None) -> int | None:
@@ -242,6 +248,13 @@ class EnvironmentConfig(ConfigBlock):
         for reserve in ("ConverseReserveMs", "ToolRoundReserveMs"):
             if reserve in tuning and tuning[reserve] >= deadline:
                 raise ValueError(f"tuning.{reserve} ({tuning[reserve]}) must be below DeadlineMs")
+        alarms = self.alarms
+        if alarms.require_destination and not (alarms.emails or alarms.https_endpoints):
+            raise ValueError(
+                "alarms reach nobody: this environment requires an alarm destination; set "
+                f"alarms.emails or alarms.https_endpoints in cdk.json, or pass "
+                f"-c {names.CONTEXT_ALARM_EMAILS}=you@example.com"
+            )
         if self.guardrail and self.guardrail.version == "DRAFT" and self.removal_policy == "retain":
             raise ValueError(
                 "guardrail.version: a kept (retain) environment needs a numbered version; a "
@@ -351,6 +364,13 @@ def load_config(
             f"(context {names.CONTEXT_CONFIG}.environments)"
         )
     values = _merge(block.get("defaults") or {}, block["environments"][env_name])
+    emails = context.get(names.CONTEXT_ALARM_EMAILS)
+    if emails:
+        # From the command line: added to the addresses cdk.json lists.
+        alarms = dict(values.get("alarms") or {})
+        listed = [*alarms.get("emails", []), *(e.strip() for e in str(emails).split(","))]
+        alarms["emails"] = list(dict.fromkeys(e for e in listed if e))
+        values["alarms"] = alarms
     values["name"] = env_name
     values.setdefault("account", environ.get("CDK_DEFAULT_ACCOUNT") or None)
     values.setdefault("region", environ.get("CDK_DEFAULT_REGION") or None)

@@ -4,8 +4,9 @@ frozen model that refuses keys it does not know. No CDK imports here either."""
 from __future__ import annotations
 
 from typing import Annotated, Literal
+from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from shared.guardrail import GUARDRAIL_ID_PATTERN, GUARDRAIL_VERSION_PATTERN
 
@@ -49,6 +50,13 @@ class Guardrail(ConfigBlock):
     version: Annotated[str, Field(pattern=GUARDRAIL_VERSION_PATTERN)] = "DRAFT"
 
 
+def _https_endpoint(url: str) -> str:
+    parts = urlsplit(url)
+    if parts.scheme != "https" or not parts.hostname:
+        raise ValueError(f"{url!r} is not an https:// URL")
+    return url
+
+
 class Alarms(ConfigBlock):
     tool_error_rate_percent: Annotated[float, Field(gt=0, le=100)] = 20
     fallback_rate_percent: Annotated[float, Field(gt=0, le=100)] = 25
@@ -60,7 +68,17 @@ class Alarms(ConfigBlock):
     """Live-trace steps not written, or reads of them that failed, in one period."""
     period_minutes: Annotated[int, Field(ge=1, le=60)] = 5
     evaluation_periods: Annotated[int, Field(ge=1, le=24)] = 1
+    failed_executions_burst: Annotated[int, Field(ge=1)] = 5
+    """Failed executions within one period that alarm at once: with ``evaluation_periods``
+    above 1, ``ExecutionsFailed`` waits for that many periods, and a burst would pass."""
     emails: list[Annotated[str, Field(pattern=r"^[^@\s]+@[^@\s]+\.[^@\s]+$")]] = []
+    """Addresses subscribed to the alarm topic (each confirms once, from the e-mail)."""
+    https_endpoints: list[Annotated[str, AfterValidator(_https_endpoint)]] = []
+    """HTTPS endpoints that take SNS notifications (an incident tool's or a chat
+    integration's SNS URL), subscribed to the alarm topic."""
+    require_destination: bool = False
+    """An environment that must not be deployed with alarms that reach nobody: synth
+    stops unless ``emails`` or ``https_endpoints`` names someone."""
     index_iterator_age_minutes: Annotated[int, Field(ge=1, le=1440)] = 15
     """How far the catalog indexer may fall behind the table's stream before it alarms."""
 
@@ -81,3 +99,10 @@ class CatalogIndex(ConfigBlock):
     queue (a later successful rebuild still includes its changes)."""
     keep_old_versions_days: Annotated[int, Field(ge=1, le=365)] = 3
     """How long a superseded snapshot and old pointers stay restorable in the bucket."""
+    reserved_concurrency: Annotated[int | None, Field(ge=1, le=1000)] = None
+    """Unset: the indexer takes no reserved concurrency, since an account still at the
+    new-account limit of 10 concurrent executions cannot reserve any and the first
+    deploy would fail. Set 1 once the account's limit is raised (Service Quotas): two
+    rebuilds then never overlap. Without it two may, rarely (a deploy's rebuild during
+    a stream batch); the one that finishes last publishes, and both read the whole
+    catalog, so the index is at most one batch behind until the next change."""

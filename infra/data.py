@@ -86,17 +86,9 @@ class Data(Construct):
             # to rebuild) from one to what is searched (it rebuilds from the table).
             stream=dynamodb.StreamViewType.NEW_AND_OLD_IMAGES,
         )
-        self.catalog.add_global_secondary_index(
-            index_name=names.CATALOG_CATEGORY_INDEX,
-            partition_key=dynamodb.Attribute(
-                name=names.CATALOG_CATEGORY_KEY, type=dynamodb.AttributeType.STRING
-            ),
-            sort_key=dynamodb.Attribute(
-                name=names.CATALOG_PARTITION_KEY, type=dynamodb.AttributeType.STRING
-            ),
-            projection_type=dynamodb.ProjectionType.ALL,
-        )
-        # Only where the environment asks for the sample: a store's stack holds the
+        # No secondary index: search runs on the snapshot and fresh reads go by key, so
+        # an index would only double every write (a GSI is written with its table).
+        # The sample only where the environment asks for it: a store's stack holds the
         # store's products alone (README, "Your catalog").
         if config.seed_sample:
             self.seed = self._seed_catalog(config, lambdas, self.catalog)

@@ -13,6 +13,25 @@ a network error.
 
 The API is called straight from browsers (no CloudFront in front of it), so the source
 IP WAF sees is the client's own.
+
+Behind the rate rule, two of AWS's managed rule groups inspect every request: known bad
+inputs (Log4j and Java deserialization payloads, exploitable paths, a ``localhost``
+Host) and the core rule set (cross-site scripting, path traversal, SSRF to the metadata
+service, bots without a user agent). They run in count mode and label what they match;
+one rule of ours then blocks what they labelled, with the API's own JSON (403
+``request_rejected``) and the page's origin, so a shopper caught by mistake reads a
+message instead of a network error. Left out, each for its reason:
+
+* the core set's ``SizeRestrictions_BODY`` (bodies over 8 KB): the API's request model
+  already bounds the body (``max_message_chars``), and a message of that many
+  characters outside Latin script is more than 8 KB of UTF-8;
+* the SQL database, Linux, POSIX, PHP, WordPress and Windows groups: nothing behind the
+  API runs SQL, a shell, PHP or Windows, so they would cost capacity and inspect the
+  shoppers' words for attacks on software that is not there;
+* the IP reputation and anonymous IP lists: shoppers behind VPNs and hosting providers
+  are shoppers; the rate rule bounds what any one address can do;
+* Bot Control and account takeover prevention: priced per request on top of WAF, and
+  the API has no accounts or logins to protect.
 """
 
 from __future__ import annotations
@@ -26,10 +45,20 @@ from aws_cdk import aws_wafv2 as wafv2
 from constructs import Construct
 
 from infra.config import ClientRateLimit
-from shared.vocabulary import RATE_LIMITED
+from shared.vocabulary import RATE_LIMITED, REQUEST_REJECTED
 
 RULE_NAME: Final = "RequestsPerClientIp"
 BODY_KEY: Final = "rateLimited"
+REJECTED_BODY_KEY: Final = "requestRejected"
+BLOCK_RULE_NAME: Final = "BlockWhatManagedRulesFound"
+
+MANAGED_RULE_GROUPS: Final[dict[str, str]] = {
+    "AWSManagedRulesKnownBadInputsRuleSet": "awswaf:managed:aws:known-bad-inputs:",
+    "AWSManagedRulesCommonRuleSet": "awswaf:managed:aws:core-rule-set:",
+}
+"""AWS's managed rule groups on the API, and the label namespace each marks requests in."""
+NOT_BLOCKED_LABELS: Final = ("awswaf:managed:aws:core-rule-set:SizeRestrictions_Body",)
+"""Labels of managed rules whose finding is left to the API (see the module's docstring)."""
 
 
 def _visibility(metric_name: str) -> wafv2.CfnWebACL.VisibilityConfigProperty:
@@ -68,14 +97,19 @@ class ClientRateLimitAcl(Construct):
             self,
             "WebAcl",
             name=self.acl_name,
-            description="storechat: a rate limit per client IP on POST /query",
+            description=(
+                "storechat: a rate limit per client IP on POST /query, and AWS managed rules"
+            ),
             scope="REGIONAL",
             default_action=wafv2.CfnWebACL.DefaultActionProperty(allow={}),
             visibility_config=_visibility(self.acl_name),
             custom_response_bodies={
                 BODY_KEY: wafv2.CfnWebACL.CustomResponseBodyProperty(
                     content_type="APPLICATION_JSON", content=json.dumps(RATE_LIMITED.body())
-                )
+                ),
+                REJECTED_BODY_KEY: wafv2.CfnWebACL.CustomResponseBodyProperty(
+                    content_type="APPLICATION_JSON", content=json.dumps(REQUEST_REJECTED.body())
+                ),
             },
             rules=[
                 wafv2.CfnWebACL.RuleProperty(
@@ -94,19 +128,14 @@ class ClientRateLimitAcl(Construct):
                             custom_response=wafv2.CfnWebACL.CustomResponseProperty(
                                 response_code=429,
                                 custom_response_body_key=BODY_KEY,
-                                response_headers=[
-                                    wafv2.CfnWebACL.CustomHTTPHeaderProperty(
-                                        name="Access-Control-Allow-Origin", value=page_origin
-                                    ),
-                                    wafv2.CfnWebACL.CustomHTTPHeaderProperty(
-                                        name="Vary", value="Origin"
-                                    ),
-                                ],
+                                response_headers=_cors(page_origin),
                             )
                         )
                     ),
                     visibility_config=_visibility(RULE_NAME),
-                )
+                ),
+                *_managed_rule_groups(first_priority=1),
+                _block_labelled(len(MANAGED_RULE_GROUPS) + 1, page_origin),
             ],
         )
         association = wafv2.CfnWebACLAssociation(
@@ -114,3 +143,70 @@ class ClientRateLimitAcl(Construct):
         )
         # The stage must exist before WAF can attach to it.
         association.node.add_dependency(stage)
+
+
+def _cors(page_origin: str) -> list[wafv2.CfnWebACL.CustomHTTPHeaderProperty]:
+    return [
+        wafv2.CfnWebACL.CustomHTTPHeaderProperty(
+            name="Access-Control-Allow-Origin", value=page_origin
+        ),
+        wafv2.CfnWebACL.CustomHTTPHeaderProperty(name="Vary", value="Origin"),
+    ]
+
+
+def _managed_rule_groups(first_priority: int) -> list[wafv2.CfnWebACL.RuleProperty]:
+    """Each of :data:`MANAGED_RULE_GROUPS`, counting and labelling what it matches."""
+    return [
+        wafv2.CfnWebACL.RuleProperty(
+            name=group,
+            priority=first_priority + i,
+            statement=wafv2.CfnWebACL.StatementProperty(
+                managed_rule_group_statement=wafv2.CfnWebACL.ManagedRuleGroupStatementProperty(
+                    vendor_name="AWS", name=group
+                )
+            ),
+            override_action=wafv2.CfnWebACL.OverrideActionProperty(count={}),
+            visibility_config=_visibility(group),
+        )
+        for i, group in enumerate(MANAGED_RULE_GROUPS)
+    ]
+
+
+def _label(key: str, scope: str) -> wafv2.CfnWebACL.StatementProperty:
+    return wafv2.CfnWebACL.StatementProperty(
+        label_match_statement=wafv2.CfnWebACL.LabelMatchStatementProperty(key=key, scope=scope)
+    )
+
+
+def _block_labelled(priority: int, page_origin: str) -> wafv2.CfnWebACL.RuleProperty:
+    """Block a request the managed groups labelled, but for :data:`NOT_BLOCKED_LABELS`."""
+    found = wafv2.CfnWebACL.StatementProperty(
+        or_statement=wafv2.CfnWebACL.OrStatementProperty(
+            statements=[
+                _label(namespace, "NAMESPACE") for namespace in MANAGED_RULE_GROUPS.values()
+            ]
+        )
+    )
+    spared = [
+        wafv2.CfnWebACL.StatementProperty(
+            not_statement=wafv2.CfnWebACL.NotStatementProperty(statement=_label(label, "LABEL"))
+        )
+        for label in NOT_BLOCKED_LABELS
+    ]
+    return wafv2.CfnWebACL.RuleProperty(
+        name=BLOCK_RULE_NAME,
+        priority=priority,
+        statement=wafv2.CfnWebACL.StatementProperty(
+            and_statement=wafv2.CfnWebACL.AndStatementProperty(statements=[found, *spared])
+        ),
+        action=wafv2.CfnWebACL.RuleActionProperty(
+            block=wafv2.CfnWebACL.BlockActionProperty(
+                custom_response=wafv2.CfnWebACL.CustomResponseProperty(
+                    response_code=403,
+                    custom_response_body_key=REJECTED_BODY_KEY,
+                    response_headers=_cors(page_origin),
+                )
+            )
+        ),
+        visibility_config=_visibility(BLOCK_RULE_NAME),
+    )

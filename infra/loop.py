@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from aws_cdk import ArnFormat, Stack
+from aws_cdk import ArnFormat, Aws, Fn, Stack
 from aws_cdk import aws_dynamodb as dynamodb
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_kms as kms
@@ -96,8 +96,11 @@ class Loop(Construct):
         definition = statemachine.read_definition()
         stack = Stack.of(self)
         # Step Functions' docs recommend the /aws/vendedlogs/ prefix: it keeps the log
-        # group's resource policy from growing with every state machine.
-        log_group_name = f"/aws/vendedlogs/states/{stack.stack_name}-conversations"
+        # group's resource policy from growing with every state machine. The name ends
+        # with the first part of the stack's id: a kept (prod) log group of a deleted
+        # stack would otherwise block creating the stack again under the same name.
+        stack_id = Fn.select(0, Fn.split("-", Fn.select(2, Fn.split("/", Aws.STACK_ID))))
+        log_group_name = f"/aws/vendedlogs/states/{stack.stack_name}-conversations-{stack_id}"
         self.log_key = self._log_key(
             config,
             stack.format_arn(

@@ -1,4 +1,5 @@
-"""Alarms and a dashboard for the loop, the model and the tools.
+"""Alarms for the loop, the model and the tools (and the dashboard that shows them,
+``infra.dashboard``), all notifying the alarm topic (``infra.alarm_topic``).
 
 Custom metrics come from Powertools (namespace ``Storechat/<env>``, dimension
 ``service=storechat``). compose_response counts ``Conversations`` and one metric
@@ -7,7 +8,10 @@ indexer counts its rebuilds, their time, the products indexed and the published
 snapshot's age (``index_catalog.metrics.IndexMetric``). The model's spend is priced
 from the Converse function's token counts (``InputTokens``, ...) at the model's list
 prices (``shared.pricing``), the same prices the state machine's daily counter adds up.
-docs/deploy.md explains what each alarm means and what to look at first.
+Failures no function is there to count (the ASL's compose fallback, the spend counter's
+direct DynamoDB calls, POST /query refused before an execution) are counted from log lines
+by metric filters (``infra.log_metrics``). docs/deploy.md explains what each alarm means
+and what to look at first.
 """
 
 from __future__ import annotations
@@ -18,20 +22,27 @@ from aws_cdk import Aws, Duration
 from aws_cdk import aws_cloudwatch as cw
 from aws_cdk import aws_cloudwatch_actions as cw_actions
 from aws_cdk import aws_lambda as lambda_
-from aws_cdk import aws_sns as sns
-from aws_cdk import aws_sns_subscriptions as subscriptions
+from aws_cdk import aws_logs as logs
 from aws_cdk import aws_stepfunctions as sfn
 from constructs import Construct
 
 import registry
 from compose_response.facts import FACT_CORRECTIONS_METRIC
-from compose_response.logic import OUTCOME_METRICS
 from index_catalog.metrics import IndexMetric
 from infra import names
+from infra.alarm_topic import alarm_topic
 from infra.config import EnvironmentConfig
+from infra.dashboard import Watched, conversations_dashboard
+from infra.log_metrics import (
+    ACCESS_LOG_METRICS,
+    COMPOSE_FAILED,
+    EXECUTION_LOG_METRICS,
+    QUERY_NOT_STARTED,
+    SPEND_COUNTER_ERRORS,
+    LogMetric,
+)
 from infra.search import CatalogSearch
 from infra.trace import RESOURCE_PATH
-from shared.ledger import REFUSED_METRIC
 from shared.step_writer import WRITE_ERRORS_METRIC
 
 
@@ -47,15 +58,13 @@ class Monitoring(Construct):
         search: CatalogSearch,
         api_name: str,
         api_stage: str,
+        execution_logs: logs.ILogGroup,
+        access_logs: logs.ILogGroup,
     ) -> None:
         super().__init__(scope, id)
         settings = config.alarms
         period = Duration.minutes(settings.period_minutes)
-        self.topic = sns.Topic(
-            self, "AlarmTopic", display_name=f"{config.stack_name} alarms", enforce_ssl=True
-        )
-        for email in settings.emails:
-            self.topic.add_subscription(subscriptions.EmailSubscription(email))
+        self.topic = alarm_topic(self, config)
 
         def custom(metric: str, statistic: str = "Sum", **dimensions: str) -> cw.Metric:
             return cw.Metric(
@@ -219,6 +228,55 @@ class Monitoring(Construct):
             ),
         ]
 
+        logged: dict[str, cw.Metric] = {}
+        for log_group, counted in (
+            (execution_logs, EXECUTION_LOG_METRICS),
+            (access_logs, ACCESS_LOG_METRICS),
+        ):
+            for log_metric in counted:
+                self._count(log_group, log_metric, config)
+                logged[log_metric.name] = cw.Metric(
+                    namespace=config.metric_namespace,
+                    metric_name=log_metric.name,
+                    statistic="Sum",
+                    period=period,
+                )
+        self.alarms += [
+            alarm(
+                "ComposeFailed",
+                "The response builder failed (twice): shoppers got the plain 'could not put "
+                "my answer together' fallback, without products.",
+                metric=logged[COMPOSE_FAILED.name],
+                threshold=1,
+            ),
+            alarm(
+                "SpendCounterFailing",
+                "The day's spend counter could not be read or written: the daily model "
+                "budget is not limiting (turns go on as under budget, or go uncounted).",
+                metric=logged[SPEND_COUNTER_ERRORS.name],
+                threshold=1,
+            ),
+            alarm(
+                "ExecutionsNotStarted",
+                "POST /query answered 5xx without running a conversation: Step Functions "
+                "refused to start the execution (throttled, or the API's role).",
+                metric=logged[QUERY_NOT_STARTED.name],
+                threshold=1,
+            ),
+        ]
+        if settings.evaluation_periods > 1:
+            self.alarms.append(
+                alarm(
+                    "ExecutionsFailedBurst",
+                    f"At least {settings.failed_executions_burst} conversations failed within "
+                    "one period: a burst that ExecutionsFailed, which waits for "
+                    f"{settings.evaluation_periods} periods, would let pass.",
+                    metric=state_machine.metric_failed(period=period, statistic="Sum"),
+                    threshold=settings.failed_executions_burst,
+                    evaluation_periods=1,
+                )
+            )
+
         indexer = search.indexer
         index_errors = indexer.metric_errors(statistic="Sum", period=period)
         index_failures = search.failures.metric_approximate_number_of_messages_visible(
@@ -272,111 +330,36 @@ class Monitoring(Construct):
                 )
             )
 
-        self.dashboard = cw.Dashboard(
-            self, "Dashboard", dashboard_name=f"{config.stack_name}-conversations"
-        )
-
-        def api(metric: str, statistic: str) -> cw.Metric:
-            return cw.Metric(
-                namespace="AWS/ApiGateway",
-                metric_name=metric,
-                dimensions_map={"ApiName": api_name, "Stage": api_stage},
-                statistic=statistic,
-                period=period,
-            )
-
-        self.dashboard.add_widgets(
-            cw.AlarmStatusWidget(title="Alarms", alarms=self.alarms, width=24, height=3),
-        )
-        self.dashboard.add_widgets(
-            cw.GraphWidget(
-                title="Conversations by outcome",
-                left=[custom(name) for name in OUTCOME_METRICS.values()],
-                stacked=True,
-                width=8,
-            ),
-            cw.GraphWidget(
-                title="Fallback and tool error rates (%)",
-                left=[fallback_rate, tool_error_rate],
-                width=8,
-            ),
-            cw.GraphWidget(
-                title="Executions",
-                left=[
-                    state_machine.metric_started(period=period),
-                    state_machine.metric_succeeded(period=period),
-                    state_machine.metric_failed(period=period),
-                    state_machine.metric_timed_out(period=period),
-                ],
-                width=8,
-            ),
-        )
-        self.dashboard.add_widgets(
-            cw.GraphWidget(
-                title="Tokens",
-                left=[
-                    custom("InputTokens"),
-                    custom("OutputTokens"),
-                    custom("CacheReadInputTokens"),
-                ],
-                width=8,
-            ),
-            cw.GraphWidget(
-                title="Model latency and throttles",
-                left=[custom("ModelLatency", "p50"), custom("ModelLatency", "p90")],
-                right=[custom("ModelThrottles")],
-                width=8,
-            ),
-            cw.GraphWidget(
-                title="Tool latency (p90) and rounds per conversation",
-                left=[custom("ToolLatency", "p90")],
-                right=[custom("ToolRounds", "Average")],
-                width=8,
-            ),
-        )
-        self.dashboard.add_widgets(
-            cw.GraphWidget(
-                title="API responses",
-                left=[api("Count", "Sum"), api("4XXError", "Sum"), api("5XXError", "Sum")],
-                width=8,
-            ),
-            cw.GraphWidget(
-                title="API latency",
-                left=[api("Latency", "p50"), api("Latency", "p90")],
-                width=8,
-            ),
-            cw.GraphWidget(
-                title="Unverified citations dropped, ledger records refused",
-                left=[custom("UnverifiedCitations"), custom(REFUSED_METRIC)],
-                width=4,
-            ),
-            cw.SingleValueWidget(
-                title=f"Model spend, last 24 h (budget ${budget.daily_usd:,.2f} a day)",
-                metrics=[spend],
-                width=4,
-            ),
-        )
-        self.dashboard.add_widgets(
-            cw.GraphWidget(
-                title="Catalog index: rebuilds, failures",
-                left=[custom(IndexMetric.BUILDS), index_errors],
-                right=[index_failures],
-                width=8,
-            ),
-            cw.GraphWidget(
-                title="Catalog index: rebuild time (ms), products",
-                left=[custom(IndexMetric.BUILD_MS, "Maximum")],
-                right=[custom(IndexMetric.PRODUCTS, "Maximum")],
-                width=8,
-            ),
-            cw.GraphWidget(
-                title="Catalog index: snapshot age (s), stream lag (ms)",
-                left=[custom(IndexMetric.SNAPSHOT_AGE, "Maximum")],
-                right=[stream_lag] if config.catalog_source == "dynamodb" else [],
-                width=8,
+        self.dashboard = conversations_dashboard(
+            self,
+            config,
+            Watched(
+                alarms=self.alarms,
+                custom=custom,
+                rates=(fallback_rate, tool_error_rate),
+                state_machine=state_machine,
+                spend=spend,
+                index=(index_errors, index_failures, stream_lag),
+                api=(api_name, api_stage),
+                logged=list(logged.values()),
             ),
         )
         self.dashboard_url = (
             f"https://{Aws.REGION}.console.aws.amazon.com/cloudwatch/home?region={Aws.REGION}"
             f"#dashboards:name={config.stack_name}-conversations"
+        )
+
+    def _count(
+        self, log_group: logs.ILogGroup, counted: LogMetric, config: EnvironmentConfig
+    ) -> None:
+        """A metric filter: ``counted``'s lines in ``log_group``, as a custom metric."""
+        logs.MetricFilter(
+            self,
+            f"{counted.name}Filter",
+            log_group=log_group,
+            filter_pattern=logs.FilterPattern.literal(counted.pattern()),
+            metric_namespace=config.metric_namespace,
+            metric_name=counted.name,
+            metric_value="1",
+            # No dimensions: a metric filter's dimension values must come from the line.
         )

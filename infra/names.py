@@ -31,11 +31,11 @@ CONTEXT_ENV: Final = "env"
 """``cdk synth -c env=prod`` picks the environment; cdk.json holds the default."""
 CONTEXT_CONFIG: Final = "storechat"
 """``{"defaults": {...}, "environments": {"dev": {...}, "prod": {...}}}``."""
+CONTEXT_ALARM_EMAILS: Final = "alarm_emails"
+"""``-c alarm_emails=a@example.com,b@example.com``: alarm subscribers on top of cdk.json's."""
 
 # Key schemas: the same as the local runner's tables (storechat/local/aws.py).
 CATALOG_PARTITION_KEY: Final = "productId"
-CATALOG_CATEGORY_INDEX: Final = "byCategory"
-CATALOG_CATEGORY_KEY: Final = "category"
 SESSIONS_PARTITION_KEY: Final = "sessionId"
 SESSIONS_SORT_KEY: Final = "turnKey"
 SESSIONS_TTL_ATTRIBUTE: Final = "expiresAt"
@@ -57,6 +57,10 @@ WEB_CONFIG_FILE: Final = "config.json"
 
 # Every Lambda (the loop's, the tools', the background ones) is declared in
 # functions/registry/.
+
+
+NO_WEB_ACL: Final = "none"
+"""The ``WebAclArn`` output of an environment without ``client_rate_limit``."""
 
 
 def stack_name(env_name: str) -> str:
@@ -93,10 +97,20 @@ class Outputs(StrEnum):
         "StepsTableName",
         "The live trace: each running question's steps, for minutes",
     )
+    CONVERSATION_LOG_GROUP = (
+        "ConversationLogGroupName",
+        "The conversations: the state machine's execution log (docs/deploy.md)",
+    )
     SPEND_TABLE_NAME = (
         "SpendTableName",
         "The day's model spend, one counter per UTC day (docs/deploy.md)",
     )
     BRAVE_SECRET_ARN = "BraveSecretArn", "Put the Brave Search API key here (docs/deploy.md)"
     ALARM_TOPIC_ARN = "AlarmTopicArn", "Subscribe to get the alarms"
+    MODEL_ID = "ModelId", "The model (or inference profile) Converse calls"
+    MODEL_REGION = "ModelRegion", "Where Converse is called"
+    WEB_ACL_ARN = (
+        "WebAclArn",
+        "The WAF web ACL on the API's stage, or 'none' without client_rate_limit",
+    )
     DASHBOARD_URL = "DashboardUrl", "CloudWatch dashboard"

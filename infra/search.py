@@ -17,7 +17,9 @@ What runs the indexer:
   asynchronous ``{"rebuild": true}``, after the catalog is seeded, so a fresh stack
   has a snapshot without waiting for a write or the schedule.
 
-Reserved concurrency 1: two rebuilds never race on the pointer; a trigger that
+``catalog_index.reserved_concurrency`` (unset by default: a new account at the
+10-concurrency quota cannot reserve any, and the first deploy would fail; 1 once the
+quota is raised): with 1, two rebuilds never race on the pointer, and a trigger that
 arrives during a rebuild waits (Lambda retries it).
 """
 
@@ -126,11 +128,11 @@ class CatalogSearch(Construct):
                 config, self.bucket.bucket_name, catalog.table_name if catalog else None
             ),
             layers=[lambdas.search_layer],
-            reserved_concurrency=1,
+            reserved_concurrency=settings.reserved_concurrency,
             acknowledgments=self._indexer_acknowledgments(),
         )
         # Scheduled and direct invokes are asynchronous: Lambda retries them (and waits
-        # out the reserved concurrency), then hands them to the failure queue.
+        # out a reserved concurrency), then hands them to the failure queue.
         self.indexer.configure_async_invoke(
             retry_attempts=ASYNC_RETRY_ATTEMPTS,
             max_event_age=ASYNC_MAX_EVENT_AGE,
@@ -294,9 +296,14 @@ class CatalogSearch(Construct):
         }
 
     def grant_read_snapshots(self, function: lambda_.Function) -> None:
-        """What a function that searches needs from the bucket: GetObject under the prefix."""
+        """What a function that searches needs from the bucket: GetObject under the prefix,
+        and ListBucket, without which S3 answers a pointer not yet published with 403
+        instead of 404, and the tool could not tell "being indexed" from "denied"."""
         function.add_to_role_policy(
             iam.PolicyStatement(actions=["s3:GetObject"], resources=[self._objects("*")])
+        )
+        function.add_to_role_policy(
+            iam.PolicyStatement(actions=["s3:ListBucket"], resources=[self.bucket.bucket_arn])
         )
         acknowledge(
             function,
@@ -314,7 +321,7 @@ class CatalogSearch(Construct):
         """One asynchronous ``{"rebuild": true}`` on create and whenever the build code changes.
 
         Asynchronous, so the deploy neither waits for the build nor fails on it (the
-        indexer's alarms report a failed build), and a rebuild that meets the reserved
+        indexer's alarms report a failed build), and a rebuild that meets a reserved
         concurrency taken is retried by Lambda instead of failing the deploy.
         """
         payload = {"rebuild": True, "reason": f"deploy (builder {builder_fingerprint()})"}

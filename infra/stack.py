@@ -13,6 +13,7 @@ from infra.data import Data
 from infra.edge import ClientRateLimitAcl
 from infra.loop import Loop
 from infra.monitoring import Monitoring
+from infra.names import NO_WEB_ACL
 from infra.runtime import LambdaFactory
 from infra.search import CatalogSearch
 from infra.tools import Tools
@@ -93,6 +94,8 @@ class StorechatStack(Stack):
             search=self.search,
             api_name=self.api.api.rest_api_name,
             api_stage=self.api.stage_name,
+            execution_logs=self.loop.log_group,
+            access_logs=self.api.access_logs,
         )
 
         outputs = {
@@ -101,12 +104,16 @@ class StorechatStack(Stack):
             names.Outputs.WEB_URL: self.web.url,
             names.Outputs.WIDGET_URL: self.web.widget_url,
             names.Outputs.STATE_MACHINE_ARN: self.loop.state_machine.state_machine_arn,
+            names.Outputs.CONVERSATION_LOG_GROUP: self.loop.log_group.log_group_name,
             names.Outputs.SESSIONS_TABLE_NAME: self.data.sessions.table_name,
             names.Outputs.STEPS_TABLE_NAME: self.trace.table.table_name,
             names.Outputs.SPEND_TABLE_NAME: self.data.spend.table_name,
             names.Outputs.BRAVE_SECRET_ARN: self.tools.brave_secret.secret_arn,
             names.Outputs.CATALOG_INDEX_BUCKET: self.search.bucket.bucket_name,
             names.Outputs.ALARM_TOPIC_ARN: self.monitoring.topic.topic_arn,
+            names.Outputs.MODEL_ID: config.model_id,
+            names.Outputs.MODEL_REGION: config.bedrock_region or self.region,
+            names.Outputs.WEB_ACL_ARN: self.edge.acl.attr_arn if self.edge else NO_WEB_ACL,
             names.Outputs.DASHBOARD_URL: self.monitoring.dashboard_url,
         }
         if self.data.catalog is not None:

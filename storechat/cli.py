@@ -7,7 +7,8 @@ refused, fallback); 1 when the execution itself failed; 2 for bad input.
 Its environment (``STORECHAT_HOME``, ``STORECHAT_DAILY_BUDGET_USD``) is read once, at
 the start, by ``storechat.settings``.
 ``storechat catalog`` manages the store's products (see ``storechat.catalog.commands``);
-``storechat eval`` scores the assistant on a question set (see ``storechat.evaluate``).
+``storechat eval`` scores the assistant on a question set (see ``storechat.evaluate``);
+``storechat doctor --stack NAME`` checks a deployed stack (see ``storechat.doctor``).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from shared.store import load as load_store
 from storechat.catalog import load_local_catalog
 from storechat.catalog.commands import add_catalog_commands
 from storechat.catalog.errors import CatalogError
+from storechat.doctor.command import add_doctor_arguments, run_doctor
 from storechat.evaluate.command import add_eval_arguments, run_eval
 from storechat.local import LocalStorechat, RunResult
 from storechat.printing import model_label, print_answer, print_trace, step_printer
@@ -265,6 +267,16 @@ def build_parser(settings: LocalSettings | None = None) -> argparse.ArgumentPars
     common(evaluate)
     # No --model: offline for questions, the obedient stand-in for --red-team (cmd_eval).
     evaluate.set_defaults(func=cmd_eval, model=None)
+
+    doctor = sub.add_parser(
+        "doctor",
+        help="check a deployed stack after cdk deploy, and say how to fix what fails",
+        description="Check a deployed stack: the model answers (one tiny call, counted in the "
+        "day's budget), the Brave key, the search snapshot, the alarm subscription, the WAF, "
+        "the spend counter, the page's config and the storefront origins. Exit 1 if any fails.",
+    )
+    add_doctor_arguments(doctor)
+    doctor.set_defaults(func=run_doctor)
 
     add_catalog_commands(sub, home=lambda: settings.home, store_url=lambda: settings.store_url)
     parser.set_defaults(settings=settings)

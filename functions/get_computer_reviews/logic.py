@@ -15,6 +15,7 @@ from get_computer_reviews.schema import ReviewsInput
 from shared.contract import ToolCall, ToolOutput, ToolUse
 from shared.errors import UpstreamError
 from shared.guardrail import Screen
+from shared.observability import NOT_CONFIGURED_KIND
 from shared.tool_shell import answer
 
 NOT_CONFIGURED = "Review search is not configured for this store; answer from the catalog only."
@@ -47,7 +48,9 @@ def run(
                 "review key could not be loaded",
             )
         if not api_key:
-            return call.failure("not_configured", NOT_CONFIGURED, "review search is not configured")
+            return call.failure(
+                NOT_CONFIGURED_KIND, NOT_CONFIGURED, "review search is not configured"
+            )
         return ReviewsInput.search.answer(
             call,
             args.query,

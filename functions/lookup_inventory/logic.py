@@ -37,7 +37,7 @@ from lookup_inventory.schema import MAX_OFFSET, InventoryInput, corrected_words
 from shared.catalog_table import STOP_RETRYING_S, CatalogSource, Product
 from shared.contract import MAX_RESULT_BYTES, Ledger, ToolCall, ToolOutput, ToolUse, result_size
 from shared.errors import CatalogUnavailable
-from shared.search import SearchIndex, SearchQuery, SearchResult
+from shared.search import CatalogNotIndexedYet, SearchIndex, SearchQuery, SearchResult
 from shared.search.query import MAX_LIMIT
 from shared.tool_shell import answer
 from shared.weight import DEFAULT_WEIGHT_UNIT
@@ -57,6 +57,11 @@ REFILL_FACTOR = 4
 100) when the fresh read left fewer than can be shown: 8, then 32, then 100."""
 
 UNAVAILABLE = "The catalog is unavailable right now, so I cannot check what is in stock."
+BEING_INDEXED = (
+    "The catalog is being indexed (a new store's first index takes a few minutes), so "
+    "products cannot be searched yet; tell the shopper to ask again in a few minutes."
+)
+"""What the model is told before the first search snapshot is published."""
 UNREAD_NOTE = "Some of the asked products could not be read right now (notRead); ask again."
 UNCHECKED_NOTE = "Some matches could not be checked in time and are left out; ask again for more."
 SNAPSHOT_NOTE = "Prices and stock are as of pricesAsOf; the store confirms them at checkout."
@@ -132,6 +137,8 @@ def _lookup(
             found = _follow_up(query, query.productIds, searched, reader, page, deadline_s)
         else:
             found = _search(query, searched, reader, page, deadline_s)
+    except CatalogNotIndexedYet as exc:
+        return call.failure(exc.kind, BEING_INDEXED, "the catalog is being indexed")
     except CatalogUnavailable as exc:
         return call.failure(exc.kind, UNAVAILABLE, f"catalog unavailable ({exc.kind})")
     if source is None:

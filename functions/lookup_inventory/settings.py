@@ -19,7 +19,6 @@ class Settings(BaseModel):
         "dynamodb"
     )
     table_name: Annotated[str, Field(alias="CATALOG_TABLE_NAME")] = "storechat-catalog"
-    category_index: Annotated[str, Field(alias="CATALOG_CATEGORY_INDEX")] = "byCategory"
     # Lambda sets AWS_REGION; passed to the client, since boto3 reads only os.environ.
     region: Annotated[str | None, Field(alias="AWS_REGION")] = None
     products_api_url: Annotated[str | None, Field(alias="PRODUCTS_API_URL")] = None

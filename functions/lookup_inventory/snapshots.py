@@ -26,7 +26,13 @@ from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError
 
 from shared.errors import CatalogUnavailable
-from shared.search import SnapshotFile, SnapshotPointer, SnapshotUnreadable, store_snapshot
+from shared.search import (
+    CatalogNotIndexedYet,
+    SnapshotFile,
+    SnapshotPointer,
+    SnapshotUnreadable,
+    store_snapshot,
+)
 
 CLIENT_CONFIG = Config(
     connect_timeout=1,
@@ -88,8 +94,11 @@ class S3Snapshots:
         return self._client
 
     def pointer(self) -> SnapshotPointer:
-        """The pointer as published now."""
-        body = self._get(self.pointer_key, "no snapshot has been published").read()
+        """The pointer as published now; :class:`CatalogNotIndexedYet` before the first."""
+        try:
+            body = self._get(self.pointer_key, "no snapshot has been published").read()
+        except SnapshotUnreadable as exc:
+            raise CatalogNotIndexedYet(str(exc.detail)) from exc
         return SnapshotPointer.from_json(body)
 
     def fetch_latest(

@@ -84,6 +84,18 @@ class ToolOutput(BaseModel):
     def dump(self) -> dict[str, Any]:
         return self.model_dump(by_alias=True)
 
+    @property
+    def error_kind(self) -> str | None:
+        """The ``kind`` of an error result (``not_configured``, ``timeout``, ...); None for
+        a success."""
+        if self.tool_result.get("status") != "error":
+            return None
+        for block in self.tool_result.get("content") or []:
+            kind = (block.get("json") or {}).get("kind") if isinstance(block, dict) else None
+            if isinstance(kind, str):
+                return kind
+        return "error"
+
 
 def result_size(value: Any) -> int:
     """Bytes of ``value`` as the model will receive it (UTF-8 JSON)."""

@@ -116,17 +116,40 @@ metrics.provider = _EMFProvider(
     default_dimensions=metrics.default_dimensions,
 )
 
-__all__ = ["CORRELATION_ID_PATH", "MetricUnit", "logger", "metrics", "record_tool_result", "tracer"]
+__all__ = [
+    "CORRELATION_ID_PATH",
+    "NOT_CONFIGURED_KIND",
+    "TOOL_NOT_CONFIGURED_METRIC",
+    "MetricUnit",
+    "logger",
+    "metrics",
+    "record_tool_result",
+    "tracer",
+]
+
+NOT_CONFIGURED_KIND = "not_configured"
+"""The error kind of a tool the store has not set up (no Brave key yet): a known state,
+counted in ``ToolNotConfigured``, not in ``ToolErrors`` (whose alarm it would trip from
+the first day)."""
+TOOL_NOT_CONFIGURED_METRIC = "ToolNotConfigured"
 
 
-def record_tool_result(tool: str, status: str, ms: int, summary: str) -> None:
+def record_tool_result(
+    tool: str, status: str, ms: int, summary: str, kind: str | None = None
+) -> None:
     """Metrics and logs for one tool call, the same for every tool.
 
-    The summary echoes words from the shopper's question, so it is logged only at
-    debug level; at info level an operator sees the tool, status and latency.
+    ``kind`` is an error result's kind. The summary echoes words from the shopper's
+    question, so it is logged only at debug level; at info level an operator sees the
+    tool, status and latency.
     """
+    not_configured = status == "error" and kind == NOT_CONFIGURED_KIND
+    failed = status == "error" and not not_configured
     metrics.add_metric(name="ToolLatency", unit=MetricUnit.Milliseconds, value=ms)
-    metrics.add_metric(name="ToolErrors", unit=MetricUnit.Count, value=int(status == "error"))
+    metrics.add_metric(name="ToolErrors", unit=MetricUnit.Count, value=int(failed))
+    metrics.add_metric(
+        name=TOOL_NOT_CONFIGURED_METRIC, unit=MetricUnit.Count, value=int(not_configured)
+    )
     metrics.add_metric(name="ToolCalls", unit=MetricUnit.Count, value=1)
     logger.info("tool finished", extra={"tool": tool, "status": status, "ms": ms})
     logger.debug("tool summary", extra={"tool": tool, "summary": summary})

@@ -30,6 +30,10 @@ USAGE_PRICE_FIELDS: Final[dict[str, str]] = {
 OUTPUT_TOKENS: Final = "outputTokens"
 """The one count of a ``usage`` that is the model's reply; the others are what it read."""
 
+GLOBAL_PROFILE_PREFIX: Final = "global."
+"""The list holds the global profile's prices (and the model's own, in-Region id's); a
+geographic profile (``us.``, ``eu.``, ...) adds the model's ``regional_premium_percent``."""
+
 
 class PriceListError(ValueError):
     """The price list cannot be read, or does not price a model fully; the message says which."""
@@ -76,8 +80,10 @@ def price_list(path: Path = PRICE_LIST_PATH) -> dict[str, Any]:
 
 
 def token_prices(model_id: str, path: Path = PRICE_LIST_PATH) -> TokenPrices:
-    """The prices of ``model_id``, also when it is called through a cross-Region
-    inference profile (``us.``, ``eu.``, ``global.`` ... before the model's own id).
+    """The prices of ``model_id`` as it is called: through a cross-Region inference
+    profile (``us.``, ``eu.``, ``global.`` ... before the model's own id) or not. The
+    list holds the global profile's prices; a geographic profile adds the model's
+    ``regional_premium_percent``, so the spend counter counts what Bedrock bills.
 
     Raises :class:`PriceListError` when the list does not price every kind of token of it.
     """
@@ -94,4 +100,15 @@ def token_prices(model_id: str, path: Path = PRICE_LIST_PATH) -> TokenPrices:
         raise PriceListError(f"{path.name} has no full prices for {model_id} ({exc})") from exc
     if any(price < 0 for price in per_1k.values()):
         raise PriceListError(f"{path.name} has a negative price for {model_id}")
-    return TokenPrices(listed_id, str(entry.get("name") or listed_id), per_1k)
+    name = str(entry.get("name") or listed_id)
+    try:
+        premium = float(entry.get("regional_premium_percent") or 0)
+    except (TypeError, ValueError) as exc:
+        raise PriceListError(f"{path.name}: premium of {model_id} ({exc})") from exc
+    if premium < 0:
+        raise PriceListError(f"{path.name} has a negative premium for {model_id}")
+    profile = model_id[: -len(listed_id)]
+    if premium and profile and profile != GLOBAL_PROFILE_PREFIX:
+        per_1k = {key: round(price * (1 + premium / 100), 12) for key, price in per_1k.items()}
+        name = f"{name} ({profile.rstrip('.')} profile, +{premium:g} %)"
+    return TokenPrices(listed_id, name, per_1k)

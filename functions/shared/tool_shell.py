@@ -71,7 +71,7 @@ def tool_handler(input_model: type[BaseModel]) -> Callable[[ToolEntry], Handler]
         def lambda_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
             output = entry(ToolUse.model_validate(event["toolUse"]), context)
             trace = output.trace
-            record_tool_result(trace.tool, trace.status, trace.ms, trace.summary)
+            record_tool_result(trace.tool, trace.status, trace.ms, trace.summary, output.error_kind)
             dumped = output.dump()
             _end_step(event, input_model, dumped, context)
             return dumped

@@ -22,7 +22,6 @@ from storechat.local import moto_patches
 REGION = "us-east-1"
 ACCOUNT = "123456789012"
 CATALOG_TABLE = "storechat-catalog"
-CATEGORY_INDEX = "byCategory"
 SESSIONS_TABLE = "storechat-sessions"
 STEPS_TABLE = "storechat-steps"
 SPEND_TABLE = "storechat-spend"
@@ -67,24 +66,10 @@ def key_schema(partition: str, sort: str | None = None) -> dict[str, Any]:
 
 
 def create_tables(dynamodb: Any) -> None:
-    """The catalog table (with its category index), the sessions table, the steps table
-    and the table of daily spend counters."""
-    by_category = key_schema("category", "productId")
+    """The catalog table, the sessions table, the steps table and the table of daily
+    spend counters."""
     dynamodb.create_table(
-        TableName=CATALOG_TABLE,
-        BillingMode="PAY_PER_REQUEST",
-        AttributeDefinitions=[
-            {"AttributeName": "productId", "AttributeType": "S"},
-            {"AttributeName": "category", "AttributeType": "S"},
-        ],
-        KeySchema=key_schema("productId")["KeySchema"],
-        GlobalSecondaryIndexes=[
-            {
-                "IndexName": CATEGORY_INDEX,
-                "KeySchema": by_category["KeySchema"],
-                "Projection": {"ProjectionType": "ALL"},
-            }
-        ],
+        TableName=CATALOG_TABLE, BillingMode="PAY_PER_REQUEST", **key_schema("productId")
     )
     for name, keys in (
         (SESSIONS_TABLE, key_schema("sessionId", "turnKey")),

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from infra import names
+from infra.config import read_cdk_json_context
 from shared.api import error_body, request_json_schema
 from shared.vocabulary import CONVERSATION_FAILED, TIMEOUT
 from tests.infrastructure.conftest import Synthesized, render
@@ -338,14 +341,28 @@ def test_each_access_log_line_is_json_whatever_the_error(dev: Synthesized, messa
         "context.integration.latency": "-",
         "context.xrayTraceId": "Root=1-5f84c7a6-2ee3e3b25b9b2f9a8a1d5f3e",
         **error_variables(message),
+        "context.error.responseType": "BAD_REQUEST_BODY",
     }
 
     # When API Gateway writes the line
     line = json.loads(substitute(log_format, values))
 
-    # Then it is one JSON object that keeps the message and leads to the execution
-    assert line["error"] == message
+    # Then it is one JSON object that names the error's type and leads to the execution
+    # (the message is API Gateway's text for that type, and may hold anything)
+    assert line["error"] == "BAD_REQUEST_BODY"
     assert line["requestId"] == values["context.requestId"]
+
+
+def test_the_access_log_line_of_an_answered_question_is_json(dev: Synthesized) -> None:
+    # Given a question answered: API Gateway writes "-" for every error variable
+    _, stage = dev.one("AWS::ApiGateway::Stage")
+    log_format = stage["Properties"]["AccessLogSetting"]["Format"]
+    names_used = set(re.findall(r"\$(context\.[A-Za-z.]+)", log_format))
+    values = {name: "-" for name in names_used}
+    values |= {"context.status": "200", "context.integration.status": "200"}
+    # When the line is written, Then it is JSON (messageString would have written a bare -)
+    line = json.loads(substitute(log_format, values))
+    assert (line["status"], line["error"]) == ("200", "-")
 
 
 def test_the_api_url_output_has_no_trailing_slash(dev: Synthesized) -> None:
@@ -353,3 +370,28 @@ def test_the_api_url_output_has_no_trailing_slash(dev: Synthesized) -> None:
     api_url = outputs[names.Outputs.API_URL]["Value"]
     assert api_url.endswith(f"/{dev.config.name}")
     assert outputs[names.Outputs.QUERY_URL]["Value"] == f"{api_url}/{names.QUERY_PATH}"
+
+
+def test_only_the_stack_that_says_so_sets_the_accounts_api_logging_role(
+    each_env: Synthesized, tmp_path: Path
+) -> None:
+    # Given cdk.json's environments, each setting the account's role by default
+    assert each_env.config.api_gateway_account_role is True
+    each_env.one("AWS::ApiGateway::Account")
+
+    # When a second stack in the account says it does not (no synth: the tree is enough)
+    from aws_cdk import aws_apigateway as apigw
+
+    from infra.app import create_app
+
+    context = copy.deepcopy(read_cdk_json_context())
+    context[names.CONTEXT_CONFIG]["environments"]["dev"]["api_gateway_account_role"] = False
+    _, stack = create_app(
+        overrides={names.CONTEXT_CONFIG: context[names.CONTEXT_CONFIG]},
+        outdir=str(tmp_path),
+        environ={"CDK_DEFAULT_REGION": "us-east-1"},
+    )
+
+    # Then it leaves the account's setting as the other stack made it
+    found = [c for c in stack.node.find_all() if isinstance(c, apigw.CfnAccount)]
+    assert found == []

@@ -16,12 +16,13 @@ from infra.config import (
     load_config,
     read_cdk_json_context,
 )
+from tests.infrastructure.conftest import SYNTH_CONTEXT
 
 REGION = {"CDK_DEFAULT_REGION": "us-east-1"}
 
 
 def _context(env: str = "dev", **changes: Any) -> dict[str, Any]:
-    context = copy.deepcopy(read_cdk_json_context())
+    context = {**copy.deepcopy(read_cdk_json_context()), **SYNTH_CONTEXT.get(env, {})}
     context[names.CONTEXT_CONFIG]["environments"][env].update(changes)
     return context
 
@@ -207,6 +208,7 @@ def test_the_http_catalog_stack_has_no_catalog_table(tmp_path: Path) -> None:
         "xray:PutTraceSegments",
         "xray:PutTelemetryRecords",
         "s3:GetObject",
+        "s3:ListBucket",
         "dynamodb:PutItem",
     }
     # And the indexer reads the API on a schedule instead of a stream

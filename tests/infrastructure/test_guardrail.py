@@ -13,7 +13,7 @@ import registry
 from infra import names
 from infra.app import create_app
 from infra.config import ConfigError, load_config, read_cdk_json_context
-from tests.infrastructure.conftest import Synthesized, render
+from tests.infrastructure.conftest import SYNTH_CONTEXT, Synthesized, render
 
 ENVIRON = {"CDK_DEFAULT_ACCOUNT": "123456789012", "CDK_DEFAULT_REGION": "us-east-1"}
 GUARDRAIL = {"id": "gr7x2k9q", "version": "4"}
@@ -22,7 +22,8 @@ GUARDRAIL_ARN = "arn:<AWS::Partition>:bedrock:us-east-1:123456789012:guardrail/g
 
 
 def _context(env: str, **changes: Any) -> dict[str, Any]:
-    context = copy.deepcopy(read_cdk_json_context())
+    # prod needs someone to receive its alarms, as its synth names one
+    context = {**copy.deepcopy(read_cdk_json_context()), **SYNTH_CONTEXT[env]}
     context[names.CONTEXT_CONFIG]["environments"][env].update(changes)
     return context
 

@@ -160,11 +160,36 @@ def test_the_stream_runs_the_indexer_in_batches_and_never_bisects(each_env: Synt
     assert props["DestinationConfig"] == {"OnFailure": {"Destination": f"<{queue_id}.Arn>"}}
 
 
-def test_one_rebuild_at_a_time_with_room_and_a_failure_queue(each_env: Synthesized) -> None:
+def test_the_indexer_reserves_no_concurrency_unless_set(each_env: Synthesized) -> None:
+    # An account at the new-account quota of 10 cannot reserve any: a first deploy would
+    # fail. The setting is unset in cdk.json, so no environment reserves any.
+    assert each_env.config.catalog_index.reserved_concurrency is None
+    assert "ReservedConcurrentExecutions" not in each_env.props(_indexer(each_env))
+
+
+def test_one_rebuild_at_a_time_once_the_setting_says_so(tmp_path: Path) -> None:
+    # Given dev with catalog_index.reserved_concurrency set to 1 (no synth: the tree is enough)
+    from aws_cdk import Stack
+
+    from infra.app import create_app
+
+    context = copy.deepcopy(read_cdk_json_context())
+    block = context[names.CONTEXT_CONFIG]["environments"]["dev"]
+    block["catalog_index"] = {"reserved_concurrency": 1}
+    _, stack = create_app(
+        overrides={names.CONTEXT_CONFIG: context[names.CONTEXT_CONFIG]},
+        outdir=str(tmp_path),
+        environ={"CDK_DEFAULT_REGION": "us-east-1"},
+    )
+    # Then the indexer reserves exactly one concurrent execution
+    function = stack.search.indexer.node.default_child
+    assert Stack.of(stack).resolve(function.reserved_concurrent_executions) == 1
+
+
+def test_one_rebuild_runs_with_room_and_a_failure_queue(each_env: Synthesized) -> None:
     indexer = _indexer(each_env)
     props = each_env.props(indexer)
     spec = registry.INDEX_CATALOG
-    assert props["ReservedConcurrentExecutions"] == 1
     assert (props["Timeout"], props["MemorySize"]) == (spec.timeout_s, spec.memory_mb)
     assert props["EphemeralStorage"] == {"Size": spec.ephemeral_storage_mb}
     assert render(props["Code"]) == render(

@@ -155,6 +155,9 @@ def _make_handler(owner: FakeHttpServer) -> type[BaseHTTPRequestHandler]:
         def do_GET(self) -> None:
             self._answer("GET")
 
+        def do_OPTIONS(self) -> None:
+            self._answer("OPTIONS")
+
         def _answer(self, method: str) -> None:
             parsed = urllib.parse.urlsplit(self.path)
             route = owner._record(

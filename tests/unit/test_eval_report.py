@@ -179,8 +179,9 @@ def test_the_offline_and_replay_models_are_priced_as_the_model_they_stand_in_for
 
 def test_a_bedrock_model_is_found_through_its_inference_profile() -> None:
     haiku = pricing_for("bedrock:us.anthropic.claude-haiku-4-5-20251001-v1:0")
-    assert haiku.name == "Claude Haiku 4.5" and "stands in" not in haiku.note
-    assert pricing_for("bedrock").name == "Claude Sonnet 4.5"  # the Converse default
+    # priced as called: the us. profile costs the model's regional premium over the list
+    assert haiku.name == "Claude Haiku 4.5 (us profile, +10 %)" and "stands in" not in haiku.note
+    assert pricing_for("bedrock").name == "Claude Sonnet 4.5 (us profile, +10 %)"  # the default
 
 
 def test_a_model_without_a_list_price_has_no_cost(tmp_path: Path) -> None:

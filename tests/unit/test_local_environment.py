@@ -28,7 +28,6 @@ def _variables(model: str = "offline", **extra: str) -> dict[str, str]:
         model,
         region="eu-west-1",
         catalog_table="catalog-a",
-        category_index="byCategory",
         steps_table="steps-a",
         store_file="/tmp/store-a.json",
         log_level="WARNING",

@@ -306,7 +306,21 @@ def test_off_lambda_the_refresh_runs_on_a_thread_of_its_own(s3: Any, tmp_path: P
     assert holder.version == second.version
 
 
-@pytest.mark.parametrize("published", ["nothing", "corrupt", "truncated"])
+def test_before_the_first_snapshot_the_shopper_is_told_the_catalog_is_being_indexed(
+    s3: Any, tmp_path: Path
+) -> None:
+    # Given a new stack's bucket: the first index is not published yet
+    holder = SnapshotHolder(snapshots(s3, tmp_path).fetch_latest)
+    # When the model asks for something
+    out = ask(holder, Table(CATALOG), {"category": "BOOKS"})
+    # Then it is told the catalog is being indexed and to ask again in a few minutes
+    assert out["toolResult"]["status"] == "error"
+    assert told(out)["kind"] == "indexing"
+    assert "catalog is being indexed" in told(out)["error"]
+    assert "few minutes" in told(out)["error"]
+
+
+@pytest.mark.parametrize("published", ["corrupt", "truncated"])
 def test_a_cold_start_without_a_servable_snapshot_answers_catalog_unavailable(
     s3: Any, tmp_path: Path, published: str
 ) -> None:

@@ -33,6 +33,21 @@ def test_every_listed_model_prices_every_kind_of_token() -> None:
 def test_a_model_is_found_through_its_inference_profile() -> None:
     assert token_prices(f"us.{SONNET}").model_id == SONNET
     assert token_prices(f"global.{SONNET}").name == "Claude Sonnet 4.5"
+    assert token_prices(f"us.{SONNET}").name == "Claude Sonnet 4.5 (us profile, +10 %)"
+
+
+@pytest.mark.parametrize("profile", ["us.", "eu.", "apac.", "jp."])
+def test_a_geographic_profile_is_priced_above_the_global_list_price(profile: str) -> None:
+    # Given the list's prices (the global profile's), When the model is called through a
+    # geographic profile, as prod calls it, Then every kind of token costs 10 % more
+    listed = token_prices(f"global.{SONNET}").per_million_usd()
+    called = token_prices(f"{profile}{SONNET}").per_million_usd()
+    assert called == {kind: pytest.approx(price * 1.10) for kind, price in listed.items()}
+    assert called["inputTokens"] == pytest.approx(3.30)
+    assert called["outputTokens"] == pytest.approx(16.50)
+    # And the state machine's counter adds those prices (what prod's budget counts)
+    counted = statemachine.budget_substitutions(100, token_prices(f"{profile}{SONNET}"))
+    assert "'inputTokens': 3.3" in counted["ModelPricesPerMTok"]
     with pytest.raises(PriceListError, match=r"is not in model_prices\.json"):
         token_prices("example.unlisted-v1:0")
 

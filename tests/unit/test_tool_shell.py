@@ -3,6 +3,7 @@ and the shell turns an event into the tool's output, whatever the model sent."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Annotated, Any
 
@@ -10,7 +11,7 @@ import pytest
 from pydantic import BaseModel, ConfigDict, Field
 
 from shared.contract import ToolCall, ToolOutput, ToolUse
-from shared.observability import metrics
+from shared.observability import NOT_CONFIGURED_KIND, metrics
 from shared.tool_shell import answer, tool_handler
 
 
@@ -95,3 +96,38 @@ def test_a_failure_the_logic_reports_reaches_the_model_as_its_error_result() -> 
         "kind": "closed",
     }
     assert output["trace"]["summary"] == "closed on Sunday"
+
+
+def _emitted(out: str) -> list[dict[str, Any]]:
+    """The metrics documents (CloudWatch's embedded metric format) a handler printed."""
+    return [json.loads(line) for line in out.splitlines() if line.startswith('{"_aws"')]
+
+
+@tool_handler(HoursInput)
+def unconfigured_handler(tool_use: ToolUse, context: Any) -> ToolOutput:
+    def not_set_up(call: ToolCall, args: HoursInput) -> ToolOutput:
+        return call.failure(
+            NOT_CONFIGURED_KIND, "Opening hours are not set up here.", "hours not set up"
+        )
+
+    return answer(tool_use, HoursInput, not_set_up)
+
+
+def test_a_tool_the_store_has_not_set_up_is_counted_apart_from_failures(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Given a tool whose service is not configured yet (a store without a Brave key),
+    # with its metrics written as Lambda would write them
+    monkeypatch.setenv("POWERTOOLS_METRICS_DISABLED", "false")
+    monkeypatch.setattr(metrics, "namespace", "Storechat/test")
+    event = {"toolUse": {"toolUseId": "tu-2", "name": "get_store_hours", "input": {"day": "Mon"}}}
+
+    # When it answers, and then a tool that fails for real answers
+    told = unconfigured_handler(event, Context())
+    invoke({"day": "Sunday"})
+
+    # Then the model is told, and only the real failure counts as a tool error
+    assert told["toolResult"]["content"][0]["json"]["kind"] == NOT_CONFIGURED_KIND
+    emitted = _emitted(capsys.readouterr().out)
+    counts = [(m["ToolNotConfigured"], m["ToolErrors"]) for m in emitted]
+    assert counts == [([1.0], [0.0]), ([0.0], [1.0])]

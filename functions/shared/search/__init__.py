@@ -14,7 +14,12 @@ has no FTS5); nothing here talks to AWS.
 
 from shared.search.build import FORMAT_VERSION, BuildReport, SnapshotMeta, build_index
 from shared.search.engine import SearchIndex
-from shared.search.errors import SearchEngineMissing, SnapshotDeferred, SnapshotUnreadable
+from shared.search.errors import (
+    CatalogNotIndexedYet,
+    SearchEngineMissing,
+    SnapshotDeferred,
+    SnapshotUnreadable,
+)
 from shared.search.holder import SnapshotHolder, in_background
 from shared.search.listing import Listing
 from shared.search.query import BOUNDS, SORTS, Hit, SearchQuery, SearchResult
@@ -32,6 +37,7 @@ __all__ = [
     "FORMAT_VERSION",
     "SORTS",
     "BuildReport",
+    "CatalogNotIndexedYet",
     "Hit",
     "Listing",
     "SearchEngineMissing",

@@ -20,6 +20,14 @@ class SnapshotUnreadable(CatalogUnavailable):
         super().__init__("snapshot", detail)
 
 
+class CatalogNotIndexedYet(SnapshotUnreadable):
+    """No snapshot has been published yet: a new stack's first index is still being built."""
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(detail)
+        self.kind = "indexing"
+
+
 class SnapshotDeferred(Exception):
     """A newer snapshot was not loaded because the time left would not cover it: not a
     fault (nothing is reported), the holder tries again after the next search."""
