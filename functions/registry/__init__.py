@@ -176,9 +176,17 @@ INDEX_CATALOG = Function(
     subsegments=True,
 )
 
-BACKGROUND: tuple[Function, ...] = (SEED_CATALOG, INDEX_CATALOG)
-"""Lambdas beside the loop: the state machine never invokes them (infra/data.py and
-infra/search.py deploy them with their triggers)."""
+RECORD_FEEDBACK = Function(
+    "record_feedback",
+    "POST /query/{turnId}/feedback: a shopper's rating of an answer or a click on a product",
+    # One query and one update of the sessions table; a page waits for neither.
+    5,
+    256,
+)
+
+BACKGROUND: tuple[Function, ...] = (SEED_CATALOG, INDEX_CATALOG, RECORD_FEEDBACK)
+"""Lambdas beside the loop: the state machine never invokes them (infra/data.py,
+infra/search.py and infra/feedback.py deploy them with their triggers or route)."""
 
 INVENTORY_TOOL = Tool("lookup_inventory", INVENTORY_DESCRIPTION, InventoryInput, LOOKUP_INVENTORY)
 REVIEWS_TOOL = Tool("get_computer_reviews", REVIEWS_DESCRIPTION, ReviewsInput, GET_COMPUTER_REVIEWS)
