@@ -99,7 +99,7 @@ def _searches(insight: Any) -> tuple[Search, ...]:
         return ()
     return tuple(
         Search(
-            input=s.get("input") if isinstance(s.get("input"), dict) else {},
+            input=dict(s["input"]) if isinstance(s.get("input"), dict) else {},
             found=int(s.get("found") or 0),
             relaxed=tuple(str(r) for r in s.get("relaxed") or ()),
             unknown=tuple(str(u) for u in s.get("unknown") or ()),
