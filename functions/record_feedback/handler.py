@@ -12,7 +12,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from record_feedback.logic import SessionTurns, record
 from record_feedback.settings import get_settings
-from shared.observability import logger, metrics, tracer
+from shared.observability import MetricUnit, logger, metrics, tracer
 
 
 @functools.cache
@@ -57,6 +57,8 @@ def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, A
     status, body = record(turns(), turn_id, _body(event))
     if status >= 500:
         logger.error("feedback not recorded", extra={"status": int(status)})
+    # Zero included: the metric is then per request, and its average is the share recorded.
+    metrics.add_metric(name="FeedbackRecorded", unit=MetricUnit.Count, value=int(status == 200))
     return {
         "statusCode": int(status),
         "headers": {"Content-Type": "application/json; charset=utf-8", **_cors(event)},
