@@ -17,6 +17,7 @@ from pydantic import ValidationError
 from record_feedback import handler
 from record_feedback.settings import get_settings
 from shared.environment import overriding
+from shared.observability import metrics
 
 SESSION = "0b9e6c1e-2f0a-4c39-8f1e-2d5c8b1e9a77"
 TURN = "a" * 32
@@ -31,7 +32,9 @@ class Context:
 
 
 @pytest.fixture
-def table() -> Iterator[Any]:
+def table(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    # Lambda gives the function its namespace (infra.runtime); the test gives it here
+    monkeypatch.setattr(metrics, "namespace", "Storechat")
     env = {
         "SESSIONS_TABLE_NAME": "sessions",
         "ALLOWED_ORIGINS": json.dumps(ORIGINS),
