@@ -9,12 +9,14 @@ one of its products. One declaration for the deployed function and ``storechat s
 A rating is ``up`` or ``down`` with an optional comment of at most
 :data:`MAX_COMMENT_CHARS` characters (the page offers it with "Not helpful"); an event
 is a click on a product's card or on its "Add to cart", naming the product. Nothing
-else: no personal data has a field, and an unknown field is refused.
+else: no personal data has a field, an unknown field is refused, and the e-mail
+addresses and phone or card numbers a comment holds are removed before it is kept.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -48,6 +50,18 @@ class _FromSession(BaseModel):
     """The session the answer was given in: only it may rate the answer."""
 
 
+# What a shopper may type about themselves in a comment, kept out of the table as the
+# conversation log masks it (infra/loop.py, MASKED_DATA): e-mail addresses, and runs of
+# seven or more digits (phone and card numbers; no product's reasonable words are one).
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_LONG_NUMBER = re.compile(r"\+?\d(?:[\s().-]*\d){6,}")
+REMOVED = "[removed]"
+
+
+def without_contact_details(text: str) -> str:
+    return _LONG_NUMBER.sub(REMOVED, _EMAIL.sub(REMOVED, text))
+
+
 class RatingFeedback(_FromSession):
     rating: Rating
     comment: Annotated[str | None, Field(max_length=MAX_COMMENT_CHARS)] = None
@@ -58,7 +72,7 @@ class RatingFeedback(_FromSession):
         if value is None:
             return None
         # Invisible and control characters go; a comment of nothing else is no comment.
-        return clean_text(value, MAX_COMMENT_CHARS) or None
+        return without_contact_details(clean_text(value, MAX_COMMENT_CHARS)) or None
 
 
 class ClickFeedback(_FromSession):

@@ -93,6 +93,18 @@ def test_a_rating_with_a_comment_is_kept_with_the_turn(served: Served, answered:
     assert (kept["rating"], kept["comment"]) == ("down", "I wanted the S24")
 
 
+def test_contact_details_in_a_comment_are_not_kept(served: Served, answered: Answered) -> None:
+    # When a comment holds an e-mail address and a phone number
+    comment = "call me on +44 20 7946 0958 or mail jo.bloggs@example.co.uk, the S24 please"
+    status, _ = served.feedback(
+        answered.turn_id, {"sessionId": answered.session_id, "rating": "down", "comment": comment}
+    )
+    # Then the comment is kept without them
+    assert status == 200
+    kept = json.loads(stored_turn(answered)[FEEDBACK_ATTRIBUTE]["S"])["comment"]
+    assert kept == "call me on [removed] or mail [removed], the S24 please"
+
+
 def test_a_second_rating_replaces_the_first(served: Served, answered: Answered) -> None:
     # Given a rating "down" with a comment
     served.feedback(
@@ -208,3 +220,15 @@ def test_a_page_of_another_origin_is_refused(served: Served, answered: Answered)
         {"Origin": "https://elsewhere.example"},
     )
     assert (status, body["error"]) == (403, "origin_not_allowed")
+
+
+def test_the_turn_keeps_what_its_searches_asked_for_and_found(
+    served: Served, answered: Answered
+) -> None:
+    # The state machine's SaveTurn: the catalog search's demand, beside the turn
+    insight = json.loads(stored_turn(answered)["insight"]["S"])
+    (search,) = insight["searches"]
+    assert search["input"]["brandId"] == "Samsung"
+    assert search["found"] >= len(answered.product_ids)
+    assert (search["relaxed"], search["unknown"]) == ([], [])
+    assert insight["fallbackReason"] is None
