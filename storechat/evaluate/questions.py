@@ -222,6 +222,16 @@ class Question(BaseModel):
     note: Annotated[str | None, Field(max_length=600)] = None
 
     @model_validator(mode="after")
+    def _feedback_says_what_is_right(self) -> Self:
+        # A shopper's complaint is not a check: until the team writes what a right answer
+        # satisfies, the question would pass whatever the answer.
+        if self.kind == "feedback" and not self.expect.model_dump(exclude_none=True):
+            raise ValueError(
+                "expect: write what a right answer satisfies (from the note) before it is run"
+            )
+        return self
+
+    @model_validator(mode="after")
     def _follow_up_has_a_previous_turn(self) -> Self:
         if self.expect.productIdsFrom == "previous" and len(self.turns) < 2:
             raise ValueError('expect.productIdsFrom: "previous" needs at least two turns')

@@ -138,7 +138,9 @@ def print_report(report: dict[str, Any], source: str, read: Read, out: TextIO) -
 
 def eval_question(entry: dict[str, Any]) -> dict[str, Any]:
     """An answer rated down as an eval question, with nothing expected yet: what a right
-    answer is, the team says (``expect``), from the note and what was shown."""
+    answer is, the team writes in ``expect`` from the note and what was shown (until then
+    ``storechat eval`` refuses the question, which would pass whatever the answer).
+    Raises ValueError for a question the eval could never send."""
     name = entry.get("turnId") or entry["execution"]
     question = {
         "id": f"{FEEDBACK_KIND}-{str(name).lower()[:24]}",
@@ -148,7 +150,9 @@ def eval_question(entry: dict[str, Any]) -> dict[str, Any]:
         "shown": entry["shown"],
         "note": entry["comment"] or "rated not helpful, without a comment",
     }
-    return Question.model_validate(question).model_dump(exclude_none=True)
+    # Every rule of a question but the expectation the team is to write.
+    Question.model_validate({**question, "expect": {"minProducts": 0}})
+    return question
 
 
 def write_eval(path: Path, rated_down: Sequence[dict[str, Any]]) -> int:

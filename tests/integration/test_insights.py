@@ -15,7 +15,7 @@ from moto import mock_aws
 
 from storechat import cli
 from storechat.doctor.deployed import DeployedStack
-from storechat.evaluate.questions import load_questions
+from storechat.evaluate.questions import QuestionsInvalid, load_questions
 from storechat.insights import command
 from storechat.insights.command import run_insights
 from storechat.settings import LocalSettings
@@ -114,6 +114,17 @@ def test_json_holds_the_same_figures(home: Path, week: Week) -> None:
 def test_rated_down_answers_become_eval_questions_that_load(home: Path, week: Week) -> None:
     target = home / "heldout" / "from-shoppers.jsonl"
     insights(home, "--as-eval", str(target))
+    # Until the team writes what a right answer is, the eval refuses them, saying so
+    with pytest.raises(QuestionsInvalid) as refused:
+        load_questions([target])
+    assert len(refused.value.problems) == len(week.down)
+    assert "expect: write what a right answer satisfies" in refused.value.problems[0]
+    # Once written, each loads with its question, what was shown and the comment
+    written = [
+        {**json.loads(line), "expect": {"minProducts": 1}}
+        for line in target.read_text(encoding="utf-8").splitlines()
+    ]
+    target.write_text("\n".join(json.dumps(q) for q in written) + "\n", encoding="utf-8")
     loaded = load_questions([target])
     assert len(loaded) == len(week.down)
     comments = {q.question.note for q in loaded}
