@@ -1,0 +1,1 @@
+"""``POST /query/{turnId}/feedback``: a shopper's rating of an answer, or a click on its products, kept with the turn."""
