@@ -27,11 +27,13 @@ from pathlib import Path
 from typing import Any
 
 import boto3
+from pydantic import ValidationError
 
 import registry
 import statemachine
 from converse.prompt import system_prompt
 from shared import guardrail
+from shared.currency import DEFAULT_CURRENCY
 from shared.environment import overriding
 from shared.observability import logger, metrics
 from shared.search import Listing
@@ -294,7 +296,21 @@ class LocalStorechat:
         state machine reserves spend for a whole reply of it and sends it with each call."""
         from converse.settings import Settings as ConverseSettings
 
-        return ConverseSettings.model_validate(self._environ).max_tokens
+        try:
+            return ConverseSettings.model_validate(self._environ).max_tokens
+        except ValidationError:
+            # Settings the Converse function refuses: it fails closed before any call, so
+            # the state machine still runs, and the default cap stands in for the size.
+            return int(ConverseSettings.model_fields["max_tokens"].default)
+
+    def _priced_currency(self) -> str:
+        """The store's currency as the reservation's tool specs name it; a currency the
+        functions refuse (a local shell may set any) is refused by them, failing closed, so
+        the state machine still runs and the default's specs stand in for its size."""
+        try:
+            return self.store_currency
+        except ValidationError:
+            return DEFAULT_CURRENCY
 
     def substitutions(self) -> dict[str, object]:
         arns = {key: local_arn(key, REGION, ACCOUNT) for key in registry.functions_by_key()}
@@ -306,7 +322,7 @@ class LocalStorechat:
                 self.daily_budget_usd,
                 self._prices,
                 max_tokens=self.max_tokens,
-                currency=self.store_currency,
+                currency=self._priced_currency(),
                 system_prompt=system_prompt(self.store),
             )
         )
