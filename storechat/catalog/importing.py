@@ -30,9 +30,10 @@ from pathlib import Path
 from typing import TextIO
 
 from shared.catalog.specs import FORM_FACTOR
+from shared.platform.mapping import CategoryMap
 from shared.product import Product, ProductDeletion
 from storechat.catalog.errors import CatalogFileError
-from storechat.catalog.mapping import CategoryMap, load_category_map
+from storechat.catalog.mapping import load_category_map
 from storechat.catalog.progress import Progress
 from storechat.catalog.rows import (
     PLATFORMS,
