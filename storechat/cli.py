@@ -29,6 +29,7 @@ from storechat.printing import model_label, print_answer, print_trace, step_prin
 from storechat.redteam.command import DEFAULT_MODEL as RED_TEAM_MODEL
 from storechat.settings import IMAGE_HOSTS_VARIABLE, LocalSettings, SettingsError, read_settings
 from storechat.settings import image_hosts as image_hosts_of
+from storechat.settings import store_url as store_url_of
 
 EXIT_FAILED = 1
 EXIT_USAGE = 2
@@ -167,6 +168,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         catalog=catalog,
         image_hosts=image_hosts,
         daily_budget_usd=settings.daily_budget_usd,
+        webhook_secrets=settings.webhook_secrets,
+        store_url=(
+            store_url_of(args.store_url, "--store-url") if args.store_url else settings.store_url
+        ),
     )
 
 
@@ -222,6 +227,11 @@ def build_parser(settings: LocalSettings | None = None) -> argparse.ArgumentPars
         metavar="ORIGIN",
         help="where product pictures may load from, e.g. https://cdn.shopify.com (repeat for "
         f"more; default: ${IMAGE_HOSTS_VARIABLE}, space or comma separated)",
+    )
+    serve.add_argument(
+        "--store-url",
+        help="the store's address, which products written by webhooks link to "
+        "(default: $STORE_URL)",
     )
     common(serve)
     serve.set_defaults(func=cmd_serve)

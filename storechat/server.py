@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 from urllib.parse import unquote, urlsplit
 
+from catalog_webhook.logic import MAX_BODY_BYTES as WEBHOOK_MAX_BODY_BYTES
 from shared.api import RequestRejected, openapi, parse_query
 from shared.page_policy import content_security_policy
 from shared.steps import MALFORMED_TURN_ID
@@ -163,6 +164,8 @@ class StorechatHandler(JsonRequestHandler):
     server: StorechatHTTPServer
 
     _STEPS = re.compile(r"^/query/([^/]*)/steps$")
+    _WEBHOOK = re.compile(r"^/webhooks/([a-z]+)$")
+    """``POST /webhooks/{platform}``: a store platform's product webhook."""
     """``GET /query/{turnId}/steps``: the live trace of a running question."""
     _ROUTES: dict[str, tuple[str, ...]] = {
         "/query": ("POST",),
@@ -203,8 +206,11 @@ class StorechatHandler(JsonRequestHandler):
             )
             return
         steps = self._STEPS.match(path)
-        static = None if path in self._ROUTES or steps else self._static_file(path)
+        webhook = self._WEBHOOK.match(path)
+        static = None if path in self._ROUTES or steps or webhook else self._static_file(path)
         allowed = self._ROUTES.get(path) or (("GET", "HEAD") if static or steps else None)
+        if webhook:
+            allowed = ("POST",)
         if allowed is None:
             self._send_json(HTTPStatus.NOT_FOUND, NOT_FOUND.body(f"no such path: {path}"))
         elif method not in allowed:
@@ -215,6 +221,8 @@ class StorechatHandler(JsonRequestHandler):
             )
         elif path == "/query":
             self._query()
+        elif webhook:
+            self._webhook(webhook.group(1))
         elif steps:
             self._steps(unquote(steps.group(1)))
         elif path == "/config.json":
@@ -269,6 +277,28 @@ class StorechatHandler(JsonRequestHandler):
         else:
             self._log_failure(result.status, f"{result.error}: {result.cause}")
             self._send_api_error(CONVERSATION_FAILED)
+
+    # -- POST /webhooks/{platform} -----------------------------------------------------------
+
+    def body_limit(self) -> int:
+        try:
+            webhook = self._WEBHOOK.match(urlsplit(self.path).path)
+        except ValueError:
+            return super().body_limit()
+        return WEBHOOK_MAX_BODY_BYTES if webhook else super().body_limit()
+
+    def _webhook(self, platform: str) -> None:
+        """The deployed function's answer from the same code (``storechat.local.webhooks``)."""
+        raw = self._read_body()
+        if raw is None:
+            return
+        webhooks = self.server.local.webhooks
+        if webhooks is None:
+            self._send_json(HTTPStatus.NOT_FOUND, NOT_FOUND.body("webhooks are not running"))
+            return
+        answer = webhooks.receive(platform, dict(self.headers.items()), raw)
+        self.server.log_line(f"  webhook {platform}: {answer.status} {answer.body}")
+        self._send_json(HTTPStatus(answer.status), answer.body)
 
     # -- GET /query/{turnId}/steps ----------------------------------------------------------
 
@@ -351,11 +381,15 @@ def serve(
     catalog: list[dict[str, Any]] | None = None,
     image_hosts: tuple[str, ...] = (),
     daily_budget_usd: float | None = None,
+    webhook_secrets: dict[str, str] | None = None,
+    store_url: str | None = None,
 ) -> int:
     """Run the dev server until Ctrl-C. Returns the process exit code.
 
     ``catalog`` is the store's own (``storechat catalog import``); None is the sample.
     ``daily_budget_usd`` is the day's model budget (None: no budget).
+    ``webhook_secrets``: each platform's webhook secret (``POST /webhooks/<platform>``);
+    ``store_url``: the store's address, which webhook products link to.
     """
     from storechat.local import LocalStorechat
 
@@ -365,6 +399,8 @@ def serve(
         data_dir=data_dir,
         log_level=log_level,
         daily_budget_usd=daily_budget_usd,
+        webhook_secrets=webhook_secrets,
+        store_url=store_url,
     ) as local:
         try:
             server = make_server(local, host, port, access_log=sys.stderr, image_hosts=image_hosts)
@@ -372,6 +408,8 @@ def serve(
             print(f"error: cannot listen on {host}:{port}: {exc.strerror or exc}", file=sys.stderr)
             return 1
         print(f"storechat serving {server.url} (model: {model}) — Ctrl-C to stop", flush=True)
+        for platform in sorted(webhook_secrets or {}):
+            print(f"  {platform} webhooks: POST {server.url}webhooks/{platform}", flush=True)
         try:
             server.serve_forever()
         except KeyboardInterrupt:

@@ -26,6 +26,8 @@ CATEGORY_INDEX = "byCategory"
 SESSIONS_TABLE = "storechat-sessions"
 STEPS_TABLE = "storechat-steps"
 SPEND_TABLE = "storechat-spend"
+SYNC_TABLE = "storechat-catalog-sync"
+"""What the platforms' webhooks wrote: deliveries, and each product's last change."""
 STATE_MACHINE = "storechat-local"
 
 BULK_SEED_THRESHOLD = 2_000
@@ -67,8 +69,8 @@ def key_schema(partition: str, sort: str | None = None) -> dict[str, Any]:
 
 
 def create_tables(dynamodb: Any) -> None:
-    """The catalog table (with its category index), the sessions table, the steps table
-    and the table of daily spend counters."""
+    """The catalog table (with its category index), the sessions table, the steps table,
+    the table of daily spend counters and the webhooks' sync table."""
     by_category = key_schema("category", "productId")
     dynamodb.create_table(
         TableName=CATALOG_TABLE,
@@ -90,6 +92,7 @@ def create_tables(dynamodb: Any) -> None:
         (SESSIONS_TABLE, key_schema("sessionId", "turnKey")),
         (STEPS_TABLE, key_schema(steps.PARTITION_KEY, steps.SORT_KEY)),
         (SPEND_TABLE, key_schema("day")),
+        (SYNC_TABLE, key_schema("key")),
     ):
         dynamodb.create_table(TableName=name, BillingMode="PAY_PER_REQUEST", **keys)
 

@@ -46,11 +46,13 @@ from storechat.local.aws import (
     SPEND_TABLE,
     STATE_MACHINE,
     STEPS_TABLE,
+    SYNC_TABLE,
 )
 from storechat.local.execution import RunResult, execute
 from storechat.local.lambdas import Dispatcher, Handler, handler_module, local_arn
 from storechat.local.live import StepFollower, StepListener
 from storechat.local.table_files import TableFile
+from storechat.local.webhooks import LocalWebhooks, local_catalog_writer
 from storechat.offline import OFFLINE_MODEL_ID
 
 __all__ = [
@@ -93,8 +95,13 @@ class LocalStorechat:
         overrides: Mapping[str, Handler] | None = None,
         log_level: str = "WARNING",
         daily_budget_usd: float | None = None,
+        webhook_secrets: Mapping[str, str] | None = None,
+        store_url: str | None = None,
     ) -> None:
         self.model = model
+        self._webhook_secrets = dict(webhook_secrets or {})
+        self._store_url = store_url
+        self.webhooks: LocalWebhooks | None = None
         self.daily_budget_usd = daily_budget_usd
         self._prices = environment.model_token_prices(model, budgeted=daily_budget_usd is not None)
         self._catalog = catalog
@@ -158,6 +165,7 @@ class LocalStorechat:
                 ]
                 for kept in self._kept:
                     kept.load()
+            self.webhooks = self._webhooks()
             self.state_machine_arn = self._create_state_machine()
             self._exit_stack = stack.pop_all()
         return self
@@ -286,6 +294,26 @@ class LocalStorechat:
         values.update(statemachine.loop_substitutions())
         values.update(self._tuning)
         return values
+
+    def _webhooks(self) -> LocalWebhooks:
+        """The platforms' webhooks, writing this system's catalog (and, with a data
+        folder, keeping what they wrote there: the catalog file and the sync table)."""
+        saved = None
+        on_change = None
+        if self._data_dir:
+            saved = TableFile(
+                self._data_dir / "sync.json", self._dynamodb, SYNC_TABLE, lasting=True
+            )
+            saved.load()
+            on_change = local_catalog_writer(self._data_dir)
+        return LocalWebhooks(
+            self._dynamodb,
+            boto3.client("s3", region_name=REGION),
+            secrets=self._webhook_secrets,
+            store_url=self._store_url,
+            on_change=on_change,
+            saved=saved,
+        )
 
     def _create_state_machine(self) -> str:
         definition = statemachine.substitute(statemachine.read_definition(), self.substitutions())
