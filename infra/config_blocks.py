@@ -81,3 +81,16 @@ class CatalogIndex(ConfigBlock):
     queue (a later successful rebuild still includes its changes)."""
     keep_old_versions_days: Annotated[int, Field(ge=1, le=365)] = 3
     """How long a superseded snapshot and old pointers stay restorable in the bucket."""
+
+
+class Webhooks(ConfigBlock):
+    """The platforms' product webhooks (``POST /webhooks/shopify``, ``/webhooks/woocommerce``),
+    with ``catalog_source: dynamodb``: their function writes the catalog table."""
+
+    enabled: bool = True
+    store_url: Annotated[str | None, Field(pattern=r"^https?://[^\s/?#]+/?$")] = None
+    """The store's address (``https://shop.example.com``): the products' pages are on it.
+    Shopify's payload names a product's handle, not the shop's public domain."""
+    throttling: Throttling = Throttling(rate_limit=10, burst_limit=20)
+    """The routes' own throttle: a bulk edit in the store's admin sends a delivery per
+    product, and the platforms retry what is throttled."""
