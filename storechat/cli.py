@@ -39,6 +39,7 @@ from storechat.settings import (
     read_settings,
 )
 from storechat.settings import image_hosts as image_hosts_of
+from storechat.settings import store_url as store_url_of
 
 EXIT_FAILED = 1
 EXIT_USAGE = 2
@@ -187,6 +188,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         image_hosts=image_hosts,
         daily_budget_usd=settings.daily_budget_usd,
         store=store,
+        webhook_secrets=settings.webhook_secrets,
+        store_url=(
+            store_url_of(args.store_url, "--store-url") if args.store_url else settings.store_url
+        ),
     )
 
 
@@ -252,6 +257,11 @@ def build_parser(settings: LocalSettings | None = None) -> argparse.ArgumentPars
         metavar="ORIGIN",
         help="where product pictures may load from, e.g. https://cdn.shopify.com (repeat for "
         f"more; default: ${IMAGE_HOSTS_VARIABLE}, space or comma separated)",
+    )
+    serve.add_argument(
+        "--store-url",
+        help="the store's address, which products written by webhooks link to "
+        "(default: $STORE_URL)",
     )
     common(serve)
     store_option(serve)

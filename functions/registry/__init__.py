@@ -176,9 +176,18 @@ INDEX_CATALOG = Function(
     subsegments=True,
 )
 
-BACKGROUND: tuple[Function, ...] = (SEED_CATALOG, INDEX_CATALOG)
-"""Lambdas beside the loop: the state machine never invokes them (infra/data.py and
-infra/search.py deploy them with their triggers)."""
+CATALOG_WEBHOOK = Function(
+    "catalog_webhook",
+    "Writes the store platforms' product webhooks to the catalog table",
+    10,
+    # Parsing a product's JSON and its HTML description, and a few table writes.
+    512,
+    subsegments=True,
+)
+
+BACKGROUND: tuple[Function, ...] = (SEED_CATALOG, INDEX_CATALOG, CATALOG_WEBHOOK)
+"""Lambdas beside the loop: the state machine never invokes them (infra/data.py,
+infra/search.py and infra/webhooks.py deploy them with their triggers)."""
 
 INVENTORY_TOOL = Tool("lookup_inventory", INVENTORY_DESCRIPTION, InventoryInput, LOOKUP_INVENTORY)
 REVIEWS_TOOL = Tool("get_computer_reviews", REVIEWS_DESCRIPTION, ReviewsInput, GET_COMPUTER_REVIEWS)

@@ -51,12 +51,14 @@ from storechat.local.aws import (
     SPEND_TABLE,
     STATE_MACHINE,
     STEPS_TABLE,
+    SYNC_TABLE,
 )
 from storechat.local.execution import RunResult, execute
 from storechat.local.generations import Generations
 from storechat.local.lambdas import Dispatcher, Handler, handler_module, local_arn
 from storechat.local.live import StepFollower, StepListener
 from storechat.local.table_files import TableFile
+from storechat.local.webhooks import LocalWebhooks, local_catalog_writer
 from storechat.offline import OFFLINE_MODEL_ID
 from storechat.settings import SAMPLE_STORE
 
@@ -102,9 +104,15 @@ class LocalStorechat:
         log_level: str = "WARNING",
         daily_budget_usd: float | None = None,
         store: StoreFile | None = None,
+        webhook_secrets: Mapping[str, str] | None = None,
+        store_url: str | None = None,
     ) -> None:
         self.model = model
         self.store = store or load_store(SAMPLE_STORE)
+        self._webhook_secrets = dict(webhook_secrets or {})
+        # Webhook products link to the store's pages: its settings' storefront by default.
+        self._store_url = store_url or self.store.settings.url
+        self.webhooks: LocalWebhooks | None = None
         self.daily_budget_usd = daily_budget_usd
         self._prices = environment.model_token_prices(model, budgeted=daily_budget_usd is not None)
         self._catalog = catalog
@@ -177,6 +185,7 @@ class LocalStorechat:
                 )
                 self._sessions_file.load()
                 self._spend_file.load()
+            self.webhooks = self._webhooks()
             self._machines = self._create_state_machine()
             self._exit_stack = stack.pop_all()
         return self
@@ -329,6 +338,26 @@ class LocalStorechat:
         values.update(statemachine.loop_substitutions())
         values.update(self._tuning)
         return values
+
+    def _webhooks(self) -> LocalWebhooks:
+        """The platforms' webhooks, writing this system's catalog (and, with a data
+        folder, keeping what they wrote there: the catalog file and the sync table)."""
+        saved = None
+        on_change = None
+        if self._data_dir:
+            saved = TableFile(
+                self._data_dir / "sync.json", self._dynamodb, SYNC_TABLE, lasting=True
+            )
+            saved.load()
+            on_change = local_catalog_writer(self._data_dir)
+        return LocalWebhooks(
+            self._dynamodb,
+            boto3.client("s3", region_name=REGION),
+            secrets=self._webhook_secrets,
+            store_url=self._store_url,
+            on_change=on_change,
+            saved=saved,
+        )
 
     def _create_state_machine(self) -> Generations:
         definition = statemachine.substitute(statemachine.read_definition(), self.substitutions())
