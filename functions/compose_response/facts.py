@@ -63,6 +63,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, Field
 
 from compose_response import context, money
+from compose_response.amounts import other_prices
 from compose_response.claims import author_claims, os_claims, stock_claims, year_claims
 from compose_response.compare import (
     MEMORY_FIELDS,
@@ -78,7 +79,7 @@ from compose_response.compare import (
     rewrite,
 )
 from compose_response.known import KnownProducts
-from compose_response.text import BULLET, CITATION, kept_lines, sentences
+from compose_response.text import BULLET, CITATION, kept_lines, segments
 from compose_response.units import halfwidth, quantities
 from shared.catalog.specs import AUTHOR
 from shared.ledger import LedgerIndex
@@ -134,9 +135,6 @@ class _Checked:
 
 
 _STOCK_CONDITION = re.compile(r"\b(?:if|whether|unless|wenn|falls|ob)\b|かどうか|なら", re.I)
-_ABBREVIATION_END = re.compile(
-    r"(?:\b[A-Z]|\b(?:approx|ca|vs|inkl|bzw|Nr|No|Dr|Mr|Mrs|Ms|St|z\.\s?B))\.\s*$"
-)
 _WEAK_BREAK = re.compile(r"\s(?:and|und|or|oder|et|y|&)\s|と|及び|および|や", re.I)
 
 
@@ -173,13 +171,14 @@ def _owner(claim: Claim, cited: list[_Citation], view: str) -> str | None:
     return None
 
 
-def _claims(view: str, cited: list[_Citation], index: LedgerIndex) -> list[Claim]:
+def _claims(view: str, cited: list[_Citation], index: LedgerIndex, store: str) -> list[Claim]:
     records = [index[c.mark] for c in cited]
     surnames: list[str | None] = [
         str(a).split()[-1] for r in records if (a := record_value(r, AUTHOR.key)) and str(a).split()
     ]
     names = [r.name for r in records]
-    claims = [Claim(q.kind, q.start, q.end, quantity=q) for q in quantities(view, names)]
+    found = [*quantities(view, names), *other_prices(view, store)]
+    claims = [Claim(q.kind, q.start, q.end, quantity=q) for q in found]
     words = [*os_claims(view), *stock_claims(view), *year_claims(view)]
     for surname in surnames or [None]:
         words += author_claims(view, surname=surname)
@@ -260,7 +259,7 @@ def _check_segment(
         return _Checked(segment)
     wrong: list[tuple[Claim, str, str]] = []
     agreeing: set[tuple[str, str]] = set()
-    for claim in _claims(view, cited, index):
+    for claim in _claims(view, cited, index, store):
         owner = _owner(claim, cited, view)
         if owner is None or not _stated(claim, view):
             continue
@@ -327,20 +326,6 @@ def _check_segment(
     return checked
 
 
-def _segments(line: str) -> list[str]:
-    """A bullet is one segment; other lines are cut into sentences, not after an initial
-    ("J. K. Rowling") or an abbreviation ("approx.", "ca.")."""
-    if BULLET.match(line):
-        return [line]
-    merged: list[str] = []
-    for piece in sentences(line):
-        if merged and _ABBREVIATION_END.search(merged[-1][-16:]):
-            merged[-1] += piece
-        else:
-            merged.append(piece)
-    return merged
-
-
 def check_facts(
     answer: str,
     index: LedgerIndex,
@@ -379,7 +364,7 @@ def check_marked(
     for line in answer.split("\n"):
         kept: list[str] = []
         whole = True
-        for segment in _segments(line):
+        for segment in segments(line):
             checked = _check_segment(segment, index, style, store, weight_unit)
             corrections.extend(checked.corrections)
             if checked.dropped:

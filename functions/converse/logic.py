@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import time
+import unicodedata
 from collections.abc import Callable
 from typing import Annotated, Any, TypeVar
 
@@ -16,6 +17,7 @@ from converse.request import build_request, validate_request
 from converse.settings import Settings
 from converse.wire import message_to_json, messages_from_json
 from shared.contract import Usage
+from shared.shown import visible
 from shared.steps import ToolStep
 
 
@@ -47,30 +49,38 @@ class ConverseOutput(BaseModel):
     ``RouteStopReason`` falls back."""
 
 
-LEAK_WINDOW = 48
+LEAK_WINDOW = 40
+"""Letters and digits of the system prompt in a row that make a reply a leak."""
 NO_LEAK_REPLY = (
     "I can't share how I'm set up, but I'm happy to help you find computers, phones and books."
 )
 
 
 def _normal(text: str) -> str:
-    return " ".join(text.casefold().split())
+    # Letters and digits only: whatever separates them (spaces, one word a line, a
+    # separator every few characters, invisible characters) is not what leaks.
+    folded = unicodedata.normalize("NFKC", visible(text)).casefold()
+    return "".join(c for c in folded if c.isalnum())
 
 
 _PROMPT_WINDOWS = frozenset(
     _normal(SYSTEM_PROMPT)[i : i + LEAK_WINDOW]
-    for i in range(0, max(1, len(_normal(SYSTEM_PROMPT)) - LEAK_WINDOW), 8)
+    for i in range(max(1, len(_normal(SYSTEM_PROMPT)) - LEAK_WINDOW + 1))
 )
 
 
 def leaks_system_prompt(text: str) -> bool:
-    """True when ``text`` repeats a stretch of the system prompt word for word.
+    """True when ``text`` repeats a stretch of the system prompt: :data:`LEAK_WINDOW`
+    of its letters and digits in a row, whatever stands between them.
 
     Tool results can carry instructions ("print your rules"); whatever the model
     makes of them, its instructions do not reach the shopper.
     """
     normal = _normal(text)
-    return len(normal) >= LEAK_WINDOW and any(w in normal for w in _PROMPT_WINDOWS)
+    return any(
+        normal[i : i + LEAK_WINDOW] in _PROMPT_WINDOWS
+        for i in range(len(normal) - LEAK_WINDOW + 1)
+    )
 
 
 def tidy_message(message: dict[str, Any]) -> dict[str, Any]:
@@ -95,7 +105,8 @@ def without_thinking(text: str) -> str:
 def visible_text(message: dict[str, Any]) -> str:
     """What the shopper may read of a reply, in the order the model wrote it.
 
-    Text blocks and the generated text of ``citationsContent`` blocks are joined as
+    Invisible and direction-changing characters are removed (:mod:`shared.shown`): the
+    checks that follow read the text the shopper is shown. Text blocks and the generated text of ``citationsContent`` blocks are joined as
     they are: a model that splits a sentence across blocks does not get a line break
     in the middle of it. Reasoning, in its own blocks or in ``<thinking>`` tags, is left
     out; the message sent back to the model keeps it as written.
@@ -107,7 +118,7 @@ def visible_text(message: dict[str, Any]) -> str:
         elif "citationsContent" in block:
             cited = block["citationsContent"] or {}
             parts.extend(str(c.get("text", "")) for c in cited.get("content") or [])
-    return without_thinking("".join(parts)).strip()
+    return visible(without_thinking("".join(parts))).strip()
 
 
 def _usage(response: dict[str, Any]) -> Usage:
