@@ -3,7 +3,7 @@
 A model told by a page to say a price may write it any way a person would: in words
 ("one dollar", "ninety-nine cents", "a buck"), as a currency code glued to the number
 ("USD1"), with a multiplier ("$1k", "$1.2 thousand"), or as a whole amount with a dash
-and no currency at all ("1,-", "349.–"). Each is a price here, in the currency it names
+and no currency at all ("1,-", "349.-"). Each is a price here, in the currency it names
 (the store's when it names none), so the fact check compares it like any other.
 
 Words and multipliers are not rewritten in place (there is no good way to say "$349" as
@@ -14,7 +14,6 @@ amount are rewritten like the notations they resemble.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from typing import Final
 
 from compose_response import money
@@ -23,14 +22,19 @@ from compose_response.units import Quantity, Unit, parse_number
 _ONES: Final = {
     w: i
     for i, w in enumerate(
-        "zero one two three four five six seven eight nine ten eleven twelve thirteen "
-        "fourteen fifteen sixteen seventeen eighteen nineteen".split()
+        re.findall(
+            r"\w+",
+            "zero one two three four five six seven eight nine ten eleven twelve thirteen "
+            "fourteen fifteen sixteen seventeen eighteen nineteen",
+        )
     )
 }
 _ONES["a"] = _ONES["an"] = 1
 _TENS: Final = {
     w: 10 * i
-    for i, w in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split(), 2)
+    for i, w in enumerate(
+        re.findall(r"\w+", "twenty thirty forty fifty sixty seventy eighty ninety"), 2
+    )
 }
 _SCALES: Final = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
 _WORD = "|".join(sorted([*_ONES, *_TENS, *_SCALES], key=len, reverse=True))
@@ -79,8 +83,16 @@ def _words_value(words: str) -> float | None:
     return float(total + current)
 
 
-def _quantity(match: re.Match[str], value: float, unit: Unit, **changes: object) -> Quantity:
-    quantity = Quantity(
+def _quantity(
+    match: re.Match[str],
+    value: float,
+    unit: Unit,
+    *,
+    rewritable: bool = True,
+    decimals: int = 0,
+    decimal_sep: str | None = None,
+) -> Quantity:
+    return Quantity(
         kind="price",
         value=value,
         unit=unit,
@@ -88,11 +100,11 @@ def _quantity(match: re.Match[str], value: float, unit: Unit, **changes: object)
         end=match.end(),
         num_start=match.start("num"),
         num_end=match.end("num"),
-        decimals=0,
-        decimal_sep=None,
+        decimals=decimals,
+        decimal_sep=decimal_sep,
         group_sep=None,
+        rewritable=rewritable,
     )
-    return replace(quantity, **changes) if changes else quantity
 
 
 def other_prices(view: str, store: str = money.DEFAULT_CURRENCY) -> list[Quantity]:
@@ -107,11 +119,8 @@ def other_prices(view: str, store: str = money.DEFAULT_CURRENCY) -> list[Quantit
             found.append(_quantity(match, value * factor, Unit(symbol, 1.0, 2), rewritable=False))
     for match in _GLUED_CODE.finditer(view):
         value, decimals, decimal_sep, _ = parse_number(match["num"], fractional=True)
-        found.append(
-            _quantity(
-                match, value, Unit(match["unit"], 1.0, 2), decimals=decimals, decimal_sep=decimal_sep
-            )
-        )
+        unit = Unit(match["unit"], 1.0, 2)
+        found.append(_quantity(match, value, unit, decimals=decimals, decimal_sep=decimal_sep))
     for match in _SCALED.finditer(view):
         written = match["before"] or match["after"]
         if written is None:

@@ -141,15 +141,15 @@ _WEAK_BREAK = re.compile(r"\s(?:and|und|or|oder|et|y|&)\s|と|及び|および|�
 # -- reading one sentence ------------------------------------------------------------------------
 
 
-def _owner(claim: Claim, cited: list[_Citation], view: str) -> str | None:
+def _owner(claim: Claim, cited: list[_Citation], view: str, index: LedgerIndex) -> str | None:
     """The product a claim is about, by the rule in the module docstring; None when unsure."""
     before = [c for c in cited if c.end <= claim.start]
     after = [c for c in cited if c.start >= claim.end]
     if not before or not after:
         return (after[0] if not before else before[-1]).mark
     previous, following = before[-1], after[0]
-    if previous.mark == following.mark:
-        return previous.mark
+    if index[previous.mark].productId == index[following.mark].productId:
+        return previous.mark  # one product, cited and named, or cited twice
     between = view[previous.end : following.start]
     aside = re.match(r"\s*\([^()]*\)", between)
     if aside and claim.end <= previous.end + aside.end():
@@ -177,8 +177,8 @@ def _claims(view: str, cited: list[_Citation], index: LedgerIndex, store: str) -
         str(a).split()[-1] for r in records if (a := record_value(r, AUTHOR.key)) and str(a).split()
     ]
     names = [r.name for r in records]
-    found = [*quantities(view, names), *other_prices(view, store)]
-    claims = [Claim(q.kind, q.start, q.end, quantity=q) for q in found]
+    amounts = [*quantities(view, names), *other_prices(view, store)]
+    claims = [Claim(q.kind, q.start, q.end, quantity=q) for q in amounts]
     words = [*os_claims(view), *stock_claims(view), *year_claims(view)]
     for surname in surnames or [None]:
         words += author_claims(view, surname=surname)
@@ -199,7 +199,7 @@ def _claims(view: str, cited: list[_Citation], index: LedgerIndex, store: str) -
     return kept
 
 
-def _stated(claim: Claim, segment: str) -> bool:
+def stated(claim: Claim, segment: str) -> bool:
     """False when the words around the claim say it is not the product's value.
 
     Also notes what those words tell about the claim: which memory a GB amount is,
@@ -258,10 +258,10 @@ def _check_segment(
     if not cited:
         return _Checked(segment)
     wrong: list[tuple[Claim, str, str]] = []
-    agreeing: set[tuple[str, str]] = set()
+    agreeing: set[tuple[str, str]] = set()  # (productId, field)
     for claim in _claims(view, cited, index, store):
-        owner = _owner(claim, cited, view)
-        if owner is None or not _stated(claim, view):
+        owner = _owner(claim, cited, view, index)
+        if owner is None or not stated(claim, view):
             continue
         record = index[owner]
         if claim.kind == "data" and claim.role is None:
@@ -269,13 +269,13 @@ def _check_segment(
             for spec in MEMORY_FIELDS:
                 value = record_value(record, spec)
                 if as_number(value) is not None and agrees(claim, spec, value):
-                    agreeing.add((owner, spec))
+                    agreeing.add((record.productId, spec))
             continue
         key = field_of(claim, record)
         if key is None:
             continue
         if agrees(claim, key, record_value(record, key), store):
-            agreeing.add((owner, key))
+            agreeing.add((record.productId, key))
         else:
             wrong.append((claim, owner, key))
     checked = _Checked(segment)
@@ -284,7 +284,7 @@ def _check_segment(
         value = record_value(index[owner], key)
         said = segment[claim.start : claim.end]
         aside = None
-        if (owner, key) in agreeing:
+        if (index[owner].productId, key) in agreeing:
             # Stated rightly elsewhere in the sentence: this one is about something else,
             # unless it is the price again in another currency, a conversion the store
             # never made. Alone in brackets it goes; anywhere else it is corrected.

@@ -74,6 +74,7 @@ def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, A
         weight_unit=get_settings().weight_unit,
         catalog=catalog(),
         deadline_s=time.monotonic() + left_s,
+        own=get_settings().own,
     )
     _show_check(Turn.of(request.steps), body, context)
     metrics.add_metric(name="Conversations", unit=MetricUnit.Count, value=1)

@@ -20,10 +20,13 @@ from pydantic import BaseModel, Field, model_validator
 
 from compose_response import earlier, money
 from compose_response.citations import drop_claims
-from compose_response.facts import Correction, check_marked, trace_line
+from compose_response.facts import Correction, trace_line
 from compose_response.known import KnownProducts, Marked
+from compose_response.screen import left_out_line, screen
+from shared.contacts import NO_CONTACTS, OwnContacts
 from shared.contract import Usage
 from shared.ledger import LedgerIndex, LedgerProduct, LedgerProducts, sort_records
+from shared.shown import visible
 from shared.vocabulary import FALLBACK_REASONS, Outcome
 from shared.weight import DEFAULT_WEIGHT_UNIT
 
@@ -175,6 +178,7 @@ class Checked(NamedTuple):
     unverified: list[str]
     refused: int
     check_ms: int
+    left_out: list[str]
 
 
 def _checked(
@@ -183,18 +187,22 @@ def _checked(
     weight_unit: str,
     catalog: earlier.Catalog | None,
     deadline_s: float | None,
+    own: OwnContacts,
 ) -> Checked:
     """The model's answer checked: its citations recognised (:mod:`compose_response.known`),
     the claims no tool vouches for removed, its facts checked."""
     index = _ledger_index(event.products)
-    reading = KnownProducts([*index, *event.earlier[-earlier.MAX_EARLIER :]]).read(event.answer)
+    answer = visible(event.answer)
+    reading = KnownProducts([*index, *event.earlier[-earlier.MAX_EARLIER :]]).read(answer)
     again = [pid for pid in reading.product_ids() if pid not in index]
     recalled = earlier.recall(again, catalog, deadline_s=deadline_s)
     index = _ledger_index([*event.products, *recalled.products])
     marked = reading.marked()
     text, keyed, unverified = _without_claims(marked, index)
     started = time.perf_counter()
-    text, corrections = check_marked(text, keyed, currency, weight_unit)
+    text, corrections, left_out = screen(
+        marked, text, keyed, index, own=own, currency=currency, weight_unit=weight_unit
+    )
     check_ms = int((time.perf_counter() - started) * 1000)
     products = _cited(marked, text, keyed)
     answer, where = marked.render(text)
@@ -204,7 +212,7 @@ def _checked(
     if not answer:
         answer = "Sorry, I couldn't find a product I can vouch for. Could you rephrase?"
     refused = event.refusedRecords + recalled.refused
-    return Checked(answer, products, corrections, unverified, refused, check_ms)
+    return Checked(answer, products, corrections, unverified, refused, check_ms, left_out)
 
 
 def fallback_answer(
@@ -229,14 +237,17 @@ def compose(
     weight_unit: str = DEFAULT_WEIGHT_UNIT,
     catalog: earlier.Catalog | None = None,
     deadline_s: float | None = None,
+    own: OwnContacts = NO_CONTACTS,
 ) -> ResponseBody:
     """The body for ``event``. ``currency`` is the store's, the currency of its prices;
     ``weight_unit`` the store's, which a corrected weight is said in;
     ``catalog`` reads the earlier turns' products the answer cites again (none without
-    it), before ``deadline_s`` (monotonic)."""
+    it), before ``deadline_s`` (monotonic); ``own`` is the store's own links and contacts,
+    which the answer may hold (:mod:`shared.contacts`)."""
     unverified: list[str] = []
     corrections: list[Correction] = []
     check_ms = 0
+    left_out: list[str] = []
     refused = event.refusedRecords
     products: list[LedgerProduct]
     if event.outcome == "refused":
@@ -245,8 +256,8 @@ def compose(
         products = list(_ledger_index(event.products).values())[:FALLBACK_PRODUCTS]
         answer = fallback_answer(event.fallbackReason, products, currency)
     else:
-        answer, products, corrections, unverified, refused, check_ms = _checked(
-            event, currency, weight_unit, catalog, deadline_s
+        answer, products, corrections, unverified, refused, check_ms, left_out = _checked(
+            event, currency, weight_unit, catalog, deadline_s, own
         )
     room = MAX_ANSWER_CHARS - (len(TRUNCATED_NOTE) + 2 if event.outcome == "truncated" else 0)
     if len(answer) > room:
@@ -269,7 +280,11 @@ def compose(
         toolRounds=event.toolRounds,
         modelCalls=event.modelCalls,
         usage=event.usage,
-        trace=[*event.trace, trace_line(corrections, check_ms)] if corrections else event.trace,
+        trace=[
+            *event.trace,
+            *([trace_line(corrections, check_ms)] if corrections else []),
+            *([left_out_line(left_out)] if left_out else []),
+        ],
         unverifiedCitations=unverified,
         corrections=corrections[:MAX_CORRECTIONS],
         refusedRecords=refused,

@@ -78,8 +78,7 @@ def leaks_system_prompt(text: str) -> bool:
     """
     normal = _normal(text)
     return any(
-        normal[i : i + LEAK_WINDOW] in _PROMPT_WINDOWS
-        for i in range(len(normal) - LEAK_WINDOW + 1)
+        normal[i : i + LEAK_WINDOW] in _PROMPT_WINDOWS for i in range(len(normal) - LEAK_WINDOW + 1)
     )
 
 
@@ -106,7 +105,8 @@ def visible_text(message: dict[str, Any]) -> str:
     """What the shopper may read of a reply, in the order the model wrote it.
 
     Invisible and direction-changing characters are removed (:mod:`shared.shown`): the
-    checks that follow read the text the shopper is shown. Text blocks and the generated text of ``citationsContent`` blocks are joined as
+    checks that follow read the text the shopper is shown. Text blocks and the generated
+    text of ``citationsContent`` blocks are joined as
     they are: a model that splits a sentence across blocks does not get a line break
     in the middle of it. Reasoning, in its own blocks or in ``<thinking>`` tags, is left
     out; the message sent back to the model keeps it as written.

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Final
 from urllib.parse import urlsplit
 
 # Generic top-level domains a model or a page writes, the two-letter country codes, and the
@@ -57,7 +58,7 @@ _PHONE = re.compile(
     re.IGNORECASE,
 )
 _NOT_A_PHONE = re.compile(
-    r"^(?:\d{4}-\d{1,2}-\d{1,2}|(?:19|20)\d\d\s?[-–]\s?(?:19|20)?\d\d|\d{1,3}(?:[ .]\d{3})+)$"
+    r"^(?:\d{4}-\d{1,2}-\d{1,2}|(?:19|20)\d\d\s?[-\u2013]\s?(?:19|20)?\d\d|\d{1,3}(?:[ .]\d{3})+)$"
 )
 _PHONE_WORDS = re.compile(
     r"\b(?:call|dial|phone|tel|telephone|ring|text|sms|whatsapp|hotline|fax|mobile|number|"
@@ -138,6 +139,10 @@ class OwnContacts:
             target = contact.text[2:].strip(" )")
             host = _host(target) if re.match(r"[a-z]+:", target, re.I) else ""
         return bool(host) and any(host == d or host.endswith("." + d) for d in self.domains)
+
+
+NO_CONTACTS: Final = OwnContacts()
+"""No contact is the store's own: the default until the store's settings give them."""
 
 
 def find(text: str, own: OwnContacts) -> list[Contact]:
