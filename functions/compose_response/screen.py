@@ -5,7 +5,8 @@ The model's text has lost its invisible characters and its citations are marks
 (:mod:`compose_response.citations`). Then, on what is left:
 
 1. a sentence that sends the shopper out of the store (a link, an e-mail address or a
-   phone number that is not the store's own: :mod:`shared.contacts`) goes;
+   phone number that is not the store's own: :mod:`shared.contacts`) goes, and so does
+   one with HTML in it, which a page that embeds the answer could run;
 2. the products it names in words become marks too (:mod:`compose_response.names`), so
    that what follows reads "the HP 14" as it reads "[CMP-023]";
 3. a sentence stating a price, a discount, "free" or a code that no product the tools
@@ -16,6 +17,7 @@ The model's text has lost its invisible characters and its citations are marks
 
 from __future__ import annotations
 
+import re
 from typing import Any, NamedTuple
 
 from compose_response import money
@@ -27,6 +29,9 @@ from compose_response.text import drop_segments
 from shared.contacts import NO_CONTACTS, OwnContacts, find
 from shared.ledger import LedgerIndex
 from shared.weight import DEFAULT_WEIGHT_UNIT
+
+_MARKUP = re.compile(r"<\s*/?\s*[a-zA-Z][\w-]*(?:\s[^<>]*)?/?\s*>")
+"""An HTML tag: "<img src=x onerror=...>", "</script>"; not "< $500" nor "<3"."""
 
 
 class Screened(NamedTuple):
@@ -58,8 +63,9 @@ def screen(
     left_out: list[str] = []
 
     def outside(segment: str) -> bool:
-        found = find(segment, own)
-        left_out.extend(contact.kind for contact in found)
+        found = [contact.kind for contact in find(segment, own)]
+        found += ["markup"] * bool(_MARKUP.search(segment))
+        left_out.extend(found)
         return bool(found)
 
     text = drop_segments(text, outside)
@@ -76,6 +82,7 @@ _SAID: dict[str, str] = {
     "email": "an e-mail address",
     "phone": "a phone number",
     "offer": "a price or an offer",
+    "markup": "HTML",
 }
 
 
