@@ -58,10 +58,11 @@ _PHONE = re.compile(
     re.IGNORECASE,
 )
 _NOT_A_PHONE = re.compile(
-    r"^(?:\d{4}-\d{1,2}-\d{1,2}|(?:19|20)\d\d\s?[-\u2013]\s?(?:19|20)?\d\d|\d{1,3}(?:[ .]\d{3})+)$"
+    r"^(?:\d{4}-\d{1,2}-\d{1,2}|(?:19|20)\d\d(?:\s?[-\u2013 ]\s?(?:19|20)?\d\d)+"
+    r"|\d{1,3}(?:[ .]\d{3})+)$"
 )
 _PHONE_WORDS = re.compile(
-    r"\b(?:call|dial|phone|tel|telephone|ring|text|sms|whatsapp|hotline|fax|mobile|number|"
+    r"\b(?:call|dial|phone|tel|telephone|ring|text|sms|whatsapp|hotline|fax|helpline|"
     r"anrufen|telefon|appelez|llame)\b",
     re.IGNORECASE,
 )
