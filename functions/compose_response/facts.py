@@ -1,7 +1,8 @@
 """Facts in the answer, checked against the ledger records of the products they are about.
 
 After the model answers, every checkable fact stated in the same sentence or bullet as
-a citation of a product (``[productId]``, :mod:`compose_response.known`) is compared
+a citation of a product (``[productId]``, :mod:`compose_response.known`), or as its name
+in words (:mod:`compose_response.names`, read as a citation here), is compared
 with that product's ledger record: price, RAM and storage, weight, battery, screen
 size, camera, operating system, author and year, page count, and whether it is in
 stock. A wrong fact is rewritten with the record's
