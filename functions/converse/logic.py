@@ -100,9 +100,7 @@ def leaks_system_prompt(text: str, rules: tuple[str, ...] = RULES) -> bool:
     """
     normal = _normal(text)
     windows = _prompt_windows(rules)
-    return any(
-        normal[i : i + LEAK_WINDOW] in windows for i in range(len(normal) - LEAK_WINDOW + 1)
-    )
+    return any(normal[i : i + LEAK_WINDOW] in windows for i in range(len(normal) - LEAK_WINDOW + 1))
 
 
 def tidy_message(message: dict[str, Any]) -> dict[str, Any]:

@@ -7,7 +7,6 @@ import io
 import pytest
 
 from converse.logic import NO_LEAK_REPLY, ConverseInput, converse, leaks_system_prompt
-from converse.prompt import SYSTEM_PROMPT
 from converse.settings import Settings
 from shared.contract import ToolCall, ToolUse
 from shared.errors import UpstreamError
@@ -16,8 +15,9 @@ from shared.shown import for_terminal, visible
 from shared.tool_errors import failed_in_words
 from shared.web_tool import WebSearch
 from storechat.terminal import TerminalText
+from tests.support.store import SAMPLE_PROMPT, sample_store_file
 
-RULES = SYSTEM_PROMPT[200:520]
+RULES = SAMPLE_PROMPT[200:520]  # the sample store's prompt: its rules, not its words
 
 
 @pytest.mark.parametrize(
@@ -57,7 +57,7 @@ class Provider:
 
 def test_a_reply_split_by_invisible_characters_reaches_the_loop_as_shown() -> None:
     # Given a reply that hides a zero-width space in a price and a leak one word a line
-    settings = Settings(MODEL_PROVIDER="bedrock")
+    settings = Settings(MODEL_PROVIDER="bedrock", STORE_FILE=sample_store_file())
     event = ConverseInput(messages=[{"role": "user", "content": [{"text": "hi"}]}])
     priced = converse(event, settings=settings, provider=Provider("It is $34\u200b9."))
     leaked = converse(event, settings=settings, provider=Provider("\n".join(RULES.split())))
