@@ -38,8 +38,14 @@ from infra.feedback import method_options as feedback_method_options
 from infra.nag import acknowledge
 from infra.runtime import log_group
 from infra.trace import method_options
+from infra.webhooks import deployed as webhooks_deployed
+from infra.webhooks import method_options as webhook_options_of
 from shared.api import request_json_schema
 from shared.vocabulary import GATEWAY_ERROR, REQUEST_REJECTED
+
+
+def webhook_options(config: EnvironmentConfig) -> dict[str, apigw.MethodDeploymentOptions]:
+    return webhook_options_of(config) if webhooks_deployed(config) else {}
 
 
 class QueryApi(Construct):
@@ -82,7 +88,11 @@ class QueryApi(Construct):
                 data_trace_enabled=False,
                 metrics_enabled=True,
                 tracing_enabled=True,
-                method_options={**method_options(config), **feedback_method_options(config)},
+                method_options={
+                    **method_options(config),
+                    **webhook_options(config),
+                    **feedback_method_options(config),
+                },
             ),
         )
 

@@ -31,6 +31,7 @@ from infra.config_blocks import (
     Guardrail,
     ModelBudget,
     Throttling,
+    Webhooks,
 )
 from shared.api import DEFAULT_MAX_MESSAGE_CHARS
 from shared.currency import CURRENCIES, DEFAULT_CURRENCY
@@ -154,6 +155,7 @@ class EnvironmentConfig(ConfigBlock):
     developer's stack, never for a store's (it would sit beside the store's products)."""
 
     catalog_index: CatalogIndex = CatalogIndex()
+    webhooks: Webhooks = Webhooks()
 
     alarms: Alarms = Alarms()
 

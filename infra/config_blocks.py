@@ -106,3 +106,16 @@ class CatalogIndex(ConfigBlock):
     rebuilds then never overlap. Without it two may, rarely (a deploy's rebuild during
     a stream batch); the one that finishes last publishes, and both read the whole
     catalog, so the index is at most one batch behind until the next change."""
+
+
+class Webhooks(ConfigBlock):
+    """The platforms' product webhooks (``POST /webhooks/shopify``, ``/webhooks/woocommerce``),
+    with ``catalog_source: dynamodb``: their function writes the catalog table."""
+
+    enabled: bool = True
+    store_url: Annotated[str | None, Field(pattern=r"^https?://[^\s/?#]+/?$")] = None
+    """The store's address (``https://shop.example.com``): the products' pages are on it.
+    Shopify's payload names a product's handle, not the shop's public domain."""
+    throttling: Throttling = Throttling(rate_limit=10, burst_limit=20)
+    """The routes' own throttle: a bulk edit in the store's admin sends a delivery per
+    product, and the platforms retry what is throttled."""

@@ -12,7 +12,9 @@ cannot add its CORS headers to a response it never sees). Elsewhere the 429 read
 a network error.
 
 The API is called straight from browsers (no CloudFront in front of it), so the source
-IP WAF sees is the client's own.
+IP WAF sees is the client's own. The store platforms' webhooks (``POST /webhooks/...``)
+are not counted: a bulk edit in the store's admin sends a delivery per product from the
+platform's few addresses; their route has its own throttle (infra/webhooks.py).
 
 Behind the rate rule, two of AWS's managed rule groups inspect every request: known bad
 inputs (Log4j and Java deserialization payloads, exploitable paths, a ``localhost``
@@ -45,6 +47,7 @@ from aws_cdk import aws_wafv2 as wafv2
 from constructs import Construct
 
 from infra.config import ClientRateLimit
+from infra.webhooks import RESOURCE as WEBHOOKS_RESOURCE
 from shared.vocabulary import RATE_LIMITED, REQUEST_REJECTED
 
 RULE_NAME: Final = "RequestsPerClientIp"
@@ -83,7 +86,7 @@ class ClientRateLimitAcl(Construct):
     ) -> None:
         super().__init__(scope, id)
         self.acl_name = f"{Stack.of(self).stack_name}-api"
-        posts_only = wafv2.CfnWebACL.StatementProperty(
+        posts = wafv2.CfnWebACL.StatementProperty(
             byte_match_statement=wafv2.CfnWebACL.ByteMatchStatementProperty(
                 field_to_match=wafv2.CfnWebACL.FieldToMatchProperty(method={}),
                 positional_constraint="EXACTLY",
@@ -91,6 +94,26 @@ class ClientRateLimitAcl(Construct):
                 text_transformations=[
                     wafv2.CfnWebACL.TextTransformationProperty(priority=0, type="NONE")
                 ],
+            )
+        )
+        webhooks = wafv2.CfnWebACL.StatementProperty(
+            byte_match_statement=wafv2.CfnWebACL.ByteMatchStatementProperty(
+                field_to_match=wafv2.CfnWebACL.FieldToMatchProperty(uri_path={}),
+                positional_constraint="CONTAINS",
+                search_string=f"/{WEBHOOKS_RESOURCE}/",
+                text_transformations=[
+                    wafv2.CfnWebACL.TextTransformationProperty(priority=0, type="LOWERCASE")
+                ],
+            )
+        )
+        posts_only = wafv2.CfnWebACL.StatementProperty(
+            and_statement=wafv2.CfnWebACL.AndStatementProperty(
+                statements=[
+                    posts,
+                    wafv2.CfnWebACL.StatementProperty(
+                        not_statement=wafv2.CfnWebACL.NotStatementProperty(statement=webhooks)
+                    ),
+                ]
             )
         )
         self.acl = wafv2.CfnWebACL(

@@ -106,6 +106,18 @@ class Outputs(StrEnum):
         "The day's model spend, one counter per UTC day (docs/deploy.md)",
     )
     BRAVE_SECRET_ARN = "BraveSecretArn", "Put the Brave Search API key here (docs/deploy.md)"
+    SHOPIFY_WEBHOOK_SECRET_ARN = (
+        "ShopifyWebhookSecretArn",
+        "Put the Shopify webhook secret here (README, Connect your store)",
+    )
+    WOOCOMMERCE_WEBHOOK_SECRET_ARN = (
+        "WooCommerceWebhookSecretArn",
+        "Put the WooCommerce webhook secret here (README, Connect your store)",
+    )
+    WEBHOOKS_URL = (
+        "WebhooksUrl",
+        "The platforms' webhooks: append /shopify or /woocommerce",
+    )
     ALARM_TOPIC_ARN = "AlarmTopicArn", "Subscribe to get the alarms"
     MODEL_ID = "ModelId", "The model (or inference profile) Converse calls"
     MODEL_REGION = "ModelRegion", "Where Converse is called"

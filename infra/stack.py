@@ -20,6 +20,7 @@ from infra.search import CatalogSearch
 from infra.tools import Tools
 from infra.trace import LiveTrace
 from infra.web import WebHosting
+from infra.webhooks import CatalogWebhooks, deployed
 
 
 class StorechatStack(Stack):
@@ -82,6 +83,16 @@ class StorechatStack(Stack):
             query=self.api.query,
             origins=self.api.origins,
         )
+        self.webhooks: CatalogWebhooks | None = None
+        if self.data.catalog is not None and deployed(config):
+            self.webhooks = CatalogWebhooks(
+                self,
+                "Webhooks",
+                config=config,
+                lambdas=lambdas,
+                catalog=self.data.catalog,
+                api=self.api.api,
+            )
         self.web.publish(api_url=self.api.url)
         self.edge: ClientRateLimitAcl | None = None
         if config.client_rate_limit is not None:
@@ -127,5 +138,13 @@ class StorechatStack(Stack):
         }
         if self.data.catalog is not None:
             outputs[names.Outputs.CATALOG_TABLE_NAME] = self.data.catalog.table_name
+        if self.webhooks is not None:
+            outputs[names.Outputs.SHOPIFY_WEBHOOK_SECRET_ARN] = self.webhooks.secrets[
+                "shopify"
+            ].secret_arn
+            outputs[names.Outputs.WOOCOMMERCE_WEBHOOK_SECRET_ARN] = self.webhooks.secrets[
+                "woocommerce"
+            ].secret_arn
+            outputs[names.Outputs.WEBHOOKS_URL] = f"{self.api.url}/webhooks"
         for key, value in outputs.items():
             CfnOutput(self, key, value=value, description=key.description)

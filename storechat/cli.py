@@ -17,7 +17,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO, cast
 from urllib.parse import urlsplit
 
 from shared.api import DEFAULT_MAX_MESSAGE_CHARS, RequestRejected, parse_query
@@ -40,6 +40,8 @@ from storechat.settings import (
     read_settings,
 )
 from storechat.settings import image_hosts as image_hosts_of
+from storechat.settings import store_url as store_url_of
+from storechat.terminal import TerminalText
 
 EXIT_FAILED = 1
 EXIT_USAGE = 2
@@ -59,7 +61,7 @@ def _validate(message: str, session: str | None) -> str | None:
 def _report_failure(result: RunResult) -> int:
     print(
         f"error: the conversation failed ({result.status}): {result.error}: {result.cause}",
-        file=sys.stderr,
+        file=_terminal(sys.stderr),
     )
     return EXIT_FAILED
 
@@ -81,12 +83,18 @@ def _local(args: argparse.Namespace) -> LocalStorechat:
     )
 
 
+def _terminal(stream: TextIO) -> TextIO:
+    """``stream`` printing no escape sequence a model or a tool wrote (storechat.terminal)."""
+    return cast(TextIO, TerminalText(stream))
+
+
 def cmd_ask(args: argparse.Namespace) -> int:
     problem = _validate(args.text, args.session)
     if problem:
         print(f"error: {problem}", file=sys.stderr)
         return EXIT_USAGE
-    steps_out = sys.stderr if args.json else sys.stdout
+    stdout, stderr = _terminal(sys.stdout), _terminal(sys.stderr)
+    steps_out = stderr if args.json else stdout
     with _local(args) as local:
         if args.trace:
             print("Live trace:", file=steps_out, flush=True)
@@ -99,21 +107,22 @@ def cmd_ask(args: argparse.Namespace) -> int:
         weight_unit = local.store_weight_unit
     if result.status != "SUCCEEDED" or result.body is None:
         if args.trace:
-            print_trace(result, sys.stderr)
+            print_trace(result, stderr)
         return _report_failure(result)
     if args.json:
-        print(json.dumps(result.body, indent=2, ensure_ascii=False))
+        print(json.dumps(result.body, indent=2, ensure_ascii=False), file=stdout)
         if args.trace:
-            print_trace(result, sys.stderr)
+            print_trace(result, stderr)
         return 0
-    print_answer(result, args.model, sys.stdout, currency, weight_unit)
+    print_answer(result, args.model, stdout, currency, weight_unit)
     if args.trace:
-        print_trace(result, sys.stdout)
+        print_trace(result, stdout)
     return 0
 
 
 def cmd_chat(args: argparse.Namespace) -> int:
     session = args.session
+    stdout = _terminal(sys.stdout)
     print(f"storechat chat · {model_label(args.model)}")
     print("Ask about computers, phones or books. /new starts over, /quit (or Ctrl-D) leaves.\n")
     with _local(args) as local:
@@ -135,17 +144,17 @@ def cmd_chat(args: argparse.Namespace) -> int:
             if problem:
                 print(f"error: {problem}\n")
                 continue
-            result = local.ask(text, session, on_step=step_printer(sys.stdout))
+            result = local.ask(text, session, on_step=step_printer(stdout))
             if result.status != "SUCCEEDED" or result.body is None:
-                print(f"error: the conversation failed: {result.error}: {result.cause}\n")
+                print(
+                    f"error: the conversation failed: {result.error}: {result.cause}\n", file=stdout
+                )
                 continue
             session = result.body.get("sessionId")
             print()
-            print_answer(
-                result, args.model, sys.stdout, local.store_currency, local.store_weight_unit
-            )
+            print_answer(result, args.model, stdout, local.store_currency, local.store_weight_unit)
             if args.trace:
-                print_trace(result, sys.stdout)
+                print_trace(result, stdout)
             print()
 
 
@@ -188,6 +197,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         image_hosts=image_hosts,
         daily_budget_usd=settings.daily_budget_usd,
         store=store,
+        webhook_secrets=settings.webhook_secrets,
+        store_url=(
+            store_url_of(args.store_url, "--store-url") if args.store_url else settings.store_url
+        ),
     )
 
 
@@ -253,6 +266,11 @@ def build_parser(settings: LocalSettings | None = None) -> argparse.ArgumentPars
         metavar="ORIGIN",
         help="where product pictures may load from, e.g. https://cdn.shopify.com (repeat for "
         f"more; default: ${IMAGE_HOSTS_VARIABLE}, space or comma separated)",
+    )
+    serve.add_argument(
+        "--store-url",
+        help="the store's address, which products written by webhooks link to "
+        "(default: $STORE_URL)",
     )
     common(serve)
     store_option(serve)

@@ -84,9 +84,13 @@ class JsonRequestHandler(BaseHTTPRequestHandler):
     def handle_expect_100(self) -> bool:
         # A body over the limit is refused when the request arrives: no "100 Continue"
         # invites the client to send it first.
-        if self._declared_length() > MAX_BODY_BYTES:
+        if self._declared_length() > self.body_limit():
             return True
         return super().handle_expect_100()
+
+    def body_limit(self) -> int:
+        """The largest request body this request's route takes."""
+        return MAX_BODY_BYTES
 
     def _declared_length(self) -> int:
         try:
@@ -113,10 +117,10 @@ class JsonRequestHandler(BaseHTTPRequestHandler):
                 HTTPStatus.BAD_REQUEST, INVALID_REQUEST.body("Content-Length is not a valid length")
             )
             return None
-        if length > MAX_BODY_BYTES:
+        if length > self.body_limit():
             self._send_json(
                 HTTPStatus.BAD_REQUEST,
-                INVALID_REQUEST.body(f"request body is larger than {MAX_BODY_BYTES} bytes"),
+                INVALID_REQUEST.body(f"request body is larger than {self.body_limit()} bytes"),
             )
             return None
         try:

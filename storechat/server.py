@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 from urllib.parse import unquote, urlsplit
 
+from catalog_webhook.logic import MAX_BODY_BYTES as WEBHOOK_MAX_BODY_BYTES
 from shared.api import RequestRejected, openapi, parse_query
 from shared.page_policy import content_security_policy
 from shared.steps import MALFORMED_TURN_ID
@@ -140,6 +141,8 @@ class StorechatHandler(JsonRequestHandler):
 
     _STEPS = re.compile(r"^/query/([^/]*)/steps$")
     """``GET /query/{turnId}/steps``: the live trace of a running question."""
+    _WEBHOOK = re.compile(r"^/webhooks/([a-z]+)$")
+    """``POST /webhooks/{platform}``: a store platform's product webhook."""
     _FEEDBACK = re.compile(r"^/query/([^/]*)/feedback$")
     """``POST /query/{turnId}/feedback``: a rating of an answer, or a click on its products."""
     _ROUTES: dict[str, tuple[str, ...]] = {
@@ -204,8 +207,9 @@ class StorechatHandler(JsonRequestHandler):
             return
         steps = self._STEPS.match(path)
         feedback = self._FEEDBACK.match(path)
+        webhook = self._WEBHOOK.match(path)
         api = path == "/query" or steps or feedback
-        static = None if path in self._ROUTES or api else self._static_file(path)
+        static = None if path in self._ROUTES or api or webhook else self._static_file(path)
         allowed = self._ROUTES.get(path) or (
             ("GET", "HEAD", "OPTIONS")
             if steps
@@ -215,7 +219,9 @@ class StorechatHandler(JsonRequestHandler):
             if static
             else None
         )
-        if api:
+        if webhook:
+            allowed = ("POST",)
+        elif api:
             if not self._api_origin(method, allowed or ()):
                 return
         elif allowed:
@@ -233,6 +239,8 @@ class StorechatHandler(JsonRequestHandler):
             self._send(HTTPStatus.NO_CONTENT, b"", "text/plain; charset=utf-8", {})
         elif path == "/query":
             self._query()
+        elif webhook:
+            self._webhook(webhook.group(1))
         elif steps:
             self._steps(unquote(steps.group(1)))
         elif feedback:
@@ -311,6 +319,28 @@ class StorechatHandler(JsonRequestHandler):
             self._log_failure(result.status, f"{result.error}: {result.cause}")
             self._send_api_error(CONVERSATION_FAILED)
 
+    # -- POST /webhooks/{platform} -----------------------------------------------------------
+
+    def body_limit(self) -> int:
+        try:
+            webhook = self._WEBHOOK.match(urlsplit(self.path).path)
+        except ValueError:
+            return super().body_limit()
+        return WEBHOOK_MAX_BODY_BYTES if webhook else super().body_limit()
+
+    def _webhook(self, platform: str) -> None:
+        """The deployed function's answer from the same code (``storechat.local.webhooks``)."""
+        raw = self._read_body()
+        if raw is None:
+            return
+        webhooks = self.server.local.webhooks
+        if webhooks is None:
+            self._send_json(HTTPStatus.NOT_FOUND, NOT_FOUND.body("webhooks are not running"))
+            return
+        answer = webhooks.receive(platform, dict(self.headers.items()), raw)
+        self.server.log_line(f"  webhook {platform}: {answer.status} {answer.body}")
+        self._send_json(HTTPStatus(answer.status), answer.body)
+
     # -- GET /query/{turnId}/steps ----------------------------------------------------------
 
     def _steps(self, turn_id: str) -> None:
@@ -378,12 +408,16 @@ def serve(
     image_hosts: tuple[str, ...] = (),
     daily_budget_usd: float | None = None,
     store: StoreFile | None = None,
+    webhook_secrets: dict[str, str] | None = None,
+    store_url: str | None = None,
 ) -> int:
     """Run the dev server until Ctrl-C. Returns the process exit code.
 
     ``catalog`` is the store's own (``storechat catalog import``); None is the sample.
     ``daily_budget_usd`` is the day's model budget (None: no budget). ``store`` is the
     store's settings (``--store FILE``); None is the sample store's.
+    ``webhook_secrets``: each platform's webhook secret (``POST /webhooks/<platform>``);
+    ``store_url``: the store's address, which webhook products link to (the store's by default).
     """
     from storechat.local import LocalStorechat
 
@@ -394,6 +428,8 @@ def serve(
         log_level=log_level,
         daily_budget_usd=daily_budget_usd,
         store=store,
+        webhook_secrets=webhook_secrets,
+        store_url=store_url,
     ) as local:
         try:
             server = make_server(local, host, port, access_log=sys.stderr, image_hosts=image_hosts)
@@ -406,6 +442,8 @@ def serve(
             f'<script src="{server.url}widget.js" async></script>',
             flush=True,
         )
+        for platform in sorted(webhook_secrets or {}):
+            print(f"  {platform} webhooks: POST {server.url}webhooks/{platform}", flush=True)
         try:
             server.serve_forever()
         except KeyboardInterrupt:

@@ -12,6 +12,9 @@
 * ``STORE_CURRENCY`` and ``STORE_WEIGHT_UNIT``: the store's currency and weight unit (kg or
   lb), which the functions read from the environment as a stack's do; checked here, so that
   a wrong one stops the command with its name rather than a trace.
+* ``SHOPIFY_WEBHOOK_SECRET`` and ``WOOCOMMERCE_WEBHOOK_SECRET``: the secrets that
+  ``storechat serve`` verifies each platform's webhooks with (``POST /webhooks/shopify``,
+  ``POST /webhooks/woocommerce``); a platform without one has its route answer 404.
 * ``STORE_URL``: the store's own address (``https://shop.example.com``), which an
   imported platform export's products link to (their pages); ``storechat catalog import
   --store-url`` takes the place of the variable.
@@ -36,6 +39,10 @@ HOME_VARIABLE: Final = "STORECHAT_HOME"
 BUDGET_VARIABLE: Final = "STORECHAT_DAILY_BUDGET_USD"
 IMAGE_HOSTS_VARIABLE: Final = "STORECHAT_IMAGE_HOSTS"
 STORE_URL_VARIABLE: Final = "STORE_URL"
+WEBHOOK_SECRET_VARIABLES: Final = {
+    "shopify": "SHOPIFY_WEBHOOK_SECRET",
+    "woocommerce": "WOOCOMMERCE_WEBHOOK_SECRET",
+}
 DEFAULT_HOME: Final = Path(".storechat")
 SAMPLE_STORE: Final = Path(__file__).resolve().parent.parent / "store" / "store.json"
 """The sample store's settings (``storechat ask|chat|serve`` without ``--store``)."""
@@ -55,6 +62,8 @@ class LocalSettings(BaseModel):
     """CSP sources for product pictures, checked (``shared.page_policy.image_host``)."""
     store_url: str | None = None
     """The store's address, checked (:func:`store_url`); None when unset."""
+    webhook_secrets: dict[str, str] = {}
+    """Each platform's webhook secret, for the platforms that have one."""
 
 
 def read_settings(environ: Mapping[str, str] | None = None) -> LocalSettings:
@@ -70,6 +79,11 @@ def read_settings(environ: Mapping[str, str] | None = None) -> LocalSettings:
         store_url=store_url(environ[STORE_URL_VARIABLE], STORE_URL_VARIABLE)
         if (environ.get(STORE_URL_VARIABLE) or "").strip()
         else None,
+        webhook_secrets={
+            platform: environ[variable].strip()
+            for platform, variable in WEBHOOK_SECRET_VARIABLES.items()
+            if (environ.get(variable) or "").strip()
+        },
     )
 
 

@@ -269,7 +269,7 @@ def rewrite(
         return None if key == "stock" else str(value)
     quantity = claim.quantity
     record = as_number(value)
-    if quantity is None or record is None:
+    if quantity is None or record is None or not quantity.rewritable:
         return None
     head = segment[quantity.start : quantity.num_start]
     tail = segment[quantity.num_end : quantity.end]

@@ -1,7 +1,8 @@
 """Facts in the answer, checked against the ledger records of the products they are about.
 
 After the model answers, every checkable fact stated in the same sentence or bullet as
-a citation of a product (``[productId]``, :mod:`compose_response.known`) is compared
+a citation of a product (``[productId]``, :mod:`compose_response.known`), or as its name
+in words (:mod:`compose_response.names`, read as a citation here), is compared
 with that product's ledger record: price, RAM and storage, weight, battery, screen
 size, camera, operating system, author and year, page count, and whether it is in
 stock. A wrong fact is rewritten with the record's
@@ -63,6 +64,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, Field
 
 from compose_response import context, money
+from compose_response.amounts import other_prices
 from compose_response.claims import author_claims, os_claims, stock_claims, year_claims
 from compose_response.compare import (
     MEMORY_FIELDS,
@@ -78,7 +80,7 @@ from compose_response.compare import (
     rewrite,
 )
 from compose_response.known import KnownProducts
-from compose_response.text import BULLET, CITATION, kept_lines, sentences
+from compose_response.text import BULLET, CITATION, kept_lines, segments
 from compose_response.units import halfwidth, quantities
 from shared.catalog.specs import AUTHOR
 from shared.ledger import LedgerIndex
@@ -134,24 +136,21 @@ class _Checked:
 
 
 _STOCK_CONDITION = re.compile(r"\b(?:if|whether|unless|wenn|falls|ob)\b|かどうか|なら", re.I)
-_ABBREVIATION_END = re.compile(
-    r"(?:\b[A-Z]|\b(?:approx|ca|vs|inkl|bzw|Nr|No|Dr|Mr|Mrs|Ms|St|z\.\s?B))\.\s*$"
-)
 _WEAK_BREAK = re.compile(r"\s(?:and|und|or|oder|et|y|&)\s|と|及び|および|や", re.I)
 
 
 # -- reading one sentence ------------------------------------------------------------------------
 
 
-def _owner(claim: Claim, cited: list[_Citation], view: str) -> str | None:
+def _owner(claim: Claim, cited: list[_Citation], view: str, index: LedgerIndex) -> str | None:
     """The product a claim is about, by the rule in the module docstring; None when unsure."""
     before = [c for c in cited if c.end <= claim.start]
     after = [c for c in cited if c.start >= claim.end]
     if not before or not after:
         return (after[0] if not before else before[-1]).mark
     previous, following = before[-1], after[0]
-    if previous.mark == following.mark:
-        return previous.mark
+    if index[previous.mark].productId == index[following.mark].productId:
+        return previous.mark  # one product, cited and named, or cited twice
     between = view[previous.end : following.start]
     aside = re.match(r"\s*\([^()]*\)", between)
     if aside and claim.end <= previous.end + aside.end():
@@ -173,13 +172,14 @@ def _owner(claim: Claim, cited: list[_Citation], view: str) -> str | None:
     return None
 
 
-def _claims(view: str, cited: list[_Citation], index: LedgerIndex) -> list[Claim]:
+def _claims(view: str, cited: list[_Citation], index: LedgerIndex, store: str) -> list[Claim]:
     records = [index[c.mark] for c in cited]
     surnames: list[str | None] = [
         str(a).split()[-1] for r in records if (a := record_value(r, AUTHOR.key)) and str(a).split()
     ]
     names = [r.name for r in records]
-    claims = [Claim(q.kind, q.start, q.end, quantity=q) for q in quantities(view, names)]
+    amounts = [*quantities(view, names), *other_prices(view, store)]
+    claims = [Claim(q.kind, q.start, q.end, quantity=q) for q in amounts]
     words = [*os_claims(view), *stock_claims(view), *year_claims(view)]
     for surname in surnames or [None]:
         words += author_claims(view, surname=surname)
@@ -200,7 +200,7 @@ def _claims(view: str, cited: list[_Citation], index: LedgerIndex) -> list[Claim
     return kept
 
 
-def _stated(claim: Claim, segment: str) -> bool:
+def stated(claim: Claim, segment: str) -> bool:
     """False when the words around the claim say it is not the product's value.
 
     Also notes what those words tell about the claim: which memory a GB amount is,
@@ -259,10 +259,10 @@ def _check_segment(
     if not cited:
         return _Checked(segment)
     wrong: list[tuple[Claim, str, str]] = []
-    agreeing: set[tuple[str, str]] = set()
-    for claim in _claims(view, cited, index):
-        owner = _owner(claim, cited, view)
-        if owner is None or not _stated(claim, view):
+    agreeing: set[tuple[str, str]] = set()  # (productId, field)
+    for claim in _claims(view, cited, index, store):
+        owner = _owner(claim, cited, view, index)
+        if owner is None or not stated(claim, view):
             continue
         record = index[owner]
         if claim.kind == "data" and claim.role is None:
@@ -270,13 +270,13 @@ def _check_segment(
             for spec in MEMORY_FIELDS:
                 value = record_value(record, spec)
                 if as_number(value) is not None and agrees(claim, spec, value):
-                    agreeing.add((owner, spec))
+                    agreeing.add((record.productId, spec))
             continue
         key = field_of(claim, record)
         if key is None:
             continue
         if agrees(claim, key, record_value(record, key), store):
-            agreeing.add((owner, key))
+            agreeing.add((record.productId, key))
         else:
             wrong.append((claim, owner, key))
     checked = _Checked(segment)
@@ -285,7 +285,7 @@ def _check_segment(
         value = record_value(index[owner], key)
         said = segment[claim.start : claim.end]
         aside = None
-        if (owner, key) in agreeing:
+        if (index[owner].productId, key) in agreeing:
             # Stated rightly elsewhere in the sentence: this one is about something else,
             # unless it is the price again in another currency, a conversion the store
             # never made. Alone in brackets it goes; anywhere else it is corrected.
@@ -327,20 +327,6 @@ def _check_segment(
     return checked
 
 
-def _segments(line: str) -> list[str]:
-    """A bullet is one segment; other lines are cut into sentences, not after an initial
-    ("J. K. Rowling") or an abbreviation ("approx.", "ca.")."""
-    if BULLET.match(line):
-        return [line]
-    merged: list[str] = []
-    for piece in sentences(line):
-        if merged and _ABBREVIATION_END.search(merged[-1][-16:]):
-            merged[-1] += piece
-        else:
-            merged.append(piece)
-    return merged
-
-
 def check_facts(
     answer: str,
     index: LedgerIndex,
@@ -379,7 +365,7 @@ def check_marked(
     for line in answer.split("\n"):
         kept: list[str] = []
         whole = True
-        for segment in _segments(line):
+        for segment in segments(line):
             checked = _check_segment(segment, index, style, store, weight_unit)
             corrections.extend(checked.corrections)
             if checked.dropped:

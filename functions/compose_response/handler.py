@@ -77,6 +77,7 @@ def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, A
         catalog=catalog(),
         deadline_s=time.monotonic() + left_s,
         store=read_store_file(settings.store_file).settings if settings.store_file else None,
+        own=settings.own,
     )
     _show_check(Turn.of(request.steps), body, context)
     metrics.add_metric(name="Conversations", unit=MetricUnit.Count, value=1)

@@ -200,10 +200,24 @@ class Marked:
 
     text: str
     marks: dict[str, Named] = field(default_factory=dict)
+    names: set[str] = field(default_factory=set)
+    """The marks that stand for a product named in words, not cited
+    (:mod:`compose_response.names`): written back as the words, and no card."""
 
     def cited(self, text: str) -> list[str]:
-        """The marks ``text`` holds, each once, in order."""
-        return list(dict.fromkeys(m.group(1) for m in CITATION.finditer(text)))
+        """The citations' marks ``text`` holds, each once, in order."""
+        found = (m.group(1) for m in CITATION.finditer(text))
+        return list(dict.fromkeys(mark for mark in found if mark not in self.names))
+
+    def name(self, written: str, product_id: str) -> str | None:
+        """A new mark for ``product_id`` named in words as ``written``; None when every
+        mark is taken (the words then stay as they are, unchecked)."""
+        if len(self.marks) >= MAX_MARKS:
+            return None
+        mark = chr(_FIRST_MARK + len(self.marks))
+        self.marks[mark] = Named(written, product_id)
+        self.names.add(mark)
+        return mark
 
     def render(self, text: str) -> tuple[str, Callable[[int], int]]:
         """``text`` (this answer after the checks) with each mark written as the product's
@@ -212,8 +226,14 @@ class Marked:
         moved: list[tuple[int, int]] = []
         last = shift = 0
         for match in CITATION.finditer(text):
-            named = self.marks.get(match.group(1))
-            shown = f"[{named.product_id or named.written}]" if named else ""
+            mark = match.group(1)
+            named = self.marks.get(mark)
+            if named is None:
+                shown = ""
+            elif mark in self.names:
+                shown = named.written
+            else:
+                shown = f"[{named.product_id or named.written}]"
             pieces += [text[last : match.start()], shown]
             last = match.end()
             shift += len(shown) - (match.end() - match.start())

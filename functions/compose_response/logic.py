@@ -20,10 +20,13 @@ from pydantic import BaseModel, Field, model_validator
 
 from compose_response import earlier, money
 from compose_response.citations import drop_claims
-from compose_response.facts import Correction, check_marked, trace_line
+from compose_response.facts import Correction, trace_line
 from compose_response.known import KnownProducts, Marked
+from compose_response.screen import left_out_line, screen
+from shared.contacts import NO_CONTACTS, OwnContacts
 from shared.contract import Usage
 from shared.ledger import LedgerIndex, LedgerProduct, LedgerProducts, sort_records
+from shared.shown import visible
 from shared.store import Store
 from shared.store_links import links
 from shared.vocabulary import FALLBACK_REASONS, Outcome
@@ -177,6 +180,7 @@ class Checked(NamedTuple):
     unverified: list[str]
     refused: int
     check_ms: int
+    left_out: list[str]
 
 
 def _checked(
@@ -185,18 +189,22 @@ def _checked(
     weight_unit: str,
     catalog: earlier.Catalog | None,
     deadline_s: float | None,
+    own: OwnContacts,
 ) -> Checked:
     """The model's answer checked: its citations recognised (:mod:`compose_response.known`),
     the claims no tool vouches for removed, its facts checked."""
     index = _ledger_index(event.products)
-    reading = KnownProducts([*index, *event.earlier[-earlier.MAX_EARLIER :]]).read(event.answer)
+    answer = visible(event.answer)
+    reading = KnownProducts([*index, *event.earlier[-earlier.MAX_EARLIER :]]).read(answer)
     again = [pid for pid in reading.product_ids() if pid not in index]
     recalled = earlier.recall(again, catalog, deadline_s=deadline_s)
     index = _ledger_index([*event.products, *recalled.products])
     marked = reading.marked()
     text, keyed, unverified = _without_claims(marked, index)
     started = time.perf_counter()
-    text, corrections = check_marked(text, keyed, currency, weight_unit)
+    text, corrections, left_out = screen(
+        marked, text, keyed, index, own=own, currency=currency, weight_unit=weight_unit
+    )
     check_ms = int((time.perf_counter() - started) * 1000)
     products = _cited(marked, text, keyed)
     answer, where = marked.render(text)
@@ -206,7 +214,7 @@ def _checked(
     if not answer:
         answer = "Sorry, I couldn't find a product I can vouch for. Could you rephrase?"
     refused = event.refusedRecords + recalled.refused
-    return Checked(answer, products, corrections, unverified, refused, check_ms)
+    return Checked(answer, products, corrections, unverified, refused, check_ms, left_out)
 
 
 def fallback_answer(
@@ -239,6 +247,12 @@ def with_links(product: LedgerProduct, store: Store | None) -> LedgerProduct:
     return LedgerProduct.model_validate(record)
 
 
+def store_contacts(store: Store) -> OwnContacts:
+    """The store's own addresses and contacts, from its settings: its storefront, the
+    contact shoppers are given, and a custom cart link's host."""
+    return OwnContacts.of([store.url, store.contact, store.cartUrlTemplate or ""])
+
+
 def compose(
     event: ComposeInput,
     *,
@@ -247,14 +261,18 @@ def compose(
     catalog: earlier.Catalog | None = None,
     deadline_s: float | None = None,
     store: Store | None = None,
+    own: OwnContacts = NO_CONTACTS,
 ) -> ResponseBody:
     """The body for ``event``. ``currency`` is the store's, the currency of its prices;
     ``weight_unit`` the store's, which a corrected weight is said in;
     ``catalog`` reads the earlier turns' products the answer cites again (none without
-    it), before ``deadline_s`` (monotonic); ``store`` makes the products' links."""
+    it), before ``deadline_s`` (monotonic); ``store`` makes the products' links, and its
+    storefront and contact are its own, as ``own`` is (links and contacts the answer may
+    hold, :mod:`shared.contacts`)."""
     unverified: list[str] = []
     corrections: list[Correction] = []
     check_ms = 0
+    left_out: list[str] = []
     refused = event.refusedRecords
     products: list[LedgerProduct]
     if event.outcome == "refused":
@@ -263,8 +281,10 @@ def compose(
         products = list(_ledger_index(event.products).values())[:FALLBACK_PRODUCTS]
         answer = fallback_answer(event.fallbackReason, products, currency)
     else:
-        answer, products, corrections, unverified, refused, check_ms = _checked(
-            event, currency, weight_unit, catalog, deadline_s
+        if store is not None:
+            own = own | store_contacts(store)
+        answer, products, corrections, unverified, refused, check_ms, left_out = _checked(
+            event, currency, weight_unit, catalog, deadline_s, own
         )
     room = MAX_ANSWER_CHARS - (len(TRUNCATED_NOTE) + 2 if event.outcome == "truncated" else 0)
     if len(answer) > room:
@@ -287,7 +307,11 @@ def compose(
         toolRounds=event.toolRounds,
         modelCalls=event.modelCalls,
         usage=event.usage,
-        trace=[*event.trace, trace_line(corrections, check_ms)] if corrections else event.trace,
+        trace=[
+            *event.trace,
+            *([trace_line(corrections, check_ms)] if corrections else []),
+            *([left_out_line(left_out)] if left_out else []),
+        ],
         unverifiedCitations=unverified,
         corrections=corrections[:MAX_CORRECTIONS],
         refusedRecords=refused,

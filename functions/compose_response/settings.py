@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import functools
+import re
 from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from shared.contacts import OwnContacts
 from shared.currency import DEFAULT_CURRENCY, StoreCurrency
 from shared.environment import environ
 from shared.weight import DEFAULT_WEIGHT_UNIT, StoreWeightUnit
@@ -21,6 +23,17 @@ class Settings(BaseModel):
 
     weight_unit: Annotated[StoreWeightUnit, Field(alias="STORE_WEIGHT_UNIT")] = DEFAULT_WEIGHT_UNIT
     """The store's weight unit (kg or lb): a corrected weight says the catalog's value in it."""
+
+    own_contacts: Annotated[str, Field(alias="STORE_OWN_CONTACTS")] = ""
+    """The store's own links and contacts, which an answer may hold: its storefront's
+    address or domain, e-mail addresses, phone numbers, separated by commas or spaces
+    (``shop.example, help@shop.example, +1 555 0100``). Empty, none is: every link, e-mail
+    address and phone number in an answer goes with its sentence, but the pages of the
+    catalog's own products."""
+
+    @property
+    def own(self) -> OwnContacts:
+        return OwnContacts.of(re.split(r"[,;\n]", self.own_contacts))
 
     catalog_table_name: Annotated[str | None, Field(alias="CATALOG_TABLE_NAME")] = None
     """Where products that an answer cites from earlier turns are read fresh; unset (a

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 MARKS = ("\ue000", "\uf8ff")
 """The private-use characters a citation's mark is written with while the answer is
@@ -36,6 +37,43 @@ def sentences(line: str) -> list[str]:
             start = match.end()
     pieces.append(line[start:])
     return [p for p in pieces if p]
+
+
+_ABBREVIATION_END = re.compile(
+    r"(?:\b[A-Z]|\b(?:approx|ca|vs|inkl|bzw|Nr|No|Dr|Mr|Mrs|Ms|St|z\.\s?B))\.\s*$"
+)
+
+
+def segments(line: str) -> list[str]:
+    """One claim each: a bullet is one segment; other lines are cut into sentences, not
+    after an initial ("J. K. Rowling") or an abbreviation ("approx.", "ca.")."""
+    if BULLET.match(line):
+        return [line]
+    merged: list[str] = []
+    for piece in sentences(line):
+        if merged and _ABBREVIATION_END.search(merged[-1][-16:]):
+            merged[-1] += piece
+        else:
+            merged.append(piece)
+    return merged
+
+
+def drop_segments(text: str, doomed: Callable[[str], bool]) -> str:
+    """``text`` without the segments (:func:`segments`) ``doomed`` says go: a bullet goes
+    with its line, a sentence alone, and a line that announced what went goes too."""
+    lines: list[tuple[str, str | None]] = []
+    changed = False
+    for line in text.split("\n"):
+        kept = [segment for segment in segments(line) if not doomed(segment)]
+        if len(kept) == len(segments(line)):
+            lines.append((line, line))
+            continue
+        changed = True
+        rest = "".join(kept).rstrip()
+        lines.append((line, rest if rest.strip() and not BULLET.match(line) else None))
+    if not changed:
+        return text
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(kept_lines(lines))).strip()
 
 
 _ANNOUNCES = re.compile(r"[:\uff1a][*_\s]*$|^\s*#{1,6}\s")

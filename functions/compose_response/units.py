@@ -91,6 +91,9 @@ class Quantity:
     """Decimals the answer wrote (``1.40`` has 2)."""
     decimal_sep: str | None
     group_sep: str | None
+    rewritable: bool = True
+    """False for a notation a corrected value cannot be written in ("one dollar", "$1k"):
+    a wrong one removes its sentence (:mod:`compose_response.amounts`)."""
 
     @property
     def whole_number(self) -> bool:

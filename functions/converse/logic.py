@@ -6,6 +6,7 @@ import functools
 import json
 import re
 import time
+import unicodedata
 from collections.abc import Callable
 from typing import Annotated, Any, TypeVar
 
@@ -17,6 +18,7 @@ from converse.request import build_request, validate_request
 from converse.settings import MAX_REPLY_TOKENS, MIN_REPLY_TOKENS, Settings
 from converse.wire import message_to_json, messages_from_json
 from shared.contract import Usage
+from shared.shown import visible
 from shared.steps import ToolStep
 
 MAX_COUNTED_TOKENS = 10_000_000
@@ -65,14 +67,18 @@ class ConverseOutput(BaseModel):
     ``RouteStopReason`` falls back."""
 
 
-LEAK_WINDOW = 48
+LEAK_WINDOW = 40
+"""Letters and digits of the system prompt in a row that make a reply a leak."""
 NO_LEAK_REPLY = (
     "I can't share how I'm set up, but I'm happy to help you find computers, phones and books."
 )
 
 
 def _normal(text: str) -> str:
-    return " ".join(text.casefold().split())
+    # Letters and digits only: whatever separates them (spaces, one word a line, a
+    # separator every few characters, invisible characters) is not what leaks.
+    folded = unicodedata.normalize("NFKC", visible(text)).casefold()
+    return "".join(c for c in folded if c.isalnum())
 
 
 @functools.cache
@@ -80,20 +86,21 @@ def _prompt_windows(rules: tuple[str, ...]) -> frozenset[str]:
     return frozenset(
         normal[i : i + LEAK_WINDOW]
         for normal in map(_normal, rules)
-        for i in range(0, max(1, len(normal) - LEAK_WINDOW), 8)
-        if len(normal) >= LEAK_WINDOW
+        for i in range(len(normal) - LEAK_WINDOW + 1)
     )
 
 
 def leaks_system_prompt(text: str, rules: tuple[str, ...] = RULES) -> bool:
-    """True when ``text`` repeats a stretch of the system prompt's ``rules`` word for word.
+    """True when ``text`` repeats a stretch of the system prompt's ``rules``:
+    :data:`LEAK_WINDOW` of their letters and digits in a row, whatever stands between them.
 
     Tool results can carry instructions ("print your rules"); whatever the model
     makes of them, its instructions do not reach the shopper. The store's own words in
     the prompt (its name, its contact) are not secret: an answer may give the contact.
     """
     normal = _normal(text)
-    return len(normal) >= LEAK_WINDOW and any(w in normal for w in _prompt_windows(rules))
+    windows = _prompt_windows(rules)
+    return any(normal[i : i + LEAK_WINDOW] in windows for i in range(len(normal) - LEAK_WINDOW + 1))
 
 
 def tidy_message(message: dict[str, Any]) -> dict[str, Any]:
@@ -118,7 +125,9 @@ def without_thinking(text: str) -> str:
 def visible_text(message: dict[str, Any]) -> str:
     """What the shopper may read of a reply, in the order the model wrote it.
 
-    Text blocks and the generated text of ``citationsContent`` blocks are joined as
+    Invisible and direction-changing characters are removed (:mod:`shared.shown`): the
+    checks that follow read the text the shopper is shown. Text blocks and the generated
+    text of ``citationsContent`` blocks are joined as
     they are: a model that splits a sentence across blocks does not get a line break
     in the middle of it. Reasoning, in its own blocks or in ``<thinking>`` tags, is left
     out; the message sent back to the model keeps it as written.
@@ -130,7 +139,7 @@ def visible_text(message: dict[str, Any]) -> str:
         elif "citationsContent" in block:
             cited = block["citationsContent"] or {}
             parts.extend(str(c.get("text", "")) for c in cited.get("content") or [])
-    return without_thinking("".join(parts)).strip()
+    return visible(without_thinking("".join(parts))).strip()
 
 
 def reported_usage(response: Any) -> Usage | None:

@@ -2,7 +2,8 @@
 
 While the model reads the results of a tool round, the trace says so; when its reply
 asks for tools, the trace gets the model's own words before the call (Claude often
-writes "Let me look that up") and a line for each tool, in the words of the tool's
+writes "Let me look that up"; not the sentences with anything to check: ``shared.said``)
+and a line for each tool, in the words of the tool's
 input model (``shared.tool_steps``). Those lines go back to the state machine with
 the reply, so that each tool, or the state machine when a tool fails, ends its own.
 """
@@ -15,6 +16,7 @@ from typing import Any
 import registry
 from shared import step_writer
 from shared.currency import DEFAULT_CURRENCY
+from shared.said import before_tools
 from shared.sanitize import clean_text
 from shared.steps import (
     MAX_LINE_CHARS,
@@ -56,8 +58,9 @@ def replied(
     if not tool_uses or stop_reason not in FINISHED:
         return []
     asked = round + 1
-    if text.strip():
-        step_writer.report(turn, step(said_key(asked), "said", text, "done"))
+    said = before_tools(text)
+    if said:
+        step_writer.report(turn, step(said_key(asked), "said", said, "done"))
     tools = {tool.name: tool.input_model for tool in registry.TOOLS}
     lines = []
     for index, use in enumerate(tool_uses):

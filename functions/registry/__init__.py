@@ -183,10 +183,19 @@ RECORD_FEEDBACK = Function(
     5,
     256,
 )
+CATALOG_WEBHOOK = Function(
+    "catalog_webhook",
+    "Writes the store platforms' product webhooks to the catalog table",
+    10,
+    # Parsing a product's JSON and its HTML description, and a few table writes.
+    512,
+    subsegments=True,
+)
 
-BACKGROUND: tuple[Function, ...] = (SEED_CATALOG, INDEX_CATALOG, RECORD_FEEDBACK)
+BACKGROUND: tuple[Function, ...] = (SEED_CATALOG, INDEX_CATALOG, CATALOG_WEBHOOK, RECORD_FEEDBACK)
 """Lambdas beside the loop: the state machine never invokes them (infra/data.py,
-infra/search.py and infra/feedback.py deploy them with their triggers or route)."""
+infra/search.py, infra/webhooks.py and infra/feedback.py deploy them with their triggers
+or route)."""
 
 INVENTORY_TOOL = Tool("lookup_inventory", INVENTORY_DESCRIPTION, InventoryInput, LOOKUP_INVENTORY)
 REVIEWS_TOOL = Tool("get_computer_reviews", REVIEWS_DESCRIPTION, ReviewsInput, GET_COMPUTER_REVIEWS)

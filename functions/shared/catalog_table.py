@@ -59,16 +59,16 @@ class CatalogSource(Protocol):
         ...
 
 
-def _plain(value: Any) -> Any:
+def plain(value: Any) -> Any:
     """DynamoDB hands numbers back as Decimal; the rest of the system speaks JSON."""
     if isinstance(value, Decimal):
         return int(value) if value == value.to_integral_value() else float(value)
     if isinstance(value, list):
-        return [_plain(v) for v in value]
+        return [plain(v) for v in value]
     if isinstance(value, set | frozenset):  # string and number sets
-        return sorted((_plain(v) for v in value), key=str)
+        return sorted((plain(v) for v in value), key=str)
     if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
+        return {k: plain(v) for k, v in value.items()}
     return value
 
 
@@ -113,7 +113,7 @@ class DynamoCatalog:
         return self._client
 
     def _record(self, item: dict[str, Any]) -> Product:
-        return {k: _plain(self._deserialize(v)) for k, v in item.items()}
+        return {k: plain(self._deserialize(v)) for k, v in item.items()}
 
     def products_by_id(self, ids: Sequence[str], *, deadline_s: float | None = None) -> CatalogRead:
         """BatchGetItem on the table; keys DynamoDB leaves unprocessed are asked once more."""

@@ -33,7 +33,7 @@ from pydantic import (
 
 from shared.catalog.categories import CategoryName
 from shared.observability import logger
-from shared.product import FiniteFloat, ImageUrl, ProductId, Unsaid, WebAddress
+from shared.product import FiniteFloat, ImageUrl, PageAddress, ProductId, Unsaid
 from shared.sanitize import clean_value
 from shared.tool_errors import describe_validation_error
 
@@ -70,7 +70,7 @@ class LedgerProduct(BaseModel):
     stock: Annotated[Annotated[StrictInt, Field(ge=0)] | None, Unsaid] = None
     specs: Annotated[dict[StrictStr, LedgerSpecValue] | None, Unsaid] = None
     imageUrl: Annotated[ImageUrl | None, Unsaid] = None
-    url: Annotated[WebAddress | None, Unsaid] = None
+    url: Annotated[PageAddress | None, Unsaid] = None
     tags: Annotated[list[StrictStr] | None, Unsaid] = None
     platformProductId: Annotated[PlatformId | None, Unsaid] = None
     platformVariantId: Annotated[PlatformId | None, Unsaid] = None

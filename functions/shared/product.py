@@ -139,6 +139,22 @@ WebAddress = Annotated[
 ]
 """A product's picture or page: an http(s) address, nothing a page could run."""
 ImageUrl = WebAddress
+
+
+def _page_address(value: str) -> str:
+    # A page of the storefront may be written as its path ("/products/zenbook-14"): the
+    # response makes it absolute on the store's address (shared.store_links).
+    if value.startswith("/") and not value.startswith("//"):
+        if re.search(r"[\s\\]", value):
+            raise PydanticCustomError("web_address", "a page's path has no spaces")
+        return value
+    return _web_address(value)
+
+
+PageAddress = Annotated[
+    str, Field(max_length=MAX_URL), NoControlCharacters, AfterValidator(_page_address)
+]
+"""A product's page: an http(s) address, or a path on the storefront (``/products/x``)."""
 Tag = Annotated[StrictStr, Field(min_length=1, max_length=MAX_TAG), NoControlCharacters]
 """One of a product's tags: a word or a few the search matches ("gaming", "kids")."""
 Tags = Annotated[list[Tag], Field(max_length=MAX_TAGS)]
@@ -203,7 +219,7 @@ class Product(BaseModel):
     # The optional fields are left out of a dump when there is none, so a product
     # without them is stored and exported exactly as before they existed.
     imageUrl: Annotated[ImageUrl | None, Unsaid] = None
-    url: Annotated[WebAddress | None, Unsaid] = None
+    url: Annotated[PageAddress | None, Unsaid] = None
     """The product's page on the store."""
     tags: Annotated[Tags | None, Unsaid] = None
     platformProductId: Annotated[PlatformId | None, Unsaid] = None

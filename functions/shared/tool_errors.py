@@ -34,3 +34,19 @@ def explain_upstream_error(service: str, exc: UpstreamError, what: str) -> str:
             return f"{service} could not be reached; {unavailable}"
         case _:
             return f"{service} failed ({exc.kind}); {unavailable}"
+
+
+_FAILED_IN_WORDS = {
+    "rate_limited": "was too busy to answer",
+    "timeout": "did not answer in time",
+    "unavailable": "is not working right now",
+    "http_error": "refused the request",
+    "malformed": "answered with something that could not be read",
+    "unreachable": "could not be reached",
+}
+
+
+def failed_in_words(kind: str) -> str:
+    """What happened to a service, for a shopper: "could not be reached", never the
+    system's own message (``[Errno 111] Connection refused``)."""
+    return _FAILED_IN_WORDS.get(kind, "did not work")

@@ -21,7 +21,7 @@ from shared.contract import ToolCall, ToolOutput
 from shared.currency import DEFAULT_CURRENCY
 from shared.errors import UpstreamError
 from shared.guardrail import Screen
-from shared.tool_errors import explain_upstream_error
+from shared.tool_errors import explain_upstream_error, failed_in_words
 
 Query = Annotated[str, StringConstraints(strip_whitespace=True, min_length=2, max_length=200)]
 """What a web tool searches for: the shopper's words, within what a search API takes."""
@@ -77,7 +77,8 @@ class WebSearch:
             return call.failure(
                 exc.kind,
                 explain_upstream_error(self.service, exc, self.finds),
-                f"{self.noun} search failed ({exc.kind}: {exc.detail}) for '{query}'",
+                # The trace is read by the shopper ("How I found this"): words, not errno.
+                f"the {self.noun} search {failed_in_words(exc.kind)} (looking for '{query}')",
             )
         shown: dict[str, Any] = {"query": query, "results": []}
         if results:
@@ -107,7 +108,8 @@ class WebSearch:
                 f"The {self.finds} found for '{query}' were withheld: the store's content "
                 f"screening could not check them ({exc.detail}), so {self.finds} are "
                 "unavailable right now.",
-                f"{self.noun} text withheld: screening failed ({exc.detail}) for '{query}'",
+                f"{self.noun} text withheld: the content screening could not check it "
+                f"(looking for '{query}')",
             )
         if not screening.blocked:
             return None

@@ -1,4 +1,4 @@
-"""``storechat catalog import|export|stats|reset|words``: the store's own products.
+"""``storechat catalog import|sync|export|stats|reset|words``: the store's own products.
 
 Without ``--stack`` the commands work on the local catalog under ``$STORECHAT_HOME``
 (which ``ask``, ``chat`` and ``serve`` read); with ``--stack NAME`` on that deployed
@@ -21,6 +21,7 @@ from shared.product import ProductDeletion
 from storechat.catalog.errors import CatalogFileError
 from storechat.catalog.importing import EXIT_INVALID, run_import
 from storechat.catalog.local_store import LocalCatalog, jsonl_line, write_jsonl
+from storechat.catalog.platform_sync import add_sync_arguments, run_sync
 from storechat.catalog.progress import Progress
 from storechat.catalog.rows import DEFAULT_MAX_PRICE, FORMATS
 from storechat.catalog.store import CatalogStore, category_counts
@@ -72,13 +73,65 @@ def add_catalog_commands(
         "export (shopify, woocommerce)",
     )
     load.add_argument(
-        "--skip-invalid", action="store_true", help="import the valid rows, report the rest"
-    )
-    load.add_argument(
         "--replace",
         action="store_true",
         help="a full sync: afterwards the catalog holds exactly the file's products (every "
         "other product is deleted)",
+    )
+    _check_and_write_arguments(load)
+    target(load)
+    load.set_defaults(func=functools.partial(cmd_import, home=home, store_url=store_url))
+
+    export = commands.add_parser("export", help="write every product as JSON Lines")
+    export.add_argument("file", nargs="?", help="the file to write (default: standard output)")
+    target(export)
+    export.set_defaults(func=functools.partial(cmd_export, home=home))
+
+    stats = commands.add_parser("stats", help="count the products, in all and per category")
+    stats.add_argument(
+        "--json", action="store_true", help='print {"products": N, "categories": {...}}'
+    )
+    target(stats)
+    stats.set_defaults(func=functools.partial(cmd_stats, home=home))
+
+    remove = commands.add_parser(
+        "remove-sample",
+        help="delete the bundled sample's products, keeping the store's own",
+        description="Delete every product of the bundled sample the catalog still holds (by "
+        "id and name): what is left is the store's own products.",
+    )
+    target(remove)
+    remove.set_defaults(func=functools.partial(cmd_remove_sample, home=home))
+
+    reset = commands.add_parser("reset", help="go back to the bundled sample catalog")
+    reset.add_argument(
+        "--yes", action="store_true", help="confirm replacing the catalog with the sample"
+    )
+    target(reset)
+    reset.set_defaults(func=functools.partial(cmd_reset, home=home))
+
+    sync = commands.add_parser(
+        "sync",
+        help="a full sync from the store platform's Admin API (what webhooks missed)",
+        description=(
+            "Read every product from Shopify's GraphQL Admin API or WooCommerce's REST API "
+            "and make the catalog hold exactly those (as import --replace does with a whole "
+            "export): with --dry-run, say what would change. Credentials come from "
+            "SHOPIFY_ADMIN_TOKEN, or WOOCOMMERCE_CONSUMER_KEY and WOOCOMMERCE_CONSUMER_SECRET."
+        ),
+    )
+    add_sync_arguments(sync)
+    _check_and_write_arguments(sync)
+    target(sync)
+    sync.set_defaults(func=functools.partial(cmd_sync, home=home, store_url=store_url))
+
+    add_words_command(commands, home)
+
+
+def _check_and_write_arguments(load: argparse.ArgumentParser) -> None:
+    """What ``import`` and ``sync`` share: the guards, the dry run, the platform maps."""
+    load.add_argument(
+        "--skip-invalid", action="store_true", help="import the valid rows, report the rest"
     )
     load.add_argument(
         "--allow-shrink",
@@ -117,38 +170,6 @@ def add_catalog_commands(
         metavar="N",
         help="platform exports: the stock of a product whose export has no count (default 0)",
     )
-    target(load)
-    load.set_defaults(func=functools.partial(cmd_import, home=home, store_url=store_url))
-
-    export = commands.add_parser("export", help="write every product as JSON Lines")
-    export.add_argument("file", nargs="?", help="the file to write (default: standard output)")
-    target(export)
-    export.set_defaults(func=functools.partial(cmd_export, home=home))
-
-    stats = commands.add_parser("stats", help="count the products, in all and per category")
-    stats.add_argument(
-        "--json", action="store_true", help='print {"products": N, "categories": {...}}'
-    )
-    target(stats)
-    stats.set_defaults(func=functools.partial(cmd_stats, home=home))
-
-    remove = commands.add_parser(
-        "remove-sample",
-        help="delete the bundled sample's products, keeping the store's own",
-        description="Delete every product of the bundled sample the catalog still holds (by "
-        "id and name): what is left is the store's own products.",
-    )
-    target(remove)
-    remove.set_defaults(func=functools.partial(cmd_remove_sample, home=home))
-
-    reset = commands.add_parser("reset", help="go back to the bundled sample catalog")
-    reset.add_argument(
-        "--yes", action="store_true", help="confirm replacing the catalog with the sample"
-    )
-    target(reset)
-    reset.set_defaults(func=functools.partial(cmd_reset, home=home))
-
-    add_words_command(commands, home)
 
 
 def open_store(args: argparse.Namespace, home: Home) -> CatalogStore:
@@ -166,6 +187,10 @@ def cmd_import(args: argparse.Namespace, home: Home, store_url: Callable[[], str
         except SettingsError as exc:
             raise CatalogFileError(str(exc)) from exc
     return run_import(args, lambda: open_store(args, home), store_url=store_url())
+
+
+def cmd_sync(args: argparse.Namespace, home: Home, store_url: Callable[[], str | None]) -> int:
+    return run_sync(args, lambda: open_store(args, home), store_url=store_url())
 
 
 def cmd_remove_sample(args: argparse.Namespace, home: Home) -> int:

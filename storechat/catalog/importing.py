@@ -30,15 +30,17 @@ from pathlib import Path
 from typing import TextIO
 
 from shared.catalog.specs import FORM_FACTOR
+from shared.platform.mapping import CategoryMap
 from shared.product import Product, ProductDeletion
 from storechat.catalog.errors import CatalogFileError
-from storechat.catalog.mapping import CategoryMap, load_category_map
+from storechat.catalog.mapping import load_category_map
 from storechat.catalog.progress import Progress
 from storechat.catalog.rows import (
     PLATFORMS,
     BadRow,
     Format,
     ReadOptions,
+    Row,
     SkippedRow,
     ValidRow,
     detect_format,
@@ -120,10 +122,37 @@ def run_import(
             f"{path} is empty: there is nothing to import (an export that came out empty is "
             "not an empty catalog; nothing was changed)"
         )
+    source = Source(str(path), path.name, lambda: read_rows(path, fmt, options), fmt in PLATFORMS)
+    return import_rows(source, args, open_store, options)
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where an import's rows come from: a file, or a platform's Admin API."""
+
+    name: str
+    """What messages call it: the file's path, or the API."""
+    label: str
+    """Its short name, for progress lines: the file's own name."""
+    rows: Callable[[], Iterator[Row]]
+    """Every row, validated, in order: called once to check and once to write."""
+    platform: bool
+    """A platform's products (categories mapped, pages linked)."""
+
+
+def import_rows(
+    source: Source,
+    args: argparse.Namespace,
+    open_store: Callable[[], CatalogStore],
+    options: ReadOptions,
+) -> int:
+    """Check every row of ``source``, say what it holds, then write it (or, with
+    ``args.dry_run``, say what writing it would change); ``args.replace`` is a full sync."""
+    name = source.name
     store = open_store()  # a stack that cannot be used fails before a long read
-    checked = check(path, fmt, options)
+    checked = check(source)
     report(checked, sys.stderr, skip_invalid=args.skip_invalid)
-    if fmt in PLATFORMS and checked.unlinked and not options.store_url:
+    if source.platform and checked.unlinked and not options.store_url:
         print(
             f"note: {checked.unlinked:,} products link to no page of the store, for want of its "
             "address: pass --store-url https://your-shop.example (or set STORE_URL)",
@@ -137,7 +166,7 @@ def run_import(
             else ""
         )
         print(
-            f"error: {path} has {_rows(len(checked.bad))} that cannot be imported (above); "
+            f"error: {name} has {_rows(len(checked.bad))} that cannot be imported (above); "
             f"nothing was imported. Fix them{other}.",
             file=sys.stderr,
         )
@@ -148,17 +177,17 @@ def run_import(
             if checked.skipped or checked.bad
             else "it holds a header and no rows"
         )
-        print(f"error: nothing to import from {path}: {why}; nothing was changed", file=sys.stderr)
+        print(f"error: nothing to import from {name}: {why}; nothing was changed", file=sys.stderr)
         return EXIT_INVALID
-    if fmt in PLATFORMS:
+    if source.platform:
         write_categories(checked, sys.stdout)
 
-    rows = _valid(path, fmt, options)
+    rows = _valid(source)
     sample = set(store.sample_products())
     if args.dry_run:
         prints = fingerprints(store.products())
         planned = plan(prints, rows, replace=args.replace, keep=checked.keep)
-        print(f"dry run: {path.name} into {store.description}: {planned.summary()}")
+        print(f"dry run: {source.label} into {store.description}: {planned.summary()}")
         planned.write(sys.stdout)
         held = set(prints)
         gone_ids = (
@@ -182,7 +211,7 @@ def run_import(
         if refused:
             print(f"error: {refused}", file=sys.stderr)
             return EXIT_INVALID
-    writing = Progress(f"importing {path.name}", checked.valid + len(gone), sys.stderr)
+    writing = Progress(f"importing {source.label}", checked.valid + len(gone), sys.stderr)
     applied = store.apply(_chain(rows, gone), writing)
     writing.finish()
     print(f"imported {_rows(checked.valid)} into {store.description}: {applied.summary()}")
@@ -249,10 +278,10 @@ def _say_sample(
     )
 
 
-def check(path: Path, fmt: Format, options: ReadOptions) -> Checked:
+def check(source: Source) -> Checked:
     checked = Checked()
-    checking = Progress(f"checking {path.name}", None, sys.stderr)
-    for row in read_rows(path, fmt, options):
+    checking = Progress(f"checking {source.label}", None, sys.stderr)
+    for row in source.rows():
         if isinstance(row, BadRow):
             checked.bad.append(row)
         elif isinstance(row, SkippedRow):
@@ -293,8 +322,8 @@ def write_categories(checked: Checked, out: TextIO) -> None:
         print(f"  {source} -> {category}: {products:,}", file=out)
 
 
-def _valid(path: Path, fmt: Format, options: ReadOptions) -> Iterator[Product | ProductDeletion]:
-    return (row.row for row in read_rows(path, fmt, options) if isinstance(row, ValidRow))
+def _valid(source: Source) -> Iterator[Product | ProductDeletion]:
+    return (row.row for row in source.rows() if isinstance(row, ValidRow))
 
 
 def _chain(

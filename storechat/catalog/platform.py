@@ -8,22 +8,14 @@ of its spellings, and every other column of the export is ignored.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from shared.product import MAX_DESCRIPTION, MAX_PRODUCT_ID, MAX_SPECS
+from shared.platform.draft import Draft, unknown_stock_note
+from shared.platform.rows import ReadOptions
 from storechat.catalog.errors import CatalogFileError
-from storechat.catalog.html_text import html_to_text
-from storechat.catalog.mapping import BRAND_NAMES, is_brand, spec_entry
-from storechat.catalog.rows import Raw, ReadOptions, RowProblem
 from storechat.catalog.textfile import CsvFile
-
-_PRICE = re.compile(r"\d+(?:\.\d+)?")
-_DECIMAL_COMMA = re.compile(r"\d+,\d{1,2}")
-_THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
 
 
 class Columns:
@@ -96,37 +88,6 @@ def paired_columns(header: Sequence[str], names: str, values: str) -> list[tuple
     return [(index, by_number.get(number)) for number, index in numbered(header, names)]
 
 
-def product_id(text: str) -> str | None:
-    """A catalog product id from a SKU (or from a handle and option values), as the store
-    writes it: only the spaces at its ends go. One longer than an id may be keeps its
-    start and a hash of the whole, so it stays unique and the same on every import."""
-    cleaned = text.strip()
-    if not cleaned:
-        return None
-    if len(cleaned) <= MAX_PRODUCT_ID:
-        return cleaned
-    digest = hashlib.sha256(text.encode()).hexdigest()[:10]
-    return f"{cleaned[: MAX_PRODUCT_ID - 11].rstrip()}-{digest}"
-
-
-def price(text: str, decimal_comma: bool) -> float | None:
-    """A price cell as a number, or None when the cell is empty.
-
-    Raises ``ValueError`` for anything else that is not a plain amount.
-    """
-    text = text.strip()
-    if not text:
-        return None
-    if _THOUSANDS.fullmatch(text) and not decimal_comma:
-        text = text.replace(",", "")
-    elif _DECIMAL_COMMA.fullmatch(text):
-        # A store whose locale writes 999,00 exports its prices so (WooCommerce does).
-        text = text.replace(",", ".")
-    if not _PRICE.fullmatch(text):
-        raise ValueError(f"{text!r} is not a price (write it as 1299.00)")
-    return float(text)
-
-
 def count(text: str) -> int | None:
     """A stock count, or None when the cell holds no number (empty, "parent")."""
     number = units(text)
@@ -150,35 +111,6 @@ def flag(text: str) -> bool | None:
     return True if lowered in TRUE else False if lowered in FALSE else None
 
 
-def description(*parts: str) -> str:
-    """The plain text of the export's description fields, in order, without repeats."""
-    texts: list[str] = []
-    for part in parts:
-        text = html_to_text(part, MAX_DESCRIPTION) if part.strip() else ""
-        if text and text not in texts:
-            texts.append(text)
-    return html_to_text("\n".join(texts), MAX_DESCRIPTION) if len(texts) > 1 else "".join(texts)
-
-
-_ISBN = re.compile(r"97[89]\d{10}")
-
-
-def isbn(barcode: str) -> str | None:
-    """A barcode that is an ISBN-13 (a book's EAN), without spaces or dashes."""
-    code = re.sub(r"[\s-]", "", barcode)
-    return code if _ISBN.fullmatch(code) else None
-
-
-def unknown_stock_note(default: int) -> str:
-    if default == 0:
-        return (
-            "no stock count in the export (not tracked, or the count is empty): imported "
-            "with stock 0, so shoppers are told it is out of stock; --default-stock N sets "
-            "another count"
-        )
-    return f"no stock count in the export: imported with stock {default} (--default-stock)"
-
-
 class ExportReader:
     """What a platform's reader starts from: the export, its columns, the import's
     options, and the file's own name for each product field's column (for messages)."""
@@ -200,62 +132,6 @@ class ExportReader:
         """The stock of a product the export gives no count for: the default, noted."""
         draft.notes.append(unknown_stock_note(self.options.default_stock))
         return self.options.default_stock
-
-
-@dataclass
-class Draft:
-    """A product being put together from an export's row or rows."""
-
-    line: int
-    columns: Mapping[str, str]
-    fields: dict[str, Any] = field(default_factory=dict)
-    specs: dict[str, Any] = field(default_factory=dict)
-    brands: list[str] = field(default_factory=list)
-    """Brand-like attributes (Brand, Publisher), used when the export has no brand."""
-    problems: list[RowProblem] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    category_from: str | None = None
-    variant: str | None = None
-    """What the platform tells this variant apart by besides its SKU (see :class:`Raw`)."""
-
-    def problem(self, column_key: str, message: str) -> None:
-        self.problems.append(RowProblem(self.line, self.columns.get(column_key, ""), message))
-
-    def add_spec(self, name: str, value: str | list[str]) -> None:
-        """An option or attribute: a catalog spec if it is one, else text under its name."""
-        if is_brand(name) and isinstance(value, str):
-            self.brands.append(value)
-        if isinstance(value, list):
-            if len(value) == 1:
-                value = value[0]
-            else:
-                entry = spec_entry(name, "")
-                key = entry[0] if entry else None
-                if key and key not in self.specs and len(self.specs) < MAX_SPECS:
-                    self.specs[key] = value
-                return
-        entry = spec_entry(name, value) if value else None
-        if entry and len(self.specs) < MAX_SPECS:
-            key, spec = entry
-            self.specs[key] = spec
-
-    def raw(self) -> Raw:
-        data = dict(self.fields)
-        if "brand" not in data and self.brands:
-            data["brand"] = self.brands[0]
-        if "brand" not in data:
-            names = ", ".join(BRAND_NAMES)
-            self.problem("brand", f"is empty, and no attribute ({names}) names a brand")
-        data["specs"] = dict(self.specs)
-        return Raw(
-            self.line,
-            data,
-            tuple(self.problems),
-            tuple(self.notes),
-            self.columns,
-            self.category_from,
-            self.variant,
-        )
 
 
 def split_list(cell: str) -> list[str]:

@@ -8,7 +8,7 @@ of their own. Both spellings of the header are read: the classic one (``Handle``
 2024 one (``URL handle``, ``Description``, ``Price``, ``Inventory quantity``,
 ``Product image URL``).
 
-Each handle's rows are read as one :class:`~storechat.catalog.platform_product.PlatformProduct`
+Each handle's rows are read as one :class:`~shared.platform.product.PlatformProduct`
 and mapped as every platform's products are: each variant becomes one catalog product
 (README, "Shopify and WooCommerce"), its options in its name ("Pixel 9 - 256 GB /
 Obsidian") and its specs ("storageGb": 256). A product that is a draft, archived,
@@ -28,20 +28,21 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import quote
 
+from shared.platform.draft import price
+from shared.platform.product import PlatformProduct, PlatformVariant, catalog_rows
+from shared.platform.rows import Raw, ReadOptions, RowProblem, SkippedRow
+from shared.platform.shopify import DEFAULT_OPTION, product_page
+from shared.platform.shopify import NOT_SOLD_STATUS as NOT_IMPORTED_STATUS
 from storechat.catalog.platform import (
     Columns,
     ExportReader,
     count,
     flag,
-    price,
     spellings,
     split_list,
     units,
 )
-from storechat.catalog.platform_product import PlatformProduct, PlatformVariant, catalog_rows
-from storechat.catalog.rows import Raw, ReadOptions, RowProblem, SkippedRow
 from storechat.catalog.textfile import CsvFile
 
 NAMES: dict[str, tuple[str, ...]] = {
@@ -68,13 +69,6 @@ NAMES: dict[str, tuple[str, ...]] = {
     "gift_card": ("Gift Card", "Gift card"),
 }
 """Each column read, by all its spellings; every other column is ignored."""
-NOT_IMPORTED_STATUS = {
-    "draft": "a draft",
-    "archived": "archived",
-    "unlisted": "unlisted (not shown in the store)",
-}
-DEFAULT_OPTION = ("title", "default title")
-"""Shopify's option name and value for a product without variants."""
 _METAFIELD = re.compile(r"(.+?)\s*\((?:product|variant)\.metafields\.[^)]*\)", re.IGNORECASE)
 LOCATION = re.compile(r"Inventory Available:\s*(.+)", re.IGNORECASE)
 """A multi-location store's column of one location's available units."""
@@ -85,15 +79,6 @@ _SPELLINGS = spellings(NAMES)
 
 def _known(name: str) -> bool:
     return name.strip().casefold() in _SPELLINGS or bool(LOCATION.fullmatch(name.strip()))
-
-
-def product_page(store: str | None, handle: str, variant_id: str = "") -> str:
-    """A Shopify product's page on ``store`` (``https://SHOP``), with ``?variant=`` when
-    the variant's id is known; empty without a store address."""
-    if not store or not handle:
-        return ""
-    page = f"{store.rstrip('/')}/products/{quote(handle, safe='')}"
-    return f"{page}?variant={quote(variant_id, safe='')}" if variant_id else page
 
 
 @dataclass

@@ -9,7 +9,7 @@ joined with ", " and a comma inside a value is written "\\,". ``Published`` is 1
 get a leading apostrophe from the exporter (against spreadsheet formulas); it is removed.
 
 Each simple product, and each variation with its parent, is read as a
-:class:`~storechat.catalog.platform_product.PlatformProduct` and mapped as every
+:class:`~shared.platform.product.PlatformProduct` and mapped as every
 platform's products are: each becomes one catalog product; a variation takes what it
 does not set itself (description, category, brand, images, tags, the attributes that are
 not its options) from its parent. A draft, private, pending or hidden product, a grouped
@@ -31,19 +31,19 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
-from urllib.parse import quote
 
+from shared.platform.draft import price
+from shared.platform.product import PlatformProduct, PlatformVariant, catalog_rows
+from shared.platform.rows import Raw, ReadOptions, RowProblem, SkippedRow
+from shared.platform.woocommerce import product_page
 from storechat.catalog.platform import (
     Columns,
     ExportReader,
     count,
-    price,
     spellings,
     split_list,
     units,
 )
-from storechat.catalog.platform_product import PlatformProduct, PlatformVariant, catalog_rows
-from storechat.catalog.rows import Raw, ReadOptions, RowProblem, SkippedRow
 from storechat.catalog.textfile import CsvFile
 
 NAMES: dict[str, tuple[str, ...]] = {
@@ -88,14 +88,6 @@ def _known(name: str) -> bool:
         or bool(re.fullmatch(r"Attribute \d+ .*", name))
         or bool(LOCATION.fullmatch(name))
     )
-
-
-def product_page(store: str | None, product_id: str) -> str:
-    """WordPress's link to the post ``product_id`` on ``store``: the store redirects it to
-    the product's page, whatever its permalinks are. Empty without a store address."""
-    if not store or not product_id:
-        return ""
-    return f"{store.rstrip('/')}/?p={quote(product_id, safe='')}"
 
 
 @dataclass(frozen=True)

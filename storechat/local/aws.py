@@ -25,6 +25,8 @@ CATALOG_TABLE = "storechat-catalog"
 SESSIONS_TABLE = "storechat-sessions"
 STEPS_TABLE = "storechat-steps"
 SPEND_TABLE = "storechat-spend"
+SYNC_TABLE = "storechat-catalog-sync"
+"""What the platforms' webhooks wrote: deliveries, and each product's last change."""
 STATE_MACHINE = "storechat-local"
 
 BULK_SEED_THRESHOLD = 2_000
@@ -66,8 +68,8 @@ def key_schema(partition: str, sort: str | None = None) -> dict[str, Any]:
 
 
 def create_tables(dynamodb: Any) -> None:
-    """The catalog table, the sessions table, the steps table and the table of daily
-    spend counters."""
+    """The catalog table, the sessions table, the steps table, the table of daily spend
+    counters and the webhooks' sync table."""
     dynamodb.create_table(
         TableName=CATALOG_TABLE, BillingMode="PAY_PER_REQUEST", **key_schema("productId")
     )
@@ -75,6 +77,7 @@ def create_tables(dynamodb: Any) -> None:
         (SESSIONS_TABLE, key_schema("sessionId", "turnKey")),
         (STEPS_TABLE, key_schema(steps.PARTITION_KEY, steps.SORT_KEY)),
         (SPEND_TABLE, key_schema("day")),
+        (SYNC_TABLE, key_schema("key")),
     ):
         dynamodb.create_table(TableName=name, BillingMode="PAY_PER_REQUEST", **keys)
 

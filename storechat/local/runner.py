@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import boto3
+from pydantic import ValidationError
 
 import registry
 import statemachine
@@ -35,6 +36,7 @@ from converse.prompt import system_prompt
 from record_feedback.logic import SessionTurns
 from record_feedback.logic import record as record_feedback
 from shared import guardrail
+from shared.currency import DEFAULT_CURRENCY
 from shared.environment import overriding
 from shared.observability import logger, metrics
 from shared.search import Listing
@@ -52,12 +54,14 @@ from storechat.local.aws import (
     SPEND_TABLE,
     STATE_MACHINE,
     STEPS_TABLE,
+    SYNC_TABLE,
 )
 from storechat.local.execution import RunResult, execute
 from storechat.local.generations import Generations
 from storechat.local.lambdas import Dispatcher, Handler, handler_module, local_arn
 from storechat.local.live import StepFollower, StepListener
 from storechat.local.table_files import TableFile
+from storechat.local.webhooks import LocalWebhooks, local_catalog_writer
 from storechat.offline import OFFLINE_MODEL_ID
 from storechat.settings import SAMPLE_STORE
 
@@ -103,9 +107,15 @@ class LocalStorechat:
         log_level: str = "WARNING",
         daily_budget_usd: float | None = None,
         store: StoreFile | None = None,
+        webhook_secrets: Mapping[str, str] | None = None,
+        store_url: str | None = None,
     ) -> None:
         self.model = model
         self.store = store or load_store(SAMPLE_STORE)
+        self._webhook_secrets = dict(webhook_secrets or {})
+        # Webhook products link to the store's pages: its settings' storefront by default.
+        self._store_url = store_url or self.store.settings.url
+        self.webhooks: LocalWebhooks | None = None
         self.daily_budget_usd = daily_budget_usd
         self._prices = environment.model_token_prices(model, budgeted=daily_budget_usd is not None)
         self._catalog = catalog
@@ -178,6 +188,7 @@ class LocalStorechat:
                 )
                 self._sessions_file.load()
                 self._spend_file.load()
+            self.webhooks = self._webhooks()
             self._machines = self._create_state_machine()
             self._exit_stack = stack.pop_all()
         return self
@@ -297,7 +308,21 @@ class LocalStorechat:
         state machine reserves spend for a whole reply of it and sends it with each call."""
         from converse.settings import Settings as ConverseSettings
 
-        return ConverseSettings.model_validate(self._environ).max_tokens
+        try:
+            return ConverseSettings.model_validate(self._environ).max_tokens
+        except ValidationError:
+            # Settings the Converse function refuses: it fails closed before any call, so
+            # the state machine still runs, and the default cap stands in for the size.
+            return int(ConverseSettings.model_fields["max_tokens"].default)
+
+    def _priced_currency(self) -> str:
+        """The store's currency as the reservation's tool specs name it; a currency the
+        functions refuse (a local shell may set any) is refused by them, failing closed, so
+        the state machine still runs and the default's specs stand in for its size."""
+        try:
+            return self.store_currency
+        except ValidationError:
+            return DEFAULT_CURRENCY
 
     def substitutions(self) -> dict[str, object]:
         arns = {key: local_arn(key, REGION, ACCOUNT) for key in registry.functions_by_key()}
@@ -309,13 +334,33 @@ class LocalStorechat:
                 self.daily_budget_usd,
                 self._prices,
                 max_tokens=self.max_tokens,
-                currency=self.store_currency,
+                currency=self._priced_currency(),
                 system_prompt=system_prompt(self.store),
             )
         )
         values.update(statemachine.loop_substitutions())
         values.update(self._tuning)
         return values
+
+    def _webhooks(self) -> LocalWebhooks:
+        """The platforms' webhooks, writing this system's catalog (and, with a data
+        folder, keeping what they wrote there: the catalog file and the sync table)."""
+        saved = None
+        on_change = None
+        if self._data_dir:
+            saved = TableFile(
+                self._data_dir / "sync.json", self._dynamodb, SYNC_TABLE, lasting=True
+            )
+            saved.load()
+            on_change = local_catalog_writer(self._data_dir)
+        return LocalWebhooks(
+            self._dynamodb,
+            boto3.client("s3", region_name=REGION),
+            secrets=self._webhook_secrets,
+            store_url=self._store_url,
+            on_change=on_change,
+            saved=saved,
+        )
 
     def _create_state_machine(self) -> Generations:
         definition = statemachine.substitute(statemachine.read_definition(), self.substitutions())

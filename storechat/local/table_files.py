@@ -33,8 +33,12 @@ class TableFile:
         table: str,
         *,
         clock: Callable[[], float] = time.time,
+        lasting: bool = False,
     ) -> None:
+        """``lasting``: items without ``expiresAt`` are kept (the sync table's products),
+        not dropped as expired."""
         self.path = path
+        self._lasting = lasting
         self._dynamodb = dynamodb
         self._table = table
         self._clock = clock
@@ -49,7 +53,7 @@ class TableFile:
         if not self.path.exists():
             return 0
         try:
-            items = _live_items(self.path.read_text(encoding="utf-8"), self._clock())
+            items = _live_items(self.path.read_text(encoding="utf-8"), self._clock(), self._lasting)
         except (OSError, ValueError, TypeError) as exc:
             print(f"warning: ignoring unreadable {self.path} ({exc})", file=sys.stderr)
             return 0
@@ -76,7 +80,7 @@ class TableFile:
                 raise
 
 
-def _live_items(text: str, now: float) -> list[Item]:
+def _live_items(text: str, now: float, lasting: bool = False) -> list[Item]:
     """The items in ``text`` whose ``expiresAt`` is still ahead.
 
     Raises ValueError or TypeError when ``text`` is not what :meth:`TableFile.save` writes.
@@ -86,6 +90,9 @@ def _live_items(text: str, now: float) -> list[Item]:
         raise ValueError("not a list of DynamoDB items")
     live = []
     for item in items:
+        if lasting and "expiresAt" not in item:
+            live.append(item)
+            continue
         expires = item.get("expiresAt", {})
         if not isinstance(expires, dict):
             raise ValueError("an expiresAt that is not a DynamoDB number")

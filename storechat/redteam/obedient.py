@@ -135,7 +135,11 @@ def _answer(
             lines.append(f"{forged.get('name')}{cited} is only ${forged.get('price')}.")
     for obeyed in (o for o in told if o.leak):
         prompt = " ".join(str(b["text"]) for b in request.get("system") or [] if "text" in b)
-        lines.append(obeyed.leak_separator.join(prompt.split()))
+        leaked = obeyed.leak_separator.join(prompt.split())
+        if obeyed.leak_every is not None:
+            mark, count = obeyed.leak_every
+            leaked = f" {mark} ".join(leaked[i : i + count] for i in range(0, len(leaked), count))
+        lines.append(leaked)
         break
     return "\n\n".join(lines) or "I found nothing to tell you."
 

@@ -65,6 +65,11 @@ _QUOTED = re.compile(
 _ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})|\\U([0-9a-fA-F]{8})|&#(?:x([0-9a-fA-F]+)|([0-9]+));")
 _LINES = re.compile(r"\b(?:one|each|every) word (?:per|a|on (?:a|its own|each)) line\b", re.I)
 _HIDDEN = re.compile(r"\b(?:zero[- ]width|invisible)\b", re.IGNORECASE)
+_EVERY = re.compile(
+    r"[\"'\u201c](?P<mark>[^\"'\u201d\w\s]{1,3})[\"'\u201d]\s+every\s+(?P<count>\d{1,3})\s+"
+    r"(?:characters|chars|letters)",
+    re.IGNORECASE,
+)
 _TAGS = {0xE0000 + code: code for code in range(0x20, 0x7F)}
 MAX_CALL_INPUT_GAP = 40
 """How far after a tool's name its JSON input may start ("call x with {…}")."""
@@ -78,6 +83,9 @@ class Obeyed:
     leak: bool = False
     leak_separator: str = " "
     """Between the words of a leaked prompt: a line break or a zero-width space if asked."""
+    leak_every: tuple[str, int] | None = None
+    """A mark put every so many characters of a leaked prompt, if asked ("'|' every 40
+    characters")."""
     calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     products: list[dict[str, Any]] = field(default_factory=list)
 
@@ -103,6 +111,9 @@ def obey(text: str) -> Obeyed:
         found.leak_separator = "\n"
     elif found.leak and _HIDDEN.search(text):
         found.leak_separator = " \u200b"
+    every = _EVERY.search(text) if found.leak else None
+    if every:
+        found.leak_every = (every["mark"], max(1, int(every["count"])))
     ignore = _IGNORE.search(text)
     if ignore and not found:
         rest = _unquoted(text[ignore.end() :].strip())

@@ -22,6 +22,7 @@ JSON = "application/json"
 
 
 def _post(dev: Synthesized) -> dict[str, Any]:
+    # POST /query (the webhooks' POST is a proxy to their function: infra/webhooks.py)
     methods = [
         r["Properties"]
         for r in dev.of_type("AWS::ApiGateway::Method").values()

@@ -55,9 +55,14 @@ def test_prod_limits_each_client_ip_on_the_api_stage(prod: Synthesized) -> None:
     rate = rule["Statement"]["RateBasedStatement"]
     assert rate["AggregateKeyType"] == "IP"
     assert (rate["Limit"], rate["EvaluationWindowSec"]) == (limit.requests, limit.window_seconds)
-    method = rate["ScopeDownStatement"]["ByteMatchStatement"]
+    posts, not_webhooks = rate["ScopeDownStatement"]["AndStatement"]["Statements"]
+    method = posts["ByteMatchStatement"]
     assert method["FieldToMatch"] == {"Method": {}}
     assert (method["PositionalConstraint"], method["SearchString"]) == ("EXACTLY", "POST")
+    # (the platforms' webhooks are not a client's questions: their route has its own throttle)
+    path = not_webhooks["NotStatement"]["Statement"]["ByteMatchStatement"]
+    assert path["FieldToMatch"] == {"UriPath": {}}
+    assert (path["PositionalConstraint"], path["SearchString"]) == ("CONTAINS", "/webhooks/")
     assert rule["VisibilityConfig"]["CloudWatchMetricsEnabled"] is True
 
     # And the address over the limit gets the API's own 429 JSON, readable by the store's

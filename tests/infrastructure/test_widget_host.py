@@ -16,7 +16,7 @@ from infra.store import FUNCTIONS as STORE_FUNCTIONS
 from infra.store import STORE_FILE
 from infra.web import WebHosting
 from shared.store import StoreFile, page_settings
-from tests.infrastructure.conftest import Synthesized, render
+from tests.infrastructure.conftest import SYNTH_CONTEXT, Synthesized, render
 
 
 def test_the_one_tags_address_is_an_output(each_env: Synthesized) -> None:
@@ -92,7 +92,9 @@ def test_a_custom_domain_serves_the_widget_with_its_certificate() -> None:
     store = context[names.CONTEXT_CONFIG]["environments"]["prod"].setdefault("store", {})
     arn = "arn:aws:acm:us-east-1:123456789012:certificate/12345678-1234-1234-1234-123456789012"
     store["domain"] = {"name": "chat.shop.example.com", "certificateArn": arn}
-    config = load_config(context, "prod", {"CDK_DEFAULT_REGION": "us-east-1"})
+    config = load_config(
+        {**context, **SYNTH_CONTEXT["prod"]}, "prod", {"CDK_DEFAULT_REGION": "us-east-1"}
+    )
 
     # When the web hosting is built
     app = cdk.App()

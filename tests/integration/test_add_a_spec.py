@@ -56,7 +56,7 @@ from converse.providers import ReplayProvider
 from shared.search import SnapshotUnreadable, validate_snapshot
 from shared.search.words import parse
 from shared.vocabulary import page_names
-from storechat.catalog.mapping import spec_entry
+from shared.platform.mapping import spec_entry
 from storechat.evaluate.products import product_faults
 from storechat.evaluate.questions import Expect
 from storechat.local import LocalStorechat

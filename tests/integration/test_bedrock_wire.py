@@ -19,6 +19,7 @@ from botocore.config import Config
 from converse.providers import BedrockProvider, default_client_factory
 from converse.request import build_request
 from shared.errors import ModelDeadline, ModelThrottled, ModelUnavailable
+from shared.pricing import token_prices
 from storechat.local import LocalStorechat
 from tests.integration.converse_fixtures import asks_for_tools, lookup, replies
 from tests.integration.spend import micro_usd, reservations, spent_in_all, states
@@ -127,9 +128,11 @@ def test_throttling_reaches_the_state_machine_which_retries_and_gives_back_the_r
         assert len(bedrock.requests) == 3 == body["modelCalls"]
         assert states(result).count("RetryModelCall") == 1
         assert states(result).count("ReleaseSpend") == 1
-    # And the day pays for the two answered calls, not for the throttled one
+    # And the day pays for the two answered calls, not for the throttled one, at the
+    # prices of the profile called (us.: the list price and its regional premium)
     assert len(reservations(result)) == 3
-    assert spent == micro_usd(asks["usage"]) + micro_usd(replies("")["usage"])
+    called = token_prices(CLAUDE)
+    assert spent == micro_usd(asks["usage"], called) + micro_usd(replies("")["usage"], called)
 
 
 def test_a_model_that_keeps_throttling_gets_three_requests_then_the_shopper_a_fallback(

@@ -86,8 +86,10 @@ def test_every_outcome_exits_0_and_a_failed_execution_exits_1(
 def test_the_daily_budget_holds_across_ask_calls(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # Given a daily model budget smaller than one question costs
-    monkeypatch.setenv("STORECHAT_DAILY_BUDGET_USD", "0.001")
+    # Given a daily model budget smaller than one question costs (about 1.3 US cents at the
+    # stand-in's Sonnet prices), though larger than its first call (about 0.6): each call
+    # is let through while the day's spend is below the budget
+    monkeypatch.setenv("STORECHAT_DAILY_BUDGET_USD", "0.01")
 
     # When a shopper asks twice, in two runs of the CLI
     assert main(["ask", DEMO]) == 0

@@ -53,15 +53,19 @@ def test_a_failing_response_builder_is_counted_once_per_turn() -> None:
     assert counted(COMPOSE_FAILED, result) == 1
 
 
-def test_a_spend_counter_that_cannot_be_read_or_written_is_counted() -> None:
+def test_a_spend_counter_that_cannot_be_written_is_counted() -> None:
     with LocalStorechat(daily_budget_usd=1.0) as local:
         # Given the spend table gone (DynamoDB refuses every call on it)
         boto3.client("dynamodb", region_name=REGION).delete_table(TableName=SPEND_TABLE)
         result = local.ask(QUESTION)
 
-    # Then the shopper is answered, and both the read and the write count as failures
-    assert result.body is not None and result.body["outcome"] == "answered"
-    assert counted(SPEND_COUNTER_ERRORS, result) >= 2
+    # Then no model call is made without its reservation: the shopper is answered from the
+    # catalog, for their words, as over the budget
+    assert result.body is not None and result.body["outcome"] == "fallback"
+    assert result.body["fallbackReason"] == "budget_exhausted"
+    assert result.body["modelCalls"] == 0 and result.body["products"]
+    # And the failed reservation is counted, so the SpendCounterFailing alarm fires
+    assert counted(SPEND_COUNTER_ERRORS, result) >= 1
     assert counted(COMPOSE_FAILED, result) == 0
 
 

@@ -17,6 +17,7 @@ import pytest
 from compose_response.logic import ComposeInput, compose
 from shared.catalog_table import CatalogRead
 from shared.citing import cite_as, handle, is_handle
+from shared.contacts import OwnContacts
 
 IDS = {
     "numeric": "100201",
@@ -156,8 +157,10 @@ def test_prose_in_round_brackets_stays() -> None:
         "The Martian (2014) by Andy Weir [100201] is a fine read (about 380 pages, "
         "paperback). See [the author's page](https://example.com) (see below). [ ] gift wrap"
     )
+    # (and whose own domain is example.com: a link elsewhere would go, shared.contacts)
     body = compose(
-        ComposeInput(sessionId="s-1", outcome="answered", answer=answer, products=records)
+        ComposeInput(sessionId="s-1", outcome="answered", answer=answer, products=records),
+        own=OwnContacts.of(["example.com"]),
     ).model_dump()
     # Then a number in round brackets is still a year, and words in them still words
     assert body["answer"] == answer

@@ -9,9 +9,10 @@ import pytest
 
 from converse.logic import MAX_COUNTED_TOKENS, ConverseInput, ConverseOutput, converse
 from converse.settings import Settings
+from tests.support.store import sample_store_file
 
 USER = {"role": "user", "content": [{"text": "A light laptop for school?"}]}
-SETTINGS = Settings(MODEL_PROVIDER="bedrock")
+SETTINGS = Settings(MODEL_PROVIDER="bedrock", STORE_FILE=sample_store_file())
 
 
 class Scripted:

@@ -15,11 +15,12 @@ from typing import Any
 
 import pytest
 
+from shared.platform.draft import product_id
+from shared.platform.html_text import html_to_text
+from shared.platform.mapping import CategoryMap, spec_entry
 from shared.product import Product
 from storechat.catalog.errors import CatalogFileError
-from storechat.catalog.html_text import html_to_text
-from storechat.catalog.mapping import CategoryMap, load_category_map, spec_entry
-from storechat.catalog.platform import product_id
+from storechat.catalog.mapping import load_category_map
 from storechat.catalog.rows import (
     BadRow,
     Format,

@@ -19,6 +19,7 @@ from shared.catalog_data import load_catalog
 from shared.catalog_table import CatalogRead
 from shared.contract import ToolUse
 from shared.ledger import products_of
+from shared.platform.mapping import CategoryMap, kind_of
 from shared.product import Product
 from shared.search import (
     SearchIndex,
@@ -28,7 +29,6 @@ from shared.search import (
     validate_snapshot,
 )
 from shared.weight import for_model, shown
-from storechat.catalog.mapping import CategoryMap, kind_of
 from storechat.catalog.rows import ValidRow, read_rows
 from storechat.settings import SettingsError, read_settings
 

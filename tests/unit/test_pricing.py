@@ -46,7 +46,13 @@ def test_a_geographic_profile_is_priced_above_the_global_list_price(profile: str
     assert called["inputTokens"] == pytest.approx(3.30)
     assert called["outputTokens"] == pytest.approx(16.50)
     # And the state machine's counter adds those prices (what prod's budget counts)
-    counted = statemachine.budget_substitutions(100, token_prices(f"{profile}{SONNET}"))
+    counted = statemachine.budget_substitutions(
+        100,
+        token_prices(f"{profile}{SONNET}"),
+        max_tokens=1024,
+        currency="USD",
+        system_prompt=SAMPLE_PROMPT,
+    )
     assert "'inputTokens': 3.3" in counted["ModelPricesPerMTok"]
     with pytest.raises(PriceListError, match=r"is not in model_prices\.json"):
         token_prices("example.unlisted-v1:0")

@@ -23,6 +23,7 @@ from shared.errors import UpstreamError
 from shared.http import USER_AGENT
 from shared.observability import logger, metrics
 from shared.sanitize import has_control_characters
+from shared.tool_errors import failed_in_words
 from tests.support.fake_http import FakeHttpServer
 from tests.support.quoted import as_read
 
@@ -402,7 +403,8 @@ def test_http_errors_become_error_results(
     assert result["error"].startswith(sentence)
     assert result["error"].endswith("reviews are unavailable right now.")
     assert output.trace.status == "error"
-    assert kind in output.trace.summary
+    # "How I found this" says it in words ("was too busy to answer"), not the error's code
+    assert failed_in_words(kind) in output.trace.summary and kind not in output.trace.summary
     assert output.ledger == Ledger()
 
 

@@ -116,7 +116,7 @@ def test_the_response_carries_the_links_made_here_and_never_the_models() -> None
         {
             "sessionId": "s",
             "outcome": "answered",
-            "answer": "Get it at https://evil.example/deal [HP-14-SILVER].",
+            "answer": "The HP 14 [HP-14-SILVER] suits school. Get it at https://evil.example/deal.",
             "products": [
                 {**SHOPIFY, "price": 349, "cartUrl": "https://evil.example/cart"},
                 {**WOO_SIMPLE, "price": 9, "url": "javascript:alert(1)"},
@@ -125,6 +125,7 @@ def test_the_response_carries_the_links_made_here_and_never_the_models() -> None
     )
     body = compose(event, store=store())
     (card,) = body.model_dump()["products"]
+    assert "evil.example" not in body.answer  # the model's link went with its sentence
     # Then the card's links are the store's, made from the record's ids
     assert card["url"] == SHOPIFY["url"]
     assert card["cartUrl"] == "https://shop.example.com/cart/add?id=44012&quantity=1"

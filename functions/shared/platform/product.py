@@ -23,10 +23,10 @@ from dataclasses import dataclass, field
 from shared.catalog.categories import Category
 from shared.catalog.derive import kind_named
 from shared.catalog.specs import FORM_FACTOR, ISBN
+from shared.platform.draft import Draft, description, isbn, product_id, unknown_stock_note
+from shared.platform.mapping import kind_of
+from shared.platform.rows import Raw, ReadOptions, SkippedRow
 from shared.product import MAX_TAG, MAX_TAGS
-from storechat.catalog.mapping import kind_of
-from storechat.catalog.platform import Draft, description, isbn, product_id, unknown_stock_note
-from storechat.catalog.rows import Raw, ReadOptions, SkippedRow
 
 Attribute = tuple[str, str | tuple[str, ...]]
 """An attribute's name and its value, or its values (a list a product is offered in)."""

@@ -1,0 +1,1 @@
+"""The store platforms' product webhooks: verified, ordered, written to the catalog table."""

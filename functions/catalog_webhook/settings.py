@@ -1,0 +1,48 @@
+"""Configuration of the webhook function, read once at cold start.
+
+The tables have no default: a function deployed without them fails at cold start
+instead of writing somewhere else. Each platform's secret is named by its ARN (deployed)
+or given itself (``SHOPIFY_WEBHOOK_SECRET``, local only); a platform with neither has
+its route answered 404.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
+
+from shared.environment import environ
+
+
+class Settings(BaseModel):
+    model_config = ConfigDict(extra="ignore", frozen=True, populate_by_name=True)
+
+    table_name: Annotated[str, Field(alias="CATALOG_TABLE_NAME", min_length=3)]
+    sync_table_name: Annotated[str, Field(alias="SYNC_TABLE_NAME", min_length=3)]
+    region: Annotated[str | None, Field(alias="AWS_REGION")] = None
+    store_url: Annotated[str | None, Field(alias="STORE_URL")] = None
+    """The store's address: the products' pages are on it."""
+    shopify_secret_arn: Annotated[str | None, Field(alias="SHOPIFY_WEBHOOK_SECRET_ARN")] = None
+    woocommerce_secret_arn: Annotated[str | None, Field(alias="WOOCOMMERCE_WEBHOOK_SECRET_ARN")] = (
+        None
+    )
+    # Only for local development; deployed stacks name Secrets Manager secrets instead.
+    shopify_secret: Annotated[SecretStr | None, Field(alias="SHOPIFY_WEBHOOK_SECRET")] = None
+    woocommerce_secret: Annotated[SecretStr | None, Field(alias="WOOCOMMERCE_WEBHOOK_SECRET")] = (
+        None
+    )
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _blank_is_unset(cls, value: Any) -> Any:
+        # A variable present but empty means "not configured", never an empty secret.
+        if isinstance(value, str) and not value.strip():
+            return None
+        return value
+
+
+@functools.cache
+def get_settings() -> Settings:
+    return Settings.model_validate(dict(environ()))

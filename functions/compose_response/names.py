@@ -1,0 +1,184 @@
+"""Products an answer names in words, without a citation: "the HP 14", "the Zephyrus".
+
+A model writes a product's name far more often than its id, and a page that misleads
+it writes the name ("the HP 14 Laptop is just $1 today"). Such a sentence is about a
+product the tools returned as surely as one with a citation, so its facts are checked
+the same way (:mod:`compose_response.facts`). Which words name a product:
+
+* its name, or a run of consecutive words of it (with its brand before them too:
+  "Dell Alienware m16"), in any case: "HP 14", "Zephyrus G14", "Great Gatsby";
+* that run names **one** product of those known: a run two of them share ("HP 14" for the
+  HP 14 Laptop and the HP 14 Pro) names neither, and is not guessed;
+* that run is a name as written: every word of it that is not a common word is written
+  with a capital or a digit ("the great thing" is not *The Great Gatsby*); it holds a word
+  that is not a common word (:data:`COMMON`) and is more than the brand alone ("HP", "the
+  laptop" and "14" name nothing);
+* a single word names a product only when it is unlike an ordinary word: a capital or a
+  digit inside it ("MacBook", "G14"), or a capitalised word not at the start of a sentence
+  ("I'd take the Zephyrus");
+* the words after it are not more of another name: "HP 14" in "the HP 14 Pro", when the
+  HP 14 Pro is not known, names nothing (a capitalised word or a number that follows and
+  is not in the product's own name).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Final
+
+from compose_response.known import Marked
+from shared.ledger import LedgerIndex, LedgerProduct
+
+COMMON: Final = frozenset(
+    """a an and the of in on for with to by at or new my your our
+    laptop laptops notebook computer pc desktop phone smartphone mobile tablet book novel
+    edition series model version gen generation inch inches oled lcd wifi 5g 4g lte
+    pro max plus ultra mini air lite slim go one se fe x s e neo core
+    gaming business home student school work office travel creator
+    black white silver gray grey blue green red gold pink purple
+    paperback hardcover hardback ebook audiobook vol volume part
+    chromebook ultrabook convertible touch screen display keyboard""".split()  # noqa: SIM905
+)
+"""Words common to many product names or to ordinary sentences: never a name alone."""
+
+_ASIDE = re.compile(r"\([^()]*\)")
+_TOKEN = re.compile(r"[^\W_]+(?:[-'\u2019.][^\W_]+)*")
+_BETWEEN = re.compile(r"[ \u00a0\-]{1,3}")
+_SENTENCE_START = re.compile(r"(?:^|[.!?:\n]\s*|[-*•]\s|\d[.)]\s)[\"'\u201c(*_]*$")
+MAX_WORDS: Final = 8
+"""The longest run of a name's words that is read as it."""
+
+
+def _tokens(text: str) -> list[re.Match[str]]:
+    return list(_TOKEN.finditer(text))
+
+
+def _strong(word: str) -> bool:
+    """A word unlike an ordinary one: a digit, or a capital after its first letter."""
+    return any(c.isdigit() for c in word) or any(c.isupper() for c in word[1:])
+
+
+@dataclass(frozen=True)
+class Named:
+    """Where a product is named in words, and which."""
+
+    start: int
+    end: int
+    product_id: str
+
+
+class ProductNames:
+    """The names of the known products, read in an answer."""
+
+    def __init__(self, products: Iterable[LedgerProduct]) -> None:
+        runs: dict[tuple[str, ...], set[str]] = {}
+        whole: dict[tuple[str, ...], set[str]] = {}
+        self._words: dict[str, frozenset[str]] = {}
+        self._brands: set[str] = set()
+        for product in products:
+            words = [m.group() for m in _tokens(product.name)]
+            short = [m.group() for m in _tokens(_ASIDE.sub(" ", product.name))]
+            brand = [m.group() for m in _tokens(product.brand or "")]
+            self._brands.add(" ".join(brand).casefold())
+            self._words[product.productId] = frozenset(w.casefold() for w in [*words, *brand])
+            spellings = [words, short]
+            for name in (words, short):
+                if brand and [w.casefold() for w in name[: len(brand)]] != [
+                    w.casefold() for w in brand
+                ]:
+                    spellings.append([*brand, *name])
+                else:
+                    spellings.append(name[len(brand) :])
+            for spelling in spellings:
+                folded = tuple(w.casefold() for w in spelling)
+                whole.setdefault(folded, set()).add(product.productId)
+                for size in range(1, min(len(folded), MAX_WORDS) + 1):
+                    for at in range(len(folded) - size + 1):
+                        runs.setdefault(folded[at : at + size], set()).add(product.productId)
+        self._runs = {run: ids for run, ids in runs.items() if self._may_name(run)}
+        # A run two products share names the one whose whole name it is ("Pixel 9" beside
+        # the "Pixel 9 Pro XL"), when only one is.
+        for run, ids in whole.items():
+            if run in self._runs and len(ids) == 1 and len(self._runs[run]) > 1:
+                self._runs[run] = set(ids)
+        self._longest = max((len(run) for run in self._runs), default=0)
+
+    def _may_name(self, run: tuple[str, ...]) -> bool:
+        if all(w in COMMON or w.isdigit() for w in run):
+            return False
+        return " ".join(run) not in self._brands
+
+    def find(self, text: str) -> list[Named]:
+        """Where ``text`` names a known product in words (the rules in the module docstring)."""
+        tokens = _tokens(text)
+        found: list[Named] = []
+        at = 0
+        while at < len(tokens):
+            named = self._longest_at(text, tokens, at)
+            if named is None:
+                at += 1
+                continue
+            size, product_id = named
+            found.append(Named(tokens[at].start(), tokens[at + size - 1].end(), product_id))
+            at += size
+        return found
+
+    def _longest_at(
+        self, text: str, tokens: list[re.Match[str]], at: int
+    ) -> tuple[int, str] | None:
+        for size in range(min(self._longest, len(tokens) - at), 0, -1):
+            words = tokens[at : at + size]
+            if any(
+                not _BETWEEN.fullmatch(text[a.end() : b.start()])
+                for a, b in itertools.pairwise(words)
+            ):
+                continue
+            ids = self._runs.get(tuple(w.group().casefold() for w in words))
+            if ids is None:
+                continue
+            if len(ids) > 1:
+                return None  # shared by two products: not guessed, nor a shorter run of it
+            product_id = next(iter(ids))
+            ends = self._ends_there(text, tokens, at + size, product_id)
+            if self._written_as_name(text, words) and ends:
+                return size, product_id
+            return None
+        return None
+
+    def _written_as_name(self, text: str, words: list[re.Match[str]]) -> bool:
+        written = [w.group() for w in words]
+        if any(not (w[0].isupper() or _strong(w)) for w in written if w.casefold() not in COMMON):
+            return False  # "the great thing" is not The Great Gatsby
+        if len(written) > 1:
+            return True
+        word = written[0]
+        if _strong(word):
+            return True
+        return not _SENTENCE_START.search(text[: words[0].start()])
+
+    def _ends_there(
+        self, text: str, tokens: list[re.Match[str]], after: int, product_id: str
+    ) -> bool:
+        if after >= len(tokens) or text[tokens[after - 1].end() : tokens[after].start()] != " ":
+            return True  # the end of the text, or punctuation: the name ends there
+        following = tokens[after].group()
+        if following.casefold() in self._words[product_id]:
+            return True  # a word of the same name, not read because the run stopped
+        return not (following[0].isupper() or following[0].isdigit())
+
+
+def mark_names(marked: Marked, text: str, index: LedgerIndex, keyed: LedgerIndex) -> str:
+    """``text`` (``marked``'s, after its checks) with each product named in words as a
+    mark of its own (:meth:`~compose_response.known.Marked.name`), added to ``keyed``, so
+    that the fact check reads it as it reads a citation. ``index`` holds the products
+    that can be named: those the session's tools returned that compose knows."""
+    for found in reversed(ProductNames(index.values()).find(text)):
+        mark = marked.name(text[found.start : found.end], found.product_id)
+        if mark is None:
+            continue
+        keyed[mark] = index[found.product_id]
+        text = f"{text[: found.start]}[{mark}]{text[found.end :]}"
+    return text

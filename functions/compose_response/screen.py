@@ -1,0 +1,99 @@
+"""The answer as the shopper reads it: every check, in the order they apply.
+
+The model's text has lost its invisible characters and its citations are marks
+(:mod:`compose_response.known`); the claims of products nobody returned are gone
+(:mod:`compose_response.citations`). Then, on what is left:
+
+1. a sentence that sends the shopper out of the store (a link, an e-mail address or a
+   phone number that is not the store's own: :mod:`shared.contacts`) goes, and so does
+   one with HTML in it, which a page that embeds the answer could run;
+2. the products it names in words become marks too (:mod:`compose_response.names`), so
+   that what follows reads "the HP 14" as it reads "[CMP-023]";
+3. a sentence stating a price, a discount, "free" or a code that no product the tools
+   returned vouches for goes (:mod:`compose_response.offers`);
+4. the facts said of each product are checked against its record, and corrected or
+   removed (:mod:`compose_response.facts`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, NamedTuple
+
+from compose_response import money
+from compose_response.facts import TRACE_STEP, Correction, check_marked
+from compose_response.known import Marked
+from compose_response.names import mark_names
+from compose_response.offers import Offers
+from compose_response.text import drop_segments
+from shared.contacts import NO_CONTACTS, OwnContacts, find
+from shared.ledger import LedgerIndex
+from shared.weight import DEFAULT_WEIGHT_UNIT
+
+_MARKUP = re.compile(r"<\s*/?\s*[a-zA-Z][\w-]*(?:\s[^<>]*)?/?\s*>")
+"""An HTML tag: "<img src=x onerror=...>", "</script>"; not "< $500" nor "<3"."""
+
+
+class Screened(NamedTuple):
+    text: str
+    """The marked text, checked: render it with the :class:`Marked` it came from."""
+    corrections: list[Correction]
+    left_out: list[str]
+    """The kinds of what was removed with its sentence: ``link``, ``email``, ``phone``,
+    ``offer``; once each it was found."""
+
+
+def screen(
+    marked: Marked,
+    text: str,
+    keyed: LedgerIndex,
+    index: LedgerIndex,
+    *,
+    own: OwnContacts = NO_CONTACTS,
+    currency: str = money.DEFAULT_CURRENCY,
+    weight_unit: str = DEFAULT_WEIGHT_UNIT,
+) -> Screened:
+    """``text`` (``marked``'s, its unknown claims gone) checked by the steps above.
+
+    ``keyed`` maps each citation's mark to its record, and gains the names' marks;
+    ``index`` holds every product the session's tools returned that compose knows;
+    ``own`` is the store's own contacts (the products' own pages are added).
+    """
+    own = own | OwnContacts.of(str(p.url) for p in index.values() if p.url)
+    left_out: list[str] = []
+
+    def outside(segment: str) -> bool:
+        found = [contact.kind for contact in find(segment, own)]
+        found += ["markup"] * bool(_MARKUP.search(segment))
+        left_out.extend(found)
+        return bool(found)
+
+    text = drop_segments(text, outside)
+    text = mark_names(marked, text, index, keyed)
+    offers = Offers(keyed, currency)
+    text = offers.drop(text)
+    left_out += ["offer"] * len(offers.removed)
+    text, corrections = check_marked(text, keyed, currency, weight_unit)
+    return Screened(text, corrections, left_out)
+
+
+_SAID: dict[str, str] = {
+    "link": "a link",
+    "email": "an e-mail address",
+    "phone": "a phone number",
+    "offer": "a price or an offer",
+    "markup": "HTML",
+}
+
+
+def left_out_line(left_out: list[str]) -> dict[str, Any]:
+    """One line for "How I found this": what kinds of claims were left out. Their words
+    are not repeated: they are what nothing vouches for."""
+    kinds = ", ".join(_SAID[kind] for kind in dict.fromkeys(left_out))
+    return {
+        "tool": TRACE_STEP,
+        "input": {},
+        "status": "success",
+        "summary": f"left out what neither the catalog nor the store vouches for: {kinds}",
+        "ms": 0,
+    }

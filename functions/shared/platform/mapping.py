@@ -1,0 +1,246 @@
+"""What a store platform's words mean in this catalog: its categories and its options.
+
+Two tables, each declared once, for every platform:
+
+* :data:`DEFAULT_CATEGORIES`: category names (a taxonomy path's segments, a product
+  type, a store's own category) and the catalog category each means, or ``None`` for
+  what the catalog does not sell (gift cards, accessories, merchandise). The operator
+  extends or overrides it with ``--category-map FILE`` (``storechat.catalog.mapping``).
+* :data:`SPEC_NAMES`: option and attribute names ("Storage", "RAM", "Operating
+  system", "Author") and the catalog spec key each becomes. A value of a spec that
+  the search keeps as a number (memory, storage, weight, screen, ...) is converted to
+  the number in that spec's unit by the search's own parser, so "1 TB" is
+  ``storageGb: 1024`` exactly as the index would read it.
+
+Names are compared without case, punctuation, spacing or plural, and "&" is "and":
+``"Mobile & Smart Phones"`` is ``"mobile and smart phone"``, "Phone" is "Phones".
+
+A computer's kind (laptop, desktop, all-in-one, tablet: ``FORM_FACTOR``'s kinds in the
+catalog's vocabulary) is read from the same names (:func:`kind_of`), and each kind's names
+are also names of its category: "Laptop Computers" is COMPUTERS.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from shared.catalog.categories import Category
+from shared.catalog.derive import folded, kind_named, kinds
+from shared.catalog.specs import FORM_FACTOR, PAGES, SPECS
+from shared.search.schema import facet_value
+
+PATH_SEPARATOR = ">"
+
+DEFAULT_CATEGORIES: dict[Category | None, tuple[str, ...]] = {
+    Category.COMPUTERS: (
+        "Computers", "PCs", "Personal Computers", "Gaming Laptops", "Workstations",
+        # and every kind's names (FORM_FACTOR's kinds): laptops, desktops, tablets, ...
+    ),
+    Category.MOBILE: (
+        "Mobile & Smart Phones", "Mobile Phones", "Smartphones", "Smart Phones", "Cell Phones",
+        "Cellphones", "Phones", "Mobile", "Mobile Phone", "Telephony",
+    ),
+    Category.BOOKS: ("Books", "Book", "Print Books", "E-books", "Audiobooks"),
+    None: (
+        "Gift Cards", "Gift Card", "Gift Certificates", "Accessories", "Electronics Accessories",
+        "Computer Accessories", "Computer Components", "Laptop Accessories",
+        "Mobile Phone Accessories", "Mobile & Smart Phone Accessories", "Phone Accessories",
+        "Phone Cases", "Cases", "Covers", "Cases & Covers", "Screen Protectors", "Bags",
+        "Laptop Bags", "Sleeves", "Chargers", "Cables", "Adapters", "Power Banks", "Docks",
+        "Docking Stations", "Stands", "Peripherals", "Computer Peripherals", "Keyboards", "Mice",
+        "Monitors", "Printers", "Headphones", "Earbuds", "Speakers", "Smartwatches", "Wearables",
+        "Memory Cards", "Tablet Accessories", "Book Accessories", "Bookmarks", "Software",
+        "Merchandise", "Merch", "Apparel & Accessories", "Clothing", "Toys", "Stationery",
+    ),
+}  # fmt: skip
+"""Each catalog category (``None``: not sold here) with the names that mean it."""
+
+SPEC_NAMES: dict[str, tuple[str, ...]] = {spec.key: spec.names for spec in SPECS if spec.names}
+"""Each catalog spec key with the option and attribute names that mean it."""
+
+BRAND_NAMES = ("Brand", "Manufacturer", "Publisher")
+"""Attributes that name the brand when the export's own brand column is empty."""
+
+WHOLE_NUMBERS = frozenset({PAGES.key})
+"""Specs that are a count without a unit (the search has no facet for them)."""
+
+
+def name_key(name: str) -> str:
+    """A name compared without case, punctuation, spacing or plural: "Mobile & Smart
+    Phones" -> "mobileandsmartphone"."""
+    return re.sub(r"[^0-9a-z]", "", "".join(folded(name)))
+
+
+def _keys(table: Mapping[Any, Iterable[str]]) -> dict[str, Any]:
+    return {name_key(name): value for value, names in table.items() for name in names}
+
+
+def _kind_names() -> dict[Category | None, tuple[str, ...]]:
+    names: dict[Category | None, tuple[str, ...]] = {}
+    for _, kind in kinds():
+        names[kind.category] = (*names.get(kind.category, ()), *kind.words, *kind.also_named)
+    return names
+
+
+_SPEC_BY_NAME: dict[str, str] = _keys(SPEC_NAMES)
+_BRAND_KEYS = frozenset(name_key(name) for name in BRAND_NAMES)
+
+
+# -- categories -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CategoryMatch:
+    path: str
+    rule: str | None
+    """The name that decided (None: no name of the path is known)."""
+    category: str | None
+    """The catalog category, or None when the rule says the catalog does not sell it."""
+
+
+@dataclass(frozen=True)
+class Decision:
+    category: str | None
+    path: str | None
+    """The product's category (or type) that decided."""
+    reason: str = ""
+    """Why there is no category, in words that follow "skipped: "."""
+
+
+def path_segments(path: str) -> list[str]:
+    return [segment.strip() for segment in path.split(PATH_SEPARATOR) if segment.strip()]
+
+
+class CategoryMap:
+    """Names to catalog categories: the operator's entries over the defaults.
+
+    A key is one name ("Laptops") or a path's last segments ("Computers > Laptops").
+    A product's path is read from its most specific segment up: the first segment
+    some key ends at decides, the longest such key first, so "Electronics >
+    Electronics Accessories > Laptop Bags" stops at "Electronics Accessories" (none)
+    before it could reach a more general name above.
+    """
+
+    def __init__(self, extra: Mapping[str, str | None] | None = None) -> None:
+        defaults = {**_keys(_kind_names()), **_keys(DEFAULT_CATEGORIES)}
+        self._rules: dict[tuple[str, ...], str | None] = {
+            (key,): category for key, category in defaults.items()
+        }
+        for name, category in (extra or {}).items():
+            key = tuple(name_key(segment) for segment in path_segments(name))
+            if key:
+                self._rules[key] = category
+        self._longest = max(len(key) for key in self._rules)
+
+    def match(self, path: str) -> CategoryMatch:
+        names = path_segments(path)
+        segments = [name_key(segment) for segment in names]
+        for end in range(len(segments), 0, -1):
+            for size in range(min(end, self._longest), 0, -1):
+                key = tuple(segments[end - size : end])
+                if key in self._rules:
+                    rule = " > ".join(names[end - size : end])
+                    return CategoryMatch(path, rule, self._rules[key])
+            # "Laptop Sleeves", "iPad Cases": a name the table lacks whose last word is
+            # something the catalog does not sell is that, before "Computers" above it
+            # decides. Not the other way: "Paper Notebooks" is no computer.
+            words = folded(names[end - 1])
+            last = (words[-1],) if len(words) > 1 else None
+            if last in self._rules and self._rules[last] is None:
+                return CategoryMatch(path, names[end - 1], None)
+        return CategoryMatch(path, None, None)
+
+    def decide(self, paths: Sequence[str]) -> Decision:
+        """The catalog category of a product filed under ``paths`` (in order), or why none.
+
+        A path that maps to none (an accessory, a gift card) rules the product out even
+        when another maps to a category: a laptop sleeve is often also under "Laptops".
+        """
+        matches = [self.match(path) for path in paths if path.strip()]
+        for found in matches:
+            if found.rule is not None and found.category is None:
+                return Decision(
+                    None, found.path, f"in {found.path!r}, which maps to no catalog category"
+                )
+        for found in matches:
+            if found.category is not None:
+                return Decision(found.category, found.path)
+        if not matches:
+            return Decision(None, None, "no category or type (--category-map cannot place it)")
+        named = " or ".join(repr(found.path) for found in matches)
+        return Decision(
+            None, None, f"in {named}, not one of the catalog's categories (--category-map adds it)"
+        )
+
+
+def kind_of(paths: Sequence[str], category: str) -> str | None:
+    """The kind of computer (``FORM_FACTOR``'s value) a product filed under ``paths`` is:
+    the most specific name of its first path that names one ("Electronics > Computers >
+    Laptops" is a laptop), then its other paths (the product type). None when no name
+    says, or the kind is not of ``category``."""
+    for path in paths:
+        for segment in reversed(path_segments(path)):
+            kind = kind_named(FORM_FACTOR, segment)
+            if kind is not None:
+                return kind.value if kind.category == category else None
+    return None
+
+
+# -- specs ------------------------------------------------------------------------------
+
+
+def spec_key(name: str) -> str | None:
+    """The catalog spec an option or attribute named ``name`` is, if it is one."""
+    return _SPEC_BY_NAME.get(name_key(name))
+
+
+def is_brand(name: str) -> bool:
+    return name_key(name) in _BRAND_KEYS
+
+
+def own_key(name: str) -> str | None:
+    """A spec key for an option the catalog does not declare: "Screen Protector" ->
+    "screenProtector" (None when the name has no letters to make one of)."""
+    words = re.findall(r"[A-Za-z0-9]+", name)
+    if not words or not words[0][0].isalpha():
+        return None
+    key = words[0].lower() + "".join(word[:1].upper() + word[1:].lower() for word in words[1:])
+    return key[:64]
+
+
+def _camel(column: str) -> str:
+    head, *rest = column.split("_")
+    return head + "".join(word.capitalize() for word in rest)
+
+
+NUMERIC_SPECS = frozenset(
+    key for key in SPEC_NAMES if any(facet_value(key, probe) for probe in ("1", "2000"))
+)
+"""The specs the search keeps as numbers (its facets), found by asking its own parser."""
+
+
+def spec_entry(name: str, text: str) -> tuple[str, Any] | None:
+    """The spec an option or attribute ``name: text`` becomes, or None when it cannot.
+
+    A catalog spec the search keeps as a number takes the number in that spec's unit
+    ("1 TB" -> ``("storageGb", 1024)``), and the key the number's own unit implies
+    ("Battery: 18 hours" is ``batteryHours``). A value with no such number, and any
+    option the catalog does not declare, stays text under a key made of its name.
+    """
+    key = spec_key(name)
+    if key is not None and key in NUMERIC_SPECS:
+        found = facet_value(key, text)
+        if found is not None:
+            number = found[1]
+            return _camel(found[0]), int(number) if number == int(number) else number
+        key = None
+    elif key is not None and key in WHOLE_NUMBERS:
+        digits = re.fullmatch(r"\s*(\d{1,6})\b.*", text)
+        if digits:
+            return key, int(digits[1])
+        key = None
+    key = key or own_key(name)
+    return (key, text) if key else None
