@@ -34,6 +34,7 @@ from infra.api_templates import (
     upstream_error_template,
 )
 from infra.config import EnvironmentConfig
+from infra.feedback import method_options as feedback_method_options
 from infra.nag import acknowledge
 from infra.runtime import log_group
 from infra.trace import method_options
@@ -87,7 +88,11 @@ class QueryApi(Construct):
                 data_trace_enabled=False,
                 metrics_enabled=True,
                 tracing_enabled=True,
-                method_options={**method_options(config), **webhook_options(config)},
+                method_options={
+                    **method_options(config),
+                    **webhook_options(config),
+                    **feedback_method_options(config),
+                },
             ),
         )
 

@@ -11,6 +11,7 @@ from infra.api_templates import cors_override
 from infra.config import EnvironmentConfig
 from infra.data import Data
 from infra.edge import ClientRateLimitAcl
+from infra.feedback import FeedbackRoute
 from infra.loop import Loop
 from infra.monitoring import Monitoring
 from infra.names import NO_WEB_ACL
@@ -74,6 +75,14 @@ class StorechatStack(Stack):
             allowed_origins=[self.web.url, *config.store.settings.allowedOrigins],
         )
         self.trace.serve(self.api.query, self.api.origins, cors_override(self.api.origins))
+        self.feedback = FeedbackRoute(
+            self,
+            "Feedback",
+            lambdas=lambdas,
+            sessions=self.data.sessions,
+            query=self.api.query,
+            origins=self.api.origins,
+        )
         self.webhooks: CatalogWebhooks | None = None
         if self.data.catalog is not None and deployed(config):
             self.webhooks = CatalogWebhooks(

@@ -28,6 +28,7 @@ from storechat.catalog.commands import add_catalog_commands
 from storechat.catalog.errors import CatalogError
 from storechat.doctor.command import add_doctor_arguments, run_doctor
 from storechat.evaluate.command import add_eval_arguments, run_eval
+from storechat.insights.command import add_insights_arguments, run_insights
 from storechat.local import LocalStorechat, RunResult
 from storechat.printing import model_label, print_answer, print_trace, step_printer
 from storechat.redteam.command import DEFAULT_MODEL as RED_TEAM_MODEL
@@ -295,6 +296,18 @@ def build_parser(settings: LocalSettings | None = None) -> argparse.ArgumentPars
     )
     add_doctor_arguments(doctor)
     doctor.set_defaults(func=run_doctor)
+
+    insights = sub.add_parser(
+        "insights",
+        help="what shoppers asked for, what the store does not carry, and answers rated down",
+        description="Read the turns (a deployed stack's with --stack, else the local ones) and "
+        "print, for the period: questions and sessions, outcomes, searches that found nothing, "
+        "what was asked for that the catalog does not carry, the questions asked most, the "
+        "answers rated down with their comments, and the products shown, clicked and added "
+        "to cart most.",
+    )
+    add_insights_arguments(insights)
+    insights.set_defaults(func=run_insights)
 
     add_catalog_commands(sub, home=lambda: settings.home, store_url=lambda: settings.store_url)
     parser.set_defaults(settings=settings)

@@ -3,7 +3,8 @@
 Requests are validated with ``shared.api`` and answered by one
 :class:`~storechat.local.LocalStorechat` that lives as long as the server, and
 execution statuses map to HTTP statuses as the deployed API maps them, with the
-error codes of ``shared.vocabulary``:
+error codes of ``shared.vocabulary``. ``POST /query/{turnId}/feedback`` answers from
+the deployed function's own code (``record_feedback.logic``):
 
 =====================  =====  =======================
 execution              HTTP   body
@@ -139,9 +140,11 @@ class StorechatHandler(JsonRequestHandler):
     server: StorechatHTTPServer
 
     _STEPS = re.compile(r"^/query/([^/]*)/steps$")
+    """``GET /query/{turnId}/steps``: the live trace of a running question."""
     _WEBHOOK = re.compile(r"^/webhooks/([a-z]+)$")
     """``POST /webhooks/{platform}``: a store platform's product webhook."""
-    """``GET /query/{turnId}/steps``: the live trace of a running question."""
+    _FEEDBACK = re.compile(r"^/query/([^/]*)/feedback$")
+    """``POST /query/{turnId}/feedback``: a rating of an answer, or a click on its products."""
     _ROUTES: dict[str, tuple[str, ...]] = {
         "/query": ("POST", "OPTIONS"),
         "/config.json": ("GET", "HEAD"),
@@ -203,14 +206,22 @@ class StorechatHandler(JsonRequestHandler):
             )
             return
         steps = self._STEPS.match(path)
+        feedback = self._FEEDBACK.match(path)
         webhook = self._WEBHOOK.match(path)
-        static = None if path in self._ROUTES or steps or webhook else self._static_file(path)
+        api = path == "/query" or steps or feedback
+        static = None if path in self._ROUTES or api or webhook else self._static_file(path)
         allowed = self._ROUTES.get(path) or (
-            ("GET", "HEAD", "OPTIONS") if steps else ("GET", "HEAD") if static else None
+            ("GET", "HEAD", "OPTIONS")
+            if steps
+            else ("POST", "OPTIONS")
+            if feedback
+            else ("GET", "HEAD")
+            if static
+            else None
         )
         if webhook:
             allowed = ("POST",)
-        elif path == "/query" or steps:
+        elif api:
             if not self._api_origin(method, allowed or ()):
                 return
         elif allowed:
@@ -232,6 +243,10 @@ class StorechatHandler(JsonRequestHandler):
             self._webhook(webhook.group(1))
         elif steps:
             self._steps(unquote(steps.group(1)))
+        elif feedback:
+            raw = self._read_body()
+            if raw is not None:
+                self._send_json(*self.server.local.feedback(unquote(feedback.group(1)), raw))
         elif path == "/config.json":
             # "model" is local only: the page shows a badge for the offline model.
             local = self.server.local

@@ -142,7 +142,8 @@ export function productCard(product, id) {
   const name = product.name || product.productId;
   const pageUrl = safeLink(product.url);
   return el("li", { class: "cards__item" },
-    el("article", { class: "card", id, tabindex: "-1", "aria-labelledby": `${id}-name` },
+    el("article", { class: "card", id, tabindex: "-1", "aria-labelledby": `${id}-name`,
+      dataset: { productId: String(product.productId) } },
       productImage(product, pageUrl),
       el("p", { class: "card__kind", text: kind }),
       el("h3", { class: "card__name", id: `${id}-name` },

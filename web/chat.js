@@ -2,8 +2,9 @@
 // (launcher.js): asking, New conversation, kept turns put back (and followed from other
 // tabs), citations followed. The other modules hold one concern each: config.js
 // (config.json and names.json), session.js (the kept session), api.js (POST /query),
-// steps.js (the live trace), turns.js with answer-text.js, cards.js and trace.js (what a
-// turn shows), composer.js (the message box), view.js (the chat's elements) and dom.js.
+// steps.js (the live trace), turns.js with answer-text.js, cards.js, trace.js and
+// feedback.js (what a turn shows, its rating and its products' clicks), composer.js
+// (the message box), view.js (the chat's elements) and dom.js.
 //
 // Safety rule for every module: text from the model or the server is only ever placed
 // with textContent / createTextNode, never parsed as HTML.
@@ -11,6 +12,7 @@
 import { describeFailure, postQuery, REQUEST_TIMEOUT_MS } from "./api.js";
 import { createComposer } from "./composer.js";
 import { page } from "./config.js";
+import { reportProductClick } from "./feedback.js";
 import { announcer, el, reducedMotion, scrollToTurn } from "./dom.js";
 import { session } from "./session.js";
 import { followSteps, newTurnId, showSteps } from "./steps.js";
@@ -60,9 +62,9 @@ export function startChat(view) {
 
     if (result.kind === "ok") {
       const body = result.body;
-      session.keep(message, body);
+      session.keep(message, body, turnId);
       state.shown = session.version();
-      const turn = answerTurn(body, `turn-${++state.turn}`, { sentSessionId });
+      const turn = answerTurn(body, `turn-${++state.turn}`, { sentSessionId, askedAs: turnId });
       conversation.append(turn);
       scrollToTurn(turn);
       const heading = body.outcome === "fallback" ? "storechat could not finish. " : "storechat answered. ";
@@ -120,9 +122,9 @@ export function startChat(view) {
     conversation.replaceChildren();
     welcome.hidden = turns.length > 0;
     const kept = document.createDocumentFragment();
-    for (const { message, body } of turns) {
+    for (const { message, body, turnId } of turns) {
       if (typeof message !== "string" || !body || typeof body !== "object") continue;
-      kept.append(userTurn(message), answerTurn(body, `turn-${++state.turn}`));
+      kept.append(userTurn(message), answerTurn(body, `turn-${++state.turn}`, { askedAs: turnId }));
     }
     conversation.append(kept);
   }
@@ -135,6 +137,7 @@ export function startChat(view) {
   composer.start(ask, view.examples);
   view.newConversation.addEventListener("click", startNewConversation);
   conversation.addEventListener("click", followCitation);
+  conversation.addEventListener("click", reportProductClick);
   restore();
   // Another tab of the site asked or started over: show the same conversation here.
   session.follow(() => {

@@ -44,8 +44,9 @@ export const session = {
     const kept = read();
     return kept ? `${kept.sessionId}:${kept.turns?.length}` : "";
   },
-  keep(message, body) {
-    const turns = [...this.turns(), { message, body }].slice(-MAX_KEPT_TURNS);
+  /** Keep an answer; `turnId`: the page's id of the question, which its rating is sent under. */
+  keep(message, body, turnId) {
+    const turns = [...this.turns(), { message, body, turnId }].slice(-MAX_KEPT_TURNS);
     const sessionId = typeof body.sessionId === "string" ? body.sessionId : this.id;
     write({ sessionId, turns, at: Date.now() });
   },

@@ -5,6 +5,7 @@ import { answerBlock, correctionMarks } from "./answer-text.js";
 import { productCard } from "./cards.js";
 import { page } from "./config.js";
 import { el, lookup } from "./dom.js";
+import { ratingBlock } from "./feedback.js";
 import { traceBlock } from "./trace.js";
 
 const NOTICE_TONES = { fallback: "warn", refused: "muted" };
@@ -15,7 +16,9 @@ export function notice(tone, title, detail) {
     detail && el("p", { class: "notice__detail", text: detail }));
 }
 
-export function answerTurn(body, turnId, { sentSessionId } = {}) {
+/** An answer; `turnId` is its element id, `askedAs` the page's id for the question (its
+ * ratings and clicks are sent under it; none for an answer kept from before). */
+export function answerTurn(body, turnId, { sentSessionId, askedAs } = {}) {
   const products = Array.isArray(body.products) ? body.products : [];
   const cards = new Map();
   for (const product of products) {
@@ -27,7 +30,9 @@ export function answerTurn(body, turnId, { sentSessionId } = {}) {
     }
   }
   const outcome = body.outcome || "answered";
-  const item = el("li", { class: `turn turn--assistant turn--${outcome}`, id: turnId, dataset: { outcome } });
+  const rated = typeof askedAs === "string" && typeof body.sessionId === "string";
+  const item = el("li", { class: `turn turn--assistant turn--${outcome}`, id: turnId,
+    dataset: rated ? { outcome, turnId: askedAs, sessionId: body.sessionId } : { outcome } });
   item.append(el("h2", { class: "visually-hidden", text: "storechat's answer" }));
 
   const title = (lookup(page.names.outcomes, outcome) || {}).notice;
@@ -62,6 +67,7 @@ export function answerTurn(body, turnId, { sentSessionId } = {}) {
     notes.push("I couldn't save this turn, so a follow-up may not remember it.");
   }
   for (const text of notes) item.append(el("p", { class: "answer__note", text }));
+  if (rated) item.append(ratingBlock(askedAs, body.sessionId));
   item.append(traceBlock(body));
   return item;
 }

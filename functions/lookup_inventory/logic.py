@@ -35,7 +35,17 @@ from typing import Any
 from lookup_inventory.records import SnapshotRecords, compact, full_record
 from lookup_inventory.schema import MAX_OFFSET, InventoryInput, corrected_words
 from shared.catalog_table import STOP_RETRYING_S, CatalogSource, Product
-from shared.contract import MAX_RESULT_BYTES, Ledger, ToolCall, ToolOutput, ToolUse, result_size
+from shared.contract import (
+    MAX_DEMAND_WORD_CHARS,
+    MAX_DEMAND_WORDS,
+    MAX_RESULT_BYTES,
+    Demand,
+    Ledger,
+    ToolCall,
+    ToolOutput,
+    ToolUse,
+    result_size,
+)
 from shared.errors import CatalogUnavailable
 from shared.search import CatalogNotIndexedYet, SearchIndex, SearchQuery, SearchResult
 from shared.search.query import MAX_LIMIT
@@ -92,6 +102,8 @@ class Found:
     remarks: list[str] = field(default_factory=list)
     asked: dict[str, str] = field(default_factory=dict)
     """Each product id asked for, as the model wrote it, with the id it names."""
+    unknown: list[str] | None = None
+    """A search's words and brand the catalog does not know; None for a lookup by id."""
 
 
 def run(
@@ -196,6 +208,7 @@ def _search(
         exact=result.count_is_exact,
         relaxed=list(result.relaxed),
         understood=dict(result.understood),
+        unknown=list(result.unknown),
         ranks={pid: rank for rank, pid in enumerate(result.product_ids)},
         end=page.offset + len(window),
     )
@@ -382,4 +395,10 @@ def _answer(call: ToolCall, query: InventoryInput, found: Found, page: Page) -> 
     if found.asked and isinstance(asked.get("productIds"), list):
         ids = [found.asked.get(pid, pid) for pid in asked["productIds"]]
         asked = {**asked, "productIds": ids}
-    return call.success(for_model, summary, Ledger(products=records), trace_input=asked)
+    demand = None
+    if found.unknown is not None:
+        unknown = [word[:MAX_DEMAND_WORD_CHARS] for word in found.unknown[:MAX_DEMAND_WORDS]]
+        demand = Demand(found=found.count, relaxed=list(found.relaxed), unknown=unknown)
+    return call.success(
+        for_model, summary, Ledger(products=records), trace_input=asked, demand=demand
+    )

@@ -176,6 +176,13 @@ INDEX_CATALOG = Function(
     subsegments=True,
 )
 
+RECORD_FEEDBACK = Function(
+    "record_feedback",
+    "POST /query/{turnId}/feedback: a shopper's rating of an answer or a click on a product",
+    # One query and one update of the sessions table; a page waits for neither.
+    5,
+    256,
+)
 CATALOG_WEBHOOK = Function(
     "catalog_webhook",
     "Writes the store platforms' product webhooks to the catalog table",
@@ -185,9 +192,10 @@ CATALOG_WEBHOOK = Function(
     subsegments=True,
 )
 
-BACKGROUND: tuple[Function, ...] = (SEED_CATALOG, INDEX_CATALOG, CATALOG_WEBHOOK)
+BACKGROUND: tuple[Function, ...] = (SEED_CATALOG, INDEX_CATALOG, CATALOG_WEBHOOK, RECORD_FEEDBACK)
 """Lambdas beside the loop: the state machine never invokes them (infra/data.py,
-infra/search.py and infra/webhooks.py deploy them with their triggers)."""
+infra/search.py, infra/webhooks.py and infra/feedback.py deploy them with their triggers
+or route)."""
 
 INVENTORY_TOOL = Tool("lookup_inventory", INVENTORY_DESCRIPTION, InventoryInput, LOOKUP_INVENTORY)
 REVIEWS_TOOL = Tool("get_computer_reviews", REVIEWS_DESCRIPTION, ReviewsInput, GET_COMPUTER_REVIEWS)

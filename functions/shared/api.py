@@ -53,10 +53,11 @@ class RequestRejected(ValueError):
     """A request body that breaks the contract; ``str()`` is the message a user sees."""
 
 
-_ID_NAMES = {"sessionId": "session id", "turnId": "turn id"}
+_ID_NAMES = {"sessionId": "session id", "turnId": "turn id", "productId": "product id"}
 
 
-def _describe(exc: ValidationError) -> str:
+def describe_validation(exc: ValidationError) -> str:
+    """The reasons a body breaks its model, as a user reads them: ``field: rule; ...``."""
     problems = []
     for err in exc.errors():
         where = ".".join(str(p) for p in err["loc"]) or "body"
@@ -92,7 +93,7 @@ def parse_query(
     try:
         request = QueryRequest.model_validate(data)
     except ValidationError as exc:
-        raise RequestRejected(_describe(exc)) from exc
+        raise RequestRejected(describe_validation(exc)) from exc
     if len(request.message) > max_message_chars:
         raise RequestRejected(f"message: at most {max_message_chars} characters")
     return request

@@ -27,6 +27,8 @@ from shared.tool_errors import describe_validation_error
 MAX_RESULT_BYTES = 4_500
 """The most a single toolResult may put in front of the model, as UTF-8 JSON."""
 MAX_TRACE_INPUT_CHARS = 500
+MAX_DEMAND_WORDS = 10
+MAX_DEMAND_WORD_CHARS = 80
 
 Status = Literal["success", "error"]
 
@@ -41,12 +43,27 @@ class ToolUse(BaseModel):
     input: Annotated[dict[str, Any], Field(default_factory=dict)]
 
 
+class Demand(BaseModel):
+    """What a catalog search asked for that the store does not meet, in the search's own
+    reading of the words: how many products matched, what it had to drop to show any
+    (``shared.search.plan``), and the words and brand the catalog does not know. Saved
+    with the turn (``storechat insights`` reports it); never read by the model."""
+
+    found: Annotated[int, Field(ge=0)]
+    relaxed: list[str] = Field(default_factory=list)
+    unknown: list[Annotated[str, Field(max_length=MAX_DEMAND_WORD_CHARS)]] = Field(
+        default_factory=list, max_length=MAX_DEMAND_WORDS
+    )
+
+
 class TraceEntry(BaseModel):
     tool: str
     input: dict[str, Any]
     status: Status
     summary: Annotated[str, Field(description="What the tool told the model, in one line")]
     ms: Annotated[int, Field(ge=0)]
+    demand: Demand | None = None
+    """A catalog search's :class:`Demand`; None for every other call."""
 
 
 class Ledger(BaseModel):
@@ -82,7 +99,9 @@ class ToolOutput(BaseModel):
     trace: TraceEntry
 
     def dump(self) -> dict[str, Any]:
-        return self.model_dump(by_alias=True)
+        # Only a search has a demand: no other call's trace line grows a null.
+        unset = {"trace": {"demand"}} if self.trace.demand is None else None
+        return self.model_dump(by_alias=True, exclude=unset)
 
     @property
     def error_kind(self) -> str | None:
@@ -194,8 +213,9 @@ class ToolCall:
         ledger: Ledger | None = None,
         *,
         trace_input: dict[str, Any] | None = None,
+        demand: Demand | None = None,
     ) -> ToolOutput:
-        return tool_output(
+        output = tool_output(
             self.tool_use,
             status="success",
             for_model=for_model,
@@ -204,6 +224,8 @@ class ToolCall:
             ledger=ledger,
             trace_input=trace_input,
         )
+        output.trace.demand = demand
+        return output
 
     def failure(self, kind: str, message: str, summary: str) -> ToolOutput:
         """An error result: ``message`` tells the model, ``summary`` the trace."""

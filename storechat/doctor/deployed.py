@@ -25,6 +25,8 @@ class Output:
     QUERY_URL: Final = "QueryUrl"
     WEB_URL: Final = "WebUrl"
     SPEND_TABLE_NAME: Final = "SpendTableName"
+    SESSIONS_TABLE_NAME: Final = "SessionsTableName"
+    STATE_MACHINE_ARN: Final = "StateMachineArn"
     BRAVE_SECRET_ARN: Final = "BraveSecretArn"
     CATALOG_INDEX_BUCKET: Final = "CatalogIndexBucketName"
     ALARM_TOPIC_ARN: Final = "AlarmTopicArn"

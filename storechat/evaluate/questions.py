@@ -82,6 +82,7 @@ Kind = Literal[
     "language",
     "unclear",
     "imported",
+    "feedback",
 ]
 
 MAX_TURNS = 5
@@ -215,6 +216,20 @@ class Question(BaseModel):
     kind: Kind
     turns: Annotated[list[_Turn], Field(min_length=1, max_length=MAX_TURNS)]
     expect: Expect
+    # Not checked: what a shopper saw and said, for whoever writes ``expect``
+    # (``storechat insights --as-eval`` writes them from answers rated down).
+    shown: list[str] | None = None
+    note: Annotated[str | None, Field(max_length=600)] = None
+
+    @model_validator(mode="after")
+    def _feedback_says_what_is_right(self) -> Self:
+        # A shopper's complaint is not a check: until the team writes what a right answer
+        # satisfies, the question would pass whatever the answer.
+        if self.kind == "feedback" and not self.expect.model_dump(exclude_none=True):
+            raise ValueError(
+                "expect: write what a right answer satisfies (from the note) before it is run"
+            )
+        return self
 
     @model_validator(mode="after")
     def _follow_up_has_a_previous_turn(self) -> Self:

@@ -23,6 +23,7 @@ import tempfile
 import uuid
 from collections.abc import Iterator, Mapping
 from contextlib import ExitStack, contextmanager
+from http import HTTPStatus
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +33,8 @@ from pydantic import ValidationError
 import registry
 import statemachine
 from converse.prompt import system_prompt
+from record_feedback.logic import SessionTurns
+from record_feedback.logic import record as record_feedback
 from shared import guardrail
 from shared.currency import DEFAULT_CURRENCY
 from shared.environment import overriding
@@ -428,6 +431,14 @@ class LocalStorechat:
         if result.status == "SUCCEEDED" and self._sessions_file:
             self._sessions_file.save()
         return result
+
+    def feedback(self, turn_id: str, raw: bytes) -> tuple[HTTPStatus, dict[str, Any]]:
+        """``POST /query/{turnId}/feedback``'s status and body: the deployed function's
+        code, on moto's sessions table; what it records is saved with the sessions."""
+        status, body = record_feedback(SessionTurns(self._dynamodb, SESSIONS_TABLE), turn_id, raw)
+        if status == HTTPStatus.OK and self._sessions_file:
+            self._sessions_file.save()
+        return status, body
 
     def steps(self, turn_id: str) -> str | None:
         """``GET /query/{turnId}/steps``'s body: the deployed route's query, on moto."""

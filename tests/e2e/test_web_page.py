@@ -338,6 +338,13 @@ def test_the_page_can_be_used_from_the_keyboard_alone(
     keyboard.press("Enter")
     expect(answer.locator(".trace__item").first).to_be_visible()
 
+    # And before it the answer's rating buttons, "Not helpful" then "Helpful" (issue 34)
+    keyboard.press("Shift+Tab")
+    expect(answer.get_by_role("button", name="Not helpful")).to_be_focused()
+    assert has_focus_ring(page)
+    keyboard.press("Shift+Tab")
+    expect(answer.get_by_role("button", name="Helpful", exact=True)).to_be_focused()
+
     # And a citation link, on Enter, moves focus to its product card
     keyboard.press("Shift+Tab")
     citation = answer.locator("a.cite").last

@@ -26,6 +26,7 @@ def _post(dev: Synthesized) -> dict[str, Any]:
     methods = [
         r["Properties"]
         for r in dev.of_type("AWS::ApiGateway::Method").values()
+        # POST /query; POST /query/{turnId}/feedback is a function's (test_feedback_route)
         if r["Properties"]["HttpMethod"] == "POST"
         and r["Properties"]["Integration"]["Type"] != "AWS_PROXY"
     ]

@@ -100,7 +100,7 @@ def test_the_api_can_only_start_the_state_machine(each_env: Synthesized) -> None
         render(r["Properties"])
         for r in each_env.of_type("AWS::ApiGateway::Method").values()
         if r["Properties"]["HttpMethod"] == "POST"
-        and r["Properties"]["Integration"]["Type"] != "AWS_PROXY"  # not the webhooks'
+        and r["Properties"]["Integration"]["Type"] != "AWS_PROXY"  # not a function's route
     )
     role = post["Integration"]["Credentials"].strip("<>").removesuffix(".Arn")
     assert _grants(each_env, role) == {"states:StartSyncExecution": {f"<{machine_id}>"}}

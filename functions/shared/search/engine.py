@@ -171,23 +171,33 @@ class _Search:
     def run(self, query: SearchQuery) -> SearchResult:
         explicit = explicit_fields(query)
         words = parse(query.keywords, explicit) if query.keywords else Words()
-        corrected = self.corrections(query, words)
+        unknown, corrected = self._reading(query, words)
         if corrected:
             assert query.keywords is not None  # only keywords have plain words
             words = parse(respell(query.keywords, corrected), explicit)
         result = self._relaxed(query, words)
-        return replace(result, corrected=corrected) if corrected else result
+        unmet = [word for word in unknown if word not in corrected]
+        brand = (query.brandId or "").strip()
+        if brand and not any(brand.casefold() in known for known in self.index.brands):
+            unmet.append(brand)
+        return replace(result, corrected=corrected, unknown=unmet)
 
     def corrections(self, query: SearchQuery, words: Words) -> dict[str, str]:
+        return self._reading(query, words)[1]
+
+    def _reading(self, query: SearchQuery, words: Words) -> tuple[list[str], dict[str, str]]:
+        """The plain words that are none of the index's, and what those it can read as
+        another word are read as."""
         if not words.plain or not self.index.spelling:
-            return {}
+            return [], {}
         corrector = Corrector(self.db, self._matches, category=query.category)
         unknown = corrector.unknown(words)
         if not unknown:
-            return {}
+            return [], {}
         explicit = make_plan(query, LEVELS[0], Words(), self.index.brands).filter_words
         implied = make_plan(query, LEVELS[0], words, self.index.brands).filter_words
-        return corrector.corrections(words, unknown, filters=explicit, context=implied)
+        corrected = corrector.corrections(words, unknown, filters=explicit, context=implied)
+        return unknown, corrected
 
     def _matches(self, text: str) -> bool:
         return (

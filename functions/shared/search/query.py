@@ -114,6 +114,10 @@ class SearchResult:
     corrected: dict[str, str] = field(default_factory=dict)
     """Words of the keywords that matched nothing, and what they were read as instead:
     ``{"labtop": "laptop", "harrypotter": "harry potter"}``."""
+    unknown: list[str] = field(default_factory=list)
+    """What was asked for that the catalog does not know: words of the keywords that are
+    none of its words and were read as none of them, and a ``brandId`` no brand of it
+    contains. The store's unmet demand (``storechat insights``)."""
 
     @property
     def product_ids(self) -> list[str]:
