@@ -70,14 +70,16 @@ def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, A
     request = ComposeInput.model_validate(event)
     settings = get_settings()
     left_s = context.get_remaining_time_in_millis() / 1000 - DEADLINE_MARGIN_S
+    store = read_store_file(settings.store_file) if settings.store_file else None
     body = compose(
         request,
         currency=settings.store_currency,
         weight_unit=settings.weight_unit,
         catalog=catalog(),
         deadline_s=time.monotonic() + left_s,
-        store=read_store_file(settings.store_file).settings if settings.store_file else None,
+        store=store.settings if store else None,
         own=settings.own,
+        terms=store.policiesText if store else "",
     )
     _show_check(Turn.of(request.steps), body, context)
     metrics.add_metric(name="Conversations", unit=MetricUnit.Count, value=1)

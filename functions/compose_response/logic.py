@@ -190,6 +190,7 @@ def _checked(
     catalog: earlier.Catalog | None,
     deadline_s: float | None,
     own: OwnContacts,
+    terms: str = "",
 ) -> Checked:
     """The model's answer checked: its citations recognised (:mod:`compose_response.known`),
     the claims no tool vouches for removed, its facts checked."""
@@ -203,7 +204,14 @@ def _checked(
     text, keyed, unverified = _without_claims(marked, index)
     started = time.perf_counter()
     text, corrections, left_out = screen(
-        marked, text, keyed, index, own=own, currency=currency, weight_unit=weight_unit
+        marked,
+        text,
+        keyed,
+        index,
+        own=own,
+        currency=currency,
+        weight_unit=weight_unit,
+        terms=terms,
     )
     check_ms = int((time.perf_counter() - started) * 1000)
     products = _cited(marked, text, keyed)
@@ -262,13 +270,15 @@ def compose(
     deadline_s: float | None = None,
     store: Store | None = None,
     own: OwnContacts = NO_CONTACTS,
+    terms: str = "",
 ) -> ResponseBody:
     """The body for ``event``. ``currency`` is the store's, the currency of its prices;
     ``weight_unit`` the store's, which a corrected weight is said in;
     ``catalog`` reads the earlier turns' products the answer cites again (none without
     it), before ``deadline_s`` (monotonic); ``store`` makes the products' links, and its
     storefront and contact are its own, as ``own`` is (links and contacts the answer may
-    hold, :mod:`shared.contacts`)."""
+    hold, :mod:`shared.contacts`); ``terms`` is the store's own words (its policies), whose
+    prices the answer may repeat."""
     unverified: list[str] = []
     corrections: list[Correction] = []
     check_ms = 0
@@ -284,7 +294,7 @@ def compose(
         if store is not None:
             own = own | store_contacts(store)
         answer, products, corrections, unverified, refused, check_ms, left_out = _checked(
-            event, currency, weight_unit, catalog, deadline_s, own
+            event, currency, weight_unit, catalog, deadline_s, own, terms
         )
     room = MAX_ANSWER_CHARS - (len(TRUNCATED_NOTE) + 2 if event.outcome == "truncated" else 0)
     if len(answer) > room:

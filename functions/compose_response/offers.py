@@ -21,6 +21,10 @@ vouched for here, or removed with its sentence (its bullet, in a list):
   when it names none;
 * **a discount code** ("code PIXEL1", "coupon: SAVE90"): no tool returns one, so every one
   goes.
+
+The store's own words (its policies, which its policies tool returns) vouch for the
+prices they state, of no product ("express delivery costs $12.99"), and for a sentence
+of theirs repeated as they write it ("free on orders over $50").
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ from compose_response.amounts import other_prices
 from compose_response.compare import Claim, agrees
 from compose_response.facts import stated
 from compose_response.text import CITATION, drop_segments
-from compose_response.units import halfwidth, quantities
+from compose_response.units import Quantity, halfwidth, quantities
 from shared.ledger import LedgerIndex, LedgerProduct
 
 _CODE: Final = re.compile(
@@ -78,6 +82,12 @@ def _price_claims(view: str, store: str) -> list[Claim]:
     return [claim for claim in claims if stated(claim, view)]
 
 
+def _price_claims_in(text: str, store: str) -> list[Quantity]:
+    """Every price ``text`` writes, in any notation."""
+    view = halfwidth(text)
+    return [q for q in [*quantities(view), *other_prices(view, store)] if q.kind == "price"]
+
+
 def _vouched_price(claim: Claim, products: Iterable[LedgerProduct], store: str) -> bool:
     return any(
         value is not None and agrees(claim, "price", value, store)
@@ -107,9 +117,13 @@ def _product_like(view: str, brands: set[str], *, owned: bool) -> list[re.Match[
 class Offers:
     """What the products a turn's tools returned vouch for, read against each sentence."""
 
-    def __init__(self, keyed: LedgerIndex, store: str = money.DEFAULT_CURRENCY) -> None:
+    def __init__(
+        self, keyed: LedgerIndex, store: str = money.DEFAULT_CURRENCY, terms: str = ""
+    ) -> None:
         self._keyed = keyed
         self._store = store
+        self._terms = [q.value for q in _price_claims_in(terms, store)]
+        self._terms_text = " ".join(halfwidth(terms).casefold().split())
         self._known = list({p.productId: p for p in keyed.values()}.values())
         self._brands = {p.brand.casefold() for p in self._known if p.brand}
         self.removed: list[str] = []
@@ -132,6 +146,8 @@ class Offers:
         code = _CODE.search(view)
         if code:
             return f"code {code['code']}"
+        if self._terms_text and " ".join(view.casefold().split()) in self._terms_text:
+            return None  # the store's own words, as its policies write them
         free = _FREE.search(view)
         if free and not (owners and all(p.price == 0 for p in owners)):
             return free.group()
@@ -148,7 +164,10 @@ class Offers:
             named = [run for run in runs if run.end() <= claim.start]
             if named and (not owners or named[-1].start() > _last_citation(view, claim.start)):
                 return f"{named[-1].group()} at {view[claim.start : claim.end]}"
-            if not owners and not _vouched_price(claim, self._known, self._store):
+            if not owners and not (
+                _vouched_price(claim, self._known, self._store)
+                or any(agrees(claim, "price", value, self._store) for value in self._terms)
+            ):
                 return view[claim.start : claim.end]
         return None
 

@@ -52,12 +52,14 @@ def screen(
     own: OwnContacts = NO_CONTACTS,
     currency: str = money.DEFAULT_CURRENCY,
     weight_unit: str = DEFAULT_WEIGHT_UNIT,
+    terms: str = "",
 ) -> Screened:
     """``text`` (``marked``'s, its unknown claims gone) checked by the steps above.
 
     ``keyed`` maps each citation's mark to its record, and gains the names' marks;
     ``index`` holds every product the session's tools returned that compose knows;
-    ``own`` is the store's own contacts (the products' own pages are added).
+    ``own`` is the store's own contacts (the products' own pages are added); ``terms``
+    the store's own words (its policies), whose prices are its own.
     """
     own = own | OwnContacts.of(str(p.url) for p in index.values() if p.url)
     left_out: list[str] = []
@@ -70,7 +72,7 @@ def screen(
 
     text = drop_segments(text, outside)
     text = mark_names(marked, text, index, keyed)
-    offers = Offers(keyed, currency)
+    offers = Offers(keyed, currency, terms)
     text = offers.drop(text)
     left_out += ["offer"] * len(offers.removed)
     text, corrections = check_marked(text, keyed, currency, weight_unit)
