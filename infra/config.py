@@ -26,6 +26,7 @@ from infra import names
 from infra.config_blocks import (
     Alarms,
     CatalogIndex,
+    CatalogSync,
     ClientRateLimit,
     ConfigBlock,
     Guardrail,
@@ -156,6 +157,8 @@ class EnvironmentConfig(ConfigBlock):
 
     catalog_index: CatalogIndex = CatalogIndex()
     webhooks: Webhooks = Webhooks()
+    catalog_sync: CatalogSync | None = None
+    """The scheduled full pull; unset (or ``false``): no schedule, no function."""
 
     alarms: Alarms = Alarms()
 
@@ -172,7 +175,7 @@ class EnvironmentConfig(ConfigBlock):
             raise ValueError(f"must be one of {list(LOG_RETENTION_DAYS)}")
         return value
 
-    @field_validator("client_rate_limit", mode="before")
+    @field_validator("client_rate_limit", "catalog_sync", mode="before")
     @classmethod
     def _off(cls, value: Any) -> Any:
         return None if value is False else value
@@ -224,6 +227,11 @@ class EnvironmentConfig(ConfigBlock):
             raise ValueError("catalog_source 'http' needs products_api_url")
         if self.catalog_source == "dynamodb" and self.products_api_url:
             raise ValueError("products_api_url is only used with catalog_source 'http'")
+        if self.catalog_sync is not None and self.catalog_source != "dynamodb":
+            raise ValueError(
+                "catalog_sync writes the catalog table: it needs catalog_source 'dynamodb' "
+                "(with 'http', the store's Products API is the catalog)"
+            )
         model_region = self.bedrock_region or self.region
         if self.uses_inference_profile and model_region:
             prefix = next(p for p in PROFILE_REGIONS if self.model_id.startswith(p))

@@ -3,6 +3,7 @@ frozen model that refuses keys it does not know. No CDK imports here either."""
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Literal
 from urllib.parse import urlsplit
 
@@ -119,3 +120,52 @@ class Webhooks(ConfigBlock):
     throttling: Throttling = Throttling(rate_limit=10, burst_limit=20)
     """The routes' own throttle: a bulk edit in the store's admin sends a delivery per
     product, and the platforms retry what is throttled."""
+
+
+_RATE = re.compile(r"rate\((\d+) (minute|minutes|hour|hours|day|days)\)")
+_CRON = re.compile(r"cron\(\S+( \S+){5}\)")
+SHORTEST_SYNC_MINUTES = 60
+"""A pull may take up to the function's 15 minutes and reads the whole catalog: hourly at
+most, so runs never overlap and the platform's API limits are left to the store's apps."""
+
+
+def _schedule(expression: str) -> str:
+    rate = _RATE.fullmatch(expression)
+    if rate:
+        count = int(rate[1])
+        minutes = count * {"minute": 1, "hour": 60, "day": 1440}[rate[2].removesuffix("s")]
+        if count < 1 or (count == 1) != (not rate[2].endswith("s")):
+            raise ValueError(f"{expression!r}: write rate(1 day), rate(6 hours), ...")
+        if minutes < SHORTEST_SYNC_MINUTES:
+            raise ValueError(
+                f"{expression!r} is more often than hourly: a pull reads the whole catalog and "
+                "may take up to 15 minutes (webhooks carry each change as it happens)"
+            )
+        return expression
+    if _CRON.fullmatch(expression):
+        return expression
+    raise ValueError(
+        f"{expression!r} is not an EventBridge schedule: rate(1 day), rate(6 hours) or "
+        "cron(0 3 * * ? *) (six fields, UTC)"
+    )
+
+
+class CatalogSync(ConfigBlock):
+    """The scheduled full pull from the store platform's Admin API into the catalog table
+    (``functions/catalog_sync``), with ``catalog_source: dynamodb``. Its token is a
+    Secrets Manager secret the stack creates blank (README, "Connect your store")."""
+
+    platform: Literal["shopify", "woocommerce"]
+    api_url: Annotated[str, Field(pattern=r"^https://[^\s/?#]+/?$")]
+    """Shopify: the shop's admin address, ``https://SHOP.myshopify.com``; WooCommerce: the
+    WordPress site (``https://shop.example.com``)."""
+    schedule: Annotated[str, AfterValidator(_schedule)] = "rate(1 day)"
+    """When it runs (EventBridge, UTC): ``rate(1 day)``, ``cron(0 3 * * ? *)``."""
+    enabled: bool = True
+    """``false`` deploys the function and its secret with the schedule off: put the token,
+    try a dry run (``{"dryRun": true}``), then turn it on."""
+    allow_shrink: bool = False
+    """Let a pull delete more than half of the store's products (the shrink guard)."""
+    store_url: Annotated[str | None, Field(pattern=r"^https?://[^\s/?#]+/?$")] = None
+    """The store's address, which products' pages are on: ``webhooks.store_url``, else
+    ``store.url``, when unset."""

@@ -60,6 +60,7 @@ class Monitoring(Construct):
         api_stage: str,
         execution_logs: logs.ILogGroup,
         access_logs: logs.ILogGroup,
+        catalog_sync: lambda_.IFunction | None = None,
     ) -> None:
         super().__init__(scope, id)
         settings = config.alarms
@@ -300,6 +301,18 @@ class Monitoring(Construct):
                 threshold=1,
             ),
         ]
+        if catalog_sync is not None:
+            self.alarms.append(
+                alarm(
+                    "CatalogSyncErrors",
+                    "The scheduled full pull from the store platform's Admin API failed (a blank "
+                    "or refused token, an API that kept failing; see the function's log): "
+                    "products whose webhooks were missed stay as they are until a pull succeeds.",
+                    metric=catalog_sync.metric_errors(statistic="Sum", period=period),
+                    threshold=1,
+                    evaluation_periods=1,
+                )
+            )
         if config.catalog_source == "dynamodb":
             minutes = settings.index_iterator_age_minutes
             self.alarms.append(

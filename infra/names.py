@@ -118,6 +118,14 @@ class Outputs(StrEnum):
         "WebhooksUrl",
         "The platforms' webhooks: append /shopify or /woocommerce",
     )
+    CATALOG_SYNC_SECRET_ARN = (
+        "CatalogSyncSecretArn",
+        "Put the store platform's Admin API token here (README, Connect your store)",
+    )
+    CATALOG_SYNC_FUNCTION = (
+        "CatalogSyncFunctionName",
+        'The scheduled full pull: invoke it with {"dryRun": true} to see what it would change',
+    )
     ALARM_TOPIC_ARN = "AlarmTopicArn", "Subscribe to get the alarms"
     MODEL_ID = "ModelId", "The model (or inference profile) Converse calls"
     MODEL_REGION = "ModelRegion", "Where Converse is called"

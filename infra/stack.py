@@ -8,6 +8,7 @@ from constructs import Construct
 from infra import names
 from infra.api import QueryApi
 from infra.api_templates import cors_override
+from infra.catalog_sync import CatalogSyncSchedule
 from infra.config import EnvironmentConfig
 from infra.data import Data
 from infra.edge import ClientRateLimitAcl
@@ -93,6 +94,16 @@ class StorechatStack(Stack):
                 catalog=self.data.catalog,
                 api=self.api.api,
             )
+        self.catalog_sync: CatalogSyncSchedule | None = None
+        if self.data.catalog is not None and config.catalog_sync is not None:
+            self.catalog_sync = CatalogSyncSchedule(
+                self,
+                "CatalogSync",
+                config=config,
+                settings=config.catalog_sync,
+                lambdas=lambdas,
+                catalog=self.data.catalog,
+            )
         self.web.publish(api_url=self.api.url)
         self.edge: ClientRateLimitAcl | None = None
         if config.client_rate_limit is not None:
@@ -116,6 +127,7 @@ class StorechatStack(Stack):
             api_stage=self.api.stage_name,
             execution_logs=self.loop.log_group,
             access_logs=self.api.access_logs,
+            catalog_sync=self.catalog_sync.function if self.catalog_sync else None,
         )
 
         outputs = {
@@ -146,5 +158,8 @@ class StorechatStack(Stack):
                 "woocommerce"
             ].secret_arn
             outputs[names.Outputs.WEBHOOKS_URL] = f"{self.api.url}/webhooks"
+        if self.catalog_sync is not None:
+            outputs[names.Outputs.CATALOG_SYNC_SECRET_ARN] = self.catalog_sync.secret.secret_arn
+            outputs[names.Outputs.CATALOG_SYNC_FUNCTION] = self.catalog_sync.function.function_name
         for key, value in outputs.items():
             CfnOutput(self, key, value=value, description=key.description)

@@ -22,32 +22,21 @@ is deleted: deletions are rare, updates are not.
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Iterator
-from decimal import Decimal
 from typing import Any
 
-from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
+from boto3.dynamodb.types import TypeDeserializer
 from botocore.exceptions import ClientError
 
 from catalog_webhook.logic import Change, Written
+from shared import catalog_writes
+from shared.catalog_writes import PARTITION_KEY, delete, put, scan_items
 
-PARTITION_KEY = "productId"
 SYNC_KEY = "key"
 DELIVERY_TTL_S = 3 * 24 * 3600
-BATCH = 25
-"""BatchWriteItem takes at most 25 requests."""
-MAX_ATTEMPTS = 5
 
-_serializer = TypeSerializer()
 _deserializer = TypeDeserializer()
-
-
-def to_item(product: dict[str, Any]) -> dict[str, Any]:
-    """A product in DynamoDB's typed form; numbers go as Decimal, as DynamoDB keeps them."""
-    plain: dict[str, Any] = json.loads(json.dumps(product), parse_float=Decimal)
-    return {key: _serializer.serialize(value) for key, value in plain.items()}
 
 
 class DynamoSyncStore:
@@ -108,36 +97,19 @@ class DynamoSyncStore:
             # whole table).
             held = []
         gone = sorted(set(held) - set(rows) - set(change.kept))
-        requests = [{"PutRequest": {"Item": to_item(p.model_dump())}} for p in change.products]
-        requests += [{"DeleteRequest": {"Key": {PARTITION_KEY: {"S": pid}}}} for pid in gone]
-        for start in range(0, len(requests), BATCH):
-            self._write(requests[start : start + BATCH])
+        requests = [put(product) for product in change.products] + [delete(pid) for pid in gone]
+        catalog_writes.write(self._client, self._catalog, requests, sleep=self._sleep)
         return Written(rows, gone)
 
     def _rows_of(self, platform_product_id: str) -> Iterator[str]:
         """The catalog's rows of a platform product the sync table does not know."""
         if not platform_product_id:
             return
-        request: dict[str, Any] = {
-            "TableName": self._catalog,
-            "ProjectionExpression": PARTITION_KEY,
-            "FilterExpression": "platformProductId = :id",
-            "ExpressionAttributeValues": {":id": {"S": platform_product_id}},
-        }
-        while True:
-            page = self._client.scan(**request)
-            for item in page.get("Items", []):
-                yield item[PARTITION_KEY]["S"]
-            if "LastEvaluatedKey" not in page:
-                return
-            request["ExclusiveStartKey"] = page["LastEvaluatedKey"]
-
-    def _write(self, requests: list[dict[str, Any]]) -> None:
-        pending = requests
-        for attempt in range(MAX_ATTEMPTS):
-            answer = self._client.batch_write_item(RequestItems={self._catalog: pending})
-            pending = answer.get("UnprocessedItems", {}).get(self._catalog, [])
-            if not pending:
-                return
-            self._sleep(0.05 * 2**attempt)
-        raise RuntimeError(f"{len(pending)} catalog writes were not processed; retried")
+        for item in scan_items(
+            self._client,
+            self._catalog,
+            ProjectionExpression=PARTITION_KEY,
+            FilterExpression="platformProductId = :id",
+            ExpressionAttributeValues={":id": {"S": platform_product_id}},
+        ):
+            yield item[PARTITION_KEY]["S"]

@@ -192,10 +192,26 @@ CATALOG_WEBHOOK = Function(
     subsegments=True,
 )
 
-BACKGROUND: tuple[Function, ...] = (SEED_CATALOG, INDEX_CATALOG, CATALOG_WEBHOOK, RECORD_FEEDBACK)
+CATALOG_SYNC = Function(
+    "catalog_sync",
+    "Pulls every product from the store platform's Admin API into the catalog table",
+    # Lambda's longest: a store's whole catalog, page by page at the API's own pace.
+    900,
+    # Every product read is held until the plan is made (as the CLI's sync holds them).
+    1024,
+    subsegments=True,
+)
+
+BACKGROUND: tuple[Function, ...] = (
+    SEED_CATALOG,
+    INDEX_CATALOG,
+    CATALOG_WEBHOOK,
+    CATALOG_SYNC,
+    RECORD_FEEDBACK,
+)
 """Lambdas beside the loop: the state machine never invokes them (infra/data.py,
-infra/search.py, infra/webhooks.py and infra/feedback.py deploy them with their triggers
-or route)."""
+infra/search.py, infra/webhooks.py, infra/catalog_sync.py and infra/feedback.py deploy
+them with their triggers or route)."""
 
 INVENTORY_TOOL = Tool("lookup_inventory", INVENTORY_DESCRIPTION, InventoryInput, LOOKUP_INVENTORY)
 REVIEWS_TOOL = Tool("get_computer_reviews", REVIEWS_DESCRIPTION, ReviewsInput, GET_COMPUTER_REVIEWS)

@@ -9,7 +9,7 @@ file does not hold.
 Two guards protect a store's catalog from a file that is not what the operator thinks:
 
 * ``--replace`` refuses to delete more than half of the store's own products (and more
-  than :data:`SHRINK_FLOOR` of them) unless ``--allow-shrink`` is given: a file far
+  than ten of them; ``shared.platform.diff.shrink``) unless ``--allow-shrink`` is given: a file far
   smaller than the catalog is most often a partial export (Shopify's "Current page" is 50
   products), and a full sync with it would delete the rest. The dry run says the same.
 * The bundled sample never mixes silently with a store's own products: an import that
@@ -30,6 +30,8 @@ from pathlib import Path
 from typing import TextIO
 
 from shared.catalog.specs import FORM_FACTOR
+from shared.platform.diff import deletions, fingerprints, plan
+from shared.platform.diff import shrink as shrink_guard
 from shared.platform.mapping import CategoryMap
 from shared.product import Product, ProductDeletion
 from storechat.catalog.errors import CatalogFileError
@@ -47,17 +49,11 @@ from storechat.catalog.rows import (
     read_rows,
 )
 from storechat.catalog.store import CatalogStore
-from storechat.catalog.sync import deletions, fingerprints, plan
 from storechat.catalog.textfile import is_empty
 
 EXIT_INVALID = 2
 SHOWN_LINES = 12
 """Line numbers listed per reason before the rest are only counted."""
-SHRINK_SHARE = 0.5
-"""The share of the store's own products a ``--replace`` may delete without
-``--allow-shrink``: beyond it, the file is more likely a partial export than the store."""
-SHRINK_FLOOR = 10
-"""Deleting this many or fewer is never refused: a small store may drop most of a few."""
 
 
 @dataclass
@@ -234,17 +230,15 @@ def import_rows(
 def shrink(deleted: set[str], held: set[str], sample: set[str], *, allow: bool) -> str:
     """Why a full sync that deletes ``deleted`` from a store holding ``held`` is refused,
     or "" when it is not (see the module docstring). The sample's products do not count."""
-    own = held - sample
-    lost = deleted - sample
-    if allow or len(lost) <= SHRINK_FLOOR or len(lost) <= SHRINK_SHARE * len(own):
+    refused = shrink_guard(deleted, held, sample, allow=allow)
+    if refused is None:
         return ""
-    kept = len(own) - len(lost)
     return (
-        f"--replace would delete {len(lost):,} of the catalog's {len(own):,} products and "
-        f"keep {kept:,}: a file far smaller than the catalog is most often a partial export "
-        "(an export of the current page or of a search, not of all products), and a full "
-        "sync with it deletes the rest. Nothing was changed. Export all products and import "
-        "that file; if the store really sells only these, run the import again with "
+        f"--replace would delete {refused.lost:,} of the catalog's {refused.own:,} products and "
+        f"keep {refused.kept:,}: a file far smaller than the catalog is most often a partial "
+        "export (an export of the current page or of a search, not of all products), and a "
+        "full sync with it deletes the rest. Nothing was changed. Export all products and "
+        "import that file; if the store really sells only these, run the import again with "
         "--allow-shrink."
     )
 

@@ -3,7 +3,8 @@
 Webhooks are delivered at least once, not always: one may be dropped, and a store
 connected after its products existed has sent none for them. The sync reads every
 product from the platform's Admin API (``admin_api``), maps each through the platforms'
-one mapping (``shared.platform``), and then does what ``catalog import --replace`` does
+one mapping (``shared.platform``; the scheduled ``catalog_sync`` function reads through
+the same code), and then does what ``catalog import --replace`` does
 with a whole export: the same check, report and dry run, the same writes by
 ``productId``, the deletion of products the store no longer sells, and the same shrink
 guard (``--allow-shrink``). Products are numbered in the order the API lists them, and
@@ -18,17 +19,16 @@ and ``read_inventory``) or ``WOOCOMMERCE_CONSUMER_KEY`` and
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import os
 import sys
 from collections.abc import Callable, Iterator
 from urllib.parse import urlsplit
 
-from shared.platform.product import catalog_rows
-from shared.platform.rows import Raw, ReadOptions, RowProblem, SkippedRow
-from storechat.catalog.admin_api import AdminApiError, Read, shopify_products, woocommerce_products
+from shared.platform import admin_api
+from shared.platform.admin_api import Read, pulled_rows, shopify_products, woocommerce_products
+from shared.platform.rows import ReadOptions
+from storechat.catalog.errors import CatalogFileError
 from storechat.catalog.importing import Source, import_rows, read_options
-from storechat.catalog.rows import checked_rows
 from storechat.catalog.store import CatalogStore
 from storechat.settings import SettingsError
 from storechat.settings import store_url as checked_url
@@ -39,6 +39,10 @@ WOOCOMMERCE_KEY = "WOOCOMMERCE_CONSUMER_KEY"
 WOOCOMMERCE_SECRET = "WOOCOMMERCE_CONSUMER_SECRET"
 
 Products = Callable[[ReadOptions], Iterator[Read]]
+
+
+class AdminApiError(CatalogFileError):
+    """The sync cannot go on (a missing token, an API that cannot be read): exit 2."""
 
 
 def add_sync_arguments(sync: argparse.ArgumentParser) -> None:
@@ -72,7 +76,10 @@ def run_sync(
     products = _reader(args.platform, api, environ)
     host = urlsplit(api).netloc
     print(f"reading every product from {name}'s Admin API ({host})", file=sys.stderr)
-    rows = list(checked_rows(_raws(products(options), options), options, platform=True))
+    try:
+        rows = list(pulled_rows(products(options), options))
+    except admin_api.AdminApiError as exc:
+        raise AdminApiError(str(exc)) from exc
     # A full sync: the catalog ends with exactly the platform's products.
     args.replace = True
     source = Source(f"{name}'s Admin API ({host})", f"{name} ({host})", lambda: iter(rows), True)
@@ -103,22 +110,3 @@ def _reader(platform: str, api: str, environ: dict[str, str]) -> Products:
             "(WooCommerce > Settings > Advanced > REST API, Read access)"
         )
     return lambda options: woocommerce_products(api, key, secret, options.store_url)
-
-
-def _raws(reads: Iterator[Read], options: ReadOptions) -> Iterator[Raw | SkippedRow]:
-    """Every product's rows, each variant numbered in the order the API lists them."""
-    number = 0
-    for read in reads:
-        if read.product is None:
-            number += 1
-            problem = RowProblem(number, "", f"product {read.position}: {read.problem}")
-            yield Raw(number, None, (problem,))
-            continue
-        variants = []
-        for variant in read.product.variants:
-            number += 1
-            variants.append(dataclasses.replace(variant, line=number))
-        lines = tuple(v.line for v in variants) or (number + 1,)
-        number = max(number, lines[-1])
-        product = dataclasses.replace(read.product, variants=tuple(variants), lines=lines)
-        yield from catalog_rows(product, options)

@@ -9,27 +9,27 @@ record as a product (``shared.product``), refuses a price above the ceiling and 
 Rows stream: a file of a million products is never held in memory, only the ids seen
 so far. In the catalog's own formats a ``productId`` twice in one file is a mistake
 (and DynamoDB refuses two writes to one key in a batch). A platform allows one SKU on
-several variants: there the later ones get ids of their own (:func:`duplicate_id`),
-and the import notes each.
+several variants: there the later ones get ids of their own, and the import notes each
+(``shared.platform.rows.checked_rows``, which the Admin API sync uses too).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Literal, cast, get_args
 
 from shared.platform.rows import (
     DEFAULT_MAX_PRICE,
+    BadRow,
     Raw,
     ReadOptions,
+    Row,
     RowProblem,
     SkippedRow,
-    duplicate_id,
-    validated,
+    ValidRow,
+    checked_rows,
 )
-from shared.product import Product, ProductDeletion
 from storechat.catalog.errors import CatalogFileError
 
 __all__ = [
@@ -53,25 +53,6 @@ Format = Literal["jsonl", "csv", "shopify", "woocommerce"]
 FORMATS: tuple[str, ...] = get_args(Format)
 PLATFORMS: tuple[Format, ...] = ("shopify", "woocommerce")
 EXTENSIONS: dict[str, Format] = {".jsonl": "jsonl", ".ndjson": "jsonl", ".csv": "csv"}
-
-
-@dataclass(frozen=True)
-class ValidRow:
-    line: int
-    row: Product | ProductDeletion
-    notes: tuple[str, ...] = ()
-    category_from: str | None = None
-
-
-@dataclass(frozen=True)
-class BadRow:
-    line: int
-    problems: tuple[RowProblem, ...]
-    product_id: str | None = None
-    """The product the row was meant to be, when it says (a full sync keeps that one)."""
-
-
-Row = ValidRow | BadRow | SkippedRow
 
 
 def detect_format(path: Path, given: str | None = None) -> Format:
@@ -109,35 +90,3 @@ def read_rows(path: Path, fmt: Format, options: ReadOptions | None = None) -> It
     options = options or ReadOptions()
     raws = raw_rows(path, fmt, options)
     return checked_rows(raws, options, platform=fmt in PLATFORMS, strict=fmt != "csv")
-
-
-def checked_rows(
-    raws: Iterable[Raw | SkippedRow], options: ReadOptions, *, platform: bool, strict: bool = True
-) -> Iterator[Row]:
-    """Each record validated, in order; a ``productId`` seen before is refused, except a
-    ``platform``'s duplicate SKU, which gets an id of its own (:func:`duplicate_id`)."""
-    seen: dict[str, int] = {}
-    for raw in raws:
-        if isinstance(raw, SkippedRow):
-            yield raw
-            continue
-        line = raw.line
-        row, problems = validated(raw, options, strict=strict)
-        if row is None or problems:
-            product_id = raw.data.get("productId") if raw.data else None
-            yield BadRow(line, tuple(problems), product_id if isinstance(product_id, str) else None)
-            continue
-        first = seen.setdefault(row.productId, line)
-        notes = raw.notes
-        if first != line and platform and raw.variant and isinstance(row, Product):
-            # The platform allows it: this variant is imported under an id of its own.
-            other = duplicate_id(row.productId, raw.variant)
-            if seen.setdefault(other, line) == line:
-                notes += (f"SKU {row.productId!r} is also on line {first}: imported as {other!r}",)
-                row, first = row.model_copy(update={"productId": other}), line
-        if first != line:
-            column = raw.columns.get("productId", "productId")
-            reason = f"{row.productId} is already on line {first}"
-            yield BadRow(line, (RowProblem(line, column, reason),))
-            continue
-        yield ValidRow(line, row, notes, raw.category_from)

@@ -160,6 +160,7 @@ def test_the_http_catalog_and_a_guardrail_are_accepted() -> None:
         catalog_source="http",
         products_api_url="https://shop.example.com/api",
         guardrail={"id": "abc123", "version": "3"},
+        catalog_sync=False,  # (it writes the catalog table, which http has none of)
     )
     assert config.catalog_source == "http"
     assert config.guardrail is not None and config.guardrail.version == "3"
@@ -173,7 +174,10 @@ def test_the_http_catalog_stack_has_no_catalog_table(tmp_path: Path) -> None:
     from infra.catalog_settings import catalog_environment
 
     context = _context(
-        "dev", catalog_source="http", products_api_url="https://shop.example.com/api"
+        "dev",
+        catalog_source="http",
+        products_api_url="https://shop.example.com/api",
+        catalog_sync=False,
     )
 
     # When the stack is built (no synth: the construct tree is enough here)
@@ -233,3 +237,49 @@ def test_only_an_environment_that_asks_for_it_is_seeded_with_the_sample() -> Non
     assert _load("dev").seed_sample is True
     assert _load("prod").seed_sample is False
     assert _load("prod").store_weight_unit == "kg"
+
+
+_SYNC = {"platform": "shopify", "api_url": "https://example.myshopify.com"}
+
+
+def test_a_catalog_sync_block_is_read_with_its_defaults_and_false_turns_it_off() -> None:
+    # Given a catalog_sync block naming only the platform and its API
+    config = _load(catalog_sync=_SYNC)
+    # Then it runs daily, enabled, and the shrink guard holds
+    assert config.catalog_sync is not None
+    assert (config.catalog_sync.schedule, config.catalog_sync.enabled) == ("rate(1 day)", True)
+    assert config.catalog_sync.allow_shrink is False
+    # And false (which can override defaults, unlike null) means no sync
+    assert _load(catalog_sync=False).catalog_sync is None
+    assert _load("prod").catalog_sync is None
+
+
+@pytest.mark.parametrize(
+    ("changes", "said"),
+    [
+        ({"schedule": "rate(5 minutes)"}, "more often than hourly"),
+        ({"schedule": "rate(1 days)"}, "write rate(1 day)"),
+        ({"schedule": "every night"}, "is not an EventBridge schedule"),
+        ({"schedule": "cron(0 3 * * *)"}, "is not an EventBridge schedule"),
+        ({"platform": "magento"}, "catalog_sync.platform"),
+        ({"api_url": "http://example.myshopify.com"}, "catalog_sync.api_url"),
+        ({"token": "shpat_123"}, "catalog_sync.token: Extra inputs are not permitted"),
+    ],
+)
+def test_a_catalog_sync_block_that_cannot_run_is_refused_with_the_reason(
+    changes: dict[str, Any], said: str
+) -> None:
+    # A token in cdk.json is refused like any unknown key: it belongs in Secrets Manager
+    with pytest.raises(ConfigError, match="invalid") as raised:
+        _load(catalog_sync={**_SYNC, **changes})
+    assert said in str(raised.value)
+
+
+def test_a_catalog_sync_needs_the_catalog_table() -> None:
+    with pytest.raises(ConfigError) as raised:
+        _load(
+            catalog_sync=_SYNC,
+            catalog_source="http",
+            products_api_url="https://api.example.com/products",
+        )
+    assert "catalog_sync writes the catalog table" in str(raised.value)

@@ -189,10 +189,12 @@ def test_every_lambda_is_python_with_the_powertools_layer_and_tracing(
 ) -> None:
     config = each_env.config
     functions = each_env.functions_by_handler()
-    # The seeder is deployed only where the environment seeds the sample (seed_sample)
+    # The seeder is deployed only where the environment seeds the sample (seed_sample), the
+    # scheduled pull only where it has a catalog_sync block
     unseeded = set() if config.seed_sample else {registry.SEED_CATALOG.handler}
+    unsynced = set() if config.catalog_sync else {registry.CATALOG_SYNC.handler}
     declared = {f.handler for f in (*registry.FUNCTIONS, *registry.BACKGROUND)}
-    assert set(functions) == declared - unseeded
+    assert set(functions) == declared - unseeded - unsynced
     (sqlite_layer,) = [
         k for k in each_env.of_type("AWS::Lambda::LayerVersion") if k.startswith("SqliteLayer")
     ]
@@ -458,6 +460,8 @@ def test_alarms_cover_failures_timeouts_throttling_tools_and_fallbacks(
         "ExecutionsNotStarted",
         # a burst inside one period, where alarms wait for more than one
         *(["ExecutionsFailedBurst"] if each_env.config.alarms.evaluation_periods > 1 else []),
+        # the scheduled pull, where there is one (tests/infrastructure/test_catalog_sync.py)
+        *(["CatalogSyncErrors"] if each_env.config.catalog_sync else []),
     }
     assert alarms["ExecutionsFailed"]["MetricName"] == "ExecutionsFailed"
     assert alarms["ExecutionsTimedOut"]["MetricName"] == "ExecutionsTimedOut"
@@ -475,4 +479,6 @@ def test_alarms_cover_failures_timeouts_throttling_tools_and_fallbacks(
 
 def test_outputs(each_env: Synthesized) -> None:
     expected = {value for key, value in vars(names.Outputs).items() if not key.startswith("_")}
+    if each_env.config.catalog_sync is None:
+        expected -= {names.Outputs.CATALOG_SYNC_SECRET_ARN, names.Outputs.CATALOG_SYNC_FUNCTION}
     assert set(each_env.template["Outputs"]) == expected

@@ -11,7 +11,7 @@ a problem is in, the same way for every source.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 
@@ -111,6 +111,59 @@ def validated(
             )
         )
     return (None if problems else row), problems
+
+
+@dataclass(frozen=True)
+class ValidRow:
+    """A record that is a product (or a deletion), with what the operator should know."""
+
+    line: int
+    row: Product | ProductDeletion
+    notes: tuple[str, ...] = ()
+    category_from: str | None = None
+
+
+@dataclass(frozen=True)
+class BadRow:
+    line: int
+    problems: tuple[RowProblem, ...]
+    product_id: str | None = None
+    """The product the row was meant to be, when it says (a full sync keeps that one)."""
+
+
+Row = ValidRow | BadRow | SkippedRow
+
+
+def checked_rows(
+    raws: Iterable[Raw | SkippedRow], options: ReadOptions, *, platform: bool, strict: bool = True
+) -> Iterator[Row]:
+    """Each record validated, in order; a ``productId`` seen before is refused, except a
+    ``platform``'s duplicate SKU, which gets an id of its own (:func:`duplicate_id`)."""
+    seen: dict[str, int] = {}
+    for raw in raws:
+        if isinstance(raw, SkippedRow):
+            yield raw
+            continue
+        line = raw.line
+        row, problems = validated(raw, options, strict=strict)
+        if row is None or problems:
+            product_id = raw.data.get("productId") if raw.data else None
+            yield BadRow(line, tuple(problems), product_id if isinstance(product_id, str) else None)
+            continue
+        first = seen.setdefault(row.productId, line)
+        notes = raw.notes
+        if first != line and platform and raw.variant and isinstance(row, Product):
+            # The platform allows it: this variant is imported under an id of its own.
+            other = duplicate_id(row.productId, raw.variant)
+            if seen.setdefault(other, line) == line:
+                notes += (f"SKU {row.productId!r} is also on line {first}: imported as {other!r}",)
+                row, first = row.model_copy(update={"productId": other}), line
+        if first != line:
+            column = raw.columns.get("productId", "productId")
+            reason = f"{row.productId} is already on line {first}"
+            yield BadRow(line, (RowProblem(line, column, reason),))
+            continue
+        yield ValidRow(line, row, notes, raw.category_from)
 
 
 def _problems(line: int, exc: ValidationError, columns: Mapping[str, str]) -> Iterator[RowProblem]:

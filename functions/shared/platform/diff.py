@@ -1,9 +1,17 @@
-"""What an import would change: added, updated, unchanged and deleted products.
+"""What a full sync or an import would change: added, updated, unchanged and deleted
+products, and when a full sync deletes too much to be trusted.
 
-``--dry-run`` prints this and writes nothing; ``--replace`` deletes what the file does
-not hold. The store's products are compared by a small fingerprint each (name, price,
-stock, and a digest of the rest), so a dry run against a large deployed table holds
-no full records in memory.
+``storechat catalog import --dry-run`` and ``catalog sync --dry-run`` print this and
+write nothing; ``--replace`` (and every sync) deletes what the source does not hold; the
+scheduled ``catalog_sync`` function writes exactly what it says. The store's products are
+compared by a small fingerprint each (name, price, stock, and a digest of the rest), so
+a plan against a large table holds no full records in memory.
+
+The shrink guard (:func:`shrink`): a full sync that would delete more than
+:data:`SHRINK_SHARE` of the store's own products (and more than :data:`SHRINK_FLOOR` of
+them) is refused unless allowed. A source far smaller than the catalog is most often a
+partial export or an API that answered less than the store holds, not a store that
+stopped selling most of what it sells.
 """
 
 from __future__ import annotations
@@ -18,6 +26,10 @@ from shared.product import Product, ProductDeletion
 
 SHOWN = 20
 """Products listed per kind of change; the rest are counted."""
+SHRINK_SHARE = 0.5
+"""The share of the store's own products a full sync may delete unless allowed."""
+SHRINK_FLOOR = 10
+"""Deleting this many or fewer is never refused: a small store may drop most of a few."""
 
 
 @dataclass(frozen=True)
@@ -134,3 +146,27 @@ def deletions(
     for product_id in store_ids:
         if product_id not in named and product_id not in keep:
             yield ProductDeletion(productId=product_id)
+
+
+@dataclass(frozen=True)
+class Shrink:
+    """A full sync refused by the shrink guard: it would delete ``lost`` of the store's
+    ``own`` products."""
+
+    lost: int
+    own: int
+
+    @property
+    def kept(self) -> int:
+        return self.own - self.lost
+
+
+def shrink(deleted: set[str], held: set[str], sample: set[str], *, allow: bool) -> Shrink | None:
+    """The refusal of a full sync that deletes ``deleted`` from a store holding ``held``,
+    or None when it may go on (see the module docstring). The bundled sample's products
+    are not the store's own: deleting them is never a shrink."""
+    own = held - sample
+    lost = deleted - sample
+    if allow or len(lost) <= SHRINK_FLOOR or len(lost) <= SHRINK_SHARE * len(own):
+        return None
+    return Shrink(len(lost), len(own))

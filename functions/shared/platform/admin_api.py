@@ -7,7 +7,8 @@
   ``/products/<id>/variations``; HTTP Basic with the consumer key and secret.
 
 Each product is read into the platforms' one shape (``shared.platform``), the same the
-webhooks use. A throttled request (HTTP 429, or Shopify's GraphQL ``THROTTLED``) waits
+webhooks use. ``storechat catalog sync`` and the scheduled ``catalog_sync`` function read
+through here alike. A throttled request (HTTP 429, or Shopify's GraphQL ``THROTTLED``) waits
 for ``Retry-After`` (or a growing pause) and is asked again; so is a server error (5xx)
 or a dropped connection, up to :data:`MAX_ATTEMPTS` tries. A refused token, an answer
 that is not the API's JSON, or a server that keeps failing stops the read with
@@ -17,6 +18,7 @@ that is not the API's JSON, or a server that keeps failing stops the read with
 from __future__ import annotations
 
 import base64
+import dataclasses
 import json
 import time
 import urllib.error
@@ -28,8 +30,8 @@ from typing import Any
 
 from shared.platform import shopify, woocommerce
 from shared.platform.payload import PayloadError
-from shared.platform.product import PlatformProduct
-from storechat.catalog.errors import CatalogFileError
+from shared.platform.product import PlatformProduct, catalog_rows
+from shared.platform.rows import Raw, ReadOptions, Row, RowProblem, SkippedRow, checked_rows
 
 SHOPIFY_API_VERSION = "2025-01"
 SHOPIFY_PAGE = 50
@@ -42,7 +44,7 @@ MAX_PAGES = 100_000
 """A guard against an API that pages forever (the same cursor again and again)."""
 
 
-class AdminApiError(CatalogFileError):
+class AdminApiError(Exception):
     """The API could not be read; the message says why and what to do. Nothing is written."""
 
 
@@ -124,6 +126,31 @@ class Read:
     position: int
     product: PlatformProduct | None
     problem: str = ""
+
+
+def pulled_rows(reads: Iterator[Read], options: ReadOptions) -> Iterator[Row]:
+    """Every product read as catalog rows, validated as an import validates a file's, each
+    variant numbered in the order the API lists them (a problem names that number as an
+    import names a file's line)."""
+    return checked_rows(_numbered(reads, options), options, platform=True)
+
+
+def _numbered(reads: Iterator[Read], options: ReadOptions) -> Iterator[Raw | SkippedRow]:
+    number = 0
+    for read in reads:
+        if read.product is None:
+            number += 1
+            problem = RowProblem(number, "", f"product {read.position}: {read.problem}")
+            yield Raw(number, None, (problem,))
+            continue
+        variants = []
+        for variant in read.product.variants:
+            number += 1
+            variants.append(dataclasses.replace(variant, line=number))
+        lines = tuple(v.line for v in variants) or (number + 1,)
+        number = max(number, lines[-1])
+        product = dataclasses.replace(read.product, variants=tuple(variants), lines=lines)
+        yield from catalog_rows(product, options)
 
 
 def shopify_products(
