@@ -86,8 +86,16 @@ class Data(Construct):
             # to rebuild) from one to what is searched (it rebuilds from the table).
             stream=dynamodb.StreamViewType.NEW_AND_OLD_IMAGES,
         )
-        # No secondary index: search runs on the snapshot and fresh reads go by key, so
-        # an index would only double every write (a GSI is written with its table).
+        # Search runs on the snapshot and fresh reads go by key. The one index finds the
+        # product of a Shopify inventory item (inventory_levels/update names nothing
+        # else): sparse and keys only, it is written only for products that have one.
+        self.catalog.add_global_secondary_index(
+            index_name=names.CATALOG_INVENTORY_INDEX,
+            partition_key=dynamodb.Attribute(
+                name=names.CATALOG_INVENTORY_ITEM, type=dynamodb.AttributeType.STRING
+            ),
+            projection_type=dynamodb.ProjectionType.KEYS_ONLY,
+        )
         # The sample only where the environment asks for it: a store's stack holds the
         # store's products alone (README, "Your catalog").
         if config.seed_sample:

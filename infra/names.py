@@ -11,6 +11,8 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Final
 
+from shared import catalog_writes
+
 ROOT: Final = Path(__file__).resolve().parent.parent
 FUNCTIONS_DIR: Final = ROOT / "functions"
 WEB_DIR: Final = ROOT / "web"
@@ -36,6 +38,8 @@ CONTEXT_ALARM_EMAILS: Final = "alarm_emails"
 
 # Key schemas: the same as the local runner's tables (storechat/local/aws.py).
 CATALOG_PARTITION_KEY: Final = "productId"
+CATALOG_INVENTORY_INDEX: Final = catalog_writes.INVENTORY_INDEX
+CATALOG_INVENTORY_ITEM: Final = catalog_writes.INVENTORY_ITEM
 SESSIONS_PARTITION_KEY: Final = "sessionId"
 SESSIONS_SORT_KEY: Final = "turnKey"
 SESSIONS_TTL_ATTRIBUTE: Final = "expiresAt"

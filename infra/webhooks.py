@@ -11,8 +11,9 @@ Each platform's secret is a Secrets Manager secret the stack creates blank; the 
 puts the platform's value (README, "Connect your store"). Until then every delivery is
 refused with 401: the function fails closed. The function may only read those two
 secrets, write (put and delete) and scan the catalog table (a deletion of a product the
-sync table does not know is found by its ``platformProductId``), and read and write its
-own sync table. Reserved concurrency 1: deliveries of one product are written one after
+sync table does not know is found by its ``platformProductId``), set a product's stock and
+find it by its inventory item (``inventory_levels/update``), and read and write its own
+sync table. Reserved concurrency 1: deliveries of one product are written one after
 the other, so a newer change can never be overwritten by an older one still writing;
 the routes' own throttle (``webhooks.throttling``) bounds the rest, and the platforms
 retry what is throttled.
@@ -28,6 +29,7 @@ from aws_cdk import aws_secretsmanager as secretsmanager
 from constructs import Construct
 
 import registry
+from infra import names
 from infra.config import EnvironmentConfig
 from infra.data import PITR
 from infra.nag import acknowledge
@@ -129,8 +131,15 @@ class CatalogWebhooks(Construct):
             secret.grant_read(self.function)
         self.function.add_to_role_policy(
             iam.PolicyStatement(
-                actions=["dynamodb:BatchWriteItem", "dynamodb:Scan"],
+                actions=["dynamodb:BatchWriteItem", "dynamodb:Scan", "dynamodb:UpdateItem"],
                 resources=[catalog.table_arn],
+            )
+        )
+        # The product of a Shopify inventory item (inventory_levels/update).
+        self.function.add_to_role_policy(
+            iam.PolicyStatement(
+                actions=["dynamodb:Query"],
+                resources=[f"{catalog.table_arn}/index/{names.CATALOG_INVENTORY_INDEX}"],
             )
         )
         self.function.add_to_role_policy(

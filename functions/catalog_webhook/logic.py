@@ -1,8 +1,9 @@
 """A store platform's product webhook, verified, and written to the catalog.
 
-``POST /webhooks/shopify`` takes ``products/create``, ``products/update`` and
-``products/delete``; ``POST /webhooks/woocommerce`` takes ``product.created``,
-``product.updated``, ``product.restored`` and ``product.deleted``. The same code answers
+``POST /webhooks/shopify`` takes ``products/create``, ``products/update``,
+``products/delete`` and ``inventory_levels/update`` (``inventory.py``);
+``POST /webhooks/woocommerce`` takes ``product.created``, ``product.updated``,
+``product.restored`` and ``product.deleted``. The same code answers
 them deployed (``handler.py``, behind API Gateway) and locally (``storechat serve``).
 
 In order, a delivery is:
@@ -40,6 +41,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
+from catalog_webhook import inventory
 from shared.platform import shopify, woocommerce
 from shared.platform.payload import PayloadError, platform_id, timestamp_ms
 from shared.platform.product import PlatformProduct, catalog_rows
@@ -47,7 +49,7 @@ from shared.platform.rows import Raw, ReadOptions, SkippedRow, duplicate_id, val
 from shared.product import Product
 from shared.vocabulary import INVALID_REQUEST, NOT_FOUND, error_body
 
-Action = Literal["upsert", "delete"]
+Action = Literal["upsert", "delete", "inventory"]
 UNAUTHORIZED = "unauthorized"
 """The error code of a delivery whose signature does not match."""
 MAX_BODY_BYTES = 4 * 1024 * 1024
@@ -74,7 +76,12 @@ SHOPIFY = Platform(
     topic="X-Shopify-Topic",
     delivery_ids=("X-Shopify-Webhook-Id", "X-Shopify-Event-Id"),
     triggered_at="X-Shopify-Triggered-At",
-    topics={"products/create": "upsert", "products/update": "upsert", "products/delete": "delete"},
+    topics={
+        "products/create": "upsert",
+        "products/update": "upsert",
+        "products/delete": "delete",
+        inventory.TOPIC: "inventory",
+    },
 )
 WOOCOMMERCE = Platform(
     "woocommerce",
@@ -131,7 +138,7 @@ class Written:
     deleted: list[str]
 
 
-class SyncStore(Protocol):
+class SyncStore(inventory.InventoryStore, Protocol):
     """Where deliveries and the catalog are (``store.py``: the catalog table and the
     sync table)."""
 
@@ -186,6 +193,14 @@ def receive(
     delivery_id = _delivery_id(delivery)
     if store.seen(delivery_id):
         return Answer(200, {"status": "duplicate", "delivery": delivery_id})
+    if action == "inventory":
+        try:
+            level = inventory.level_of(_json(delivery.body))
+        except PayloadError as exc:
+            return Answer(400, INVALID_REQUEST.body(f"not a Shopify inventory level: {exc}"))
+        change = inventory.apply(level, store)
+        store.remember(delivery_id, delivery.received_ms)
+        return Answer(200, inventory.answer_body(level, change))
     try:
         change, notes = _change(delivery, action, options)
     except PayloadError as exc:

@@ -9,6 +9,9 @@ The sync table holds, under ``key``:
 
 * ``delivery#<platform>#<id>``: a delivery written, kept :data:`DELIVERY_TTL_S` (the
   platforms retry for hours, not days), so a redelivery writes nothing;
+* ``shopify#inventory#<inventory item id>``: the item's last level at each location
+  (``location#<id>``: ``available`` and ``at``, milliseconds), each set with a condition
+  (not older than what is held), summed into the product's stock;
 * ``<platform>#<product id>``: the time of the last change written for that product
   (``changedAt``, milliseconds), whether it was a deletion, and the ids of its rows.
   The time is set with a condition (not older than what is held), so a change that
@@ -29,12 +32,21 @@ from typing import Any
 from boto3.dynamodb.types import TypeDeserializer
 from botocore.exceptions import ClientError
 
+from catalog_webhook.inventory import Level
 from catalog_webhook.logic import Change, Written
 from shared import catalog_writes
-from shared.catalog_writes import PARTITION_KEY, delete, put, scan_items
+from shared.catalog_writes import (
+    INVENTORY_INDEX,
+    INVENTORY_ITEM,
+    PARTITION_KEY,
+    delete,
+    put,
+    scan_items,
+)
 
 SYNC_KEY = "key"
 DELIVERY_TTL_S = 3 * 24 * 3600
+LOCATION_PREFIX = "location#"
 
 _deserializer = TypeDeserializer()
 
@@ -100,6 +112,76 @@ class DynamoSyncStore:
         requests = [put(product) for product in change.products] + [delete(pid) for pid in gone]
         catalog_writes.write(self._client, self._catalog, requests, sleep=self._sleep)
         return Written(rows, gone)
+
+    def products_of_item(self, item: str) -> list[str]:
+        request: dict[str, Any] = {
+            "TableName": self._catalog,
+            "IndexName": INVENTORY_INDEX,
+            "KeyConditionExpression": "#item = :item",
+            "ExpressionAttributeNames": {"#item": INVENTORY_ITEM},
+            "ExpressionAttributeValues": {":item": {"S": item}},
+        }
+        found: list[str] = []
+        while True:
+            page = self._client.query(**request)
+            found += [entry[PARTITION_KEY]["S"] for entry in page.get("Items", [])]
+            if "LastEvaluatedKey" not in page:
+                return sorted(found)
+            request["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+
+    def set_level(self, level: Level) -> int | None:
+        try:
+            answer = self._client.update_item(
+                TableName=self._sync,
+                Key={SYNC_KEY: {"S": f"shopify#inventory#{level.item}"}},
+                UpdateExpression="SET #location = :level",
+                # Equal passes: a redelivery after a failed write writes again.
+                ConditionExpression="attribute_not_exists(#location) OR #location.#at <= :at",
+                ExpressionAttributeNames={
+                    "#location": f"{LOCATION_PREFIX}{level.location}",
+                    "#at": "at",
+                },
+                ExpressionAttributeValues={
+                    ":at": {"N": str(level.changed_ms)},
+                    ":level": {
+                        "M": {
+                            "available": {"N": str(level.available or 0)},
+                            "at": {"N": str(level.changed_ms)},
+                        }
+                    },
+                },
+                ReturnValues="ALL_NEW",
+            )
+        except ClientError as exc:
+            if exc.response.get("Error", {}).get("Code") == "ConditionalCheckFailedException":
+                return None
+            raise
+        held = answer.get("Attributes", {})
+        return sum(
+            int(value["M"]["available"]["N"])
+            for name, value in held.items()
+            if name.startswith(LOCATION_PREFIX)
+        )
+
+    def set_stock(self, products: list[str], stock: int) -> list[str]:
+        written = []
+        for product_id in products:
+            try:
+                self._client.update_item(
+                    TableName=self._catalog,
+                    Key={PARTITION_KEY: {"S": product_id}},
+                    UpdateExpression="SET stock = :stock",
+                    # A product deleted meanwhile is not brought back as a stock count.
+                    ConditionExpression="attribute_exists(#key)",
+                    ExpressionAttributeNames={"#key": PARTITION_KEY},
+                    ExpressionAttributeValues={":stock": {"N": str(stock)}},
+                )
+            except ClientError as exc:
+                if exc.response.get("Error", {}).get("Code") != "ConditionalCheckFailedException":
+                    raise
+                continue
+            written.append(product_id)
+        return written
 
     def _rows_of(self, platform_product_id: str) -> Iterator[str]:
         """The catalog's rows of a platform product the sync table does not know."""

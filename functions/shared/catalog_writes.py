@@ -22,6 +22,11 @@ from shared.catalog_table import plain
 from shared.product import Product
 
 PARTITION_KEY = "productId"
+INVENTORY_ITEM = "platformInventoryItemId"
+INVENTORY_INDEX = "byInventoryItem"
+"""The catalog table's sparse, keys-only index of products by their Shopify inventory item:
+what an ``inventory_levels/update`` webhook names (deployed by infra/data.py, locally by
+storechat/local/aws.py)."""
 BATCH = 25
 """BatchWriteItem takes at most 25 requests."""
 MAX_ATTEMPTS = 5

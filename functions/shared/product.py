@@ -224,6 +224,9 @@ class Product(BaseModel):
     tags: Annotated[Tags | None, Unsaid] = None
     platformProductId: Annotated[PlatformId | None, Unsaid] = None
     platformVariantId: Annotated[PlatformId | None, Unsaid] = None
+    platformInventoryItemId: Annotated[PlatformId | None, Unsaid] = None
+    """Shopify's inventory item of the variant: what its stock webhooks
+    (``inventory_levels/update``) name."""
 
     @field_validator("category", mode="before")
     @classmethod

@@ -17,6 +17,7 @@ import boto3
 from moto import mock_aws
 
 from shared import steps
+from shared.catalog_writes import INVENTORY_INDEX, INVENTORY_ITEM
 from storechat.local import moto_patches
 
 REGION = "us-east-1"
@@ -70,8 +71,20 @@ def key_schema(partition: str, sort: str | None = None) -> dict[str, Any]:
 def create_tables(dynamodb: Any) -> None:
     """The catalog table, the sessions table, the steps table, the table of daily spend
     counters and the webhooks' sync table."""
+    catalog = key_schema("productId")
+    catalog["AttributeDefinitions"] += key_schema(INVENTORY_ITEM)["AttributeDefinitions"]
     dynamodb.create_table(
-        TableName=CATALOG_TABLE, BillingMode="PAY_PER_REQUEST", **key_schema("productId")
+        TableName=CATALOG_TABLE,
+        BillingMode="PAY_PER_REQUEST",
+        # As deployed (infra/data.py): the products of a Shopify inventory item.
+        GlobalSecondaryIndexes=[
+            {
+                "IndexName": INVENTORY_INDEX,
+                "KeySchema": key_schema(INVENTORY_ITEM)["KeySchema"],
+                "Projection": {"ProjectionType": "KEYS_ONLY"},
+            }
+        ],
+        **catalog,
     )
     for name, keys in (
         (SESSIONS_TABLE, key_schema("sessionId", "turnKey")),

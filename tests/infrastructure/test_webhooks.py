@@ -79,10 +79,12 @@ def test_the_function_gets_exactly_what_a_delivery_needs(each_env: Synthesized) 
         # the products written and deleted; a deleted product's rows found by its id
         "dynamodb:BatchWriteItem": {f"<{catalog}.Arn>"},
         "dynamodb:Scan": {f"<{catalog}.Arn>"},
+        # a stock set by inventory_levels/update, its product found by the inventory index
+        "dynamodb:UpdateItem": {f"<{catalog}.Arn>", f"<{sync}.Arn>"},
+        "dynamodb:Query": {f"<{catalog}.Arn>/index/{names.CATALOG_INVENTORY_INDEX}"},
         # its own sync table: deliveries seen, each product's last change
         "dynamodb:GetItem": {f"<{sync}.Arn>"},
         "dynamodb:PutItem": {f"<{sync}.Arn>"},
-        "dynamodb:UpdateItem": {f"<{sync}.Arn>"},
         # the two platforms' secrets, and nothing else
         "secretsmanager:GetSecretValue": {f"<{secrets['shopify']}>", f"<{secrets['woocommerce']}>"},
         "secretsmanager:DescribeSecret": {f"<{secrets['shopify']}>", f"<{secrets['woocommerce']}>"},
@@ -117,3 +119,12 @@ def test_the_sync_table_expires_deliveries_and_can_be_recovered(each_env: Synthe
     sync = each_env.props(_tables(each_env)["key"])
     assert sync["TimeToLiveSpecification"] == {"AttributeName": "expiresAt", "Enabled": True}
     assert sync["PointInTimeRecoverySpecification"]["PointInTimeRecoveryEnabled"] is True
+
+
+def test_the_catalog_finds_a_product_by_its_inventory_item(each_env: Synthesized) -> None:
+    catalog = each_env.props(_tables(each_env)[names.CATALOG_PARTITION_KEY])
+    (index,) = catalog["GlobalSecondaryIndexes"]
+    assert index["IndexName"] == names.CATALOG_INVENTORY_INDEX
+    assert index["KeySchema"] == [{"AttributeName": "platformInventoryItemId", "KeyType": "HASH"}]
+    # keys only: the index is written for the products that have an item, and small
+    assert index["Projection"] == {"ProjectionType": "KEYS_ONLY"}

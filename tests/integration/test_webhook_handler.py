@@ -18,10 +18,12 @@ from moto import mock_aws
 import registry
 from catalog_webhook import handler, settings
 from shared.catalog_table import plain
+from shared.catalog_writes import INVENTORY_INDEX, INVENTORY_ITEM
 from shared.environment import overriding
 from storechat.local.lambdas import FakeContext
 from tests.support.platform_payloads import (
     body_of,
+    inventory_level,
     shopify_headers,
     shopify_product,
     woocommerce_headers,
@@ -42,11 +44,26 @@ def deployed(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     with mock_aws():
         dynamodb = boto3.client("dynamodb", region_name=REGION)
         for name, key in ((CATALOG, "productId"), (SYNC, "key")):
+            # The catalog's inventory index, as infra/data.py deploys it
+            index = {
+                "GlobalSecondaryIndexes": [
+                    {
+                        "IndexName": INVENTORY_INDEX,
+                        "KeySchema": [{"AttributeName": INVENTORY_ITEM, "KeyType": "HASH"}],
+                        "Projection": {"ProjectionType": "KEYS_ONLY"},
+                    }
+                ]
+            }
+            item = [{"AttributeName": INVENTORY_ITEM, "AttributeType": "S"}]
             dynamodb.create_table(
                 TableName=name,
                 BillingMode="PAY_PER_REQUEST",
-                AttributeDefinitions=[{"AttributeName": key, "AttributeType": "S"}],
+                AttributeDefinitions=[
+                    {"AttributeName": key, "AttributeType": "S"},
+                    *(item if name == CATALOG else []),
+                ],
                 KeySchema=[{"AttributeName": key, "KeyType": "HASH"}],
+                **(index if name == CATALOG else {}),
             )
         secrets = boto3.client("secretsmanager", region_name=REGION)
         shopify = secrets.create_secret(Name="shopify-webhook", SecretString=SECRET)["ARN"]
@@ -194,3 +211,33 @@ def test_a_product_imported_before_is_deleted_by_its_platform_id(deployed: Any) 
 def test_an_unknown_platform_is_404(deployed: Any) -> None:
     status, answer = _post("magento", b"{}", {})
     assert (status, answer["error"]) == (404, "not_found")
+
+
+def test_an_inventory_level_sets_the_stock_summed_over_locations(deployed: Any) -> None:
+    # Given a Shopify laptop (its variant's inventory item is 89) in the table
+    body = body_of(shopify_product(8, "ZL-8", stock=10))
+    assert _post("shopify", body, shopify_headers(SECRET, body, delivery="p-8"))[0] == 200
+    assert _row(deployed, "ZL-8")["platformInventoryItemId"] == "89"  # type: ignore[index]
+
+    def level(delivery: str, location: int, available: int, at: str) -> tuple[int, Any]:
+        raw = body_of(inventory_level(89, available, location_id=location, updated_at=at))
+        topic = "inventory_levels/update"
+        return _post("shopify", raw, shopify_headers(SECRET, raw, topic=topic, delivery=delivery))
+
+    # When two locations report 6 and 1, then the first 4, then a late level from before
+    level("i-1", 1, 6, "2026-12-02T10:00:00Z")
+    level("i-2", 2, 1, "2026-12-02T10:00:00Z")
+    status, answer = level("i-3", 1, 4, "2026-12-02T11:00:00Z")
+    late = level("i-4", 1, 50, "2026-12-02T09:00:00Z")
+
+    # Then the stock is the sum of each location's last level, and the late one is stale
+    assert (status, answer["stock"], answer["written"]) == (200, 5, ["ZL-8"])
+    assert late[0] == 200 and late[1]["status"] == "stale"
+    assert _row(deployed, "ZL-8")["stock"] == 5  # type: ignore[index]
+    # And an item of no catalog product writes nothing
+    status, answer = level("i-5", 1, 9, "2026-12-02T12:00:00Z")
+    assert (status, answer["status"]) == (200, "written")
+    raw = body_of(inventory_level(999, 3))
+    headers = shopify_headers(SECRET, raw, topic="inventory_levels/update", delivery="i-6")
+    assert _post("shopify", raw, headers)[1]["status"] == "ignored"
+    assert "shopify#inventory#999" not in str(deployed.scan(TableName=SYNC)["Items"])

@@ -199,7 +199,11 @@ def shopify_node(
                     "inventoryQuantity": stock,
                     "selectedOptions": [{"name": "Title", "value": "Default Title"}],
                     "image": None,
-                    "inventoryItem": {"tracked": True},
+                    "inventoryItem": {
+                        "id": f"gid://shopify/InventoryItem/{product_id}9",
+                        "legacyResourceId": f"{product_id}9",
+                        "tracked": True,
+                    },
                 }
             ]
         },

@@ -65,10 +65,31 @@ def shopify_product(
                 "option3": None,
                 "barcode": None,
                 "inventory_quantity": stock,
+                "inventory_item_id": product_id * 10 + 9,
+                "inventory_management": "shopify",
                 "updated_at": updated_at,
             }
         ],
         "images": [{"id": 1, "src": f"https://cdn.shopify.com/s/files/{handle}.jpg"}],
+    }
+
+
+def inventory_level(
+    inventory_item_id: int,
+    available: int | None,
+    *,
+    location_id: int = 655441491,
+    updated_at: str = "2026-12-02T10:00:00-05:00",
+) -> dict[str, Any]:
+    """An ``inventory_levels/update`` webhook's body: one item's level at one location."""
+    return {
+        "inventory_item_id": inventory_item_id,
+        "location_id": location_id,
+        "available": available,
+        "updated_at": updated_at,
+        "admin_graphql_api_id": (
+            f"gid://shopify/InventoryLevel/{location_id}?inventory_item_id={inventory_item_id}"
+        ),
     }
 
 

@@ -55,6 +55,8 @@ class PlatformVariant:
     image: str = ""
     barcode: str = ""
     platform_id: str = ""
+    inventory_item_id: str = ""
+    """The platform's inventory item of the variant (Shopify's), which stock webhooks name."""
     url: str = ""
     """Its own page (Shopify: the product's page with ``?variant=``)."""
     description: tuple[str, ...] = ()
@@ -139,6 +141,8 @@ def catalog_rows(product: PlatformProduct, options: ReadOptions) -> Iterator[Raw
             fields["platformProductId"] = product.platform_id
         if variant.platform_id:
             fields["platformVariantId"] = variant.platform_id
+        if variant.inventory_item_id:
+            fields["platformInventoryItemId"] = variant.inventory_item_id
         code = isbn(variant.barcode)
         if category == Category.BOOKS and code:
             draft.specs.setdefault(ISBN.key, code)

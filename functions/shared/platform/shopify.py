@@ -106,6 +106,9 @@ def rest_product(payload: Any, store_url: str | None) -> PlatformProduct:
                     platform_id(variant.get("image_id"), "image_id", required=False), ""
                 ),
                 store_url=store_url,
+                inventory_item_id=platform_id(
+                    variant.get("inventory_item_id"), "inventory_item_id", required=False
+                ),
             )
         )
     image = object_at(payload, "image")
@@ -167,6 +170,11 @@ def graphql_product(node: Any, store_url: str | None) -> PlatformProduct:
                 inventory=units_of(variant.get("inventoryQuantity")) if tracked else None,
                 image=field_text(object_at(variant, "image") or {}, "url"),
                 store_url=store_url,
+                inventory_item_id=platform_id(
+                    (item or {}).get("legacyResourceId") or (item or {}).get("id"),
+                    "inventoryItem.id",
+                    required=False,
+                ),
             )
         )
     return PlatformProduct(
@@ -200,6 +208,7 @@ def _variant(
     inventory: int | None,
     image: str,
     store_url: str | None,
+    inventory_item_id: str = "",
 ) -> PlatformVariant:
     problems: list[tuple[str, str]] = []
     prices: dict[str, float | None] = {}
@@ -219,6 +228,7 @@ def _variant(
         image=image,
         barcode=field_text(variant, "barcode"),
         platform_id=variant_id,
+        inventory_item_id=inventory_item_id,
         url=product_page(store_url, handle, variant_id),
         problems=tuple(problems),
     )
@@ -238,7 +248,7 @@ query Products($first: Int!, $after: String) {
           id legacyResourceId sku price compareAtPrice barcode inventoryQuantity
           selectedOptions { name value }
           image { url }
-          inventoryItem { tracked }
+          inventoryItem { id legacyResourceId tracked }
         }
       }
     }
