@@ -144,7 +144,12 @@ class CatalogWebhooks(Construct):
         )
         self.function.add_to_role_policy(
             iam.PolicyStatement(
-                actions=["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"],
+                actions=[
+                    "dynamodb:GetItem",
+                    "dynamodb:BatchGetItem",
+                    "dynamodb:PutItem",
+                    "dynamodb:UpdateItem",
+                ],
                 resources=[self.sync_table.table_arn],
             )
         )

@@ -26,8 +26,9 @@ In order, a delivery is:
    deleted. A variant the mapping cannot read (no price) keeps its row as it was.
 
 A topic it does not handle is answered 200 ``ignored`` (the platform would retry an
-error for days). A WooCommerce variable product's body lists only its variations' ids:
-those are read by the sync (``storechat catalog sync``), and the body is 200 ``ignored``.
+error for days). A WooCommerce variable product and its variations arrive as separate
+bodies, and are put together as ``variations.py`` says; a variation whose product is not
+known yet is kept and answered 200 ``pending``.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
-from catalog_webhook import inventory
+from catalog_webhook import inventory, variations
 from shared.platform import shopify, woocommerce
 from shared.platform.payload import PayloadError, platform_id, timestamp_ms
 from shared.platform.product import PlatformProduct, catalog_rows
@@ -130,6 +131,20 @@ class Change:
     """Ids of rows left as they are (a variant that could not be read this time)."""
     deleted: bool = False
     platform_product_id: str = ""
+    sweep: bool = False
+    """Delete every row of the platform product the catalog holds, however it arrived
+    (found by a scan): a variable product no longer for sale."""
+    gone: list[str] = field(default_factory=list)
+    """Rows to delete besides those the key held: variations their product no longer lists."""
+
+
+class NotWritten(Exception):
+    """A delivery that writes nothing to the catalog: ``status`` and why."""
+
+    def __init__(self, status: str, reason: str) -> None:
+        super().__init__(reason)
+        self.status = status
+        self.reason = reason
 
 
 @dataclass(frozen=True)
@@ -138,7 +153,7 @@ class Written:
     deleted: list[str]
 
 
-class SyncStore(inventory.InventoryStore, Protocol):
+class SyncStore(inventory.InventoryStore, variations.VariationStore, Protocol):
     """Where deliveries and the catalog are (``store.py``: the catalog table and the
     sync table)."""
 
@@ -198,23 +213,23 @@ def receive(
             level = inventory.level_of(_json(delivery.body))
         except PayloadError as exc:
             return Answer(400, INVALID_REQUEST.body(f"not a Shopify inventory level: {exc}"))
-        change = inventory.apply(level, store)
+        level_change = inventory.apply(level, store)
         store.remember(delivery_id, delivery.received_ms)
-        return Answer(200, inventory.answer_body(level, change))
+        return Answer(200, inventory.answer_body(level, level_change))
     try:
-        change, notes = _change(delivery, action, options)
+        change, notes = _change(delivery, action, options, store)
     except PayloadError as exc:
         return Answer(400, INVALID_REQUEST.body(f"not a {platform.name} product: {exc}"))
+    except NotWritten as not_written:
+        store.remember(delivery_id, delivery.received_ms)
+        return Answer(200, {"status": not_written.status, "reason": not_written.reason})
     if change is None:
         store.remember(delivery_id, delivery.received_ms)
         return Answer(200, {"status": "ignored", "reason": "; ".join(notes)})
     written = store.apply(change)
     if written is None:
         store.remember(delivery_id, delivery.received_ms)
-        return Answer(
-            200,
-            {"status": "stale", "reason": "the catalog holds a newer change of this product"},
-        )
+        return Answer(200, {"status": "stale", "reason": STALE})
     store.remember(delivery_id, delivery.received_ms)
     body: dict[str, Any] = {
         "status": "written",
@@ -245,7 +260,7 @@ def _json(body: bytes) -> Any:
 
 
 def _change(
-    delivery: Delivery, action: Action, options: ReadOptions
+    delivery: Delivery, action: Action, options: ReadOptions, store: SyncStore
 ) -> tuple[Change | None, list[str]]:
     """What the delivery writes, or None and why it writes nothing."""
     platform = delivery.platform
@@ -260,18 +275,86 @@ def _change(
         product = shopify.rest_product(payload, options.store_url)
         changed = timestamp_ms(payload.get("updated_at"), "updated_at")
     else:
-        what = woocommerce.kind(payload)
-        if what in ("variable", "variation"):
-            return None, [
-                f"a WooCommerce {what}'s webhook does not carry its variations' prices and "
-                "stock; `storechat catalog sync --from woocommerce` reads them"
-            ]
-        product = woocommerce.rest_product(payload, options.store_url)
         changed = timestamp_ms(
             payload.get("date_modified_gmt"), "date_modified_gmt", utc_without_zone=True
         )
+        what = woocommerce.kind(payload)
+        if what == "variable":
+            return _variable(key, product_id, changed, payload, options, store)
+        if what == "variation":
+            return _variation(product_id, changed, payload, options, store)
+        product = woocommerce.rest_product(payload, options.store_url)
     products, kept, notes = mapped(product, options)
     return Change(key, changed, products, kept, platform_product_id=product_id), notes
+
+
+STALE = "the catalog holds a newer change of this product"
+
+
+def _variable(
+    key: str,
+    product_id: str,
+    changed: int,
+    payload: Mapping[str, Any],
+    options: ReadOptions,
+    store: SyncStore,
+) -> tuple[Change | None, list[str]]:
+    """A variable product's body: kept, and its kept variations written with it."""
+    listed = variations.listed(payload)
+    newer, before = store.keep_parent(
+        product_id, changed, variations.kept(payload, variations.PARENT)
+    )
+    if not newer:
+        raise NotWritten("stale", STALE)
+    gone = store.rows_of_variations(variations.dropped(before, listed))
+    known = variations.of_parent(payload, store)
+    if not known and not gone:
+        # Its body alone never wipes its variations: they are written as they arrive.
+        raise NotWritten(
+            "pending",
+            f"none of the {len(listed)} variations of product {product_id} is known here yet: "
+            "each is written with this product when its own webhook arrives (WooCommerce "
+            "sends one whenever a variation is saved), or by the scheduled pull",
+        )
+    product = woocommerce.rest_product(payload, options.store_url, known)
+    products, kept, notes = mapped(product, options)
+    return Change(
+        key,
+        changed,
+        products,
+        kept,
+        platform_product_id=product_id,
+        sweep=bool(known) and not products and not kept,
+        gone=gone,
+    ), notes
+
+
+def _variation(
+    variation_id: str,
+    changed: int,
+    payload: Mapping[str, Any],
+    options: ReadOptions,
+    store: SyncStore,
+) -> tuple[Change | None, list[str]]:
+    """A variation's body: kept, and written with its product's kept body."""
+    parent_id = variations.parent_id(payload)
+    body = variations.kept(payload, variations.VARIATION)
+    if not store.keep_variation(variation_id, changed, body):
+        raise NotWritten("stale", STALE)
+    parent = store.parent(parent_id)
+    if parent is None:
+        raise NotWritten(
+            "pending",
+            f"variation {variation_id} of product {parent_id} is kept: its product is not "
+            "known here yet, and it is written when its product's webhook arrives (sent "
+            "whenever the product is saved) or by the scheduled pull",
+        )
+    product = woocommerce.rest_product(json.loads(parent), options.store_url, [payload])
+    products, kept, notes = mapped(product, options)
+    # Ordered and tracked as a product of its own: a new SKU replaces its old row.
+    return Change(
+        f"woocommerce#{variation_id}", changed, products, kept, platform_product_id=parent_id
+    ), notes
 
 
 def mapped(

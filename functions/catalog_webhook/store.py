@@ -12,6 +12,8 @@ The sync table holds, under ``key``:
 * ``shopify#inventory#<inventory item id>``: the item's last level at each location
   (``location#<id>``: ``available`` and ``at``, milliseconds), each set with a condition
   (not older than what is held), summed into the product's stock;
+* ``woocommerce#parent#<id>``, ``woocommerce#variation#<id>``: a variable product's and a
+  variation's last body (``variations.py``), each kept with its time, on the same condition;
 * ``<platform>#<product id>``: the time of the last change written for that product
   (``changedAt``, milliseconds), whether it was a deletion, and the ids of its rows.
   The time is set with a condition (not older than what is held), so a change that
@@ -47,6 +49,9 @@ from shared.catalog_writes import (
 SYNC_KEY = "key"
 DELIVERY_TTL_S = 3 * 24 * 3600
 LOCATION_PREFIX = "location#"
+MAX_KEYS = 100
+"""BatchGetItem takes at most 100 keys."""
+MAX_ATTEMPTS = 5
 
 _deserializer = TypeDeserializer()
 
@@ -101,14 +106,15 @@ class DynamoSyncStore:
         old = answer.get("Attributes")
         if old is not None:
             held = [str(_deserializer.deserialize(v)) for v in old.get("rows", {}).get("L", [])]
-        elif change.deleted:
-            held = list(self._rows_of(change.platform_product_id))
         else:
-            # Its first webhook: the rows it names are written; a variant it no longer
-            # has is left to the next full sync (a scan per first update would read the
-            # whole table).
             held = []
-        gone = sorted(set(held) - set(rows) - set(change.kept))
+        if change.sweep or (change.deleted and old is None):
+            woocommerce = change.key.startswith("woocommerce#")
+            held += self._rows_of(change.platform_product_id, variations=woocommerce)
+        # Else its first webhook: the rows it names are written; a variant it no longer
+        # has is left to the next full sync (a scan per first update would read the
+        # whole table).
+        gone = sorted((set(held) | set(change.gone)) - set(rows) - set(change.kept))
         requests = [put(product) for product in change.products] + [delete(pid) for pid in gone]
         catalog_writes.write(self._client, self._catalog, requests, sleep=self._sleep)
         return Written(rows, gone)
@@ -183,15 +189,83 @@ class DynamoSyncStore:
             written.append(product_id)
         return written
 
-    def _rows_of(self, platform_product_id: str) -> Iterator[str]:
-        """The catalog's rows of a platform product the sync table does not know."""
+    def _rows_of(self, platform_product_id: str, *, variations: bool) -> Iterator[str]:
+        """The catalog's rows of a platform product the sync table does not know (with
+        ``variations``: or of a WooCommerce variation, whose id is a post id as its
+        product's is)."""
         if not platform_product_id:
             return
+        matches = "platformProductId = :id" + (" OR platformVariantId = :id" if variations else "")
         for item in scan_items(
             self._client,
             self._catalog,
             ProjectionExpression=PARTITION_KEY,
-            FilterExpression="platformProductId = :id",
+            FilterExpression=matches,
             ExpressionAttributeValues={":id": {"S": platform_product_id}},
         ):
             yield item[PARTITION_KEY]["S"]
+
+    # -- a WooCommerce variable product and its variations (variations.py) ----------------
+
+    def keep_parent(self, product: str, changed_ms: int, body: str) -> tuple[bool, str | None]:
+        return self._keep(f"woocommerce#parent#{product}", changed_ms, body)
+
+    def keep_variation(self, variation: str, changed_ms: int, body: str) -> bool:
+        return self._keep(f"woocommerce#variation#{variation}", changed_ms, body)[0]
+
+    def rows_of_variations(self, ids: list[str]) -> list[str]:
+        items = self._get([f"woocommerce#{v}" for v in ids])
+        return [
+            str(_deserializer.deserialize(row))
+            for item in items.values()
+            for row in item.get("rows", {}).get("L", [])
+        ]
+
+    def parent(self, product: str) -> str | None:
+        answer = self._client.get_item(
+            TableName=self._sync,
+            Key={SYNC_KEY: {"S": f"woocommerce#parent#{product}"}},
+            ConsistentRead=True,
+        )
+        return answer.get("Item", {}).get("body", {}).get("S")
+
+    def variations(self, ids: list[str]) -> dict[str, str]:
+        items = self._get([f"woocommerce#variation#{v}" for v in ids])
+        return {key.rsplit("#", 1)[-1]: item["body"]["S"] for key, item in items.items()}
+
+    def _get(self, keys: list[str]) -> dict[str, dict[str, Any]]:
+        """The sync table's items of these keys (those there), by key."""
+        found: dict[str, dict[str, Any]] = {}
+        unique = list(dict.fromkeys(keys))
+        for start in range(0, len(unique), MAX_KEYS):
+            chosen = [{SYNC_KEY: {"S": key}} for key in unique[start : start + MAX_KEYS]]
+            pending: dict[str, Any] = {self._sync: {"Keys": chosen, "ConsistentRead": True}}
+            for attempt in range(MAX_ATTEMPTS):
+                answer = self._client.batch_get_item(RequestItems=pending)
+                for item in answer.get("Responses", {}).get(self._sync, []):
+                    found[item[SYNC_KEY]["S"]] = item
+                pending = answer.get("UnprocessedKeys") or {}
+                if not pending:
+                    break
+                self._sleep(0.05 * 2**attempt)
+        return found
+
+    def _keep(self, key: str, changed_ms: int, body: str) -> tuple[bool, str | None]:
+        try:
+            answer = self._client.update_item(
+                TableName=self._sync,
+                Key={SYNC_KEY: {"S": key}},
+                UpdateExpression="SET changedAt = :at, #body = :body",
+                ConditionExpression="attribute_not_exists(changedAt) OR changedAt <= :at",
+                ExpressionAttributeNames={"#body": "body"},
+                ExpressionAttributeValues={
+                    ":at": {"N": str(changed_ms)},
+                    ":body": {"S": body},
+                },
+                ReturnValues="ALL_OLD",
+            )
+        except ClientError as exc:
+            if exc.response.get("Error", {}).get("Code") == "ConditionalCheckFailedException":
+                return False, None
+            raise
+        return True, answer.get("Attributes", {}).get("body", {}).get("S")

@@ -93,10 +93,17 @@ def test_the_tables_have_the_local_runners_key_schemas(dev: Synthesized) -> None
     assert _schema(_table(dev, names.SPEND_PARTITION_KEY)) == _schema(local[runner.SPEND_TABLE])
 
 
-def test_the_catalog_table_has_no_secondary_index_to_write(each_env: Synthesized) -> None:
+def test_the_catalog_table_has_no_secondary_index_but_the_sparse_inventory_one(
+    each_env: Synthesized,
+) -> None:
     # Search runs on the snapshot and fresh reads go by key: an index would double writes.
+    # The one exception finds a Shopify inventory item's product (inventory_levels/update):
+    # keys only, written only for products that have an item.
     table = _table(each_env, names.CATALOG_PARTITION_KEY)
-    assert "GlobalSecondaryIndexes" not in table and "LocalSecondaryIndexes" not in table
+    assert "LocalSecondaryIndexes" not in table
+    (index,) = table["GlobalSecondaryIndexes"]
+    assert index["IndexName"] == names.CATALOG_INVENTORY_INDEX
+    assert index["Projection"] == {"ProjectionType": "KEYS_ONLY"}
 
 
 def test_tables_have_point_in_time_recovery_and_sessions_expire(each_env: Synthesized) -> None:

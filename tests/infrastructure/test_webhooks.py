@@ -82,8 +82,10 @@ def test_the_function_gets_exactly_what_a_delivery_needs(each_env: Synthesized) 
         # a stock set by inventory_levels/update, its product found by the inventory index
         "dynamodb:UpdateItem": {f"<{catalog}.Arn>", f"<{sync}.Arn>"},
         "dynamodb:Query": {f"<{catalog}.Arn>/index/{names.CATALOG_INVENTORY_INDEX}"},
-        # its own sync table: deliveries seen, each product's last change
+        # its own sync table: deliveries seen, each product's last change, the kept bodies
+        # of a WooCommerce product's variations
         "dynamodb:GetItem": {f"<{sync}.Arn>"},
+        "dynamodb:BatchGetItem": {f"<{sync}.Arn>"},
         "dynamodb:PutItem": {f"<{sync}.Arn>"},
         # the two platforms' secrets, and nothing else
         "secretsmanager:GetSecretValue": {f"<{secrets['shopify']}>", f"<{secrets['woocommerce']}>"},

@@ -134,6 +134,64 @@ def woocommerce_product(
     }
 
 
+def woocommerce_variable(
+    product_id: int,
+    variation_ids: list[int],
+    *,
+    name: str = "Zephyr Fold",
+    modified_gmt: str = "2026-12-01T15:00:00",
+    status: str = "publish",
+) -> dict[str, Any]:
+    """A variable product's body: what its variations share, their ids, no price of theirs."""
+    payload = woocommerce_product(
+        product_id, "", name=name, kind="variable", modified_gmt=modified_gmt, status=status
+    )
+    payload["attributes"] = [
+        {"id": 1, "name": "Storage", "variation": True, "options": ["128 GB", "256 GB"]},
+        {"id": 2, "name": "Operating system", "variation": False, "options": ["Android 15"]},
+    ]
+    payload["variations"] = variation_ids
+    return payload
+
+
+def woocommerce_variation(
+    variation_id: int,
+    parent_id: int,
+    sku: str,
+    storage: str,
+    *,
+    price: str = "1499.00",
+    stock: int = 2,
+    modified_gmt: str = "2026-12-01T15:00:00",
+    status: str = "publish",
+) -> dict[str, Any]:
+    """A variation's body, as ``wc/v3/products/<variation id>`` answers (``type``
+    ``variation``, ``parent_id``): its own SKU, price, stock and option."""
+    return {
+        "id": variation_id,
+        "parent_id": parent_id,
+        "type": "variation",
+        "name": f"Zephyr Fold - {storage}",
+        "sku": sku,
+        "status": status,
+        "date_modified_gmt": modified_gmt,
+        "price": price,
+        "regular_price": price,
+        "sale_price": "",
+        "on_sale": False,
+        "manage_stock": True,
+        "stock_quantity": stock,
+        "stock_status": "instock" if stock else "outofstock",
+        "categories": [],
+        "attributes": [{"id": 1, "name": "Storage", "option": storage}],
+        "image": {"src": "https://shop.example.com/wp-content/uploads/fold.jpg"},
+        "permalink": (
+            "https://shop.example.com/product/zephyr-fold/"
+            f"?attribute_storage={storage.lower().replace(' ', '-')}"
+        ),
+    }
+
+
 def shopify_headers(
     secret: str, body: bytes, topic: str = "products/update", delivery: str = "d-1"
 ) -> dict[str, str]:

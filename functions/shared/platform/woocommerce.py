@@ -69,11 +69,16 @@ def rest_product(
     brands = [field_text(b, "name") for b in items(payload.get("brands"), "brands")]
     page = field_text(payload, "permalink") or product_page(store_url, product_id)
     if what == "variable":
-        variants = tuple(
-            _variant(v, payload, parent=True) for v in (variations or []) if isinstance(v, Mapping)
-        )
+        given = [v for v in (variations or []) if isinstance(v, Mapping)]
+        # A variation the store turned off (private) is not for sale, as its CSV row is not.
+        sold = [v for v in given if not _not_sold(v)]
+        variants = tuple(_variant(v, payload, parent=True) for v in sold)
         not_sold = _not_sold(payload) or (
-            "" if variants else "a variable product with no variations"
+            ""
+            if variants
+            else f"its variations are not for sale ({_not_sold(given[0])})"
+            if given
+            else "a variable product with no variations"
         )
     else:
         variants = (_variant(payload, payload, parent=False),)
@@ -96,6 +101,11 @@ def rest_product(
         variants=variants,
         option_joiner=", ",
     )
+
+
+def not_sold(payload: Mapping[str, Any]) -> str:
+    """Why the product itself is not for sale (a draft, private, hidden); "" when it is."""
+    return _not_sold(payload)
 
 
 def _not_sold(payload: Mapping[str, Any]) -> str:

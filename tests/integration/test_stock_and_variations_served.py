@@ -1,9 +1,10 @@
-"""Shopify's ``inventory_levels/update`` through ``storechat serve``: a location's stock
+"""Through ``storechat serve``: Shopify's ``inventory_levels/update`` (a location's stock
 change shows on the next answer's card, summed over the store's locations; an older,
-repeated or unknown one changes nothing."""
+repeated or unknown one changes nothing) and a WooCommerce variation by webhook."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -11,12 +12,15 @@ import pytest
 
 from storechat.local import LocalStorechat
 from storechat.server import make_server, running
-from tests.integration.test_webhooks_served import SAMPLE, SHOPIFY_SECRET, Served
+from tests.integration.test_webhooks_served import SAMPLE, SHOPIFY_SECRET, WOO_SECRET, Served
 from tests.support.platform_payloads import (
     body_of,
     inventory_level,
     shopify_headers,
     shopify_product,
+    woocommerce_headers,
+    woocommerce_variable,
+    woocommerce_variation,
 )
 
 LEVELS = "inventory_levels/update"
@@ -29,7 +33,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     with (
         LocalStorechat(
             data_dir=home,
-            webhook_secrets={"shopify": SHOPIFY_SECRET},
+            webhook_secrets={"shopify": SHOPIFY_SECRET, "woocommerce": WOO_SECRET},
             store_url="https://shop.example.com",
             env={"CATALOG_INDEX_CHECK_S": "0"},
         ) as local,
@@ -118,3 +122,35 @@ def test_a_malformed_level_gets_400_json(
     status, body = _post(served, payload, f"bad-{said}", LEVELS)
     assert status == 400
     assert said in body["message"] and "not a Shopify inventory level" in body["message"]
+
+
+def test_a_woocommerce_variation_by_webhook_is_a_product_shoppers_find(served: Served) -> None:
+    def woo(payload: dict[str, Any], delivery: str) -> tuple[int, Any]:
+        raw = body_of(payload)
+        return served.post(
+            "/webhooks/woocommerce", raw, woocommerce_headers(WOO_SECRET, raw, delivery=delivery)
+        )
+
+    # Given the store saves a variable phone: its body, then each variation's
+    assert woo(woocommerce_variable(900, [901, 902]), "wp-1")[1]["status"] == "pending"
+    for delivery, (vid, sku, storage, price) in (
+        ("wv-1", (901, "ZF-128", "128 GB", "1499.00")),
+        ("wv-2", (902, "ZF-256", "256 GB", "1599.00")),
+    ):
+        status, body = woo(woocommerce_variation(vid, 900, sku, storage, price=price), delivery)
+        assert (status, body["written"]) == (200, [sku])
+
+    # When a shopper asks for it (the catalog tool loads the new search snapshot it finds
+    # after the answer it was found for, as deployed)
+    card = None
+    for _ in range(20):
+        card = served.card("How much is the Zephyr Fold - 256 GB?", "ZF-256")
+        if card is not None:
+            break
+        time.sleep(0.2)
+
+    # Then the variation is a product with its own price and its product's category
+    assert card is not None
+    assert (card["price"], card["category"], card["brand"]) == (1599, "MOBILE", "Zephyr")
+    assert (card["platformProductId"], card["platformVariantId"]) == ("900", "902")
+    assert served.catalog_file()["ZF-128"]["price"] == 1499
