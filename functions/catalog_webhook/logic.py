@@ -306,9 +306,12 @@ def _variable(
     )
     if not newer:
         raise NotWritten("stale", STALE)
-    gone = store.rows_of_variations(variations.dropped(before, listed))
+    dropped = variations.dropped(before, listed)
+    # A dropped variation's rows are under its own key, or under this one's when it was
+    # written with its product: both are deleted.
+    gone = store.rows_of_variations(dropped)
     known = variations.of_parent(payload, store)
-    if not known and not gone:
+    if not known and not dropped:
         # Its body alone never wipes its variations: they are written as they arrive.
         raise NotWritten(
             "pending",

@@ -139,3 +139,22 @@ def test_a_variation_dropped_or_a_product_unpublished_leaves_the_catalog(deploye
     status, answer = _woo(draft, "p-3")
     assert (status, answer["deleted"]) == (200, ["ZF-256"])
     assert _row(deployed, "ZF-256") is None
+
+
+def test_a_variation_written_with_its_product_goes_when_the_product_drops_it(
+    deployed: Any,  # noqa: F811
+) -> None:
+    _secret(deployed)
+    # Given a variation that arrived before its product, and was written with it
+    assert _woo(woocommerce_variation(V128, FOLD, "ZF-128", "128 GB"), "v-1")[1]["status"] == (
+        "pending"
+    )
+    assert _woo(woocommerce_variable(FOLD, [V128, V256]), "p-1")[1]["written"] == ["ZF-128"]
+
+    # When the product is saved without it (none of its other variations sent yet)
+    later = woocommerce_variable(FOLD, [V256], modified_gmt="2026-12-02T09:00:00")
+    status, answer = _woo(later, "p-2")
+
+    # Then its row is deleted
+    assert (status, answer["deleted"]) == (200, ["ZF-128"])
+    assert _row(deployed, "ZF-128") is None
