@@ -89,7 +89,7 @@ class Data(Construct):
         # No secondary index: search runs on the snapshot and fresh reads go by key, so
         # an index would only double every write (a GSI is written with its table).
         # The sample only where the environment asks for it: a store's stack holds the
-        # store's products alone (README, "Your catalog").
+        # store's products alone (docs/catalog.md).
         if config.seed_sample:
             self.seed = self._seed_catalog(config, lambdas, self.catalog)
 

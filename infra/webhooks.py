@@ -8,11 +8,11 @@ the indexer do the rest, as for an import), and remembers deliveries and each pr
 last change in a sync table of its own.
 
 Each platform's secret is a Secrets Manager secret the stack creates blank; the operator
-puts the platform's value (README, "Connect your store"). Until then every delivery is
-refused with 401: the function fails closed. The function may only read those two
-secrets, write (put and delete) and scan the catalog table (a deletion of a product the
-sync table does not know is found by its ``platformProductId``), and read and write its
-own sync table. Reserved concurrency 1: deliveries of one product are written one after
+puts the platform's value (docs/catalog.md, "Connect your store"). Until then every
+delivery is refused with 401: the function fails closed. The function may only read those
+two secrets, write (put and delete) and scan the catalog table (a deletion of a product
+the sync table does not know is found by its ``platformProductId``), and read and write
+its own sync table. Reserved concurrency 1: deliveries of one product are written one after
 the other, so a newer change can never be overwritten by an older one still writing;
 the routes' own throttle (``webhooks.throttling``) bounds the rest, and the platforms
 retry what is throttled.
@@ -106,7 +106,7 @@ class CatalogWebhooks(Construct):
                 {
                     "AwsSolutions-SMG4": (
                         f"{title} issues the webhook secret: it is rotated in {title}'s admin, "
-                        "then stored with put-secret-value (README, Connect your store)."
+                        "then stored with put-secret-value (docs/catalog.md, Connect your store)."
                     )
                 },
             )
