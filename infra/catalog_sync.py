@@ -7,7 +7,7 @@ table's stream and the indexer do the rest). Only an environment with a ``catalo
 block in cdk.json gets it.
 
 The Admin API token is a Secrets Manager secret the stack creates blank (never in
-cdk.json or the template); the operator puts the platform's value (README, "Connect your
+cdk.json or the template); the operator puts the platform's value (docs/catalog.md, "Connect your
 store"), and until then every run fails, which the function's error alarm reports. The
 function may read that secret, and scan and write (put, delete) the catalog table.
 """
@@ -66,7 +66,7 @@ class CatalogSyncSchedule(Construct):
             {
                 "AwsSolutions-SMG4": (
                     "The store platform issues the Admin API token: it is rotated in the "
-                    "platform's admin, then stored with put-secret-value (README, Connect "
+                    "platform's admin, then stored with put-secret-value (docs/catalog.md, Connect "
                     "your store)."
                 )
             },

@@ -153,7 +153,7 @@ def _schedule(expression: str) -> str:
 class CatalogSync(ConfigBlock):
     """The scheduled full pull from the store platform's Admin API into the catalog table
     (``functions/catalog_sync``), with ``catalog_source: dynamodb``. Its token is a
-    Secrets Manager secret the stack creates blank (README, "Connect your store")."""
+    Secrets Manager secret the stack creates blank (docs/catalog.md, "Connect your store")."""
 
     platform: Literal["shopify", "woocommerce"]
     api_url: Annotated[str, Field(pattern=r"^https://[^\s/?#]+/?$")]

@@ -97,7 +97,7 @@ class Data(Construct):
             projection_type=dynamodb.ProjectionType.KEYS_ONLY,
         )
         # The sample only where the environment asks for it: a store's stack holds the
-        # store's products alone (README, "Your catalog").
+        # store's products alone (docs/catalog.md).
         if config.seed_sample:
             self.seed = self._seed_catalog(config, lambdas, self.catalog)
 

@@ -112,11 +112,11 @@ class Outputs(StrEnum):
     BRAVE_SECRET_ARN = "BraveSecretArn", "Put the Brave Search API key here (docs/deploy.md)"
     SHOPIFY_WEBHOOK_SECRET_ARN = (
         "ShopifyWebhookSecretArn",
-        "Put the Shopify webhook secret here (README, Connect your store)",
+        "Put the Shopify webhook secret here (docs/catalog.md, Connect your store)",
     )
     WOOCOMMERCE_WEBHOOK_SECRET_ARN = (
         "WooCommerceWebhookSecretArn",
-        "Put the WooCommerce webhook secret here (README, Connect your store)",
+        "Put the WooCommerce webhook secret here (docs/catalog.md, Connect your store)",
     )
     WEBHOOKS_URL = (
         "WebhooksUrl",
@@ -124,7 +124,7 @@ class Outputs(StrEnum):
     )
     CATALOG_SYNC_SECRET_ARN = (
         "CatalogSyncSecretArn",
-        "Put the store platform's Admin API token here (README, Connect your store)",
+        "Put the store platform's Admin API token here (docs/catalog.md, Connect your store)",
     )
     CATALOG_SYNC_FUNCTION = (
         "CatalogSyncFunctionName",

@@ -8,7 +8,7 @@ the indexer do the rest, as for an import), and remembers deliveries and each pr
 last change in a sync table of its own.
 
 Each platform's secret is a Secrets Manager secret the stack creates blank; the operator
-puts the platform's value (README, "Connect your store"). Until then every delivery is
+puts the platform's value (docs/catalog.md, "Connect your store"). Until then every delivery is
 refused with 401: the function fails closed. The function may only read those two
 secrets, write (put and delete) and scan the catalog table (a deletion of a product the
 sync table does not know is found by its ``platformProductId``), set a product's stock and
@@ -108,7 +108,7 @@ class CatalogWebhooks(Construct):
                 {
                     "AwsSolutions-SMG4": (
                         f"{title} issues the webhook secret: it is rotated in {title}'s admin, "
-                        "then stored with put-secret-value (README, Connect your store)."
+                        "then stored with put-secret-value (docs/catalog.md, Connect your store)."
                     )
                 },
             )

@@ -16,7 +16,7 @@ else is derived from these tables:
 
 To add a tool: write ``functions/<name>/`` (``schema.py`` with the input model and
 the description, ``handler.py`` returning ``shared.contract.ToolOutput``), then add
-one :class:`Function` and one :class:`Tool` below (README, "Add a tool").
+one :class:`Function` and one :class:`Tool` below (docs/architecture.md, "Add a tool").
 
 The registry sits above the packages it names, beside them in ``functions/`` (every
 Lambda's code asset is that folder, so each can import it): the tools import nothing
@@ -109,9 +109,9 @@ class Tool:
         }
 
 
-# Sizes from measured cold invokes at each function's CPU share (bench section 10; README
-# "What each function is given"): each well under half its timeout, lookup at 200,000
-# products included.
+# Sizes from measured cold invokes at each function's CPU share (bench section 10;
+# docs/architecture.md, "What each function is given"): each well under half its timeout,
+# lookup at 200,000 products included.
 CONVERSE = Function(
     "converse", "Builds the Converse request, calls the model, returns its reply", 25, 512
 )

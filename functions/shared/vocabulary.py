@@ -9,7 +9,7 @@ The dev server and the API's mapping templates answer with these codes;
 page is static, so it reads them from ``names.json`` (:func:`page_names`), which the
 dev server serves and the CDK stack publishes beside the page; so it also reads there
 the chips of a product card (``shared.catalog.derive.page_chips``). Tests hold the ASL's
-literal reasons and the README to this module.
+literal reasons and docs/limits.md to this module.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ of their own. Both spellings of the header are read: the classic one (``Handle``
 
 Each handle's rows are read as one :class:`~shared.platform.product.PlatformProduct`
 and mapped as every platform's products are: each variant becomes one catalog product
-(README, "Shopify and WooCommerce"), its options in its name ("Pixel 9 - 256 GB /
+(docs/catalog.md, "Shopify and WooCommerce exports"), its options in its name ("Pixel 9 - 256 GB /
 Obsidian") and its specs ("storageGb": 256). A product that is a draft, archived,
 unlisted, not published on the online store, or a gift card is not imported; nor one
 whose category maps to none.

@@ -101,8 +101,8 @@ def failure_line(outcome: ToolOutcome, catalog_ok: bool) -> str:
     return f"{line} {_TO_CONFIGURE[outcome.name]}" if outcome.name in _TO_CONFIGURE else line
 
 
-# What each web tool needs, for a store whose tool could not answer (the README's
-# "Reviews and book facts" says the same).
+# What each web tool needs, for a store whose tool could not answer (docs/cli.md,
+# "Reviews and book facts", says the same).
 _TO_CONFIGURE: Final = {
     REVIEWS: (
         "Reviews need a Brave Search API key: BRAVE_API_KEY in the environment on a laptop, "

@@ -9,5 +9,5 @@
 
 Everything else derives from these two tables (the tool's input fields, the search's
 facets, bounds and sorts, the fact check's fields and units, the page's chips, the
-eval's bounds, the import's spec names); the README's "Add a spec" says how.
+eval's bounds, the import's spec names); docs/architecture.md's "Add a spec" says how.
 """

@@ -3,7 +3,7 @@ phrases, the facets, the sorts both ways, the checked facts and the page's chips
 derived from :data:`shared.catalog.specs.SPECS`.
 
 They read the table as it is when called (``specs.SPECS``), so a spec added to it (the
-README's "Add a spec", ``tests/integration/test_add_a_spec.py``) reaches every reader.
+docs/architecture.md's "Add a spec", ``tests/integration/test_add_a_spec.py``) reaches every reader.
 """
 
 from __future__ import annotations

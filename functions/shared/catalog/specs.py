@@ -398,7 +398,7 @@ SPECS: tuple[Spec, ...] = (
     COLOR,
 )
 """Every spec the store knows, in the order the tool's fields and the search's facets
-list them. Add a spec here and nowhere else (the README's "Add a spec")."""
+list them. Add a spec here and nowhere else (docs/architecture.md, "Add a spec")."""
 
 
 PRICE_SORT: Final = Sort(
