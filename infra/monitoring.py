@@ -31,7 +31,7 @@ import registry
 from index_catalog.metrics import IndexMetric
 from infra import names
 from infra.alarm_topic import alarm_topic
-from infra.config import EnvironmentConfig
+from infra.config import ASL_TIMEOUT_MS, EnvironmentConfig
 from infra.dashboard import Watched, conversations_dashboard
 from infra.log_metrics import (
     ACCESS_LOG_METRICS,
@@ -154,7 +154,8 @@ class Monitoring(Construct):
             ),
             alarm(
                 "ExecutionsTimedOut",
-                "Conversations hit the state machine's 28 s timeout: the shopper got a 504.",
+                f"Conversations hit the state machine's {ASL_TIMEOUT_MS // 1000} s timeout: the "
+                "shopper got a 504.",
                 metric=state_machine.metric_timed_out(period=period, statistic="Sum"),
                 threshold=1,
             ),
