@@ -16,7 +16,7 @@ from lookup_inventory.snapshots import S3Snapshots, s3_client_factory
 from shared.catalog_table import CatalogSource, DynamoCatalog
 from shared.contract import ToolOutput, ToolUse
 from shared.environment import environ
-from shared.errors import CatalogUnavailable
+from shared.errors import CatalogUnavailable, FailureKind
 from shared.http import RemainingTime
 from shared.metric_names import Metric
 from shared.observability import MetricUnit, logger, metrics
@@ -56,7 +56,7 @@ def snapshot_holder() -> SnapshotHolder:
     during one. Called under a lock, so that a container holds exactly one."""
     settings = get_settings()
     if not settings.index_bucket:
-        raise CatalogUnavailable("unconfigured", "CATALOG_INDEX_BUCKET is not set")
+        raise CatalogUnavailable(FailureKind.UNCONFIGURED, "CATALOG_INDEX_BUCKET is not set")
     engine = sqlite_module()
     logger.info(
         "search engine",

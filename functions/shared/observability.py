@@ -28,6 +28,7 @@ from aws_lambda_powertools.metrics.provider.cloudwatch_emf.cloudwatch import (
 from aws_lambda_powertools.shared.functions import strtobool
 
 from shared.environment import environ
+from shared.errors import FailureKind
 from shared.metric_names import SERVICE, Metric
 
 CORRELATION_ID_PATH = "executionId"
@@ -119,18 +120,12 @@ metrics.provider = _EMFProvider(
 
 __all__ = [
     "CORRELATION_ID_PATH",
-    "NOT_CONFIGURED_KIND",
     "MetricUnit",
     "logger",
     "metrics",
     "record_tool_result",
     "tracer",
 ]
-
-NOT_CONFIGURED_KIND = "not_configured"
-"""The error kind of a tool the store has not set up (no Brave key yet): a known state,
-counted in ``ToolNotConfigured``, not in ``ToolErrors`` (whose alarm it would trip from
-the first day)."""
 
 
 def record_tool_result(
@@ -142,7 +137,7 @@ def record_tool_result(
     question, so it is logged only at debug level; at info level an operator sees the
     tool, status and latency.
     """
-    not_configured = status == "error" and kind == NOT_CONFIGURED_KIND
+    not_configured = status == "error" and kind == FailureKind.NOT_CONFIGURED
     failed = status == "error" and not not_configured
     metrics.add_metric(name=Metric.TOOL_LATENCY, unit=MetricUnit.Milliseconds, value=ms)
     metrics.add_metric(name=Metric.TOOL_ERRORS, unit=MetricUnit.Count, value=int(failed))
