@@ -51,6 +51,7 @@ from bench.lambdas import REPO_ROOT, probe_env
 from bench.loopback import send, serving
 from bench.stats import summary
 from registry import FUNCTIONS, Function
+from shared.time_budget import DEADLINE_MS
 
 FUNCTIONS_DIR = REPO_ROOT / "functions"
 SECRET_ARN = "arn:aws:secretsmanager:us-east-1:123456789012:secret:storechat-brave-key-AbCdEf"
@@ -153,7 +154,7 @@ def event(key: str) -> dict[str, Any]:
     if key == "converse":
         return {
             "messages": [{"role": "user", "content": [{"text": QUESTION}]}],
-            "deadlineMs": int(time.time() * 1000) + 25_000,
+            "deadlineMs": int(time.time() * 1000) + DEADLINE_MS,
             "executionId": "arn:aws:states:us-east-1:123456789012:express:storechat:cold:1",
             "steps": _turn(),
         }

@@ -41,6 +41,7 @@ from infra.trace import method_options
 from infra.webhooks import deployed as webhooks_deployed
 from infra.webhooks import method_options as webhook_options_of
 from shared.api import request_json_schema
+from shared.time_budget import API_LIMIT_S
 from shared.vocabulary import GATEWAY_ERROR, REQUEST_REJECTED
 
 
@@ -117,7 +118,7 @@ class QueryApi(Construct):
             "StartSyncExecution",
             role,
             request_template(state_machine.state_machine_arn),
-            Duration.seconds(29),
+            Duration.seconds(API_LIMIT_S),
             (cors_headers, response_template(origins), upstream_error_template(origins)),
         )
 

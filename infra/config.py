@@ -39,6 +39,7 @@ from shared.currency import CURRENCIES, DEFAULT_CURRENCY
 from shared.page_policy import image_host
 from shared.pricing import PRICE_LIST_PATH, PriceListError, TokenPrices, token_prices
 from shared.store import StoreFile, StoreSettingsError, resolve
+from shared.time_budget import API_LIMIT_S, FINISH_RESERVE_MS
 
 LOG_RETENTION_DAYS: tuple[int, ...] = (
     1,
@@ -249,11 +250,11 @@ class EnvironmentConfig(ConfigBlock):
             ) from None
         tuning = self.state_machine_tuning
         deadline = tuning.get("DeadlineMs", 0)
-        if deadline + statemachine.FINISH_RESERVE_MS > ASL_TIMEOUT_MS:
+        if deadline + FINISH_RESERVE_MS > ASL_TIMEOUT_MS:
             raise ValueError(
-                f"tuning.DeadlineMs ({deadline}) must leave {statemachine.FINISH_RESERVE_MS} ms "
+                f"tuning.DeadlineMs ({deadline}) must leave {FINISH_RESERVE_MS} ms "
                 f"before the state machine's TimeoutSeconds ({ASL_TIMEOUT_MS} ms, below the "
-                "API's 29 s) to answer and save the turn"
+                f"API's {API_LIMIT_S} s) to answer and save the turn"
             )
         for reserve in ("ConverseReserveMs", "ToolRoundReserveMs"):
             if reserve in tuning and tuning[reserve] >= deadline:

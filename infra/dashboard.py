@@ -14,11 +14,9 @@ from aws_cdk import aws_cloudwatch as cw
 from aws_cdk import aws_stepfunctions as sfn
 from constructs import Construct
 
-from compose_response.logic import OUTCOME_METRICS
 from index_catalog.metrics import IndexMetric
 from infra.config import EnvironmentConfig
-from shared.ledger import REFUSED_METRIC
-from shared.observability import TOOL_NOT_CONFIGURED_METRIC
+from shared.metric_names import OUTCOME_METRICS, TOKEN_METRICS, Metric
 
 
 @dataclass(frozen=True)
@@ -92,22 +90,22 @@ def conversations_dashboard(
         cw.GraphWidget(
             title="Tokens",
             left=[
-                custom("InputTokens"),
-                custom("OutputTokens"),
-                custom("CacheReadInputTokens"),
+                custom(TOKEN_METRICS["inputTokens"]),
+                custom(TOKEN_METRICS["outputTokens"]),
+                custom(TOKEN_METRICS["cacheReadInputTokens"]),
             ],
             width=8,
         ),
         cw.GraphWidget(
             title="Model latency and throttles",
-            left=[custom("ModelLatency", "p50"), custom("ModelLatency", "p90")],
-            right=[custom("ModelThrottles")],
+            left=[custom(Metric.MODEL_LATENCY, "p50"), custom(Metric.MODEL_LATENCY, "p90")],
+            right=[custom(Metric.MODEL_THROTTLES)],
             width=8,
         ),
         cw.GraphWidget(
             title="Tool latency (p90) and rounds per conversation",
-            left=[custom("ToolLatency", "p90")],
-            right=[custom("ToolRounds", "Average")],
+            left=[custom(Metric.TOOL_LATENCY, "p90")],
+            right=[custom(Metric.TOOL_ROUNDS, "Average")],
             width=8,
         ),
     )
@@ -124,7 +122,7 @@ def conversations_dashboard(
         ),
         cw.GraphWidget(
             title="Unverified citations dropped, ledger records refused",
-            left=[custom("UnverifiedCitations"), custom(REFUSED_METRIC)],
+            left=[custom(Metric.UNVERIFIED_CITATIONS), custom(Metric.LEDGER_RECORDS_REFUSED)],
             width=4,
         ),
         cw.SingleValueWidget(
@@ -161,7 +159,7 @@ def conversations_dashboard(
         ),
         cw.GraphWidget(
             title="Tool calls answered 'not configured' (e.g. no Brave key yet)",
-            left=[custom(TOOL_NOT_CONFIGURED_METRIC)],
+            left=[custom(Metric.TOOL_NOT_CONFIGURED)],
             width=12,
         ),
     )

@@ -2,8 +2,9 @@
 ``infra.dashboard``), all notifying the alarm topic (``infra.alarm_topic``).
 
 Custom metrics come from Powertools (namespace ``Storechat/<env>``, dimension
-``service=storechat``). compose_response counts ``Conversations`` and one metric
-per outcome (``Answered``, ``Truncated``, ``Refused``, ``Fallbacks``); the catalog
+``service=storechat``), named in ``shared.metric_names``. compose_response counts
+``Conversations`` and one metric per outcome (``Answered``, ``Truncated``, ``Refused``,
+``Fallbacks``); the catalog
 indexer counts its rebuilds, their time, the products indexed and the published
 snapshot's age (``index_catalog.metrics.IndexMetric``). The model's spend is priced
 from the Converse function's token counts (``InputTokens``, ...) at the model's list
@@ -27,11 +28,10 @@ from aws_cdk import aws_stepfunctions as sfn
 from constructs import Construct
 
 import registry
-from compose_response.facts import FACT_CORRECTIONS_METRIC
 from index_catalog.metrics import IndexMetric
 from infra import names
 from infra.alarm_topic import alarm_topic
-from infra.config import EnvironmentConfig
+from infra.config import ASL_TIMEOUT_MS, EnvironmentConfig
 from infra.dashboard import Watched, conversations_dashboard
 from infra.log_metrics import (
     ACCESS_LOG_METRICS,
@@ -43,7 +43,7 @@ from infra.log_metrics import (
 )
 from infra.search import CatalogSearch
 from infra.trace import RESOURCE_PATH
-from shared.step_writer import WRITE_ERRORS_METRIC
+from shared.metric_names import TOKEN_METRICS, Metric
 
 
 class Monitoring(Construct):
@@ -92,8 +92,8 @@ class Monitoring(Construct):
                 f"100 * (toolErrors + {crashes}) / (toolCalls + {crashes}), 0)"
             ),
             using_metrics={
-                "toolErrors": custom("ToolErrors"),
-                "toolCalls": custom("ToolCalls"),
+                "toolErrors": custom(Metric.TOOL_ERRORS),
+                "toolCalls": custom(Metric.TOOL_CALLS),
                 **tool_crashes,
             },
             label="Tool error rate (%)",
@@ -102,8 +102,8 @@ class Monitoring(Construct):
         fallback_rate = cw.MathExpression(
             expression="IF(conversations > 0, 100 * fallbacks / conversations, 0)",
             using_metrics={
-                "fallbacks": custom("Fallbacks"),
-                "conversations": custom("Conversations"),
+                "fallbacks": custom(Metric.FALLBACKS),
+                "conversations": custom(Metric.CONVERSATIONS),
             },
             label="Fallback rate (%)",
             period=period,
@@ -141,9 +141,7 @@ class Monitoring(Construct):
             expression="("
             + " + ".join(f"FILL({key}, 0) * {price!r}" for key, price in sorted(prices.items()))
             + ") / 1000000",
-            using_metrics={
-                key: custom(key[:1].upper() + key[1:]).with_(period=day) for key in prices
-            },
+            using_metrics={key: custom(TOKEN_METRICS[key]).with_(period=day) for key in prices},
             label="Model spend, last 24 h (USD)",
             period=day,
         )
@@ -157,14 +155,15 @@ class Monitoring(Construct):
             ),
             alarm(
                 "ExecutionsTimedOut",
-                "Conversations hit the state machine's 28 s timeout: the shopper got a 504.",
+                f"Conversations hit the state machine's {ASL_TIMEOUT_MS // 1000} s timeout: the "
+                "shopper got a 504.",
                 metric=state_machine.metric_timed_out(period=period, statistic="Sum"),
                 threshold=1,
             ),
             alarm(
                 "ModelThrottled",
                 "Bedrock throttled Converse calls even after the loop's retries.",
-                metric=custom("ModelThrottles"),
+                metric=custom(Metric.MODEL_THROTTLES),
                 threshold=settings.model_throttles,
             ),
             alarm(
@@ -186,7 +185,7 @@ class Monitoring(Construct):
                 "The model stated product facts that the catalog contradicts (price, specs, "
                 "stock); they were corrected or removed before the shopper saw them, but a "
                 "model or prompt change may have made it careless.",
-                metric=custom(FACT_CORRECTIONS_METRIC),
+                metric=custom(Metric.FACT_CORRECTIONS),
                 threshold=settings.fact_corrections,
             ),
             alarm(
@@ -217,7 +216,7 @@ class Monitoring(Construct):
                 "LiveTraceStepsNotWritten",
                 "Steps of the live trace could not be written in time: shoppers see the "
                 "plain spinner instead of what the assistant is doing (answers are unchanged).",
-                metric=custom(WRITE_ERRORS_METRIC),
+                metric=custom(Metric.STEP_WRITE_ERRORS),
                 threshold=settings.live_trace_errors,
             ),
             alarm(

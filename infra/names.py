@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Final
 
 from shared import catalog_writes
+from shared.metric_names import SERVICE
 
 ROOT: Final = Path(__file__).resolve().parent.parent
 FUNCTIONS_DIR: Final = ROOT / "functions"
@@ -52,9 +53,10 @@ SPEND_TTL_ATTRIBUTE: Final = "expiresAt"
 CATALOG_INDEX_PREFIX: Final = "catalog-index/"
 CATALOG_INDEX_POINTER_KEY: Final = f"{CATALOG_INDEX_PREFIX}latest.json"
 
-# Observability: shared/observability.py fixes both.
+# Observability: each environment's metrics are in METRIC_NAMESPACE/<env> (the functions
+# read it from POWERTOOLS_METRICS_NAMESPACE); their names are shared.metric_names'.
 METRIC_NAMESPACE: Final = "Storechat"
-SERVICE_NAME: Final = "storechat"
+SERVICE_NAME: Final = SERVICE
 
 QUERY_PATH: Final = "query"
 WEB_CONFIG_FILE: Final = "config.json"

@@ -30,6 +30,7 @@ from infra.nag import BASIC_EXECUTION_POLICY, acknowledge, logical_id, stack_sin
 from infra.runtime import log_group, removal_policy
 from shared.page_policy import content_security_policy
 from shared.store import page_settings
+from shared.time_budget import CLIENT_WAIT_MS
 from shared.vocabulary import PAGE_NAMES_FILE, page_names
 
 WIDGET_FILE = "widget.js"
@@ -194,6 +195,7 @@ class WebHosting(Construct):
                         "currency": self._config.store_currency,
                         "weightUnit": self._config.store_weight_unit,
                         "store": page_settings(self._config.store.settings),
+                        "requestTimeoutMs": CLIENT_WAIT_MS,
                     },
                 ),
                 s3deploy.Source.json_data(PAGE_NAMES_FILE, page_names()),

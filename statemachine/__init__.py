@@ -17,6 +17,7 @@ import registry
 from converse.request import fixed_request_bytes
 from shared import stop_reasons
 from shared.pricing import USAGE_PRICE_FIELDS, TokenPrices
+from shared.time_budget import DEADLINE_MS
 
 ASL_PATH = Path(__file__).with_name("storechat.asl.json")
 
@@ -139,7 +140,7 @@ TUNING_DEFAULTS: dict[str, int] = {
     "MaxToolRounds": 5,
     "MaxToolsPerRound": 3,
     "MaxModelRetries": 2,
-    "DeadlineMs": 25_000,
+    "DeadlineMs": DEADLINE_MS,
     "ConverseReserveMs": 7_000,
     "ToolRoundReserveMs": 12_000,
     "HistoryTurns": 5,
@@ -153,8 +154,10 @@ TUNING_DEFAULTS: dict[str, int] = {
 }
 """Placeholders filled with numbers, and their defaults.
 
-``ConverseReserveMs`` is the time a model call is allowed to need: with less
-left before ``DeadlineMs`` the loop falls back instead of calling the model.
+``DeadlineMs`` is the turn's deadline (``shared.time_budget`` says how it fits between
+the API's limit and the Lambdas' timeouts). ``ConverseReserveMs`` is the time a model
+call is allowed to need: with less left before ``DeadlineMs`` the loop falls back
+instead of calling the model.
 ``ToolRoundReserveMs`` covers a tool round (tools time out at 5 s) plus the
 model call after it. ``HistoryTurns`` and ``HistoryChars`` bound the earlier
 turns sent to the model; ``MaxLedgerProducts`` and ``MaxLedgerChars`` bound the ledger
@@ -164,12 +167,6 @@ largest a catalog may hold, of which one lookup may add four). Together with
 the tools' own size caps they keep every state's payload far below 256 KiB.
 ``StepTtlSeconds`` is how long a turn's live-trace steps can be read (``shared.steps``).
 """
-
-
-FINISH_RESERVE_MS = 3_000
-"""Time kept after ``DeadlineMs`` for SettleSpend (a DynamoDB write after the last model
-call, cut off at 1 s), Fallback, a cold ComposeResponse (its task times out at 2 s) and
-SaveTurn, before the state machine's own timeout."""
 
 
 def read_definition() -> str:

@@ -49,6 +49,7 @@ from shared.api import RequestRejected, openapi, parse_query
 from shared.page_policy import content_security_policy
 from shared.steps import MALFORMED_TURN_ID
 from shared.store import StoreFile, page_settings
+from shared.time_budget import API_LIMIT_S, CLIENT_WAIT_MS
 from shared.vocabulary import (
     CONVERSATION_FAILED,
     GATEWAY_ERROR,
@@ -72,15 +73,15 @@ if TYPE_CHECKING:
     from storechat.local import LocalStorechat
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
-ASK_TIMEOUT_S = 29
+ASK_TIMEOUT_S = API_LIMIT_S
 MAX_RUNNING_EXECUTIONS = 2
 """Executions run at once; the rest wait their turn, first come first served.
 
 The local engine is CPU-bound Python: on a laptop, twenty executions sharing two
-cores all finish late, and the slowest pass the 29 s limit. Admitting a few at a
+cores all finish late, and the slowest pass the API's limit. Admitting a few at a
 time, like a Lambda concurrency limit, keeps each one fast and the queue fair.
 """
-"""API Gateway gives an integration 29 s; the dev server waits no longer."""
+"""API Gateway gives an integration ``API_LIMIT_S``; the dev server waits no longer."""
 
 
 class StorechatHTTPServer(ThreadingHTTPServer):
@@ -255,6 +256,7 @@ class StorechatHandler(JsonRequestHandler):
                 "currency": local.store_currency,
                 "weightUnit": local.store_weight_unit,
                 "store": page_settings(local.store.settings),
+                "requestTimeoutMs": CLIENT_WAIT_MS,
             }
             self._send_json(HTTPStatus.OK, {**config, "model": local.model.split(":", 1)[0]})
         elif path == f"/{PAGE_NAMES_FILE}":

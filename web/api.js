@@ -4,8 +4,6 @@
 import { page } from "./config.js";
 import { lookup } from "./dom.js";
 
-// API Gateway gives up after 29 s; wait a little longer so its 504 is what we show.
-export const REQUEST_TIMEOUT_MS = 35_000;
 const UNKNOWN_ERROR = { title: "Something went wrong", message: "Please try again.", retry: true };
 
 export async function postQuery(message, sessionId, turnId, signal) {

@@ -9,7 +9,7 @@
 // Safety rule for every module: text from the model or the server is only ever placed
 // with textContent / createTextNode, never parsed as HTML.
 
-import { describeFailure, postQuery, REQUEST_TIMEOUT_MS } from "./api.js";
+import { describeFailure, postQuery } from "./api.js";
 import { createComposer } from "./composer.js";
 import { page } from "./config.js";
 import { reportProductClick } from "./feedback.js";
@@ -45,7 +45,9 @@ export function startChat(view) {
     const controller = new AbortController();
     state.controller = controller;
     let timedOut = false;
-    const timer = window.setTimeout(() => { timedOut = true; controller.abort(); }, REQUEST_TIMEOUT_MS);
+    const timer = page.requestTimeoutMs
+      ? window.setTimeout(() => { timedOut = true; controller.abort(); }, page.requestTimeoutMs)
+      : null;
     const turnId = newTurnId();
     const steps = pending.querySelector(".live-steps");
     const stopSteps = followSteps(`${page.apiUrl}/query/${turnId}/steps`,

@@ -1,6 +1,6 @@
 // What the chat learns as it loads, from the chat host (the origin these modules come
 // from, whichever page they run on): config.json (the API, the currency and weight unit,
-// the store's name, voice and colour) and names.json (the words for the names the API
+// the store's name, voice and colour, how long to wait for an answer) and names.json (the words for the names the API
 // declares).
 
 // Beside this module: on the hosted page that is the page's own origin; in the widget it
@@ -20,6 +20,10 @@ export const page = {
   weightUnit: "kg",
   // "offline" or "replay" when a stand-in answers for the model (the dev server says so).
   model: null,
+  // How long to wait for POST /query: config.json's "requestTimeoutMs" (shared/time_budget.py,
+  // a little past the API's own limit, so the API's 504 is what the shopper sees). Without
+  // config.json the page waits for the API's answer, which ends by that limit anyway.
+  requestTimeoutMs: null,
   store: {
     name: "",
     assistantName: "Shopping assistant",
@@ -73,6 +77,9 @@ export async function loadConfig() {
     }
     readStore(config.store);
     if (config.model === "offline" || config.model === "replay") page.model = config.model;
+    if (Number.isInteger(config.requestTimeoutMs) && config.requestTimeoutMs > 0) {
+      page.requestTimeoutMs = config.requestTimeoutMs;
+    }
   } catch {
     // No config: talk to the chat host, as the dev server expects.
   }

@@ -86,8 +86,6 @@ from shared.catalog.specs import AUTHOR
 from shared.ledger import LedgerIndex
 from shared.weight import DEFAULT_WEIGHT_UNIT
 
-FACT_CORRECTIONS_METRIC = "FactCorrections"
-"""Corrections per answer, a count metric the monitoring alarms on."""
 TRACE_STEP = "check_facts"
 """The ``tool`` of the trace line that lists the corrections (the page shows it apart)."""
 

@@ -10,11 +10,10 @@ from typing import Any
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from compose_response.facts import FACT_CORRECTIONS_METRIC
-from compose_response.logic import OUTCOME_METRICS, ComposeInput, ResponseBody, compose
+from compose_response.logic import ComposeInput, ResponseBody, compose
 from compose_response.settings import get_settings
 from shared import step_writer
-from shared.ledger import REFUSED_METRIC
+from shared.metric_names import OUTCOME_METRICS, Metric
 from shared.observability import CORRELATION_ID_PATH, MetricUnit, logger, metrics, tracer
 from shared.steps import CHECK_KEY, Turn, step
 from shared.store import read_store_file
@@ -82,22 +81,26 @@ def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, A
         terms=store.policiesText if store else "",
     )
     _show_check(Turn.of(request.steps), body, context)
-    metrics.add_metric(name="Conversations", unit=MetricUnit.Count, value=1)
+    metrics.add_metric(name=Metric.CONVERSATIONS, unit=MetricUnit.Count, value=1)
     for outcome, name in OUTCOME_METRICS.items():
         metrics.add_metric(name=name, unit=MetricUnit.Count, value=int(body.outcome == outcome))
-    metrics.add_metric(name="ToolRounds", unit=MetricUnit.Count, value=body.toolRounds)
+    metrics.add_metric(name=Metric.TOOL_ROUNDS, unit=MetricUnit.Count, value=body.toolRounds)
     if body.unverifiedCitations:
         metrics.add_metric(
-            name="UnverifiedCitations", unit=MetricUnit.Count, value=len(body.unverifiedCitations)
+            name=Metric.UNVERIFIED_CITATIONS,
+            unit=MetricUnit.Count,
+            value=len(body.unverifiedCitations),
         )
         logger.warning(
             "dropped citations no tool returned", extra={"ids": body.unverifiedCitations}
         )
     # Zero included: the metric is then per answer, and its average means something.
     metrics.add_metric(
-        name=FACT_CORRECTIONS_METRIC, unit=MetricUnit.Count, value=len(body.corrections)
+        name=Metric.FACT_CORRECTIONS, unit=MetricUnit.Count, value=len(body.corrections)
     )
-    metrics.add_metric(name=REFUSED_METRIC, unit=MetricUnit.Count, value=body.refusedRecords)
+    metrics.add_metric(
+        name=Metric.LEDGER_RECORDS_REFUSED, unit=MetricUnit.Count, value=body.refusedRecords
+    )
     if body.corrections:
         logger.warning(
             "corrected facts the ledger contradicts",

@@ -32,14 +32,6 @@ from shared.store_links import links
 from shared.vocabulary import FALLBACK_REASONS, Outcome
 from shared.weight import DEFAULT_WEIGHT_UNIT
 
-OUTCOME_METRICS: dict[str, str] = {
-    "answered": "Answered",
-    "truncated": "Truncated",
-    "refused": "Refused",
-    "fallback": "Fallbacks",
-}
-"""One count metric per outcome, without dimensions, so alarms can divide by Conversations."""
-
 MAX_ANSWER_CHARS = 4000
 MAX_CORRECTIONS = 50
 """Corrections listed in a body: more than any honest answer needs, and a bound on the

@@ -13,6 +13,7 @@ from converse.providers import Provider, make_provider
 from converse.settings import get_settings
 from shared import step_writer
 from shared.errors import ModelThrottled
+from shared.metric_names import Metric
 from shared.observability import CORRELATION_ID_PATH, MetricUnit, logger, metrics, tracer
 from shared.steps import Turn
 
@@ -59,7 +60,7 @@ def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, A
         steps.finished(turn, request.round)
         step_writer.settle(context)
         if isinstance(exc, ModelThrottled):
-            metrics.add_metric(name="ModelThrottles", unit=MetricUnit.Count, value=1)
+            metrics.add_metric(name=Metric.MODEL_THROTTLES, unit=MetricUnit.Count, value=1)
         raise
     result.steps = steps.replied(
         turn,
@@ -70,17 +71,25 @@ def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, A
         settings.store_currency,
     )
     step_writer.settle(context)
-    metrics.add_metric(name="InputTokens", unit=MetricUnit.Count, value=result.usage.inputTokens)
-    metrics.add_metric(name="OutputTokens", unit=MetricUnit.Count, value=result.usage.outputTokens)
     metrics.add_metric(
-        name="CacheReadInputTokens", unit=MetricUnit.Count, value=result.usage.cacheReadInputTokens
+        name=Metric.INPUT_TOKENS, unit=MetricUnit.Count, value=result.usage.inputTokens
     )
     metrics.add_metric(
-        name="CacheWriteInputTokens",
+        name=Metric.OUTPUT_TOKENS, unit=MetricUnit.Count, value=result.usage.outputTokens
+    )
+    metrics.add_metric(
+        name=Metric.CACHE_READ_INPUT_TOKENS,
+        unit=MetricUnit.Count,
+        value=result.usage.cacheReadInputTokens,
+    )
+    metrics.add_metric(
+        name=Metric.CACHE_WRITE_INPUT_TOKENS,
         unit=MetricUnit.Count,
         value=result.usage.cacheWriteInputTokens,
     )
-    metrics.add_metric(name="ModelLatency", unit=MetricUnit.Milliseconds, value=result.latencyMs)
+    metrics.add_metric(
+        name=Metric.MODEL_LATENCY, unit=MetricUnit.Milliseconds, value=result.latencyMs
+    )
     if not result.usageKnown:
         # Its tokens are not metered: the state machine counts the call at its reservation.
         logger.warning("model reply reported token counts that cannot be believed")

@@ -11,7 +11,7 @@ from __future__ import annotations
 from aws_lambda_powertools.utilities import parameters
 
 from get_computer_reviews.settings import Settings
-from shared.errors import UpstreamError
+from shared.errors import FailureKind, UpstreamError
 from shared.observability import logger
 
 SECRET_MAX_AGE_S = 300
@@ -30,7 +30,7 @@ def get_brave_key(settings: Settings) -> str | None:
                 "could not read the Brave key secret", extra={"error": type(exc).__name__}
             )
             raise UpstreamError(
-                "secret_unavailable", "could not read the Brave key secret"
+                FailureKind.SECRET_UNAVAILABLE, "could not read the Brave key secret"
             ) from None
         if isinstance(secret, bytes):
             secret = secret.decode("utf-8")

@@ -13,9 +13,8 @@ from typing import Any, Protocol
 
 from get_computer_reviews.schema import ReviewsInput
 from shared.contract import ToolCall, ToolOutput, ToolUse
-from shared.errors import UpstreamError
+from shared.errors import FailureKind, UpstreamError
 from shared.guardrail import Screen
-from shared.observability import NOT_CONFIGURED_KIND
 from shared.tool_shell import answer
 
 NOT_CONFIGURED = "Review search is not configured for this store; answer from the catalog only."
@@ -49,7 +48,7 @@ def run(
             )
         if not api_key:
             return call.failure(
-                NOT_CONFIGURED_KIND, NOT_CONFIGURED, "review search is not configured"
+                FailureKind.NOT_CONFIGURED, NOT_CONFIGURED, "review search is not configured"
             )
         return ReviewsInput.search.answer(
             call,

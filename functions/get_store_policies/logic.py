@@ -11,6 +11,7 @@ from __future__ import annotations
 from get_store_policies.schema import PoliciesInput
 from shared import policies
 from shared.contract import ToolCall, ToolOutput, ToolUse
+from shared.errors import FailureKind
 from shared.store import StoreFile
 from shared.tool_shell import answer
 
@@ -24,7 +25,7 @@ def run(tool_use: ToolUse, *, store: StoreFile | None) -> ToolOutput:
     def read(call: ToolCall, args: PoliciesInput) -> ToolOutput:
         if store is None:
             return call.failure(
-                "not_configured",
+                FailureKind.NOT_CONFIGURED,
                 "The store's policies are not set up here; give no policy from memory.",
                 "no store settings",
             )

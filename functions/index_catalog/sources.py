@@ -20,7 +20,7 @@ from boto3.dynamodb.types import TypeDeserializer
 from botocore.config import Config
 
 from shared.catalog_table import unavailable_on_failure
-from shared.errors import CatalogUnavailable
+from shared.errors import CatalogUnavailable, FailureKind
 from shared.products_api import HttpCatalog
 
 Product = dict[str, Any]
@@ -93,5 +93,5 @@ class ProductsApiReader:
     def read_all(self) -> list[Product]:
         read = self._api.products(None, deadline_s=None)
         if not read.complete:
-            raise CatalogUnavailable("incomplete", "products API: the read was cut short")
+            raise CatalogUnavailable(FailureKind.INCOMPLETE, "products API: the read was cut short")
         return read.products

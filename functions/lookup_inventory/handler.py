@@ -16,8 +16,9 @@ from lookup_inventory.snapshots import S3Snapshots, s3_client_factory
 from shared.catalog_table import CatalogSource, DynamoCatalog
 from shared.contract import ToolOutput, ToolUse
 from shared.environment import environ
-from shared.errors import CatalogUnavailable
+from shared.errors import CatalogUnavailable, FailureKind
 from shared.http import RemainingTime
+from shared.metric_names import Metric
 from shared.observability import MetricUnit, logger, metrics
 from shared.search import SearchIndex, SnapshotHolder, in_background
 from shared.search.driver import sqlite_module
@@ -55,7 +56,7 @@ def snapshot_holder() -> SnapshotHolder:
     during one. Called under a lock, so that a container holds exactly one."""
     settings = get_settings()
     if not settings.index_bucket:
-        raise CatalogUnavailable("unconfigured", "CATALOG_INDEX_BUCKET is not set")
+        raise CatalogUnavailable(FailureKind.UNCONFIGURED, "CATALOG_INDEX_BUCKET is not set")
     engine = sqlite_module()
     logger.info(
         "search engine",
@@ -108,7 +109,7 @@ def forget_warm_state() -> None:
 def _refresh_failed(exc: Exception) -> None:
     # The last good snapshot keeps serving; an operator alarms on the metric.
     logger.warning("newer catalog snapshot not loaded", extra={"error": str(exc)[:300]})
-    metrics.add_metric(name="CatalogIndexRefreshErrors", unit=MetricUnit.Count, value=1)
+    metrics.add_metric(name=Metric.CATALOG_INDEX_REFRESH_ERRORS, unit=MetricUnit.Count, value=1)
 
 
 def deadline_for(context: RemainingTime | None) -> float | None:

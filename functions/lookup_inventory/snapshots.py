@@ -25,7 +25,7 @@ import boto3
 from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError
 
-from shared.errors import CatalogUnavailable
+from shared.errors import CatalogUnavailable, FailureKind
 from shared.search import (
     CatalogNotIndexedYet,
     SnapshotFile,
@@ -49,7 +49,7 @@ class SnapshotFetchFailed(CatalogUnavailable):
     """The index bucket could not be read (permissions, throttling, network)."""
 
     def __init__(self, detail: str) -> None:
-        super().__init__("unavailable", detail)
+        super().__init__(FailureKind.UNAVAILABLE, detail)
 
 
 def s3_client_factory(region: str | None) -> Callable[[], Any]:

@@ -12,6 +12,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from record_feedback.logic import SessionTurns, record
 from record_feedback.settings import get_settings
+from shared.metric_names import Metric
 from shared.observability import MetricUnit, logger, metrics, tracer
 
 
@@ -58,7 +59,9 @@ def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, A
     if status >= 500:
         logger.error("feedback not recorded", extra={"status": int(status)})
     # Zero included: the metric is then per request, and its average is the share recorded.
-    metrics.add_metric(name="FeedbackRecorded", unit=MetricUnit.Count, value=int(status == 200))
+    metrics.add_metric(
+        name=Metric.FEEDBACK_RECORDED, unit=MetricUnit.Count, value=int(status == 200)
+    )
     return {
         "statusCode": int(status),
         "headers": {"Content-Type": "application/json; charset=utf-8", **_cors(event)},

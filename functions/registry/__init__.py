@@ -41,6 +41,7 @@ from get_store_policies.schema import PoliciesInput
 from lookup_inventory.schema import DESCRIPTION as INVENTORY_DESCRIPTION
 from lookup_inventory.schema import InventoryInput
 from shared.currency import DEFAULT_CURRENCY, InStoreCurrency
+from shared.time_budget import DEADLINE_MS
 from shared.web_tool import WebQuery
 
 
@@ -112,8 +113,12 @@ class Tool:
 # Sizes from measured cold invokes at each function's CPU share (bench section 10;
 # docs/architecture.md, "What each function is given"): each well under half its timeout,
 # lookup at 200,000 products included.
+# A model call reads the model until the turn's deadline at the latest.
 CONVERSE = Function(
-    "converse", "Builds the Converse request, calls the model, returns its reply", 25, 512
+    "converse",
+    "Builds the Converse request, calls the model, returns its reply",
+    DEADLINE_MS // 1000,
+    512,
 )
 LOOKUP_INVENTORY = Function(
     "lookup_inventory",

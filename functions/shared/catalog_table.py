@@ -26,7 +26,7 @@ from boto3.dynamodb.types import TypeDeserializer
 from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError
 
-from shared.errors import CatalogUnavailable
+from shared.errors import CatalogUnavailable, FailureKind
 
 Product = dict[str, Any]
 
@@ -148,6 +148,6 @@ def unavailable_on_failure() -> Iterator[None]:
         yield
     except ClientError as exc:
         code = exc.response.get("Error", {}).get("Code", "error")
-        raise CatalogUnavailable("unavailable", f"catalog table: {code}") from exc
+        raise CatalogUnavailable(FailureKind.UNAVAILABLE, f"catalog table: {code}") from exc
     except BotoCoreError as exc:
-        raise CatalogUnavailable("unavailable", "catalog table: network") from exc
+        raise CatalogUnavailable(FailureKind.UNAVAILABLE, "catalog table: network") from exc

@@ -21,6 +21,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from shared.errors import FailureKind
 from shared.ledger import LedgerProducts
 from shared.tool_errors import describe_validation_error
 
@@ -227,12 +228,12 @@ class ToolCall:
         output.trace.demand = demand
         return output
 
-    def failure(self, kind: str, message: str, summary: str) -> ToolOutput:
+    def failure(self, kind: FailureKind, message: str, summary: str) -> ToolOutput:
         """An error result: ``message`` tells the model, ``summary`` the trace."""
         return tool_output(
             self.tool_use,
             status="error",
-            for_model={"error": message, "kind": kind},
+            for_model={"error": message, "kind": str(kind)},
             summary=summary,
             ms=self.elapsed_ms(),
         )
@@ -240,7 +241,7 @@ class ToolCall:
     def invalid_input(self, exc: ValidationError) -> ToolOutput:
         problems = describe_validation_error(exc)
         return self.failure(
-            "invalid_input",
+            FailureKind.INVALID_INPUT,
             f"Invalid input for {self.tool_use.name}: {problems}",
             f"rejected invalid input ({problems})",
         )

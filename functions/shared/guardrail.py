@@ -23,7 +23,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from shared.errors import UpstreamError
+from shared.errors import FailureKind, UpstreamError
 from shared.http import MARGIN_S, RemainingTime, timeout_from
 
 GUARDRAIL_ID_PATTERN = r"^[a-z0-9]{1,64}$"
@@ -97,17 +97,17 @@ class GuardrailScreen:
             )
         except ClientError as exc:
             code = exc.response.get("Error", {}).get("Code", "ClientError")
-            raise UpstreamError("screening_failed", str(code)) from exc
+            raise UpstreamError(FailureKind.SCREENING_FAILED, str(code)) from exc
         except ReadTimeoutError as exc:
-            raise UpstreamError("screening_failed", "no answer in time") from exc
+            raise UpstreamError(FailureKind.SCREENING_FAILED, "no answer in time") from exc
         except BotoCoreError as exc:
-            raise UpstreamError("screening_failed", type(exc).__name__) from exc
+            raise UpstreamError(FailureKind.SCREENING_FAILED, type(exc).__name__) from exc
         action = response.get("action")
         if action == "NONE":
             return Screening(blocked=False)
         if action == "GUARDRAIL_INTERVENED":
             return Screening(blocked=True, policies=_policies(response))
-        raise UpstreamError("screening_failed", f"unknown guardrail action {action!r}")
+        raise UpstreamError(FailureKind.SCREENING_FAILED, f"unknown guardrail action {action!r}")
 
 
 def _policies(response: dict[str, Any]) -> tuple[str, ...]:

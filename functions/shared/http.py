@@ -21,7 +21,7 @@ import urllib.request
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
-from shared.errors import UpstreamError
+from shared.errors import FailureKind, UpstreamError
 
 USER_AGENT = "storechat/0.1 (shopping assistant; +https://github.com/storechat/storechat)"
 MAX_BODY_BYTES = 2_000_000
@@ -68,25 +68,25 @@ def get_json(
             encoding = response.headers.get("Content-Encoding", "")
     except urllib.error.HTTPError as exc:
         kind = (
-            "rate_limited"
+            FailureKind.RATE_LIMITED
             if exc.code == 429
-            else ("unavailable" if exc.code >= 500 else "http_error")
+            else (FailureKind.UNAVAILABLE if exc.code >= 500 else FailureKind.HTTP_ERROR)
         )
         raise UpstreamError(kind, f"HTTP {exc.code}") from exc
     except TimeoutError as exc:
-        raise UpstreamError("timeout", f"no answer within {timeout_s:.1f}s") from exc
+        raise UpstreamError(FailureKind.TIMEOUT, f"no answer within {timeout_s:.1f}s") from exc
     except urllib.error.URLError as exc:
         if isinstance(exc.reason, (TimeoutError, socket.timeout)):
-            raise UpstreamError("timeout", f"no answer within {timeout_s:.1f}s") from exc
-        raise UpstreamError("unreachable", str(exc.reason)) from exc
+            raise UpstreamError(FailureKind.TIMEOUT, f"no answer within {timeout_s:.1f}s") from exc
+        raise UpstreamError(FailureKind.UNREACHABLE, str(exc.reason)) from exc
     except OSError as exc:
-        raise UpstreamError("unreachable", str(exc)) from exc
+        raise UpstreamError(FailureKind.UNREACHABLE, str(exc)) from exc
     try:
         if encoding == "gzip":
             raw = gzip.decompress(raw)
         return json.loads(raw.decode("utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise UpstreamError("malformed", "response body is not JSON") from exc
+        raise UpstreamError(FailureKind.MALFORMED, "response body is not JSON") from exc
 
 
 def get_json_list(
@@ -105,7 +105,7 @@ def get_json_list(
     for key in at:
         found = found.get(key) if isinstance(found, dict) else None
     if not isinstance(found, list):
-        raise UpstreamError("malformed", f"response has no {'.'.join(at)} list")
+        raise UpstreamError(FailureKind.MALFORMED, f"response has no {'.'.join(at)} list")
     return [item for item in found if isinstance(item, dict)][:limit]
 
 
@@ -121,14 +121,14 @@ def _read_body(response: Any, deadline: float, timeout_s: float) -> bytes:
     while True:
         left = deadline - time.monotonic()
         if left <= 0:
-            raise UpstreamError("timeout", f"no complete answer within {timeout_s:.1f}s")
+            raise UpstreamError(FailureKind.TIMEOUT, f"no complete answer within {timeout_s:.1f}s")
         _narrow_socket_timeout(response, left)
         chunk = read(CHUNK_BYTES)
         if not chunk:
             return b"".join(chunks)
         size += len(chunk)
         if size > MAX_BODY_BYTES:
-            raise UpstreamError("malformed", "response body too large")
+            raise UpstreamError(FailureKind.MALFORMED, "response body too large")
         chunks.append(chunk)
 
 

@@ -16,8 +16,9 @@ whole-number price stays an ``int``, and fields a store adds beyond these pass t
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable
-from typing import Annotated, Any, Final, NamedTuple
+from typing import Annotated, Any, NamedTuple
 
 from pydantic import (
     BaseModel,
@@ -32,7 +33,7 @@ from pydantic import (
 )
 
 from shared.catalog.categories import CategoryName
-from shared.observability import logger
+from shared.metric_names import SERVICE
 from shared.product import FiniteFloat, ImageUrl, PageAddress, ProductId, Unsaid
 from shared.sanitize import clean_value
 from shared.tool_errors import describe_validation_error
@@ -89,14 +90,15 @@ class LedgerProduct(BaseModel):
         return (self.specs or {}).get(key)
 
 
+# The standard logger that Powertools' Logger (shared.observability) writes through: in a
+# function its lines are the same JSON, and this module's types, which the tools' schemas
+# and so the CDK app import, load no Powertools.
+_log = logging.getLogger(SERVICE)
+
 LedgerIndex = dict[str, LedgerProduct]
 """The ledger's products by id, as the answer's citations look them up."""
 
 _PRODUCT = TypeAdapter(LedgerProduct)
-
-
-REFUSED_METRIC: Final = "LedgerRecordsRefused"
-"""Records refused per composed answer, a count metric (zero included)."""
 
 
 class Sorted(NamedTuple):
@@ -123,7 +125,7 @@ def sort_records(records: Iterable[Any]) -> Sorted:
             kept.append(_PRODUCT.validate_python(record))
         except ValidationError as exc:
             refused += 1
-            logger.warning(
+            _log.warning(
                 "ledger record refused: not a product",
                 extra={
                     "productId": record.get("productId") if isinstance(record, dict) else None,

@@ -28,6 +28,8 @@ from aws_lambda_powertools.metrics.provider.cloudwatch_emf.cloudwatch import (
 from aws_lambda_powertools.shared.functions import strtobool
 
 from shared.environment import environ
+from shared.errors import FailureKind
+from shared.metric_names import SERVICE, Metric
 
 CORRELATION_ID_PATH = "executionId"
 
@@ -100,16 +102,16 @@ class LazyTracer:
         return call
 
 
-logger = Logger(service="storechat", stream=_CurrentStderr())  # type: ignore[arg-type]
-tracer = LazyTracer(service="storechat")
+logger = Logger(service=SERVICE, stream=_CurrentStderr())  # type: ignore[arg-type]
+tracer = LazyTracer(service=SERVICE)
 # The namespace comes from POWERTOOLS_METRICS_NAMESPACE ("Storechat/<env>" when
 # deployed), so two environments in one account keep their metrics and alarms apart.
 # Powertools reads it here, once: code that calls handlers outside Lambda sets
 # ``metrics.namespace`` for as long as it calls them, not os.environ for the process.
-metrics = Metrics(service="storechat")
+metrics = Metrics(service=SERVICE)
 # The same shared metric, dimension and metadata sets as Metrics' own provider holds.
 metrics.provider = _EMFProvider(
-    service="storechat",
+    service=SERVICE,
     metric_set=metrics.metric_set,
     dimension_set=metrics.dimension_set,
     metadata_set=metrics.metadata_set,
@@ -118,20 +120,12 @@ metrics.provider = _EMFProvider(
 
 __all__ = [
     "CORRELATION_ID_PATH",
-    "NOT_CONFIGURED_KIND",
-    "TOOL_NOT_CONFIGURED_METRIC",
     "MetricUnit",
     "logger",
     "metrics",
     "record_tool_result",
     "tracer",
 ]
-
-NOT_CONFIGURED_KIND = "not_configured"
-"""The error kind of a tool the store has not set up (no Brave key yet): a known state,
-counted in ``ToolNotConfigured``, not in ``ToolErrors`` (whose alarm it would trip from
-the first day)."""
-TOOL_NOT_CONFIGURED_METRIC = "ToolNotConfigured"
 
 
 def record_tool_result(
@@ -143,13 +137,13 @@ def record_tool_result(
     question, so it is logged only at debug level; at info level an operator sees the
     tool, status and latency.
     """
-    not_configured = status == "error" and kind == NOT_CONFIGURED_KIND
+    not_configured = status == "error" and kind == FailureKind.NOT_CONFIGURED
     failed = status == "error" and not not_configured
-    metrics.add_metric(name="ToolLatency", unit=MetricUnit.Milliseconds, value=ms)
-    metrics.add_metric(name="ToolErrors", unit=MetricUnit.Count, value=int(failed))
+    metrics.add_metric(name=Metric.TOOL_LATENCY, unit=MetricUnit.Milliseconds, value=ms)
+    metrics.add_metric(name=Metric.TOOL_ERRORS, unit=MetricUnit.Count, value=int(failed))
     metrics.add_metric(
-        name=TOOL_NOT_CONFIGURED_METRIC, unit=MetricUnit.Count, value=int(not_configured)
+        name=Metric.TOOL_NOT_CONFIGURED, unit=MetricUnit.Count, value=int(not_configured)
     )
-    metrics.add_metric(name="ToolCalls", unit=MetricUnit.Count, value=1)
+    metrics.add_metric(name=Metric.TOOL_CALLS, unit=MetricUnit.Count, value=1)
     logger.info("tool finished", extra={"tool": tool, "status": status, "ms": ms})
     logger.debug("tool summary", extra={"tool": tool, "summary": summary})

@@ -12,7 +12,7 @@ import urllib.parse
 from collections.abc import Callable
 
 from shared.catalog_table import CatalogRead, time_left
-from shared.errors import CatalogUnavailable, UpstreamError
+from shared.errors import CatalogUnavailable, FailureKind, UpstreamError
 from shared.http import get_json
 
 
@@ -40,5 +40,5 @@ class HttpCatalog:
             raise CatalogUnavailable(exc.kind, f"products API: {exc.detail}") from exc
         items = body.get("products", body) if isinstance(body, dict) else body
         if not isinstance(items, list):
-            raise CatalogUnavailable("malformed", "products API did not return a list")
+            raise CatalogUnavailable(FailureKind.MALFORMED, "products API did not return a list")
         return CatalogRead([item for item in items if isinstance(item, dict)])

@@ -24,6 +24,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from shared.environment import environ
+from shared.metric_names import Metric
 from shared.steps import Step, Turn, item
 
 CONNECT_TIMEOUT_S = 0.3
@@ -163,10 +164,6 @@ def report(turn: Turn | None, shown: Step) -> None:
     _writer.report(turn, shown)
 
 
-WRITE_ERRORS_METRIC = "StepWriteErrors"
-"""Steps not written (failed or late): an alarm watches it, since nothing else would show."""
-
-
 def settle(context: Any = None, bound_s: float = SETTLE_BOUND_S) -> int:
     """Wait for this function's steps, within ``bound_s`` and the time its context has left
     (less a tenth of a second to return); counts the ones not written in a metric."""
@@ -177,6 +174,6 @@ def settle(context: Any = None, bound_s: float = SETTLE_BOUND_S) -> int:
     if lost:
         from shared.observability import MetricUnit, logger, metrics
 
-        metrics.add_metric(name=WRITE_ERRORS_METRIC, unit=MetricUnit.Count, value=lost)
+        metrics.add_metric(name=Metric.STEP_WRITE_ERRORS, unit=MetricUnit.Count, value=lost)
         logger.warning("live trace steps not written", extra={"steps": lost})
     return lost

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import ValidationError
 
-from shared.errors import UpstreamError
+from shared.errors import FailureKind, UpstreamError
 
 
 def describe_validation_error(exc: ValidationError) -> str:
@@ -20,29 +20,29 @@ def explain_upstream_error(service: str, exc: UpstreamError, what: str) -> str:
     """A sentence telling the model what went wrong and that it should carry on without."""
     unavailable = f"{what} are unavailable right now."
     match exc.kind:
-        case "rate_limited":
+        case FailureKind.RATE_LIMITED:
             return f"{service} is rate limiting requests (HTTP 429); {unavailable}"
-        case "timeout":
+        case FailureKind.TIMEOUT:
             return f"{service} did not answer in time ({exc.detail}); {unavailable}"
-        case "unavailable":
+        case FailureKind.UNAVAILABLE:
             return f"{service} is failing ({exc.detail}); {unavailable}"
-        case "http_error":
+        case FailureKind.HTTP_ERROR:
             return f"{service} refused the request ({exc.detail}); {unavailable}"
-        case "malformed":
+        case FailureKind.MALFORMED:
             return f"{service} sent a response that could not be read; {unavailable}"
-        case "unreachable":
+        case FailureKind.UNREACHABLE:
             return f"{service} could not be reached; {unavailable}"
         case _:
             return f"{service} failed ({exc.kind}); {unavailable}"
 
 
-_FAILED_IN_WORDS = {
-    "rate_limited": "was too busy to answer",
-    "timeout": "did not answer in time",
-    "unavailable": "is not working right now",
-    "http_error": "refused the request",
-    "malformed": "answered with something that could not be read",
-    "unreachable": "could not be reached",
+_FAILED_IN_WORDS: dict[str, str] = {
+    FailureKind.RATE_LIMITED: "was too busy to answer",
+    FailureKind.TIMEOUT: "did not answer in time",
+    FailureKind.UNAVAILABLE: "is not working right now",
+    FailureKind.HTTP_ERROR: "refused the request",
+    FailureKind.MALFORMED: "answered with something that could not be read",
+    FailureKind.UNREACHABLE: "could not be reached",
 }
 
 

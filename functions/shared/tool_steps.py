@@ -20,15 +20,16 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from shared.currency import DEFAULT_CURRENCY
+from shared.errors import FailureKind
 
 FAILURE_WORDS: dict[str, str] = {
-    "timeout": "did not answer in time",
-    "tool_failed": "failed",
-    "unknown_tool": "no such tool",
-    "too_many_tools": "skipped: too many at once",
-    "not_configured": "not set up in this store",
-    "withheld": "withheld by the store's content screening",
-    "screening_failed": "withheld: content screening failed",
+    FailureKind.TIMEOUT: "did not answer in time",
+    FailureKind.TOOL_FAILED: "failed",
+    FailureKind.UNKNOWN_TOOL: "no such tool",
+    FailureKind.TOO_MANY_TOOLS: "skipped: too many at once",
+    FailureKind.NOT_CONFIGURED: "not set up in this store",
+    FailureKind.WITHHELD: "withheld by the store's content screening",
+    FailureKind.SCREENING_FAILED: "withheld: content screening failed",
 }
 """How a tool that could not answer ends its line, by the error ``kind`` of its result.
 The state machine writes the same words for the kinds it handles (a test holds it to

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, StringConstraints
 from shared import untrusted
 from shared.contract import ToolCall, ToolOutput
 from shared.currency import DEFAULT_CURRENCY
-from shared.errors import UpstreamError
+from shared.errors import FailureKind, UpstreamError
 from shared.guardrail import Screen
 from shared.tool_errors import explain_upstream_error, failed_in_words
 
@@ -27,11 +27,6 @@ Query = Annotated[str, StringConstraints(strip_whitespace=True, min_length=2, ma
 """What a web tool searches for: the shopper's words, within what a search API takes."""
 
 Result = dict[str, Any]
-
-WITHHELD = "withheld"
-"""The error kind of a web result the guardrail blocked."""
-WITHHELD_UNSCREENED = "screening_failed"
-"""The error kind of a web result withheld because it could not be screened."""
 
 
 def _texts(read: list[Result]) -> list[str]:
@@ -104,7 +99,7 @@ class WebSearch:
             screening = screen(_texts(read))
         except UpstreamError as exc:
             return call.failure(
-                WITHHELD_UNSCREENED,
+                FailureKind.SCREENING_FAILED,
                 f"The {self.finds} found for '{query}' were withheld: the store's content "
                 f"screening could not check them ({exc.detail}), so {self.finds} are "
                 "unavailable right now.",
@@ -115,7 +110,7 @@ class WebSearch:
             return None
         policies = ", ".join(screening.policies) or "no policy named"
         return call.failure(
-            WITHHELD,
+            FailureKind.WITHHELD,
             f"The {self.finds} found for '{query}' were withheld: the store's content "
             "screening blocked them (web text can carry instructions or content the store "
             f"does not pass on), so {self.finds} are unavailable for this question.",

@@ -21,9 +21,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from shared.platform.rows import Raw, RowProblem
 from shared.product import Product
 from storechat.catalog.errors import CatalogFileError
-from storechat.catalog.rows import Raw, RowProblem
 from storechat.catalog.textfile import CsvFile, decimal_text, text_lines
 
 SPEC_PREFIX = "spec."

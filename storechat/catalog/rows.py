@@ -31,6 +31,9 @@ from shared.platform.rows import (
     checked_rows,
 )
 from storechat.catalog.errors import CatalogFileError
+from storechat.catalog.own_format import csv_rows, jsonl_rows
+from storechat.catalog.shopify import shopify_rows
+from storechat.catalog.woocommerce import woocommerce_rows
 
 __all__ = [
     "DEFAULT_MAX_PRICE",
@@ -71,17 +74,10 @@ def detect_format(path: Path, given: str | None = None) -> Format:
 
 
 def raw_rows(path: Path, fmt: Format, options: ReadOptions) -> Iterator[Raw | SkippedRow]:
-    # Imported here, not at the top: each format's module imports this one's types.
     if fmt == "shopify":
-        from storechat.catalog.shopify import shopify_rows
-
         return shopify_rows(path, options)
     if fmt == "woocommerce":
-        from storechat.catalog.woocommerce import woocommerce_rows
-
         return woocommerce_rows(path, options)
-    from storechat.catalog.own_format import csv_rows, jsonl_rows
-
     return jsonl_rows(path) if fmt == "jsonl" else csv_rows(path)
 
 

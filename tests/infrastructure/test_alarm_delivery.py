@@ -14,6 +14,7 @@ import pytest
 from infra import names
 from infra.config import ConfigError, EnvironmentConfig, load_config, read_cdk_json_context
 from infra.log_metrics import COMPOSE_FAILED, QUERY_NOT_STARTED, SPEND_COUNTER_ERRORS
+from shared.metric_names import Metric
 from tests.infrastructure.conftest import PROD_ALARM_EMAIL, Synthesized, render
 
 ACCOUNT, REGION = "123456789012", "us-east-1"
@@ -203,10 +204,8 @@ def test_a_burst_of_failed_executions_alarms_within_one_period(prod: Synthesized
 
 
 def test_a_tool_that_is_not_configured_is_not_a_tool_error(each_env: Synthesized) -> None:
-    from shared.observability import TOOL_NOT_CONFIGURED_METRIC
-
     rate = _alarms(each_env)["ToolErrorRate"]
     counted = {
         m["MetricStat"]["Metric"]["MetricName"] for m in rate["Metrics"] if "MetricStat" in m
     }
-    assert "ToolErrors" in counted and TOOL_NOT_CONFIGURED_METRIC not in counted
+    assert "ToolErrors" in counted and Metric.TOOL_NOT_CONFIGURED not in counted

@@ -6,9 +6,9 @@ import copy
 
 import pytest
 
-from compose_response.facts import FACT_CORRECTIONS_METRIC
 from infra import names
 from infra.config import ConfigError, EnvironmentConfig, load_config, read_cdk_json_context
+from shared.metric_names import Metric
 from tests.infrastructure.conftest import Synthesized, render
 
 
@@ -31,7 +31,7 @@ def test_the_alarm_sums_the_corrections_compose_response_counts(each_env: Synthe
     assert len(found) == 1, sorted(found)
     (alarm,) = found.values()
     settings = each_env.config.alarms
-    assert alarm["MetricName"] == FACT_CORRECTIONS_METRIC
+    assert alarm["MetricName"] == Metric.FACT_CORRECTIONS
     assert alarm["Namespace"] == each_env.config.metric_namespace
     assert alarm["Dimensions"] == [{"Name": "service", "Value": names.SERVICE_NAME}]
     assert alarm["Statistic"] == "Sum"

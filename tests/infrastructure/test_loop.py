@@ -15,9 +15,9 @@ import registry
 import statemachine
 from converse.prompt import system_prompt
 from infra import names
+from shared.time_budget import API_LIMIT_S
 from tests.infrastructure.conftest import Synthesized, render
 
-API_GATEWAY_LIMIT_S = 29
 STATELINT = Path(sys.executable).with_name("statelint")
 STATELINT_ARGS: list[str] = []
 # statelint 3.1.0 predates JSONata timeouts: in JSONata states, TimeoutSeconds and a Wait
@@ -167,7 +167,7 @@ def test_the_execution_log_masks_what_shoppers_may_type_about_themselves(
 def test_the_state_machine_times_out_before_the_api_does() -> None:
     asl = json.loads(statemachine.read_definition())
     assert asl["TimeoutSeconds"] == 28
-    assert asl["TimeoutSeconds"] < API_GATEWAY_LIMIT_S
+    assert asl["TimeoutSeconds"] < API_LIMIT_S
 
 
 def _statelint(*args: str) -> subprocess.CompletedProcess[str]:

@@ -16,6 +16,7 @@ from infra.store import FUNCTIONS as STORE_FUNCTIONS
 from infra.store import STORE_FILE
 from infra.web import WebHosting
 from shared.store import StoreFile, page_settings
+from shared.time_budget import API_LIMIT_S, CLIENT_WAIT_MS
 from tests.infrastructure.conftest import SYNTH_CONTEXT, Synthesized, render
 
 
@@ -49,6 +50,15 @@ def test_the_page_and_the_widget_are_told_the_stores_name_and_voice(dev: Synthes
     config = json.loads(re.sub(r"<<marker:[^>]*>>", '"API"', staged[0]))
     assert config["store"] == page_settings(dev.config.store.settings)
     assert config["store"]["name"] == dev.config.store.settings.name
+
+
+def test_the_page_waits_for_an_answer_a_little_past_the_apis_own_limit(dev: Synthesized) -> None:
+    # Given the page's staged config.json, Then it tells the page to wait for the time
+    # budget's client wait, past the API's integration timeout, so the API's 504 comes first
+    staged = [path.read_text(encoding="utf-8") for path in dev.outdir.glob("asset.*/config.json")]
+    config = json.loads(re.sub(r"<<marker:[^>]*>>", '"API"', staged[0]))
+    assert config["requestTimeoutMs"] == CLIENT_WAIT_MS
+    assert config["requestTimeoutMs"] > API_LIMIT_S * 1000
 
 
 def test_the_functions_that_speak_for_the_store_read_its_settings_from_a_layer(

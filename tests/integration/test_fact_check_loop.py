@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 import registry
-from compose_response.facts import FACT_CORRECTIONS_METRIC, TRACE_STEP
-from shared.ledger import REFUSED_METRIC
+from compose_response.facts import TRACE_STEP
+from shared.metric_names import Metric
 from shared.observability import metrics
 from storechat.local import LocalStorechat
 from storechat.local.lambdas import FakeContext
@@ -144,7 +144,7 @@ def test_the_handler_counts_corrections_in_a_metric(capsys: pytest.CaptureFixtur
     )
 
     # Then the FactCorrections metric says 2
-    assert metric(emitted, FACT_CORRECTIONS_METRIC) == [2]
+    assert metric(emitted, Metric.FACT_CORRECTIONS) == [2]
 
 
 @pytest.mark.usefixtures("deployed_metrics")
@@ -172,7 +172,7 @@ def test_the_handler_counts_ledger_records_that_are_not_products_in_a_metric(
     assert body["unverifiedCitations"] == ["CMP-901", "CMP-902"]
     assert "refusedRecords" not in body
     # And the LedgerRecordsRefused metric says 2
-    assert metric(emitted, REFUSED_METRIC) == [2]
+    assert metric(emitted, Metric.LEDGER_RECORDS_REFUSED) == [2]
 
 
 @pytest.mark.usefixtures("deployed_metrics")
@@ -181,4 +181,4 @@ def test_a_ledger_of_products_only_counts_no_refused_records(
 ) -> None:
     # Zero included: the metric is then one value per answer, and its average means something
     _, emitted = compose_metered(capsys, "The HP 14 [CMP-023] costs $349.", [hp_14()])
-    assert metric(emitted, REFUSED_METRIC) == [0]
+    assert metric(emitted, Metric.LEDGER_RECORDS_REFUSED) == [0]

@@ -2,7 +2,7 @@
 
 After the model's deadline there must be time for Fallback, a cold
 ComposeResponse and SaveTurn before the state machine's own timeout (below API
-Gateway's 29 s), or the shopper gets a 504 and the turn is lost.
+Gateway's limit), or the shopper gets a 504 and the turn is lost (``shared.time_budget``).
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import pytest
 import statemachine
 from converse.providers import CONNECT_TIMEOUT_S, MAX_READ_TIMEOUT_S, BedrockProvider
 from shared.errors import ModelDeadline
+from shared.time_budget import API_LIMIT_S, FINISH_RESERVE_MS
 
 ASL = json.loads(statemachine.read_definition())
 STATES = ASL["States"]
@@ -29,10 +30,10 @@ def test_the_model_is_asked_to_answer_by_the_deadline_not_after_it() -> None:
 def test_compose_and_save_fit_between_the_deadline_and_the_execution_timeout() -> None:
     execution_ms = ASL["TimeoutSeconds"] * 1000
     compose_ms = STATES["ComposeResponse"]["TimeoutSeconds"] * 1000
-    assert execution_ms < 29_000  # API Gateway's integration limit
-    assert execution_ms >= DEADLINE_MS + statemachine.FINISH_RESERVE_MS
+    assert execution_ms < API_LIMIT_S * 1000  # API Gateway's integration limit
+    assert execution_ms >= DEADLINE_MS + FINISH_RESERVE_MS
     # A whole compose attempt plus a second of SaveTurn fits in the reserve
-    assert compose_ms + 1000 <= statemachine.FINISH_RESERVE_MS
+    assert compose_ms + 1000 <= FINISH_RESERVE_MS
     # No fixed back-off can push past it: retries are decided by the time left
     assert "Retry" not in STATES["ComposeResponse"] and "Retry" not in STATES["SaveTurn"]
     again = STATES["RetryCompose"]["Choices"][0]["Condition"]

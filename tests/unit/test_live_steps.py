@@ -14,6 +14,7 @@ from get_book_info.schema import BookInput
 from get_computer_reviews.schema import ReviewsInput
 from lookup_inventory.schema import InventoryInput
 from shared import steps
+from shared.errors import FailureKind
 from shared.step_writer import StepWriter
 from shared.tool_steps import FAILURE_WORDS, call_line, outcome
 
@@ -92,6 +93,8 @@ def test_the_state_machine_ends_a_failed_tools_line_in_the_same_words() -> None:
     written = dict(re.findall(r"'kind': '(\w+)'[^}]*?'shown': '([^']+)'", definition))
     assert written == {k: v for k, v in FAILURE_WORDS.items() if k in written}
     assert set(written) == {"timeout", "tool_failed", "unknown_tool", "too_many_tools"}
+    # And each of those kinds is one the tools' failure kinds declare
+    assert set(written) <= {kind.value for kind in FailureKind}
 
 
 def test_the_page_and_the_api_agree_on_the_poll_and_the_turn_id() -> None:

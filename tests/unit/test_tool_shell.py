@@ -11,7 +11,8 @@ import pytest
 from pydantic import BaseModel, ConfigDict, Field
 
 from shared.contract import ToolCall, ToolOutput, ToolUse
-from shared.observability import NOT_CONFIGURED_KIND, metrics
+from shared.errors import FailureKind
+from shared.observability import metrics
 from shared.tool_shell import answer, tool_handler
 
 
@@ -107,7 +108,7 @@ def _emitted(out: str) -> list[dict[str, Any]]:
 def unconfigured_handler(tool_use: ToolUse, context: Any) -> ToolOutput:
     def not_set_up(call: ToolCall, args: HoursInput) -> ToolOutput:
         return call.failure(
-            NOT_CONFIGURED_KIND, "Opening hours are not set up here.", "hours not set up"
+            FailureKind.NOT_CONFIGURED, "Opening hours are not set up here.", "hours not set up"
         )
 
     return answer(tool_use, HoursInput, not_set_up)
@@ -127,7 +128,7 @@ def test_a_tool_the_store_has_not_set_up_is_counted_apart_from_failures(
     invoke({"day": "Sunday"})
 
     # Then the model is told, and only the real failure counts as a tool error
-    assert told["toolResult"]["content"][0]["json"]["kind"] == NOT_CONFIGURED_KIND
+    assert told["toolResult"]["content"][0]["json"]["kind"] == "not_configured"
     emitted = _emitted(capsys.readouterr().out)
     counts = [(m["ToolNotConfigured"], m["ToolErrors"]) for m in emitted]
     assert counts == [([1.0], [0.0]), ([0.0], [1.0])]

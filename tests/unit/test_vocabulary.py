@@ -10,10 +10,11 @@ from typing import Any, get_args
 import pytest
 
 import statemachine
-from compose_response.logic import OUTCOME_METRICS, ResponseBody
+from compose_response.logic import ResponseBody
 from shared.api import error_body, openapi
 from shared.catalog.categories import Category
 from shared.catalog.specs import SPECS
+from shared.metric_names import OUTCOME_METRICS
 from shared.vocabulary import (
     ERRORS,
     FALLBACK_REASONS,

@@ -3,21 +3,21 @@ so the tool answers "catalog unavailable" instead of crashing the turn."""
 
 from __future__ import annotations
 
-from shared.errors import CatalogUnavailable
+from shared.errors import CatalogUnavailable, FailureKind
 
 
 class SearchEngineMissing(CatalogUnavailable):
     """Neither the standard library's SQLite nor an installed ``sqlean`` has FTS5."""
 
     def __init__(self, detail: str) -> None:
-        super().__init__("engine", detail)
+        super().__init__(FailureKind.ENGINE, detail)
 
 
 class SnapshotUnreadable(CatalogUnavailable):
     """A search snapshot is missing, truncated, corrupt, or of another format."""
 
     def __init__(self, detail: str) -> None:
-        super().__init__("snapshot", detail)
+        super().__init__(FailureKind.SNAPSHOT, detail)
 
 
 class CatalogNotIndexedYet(SnapshotUnreadable):
@@ -25,7 +25,7 @@ class CatalogNotIndexedYet(SnapshotUnreadable):
 
     def __init__(self, detail: str) -> None:
         super().__init__(detail)
-        self.kind = "indexing"
+        self.kind = FailureKind.INDEXING
 
 
 class SnapshotDeferred(Exception):
