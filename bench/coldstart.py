@@ -47,7 +47,7 @@ from typing import Any
 
 from bench.catalog import CATALOG_TABLE, Catalogs, FastCatalog
 from bench.cpulimit import Limit, cpu_limit, share_of_vcpu
-from bench.lambdas import REPO_ROOT, probe_env
+from bench.lambdas import REPO_ROOT, probe_env, store_file
 from bench.loopback import send, serving
 from bench.stats import summary
 from registry import FUNCTIONS, Function
@@ -209,17 +209,6 @@ def _steps_table() -> Iterator[str]:
         yield url
 
 
-def _store_file(scratch: Path) -> str:
-    """The sample store's settings, published as the stack's layer holds them."""
-    from shared.store import load
-    from storechat.settings import SAMPLE_STORE
-
-    path = scratch / "store.json"
-    if not path.is_file():
-        path.write_text(load(SAMPLE_STORE).model_dump_json(), encoding="utf-8")
-    return str(path)
-
-
 def deployed_env(function: Function, asset: Path) -> dict[str, str]:
     """What a deployed container of ``function`` runs with that the probe's base lacks:
     Lambda's own variables (so the X-Ray SDK starts as in Lambda) and tracing on where
@@ -251,7 +240,7 @@ def services(
     with ExitStack() as stack:
         # Every function writes its live-trace steps; the catalog's stand-in takes them too.
         # The store's settings are where a deployed function finds its layer's file.
-        env: dict[str, str] = {"STEPS_TABLE_NAME": STEPS_TABLE, "STORE_FILE": _store_file(scratch)}
+        env: dict[str, str] = {"STEPS_TABLE_NAME": STEPS_TABLE, "STORE_FILE": store_file(scratch)}
         if key == "lookup_inventory":
             size = case.products or 0
             env["AWS_ENDPOINT_URL_DYNAMODB"] = stack.enter_context(catalogs.fast(size).http())

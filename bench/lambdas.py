@@ -226,11 +226,12 @@ def memory(profile: Profile, catalogs: Catalogs) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     with ExitStack() as stack:
         web = stack.enter_context(canned_web())
+        scratch = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="bench-store-")))
         for key in profile.handlers or tuple(functions_by_key()):
             function = functions_by_key()[key]
             sizes: tuple[int | None, ...] = profile.memory_catalogs if key == LOOKUP else (None,)
             for size in sizes:
-                env = dict(web)
+                env = {**web, "STORE_FILE": store_file(scratch)}
                 if size is not None:
                     endpoint = stack.enter_context(catalogs.fast(size).http())
                     env["AWS_ENDPOINT_URL_DYNAMODB"] = endpoint
@@ -251,3 +252,15 @@ def memory(profile: Profile, catalogs: Catalogs) -> list[dict[str, Any]]:
                     }
                 )
     return rows
+
+
+def store_file(scratch: Path) -> str:
+    """The sample store's settings, published as the stack's layer holds them (the
+    Converse function reads them at its start)."""
+    from shared.store import load
+    from storechat.settings import SAMPLE_STORE
+
+    path = scratch / "store.json"
+    if not path.is_file():
+        path.write_text(load(SAMPLE_STORE).model_dump_json(), encoding="utf-8")
+    return str(path)

@@ -101,7 +101,7 @@ QUICK = Profile(
     latency=(LatencyPlan(300, warm_samples=100, cold_samples=2),),
     moto_reference=LatencyPlan(100, warm_samples=3, cold_samples=2),
     import_repeats=1,
-    handlers=("lookup_inventory", "compose_response"),
+    handlers=("lookup_inventory", "compose_response", "converse"),
     memory_catalogs=(300,),
     search_sizes=(1_000,),
     search_queries=100,
