@@ -207,7 +207,7 @@ def test_statelint_accepts_the_substituted_definition(env: str, tmp_path: Path) 
             system_prompt=system_prompt(config.store),
         )
     )
-    values.update(statemachine.loop_substitutions())
+    values.update(statemachine.loop_substitutions(search_first=config.search_first))
     values.update(config.state_machine_tuning)
     path = tmp_path / "substituted.asl.json"
     path.write_text(statemachine.substitute(statemachine.read_definition(), values), "utf-8")
