@@ -162,7 +162,6 @@ def _folded(word: str) -> str:
 def _means_something(words: Words) -> bool:
     """Whether the search read anything of the catalog's into the words: a kind of
     product, an amount, a spec, an order, a use, a sale (not a word searched as written)."""
-    plain = {(word,) for word in words.plain}
     return bool(
         words.category
         or words.forms
@@ -172,8 +171,14 @@ def _means_something(words: Words) -> bool:
         or words.max_price is not None
         or words.bounds
         or words.on_sale
-        or any(group not in plain for group in words.groups)
+        or _phrase_groups(words)
     )
+
+
+def _phrase_groups(words: Words) -> list[tuple[str, ...]]:
+    """The groups of search terms a phrase of the search's own stands for ("gaming")."""
+    plain = {(word,) for word in words.plain}
+    return [group for group in words.groups if group not in plain]
 
 
 def _own_words(words: Words) -> list[str]:
@@ -210,7 +215,7 @@ def before_search(ask: FirstAsk) -> Reason | None:
 def _only_narrows(words: Words) -> bool:
     """Whether the words only narrow or order what was asked before ("under $500?",
     "which is the cheapest?", "with 16 GB?"): no kind of product, nothing to search for."""
-    return not (words.category or words.forms or words.groups)
+    return not (words.category or words.forms or _phrase_groups(words) or _own_words(words))
 
 
 def after_search(ask: FirstAsk, output: ToolOutput) -> Reason | None:
@@ -238,5 +243,6 @@ def decide(first: Any, search: Callable[[], ToolOutput]) -> tuple[FirstAnswer, T
     output = search()
     reason = after_search(ask, output)
     if reason is not None:
-        return FirstAnswer(searchFirst=False, reason=reason, searched=True), None
+        answer = FirstAnswer(searchFirst=False, reason=reason, searched=True, trace=output.trace)
+        return answer, None
     return FirstAnswer(searchFirst=True, reason=Reason.SEARCHED, searched=True), output

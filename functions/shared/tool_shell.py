@@ -96,8 +96,8 @@ def tool_handler(
             if first is not None and event.get("first") is not None:
                 answer, handed = first(event["first"], call)
                 if handed is None:
-                    return answer.model_dump()
-                dumped = {**handed.dump(), **answer.model_dump()}
+                    return answer.dump()
+                dumped = {**handed.dump(), **answer.dump()}
             else:
                 dumped = call().dump()
             _end_step(event, input_model, dumped, context)
