@@ -4,7 +4,9 @@ shopper's words serves, and why the others are left to the model (lookup_invento
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -197,3 +199,9 @@ def test_a_search_that_failed_is_left_to_the_model() -> None:
     failed = ToolCall(use).failure(FailureKind.UNAVAILABLE, "The catalog is unavailable.", "down")
     ask = FirstAsk(message="laptop")
     assert after_search(ask, failed) == Reason.SEARCH_FAILED
+
+
+def test_every_reason_is_named_in_the_limits_doc() -> None:
+    limits = (Path(__file__).parents[2] / "docs" / "limits.md").read_text(encoding="utf-8")
+    section = limits.split("## Search first", 1)[1].split("\n## ", 1)[0]
+    assert {f"`{r}`" for r in Reason} <= set(re.findall(r"`[a-z_]+`", section))
