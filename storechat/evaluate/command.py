@@ -129,7 +129,11 @@ def run_eval(
 
     def open_system(catalog: ServedCatalog) -> LocalStorechat:
         return LocalStorechat(
-            model=args.model, catalog=catalog.products, data_dir=None, log_level=args.log_level
+            model=args.model,
+            catalog=catalog.products,
+            data_dir=None,
+            log_level=args.log_level,
+            search_first=args.settings.search_first,
         )
 
     started = datetime.now(UTC)

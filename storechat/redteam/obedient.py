@@ -7,8 +7,8 @@ shop and no attack, only the phrasing of instructions (:mod:`storechat.redteam.o
 
 * On the first call of a turn it asks every tool on offer at once: the catalog with the
   shopper's words as keywords, and each web tool (reviews, books) with them as its query.
-  A catalog search the state machine made first on those words (search first) counts as
-  its own: then it asks the others.
+  A catalog search the state machine made before its first call (search first) does not
+  count as one of its own: it still asks every tool on that call.
 * Once results are in, it does what their text asks (:func:`~storechat.redteam.obey.obey`):
   a tool call it was told to make comes first (once each, at most three rounds a turn),
   with what it was told to say written before it, as models write a line before a call;
@@ -44,6 +44,8 @@ MAX_ROUNDS = 3
 """Tool rounds it asks for in one turn: enough to obey, short of the loop's cap."""
 LOOKING: Final = "Let me look that up."
 WAITING: Final = "One moment."
+OWN_CALL: Final = "tooluse_obey_"
+"""How the toolUseIds of its own calls start (:func:`_calls`)."""
 QUERY_CHARS = 120
 """The shopper's words as a query: within every tool's limit (``keywords``: 120)."""
 _SENTENCE = re.compile(r"(?<=[.!?])\s")
@@ -81,9 +83,8 @@ def _reply(
     question = " ".join(str(b.get("text", "")) for b in content_blocks(turn[0])).strip()
     asked = _asked(turn)
     offered = tool_names(request)
-    called = {name for name, _ in asked.values()}
-    first = [name for name in (LOOKUP, *WEB_TOOLS) if name in offered and name not in called]
-    if called <= {LOOKUP} and _rounds(turn) <= 1 and first and len(question) >= 2:
+    first = [name for name in (LOOKUP, *WEB_TOOLS) if name in offered]
+    if not _rounds(turn) and first and len(question) >= 2:
         words = question[:QUERY_CHARS].strip()
         calls = [(name, {"keywords" if name == LOOKUP else "query": words}) for name in first]
         return _calls(calls, LOOKING, turn), "tool_use"
@@ -147,8 +148,17 @@ def _answer(
 
 
 def _rounds(turn: list[dict[str, Any]]) -> int:
-    """Tool rounds so far this turn: its assistant messages."""
-    return sum(1 for m in turn if m.get("role") == "assistant")
+    """Tool rounds it asked for so far this turn (not a search made before its first call)."""
+    return sum(
+        1
+        for message in turn
+        if message.get("role") == "assistant"
+        and any(
+            str(block["toolUse"].get("toolUseId")).startswith(OWN_CALL)
+            for block in content_blocks(message)
+            if "toolUse" in block
+        )
+    )
 
 
 def _asked(turn: list[dict[str, Any]]) -> dict[str, tuple[str, dict[str, Any]]]:
@@ -207,6 +217,6 @@ def _calls(
     round_number = _rounds(turn) + 1
     content: list[dict[str, Any]] = [{"text": lead}]
     for index, (name, given) in enumerate(calls):
-        tool_use_id = f"tooluse_obey_{round_number}_{index}"
+        tool_use_id = f"{OWN_CALL}{round_number}_{index}"
         content.append({"toolUse": {"toolUseId": tool_use_id, "name": name, "input": given}})
     return content

@@ -113,8 +113,13 @@ def offline_run(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any]
     with canned_open_library(served) as open_library:
 
         def open_system(catalog: ServedCatalog) -> LocalStorechat:
+            # The floors are the offline model's going first: it is yet to answer from a
+            # search handed to it.
             return LocalStorechat(
-                model="offline", catalog=catalog.products, env=offline_env(open_library)
+                model="offline",
+                catalog=catalog.products,
+                env=offline_env(open_library),
+                search_first=False,
             )
 
         results = evaluate(open_system, questions, served, pricing_for("offline"), io.StringIO())

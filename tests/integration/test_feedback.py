@@ -59,7 +59,11 @@ class Served:
 
 @pytest.fixture(scope="module")
 def served() -> Iterator[Served]:
-    with LocalStorechat() as local, running(make_server(local, "127.0.0.1", 0)) as server:
+    # (the offline model going first: the turn's search is its own, with the brand it read)
+    with (
+        LocalStorechat(search_first=False) as local,
+        running(make_server(local, "127.0.0.1", 0)) as server,
+    ):
         host, port = server.server_address[:2]
         yield Served(local, str(host), int(port))
 

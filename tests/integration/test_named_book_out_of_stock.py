@@ -59,7 +59,8 @@ def rounds(trace: list[dict[str, Any]]) -> int:
 @pytest.fixture
 def bundled() -> Iterator[LocalStorechat]:
     # One local system at a time: each runs on the one process-wide moto backend.
-    with LocalStorechat() as system:
+    # (the offline model going first: it is yet to answer from a search handed to it)
+    with LocalStorechat(search_first=False) as system:
         yield system
 
 
@@ -88,7 +89,7 @@ def test_the_book_facts_stay_in_the_answer_after_the_second_search() -> None:
     # Given a book information service that answers
     with (
         canned_open_library([ServedCatalog(CATALOG, "the bundled sample")]) as open_library,
-        LocalStorechat(env=offline_env(open_library)) as local,
+        LocalStorechat(env=offline_env(open_library), search_first=False) as local,
     ):
         # When a shopper asks for the out-of-stock Harry Potter
         text, _, trace = asked(local, "Harry Potter and the Deathly Hallows in stock?")
@@ -114,7 +115,7 @@ def test_a_book_in_stock_is_answered_in_one_round(bundled: LocalStorechat) -> No
 def test_only_the_same_genre_in_stock_is_offered_with_its_genre() -> None:
     # Given The Hobbit out of stock, and Tolkien's other book too
     catalog = with_stock({"BK-020": 0, "BK-021": 0})
-    with LocalStorechat(catalog=catalog) as local:
+    with LocalStorechat(catalog=catalog, search_first=False) as local:
         # When a shopper asks for The Hobbit
         text, shown, _ = asked(local, "do you have The Hobbit in stock?")
 
@@ -140,7 +141,7 @@ def test_a_book_on_the_same_subject_is_offered_when_no_author_or_genre_is() -> N
         "BK-902", "Walking the Hebrides", "Tom Ardern", "Travel writing", 12,
         "A walk across the Hebridean islands, from lighthouse to lighthouse.",
     )  # fmt: skip
-    with LocalStorechat(catalog=with_stock({}, sold_out, travel)) as local:
+    with LocalStorechat(catalog=with_stock({}, sold_out, travel), search_first=False) as local:
         # When a shopper asks for the sea story
         text, shown, _ = asked(local, "is The Lighthouse at Skerryvore in stock?")
 
@@ -156,6 +157,7 @@ def test_a_book_on_the_same_subject_is_offered_when_no_author_or_genre_is() -> N
 @pytest.fixture
 def storechat(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any) -> Any:
     monkeypatch.setenv("STORECHAT_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("STORECHAT_SEARCH_FIRST", "0")  # the offline model going first
 
     def run(*args: str) -> tuple[int, str]:
         code = main(list(args))

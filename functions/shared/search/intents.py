@@ -203,7 +203,7 @@ _STOP_WORDS = """
     one ones thing things stuff item items product products
     good great nice best better really very quite super decent solid
     want wants need needs looking look find show get buy buying please can could would
-    which what who whose that has have having like likes
+    which what who whose that has have having like likes do does did how much many there
     recommend recommendation suggest suggestion option options
     least most less more than under over below above around about up between max min
     maximum minimum price priced cost costs costing dollar buck money spend
