@@ -143,6 +143,7 @@ TUNING_DEFAULTS: dict[str, int] = {
     "DeadlineMs": DEADLINE_MS,
     "ConverseReserveMs": 7_000,
     "ToolRoundReserveMs": 12_000,
+    "SpendCheckSeconds": 1,
     "HistoryTurns": 5,
     "HistoryChars": 6_000,
     "MaxStoredMessageChars": 1_000,
@@ -166,6 +167,9 @@ and, patched to match, locally: forty ordinary records fit, or about twelve of t
 largest a catalog may hold, of which one lookup may add four). Together with
 the tools' own size caps they keep every state's payload far below 256 KiB.
 ``StepTtlSeconds`` is how long a turn's live-trace steps can be read (``shared.steps``).
+``SpendCheckSeconds`` bounds each write to the day's spend counter (``ReserveSpend``,
+``SettleSpend``, ``ReleaseSpend``): a DynamoDB update takes milliseconds, and a reservation
+not written in time means no model call (fail closed), so one second is ample on AWS.
 """
 
 
