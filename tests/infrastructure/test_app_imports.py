@@ -1,6 +1,6 @@
 """The CDK app reads declarations (names, schemas, the ASL), never the functions' runtime:
-no Powertools, no handler, no boto3. Checked in a fresh interpreter, where nothing else has
-loaded them first."""
+no Powertools, no handler, no boto3 or botocore. Checked in a fresh interpreter, where
+nothing else has loaded them first."""
 
 from __future__ import annotations
 
@@ -57,3 +57,12 @@ def test_the_cdk_app_reads_the_catalog_tables_names_without_its_writer_or_boto3(
     assert "shared.table_names" in loaded and "infra.data" in loaded
     assert "shared.catalog_writes" not in loaded
     assert _packages(loaded, "boto3", "s3transfer") == []
+
+
+def test_the_cdk_app_sizes_a_converse_request_without_botocore(loaded: list[str]) -> None:
+    # Given a fresh interpreter, When it imports app.py and every module of infra/
+    # Then it has read how a Converse request is built (the state machine's token bound
+    # counts its fixed bytes), and loaded no botocore: only checking a request's shape
+    # needs botocore's model, and the CDK app checks none
+    assert "converse.request" in loaded and "statemachine" in loaded
+    assert _packages(loaded, "botocore") == []
