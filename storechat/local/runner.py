@@ -82,12 +82,12 @@ __all__ = [
 METRICS_NAMESPACE = "Storechat"
 """The handlers' metrics namespace locally (deployed: ``Storechat/<env>``)."""
 
-LOCAL_TUNING: dict[str, int] = {"SpendCheckSeconds": 5}
-"""Where the local copy's loop differs from a stack's defaults. The spend counter is a moto
-table in this process, served under one interpreter lock beside every function and state:
-with questions running at once on a laptop's cores an update can take over a second, where
-DynamoDB takes milliseconds. Locally the counter gets five seconds, so a busy laptop does not
-read as a spent budget; ``tuning`` can set it back to a stack's one second."""
+LOCAL_SPEND_CHECK_SECONDS = 5
+"""What the local copy's spend states (``statemachine.SPEND_STATES``) get to write, where a
+stack's get 1 s. The counter is a moto table in this process, served under one interpreter
+lock beside every function and state: with questions running at once on a laptop's cores
+an update can take over a second, where DynamoDB takes milliseconds. Five seconds keep a
+busy laptop from reading as a spent budget."""
 
 
 class LocalStorechat:
@@ -130,7 +130,7 @@ class LocalStorechat:
         self._data_dir = data_dir
         self._sessions_file: TableFile | None = None
         self._spend_file: TableFile | None = None
-        self._tuning = {**statemachine.TUNING_DEFAULTS, **LOCAL_TUNING, **(tuning or {})}
+        self._tuning = {**statemachine.TUNING_DEFAULTS, **(tuning or {})}
         self._overrides = dict(overrides or {})
         self._index_dir = tempfile.TemporaryDirectory(prefix="storechat-index-")
         self._env = environment.function_variables(
@@ -371,6 +371,7 @@ class LocalStorechat:
 
     def _create_state_machine(self) -> Generations:
         definition = statemachine.substitute(statemachine.read_definition(), self.substitutions())
+        definition = statemachine.with_spend_check_seconds(definition, LOCAL_SPEND_CHECK_SECONDS)
         return Generations(self._sfn, definition)
 
     @property
