@@ -168,31 +168,27 @@ def test_a_named_product_the_search_found_is_confirmed_in_one_call(index: Search
 def test_an_order_the_search_did_not_keep_gets_the_models_own_search(
     index: SearchIndex,
 ) -> None:
-    # Given the search of "the lightest laptop", which ranked by relevance, not weight
-    messages = searched_first(index, "What's the lightest laptop you have?")
+    # Given the search of "the biggest battery", which found phones by relevance
+    messages = searched_first(index, "Which phone has the biggest battery?")
     model = OfflineModel()
 
     # When the model gets the first request
     first = model.converse(make_request(messages))
 
-    # Then it asks for laptops lightest first, as it would have without the search
+    # Then it asks for phones biggest battery first, as it would have without the search
     assert first["stopReason"] == "tool_use"
     (own,) = tool_uses(first)
-    assert own["input"] == {"category": "COMPUTERS", "keywords": "laptop", "sortBy": "weight"}
+    assert own["input"] == {"category": "MOBILE", "sortBy": "battery"}
 
     # And with that result it answers (the search given first is no round of its own),
-    # leading with the lightest laptop the catalog has in stock
-    result = lookup(index, own["input"])
-    final = model.converse(make_request(answered(messages, first, result)))
+    # leading with a phone of the biggest battery the catalog has in stock
+    final = model.converse(make_request(answered(messages, first, lookup(index, own["input"]))))
     assert final["stopReason"] == "end_turn"
     text = answer_text(final)
-    laptops = [
-        p
-        for p in CATALOG
-        if p["specs"].get("formFactor") in ("laptop", "2-in-1") and p["stock"] > 0
-    ]
-    lightest = min(laptops, key=lambda p: p["specs"]["weightKg"])
-    assert text.startswith(f"Best laptops (lightest first):\n1. {lightest['name']} [")
+    assert text.startswith("Best phones (longest battery first):\n1. ")
+    phones = [p for p in CATALOG if p["category"] == "MOBILE" and p["stock"] > 0]
+    biggest = max(p["specs"]["batteryMah"] for p in phones)
+    assert BY_ID[cited(text)[0]]["specs"]["batteryMah"] == biggest
 
 
 def test_a_brand_carried_from_an_earlier_turn_gets_the_models_own_search(
@@ -226,20 +222,95 @@ def test_a_brand_carried_from_an_earlier_turn_gets_the_models_own_search(
     assert ids and all(BY_ID[pid]["brand"] == "Dell" and BY_ID[pid]["price"] <= 1000 for pid in ids)
 
 
-def test_a_search_that_dropped_the_shoppers_words_gets_the_models_own_search(
+@pytest.mark.parametrize(
+    ("question", "own_search"),
+    [
+        # The search dropped the words to find anything: books
+        (
+            "laptops with 32 GB RAM under $700",
+            {"category": "COMPUTERS", "keywords": "laptop", "minRamGb": 32, "maxPrice": 700},
+        ),
+        # "weighs" narrowed the search to one laptop of those under 1.3 kg
+        (
+            "I need a laptop that weighs under 1.3 kg",
+            {"category": "COMPUTERS", "keywords": "laptop", "maxWeightKg": 1.3},
+        ),
+        # The search read "under 14 inches" as a 14-inch screen
+        (
+            "a small laptop with a screen under 14 inches",
+            {"category": "COMPUTERS", "keywords": "laptop", "maxScreenInches": 14},
+        ),
+        # The search read "at least 6.7 inches" as about 6.7
+        (
+            "Show me phones with a screen of at least 6.7 inches",
+            {"category": "MOBILE", "minScreenInches": 6.7},
+        ),
+    ],
+)
+def test_a_search_narrower_than_the_models_own_gets_the_models_own_search(
+    index: SearchIndex, question: str, own_search: dict[str, Any]
+) -> None:
+    messages = searched_first(index, question)
+
+    reply = OfflineModel().converse(make_request(messages))
+
+    assert [u["input"] for u in tool_uses(reply)] == [own_search]
+
+
+def test_the_shoppers_words_as_the_model_would_search_them_are_its_own_search(
     index: SearchIndex,
 ) -> None:
-    # Given the search of a question it could not match, which dropped the words
-    messages = searched_first(index, "laptops with 32 GB RAM under $700")
+    # Given a kind the model cannot tell, which it would pass to the search as written
+    messages = searched_first(index, "cheap lapptopp for school")
 
-    (own,) = tool_uses(OfflineModel().converse(make_request(messages)))
+    reply = OfflineModel().converse(make_request(messages))
 
-    assert own["input"] == {
+    # Then the given search is that search: answered at once, with how it was read
+    assert reply["stopReason"] == "end_turn"
+    text = answer_text(reply)
+    assert text.startswith("I read “lapptopp” as “laptop”.\nBest computers for a student")
+    assert set(cited(text)) <= set(given_ids(messages))
+
+
+def test_a_misreading_of_a_word_the_model_did_not_search_for_is_not_said(
+    index: SearchIndex,
+) -> None:
+    # Given a search that read "sell" as "cell" and still found Chromebooks
+    messages = searched_first(index, "Do you sell Chromebooks?")
+    assert '"sell": "cell"' in json.dumps(messages[-1])
+
+    reply = OfflineModel().converse(make_request(messages))
+
+    text = answer_text(reply)
+    assert text.startswith("Best ChromeOS computers:\n1. ")
+    assert "sell" not in text
+
+
+def test_a_named_product_out_of_stock_gets_the_nearest_in_a_second_call(
+    index: SearchIndex,
+) -> None:
+    # Given the search of a product the store has out of stock, among others in stock
+    messages = searched_first(index, "Do you have the Razer Blade 16?")
+    assert BY_ID["CMP-037"]["stock"] == 0 and "CMP-037" in given_ids(messages)
+    model = OfflineModel()
+
+    # When the model gets the first request, Then it looks for the nearest in stock
+    first = model.converse(make_request(messages))
+    asked = [u["input"] for u in tool_uses(first)]
+    assert {
+        "productName": "Blade",
+        "brandId": "Razer",
         "category": "COMPUTERS",
-        "keywords": "laptop",
-        "minRamGb": 32,
-        "maxPrice": 700,
-    }
+        "inStockOnly": True,
+    } in asked
+
+    # And answers with its card and the nearest
+    final = model.converse(
+        make_request(answered(messages, first, *(lookup(index, i) for i in asked)))
+    )
+    text = answer_text(final)
+    assert text.startswith("We carry the Razer Blade 16 (2024) [CMP-037]: out of stock right now")
+    assert "The nearest we have in stock:\n1. Razer Blade 14 (2024) [CMP-036]" in text
 
 
 # ----------------------------------------------------------------- only what is missing
