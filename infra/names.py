@@ -11,7 +11,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Final
 
-from shared import catalog_writes
+from shared import table_names
 from shared.metric_names import SERVICE
 
 ROOT: Final = Path(__file__).resolve().parent.parent
@@ -38,9 +38,9 @@ CONTEXT_ALARM_EMAILS: Final = "alarm_emails"
 """``-c alarm_emails=a@example.com,b@example.com``: alarm subscribers on top of cdk.json's."""
 
 # Key schemas: the same as the local runner's tables (storechat/local/aws.py).
-CATALOG_PARTITION_KEY: Final = "productId"
-CATALOG_INVENTORY_INDEX: Final = catalog_writes.INVENTORY_INDEX
-CATALOG_INVENTORY_ITEM: Final = catalog_writes.INVENTORY_ITEM
+CATALOG_PARTITION_KEY: Final = table_names.CATALOG_PARTITION_KEY
+CATALOG_INVENTORY_INDEX: Final = table_names.CATALOG_INVENTORY_INDEX
+CATALOG_INVENTORY_ITEM: Final = table_names.CATALOG_INVENTORY_ITEM
 SESSIONS_PARTITION_KEY: Final = "sessionId"
 SESSIONS_SORT_KEY: Final = "turnKey"
 SESSIONS_TTL_ATTRIBUTE: Final = "expiresAt"

@@ -7,6 +7,7 @@ run one definition.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping
 from pathlib import Path
@@ -177,6 +178,20 @@ largest a catalog may hold, of which one lookup may add four). Together with
 the tools' own size caps they keep every state's payload far below 256 KiB.
 ``StepTtlSeconds`` is how long a turn's live-trace steps can be read (``shared.steps``).
 """
+
+
+SPEND_STATES = ("ReserveSpend", "SettleSpend", "ReleaseSpend")
+"""The states that write the day's spend counter, each within ``TimeoutSeconds`` (1 s): a
+DynamoDB update takes milliseconds, and a reservation not written in time means no model
+call (fail closed)."""
+
+
+def with_spend_check_seconds(definition: str, seconds: int) -> str:
+    """``definition`` with its :data:`SPEND_STATES` given ``seconds`` each to write."""
+    asl = json.loads(definition)
+    for name in SPEND_STATES:
+        asl["States"][name]["TimeoutSeconds"] = seconds
+    return json.dumps(asl, ensure_ascii=False)
 
 
 def read_definition() -> str:

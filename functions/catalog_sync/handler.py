@@ -8,7 +8,6 @@ from collections.abc import Iterator
 from typing import Any
 
 import boto3
-from aws_lambda_powertools.utilities import parameters
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from botocore.config import Config
 
@@ -19,6 +18,7 @@ from catalog_sync.table import DynamoCatalogTable
 from shared.observability import MetricUnit, logger, metrics, tracer
 from shared.platform.admin_api import Read, shopify_products, woocommerce_products
 from shared.platform.rows import ReadOptions
+from shared.secrets import read_secret
 
 CLIENT_CONFIG = Config(connect_timeout=2, read_timeout=10, retries={"mode": "standard"})
 
@@ -38,16 +38,15 @@ def _table() -> DynamoCatalogTable:
 def products(settings: Settings) -> Iterator[Read]:
     """Every product of the store, read with the secret from Secrets Manager (read at each
     run: a rotated token is used from the next run on)."""
-    value = parameters.get_secret(settings.secret_arn, max_age=0)
-    secret = (value.decode("utf-8") if isinstance(value, bytes) else str(value)).strip()
+    secret = read_secret(settings.secret_arn, max_age_s=0)
     if settings.platform == "shopify":
-        if not secret:
+        if secret is None:
             raise SyncNotConfigured(
                 "the Admin API secret is blank: put the Shopify custom app's Admin API access "
                 "token (read_products, read_inventory) in it"
             )
         return shopify_products(settings.api_url, secret, settings.store_url)
-    key, _, consumer_secret = secret.partition(":")
+    key, _, consumer_secret = (secret or "").partition(":")
     if not (key.strip() and consumer_secret.strip()):
         raise SyncNotConfigured(
             "the Admin API secret is not 'consumer_key:consumer_secret': put the WooCommerce "

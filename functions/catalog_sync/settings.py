@@ -8,11 +8,11 @@ deployed without its table, platform, API address or secret fails at cold start.
 from __future__ import annotations
 
 import functools
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field
 
-from shared.environment import environ
+from shared.environment import BlankIsUnset, environ
 
 Platform = Literal["shopify", "woocommerce"]
 
@@ -27,15 +27,8 @@ class Settings(BaseModel):
     secret_arn: Annotated[str, Field(alias="ADMIN_API_SECRET_ARN", min_length=20)]
     """Shopify: the Admin API access token; WooCommerce: ``consumer_key:consumer_secret``."""
     allow_shrink: Annotated[bool, Field(alias="ALLOW_SHRINK")] = False
-    store_url: Annotated[str | None, Field(alias="STORE_URL")] = None
-    region: Annotated[str | None, Field(alias="AWS_REGION")] = None
-
-    @field_validator("store_url", "region", mode="before")
-    @classmethod
-    def _blank_is_unset(cls, value: Any) -> Any:
-        if isinstance(value, str) and not value.strip():
-            return None
-        return value
+    store_url: Annotated[str | None, Field(alias="STORE_URL"), BlankIsUnset] = None
+    region: Annotated[str | None, Field(alias="AWS_REGION"), BlankIsUnset] = None
 
 
 @functools.cache

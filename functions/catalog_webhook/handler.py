@@ -9,7 +9,6 @@ import time
 from typing import Any
 
 import boto3
-from aws_lambda_powertools.utilities import parameters
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from botocore.config import Config
 
@@ -18,10 +17,9 @@ from catalog_webhook.settings import Settings, get_settings
 from catalog_webhook.store import DynamoSyncStore
 from shared.observability import logger, tracer
 from shared.platform.rows import ReadOptions
+from shared.secrets import read_secret
 from shared.vocabulary import NOT_FOUND
 
-SECRET_MAX_AGE_S = 300
-"""A secret the operator sets or rotates is read within five minutes, without a deploy."""
 CLIENT_CONFIG = Config(connect_timeout=2, read_timeout=5, retries={"mode": "standard"})
 
 
@@ -36,9 +34,7 @@ def secret_of(settings: Settings, platform: str) -> str | None:
     """The platform's webhook secret, or None when this deployment has none."""
     arn = settings.shopify_secret_arn if platform == "shopify" else settings.woocommerce_secret_arn
     if arn:
-        value = parameters.get_secret(arn, max_age=SECRET_MAX_AGE_S)
-        text = value.decode("utf-8") if isinstance(value, bytes) else str(value)
-        return text.strip() or None
+        return read_secret(arn)
     given = settings.shopify_secret if platform == "shopify" else settings.woocommerce_secret
     return given.get_secret_value() if given else None
 

@@ -9,11 +9,11 @@ its route answered 404.
 from __future__ import annotations
 
 import functools
-from typing import Annotated, Any
+from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
-from shared.environment import environ
+from shared.environment import BlankIsUnset, environ
 
 
 class Settings(BaseModel):
@@ -21,26 +21,22 @@ class Settings(BaseModel):
 
     table_name: Annotated[str, Field(alias="CATALOG_TABLE_NAME", min_length=3)]
     sync_table_name: Annotated[str, Field(alias="SYNC_TABLE_NAME", min_length=3)]
-    region: Annotated[str | None, Field(alias="AWS_REGION")] = None
-    store_url: Annotated[str | None, Field(alias="STORE_URL")] = None
+    region: Annotated[str | None, Field(alias="AWS_REGION"), BlankIsUnset] = None
+    store_url: Annotated[str | None, Field(alias="STORE_URL"), BlankIsUnset] = None
     """The store's address: the products' pages are on it."""
-    shopify_secret_arn: Annotated[str | None, Field(alias="SHOPIFY_WEBHOOK_SECRET_ARN")] = None
-    woocommerce_secret_arn: Annotated[str | None, Field(alias="WOOCOMMERCE_WEBHOOK_SECRET_ARN")] = (
-        None
-    )
+    shopify_secret_arn: Annotated[
+        str | None, Field(alias="SHOPIFY_WEBHOOK_SECRET_ARN"), BlankIsUnset
+    ] = None
+    woocommerce_secret_arn: Annotated[
+        str | None, Field(alias="WOOCOMMERCE_WEBHOOK_SECRET_ARN"), BlankIsUnset
+    ] = None
     # Only for local development; deployed stacks name Secrets Manager secrets instead.
-    shopify_secret: Annotated[SecretStr | None, Field(alias="SHOPIFY_WEBHOOK_SECRET")] = None
-    woocommerce_secret: Annotated[SecretStr | None, Field(alias="WOOCOMMERCE_WEBHOOK_SECRET")] = (
-        None
-    )
-
-    @field_validator("*", mode="before")
-    @classmethod
-    def _blank_is_unset(cls, value: Any) -> Any:
-        # A variable present but empty means "not configured", never an empty secret.
-        if isinstance(value, str) and not value.strip():
-            return None
-        return value
+    shopify_secret: Annotated[
+        SecretStr | None, Field(alias="SHOPIFY_WEBHOOK_SECRET"), BlankIsUnset
+    ] = None
+    woocommerce_secret: Annotated[
+        SecretStr | None, Field(alias="WOOCOMMERCE_WEBHOOK_SECRET"), BlankIsUnset
+    ] = None
 
 
 @functools.cache

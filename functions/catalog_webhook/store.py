@@ -37,13 +37,11 @@ from botocore.exceptions import ClientError
 from catalog_webhook.inventory import Level
 from catalog_webhook.logic import Change, Written
 from shared import catalog_writes
-from shared.catalog_writes import (
-    INVENTORY_INDEX,
-    INVENTORY_ITEM,
-    PARTITION_KEY,
-    delete,
-    put,
-    scan_items,
+from shared.catalog_writes import delete, put, scan_items
+from shared.table_names import (
+    CATALOG_INVENTORY_INDEX,
+    CATALOG_INVENTORY_ITEM,
+    CATALOG_PARTITION_KEY,
 )
 
 SYNC_KEY = "key"
@@ -122,15 +120,15 @@ class DynamoSyncStore:
     def products_of_item(self, item: str) -> list[str]:
         request: dict[str, Any] = {
             "TableName": self._catalog,
-            "IndexName": INVENTORY_INDEX,
+            "IndexName": CATALOG_INVENTORY_INDEX,
             "KeyConditionExpression": "#item = :item",
-            "ExpressionAttributeNames": {"#item": INVENTORY_ITEM},
+            "ExpressionAttributeNames": {"#item": CATALOG_INVENTORY_ITEM},
             "ExpressionAttributeValues": {":item": {"S": item}},
         }
         found: list[str] = []
         while True:
             page = self._client.query(**request)
-            found += [entry[PARTITION_KEY]["S"] for entry in page.get("Items", [])]
+            found += [entry[CATALOG_PARTITION_KEY]["S"] for entry in page.get("Items", [])]
             if "LastEvaluatedKey" not in page:
                 return sorted(found)
             request["ExclusiveStartKey"] = page["LastEvaluatedKey"]
@@ -175,11 +173,11 @@ class DynamoSyncStore:
             try:
                 self._client.update_item(
                     TableName=self._catalog,
-                    Key={PARTITION_KEY: {"S": product_id}},
+                    Key={CATALOG_PARTITION_KEY: {"S": product_id}},
                     UpdateExpression="SET stock = :stock",
                     # A product deleted meanwhile is not brought back as a stock count.
                     ConditionExpression="attribute_exists(#key)",
-                    ExpressionAttributeNames={"#key": PARTITION_KEY},
+                    ExpressionAttributeNames={"#key": CATALOG_PARTITION_KEY},
                     ExpressionAttributeValues={":stock": {"N": str(stock)}},
                 )
             except ClientError as exc:
@@ -199,11 +197,11 @@ class DynamoSyncStore:
         for item in scan_items(
             self._client,
             self._catalog,
-            ProjectionExpression=PARTITION_KEY,
+            ProjectionExpression=CATALOG_PARTITION_KEY,
             FilterExpression=matches,
             ExpressionAttributeValues={":id": {"S": platform_product_id}},
         ):
-            yield item[PARTITION_KEY]["S"]
+            yield item[CATALOG_PARTITION_KEY]["S"]
 
     # -- a WooCommerce variable product and its variations (variations.py) ----------------
 

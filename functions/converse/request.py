@@ -18,10 +18,6 @@ import functools
 import json
 from typing import Any
 
-import botocore.session
-from botocore.exceptions import ParamValidationError
-from botocore.validate import validate_parameters
-
 from converse.caching import cache_rules
 from converse.prompt import tools
 from shared.currency import DEFAULT_CURRENCY
@@ -129,13 +125,21 @@ def fixed_request_bytes(system_prompt: str, currency: str = DEFAULT_CURRENCY) ->
     return len(json.dumps(request, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
 
 
+# botocore is imported where the shape is checked, not at the top: the CDK app reads
+# fixed_request_bytes from this module (statemachine/__init__.py) and loads no botocore
+# (tests/infrastructure/test_app_imports.py).
 @functools.cache
 def _converse_input_shape() -> Any:
+    import botocore.session
+
     model = botocore.session.get_session().get_service_model("bedrock-runtime")
     return model.operation_model("Converse").input_shape
 
 
 def check_shape(request: dict[str, Any]) -> None:
+    from botocore.exceptions import ParamValidationError
+    from botocore.validate import validate_parameters
+
     try:
         validate_parameters(request, _converse_input_shape())
     except ParamValidationError as exc:

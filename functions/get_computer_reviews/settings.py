@@ -7,11 +7,11 @@ everything else receives a :class:`Settings`, so tests can build one directly.
 from __future__ import annotations
 
 import functools
-from typing import Annotated, Any
+from typing import Annotated
 
-from pydantic import ConfigDict, Field, SecretStr, field_validator
+from pydantic import ConfigDict, Field, SecretStr
 
-from shared.environment import environ
+from shared.environment import BlankIsUnset, environ
 from shared.guardrail import GuardrailSettings
 
 
@@ -21,23 +21,16 @@ class Settings(GuardrailSettings):
     model_config = ConfigDict(extra="ignore", frozen=True)
 
     brave_api_key_secret_arn: Annotated[
-        str | None, Field(alias="BRAVE_API_KEY_SECRET_ARN", default=None)
+        str | None, Field(alias="BRAVE_API_KEY_SECRET_ARN", default=None), BlankIsUnset
     ]
     # Only for local development; deployed stacks point at Secrets Manager instead.
-    brave_api_key: Annotated[SecretStr | None, Field(alias="BRAVE_API_KEY", default=None)]
+    brave_api_key: Annotated[
+        SecretStr | None, Field(alias="BRAVE_API_KEY", default=None), BlankIsUnset
+    ]
     brave_base_url: Annotated[
         str, Field(alias="BRAVE_BASE_URL", default="https://api.search.brave.com", min_length=1)
     ]
     http_timeout_s: Annotated[float, Field(alias="TOOL_HTTP_TIMEOUT_S", default=4.0, gt=0)]
-
-    @field_validator("brave_api_key_secret_arn", "brave_api_key", mode="before")
-    @classmethod
-    def _blank_is_unset(cls, value: Any) -> Any:
-        # Templates and .env files often leave a variable present but empty;
-        # that must mean "not configured", not "a key that is the empty string".
-        if isinstance(value, str) and not value.strip():
-            return None
-        return value
 
 
 @functools.cache

@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
-PARTITION_KEY = "productId"
+from shared.table_names import CATALOG_PARTITION_KEY
 
 
 class SeedProperties(BaseModel):
@@ -62,15 +62,15 @@ def seed(table: CatalogTable, products: Iterable[dict[str, Any]]) -> int:
     """Put every product by its ``productId``; returns how many were written."""
     items = [to_item(product) for product in products]
     for index, item in enumerate(items):
-        key = item.get(PARTITION_KEY)
+        key = item.get(CATALOG_PARTITION_KEY)
         if not isinstance(key, str) or not key:
-            raise InvalidCatalog(f"product #{index} has no string {PARTITION_KEY}")
+            raise InvalidCatalog(f"product #{index} has no string {CATALOG_PARTITION_KEY}")
     # overwrite_by_pkeys keeps the last of two records with one productId instead of
     # failing the whole batch with a duplicate-key ValidationException.
-    with table.batch_writer(overwrite_by_pkeys=[PARTITION_KEY]) as batch:
+    with table.batch_writer(overwrite_by_pkeys=[CATALOG_PARTITION_KEY]) as batch:
         for item in items:
             batch.put_item(Item=item)
-    return len({item[PARTITION_KEY] for item in items})
+    return len({item[CATALOG_PARTITION_KEY] for item in items})
 
 
 def physical_id(table_name: str) -> str:

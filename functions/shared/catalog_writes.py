@@ -20,13 +20,8 @@ from pydantic import ValidationError
 
 from shared.catalog_table import plain
 from shared.product import Product
+from shared.table_names import CATALOG_PARTITION_KEY
 
-PARTITION_KEY = "productId"
-INVENTORY_ITEM = "platformInventoryItemId"
-INVENTORY_INDEX = "byInventoryItem"
-"""The catalog table's sparse, keys-only index of products by their Shopify inventory item:
-what an ``inventory_levels/update`` webhook names (deployed by infra/data.py, locally by
-storechat/local/aws.py)."""
 BATCH = 25
 """BatchWriteItem takes at most 25 requests."""
 MAX_ATTEMPTS = 5
@@ -60,7 +55,7 @@ def put(product: Product) -> dict[str, Any]:
 
 
 def delete(product_id: str) -> dict[str, Any]:
-    return {"DeleteRequest": {"Key": {PARTITION_KEY: {"S": product_id}}}}
+    return {"DeleteRequest": {"Key": {CATALOG_PARTITION_KEY: {"S": product_id}}}}
 
 
 def write(

@@ -23,6 +23,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from shared.environment import BlankIsUnset
 from shared.errors import FailureKind, UpstreamError
 from shared.http import MARGIN_S, RemainingTime, timeout_from
 
@@ -45,19 +46,15 @@ class GuardrailSettings(BaseModel):
     model_config = ConfigDict(extra="ignore", populate_by_name=True)
 
     guardrail_id: Annotated[
-        str | None, Field(alias="BEDROCK_GUARDRAIL_ID", pattern=GUARDRAIL_ID_PATTERN)
+        str | None,
+        Field(alias="BEDROCK_GUARDRAIL_ID", pattern=GUARDRAIL_ID_PATTERN),
+        BlankIsUnset,
     ] = None
     guardrail_version: Annotated[
         str, Field(alias="BEDROCK_GUARDRAIL_VERSION", pattern=GUARDRAIL_VERSION_PATTERN)
     ] = "DRAFT"
-    region: Annotated[str | None, Field(alias="BEDROCK_REGION")] = None
+    region: Annotated[str | None, Field(alias="BEDROCK_REGION"), BlankIsUnset] = None
     """Where Bedrock is called (the guardrail lives there); the function's own when unset."""
-
-    @field_validator("guardrail_id", "region", mode="before")
-    @classmethod
-    def _blank_is_unset(cls, value: Any) -> Any:
-        # A template or .env file often leaves a variable present and empty: no guardrail.
-        return value if not isinstance(value, str) or value.strip() else None
 
     @field_validator("guardrail_version", mode="before")
     @classmethod

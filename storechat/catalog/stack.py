@@ -26,6 +26,7 @@ from pydantic import ValidationError
 
 from shared.catalog_data import load_catalog
 from shared.product import Product, ProductDeletion
+from shared.table_names import CATALOG_PARTITION_KEY
 from storechat.catalog.errors import StackNotReady, StoreUnavailable
 from storechat.catalog.progress import Progress
 from storechat.catalog.store import Applied, Row, is_sample, sample_names
@@ -33,7 +34,6 @@ from storechat.catalog.store import Applied, Row, is_sample, sample_names
 CATALOG_TABLE_OUTPUT: Final = "CatalogTableName"
 """The stack output naming the catalog table (``infra.names.Outputs``; a test keeps them equal)."""
 
-PARTITION_KEY: Final = "productId"
 BATCH_SIZE: Final = 25
 THROTTLED: Final = frozenset(
     {"ThrottlingException", "ProvisionedThroughputExceededException", "RequestLimitExceeded"}
@@ -113,9 +113,9 @@ class StackCatalog:
 
     def product_ids(self) -> Iterator[str]:
         for item in self._scan(
-            ProjectionExpression="#k", ExpressionAttributeNames={"#k": PARTITION_KEY}
+            ProjectionExpression="#k", ExpressionAttributeNames={"#k": CATALOG_PARTITION_KEY}
         ):
-            yield str(from_item(item)[PARTITION_KEY])
+            yield str(from_item(item)[CATALOG_PARTITION_KEY])
 
     def categories(self) -> Iterator[dict[str, Any]]:
         """Only each product's category: all that stats needs, so the scan stays small."""
@@ -132,9 +132,11 @@ class StackCatalog:
         for start in range(0, len(ids), 100):
             pending: dict[str, Any] = {
                 self.table: {
-                    "Keys": [{PARTITION_KEY: {"S": key}} for key in ids[start : start + 100]],
+                    "Keys": [
+                        {CATALOG_PARTITION_KEY: {"S": key}} for key in ids[start : start + 100]
+                    ],
                     "ProjectionExpression": "#k, #n",
-                    "ExpressionAttributeNames": {"#k": PARTITION_KEY, "#n": "name"},
+                    "ExpressionAttributeNames": {"#k": CATALOG_PARTITION_KEY, "#n": "name"},
                 }
             }
             for attempt in range(1, self.max_attempts + 1):
@@ -144,7 +146,9 @@ class StackCatalog:
                     raise StoreUnavailable(f"cannot read table {self.table}: {exc}") from exc
                 items = response.get("Responses", {}).get(self.table, [])
                 found += [
-                    str(p[PARTITION_KEY]) for p in map(from_item, items) if is_sample(p, sample)
+                    str(p[CATALOG_PARTITION_KEY])
+                    for p in map(from_item, items)
+                    if is_sample(p, sample)
                 ]
                 pending = response.get("UnprocessedKeys") or {}
                 if not pending:
@@ -214,7 +218,7 @@ class StackCatalog:
 
     def reset(self, stream: TextIO) -> str:
         sample = load_catalog()
-        keep = {product[PARTITION_KEY] for product in sample}
+        keep = {product[CATALOG_PARTITION_KEY] for product in sample}
         extra = sorted(set(self.product_ids()) - keep)
         rows: list[Row] = [ProductDeletion(productId=product_id) for product_id in extra]
         rows += [Product.model_validate(product) for product in sample]
@@ -229,7 +233,7 @@ class StackCatalog:
 
 def _request(row: Row) -> dict[str, Any]:
     if isinstance(row, ProductDeletion):
-        return {"DeleteRequest": {"Key": {PARTITION_KEY: {"S": row.productId}}}}
+        return {"DeleteRequest": {"Key": {CATALOG_PARTITION_KEY: {"S": row.productId}}}}
     return {"PutRequest": {"Item": to_item(row.model_dump())}}
 
 

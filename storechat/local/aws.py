@@ -17,7 +17,11 @@ import boto3
 from moto import mock_aws
 
 from shared import steps
-from shared.catalog_writes import INVENTORY_INDEX, INVENTORY_ITEM
+from shared.table_names import (
+    CATALOG_INVENTORY_INDEX,
+    CATALOG_INVENTORY_ITEM,
+    CATALOG_PARTITION_KEY,
+)
 from storechat.local import moto_patches
 
 REGION = "us-east-1"
@@ -71,16 +75,16 @@ def key_schema(partition: str, sort: str | None = None) -> dict[str, Any]:
 def create_tables(dynamodb: Any) -> None:
     """The catalog table, the sessions table, the steps table, the table of daily spend
     counters and the webhooks' sync table."""
-    catalog = key_schema("productId")
-    catalog["AttributeDefinitions"] += key_schema(INVENTORY_ITEM)["AttributeDefinitions"]
+    catalog = key_schema(CATALOG_PARTITION_KEY)
+    catalog["AttributeDefinitions"] += key_schema(CATALOG_INVENTORY_ITEM)["AttributeDefinitions"]
     dynamodb.create_table(
         TableName=CATALOG_TABLE,
         BillingMode="PAY_PER_REQUEST",
         # As deployed (infra/data.py): the products of a Shopify inventory item.
         GlobalSecondaryIndexes=[
             {
-                "IndexName": INVENTORY_INDEX,
-                "KeySchema": key_schema(INVENTORY_ITEM)["KeySchema"],
+                "IndexName": CATALOG_INVENTORY_INDEX,
+                "KeySchema": key_schema(CATALOG_INVENTORY_ITEM)["KeySchema"],
                 "Projection": {"ProjectionType": "KEYS_ONLY"},
             }
         ],

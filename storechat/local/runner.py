@@ -82,6 +82,13 @@ __all__ = [
 METRICS_NAMESPACE = "Storechat"
 """The handlers' metrics namespace locally (deployed: ``Storechat/<env>``)."""
 
+LOCAL_SPEND_CHECK_SECONDS = 5
+"""What the local copy's spend states (``statemachine.SPEND_STATES``) get to write, where a
+stack's get 1 s. The counter is a moto table in this process, served under one interpreter
+lock beside every function and state: with questions running at once on a laptop's cores
+an update can take over a second, where DynamoDB takes milliseconds. Five seconds keep a
+busy laptop from reading as a spent budget."""
+
 
 class LocalStorechat:
     """A running local copy of the system. Use as a context manager.
@@ -368,6 +375,7 @@ class LocalStorechat:
 
     def _create_state_machine(self) -> Generations:
         definition = statemachine.substitute(statemachine.read_definition(), self.substitutions())
+        definition = statemachine.with_spend_check_seconds(definition, LOCAL_SPEND_CHECK_SECONDS)
         return Generations(self._sfn, definition)
 
     @property

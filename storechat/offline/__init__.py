@@ -19,6 +19,8 @@ request flows through it:
 * ``plan``: the tool calls a question needs, in one round, and a second for what
   the first did not find;
 * ``messages``: reading the request, its tool results and the failures they report;
+* ``given``: a catalog search the loop ran before the first call, taken as the plan's
+  lookup when it serves it;
 * ``product``, ``checks``, ``rank`` and ``facts``: products checked against every
   stated constraint, ranked and described;
 * ``named``, ``notes`` and ``answer``: the final answer, written from the tools' results;

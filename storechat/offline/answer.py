@@ -40,6 +40,8 @@ from storechat.offline.vocabulary import (
 )
 
 MAX_ANSWER_CHARS: Final = 900
+RECOMMENDED: Final = 3
+"""The most products an answer recommends for one search."""
 _PRICES: Final = ("minPrice", "maxPrice")
 
 
@@ -293,7 +295,7 @@ def _lookup_lines(ask: Ask, lookups: list[Done]) -> list[Line]:
                 lines.append(Line(f"Nothing in the catalog matched “{dropped}”, so without it:"))
             nearest = _for(lookups, "nearest", d.call.index)
             nearer = _products(nearest) if nearest else None
-            limit = 2 if seen else 3
+            limit = RECOMMENDED - 1 if seen else RECOMMENDED
             lines += product_section(
                 _products(d, seen), constraints_for(d, intent), limit, nearer=nearer
             )
@@ -309,7 +311,7 @@ def _lookup_lines(ask: Ask, lookups: list[Done]) -> list[Line]:
                 sort_by=d.call.input.get("sortBy"),
             )
             lead = f"The closest we have are {intent.not_carried.instead}"
-            lines += product_section(_products(d), c, 3, lead=lead)
+            lines += product_section(_products(d), c, RECOMMENDED, lead=lead)
     return lines
 
 
@@ -319,7 +321,7 @@ def _shown_lines(ask: Ask, done: Done, nearest: Done | None) -> list[Line]:
     if ask.reference is not None and ask.reference.kind in ("one", "it"):
         return shown_one_lines(products[0] if products else None, c)
     nearer = _products(nearest) if nearest else None
-    return product_section(products, c, 3, of_those=True, nearer=nearer)
+    return product_section(products, c, RECOMMENDED, of_those=True, nearer=nearer)
 
 
 def _scope_lines(intent: Intent, lookups: list[Done]) -> list[Line]:

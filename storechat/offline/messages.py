@@ -38,7 +38,8 @@ def user_texts(messages: list[dict[str, Any]]) -> list[str]:
     return texts
 
 
-def _text_of(message: dict[str, Any]) -> str:
+def text_of(message: dict[str, Any]) -> str:
+    """A message's words, without its toolUses and toolResults."""
     return " ".join(
         b["text"].strip() for b in content_blocks(message) if isinstance(b.get("text"), str)
     ).strip()
@@ -46,12 +47,12 @@ def _text_of(message: dict[str, Any]) -> str:
 
 def previous_answer(messages: list[dict[str, Any]]) -> str | None:
     """The assistant's last answer before the shopper's latest message, if any."""
-    asked = [i for i, m in enumerate(messages) if m.get("role") == "user" and _text_of(m)]
+    asked = [i for i, m in enumerate(messages) if m.get("role") == "user" and text_of(m)]
     for message in reversed(messages[: asked[-1]] if asked else []):
         if message.get("role") == "assistant" and not any(
             "toolUse" in b for b in content_blocks(message)
         ):
-            return _text_of(message) or None
+            return text_of(message) or None
     return None
 
 

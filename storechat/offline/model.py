@@ -19,6 +19,13 @@ and repeats what it found (:mod:`storechat.offline.policies`). A greeting gets a
 introduction; anything else it does not do an honest "I can't help with that here"
 (``end_turn``).
 
+A catalog search the loop ran on the shopper's words before the first call (search
+first: an assistant ``toolUse`` of ``lookup_inventory`` with only ``keywords``, no words
+before it, and its ``toolResult``) changes no reply that needs none of the plan's tools.
+When it serves the plan's one lookup, it is that lookup's result: the model asks only
+for the rest of the plan, or answers at once; otherwise it asks for its whole plan, and
+the search stays in the history as no round of its own (:mod:`storechat.offline.given`).
+
 Turn 2 (the last message carries ``toolResult`` blocks): when a lookup found
 nothing, ask once more (the nearest products without the limits nothing met, or
 the closest to a named product the store does not carry). Then recommend at most
@@ -59,6 +66,7 @@ from typing import Any, Final
 from shared.errors import InvalidConverseRequest
 from storechat.offline.answer import compose_answer
 from storechat.offline.cache import DEFAULT_STAND_IN
+from storechat.offline.given import OWN_TOOL_USE, Turn, handed_over, own_turn
 from storechat.offline.intent import Intent, conversation_intent, parse_text
 from storechat.offline.messages import (
     content_blocks,
@@ -132,25 +140,40 @@ class OfflineModel:
         ask = read_ask(messages)
         available = tool_names(request)
         first = plan_first(ask, available)
-        if not any("toolResult" in block for block in content_blocks(messages[-1])):
-            return self._first_reply(ask, first, messages, available)
+        rounds = read_rounds(messages)
+        given = handed_over(messages)
+        turn = own_turn(ask, first, given, rounds) if given else Turn(rounds, first)
+        answered = any("toolResult" in block for block in content_blocks(messages[-1]))
+        if not answered or (given is not None and len(rounds) == 1):
+            # The first call of the turn. A search handed over changes no reply without
+            # the plan's tools; one that serves the plan's lookup is round 1's.
+            direct = self._direct_reply(ask, first, available)
+            if direct is not None or not turn.rounds:
+                return direct or (_tool_uses(turn.pending, messages), "tool_use")
         about_store = policy_answer(messages)
         if about_store is not None:
             return [{"text": about_store}], "end_turn"
-        rounds = read_rounds(messages)
+        rounds = turn.rounds
         done = label(rounds[0], first) if rounds else []
-        following = plan_next(ask, done, available, rounds[1] if len(rounds) > 1 else None)
+        # Round 2: what round 1 did not find, or the given search's products once the loop
+        # has shrunk them to a brief.
+        following = (
+            plan_next(ask, done, available, rounds[1] if len(rounds) > 1 else None) or turn.again
+        )
         if len(rounds) == 1 and following:
-            return _tool_uses(following, messages, "Nothing matched all of that, so "), "tool_use"
+            lead = "" if following is turn.again else "Nothing matched all of that, so "
+            return _tool_uses(following, messages, lead), "tool_use"
         if len(rounds) > 1:
             done += label(rounds[1], following)
             done += [d for extra in rounds[2:] for d in label(extra, [])]
         return [{"text": compose_answer(ask, done)}], "end_turn"
 
     @staticmethod
-    def _first_reply(
-        ask: Ask, calls: list[Call], messages: list[dict[str, Any]], available: frozenset[str]
-    ) -> tuple[list[dict[str, Any]], str]:
+    def _direct_reply(
+        ask: Ask, calls: list[Call], available: frozenset[str]
+    ) -> tuple[list[dict[str, Any]], str] | None:
+        """The first reply when it is not the plan's own tool calls ``calls``: a question
+        to the store's policies, or words."""
         intent = ask.intent
         if asks_policies(ask.current, available):
             return policy_call(ask.current.text), "tool_use"
@@ -169,7 +192,7 @@ class OfflineModel:
             # With the catalog tool on offer, nothing to ask it means the model did not
             # understand: it asks, rather than blame the tools.
             return [{"text": ASK_REPLY if LOOKUP in available else NO_TOOLS_REPLY}], "end_turn"
-        return _tool_uses(calls, messages), "tool_use"
+        return None
 
 
 def _tool_uses(
@@ -179,7 +202,7 @@ def _tool_uses(
     text = preamble(calls)
     content: list[dict[str, Any]] = [{"text": lead + text[0].lower() + text[1:] if lead else text}]
     for index, call in enumerate(calls):
-        tool_use_id = f"tooluse_off_{round_number + 1}_{index}"
+        tool_use_id = f"{OWN_TOOL_USE}{round_number + 1}_{index}"
         content.append(
             {"toolUse": {"toolUseId": tool_use_id, "name": call.name, "input": call.input}}
         )

@@ -137,7 +137,11 @@ def _model_at(text: str, words: list[re.Match[str]], i: int) -> tuple[ModelName 
     else:
         categories = shop.brand_categories.get(brand or "", frozenset())
         category = MOBILE if categories == {MOBILE} else COMPUTERS
-    phrase = text[words[start].start() : words[end - 1].end()]
+    begin, stop = words[start].start(), words[end - 1].end()
+    # "Zenbook 14 OLED (UX3405)": a bracket opened in the name closes in it.
+    if text.startswith(")", stop) and text.count("(", begin, stop) > text.count(")", begin, stop):
+        stop += 1
+    phrase = text[begin:stop]
     return ModelName(text=phrase, brand=brand, category=category), end
 
 
@@ -147,19 +151,27 @@ _TOKEN = re.compile(r"[a-z]+\d*[a-z]*|\d+[a-z]*")
 _SERIES = re.compile(r"([a-z]*)(\d+)")
 
 
-def name_tokens(name: str) -> list[str]:
-    """A name's words without its brackets: "Dell XPS 13 9340" -> dell, xps, 13, 9340."""
+def name_tokens(name: str, *, brackets: bool = False) -> list[str]:
+    """A name's words, without those in its brackets unless ``brackets``: "Dell XPS 13
+    9340" -> dell, xps, 13, 9340; "HP 14 Laptop (14-ep0000)" -> hp, 14, laptop."""
+    folded = name.casefold() if brackets else re.sub(r"\([^)]*\)", " ", name.casefold())
     # "Galaxy S24+" is another model than "Galaxy S24": the plus is a word.
-    return _TOKEN.findall(re.sub(r"\([^)]*\)", " ", name.casefold()).replace("+", " plus "))
+    return _TOKEN.findall(folded.replace("+", " plus "))
 
 
 def extra_words(asked: ModelName, name: str) -> int | None:
-    """How many words ``name`` has beyond the asked model's; None if it lacks one of them."""
-    wanted = [t for t in name_tokens(asked.text) if t != (asked.brand or "").casefold()]
-    have = [t for t in name_tokens(name) if t != (asked.brand or "").casefold()]
-    if any(t not in have for t in wanted):
+    """How many words ``name`` has beyond the asked model's; None if it lacks one of them.
+
+    A part number in brackets must match when the shopper wrote one ("Zenbook 14 OLED
+    (UX3405)"), and is no extra word when they did not ("HP 14 Laptop")."""
+    brand = (asked.brand or "").casefold()
+
+    def words(text: str, *, brackets: bool = False) -> list[str]:
+        return [t for t in name_tokens(text, brackets=brackets) if t != brand]
+
+    if any(t not in words(name, brackets=True) for t in words(asked.text, brackets=True)):
         return None
-    return len(have) - len(wanted)
+    return len(words(name)) - len(words(asked.text))
 
 
 def closeness(asked: ModelName, name: str) -> tuple[int, int, int]:

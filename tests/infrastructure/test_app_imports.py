@@ -1,12 +1,14 @@
 """The CDK app reads declarations (names, schemas, the ASL), never the functions' runtime:
-no Powertools, no handler. Checked in a fresh interpreter, where nothing else has loaded
-them first."""
+no Powertools, no handler, no boto3 or botocore. Checked in a fresh interpreter, where
+nothing else has loaded them first."""
 
 from __future__ import annotations
 
 import json
 import subprocess
 import sys
+
+import pytest
 
 from infra import names
 
@@ -19,8 +21,9 @@ print(json.dumps(sorted(sys.modules)))
 """
 
 
-def test_the_cdk_app_loads_no_powertools_and_no_function_handler() -> None:
-    # Given a fresh interpreter, When it imports app.py and every module of infra/
+@pytest.fixture(scope="module")
+def loaded() -> list[str]:
+    """What a fresh interpreter has loaded once it imports app.py and every module of infra/."""
     result = subprocess.run(
         [sys.executable, "-c", _PROBE],
         cwd=names.ROOT,
@@ -29,9 +32,37 @@ def test_the_cdk_app_loads_no_powertools_and_no_function_handler() -> None:
         timeout=120,
         check=True,
     )
-    loaded: list[str] = json.loads(result.stdout.strip().splitlines()[-1])
+    modules: list[str] = json.loads(result.stdout.strip().splitlines()[-1])
+    return modules
 
+
+def _packages(loaded: list[str], *roots: str) -> list[str]:
+    return [m for m in loaded if m.split(".")[0] in roots]
+
+
+def test_the_cdk_app_loads_no_powertools_and_no_function_handler(loaded: list[str]) -> None:
+    # Given a fresh interpreter, When it imports app.py and every module of infra/
     # Then it has read the metric names, and loaded neither Powertools nor any handler
     assert "shared.metric_names" in loaded and "infra.monitoring" in loaded
-    assert [m for m in loaded if m.split(".")[0] == "aws_lambda_powertools"] == []
+    assert _packages(loaded, "aws_lambda_powertools") == []
     assert [m for m in loaded if m.endswith(".handler") or m == "shared.observability"] == []
+
+
+def test_the_cdk_app_reads_the_catalog_tables_names_without_its_writer_or_boto3(
+    loaded: list[str],
+) -> None:
+    # Given a fresh interpreter, When it imports app.py and every module of infra/
+    # Then it has read the catalog table's key names (its index among them), and loaded
+    # neither the Lambdas' table writer nor boto3
+    assert "shared.table_names" in loaded and "infra.data" in loaded
+    assert "shared.catalog_writes" not in loaded
+    assert _packages(loaded, "boto3", "s3transfer") == []
+
+
+def test_the_cdk_app_sizes_a_converse_request_without_botocore(loaded: list[str]) -> None:
+    # Given a fresh interpreter, When it imports app.py and every module of infra/
+    # Then it has read how a Converse request is built (the state machine's token bound
+    # counts its fixed bytes), and loaded no botocore: only checking a request's shape
+    # needs botocore's model, and the CDK app checks none
+    assert "converse.request" in loaded and "statemachine" in loaded
+    assert _packages(loaded, "botocore") == []

@@ -162,6 +162,14 @@ def test_the_asl_reserves_settles_and_releases_on_the_spend_tables_key_and_ttl()
         assert states[state]["Resource"] == "arn:aws:states:::aws-sdk:dynamodb:updateItem"
         assert set(states[state]["Arguments"]["Key"]) == {names.SPEND_PARTITION_KEY}
         assert states[state]["Arguments"]["TableName"] == "${SpendTableName}"
+        # fail closed within a second on a stack (the local copy allows more: its table is
+        # a moto table sharing one interpreter)
+        assert states[state]["TimeoutSeconds"] == 1
+    assert set(statemachine.SPEND_STATES) == {
+        name
+        for name, s in states.items()
+        if s.get("Arguments", {}).get("TableName") == "${SpendTableName}"
+    }
     # the reservation keeps the day's item alive, as the counter's writes did
     update = states["ReserveSpend"]["Arguments"]["UpdateExpression"]
     assert f"SET {names.SPEND_TTL_ATTRIBUTE} = :expires" in update

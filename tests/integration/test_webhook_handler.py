@@ -18,8 +18,8 @@ from moto import mock_aws
 import registry
 from catalog_webhook import handler, settings
 from shared.catalog_table import plain
-from shared.catalog_writes import INVENTORY_INDEX, INVENTORY_ITEM
 from shared.environment import overriding
+from shared.table_names import CATALOG_INVENTORY_INDEX, CATALOG_INVENTORY_ITEM
 from storechat.local.lambdas import FakeContext
 from tests.support.platform_payloads import (
     body_of,
@@ -48,13 +48,13 @@ def deployed(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
             index = {
                 "GlobalSecondaryIndexes": [
                     {
-                        "IndexName": INVENTORY_INDEX,
-                        "KeySchema": [{"AttributeName": INVENTORY_ITEM, "KeyType": "HASH"}],
+                        "IndexName": CATALOG_INVENTORY_INDEX,
+                        "KeySchema": [{"AttributeName": CATALOG_INVENTORY_ITEM, "KeyType": "HASH"}],
                         "Projection": {"ProjectionType": "KEYS_ONLY"},
                     }
                 ]
             }
-            item = [{"AttributeName": INVENTORY_ITEM, "AttributeType": "S"}]
+            item = [{"AttributeName": CATALOG_INVENTORY_ITEM, "AttributeType": "S"}]
             dynamodb.create_table(
                 TableName=name,
                 BillingMode="PAY_PER_REQUEST",

@@ -197,6 +197,29 @@ def test_a_named_product_out_of_stock_gets_its_card_and_the_nearest_in_stock() -
     assert "The nearest we have in stock:\n1. Apple Mac mini (M2) [CMP-015]" in text
 
 
+@pytest.mark.parametrize(
+    ("question", "pid", "name"),
+    [
+        ("How much is the ASUS Zenbook 14 OLED (UX3405)?", "CMP-001", "Zenbook 14 OLED (UX3405)"),
+        ("Do you have the HP 14 Laptop (14-ep0000)?", "CMP-023", "14 Laptop (14-ep0000)"),
+    ],
+)
+def test_a_name_with_its_part_number_in_brackets_is_found_whole(
+    question: str, pid: str, name: str
+) -> None:
+    # Given a product whose catalog name ends in a bracketed part number, which the
+    # catalog search finds by that name
+    found = product(pid)
+
+    # When a shopper names it as the catalog does
+    text, asked = answer(OfflineModel(), question, [inventory(found)])
+
+    # Then it is looked up by the whole name, bracket closed, and confirmed with its stock
+    assert asked[0][0]["productName"] == name
+    assert text.startswith(f"We carry the {found['name']} [{pid}]: in stock")
+    assert "don't carry" not in text
+
+
 def test_a_book_out_of_stock_whose_nearest_search_failed_is_not_said_to_have_none() -> None:
     # Given the last Harry Potter out of stock, and a catalog that fails on the search
     # for the nearest books

@@ -1,0 +1,193 @@
+"""A catalog search the loop ran on the shopper's words before the first model call.
+
+With search first, the first request of a turn already ends with an assistant
+``toolUse`` of ``lookup_inventory`` holding only the shopper's ``keywords``, and its
+``toolResult``: written by the loop, not by this model. The model reads the question as
+always. When the search serves the one lookup its plan makes (without dropping the
+shopper's words it found as many products as an answer recommends, each meeting every
+constraint that lookup states, with no filter the lookup does not state, in the order it
+asks for; or the product it names), the result is that lookup's, in round 1: the model
+asks only for the rest of its plan (reviews, a book's facts), or answers at once. When
+it does not serve, the model asks for its whole plan as if no search had been run; the
+search stays in the history but is no round of the model's own.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field, replace
+from typing import Any, Final
+
+from shared.catalog.specs import FORM_FACTOR
+from storechat.offline.answer import RECOMMENDED, constraints_for
+from storechat.offline.checks import Constraints, shortfalls
+from storechat.offline.messages import ToolOutcome, content_blocks, read_rounds, text_of
+from storechat.offline.names import matches, name_tokens
+from storechat.offline.plan import Ask, Call, Done
+from storechat.offline.product import Product
+from storechat.offline.vocabulary import FORM_FACTORS, LOOKUP, OS_LABEL
+
+OWN_TOOL_USE: Final = "tooluse_off_"
+"""How this model's own toolUse ids start; they come with a sentence before them."""
+ON_SALE: Final = "on sale"
+
+
+def handed_over(messages: list[dict[str, Any]]) -> ToolOutcome | None:
+    """The search the loop ran before this turn's first model call, if it did: the
+    assistant message after the shopper's latest words is one ``lookup_inventory`` of
+    ``keywords`` alone, with no words of this model's."""
+    asked = [i for i, m in enumerate(messages) if m.get("role") == "user" and text_of(m)]
+    if not asked or asked[-1] + 2 >= len(messages):
+        return None
+    reply = messages[asked[-1] + 1]
+    blocks = content_blocks(reply)
+    use = blocks[0].get("toolUse") if len(blocks) == 1 else None
+    if reply.get("role") != "assistant" or not isinstance(use, dict):
+        return None
+    tool_input = use.get("input")
+    if (
+        use.get("name") != LOOKUP
+        or not isinstance(tool_input, dict)
+        or set(tool_input) != {"keywords"}
+    ):
+        return None
+    if str(use.get("toolUseId", "")).startswith(OWN_TOOL_USE):
+        return None
+    first = next(iter(read_rounds(messages)), [])
+    return next((o for o in first if o.tool_use_id == use["toolUseId"]), None)
+
+
+@dataclass(frozen=True)
+class Turn:
+    """The turn as the model's own: its rounds, the given search in round 1 when it
+    serves; the calls round 1 still needs; and the given products to fetch again when
+    the loop has shrunk them to a brief before the answer."""
+
+    rounds: list[list[ToolOutcome]]
+    pending: list[Call]
+    again: list[Call] = field(default_factory=list)
+
+
+def own_turn(
+    ask: Ask, plan: list[Call], given: ToolOutcome, rounds: list[list[ToolOutcome]]
+) -> Turn:
+    """``rounds``: every round of the turn, the given search's first.
+
+    Whether the search serves is read from its products at the first call; after that
+    from what the model asked (a search that served is never asked again), since the
+    loop may have shrunk it to a brief."""
+    own = rounds[1:]
+    lookups = [c for c in plan if c.name == LOOKUP]
+    lookup = lookups[0] if len(lookups) == 1 else None
+    if lookup is None:
+        return Turn(own, plan)
+    if own:
+        asked = any(o.name == LOOKUP and o.tool_input == lookup.input for o in own[0])
+        if asked:
+            return Turn(own, plan)
+    elif not serves(ask, lookup, given):
+        return Turn(own, plan)
+    mine = _as_planned(given, lookup)
+    rest = [c for c in plan if c is not lookup]
+    if not rest:
+        return Turn([[mine], *own], [])
+    if not own:
+        return Turn([], rest)
+    # Round 1 is the search and the rest; a round 2 of its own refetches what a brief lost.
+    again = [Call(LOOKUP, {"productIds": given.found_ids}, "again")] if given.brief else []
+    return Turn([[mine, *own[0]], *own[1:]], rest, again)
+
+
+def serves(ask: Ask, lookup: Call, given: ToolOutcome) -> bool:
+    """Whether the given search answers ``lookup`` as well as the lookup itself would."""
+    data = given.data
+    if data is None or given.brief:
+        return False
+    if given.tool_input == lookup.input:
+        return True  # the lookup itself: the shopper's words as they came
+    if data.get("relaxed"):
+        return False  # a search that dropped the shopper's words or budget is no answer
+    raw = [r for r in data.get("products") or [] if isinstance(r, dict)]
+    products = [p for i, r in enumerate(raw) if (p := Product.parse(r, i)) is not None]
+    if not products or len(products) != len(raw):
+        return False
+    if lookup.purpose == "named":
+        models = ask.intent.products
+        return lookup.index < len(models) and bool(matches(models[lookup.index], products))
+    if lookup.purpose != "search":
+        return False  # products shown before, cheaper ones, a kind not carried
+    c = constraints_for(Done(lookup, replace(given, tool_input=lookup.input)), ask.intent)
+    request = lookup.input
+    understood = data.get("understood") or {}
+    sort_by = request.get("sortBy")
+    # Fewer than an answer recommends may be the shopper's other words narrowing the
+    # search ("a laptop that *weighs* under 1.3 kg" finds one of three): the lookup tells.
+    return (
+        len(products) >= RECOMMENDED
+        and not _reads_more(understood, request, c)
+        # The first few by relevance are not the first few in the order asked for.
+        and (not sort_by or understood.get("sortBy") == sort_by)
+        and all(_meets(p, r, c, request) for p, r in zip(products, raw, strict=True))
+    )
+
+
+def _reads_more(understood: dict[str, Any], request: dict[str, Any], c: Constraints) -> bool:
+    """Whether the search read a filter in the shopper's words that the lookup does not
+    state as it does (a screen "of at least 6.7 inches" read as about 6.7)."""
+    for key, value in understood.items():
+        if key == FORM_FACTOR.key:
+            if set(value) != {f for form in c.forms for f in FORM_FACTORS[form]}:
+                return True
+        elif key == "onSale":
+            if ON_SALE not in str(request.get("keywords") or ""):
+                return True
+        elif key not in ("category", "sortBy") and request.get(key) != value:
+            return True  # the category is checked on each product, the order apart
+    return False
+
+
+def _as_planned(given: ToolOutcome, lookup: Call) -> ToolOutcome:
+    """The given result as ``lookup``'s: for a product named, only the products of that
+    name; and only the misspellings of words the lookup holds ("sell" was never a
+    word the model searched for)."""
+    if given.data is None:
+        return replace(given, tool_input=lookup.input)
+    data = dict(given.data)
+    name = lookup.input.get("productName")
+    if lookup.purpose == "named" and isinstance(name, str):
+        data["products"] = [
+            r
+            for r in data.get("products") or []
+            if isinstance(r, dict) and _named(name, str(r.get("name", "")))
+        ]
+    held = re.findall(r"\w+", str(lookup.input.get("keywords") or "").casefold())
+    if isinstance(corrected := data.get("corrected"), dict):
+        data["corrected"] = {k: v for k, v in corrected.items() if str(k).casefold() in held}
+    return replace(given, tool_input=lookup.input, data=data)
+
+
+def _named(asked: str, name: str) -> bool:
+    """Whether a catalog ``name`` has every word of the name ``asked`` for, as the
+    catalog tool's ``productName`` requires."""
+    return set(name_tokens(asked, brackets=True)) <= set(name_tokens(name, brackets=True))
+
+
+def _meets(product: Product, raw: dict[str, Any], c: Constraints, request: dict[str, Any]) -> bool:
+    """Whether ``product`` meets every constraint ``request`` states."""
+    if c.category and product.category != c.category:
+        return False
+    if request.get("inStockOnly") and not product.in_stock:
+        return False
+    name = request.get("productName")
+    if isinstance(name, str) and not _named(name, product.name):
+        return False
+    if shortfalls(product, c):
+        return False  # brand, system, form, price and spec bounds
+    keywords = str(request.get("keywords") or "").casefold()
+    if ON_SALE in keywords and not raw.get("sale"):
+        return False
+    # The search's other words (a genre, a topic, an author): the product says them.
+    said = json.dumps(raw, ensure_ascii=False).casefold()
+    checked = {*OS_LABEL, *c.forms}
+    return all(w in said for w in keywords.replace(ON_SALE, " ").split() if w not in checked)

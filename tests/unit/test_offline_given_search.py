@@ -1,0 +1,433 @@
+"""The offline model given a catalog search the loop ran on the shopper's words first.
+
+Each request is built as the loop builds it with search first: the shopper's message, an
+assistant ``toolUse`` of ``lookup_inventory`` with those words, and its ``toolResult``
+from the real catalog tool on the sample catalog. The model answers at once when that
+search serves its plan, asks only for what is missing, and otherwise asks for its own
+search as it would have without one.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from lookup_inventory.logic import run
+from shared.catalog_data import load_catalog
+from shared.contract import ToolUse
+from shared.search import SearchIndex, build_index
+from storechat.offline import OfflineModel
+from storechat.offline.replies import GREETING
+from tests.unit.test_lookup_inventory import Table
+from tests.unit.test_offline_model import (
+    CITATION,
+    TOOL_NAMES,
+    answer_text,
+    make_request,
+    success,
+    tool_uses,
+    user,
+)
+
+CATALOG = load_catalog()
+BY_ID = {p["productId"]: p for p in CATALOG}
+GIVEN_ID = "search-first"
+Messages = list[dict[str, Any]]
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SearchIndex]:
+    """A snapshot of the sample catalog, as the indexer built it."""
+    path = tmp_path_factory.mktemp("given") / "catalog.sqlite"
+    build_index(CATALOG, path)
+    opened = SearchIndex.open(path)
+    yield opened
+    opened.close()
+
+
+def lookup(index: SearchIndex, tool_input: dict[str, Any]) -> dict[str, Any]:
+    """The catalog tool's toolResult for one call, as JSON carries it to the model,
+    without its toolUseId."""
+    use = ToolUse(toolUseId="t", name="lookup_inventory", input=tool_input)
+    output = run(use, index=lambda: index, source=Table(CATALOG), max_results=4).dump()
+    result: dict[str, Any] = json.loads(json.dumps(output["toolResult"], default=str))
+    del result["toolUseId"]
+    return result
+
+
+def searched_first(index: SearchIndex, question: str, earlier: Messages | None = None) -> Messages:
+    """The first request's messages: ``earlier`` turns, the shopper's words, the search of
+    them and its result."""
+    words = " ".join(question.split())
+    result = {"toolUseId": GIVEN_ID, **lookup(index, {"keywords": words})}
+    return [
+        *(earlier or []),
+        user(question),
+        {
+            "role": "assistant",
+            "content": [
+                {
+                    "toolUse": {
+                        "toolUseId": GIVEN_ID,
+                        "name": "lookup_inventory",
+                        "input": {"keywords": words},
+                    }
+                }
+            ],
+        },
+        {"role": "user", "content": [{"toolResult": result}]},
+    ]
+
+
+def given_ids(messages: Messages) -> list[str]:
+    result = next(
+        b["toolResult"]
+        for m in messages
+        for b in m["content"]
+        if b.get("toolResult", {}).get("toolUseId") == GIVEN_ID
+    )
+    return [p["productId"] for p in result["content"][0]["json"]["products"]]
+
+
+def answered(messages: Messages, reply: dict[str, Any], *results: dict[str, Any]) -> Messages:
+    """``messages`` with the model's reply and a toolResult for each of its toolUses."""
+    uses = tool_uses(reply)
+    assert len(uses) == len(results), uses
+    return [
+        *messages,
+        reply["output"]["message"],
+        {
+            "role": "user",
+            "content": [
+                {"toolResult": {"toolUseId": u["toolUseId"], **r}}
+                for u, r in zip(uses, results, strict=True)
+            ],
+        },
+    ]
+
+
+def cited(text: str) -> list[str]:
+    return CITATION.findall(text)
+
+
+# ----------------------------------------------------------------- answered at once
+
+
+def test_a_catalog_question_the_search_serves_is_answered_in_one_call(
+    index: SearchIndex,
+) -> None:
+    # Given the search of "Do you have Dell laptops?", which found Dell laptops
+    messages = searched_first(index, "Do you have Dell laptops?")
+
+    # When the model gets the first request
+    reply = OfflineModel().converse(make_request(messages))
+
+    # Then it answers at once with the Dell laptops the search found
+    assert reply["stopReason"] == "end_turn"
+    text = answer_text(reply)
+    assert text.startswith("Best Dell laptops:\n1. ")
+    ids = cited(text)
+    assert ids and set(ids) <= set(given_ids(messages))
+    assert all(BY_ID[pid]["brand"] == "Dell" for pid in ids)
+
+
+def test_a_budget_the_search_read_too_is_answered_in_one_call(index: SearchIndex) -> None:
+    # Given the search of a question with a budget, which the search read as one
+    messages = searched_first(index, "Show me laptops under $600")
+
+    # When the model gets the first request
+    reply = OfflineModel().converse(make_request(messages))
+
+    # Then it answers at once, each laptop it names within the budget
+    assert reply["stopReason"] == "end_turn"
+    text = answer_text(reply)
+    assert text.startswith("Best laptops under $600:")
+    ids = cited(text)
+    assert len(ids) == 3 and set(ids) <= set(given_ids(messages))
+    assert all(BY_ID[pid]["price"] <= 600 for pid in ids)
+
+
+def test_a_named_product_the_search_found_is_confirmed_in_one_call(index: SearchIndex) -> None:
+    messages = searched_first(index, "How much is the ASUS Zenbook 14 OLED (UX3405)?")
+
+    reply = OfflineModel().converse(make_request(messages))
+
+    assert reply["stopReason"] == "end_turn"
+    assert answer_text(reply) == (
+        "We carry the ASUS Zenbook 14 OLED (UX3405) [CMP-001]: in stock (24 available), "
+        "$999; 16 GB RAM, 1.2 kg, 15 h battery."
+    )
+
+
+# ----------------------------------------------------------------- its own search instead
+
+
+def test_an_order_the_search_did_not_keep_gets_the_models_own_search(
+    index: SearchIndex,
+) -> None:
+    # Given the search of "the biggest battery", which found phones by relevance
+    messages = searched_first(index, "Which phone has the biggest battery?")
+    model = OfflineModel()
+
+    # When the model gets the first request
+    first = model.converse(make_request(messages))
+
+    # Then it asks for phones biggest battery first, as it would have without the search
+    assert first["stopReason"] == "tool_use"
+    (own,) = tool_uses(first)
+    assert own["input"] == {"category": "MOBILE", "sortBy": "battery"}
+
+    # And with that result it answers (the search given first is no round of its own),
+    # leading with a phone of the biggest battery the catalog has in stock
+    final = model.converse(make_request(answered(messages, first, lookup(index, own["input"]))))
+    assert final["stopReason"] == "end_turn"
+    text = answer_text(final)
+    assert text.startswith("Best phones (longest battery first):\n1. ")
+    phones = [p for p in CATALOG if p["category"] == "MOBILE" and p["stock"] > 0]
+    biggest = max(p["specs"]["batteryMah"] for p in phones)
+    assert BY_ID[cited(text)[0]]["specs"]["batteryMah"] == biggest
+
+
+def test_a_brand_carried_from_an_earlier_turn_gets_the_models_own_search(
+    index: SearchIndex,
+) -> None:
+    # Given an answer about Dell laptops, and the search of the follow-up's words alone
+    model = OfflineModel()
+    turn_one = searched_first(index, "Do you have Dell laptops?")
+    shown = answer_text(model.converse(make_request(turn_one)))
+    earlier = [
+        user("Do you have Dell laptops?"),
+        {"role": "assistant", "content": [{"text": shown}]},
+    ]
+    messages = searched_first(index, "Any under $1000?", earlier)
+    assert not any(BY_ID[pid]["brand"] == "Dell" for pid in given_ids(messages))
+
+    # When the model gets the follow-up's first request
+    first = model.converse(make_request(messages))
+
+    # Then it searches Dell laptops under $1000 itself
+    (own,) = tool_uses(first)
+    assert own["input"] == {
+        "brandId": "Dell",
+        "category": "COMPUTERS",
+        "keywords": "laptop",
+        "maxPrice": 1000,
+    }
+    # And answers with those, none of what the search of the words alone found
+    final = model.converse(make_request(answered(messages, first, lookup(index, own["input"]))))
+    ids = cited(answer_text(final))
+    assert ids and all(BY_ID[pid]["brand"] == "Dell" and BY_ID[pid]["price"] <= 1000 for pid in ids)
+
+
+@pytest.mark.parametrize(
+    ("question", "own_search"),
+    [
+        # The search dropped the words to find anything: books
+        (
+            "laptops with 32 GB RAM under $700",
+            {"category": "COMPUTERS", "keywords": "laptop", "minRamGb": 32, "maxPrice": 700},
+        ),
+        # "weighs" narrowed the search to one laptop of those under 1.3 kg
+        (
+            "I need a laptop that weighs under 1.3 kg",
+            {"category": "COMPUTERS", "keywords": "laptop", "maxWeightKg": 1.3},
+        ),
+        # The search read "under 14 inches" as a 14-inch screen
+        (
+            "a small laptop with a screen under 14 inches",
+            {"category": "COMPUTERS", "keywords": "laptop", "maxScreenInches": 14},
+        ),
+        # The search read "at least 6.7 inches" as about 6.7
+        (
+            "Show me phones with a screen of at least 6.7 inches",
+            {"category": "MOBILE", "minScreenInches": 6.7},
+        ),
+    ],
+)
+def test_a_search_narrower_than_the_models_own_gets_the_models_own_search(
+    index: SearchIndex, question: str, own_search: dict[str, Any]
+) -> None:
+    messages = searched_first(index, question)
+
+    reply = OfflineModel().converse(make_request(messages))
+
+    assert [u["input"] for u in tool_uses(reply)] == [own_search]
+
+
+def test_the_shoppers_words_as_the_model_would_search_them_are_its_own_search(
+    index: SearchIndex,
+) -> None:
+    # Given a kind the model cannot tell, which it would pass to the search as written
+    messages = searched_first(index, "cheap lapptopp for school")
+
+    reply = OfflineModel().converse(make_request(messages))
+
+    # Then the given search is that search: answered at once, with how it was read
+    assert reply["stopReason"] == "end_turn"
+    text = answer_text(reply)
+    assert text.startswith("I read “lapptopp” as “laptop”.\nBest computers for a student")
+    assert set(cited(text)) <= set(given_ids(messages))
+
+
+def test_a_misreading_of_a_word_the_model_did_not_search_for_is_not_said(
+    index: SearchIndex,
+) -> None:
+    # Given a search that read "sell" as "cell" and still found Chromebooks
+    messages = searched_first(index, "Do you sell Chromebooks?")
+    assert '"sell": "cell"' in json.dumps(messages[-1])
+
+    reply = OfflineModel().converse(make_request(messages))
+
+    text = answer_text(reply)
+    assert text.startswith("Best ChromeOS computers:\n1. ")
+    assert "sell" not in text
+
+
+def test_a_named_product_out_of_stock_gets_the_nearest_in_a_second_call(
+    index: SearchIndex,
+) -> None:
+    # Given the search of a product the store has out of stock, among others in stock
+    messages = searched_first(index, "Do you have the Razer Blade 16?")
+    assert BY_ID["CMP-037"]["stock"] == 0 and "CMP-037" in given_ids(messages)
+    model = OfflineModel()
+
+    # When the model gets the first request, Then it looks for the nearest in stock
+    first = model.converse(make_request(messages))
+    asked = [u["input"] for u in tool_uses(first)]
+    assert {
+        "productName": "Blade",
+        "brandId": "Razer",
+        "category": "COMPUTERS",
+        "inStockOnly": True,
+    } in asked
+
+    # And answers with its card and the nearest
+    final = model.converse(
+        make_request(answered(messages, first, *(lookup(index, i) for i in asked)))
+    )
+    text = answer_text(final)
+    assert text.startswith("We carry the Razer Blade 16 (2024) [CMP-037]: out of stock right now")
+    assert "The nearest we have in stock:\n1. Razer Blade 14 (2024) [CMP-036]" in text
+
+
+# ----------------------------------------------------------------- only what is missing
+
+
+XPS_REVIEWS = {
+    "query": "Dell XPS 13",
+    "results": [
+        {"title": "Dell XPS 13 review: still the one to beat", "url": "https://r.example/1"}
+    ],
+}
+
+
+def test_a_review_question_asks_only_for_the_reviews(index: SearchIndex) -> None:
+    # Given the search of a review question, which found the Dell XPS 13
+    messages = searched_first(index, "What do reviews say about the Dell XPS 13?")
+    model = OfflineModel()
+
+    # When the model gets the first request, Then it asks for the reviews alone
+    first = model.converse(make_request(messages))
+    assert [(u["name"], u["input"]) for u in tool_uses(first)] == [
+        ("get_computer_reviews", {"query": "Dell XPS 13"})
+    ]
+
+    # And with them it answers about the laptop the search found, and the reviews
+    final = model.converse(make_request(answered(messages, first, success(XPS_REVIEWS))))
+    assert final["stopReason"] == "end_turn"
+    text = answer_text(final)
+    assert text.startswith("We carry the Dell XPS 13 9340 [CMP-007]: in stock")
+    assert "What reviewers say about Dell XPS 13: “Dell XPS 13 review: still the one" in text
+
+
+def test_a_search_shrunk_to_a_brief_before_the_answer_is_fetched_again(
+    index: SearchIndex,
+) -> None:
+    # Given a review question whose search served, and the loop that has shrunk that
+    # search's result to a brief once the reviews came back
+    messages = searched_first(index, "What do reviews say about the Dell XPS 13?")
+    model = OfflineModel()
+    first = model.converse(make_request(messages))
+    ids = given_ids(messages)
+    messages[-1] = {
+        "role": "user",
+        "content": [
+            {
+                "toolResult": {
+                    "toolUseId": GIVEN_ID,
+                    "status": "success",
+                    "content": [{"json": {"earlierResult": "10 products", "productIds": ids}}],
+                }
+            }
+        ],
+    }
+    messages = answered(messages, first, success(XPS_REVIEWS))
+
+    # When the model gets the reviews, Then it asks for the search's products again
+    again = model.converse(make_request(messages))
+    (fetch,) = tool_uses(again)
+    assert fetch["input"] == {"productIds": ids}
+
+    # And answers from them, with the reviews
+    final = model.converse(make_request(answered(messages, again, lookup(index, fetch["input"]))))
+    text = answer_text(final)
+    assert text.startswith("We carry the Dell XPS 13 9340 [CMP-007]: in stock")
+    assert "What reviewers say about Dell XPS 13" in text
+
+
+def test_a_book_question_asks_only_for_the_books_facts(index: SearchIndex) -> None:
+    # Given the search of a question about a book, which found it
+    messages = searched_first(index, "Tell me about the book The Hobbit")
+    model = OfflineModel()
+
+    # When the model gets the first request, Then it asks for the book's facts alone
+    first = model.converse(make_request(messages))
+    assert [(u["name"], u["input"]) for u in tool_uses(first)] == [
+        ("get_book_info", {"query": "The Hobbit"})
+    ]
+
+    # And answers with the book in stock and its facts
+    facts = {
+        "query": "The Hobbit",
+        "results": [{"title": "The Hobbit", "authors": ["J.R.R. Tolkien"], "year": 1937}],
+    }
+    final = model.converse(make_request(answered(messages, first, success(facts))))
+    text = answer_text(final)
+    assert text.startswith("We carry The Hobbit [BK-020]: in stock")
+    assert "“The Hobbit” by J.R.R. Tolkien (1937)" in text
+
+
+# ----------------------------------------------------------------- no search needed
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        ("hello", GREETING),
+        ("thanks!", "You're welcome!"),
+    ],
+)
+def test_a_greeting_is_greeted_whatever_the_search_found(
+    index: SearchIndex, question: str, reply: str
+) -> None:
+    messages = searched_first(index, question)
+
+    response = OfflineModel().converse(make_request(messages))
+
+    assert response["stopReason"] == "end_turn"
+    assert answer_text(response).startswith(reply)
+
+
+def test_a_store_question_asks_the_stores_policies_whatever_the_search_found(
+    index: SearchIndex,
+) -> None:
+    messages = searched_first(index, "Can I return a laptop after 30 days?")
+
+    response = OfflineModel().converse(
+        make_request(messages, tools=(*TOOL_NAMES, "get_store_policies"))
+    )
+
+    assert [u["name"] for u in tool_uses(response)] == ["get_store_policies"]
