@@ -8,8 +8,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from shared.catalog_data import load_catalog
 from tests.support.catalog_cli import STACK, TABLE, home, stack, storechat
 
@@ -174,12 +172,9 @@ def test_a_category_map_brings_in_what_the_defaults_skip(storechat: Any, tmp_pat
     assert "6 added" in run.out and "A2668" in _ids(storechat)
 
 
-def test_ask_finds_the_256_gb_one_with_its_own_price_and_stock(
-    storechat: Any, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_ask_finds_the_256_gb_one_with_its_own_price_and_stock(storechat: Any) -> None:
     # Given the store's Shopify catalog, When a shopper asks about one size of a phone,
     # Then the answer shows that variant, at its price, with its stock.
-    monkeypatch.setenv("STORECHAT_SEARCH_FIRST", "0")  # the offline model going first
     assert storechat("catalog", "import", "--format", "shopify", SHOPIFY, "--replace").code == 0
 
     run = storechat("ask", "How much is the Google Pixel 9 with 256 GB?", "--json")

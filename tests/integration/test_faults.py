@@ -113,8 +113,7 @@ def test_review_service_failures_are_explained_not_fatal(
     with FakeHttpServer() as brave:
         brave.route("/res/v1/web/search", status=status, body=body, delay_s=delay)
         env = {"BRAVE_API_KEY": "test-key", "BRAVE_BASE_URL": brave.base_url}
-        # (the offline model going first: it asks for the reviews itself)
-        with LocalStorechat(env=env, search_first=False) as local:
+        with LocalStorechat(env=env) as local:
             result = local.ask("What do reviews say about the Dell XPS 13?")
     answer = result.body
     assert result.status == "SUCCEEDED" and answer is not None

@@ -75,7 +75,6 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
             data_dir=home,
             webhook_secrets={"shopify": SHOPIFY_SECRET, "woocommerce": WOO_SECRET},
             store_url="https://shop.example.com",
-            search_first=False,  # the offline model going first: its answer names the product
             # The catalog tool looks for a new snapshot on every call, not every 30 s.
             env={"CATALOG_INDEX_CHECK_S": "0"},
         ) as local,
