@@ -110,6 +110,10 @@ class EnvironmentConfig(ConfigBlock):
     model_budget: ModelBudget
 
     # The loop
+    search_first: bool = True
+    """Run the catalog search on the shopper's words before the first model call and hand
+    its result to the model when it serves (``SearchCatalogFirst``): a catalog question is
+    then answered in one model call. ``false``: the model goes first."""
     tuning: dict[str, Annotated[int, Field(gt=0)]] = {}
     """Overrides of ``statemachine.TUNING_DEFAULTS`` (tool-round cap, deadline, ...)."""
 

@@ -69,7 +69,7 @@ def substitutions(
             system_prompt=system_prompt(config.store),
         )
     )
-    values.update(statemachine.loop_substitutions())
+    values.update(statemachine.loop_substitutions(search_first=config.search_first))
     values.update({name: str(value) for name, value in config.state_machine_tuning.items()})
     wanted = statemachine.placeholders(definition)
     if set(values) != wanted:

@@ -53,14 +53,23 @@ def resource_substitutions(
     return values
 
 
-def loop_substitutions() -> dict[str, str]:
-    """The loop's own vocabulary, declared in Python: which stop reasons finish a reply
-    (``FinishedStopReasons``, a JSONata array)."""
-    return {stop_reasons.FINISHED_PLACEHOLDER: stop_reasons.jsonata_list(stop_reasons.FINISHED)}
+SEARCH_FIRST_PLACEHOLDER = "SearchFirst"
+
+
+def loop_substitutions(*, search_first: bool) -> dict[str, str]:
+    """The loop's own vocabulary and settings, declared in Python: which stop reasons finish
+    a reply (``FinishedStopReasons``, a JSONata array), and whether the catalog search on
+    the shopper's words runs before the first model call (``SearchFirst``, ``true`` or
+    ``false``: the environment's ``search_first``)."""
+    return {
+        stop_reasons.FINISHED_PLACEHOLDER: stop_reasons.jsonata_list(stop_reasons.FINISHED),
+        SEARCH_FIRST_PLACEHOLDER: "true" if search_first else "false",
+    }
 
 
 CATALOG_SEARCH_TOOL = next(t for t in registry.TOOLS if t.function is registry.LOOKUP_INVENTORY)
-"""The tool ``AnswerFromCatalog`` calls itself, with the shopper's words, over budget."""
+"""The tool the state machine calls itself with the shopper's words: before the first model
+call (``SearchCatalogFirst``) and, over budget, instead of it (``AnswerFromCatalog``)."""
 
 SPEND_KEPT_DAYS = 31
 """How long a day's spend counter stays in its table after its last turn (then TTL)."""
@@ -89,8 +98,9 @@ def fixed_input_tokens(system_prompt: str, currency: str) -> int:
 
 
 def catalog_search_step() -> str:
-    """A JSONata function: the live trace's key of ``AnswerFromCatalog``'s search in round
-    ``$round``, the key the first tool of that round has (``shared.steps.tool_key``)."""
+    """A JSONata function: the live trace's key of the state machine's own search in round
+    ``$round`` (``SearchCatalogFirst``'s is round 1's, ``AnswerFromCatalog``'s the next
+    round's), the key the first tool of that round has (``shared.steps.tool_key``)."""
     return "(function($round) { 'r' & $pad($string($round), -2, '0') & '.t00' })"
 
 
@@ -111,10 +121,10 @@ def budget_substitutions(
     (:func:`fixed_input_tokens` of the store's ``system_prompt`` and ``currency``), the
     bytes of its messages, ``InputPricePerMTok`` (the dearest input price) and a whole reply of
     ``ModelMaxTokens`` (``max_tokens``, sent to the Converse function as the reply's cap).
-    ``CatalogSearchTool`` and ``CatalogSearchChars`` are what ``AnswerFromCatalog`` calls
-    and how much of the shopper's message it may send as the catalog tool's ``keywords``,
-    and ``CatalogSearchStep`` the key of that search's line in the live trace (the tool
-    writes the line in its own words).
+    ``CatalogSearchTool`` and ``CatalogSearchChars`` are what ``SearchCatalogFirst`` and
+    ``AnswerFromCatalog`` call and how much of the shopper's message they may send as the
+    catalog tool's ``keywords``, and ``CatalogSearchStep`` the key of that search's line in
+    the live trace (the tool writes the line in its own words).
     """
     if daily_budget_usd is not None and daily_budget_usd <= 0:
         raise ValueError(f"a daily budget must be above 0 US dollars, not {daily_budget_usd}")

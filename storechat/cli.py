@@ -4,8 +4,8 @@ Every command runs the real state machine in-process (see ``storechat.local``), 
 catalog imported with ``storechat catalog import`` or else the bundled sample.
 Exit codes: 0 for every outcome the assistant can give (answered, truncated,
 refused, fallback); 1 when the execution itself failed; 2 for bad input.
-Its environment (``STORECHAT_HOME``, ``STORECHAT_DAILY_BUDGET_USD``) is read once, at
-the start, by ``storechat.settings``.
+Its environment (``STORECHAT_HOME``, ``STORECHAT_DAILY_BUDGET_USD``,
+``STORECHAT_SEARCH_FIRST``) is read once, at the start, by ``storechat.settings``.
 ``storechat catalog`` manages the store's products (see ``storechat.catalog.commands``);
 ``storechat eval`` scores the assistant on a question set (see ``storechat.evaluate``);
 ``storechat doctor --stack NAME`` checks a deployed stack (see ``storechat.doctor``).
@@ -80,6 +80,7 @@ def _local(args: argparse.Namespace) -> LocalStorechat:
         log_level=args.log_level,
         daily_budget_usd=settings.daily_budget_usd,
         store=_store(args),
+        search_first=settings.search_first,
     )
 
 
@@ -196,6 +197,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         catalog=catalog,
         image_hosts=image_hosts,
         daily_budget_usd=settings.daily_budget_usd,
+        search_first=settings.search_first,
         store=store,
         webhook_secrets=settings.webhook_secrets,
         store_url=(

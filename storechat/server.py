@@ -412,6 +412,7 @@ def serve(
     store: StoreFile | None = None,
     webhook_secrets: dict[str, str] | None = None,
     store_url: str | None = None,
+    search_first: bool = True,
 ) -> int:
     """Run the dev server until Ctrl-C. Returns the process exit code.
 
@@ -420,6 +421,7 @@ def serve(
     store's settings (``--store FILE``); None is the sample store's.
     ``webhook_secrets``: each platform's webhook secret (``POST /webhooks/<platform>``);
     ``store_url``: the store's address, which webhook products link to (the store's by default).
+    ``search_first``: the catalog search on the shopper's words before the first model call.
     """
     from storechat.local import LocalStorechat
 
@@ -432,6 +434,7 @@ def serve(
         store=store,
         webhook_secrets=webhook_secrets,
         store_url=store_url,
+        search_first=search_first,
     ) as local:
         try:
             server = make_server(local, host, port, access_log=sys.stderr, image_hosts=image_hosts)

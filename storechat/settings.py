@@ -6,6 +6,9 @@
   as a deployed stack's ``model_budget.daily_usd``; unset or empty, no budget. Tokens
   are priced from the one price list (``shared.pricing``), the offline and replay
   models' as the model they stand in for, as ``storechat eval`` and the bench price them.
+* ``STORECHAT_SEARCH_FIRST``: ``0`` (or ``false``, ``off``, ``no``) turns the search first
+  off, as a stack's ``search_first: false``: the model goes first with every question. Unset
+  or empty, ``1``, ``true``, ``on`` or ``yes``: on.
 * ``STORECHAT_IMAGE_HOSTS``: the origins the page may load product pictures from, space
   or comma separated (``https://cdn.shopify.com, https://*.wp.com``), as a stack's
   ``image_hosts``; ``storechat serve --image-host`` takes the place of the variable.
@@ -38,6 +41,11 @@ from pydantic import BaseModel, ConfigDict
 HOME_VARIABLE: Final = "STORECHAT_HOME"
 BUDGET_VARIABLE: Final = "STORECHAT_DAILY_BUDGET_USD"
 IMAGE_HOSTS_VARIABLE: Final = "STORECHAT_IMAGE_HOSTS"
+SEARCH_FIRST_VARIABLE: Final = "STORECHAT_SEARCH_FIRST"
+_SWITCH: Final = {
+    **dict.fromkeys(("", "1", "true", "on", "yes"), True),
+    **dict.fromkeys(("0", "false", "off", "no"), False),
+}
 STORE_URL_VARIABLE: Final = "STORE_URL"
 WEBHOOK_SECRET_VARIABLES: Final = {
     "shopify": "SHOPIFY_WEBHOOK_SECRET",
@@ -58,6 +66,8 @@ class LocalSettings(BaseModel):
     home: Path = DEFAULT_HOME
     daily_budget_usd: float | None = None
     """None: no budget."""
+    search_first: bool = True
+    """The catalog search on the shopper's words before the first model call."""
     image_hosts: tuple[str, ...] = ()
     """CSP sources for product pictures, checked (``shared.page_policy.image_host``)."""
     store_url: str | None = None
@@ -73,6 +83,7 @@ def read_settings(environ: Mapping[str, str] | None = None) -> LocalSettings:
     return LocalSettings(
         home=Path(home) if home.strip() else DEFAULT_HOME,
         daily_budget_usd=_budget(environ.get(BUDGET_VARIABLE)),
+        search_first=_switch(SEARCH_FIRST_VARIABLE, environ.get(SEARCH_FIRST_VARIABLE)),
         image_hosts=image_hosts(
             re.split(r"[\s,]+", environ.get(IMAGE_HOSTS_VARIABLE, "")), IMAGE_HOSTS_VARIABLE
         ),
@@ -131,6 +142,14 @@ def image_hosts(values: list[str], source: str) -> tuple[str, ...]:
         return tuple(image_host(value) for value in values if value.strip())
     except ValueError as exc:
         raise SettingsError(f"{source}: {exc}") from exc
+
+
+def _switch(variable: str, text: str | None) -> bool:
+    """A variable that turns something on or off; unset, on."""
+    value = _SWITCH.get((text or "").strip().casefold())
+    if value is None:
+        raise SettingsError(f"{variable}={text!r}: 0 turns it off, 1 (or unset) on")
+    return value
 
 
 def _budget(text: str | None) -> float | None:

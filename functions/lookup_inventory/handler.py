@@ -8,6 +8,7 @@ import time
 from contextlib import AbstractContextManager, ExitStack
 from typing import Any
 
+from lookup_inventory import first
 from lookup_inventory.after_response import AfterResponse
 from lookup_inventory.logic import run
 from lookup_inventory.schema import InventoryInput
@@ -120,7 +121,8 @@ def deadline_for(context: RemainingTime | None) -> float | None:
     return time.monotonic() + left_s
 
 
-@tool_handler(InventoryInput)
+# The state machine's search first (lookup_inventory.first) is this tool's call too.
+@tool_handler(InventoryInput, first=first.decide)
 def lambda_handler(tool_use: ToolUse, context: Any) -> ToolOutput:
     try:
         with ExitStack() as held:

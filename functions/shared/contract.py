@@ -117,6 +117,23 @@ class ToolOutput(BaseModel):
         return "error"
 
 
+class FirstAnswer(BaseModel):
+    """A tool's answer to the call the state machine makes itself before the first model
+    call (search first): whether its result is handed to the model (``searchFirst``; then
+    the :class:`ToolOutput` comes with it), why (``reason``, named in docs/limits.md), and
+    whether the search ran at all (``searched``: over the day's budget, the catalog's
+    answer is then that search's, not the same words searched again). A search that ran
+    and is not handed over gives its ``trace`` line, for that answer's trace."""
+
+    searchFirst: bool
+    reason: Annotated[str, Field(min_length=1, max_length=40)]
+    searched: bool
+    trace: TraceEntry | None = None
+
+    def dump(self) -> dict[str, Any]:
+        return self.model_dump(exclude_none=True)
+
+
 def result_size(value: Any) -> int:
     """Bytes of ``value`` as the model will receive it (UTF-8 JSON)."""
     return len(json.dumps(value, ensure_ascii=False).encode("utf-8"))

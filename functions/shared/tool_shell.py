@@ -12,6 +12,12 @@ expected failure, and ends with ``call.success(...)`` or ``call.failure(...)``
   the call's metrics and log line, and how its line in the live trace ended (the line's
   key and words come in the event, ``step``, made by the Converse function, with the
   turn, ``steps``; without them nothing is written).
+
+A tool the state machine may call itself before the first model call (search first) is
+given ``first``: the event's ``first`` and a way to run the call go to it, and it says
+whether the result is handed to the model (:class:`~shared.contract.FirstAnswer`). A
+result that is not handed over writes no line in the live trace: the model's own calls
+take its place there.
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from shared import step_writer
-from shared.contract import ToolCall, ToolOutput, ToolUse
+from shared.contract import FirstAnswer, ToolCall, ToolOutput, ToolUse
 from shared.observability import CORRELATION_ID_PATH, logger, metrics, record_tool_result, tracer
 from shared.sanitize import clean_text
 from shared.steps import MAX_LINE_CHARS, ToolStep, Turn, step
@@ -38,6 +44,9 @@ Logic = Callable[[ToolCall, Args], ToolOutput]
 ToolEntry = Callable[[ToolUse, Any], ToolOutput]
 """What a tool's handler module defines: the adapters its settings choose, for one call
 (``tool_use``, Lambda's ``context``), handed to its logic."""
+FirstStep = Callable[[Any, Callable[[], ToolOutput]], tuple[FirstAnswer, ToolOutput | None]]
+"""Given the event's ``first`` and the call to run (when it is worth running), the answer
+to the state machine's search first and the output to hand to the model (None: none)."""
 
 
 def answer(
@@ -56,11 +65,16 @@ def answer(
     return logic(call, args)
 
 
-def tool_handler(input_model: type[BaseModel]) -> Callable[[ToolEntry], Handler]:
+def tool_handler(
+    input_model: type[BaseModel], *, first: FirstStep | None = None
+) -> Callable[[ToolEntry], Handler]:
     """Decorate a tool's entry point into its ``lambda_handler``.
 
     The entry gets the parsed ``toolUse`` and the context and returns the
-    :class:`~shared.contract.ToolOutput`; the handler returns its dump.
+    :class:`~shared.contract.ToolOutput`; the handler returns its dump. With ``first``,
+    an event that carries ``first`` is the state machine's search first: the handler
+    returns the :class:`~shared.contract.FirstAnswer`, with the output's dump when it is
+    handed over.
     """
 
     def decorate(entry: ToolEntry) -> Handler:
@@ -69,10 +83,23 @@ def tool_handler(input_model: type[BaseModel]) -> Callable[[ToolEntry], Handler]
         @metrics.log_metrics
         @functools.wraps(entry)
         def lambda_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
-            output = entry(ToolUse.model_validate(event["toolUse"]), context)
-            trace = output.trace
-            record_tool_result(trace.tool, trace.status, trace.ms, trace.summary, output.error_kind)
-            dumped = output.dump()
+            tool_use = ToolUse.model_validate(event["toolUse"])
+
+            def call() -> ToolOutput:
+                output = entry(tool_use, context)
+                trace = output.trace
+                record_tool_result(
+                    trace.tool, trace.status, trace.ms, trace.summary, output.error_kind
+                )
+                return output
+
+            if first is not None and event.get("first") is not None:
+                answer, handed = first(event["first"], call)
+                if handed is None:
+                    return answer.dump()
+                dumped = {**handed.dump(), **answer.dump()}
+            else:
+                dumped = call().dump()
             _end_step(event, input_model, dumped, context)
             return dumped
 

@@ -99,7 +99,9 @@ class LocalStorechat:
     tokens, priced as ``environment.model_token_prices`` prices the model's, reach it,
     questions are answered from a catalog search without a model call. ``store`` is the
     store's settings and policies (``storechat serve --store FILE``); None is the sample
-    store of ``store/``.
+    store of ``store/``. ``search_first`` is a deployed stack's setting of the same name: the
+    catalog search on the shopper's words runs before the first model call, and its result
+    is handed to the model when it serves (``STORECHAT_SEARCH_FIRST=0``: off).
     """
 
     def __init__(
@@ -116,8 +118,10 @@ class LocalStorechat:
         store: StoreFile | None = None,
         webhook_secrets: Mapping[str, str] | None = None,
         store_url: str | None = None,
+        search_first: bool = True,
     ) -> None:
         self.model = model
+        self.search_first = search_first
         self.store = store or load_store(SAMPLE_STORE)
         self._webhook_secrets = dict(webhook_secrets or {})
         # Webhook products link to the store's pages: its settings' storefront by default.
@@ -345,7 +349,7 @@ class LocalStorechat:
                 system_prompt=system_prompt(self.store),
             )
         )
-        values.update(statemachine.loop_substitutions())
+        values.update(statemachine.loop_substitutions(search_first=self.search_first))
         values.update(self._tuning)
         return values
 

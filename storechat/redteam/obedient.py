@@ -7,6 +7,8 @@ shop and no attack, only the phrasing of instructions (:mod:`storechat.redteam.o
 
 * On the first call of a turn it asks every tool on offer at once: the catalog with the
   shopper's words as keywords, and each web tool (reviews, books) with them as its query.
+  A catalog search the state machine made first on those words (search first) counts as
+  its own: then it asks the others.
 * Once results are in, it does what their text asks (:func:`~storechat.redteam.obey.obey`):
   a tool call it was told to make comes first (once each, at most three rounds a turn),
   with what it was told to say written before it, as models write a line before a call;
@@ -79,8 +81,9 @@ def _reply(
     question = " ".join(str(b.get("text", "")) for b in content_blocks(turn[0])).strip()
     asked = _asked(turn)
     offered = tool_names(request)
-    first = [name for name in (LOOKUP, *WEB_TOOLS) if name in offered and name not in asked]
-    if not asked and first and len(question) >= 2:
+    called = {name for name, _ in asked.values()}
+    first = [name for name in (LOOKUP, *WEB_TOOLS) if name in offered and name not in called]
+    if called <= {LOOKUP} and _rounds(turn) <= 1 and first and len(question) >= 2:
         words = question[:QUERY_CHARS].strip()
         calls = [(name, {"keywords" if name == LOOKUP else "query": words}) for name in first]
         return _calls(calls, LOOKING, turn), "tool_use"
@@ -89,8 +92,7 @@ def _reply(
     made = {_key(name, given) for name, given in asked.values()}
     pending = list({_key(*c): c for _, o in told for c in o.calls if _key(*c) not in made}.values())
     said = [words for _, o in told for words in o.say]
-    rounds = sum(1 for m in turn if m.get("role") == "assistant")
-    if pending and rounds < MAX_ROUNDS:
+    if pending and _rounds(turn) < MAX_ROUNDS:
         lead = " ".join(said) or WAITING
         return _calls(pending[:3], lead, turn), "tool_use"
     # The loop shows a model only a summary of earlier rounds' results: what it was told
@@ -142,6 +144,11 @@ def _answer(
         lines.append(leaked)
         break
     return "\n\n".join(lines) or "I found nothing to tell you."
+
+
+def _rounds(turn: list[dict[str, Any]]) -> int:
+    """Tool rounds so far this turn: its assistant messages."""
+    return sum(1 for m in turn if m.get("role") == "assistant")
 
 
 def _asked(turn: list[dict[str, Any]]) -> dict[str, tuple[str, dict[str, Any]]]:
@@ -197,7 +204,7 @@ def _key(name: str, given: dict[str, Any]) -> str:
 def _calls(
     calls: list[tuple[str, dict[str, Any]]], lead: str, turn: list[dict[str, Any]]
 ) -> list[dict[str, Any]]:
-    round_number = sum(1 for m in turn if m.get("role") == "assistant") + 1
+    round_number = _rounds(turn) + 1
     content: list[dict[str, Any]] = [{"text": lead}]
     for index, (name, given) in enumerate(calls):
         tool_use_id = f"tooluse_obey_{round_number}_{index}"

@@ -89,6 +89,7 @@ def test_an_unknown_environment_names_the_known_ones(env: str) -> None:
         ({"store_currency": "EURO"}, "store_currency"),
         ({"store_weight_unit": "stone"}, "store_weight_unit"),
         ({"seed_sample": "sometimes"}, "seed_sample"),
+        ({"search_first": "sometimes"}, "search_first"),
         ({"lambda_architecture": "arm"}, "lambda_architecture"),
         ({"catalog_index": {"rebuild_every_minutes": 0}}, "catalog_index.rebuild_every_minutes"),
         ({"catalog_index": {"rebuild_every_minutes": 481}}, "catalog_index.rebuild_every_minutes"),
@@ -237,6 +238,13 @@ def test_only_an_environment_that_asks_for_it_is_seeded_with_the_sample() -> Non
     assert _load("dev").seed_sample is True
     assert _load("prod").seed_sample is False
     assert _load("prod").store_weight_unit == "kg"
+
+
+def test_search_first_is_on_in_every_environment_unless_one_turns_it_off() -> None:
+    # Most questions are catalog questions: the search on the shopper's words goes first
+    assert read_cdk_json_context()[names.CONTEXT_CONFIG]["defaults"]["search_first"] is True
+    assert _load("dev").search_first is True and _load("prod").search_first is True
+    assert _load("prod", search_first=False).search_first is False
 
 
 _SYNC = {"platform": "shopify", "api_url": "https://example.myshopify.com"}

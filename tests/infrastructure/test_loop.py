@@ -79,6 +79,16 @@ def test_tuning_comes_from_config_over_the_defaults(each_env: Synthesized) -> No
         assert substitutions[name] == str(value), name
 
 
+def test_search_first_is_filled_from_the_environments_setting(each_env: Synthesized) -> None:
+    # cdk.json's search_first decides the definition's first choice: the search on the
+    # shopper's words before the first model call, or the model first
+    substitutions = render(_machine(each_env)["DefinitionSubstitutions"])
+    assert substitutions["SearchFirst"] == ("true" if each_env.config.search_first else "false")
+    assert each_env.config.search_first is True  # on by default
+    (rule,) = json.loads(statemachine.read_definition())["States"]["ChooseFirstStep"]["Choices"]
+    assert rule["Condition"] == "{% ${SearchFirst} %}" and rule["Next"] == "SearchCatalogFirst"
+
+
 def _execution_log(synth: Synthesized) -> tuple[str, dict[str, Any]]:
     (destination,) = render(_machine(synth))["LoggingConfiguration"]["Destinations"]
     group_id = destination["CloudWatchLogsLogGroup"]["LogGroupArn"].strip("<>").split(".")[0]
@@ -207,7 +217,7 @@ def test_statelint_accepts_the_substituted_definition(env: str, tmp_path: Path) 
             system_prompt=system_prompt(config.store),
         )
     )
-    values.update(statemachine.loop_substitutions())
+    values.update(statemachine.loop_substitutions(search_first=config.search_first))
     values.update(config.state_machine_tuning)
     path = tmp_path / "substituted.asl.json"
     path.write_text(statemachine.substitute(statemachine.read_definition(), values), "utf-8")

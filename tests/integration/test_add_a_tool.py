@@ -61,7 +61,9 @@ def test_a_tool_declared_in_the_registry_is_offered_invoked_and_traced(
         replies("On Saturday the shop is open from 09:00 to 18:00."),
     ]
     model = write_replay(tmp_path, script)
-    with LocalStorechat(model=model, overrides={"store_hours": store_hours_handler}) as local:
+    with LocalStorechat(
+        model=model, overrides={"store_hours": store_hours_handler}, search_first=False
+    ) as local:
         recording = Recording(ReplayProvider(Path(model.removeprefix("replay:"))))
         use_provider(recording)
         result = local.ask("When are you open on Saturday?")
@@ -85,7 +87,7 @@ def test_an_unregistered_tool_is_still_refused_by_name(tmp_path: Path) -> None:
         asks_for_tools(tool_use("t1", "get_store_hours", {"day": "Saturday"})),
         replies("I cannot look that up."),
     ]
-    with LocalStorechat(model=write_replay(tmp_path, script)) as local:
+    with LocalStorechat(model=write_replay(tmp_path, script), search_first=False) as local:
         result = local.ask("When are you open?")
     body = result.body
     assert body is not None and body["trace"][0]["summary"] == "unknown tool"

@@ -60,14 +60,22 @@ def budgeted() -> Iterator[LocalStorechat]:
         yield local
 
 
+@pytest.fixture
+def model_first() -> Iterator[LocalStorechat]:
+    """The same, without the search first: over budget, ``AnswerFromCatalog`` searches
+    (test_search_first.py holds the search first's answer over budget to this one's)."""
+    with LocalStorechat(daily_budget_usd=1.0, search_first=False) as local:
+        yield local
+
+
 def test_over_budget_the_shopper_gets_the_catalogs_matches_without_a_model_call(
-    budgeted: LocalStorechat,
+    model_first: LocalStorechat,
 ) -> None:
     # Given a day whose model budget is spent
     spent(1_000_000)
 
     # When a shopper asks
-    result = budgeted.ask(QUESTION)
+    result = model_first.ask(QUESTION)
 
     # Then they are answered, without any model call
     body = result.body
@@ -144,8 +152,9 @@ def test_under_budget_each_turn_adds_its_tokens_at_the_models_prices(
 
 
 def test_the_call_that_crosses_the_budget_is_the_days_last() -> None:
-    # Given a budget smaller than one model call costs
-    with LocalStorechat(daily_budget_usd=0.001) as local:
+    # Given a budget smaller than one model call costs, and a model that goes first (it
+    # asks for the search, so the question needs a second call)
+    with LocalStorechat(daily_budget_usd=0.001, search_first=False) as local:
         first = local.ask(QUESTION).body
         second = local.ask("And a phone with a great camera?").body
 
@@ -175,13 +184,13 @@ def test_without_a_budget_no_spend_stops_the_model() -> None:
 
 
 def test_a_counter_that_cannot_be_written_makes_no_model_call_and_still_answers(
-    budgeted: LocalStorechat,
+    model_first: LocalStorechat,
 ) -> None:
     # Given the spend table gone (DynamoDB refuses every call on it)
     boto3.client("dynamodb", region_name=REGION).delete_table(TableName=SPEND_TABLE)
 
     # When a shopper asks
-    result = budgeted.ask(QUESTION)
+    result = model_first.ask(QUESTION)
 
     # Then no model call is made without its spend reserved: the catalog answers their
     # words, and the turn is saved

@@ -101,7 +101,9 @@ def test_a_misspelt_search_finds_the_imported_product_and_the_trace_says_so(
         replies("We have the Framework Laptop 13 [CMP-901]."),
     ]
     with LocalStorechat(
-        model=write_replay(tmp_path, script), catalog=[*load_catalog(), *IMPORTED]
+        model=write_replay(tmp_path, script),
+        catalog=[*load_catalog(), *IMPORTED],
+        search_first=False,  # the script's model goes first
     ) as local:
         result = local.ask("do you have a framwork laptop?")
 
@@ -113,8 +115,10 @@ def test_a_misspelt_search_finds_the_imported_product_and_the_trace_says_so(
 
 
 def test_the_offline_model_knows_an_import_the_moment_it_is_imported(
-    storechat: Any, tmp_path: Path
+    storechat: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # (the offline model going first: what it reads of the shopper's words is the test)
+    monkeypatch.setenv("STORECHAT_SEARCH_FIRST", "0")
     # Given a store owner's import of brands the bundled catalog never had
     path = tmp_path / "new.jsonl"
     path.write_text("".join(json.dumps(p) + "\n" for p in IMPORTED), encoding="utf-8")

@@ -83,8 +83,9 @@ def test_a_tool_that_cannot_be_reached_is_explained_in_words(
     # Given the review service's address refuses connections
     with FakeBrave() as brave:
         env: dict[str, Any] = {**brave.environment}
-    # (the stand-in has stopped: its port now refuses)
-    with LocalStorechat(model="offline", env=env) as local:
+    # (the stand-in has stopped: its port now refuses), and the offline model going first
+    # (it asks for reviews itself)
+    with LocalStorechat(model="offline", env=env, search_first=False) as local:
         # When the shopper asks for reviews
         result = local.ask("What do reviewers say about the HP 14 laptop?")
     # Then "How I found this" says the review search could not be reached, in words

@@ -88,8 +88,10 @@ def test_the_daily_budget_holds_across_ask_calls(
 ) -> None:
     # Given a daily model budget smaller than one question costs (about 1.3 US cents at the
     # stand-in's Sonnet prices), though larger than its first call (about 0.6): each call
-    # is let through while the day's spend is below the budget
+    # is let through while the day's spend is below the budget. The model goes first (the
+    # search first would answer the question in one call)
     monkeypatch.setenv("STORECHAT_DAILY_BUDGET_USD", "0.01")
+    monkeypatch.setenv("STORECHAT_SEARCH_FIRST", "0")
 
     # When a shopper asks twice, in two runs of the CLI
     assert main(["ask", DEMO]) == 0

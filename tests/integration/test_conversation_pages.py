@@ -59,7 +59,12 @@ def test_compare_all_gaming_laptops_pages_through_and_shows_every_card(
 
     # When the shopper asks to compare them all
     conversation = converse(
-        mode, tmp_path, monkeypatch, script, ["Compare all your gaming laptops"]
+        mode,
+        tmp_path,
+        monkeypatch,
+        script,
+        ["Compare all your gaming laptops"],
+        search_first=False,  # the script's model goes first
     )
 
     # Then the model read six products and where the next page starts, then the other three

@@ -27,7 +27,7 @@ def _trace_lines(store_currency: str | None, tmp_path: Path, **search: object) -
     )
     env = {"STORE_CURRENCY": store_currency} if store_currency else {}
     seen: list[Step] = []
-    with LocalStorechat(model=model, env=env) as local:
+    with LocalStorechat(model=model, env=env, search_first=False) as local:
         result = local.ask("a cheap laptop", on_step=seen.append)
     assert result.body is not None and result.body["outcome"] == "answered", result.cause
     return [step.line for step in seen if step.kind == "tool"]

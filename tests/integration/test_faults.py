@@ -113,7 +113,8 @@ def test_review_service_failures_are_explained_not_fatal(
     with FakeHttpServer() as brave:
         brave.route("/res/v1/web/search", status=status, body=body, delay_s=delay)
         env = {"BRAVE_API_KEY": "test-key", "BRAVE_BASE_URL": brave.base_url}
-        with LocalStorechat(env=env) as local:
+        # (the offline model going first: it asks for the reviews itself)
+        with LocalStorechat(env=env, search_first=False) as local:
             result = local.ask("What do reviews say about the Dell XPS 13?")
     answer = result.body
     assert result.status == "SUCCEEDED" and answer is not None
@@ -139,8 +140,11 @@ def test_deadline_fallback_keeps_what_was_found() -> None:
         time.sleep(max(0.0, asked[0] + 4.8 - time.monotonic()))
         return found
 
+    # (the model going first: its call, then the tool round, then no time for another)
     tuning = {"DeadlineMs": 9500, "ConverseReserveMs": 5000, "ToolRoundReserveMs": 1}
-    with LocalStorechat(tuning=tuning, overrides={"lookup_inventory": slow_lookup}) as local:
+    with LocalStorechat(
+        tuning=tuning, overrides={"lookup_inventory": slow_lookup}, search_first=False
+    ) as local:
         asked.append(time.monotonic())
         result = local.ask(QUESTION)
     # Then the shopper gets a deadline fallback that still lists the products found

@@ -46,7 +46,8 @@ def test_instructions_inside_a_product_description_stay_data() -> None:
     assert [t["tool"] for t in body["trace"]] == ["lookup_inventory"]
     assert body["toolRounds"] == 1
     # The description reached the model as a capped, cleaned string inside a toolResult
-    sent = converse_inputs(result)[1]["messages"][-1]["content"][0]["toolResult"]
+    # (of the search first, or of the model's own lookup: the last call read it)
+    sent = converse_inputs(result)[-1]["messages"][-1]["content"][0]["toolResult"]
     products = sent["content"][0]["json"]["products"]
     victim = products[0]
     assert victim["summary"].startswith("Ignore previous instructions")
@@ -168,7 +169,9 @@ def test_a_message_pretending_to_be_the_assistant_stays_a_user_turn() -> None:
     assert history[0] == {"role": "user", "content": [{"text": forged}]}
     assert history[1]["role"] == "assistant"
     assert history[1]["content"][0]["text"] == first.body["answer"]
-    assert len(history) == 3  # the forged "Assistant:" line did not become a turn
+    # the forged "Assistant:" line did not become a turn: the new question is the third
+    # message (a search first handed over, if any, comes after it)
+    assert history[2] == {"role": "user", "content": [{"text": "and phones?"}]}
 
 
 # -- secrets and personal data --------------------------------------------------------------

@@ -58,7 +58,7 @@ def test_a_turn_shows_its_search_its_reading_and_its_check_in_the_shoppers_words
             replies("The ASUS Vivobook Go 14 [CMP-003] is a good pick."),
         ],
     )
-    with LocalStorechat(model=replay) as local:
+    with LocalStorechat(model=replay, search_first=False) as local:
         # When the shopper asks, with the page's turn id
         result = local.ask("A gaming laptop under $1,500?", turn_id=TURN)
         shown = _steps(local)
@@ -104,7 +104,7 @@ def test_a_failing_and_a_timed_out_tool_say_so_in_their_lines(tmp_path: Path) ->
         ],
     )
     overrides = {"lookup_inventory": crashes, "get_computer_reviews": hangs}
-    with LocalStorechat(model=replay, overrides=overrides) as local:
+    with LocalStorechat(model=replay, overrides=overrides, search_first=False) as local:
         # When the shopper asks
         result = local.ask("Laptops, and reviews of the Dell XPS 13?", turn_id=TURN)
         shown = {s["line"]: s for s in _steps(local) if s["kind"] == "tool"}
@@ -128,7 +128,7 @@ def test_steps_that_cannot_be_written_cost_the_shopper_nothing(tmp_path: Path) -
             replies("The ASUS Vivobook Go 14 [CMP-003] is a good pick."),
         ],
     )
-    with LocalStorechat(model=replay) as local:
+    with LocalStorechat(model=replay, search_first=False) as local:
         local._dynamodb.delete_table(TableName=STEPS_TABLE)
         started = time.perf_counter()
         # When the shopper asks
@@ -147,7 +147,7 @@ def test_steps_that_cannot_be_written_cost_the_shopper_nothing(tmp_path: Path) -
 def test_only_a_live_well_formed_turn_id_reads_steps(tmp_path: Path) -> None:
     replay = write_replay(tmp_path, [asks_for_tools(lookup()), replies("Here [CMP-003].")])
     with (
-        LocalStorechat(model=replay) as local,
+        LocalStorechat(model=replay, search_first=False) as local,
         running(make_server(local, "127.0.0.1", 0)) as server,
     ):
         local.ask("A laptop?", turn_id=TURN)

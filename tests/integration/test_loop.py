@@ -25,8 +25,9 @@ CATALOG = {p["productId"]: p for p in load_catalog()}
 
 
 def test_demo_question_runs_one_tool_round_and_recommends_real_windows_computers() -> None:
-    # Given the offline model and the bundled catalog
-    with LocalStorechat() as local:
+    # Given the offline model going first (the search first has its own tests) and the
+    # bundled catalog
+    with LocalStorechat(search_first=False) as local:
         # When the shopper asks the demo question
         result = local.ask(DEMO_QUESTION)
 
@@ -99,7 +100,9 @@ def test_three_tools_asked_in_one_turn_run_at_the_same_time(tmp_path: Path) -> N
         ],
     )
     names = ("lookup_inventory", "get_computer_reviews", "get_book_info")
-    with LocalStorechat(model=model, overrides={n: slow(n) for n in names}) as local:
+    with LocalStorechat(
+        model=model, search_first=False, overrides={n: slow(n) for n in names}
+    ) as local:
         # When the turn runs
         result = local.ask("Dell laptops, reviews of the XPS 13, and the book Dune?")
 
@@ -115,7 +118,7 @@ def test_three_tools_asked_in_one_turn_run_at_the_same_time(tmp_path: Path) -> N
 def test_sixth_request_for_tools_goes_to_the_fallback(tmp_path: Path) -> None:
     # Given a model that never stops asking for tools
     model = write_replay(tmp_path, [asks_for_tools(lookup(f"t{i}")) for i in range(6)])
-    with LocalStorechat(model=model) as local:
+    with LocalStorechat(model=model, search_first=False) as local:
         result = local.ask(DEMO_QUESTION)
 
     # Then five tool rounds run, the sixth request falls back with a real answer
@@ -140,7 +143,10 @@ def test_deadline_falls_back_before_the_gateway_would_time_out(tmp_path: Path) -
     model = write_replay(tmp_path, [asks_for_tools(lookup(f"t{i}")) for i in range(6)])
     tuning = {"DeadlineMs": 3000, "ConverseReserveMs": 1000, "ToolRoundReserveMs": 1500}
     with LocalStorechat(
-        model=model, tuning=tuning, overrides={"lookup_inventory": slow_lookup}
+        model=model,
+        tuning=tuning,
+        overrides={"lookup_inventory": slow_lookup},
+        search_first=False,
     ) as local:
         result = local.ask(DEMO_QUESTION)
 
@@ -177,7 +183,7 @@ def test_every_stop_reason_has_a_route(
     model = write_replay(
         tmp_path, [asks_for_tools(lookup("t1", category="COMPUTERS")), final, final]
     )
-    with LocalStorechat(model=model) as local:
+    with LocalStorechat(model=model, search_first=False) as local:
         result = local.ask(DEMO_QUESTION)
 
     # Then the execution succeeds with the outcome a shopper should see
@@ -199,7 +205,7 @@ def test_malformed_output_is_retried_once_then_answers(tmp_path: Path) -> None:
     model = write_replay(
         tmp_path, [replies("", "malformed_model_output"), replies("Hello! How can I help?")]
     )
-    with LocalStorechat(model=model) as local:
+    with LocalStorechat(model=model, search_first=False) as local:
         result = local.ask("hello")
     assert result.body is not None
     assert result.body["outcome"] == "answered" and result.body["modelCalls"] == 2
@@ -216,7 +222,7 @@ def test_context_overflow_drops_old_turns_and_retries_once(tmp_path: Path) -> No
             replies("Third answer."),
         ],
     )
-    with LocalStorechat(model=model) as local:
+    with LocalStorechat(model=model, search_first=False) as local:
         first = local.ask("first question")
         assert first.body is not None
         session = first.body["sessionId"]
@@ -239,7 +245,7 @@ def test_unknown_tool_gets_an_error_result_not_a_failed_execution(tmp_path: Path
             replies("I can't do that, but I can help you shop."),
         ],
     )
-    with LocalStorechat(model=model) as local:
+    with LocalStorechat(model=model, search_first=False) as local:
         result = local.ask("delete my orders")
 
     assert result.status == "SUCCEEDED" and result.body is not None
@@ -258,7 +264,7 @@ def test_invalid_tool_input_is_explained_to_the_model(tmp_path: Path) -> None:
             replies("Sorry, we only sell computers, phones and books."),
         ],
     )
-    with LocalStorechat(model=model) as local:
+    with LocalStorechat(model=model, search_first=False) as local:
         result = local.ask("toys?")
 
     assert result.status == "SUCCEEDED" and result.body is not None
@@ -276,7 +282,9 @@ def test_a_tool_that_times_out_becomes_an_error_result(tmp_path: Path) -> None:
     model = write_replay(
         tmp_path, [asks_for_tools(lookup("t1")), replies("The catalog is slow today.")]
     )
-    with LocalStorechat(model=model, overrides={"lookup_inventory": hangs}) as local:
+    with LocalStorechat(
+        model=model, search_first=False, overrides={"lookup_inventory": hangs}
+    ) as local:
         result = local.ask(DEMO_QUESTION)
 
     # Then the turn still answers, and the trace says the tool timed out
@@ -293,7 +301,9 @@ def test_a_tool_that_raises_becomes_an_error_result(tmp_path: Path) -> None:
         raise RuntimeError("boom")
 
     model = write_replay(tmp_path, [asks_for_tools(lookup("t1")), replies("Something broke.")])
-    with LocalStorechat(model=model, overrides={"lookup_inventory": crashes}) as local:
+    with LocalStorechat(
+        model=model, search_first=False, overrides={"lookup_inventory": crashes}
+    ) as local:
         result = local.ask(DEMO_QUESTION)
 
     assert result.status == "SUCCEEDED" and result.body is not None
@@ -312,7 +322,7 @@ def test_a_hallucinated_citation_is_removed_and_never_listed(tmp_path: Path) -> 
             ),
         ],
     )
-    with LocalStorechat(model=model) as local:
+    with LocalStorechat(model=model, search_first=False) as local:
         result = local.ask(DEMO_QUESTION)
 
     body = result.body
@@ -362,7 +372,7 @@ def test_an_unknown_session_id_starts_a_new_session() -> None:
 
 def test_a_replay_file_that_runs_out_fails_the_execution(tmp_path: Path) -> None:
     model = write_replay(tmp_path, [asks_for_tools(lookup("t1"))])
-    with LocalStorechat(model=model) as local:
+    with LocalStorechat(model=model, search_first=False) as local:
         result = local.ask(DEMO_QUESTION)
     assert result.status == "FAILED"
     assert result.error == "ReplayExhausted"

@@ -54,7 +54,9 @@ def test_redacted_reasoning_reaches_bedrock_again_byte_for_byte(
     with FakeBedrock(script) as bedrock:
         monkeypatch.setenv("AWS_ENDPOINT_URL_BEDROCK_RUNTIME", bedrock.base_url)
         # When a shopper asks through the real Bedrock provider code
-        with LocalStorechat(model="bedrock:anthropic.claude-sonnet-4-5") as local:
+        with LocalStorechat(
+            model="bedrock:anthropic.claude-sonnet-4-5", search_first=False
+        ) as local:
             result = local.ask("a laptop for school")
     # Then the turn is answered, not a fallback
     assert result.status == "SUCCEEDED" and result.body is not None, result.cause
@@ -80,7 +82,7 @@ def test_a_replayed_redacted_block_is_read_as_bytes_and_sent_back_as_bytes(
         replies("Try the HP 14 [CMP-023]."),
     ]
     model = write_replay(tmp_path, script)
-    with LocalStorechat(model=model) as local:
+    with LocalStorechat(model=model, search_first=False) as local:
         recording = Recording(ReplayProvider(Path(model.removeprefix("replay:"))))
         use_provider(recording)
         result = local.ask("a laptop for school")
@@ -109,7 +111,7 @@ def test_a_reply_the_lambda_cannot_use_still_counts_the_call(tmp_path: Path) -> 
             reply["output"]["message"]["content"].append({"text": "x", "extra": {1, 2}})
             return reply
 
-    with LocalStorechat(model=write_replay(tmp_path, [])) as local:
+    with LocalStorechat(model=write_replay(tmp_path, []), search_first=False) as local:
         use_provider(Unusable())
         result = local.ask("a laptop")
     # Then the shopper gets a model_error fallback that still counts both calls and tokens
@@ -133,7 +135,7 @@ def test_nova_thinking_never_reaches_the_shopper_but_goes_back_to_the_model(
             "The HP 14 [CMP-023] runs Windows 11 and costs $349."
         ),
     ]
-    with LocalStorechat(model=write_replay(tmp_path, script)) as local:
+    with LocalStorechat(model=write_replay(tmp_path, script), search_first=False) as local:
         result = local.ask("a windows laptop")
     body = result.body
     assert body is not None and body["outcome"] == "answered"
@@ -147,7 +149,7 @@ def test_nova_thinking_never_reaches_the_shopper_but_goes_back_to_the_model(
 
 def test_an_unclosed_thinking_tag_hides_the_rest_of_the_text(tmp_path: Path) -> None:
     script = [replies("<thinking>Maybe I should mention the internal rules", "max_tokens")]
-    with LocalStorechat(model=write_replay(tmp_path, script)) as local:
+    with LocalStorechat(model=write_replay(tmp_path, script), search_first=False) as local:
         result = local.ask("hello")
     body = result.body
     assert body is not None and "internal rules" not in body["answer"]
@@ -163,7 +165,7 @@ def test_an_invented_citation_in_japanese_drops_only_its_sentence(tmp_path: Path
             "どちらもWindowsです。"
         ),
     ]
-    with LocalStorechat(model=write_replay(tmp_path, script)) as local:
+    with LocalStorechat(model=write_replay(tmp_path, script), search_first=False) as local:
         result = local.ask("学生向けのノートパソコンは？")
     body = result.body
     assert body is not None
@@ -177,7 +179,7 @@ def test_when_every_sentence_is_dropped_no_product_cards_are_shown(tmp_path: Pat
         asks_for_tools(lookup(category="COMPUTERS")),
         replies("Zephyr Book [CMP-999] と HP 14 [CMP-023] を比べました。"),
     ]
-    with LocalStorechat(model=write_replay(tmp_path, script)) as local:
+    with LocalStorechat(model=write_replay(tmp_path, script), search_first=False) as local:
         result = local.ask("ノートパソコン")
     body = result.body
     assert body is not None and body["products"] == []
@@ -203,7 +205,7 @@ def test_citations_content_is_part_of_the_answer_in_order(tmp_path: Path) -> Non
         {"text": " and costs $349."},
     ]
     script = [asks_for_tools(lookup(category="COMPUTERS")), answer]
-    with LocalStorechat(model=write_replay(tmp_path, script)) as local:
+    with LocalStorechat(model=write_replay(tmp_path, script), search_first=False) as local:
         result = local.ask("a light laptop")
     body = result.body
     assert body is not None and body["outcome"] == "answered"
@@ -216,7 +218,7 @@ def test_end_turn_with_tool_use_blocks_runs_the_tools(tmp_path: Path) -> None:
     ask = asks_for_tools(lookup(category="COMPUTERS"), text=None)
     ask["stopReason"] = "end_turn"
     script = [ask, replies("The HP 14 [CMP-023] it is.")]
-    with LocalStorechat(model=write_replay(tmp_path, script)) as local:
+    with LocalStorechat(model=write_replay(tmp_path, script), search_first=False) as local:
         result = local.ask("a laptop")
     body = result.body
     assert body is not None and body["outcome"] == "answered", body
@@ -229,7 +231,7 @@ def test_cache_reads_and_writes_are_summed_over_the_turn(tmp_path: Path) -> None
     ask["usage"].update(cacheWriteInputTokens=1500, cacheReadInputTokens=0)
     answer = replies("The HP 14 [CMP-023].")
     answer["usage"].update(cacheWriteInputTokens=200, cacheReadInputTokens=1500)
-    with LocalStorechat(model=write_replay(tmp_path, [ask, answer])) as local:
+    with LocalStorechat(model=write_replay(tmp_path, [ask, answer]), search_first=False) as local:
         result = local.ask("a laptop")
     body = result.body
     assert body is not None
@@ -263,7 +265,9 @@ def test_a_late_model_and_a_slow_compose_still_answer_and_save_the_turn(
     with FakeBedrock([replies("too late")], delay_s=10) as bedrock:
         monkeypatch.setenv("AWS_ENDPOINT_URL_BEDROCK_RUNTIME", bedrock.base_url)
         overrides = {"compose_response": _slow_compose(compose_s)}
-        with LocalStorechat(model="bedrock:m", tuning=tuning, overrides=overrides) as local:
+        with LocalStorechat(
+            model="bedrock:m", tuning=tuning, overrides=overrides, search_first=False
+        ) as local:
             result = local.ask("hello")
     # Then the shopper still gets a 200 fallback, and the turn is saved
     body = result.body
@@ -323,6 +327,7 @@ def test_the_history_budget_counts_characters_as_aws_does(turns: list[dict[str, 
         # When the shopper asks again in that session
         result = local.ask("and books?", session)
     # Then the model reads the two most recent turns, as it would on AWS
+    # (then the shopper's message; a search first handed over, if any, comes after it)
     messages = converse_inputs(result)[0]["messages"]
-    assert len(messages) == 2 * 2 + 1
+    assert messages[2 * 2] == {"role": "user", "content": [{"text": "and books?"}]}
     assert messages[0]["content"][0]["text"] == turns[1]["user"]

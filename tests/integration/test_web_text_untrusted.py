@@ -147,7 +147,9 @@ def test_replay_the_live_trace_says_the_reviews_were_withheld(
     steps: list[Step] = []
     with FakeBedrock(guardrail=blocks_when("ignore previous instructions")) as bedrock:
         monkeypatch.setenv("AWS_ENDPOINT_URL_BEDROCK_RUNTIME", bedrock.base_url)
-        with LocalStorechat(model=write_replay(tmp_path, script), env=_env(web)) as local:
+        with LocalStorechat(
+            model=write_replay(tmp_path, script), env=_env(web), search_first=False
+        ) as local:
             result = local.ask(QUESTION, on_step=steps.append)
 
     # Then the model read an error result, and the live trace ended the tool's line in words
@@ -173,7 +175,8 @@ def test_the_offline_model_says_the_reviews_were_withheld_not_unreachable(
 ) -> None:
     with FakeBedrock(guardrail=blocks_when("ignore previous instructions")) as bedrock:
         monkeypatch.setenv("AWS_ENDPOINT_URL_BEDROCK_RUNTIME", bedrock.base_url)
-        with LocalStorechat(env=_env(web)) as local:
+        # (the offline model going first: it asks for the reviews itself)
+        with LocalStorechat(env=_env(web), search_first=False) as local:
             result = local.ask("What do reviews say about the HP 14 Laptop?")
     assert result.body is not None
     answer = result.body["answer"]

@@ -114,7 +114,12 @@ def test_the_asl_names_no_tool_and_reads_them_from_one_substitution() -> None:
     )
     filled = statemachine.substitute(
         definition,
-        {**values, **budget, **statemachine.loop_substitutions(), **statemachine.TUNING_DEFAULTS},
+        {
+            **values,
+            **budget,
+            **statemachine.loop_substitutions(search_first=True),
+            **statemachine.TUNING_DEFAULTS,
+        },
     )
     assert "'lookup_inventory': 'arn:lookup_inventory'" in filled
     json.loads(filled)

@@ -27,7 +27,7 @@ def test_the_asl_routes_finished_replies_by_the_one_substitution() -> None:
     finished = [c for c in conditions if "${FinishedStopReasons}" in c]
     assert len(finished) >= 4
     # And, filled, the substitution is exactly the declared finished reasons
-    filled = statemachine.loop_substitutions()["FinishedStopReasons"]
+    filled = statemachine.loop_substitutions(search_first=True)["FinishedStopReasons"]
     assert filled == "['end_turn', 'stop_sequence', 'tool_use']"
     assert set(stop_reasons.FINISHED) <= set(stop_reasons.STOP_REASONS)
 

@@ -4,13 +4,14 @@ and the shell turns an event into the tool's output, whatever the model sent."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Annotated, Any
 
 import pytest
 from pydantic import BaseModel, ConfigDict, Field
 
-from shared.contract import ToolCall, ToolOutput, ToolUse
+from shared import step_writer
+from shared.contract import FirstAnswer, ToolCall, ToolOutput, ToolUse
 from shared.errors import FailureKind
 from shared.observability import metrics
 from shared.tool_shell import answer, tool_handler
@@ -132,3 +133,63 @@ def test_a_tool_the_store_has_not_set_up_is_counted_apart_from_failures(
     emitted = _emitted(capsys.readouterr().out)
     counts = [(m["ToolNotConfigured"], m["ToolErrors"]) for m in emitted]
     assert counts == [([1.0], [0.0]), ([0.0], [1.0])]
+
+
+# -- a call the state machine makes itself before the first model call (search first) -------
+
+
+def _only_on_mondays(first: Any, call: Callable[[], ToolOutput]) -> tuple[Any, Any]:
+    """A tool that decides from ``first`` whether its result serves, running its call only
+    when the words leave it to the result."""
+    if first["message"] == "hello":
+        return FirstAnswer(searchFirst=False, reason="no_catalog_words", searched=False), None
+    output = call()
+    if output.tool_result["content"][0]["json"]["day"] != "Monday":
+        return FirstAnswer(searchFirst=False, reason="nothing_found", searched=True), None
+    return FirstAnswer(searchFirst=True, reason="searched", searched=True), output
+
+
+@tool_handler(HoursInput, first=_only_on_mondays)
+def first_handler(tool_use: ToolUse, context: Any) -> ToolOutput:
+    return answer(tool_use, HoursInput, opening_hours)
+
+
+@pytest.fixture
+def steps_written(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    written: list[Any] = []
+    monkeypatch.setattr(step_writer, "report", lambda turn, shown: written.append(shown))
+    monkeypatch.setattr(step_writer, "settle", lambda context=None: 0)
+    return written
+
+
+def _first_event(day: str, message: str) -> dict[str, Any]:
+    return {
+        "toolUse": {"toolUseId": "search-first", "name": "get_store_hours", "input": {"day": day}},
+        "first": {"message": message},
+        "steps": {"turnId": "0" * 32, "expiresAt": 2_000_000_000},
+        "step": {"key": "r01.t00"},
+    }
+
+
+def test_a_result_handed_to_the_model_is_the_tools_output_and_writes_its_line(
+    steps_written: list[Any],
+) -> None:
+    told = first_handler(_first_event("Monday", "monday hours"), Context())
+    assert told["searchFirst"] is True and told["reason"] == "searched"
+    assert told["toolResult"]["toolUseId"] == "search-first"
+    assert told["trace"]["summary"] == "hours for Monday"
+    assert [(s.step, s.status) for s in steps_written] == [("r01.t00", "done")]
+
+
+def test_a_result_not_handed_over_says_why_and_writes_no_line(steps_written: list[Any]) -> None:
+    unasked = first_handler(_first_event("Monday", "hello"), Context())
+    assert unasked == {"searchFirst": False, "reason": "no_catalog_words", "searched": False}
+    unused = first_handler(_first_event("Tuesday", "tuesday hours"), Context())
+    assert unused == {"searchFirst": False, "reason": "nothing_found", "searched": True}
+    assert steps_written == []
+    # And a call without "first" is the tool's ordinary call
+    assert set(first_handler(_first_event("Tuesday", "x") | {"first": None}, Context())) == {
+        "toolResult",
+        "ledger",
+        "trace",
+    }

@@ -1,0 +1,248 @@
+"""Search first: whether the catalog search on the shopper's words is handed to the model
+before its first call, decided without a model.
+
+With ``search_first`` on, the state machine calls this tool itself before the first model
+call (``SearchCatalogFirst``), with the shopper's words as the search and, in ``first``,
+what the decision needs: the message, whether the session has earlier turns, and the ids of
+the products the last turn showed. When the search serves, its result goes to the model
+as a ``lookup_inventory`` call of its own, and a catalog question is answered in one model
+call. It is not handed over (:class:`Reason`), and the model goes first as it always did:
+
+* ``store_question``: the message asks about the store itself (returns, delivery, an
+  order, payment, a warranty), which the policies tool answers, not the catalog;
+* ``follow_up``: the message points at products the last turn showed ("which of those",
+  "the cheaper one", one of their ids), or, after an earlier turn, only narrows what was
+  asked ("under $500?", "which is the cheapest?") without naming a kind of product or a
+  word of its own: the model knows which products are meant, a search of the words does not;
+* ``no_catalog_words``: nothing in it names anything the catalog holds: a greeting, thanks,
+  "who are you";
+* ``nothing_found``: the search found nothing for the words (not even by dropping them);
+* ``search_failed``: the search itself failed (the catalog unavailable, being indexed).
+
+The first three are decided before searching, from the words alone: the catalog search's
+own reading of them (:func:`shared.search.words.parse`: kinds, brands' and titles' words,
+prices, uses) and the word lists of ``shared/data/first_words.json`` (data: a word is
+added there, not here). The search runs only when they pass; what it found decides the
+last two. Every answer says which (:class:`FirstAnswer`), for the execution log.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+import unicodedata
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from enum import StrEnum
+from importlib import resources
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from shared.catalog.derive import fold
+from shared.contract import FirstAnswer, ToolOutput
+from shared.policies import stem
+from shared.search.words import Words, parse
+
+MAX_MESSAGE_CHARS = 4_000
+"""More than any message the API takes; what is longer is read this far."""
+ANY_WORD = "*"
+_WORD = re.compile(r"[^\W_]+")
+
+
+class Reason(StrEnum):
+    """Why the search first was, or was not, handed to the model (docs/limits.md)."""
+
+    SEARCHED = "searched"
+    STORE_QUESTION = "store_question"
+    FOLLOW_UP = "follow_up"
+    NO_CATALOG_WORDS = "no_catalog_words"
+    NOTHING_FOUND = "nothing_found"
+    SEARCH_FAILED = "search_failed"
+
+
+class FirstAsk(BaseModel):
+    """What the state machine sends with its search first, beside the ``toolUse``."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    message: str
+    hasHistory: bool = False
+    shown: Annotated[list[str], Field(description="Ids of the products the last turn showed")] = []
+
+
+# -- the word lists --------------------------------------------------------------------------
+
+
+def _bare(text: str) -> str:
+    """Lower case, without accents: "Envío" and "envio" are one word."""
+    decomposed = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", text).casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def _tokens(text: str) -> tuple[str, ...]:
+    return tuple(_WORD.findall(_bare(text.replace("\u2019", "'"))))
+
+
+@dataclass(frozen=True)
+class Phrases:
+    """Phrases of one or more words, each word compared as ``norm`` makes it; a word
+    :data:`ANY_WORD` stands for any one word ("the * one")."""
+
+    exact: frozenset[tuple[str, ...]]
+    open: tuple[tuple[str, ...], ...]
+    """The phrases with :data:`ANY_WORD` in them."""
+    longest: int
+    norm: Callable[[str], str]
+
+    @classmethod
+    def of(cls, phrases: Iterable[str], norm: Callable[[str], str]) -> Phrases:
+        keys = {
+            tuple(
+                word if word == ANY_WORD else norm(word)
+                for part in phrase.split()
+                for word in ((ANY_WORD,) if part == ANY_WORD else _tokens(part))
+            )
+            for phrase in phrases
+        }
+        return cls(
+            exact=frozenset(key for key in keys if ANY_WORD not in key),
+            open=tuple(sorted(key for key in keys if ANY_WORD in key)),
+            longest=max((len(key) for key in keys), default=0),
+            norm=norm,
+        )
+
+    def found_in(self, text: str) -> bool:
+        words = [self.norm(word) for word in _tokens(text)]
+        for start in range(len(words)):
+            for size in range(1, min(self.longest, len(words) - start) + 1):
+                window = tuple(words[start : start + size])
+                if window in self.exact or any(_fits(key, window) for key in self.open):
+                    return True
+        return False
+
+
+def _fits(key: tuple[str, ...], window: tuple[str, ...]) -> bool:
+    return len(key) == len(window) and all(
+        want in (ANY_WORD, word) for want, word in zip(key, window, strict=True)
+    )
+
+
+@dataclass(frozen=True)
+class WordLists:
+    store: Phrases
+    pointers: Phrases
+    conversation: frozenset[str]
+
+
+def _languages(block: dict[str, Any]) -> list[str]:
+    return [phrase for language, words in block.items() if language != "about" for phrase in words]
+
+
+@functools.cache
+def word_lists() -> WordLists:
+    """``shared/data/first_words.json``, read once (a warm Lambda keeps it)."""
+    text = (resources.files("shared") / "data" / "first_words.json").read_text(encoding="utf-8")
+    data = json.loads(text)
+    return WordLists(
+        store=Phrases.of(_languages(data["store"]), stem),
+        pointers=Phrases.of(_languages(data["pointers"]), str),
+        conversation=frozenset(_folded(word) for word in _languages(data["conversation"])),
+    )
+
+
+def _folded(word: str) -> str:
+    return _bare(fold(word))
+
+
+# -- the decision ----------------------------------------------------------------------------
+
+
+def _means_something(words: Words) -> bool:
+    """Whether the search read anything of the catalog's into the words: a kind of
+    product, an amount, a spec, an order, a use, a sale (not a word searched as written)."""
+    return bool(
+        words.category
+        or words.forms
+        or words.boosts
+        or words.sort
+        or words.min_price is not None
+        or words.max_price is not None
+        or words.bounds
+        or words.on_sale
+        or _phrase_groups(words)
+    )
+
+
+def _phrase_groups(words: Words) -> list[tuple[str, ...]]:
+    """The groups of search terms a phrase of the search's own stands for ("gaming")."""
+    plain = {(word,) for word in words.plain}
+    return [group for group in words.groups if group not in plain]
+
+
+def _own_words(words: Words) -> list[str]:
+    """The words the search would look for as written, less those of conversation."""
+    conversation = word_lists().conversation
+    return [word for word in words.plain if _folded(word) not in conversation]
+
+
+def _names_shown(message: str, shown: list[str]) -> bool:
+    """Whether the message names a product the last turn showed, by its id."""
+    said = _bare(message)
+    return any(
+        re.search(rf"(?<![\w-]){re.escape(_bare(pid))}(?![\w-])", said) for pid in shown if pid
+    )
+
+
+def before_search(ask: FirstAsk) -> Reason | None:
+    """Why the words alone say not to search first; None: search."""
+    message = ask.message[:MAX_MESSAGE_CHARS]
+    lists = word_lists()
+    if lists.store.found_in(message):
+        return Reason.STORE_QUESTION
+    if ask.shown and (lists.pointers.found_in(message) or _names_shown(message, ask.shown)):
+        return Reason.FOLLOW_UP
+    words = parse(message)
+    meaning = _means_something(words)
+    if ask.hasHistory and meaning and _only_narrows(words):
+        return Reason.FOLLOW_UP
+    if not meaning and not _own_words(words):
+        return Reason.NO_CATALOG_WORDS
+    return None
+
+
+def _only_narrows(words: Words) -> bool:
+    """Whether the words only narrow or order what was asked before ("under $500?",
+    "which is the cheapest?", "with 16 GB?"): no kind of product, nothing to search for."""
+    return not (words.category or words.forms or _phrase_groups(words) or _own_words(words))
+
+
+def after_search(ask: FirstAsk, output: ToolOutput) -> Reason | None:
+    """Why what the search found is not handed over; None: hand it over."""
+    if output.tool_result.get("status") != "success" or output.trace.demand is None:
+        return Reason.SEARCH_FAILED
+    demand = output.trace.demand
+    if demand.found == 0 or not output.ledger.products:
+        return Reason.NOTHING_FOUND
+    if "keywords" in demand.relaxed and not _means_something(parse(ask.message)):
+        # Only the shopper's own words were searched, and none of them matched: what is
+        # left after dropping them is the catalog at large.
+        return Reason.NOTHING_FOUND
+    return None
+
+
+def decide(first: Any, search: Callable[[], ToolOutput]) -> tuple[FirstAnswer, ToolOutput | None]:
+    """The answer to the state machine's search first, and the search to hand over (None:
+    the model goes first). ``search`` runs the tool's call; it runs only when the words
+    leave a reason to."""
+    ask = FirstAsk.model_validate(first)
+    reason = before_search(ask)
+    if reason is not None:
+        return FirstAnswer(searchFirst=False, reason=reason, searched=False), None
+    output = search()
+    reason = after_search(ask, output)
+    if reason is not None:
+        answer = FirstAnswer(searchFirst=False, reason=reason, searched=True, trace=output.trace)
+        return answer, None
+    return FirstAnswer(searchFirst=True, reason=Reason.SEARCHED, searched=True), output

@@ -1,0 +1,207 @@
+"""Search first, decided without a model: which messages the catalog search on the
+shopper's words serves, and why the others are left to the model (lookup_inventory/first.py).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from lookup_inventory.first import FirstAsk, Reason, after_search, before_search, decide
+from lookup_inventory.logic import run
+from shared.catalog_data import load_catalog
+from shared.contract import ToolCall, ToolOutput, ToolUse
+from shared.errors import FailureKind
+from shared.search import SearchIndex, build_index
+from tests.unit.test_lookup_inventory import Table
+
+CATALOG = load_catalog()
+SHOWN = ["CMP-023", "CMP-001"]
+
+
+def reason(message: str, *, history: bool = False, shown: list[str] | None = None) -> str | None:
+    return before_search(FirstAsk(message=message, hasHistory=history, shown=shown or []))
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "What is your return policy?",
+        "Can I send it back if it doesn't fit my needs?  I want a refund.",
+        "How long does shipping to Canada take?",
+        "Do you deliver on weekends?",
+        "Where is my order? It was supposed to arrive yesterday.",
+        "I'd like to cancel my order",
+        "Can I pay with PayPal or in installments?",
+        "What warranty do your products have?",
+        "How can I contact customer service?",
+        "Wie lange dauert die Lieferung nach Österreich?",
+        "Kann ich meine Bestellung stornieren?",
+        "¿Cuáles son los gastos de envío?",
+        "¿Dónde está mi pedido?",
+        "Quels sont les frais de port ?",
+        "Comment retourner un article ?",
+    ],
+)
+def test_a_question_about_the_store_is_left_to_the_model_and_its_policies_tool(
+    message: str,
+) -> None:
+    assert reason(message) == Reason.STORE_QUESTION
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Headphones with noise cancelling",
+        "A simple laptop for email and browsing",
+        "A phone I can repair myself",
+        "An order of magnitude faster laptop",
+    ],
+)
+def test_words_products_are_described_by_are_not_a_question_about_the_store(
+    message: str,
+) -> None:
+    assert reason(message) is None
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Which of those is the lightest?",
+        "Is the second one in stock?",
+        "Does it have a backlit keyboard?",
+        "How do they compare for gaming?",
+        "Any cheaper ones?",
+        "I'll take the cheaper one.",
+        "Tell me more about cmp-023",
+        "Welches davon ist leichter?",
+        "¿Cuál de ellos tiene más memoria?",
+        "Lequel est le plus léger ?",
+    ],
+)
+def test_a_follow_up_about_products_shown_is_left_to_the_model(message: str) -> None:
+    # Given the last turn showed products, a message pointing at them goes to the model
+    assert reason(message, history=True, shown=SHOWN) == Reason.FOLLOW_UP
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["Under $500.", "Which is the cheapest?", "Only ones on sale", "With at least 16GB RAM?"],
+)
+def test_a_message_that_only_narrows_what_was_asked_before_is_a_follow_up(message: str) -> None:
+    assert reason(message, history=True) == Reason.FOLLOW_UP
+    # while as a session's first message it is a search of its own
+    assert reason(message) is None
+
+
+def test_pointers_without_products_shown_are_no_follow_up() -> None:
+    assert reason("Which of those laptops is the lightest?") is None
+    assert reason("Which of those laptops is the lightest?", history=True) is None
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Hello!",
+        "hi there",
+        "Good morning, how are you doing today?",
+        "Thanks a lot!",
+        "Who are you?",
+        "What can you do?",
+        "ok, bye",
+        "Hallo, wie geht es dir?",
+        "¡Hola! ¿Qué tal?",
+        "Merci beaucoup, au revoir",
+    ],
+)
+def test_a_message_without_catalog_words_is_not_searched(message: str) -> None:
+    assert reason(message) == Reason.NO_CATALOG_WORDS
+    assert reason(message, history=True, shown=SHOWN) in (
+        Reason.NO_CATALOG_WORDS,
+        Reason.FOLLOW_UP,
+    )
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "A light laptop under $1000",
+        "Books by Madeline Miller",
+        "Do you have anything from Lenovo?",
+        "An Android phone with a big battery",
+        "Something for a gamer on a budget",
+        "Welches Handy hat die beste Kamera?",
+        "un portátil por menos de 900 dólares",
+        "Je cherche un ordinateur portable léger",
+        "Hi! I'm looking for a mystery novel",
+    ],
+)
+def test_a_catalog_question_is_searched_first(message: str) -> None:
+    assert reason(message) is None
+    # a new subject after earlier turns is searched too
+    assert reason(message, history=True) is None
+
+
+# -- what the search found -------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SearchIndex]:
+    path = tmp_path_factory.mktemp("first") / "catalog.sqlite"
+    build_index(CATALOG, path)
+    opened = SearchIndex.open(path)
+    yield opened
+    opened.close()
+
+
+def searching(index: SearchIndex, message: str) -> tuple[object, list[ToolOutput]]:
+    """``decide`` on ``message`` as the state machine asks it, and the searches it ran."""
+    ran: list[ToolOutput] = []
+    use = ToolUse(toolUseId="search-first", name="lookup_inventory", input={"keywords": message})
+
+    def search() -> ToolOutput:
+        output = run(use, index=lambda: index, source=Table(CATALOG), max_results=4)
+        ran.append(output)
+        return output
+
+    return decide({"message": message, "hasHistory": False, "shown": []}, search), ran
+
+
+def test_a_search_that_finds_what_was_asked_is_handed_over(index: SearchIndex) -> None:
+    (answer, handed), ran = searching(index, "A light laptop under $1000")  # type: ignore[misc]
+    assert (answer.searchFirst, answer.reason, answer.searched) == (True, "searched", True)
+    assert handed is ran[0] and handed.ledger.products
+    assert answer.trace is None  # the output's own trace line goes with it
+
+
+@pytest.mark.parametrize("message", ["Do you sell kayaks?", "qwxzy vbnmk"])
+def test_a_search_that_found_nothing_for_the_words_is_not_handed_over(
+    index: SearchIndex, message: str
+) -> None:
+    (answer, handed), ran = searching(index, message)  # type: ignore[misc]
+    assert (answer.searchFirst, answer.reason, answer.searched) == (False, "nothing_found", True)
+    assert handed is None and len(ran) == 1
+    # and its line is kept, for an answer the catalog gives without a model
+    assert answer.trace == ran[0].trace
+
+
+def test_words_that_decide_alone_are_never_searched(index: SearchIndex) -> None:
+    (answer, handed), ran = searching(index, "What is your return policy?")  # type: ignore[misc]
+    assert (answer.searchFirst, answer.reason, answer.searched) == (False, "store_question", False)
+    assert handed is None and ran == []
+
+
+def test_a_search_that_failed_is_left_to_the_model() -> None:
+    use = ToolUse(toolUseId="search-first", name="lookup_inventory", input={"keywords": "laptop"})
+    failed = ToolCall(use).failure(FailureKind.UNAVAILABLE, "The catalog is unavailable.", "down")
+    ask = FirstAsk(message="laptop")
+    assert after_search(ask, failed) == Reason.SEARCH_FAILED
+
+
+def test_every_reason_is_named_in_the_limits_doc() -> None:
+    limits = (Path(__file__).parents[2] / "docs" / "limits.md").read_text(encoding="utf-8")
+    section = limits.split("## Search first", 1)[1].split("\n## ", 1)[0]
+    assert {f"`{r}`" for r in Reason} <= set(re.findall(r"`[a-z_]+`", section))
