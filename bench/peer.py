@@ -29,6 +29,7 @@ from strands import Agent, ToolContext, tool
 from strands.models.bedrock import BedrockModel
 
 import registry
+from bench.first import SONNET_45_LATENCY
 from bench.fmt import kib, ms
 from bench.scenarios import ask, local_system
 from bench.standin import FAKE_CREDENTIALS, Call, OfflineBedrock
@@ -53,6 +54,10 @@ def _row(
         ),
         "output_tokens": sum(c.usage.get("outputTokens", 0) for c in calls),
         "model_calls": len(calls),
+        # The model's share of the shopper's wait at Claude Sonnet 4.5's latency (bench.first)
+        "modelled_model_s": sum(
+            SONNET_45_LATENCY.call_seconds(c.usage.get("outputTokens", 0)) for c in calls
+        ),
         "wall_ms": wall_ms,
         "largest_request_bytes": max((c.request_bytes for c in calls), default=0),
         "tools": tools,
@@ -215,7 +220,13 @@ def run(questions: tuple[str, ...], web_env: Mapping[str, str]) -> dict[str, Any
     means = {
         loop: {
             key: statistics.fmean(r[key] for r in by_loop[loop])
-            for key in ("input_tokens", "output_tokens", "model_calls", "wall_ms")
+            for key in (
+                "input_tokens",
+                "output_tokens",
+                "model_calls",
+                "modelled_model_s",
+                "wall_ms",
+            )
         }
         | {"largest_request_bytes": max(r["largest_request_bytes"] for r in by_loop[loop])}
         for loop in LOOPS
@@ -229,7 +240,8 @@ def table(peer: dict[str, Any]) -> list[str]:
     def cell(f: dict[str, Any]) -> str:
         return (
             f"{f['input_tokens']:,.0f} in / {f['output_tokens']:,.0f} out · "
-            f"{f['model_calls']:g} calls · {ms(f['wall_ms'])} · {kib(f['largest_request_bytes'])}"
+            f"{f['model_calls']:g} calls ({f['modelled_model_s']:.1f} s at Sonnet 4.5) · "
+            f"{ms(f['wall_ms'])} · {kib(f['largest_request_bytes'])}"
         )
 
     lines = [
@@ -237,8 +249,9 @@ def table(peer: dict[str, Any]) -> list[str]:
         "Bedrock's Converse wire format on 127.0.0.1) answers all three loops, with the same "
         "system prompt and the same three tool specs; its token counts are its own approximation "
         "(one token per four characters), the same for all three. Per question: input and output "
-        "tokens summed over the question's model calls, model calls, wall time, and the largest "
-        "request body the stand-in received.",
+        "tokens summed over the question's model calls, model calls (and the seconds they would "
+        "take at Claude Sonnet 4.5's latency, section 14), wall time, and the largest request "
+        "body the stand-in received.",
         "",
         "*storechat*: the state machine in moto's interpreter, its Converse Lambda's real "
         "Bedrock provider; wall time from `StartExecution` until the runner's polling sees the "

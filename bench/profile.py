@@ -59,6 +59,9 @@ class Profile:
     """Questions of the long dev-server session whose memory is measured (``bench.memory``)."""
     serve_every: int = 50
     """Questions between two measures of its resident set."""
+    first_follow_ups: int = 8
+    """Turns of the bench's session asked after the token questions in the search-first
+    comparison (``bench.first``): follow-ups in their real share of a shop's questions."""
     seed: int = 7
 
 
@@ -118,4 +121,5 @@ QUICK = Profile(
     red_team_cases=3,
     serve_questions=12,
     serve_every=6,
+    first_follow_ups=2,
 )

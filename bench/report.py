@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from bench import churn, coldstart, cost, memory, peer, redteam, search, summary, trace
+from bench import churn, coldstart, cost, first, memory, peer, redteam, search, summary, trace
 from bench.fmt import kib, ms, n, pct
 from bench.fmt import table as _table
 
@@ -25,6 +25,7 @@ SECTIONS = (
     "## 11. A catalog that changes all day",
     "## 12. Red team",
     "## 13. A long dev-server session's memory",
+    "## 14. Search first against model first",
     "## What these figures do not measure",
     "## Run",
 )
@@ -398,6 +399,7 @@ def markdown(results: dict[str, Any]) -> str:
         lambda r: churn.table(r["churn"]),
         lambda r: redteam.table(r["red_team"]),
         lambda r: memory.table_lines(r["serve_memory"]),
+        lambda r: first.table(r["first"], r["first"]["all_in_usd_per_1k"]),
         _notes,
         _run,
     )

@@ -23,6 +23,7 @@ from bench import (
     churn,
     coldstart,
     cost,
+    first,
     history,
     lambdas,
     peer,
@@ -344,6 +345,10 @@ def collect(profile: Profile) -> dict[str, Any]:
                 for model_id in prices["models"]
             },
         )
+        searching_first = clock.run(
+            "search first against model first",
+            lambda: first.run(profile.token_questions, profile.first_follow_ups, web, prices),
+        )
         loops = clock.run(
             "three loops side by side",
             lambda: peer.run(TOKEN_QUESTIONS[: profile.token_questions], web),
@@ -471,6 +476,10 @@ def collect(profile: Profile) -> dict[str, Any]:
     results["cost"]["as_deployed"] = as_deployed.as_deployed(results["cost"], live["cost"])
     results["search"] = engine
     results["peer"] = loops
+    headline = prices["headline_model"]
+    infra_usd = results["cost"]["per_1k_questions"][headline]["infrastructure_usd"]
+    searching_first["all_in_usd_per_1k"] = first.all_in_usd(searching_first, infra_usd, headline)
+    results["first"] = searching_first
     results["cold_starts"] = cold
     results["churn"] = [churned]
     results["red_team"] = red_team

@@ -141,6 +141,7 @@ def local_system(
     env: Mapping[str, str] | None = None,
     overrides: Mapping[str, Handler] | None = None,
     tuning: Mapping[str, int] | None = None,
+    search_first: bool = True,
 ) -> Iterator[LocalStorechat]:
     with LocalStorechat(
         model=model,
@@ -148,6 +149,7 @@ def local_system(
         env={**web_env, **(env or {})},
         overrides=overrides,
         tuning=tuning,
+        search_first=search_first,
     ) as local:
         yield local
 

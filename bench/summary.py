@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bench import memory
+from bench import first, memory
 from bench.fmt import kib, ms, n, pct, usd
 from bench.peer import LABELS, LOOPS
 from registry import FUNCTIONS
@@ -52,6 +52,9 @@ TARGETS: tuple[Target, ...] = (
     ),
     Target("cold_invoke_cpu_limited", None, 1, False, "yes: at each function's CPU share"),
     Target("churn_snapshots_published", "200000", 0, True, "none for price and stock changes"),
+    Target("model_calls_per_question", "search_first", 1.3, True, "≤ 1.3 (issue 31)"),
+    Target("search_first_answer_ratio_p50", None, 0.65, True, "≤ 0.65 (issue 31)"),
+    Target("search_first_cost_per_1k_questions_usd", "search_first", 4.00, True, "≤ $4.00"),
 )
 """Issue 12's targets, which are stated for Claude Sonnet 4.5 (Claude Haiku 4.5's figures
 are reported beside them without a target), and issue 17's. The bench only reports."""
@@ -107,6 +110,28 @@ def flat(r: dict[str, Any]) -> dict[str, Any]:
         "red_team_hostile_claims": r["red_team"]["totals"]["claims"],
         "red_team_cases": r["red_team"]["totals"]["cases"],
         "serve_rss_growth_mb": {mode: m["growth_mb"] for mode, m in r["serve_memory"].items()},
+        **_first(r["first"]),
+    }
+
+
+def _first(f: dict[str, Any]) -> dict[str, Any]:
+    loops = f["loops"]
+    modelled = {loop: loops[loop]["modelled_s"] for loop in loops}
+    return {
+        "model_calls_per_question": {
+            loop: _round(loops[loop]["model_calls_per_question"], 3) for loop in loops
+        },
+        "modelled_answer_seconds_p50": {loop: _round(m["p50"], 3) for loop, m in modelled.items()},
+        "modelled_answer_seconds_p95": {loop: _round(m["p95"], 3) for loop, m in modelled.items()},
+        "search_first_answer_ratio_p50": _round(
+            modelled["search_first"]["p50"] / modelled["model_first"]["p50"]
+        ),
+        "search_first_wall_seconds_p50": {
+            loop: _round(loops[loop]["wall_ms"]["p50"] / 1000, 3) for loop in loops
+        },
+        "search_first_cost_per_1k_questions_usd": {
+            loop: _round(value, 6) for loop, value in f["all_in_usd_per_1k"].items()
+        },
     }
 
 
@@ -139,6 +164,12 @@ _FORMATS: dict[str, Callable[[float], str]] = {
     "red_team_hostile_claims": lambda v: f"{v:,.0f}",
     "red_team_cases": lambda v: f"{v:,.0f}",
     "serve_rss_growth_mb": lambda v: f"{v:+,.1f} MB",
+    "model_calls_per_question": lambda v: f"{v:.2f}",
+    "modelled_answer_seconds_p50": lambda v: f"{v:.2f} s",
+    "modelled_answer_seconds_p95": lambda v: f"{v:.2f} s",
+    "search_first_answer_ratio_p50": lambda v: f"{v:.2f}",
+    "search_first_wall_seconds_p50": lambda v: f"{v:.2f} s",
+    "search_first_cost_per_1k_questions_usd": usd,
 }
 
 _MEANING = {
@@ -164,6 +195,12 @@ _MEANING = {
     "red_team_hostile_claims": "red team: hostile claims its cases plant",
     "red_team_cases": "red team: cases run (evals/redteam/, obedient model)",
     "serve_rss_growth_mb": "resident set growth of a long `storechat serve` session (section 13)",
+    "model_calls_per_question": "model calls per question, by loop (section 14)",
+    "modelled_answer_seconds_p50": "the shopper's wait at Sonnet 4.5's latency, p50 (section 14)",
+    "modelled_answer_seconds_p95": "the shopper's wait at Sonnet 4.5's latency, p95 (section 14)",
+    "search_first_answer_ratio_p50": "modelled wait p50, search first ÷ model first",
+    "search_first_wall_seconds_p50": "wall time p50 with moto's engine, by loop",
+    "search_first_cost_per_1k_questions_usd": "per 1,000 questions, Sonnet 4.5, all in, by loop",
 }
 
 
@@ -175,6 +212,8 @@ def _key_label(figure: str, key: str) -> str:
         return LABELS[key]
     if figure == "serve_rss_growth_mb":
         return memory.LABELS[key]
+    if key in first.LABELS:
+        return first.LABELS[key]
     if figure == "cold_invoke_share_of_timeout" and ":" in key:  # lookup_inventory:200000
         function, products = key.split(":", 1)
         return f"{function}, {int(products):,} products"

@@ -104,6 +104,16 @@ def test_quick_run_writes_every_section_with_measured_numbers(tmp_path: Path) ->
     assert all(m["statuses"] == {"200": m["questions"]} for m in served.values())
     assert served["kept"]["executions_held_at_end"] == served["kept"]["questions"]
     assert served["forgotten"]["executions_held_at_end"] < served["kept"]["questions"]
+    # And searching first against the model going first: both loops asked every question,
+    # each model call and wait counted, and the figure that compares them
+    searched = results["first"]
+    assert len(searched["questions"]) == 4  # two token questions and two session turns
+    for loop in ("search_first", "model_first"):
+        assert summary["model_calls_per_question"][loop] >= 1, loop
+        assert summary["modelled_answer_seconds_p50"][loop] >= 1.8, loop  # a call's first token
+        assert summary["search_first_cost_per_1k_questions_usd"][loop] > 0, loop
+    assert _number(summary["search_first_answer_ratio_p50"])
+    assert "## 14. Search first against model first" in markdown
     for name in summary:
         assert f"`{name}" in markdown, name
     assert "≤ $5.00" in markdown and "not measured in this profile" in markdown
