@@ -6,7 +6,7 @@ With search first, the first request of a turn already ends with an assistant
 always. When the search serves the one lookup its plan makes (without dropping the
 shopper's words it found as many products as an answer recommends, each meeting every
 constraint that lookup states, with no filter the lookup does not state, in the order it
-asks for or, for the order a use takes, ranked toward it; fewer only when it counted and
+asks for, searching no word that narrows that order; fewer only when it counted and
 showed every match of the lookup's words; or the product it names), the result is that
 lookup's, in round 1: the model asks only for the rest of its plan (reviews, a book's
 facts) with the search's products by id, which the loop shrinks to a brief before the
@@ -27,9 +27,9 @@ from storechat.offline.answer import RECOMMENDED, constraints_for
 from storechat.offline.checks import Constraints, shortfalls
 from storechat.offline.messages import ToolOutcome, content_blocks, read_rounds, text_of
 from storechat.offline.names import matches, name_tokens
-from storechat.offline.plan import Ask, Call, Done
+from storechat.offline.plan import Ask, Call, Done, plan_next
 from storechat.offline.product import Product
-from storechat.offline.vocabulary import FORM_FACTORS, LOOKUP, OS_LABEL, USE_SORT
+from storechat.offline.vocabulary import FORM_FACTORS, LOOKUP, OS_LABEL
 
 OWN_TOOL_USE: Final = "tooluse_off_"
 """How this model's own toolUse ids start; they come with a sentence before them."""
@@ -101,11 +101,13 @@ def own_turn(
         return Turn([[mine], *own], [])
     refetch = Call(LOOKUP, {"productIds": given.found_ids}, "again")
     if not own:
+        if plan_next(ask, [Done(lookup, mine)], frozenset({LOOKUP})):
+            return Turn([], rest)  # a round 2 follows (a named book sold out): it fetches them
         # The loop shrinks the search to a brief once the rest comes back: its products
         # are fetched by id in the same round, not in a round of their own.
         return Turn([], [*rest, refetch])
     fetched = next((o for o in own[0] if o.name == LOOKUP and o.tool_input == refetch.input), None)
-    if fetched is not None and fetched.data is not None:
+    if fetched is not None and fetched.data is not None and not fetched.brief:
         restored = _as_planned(_refetched(given, fetched), lookup)
         return Turn([[restored, *(o for o in own[0] if o is not fetched)], *own[1:]], rest)
     # Round 1 is the search and the rest; a round 2 of its own refetches what a brief lost.
@@ -146,7 +148,9 @@ def serves(ask: Ask, lookup: Call, given: ToolOutcome) -> bool:
     return (
         _enough(products, data, request)
         and not _reads_more(understood, request, c)
-        and _in_order(ask, understood, sort_by)
+        # The first few by relevance are not the first few in the order asked for.
+        and (not sort_by or understood.get("sortBy") == sort_by)
+        and (not sort_by or _narrows_no_more(understood, request, raw))
         and all(_meets(p, r, c, request) for p, r in zip(products, raw, strict=True))
     )
 
@@ -168,15 +172,19 @@ def _enough(products: list[Product], data: dict[str, Any], request: dict[str, An
     return bool(words) and set(words) <= {str(w).casefold() for w in searched}
 
 
-def _in_order(ask: Ask, understood: dict[str, Any], sort_by: str | None) -> bool:
-    """Whether the search ranked in the order ``sort_by`` asks for: sorted by it, or, for
-    the order a use takes ("for travel": lightest first) and no order the shopper said,
-    ranked by that use toward it (``favours``). The first few by relevance alone are not
-    the first few in an order."""
-    if not sort_by or understood.get("sortBy") == sort_by:
-        return True
-    from_use = ask.intent.sort_by is None and USE_SORT.get(ask.intent.use or "") == sort_by
-    return from_use and understood.get("favours") == sort_by
+def _narrows_no_more(
+    understood: dict[str, Any], request: dict[str, Any], raw: list[dict[str, Any]]
+) -> bool:
+    """Whether a sorted search matched no fewer products than the lookup: each word it
+    searched is one of the lookup's, or names every product it showed (a line the
+    shopper named, "iphone"). A word of a description ("on one *charge*") leaves the
+    first in the order among the products that say it, not among all."""
+    held = set(str(request.get("keywords") or "").casefold().split())
+    names = [str(r.get("name", "")).casefold() for r in raw]
+    return all(
+        word in held or all(word in name for name in names)
+        for word in (str(w).casefold() for w in understood.get("searched") or [])
+    )
 
 
 def _reads_more(understood: dict[str, Any], request: dict[str, Any], c: Constraints) -> bool:
