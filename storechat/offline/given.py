@@ -6,8 +6,11 @@ With search first, the first request of a turn already ends with an assistant
 always. When the search serves the one lookup its plan makes (without dropping the
 shopper's words it found as many products as an answer recommends, each meeting every
 constraint that lookup states, with no filter the lookup does not state, in the order it
-asks for; or the product it names), the result is that lookup's, in round 1: the model
-asks only for the rest of its plan (reviews, a book's facts), or answers at once. When
+asks for, searching no word that narrows that order; fewer only when it counted and
+showed every match of the lookup's words; or the product it names), the result is that
+lookup's, in round 1: the model asks only for the rest of its plan (reviews, a book's
+facts) with the search's products by id, which the loop shrinks to a brief before the
+answer, or answers at once. When
 it does not serve, the model asks for its whole plan as if no search had been run; the
 search stays in the history but is no round of the model's own.
 """
@@ -24,13 +27,16 @@ from storechat.offline.answer import RECOMMENDED, constraints_for
 from storechat.offline.checks import Constraints, shortfalls
 from storechat.offline.messages import ToolOutcome, content_blocks, read_rounds, text_of
 from storechat.offline.names import matches, name_tokens
-from storechat.offline.plan import Ask, Call, Done
+from storechat.offline.plan import Ask, Call, Done, plan_next
 from storechat.offline.product import Product
 from storechat.offline.vocabulary import FORM_FACTORS, LOOKUP, OS_LABEL
 
 OWN_TOOL_USE: Final = "tooluse_off_"
 """How this model's own toolUse ids start; they come with a sentence before them."""
 ON_SALE: Final = "on sale"
+_READ_APART: Final = ("category", "sortBy", "favours", "searched")
+"""What the search says it read that is no filter to match: the category (checked on each
+product), the order, the order a use leans to and the words searched."""
 
 
 def handed_over(messages: list[dict[str, Any]]) -> ToolOutcome | None:
@@ -61,8 +67,9 @@ def handed_over(messages: list[dict[str, Any]]) -> ToolOutcome | None:
 @dataclass(frozen=True)
 class Turn:
     """The turn as the model's own: its rounds, the given search in round 1 when it
-    serves; the calls round 1 still needs; and the given products to fetch again when
-    the loop has shrunk them to a brief before the answer."""
+    serves; the calls round 1 still needs (with the given products by id, which the loop
+    shrinks to a brief before the answer); and those products to fetch again when round
+    1 did not."""
 
     rounds: list[list[ToolOutcome]]
     pending: list[Call]
@@ -92,11 +99,28 @@ def own_turn(
     rest = [c for c in plan if c is not lookup]
     if not rest:
         return Turn([[mine], *own], [])
+    refetch = Call(LOOKUP, {"productIds": given.found_ids}, "again")
     if not own:
-        return Turn([], rest)
+        if plan_next(ask, [Done(lookup, mine)], frozenset({LOOKUP})):
+            return Turn([], rest)  # a round 2 follows (a named book sold out): it fetches them
+        # The loop shrinks the search to a brief once the rest comes back: its products
+        # are fetched by id in the same round, not in a round of their own.
+        return Turn([], [*rest, refetch])
+    fetched = next((o for o in own[0] if o.name == LOOKUP and o.tool_input == refetch.input), None)
+    if fetched is not None and fetched.data is not None and not fetched.brief:
+        restored = _as_planned(_refetched(given, fetched), lookup)
+        return Turn([[restored, *(o for o in own[0] if o is not fetched)], *own[1:]], rest)
     # Round 1 is the search and the rest; a round 2 of its own refetches what a brief lost.
-    again = [Call(LOOKUP, {"productIds": given.found_ids}, "again")] if given.brief else []
-    return Turn([[mine, *own[0]], *own[1:]], rest, again)
+    return Turn([[mine, *own[0]], *own[1:]], rest, [refetch] if given.brief else [])
+
+
+def _refetched(given: ToolOutcome, fetched: ToolOutcome) -> ToolOutcome:
+    """The given search with the products fetched again by id, in the search's order."""
+    data = dict(fetched.data or {})
+    place = {pid: n for n, pid in enumerate(given.found_ids)}
+    products = [p for p in data.get("products") or [] if isinstance(p, dict)]
+    data["products"] = sorted(products, key=lambda p: place.get(p.get("productId"), len(place)))
+    return replace(given, data=data, brief=False)
 
 
 def serves(ask: Ask, lookup: Call, given: ToolOutcome) -> bool:
@@ -121,14 +145,45 @@ def serves(ask: Ask, lookup: Call, given: ToolOutcome) -> bool:
     request = lookup.input
     understood = data.get("understood") or {}
     sort_by = request.get("sortBy")
-    # Fewer than an answer recommends may be the shopper's other words narrowing the
-    # search ("a laptop that *weighs* under 1.3 kg" finds one of three): the lookup tells.
     return (
-        len(products) >= RECOMMENDED
+        _enough(products, data, request)
         and not _reads_more(understood, request, c)
         # The first few by relevance are not the first few in the order asked for.
         and (not sort_by or understood.get("sortBy") == sort_by)
+        and (not sort_by or _narrows_no_more(understood, request, raw))
         and all(_meets(p, r, c, request) for p, r in zip(products, raw, strict=True))
+    )
+
+
+def _enough(products: list[Product], data: dict[str, Any], request: dict[str, Any]) -> bool:
+    """Whether the search showed as many products as the lookup would find.
+
+    Fewer than an answer recommends may be the shopper's other words narrowing the search
+    ("a laptop that *weighs* under 1.3 kg" finds one of three): the lookup tells. Not when
+    the search counted every match and showed it, and searched each of the lookup's words
+    (``searched``): a product the lookup finds has one of them, so it was counted."""
+    if len(products) >= RECOMMENDED:
+        return True
+    count = data.get("count")
+    searched = (data.get("understood") or {}).get("searched")
+    if not isinstance(count, int) or count != len(products) or not isinstance(searched, list):
+        return False
+    words = str(request.get("keywords") or "").casefold().split()
+    return bool(words) and set(words) <= {str(w).casefold() for w in searched}
+
+
+def _narrows_no_more(
+    understood: dict[str, Any], request: dict[str, Any], raw: list[dict[str, Any]]
+) -> bool:
+    """Whether a sorted search matched no fewer products than the lookup: each word it
+    searched is one of the lookup's, or names every product it showed (a line the
+    shopper named, "iphone"). A word of a description ("on one *charge*") leaves the
+    first in the order among the products that say it, not among all."""
+    held = set(str(request.get("keywords") or "").casefold().split())
+    names = [str(r.get("name", "")).casefold() for r in raw]
+    return all(
+        word in held or all(word in name for name in names)
+        for word in (str(w).casefold() for w in understood.get("searched") or [])
     )
 
 
@@ -142,7 +197,7 @@ def _reads_more(understood: dict[str, Any], request: dict[str, Any], c: Constrai
         elif key == "onSale":
             if ON_SALE not in str(request.get("keywords") or ""):
                 return True
-        elif key not in ("category", "sortBy") and request.get(key) != value:
+        elif key not in _READ_APART and request.get(key) != value:
             return True  # the category is checked on each product, the order apart
     return False
 

@@ -157,7 +157,7 @@ def test_phones_with_great_cameras_finds_camera_phones(index: SearchIndex) -> No
 
 def test_words_are_understood_as_filters_and_the_model_is_told_so(index: SearchIndex) -> None:
     seen = told(ask(index, {"keywords": "samsung phone under $500"}))
-    assert seen["understood"] == {"category": "MOBILE", "maxPrice": 500}
+    assert seen["understood"] == {"category": "MOBILE", "maxPrice": 500, "searched": ["samsung"]}
     assert seen["products"] and all(p["price"] <= 500 for p in seen["products"])
 
 

@@ -165,30 +165,84 @@ def test_a_named_product_the_search_found_is_confirmed_in_one_call(index: Search
 # ----------------------------------------------------------------- its own search instead
 
 
+@pytest.mark.parametrize(
+    ("question", "heading", "spec", "lightest"),
+    [
+        ("Which phone has the biggest battery?", "Best phones (longest battery first)",
+         "batteryMah", False),
+        ("What is the lightest laptop?", "Best laptops (lightest first)", "weightKg", True),
+        # French, read by the search as the English order
+        ("Quel est le téléphone le plus léger ?", "Best phones (lightest first)", "weightG",
+         True),
+    ],
+)  # fmt: skip
+def test_an_order_the_search_kept_is_answered_in_one_call(
+    index: SearchIndex, question: str, heading: str, spec: str, lightest: bool
+) -> None:
+    # Given the search of a question that asks for an order, which sorted by it
+    messages = searched_first(index, question)
+
+    # When the model gets the first request
+    reply = OfflineModel().converse(make_request(messages))
+
+    # Then it answers at once, leading with the product first in that order in stock
+    assert reply["stopReason"] == "end_turn"
+    text = answer_text(reply)
+    assert text.startswith(heading + ":\n1. ")
+    category = BY_ID[cited(text)[0]]["category"]
+    kinds = [p for p in CATALOG if p["category"] == category and p["stock"] > 0]
+    values = [p["specs"][spec] for p in kinds if spec in p["specs"]]
+    best = min(values) if lightest else max(values)
+    assert BY_ID[cited(text)[0]]["specs"][spec] == best
+
+
+@pytest.mark.parametrize(
+    ("question", "own_search"),
+    [
+        # ranked toward light laptops, not sorted lightest first
+        ("a laptop for travel",
+         {"category": "COMPUTERS", "keywords": "laptop", "sortBy": "weight"}),
+        # sorted, but only among the laptops whose text says "charge"
+        ("Which laptop lasts the longest on one charge?",
+         {"category": "COMPUTERS", "keywords": "laptop", "sortBy": "battery"}),
+    ],
+)  # fmt: skip
+def test_a_search_not_in_the_order_over_all_matches_gets_the_models_own_search(
+    index: SearchIndex, question: str, own_search: dict[str, Any]
+) -> None:
+    messages = searched_first(index, question)
+
+    first = OfflineModel().converse(make_request(messages))
+
+    assert first["stopReason"] == "tool_use"
+    assert [u["input"] for u in tool_uses(first)] == [own_search]
+
+
 def test_an_order_the_search_did_not_keep_gets_the_models_own_search(
     index: SearchIndex,
 ) -> None:
-    # Given the search of "the biggest battery", which found phones by relevance
-    messages = searched_first(index, "Which phone has the biggest battery?")
+    # Given the search of "a good camera", which ranked phones toward their cameras but
+    # did not sort them, while the model reads the words as an order
+    messages = searched_first(index, "Which phone has a good camera?")
     model = OfflineModel()
 
     # When the model gets the first request
     first = model.converse(make_request(messages))
 
-    # Then it asks for phones biggest battery first, as it would have without the search
+    # Then it asks for phones best camera first, as it would have without the search
     assert first["stopReason"] == "tool_use"
     (own,) = tool_uses(first)
-    assert own["input"] == {"category": "MOBILE", "sortBy": "battery"}
+    assert own["input"] == {"category": "MOBILE", "sortBy": "camera"}
 
     # And with that result it answers (the search given first is no round of its own),
-    # leading with a phone of the biggest battery the catalog has in stock
+    # leading with a phone of the best camera the catalog has in stock
     final = model.converse(make_request(answered(messages, first, lookup(index, own["input"]))))
     assert final["stopReason"] == "end_turn"
     text = answer_text(final)
-    assert text.startswith("Best phones (longest battery first):\n1. ")
+    assert text.startswith("Best phones for photos (best camera first):\n1. ")
     phones = [p for p in CATALOG if p["category"] == "MOBILE" and p["stock"] > 0]
-    biggest = max(p["specs"]["batteryMah"] for p in phones)
-    assert BY_ID[cited(text)[0]]["specs"]["batteryMah"] == biggest
+    best = max(p["specs"]["cameraMp"] for p in phones)
+    assert BY_ID[cited(text)[0]]["specs"]["cameraMp"] == best
 
 
 def test_a_brand_carried_from_an_earlier_turn_gets_the_models_own_search(
@@ -275,15 +329,16 @@ def test_the_shoppers_words_as_the_model_would_search_them_are_its_own_search(
 def test_a_misreading_of_a_word_the_model_did_not_search_for_is_not_said(
     index: SearchIndex,
 ) -> None:
-    # Given a search that read "sell" as "cell" and still found Chromebooks
-    messages = searched_first(index, "Do you sell Chromebooks?")
-    assert '"sell": "cell"' in json.dumps(messages[-1])
+    # Given a search that read "shell" (a slip for "sell", which is no search word) as
+    # "cell" and still found Chromebooks
+    messages = searched_first(index, "Do you shell Chromebooks?")
+    assert '"shell": "cell"' in json.dumps(messages[-1])
 
     reply = OfflineModel().converse(make_request(messages))
 
     text = answer_text(reply)
     assert text.startswith("Best ChromeOS computers:\n1. ")
-    assert "sell" not in text
+    assert "shell" not in text
 
 
 def test_a_named_product_out_of_stock_gets_the_nearest_in_a_second_call(
@@ -324,47 +379,102 @@ XPS_REVIEWS = {
 }
 
 
-def test_a_review_question_asks_only_for_the_reviews(index: SearchIndex) -> None:
+def test_a_review_question_asks_for_the_reviews_and_the_products_found_by_id(
+    index: SearchIndex,
+) -> None:
     # Given the search of a review question, which found the Dell XPS 13
     messages = searched_first(index, "What do reviews say about the Dell XPS 13?")
     model = OfflineModel()
+    ids = given_ids(messages)
 
-    # When the model gets the first request, Then it asks for the reviews alone
+    # When the model gets the first request, Then it asks for the reviews, and for the
+    # products the search found by id (the loop shrinks the search before the answer);
+    # the search itself is not run again
     first = model.converse(make_request(messages))
     assert [(u["name"], u["input"]) for u in tool_uses(first)] == [
-        ("get_computer_reviews", {"query": "Dell XPS 13"})
+        ("get_computer_reviews", {"query": "Dell XPS 13"}),
+        ("lookup_inventory", {"productIds": ids}),
     ]
 
     # And with them it answers about the laptop the search found, and the reviews
-    final = model.converse(make_request(answered(messages, first, success(XPS_REVIEWS))))
+    fetched = lookup(index, {"productIds": ids})
+    final = model.converse(make_request(answered(messages, first, success(XPS_REVIEWS), fetched)))
     assert final["stopReason"] == "end_turn"
     text = answer_text(final)
     assert text.startswith("We carry the Dell XPS 13 9340 [CMP-007]: in stock")
     assert "What reviewers say about Dell XPS 13: “Dell XPS 13 review: still the one" in text
 
 
-def test_a_search_shrunk_to_a_brief_before_the_answer_is_fetched_again(
-    index: SearchIndex,
-) -> None:
-    # Given a review question whose search served, and the loop that has shrunk that
-    # search's result to a brief once the reviews came back
-    messages = searched_first(index, "What do reviews say about the Dell XPS 13?")
-    model = OfflineModel()
-    first = model.converse(make_request(messages))
-    ids = given_ids(messages)
-    messages[-1] = {
+def _shrunk(messages: Messages, ids: list[str]) -> Messages:
+    """``messages`` with the given search's result shrunk to a brief, as the loop does."""
+    brief = {"earlierResult": "10 products", "productIds": ids}
+    shrunk = list(messages)
+    place = next(i for i, m in enumerate(shrunk) if given_result(m))
+    shrunk[place] = {
         "role": "user",
         "content": [
             {
                 "toolResult": {
                     "toolUseId": GIVEN_ID,
                     "status": "success",
-                    "content": [{"json": {"earlierResult": "10 products", "productIds": ids}}],
+                    "content": [{"json": brief}],
                 }
             }
         ],
     }
-    messages = answered(messages, first, success(XPS_REVIEWS))
+    return shrunk
+
+
+def given_result(message: dict[str, Any]) -> bool:
+    return any(b.get("toolResult", {}).get("toolUseId") == GIVEN_ID for b in message["content"])
+
+
+def test_a_search_shrunk_to_a_brief_is_answered_from_the_products_fetched_beside(
+    index: SearchIndex,
+) -> None:
+    # Given a review question whose search served, the model's round of the reviews and
+    # the search's products by id, and the loop that has shrunk the search to a brief
+    messages = searched_first(index, "What do reviews say about the Dell XPS 13?")
+    model = OfflineModel()
+    ids = given_ids(messages)
+    first = model.converse(make_request(messages))
+    fetched = lookup(index, {"productIds": ids})
+    messages = _shrunk(answered(messages, first, success(XPS_REVIEWS), fetched), ids)
+
+    # When the model gets the results, Then it answers from them, with no round more
+    final = model.converse(make_request(messages))
+    assert final["stopReason"] == "end_turn"
+    text = answer_text(final)
+    assert text.startswith("We carry the Dell XPS 13 9340 [CMP-007]: in stock")
+    assert "What reviewers say about Dell XPS 13" in text
+
+
+def test_a_search_shrunk_to_a_brief_with_no_products_fetched_beside_is_fetched_again(
+    index: SearchIndex,
+) -> None:
+    # Given a review question whose search served, a round of the reviews alone, and the
+    # loop that has shrunk the search to a brief
+    messages = searched_first(index, "What do reviews say about the Dell XPS 13?")
+    model = OfflineModel()
+    ids = given_ids(messages)
+    reviews_only = {
+        "output": {
+            "message": {
+                "role": "assistant",
+                "content": [
+                    {"text": "Let me check what reviewers say about Dell XPS 13."},
+                    {
+                        "toolUse": {
+                            "toolUseId": "tooluse_off_2_0",
+                            "name": "get_computer_reviews",
+                            "input": {"query": "Dell XPS 13"},
+                        }
+                    },
+                ],
+            }
+        }
+    }
+    messages = _shrunk(answered(messages, reviews_only, success(XPS_REVIEWS)), ids)
 
     # When the model gets the reviews, Then it asks for the search's products again
     again = model.converse(make_request(messages))
@@ -378,15 +488,17 @@ def test_a_search_shrunk_to_a_brief_before_the_answer_is_fetched_again(
     assert "What reviewers say about Dell XPS 13" in text
 
 
-def test_a_book_question_asks_only_for_the_books_facts(index: SearchIndex) -> None:
+def test_a_book_question_asks_for_the_books_facts_and_the_book_by_id(index: SearchIndex) -> None:
     # Given the search of a question about a book, which found it
     messages = searched_first(index, "Tell me about the book The Hobbit")
     model = OfflineModel()
 
-    # When the model gets the first request, Then it asks for the book's facts alone
+    # When the model gets the first request, Then it asks for the book's facts, and for
+    # the book the search found by id
     first = model.converse(make_request(messages))
     assert [(u["name"], u["input"]) for u in tool_uses(first)] == [
-        ("get_book_info", {"query": "The Hobbit"})
+        ("get_book_info", {"query": "The Hobbit"}),
+        ("lookup_inventory", {"productIds": ["BK-020"]}),
     ]
 
     # And answers with the book in stock and its facts
@@ -394,10 +506,34 @@ def test_a_book_question_asks_only_for_the_books_facts(index: SearchIndex) -> No
         "query": "The Hobbit",
         "results": [{"title": "The Hobbit", "authors": ["J.R.R. Tolkien"], "year": 1937}],
     }
-    final = model.converse(make_request(answered(messages, first, success(facts))))
+    fetched = lookup(index, {"productIds": ["BK-020"]})
+    final = model.converse(make_request(answered(messages, first, success(facts), fetched)))
     text = answer_text(final)
     assert text.startswith("We carry The Hobbit [BK-020]: in stock")
     assert "“The Hobbit” by J.R.R. Tolkien (1937)" in text
+
+
+@pytest.mark.parametrize(
+    ("question", "ids"),
+    [
+        ("Do you have books by Tolkien?", ["BK-020", "BK-021"]),
+        ("Is 1984 by George Orwell a good book?", ["BK-011", "BK-010"]),
+    ],
+)
+def test_an_author_the_search_read_as_the_model_does_is_not_searched_again(
+    index: SearchIndex, question: str, ids: list[str]
+) -> None:
+    # Given the search of a question about an author's books, which searched the
+    # author's surname as the model's own search does, and found fewer than three
+    messages = searched_first(index, question)
+
+    # When the model gets the first request
+    first = OfflineModel().converse(make_request(messages))
+
+    # Then it asks for the author's facts and the books found by id, not the search again
+    uses = [(u["name"], u["input"]) for u in tool_uses(first)]
+    assert [name for name, _ in uses] == ["get_book_info", "lookup_inventory"]
+    assert uses[1][1] == {"productIds": ids}
 
 
 # ----------------------------------------------------------------- no search needed

@@ -120,7 +120,7 @@ def test_a_price_in_words_is_a_bound_and_is_reported(index: SearchIndex) -> None
     result = search(index, keywords="samsung phone under $500")
     assert ids(result) and all(BY_ID[i]["price"] <= 500 for i in ids(result))
     assert all(BY_ID[i]["brand"] == "Samsung" for i in ids(result))
-    assert result.understood == {"category": "MOBILE", "maxPrice": 500.0}
+    assert result.understood == {"category": "MOBILE", "maxPrice": 500.0, "searched": ["samsung"]}
 
 
 @pytest.mark.parametrize(

@@ -104,7 +104,7 @@ WEIGHT_KG: Final = Spec(
         "weight",
         False,
         "lightest first",
-        r"\b(?:lightest|lighter|least heavy|weighs? (?:the )?least)\b",
+        r"\b(?:lightest|lighter|least heavy|weighs? (?:the )?least|(?:least|lowest) weight)\b",
         Sort(
             "weight_desc",
             True,
@@ -246,7 +246,8 @@ SCREEN_INCHES: Final = Spec(
             "screen_asc",
             False,
             "smallest screen first",
-            r"\b(?:small|smallest|smaller|tiniest) (?:screen|display)\b",
+            # Bare "the smallest phone" is its screen; "the smallest battery" is read before.
+            r"\b(?:small|smallest|smaller|tiniest) (?:screen|display)\b|\b(?:smallest|tiniest)\b",
         ),
     ),
     Fact(

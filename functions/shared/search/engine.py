@@ -228,6 +228,13 @@ class _Search:
             for name, weight in plan.boosts.items()
             if any(self.index.has_facet(plan.category, c) for c in BOOST_COLUMNS[name])
         }
+        said = plan.understood.get("sortBy")
+        if said and not self._sortable(plan.category, said):
+            # "the best camera" among laptops: no order to keep, the words' ranking stands.
+            plan = replace(plan, sort=None, understood=_without(plan.understood, "sortBy"))
+        if not plan.sort and (leaning := self._leaning(plan, boosts)):
+            # The order the words' uses lean to ("for travel": lightest), ranked, not sorted.
+            plan = replace(plan, understood={**plan.understood, "favours": leaning})
         if not plan.has_text:
             count, exact = self._count(plan, None, None)
             order = self._order(plan, boosts)
@@ -261,6 +268,20 @@ class _Search:
             more = self._ranked(plan, plan.match_any, horizon, score, limit + len(hits))
             hits += [hit for hit in more if hit.productId not in seen][: limit - len(hits)]
         return SearchResult(hits, count, exact, relaxed, plan.understood, "relevance")
+
+    def _sortable(self, category: str | None, sort: str) -> bool:
+        """Whether products of ``category`` may have the spec ``sort`` orders by."""
+        second = SECOND_SORT.get(sort)
+        columns = [SORTS[sort][0], *([second[0]] if second else [])]
+        return any(self.index.has_facet(category, column) for column in columns)
+
+    def _leaning(self, plan: Plan, boosts: dict[str, float]) -> str | None:
+        """The ``sortBy`` the heaviest of ``boosts`` with an order follows, if any."""
+        for name, _ in sorted(boosts.items(), key=lambda kv: -kv[1]):
+            order = BOOST_ORDER[name]
+            if order and self.index.has_facet(plan.category, order[0]):
+                return next((sort for sort, how in SORTS.items() if how == order), None)
+        return None
 
     def _order(self, plan: Plan, boosts: dict[str, float]) -> Order:
         """The order of a sorted answer: ``sortBy``, else the heaviest boost's facet, else
@@ -337,3 +358,7 @@ class _Search:
             f" {order_by(order)}, p.price, p.id LIMIT ?"
         )
         return [hit(row) for row in self.db.execute(sql, [*params, limit])]
+
+
+def _without(understood: dict[str, Any], key: str) -> dict[str, Any]:
+    return {k: v for k, v in understood.items() if k != key}

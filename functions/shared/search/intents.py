@@ -202,6 +202,7 @@ _STOP_WORDS = """
     i me my mine we our you your it its this that these those some any something anything
     one ones thing things stuff item items product products
     good great nice best better really very quite super decent solid
+    do does did thanks thank hi hello hey also too now tell sell sells carry carries
     want wants need needs looking look find show get buy buying please can could would
     which what who whose that has have having like likes do does did how much many there
     recommend recommendation suggest suggestion option options

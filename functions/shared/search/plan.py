@@ -157,6 +157,10 @@ def make_plan(
     named = name_clause(query.productName) if query.productName else None
     groups = words.groups if level.words_text else []
     plan.groups = len(groups)
+    if groups:
+        # The words left to search once filters and orders took theirs, each as the
+        # shopper wrote it: a model can tell what its keywords narrowed by.
+        plan.understood["searched"] = [group[0] for group in groups]
     every = [part for part in (named, match_all(groups) if groups else None) if part]
     some = [part for part in (named, match_any(groups) if groups else None) if part]
     if some:  # words to search: FTS5 applies the categorical filters as it matches them

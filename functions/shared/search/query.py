@@ -108,7 +108,11 @@ class SearchResult:
     relaxed: list[str] = field(default_factory=list)
     """What was dropped to find anything: ``["keywords"]``, then ``["keywords", "price"]``."""
     understood: dict[str, Any] = field(default_factory=dict)
-    """What the keywords were taken to mean: ``{"category": "MOBILE", "maxPrice": 500}``."""
+    """What the keywords were taken to mean: ``{"category": "MOBILE", "maxPrice": 500,
+    "sortBy": "storage", "searched": ["samsung"]}``: filters, the order they asked for
+    ("most storage"), or, ranked by relevance, the order their uses lean to (``favours``:
+    ``"weight"`` for "travel"), and the words searched (a product with any of them is
+    counted, those with all of them rank first)."""
     ranked_by: str = "price"
     """``relevance``, or the sort applied (``price``, ``ram``...)."""
     corrected: dict[str, str] = field(default_factory=dict)

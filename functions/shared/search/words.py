@@ -10,9 +10,13 @@ Order of work on ``"cheap samsung phone under $500 with 128gb storage"``:
 1. numbers with their meaning: ``under $500`` -> maxPrice 500, ``128gb storage``
    -> minStorageGb 128 (the words are removed; a spec's phrases are declared with it,
    ``shared.catalog.specs``);
-2. phrases of :data:`~shared.search.intents.INTENTS`, longest first: ``cheap``
+2. orders said with a superlative or a comparative ("the lightest", "most storage",
+   "the best camera"): the ``sortBy`` whose words (``Sort.said``, :mod:`shared.catalog`)
+   they are, exactly as that field sorts; the words are removed, so that "lightest"
+   never has to be in a description;
+3. phrases of :data:`~shared.search.intents.INTENTS`, longest first: ``cheap``
    -> cheapest first, ``phone`` -> category MOBILE;
-3. what is left, less stop words, is searched: ``samsung``.
+4. what is left, less stop words, is searched: ``samsung``.
 """
 
 from __future__ import annotations
@@ -24,7 +28,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from shared.catalog.derive import fold
+from shared.catalog.categories import Category
+from shared.catalog.derive import fold, sorts
 from shared.catalog.derive import phrases as spec_phrases
 from shared.catalog.spec import Spec
 from shared.catalog.specs import FORM_FACTOR
@@ -161,6 +166,39 @@ def _numbers(text: str, words: Words) -> str:
     return text
 
 
+# ----------------------------------------------------------------- orders in words
+# An order's words name a degree ("the lightest", "more storage", "the best camera"); a
+# plain wish ("a good camera", "a big screen", "battery life") is a use, which ranks
+# (:data:`~shared.search.intents.INTENTS`) but does not sort.
+_DEGREE = re.compile(r"\b(?:most|least|more|less|fewest|best|better|worst|top|\w+est|\w+er)\b")
+
+
+@functools.cache
+def _orders() -> tuple[tuple[str, re.Pattern[str]], ...]:
+    """Each ``sortBy`` with the words that ask for it; a reverse is read last, so that its
+    words never take a phrase from an order read before ("smallest storage" is storage's)."""
+    said = [sort for _, sort in sorts() if sort.said]
+    reverses = {s.reverse.name for s in said if s.reverse is not None}
+    ordered = [s for s in said if s.name not in reverses] + [s for s in said if s.name in reverses]
+    return tuple((s.name, re.compile(s.said, re.IGNORECASE)) for s in ordered)
+
+
+def _order(text: str, words: Words, explicit: dict[str, Any]) -> str:
+    """``text`` without the words of an order; the first order said becomes the sort
+    unless the tool's own ``sortBy`` is given (its words go all the same)."""
+    for name, pattern in _orders():
+
+        def use(match: re.Match[str], name: str = name) -> str:
+            if not _DEGREE.search(match[0]):
+                return match[0]
+            if words.sort is None and not explicit.get("sortBy"):
+                words.sort = name
+            return " "
+
+        text = pattern.sub(use, text)
+    return text
+
+
 # ----------------------------------------------------------------- words and phrases
 
 
@@ -203,11 +241,21 @@ def _apply(intent: Intent, raw: list[str], words: Words, explicit: dict[str, Any
     words.on_sale = words.on_sale or intent.on_sale
 
 
+# "by George Orwell", "by J.R.R. Tolkien": an author, whom the catalog may name with
+# initials; the surname is the match, the given names only narrow.
+_AUTHOR = re.compile(r"\bby\s+((?:[A-Z][\w'-]*\.\s*|[A-Z][a-z'-]*\s+){1,3})[A-Z][a-z'-]+\b")
+
+
+def _given_names(keywords: str) -> set[str]:
+    """The given names of the authors ``keywords`` names with a capital after "by"."""
+    return {fold(t) for m in _AUTHOR.finditer(keywords) for t in _TOKEN.findall(m[1].casefold())}
+
+
 def parse(keywords: str, explicit: dict[str, Any] | None = None) -> Words:
     """What ``keywords`` asks for; ``explicit`` (the tool's other fields) wins over words."""
     explicit = explicit or {}
     words = Words()
-    text = _numbers(_normalized(keywords), words)
+    text = _order(_numbers(_normalized(keywords), words), words, explicit)
     raw = _TOKEN.findall(text)
     folded = [fold(t) for t in raw]
     i = 0
@@ -224,6 +272,10 @@ def parse(keywords: str, explicit: dict[str, Any] | None = None) -> Words:
                 words.groups.append((_clean(raw[i]),))
                 words.plain.append(_clean(raw[i]))
             i += 1
+    if (explicit.get("category") or words.category) == Category.BOOKS:
+        given = _given_names(keywords)
+        words.groups = [g for g in words.groups if not (len(g) == 1 and fold(g[0]) in given)]
+        words.plain = [w for w in words.plain if fold(w) not in given]
     words.groups = list(dict.fromkeys(words.groups))
     words.plain = list(dict.fromkeys(words.plain))
     return words

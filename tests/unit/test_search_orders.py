@@ -1,0 +1,163 @@
+"""Orders said in words ("the lightest", "most storage", "the best camera") sort the search
+exactly as the tool's own ``sortBy`` does, for every model: the result says the order it
+applied, and the order's words never have to be in a product's description."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from lookup_inventory.logic import run
+from shared.catalog_data import load_catalog
+from shared.contract import ToolUse
+from shared.search import SearchIndex, SearchQuery, build_index
+from shared.search.words import parse
+from tests.unit.test_lookup_inventory import Table
+
+CATALOG = load_catalog()
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SearchIndex]:
+    path = tmp_path_factory.mktemp("orders") / "catalog.sqlite"
+    build_index(CATALOG, path)
+    opened = SearchIndex.open(path)
+    yield opened
+    opened.close()
+
+
+def told(index: SearchIndex, tool_input: dict[str, Any]) -> dict[str, Any]:
+    """What a model reads from one ``lookup_inventory`` call."""
+    use = ToolUse(toolUseId="t1", name="lookup_inventory", input=tool_input)
+    out = run(use, index=lambda: index, source=Table(CATALOG), max_results=8).dump()
+    seen: dict[str, Any] = out["toolResult"]["content"][0]["json"]
+    return seen
+
+
+def shown(seen: dict[str, Any]) -> list[str]:
+    return [p["productId"] for p in seen["products"]]
+
+
+@pytest.mark.parametrize(
+    ("words", "sort"),
+    [
+        ("Which iPhone has the most storage?", "storage"),
+        ("the phone with the biggest storage", "storage"),
+        ("a laptop with more storage", "storage"),
+        ("the lightest laptop", "weight"),
+        ("a laptop with the least weight", "weight"),
+        ("which laptop weighs the least", "weight"),
+        ("phone with the longest battery", "battery"),
+        ("the longest-lasting laptop", "battery"),
+        ("Which phone has the best camera under $800?", "camera"),
+        ("a phone with a better camera", "camera"),
+        ("the laptop with the biggest screen", "screen"),
+        ("a phone with a larger display", "screen"),
+        ("the smallest phone", "screen_asc"),
+        ("the most expensive laptop", "price_desc"),
+        ("your priciest phone", "price_desc"),
+        ("the cheapest android phone", "price"),
+        ("the most RAM", "ram"),
+        ("the newest phone", "newest"),
+        ("the smallest storage iphone", "storage_asc"),
+        ("the phone with the smallest battery", "battery_asc"),
+        # German, Spanish and French, read as the English the search knows
+        ("Welches Handy hat die beste Kamera?", "camera"),
+        ("Welcher Laptop ist am leichtesten?", "weight"),
+        ("el portátil más ligero", "weight"),
+        ("le téléphone le plus léger", "weight"),
+        ("el móvil más caro", "price_desc"),
+    ],
+)
+def test_an_order_in_words_is_the_search_sort(words: str, sort: str) -> None:
+    assert parse(words).sort == sort
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "a phone with a good camera",
+        "a laptop with a big screen",
+        "long battery life",
+        "a light laptop",
+    ],
+)
+def test_a_plain_wish_ranks_and_does_not_sort(words: str) -> None:
+    # "a good camera" is a use: it ranks toward the camera, but is no order
+    read = parse(words)
+    assert read.sort is None
+    assert read.boosts
+
+
+def test_the_tools_own_sort_wins_and_the_orders_words_still_do_not_narrow() -> None:
+    read = parse("the lightest laptop", {"sortBy": "price"})
+    assert read.sort is None
+    assert read.groups == []
+
+
+def test_the_result_states_the_order_it_applied_and_sorts_as_sortby_does(
+    index: SearchIndex,
+) -> None:
+    # Given the shopper's words, and the same search with the tool's own sortBy
+    seen = told(index, {"keywords": "Which iPhone has the most storage?"})
+    fielded = told(index, {"keywords": "iphone", "sortBy": "storage"})
+
+    # Then the result says the order, and shows the iPhones in that very order
+    assert seen["understood"]["sortBy"] == "storage"
+    assert shown(seen) == shown(fielded)
+    storages = [p["specs"]["storageGb"] for p in seen["products"]]
+    assert storages == sorted(storages, reverse=True)
+
+
+def test_an_orders_words_do_not_narrow_the_search(index: SearchIndex) -> None:
+    # Given "the lightest laptop", a word few laptops' descriptions say
+    computers = [p for p in CATALOG if p["category"] == "COMPUTERS"]
+    assert sum("lightest" in str(p).casefold() for p in computers) < len(computers) / 2
+    seen = told(index, {"keywords": "What is the lightest laptop?"})
+
+    # Then every laptop is a match, lightest first, and no words were dropped to find them
+    laptops = told(index, {"keywords": "laptop"})
+    assert seen["count"] == laptops["count"] and "relaxed" not in seen
+    assert seen["understood"]["sortBy"] == "weight"
+    assert "searched" not in seen["understood"]
+    weights = [p["specs"]["weightKg"] for p in seen["products"]]
+    assert weights == sorted(weights)
+
+
+def test_a_use_states_the_order_it_leans_to(index: SearchIndex) -> None:
+    # "for travel" ranks toward light laptops, and says so; it sorts nothing
+    seen = told(index, {"keywords": "a laptop for travel"})
+    assert seen["understood"]["favours"] == "weight"
+    assert "sortBy" not in seen["understood"]
+
+
+def test_an_order_on_a_spec_the_kind_lacks_is_not_stated(index: SearchIndex) -> None:
+    # Laptops have no camera spec: "the best camera" cannot order them
+    result = index.search(SearchQuery(keywords="the laptop with the best camera"))
+    assert result.products and "sortBy" not in result.understood
+    assert result.ranked_by != "camera"
+
+
+@pytest.mark.parametrize(
+    ("words", "searched"),
+    [
+        ("Do you have books by Tolkien?", ["tolkien"]),
+        ("novels by J.R.R. Tolkien", ["tolkien"]),
+        ("Is 1984 by George Orwell a good book?", ["1984", "orwell"]),
+    ],
+)
+def test_an_author_after_by_is_searched_by_the_surname(
+    index: SearchIndex, words: str, searched: list[str]
+) -> None:
+    # The catalog may name an author with initials: the given names only narrow
+    seen = told(index, {"keywords": words})
+    assert seen["understood"]["searched"] == searched
+    author = searched[-1]
+    assert seen["products"] and all(author in str(p).casefold() for p in seen["products"])
+
+
+def test_a_brand_after_by_keeps_every_word() -> None:
+    # Only books take an author: "laptops by Lenovo Yoga" searches both words
+    assert parse("laptops by Lenovo Yoga").groups == [("lenovo",), ("yoga",)]
