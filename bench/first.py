@@ -26,6 +26,7 @@ from bench import cost
 from bench.fmt import ms, usd
 from bench.questions import SESSION_TURNS, TOKEN_QUESTIONS
 from bench.scenarios import Asked, ask, local_system
+from bench.stats import percentile
 from bench.stats import summary as stats
 from bench.tools import Timed, real_handler
 from registry import functions_by_key
@@ -119,7 +120,7 @@ def run(
         modelled = [r["modelled_s"] for r in rows]
         loops[loop] = {
             "model_calls_per_question": statistics.fmean(r["model_calls"] for r in rows),
-            "modelled_s": stats(modelled),
+            "modelled_s": stats(modelled) | {"p95": percentile(modelled, 95)},
             "wall_ms": stats([r["wall_ms"] for r in rows]),
             "tokens": {k: v for k, v in tokens[loop].items() if k != "usd"},
             "tokens_usd_per_1k": tokens[loop]["usd"],

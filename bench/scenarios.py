@@ -280,6 +280,8 @@ def run_five_rounds(
                 model=model,
                 catalog=[],
                 tuning={"DeadlineMs": 120_000},
+                # the replayed model asks for every round itself
+                search_first=False,
             ) as local,
             fast.serving(),
         ):
@@ -319,7 +321,9 @@ def run_parallel(profile: Profile, web_env: Mapping[str, str]) -> dict[str, Any]
     runs: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(prefix="storechat-bench-") as tmp:
         model = _replay(Path(tmp), "parallel.json", responses)
-        with local_system(web_env, model=model, overrides=overrides) as local:
+        # The replayed model asks for the three tools itself: with the search first on, the
+        # turn would run a fourth tool before its round.
+        with local_system(web_env, model=model, overrides=overrides, search_first=False) as local:
             for _ in range(profile.parallel_repeats):
                 asked = ask(local, THREE_TOOLS_QUESTION, timed=timed, keep=True)
                 assert asked.result is not None

@@ -106,7 +106,10 @@ def test_each_step_shows_while_the_answer_is_written_then_the_answer_replaces_th
 ) -> None:
     # Given a model that asks for the catalog at once and then writes for 3 s, and a
     # catalog search that takes a second
-    url = start_storechat(model="bedrock", overrides={"lookup_inventory": slow_lookup})
+    # (the model asks for the search itself: the search first is off)
+    url = start_storechat(
+        model="bedrock", overrides={"lookup_inventory": slow_lookup}, search_first=False
+    )
     warm_up(url)
     page.add_init_script(WATCH)
     page.goto(url)
