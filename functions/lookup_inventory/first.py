@@ -13,7 +13,12 @@ call. It is not handed over (:class:`Reason`), and the model goes first as it al
 * ``follow_up``: the message points at products the last turn showed ("which of those",
   "the cheaper one", one of their ids), or, after an earlier turn, only narrows what was
   asked ("under $500?", "which is the cheapest?") without naming a kind of product or a
-  word of its own: the model knows which products are meant, a search of the words does not;
+  word of its own: the model knows which products are meant, a search of the words does not.
+  One such follow-up is searched all the same, by what it means rather than by its words:
+  one that only asks for an order among the products the last turn showed ("which of
+  those is the lightest?", "which one has the longest battery?") is those products by id
+  in that order (``{"productIds": [...], "sortBy": "weight"}``), handed over with the
+  reason ``shown_ordered`` and that input (:attr:`FirstAnswer.searchedWith`);
 * ``no_catalog_words``: nothing in it names anything the catalog holds: a greeting, thanks,
   "who are you";
 * ``nothing_found``: the search found nothing for the words (not even by dropping them);
@@ -40,13 +45,18 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from lookup_inventory.schema import MAX_PRODUCT_IDS
 from shared.catalog.derive import fold
 from shared.contract import FirstAnswer, ToolOutput
 from shared.policies import stem
 from shared.search.words import Words, parse
 
+Search = Callable[[dict[str, Any] | None], ToolOutput]
+"""Runs the tool's call: with the state machine's input (None), or with another."""
+
 MAX_MESSAGE_CHARS = 4_000
 """More than any message the API takes; what is longer is read this far."""
+MAX_SHOWN_IDS = MAX_PRODUCT_IDS
 ANY_WORD = "*"
 _WORD = re.compile(r"[^\W_]+")
 
@@ -55,6 +65,7 @@ class Reason(StrEnum):
     """Why the search first was, or was not, handed to the model (docs/limits.md)."""
 
     SEARCHED = "searched"
+    SHOWN_ORDERED = "shown_ordered"
     STORE_QUESTION = "store_question"
     FOLLOW_UP = "follow_up"
     NO_CATALOG_WORDS = "no_catalog_words"
@@ -212,17 +223,56 @@ def before_search(ask: FirstAsk) -> Reason | None:
     return None
 
 
+def ordering_shown(ask: FirstAsk) -> dict[str, Any] | None:
+    """The catalog call a follow-up that only orders the products the last turn showed
+    means ("which of those is the lightest?"): those products by id, in the order it
+    names. None when it asks for anything else too: a price, a spec's bound, a use, a word
+    of its own, or (without pointing at them) a kind of product."""
+    if not ask.shown:
+        return None
+    message = ask.message[:MAX_MESSAGE_CHARS]
+    words = parse(message)
+    pointers = word_lists().pointers
+    if words.sort is None or _narrows_otherwise(words, pointers):
+        return None
+    pointed = pointers.found_in(message) or _names_shown(message, ask.shown)
+    if not pointed and (words.category or words.forms):
+        return None  # "which phone is the lightest?" after laptops asks for phones
+    ids = list(dict.fromkeys(pid for pid in ask.shown if pid))[:MAX_SHOWN_IDS]
+    return {"productIds": ids, "sortBy": words.sort} if ids else None
+
+
+def _narrows_otherwise(words: Words, pointers: Phrases) -> bool:
+    """Whether the words ask for more than an order: a price, a bound, a sale, a use's
+    leaning, a phrase or a word to search (not one that points at the products shown:
+    "davon", "ellos")."""
+    return bool(
+        words.min_price is not None
+        or words.max_price is not None
+        or words.bounds
+        or words.on_sale
+        or words.boosts
+        or _phrase_groups(words)
+        or any(not pointers.found_in(word) for word in _own_words(words))
+    )
+
+
 def _only_narrows(words: Words) -> bool:
     """Whether the words only narrow or order what was asked before ("under $500?",
     "which is the cheapest?", "with 16 GB?"): no kind of product, nothing to search for."""
     return not (words.category or words.forms or _phrase_groups(words) or _own_words(words))
 
 
-def after_search(ask: FirstAsk, output: ToolOutput) -> Reason | None:
-    """Why what the search found is not handed over; None: hand it over."""
-    if output.tool_result.get("status") != "success" or output.trace.demand is None:
+def after_search(ask: FirstAsk, output: ToolOutput, *, by_id: bool = False) -> Reason | None:
+    """Why what the search found is not handed over; None: hand it over. ``by_id``: the
+    call fetched products by id (a search of words says what it found in ``demand``)."""
+    if output.tool_result.get("status") != "success":
         return Reason.SEARCH_FAILED
+    if by_id:
+        return None if output.ledger.products else Reason.NOTHING_FOUND
     demand = output.trace.demand
+    if demand is None:
+        return Reason.SEARCH_FAILED
     if demand.found == 0 or not output.ledger.products:
         return Reason.NOTHING_FOUND
     if "keywords" in demand.relaxed and not _means_something(parse(ask.message)):
@@ -232,15 +282,24 @@ def after_search(ask: FirstAsk, output: ToolOutput) -> Reason | None:
     return None
 
 
-def decide(first: Any, search: Callable[[], ToolOutput]) -> tuple[FirstAnswer, ToolOutput | None]:
+def decide(first: Any, search: Search) -> tuple[FirstAnswer, ToolOutput | None]:
     """The answer to the state machine's search first, and the search to hand over (None:
-    the model goes first). ``search`` runs the tool's call; it runs only when the words
-    leave a reason to."""
+    the model goes first). ``search`` runs the tool's call (with another input, when given
+    one); it runs only when the words leave a reason to."""
     ask = FirstAsk.model_validate(first)
     reason = before_search(ask)
+    if reason is Reason.FOLLOW_UP and (ordered := ordering_shown(ask)) is not None:
+        output = search(ordered)
+        if after_search(ask, output, by_id=True) is None:
+            answer = FirstAnswer(
+                searchFirst=True, reason=Reason.SHOWN_ORDERED, searched=True, searchedWith=ordered
+            )
+            return answer, output
+        # Those products are gone: the model reads the follow-up as it always did.
+        return FirstAnswer(searchFirst=False, reason=reason, searched=False), None
     if reason is not None:
         return FirstAnswer(searchFirst=False, reason=reason, searched=False), None
-    output = search()
+    output = search(None)
     reason = after_search(ask, output)
     if reason is not None:
         answer = FirstAnswer(searchFirst=False, reason=reason, searched=True, trace=output.trace)

@@ -123,12 +123,15 @@ class FirstAnswer(BaseModel):
     the :class:`ToolOutput` comes with it), why (``reason``, named in docs/limits.md), and
     whether the search ran at all (``searched``: over the day's budget, the catalog's
     answer is then that search's, not the same words searched again). A search that ran
-    and is not handed over gives its ``trace`` line, for that answer's trace."""
+    and is not handed over gives its ``trace`` line, for that answer's trace. A call made
+    with another input than the shopper's words (the products shown, in the order a
+    follow-up asks for) says it in ``searchedWith``: the model's ``toolUse`` holds it."""
 
     searchFirst: bool
     reason: Annotated[str, Field(min_length=1, max_length=40)]
     searched: bool
     trace: TraceEntry | None = None
+    searchedWith: dict[str, Any] | None = None
 
     def dump(self) -> dict[str, Any]:
         return self.model_dump(exclude_none=True)

@@ -44,9 +44,12 @@ Logic = Callable[[ToolCall, Args], ToolOutput]
 ToolEntry = Callable[[ToolUse, Any], ToolOutput]
 """What a tool's handler module defines: the adapters its settings choose, for one call
 (``tool_use``, Lambda's ``context``), handed to its logic."""
-FirstStep = Callable[[Any, Callable[[], ToolOutput]], tuple[FirstAnswer, ToolOutput | None]]
-"""Given the event's ``first`` and the call to run (when it is worth running), the answer
-to the state machine's search first and the output to hand to the model (None: none)."""
+FirstStep = Callable[
+    [Any, Callable[[dict[str, Any] | None], ToolOutput]], tuple[FirstAnswer, ToolOutput | None]
+]
+"""Given the event's ``first`` and the call to run (when it is worth running; with another
+input than the event's, when given one), the answer to the state machine's search first
+and the output to hand to the model (None: none)."""
 
 
 def answer(
@@ -84,9 +87,13 @@ def tool_handler(
         @functools.wraps(entry)
         def lambda_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
             tool_use = ToolUse.model_validate(event["toolUse"])
+            ran = tool_use
 
-            def call() -> ToolOutput:
-                output = entry(tool_use, context)
+            def call(other: dict[str, Any] | None = None) -> ToolOutput:
+                nonlocal ran
+                if other is not None:
+                    ran = tool_use.model_copy(update={"input": other})
+                output = entry(ran, context)
                 trace = output.trace
                 record_tool_result(
                     trace.tool, trace.status, trace.ms, trace.summary, output.error_kind
@@ -100,7 +107,7 @@ def tool_handler(
                 dumped = {**handed.dump(), **answer.dump()}
             else:
                 dumped = call().dump()
-            _end_step(event, input_model, dumped, context)
+            _end_step(event, ran.input, input_model, dumped, context)
             return dumped
 
         return lambda_handler
@@ -109,7 +116,11 @@ def tool_handler(
 
 
 def _end_step(
-    event: dict[str, Any], input_model: type[BaseModel], output: dict[str, Any], context: Any
+    event: dict[str, Any],
+    tool_input: dict[str, Any],
+    input_model: type[BaseModel],
+    output: dict[str, Any],
+    context: Any,
 ) -> None:
     try:
         line = ToolStep.model_validate(event.get("step"))
@@ -118,7 +129,7 @@ def _end_step(
     status, words = outcome(input_model, output)
     use = event.get("toolUse") or {}
     said = line.line or clean_text(
-        call_line(str(use.get("name")), input_model, use.get("input")), MAX_LINE_CHARS
+        call_line(str(use.get("name")), input_model, tool_input), MAX_LINE_CHARS
     )
     turn = Turn.of(event.get("steps"))
     step_writer.report(turn, step(line.key, "tool", said, status, words))  # type: ignore[arg-type]

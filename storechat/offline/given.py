@@ -1,7 +1,8 @@
 """A catalog search the loop ran on the shopper's words before the first model call.
 
 With search first, the first request of a turn already ends with an assistant
-``toolUse`` of ``lookup_inventory`` holding only the shopper's ``keywords``, and its
+``toolUse`` of ``lookup_inventory`` holding the shopper's ``keywords`` (or, for a
+follow-up that only orders the products shown, those ids and the order), and its
 ``toolResult``: written by the loop, not by this model. The model reads the question as
 always. When the search serves the one lookup its plan makes (without dropping the
 shopper's words it found as many products as an answer recommends, each meeting every
@@ -52,12 +53,8 @@ def handed_over(messages: list[dict[str, Any]]) -> ToolOutcome | None:
     if reply.get("role") != "assistant" or not isinstance(use, dict):
         return None
     tool_input = use.get("input")
-    if (
-        use.get("name") != LOOKUP
-        or not isinstance(tool_input, dict)
-        or set(tool_input) != {"keywords"}
-    ):
-        return None
+    if use.get("name") != LOOKUP or not isinstance(tool_input, dict):
+        return None  # the shopper's words, or the products shown in an order asked for
     if str(use.get("toolUseId", "")).startswith(OWN_TOOL_USE):
         return None
     first = next(iter(read_rounds(messages)), [])
@@ -128,8 +125,8 @@ def serves(ask: Ask, lookup: Call, given: ToolOutcome) -> bool:
     data = given.data
     if data is None or given.brief:
         return False
-    if given.tool_input == lookup.input:
-        return True  # the lookup itself: the shopper's words as they came
+    if given.tool_input == lookup.input or _same_fetch(given.tool_input, lookup.input):
+        return True  # the lookup itself: the shopper's words as they came, or those ids
     if data.get("relaxed"):
         return False  # a search that dropped the shopper's words or budget is no answer
     raw = [r for r in data.get("products") or [] if isinstance(r, dict)]
@@ -152,6 +149,19 @@ def serves(ask: Ask, lookup: Call, given: ToolOutcome) -> bool:
         and (not sort_by or understood.get("sortBy") == sort_by)
         and (not sort_by or _narrows_no_more(understood, request, raw))
         and all(_meets(p, r, c, request) for p, r in zip(products, raw, strict=True))
+    )
+
+
+def _same_fetch(given: dict[str, Any], planned: dict[str, Any]) -> bool:
+    """Whether two calls fetch the same products by id, in the same order, whatever order
+    the ids were listed in."""
+    ids = given.get("productIds")
+    return (
+        isinstance(ids, list)
+        and isinstance(planned.get("productIds"), list)
+        and set(ids) == set(planned["productIds"])
+        and {k: v for k, v in given.items() if k != "productIds"}
+        == {k: v for k, v in planned.items() if k != "productIds"}
     )
 
 

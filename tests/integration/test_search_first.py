@@ -25,6 +25,7 @@ from tests.support.fake_brave import FakeBrave
 
 CATALOG = {p["productId"]: p for p in load_catalog()}
 CATALOG_QUESTION = "A light laptop under $1000"
+FOLLOW_UP = "Which of those has a backlit keyboard?"
 SEARCH_FIRST_ID = "search-first"
 TURN = "5eac4f1a2b3c4d5e6f708192a3b4c5d6"
 
@@ -234,15 +235,15 @@ def test_a_follow_up_about_products_already_shown_lets_the_model_go_first(
         if not results:  # the follow-up, going first
             return asks_for_tools(lookup("f1", productIds=shown))
         assert results["f1"]["status"] == "success"
-        return replies(f"The lightest is [{shown[0]}].")
+        return replies(f"The [{shown[0]}] has one.")
 
     shown: list[str] = []
     stand_in = bedrock(model=model)
     with on_bedrock() as local:
         first = body_of(local.ask(CATALOG_QUESTION))
         shown.extend(p["productId"] for p in first["products"])
-        # When the shopper asks about those products
-        result = local.ask("Which of those is the lightest?", first["sessionId"], turn_id=TURN)
+        # When the shopper asks about those products, more than an order of them
+        result = local.ask(FOLLOW_UP, first["sessionId"], turn_id=TURN)
         steps = live_steps(local, TURN)
     body = body_of(result)
 
@@ -250,7 +251,7 @@ def test_a_follow_up_about_products_already_shown_lets_the_model_go_first(
     follow_up = stand_in.requests[1]
     assert follow_up["messages"][-1] == {
         "role": "user",
-        "content": [{"text": "Which of those is the lightest?"}],
+        "content": [{"text": FOLLOW_UP}],
     }
     assert SEARCH_FIRST_ID not in tool_results(follow_up)
     decided = first_decision(result)
@@ -264,6 +265,50 @@ def test_a_follow_up_about_products_already_shown_lets_the_model_go_first(
         "lookup_inventory"
     ]
     assert body["trace"][0]["input"] == {"productIds": shown}
+
+
+def test_a_follow_up_that_only_orders_the_products_shown_is_fetched_first_in_that_order(
+    bedrock: Callable[..., FakeBedrock],
+) -> None:
+    # Given a first turn that showed products, and a model that answers from what it reads
+    def model(request: dict[str, Any]) -> dict[str, Any]:
+        (result,) = tool_results(request).values()
+        products = result["content"][0]["json"]["products"]
+        if len(request["messages"]) == 3:  # the first turn, answered from the search
+            return misprices_the_first_product(request)
+        return replies(f"The lightest of those is the [{products[0]['productId']}].")
+
+    stand_in = bedrock(model=model)
+    with on_bedrock() as local:
+        first = body_of(local.ask(CATALOG_QUESTION))
+        shown = [p["productId"] for p in first["products"]]
+        # When the shopper asks only for an order among them
+        result = local.ask("Which of those is the lightest?", first["sessionId"], turn_id=TURN)
+        steps = live_steps(local, TURN)
+    body = body_of(result)
+
+    # Then the model was called once more: it read those products, fetched by id lightest
+    # first, as a lookup it had made itself
+    assert len(stand_in.requests) == 2 and body["modelCalls"] == 1
+    asked = {"productIds": shown, "sortBy": "weight"}
+    used, answered = stand_in.requests[1]["messages"][-2:]
+    assert used["content"] == [
+        {"toolUse": {"toolUseId": SEARCH_FIRST_ID, "name": "lookup_inventory", "input": asked}}
+    ]
+    products = answered["content"][0]["toolResult"]["content"][0]["json"]["products"]
+    weights = [CATALOG[p["productId"]]["specs"]["weightKg"] for p in products]
+    assert sorted(p["productId"] for p in products) == sorted(shown)
+    assert weights == sorted(weights)
+    decided = first_decision(result)
+    assert decided["reason"] == "shown_ordered" and decided["toolUse"]["input"] == asked
+
+    # And the shopper sees the lightest as the answer's card, and that call in the trace
+    lightest = products[0]["productId"]
+    assert [card["productId"] for card in body["products"]] == [lightest]
+    assert body["trace"][0]["input"] == asked and body["toolRounds"] == 1
+    tool_lines = [s for s in steps if s["kind"] == "tool"]
+    assert tool_lines[0]["step"] == "r01.t00"
+    assert tool_lines[0]["line"].startswith("Looking up ")
 
 
 def test_a_greeting_is_not_searched(bedrock: Callable[..., FakeBedrock]) -> None:

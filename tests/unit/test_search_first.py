@@ -20,6 +20,17 @@ from tests.unit.test_lookup_inventory import Table
 
 CATALOG = load_catalog()
 SHOWN = ["CMP-023", "CMP-001"]
+ORDERS = {
+    "weight": ("weightKg", False),
+    "battery": ("batteryHours", True),
+    "price": ("price", False),
+    "ram": ("ramGb", True),
+}
+
+
+def _spec(product_id: str, field: str) -> float:
+    (product,) = [p for p in CATALOG if p["productId"] == product_id]
+    return float(product[field] if field == "price" else product["specs"][field])
 
 
 def reason(message: str, *, history: bool = False, shown: list[str] | None = None) -> str | None:
@@ -157,17 +168,22 @@ def index(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SearchIndex]:
     opened.close()
 
 
-def searching(index: SearchIndex, message: str) -> tuple[object, list[ToolOutput]]:
-    """``decide`` on ``message`` as the state machine asks it, and the searches it ran."""
+def searching(
+    index: SearchIndex, message: str, shown: list[str] | None = None
+) -> tuple[object, list[ToolOutput]]:
+    """``decide`` on ``message`` as the state machine asks it (after a turn that showed
+    ``shown``), and the calls it ran."""
     ran: list[ToolOutput] = []
     use = ToolUse(toolUseId="search-first", name="lookup_inventory", input={"keywords": message})
 
-    def search() -> ToolOutput:
-        output = run(use, index=lambda: index, source=Table(CATALOG), max_results=4)
+    def search(other: dict[str, object] | None = None) -> ToolOutput:
+        called = use if other is None else use.model_copy(update={"input": other})
+        output = run(called, index=lambda: index, source=Table(CATALOG), max_results=4)
         ran.append(output)
         return output
 
-    return decide({"message": message, "hasHistory": False, "shown": []}, search), ran
+    first = {"message": message, "hasHistory": shown is not None, "shown": shown or []}
+    return decide(first, search), ran
 
 
 def test_a_search_that_finds_what_was_asked_is_handed_over(index: SearchIndex) -> None:
@@ -192,6 +208,74 @@ def test_words_that_decide_alone_are_never_searched(index: SearchIndex) -> None:
     (answer, handed), ran = searching(index, "What is your return policy?")  # type: ignore[misc]
     assert (answer.searchFirst, answer.reason, answer.searched) == (False, "store_question", False)
     assert handed is None and ran == []
+
+
+@pytest.mark.parametrize(
+    ("message", "order"),
+    [
+        ("Which of those is the lightest?", "weight"),
+        ("Which one has the longest battery?", "battery"),
+        ("Which is the cheapest?", "price"),
+        ("Which of these laptops has the most RAM?", "ram"),
+        ("Welches davon ist am leichtesten?", "weight"),
+    ],
+)
+def test_a_follow_up_that_only_orders_the_products_shown_fetches_them_in_that_order(
+    index: SearchIndex, message: str, order: str
+) -> None:
+    # Given the last turn showed two laptops, a light one second
+    (answer, handed), ran = searching(index, message, shown=SHOWN)  # type: ignore[misc]
+
+    # Then those products are fetched by id in the order asked, and the model is handed
+    # that call, with the input it would have sent itself
+    asked = {"productIds": SHOWN, "sortBy": order}
+    assert (answer.searchFirst, answer.reason, answer.searchedWith) == (
+        True,
+        "shown_ordered",
+        asked,
+    )
+    assert handed is ran[0] and ran[0].trace.input == asked
+    found = [p.productId for p in handed.ledger.products]
+    assert sorted(found) == sorted(SHOWN)
+    # and in that order: the first is the lightest, the longest battery, the cheapest...
+    field, biggest_first = ORDERS[order]
+    values = [_spec(pid, field) for pid in found]
+    assert values == sorted(values, reverse=biggest_first)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Which of those has a backlit keyboard?",  # a word to search: the model reads them
+        "Which of those under $500 is the lightest?",  # a price as well as an order
+        "Which of those is best for travel?",  # a use, not an order
+        "Is the second one in stock?",
+    ],
+)
+def test_a_follow_up_that_asks_more_than_an_order_is_left_to_the_model(
+    index: SearchIndex, message: str
+) -> None:
+    (answer, handed), ran = searching(index, message, shown=SHOWN)  # type: ignore[misc]
+    assert (answer.searchFirst, answer.reason, answer.searched) == (False, "follow_up", False)
+    assert handed is None and ran == []
+
+
+def test_an_order_without_products_shown_or_for_another_kind_is_searched_as_words(
+    index: SearchIndex,
+) -> None:
+    # A session's first message: the lightest laptops in the catalog
+    (answer, _), ran = searching(index, "Which laptop is the lightest?")  # type: ignore[misc]
+    assert answer.reason == "searched" and answer.searchedWith is None
+    assert ran[0].trace.input == {"keywords": "Which laptop is the lightest?"}
+    # After laptops were shown, phones named without pointing at those: phones are searched
+    (answer, _), ran = searching(index, "Which phone is the lightest?", shown=SHOWN)  # type: ignore[misc]
+    assert answer.reason == "searched" and answer.searchedWith is None
+
+
+def test_products_shown_that_are_gone_leave_the_order_to_the_model(index: SearchIndex) -> None:
+    (answer, handed), _ = searching(index, "Which is the lightest?", shown=["CMP-999"])  # type: ignore[misc]
+    assert (answer.searchFirst, answer.reason) == (False, "follow_up")
+    assert handed is None
 
 
 def test_a_search_that_failed_is_left_to_the_model() -> None:
