@@ -6,13 +6,13 @@ With search first, the first request of a turn already ends with an assistant
 always. When the search serves the one lookup its plan makes (without dropping the
 shopper's words it found as many products as an answer recommends, each meeting every
 constraint that lookup states, with no filter the lookup does not state, in the order it
-asks for, searching no word that narrows that order; fewer only when it counted and
-showed every match of the lookup's words; or the product it names), the result is that
-lookup's, in round 1: the model asks only for the rest of its plan (reviews, a book's
-facts) with the search's products by id, which the loop shrinks to a brief before the
-answer, or answers at once. When
-it does not serve, the model asks for its whole plan as if no search had been run; the
-search stays in the history but is no round of the model's own.
+asks for (ranked toward it, for an order a use leans to), searching no word that
+narrows that order; fewer only when it counted and showed every match of the lookup's
+words; or the product it names), the result is that lookup's, in round 1: the model
+asks only for the rest of its plan (reviews, a book's facts) with the search's
+products by id, which the loop shrinks to a brief before the answer, or answers at
+once. When it does not serve, the model asks for its whole plan as if no search had
+been run; the search stays in the history but is no round of the model's own.
 """
 
 from __future__ import annotations
@@ -25,11 +25,12 @@ from typing import Any, Final
 from shared.catalog.specs import FORM_FACTOR
 from storechat.offline.answer import RECOMMENDED, constraints_for
 from storechat.offline.checks import Constraints, shortfalls
+from storechat.offline.intent import Intent
 from storechat.offline.messages import ToolOutcome, content_blocks, read_rounds, text_of
 from storechat.offline.names import matches, name_tokens
 from storechat.offline.plan import Ask, Call, Done, plan_next
 from storechat.offline.product import Product
-from storechat.offline.vocabulary import FORM_FACTORS, LOOKUP, OS_LABEL
+from storechat.offline.vocabulary import FORM_FACTORS, LOOKUP, OS_LABEL, USE_PATTERN, USE_SORT
 
 OWN_TOOL_USE: Final = "tooluse_off_"
 """How this model's own toolUse ids start; they come with a sentence before them."""
@@ -145,14 +146,32 @@ def serves(ask: Ask, lookup: Call, given: ToolOutcome) -> bool:
     request = lookup.input
     understood = data.get("understood") or {}
     sort_by = request.get("sortBy")
+    leaning = _leaning(ask.intent, sort_by)
     return (
         _enough(products, data, request)
         and not _reads_more(understood, request, c)
-        # The first few by relevance are not the first few in the order asked for.
-        and (not sort_by or understood.get("sortBy") == sort_by)
-        and (not sort_by or _narrows_no_more(understood, request, raw))
+        and (not sort_by or _in_order(understood, sort_by, leaning))
+        and (not sort_by or _narrows_no_more(understood, request, raw, leaning))
         and all(_meets(p, r, c, request) for p, r in zip(products, raw, strict=True))
     )
+
+
+def _leaning(intent: Intent, sort_by: str | None) -> re.Pattern[str] | None:
+    """How the shopper said the use the lookup's order comes from ("for travel":
+    lightest first), when no order was said outright ("the lightest")."""
+    if not sort_by or intent.sort_by or not intent.use or USE_SORT.get(intent.use) != sort_by:
+        return None
+    return USE_PATTERN[intent.use]
+
+
+def _in_order(understood: dict[str, Any], sort_by: str, leaning: re.Pattern[str] | None) -> bool:
+    """Whether the search put its products in the lookup's order: sorted by it; or,
+    for an order that only a use leans to, ranked by relevance leaning to it
+    (``favours``), as a use asks. The first few by relevance are not the first few in
+    an order the shopper said."""
+    if understood.get("sortBy") == sort_by:
+        return True
+    return leaning is not None and understood.get("favours") == sort_by
 
 
 def _enough(products: list[Product], data: dict[str, Any], request: dict[str, Any]) -> bool:
@@ -173,16 +192,23 @@ def _enough(products: list[Product], data: dict[str, Any], request: dict[str, An
 
 
 def _narrows_no_more(
-    understood: dict[str, Any], request: dict[str, Any], raw: list[dict[str, Any]]
+    understood: dict[str, Any],
+    request: dict[str, Any],
+    raw: list[dict[str, Any]],
+    leaning: re.Pattern[str] | None = None,
 ) -> bool:
     """Whether a sorted search matched no fewer products than the lookup: each word it
     searched is one of the lookup's, or names every product it showed (a line the
-    shopper named, "iphone"). A word of a description ("on one *charge*") leaves the
-    first in the order among the products that say it, not among all."""
+    shopper named, "iphone"), or says the use the order leans to (``leaning``: "travel",
+    which the search ranks by as the lookup orders by it). A word of a description ("on
+    one *charge*") leaves the first in the order among the products that say it, not
+    among all."""
     held = set(str(request.get("keywords") or "").casefold().split())
     names = [str(r.get("name", "")).casefold() for r in raw]
     return all(
-        word in held or all(word in name for name in names)
+        word in held
+        or all(word in name for name in names)
+        or (leaning is not None and leaning.fullmatch(word) is not None)
         for word in (str(w).casefold() for w in understood.get("searched") or [])
     )
 
