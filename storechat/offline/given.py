@@ -30,7 +30,7 @@ from storechat.offline.messages import ToolOutcome, content_blocks, read_rounds,
 from storechat.offline.names import matches, name_tokens
 from storechat.offline.plan import Ask, Call, Done, plan_next
 from storechat.offline.product import Product
-from storechat.offline.vocabulary import FORM_FACTORS, LOOKUP, OS_LABEL, USE_PATTERN, USE_SORT
+from storechat.offline.vocabulary import FORM_FACTORS, LOOKUP, OS_LABEL, USE_SORT
 
 OWN_TOOL_USE: Final = "tooluse_off_"
 """How this model's own toolUse ids start; they come with a sentence before them."""
@@ -151,27 +151,25 @@ def serves(ask: Ask, lookup: Call, given: ToolOutcome) -> bool:
         _enough(products, data, request)
         and not _reads_more(understood, request, c)
         and (not sort_by or _in_order(understood, sort_by, leaning))
-        and (not sort_by or _narrows_no_more(understood, request, raw, leaning))
+        and (not sort_by or _narrows_no_more(understood, request, raw))
         and all(_meets(p, r, c, request) for p, r in zip(products, raw, strict=True))
     )
 
 
-def _leaning(intent: Intent, sort_by: str | None) -> re.Pattern[str] | None:
-    """How the shopper said the use the lookup's order comes from ("for travel":
-    lightest first), when no order was said outright ("the lightest")."""
-    if not sort_by or intent.sort_by or not intent.use or USE_SORT.get(intent.use) != sort_by:
-        return None
-    return USE_PATTERN[intent.use]
+def _leaning(intent: Intent, sort_by: str | None) -> bool:
+    """Whether the lookup's order comes from the use the shopper said ("for gaming":
+    most RAM first), with no order said outright ("the most RAM")."""
+    return bool(sort_by and not intent.sort_by and USE_SORT.get(intent.use or "") == sort_by)
 
 
-def _in_order(understood: dict[str, Any], sort_by: str, leaning: re.Pattern[str] | None) -> bool:
+def _in_order(understood: dict[str, Any], sort_by: str, leaning: bool) -> bool:
     """Whether the search put its products in the lookup's order: sorted by it; or,
     for an order that only a use leans to, ranked by relevance leaning to it
     (``favours``), as a use asks. The first few by relevance are not the first few in
     an order the shopper said."""
     if understood.get("sortBy") == sort_by:
         return True
-    return leaning is not None and understood.get("favours") == sort_by
+    return leaning and understood.get("favours") == sort_by
 
 
 def _enough(products: list[Product], data: dict[str, Any], request: dict[str, Any]) -> bool:
@@ -192,23 +190,17 @@ def _enough(products: list[Product], data: dict[str, Any], request: dict[str, An
 
 
 def _narrows_no_more(
-    understood: dict[str, Any],
-    request: dict[str, Any],
-    raw: list[dict[str, Any]],
-    leaning: re.Pattern[str] | None = None,
+    understood: dict[str, Any], request: dict[str, Any], raw: list[dict[str, Any]]
 ) -> bool:
     """Whether a sorted search matched no fewer products than the lookup: each word it
     searched is one of the lookup's, or names every product it showed (a line the
-    shopper named, "iphone"), or says the use the order leans to (``leaning``: "travel",
-    which the search ranks by as the lookup orders by it). A word of a description ("on
-    one *charge*") leaves the first in the order among the products that say it, not
-    among all."""
+    shopper named, "iphone"). A word of a description ("on one *charge*", or a use's
+    "travel": the lightest laptop may say neither) leaves the first in the order among
+    the products that say it, not among all."""
     held = set(str(request.get("keywords") or "").casefold().split())
     names = [str(r.get("name", "")).casefold() for r in raw]
     return all(
-        word in held
-        or all(word in name for name in names)
-        or (leaning is not None and leaning.fullmatch(word) is not None)
+        word in held or all(word in name for name in names)
         for word in (str(w).casefold() for w in understood.get("searched") or [])
     )
 

@@ -175,7 +175,6 @@ _USES: Final = (
     ),
 )
 USE_RES: Final = tuple((use.name, re.compile(use.said, _I)) for use in _USES)
-USE_PATTERN: Final = dict(USE_RES)
 USE_PHRASE: Final = {use.name: use.phrase for use in _USES}
 USE_SORT: Final = {use.name: use.sort for use in _USES if use.sort}
 
