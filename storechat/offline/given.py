@@ -7,13 +7,13 @@ follow-up that only orders the products shown, those ids and the order), and its
 always. When the search serves the one lookup its plan makes (without dropping the
 shopper's words it found as many products as an answer recommends, each meeting every
 constraint that lookup states, with no filter the lookup does not state, in the order it
-asks for, searching no word that narrows that order; fewer only when it counted and
-showed every match of the lookup's words; or the product it names), the result is that
-lookup's, in round 1: the model asks only for the rest of its plan (reviews, a book's
-facts) with the search's products by id, which the loop shrinks to a brief before the
-answer, or answers at once. When
-it does not serve, the model asks for its whole plan as if no search had been run; the
-search stays in the history but is no round of the model's own.
+asks for (ranked toward it, for an order a use leans to), searching no word that
+narrows that order; fewer only when it counted and showed every match of the lookup's
+words; or the product it names), the result is that lookup's, in round 1: the model
+asks only for the rest of its plan (reviews, a book's facts) with the search's
+products by id, which the loop shrinks to a brief before the answer, or answers at
+once. When it does not serve, the model asks for its whole plan as if no search had
+been run; the search stays in the history but is no round of the model's own.
 """
 
 from __future__ import annotations
@@ -26,11 +26,12 @@ from typing import Any, Final
 from shared.catalog.specs import FORM_FACTOR
 from storechat.offline.answer import RECOMMENDED, constraints_for
 from storechat.offline.checks import Constraints, shortfalls
+from storechat.offline.intent import Intent
 from storechat.offline.messages import ToolOutcome, content_blocks, read_rounds, text_of
 from storechat.offline.names import matches, name_tokens
 from storechat.offline.plan import Ask, Call, Done, plan_next
 from storechat.offline.product import Product
-from storechat.offline.vocabulary import FORM_FACTORS, LOOKUP, OS_LABEL
+from storechat.offline.vocabulary import FORM_FACTORS, LOOKUP, OS_LABEL, USE_SORT
 
 OWN_TOOL_USE: Final = "tooluse_off_"
 """How this model's own toolUse ids start; they come with a sentence before them."""
@@ -142,11 +143,11 @@ def serves(ask: Ask, lookup: Call, given: ToolOutcome) -> bool:
     request = lookup.input
     understood = data.get("understood") or {}
     sort_by = request.get("sortBy")
+    leaning = _leaning(ask.intent, sort_by)
     return (
         _enough(products, data, request)
         and not _reads_more(understood, request, c)
-        # The first few by relevance are not the first few in the order asked for.
-        and (not sort_by or understood.get("sortBy") == sort_by)
+        and (not sort_by or _in_order(understood, sort_by, leaning))
         and (not sort_by or _narrows_no_more(understood, request, raw))
         and all(_meets(p, r, c, request) for p, r in zip(products, raw, strict=True))
     )
@@ -163,6 +164,22 @@ def _same_fetch(given: dict[str, Any], planned: dict[str, Any]) -> bool:
         and {k: v for k, v in given.items() if k != "productIds"}
         == {k: v for k, v in planned.items() if k != "productIds"}
     )
+
+
+def _leaning(intent: Intent, sort_by: str | None) -> bool:
+    """Whether the lookup's order comes from the use the shopper said ("for gaming":
+    most RAM first), with no order said outright ("the most RAM")."""
+    return bool(sort_by and not intent.sort_by and USE_SORT.get(intent.use or "") == sort_by)
+
+
+def _in_order(understood: dict[str, Any], sort_by: str, leaning: bool) -> bool:
+    """Whether the search put its products in the lookup's order: sorted by it; or,
+    for an order that only a use leans to, ranked by relevance leaning to it
+    (``favours``), as a use asks. The first few by relevance are not the first few in
+    an order the shopper said."""
+    if understood.get("sortBy") == sort_by:
+        return True
+    return leaning and understood.get("favours") == sort_by
 
 
 def _enough(products: list[Product], data: dict[str, Any], request: dict[str, Any]) -> bool:
@@ -187,8 +204,9 @@ def _narrows_no_more(
 ) -> bool:
     """Whether a sorted search matched no fewer products than the lookup: each word it
     searched is one of the lookup's, or names every product it showed (a line the
-    shopper named, "iphone"). A word of a description ("on one *charge*") leaves the
-    first in the order among the products that say it, not among all."""
+    shopper named, "iphone"). A word of a description ("on one *charge*", or a use's
+    "travel": the lightest laptop may say neither) leaves the first in the order among
+    the products that say it, not among all."""
     held = set(str(request.get("keywords") or "").casefold().split())
     names = [str(r.get("name", "")).casefold() for r in raw]
     return all(

@@ -58,6 +58,12 @@ _BOOK_FACT_CUE = said_as(
     "who wrote|written by|author|published|publication|how many pages",
     "what is it about|what's it about",
 )
+_ABOUT_AUTHOR = said_as(
+    "who (?:is|was)",
+    "tell me (?:more )?about|know about|(?:best )?known for|famous for",
+    "good|any good|worth (?:reading|it)|like his|like her|style",
+)
+"""Words that ask about an author or their books, not only what the store has by them."""
 _THANKS = re.compile(r"^\W*(?:thanks?|thank you|cheers|ok(?:ay)?|great|cool|perfect|bye)\b", _I)
 _GREETING = re.compile(
     r"^\W*(?:hi|hello|hey|hiya|howdy|greetings|good (?:morning|afternoon|evening|day))\b|"
@@ -245,9 +251,15 @@ def parse_text(text: str) -> Intent:
             for t in listed:
                 clause = re.sub(re.escape(t.name), " ", clause, flags=re.I)
         authors = [] if book else store().authors_in(clause)
-        if authors and BOOKS in categories_in(clause) and not _REVIEW_CUE.search(clause):
-            # An author of the catalog's, in any language's way of saying "by".
-            book = BookAsk(author=authors[0])
+        asks_about = bool(_ABOUT_AUTHOR.search(clause) or _BOOK_FACT_CUE.search(clause))
+        if (
+            authors
+            and (BOOKS in categories_in(clause) or asks_about)
+            and not _REVIEW_CUE.search(clause)
+        ):
+            # An author of the catalog's, in any language's way of saying "by": their
+            # facts when asked about, else what the store has by them.
+            book = BookAsk(author=authors[0], facts=asks_about)
             book_shopping = book_shopping or bool(_SHOPPING_CUE.search(clause))
             categories.append(BOOKS)
             continue
@@ -264,6 +276,8 @@ def parse_text(text: str) -> Intent:
                 review_query = review_query or query
                 continue
         if ask is not None:
+            if not ask.title:
+                ask = replace(ask, facts=asks_about)  # "something by Tolkien": the catalog
             book = book or ask
             book_shopping = book_shopping or bool(_SHOPPING_CUE.search(clause))
             continue
@@ -318,7 +332,7 @@ def parse_text(text: str) -> Intent:
         wants_reviews=wants_reviews,
         review_subject=review_subject,
         review_query=review_query,
-        book_query=book.query if book else None,
+        book_query=book.query if book and book.facts else None,
         book_shopping=book_shopping,
         follow_up=bool(_FOLLOW_UP_CUE.search(text)),
         text=text,

@@ -126,6 +126,9 @@ class BookAsk:
 
     title: str | None = None
     author: str | None = None
+    facts: bool = True
+    """Whether the shopper asks about the book or its author, not only what the store has
+    by them ("do you have books by Tolkien?" asks the catalog alone)."""
 
     @property
     def query(self) -> str:

@@ -83,11 +83,12 @@ OS_CATEGORY: Final = {name: category for name, _, category, _ in _SYSTEMS}
 OS_LABEL: Final = {name: label for name, _, _, label in _SYSTEMS}
 
 # Each form a shopper can ask for by name: the word the catalog search reads as that
-# form, the catalog's formFactor values, and how an answer names it.
+# form, the catalog's formFactor values, and how an answer names it. A MacBook is a
+# laptop, as the search reads it.
 _FORMS: Final[tuple[tuple[str, str, frozenset[str], str], ...]] = (
     (
         "laptop",
-        r"\b(?:laptops?|notebooks?|ultrabooks?|2-in-1s?|convertibles?)\b",
+        r"\b(?:laptops?|notebooks?|ultrabooks?|2-in-1s?|convertibles?|macbooks?)\b",
         frozenset({"laptop", "2-in-1"}),
         "laptops",
     ),

@@ -196,12 +196,38 @@ def test_an_order_the_search_kept_is_answered_in_one_call(
     assert BY_ID[cited(text)[0]]["specs"][spec] == best
 
 
+def test_an_order_a_use_leans_to_the_search_ranked_toward_is_answered_in_one_call(
+    index: SearchIndex,
+) -> None:
+    # Given the search of a gaming laptop under $2000, whose order comes from the use
+    # ("for gaming": most RAM), which ranked toward that order without sorting by it
+    messages = searched_first(index, "A gaming laptop under $2000")
+
+    # When the model gets the first request
+    reply = OfflineModel().converse(make_request(messages))
+
+    # Then it answers at once with gaming laptops the search found, claiming no order
+    assert reply["stopReason"] == "end_turn"
+    text = answer_text(reply)
+    assert text.startswith("Best laptops for gaming under $2,000:\n1. ")
+    ids = cited(text)
+    assert ids and set(ids) <= set(given_ids(messages))
+    for pid in ids:
+        assert BY_ID[pid]["specs"]["formFactor"] in ("laptop", "2-in-1")
+        assert BY_ID[pid]["price"] <= 2000 and "RTX" in BY_ID[pid]["specs"]["gpu"]
+
+
 @pytest.mark.parametrize(
     ("question", "own_search"),
     [
-        # ranked toward light laptops, not sorted lightest first
+        # ranked toward light laptops among those that say "light" or "thin": the
+        # lightest laptop says neither
         ("a laptop for travel",
          {"category": "COMPUTERS", "keywords": "laptop", "sortBy": "weight"}),
+        # a MacBook is a laptop: the Mac mini is no answer
+        ("Which MacBook is best for travel?",
+         {"brandId": "Apple", "category": "COMPUTERS", "keywords": "macos laptop",
+          "sortBy": "weight"}),
         # sorted, but only among the laptops whose text says "charge"
         ("Which laptop lasts the longest on one charge?",
          {"category": "COMPUTERS", "keywords": "laptop", "sortBy": "battery"}),
@@ -516,14 +542,14 @@ def test_a_book_question_asks_for_the_books_facts_and_the_book_by_id(index: Sear
 @pytest.mark.parametrize(
     ("question", "ids"),
     [
-        ("Do you have books by Tolkien?", ["BK-020", "BK-021"]),
         ("Is 1984 by George Orwell a good book?", ["BK-011", "BK-010"]),
+        ("Who is the author J.R.R. Tolkien?", ["BK-020", "BK-021"]),
     ],
 )
 def test_an_author_the_search_read_as_the_model_does_is_not_searched_again(
     index: SearchIndex, question: str, ids: list[str]
 ) -> None:
-    # Given the search of a question about an author's books, which searched the
+    # Given the search of a question about an author or their book, which searched the
     # author's surname as the model's own search does, and found fewer than three
     messages = searched_first(index, question)
 
@@ -534,6 +560,25 @@ def test_an_author_the_search_read_as_the_model_does_is_not_searched_again(
     uses = [(u["name"], u["input"]) for u in tool_uses(first)]
     assert [name for name, _ in uses] == ["get_book_info", "lookup_inventory"]
     assert uses[1][1] == {"productIds": ids}
+
+
+@pytest.mark.parametrize(
+    "question", ["Do you have books by Tolkien?", "Something by Tolkien.", "Tolkien books"]
+)
+def test_what_the_store_has_by_an_author_is_answered_in_one_call(
+    index: SearchIndex, question: str
+) -> None:
+    # Given the search of a question that asks only what the store has by an author
+    messages = searched_first(index, question)
+
+    # When the model gets the first request
+    reply = OfflineModel().converse(make_request(messages))
+
+    # Then it lists the author's books the search found at once, asking no book facts
+    assert reply["stopReason"] == "end_turn"
+    text = answer_text(reply)
+    assert text.startswith("Our books:\n1. The Hobbit [BK-020]: by J.R.R. Tolkien")
+    assert set(cited(text)) == {"BK-020", "BK-021"}
 
 
 # ----------------------------------------------------------------- no search needed

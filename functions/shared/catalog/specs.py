@@ -345,7 +345,7 @@ FORM_FACTOR: Final = Spec(
              "mini pc", "tower computer"), ("all-in-one",), "desktop tower",
              ("desktop pcs", "mini pcs", "small form factor pcs")),
         Kind("all-in-one", _C, "all-in-ones", ("all-in-one", "all in one", "aio",
-             "all-in-one computer", "all-in-one pc"), (), "all-in-one desktop"),
+             "all-in-one computer", "all-in-one pc"), (), "all-in-one desktop", ("imac",)),
         Kind("tablet", _C, "tablets", ("tablet", "tablet computer", "tablet pc"), ("2-in-1",),
              "tablet"),
     )),

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from shared.catalog.categories import Category
-from shared.catalog.derive import includes, kinds
+from shared.catalog.derive import folded, includes, kinds
 
 # Named ranking boosts: SQL over the ``products`` row ``p``, each in [0, 1]. Most have
 # a step where a shopper's usual bar is met (16 GB for editing, 1.4 kg for "light",
@@ -94,6 +94,9 @@ class Intent:
     sort: str | None = None
     on_sale: bool = False
     """Only products on sale: a price before the sale above today's."""
+    line: bool = False
+    """A product line the shopper named ("macbook"): its terms are required, so products
+    of other lines that match only the shopper's other words never fill the results."""
 
 
 _GENRE = Category.BOOKS
@@ -104,6 +107,17 @@ KIND_INTENTS: tuple[Intent, ...] = tuple(
 """Each kind of product a shopper names ("laptop", "desktop"): a filter on its category
 and on the kinds it takes in, from the catalog's vocabulary (``Spec.kinds``)."""
 
+
+def line_forms(line: str) -> tuple[str, ...]:
+    """The kinds a product line is, where the catalog's vocabulary names the line as one
+    kind (``Kind.also_named``: a MacBook is a laptop, an iMac an all-in-one)."""
+    for spec, kind in kinds():
+        if folded(line) in {folded(name) for name in kind.also_named}:
+            return includes(spec, kind.value)
+    return ()
+
+
+_MAC = ("mac", "macbook", "imac", "macos")
 INTENTS: tuple[Intent, ...] = (
     # ---- kinds of product: filters
     Intent(("phone", "smartphone", "mobile", "mobile phone", "cell phone", "cellphone"),
@@ -111,11 +125,14 @@ INTENTS: tuple[Intent, ...] = (
     *KIND_INTENTS,
     Intent(("computer", "pc"), category=Category.COMPUTERS),
     Intent(("book", "novel", "paperback", "something to read", "read"), category=Category.BOOKS),
-    # ---- kinds named by a product line: a filter and a search term
-    Intent(("chromebook",), terms=("chromebook", "chromeos"), category=Category.COMPUTERS),
-    Intent(("mac", "macbook", "imac"), terms=("mac", "macbook", "imac", "macos"),
-           category=Category.COMPUTERS),
-    Intent(("iphone",), terms=("iphone",), category=Category.MOBILE),
+    # ---- kinds named by a product line: a filter and a required search term
+    Intent(("chromebook",), terms=("chromebook", "chromeos"), category=Category.COMPUTERS,
+           line=True),
+    # A line of one kind is that kind too ("macbook": laptops only); "mac" is any Mac.
+    *(Intent((line,), terms=_MAC, category=Category.COMPUTERS, forms=line_forms(line),
+             line=True)
+      for line in ("macbook", "imac")),
+    Intent(("iphone",), terms=("iphone",), category=Category.MOBILE, line=True),
     # ---- a sale: a filter; "for sale" (sold here) means nothing more than any product
     Intent(("on sale", "sale", "sale price", "discount", "discounted", "deal", "deals",
             "reduced", "price drop", "markdown", "marked down", "clearance", "special offer",
@@ -178,7 +195,7 @@ INTENTS: tuple[Intent, ...] = (
            terms=("ip68", "ip67", "water")),
     Intent(("touchscreen", "touch screen", "touch"), terms=("touchscreen", "touch", "pen")),
     Intent(("quiet", "silent", "fanless"), terms=("fanless", "quiet", "silent")),
-    Intent(("mac",), terms=("mac", "macbook", "imac", "macos")),
+    Intent(("mac",), terms=_MAC),
     # ---- books: a genre is a book, and is searched with the words blurbs use
     Intent(("mystery", "detective", "crime", "whodunit", "murder mystery"),
            terms=("mystery", "detective", "crime", "murder"), category=_GENRE),

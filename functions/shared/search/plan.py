@@ -162,7 +162,7 @@ def make_plan(
         # shopper wrote it: a model can tell what its keywords narrowed by.
         plan.understood["searched"] = [group[0] for group in groups]
     every = [part for part in (named, match_all(groups) if groups else None) if part]
-    some = [part for part in (named, match_any(groups) if groups else None) if part]
+    some = [part for part in (named, match_any(groups, words.lines) if groups else None) if part]
     if some:  # words to search: FTS5 applies the categorical filters as it matches them
         plan.match_all = " AND ".join([*every, *plan.filter_words])
         plan.match_any = " AND ".join([*some, *plan.filter_words])

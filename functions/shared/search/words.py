@@ -24,7 +24,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -91,6 +91,8 @@ class Words:
     groups: list[tuple[str, ...]] = field(default_factory=list)
     """Each group is one word (or phrase) of the shopper's, as FTS5 strings any of which
     matches; a product matching every group matches every word."""
+    lines: list[tuple[str, ...]] = field(default_factory=list)
+    """The groups of product lines named (``Intent.line``): every product found has one."""
     plain: list[str] = field(default_factory=list)
     """The shopper's words searched as written (no phrase of the table took them): the
     words a spelling correction may change."""
@@ -234,6 +236,8 @@ def _apply(intent: Intent, raw: list[str], words: Words, explicit: dict[str, Any
         # phrase of the same intent ("lightweight ... for travel") adds nothing.
         own = (_clean(raw[0]),) if len(raw) == 1 else ()
         words.groups.append(tuple(dict.fromkeys((*own, *intent.terms))))
+        if intent.line:
+            words.lines.append(words.groups[-1])
     for name, weight in intent.boosts:
         words.boosts[name] = max(weight, words.boosts.get(name, 0.0))
     if intent.sort and not explicit.get("sortBy") and words.sort is None:
@@ -335,9 +339,12 @@ def match_all(groups: list[tuple[str, ...]]) -> str:
     return " AND ".join(any_of(g) for g in groups)
 
 
-def match_any(groups: list[tuple[str, ...]]) -> str:
-    """Products with at least one term of one group."""
-    return any_of(tuple(dict.fromkeys(t for g in groups for t in g)))
+def match_any(groups: list[tuple[str, ...]], lines: Collection[tuple[str, ...]] = ()) -> str:
+    """Products with at least one term of one group, and one of each group in ``lines``
+    (the product lines named): "MacBook for travel" finds MacBooks, never a light Dell.
+    The other groups' terms stay in the query, where they add to the relevance."""
+    required = [any_of(g) for g in groups if g in lines]
+    return " AND ".join([*required, any_of(tuple(dict.fromkeys(t for g in groups for t in g)))])
 
 
 def name_clause(product_name: str) -> str | None:
