@@ -36,9 +36,10 @@ from storechat.offline.vocabulary import FORM_FACTORS, LOOKUP, OS_LABEL, USE_SOR
 OWN_TOOL_USE: Final = "tooluse_off_"
 """How this model's own toolUse ids start; they come with a sentence before them."""
 ON_SALE: Final = "on sale"
-_READ_APART: Final = ("category", "sortBy", "favours", "searched")
+_READ_APART: Final = ("category", "sortBy", "favours", "searched", "line")
 """What the search says it read that is no filter to match: the category (checked on each
-product), the order, the order a use leans to and the words searched."""
+product), the order, the order a use leans to, the words searched and the lines among
+them."""
 
 
 def handed_over(messages: list[dict[str, Any]]) -> ToolOutcome | None:
@@ -148,7 +149,9 @@ def serves(ask: Ask, lookup: Call, given: ToolOutcome) -> bool:
         _enough(products, data, request)
         and not _reads_more(understood, request, c)
         and (not sort_by or _in_order(understood, sort_by, leaning))
-        and (not sort_by or _narrows_no_more(understood, request, raw))
+        and (
+            not sort_by or _narrows_no_more(understood, request, raw, data.get("count") == len(raw))
+        )
         and all(_meets(p, r, c, request) for p, r in zip(products, raw, strict=True))
     )
 
@@ -200,17 +203,24 @@ def _enough(products: list[Product], data: dict[str, Any], request: dict[str, An
 
 
 def _narrows_no_more(
-    understood: dict[str, Any], request: dict[str, Any], raw: list[dict[str, Any]]
+    understood: dict[str, Any],
+    request: dict[str, Any],
+    raw: list[dict[str, Any]],
+    every_shown: bool,
 ) -> bool:
     """Whether a sorted search matched no fewer products than the lookup: each word it
     searched is one of the lookup's, or names every product it showed (a line the
     shopper named, "iphone"). A word of a description ("on one *charge*", or a use's
     "travel": the lightest laptop may say neither) leaves the first in the order among
-    the products that say it, not among all."""
+    the products that say it, not among all. Not when the search required a product
+    line (``line``) and showed every match (``every_shown``): it counted every product
+    of the line, so the products that say the other words are all of them."""
     held = set(str(request.get("keywords") or "").casefold().split())
     names = [str(r.get("name", "")).casefold() for r in raw]
+    lines = {str(w).casefold() for w in understood.get("line") or []}
+    whole_lines = bool(lines) and every_shown
     return all(
-        word in held or all(word in name for name in names)
+        word in held or all(word in name for name in names) or (whole_lines and word not in lines)
         for word in (str(w).casefold() for w in understood.get("searched") or [])
     )
 

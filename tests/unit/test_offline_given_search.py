@@ -224,10 +224,10 @@ def test_an_order_a_use_leans_to_the_search_ranked_toward_is_answered_in_one_cal
         # lightest laptop says neither
         ("a laptop for travel",
          {"category": "COMPUTERS", "keywords": "laptop", "sortBy": "weight"}),
-        # a MacBook is a laptop: the Mac mini is no answer
-        ("Which MacBook is best for travel?",
-         {"brandId": "Apple", "category": "COMPUTERS", "keywords": "macos laptop",
-          "sortBy": "weight"}),
+        # only iPhones, but four of six shown, ranked toward those that say "travel":
+        # the lightest iPhone may not be among them
+        ("Which iPhone is best for travel?",
+         {"brandId": "Apple", "category": "MOBILE", "keywords": "ios", "sortBy": "weight"}),
         # sorted, but only among the laptops whose text says "charge"
         ("Which laptop lasts the longest on one charge?",
          {"category": "COMPUTERS", "keywords": "laptop", "sortBy": "battery"}),
@@ -242,6 +242,26 @@ def test_a_search_not_in_the_order_over_all_matches_gets_the_models_own_search(
 
     assert first["stopReason"] == "tool_use"
     assert [u["input"] for u in tool_uses(first)] == [own_search]
+
+
+def test_a_line_the_search_showed_whole_is_answered_in_one_call(index: SearchIndex) -> None:
+    # Given the search of "Which MacBook is best for travel?", which required the line
+    # (every product found is a MacBook) and showed every MacBook it counted
+    messages = searched_first(index, "Which MacBook is best for travel?")
+    found = messages[-1]["content"][0]["toolResult"]["content"][0]["json"]
+    assert found["understood"]["line"] == ["macbook"]
+    macbooks = [p["productId"] for p in CATALOG if "MacBook" in p["name"]]
+    assert sorted(given_ids(messages)) == sorted(macbooks)
+
+    # When the model gets the first request
+    reply = OfflineModel().converse(make_request(messages))
+
+    # Then it answers at once, the lightest MacBook first: "travel" only ranked them
+    assert reply["stopReason"] == "end_turn"
+    ids = cited(answer_text(reply))
+    assert set(ids) <= set(macbooks)
+    weights = [BY_ID[pid]["specs"]["weightKg"] for pid in macbooks]
+    assert BY_ID[ids[0]]["specs"]["weightKg"] == min(weights)
 
 
 def test_an_order_the_search_did_not_keep_gets_the_models_own_search(

@@ -62,3 +62,12 @@ def test_a_chromebook_question_is_filled_with_chromebooks_only(index: SearchInde
     chromebooks = [p for p in CATALOG if "Chromebook" in p["name"]]
     assert sorted(found) == sorted(p["name"] for p in chromebooks)
     assert result.count == len(chromebooks)
+
+
+def test_the_result_says_which_line_every_product_found_is_of(index: SearchIndex) -> None:
+    # The search tells the model that its other words only ranked the line's products
+    _, result = names(index, "Which MacBook is best for travel?")
+    assert result.understood["line"] == ["macbook"]
+    assert result.understood["searched"] == ["macbook", "travel"]
+    _, result = names(index, "A light laptop for travel")
+    assert "line" not in result.understood

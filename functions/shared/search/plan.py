@@ -161,6 +161,9 @@ def make_plan(
         # The words left to search once filters and orders took theirs, each as the
         # shopper wrote it: a model can tell what its keywords narrowed by.
         plan.understood["searched"] = [group[0] for group in groups]
+        if lines := [group[0] for group in words.lines if group in groups]:
+            # Every product found is of the lines named; the other words only rank.
+            plan.understood["line"] = lines
     every = [part for part in (named, match_all(groups) if groups else None) if part]
     some = [part for part in (named, match_any(groups, words.lines) if groups else None) if part]
     if some:  # words to search: FTS5 applies the categorical filters as it matches them
