@@ -346,10 +346,12 @@ def _answer(call: ToolCall, query: InventoryInput, found: Found, page: Page) -> 
     budget = MAX_RESULT_BYTES - 400 - result_size(extras) - result_size(notes)
     used = kept = 0
     records: list[dict[str, Any]] = []
+    # The category the search named, or read in the words, is said once, not per product.
+    named = query.category or found.understood.get("category")
     for product in found.products[: page.size]:
         item = compact(
             product,
-            with_category=query.category is None,
+            with_category=product.get("category") != named,
             with_summary=page.summaries,
             weight_unit=page.weight_unit,
         )

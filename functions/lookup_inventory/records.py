@@ -32,10 +32,11 @@ def compact(
     id as the model cites it (:func:`shared.citing.cite_as`).
 
     Every token here is read on every later call of the turn: the category is left out
-    when the search named it, specs that say "none" are left out, and the description
-    is cut to its first words, or left out (the ledger keeps the whole record for the
-    response). A weight is rounded as a shopper reads it, in the store's unit
-    (``weight_unit``), and a product on sale says so, with the price before the sale.
+    when the search named it (or read it in the words, and says so in ``understood``),
+    specs that say "none" are left out, and the description is cut to its first words,
+    or left out (the ledger keeps the whole record for the response). A weight is
+    rounded as a shopper reads it, in the store's unit (``weight_unit``), and a product
+    on sale says so, with the price before the sale.
     """
     specs = {k: v for k, v in (product.get("specs") or {}).items() if _informative(v)}
     pid = product.get("productId")

@@ -202,8 +202,11 @@ def constraints_for(done: Done, intent: Intent) -> Constraints:
 
 def _products(done: Done, seen: set[str] | None = None) -> list[Product]:
     """The products a lookup returned; ``seen``: ids an earlier section showed, left out."""
-    raw = (done.outcome.data or {}).get("products") or []
-    category = str(done.call.input.get("category") or "")
+    data = done.outcome.data or {}
+    raw = data.get("products") or []
+    # The category the lookup named, or the search read in its words: left out of each.
+    understood = data.get("understood") if isinstance(data.get("understood"), dict) else {}
+    category = str(done.call.input.get("category") or understood.get("category") or "")
     parsed = (Product.parse(item, position, category) for position, item in enumerate(raw))
     products = [p for p in parsed if p is not None and p.product_id not in (seen or ())]
     if seen is not None:

@@ -132,7 +132,8 @@ def serves(ask: Ask, lookup: Call, given: ToolOutcome) -> bool:
     if data.get("relaxed"):
         return False  # a search that dropped the shopper's words or budget is no answer
     raw = [r for r in data.get("products") or [] if isinstance(r, dict)]
-    products = [p for i, r in enumerate(raw) if (p := Product.parse(r, i)) is not None]
+    named = str((data.get("understood") or {}).get("category") or "")
+    products = [p for i, r in enumerate(raw) if (p := Product.parse(r, i, named)) is not None]
     if not products or len(products) != len(raw):
         return False
     if lookup.purpose == "named":

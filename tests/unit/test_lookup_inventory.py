@@ -139,6 +139,16 @@ def test_without_a_category_in_the_search_the_model_is_told_each_products_catego
     assert seen["products"] and all("category" in p for p in seen["products"])
 
 
+def test_a_category_read_in_the_words_is_said_once_not_per_product(index: SearchIndex) -> None:
+    # "phones" names the category: the model reads it once, in understood
+    seen = told(ask(index, {"keywords": "Samsung phones"}))
+    assert seen["understood"]["category"] == "MOBILE"
+    assert seen["products"] and all("category" not in p for p in seen["products"])
+    assert all(
+        BY_ID[pid]["category"] == "MOBILE" for pid in [p["productId"] for p in seen["products"]]
+    )
+
+
 def test_laptop_for_video_editing_finds_laptops_with_memory_to_edit(index: SearchIndex) -> None:
     seen = told(ask(index, {"keywords": "laptop for video editing"}))
     assert seen["products"] and "relaxed" not in seen
