@@ -205,8 +205,9 @@ def _products(done: Done, seen: set[str] | None = None) -> list[Product]:
     data = done.outcome.data or {}
     raw = data.get("products") or []
     # The category the lookup named, or the search read in its words: left out of each.
-    understood = data.get("understood") if isinstance(data.get("understood"), dict) else {}
-    category = str(done.call.input.get("category") or understood.get("category") or "")
+    understood = data.get("understood")
+    read = understood.get("category") if isinstance(understood, dict) else None
+    category = str(done.call.input.get("category") or read or "")
     parsed = (Product.parse(item, position, category) for position, item in enumerate(raw))
     products = [p for p in parsed if p is not None and p.product_id not in (seen or ())]
     if seen is not None:
