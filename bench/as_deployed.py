@@ -12,7 +12,7 @@ stack pays for, each measured or counted here:
   request: the question's POST and each live-trace poll;
 * the tokens at the price of what is called: a geographic inference profile (``us.``)
   costs the model's regional premium over the listed (global) price
-  (``shared.pricing.token_prices``).
+  (``shared.config.pricing.token_prices``).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from typing import Any
 
 from bench.fmt import kib, usd
 from bench.fmt import table as fmt_table
-from shared.pricing import USAGE_PRICE_FIELDS, token_prices
+from shared.config.pricing import USAGE_PRICE_FIELDS, token_prices
 
 QUESTIONS = 1000
 DAILY_VOLUMES = (1_000, 10_000, 100_000)

@@ -111,8 +111,8 @@ def run(size: int, seconds: int, catalogs: Catalogs, *, seed: int = 7) -> dict[s
     from index_catalog.events import parse_trigger
     from lookup_inventory.logic import run as lookup
     from lookup_inventory.snapshots import S3Snapshots
-    from shared.catalog_table import DynamoCatalog
-    from shared.contract import ToolUse
+    from shared.api.contract import ToolUse
+    from shared.products.catalog_table import DynamoCatalog
     from shared.search import SearchIndex, SnapshotFile, SnapshotHolder, open_snapshot
     from shared.search.publish import pointer_key
 

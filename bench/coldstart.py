@@ -51,7 +51,7 @@ from bench.lambdas import REPO_ROOT, probe_env, store_file
 from bench.loopback import send, serving
 from bench.stats import summary
 from registry import FUNCTIONS, Function
-from shared.time_budget import DEADLINE_MS
+from shared.config.time_budget import DEADLINE_MS
 
 FUNCTIONS_DIR = REPO_ROOT / "functions"
 SECRET_ARN = "arn:aws:secretsmanager:us-east-1:123456789012:secret:storechat-brave-key-AbCdEf"
@@ -102,7 +102,7 @@ def _tool_use(name: str, tool_input: dict[str, Any]) -> dict[str, Any]:
 def _compose_laptops() -> list[dict[str, Any]]:
     """Five Windows laptops of the bundled catalog: four this turn found, one an earlier
     turn did."""
-    from shared.catalog_data import load_catalog
+    from shared.products.catalog_data import load_catalog
 
     return [
         p

@@ -5,7 +5,7 @@ history, each Lambda call's measured handler time at the memory the stack gives
 each function, one API Gateway request, the DynamoDB request units of the calls
 each question made (``bench.dynamo``) and the bytes its execution logs to the
 conversations log group (``bench.history.execution_log``). Tokens come from the
-token questions in each mode, priced for each model in ``shared.pricing``'s list.
+token questions in each mode, priced for each model in ``shared.config.pricing``'s list.
 Prices come from that file, never from code; what the deployed stack runs
 (architecture, prompt caching in ``prod``) from ``cdk.json``.
 """
@@ -23,7 +23,7 @@ from bench import as_deployed
 from bench.fmt import kib, ms, n, usd
 from bench.fmt import table as fmt_table
 from registry import functions_by_key
-from shared.pricing import price_list
+from shared.config.pricing import price_list
 
 PRICES_PATH = Path(__file__).with_name("prices.json")
 CDK_JSON = Path(__file__).resolve().parents[1] / "cdk.json"
@@ -34,7 +34,7 @@ DEPLOYED_ENVIRONMENT = "prod"
 
 def load_prices(path: Path = PRICES_PATH) -> dict[str, Any]:
     """The AWS prices of ``prices.json``, with the models' token prices under ``models``
-    from the one list the stack's budget and ``storechat eval`` read (``shared.pricing``)."""
+    from the one list the stack's budget and ``storechat eval`` read (``shared.config.pricing``)."""
     prices: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     prices["models"] = price_list()["models"]
     return prices
@@ -185,7 +185,7 @@ def tokens(modes: dict[str, Sequence[Any]], prices: dict[str, Any]) -> dict[str,
     """Per 1,000 questions, for each token mode (compact, naive, compact with caching).
 
     The counts are the offline model's, as the runs reported them; ``usd`` prices
-    them for each model of ``shared.pricing``'s list.
+    them for each model of ``shared.config.pricing``'s list.
     """
     out: dict[str, Any] = {}
     for mode, asked in modes.items():

@@ -20,7 +20,7 @@ from bench.profile import LatencyPlan, Profile
 from bench.stats import summary
 from bench.tools import canned_web
 from registry import functions_by_key
-from shared.observability import metrics
+from shared.runtime.observability import metrics
 from storechat.local import LocalStorechat
 from storechat.local.lambdas import FakeContext
 from storechat.local.runner import CATALOG_TABLE, OFFLINE_MODEL_ID, REGION
@@ -39,7 +39,7 @@ METRICS_NAMESPACE = "Storechat"
 def _metrics_namespace() -> Iterator[None]:
     """Give the shared ``Metrics`` a namespace while the bench calls handlers itself.
 
-    Powertools reads ``POWERTOOLS_METRICS_NAMESPACE`` once, when ``shared.observability``
+    Powertools reads ``POWERTOOLS_METRICS_NAMESPACE`` once, when ``shared.runtime.observability``
     builds ``metrics``, and the bench imports that module before any ``LocalStorechat``
     sets its environment. Without a namespace, the hundredth buffered value of one metric
     raises ``SchemaValidationError``. The namespace is set on the object for this block,
@@ -257,7 +257,7 @@ def memory(profile: Profile, catalogs: Catalogs) -> list[dict[str, Any]]:
 def store_file(scratch: Path) -> str:
     """The sample store's settings, published as the stack's layer holds them (the
     Converse function reads them at its start)."""
-    from shared.store import load
+    from shared.store.settings import load
     from storechat.settings import SAMPLE_STORE
 
     path = scratch / "store.json"

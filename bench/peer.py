@@ -34,8 +34,8 @@ from bench.fmt import kib, ms
 from bench.scenarios import ask, local_system
 from bench.standin import FAKE_CREDENTIALS, Call, OfflineBedrock
 from bench.tools import Handler, naive_lookup, real_handler
-from shared.environment import environ, overriding
-from shared.observability import metrics
+from shared.config.environment import environ, overriding
+from shared.runtime.observability import metrics
 from storechat.local.lambdas import FakeContext
 from storechat.local.runner import OFFLINE_MODEL_ID, REGION
 

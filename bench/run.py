@@ -104,7 +104,7 @@ def _commit() -> str:
 def _tokens(
     compact: list[Asked], naive: list[Asked], cached: list[Asked], prices: dict[str, Any]
 ) -> dict[str, Any]:
-    from shared.catalog_data import load_catalog
+    from shared.products.catalog_data import load_catalog
 
     rows: list[dict[str, Any]] = []
     for c, v, k in zip(compact, naive, cached, strict=True):

@@ -23,7 +23,7 @@ from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 from bench.loopback import serving
-from shared.errors import InvalidConverseRequest
+from shared.runtime.errors import InvalidConverseRequest
 from storechat.offline import OfflineModel
 
 FAKE_CREDENTIALS = {"aws_access_key_id": "bench", "aws_secret_access_key": "bench"}

@@ -133,7 +133,7 @@ def _whole_category(category: str | None) -> list[dict[str, Any]]:
     import boto3
     from boto3.dynamodb.types import TypeDeserializer
 
-    from shared.environment import environ
+    from shared.config.environment import environ
 
     env = environ()
     client = boto3.client("dynamodb", region_name=env.get("AWS_REGION"))
@@ -167,13 +167,13 @@ def naive_lookup(event: dict[str, Any], context: Any) -> dict[str, Any]:
 
     The first seed article's tool: no search, no cap, every field, read straight from
     the catalog table. The output is built as a ``ToolOutput`` directly, not through
-    ``shared.contract.tool_output``: that helper caps what the model gets, and a naive
+    ``shared.api.contract.tool_output``: that helper caps what the model gets, and a naive
     tool has no cap.
     """
     from lookup_inventory import handler
     from lookup_inventory.records import full_record
     from lookup_inventory.schema import InventoryInput
-    from shared.contract import Ledger, ToolOutput, ToolUse, TraceEntry
+    from shared.api.contract import Ledger, ToolOutput, ToolUse, TraceEntry
 
     started = time.perf_counter()
     tool_use = ToolUse.model_validate(event["toolUse"])

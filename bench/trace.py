@@ -29,7 +29,7 @@ from bench.fmt import table as fmt_table
 from bench.questions import TOKEN_QUESTIONS
 from bench.stats import summary as stats
 from bench.tools import delayed, real_handler
-from shared.steps import POLL_INTERVAL_MS
+from shared.trace.steps import POLL_INTERVAL_MS
 from storechat.local import LocalStorechat
 from storechat.local.runner import STEPS_TABLE
 from storechat.server import make_server, running

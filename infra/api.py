@@ -1,10 +1,10 @@
 """``POST /query``: API Gateway REST straight into ``StartSyncExecution``.
 
-The request model is ``shared.api.request_json_schema`` (the dev server validates
+The request model is ``shared.api.query.request_json_schema`` (the dev server validates
 with the same rules). The response mapping turns the execution's status into the
 HTTP status: SUCCEEDED is 200 with the execution's output as the body; FAILED,
 ABORTED and anything unknown are 502, TIMED_OUT is 504, each with
-``shared.api.error_body`` JSON. There is no path that answers 200 with an error.
+``shared.api.query.error_body`` JSON. There is no path that answers 200 with an error.
 """
 
 from __future__ import annotations
@@ -40,9 +40,9 @@ from infra.runtime import log_group
 from infra.trace import method_options
 from infra.webhooks import deployed as webhooks_deployed
 from infra.webhooks import method_options as webhook_options_of
-from shared.api import request_json_schema
-from shared.time_budget import API_LIMIT_S
-from shared.vocabulary import GATEWAY_ERROR, REQUEST_REJECTED
+from shared.api.query import request_json_schema
+from shared.api.vocabulary import GATEWAY_ERROR, REQUEST_REJECTED
+from shared.config.time_budget import API_LIMIT_S
 
 
 def webhook_options(config: EnvironmentConfig) -> dict[str, apigw.MethodDeploymentOptions]:

@@ -1,6 +1,6 @@
 """What ``POST /query``'s API Gateway integration and responses say, as VTL and models:
 the StartSyncExecution request, the status mapping, CORS echoes and the fixed error
-bodies (``shared.vocabulary``'s codes and messages, the dev server's too). No
+bodies (``shared.api.vocabulary``'s codes and messages, the dev server's too). No
 constructs here: ``infra/api.py`` builds the API from these.
 """
 
@@ -15,7 +15,7 @@ from aws_cdk import Duration
 from aws_cdk import aws_apigateway as apigw
 from aws_cdk import aws_iam as iam
 
-from shared.vocabulary import (
+from shared.api.vocabulary import (
     CONVERSATION_FAILED,
     INVALID_REQUEST,
     RATE_LIMITED,
@@ -28,7 +28,7 @@ JSON = "application/json"
 # What a shopper's browser is told; nothing from the execution's error or cause
 # (those can hold internals) reaches the response. Operators find the execution by
 # its name, which is the API request id (docs/deploy.md).
-# The codes and messages are shared.vocabulary's, the dev server's too.
+# The codes and messages are shared.api.vocabulary's, the dev server's too.
 FAILED_BODY = CONVERSATION_FAILED.body()
 TIMED_OUT_BODY = TIMEOUT.body()
 UPSTREAM_BODY = UNAVAILABLE.body()

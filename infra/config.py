@@ -34,12 +34,12 @@ from infra.config_blocks import (
     Throttling,
     Webhooks,
 )
-from shared.api import DEFAULT_MAX_MESSAGE_CHARS
-from shared.currency import CURRENCIES, DEFAULT_CURRENCY
-from shared.page_policy import image_host
-from shared.pricing import PRICE_LIST_PATH, PriceListError, TokenPrices, token_prices
-from shared.store import StoreFile, StoreSettingsError, resolve
-from shared.time_budget import API_LIMIT_S, FINISH_RESERVE_MS
+from shared.api.page_policy import image_host
+from shared.api.query import DEFAULT_MAX_MESSAGE_CHARS
+from shared.config.pricing import PRICE_LIST_PATH, PriceListError, TokenPrices, token_prices
+from shared.config.time_budget import API_LIMIT_S, FINISH_RESERVE_MS
+from shared.products.currency import CURRENCIES, DEFAULT_CURRENCY
+from shared.store.settings import StoreFile, StoreSettingsError, resolve
 
 LOG_RETENTION_DAYS: tuple[int, ...] = (
     1,
@@ -131,7 +131,7 @@ class EnvironmentConfig(ConfigBlock):
 
     # The store, its storefront and the widget
     store: StoreFile
-    """cdk.json's ``store`` block (``shared.store.Store``), its policies file read from
+    """cdk.json's ``store`` block (``shared.store.settings.Store``), its policies file read from
     the path it names, relative to cdk.json."""
 
     # The page

@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
-from shared.guardrail import GUARDRAIL_ID_PATTERN, GUARDRAIL_VERSION_PATTERN
+from shared.tools.guardrail import GUARDRAIL_ID_PATTERN, GUARDRAIL_VERSION_PATTERN
 
 
 class ConfigBlock(BaseModel):
@@ -35,7 +35,7 @@ class ModelBudget(ConfigBlock):
     """The most the environment may spend on model tokens in a day (UTC), in US dollars."""
 
     daily_usd: Annotated[float, Field(gt=0, le=1_000_000, allow_inf_nan=False)]
-    """Priced from the model's list prices (``shared.pricing``); once the day's spend
+    """Priced from the model's list prices (``shared.config.pricing``); once the day's spend
     reaches it, questions are answered from a catalog search without a model call."""
     alarm_percent: Annotated[float, Field(gt=0, le=100)] = 80
     """The ``ModelBudget`` alarm fires when the last 24 hours' model spend reaches this
@@ -45,7 +45,7 @@ class ModelBudget(ConfigBlock):
 class Guardrail(ConfigBlock):
     """A Bedrock guardrail (made in the Bedrock console, in ``bedrock_region``): Converse
     applies it to the shopper's messages and the model's replies, and the web tools
-    screen the reviews and book facts they found with it (``shared/guardrail.py``)."""
+    screen the reviews and book facts they found with it (``shared/tools/guardrail.py``)."""
 
     id: Annotated[str, Field(pattern=GUARDRAIL_ID_PATTERN)]
     version: Annotated[str, Field(pattern=GUARDRAIL_VERSION_PATTERN)] = "DRAFT"

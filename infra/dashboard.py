@@ -16,7 +16,7 @@ from constructs import Construct
 
 from index_catalog.metrics import IndexMetric
 from infra.config import EnvironmentConfig
-from shared.metric_names import OUTCOME_METRICS, TOKEN_METRICS, Metric
+from shared.config.metric_names import OUTCOME_METRICS, TOKEN_METRICS, Metric
 
 
 @dataclass(frozen=True)

@@ -48,7 +48,7 @@ from constructs import Construct
 
 from infra.config import ClientRateLimit
 from infra.webhooks import RESOURCE as WEBHOOKS_RESOURCE
-from shared.vocabulary import RATE_LIMITED, REQUEST_REJECTED
+from shared.api.vocabulary import RATE_LIMITED, REQUEST_REJECTED
 
 RULE_NAME: Final = "RequestsPerClientIp"
 BODY_KEY: Final = "rateLimited"

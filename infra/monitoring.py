@@ -2,13 +2,13 @@
 ``infra.dashboard``), all notifying the alarm topic (``infra.alarm_topic``).
 
 Custom metrics come from Powertools (namespace ``Storechat/<env>``, dimension
-``service=storechat``), named in ``shared.metric_names``. compose_response counts
+``service=storechat``), named in ``shared.config.metric_names``. compose_response counts
 ``Conversations`` and one metric per outcome (``Answered``, ``Truncated``, ``Refused``,
 ``Fallbacks``); the catalog
 indexer counts its rebuilds, their time, the products indexed and the published
 snapshot's age (``index_catalog.metrics.IndexMetric``). The model's spend is priced
 from the Converse function's token counts (``InputTokens``, ...) at the model's list
-prices (``shared.pricing``), the same prices the state machine's daily counter adds up.
+prices (``shared.config.pricing``), the same prices the state machine's daily counter adds up.
 Failures no function is there to count (the ASL's compose fallback, the spend counter's
 direct DynamoDB calls, POST /query refused before an execution) are counted from log lines
 by metric filters (``infra.log_metrics``). docs/deploy.md explains what each alarm means
@@ -43,7 +43,7 @@ from infra.log_metrics import (
 )
 from infra.search import CatalogSearch
 from infra.trace import RESOURCE_PATH
-from shared.metric_names import TOKEN_METRICS, Metric
+from shared.config.metric_names import TOKEN_METRICS, Metric
 
 
 class Monitoring(Construct):

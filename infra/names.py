@@ -11,8 +11,8 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Final
 
-from shared import table_names
-from shared.metric_names import SERVICE
+from shared.config.metric_names import SERVICE
+from shared.products import table_names
 
 ROOT: Final = Path(__file__).resolve().parent.parent
 FUNCTIONS_DIR: Final = ROOT / "functions"
@@ -54,7 +54,7 @@ CATALOG_INDEX_PREFIX: Final = "catalog-index/"
 CATALOG_INDEX_POINTER_KEY: Final = f"{CATALOG_INDEX_PREFIX}latest.json"
 
 # Observability: each environment's metrics are in METRIC_NAMESPACE/<env> (the functions
-# read it from POWERTOOLS_METRICS_NAMESPACE); their names are shared.metric_names'.
+# read it from POWERTOOLS_METRICS_NAMESPACE); their names are shared.config.metric_names'.
 METRIC_NAMESPACE: Final = "Storechat"
 SERVICE_NAME: Final = SERVICE
 

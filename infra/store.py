@@ -3,7 +3,7 @@
 The Converse function names the store and its policies in the system prompt, the
 policies tool answers from the policies' text, and the response builder makes product
 and cart links from the storefront and the platform. All three read one file,
-``shared.store.StoreFile`` (the ``store`` block of ``cdk.json`` with its policies file
+``shared.store.settings.StoreFile`` (the ``store`` block of ``cdk.json`` with its policies file
 read), which this layer puts at :data:`STORE_FILE` (``/opt`` is where Lambda unpacks
 layers). A policies file can pass Lambda's 4 KB of environment variables; a layer has
 no such limit, costs no call at a cold start, and changes with a deploy.

@@ -26,7 +26,7 @@ from infra.trace import LiveTrace
 
 
 def guardrail_environment(config: EnvironmentConfig, stack_region: str) -> dict[str, str]:
-    """What shared/guardrail.py's settings read: the guardrail and the Region it is in."""
+    """What shared/tools/guardrail.py's settings read: the guardrail and the Region it is in."""
     if config.guardrail is None:
         return {}
     return {
@@ -145,7 +145,7 @@ class Tools(Construct):
             self._grant_guardrail(self.functions[key], config)
         lookup = self.functions["lookup_inventory"]
         # Search runs on the snapshot; the table is read only by key, for the current
-        # price and stock of the products found (shared/catalog_table.py): no
+        # price and stock of the products found (shared/products/catalog_table.py): no
         # Query, no Scan, no writes.
         search.grant_read_snapshots(lookup)
         if catalog is not None:

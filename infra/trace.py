@@ -1,10 +1,10 @@
 """The live trace's channel: the steps table and ``GET /query/{turnId}/steps``.
 
 While ``POST /query`` runs, the state machine and the functions write each step of the
-turn to the steps table (``shared.steps``); the page reads them back through API
+turn to the steps table (``shared.trace.steps``); the page reads them back through API
 Gateway straight from DynamoDB, no Lambda: a ``Query`` on the turn id, filtered on the
 TTL, mapped to ``{"steps": [...]}``, the same request and the same body the dev server
-makes (``shared.steps.steps_query`` and ``steps_body``, which the mapping templates are
+makes (``shared.trace.steps.steps_query`` and ``steps_body``, which the mapping templates are
 rendered from and tested against).
 
 The writers may only ``PutItem`` into the table, the API's role may only ``Query`` it;
@@ -28,9 +28,9 @@ from constructs import Construct
 from infra.api_templates import service_integration
 from infra.config import ASL_TIMEOUT_MS, EnvironmentConfig
 from infra.nag import acknowledge
-from shared import steps
-from shared.step_writer import TABLE_VARIABLE
-from shared.vocabulary import INVALID_REQUEST, UNAVAILABLE
+from shared.api.vocabulary import INVALID_REQUEST, UNAVAILABLE
+from shared.trace import steps
+from shared.trace.step_writer import TABLE_VARIABLE
 
 PATH_PARAMETER = "turnId"
 RESOURCE_PATH = f"/query/{{{PATH_PARAMETER}}}/steps"
@@ -42,12 +42,12 @@ POLLS_PER_QUESTION_AT_MOST = math.ceil(ASL_TIMEOUT_MS / steps.POLL_INTERVAL_MS)
 
 def _vtl_pattern() -> str:
     if _VTL_TURN_ID.strip("'") != steps.TURN_ID_PATTERN:
-        raise ValueError("the mapping templates' turn id pattern differs from shared.steps'")
+        raise ValueError("the mapping templates' turn id pattern differs from shared.trace.steps'")
     return _VTL_TURN_ID
 
 
 def request_template(table_name: str) -> str:
-    """``shared.steps.steps_query`` for the path's turn id, now; a malformed id reads the
+    """``shared.trace.steps.steps_query`` for the path's turn id, now; a malformed id reads the
     key no item has, so it finds nothing whatever it holds."""
     query = json.dumps(steps.steps_query(table_name, "$turn", 0), indent=2)
     query = query.replace('"N": "0"', '"N": "$now"')
@@ -64,7 +64,7 @@ def request_template(table_name: str) -> str:
 
 
 def response_template(cors: Sequence[str]) -> str:
-    """``shared.steps.steps_body`` of the items found; 400 for a malformed id."""
+    """``shared.trace.steps.steps_body`` of the items found; 400 for a malformed id."""
     malformed = json.dumps(INVALID_REQUEST.body(steps.MALFORMED_TURN_ID))
     if "$" in malformed or "#" in malformed:
         raise ValueError("the 400 body would be read as VTL")
@@ -131,7 +131,7 @@ class LiveTrace(Construct):
             },
         )
         self.environment = {TABLE_VARIABLE: self.table.table_name}
-        """What each writing function reads (shared.step_writer)."""
+        """What each writing function reads (shared.trace.step_writer)."""
 
     def grant_write(self, grantee: iam.IGrantable) -> None:
         """Write steps, and nothing else: no read, no delete."""

@@ -28,10 +28,10 @@ from infra import names
 from infra.config import EnvironmentConfig
 from infra.nag import BASIC_EXECUTION_POLICY, acknowledge, logical_id, stack_singleton
 from infra.runtime import log_group, removal_policy
-from shared.page_policy import content_security_policy
-from shared.store import page_settings
-from shared.time_budget import CLIENT_WAIT_MS
-from shared.vocabulary import PAGE_NAMES_FILE, page_names
+from shared.api.page_policy import content_security_policy
+from shared.api.vocabulary import PAGE_NAMES_FILE, page_names
+from shared.config.time_budget import CLIENT_WAIT_MS
+from shared.store.settings import page_settings
 
 WIDGET_FILE = "widget.js"
 

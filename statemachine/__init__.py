@@ -16,9 +16,9 @@ from pydantic import BaseModel
 
 import registry
 from converse.request import fixed_request_bytes
-from shared import stop_reasons
-from shared.pricing import USAGE_PRICE_FIELDS, TokenPrices
-from shared.time_budget import DEADLINE_MS
+from shared.api import stop_reasons
+from shared.config.pricing import USAGE_PRICE_FIELDS, TokenPrices
+from shared.config.time_budget import DEADLINE_MS
 
 ASL_PATH = Path(__file__).with_name("storechat.asl.json")
 
@@ -100,7 +100,7 @@ def fixed_input_tokens(system_prompt: str, currency: str) -> int:
 def catalog_search_step() -> str:
     """A JSONata function: the live trace's key of the state machine's own search in round
     ``$round`` (``SearchCatalogFirst``'s is round 1's, ``AnswerFromCatalog``'s the next
-    round's), the key the first tool of that round has (``shared.steps.tool_key``)."""
+    round's), the key the first tool of that round has (``shared.trace.steps.tool_key``)."""
     return "(function($round) { 'r' & $pad($string($round), -2, '0') & '.t00' })"
 
 
@@ -165,7 +165,7 @@ TUNING_DEFAULTS: dict[str, int] = {
 }
 """Placeholders filled with numbers, and their defaults.
 
-``DeadlineMs`` is the turn's deadline (``shared.time_budget`` says how it fits between
+``DeadlineMs`` is the turn's deadline (``shared.config.time_budget`` says how it fits between
 the API's limit and the Lambdas' timeouts). ``ConverseReserveMs`` is the time a model
 call is allowed to need: with less left before ``DeadlineMs`` the loop falls back
 instead of calling the model.
@@ -176,7 +176,7 @@ turns sent to the model; ``MaxLedgerProducts`` and ``MaxLedgerChars`` bound the 
 and, patched to match, locally: forty ordinary records fit, or about twelve of the
 largest a catalog may hold, of which one lookup may add four). Together with
 the tools' own size caps they keep every state's payload far below 256 KiB.
-``StepTtlSeconds`` is how long a turn's live-trace steps can be read (``shared.steps``).
+``StepTtlSeconds`` is how long a turn's live-trace steps can be read (``shared.trace.steps``).
 """
 
 

@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import Any, TextIO, cast
 from urllib.parse import urlsplit
 
-from shared.api import DEFAULT_MAX_MESSAGE_CHARS, RequestRejected, parse_query
-from shared.store import StoreFile, StoreSettingsError
-from shared.store import load as load_store
+from shared.api.query import DEFAULT_MAX_MESSAGE_CHARS, RequestRejected, parse_query
+from shared.store.settings import StoreFile, StoreSettingsError
+from shared.store.settings import load as load_store
 from storechat.catalog import load_local_catalog
 from storechat.catalog.commands import add_catalog_commands
 from storechat.catalog.errors import CatalogError
@@ -161,7 +161,7 @@ def cmd_chat(args: argparse.Namespace) -> int:
 
 def _warn_blocked_pictures(catalog: list[dict[str, Any]], image_hosts: tuple[str, ...]) -> None:
     """Say which hosts of the catalog's pictures the page may not load from, and the fix."""
-    from shared.page_policy import allowed
+    from shared.api.page_policy import allowed
 
     blocked: dict[str, int] = {}
     for product in catalog:

@@ -6,7 +6,7 @@ server's routes (``storechat.server``) rely on:
 * every response is JSON in the contract's error shape when it is a refusal, including
   http.server's own (a malformed request line, HTTP/0.9 or 2.0, headers too large),
   which it would otherwise answer with an HTML page or no status line at all;
-* a request body is read only within ``shared.api.MAX_BODY_BYTES`` and its
+* a request body is read only within ``shared.api.query.MAX_BODY_BYTES`` and its
   ``Content-Length``; one that stops arriving gets a 408, one that ends early a 400;
 * a refusal sent before the body was read closes the connection, but only after
   reading and dropping what the client still sends, for a while (:meth:`_linger`): a
@@ -25,8 +25,8 @@ from http.server import BaseHTTPRequestHandler
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 
-from shared.api import MAX_BODY_BYTES
-from shared.vocabulary import INVALID_REQUEST, REQUEST_REJECTED, ApiError
+from shared.api.query import MAX_BODY_BYTES
+from shared.api.vocabulary import INVALID_REQUEST, REQUEST_REJECTED, ApiError
 
 READ_TIMEOUT_S = 30
 LINGER_S = 10

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Protocol
 from urllib.parse import urlsplit
 
-from shared.store import LOOPBACK_HOSTS
+from shared.store.settings import LOOPBACK_HOSTS
 
 WILDCARD_HOSTS = frozenset({"0.0.0.0", "::", ""})
 

@@ -19,9 +19,9 @@ from shared.catalog.specs import (
     WEIGHT_KG,
     YEAR,
 )
-from shared.currency import DEFAULT_CURRENCY, amount
-from shared.steps import Step
-from shared.weight import DEFAULT_WEIGHT_UNIT, shown
+from shared.products.currency import DEFAULT_CURRENCY, amount
+from shared.products.weight import DEFAULT_WEIGHT_UNIT, shown
+from shared.trace.steps import Step
 from storechat.local import RunResult
 
 MODEL_LABELS = {
@@ -104,7 +104,7 @@ def print_answer(
                 f" · {_spec_line(p, weight_unit)}",
                 file=out,
             )
-            # The links the page shows, made by the response (shared.store_links).
+            # The links the page shows, made by the response (shared.store.store_links).
             for label, key in (("page", "url"), ("add to cart", "cartUrl")):
                 if isinstance(p.get(key), str):
                     print(f"      {label}: {p[key]}", file=out)

@@ -1,9 +1,9 @@
 """The local dev server: the chat page and ``POST /query`` on one origin.
 
-Requests are validated with ``shared.api`` and answered by one
+Requests are validated with ``shared.api.query`` and answered by one
 :class:`~storechat.local.LocalStorechat` that lives as long as the server, and
 execution statuses map to HTTP statuses as the deployed API maps them, with the
-error codes of ``shared.vocabulary``. ``POST /query/{turnId}/feedback`` answers from
+error codes of ``shared.api.vocabulary``. ``POST /query/{turnId}/feedback`` answers from
 the deployed function's own code (``record_feedback.logic``):
 
 =====================  =====  =======================
@@ -45,12 +45,9 @@ from typing import TYPE_CHECKING, Any, TextIO
 from urllib.parse import unquote, urlsplit
 
 from catalog_webhook.logic import MAX_BODY_BYTES as WEBHOOK_MAX_BODY_BYTES
-from shared.api import RequestRejected, openapi, parse_query
-from shared.page_policy import content_security_policy
-from shared.steps import MALFORMED_TURN_ID
-from shared.store import StoreFile, page_settings
-from shared.time_budget import API_LIMIT_S, CLIENT_WAIT_MS
-from shared.vocabulary import (
+from shared.api.page_policy import content_security_policy
+from shared.api.query import RequestRejected, openapi, parse_query
+from shared.api.vocabulary import (
     CONVERSATION_FAILED,
     GATEWAY_ERROR,
     INVALID_REQUEST,
@@ -62,6 +59,9 @@ from shared.vocabulary import (
     TIMEOUT,
     page_names,
 )
+from shared.config.time_budget import API_LIMIT_S, CLIENT_WAIT_MS
+from shared.store.settings import StoreFile, page_settings
+from shared.trace.steps import MALFORMED_TURN_ID
 from storechat import static_files
 from storechat.admission import FairGate
 from storechat.http_json import GONE, JsonRequestHandler
@@ -381,7 +381,7 @@ def make_server(
 ) -> StorechatHTTPServer:
     """Bind (only) to ``host:port``; port 0 picks a free port, see ``server.url``.
 
-    ``image_hosts`` (``shared.page_policy.image_host`` sources) are where the page may
+    ``image_hosts`` (``shared.api.page_policy.image_host`` sources) are where the page may
     load product pictures from.
     """
     return StorechatHTTPServer((host, port), local, web_dir, access_log, image_hosts=image_hosts)

@@ -4,7 +4,7 @@
   the day's model spend); ``.storechat`` when unset.
 * ``STORECHAT_DAILY_BUDGET_USD``: the local system's daily model budget in US dollars,
   as a deployed stack's ``model_budget.daily_usd``; unset or empty, no budget. Tokens
-  are priced from the one price list (``shared.pricing``), the offline and replay
+  are priced from the one price list (``shared.config.pricing``), the offline and replay
   models' as the model they stand in for, as ``storechat eval`` and the bench price them.
 * ``STORECHAT_SEARCH_FIRST``: ``0`` (or ``false``, ``off``, ``no``) turns the search first
   off, as a stack's ``search_first: false``: the model goes first with every question. Unset
@@ -69,7 +69,7 @@ class LocalSettings(BaseModel):
     search_first: bool = True
     """The catalog search on the shopper's words before the first model call."""
     image_hosts: tuple[str, ...] = ()
-    """CSP sources for product pictures, checked (``shared.page_policy.image_host``)."""
+    """CSP sources for product pictures, checked (``shared.api.page_policy.image_host``)."""
     store_url: str | None = None
     """The store's address, checked (:func:`store_url`); None when unset."""
     webhook_secrets: dict[str, str] = {}
@@ -99,8 +99,8 @@ def read_settings(environ: Mapping[str, str] | None = None) -> LocalSettings:
 
 
 def _check_store(environ: Mapping[str, str]) -> None:
-    from shared.currency import known_currency
-    from shared.weight import known_weight_unit
+    from shared.products.currency import known_currency
+    from shared.products.weight import known_weight_unit
 
     for name, check in (
         ("STORE_CURRENCY", known_currency),
@@ -136,7 +136,7 @@ def store_url(value: str, source: str) -> str:
 def image_hosts(values: list[str], source: str) -> tuple[str, ...]:
     """Each non-empty value as a CSP source; ``source`` (a flag or a variable) is named in
     the error when one is not an origin."""
-    from shared.page_policy import image_host
+    from shared.api.page_policy import image_host
 
     try:
         return tuple(image_host(value) for value in values if value.strip())

@@ -3,14 +3,14 @@
 Everything ``storechat ask`` and ``storechat chat`` print (the answer, the cards, the live
 trace, the tool trace) can hold words a model or a web page wrote. Written through
 :class:`TerminalText`, an escape sequence among them is removed before it reaches the
-terminal (:func:`shared.shown.for_terminal`), wherever the printing code took its text.
+terminal (:func:`shared.text.shown.for_terminal`), wherever the printing code took its text.
 """
 
 from __future__ import annotations
 
 from typing import TextIO
 
-from shared.shown import for_terminal
+from shared.text.shown import for_terminal
 
 
 class TerminalText:

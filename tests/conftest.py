@@ -7,14 +7,14 @@ from collections.abc import Iterator
 
 import pytest
 
-from shared.observability import logger, metrics
+from shared.runtime.observability import logger, metrics
 
 
 @pytest.fixture(autouse=True)
 def _shared_observability_as_found() -> Iterator[None]:
     """Give back the shared Logger's level and stream, and empty the metrics buffer.
 
-    ``shared.observability`` builds one Logger and one Metrics per process. A test that
+    ``shared.runtime.observability`` builds one Logger and one Metrics per process. A test that
     changes the level (the local runner sets the one it was given) or swaps the stream
     would otherwise decide what a later test in the same worker sees logged; disabled
     metrics are never flushed, so their buffer would grow from test to test.

@@ -2,7 +2,7 @@
 // specs a shopper compares first (names.json's chips, from shared/catalog/specs.py).
 // The name and the picture link to the product's page on the store, and a product that
 // can be bought has "Add to cart": both links come made in the response (`url`,
-// `cartUrl`: shared/store_links.py builds them from the catalog and the store's
+// `cartUrl`: shared/store/store_links.py builds them from the catalog and the store's
 // settings, never from the model's words), and are shown only if they are web addresses
 // a shopper may follow (dom.js's safeLink). They open in the same tab: on the store's
 // own pages the widget follows the shopper there.

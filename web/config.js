@@ -20,7 +20,7 @@ export const page = {
   weightUnit: "kg",
   // "offline" or "replay" when a stand-in answers for the model (the dev server says so).
   model: null,
-  // How long to wait for POST /query: config.json's "requestTimeoutMs" (shared/time_budget.py,
+  // How long to wait for POST /query: config.json's "requestTimeoutMs" (shared/config/time_budget.py,
   // a little past the API's own limit, so the API's 504 is what the shopper sees). Without
   // config.json the page waits for the API's answer, which ends by that limit anyway.
   requestTimeoutMs: null,

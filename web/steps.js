@@ -8,7 +8,7 @@
 //
 // Safety rule (as in app.js): step text is only ever placed with textContent.
 
-// shared/steps.py POLL_INTERVAL_MS (a test holds the two together).
+// shared/trace/steps.py POLL_INTERVAL_MS (a test holds the two together).
 export const POLL_MS = 500;
 // Reads that may fail in a row before the page gives up on the trace for this question.
 const MAX_FAILURES = 3;
@@ -16,7 +16,7 @@ const STATUSES = new Set(["running", "done", "failed"]);
 const MARKS = { running: "", done: "✓", failed: "!" };
 const STATUS_WORDS = { running: "in progress", done: "done", failed: "did not work" };
 
-/** 128 random bits in hex: shared/steps.py TURN_ID_PATTERN. */
+/** 128 random bits in hex: shared/trace/steps.py TURN_ID_PATTERN. */
 export function newTurnId() {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");

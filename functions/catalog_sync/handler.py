@@ -15,10 +15,10 @@ from catalog_sync.logic import pull
 from catalog_sync.metrics import SyncMetric
 from catalog_sync.settings import Settings, get_settings
 from catalog_sync.table import DynamoCatalogTable
-from shared.observability import MetricUnit, logger, metrics, tracer
+from shared.config.secrets import read_secret
 from shared.platform.admin_api import Read, shopify_products, woocommerce_products
 from shared.platform.rows import ReadOptions
-from shared.secrets import read_secret
+from shared.runtime.observability import MetricUnit, logger, metrics, tracer
 
 CLIENT_CONFIG = Config(connect_timeout=2, read_timeout=10, retries={"mode": "standard"})
 

@@ -24,11 +24,11 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from shared.catalog_data import load_catalog
 from shared.platform.admin_api import Read, pulled_rows
 from shared.platform.diff import Fingerprint, plan, shrink
 from shared.platform.rows import BadRow, ReadOptions, SkippedRow, ValidRow
-from shared.product import Product
+from shared.products.catalog_data import load_catalog
+from shared.products.product import Product
 
 SHOWN = 20
 """Ids listed per kind of change in the outcome; the rest are counted."""

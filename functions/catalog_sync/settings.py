@@ -12,7 +12,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from shared.environment import BlankIsUnset, environ
+from shared.config.environment import BlankIsUnset, environ
 
 Platform = Literal["shopify", "woocommerce"]
 

@@ -6,10 +6,10 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from shared import catalog_writes
-from shared.catalog_writes import delete, from_item, put, scan_items
 from shared.platform.diff import Fingerprint, fingerprint
-from shared.product import Product
+from shared.products import catalog_writes
+from shared.products.catalog_writes import delete, from_item, put, scan_items
+from shared.products.product import Product
 
 
 class DynamoCatalogTable:

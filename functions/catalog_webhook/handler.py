@@ -15,10 +15,10 @@ from botocore.config import Config
 from catalog_webhook.logic import PLATFORMS, Answer, Delivery, lower_headers, receive
 from catalog_webhook.settings import Settings, get_settings
 from catalog_webhook.store import DynamoSyncStore
-from shared.observability import logger, tracer
+from shared.api.vocabulary import NOT_FOUND
+from shared.config.secrets import read_secret
 from shared.platform.rows import ReadOptions
-from shared.secrets import read_secret
-from shared.vocabulary import NOT_FOUND
+from shared.runtime.observability import logger, tracer
 
 CLIENT_CONFIG = Config(connect_timeout=2, read_timeout=5, retries={"mode": "standard"})
 

@@ -43,12 +43,12 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 from catalog_webhook import inventory, variations
+from shared.api.vocabulary import INVALID_REQUEST, NOT_FOUND, error_body
 from shared.platform import shopify, woocommerce
 from shared.platform.payload import PayloadError, platform_id, timestamp_ms
 from shared.platform.product import PlatformProduct, catalog_rows
 from shared.platform.rows import Raw, ReadOptions, SkippedRow, duplicate_id, validated
-from shared.product import Product
-from shared.vocabulary import INVALID_REQUEST, NOT_FOUND, error_body
+from shared.products.product import Product
 
 Action = Literal["upsert", "delete", "inventory"]
 UNAUTHORIZED = "unauthorized"

@@ -13,7 +13,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
-from shared.environment import BlankIsUnset, environ
+from shared.config.environment import BlankIsUnset, environ
 
 
 class Settings(BaseModel):

@@ -36,9 +36,9 @@ from botocore.exceptions import ClientError
 
 from catalog_webhook.inventory import Level
 from catalog_webhook.logic import Change, Written
-from shared import catalog_writes
-from shared.catalog_writes import delete, put, scan_items
-from shared.table_names import (
+from shared.products import catalog_writes
+from shared.products.catalog_writes import delete, put, scan_items
+from shared.products.table_names import (
     CATALOG_INVENTORY_INDEX,
     CATALOG_INVENTORY_ITEM,
     CATALOG_PARTITION_KEY,

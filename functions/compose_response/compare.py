@@ -26,8 +26,8 @@ from compose_response.context import EARLIER_PRICE
 from compose_response.units import Quantity, format_exact, format_number, same_width
 from shared.catalog.derive import facts
 from shared.catalog.specs import AUTHOR, OS, WEIGHT_KG
-from shared.ledger import LedgerProduct
-from shared.weight import DEFAULT_WEIGHT_UNIT, GRAMS_KEYS, shown
+from shared.products.ledger import LedgerProduct
+from shared.products.weight import DEFAULT_WEIGHT_UNIT, GRAMS_KEYS, shown
 
 COMPARE_AT = "compareAtPrice"
 

@@ -22,9 +22,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from shared.errors import CatalogUnavailable
-from shared.ledger import Sorted, clean_record, sort_records
-from shared.observability import logger
+from shared.products.ledger import Sorted, clean_record, sort_records
+from shared.runtime.errors import CatalogUnavailable
+from shared.runtime.observability import logger
 
 MAX_EARLIER = 100
 """Earlier products read at most (one BatchGetItem), the most recently shown first."""
@@ -33,7 +33,7 @@ FIELD_CHARS = 2000
 
 
 class Catalog(Protocol):
-    """Reads products by id (``shared.catalog_table.DynamoCatalog``)."""
+    """Reads products by id (``shared.products.catalog_table.DynamoCatalog``)."""
 
     def products_by_id(self, ids: Sequence[str], *, deadline_s: float | None) -> Any: ...
 
@@ -42,7 +42,7 @@ def recall(
     ids: Sequence[str], catalog: Catalog | None, *, deadline_s: float | None = None
 ) -> Sorted:
     """The current records of ``ids`` that the catalog still has, and how many of those
-    it has were refused (:func:`shared.ledger.sort_records`); none if it cannot say."""
+    it has were refused (:func:`shared.products.ledger.sort_records`); none if it cannot say."""
     if not ids:
         return Sorted([], 0)
     if catalog is None:

@@ -83,8 +83,8 @@ from compose_response.known import KnownProducts
 from compose_response.text import BULLET, CITATION, kept_lines, segments
 from compose_response.units import halfwidth, quantities
 from shared.catalog.specs import AUTHOR
-from shared.ledger import LedgerIndex
-from shared.weight import DEFAULT_WEIGHT_UNIT
+from shared.products.ledger import LedgerIndex
+from shared.products.weight import DEFAULT_WEIGHT_UNIT
 
 TRACE_STEP = "check_facts"
 """The ``tool`` of the trace line that lists the corrections (the page shows it apart)."""

@@ -12,11 +12,11 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from compose_response.logic import ComposeInput, ResponseBody, compose
 from compose_response.settings import get_settings
-from shared import step_writer
-from shared.metric_names import OUTCOME_METRICS, Metric
-from shared.observability import CORRELATION_ID_PATH, MetricUnit, logger, metrics, tracer
-from shared.steps import CHECK_KEY, Turn, step
-from shared.store import read_store_file
+from shared.config.metric_names import OUTCOME_METRICS, Metric
+from shared.runtime.observability import CORRELATION_ID_PATH, MetricUnit, logger, metrics, tracer
+from shared.store.settings import read_store_file
+from shared.trace import step_writer
+from shared.trace.steps import CHECK_KEY, Turn, step
 
 DEADLINE_MARGIN_S = 0.4
 """Time kept back from the Lambda's remaining time to check and answer after a read."""
@@ -37,7 +37,7 @@ class CatalogOnFirstRead:
             if self._table is None:
                 from botocore.config import Config
 
-                from shared.catalog_table import DynamoCatalog
+                from shared.products.catalog_table import DynamoCatalog
 
                 # The whole task has 2 s, a cold start included: one short try.
                 config = Config(

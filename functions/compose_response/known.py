@@ -4,7 +4,7 @@ A store's ids are whatever its SKUs are (``100201``, ``BK-THE-MARTIAN-PA``,
 ``shirt.blue/xl``, ``Sony WH 1000``), so nothing here asks what an id looks like. The
 known products are those the session's tools returned: this turn's (the ledger) and
 the earlier turns' (``earlier``). An answer names one by writing, in brackets, its id
-or its handle (:mod:`shared.citing`).
+or its handle (:mod:`shared.products.citing`).
 
 What is a citation of a known product:
 
@@ -12,7 +12,7 @@ What is a citation of a known product:
 * square brackets (also the fullwidth ones, U+FF3B and U+FF3D, and the lenticular
   U+3010 and U+3011) around a known id or handle written nearly right: case, spaces
   inside the brackets, fullwidth characters, another dash, quotes or Markdown emphasis
-  around it (``[ cmp-023 ]``: :func:`shared.citing.normalise`); several split by commas
+  around it (``[ cmp-023 ]``: :func:`shared.products.citing.normalise`); several split by commas
   (``[CMP-023, CMP-008]``) are several citations;
 * round brackets around a known id or handle, or a near miss of one (``(CMP-023)``,
   ``(100201)``): read as ``[CMP-023]``. Anything else in round brackets is prose, never
@@ -45,8 +45,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from compose_response.text import CITATION, MARKS
-from shared.citing import citable, handle, normalise
-from shared.product import MAX_PRODUCT_ID
+from shared.products.citing import citable, handle, normalise
+from shared.products.product import MAX_PRODUCT_ID
 
 _FIRST_MARK = ord(MARKS[0])
 MAX_MARKS = ord(MARKS[1]) - _FIRST_MARK + 1

@@ -23,14 +23,14 @@ from compose_response.citations import drop_claims
 from compose_response.facts import Correction, trace_line
 from compose_response.known import KnownProducts, Marked
 from compose_response.screen import left_out_line, screen
-from shared.contacts import NO_CONTACTS, OwnContacts
-from shared.contract import Usage
-from shared.ledger import LedgerIndex, LedgerProduct, LedgerProducts, sort_records
-from shared.shown import visible
-from shared.store import Store
-from shared.store_links import links
-from shared.vocabulary import FALLBACK_REASONS, Outcome
-from shared.weight import DEFAULT_WEIGHT_UNIT
+from shared.api.contract import Usage
+from shared.api.vocabulary import FALLBACK_REASONS, Outcome
+from shared.products.ledger import LedgerIndex, LedgerProduct, LedgerProducts, sort_records
+from shared.products.weight import DEFAULT_WEIGHT_UNIT
+from shared.store.settings import Store
+from shared.store.store_links import links
+from shared.text.contacts import NO_CONTACTS, OwnContacts
+from shared.text.shown import visible
 
 MAX_ANSWER_CHARS = 4000
 MAX_CORRECTIONS = 50
@@ -66,7 +66,9 @@ class ComposeInput(BaseModel):
     toolRounds: int = 0
     modelCalls: int = 0
     executionId: str | None = None
-    steps: Annotated[Any, Field(description="The turn's live trace (shared.steps.Turn)")] = None
+    steps: Annotated[Any, Field(description="The turn's live trace (shared.trace.steps.Turn)")] = (
+        None
+    )
     refusedRecords: Annotated[
         int, Field(ge=0, description="Records of the ledger that were not products: left out")
     ] = 0
@@ -97,7 +99,7 @@ class ResponseBody(BaseModel):
     (``start`` says where) or removed with its sentence."""
     refusedRecords: Annotated[int, Field(exclude=True)] = 0
     """Records of this turn's ledger and of earlier turns' products read again that were
-    not products (:func:`shared.ledger.sort_records`): for the metric, not the body."""
+    not products (:func:`shared.products.ledger.sort_records`): for the metric, not the body."""
 
 
 def _ledger_index(products: list[LedgerProduct]) -> LedgerIndex:
@@ -235,7 +237,7 @@ def fallback_answer(
 def with_links(product: LedgerProduct, store: Store | None) -> LedgerProduct:
     """The product as the response shows it: its page (``url``) only when it is a safe
     address on the storefront, and its ``cartUrl`` when it can be added to the cart
-    (``shared.store_links``)."""
+    (``shared.store.store_links``)."""
     record = product.model_dump()
     page, cart = links(record, store)
     record.pop("url", None)
@@ -269,7 +271,7 @@ def compose(
     ``catalog`` reads the earlier turns' products the answer cites again (none without
     it), before ``deadline_s`` (monotonic); ``store`` makes the products' links, and its
     storefront and contact are its own, as ``own`` is (links and contacts the answer may
-    hold, :mod:`shared.contacts`); ``terms`` is the store's own words (its policies), whose
+    hold, :mod:`shared.text.contacts`); ``terms`` is the store's own words (its policies), whose
     prices the answer may repeat."""
     unverified: list[str] = []
     corrections: list[Correction] = []

@@ -4,7 +4,7 @@ The catalog's prices are numbers in one currency: the store's (``STORE_CURRENCY`
 US dollars unless set). An answer may write an amount with a symbol before or after
 it (``$299``, ``€299``, ``299 €``, ``£299``, ``1.299,00 €``), an ISO code (``USD 299``,
 ``299 EUR``, ``CHF 299``) or a word after it (``299 dollars``, ``299 Euro``,
-``299 francs suisses``, ``299円``). :data:`CURRENCIES` (:mod:`shared.currency`) lists
+``299 francs suisses``, ``299円``). :data:`CURRENCIES` (:mod:`shared.products.currency`) lists
 the notations of each currency the fact check knows; a symbol several of them write
 (``$``, ``¥``, ``kr``) is the store's when the store's currency writes it, else the
 first one's listed.
@@ -18,10 +18,10 @@ import re
 from typing import Final, Literal
 
 # Read here as money.CURRENCIES and money.DEFAULT_CURRENCY by the fact check.
-from shared.currency import CURRENCIES as CURRENCIES
-from shared.currency import DEFAULT_CURRENCY as DEFAULT_CURRENCY
-from shared.currency import amount as amount
-from shared.currency import sign
+from shared.products.currency import CURRENCIES as CURRENCIES
+from shared.products.currency import DEFAULT_CURRENCY as DEFAULT_CURRENCY
+from shared.products.currency import amount as amount
+from shared.products.currency import sign
 
 Notation = Literal["symbol", "code", "word"]
 

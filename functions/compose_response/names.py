@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from compose_response.known import Marked
-from shared.ledger import LedgerIndex, LedgerProduct
+from shared.products.ledger import LedgerIndex, LedgerProduct
 
 COMMON: Final = frozenset(
     """a an and the of in on for with to by at or new my your our

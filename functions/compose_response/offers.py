@@ -39,7 +39,7 @@ from compose_response.compare import Claim, agrees
 from compose_response.facts import stated
 from compose_response.text import CITATION, drop_segments
 from compose_response.units import Quantity, halfwidth, quantities
-from shared.ledger import LedgerIndex, LedgerProduct
+from shared.products.ledger import LedgerIndex, LedgerProduct
 
 _CODE: Final = re.compile(
     r"(?i:\b(?:promo(?:tional)?\s*code|discount\s*code|coupon(?:\s*code)?|voucher(?:\s*code)?|"

@@ -5,7 +5,7 @@ The model's text has lost its invisible characters and its citations are marks
 (:mod:`compose_response.citations`). Then, on what is left:
 
 1. a sentence that sends the shopper out of the store (a link, an e-mail address or a
-   phone number that is not the store's own: :mod:`shared.contacts`) goes, and so does
+   phone number that is not the store's own: :mod:`shared.text.contacts`) goes, and so does
    one with HTML in it, which a page that embeds the answer could run;
 2. the products it names in words become marks too (:mod:`compose_response.names`), so
    that what follows reads "the HP 14" as it reads "[CMP-023]";
@@ -26,9 +26,9 @@ from compose_response.known import Marked
 from compose_response.names import mark_names
 from compose_response.offers import Offers
 from compose_response.text import drop_segments
-from shared.contacts import NO_CONTACTS, OwnContacts, find
-from shared.ledger import LedgerIndex
-from shared.weight import DEFAULT_WEIGHT_UNIT
+from shared.products.ledger import LedgerIndex
+from shared.products.weight import DEFAULT_WEIGHT_UNIT
+from shared.text.contacts import NO_CONTACTS, OwnContacts, find
 
 _MARKUP = re.compile(r"<\s*/?\s*[a-zA-Z][\w-]*(?:\s[^<>]*)?/?\s*>")
 """An HTML tag: "<img src=x onerror=...>", "</script>"; not "< $500" nor "<3"."""

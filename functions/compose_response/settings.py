@@ -8,10 +8,10 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from shared.contacts import OwnContacts
-from shared.currency import DEFAULT_CURRENCY, StoreCurrency
-from shared.environment import environ
-from shared.weight import DEFAULT_WEIGHT_UNIT, StoreWeightUnit
+from shared.config.environment import environ
+from shared.products.currency import DEFAULT_CURRENCY, StoreCurrency
+from shared.products.weight import DEFAULT_WEIGHT_UNIT, StoreWeightUnit
+from shared.text.contacts import OwnContacts
 
 
 class Settings(BaseModel):
@@ -39,7 +39,7 @@ class Settings(BaseModel):
     """Where products that an answer cites from earlier turns are read fresh; unset (a
     store's Products API has no read by id), such citations cannot be vouched for."""
     store_file: Annotated[str | None, Field(alias="STORE_FILE")] = None
-    """The store's settings (``shared.store.StoreFile``): the products' page and cart
+    """The store's settings (``shared.store.settings.StoreFile``): the products' page and cart
     links are made from its storefront and platform; unset, products have no links."""
     # Lambda sets AWS_REGION; passed to the client, since boto3 reads only os.environ.
     region: Annotated[str | None, Field(alias="AWS_REGION")] = None

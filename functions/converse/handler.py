@@ -11,11 +11,11 @@ from converse import steps
 from converse.logic import ConverseInput, converse
 from converse.providers import Provider, make_provider
 from converse.settings import get_settings
-from shared import step_writer
-from shared.errors import ModelThrottled
-from shared.metric_names import Metric
-from shared.observability import CORRELATION_ID_PATH, MetricUnit, logger, metrics, tracer
-from shared.steps import Turn
+from shared.config.metric_names import Metric
+from shared.runtime.errors import ModelThrottled
+from shared.runtime.observability import CORRELATION_ID_PATH, MetricUnit, logger, metrics, tracer
+from shared.trace import step_writer
+from shared.trace.steps import Turn
 
 _provider: Provider | None = None
 _provider_lock = threading.Lock()

@@ -17,9 +17,9 @@ from converse.providers import Provider
 from converse.request import build_request, validate_request
 from converse.settings import MAX_REPLY_TOKENS, MIN_REPLY_TOKENS, Settings
 from converse.wire import message_to_json, messages_from_json
-from shared.contract import Usage
-from shared.shown import visible
-from shared.steps import ToolStep
+from shared.api.contract import Usage
+from shared.text.shown import visible
+from shared.trace.steps import ToolStep
 
 MAX_COUNTED_TOKENS = 10_000_000
 """More tokens than any model reads or writes in one call: a larger count is not believed."""
@@ -31,7 +31,9 @@ class ConverseInput(BaseModel):
     deadlineMs: Annotated[
         int | None, Field(description="Epoch ms by which the model must have answered")
     ] = None
-    steps: Annotated[Any, Field(description="The turn's live trace (shared.steps.Turn)")] = None
+    steps: Annotated[Any, Field(description="The turn's live trace (shared.trace.steps.Turn)")] = (
+        None
+    )
     round: Annotated[int, Field(ge=0, description="Tool rounds done before this call")] = 0
     maxTokens: Annotated[
         int | None,
@@ -60,7 +62,7 @@ class ConverseOutput(BaseModel):
     latencyMs: int
     provider: str
     steps: list[ToolStep] = Field(default_factory=list)
-    """The live trace's line of each toolUse, in order (shared.steps)."""
+    """The live trace's line of each toolUse, in order (shared.trace.steps)."""
     unusable: str | None = None
     """Why the model's reply could not be used, when it could not: the call happened
     and its ``usage`` counts, but the reply has no text or toolUse to route, and
@@ -125,7 +127,7 @@ def without_thinking(text: str) -> str:
 def visible_text(message: dict[str, Any]) -> str:
     """What the shopper may read of a reply, in the order the model wrote it.
 
-    Invisible and direction-changing characters are removed (:mod:`shared.shown`): the
+    Invisible and direction-changing characters are removed (:mod:`shared.text.shown`): the
     checks that follow read the text the shopper is shown. Text blocks and the generated
     text of ``citationsContent`` blocks are joined as
     they are: a model that splits a sentence across blocks does not get a line break

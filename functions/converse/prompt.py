@@ -1,7 +1,7 @@
 """The system prompt and the tool specifications the model is given.
 
 The prompt is the store's: its name, what it sells, what its policies cover and how
-shoppers reach it come from its settings (``shared.store``), never from the code. It
+shoppers reach it come from its settings (``shared.store.settings``), never from the code. It
 is the same for every question of a store, so a prompt cache keeps it.
 """
 
@@ -12,10 +12,11 @@ import string
 from typing import Any
 
 import registry
-from shared import policies, untrusted
 from shared.catalog.categories import PLURALS, Category
-from shared.currency import DEFAULT_CURRENCY
-from shared.store import StoreFile, read_store_file
+from shared.products.currency import DEFAULT_CURRENCY
+from shared.store import policies
+from shared.store.settings import StoreFile, read_store_file
+from shared.tools import untrusted
 
 # The tools are named as the registry declares them: a renamed tool renames its rule.
 _LOOKUP = registry.INVENTORY_TOOL.name
@@ -24,7 +25,7 @@ _BOOKS = registry.BOOK_TOOL.name
 _POLICIES = registry.POLICIES_TOOL.name
 _KINDS = [PLURALS[c] for c in Category]
 _SELLS = ", ".join(_KINDS[:-1]) + f" and {_KINDS[-1]}"
-# Web text reaches the model between these marks (shared.untrusted).
+# Web text reaches the model between these marks (shared.tools.untrusted).
 _QUOTE = f"{untrusted.OPEN}\u2026{untrusted.CLOSE}"
 
 _TEMPLATE = f"""\

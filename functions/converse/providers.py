@@ -24,7 +24,7 @@ from botocore.exceptions import (
 )
 
 from converse.wire import response_from_json
-from shared.errors import (
+from shared.runtime.errors import (
     ModelContextOverflow,
     ModelDeadline,
     ModelReplyLost,

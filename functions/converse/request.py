@@ -20,8 +20,8 @@ from typing import Any
 
 from converse.caching import cache_rules
 from converse.prompt import tools
-from shared.currency import DEFAULT_CURRENCY
-from shared.errors import InvalidConverseRequest
+from shared.products.currency import DEFAULT_CURRENCY
+from shared.runtime.errors import InvalidConverseRequest
 
 CACHE_POINT = {"cachePoint": {"type": "default"}}
 # The local stand-ins (offline, replay) take checkpoints and count them by the rules of

@@ -7,9 +7,9 @@ from typing import Annotated
 
 from pydantic import ConfigDict, Field, field_validator
 
-from shared.currency import DEFAULT_CURRENCY, StoreCurrency
-from shared.environment import environ
-from shared.guardrail import GuardrailSettings
+from shared.config.environment import environ
+from shared.products.currency import DEFAULT_CURRENCY, StoreCurrency
+from shared.tools.guardrail import GuardrailSettings
 
 # Recent Claude models on Bedrock are called through an inference profile, not on demand.
 DEFAULT_BEDROCK_MODEL = "us.anthropic.claude-sonnet-4-5-20250929-v1:0"
@@ -36,7 +36,7 @@ class Settings(GuardrailSettings):
     store_currency: Annotated[StoreCurrency, Field(alias="STORE_CURRENCY")] = DEFAULT_CURRENCY
     """The currency of the catalog's prices: the catalog tool's price fields name it."""
     store_file: Annotated[str, Field(alias="STORE_FILE", min_length=1)]
-    """The store's settings and policies (``shared.store.StoreFile``), which the system
+    """The store's settings and policies (``shared.store.settings.StoreFile``), which the system
     prompt is made of. No default: a function deployed without them fails closed rather
     than speak for no store."""
 

@@ -1,10 +1,10 @@
-"""What a model call adds to the live trace (``shared.steps``).
+"""What a model call adds to the live trace (``shared.trace.steps``).
 
 While the model reads the results of a tool round, the trace says so; when its reply
 asks for tools, the trace gets the model's own words before the call (Claude often
-writes "Let me look that up"; not the sentences with anything to check: ``shared.said``)
+writes "Let me look that up"; not the sentences with anything to check: ``shared.trace.said``)
 and a line for each tool, in the words of the tool's
-input model (``shared.tool_steps``). Those lines go back to the state machine with
+input model (``shared.tools.tool_steps``). Those lines go back to the state machine with
 the reply, so that each tool, or the state machine when a tool fails, ends its own.
 """
 
@@ -14,11 +14,13 @@ from collections.abc import Sequence
 from typing import Any
 
 import registry
-from shared import step_writer
-from shared.currency import DEFAULT_CURRENCY
-from shared.said import before_tools
-from shared.sanitize import clean_text
-from shared.steps import (
+from shared.api.stop_reasons import FINISHED
+from shared.products.currency import DEFAULT_CURRENCY
+from shared.text.sanitize import clean_text
+from shared.tools.tool_steps import call_line
+from shared.trace import step_writer
+from shared.trace.said import before_tools
+from shared.trace.steps import (
     MAX_LINE_CHARS,
     ToolStep,
     Turn,
@@ -27,8 +29,6 @@ from shared.steps import (
     step,
     tool_key,
 )
-from shared.stop_reasons import FINISHED
-from shared.tool_steps import call_line
 
 READING = "Reading what I found"
 

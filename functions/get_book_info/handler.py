@@ -9,10 +9,10 @@ from get_book_info.logic import run
 from get_book_info.openlibrary import search_books
 from get_book_info.schema import BookInput
 from get_book_info.settings import get_settings
-from shared import guardrail
-from shared.contract import ToolOutput, ToolUse
-from shared.http import timeout_from
-from shared.tool_shell import tool_handler
+from shared.api.contract import ToolOutput, ToolUse
+from shared.runtime.http import timeout_from
+from shared.tools import guardrail
+from shared.tools.tool_shell import tool_handler
 
 
 @tool_handler(BookInput)

@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from get_book_info.schema import BookInput
-from shared.contract import ToolCall, ToolOutput, ToolUse
-from shared.guardrail import Screen
-from shared.tool_shell import answer
+from shared.api.contract import ToolCall, ToolOutput, ToolUse
+from shared.tools.guardrail import Screen
+from shared.tools.tool_shell import answer
 
 
 class BookSearch(Protocol):

@@ -12,8 +12,8 @@ import urllib.request
 from typing import Any
 
 from shared.catalog.specs import ISBN, PAGES, YEAR
-from shared.http import Opener, get_json_list
-from shared.sanitize import clean_text
+from shared.runtime.http import Opener, get_json_list
+from shared.text.sanitize import clean_text
 
 MAX_RESULTS = 3
 MAX_AUTHORS = 3
@@ -34,7 +34,8 @@ def search_books(
     timeout_s: float,
     opener: Opener = urllib.request.urlopen,
 ) -> list[dict[str, Any]]:
-    """Top Open Library matches for ``query``; raises :class:`~shared.errors.UpstreamError`."""
+    """Top Open Library matches for ``query``; raises
+    :class:`~shared.runtime.errors.UpstreamError`."""
     params = urllib.parse.urlencode({"q": query, "limit": MAX_RESULTS, "fields": FIELDS})
     url = f"{base_url.rstrip('/')}/search.json?{params}"
     docs = get_json_list(url, at=("docs",), limit=MAX_RESULTS, timeout_s=timeout_s, opener=opener)

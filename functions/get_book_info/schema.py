@@ -9,7 +9,7 @@ from typing import Annotated
 
 from pydantic import Field
 
-from shared.web_tool import Query, WebQuery, WebSearch
+from shared.tools.web_tool import Query, WebQuery, WebSearch
 
 DESCRIPTION = (
     "Look up facts about a book (authors, year, rating, subjects) in Open Library. "

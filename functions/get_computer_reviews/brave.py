@@ -6,8 +6,8 @@ import urllib.parse
 import urllib.request
 from typing import Any
 
-from shared.http import Opener, get_json_list
-from shared.sanitize import clean_text
+from shared.runtime.http import Opener, get_json_list
+from shared.text.sanitize import clean_text
 
 MAX_RESULTS = 5
 TITLE_CHARS = 160
@@ -23,7 +23,8 @@ def search_reviews(
     timeout_s: float,
     opener: Opener = urllib.request.urlopen,
 ) -> list[dict[str, Any]]:
-    """Top web results for reviews of ``query``; raises :class:`~shared.errors.UpstreamError`."""
+    """Top web results for reviews of ``query``; raises
+    :class:`~shared.runtime.errors.UpstreamError`."""
     params = urllib.parse.urlencode({"q": f"{query} review", "count": MAX_RESULTS})
     url = f"{base_url.rstrip('/')}/res/v1/web/search?{params}"
     results = get_json_list(

@@ -10,10 +10,10 @@ from get_computer_reviews.keys import get_brave_key
 from get_computer_reviews.logic import run
 from get_computer_reviews.schema import ReviewsInput
 from get_computer_reviews.settings import get_settings
-from shared import guardrail
-from shared.contract import ToolOutput, ToolUse
-from shared.http import timeout_from
-from shared.tool_shell import tool_handler
+from shared.api.contract import ToolOutput, ToolUse
+from shared.runtime.http import timeout_from
+from shared.tools import guardrail
+from shared.tools.tool_shell import tool_handler
 
 
 @tool_handler(ReviewsInput)

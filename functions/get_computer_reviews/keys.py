@@ -1,6 +1,6 @@
 """Where the Brave Search key comes from.
 
-Deployed, the key lives in Secrets Manager, read by :func:`shared.secrets.read_secret`,
+Deployed, the key lives in Secrets Manager, read by :func:`shared.config.secrets.read_secret`,
 which keeps it five minutes: a rotated key is picked up without a cold start. Locally,
 the key can come from the environment. The key itself is never logged or put into an
 exception message."""
@@ -10,9 +10,9 @@ from __future__ import annotations
 from aws_lambda_powertools.utilities import parameters
 
 from get_computer_reviews.settings import Settings
-from shared.errors import FailureKind, UpstreamError
-from shared.observability import logger
-from shared.secrets import read_secret
+from shared.config.secrets import read_secret
+from shared.runtime.errors import FailureKind, UpstreamError
+from shared.runtime.observability import logger
 
 
 def get_brave_key(settings: Settings) -> str | None:

@@ -12,10 +12,10 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from get_computer_reviews.schema import ReviewsInput
-from shared.contract import ToolCall, ToolOutput, ToolUse
-from shared.errors import FailureKind, UpstreamError
-from shared.guardrail import Screen
-from shared.tool_shell import answer
+from shared.api.contract import ToolCall, ToolOutput, ToolUse
+from shared.runtime.errors import FailureKind, UpstreamError
+from shared.tools.guardrail import Screen
+from shared.tools.tool_shell import answer
 
 NOT_CONFIGURED = "Review search is not configured for this store; answer from the catalog only."
 

@@ -9,7 +9,7 @@ from typing import Annotated
 
 from pydantic import Field
 
-from shared.web_tool import Query, WebQuery, WebSearch
+from shared.tools.web_tool import Query, WebQuery, WebSearch
 
 DESCRIPTION = (
     "Search the web for reviews of a specific computer or laptop. "

@@ -1,6 +1,6 @@
 """Configuration for the reviews tool, read from the environment once per cold start.
 
-This is the only module that reads the environment (``shared.environment.environ``);
+This is the only module that reads the environment (``shared.config.environment.environ``);
 everything else receives a :class:`Settings`, so tests can build one directly.
 """
 
@@ -11,8 +11,8 @@ from typing import Annotated
 
 from pydantic import ConfigDict, Field, SecretStr
 
-from shared.environment import BlankIsUnset, environ
-from shared.guardrail import GuardrailSettings
+from shared.config.environment import BlankIsUnset, environ
+from shared.tools.guardrail import GuardrailSettings
 
 
 class Settings(GuardrailSettings):

@@ -2,18 +2,18 @@
 the question, with the store's contact, or the contact alone and word that the
 policies say nothing about it.
 
-The policies are the store's own words, read from its settings (``shared.store``):
+The policies are the store's own words, read from its settings (``shared.store.settings``):
 trusted text, unlike a web page, and never a reason to search the catalog.
 """
 
 from __future__ import annotations
 
 from get_store_policies.schema import PoliciesInput
-from shared import policies
-from shared.contract import ToolCall, ToolOutput, ToolUse
-from shared.errors import FailureKind
-from shared.store import StoreFile
-from shared.tool_shell import answer
+from shared.api.contract import ToolCall, ToolOutput, ToolUse
+from shared.runtime.errors import FailureKind
+from shared.store import policies
+from shared.store.settings import StoreFile
+from shared.tools.tool_shell import answer
 
 NOT_SAID = (
     "The store's policies say nothing about this. Tell the shopper you do not know, "

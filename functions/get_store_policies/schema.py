@@ -10,7 +10,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-from shared.currency import DEFAULT_CURRENCY
+from shared.products.currency import DEFAULT_CURRENCY
 
 DESCRIPTION = (
     "Read the store's own policies (returns, refunds, shipping and delivery, payment, "

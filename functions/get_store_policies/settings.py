@@ -7,14 +7,14 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from shared.environment import environ
+from shared.config.environment import environ
 
 
 class Settings(BaseModel):
     model_config = ConfigDict(extra="ignore", frozen=True)
 
     store_file: Annotated[str | None, Field(alias="STORE_FILE")] = None
-    """The store's settings with its policies' text (``shared.store.StoreFile``); unset,
+    """The store's settings with its policies' text (``shared.store.settings.StoreFile``); unset,
     the tool answers that the policies are not set up."""
 
 

@@ -13,7 +13,7 @@ from index_catalog.events import parse_trigger
 from index_catalog.logic import rebuild, record_fresh_only, record_rebuild
 from index_catalog.settings import get_settings
 from index_catalog.sources import SCAN_CLIENT_CONFIG, CatalogReader, ProductsApiReader, TableReader
-from shared.observability import logger, metrics, tracer
+from shared.runtime.observability import logger, metrics, tracer
 from shared.search.publish import publish_snapshot
 
 S3_CLIENT_CONFIG = Config(retries={"mode": "standard", "max_attempts": 5})

@@ -45,7 +45,7 @@ from pydantic import BaseModel, Field
 from index_catalog.events import Trigger, TriggerKind
 from index_catalog.metrics import IndexMetric
 from index_catalog.sources import CatalogReader, Product
-from shared.observability import MetricUnit, logger, metrics
+from shared.runtime.observability import MetricUnit, logger, metrics
 from shared.search import SnapshotPointer, SnapshotUnreadable
 
 SNAPSHOT_SUFFIX = ".sqlite.gz"

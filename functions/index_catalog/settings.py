@@ -13,7 +13,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from shared.environment import environ
+from shared.config.environment import environ
 from shared.search.build import READ_FRESH
 
 DEFAULT_PREFIX = "catalog-index/"

@@ -1,6 +1,6 @@
 """The source of truth the snapshot is rebuilt from: the catalog table, or the Products API.
 
-Both read the whole catalog and raise :class:`~shared.errors.CatalogUnavailable` when
+Both read the whole catalog and raise :class:`~shared.runtime.errors.CatalogUnavailable` when
 they cannot, so a failed read fails the rebuild and the last good snapshot stays
 published.
 
@@ -19,9 +19,9 @@ from typing import Any, Protocol
 from boto3.dynamodb.types import TypeDeserializer
 from botocore.config import Config
 
-from shared.catalog_table import unavailable_on_failure
-from shared.errors import CatalogUnavailable, FailureKind
-from shared.products_api import HttpCatalog
+from shared.products.catalog_table import unavailable_on_failure
+from shared.products.products_api import HttpCatalog
+from shared.runtime.errors import CatalogUnavailable, FailureKind
 
 Product = dict[str, Any]
 

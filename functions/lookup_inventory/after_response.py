@@ -29,7 +29,7 @@ import urllib.request
 from collections.abc import Callable
 from typing import Any
 
-from shared.observability import logger
+from shared.runtime.observability import logger
 
 NAME = "storechat-snapshot-refresh"
 """An internal extension's name is free (an external one's is its file name)."""

@@ -46,10 +46,10 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from lookup_inventory.schema import MAX_PRODUCT_IDS
+from shared.api.contract import FirstAnswer, ToolOutput
 from shared.catalog.derive import fold
-from shared.contract import FirstAnswer, ToolOutput
-from shared.policies import stem
 from shared.search.words import Words, parse
+from shared.store.policies import stem
 
 Search = Callable[[dict[str, Any] | None], ToolOutput]
 """Runs the tool's call: with the state machine's input (None), or with another."""

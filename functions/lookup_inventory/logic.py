@@ -34,8 +34,7 @@ from typing import Any
 
 from lookup_inventory.records import SnapshotRecords, compact, full_record
 from lookup_inventory.schema import MAX_OFFSET, InventoryInput, corrected_words
-from shared.catalog_table import STOP_RETRYING_S, CatalogSource, Product
-from shared.contract import (
+from shared.api.contract import (
     MAX_DEMAND_WORD_CHARS,
     MAX_DEMAND_WORDS,
     MAX_RESULT_BYTES,
@@ -46,11 +45,12 @@ from shared.contract import (
     ToolUse,
     result_size,
 )
-from shared.errors import CatalogUnavailable
+from shared.products.catalog_table import STOP_RETRYING_S, CatalogSource, Product
+from shared.products.weight import DEFAULT_WEIGHT_UNIT
+from shared.runtime.errors import CatalogUnavailable
 from shared.search import CatalogNotIndexedYet, SearchIndex, SearchQuery, SearchResult
 from shared.search.query import MAX_LIMIT
-from shared.tool_shell import answer
-from shared.weight import DEFAULT_WEIGHT_UNIT
+from shared.tools.tool_shell import answer
 
 OVERFETCH = 2
 """Products read fresh per product the model may be shown: room for those dropped
@@ -119,7 +119,7 @@ def run(
     """Answer one ``lookup_inventory`` call.
 
     ``index`` returns the snapshot to search (it may raise
-    :class:`~shared.errors.CatalogUnavailable`); ``source`` reads fresh records by id,
+    :class:`~shared.runtime.errors.CatalogUnavailable`); ``source`` reads fresh records by id,
     or is None when the snapshot's own must do; ``deadline_s`` (monotonic) bounds that
     read; ``weight_unit`` is the store's (``STORE_WEIGHT_UNIT``), which weights are
     given to the model in.

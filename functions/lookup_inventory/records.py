@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from shared.catalog_table import CatalogRead, Product
-from shared.citing import cite_as
-from shared.ledger import clean_record
-from shared.sanitize import clean_text, clean_value
+from shared.products.catalog_table import CatalogRead, Product
+from shared.products.citing import cite_as
+from shared.products.ledger import clean_record
+from shared.products.weight import DEFAULT_WEIGHT_UNIT, for_model
 from shared.search import Hit, SearchIndex, SearchQuery
-from shared.weight import DEFAULT_WEIGHT_UNIT, for_model
+from shared.text.sanitize import clean_text, clean_value
 
 SUMMARY_CHARS = 70
 
@@ -29,7 +29,7 @@ def compact(
     weight_unit: str = DEFAULT_WEIGHT_UNIT,
 ) -> dict[str, Any]:
     """The fields the model needs to choose and cite a product, and nothing else: its
-    id as the model cites it (:func:`shared.citing.cite_as`).
+    id as the model cites it (:func:`shared.products.citing.cite_as`).
 
     Every token here is read on every later call of the turn: the category is left out
     when the search named it (or read it in the words, and says so in ``understood``),

@@ -16,10 +16,10 @@ from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator
 
 from shared.catalog.categories import PLURALS, CategoryName
 from shared.catalog.derive import bounds, kinds, sorts
-from shared.citing import is_handle
-from shared.currency import DEFAULT_CURRENCY, InStoreCurrency, amount
-from shared.product import ProductId
-from shared.tool_steps import Words, field_words
+from shared.products.citing import is_handle
+from shared.products.currency import DEFAULT_CURRENCY, InStoreCurrency, amount
+from shared.products.product import ProductId
+from shared.tools.tool_steps import Words, field_words
 
 _SORTS = sorts()
 if TYPE_CHECKING:

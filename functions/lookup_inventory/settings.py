@@ -8,8 +8,8 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from lookup_inventory.schema import DEFAULT_PAGE
-from shared.environment import environ
-from shared.weight import DEFAULT_WEIGHT_UNIT, StoreWeightUnit
+from shared.config.environment import environ
+from shared.products.weight import DEFAULT_WEIGHT_UNIT, StoreWeightUnit
 
 
 class Settings(BaseModel):
@@ -40,7 +40,7 @@ class Settings(BaseModel):
     )
     index_dir: Annotated[str, Field(alias="CATALOG_INDEX_DIR", min_length=1)] = "/tmp/catalog-index"
     index_check_s: Annotated[float, Field(alias="CATALOG_INDEX_CHECK_S", ge=0)] = 30.0
-    # The store's weight unit: weights reach the model rounded, in it (shared.weight).
+    # The store's weight unit: weights reach the model rounded, in it (shared.products.weight).
     weight_unit: Annotated[StoreWeightUnit, Field(alias="STORE_WEIGHT_UNIT")] = DEFAULT_WEIGHT_UNIT
 
 

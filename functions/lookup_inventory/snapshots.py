@@ -9,7 +9,7 @@ against the pointer as it is written. The caller,
 :class:`~shared.search.SnapshotHolder`, opens it and checks what it says it is
 before serving it.
 
-Every failure is a :class:`~shared.errors.CatalogUnavailable`: at a cold start the
+Every failure is a :class:`~shared.runtime.errors.CatalogUnavailable`: at a cold start the
 tool answers "catalog unavailable"; later the holder keeps the snapshot it has.
 """
 
@@ -25,7 +25,7 @@ import boto3
 from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError
 
-from shared.errors import CatalogUnavailable, FailureKind
+from shared.runtime.errors import CatalogUnavailable, FailureKind
 from shared.search import (
     CatalogNotIndexedYet,
     SnapshotFile,

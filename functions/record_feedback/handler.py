@@ -12,8 +12,8 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from record_feedback.logic import SessionTurns, record
 from record_feedback.settings import get_settings
-from shared.metric_names import Metric
-from shared.observability import MetricUnit, logger, metrics, tracer
+from shared.config.metric_names import Metric
+from shared.runtime.observability import MetricUnit, logger, metrics, tracer
 
 
 @functools.cache

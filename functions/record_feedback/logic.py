@@ -31,9 +31,9 @@ from record_feedback.schema import (
     RatingFeedback,
     parse_feedback,
 )
-from shared.api import RequestRejected
-from shared.steps import MALFORMED_TURN_ID, TURN_ID_PATTERN
-from shared.vocabulary import INVALID_REQUEST, NOT_FOUND, UNAVAILABLE
+from shared.api.query import RequestRejected
+from shared.api.vocabulary import INVALID_REQUEST, NOT_FOUND, UNAVAILABLE
+from shared.trace.steps import MALFORMED_TURN_ID, TURN_ID_PATTERN
 
 _TURN_ID = re.compile(TURN_ID_PATTERN)
 NOT_THIS_SESSIONS = "This answer is not one of this conversation's, or it has expired."

@@ -21,9 +21,9 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from shared.api import SESSION_ID_PATTERN, RequestRejected, describe_validation
-from shared.product import ProductId
-from shared.sanitize import clean_text
+from shared.api.query import SESSION_ID_PATTERN, RequestRejected, describe_validation
+from shared.products.product import ProductId
+from shared.text.sanitize import clean_text
 
 MAX_COMMENT_CHARS = 500
 MAX_FEEDBACK_BYTES = 4_096
@@ -36,7 +36,7 @@ Event = Literal["click", "add_to_cart"]
 # keeps what this route records, and what it is found by; storechat insights reads them.
 TURN_ID_ATTRIBUTE = "turnId"
 INSIGHT_ATTRIBUTE = "insight"
-"""What the turn's catalog searches asked for and found (``shared.contract.Demand``)."""
+"""What the turn's catalog searches asked for and found (``shared.api.contract.Demand``)."""
 FEEDBACK_ATTRIBUTE = "feedback"
 """The rating, as JSON: ``{"rating", "comment", "at"}``; a later rating replaces it."""
 EVENT_ATTRIBUTES: dict[Event, str] = {"click": "clicked", "add_to_cart": "addedToCart"}
@@ -84,7 +84,7 @@ Feedback = RatingFeedback | ClickFeedback
 
 
 def parse_feedback(raw: bytes | str) -> Feedback:
-    """Validate a raw body, or raise :class:`~shared.api.RequestRejected` saying why."""
+    """Validate a raw body, or raise :class:`~shared.api.query.RequestRejected` saying why."""
     if len(raw) > MAX_FEEDBACK_BYTES:
         raise RequestRejected(f"request body is larger than {MAX_FEEDBACK_BYTES} bytes")
     try:

@@ -8,7 +8,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from shared.environment import environ
+from shared.config.environment import environ
 
 
 class Settings(BaseModel):

@@ -15,7 +15,7 @@ else is derived from these tables:
 * the local runner's table of in-process handlers (``storechat/local``).
 
 To add a tool: write ``functions/<name>/`` (``schema.py`` with the input model and
-the description, ``handler.py`` returning ``shared.contract.ToolOutput``), then add
+the description, ``handler.py`` returning ``shared.api.contract.ToolOutput``), then add
 one :class:`Function` and one :class:`Tool` below (docs/architecture.md, "Add a tool").
 
 The registry sits above the packages it names, beside them in ``functions/`` (every
@@ -40,9 +40,9 @@ from get_store_policies.schema import DESCRIPTION as POLICIES_DESCRIPTION
 from get_store_policies.schema import PoliciesInput
 from lookup_inventory.schema import DESCRIPTION as INVENTORY_DESCRIPTION
 from lookup_inventory.schema import InventoryInput
-from shared.currency import DEFAULT_CURRENCY, InStoreCurrency
-from shared.time_budget import DEADLINE_MS
-from shared.web_tool import WebQuery
+from shared.config.time_budget import DEADLINE_MS
+from shared.products.currency import DEFAULT_CURRENCY, InStoreCurrency
+from shared.tools.web_tool import WebQuery
 
 
 @dataclass(frozen=True)
@@ -271,7 +271,7 @@ def input_schema(model: type[BaseModel], currency: str = DEFAULT_CURRENCY) -> di
     default; for the model an optional field is simply one it may leave out, so it
     reads ``X``. Every other rule (enums, bounds, lengths, patterns, forbidden extra
     keys, required fields) is kept, so the schema says exactly what the tool accepts.
-    A field marked :class:`~shared.currency.InStoreCurrency` names ``currency`` after
+    A field marked :class:`~shared.products.currency.InStoreCurrency` names ``currency`` after
     its description.
     """
     schema = model.model_json_schema()

@@ -8,8 +8,8 @@ import boto3
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from seed_catalog.logic import CatalogTable, SeedEvent, handle
-from shared.catalog_data import load_catalog
-from shared.observability import logger, tracer
+from shared.products.catalog_data import load_catalog
+from shared.runtime.observability import logger, tracer
 
 
 def _table(name: str) -> CatalogTable:

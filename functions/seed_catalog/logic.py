@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from shared.table_names import CATALOG_PARTITION_KEY
+from shared.products.table_names import CATALOG_PARTITION_KEY
 
 
 class SeedProperties(BaseModel):

@@ -2,7 +2,7 @@
 
 ``rows`` reads and validates import files; ``local_store`` keeps the local catalog under
 ``$STORECHAT_HOME``; ``stack`` writes a deployed stack's table; ``commands`` is the CLI.
-Every product is validated by ``shared.product``. Only the CLI imports this package.
+Every product is validated by ``shared.products.product``. Only the CLI imports this package.
 """
 
 from storechat.catalog.local_store import load_local_catalog

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from shared.catalog.categories import Category
-from shared.product import ProductDeletion
+from shared.products.product import ProductDeletion
 from storechat.catalog.errors import CatalogFileError
 from storechat.catalog.importing import EXIT_INVALID, run_import
 from storechat.catalog.local_store import LocalCatalog, jsonl_line, write_jsonl

@@ -33,7 +33,7 @@ from shared.catalog.specs import FORM_FACTOR
 from shared.platform.diff import deletions, fingerprints, plan
 from shared.platform.diff import shrink as shrink_guard
 from shared.platform.mapping import CategoryMap
-from shared.product import Product, ProductDeletion
+from shared.products.product import Product, ProductDeletion
 from storechat.catalog.errors import CatalogFileError
 from storechat.catalog.mapping import load_category_map
 from storechat.catalog.progress import Progress

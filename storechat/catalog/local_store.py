@@ -16,8 +16,8 @@ from typing import Any, TextIO
 
 from pydantic import ValidationError
 
-from shared.catalog_data import load_catalog
-from shared.product import Product, ProductDeletion
+from shared.products.catalog_data import load_catalog
+from shared.products.product import Product, ProductDeletion
 from storechat.catalog.errors import StoreDamaged, StoreUnavailable
 from storechat.catalog.progress import Progress
 from storechat.catalog.store import Applied, Row, is_sample, sample_names

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from shared.platform.rows import Raw, RowProblem
-from shared.product import Product
+from shared.products.product import Product
 from storechat.catalog.errors import CatalogFileError
 from storechat.catalog.textfile import CsvFile, decimal_text, text_lines
 

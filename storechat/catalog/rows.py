@@ -3,7 +3,7 @@
 Every format's reader turns the file into :class:`Raw` records (a product's fields, or
 what is already wrong with it) and :class:`SkippedRow` s (what the file holds that the
 catalog does not sell: drafts, gift cards, accessories). This module validates each
-record as a product (``shared.product``), refuses a price above the ceiling and a
+record as a product (``shared.products.product``), refuses a price above the ceiling and a
 ``productId`` seen before, and says which column of the file a problem is in.
 
 Rows stream: a file of a million products is never held in memory, only the ids seen

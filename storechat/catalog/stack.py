@@ -24,9 +24,9 @@ from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError, NoCredentialsError, NoRegionError
 from pydantic import ValidationError
 
-from shared.catalog_data import load_catalog
-from shared.product import Product, ProductDeletion
-from shared.table_names import CATALOG_PARTITION_KEY
+from shared.products.catalog_data import load_catalog
+from shared.products.product import Product, ProductDeletion
+from shared.products.table_names import CATALOG_PARTITION_KEY
 from storechat.catalog.errors import StackNotReady, StoreUnavailable
 from storechat.catalog.progress import Progress
 from storechat.catalog.store import Applied, Row, is_sample, sample_names

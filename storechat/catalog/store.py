@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from typing import Any, Protocol, TextIO
 
 from shared.catalog.categories import CATEGORIES
-from shared.catalog_data import load_catalog
-from shared.product import Product, ProductDeletion
+from shared.products.catalog_data import load_catalog
+from shared.products.product import Product, ProductDeletion
 from storechat.catalog.progress import Progress
 
 Row = Product | ProductDeletion

@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 from botocore.exceptions import BotoCoreError, ClientError
 
 import statemachine
-from shared.pricing import PriceListError, token_prices
+from shared.config.pricing import PriceListError, token_prices
 from shared.search import SnapshotPointer, SnapshotUnreadable
 from storechat.doctor.deployed import (
     NO_WEB_ACL,

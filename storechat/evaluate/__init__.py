@@ -8,7 +8,7 @@ The package reads in the order a run goes:
 * ``run``: each question's turns through the real loop, progress on stderr;
 * ``checks``: one question's expectations checked against its responses, with
   ``products`` for the constraints a product shown must meet and its rank;
-* ``pricing``: tokens priced at the list prices of ``shared.pricing``;
+* ``pricing``: tokens priced at the list prices of ``shared.config.pricing``;
 * ``report``: totals, in all and per set, ``report.json`` and ``report.md``;
 * ``compare``: two reports side by side, and the floor each set must hold;
 * ``command``: the CLI subcommand.

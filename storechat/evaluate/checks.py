@@ -27,7 +27,7 @@ from typing import Any
 
 import registry
 from shared.catalog.specs import OS
-from shared.catalog_data import load_catalog
+from shared.products.catalog_data import load_catalog
 from storechat.evaluate.products import BOUNDS, first_ranked, product_faults
 from storechat.evaluate.questions import Expect, LoadedQuestion
 

@@ -1,6 +1,6 @@
 """What a question's tokens cost at list prices, from the one price list.
 
-The prices are declared once, in ``shared.pricing`` (per 1,000 input, output,
+The prices are declared once, in ``shared.config.pricing`` (per 1,000 input, output,
 cache-read and cache-write tokens, per model). The offline and replay models have no
 price of their own: their token counts are priced as the model they stand in for
 (``storechat.offline.cache.DEFAULT_STAND_IN``, Claude Sonnet 4.5), and the report says so.
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from shared.pricing import PRICE_LIST_PATH, PriceListError, price_list, token_prices
+from shared.config.pricing import PRICE_LIST_PATH, PriceListError, price_list, token_prices
 from storechat.local.environment import priced_model
 
 

@@ -39,11 +39,11 @@ from pydantic import (
 )
 
 import registry
-from shared.api import DEFAULT_MAX_MESSAGE_CHARS, RequestRejected, parse_query
+from shared.api.query import DEFAULT_MAX_MESSAGE_CHARS, RequestRejected, parse_query
+from shared.api.vocabulary import Outcome
 from shared.catalog.categories import CategoryName
 from shared.catalog.derive import bounds as spec_bounds
 from shared.catalog.specs import SPECS
-from shared.vocabulary import Outcome
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 QUESTIONS_DIR = REPO_ROOT / "evals"

@@ -1,7 +1,7 @@
 """The period's figures, from its turns: one dict, which the text report and ``--json``
 both print, so the two cannot say different things.
 
-Unmet demand is the search's own reading of the shopper's words (``shared.contract.Demand``,
+Unmet demand is the search's own reading of the shopper's words (``shared.api.contract.Demand``,
 recorded as each search ran): the searches that found nothing (no product, or only once
 they dropped words), and the words and brands the catalog does not know. Questions are
 counted as written, folded for case and spacing, so "Cheap laptop?" and "cheap laptop"

@@ -3,7 +3,7 @@ added: read from a deployed stack's sessions table, or from a local ``sessions.j
 
 An item holds the turn (``turn``: the question, the answer, the outcome and the products
 shown), the page's turn id, what its catalog searches asked for and found (``insight``,
-``shared.contract.Demand``), and what the shopper did about it (a rating, the products
+``shared.api.contract.Demand``), and what the shopper did about it (a rating, the products
 clicked and added to the cart; ``record_feedback.schema``). An item this reader cannot
 make sense of (another version's, damaged) is counted and skipped, never fatal.
 """

@@ -16,12 +16,12 @@ from typing import Any
 import boto3
 from moto import mock_aws
 
-from shared import steps
-from shared.table_names import (
+from shared.products.table_names import (
     CATALOG_INVENTORY_INDEX,
     CATALOG_INVENTORY_ITEM,
     CATALOG_PARTITION_KEY,
 )
+from shared.trace import steps
 from storechat.local import moto_patches
 
 REGION = "us-east-1"

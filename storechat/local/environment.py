@@ -3,7 +3,7 @@
 A deployed function reads its settings from the environment Lambda gives it, once per
 container. Locally every function runs in this process, so a :class:`LocalStorechat`
 builds its functions' variables here and hands them to each handler call through
-``shared.environment`` (``os.environ`` is never written), and clears what a warm
+``shared.config.environment`` (``os.environ`` is never written), and clears what a warm
 container would have kept, so that a new local system starts as a cold one.
 """
 
@@ -19,8 +19,8 @@ from pydantic import ValidationError
 
 import registry
 from converse.settings import DEFAULT_BEDROCK_MODEL
-from shared.guardrail import GuardrailSettings
-from shared.pricing import USAGE_PRICE_FIELDS, PriceListError, TokenPrices, token_prices
+from shared.config.pricing import USAGE_PRICE_FIELDS, PriceListError, TokenPrices, token_prices
+from shared.tools.guardrail import GuardrailSettings
 from storechat.offline import OFFLINE_MODEL_ID
 from storechat.offline.cache import DEFAULT_STAND_IN
 from storechat.redteam.obedient import OBEDIENT_MODEL_ID
@@ -140,8 +140,8 @@ def forget_warm_state() -> None:
     catalog table), the live trace writer's clients (made for the moto of the system
     before) and the guardrail's (with the credentials of the system before).
     """
-    from shared import guardrail
-    from shared.step_writer import writer
+    from shared.tools import guardrail
+    from shared.trace.step_writer import writer
     from storechat.local import lambdas
 
     functions = registry.FUNCTIONS

@@ -3,7 +3,7 @@
 Each function keeps its deployed timeout so that ``context.get_remaining_time_in_millis``
 tells a handler the truth, and an override can replace or wrap one handler
 (tests use this to make a tool slow or make it crash). Every call runs with the local
-system's environment (``shared.environment``), set in the thread that makes the call:
+system's environment (``shared.config.environment``), set in the thread that makes the call:
 moto calls from its execution threads, and the Map from one thread per item.
 """
 
@@ -18,8 +18,8 @@ from types import ModuleType
 from typing import Any
 
 import registry
-from shared.environment import overriding
-from shared.observability import metrics
+from shared.config.environment import overriding
+from shared.runtime.observability import metrics
 
 Handler = Callable[[dict[str, Any], Any], Any]
 

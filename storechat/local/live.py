@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from pydantic import ValidationError
 
-from shared.steps import Step
+from shared.trace.steps import Step
 
 StepListener = Callable[[Step], object]
 

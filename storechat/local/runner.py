@@ -10,7 +10,7 @@ Each part has its module: ``aws`` (moto, tables, state machine), ``environment``
 (what the handlers read, what a cold start forgets, what a model's tokens cost),
 ``lambdas`` (the handlers as moto's Lambda backend), ``table_files`` (the sessions
 and spend files) and ``execution`` (one run). The process environment is never
-written: the handlers get this system's variables through ``shared.environment``, in
+written: the handlers get this system's variables through ``shared.config.environment``, in
 the thread that calls them and, for as long as the system runs, in the thread that
 started it (so that code there, such as :meth:`LocalStorechat.prime_catalog_cache` or
 a benchmark calling a handler itself, sees what the handlers see).
@@ -35,14 +35,14 @@ import statemachine
 from converse.prompt import system_prompt
 from record_feedback.logic import SessionTurns
 from record_feedback.logic import record as record_feedback
-from shared import guardrail
-from shared.currency import DEFAULT_CURRENCY
-from shared.environment import overriding
-from shared.observability import logger, metrics
+from shared.config.environment import overriding
+from shared.products.currency import DEFAULT_CURRENCY
+from shared.runtime.observability import logger, metrics
 from shared.search import Listing
-from shared.steps import read_steps
-from shared.store import StoreFile
-from shared.store import load as load_store
+from shared.store.settings import StoreFile
+from shared.store.settings import load as load_store
+from shared.tools import guardrail
+from shared.trace.steps import read_steps
 from storechat.local import aws, environment, index, moto_patches
 from storechat.local.atomic_writes import atomic_dynamodb_writes
 from storechat.local.aws import (
@@ -212,7 +212,7 @@ class LocalStorechat:
     def _observability(self) -> Iterator[None]:
         """The handlers' log level and metrics namespace, on the shared objects, while it runs.
 
-        Powertools read both from the process environment when ``shared.observability``
+        Powertools read both from the process environment when ``shared.runtime.observability``
         was first imported; Lambda gives them per function, so they are set here instead.
         """
         level, namespace = logger.log_level, metrics.namespace
@@ -279,7 +279,7 @@ class LocalStorechat:
 
     def _seed_catalog(self, catalog: list[dict[str, Any]] | None) -> None:
         if catalog is None:
-            from shared.catalog_data import load_catalog
+            from shared.products.catalog_data import load_catalog
 
             catalog = load_catalog()
         self._seeded = catalog

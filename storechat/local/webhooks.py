@@ -24,10 +24,10 @@ from boto3.dynamodb.types import TypeDeserializer
 
 from catalog_webhook.logic import PLATFORMS, Answer, Delivery, lower_headers, receive
 from catalog_webhook.store import DynamoSyncStore
-from shared.catalog_table import plain
+from shared.api.vocabulary import NOT_FOUND
 from shared.platform.rows import ReadOptions
-from shared.product import Product, ProductDeletion
-from shared.vocabulary import NOT_FOUND
+from shared.products.catalog_table import plain
+from shared.products.product import Product, ProductDeletion
 from storechat.local import index
 from storechat.local.aws import CATALOG_TABLE, SYNC_TABLE
 from storechat.local.table_files import TableFile

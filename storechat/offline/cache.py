@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from converse.caching import CacheRules, cache_rules
-from shared.errors import InvalidConverseRequest
+from shared.runtime.errors import InvalidConverseRequest
 
 DEFAULT_STAND_IN = "anthropic.claude-sonnet-4-5-20250929-v1:0"
 """The model whose caching rules the offline model follows unless told otherwise."""

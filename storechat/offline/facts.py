@@ -56,7 +56,7 @@ def _short_gpu(gpu: str) -> str:
 
 
 _WEIGHTS: Final = ((WEIGHT_KG.key, "kg"), ("weightLb", "lb"), ("weightG", "g"), ("weightOz", "oz"))
-"""The keys a result gives a weight under, in the store's unit (``shared.weight``)."""
+"""The keys a result gives a weight under, in the store's unit (``shared.products.weight``)."""
 
 
 def _weight_fact(p: Product) -> str | None:

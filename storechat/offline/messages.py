@@ -7,8 +7,8 @@ import re
 from dataclasses import dataclass
 from typing import Any, Final
 
-from shared.sanitize import clean_text
-from shared.untrusted import unquoted
+from shared.text.sanitize import clean_text
+from shared.tools.untrusted import unquoted
 from storechat.offline.vocabulary import BOOK_INFO, LOOKUP, POLICIES, REVIEWS
 
 

@@ -63,7 +63,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, Final
 
-from shared.errors import InvalidConverseRequest
+from shared.runtime.errors import InvalidConverseRequest
 from storechat.offline.answer import compose_answer
 from storechat.offline.cache import DEFAULT_STAND_IN
 from storechat.offline.given import OWN_TOOL_USE, Turn, handed_over, own_turn

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-from shared.currency import DEFAULT_CURRENCY, amount
+from shared.products.currency import DEFAULT_CURRENCY, amount
 
 _PRICED_IN: ContextVar[str] = ContextVar("storechat_offline_currency", default=DEFAULT_CURRENCY)
 
@@ -28,5 +28,5 @@ def priced_in(currency: str) -> Iterator[None]:
 
 def money(value: float) -> str:
     """``value`` in the store's currency, as a budget is said: "$800", "€1,299.50",
-    "CHF 800" (``shared.currency.amount``)."""
+    "CHF 800" (``shared.products.currency.amount``)."""
     return amount(value, _PRICED_IN.get(), whole=True)

@@ -323,7 +323,7 @@ _BUNDLED_LOCK = threading.Lock()
 
 @functools.cache
 def _bundled() -> Store:
-    from shared.catalog_data import load_catalog
+    from shared.products.catalog_data import load_catalog
 
     with _BUNDLED_LOCK:
         return Store.of_products(load_catalog())

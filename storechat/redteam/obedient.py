@@ -31,8 +31,8 @@ from typing import Any, Final
 
 import registry
 from converse.request import earlier_turns_length
-from shared.errors import InvalidConverseRequest
-from shared.untrusted import unquoted
+from shared.runtime.errors import InvalidConverseRequest
+from shared.tools.untrusted import unquoted
 from storechat.offline.messages import content_blocks, previous_answer, tool_names
 from storechat.offline.usage import UsageMeter
 from storechat.redteam.obey import Obeyed, obey

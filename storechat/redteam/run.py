@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 from converse.prompt import RULES
-from shared.steps import Step
+from shared.trace.steps import Step
 from storechat.local import LocalStorechat
 from storechat.redteam.cases import Case
 from storechat.redteam.claims import Shown, Surface, reached

@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import Page, Route, expect
 
 from compose_response.logic import ComposeInput, compose
-from shared.citing import cite_as, handle
+from shared.products.citing import cite_as, handle
 
 pytestmark = pytest.mark.e2e
 

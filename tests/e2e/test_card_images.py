@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, Route, expect
 
-from shared.catalog_data import load_catalog
+from shared.products.catalog_data import load_catalog
 from tests.e2e.test_web_page import Shot, answers, ask
 from tests.integration.converse_fixtures import asks_for_tools, lookup, replies, write_replay
 from tests.support.fake_http import FakeHttpServer

@@ -11,7 +11,7 @@ import boto3
 import pytest
 from playwright.sync_api import Page, expect
 
-from shared.vocabulary import FALLBACK_REASONS, OUTCOMES
+from shared.api.vocabulary import FALLBACK_REASONS, OUTCOMES
 from storechat.local.runner import REGION, SPEND_TABLE
 from tests.e2e.test_web_page import (
     CATALOG,

@@ -1,4 +1,4 @@
-"""How long the page waits for an answer: what config.json says (``shared.time_budget``),
+"""How long the page waits for an answer: what config.json says (``shared.config.time_budget``),
 a little past the API's own limit, so that the API's 504 is what a shopper normally sees."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import urllib.request
 import pytest
 from playwright.sync_api import Page, Route, expect
 
-from shared.time_budget import API_LIMIT_S, CLIENT_WAIT_MS
-from shared.vocabulary import TIMEOUT
+from shared.api.vocabulary import TIMEOUT
+from shared.config.time_budget import API_LIMIT_S, CLIENT_WAIT_MS
 
 pytestmark = pytest.mark.e2e
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from shared.catalog_data import load_catalog
+from shared.products.catalog_data import load_catalog
 from tests.e2e.test_web_page import Shot, answers, ask
 from tests.integration.converse_fixtures import asks_for_tools, lookup, replies, write_replay
 

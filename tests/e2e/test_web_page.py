@@ -14,8 +14,7 @@ import pytest
 from playwright.sync_api import Locator, Page, Request, Route, expect
 
 from compose_response.logic import ComposeInput, compose
-from shared.catalog_data import load_catalog
-from shared.vocabulary import (
+from shared.api.vocabulary import (
     CONVERSATION_FAILED,
     ERRORS,
     FALLBACK_REASONS,
@@ -23,6 +22,7 @@ from shared.vocabulary import (
     OUTCOMES,
     ApiError,
 )
+from shared.products.catalog_data import load_catalog
 from tests.integration.converse_fixtures import asks_for_tools, lookup, replies, write_replay
 
 pytestmark = pytest.mark.e2e
@@ -537,7 +537,7 @@ def test_marks_land_on_the_corrected_text_in_lists_after_wide_characters(
     assert marks.all_inner_texts() == ["1.4 kg", "$349"]
 
 
-# -- the words come from the contract (shared/vocabulary.py, served as names.json) ------------
+# -- the words come from the contract (shared/api/vocabulary.py, served as names.json) ------------
 
 ANSWERED_SESSION = "0f8fad5b-d9cb-469f-a165-70867728950e"
 

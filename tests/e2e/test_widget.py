@@ -18,7 +18,7 @@ import boto3
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from shared.catalog_data import load_catalog
+from shared.products.catalog_data import load_catalog
 from storechat.local import LocalStorechat
 from storechat.local.runner import REGION
 from storechat.server import make_server, running

@@ -14,7 +14,7 @@ import pytest
 from infra import names
 from infra.config import ConfigError, EnvironmentConfig, load_config, read_cdk_json_context
 from infra.log_metrics import COMPOSE_FAILED, QUERY_NOT_STARTED, SPEND_COUNTER_ERRORS
-from shared.metric_names import Metric
+from shared.config.metric_names import Metric
 from tests.infrastructure.conftest import PROD_ALARM_EMAIL, Synthesized, render
 
 ACCOUNT, REGION = "123456789012", "us-east-1"

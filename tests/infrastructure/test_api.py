@@ -12,8 +12,8 @@ import pytest
 
 from infra import names
 from infra.config import read_cdk_json_context
-from shared.api import error_body, request_json_schema
-from shared.vocabulary import CONVERSATION_FAILED, TIMEOUT
+from shared.api.query import error_body, request_json_schema
+from shared.api.vocabulary import CONVERSATION_FAILED, TIMEOUT
 from tests.infrastructure.conftest import Synthesized, render
 from tests.infrastructure.vtl import Request, error_variables, escape_javascript, substitute
 from tests.infrastructure.vtl import render as run_vtl

@@ -43,9 +43,11 @@ def _packages(loaded: list[str], *roots: str) -> list[str]:
 def test_the_cdk_app_loads_no_powertools_and_no_function_handler(loaded: list[str]) -> None:
     # Given a fresh interpreter, When it imports app.py and every module of infra/
     # Then it has read the metric names, and loaded neither Powertools nor any handler
-    assert "shared.metric_names" in loaded and "infra.monitoring" in loaded
+    assert "shared.config.metric_names" in loaded and "infra.monitoring" in loaded
     assert _packages(loaded, "aws_lambda_powertools") == []
-    assert [m for m in loaded if m.endswith(".handler") or m == "shared.observability"] == []
+    assert [
+        m for m in loaded if m.endswith(".handler") or m == "shared.runtime.observability"
+    ] == []
 
 
 def test_the_cdk_app_reads_the_catalog_tables_names_without_its_writer_or_boto3(
@@ -54,8 +56,8 @@ def test_the_cdk_app_reads_the_catalog_tables_names_without_its_writer_or_boto3(
     # Given a fresh interpreter, When it imports app.py and every module of infra/
     # Then it has read the catalog table's key names (its index among them), and loaded
     # neither the Lambdas' table writer nor boto3
-    assert "shared.table_names" in loaded and "infra.data" in loaded
-    assert "shared.catalog_writes" not in loaded
+    assert "shared.products.table_names" in loaded and "infra.data" in loaded
+    assert "shared.products.catalog_writes" not in loaded
     assert _packages(loaded, "boto3", "s3transfer") == []
 
 

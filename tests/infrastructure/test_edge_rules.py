@@ -12,7 +12,7 @@ from infra.edge import (
     NOT_BLOCKED_LABELS,
     RULE_NAME,
 )
-from shared.vocabulary import REQUEST_REJECTED
+from shared.api.vocabulary import REQUEST_REJECTED
 from tests.infrastructure.conftest import Synthesized, render
 
 

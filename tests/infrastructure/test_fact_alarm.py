@@ -8,7 +8,7 @@ import pytest
 
 from infra import names
 from infra.config import ConfigError, EnvironmentConfig, load_config, read_cdk_json_context
-from shared.metric_names import Metric
+from shared.config.metric_names import Metric
 from tests.infrastructure.conftest import Synthesized, render
 
 

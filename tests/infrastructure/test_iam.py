@@ -6,7 +6,7 @@ from typing import Any
 
 import registry
 from infra import names
-from shared import steps
+from shared.trace import steps
 from tests.infrastructure.conftest import Synthesized, render
 
 XRAY_WRITE = {"xray:PutTraceSegments", "xray:PutTelemetryRecords"}

@@ -15,7 +15,7 @@ import registry
 import statemachine
 from converse.prompt import system_prompt
 from infra import names
-from shared.time_budget import API_LIMIT_S
+from shared.config.time_budget import API_LIMIT_S
 from tests.infrastructure.conftest import Synthesized, render
 
 STATELINT = Path(sys.executable).with_name("statelint")

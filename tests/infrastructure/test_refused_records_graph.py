@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from infra import names
-from shared.metric_names import Metric
+from shared.config.metric_names import Metric
 from tests.infrastructure.conftest import Synthesized, render
 
 

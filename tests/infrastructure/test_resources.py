@@ -23,8 +23,8 @@ from infra import names
 from infra.runtime import POWERTOOLS_DISTRIBUTION, powertools_layer_parameter, powertools_version
 from infra.store import FUNCTIONS as STORE_FUNCTIONS
 from lookup_inventory.settings import Settings as CatalogSettings
-from shared import steps
-from shared.step_writer import StepSettings
+from shared.trace import steps
+from shared.trace.step_writer import StepSettings
 from storechat.local import runner
 from tests.infrastructure.conftest import Synthesized, render
 

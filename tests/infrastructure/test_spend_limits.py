@@ -14,8 +14,8 @@ import pytest
 from infra import names
 from infra.config import ConfigError, EnvironmentConfig, load_config, read_cdk_json_context
 from infra.edge import RULE_NAME
-from shared.pricing import USAGE_PRICE_FIELDS
-from shared.vocabulary import RATE_LIMITED
+from shared.api.vocabulary import RATE_LIMITED
+from shared.config.pricing import USAGE_PRICE_FIELDS
 from tests.infrastructure.conftest import SYNTH_CONTEXT, Synthesized, render
 
 REGION = {"CDK_DEFAULT_REGION": "us-east-1"}

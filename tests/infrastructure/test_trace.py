@@ -16,8 +16,8 @@ import boto3
 import pytest
 
 from infra import trace
-from shared import steps
-from shared.vocabulary import INVALID_REQUEST
+from shared.api.vocabulary import INVALID_REQUEST
+from shared.trace import steps
 from storechat.local import aws
 from tests.infrastructure.conftest import Synthesized, render
 from tests.infrastructure.vtl import Request

@@ -1,4 +1,4 @@
-"""The deployed API and page use the names of shared/vocabulary.py, and only those."""
+"""The deployed API and page use the names of shared/api/vocabulary.py, and only those."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from shared.vocabulary import ERRORS, PAGE_NAMES_FILE, page_names
+from shared.api.vocabulary import ERRORS, PAGE_NAMES_FILE, page_names
 from tests.infrastructure.conftest import Synthesized, render
 
 DEV_SERVER_ONLY = {"not_found", "method_not_allowed", "origin_not_allowed"}

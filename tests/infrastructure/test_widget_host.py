@@ -15,8 +15,8 @@ from infra.config import load_config, read_cdk_json_context
 from infra.store import FUNCTIONS as STORE_FUNCTIONS
 from infra.store import STORE_FILE
 from infra.web import WebHosting
-from shared.store import StoreFile, page_settings
-from shared.time_budget import API_LIMIT_S, CLIENT_WAIT_MS
+from shared.config.time_budget import API_LIMIT_S, CLIENT_WAIT_MS
+from shared.store.settings import StoreFile, page_settings
 from tests.infrastructure.conftest import SYNTH_CONTEXT, Synthesized, render
 
 

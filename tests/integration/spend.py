@@ -8,7 +8,7 @@ from typing import Any
 
 import boto3
 
-from shared.pricing import TokenPrices, token_prices
+from shared.config.pricing import TokenPrices, token_prices
 from storechat.local.runner import REGION, SPEND_TABLE, RunResult
 from storechat.offline.cache import DEFAULT_STAND_IN
 

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from shared.catalog_data import load_catalog
+from shared.products.catalog_data import load_catalog
 from shared.search import build_index
 from shared.search.build import FACET_COLUMNS
 
@@ -55,7 +55,7 @@ from converse.handler import use_provider
 from converse.providers import ReplayProvider
 from shared.search import SnapshotUnreadable, validate_snapshot
 from shared.search.words import parse
-from shared.vocabulary import page_names
+from shared.api.vocabulary import page_names
 from shared.platform.mapping import spec_entry
 from storechat.evaluate.products import product_faults
 from storechat.evaluate.questions import Expect

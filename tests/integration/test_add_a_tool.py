@@ -12,8 +12,8 @@ from pydantic import BaseModel, ConfigDict, Field
 import registry
 from converse.handler import use_provider
 from converse.providers import ReplayProvider
-from shared.contract import ToolCall, ToolOutput, ToolUse
-from shared.tool_shell import answer, tool_handler
+from shared.api.contract import ToolCall, ToolOutput, ToolUse
+from shared.tools.tool_shell import answer, tool_handler
 from storechat.local import LocalStorechat
 from tests.integration.converse_fixtures import asks_for_tools, replies, tool_use, write_replay
 from tests.support.recording import Recording

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from shared.citing import handle
+from shared.products.citing import handle
 from tests.integration.converse_fixtures import asks_for_tools, lookup, replies, write_replay
 from tests.support.catalog_cli import home, storechat
 from tests.support.fake_bedrock import FakeBedrock

@@ -18,8 +18,8 @@ from botocore.config import Config
 
 from converse.providers import BedrockProvider, default_client_factory
 from converse.request import build_request
-from shared.errors import ModelDeadline, ModelThrottled, ModelUnavailable
-from shared.pricing import token_prices
+from shared.config.pricing import token_prices
+from shared.runtime.errors import ModelDeadline, ModelThrottled, ModelUnavailable
 from storechat.local import LocalStorechat
 from tests.integration.converse_fixtures import asks_for_tools, lookup, replies
 from tests.integration.spend import micro_usd, reservations, spent_in_all, states

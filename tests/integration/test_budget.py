@@ -13,9 +13,9 @@ from typing import Any
 import boto3
 import pytest
 
-from shared.catalog_data import load_catalog
-from shared.pricing import token_prices
-from shared.vocabulary import FALLBACK_REASONS
+from shared.api.vocabulary import FALLBACK_REASONS
+from shared.config.pricing import token_prices
+from shared.products.catalog_data import load_catalog
 from storechat.local import LocalStorechat
 from storechat.local.runner import REGION, SPEND_TABLE
 from storechat.offline.cache import DEFAULT_STAND_IN

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.catalog_gen import synthetic_catalog
-from shared.catalog_data import load_catalog
+from shared.products.catalog_data import load_catalog
 from tests.support.catalog_cli import STACK, TABLE, home, stack, storechat
 
 SAMPLE = len(load_catalog())

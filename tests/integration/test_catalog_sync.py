@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from shared.catalog_data import load_catalog
+from shared.products.catalog_data import load_catalog
 from tests.support.catalog_cli import STACK, TABLE, home, stack, storechat
 
 __all__ = ["home", "stack", "storechat"]  # fixtures the tests below use

@@ -15,10 +15,10 @@ from moto import mock_aws
 
 import registry
 from catalog_sync import handler, settings
-from shared.catalog_writes import from_item, put
-from shared.environment import overriding
-from shared.observability import metrics
-from shared.product import Product
+from shared.config.environment import overriding
+from shared.products.catalog_writes import from_item, put
+from shared.products.product import Product
+from shared.runtime.observability import metrics
 from storechat.local.lambdas import FakeContext
 from tests.support.fake_admin_api import FakeAdminApi, shopify_node
 from tests.support.platform_payloads import woocommerce_product
@@ -187,7 +187,7 @@ def test_the_bundled_sample_is_not_the_stores_own_and_unreadable_products_are_ke
 ) -> None:
     # Given a catalog seeded with two sample products and a store product the API now
     # lists with a price that is not a price
-    from shared.catalog_data import load_catalog
+    from shared.products.catalog_data import load_catalog
 
     sample = [Product.model_validate(p) for p in load_catalog()[:2]]
     laptops = _laptops(3)

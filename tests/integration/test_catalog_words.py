@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from shared.catalog_data import load_catalog
+from shared.products.catalog_data import load_catalog
 from storechat.cli import main
 from storechat.local import LocalStorechat
 from tests.integration.converse_fixtures import asks_for_tools, lookup, replies, write_replay

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from shared.steps import Step
+from shared.trace.steps import Step
 from storechat.local import LocalStorechat
 from storechat.redteam.obedient import ObedientModel
 from tests.support.fake_bedrock import FakeBedrock

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from shared.steps import Step
+from shared.trace.steps import Step
 from storechat.cli import main
 from storechat.local import LocalStorechat
 from tests.integration.converse_fixtures import asks_for_tools, lookup, replies, write_replay

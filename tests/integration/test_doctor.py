@@ -22,7 +22,7 @@ from botocore.stub import Stubber
 from moto import mock_aws
 
 from infra import names
-from shared.pricing import token_prices
+from shared.config.pricing import token_prices
 from shared.search import SnapshotPointer
 from storechat import cli
 from storechat.doctor import checks, deployed

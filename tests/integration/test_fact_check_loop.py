@@ -14,8 +14,8 @@ import pytest
 
 import registry
 from compose_response.facts import TRACE_STEP
-from shared.metric_names import Metric
-from shared.observability import metrics
+from shared.config.metric_names import Metric
+from shared.runtime.observability import metrics
 from storechat.local import LocalStorechat
 from storechat.local.lambdas import FakeContext
 from tests.integration.converse_fixtures import asks_for_tools, lookup, replies, write_replay
@@ -131,7 +131,7 @@ def metric(emitted: list[dict[str, Any]], name: str) -> list[float]:
 
 
 def hp_14() -> dict[str, Any]:
-    from shared.catalog_data import load_catalog
+    from shared.products.catalog_data import load_catalog
 
     return next(p for p in load_catalog() if p["productId"] == HP_14)
 

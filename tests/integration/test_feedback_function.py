@@ -16,8 +16,8 @@ from pydantic import ValidationError
 
 from record_feedback import handler
 from record_feedback.settings import get_settings
-from shared.environment import overriding
-from shared.observability import metrics
+from shared.config.environment import overriding
+from shared.runtime.observability import metrics
 
 SESSION = "0b9e6c1e-2f0a-4c39-8f1e-2d5c8b1e9a77"
 TURN = "a" * 32

@@ -12,8 +12,8 @@ import pytest
 
 from converse.prompt import tools
 from converse.request import build_request
-from shared.api import RequestRejected, parse_query
-from shared.catalog_data import load_catalog
+from shared.api.query import RequestRejected, parse_query
+from shared.products.catalog_data import load_catalog
 from storechat.local import LocalStorechat
 from storechat.local.runner import REGION, SESSIONS_TABLE
 from tests.integration.conftest import converse_inputs

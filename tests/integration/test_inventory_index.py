@@ -10,7 +10,7 @@ from typing import Any
 
 import boto3
 
-from shared.catalog_data import load_catalog
+from shared.products.catalog_data import load_catalog
 from storechat.local import LocalStorechat
 from storechat.local.index import INDEX_BUCKET, index_variables, seed_index
 from storechat.local.runner import CATALOG_TABLE, REGION

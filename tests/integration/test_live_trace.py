@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from shared import steps
-from shared.vocabulary import INVALID_REQUEST
+from shared.api.vocabulary import INVALID_REQUEST
+from shared.trace import steps
 from storechat.local import LocalStorechat
 from storechat.local.runner import STEPS_TABLE
 from storechat.server import make_server, running

@@ -14,8 +14,8 @@ import pytest
 
 from converse.settings import get_settings as converse_settings
 from lookup_inventory.settings import get_settings as catalog_settings
-from shared.environment import environ
-from shared.observability import logger, metrics
+from shared.config.environment import environ
+from shared.runtime.observability import logger, metrics
 from storechat.local import LocalStorechat
 from storechat.local.runner import CATALOG_TABLE, REGION, SESSIONS_TABLE
 from storechat.offline import OFFLINE_MODEL_ID

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from shared.catalog_data import load_catalog
+from shared.products.catalog_data import load_catalog
 from storechat.local import LocalStorechat
 from tests.integration.conftest import converse_inputs
 from tests.integration.converse_fixtures import (

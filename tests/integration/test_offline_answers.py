@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from shared import policies
-from shared.catalog_data import load_catalog
+from shared.products.catalog_data import load_catalog
+from shared.store import policies
 from storechat.evaluate.checks import score
 from storechat.evaluate.questions import QUESTIONS_DIR, load_questions
 from storechat.evaluate.run import ask_all

@@ -19,7 +19,7 @@ import pytest
 
 from bench.catalog_gen import synthetic_catalog
 from lookup_inventory.schema import MAX_PAGE
-from shared.product import MAX_IMAGE_URL
+from shared.products.product import MAX_IMAGE_URL
 from storechat.local import LocalStorechat
 from storechat.local.runner import REGION, SESSIONS_TABLE
 from tests.integration.converse_fixtures import asks_for_tools, lookup, write_replay

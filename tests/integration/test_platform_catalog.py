@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from shared.catalog_data import load_catalog
+from shared.products.catalog_data import load_catalog
 from tests.integration.converse_fixtures import asks_for_tools, lookup, replies, write_replay
 from tests.support.catalog_cli import home, stack, storechat
 

@@ -18,9 +18,8 @@ import pytest
 
 from converse.handler import use_provider
 from converse.providers import Provider, ReplayProvider
-from shared.api import MAX_BODY_BYTES, openapi
-from shared.catalog_data import load_catalog
-from shared.vocabulary import (
+from shared.api.query import MAX_BODY_BYTES, openapi
+from shared.api.vocabulary import (
     CONVERSATION_FAILED,
     METHOD_NOT_ALLOWED,
     NOT_FOUND,
@@ -28,6 +27,7 @@ from shared.vocabulary import (
     TIMEOUT,
     page_names,
 )
+from shared.products.catalog_data import load_catalog
 from storechat import server as dev_server
 from storechat.local import LocalStorechat
 from storechat.local.runner import REGION

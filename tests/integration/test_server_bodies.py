@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from shared.api import MAX_BODY_BYTES
-from shared.vocabulary import INVALID_REQUEST, METHOD_NOT_ALLOWED, NOT_FOUND, REQUEST_REJECTED
+from shared.api.query import MAX_BODY_BYTES
+from shared.api.vocabulary import INVALID_REQUEST, METHOD_NOT_ALLOWED, NOT_FOUND, REQUEST_REJECTED
 from storechat.server import StorechatHandler, make_server, running
 from tests.integration.test_server import NoAssistant
 

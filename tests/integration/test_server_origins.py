@@ -12,7 +12,7 @@ from typing import Any
 import boto3
 import pytest
 
-from shared.vocabulary import ORIGIN_NOT_ALLOWED, REQUEST_REJECTED
+from shared.api.vocabulary import ORIGIN_NOT_ALLOWED, REQUEST_REJECTED
 from storechat.local import LocalStorechat
 from storechat.local.runner import REGION
 from storechat.server import make_server, running

@@ -25,7 +25,7 @@ import boto3
 import pytest
 from botocore.exceptions import ClientError
 
-from shared.catalog_data import load_catalog
+from shared.products.catalog_data import load_catalog
 from storechat.local import LocalStorechat
 from storechat.local.runner import REGION, SPEND_TABLE
 from storechat.server import make_server, running

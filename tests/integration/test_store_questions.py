@@ -11,8 +11,8 @@ import pytest
 
 from converse.handler import use_provider
 from converse.providers import ReplayProvider
-from shared.catalog_data import load_catalog
-from shared.store import StoreFile
+from shared.products.catalog_data import load_catalog
+from shared.store.settings import StoreFile
 from storechat.local import LocalStorechat
 from storechat.printing import print_answer
 from tests.integration.converse_fixtures import asks_for_tools, replies, tool_use, write_replay

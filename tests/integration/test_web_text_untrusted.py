@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from shared import untrusted
-from shared.steps import Step
+from shared.tools import untrusted
+from shared.trace.steps import Step
 from storechat.cli import main
 from storechat.local import LocalStorechat
 from storechat.redteam.obedient import ObedientModel

@@ -17,9 +17,9 @@ from moto import mock_aws
 
 import registry
 from catalog_webhook import handler, settings
-from shared.catalog_table import plain
-from shared.environment import overriding
-from shared.table_names import CATALOG_INVENTORY_INDEX, CATALOG_INVENTORY_ITEM
+from shared.config.environment import overriding
+from shared.products.catalog_table import plain
+from shared.products.table_names import CATALOG_INVENTORY_INDEX, CATALOG_INVENTORY_ITEM
 from storechat.local.lambdas import FakeContext
 from tests.support.platform_payloads import (
     body_of,

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from shared.catalog_data import load_catalog
+from shared.products.catalog_data import load_catalog
 from storechat.local import LocalStorechat
 from storechat.local.webhooks import LocalWebhooks
 from storechat.server import make_server, running

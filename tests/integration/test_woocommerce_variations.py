@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from shared.catalog_writes import put
-from shared.product import Product
+from shared.products.catalog_writes import put
+from shared.products.product import Product
 from tests.integration.test_webhook_handler import _post, _row, deployed  # noqa: F401
 from tests.support.platform_payloads import (
     body_of,

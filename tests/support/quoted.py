@@ -1,7 +1,7 @@
 """Reading a web tool's result as the model reads it, with its quoting checked.
 
 A web tool quotes every string the web gave between one random mark's two halves and
-says so in the result's ``untrusted`` field (``shared.untrusted``). :func:`as_read`
+says so in the result's ``untrusted`` field (``shared.tools.untrusted``). :func:`as_read`
 checks exactly that on a result body, then returns the body without the quoting, so a
 test can compare what the web said.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from shared import untrusted
+from shared.tools import untrusted
 
 _QUOTE = re.compile(
     f"^{untrusted.OPEN}(q[0-9a-f]{{8}}){untrusted.CLOSE}(.*){untrusted.OPEN}/\\1{untrusted.CLOSE}$",

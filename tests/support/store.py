@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from converse.prompt import system_prompt
-from shared.store import StoreFile, load
+from shared.store.settings import StoreFile, load
 from storechat.settings import SAMPLE_STORE
 
 SAMPLE: StoreFile = load(SAMPLE_STORE)

@@ -15,7 +15,7 @@ from moto import mock_aws
 from lookup_inventory import after_response, handler
 from lookup_inventory.after_response import AfterResponse
 from lookup_inventory.snapshots import S3Snapshots
-from shared.environment import overriding
+from shared.config.environment import overriding
 from tests.support.fake_extensions_api import FakeExtensionsApi
 from tests.unit.test_lookup_inventory import seed_table, told
 from tests.unit.test_lookup_snapshots import (

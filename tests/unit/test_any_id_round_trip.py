@@ -19,9 +19,9 @@ from hypothesis import strategies as st
 from compose_response.known import KnownProducts
 from compose_response.logic import ComposeInput, compose
 from lookup_inventory.logic import run
-from shared.catalog_table import CatalogRead
-from shared.contract import ToolUse
-from shared.product import MAX_PRODUCT_ID, Product, is_product_id
+from shared.api.contract import ToolUse
+from shared.products.catalog_table import CatalogRead
+from shared.products.product import MAX_PRODUCT_ID, Product, is_product_id
 from shared.search import SearchIndex, build_index
 from storechat.catalog.rows import ValidRow, read_rows
 

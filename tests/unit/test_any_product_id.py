@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 
 from compose_response.logic import ComposeInput, compose
-from shared.catalog_table import CatalogRead
-from shared.citing import cite_as, handle, is_handle
-from shared.contacts import OwnContacts
+from shared.products.catalog_table import CatalogRead
+from shared.products.citing import cite_as, handle, is_handle
+from shared.text.contacts import OwnContacts
 
 IDS = {
     "numeric": "100201",
@@ -157,7 +157,7 @@ def test_prose_in_round_brackets_stays() -> None:
         "The Martian (2014) by Andy Weir [100201] is a fine read (about 380 pages, "
         "paperback). See [the author's page](https://example.com) (see below). [ ] gift wrap"
     )
-    # (and whose own domain is example.com: a link elsewhere would go, shared.contacts)
+    # (and whose own domain is example.com: a link elsewhere would go, shared.text.contacts)
     body = compose(
         ComposeInput(sessionId="s-1", outcome="answered", answer=answer, products=records),
         own=OwnContacts.of(["example.com"]),

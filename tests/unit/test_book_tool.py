@@ -16,11 +16,11 @@ import pytest
 from get_book_info import logic, openlibrary
 from get_book_info.handler import lambda_handler
 from get_book_info.settings import Settings, get_settings
-from shared.contract import Ledger, ToolOutput, ToolUse
-from shared.http import USER_AGENT
-from shared.observability import logger, metrics
-from shared.sanitize import has_control_characters
-from shared.tool_errors import failed_in_words
+from shared.api.contract import Ledger, ToolOutput, ToolUse
+from shared.runtime.http import USER_AGENT
+from shared.runtime.observability import logger, metrics
+from shared.runtime.tool_errors import failed_in_words
+from shared.text.sanitize import has_control_characters
 from tests.support.fake_http import FakeHttpServer
 from tests.support.quoted import as_read
 

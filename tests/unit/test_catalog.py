@@ -17,8 +17,8 @@ import pytest
 
 from bench.catalog_gen import main, synthetic_catalog, write_catalog
 from shared.catalog.categories import CATEGORIES
-from shared.catalog_data import load_catalog
-from shared.sanitize import has_control_characters
+from shared.products.catalog_data import load_catalog
+from shared.text.sanitize import has_control_characters
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 

@@ -15,8 +15,8 @@ from botocore.stub import Stubber
 from pydantic import ValidationError
 
 from infra import names
-from shared.catalog_data import load_catalog
-from shared.product import Product, ProductDeletion, validate_row
+from shared.products.catalog_data import load_catalog
+from shared.products.product import Product, ProductDeletion, validate_row
 from storechat.catalog.errors import CatalogFileError, StackNotReady, StoreUnavailable
 from storechat.catalog.own_format import spec_value
 from storechat.catalog.progress import Progress

@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 
 from compose_response.logic import FOUND_WORDS, ComposeInput, cited_products, compose
-from shared.ledger import products_of
-from shared.vocabulary import FALLBACK_REASONS
+from shared.api.vocabulary import FALLBACK_REASONS
+from shared.products.ledger import products_of
 
 RECORDS: list[dict[str, Any]] = [
     {"productId": "CMP-002", "name": "Acer Swift Go 14", "brand": "Acer", "price": 699.0},

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from shared.contract import MAX_RESULT_BYTES, ToolUse, fit_for_model, result_size, tool_output
+from shared.api.contract import MAX_RESULT_BYTES, ToolUse, fit_for_model, result_size, tool_output
 
 
 @pytest.mark.parametrize(

@@ -20,7 +20,7 @@ from converse.request import (
     validate_request,
 )
 from converse.settings import Settings
-from shared.errors import (
+from shared.runtime.errors import (
     InvalidConverseRequest,
     ModelContextOverflow,
     ModelRequestRejected,

@@ -2,7 +2,7 @@
 
 After the model's deadline there must be time for Fallback, a cold
 ComposeResponse and SaveTurn before the state machine's own timeout (below API
-Gateway's limit), or the shopper gets a 504 and the turn is lost (``shared.time_budget``).
+Gateway's limit), or the shopper gets a 504 and the turn is lost (``shared.config.time_budget``).
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import pytest
 
 import statemachine
 from converse.providers import CONNECT_TIMEOUT_S, MAX_READ_TIMEOUT_S, BedrockProvider
-from shared.errors import ModelDeadline
-from shared.time_budget import API_LIMIT_S, FINISH_RESERVE_MS
+from shared.config.time_budget import API_LIMIT_S, FINISH_RESERVE_MS
+from shared.runtime.errors import ModelDeadline
 
 ASL = json.loads(statemachine.read_definition())
 STATES = ASL["States"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-from shared.product import Product
+from shared.products.product import Product
 from storechat.catalog.rows import BadRow, Format, ValidRow, read_rows
 
 EXPORTS = Path(__file__).resolve().parents[1] / "support" / "exports"

@@ -7,9 +7,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from compose_response.logic import ComposeInput, compose
-from shared.catalog_data import load_catalog
-from shared.catalog_table import CatalogRead
-from shared.errors import CatalogUnavailable
+from shared.products.catalog_data import load_catalog
+from shared.products.catalog_table import CatalogRead
+from shared.runtime.errors import CatalogUnavailable
 
 CATALOG = {p["productId"]: p for p in load_catalog()}
 THINKPAD = "CMP-016"  # Lenovo ThinkPad E14 Gen 5: $879, 1.41 kg, 27 in stock

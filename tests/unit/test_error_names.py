@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import statemachine
-from shared import errors
+from shared.runtime import errors
 from storechat.local import aws
 
 

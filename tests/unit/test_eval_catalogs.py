@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from shared.catalog_data import load_catalog
+from shared.products.catalog_data import load_catalog
 from storechat.cli import main
 from storechat.evaluate import command
 from storechat.evaluate.catalogs import CatalogInvalid, served_catalogs

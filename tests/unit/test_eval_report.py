@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from shared.pricing import PRICE_LIST_PATH
+from shared.config.pricing import PRICE_LIST_PATH
 from storechat.evaluate import report
 from storechat.evaluate.compare import (
     ReportInvalid,

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from compose_response.logic import ComposeInput, ResponseBody, compose
-from shared.contacts import OwnContacts
+from shared.text.contacts import OwnContacts
 
 HP14: dict[str, Any] = {
     "productId": "CMP-023",

@@ -8,8 +8,8 @@ import pytest
 
 from compose_response.facts import TRACE_STEP, Correction, check_facts
 from compose_response.logic import MAX_CORRECTIONS, ComposeInput, compose
-from shared.catalog_data import load_catalog
-from shared.ledger import products_of
+from shared.products.catalog_data import load_catalog
+from shared.products.ledger import products_of
 
 CATALOG = {p["productId"]: p for p in load_catalog()}
 LEDGER = {record.productId: record for record in products_of(CATALOG.values())}

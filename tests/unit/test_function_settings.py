@@ -1,6 +1,6 @@
 """What the functions read from their environment: a variable present but blank (as templates
 and .env files leave them) is "not configured", never a secret, address or region that is
-the empty string (``shared.environment.BlankIsUnset``)."""
+the empty string (``shared.config.environment.BlankIsUnset``)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pydantic import BaseModel, Field, SecretStr, ValidationError
 from catalog_sync.settings import Settings as SyncSettings
 from catalog_webhook.settings import Settings as WebhookSettings
 from get_computer_reviews.settings import Settings as ReviewsSettings
-from shared.environment import BlankIsUnset
+from shared.config.environment import BlankIsUnset
 
 ARN = "arn:aws:secretsmanager:eu-west-1:123456789012:secret:admin-AbCdEf"
 SYNC = {

@@ -1,4 +1,4 @@
-"""Web text screened with the environment's guardrail (shared/guardrail.py), on the wire.
+"""Web text screened with the environment's guardrail (shared/tools/guardrail.py), on the wire.
 
 The guardrail is Bedrock's ``ApplyGuardrail`` as a stand-in on 127.0.0.1 answers it
 (tests/support/fake_bedrock.py), reached by a real boto3 client, so the request is the
@@ -19,10 +19,10 @@ from pydantic import ValidationError
 
 from get_computer_reviews import brave, logic
 from get_computer_reviews.schema import ReviewsInput
-from shared.contract import ToolOutput, ToolUse
-from shared.errors import UpstreamError
-from shared.guardrail import GuardrailScreen, GuardrailSettings, Screen, screen_for
-from shared.tool_steps import outcome
+from shared.api.contract import ToolOutput, ToolUse
+from shared.runtime.errors import UpstreamError
+from shared.tools.guardrail import GuardrailScreen, GuardrailSettings, Screen, screen_for
+from shared.tools.tool_steps import outcome
 from tests.support.fake_bedrock import (
     FakeBedrock,
     GuardrailAnswer,

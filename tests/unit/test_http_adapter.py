@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from shared.errors import UpstreamError
-from shared.http import MAX_BODY_BYTES, get_json
+from shared.runtime.errors import UpstreamError
+from shared.runtime.http import MAX_BODY_BYTES, get_json
 from tests.support.fake_http import FakeHttpServer
 
 GENEROUS_S = 5.0

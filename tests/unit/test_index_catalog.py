@@ -19,10 +19,10 @@ from moto import mock_aws
 
 import registry
 from infra import names
-from shared.catalog_data import load_catalog
-from shared.environment import overriding
-from shared.errors import CatalogUnavailable
-from shared.observability import metrics
+from shared.config.environment import overriding
+from shared.products.catalog_data import load_catalog
+from shared.runtime.errors import CatalogUnavailable
+from shared.runtime.observability import metrics
 from shared.search import SearchIndex, SearchQuery, SnapshotFile, SnapshotPointer, open_snapshot
 from shared.search.publish import publish_snapshot
 from shared.search.snapshot import store_snapshot

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from compose_response.logic import ComposeInput, cited_products, compose
-from shared.ledger import products_of
+from shared.products.ledger import products_of
 
 REAL = ["CMP-023", "CMP-040", "CMP-050", "CMP-008", "CMP-002"]
 RECORDS: list[dict[str, Any]] = [{"productId": pid, "name": pid} for pid in REAL]
@@ -200,7 +200,7 @@ def test_an_announced_list_that_keeps_an_item_keeps_its_announcement() -> None:
 
 def test_a_list_emptied_by_the_fact_check_loses_its_announcement_too() -> None:
     # Given the sold-out iMac said to be in stock, alone in an announced list
-    from shared.catalog_data import load_catalog
+    from shared.products.catalog_data import load_catalog
 
     imac = next(p for p in load_catalog() if p["productId"] == "CMP-014")
     event = ComposeInput(

@@ -7,9 +7,9 @@ import json
 from typing import Any
 
 from compose_response.logic import ComposeInput, compose
-from shared.catalog_data import load_catalog
-from shared.contract import Ledger
-from shared.ledger import LedgerProduct, products_of
+from shared.api.contract import Ledger
+from shared.products.catalog_data import load_catalog
+from shared.products.ledger import LedgerProduct, products_of
 
 SNAPSHOT_RECORD: dict[str, Any] = {
     # What the search snapshot holds of a product: no description, no picture.

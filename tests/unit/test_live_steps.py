@@ -13,10 +13,10 @@ import statemachine
 from get_book_info.schema import BookInput
 from get_computer_reviews.schema import ReviewsInput
 from lookup_inventory.schema import InventoryInput
-from shared import steps
-from shared.errors import FailureKind
-from shared.step_writer import StepWriter
-from shared.tool_steps import FAILURE_WORDS, call_line, outcome
+from shared.runtime.errors import FailureKind
+from shared.tools.tool_steps import FAILURE_WORDS, call_line, outcome
+from shared.trace import steps
+from shared.trace.step_writer import StepWriter
 
 
 class PlainInput(BaseModel):

@@ -11,8 +11,8 @@ import pytest
 
 from converse.settings import get_settings as converse_settings
 from lookup_inventory.settings import get_settings as catalog_settings
-from shared.environment import environ, overriding
-from shared.observability import MetricUnit, metrics
+from shared.config.environment import environ, overriding
+from shared.runtime.observability import MetricUnit, metrics
 from storechat.local.environment import forget_warm_state, function_variables, layered
 
 

@@ -16,9 +16,9 @@ import pytest
 
 from lookup_inventory.logic import run
 from lookup_inventory.schema import InventoryInput
-from shared.catalog_table import CatalogRead
-from shared.citing import handle
-from shared.contract import ToolUse
+from shared.api.contract import ToolUse
+from shared.products.catalog_table import CatalogRead
+from shared.products.citing import handle
 from shared.search import SearchIndex, build_index
 from shared.search import ids as search_ids
 

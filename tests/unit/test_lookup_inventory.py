@@ -20,11 +20,11 @@ from moto import mock_aws
 from bench.catalog_gen import synthetic_catalog
 from lookup_inventory.logic import relaxed_message, run
 from lookup_inventory.schema import DESCRIPTION, InventoryInput
-from shared.catalog_data import load_catalog
-from shared.catalog_table import CatalogRead, DynamoCatalog, Product
-from shared.contract import ToolUse
-from shared.errors import CatalogUnavailable
-from shared.products_api import HttpCatalog
+from shared.api.contract import ToolUse
+from shared.products.catalog_data import load_catalog
+from shared.products.catalog_table import CatalogRead, DynamoCatalog, Product
+from shared.products.products_api import HttpCatalog
+from shared.runtime.errors import CatalogUnavailable
 from shared.search import BOUNDS, SearchIndex, SearchQuery, build_index
 from tests.support.fake_http import FakeHttpServer
 

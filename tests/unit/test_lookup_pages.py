@@ -13,10 +13,10 @@ import registry
 from bench.catalog_gen import synthetic_catalog
 from lookup_inventory.logic import MAX_LEDGER_BYTES, run
 from lookup_inventory.schema import DEFAULT_PAGE, MAX_OFFSET, MAX_PAGE
-from shared.catalog_data import load_catalog
-from shared.catalog_table import CatalogRead
-from shared.contract import MAX_RESULT_BYTES, ToolUse, result_size
-from shared.product import MAX_IMAGE_URL
+from shared.api.contract import MAX_RESULT_BYTES, ToolUse, result_size
+from shared.products.catalog_data import load_catalog
+from shared.products.catalog_table import CatalogRead
+from shared.products.product import MAX_IMAGE_URL
 from shared.search import SearchIndex, build_index
 from shared.search.query import MAX_LIMIT
 

@@ -21,11 +21,11 @@ from lookup_inventory import handler
 from lookup_inventory.logic import run
 from lookup_inventory.settings import get_settings
 from lookup_inventory.snapshots import S3Snapshots, SnapshotFetchFailed
-from shared.catalog_data import load_catalog
-from shared.catalog_table import CatalogRead
-from shared.contract import ToolUse
-from shared.environment import overriding
-from shared.errors import CatalogUnavailable
+from shared.api.contract import ToolUse
+from shared.config.environment import overriding
+from shared.products.catalog_data import load_catalog
+from shared.products.catalog_table import CatalogRead
+from shared.runtime.errors import CatalogUnavailable
 from shared.search import SearchQuery, SnapshotHolder, SnapshotPointer, SnapshotUnreadable
 from shared.search.holder import Refresh
 from shared.search.publish import publish_snapshot

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from lookup_inventory.logic import run
-from shared.catalog_data import load_catalog
-from shared.contract import ToolUse
+from shared.api.contract import ToolUse
+from shared.products.catalog_data import load_catalog
 from shared.search import SearchIndex, build_index
 from storechat.offline import OfflineModel
 from storechat.offline.replies import GREETING

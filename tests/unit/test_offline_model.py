@@ -10,7 +10,7 @@ import botocore.session
 import pytest
 from botocore.validate import validate_parameters
 
-from shared.errors import InvalidConverseRequest
+from shared.runtime.errors import InvalidConverseRequest
 from storechat.offline import OFFLINE_MODEL_ID, OfflineModel
 
 TOOL_NAMES = ("lookup_inventory", "get_computer_reviews", "get_book_info")

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from shared.catalog_data import load_catalog
+from shared.products.catalog_data import load_catalog
 from storechat.offline import OfflineModel
 from storechat.offline.intent import parse_text
 from storechat.offline.store import Store

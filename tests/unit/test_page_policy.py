@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from shared.page_policy import allowed, content_security_policy, image_host
+from shared.api.page_policy import allowed, content_security_policy, image_host
 
 
 @pytest.mark.parametrize(

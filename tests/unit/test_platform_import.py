@@ -18,7 +18,7 @@ import pytest
 from shared.platform.draft import product_id
 from shared.platform.html_text import html_to_text
 from shared.platform.mapping import CategoryMap, spec_entry
-from shared.product import Product
+from shared.products.product import Product
 from storechat.catalog.errors import CatalogFileError
 from storechat.catalog.mapping import load_category_map
 from storechat.catalog.rows import (

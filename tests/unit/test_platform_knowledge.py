@@ -15,12 +15,13 @@ from pydantic import ValidationError
 
 from compose_response.facts import check_facts
 from lookup_inventory.logic import run
-from shared.catalog_data import load_catalog
-from shared.catalog_table import CatalogRead
-from shared.contract import ToolUse
-from shared.ledger import products_of
+from shared.api.contract import ToolUse
 from shared.platform.mapping import CategoryMap, kind_of
-from shared.product import Product
+from shared.products.catalog_data import load_catalog
+from shared.products.catalog_table import CatalogRead
+from shared.products.ledger import products_of
+from shared.products.product import Product
+from shared.products.weight import for_model, shown
 from shared.search import (
     SearchIndex,
     SearchQuery,
@@ -28,7 +29,6 @@ from shared.search import (
     build_index,
     validate_snapshot,
 )
-from shared.weight import for_model, shown
 from storechat.catalog.rows import ValidRow, read_rows
 from storechat.settings import SettingsError, read_settings
 

@@ -7,8 +7,8 @@ from typing import Any
 
 from get_store_policies.logic import NOT_SAID, run
 from get_store_policies.schema import PoliciesInput
-from shared import policies
-from shared.contract import ToolUse
+from shared.api.contract import ToolUse
+from shared.store import policies
 from tests.support.store import SAMPLE
 
 # A store that writes its own words: nothing here is the sample store's.

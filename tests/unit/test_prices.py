@@ -14,8 +14,8 @@ from pydantic import ValidationError
 from compose_response.facts import check_facts
 from compose_response.logic import ComposeInput, compose
 from compose_response.settings import Settings
-from shared.catalog_data import load_catalog
-from shared.ledger import products_of
+from shared.products.catalog_data import load_catalog
+from shared.products.ledger import products_of
 
 CATALOG = {p["productId"]: p for p in load_catalog()}
 LEDGER = {record.productId: record for record in products_of(CATALOG.values())}

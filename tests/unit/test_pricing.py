@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import statemachine
-from shared.pricing import (
+from shared.config.pricing import (
     PRICE_LIST_PATH,
     USAGE_PRICE_FIELDS,
     PriceListError,

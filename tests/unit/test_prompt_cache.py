@@ -6,7 +6,7 @@ import pytest
 
 from converse.caching import cache_rules
 from converse.request import place_cache_points
-from shared.errors import InvalidConverseRequest
+from shared.runtime.errors import InvalidConverseRequest
 from storechat.offline.cache import PromptCache, block_tokens
 
 POINT = {"cachePoint": {"type": "default"}}

@@ -13,7 +13,7 @@ import boto3
 import pytest
 from moto import mock_aws
 
-from shared.catalog_data import load_catalog
+from shared.products.catalog_data import load_catalog
 from shared.search import SearchIndex, SearchQuery, SnapshotPointer, validate_snapshot
 from shared.search.build import FACET_COLUMNS, READ_FRESH
 from shared.search.publish import DIGEST_KEY, FACETS_KEY, FORMAT_KEY, publish_snapshot

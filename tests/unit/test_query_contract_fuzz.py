@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft4Validator
 
-from shared.api import (
+from shared.api.query import (
     DEFAULT_MAX_MESSAGE_CHARS,
     MAX_BODY_BYTES,
     QueryRequest,

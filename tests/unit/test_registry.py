@@ -14,7 +14,7 @@ import statemachine
 from converse.request import build_request
 from lookup_inventory.schema import SortBy
 from shared.catalog.categories import Category
-from shared.pricing import token_prices
+from shared.config.pricing import token_prices
 from storechat.offline.cache import DEFAULT_STAND_IN
 from tests.support.store import SAMPLE_PROMPT
 

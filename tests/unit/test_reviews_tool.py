@@ -18,12 +18,12 @@ from aws_lambda_powertools.utilities import parameters
 from get_computer_reviews import brave, keys, logic
 from get_computer_reviews.handler import lambda_handler
 from get_computer_reviews.settings import Settings, get_settings
-from shared.contract import Ledger, ToolOutput, ToolUse
-from shared.errors import UpstreamError
-from shared.http import USER_AGENT
-from shared.observability import logger, metrics
-from shared.sanitize import has_control_characters
-from shared.tool_errors import failed_in_words
+from shared.api.contract import Ledger, ToolOutput, ToolUse
+from shared.runtime.errors import UpstreamError
+from shared.runtime.http import USER_AGENT
+from shared.runtime.observability import logger, metrics
+from shared.runtime.tool_errors import failed_in_words
+from shared.text.sanitize import has_control_characters
 from tests.support.fake_http import FakeHttpServer
 from tests.support.quoted import as_read
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from shared.sanitize import clean_text, clean_value, has_control_characters
+from shared.text.sanitize import clean_text, clean_value, has_control_characters
 
 BIDI_ISOLATES = {
     "\u2066": "LEFT-TO-RIGHT ISOLATE",

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from lookup_inventory.logic import run
-from shared.catalog_data import load_catalog
-from shared.contract import ToolUse
+from shared.api.contract import ToolUse
+from shared.products.catalog_data import load_catalog
 from shared.search import SearchIndex, SearchQuery, build_index
 
 CATALOG = load_catalog()

@@ -12,9 +12,9 @@ import pytest
 
 from lookup_inventory.first import FirstAsk, Reason, after_search, before_search, decide
 from lookup_inventory.logic import run
-from shared.catalog_data import load_catalog
-from shared.contract import ToolCall, ToolOutput, ToolUse
-from shared.errors import FailureKind
+from shared.api.contract import ToolCall, ToolOutput, ToolUse
+from shared.products.catalog_data import load_catalog
+from shared.runtime.errors import FailureKind
 from shared.search import SearchIndex, build_index
 from tests.unit.test_lookup_inventory import Table
 

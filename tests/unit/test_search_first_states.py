@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 import statemachine
-from shared.pricing import token_prices
+from shared.config.pricing import token_prices
 from storechat.local import moto_patches
 from tests.support.store import SAMPLE_PROMPT
 

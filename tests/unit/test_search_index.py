@@ -15,8 +15,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from shared.catalog_data import load_catalog
-from shared.errors import CatalogUnavailable
+from shared.products.catalog_data import load_catalog
+from shared.runtime.errors import CatalogUnavailable
 from shared.search import (
     FORMAT_VERSION,
     SearchIndex,

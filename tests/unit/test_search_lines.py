@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from shared.catalog_data import load_catalog
+from shared.products.catalog_data import load_catalog
 from shared.search import SearchIndex, SearchQuery, build_index
 
 CATALOG = load_catalog()

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from bench.catalog_gen import synthetic_catalog
-from shared.catalog_data import load_catalog
+from shared.products.catalog_data import load_catalog
 from shared.search import SearchIndex, build_index
 
 CATALOG = load_catalog()

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from shared.catalog_data import load_catalog
+from shared.products.catalog_data import load_catalog
 from shared.search import SearchIndex, SearchQuery, build_index
 from tests.unit.search_judge import judge, judged_queries, unmet
 

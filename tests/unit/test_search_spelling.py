@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from shared.catalog_data import load_catalog
+from shared.products.catalog_data import load_catalog
 from shared.search import SearchIndex, SearchQuery, build_index, open_snapshot
 from shared.search.snapshot import SnapshotFile
 from shared.search.spelling import distance, sound

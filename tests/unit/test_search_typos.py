@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 
 from bench.search import misspelt
-from shared.catalog_data import load_catalog
+from shared.products.catalog_data import load_catalog
 from shared.search import SearchIndex, SearchQuery, build_index
 from tests.unit.search_judge import judge, judged_queries
 

@@ -1,5 +1,5 @@
-"""A Secrets Manager secret as the functions read it (``shared.secrets.read_secret``): its text,
-a blank one as "not configured", a failed read raised with its reason."""
+"""A Secrets Manager secret as the functions read it (``shared.config.secrets.read_secret``):
+its text, a blank one as "not configured", a failed read raised with its reason."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import pytest
 from aws_lambda_powertools.utilities import parameters
 
-from shared.secrets import SECRET_MAX_AGE_S, read_secret
+from shared.config.secrets import SECRET_MAX_AGE_S, read_secret
 
 ARN = "arn:aws:secretsmanager:eu-west-1:123456789012:secret:webhook-AbCdEf"
 

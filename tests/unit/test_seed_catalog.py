@@ -13,7 +13,7 @@ import pytest
 from moto import mock_aws
 
 from infra import names
-from shared.catalog_data import load_catalog
+from shared.products.catalog_data import load_catalog
 
 REGION = "us-east-1"
 TABLE = "storechat-catalog-test"

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 import statemachine
-from shared.pricing import token_prices
-from shared.steps import tool_key
+from shared.config.pricing import token_prices
+from shared.trace.steps import tool_key
 from storechat.local import moto_patches
 from tests.support.store import SAMPLE_PROMPT
 
@@ -109,6 +109,6 @@ def test_a_refused_call_gives_its_whole_reservation_back() -> None:
 @pytest.mark.parametrize("rounds", [0, 1, 4, 8, 9, 11])
 def test_the_catalog_answers_live_trace_line_is_its_rounds_first_tool(rounds: int) -> None:
     # The key AnswerFromCatalog gives its search after `rounds` tool rounds is the key
-    # shared.steps gives the first tool of the next round
+    # shared.trace.steps gives the first tool of the next round
     key = STATES["AnswerFromCatalog"]["Arguments"]["Payload"]["step"]["key"]
     assert evaluate(key, rounds=rounds) == tool_key(rounds + 1, 0)

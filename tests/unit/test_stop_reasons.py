@@ -9,7 +9,7 @@ import re
 import botocore.session
 
 import statemachine
-from shared import stop_reasons
+from shared.api import stop_reasons
 
 
 def test_the_declared_stop_reasons_are_the_converse_models() -> None:

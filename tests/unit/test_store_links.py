@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from compose_response.logic import ComposeInput, compose
-from shared.store import Store
-from shared.store_links import cart_link, links, product_page
+from shared.store.settings import Store
+from shared.store.store_links import cart_link, links, product_page
 
 
 def store(**change: Any) -> Store:

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from shared.store import (
+from shared.store.settings import (
     StoreSettingsError,
     contrast,
     load,

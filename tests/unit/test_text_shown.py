@@ -8,12 +8,12 @@ import pytest
 
 from converse.logic import NO_LEAK_REPLY, ConverseInput, converse, leaks_system_prompt
 from converse.settings import Settings
-from shared.contract import ToolCall, ToolUse
-from shared.errors import UpstreamError
-from shared.said import before_tools
-from shared.shown import for_terminal, visible
-from shared.tool_errors import failed_in_words
-from shared.web_tool import WebSearch
+from shared.api.contract import ToolCall, ToolUse
+from shared.runtime.errors import UpstreamError
+from shared.runtime.tool_errors import failed_in_words
+from shared.text.shown import for_terminal, visible
+from shared.tools.web_tool import WebSearch
+from shared.trace.said import before_tools
 from storechat.terminal import TerminalText
 from tests.support.store import SAMPLE_PROMPT, sample_store_file
 

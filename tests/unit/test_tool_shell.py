@@ -10,11 +10,11 @@ from typing import Annotated, Any
 import pytest
 from pydantic import BaseModel, ConfigDict, Field
 
-from shared import step_writer
-from shared.contract import FirstAnswer, ToolCall, ToolOutput, ToolUse
-from shared.errors import FailureKind
-from shared.observability import metrics
-from shared.tool_shell import answer, tool_handler
+from shared.api.contract import FirstAnswer, ToolCall, ToolOutput, ToolUse
+from shared.runtime.errors import FailureKind
+from shared.runtime.observability import metrics
+from shared.tools.tool_shell import answer, tool_handler
+from shared.trace import step_writer
 
 
 class HoursInput(BaseModel):

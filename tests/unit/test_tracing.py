@@ -20,7 +20,7 @@ def _probe(module: str, env: dict[str, str], *, invoke: bool) -> dict[str, bool]
     script = f"""
 import json, sys
 import {module} as handler
-from shared.observability import tracer
+from shared.runtime.observability import tracer
 before = "aws_xray_sdk.core" in sys.modules
 if {invoke!r}:
     tracer.capture_lambda_handler(lambda event, context: None)

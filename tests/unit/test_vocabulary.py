@@ -11,11 +11,8 @@ import pytest
 
 import statemachine
 from compose_response.logic import ResponseBody
-from shared.api import error_body, openapi
-from shared.catalog.categories import Category
-from shared.catalog.specs import SPECS
-from shared.metric_names import OUTCOME_METRICS
-from shared.vocabulary import (
+from shared.api.query import error_body, openapi
+from shared.api.vocabulary import (
     ERRORS,
     FALLBACK_REASONS,
     OUTCOMES,
@@ -23,6 +20,9 @@ from shared.vocabulary import (
     Outcome,
     page_names,
 )
+from shared.catalog.categories import Category
+from shared.catalog.specs import SPECS
+from shared.config.metric_names import OUTCOME_METRICS
 
 ROOT = Path(__file__).resolve().parents[2]
 # A name the ASL assigns: {"fallbackReason": "deadline"} in an Assign, or

@@ -1,4 +1,4 @@
-"""Review and book text reaches the model as quoted, untrusted data (shared/untrusted.py)."""
+"""Review and book text reaches the model as quoted, untrusted data (shared/tools/untrusted.py)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from typing import Any
 from get_book_info import logic as book_logic
 from get_book_info.openlibrary import search_books
 from get_computer_reviews import brave, logic
-from shared import untrusted
-from shared.contract import ToolOutput, ToolUse
+from shared.api.contract import ToolOutput, ToolUse
+from shared.tools import untrusted
 from tests.support.fake_brave import FakeBrave
 from tests.support.fake_http import FakeHttpServer
 from tests.support.quoted import as_read, marks_in

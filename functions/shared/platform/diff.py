@@ -22,7 +22,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from shared.product import Product, ProductDeletion
+from shared.products.product import Product, ProductDeletion
 
 SHOWN = 20
 """Products listed per kind of change; the rest are counted."""

@@ -12,7 +12,7 @@ from typing import Any
 from shared.platform.html_text import html_to_text
 from shared.platform.mapping import BRAND_NAMES, is_brand, spec_entry
 from shared.platform.rows import Raw, RowProblem
-from shared.product import MAX_DESCRIPTION, MAX_PRODUCT_ID, MAX_SPECS
+from shared.products.product import MAX_DESCRIPTION, MAX_PRODUCT_ID, MAX_SPECS
 
 _PRICE = re.compile(r"\d+(?:\.\d+)?")
 _DECIMAL_COMMA = re.compile(r"\d+,\d{1,2}")

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 
-from shared.sanitize import clean_text
+from shared.text.sanitize import clean_text
 
 BLOCKS = frozenset(
     {

@@ -26,7 +26,7 @@ from shared.catalog.specs import FORM_FACTOR, ISBN
 from shared.platform.draft import Draft, description, isbn, product_id, unknown_stock_note
 from shared.platform.mapping import kind_of
 from shared.platform.rows import Raw, ReadOptions, SkippedRow
-from shared.product import MAX_TAG, MAX_TAGS
+from shared.products.product import MAX_TAG, MAX_TAGS
 
 Attribute = tuple[str, str | tuple[str, ...]]
 """An attribute's name and its value, or its values (a list a product is offered in)."""

@@ -4,7 +4,7 @@ Every platform reader (a CSV export's, a webhook payload's, an Admin API page's)
 :class:`Raw` records (a product's fields, or what is already wrong with it) and
 :class:`SkippedRow` s (what the platform holds that the catalog does not sell: drafts,
 gift cards, accessories). :func:`validated` checks a record as a product
-(``shared.product``) and against the price ceiling, and says which field of the source
+(``shared.products.product``) and against the price ceiling, and says which field of the source
 a problem is in, the same way for every source.
 """
 
@@ -18,7 +18,7 @@ from datetime import date
 from pydantic import ValidationError
 
 from shared.platform.mapping import CategoryMap
-from shared.product import MAX_PRODUCT_ID, Product, ProductDeletion, validate_row
+from shared.products.product import MAX_PRODUCT_ID, Product, ProductDeletion, validate_row
 
 DEFAULT_MAX_PRICE = 100_000.0
 """The highest price a row may have unless ``--max-price`` says otherwise: above it, a

@@ -1,9 +1,9 @@
-"""Why a search could not run. Both are :class:`~shared.errors.CatalogUnavailable`,
+"""Why a search could not run. Both are :class:`~shared.runtime.errors.CatalogUnavailable`,
 so the tool answers "catalog unavailable" instead of crashing the turn."""
 
 from __future__ import annotations
 
-from shared.errors import CatalogUnavailable, FailureKind
+from shared.runtime.errors import CatalogUnavailable, FailureKind
 
 
 class SearchEngineMissing(CatalogUnavailable):

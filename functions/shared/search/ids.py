@@ -2,7 +2,7 @@
 in another case.
 
 The catalog tool shows a product whose id cannot be cited safely by its handle
-(:mod:`shared.citing`), and the model asks for it again by that handle
+(:mod:`shared.products.citing`), and the model asks for it again by that handle
 (``productIds``); a model may also write an id in another case than the catalog's. A
 snapshot (format 4) keeps the handles of the products that have one (``handles``) and
 an index of the ids in lower case, so the tool finds each asked product by one indexed
@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from shared.citing import citable, handle, normalise
+from shared.products.citing import citable, handle, normalise
 
 HANDLES_FORMAT = 4
 """The first snapshot format with :data:`HANDLES_SCHEMA`."""

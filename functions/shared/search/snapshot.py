@@ -10,7 +10,7 @@ it is whole. :func:`open_snapshot` then checks it before it serves a single
 search: that SQLite opens it, that its metadata row names the expected version
 and a format this code reads, and, for a file whose bytes were not checked
 against a pointer, its size, SHA-256 and ``PRAGMA quick_check``. Anything wrong
-raises :class:`SnapshotUnreadable` (a :class:`~shared.errors.CatalogUnavailable`:
+raises :class:`SnapshotUnreadable` (a :class:`~shared.runtime.errors.CatalogUnavailable`:
 the tool answers "catalog unavailable").
 
 Which snapshot a Lambda serves, and when it swaps in a newer one, is

@@ -3,7 +3,7 @@ and its logic.
 
 A tool's logic answers a validated input (``answer(call, args)``), never raises for an
 expected failure, and ends with ``call.success(...)`` or ``call.failure(...)``
-(:class:`~shared.contract.ToolCall`). The shell does the rest, the same for every tool:
+(:class:`~shared.api.contract.ToolCall`). The shell does the rest, the same for every tool:
 
 * :func:`answer` parses the input into the tool's input model (a bad one becomes the
   ``invalid_input`` error result, naming each problem) and times the call;
@@ -15,7 +15,7 @@ expected failure, and ends with ``call.success(...)`` or ``call.failure(...)``
 
 A tool the state machine may call itself before the first model call (search first) is
 given ``first``: the event's ``first`` and a way to run the call go to it, and it says
-whether the result is handed to the model (:class:`~shared.contract.FirstAnswer`). A
+whether the result is handed to the model (:class:`~shared.api.contract.FirstAnswer`). A
 result that is not handed over writes no line in the live trace: the model's own calls
 take its place there.
 """
@@ -29,12 +29,18 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from shared import step_writer
-from shared.contract import FirstAnswer, ToolCall, ToolOutput, ToolUse
-from shared.observability import CORRELATION_ID_PATH, logger, metrics, record_tool_result, tracer
-from shared.sanitize import clean_text
-from shared.steps import MAX_LINE_CHARS, ToolStep, Turn, step
-from shared.tool_steps import call_line, outcome
+from shared.api.contract import FirstAnswer, ToolCall, ToolOutput, ToolUse
+from shared.runtime.observability import (
+    CORRELATION_ID_PATH,
+    logger,
+    metrics,
+    record_tool_result,
+    tracer,
+)
+from shared.text.sanitize import clean_text
+from shared.tools.tool_steps import call_line, outcome
+from shared.trace import step_writer
+from shared.trace.steps import MAX_LINE_CHARS, ToolStep, Turn, step
 
 Args = TypeVar("Args", bound=BaseModel)
 
@@ -74,9 +80,9 @@ def tool_handler(
     """Decorate a tool's entry point into its ``lambda_handler``.
 
     The entry gets the parsed ``toolUse`` and the context and returns the
-    :class:`~shared.contract.ToolOutput`; the handler returns its dump. With ``first``,
+    :class:`~shared.api.contract.ToolOutput`; the handler returns its dump. With ``first``,
     an event that carries ``first`` is the state machine's search first: the handler
-    returns the :class:`~shared.contract.FirstAnswer`, with the output's dump when it is
+    returns the :class:`~shared.api.contract.FirstAnswer`, with the output's dump when it is
     handed over.
     """
 

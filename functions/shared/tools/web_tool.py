@@ -4,8 +4,8 @@ words as a query, one search, and the service's failures told to the model.
 A web tool declares its :class:`WebSearch` (the service's name and what it finds) and
 an input model, a :class:`WebQuery`; its logic is the search call and what the model
 reads of each result. What the web wrote reaches the model quoted as untrusted data
-(:mod:`shared.untrusted`), once the environment's guardrail, if it has one, has let it
-through (:mod:`shared.guardrail`).
+(:mod:`shared.tools.untrusted`), once the environment's guardrail, if it has one, has let it
+through (:mod:`shared.tools.guardrail`).
 """
 
 from __future__ import annotations
@@ -16,12 +16,12 @@ from typing import Annotated, Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, StringConstraints
 
-from shared import untrusted
-from shared.contract import ToolCall, ToolOutput
-from shared.currency import DEFAULT_CURRENCY
-from shared.errors import FailureKind, UpstreamError
-from shared.guardrail import Screen
-from shared.tool_errors import explain_upstream_error, failed_in_words
+from shared.api.contract import ToolCall, ToolOutput
+from shared.products.currency import DEFAULT_CURRENCY
+from shared.runtime.errors import FailureKind, UpstreamError
+from shared.runtime.tool_errors import explain_upstream_error, failed_in_words
+from shared.tools import untrusted
+from shared.tools.guardrail import Screen
 
 Query = Annotated[str, StringConstraints(strip_whitespace=True, min_length=2, max_length=200)]
 """What a web tool searches for: the shopper's words, within what a search API takes."""
@@ -93,7 +93,7 @@ class WebSearch:
     ) -> ToolOutput | None:
         """The error result that withholds ``read``, or None when the guardrail passed it.
 
-        Text that could not be screened is withheld too (:mod:`shared.guardrail` says why).
+        Text that could not be screened is withheld too (:mod:`shared.tools.guardrail` says why).
         """
         try:
             screening = screen(_texts(read))

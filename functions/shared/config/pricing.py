@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-PRICE_LIST_PATH: Final = Path(__file__).with_name("data") / "model_prices.json"
+PRICE_LIST_PATH: Final = Path(__file__).parents[1] / "data" / "model_prices.json"
 
 USAGE_PRICE_FIELDS: Final[dict[str, str]] = {
     "inputTokens": "per_1k_input",

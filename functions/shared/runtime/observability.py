@@ -27,9 +27,9 @@ from aws_lambda_powertools.metrics.provider.cloudwatch_emf.cloudwatch import (
 )
 from aws_lambda_powertools.shared.functions import strtobool
 
-from shared.environment import environ
-from shared.errors import FailureKind
-from shared.metric_names import SERVICE, Metric
+from shared.config.environment import environ
+from shared.config.metric_names import SERVICE, Metric
+from shared.runtime.errors import FailureKind
 
 CORRELATION_ID_PATH = "executionId"
 
@@ -45,7 +45,7 @@ class _CurrentStderr:
 
 
 class _EMFProvider(AmazonCloudWatchEMFProvider):
-    """Powertools' CloudWatch EMF provider, asking :func:`shared.environment.environ`
+    """Powertools' CloudWatch EMF provider, asking :func:`shared.config.environment.environ`
     whether metrics are off.
 
     Powertools reads ``POWERTOOLS_METRICS_DISABLED`` from ``os.environ`` at every flush,

@@ -21,9 +21,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from shared.errors import FailureKind
-from shared.ledger import LedgerProducts
-from shared.tool_errors import describe_validation_error
+from shared.products.ledger import LedgerProducts
+from shared.runtime.errors import FailureKind
+from shared.runtime.tool_errors import describe_validation_error
 
 MAX_RESULT_BYTES = 4_500
 """The most a single toolResult may put in front of the model, as UTF-8 JSON."""
@@ -83,7 +83,7 @@ TokenCount = Annotated[int, Field(ge=0)]
 
 class Usage(BaseModel):
     """A model's tokens as Converse counts them: one call's, or a turn's sum that the
-    state machine keeps (every count of :data:`shared.pricing.USAGE_PRICE_FIELDS`).
+    state machine keeps (every count of :data:`shared.config.pricing.USAGE_PRICE_FIELDS`).
     Whole numbers, never negative: the day's spend is priced from them."""
 
     inputTokens: TokenCount = 0

@@ -35,7 +35,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from shared.catalog.categories import CategoryName
-from shared.sanitize import has_control_characters
+from shared.text.sanitize import has_control_characters
 
 MAX_PRODUCT_ID = 255
 """Shopify's limit for a SKU, the longest id a store's platform gives."""
@@ -61,7 +61,7 @@ ProductId = Annotated[
 1 to 255 characters, none of them control or invisible. Nothing else is asked of its
 shape: a citation recognises a product by its id, not by what the id looks like
 (``compose_response.known``), and one that cannot be written safely in a citation is
-cited by a handle (``shared.citing``)."""
+cited by a handle (``shared.products.citing``)."""
 _PRODUCT_ID: TypeAdapter[str] = TypeAdapter(ProductId)
 
 
@@ -143,7 +143,7 @@ ImageUrl = WebAddress
 
 def _page_address(value: str) -> str:
     # A page of the storefront may be written as its path ("/products/zenbook-14"): the
-    # response makes it absolute on the store's address (shared.store_links).
+    # response makes it absolute on the store's address (shared.store.store_links).
     if value.startswith("/") and not value.startswith("//"):
         if re.search(r"[\s\\]", value):
             raise PydanticCustomError("web_address", "a page's path has no spaces")

@@ -1,8 +1,8 @@
 """The store's existing Products API, read whole: a source of truth the catalog indexer can
-rebuild the search snapshot from, beside the catalog table (:mod:`shared.catalog_table`).
+rebuild the search snapshot from, beside the catalog table (:mod:`shared.products.catalog_table`).
 
 The API has no read by id, so the catalog tool never reads it: with this source it shows
-the snapshot's records. A failure becomes :class:`~shared.errors.CatalogUnavailable`.
+the snapshot's records. A failure becomes :class:`~shared.runtime.errors.CatalogUnavailable`.
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ import time
 import urllib.parse
 from collections.abc import Callable
 
-from shared.catalog_table import CatalogRead, time_left
-from shared.errors import CatalogUnavailable, FailureKind, UpstreamError
-from shared.http import get_json
+from shared.products.catalog_table import CatalogRead, time_left
+from shared.runtime.errors import CatalogUnavailable, FailureKind, UpstreamError
+from shared.runtime.http import get_json
 
 
 class HttpCatalog:

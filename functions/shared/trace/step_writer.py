@@ -23,9 +23,9 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from shared.environment import environ
-from shared.metric_names import Metric
-from shared.steps import Step, Turn, item
+from shared.config.environment import environ
+from shared.config.metric_names import Metric
+from shared.trace.steps import Step, Turn, item
 
 CONNECT_TIMEOUT_S = 0.3
 READ_TIMEOUT_S = 0.5
@@ -172,7 +172,7 @@ def settle(context: Any = None, bound_s: float = SETTLE_BOUND_S) -> int:
         bound_s = min(bound_s, left_s)
     lost = _writer.settle(bound_s)
     if lost:
-        from shared.observability import MetricUnit, logger, metrics
+        from shared.runtime.observability import MetricUnit, logger, metrics
 
         metrics.add_metric(name=Metric.STEP_WRITE_ERRORS, unit=MetricUnit.Count, value=lost)
         logger.warning("live trace steps not written", extra={"steps": lost})

@@ -8,7 +8,7 @@ neither still gets a line ("Using the <name> tool", "done"), so a new tool shows
 trace as soon as it is registered, and in its own words once it declares them.
 
 The Converse function makes each call's line (:func:`call_line`) when the model asks for
-the tool; the tool's handler (``shared.tool_shell``) writes how it ended (:func:`outcome`).
+the tool; the tool's handler (``shared.tools.tool_shell``) writes how it ended (:func:`outcome`).
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from shared.currency import DEFAULT_CURRENCY
-from shared.errors import FailureKind
+from shared.products.currency import DEFAULT_CURRENCY
+from shared.runtime.errors import FailureKind
 
 FAILURE_WORDS: dict[str, str] = {
     FailureKind.TIMEOUT: "did not answer in time",

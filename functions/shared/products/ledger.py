@@ -1,7 +1,7 @@
 """A product as the ledger holds it: the record a catalog tool found, which the response
 shows and checks the answer against.
 
-Not :class:`shared.product.Product`, on purpose. The ledger holds what the tools
+Not :class:`shared.products.product.Product`, on purpose. The ledger holds what the tools
 return, and they return less than an import file must hold: the search snapshot keeps
 no description, a store's table may hold a product without a brand or a picture. A
 missing field is unknown (the fact check skips it, the card leaves it out), never a
@@ -33,15 +33,15 @@ from pydantic import (
 )
 
 from shared.catalog.categories import CategoryName
-from shared.metric_names import SERVICE
-from shared.product import FiniteFloat, ImageUrl, PageAddress, ProductId, Unsaid
-from shared.sanitize import clean_value
-from shared.tool_errors import describe_validation_error
+from shared.config.metric_names import SERVICE
+from shared.products.product import FiniteFloat, ImageUrl, PageAddress, ProductId, Unsaid
+from shared.runtime.tool_errors import describe_validation_error
+from shared.text.sanitize import clean_value
 
 Price = Annotated[StrictInt, Field(ge=0)] | Annotated[FiniteFloat, Field(ge=0)]
 """A price as the catalog wrote it: ``349`` stays ``349``, ``349.5`` a float."""
 LedgerSpecValue = StrictBool | StrictInt | FiniteFloat | StrictStr | list[StrictStr]
-"""A spec's value, of the kinds :data:`shared.product.SpecValue` allows (its length caps
+"""A spec's value, of the kinds :data:`shared.products.product.SpecValue` allows (its length caps
 are the import's business: the ledger cuts text as the tool cut it)."""
 
 
@@ -56,7 +56,7 @@ PlatformId = Annotated[StrictStr, BeforeValidator(_id_text)]
 
 class LedgerProduct(BaseModel):
     """One product the tools found, as the response shows it. Field order is
-    :class:`~shared.product.Product`'s, the order the catalog's records are written in."""
+    :class:`~shared.products.product.Product`'s, the order the catalog's records are written in."""
 
     model_config = ConfigDict(extra="allow")
 
@@ -90,7 +90,7 @@ class LedgerProduct(BaseModel):
         return (self.specs or {}).get(key)
 
 
-# The standard logger that Powertools' Logger (shared.observability) writes through: in a
+# The standard logger that Powertools' Logger (shared.runtime.observability) writes through: in a
 # function its lines are the same JSON, and this module's types, which the tools' schemas
 # and so the CDK app import, load no Powertools.
 _log = logging.getLogger(SERVICE)
@@ -136,9 +136,9 @@ def sort_records(records: Iterable[Any]) -> Sorted:
 
 
 def clean_record(record: dict[str, Any], limit: int) -> dict[str, Any]:
-    """``record`` with its text cleaned and cut to ``limit`` (:func:`shared.sanitize.clean_value`),
-    but its ``productId`` exactly as the catalog holds it: an id is an identity, and a
-    SKU's own spaces are part of it."""
+    """``record`` with its text cleaned and cut to ``limit``
+    (:func:`shared.text.sanitize.clean_value`), but its ``productId`` exactly as the catalog
+    holds it: an id is an identity, and a SKU's own spaces are part of it."""
     cleaned: dict[str, Any] = clean_value(record, limit)
     if "productId" in record:
         cleaned["productId"] = record["productId"]

@@ -1,5 +1,5 @@
 """The custom metrics' names, declared once: the functions emit them through Powertools
-(:mod:`shared.observability`), the CDK app alarms on and graphs them (infra/monitoring.py,
+(:mod:`shared.runtime.observability`), the CDK app alarms on and graphs them (infra/monitoring.py,
 infra/dashboard.py). The catalog indexer's own are :class:`index_catalog.metrics.IndexMetric`.
 
 Standard library only, so that the CDK app reads the names without loading Powertools or
@@ -55,7 +55,7 @@ OUTCOME_METRICS: Final[dict[str, Metric]] = {
     "refused": Metric.REFUSED,
     "fallback": Metric.FALLBACKS,
 }
-"""One count metric per outcome (``shared.vocabulary.Outcome``), without dimensions, so
+"""One count metric per outcome (``shared.api.vocabulary.Outcome``), without dimensions, so
 alarms can divide by :attr:`Metric.CONVERSATIONS`."""
 
 TOKEN_METRICS: Final[dict[str, Metric]] = {
@@ -64,5 +64,5 @@ TOKEN_METRICS: Final[dict[str, Metric]] = {
     "cacheReadInputTokens": Metric.CACHE_READ_INPUT_TOKENS,
     "cacheWriteInputTokens": Metric.CACHE_WRITE_INPUT_TOKENS,
 }
-"""Each token count of a Converse ``usage`` (``shared.pricing.USAGE_PRICE_FIELDS``' keys)
+"""Each token count of a Converse ``usage`` (``shared.config.pricing.USAGE_PRICE_FIELDS``' keys)
 and the metric it is counted in: the model's spend is priced from these."""

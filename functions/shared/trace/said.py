@@ -6,7 +6,7 @@ checks (``compose_response``) run only on the answer, once the tools have answer
 a sentence of them is shown only when there is nothing in it to check: no amount of
 money (a currency sign or code, a money word, a percentage, a dashed whole amount), no
 offer ("free", "deal", "discount", "code", "sale", "price"), no link, e-mail address or
-phone number (:mod:`shared.contacts`). The rest of the words are shown; the sentences
+phone number (:mod:`shared.text.contacts`). The rest of the words are shown; the sentences
 that had such things are not, and none of them is lost to the answer, which the model
 writes again after the tools.
 """
@@ -16,8 +16,8 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from shared.contacts import NO_CONTACTS, find
-from shared.shown import visible
+from shared.text.contacts import NO_CONTACTS, find
+from shared.text.shown import visible
 
 _MONEY: Final = re.compile(
     r"[$€£¥₹¢₩₽]|%|\d[.,][-\u2013]"

@@ -1,5 +1,5 @@
 """The catalog table's key names, declared once: the functions write and query by them
-(:mod:`shared.catalog_writes`, the webhook's store), the CDK app builds the table and its
+(:mod:`shared.products.catalog_writes`, the webhook's store), the CDK app builds the table and its
 index from them (infra/names.py, infra/data.py), the local runner its stand-in
 (storechat/local/aws.py).
 

@@ -28,7 +28,7 @@ from collections.abc import Mapping
 from typing import Any, NamedTuple
 from urllib.parse import quote, urlencode, urljoin
 
-from shared.store import Store, web_address
+from shared.store.settings import Store, web_address
 
 _NUMERIC_ID = re.compile(r"[0-9]{1,20}")
 

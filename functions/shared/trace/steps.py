@@ -29,7 +29,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from shared.sanitize import clean_text
+from shared.text.sanitize import clean_text
 
 TURN_ID_PATTERN = r"^[0-9a-f]{32}$"
 """128 random bits in hex, made by the page (``crypto.getRandomValues``) for each question."""

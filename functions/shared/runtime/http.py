@@ -1,7 +1,7 @@
 """A small JSON-over-HTTP adapter for the tools that call public APIs.
 
 It turns every way a call can go wrong (timeout, refused connection, 429, 5xx,
-a body that is not JSON) into :class:`~shared.errors.UpstreamError` with a
+a body that is not JSON) into :class:`~shared.runtime.errors.UpstreamError` with a
 ``kind`` the tool can explain to the model. The timeout is what the Lambda has
 left minus a margin, so the tool answers before Step Functions gives up on it.
 
@@ -21,7 +21,7 @@ import urllib.request
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
-from shared.errors import FailureKind, UpstreamError
+from shared.runtime.errors import FailureKind, UpstreamError
 
 USER_AGENT = "storechat/0.1 (shopping assistant; +https://github.com/storechat/storechat)"
 MAX_BODY_BYTES = 2_000_000

@@ -4,7 +4,7 @@
 * :func:`request_json_schema` gives the same rules as a JSON Schema (draft 4)
   for the API Gateway request model and for ``openapi()``.
 * :func:`error_body` is the one error shape both return; its codes, outcomes and
-  fallback reasons are declared in :mod:`shared.vocabulary`.
+  fallback reasons are declared in :mod:`shared.api.vocabulary`.
 
 The response body is ``compose_response.logic.ResponseBody`` plus ``historySaved``.
 """
@@ -16,9 +16,9 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from shared.steps import TURN_ID_PATTERN
-from shared.vocabulary import ERRORS, FALLBACK_REASONS, OUTCOMES
-from shared.vocabulary import error_body as error_body
+from shared.api.vocabulary import ERRORS, FALLBACK_REASONS, OUTCOMES
+from shared.api.vocabulary import error_body as error_body
+from shared.trace.steps import TURN_ID_PATTERN
 
 DEFAULT_MAX_MESSAGE_CHARS = 2000
 MAX_BODY_BYTES = 16_384
@@ -37,7 +37,7 @@ class QueryRequest(BaseModel):
     message: Annotated[str, Field(min_length=1, max_length=DEFAULT_MAX_MESSAGE_CHARS)]
     sessionId: Annotated[str | None, Field(pattern=SESSION_ID_PATTERN)] = None
     turnId: Annotated[str | None, Field(pattern=TURN_ID_PATTERN)] = None
-    """The page's random id for this question: its live trace is read by it (shared.steps)."""
+    """The page's random id for this question: its live trace is read by it (shared.trace.steps)."""
 
     @field_validator("message")
     @classmethod
@@ -121,7 +121,8 @@ def request_json_schema(max_message_chars: int = DEFAULT_MAX_MESSAGE_CHARS) -> d
 
 
 def _error_responses() -> dict[str, Any]:
-    """A response per status of :data:`~shared.vocabulary.ERRORS`; catch-alls go in ``default``."""
+    """A response per status of :data:`~shared.api.vocabulary.ERRORS`; catch-alls go in
+    ``default``."""
     by_status: dict[str, list[str]] = {}
     for error in ERRORS.values():
         by_status.setdefault(str(error.status or "default"), []).append(error.code)

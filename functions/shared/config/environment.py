@@ -9,7 +9,7 @@ them and what it calls.
 
 boto3 and Powertools read ``os.environ`` themselves; what they need from an override
 (the region, whether metrics are published) goes through a function's settings or
-``shared.observability``.
+``shared.runtime.observability``.
 
 A variable present but blank is unset (:data:`BlankIsUnset`): templates and .env files
 often leave variables so, and a blank secret, address or region must read as "not

@@ -10,7 +10,7 @@ What runs beside the loop reads the settings with the policies' text in one file
 :class:`StoreFile` (``STORE_FILE``): the Converse function names the store and its
 policies in the system prompt, the policies tool answers from the text, the response
 builder makes product and cart links from the storefront and the platform
-(``shared.store_links``), and the chat page and widget read :func:`page_settings`.
+(``shared.store.store_links``), and the chat page and widget read :func:`page_settings`.
 
 No AWS imports: the CDK app, the local CLI and the Lambdas read it.
 """
@@ -35,7 +35,7 @@ from pydantic import (
     model_validator,
 )
 
-from shared.sanitize import has_control_characters
+from shared.text.sanitize import has_control_characters
 
 LOOPBACK_HOSTS: Final = frozenset({"localhost", "127.0.0.1", "::1"})
 """Hosts a store may use plain ``http:`` on: this machine, for trying the widget out."""

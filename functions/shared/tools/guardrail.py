@@ -23,9 +23,9 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from shared.environment import BlankIsUnset
-from shared.errors import FailureKind, UpstreamError
-from shared.http import MARGIN_S, RemainingTime, timeout_from
+from shared.config.environment import BlankIsUnset
+from shared.runtime.errors import FailureKind, UpstreamError
+from shared.runtime.http import MARGIN_S, RemainingTime, timeout_from
 
 GUARDRAIL_ID_PATTERN = r"^[a-z0-9]{1,64}$"
 """A guardrail's id, as the Bedrock console shows it."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import ValidationError
 
-from shared.errors import FailureKind, UpstreamError
+from shared.runtime.errors import FailureKind, UpstreamError
 
 
 def describe_validation_error(exc: ValidationError) -> str:

@@ -18,9 +18,9 @@ from typing import Any
 from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
 from pydantic import ValidationError
 
-from shared.catalog_table import plain
-from shared.product import Product
-from shared.table_names import CATALOG_PARTITION_KEY
+from shared.products.catalog_table import plain
+from shared.products.product import Product
+from shared.products.table_names import CATALOG_PARTITION_KEY
 
 BATCH = 25
 """BatchWriteItem takes at most 25 requests."""

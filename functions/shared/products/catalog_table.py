@@ -4,7 +4,7 @@ The search index finds and ranks products; the records shown are read here, by
 id, at the time of the answer, so a price or a stock level is never quoted from
 a snapshot: by ``lookup_inventory`` for what it found, and by ``compose_response``
 for products an answer cites from earlier turns of the conversation. A failure of
-the table becomes :class:`~shared.errors.CatalogUnavailable`.
+the table becomes :class:`~shared.runtime.errors.CatalogUnavailable`.
 
 A read may be cut short to answer in time: keys DynamoDB leaves unprocessed are
 asked once more only while more than :data:`STOP_RETRYING_S` is left before the
@@ -26,7 +26,7 @@ from boto3.dynamodb.types import TypeDeserializer
 from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError
 
-from shared.errors import CatalogUnavailable, FailureKind
+from shared.runtime.errors import CatalogUnavailable, FailureKind
 
 Product = dict[str, Any]
 
