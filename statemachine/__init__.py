@@ -11,6 +11,7 @@ import json
 import re
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -184,6 +185,27 @@ SPEND_STATES = ("ReserveSpend", "SettleSpend", "ReleaseSpend")
 """The states that write the day's spend counter, each within ``TimeoutSeconds`` (1 s): a
 DynamoDB update takes milliseconds, and a reservation not written in time means no model
 call (fail closed)."""
+
+
+def with_function_seconds_at_least(definition: str, seconds: int) -> str:
+    """``definition`` with every Lambda task (in a Map's states too) given at least
+    ``seconds``: for a local engine that runs many executions at once under one
+    interpreter, where Lambda would give each function its own CPU."""
+    asl = json.loads(definition)
+
+    def widen(states: dict[str, Any]) -> None:
+        for state in states.values():
+            timeout = state.get("TimeoutSeconds")
+            if "lambda:invoke" in str(state.get("Resource", "")) and isinstance(timeout, int):
+                state["TimeoutSeconds"] = max(timeout, seconds)
+            for inner in ("ItemProcessor", "Iterator"):
+                if isinstance(state.get(inner), dict):
+                    widen(state[inner].get("States", {}))
+            for branch in state.get("Branches", []):
+                widen(branch.get("States", {}))
+
+    widen(asl["States"])
+    return json.dumps(asl, ensure_ascii=False)
 
 
 def with_spend_check_seconds(definition: str, seconds: int) -> str:

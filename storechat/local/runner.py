@@ -119,9 +119,14 @@ class LocalStorechat:
         webhook_secrets: Mapping[str, str] | None = None,
         store_url: str | None = None,
         search_first: bool = True,
+        function_seconds_at_least: int | None = None,
     ) -> None:
+        """``function_seconds_at_least``: every function's Task timeout raised to at least
+        this, for many executions at once on this one interpreter (a burst on two cores),
+        where Lambda would give each function its own CPU; None keeps the stack's."""
         self.model = model
         self.search_first = search_first
+        self._function_seconds = function_seconds_at_least
         self.store = store or load_store(SAMPLE_STORE)
         self._webhook_secrets = dict(webhook_secrets or {})
         # Webhook products link to the store's pages: its settings' storefront by default.
@@ -376,6 +381,10 @@ class LocalStorechat:
     def _create_state_machine(self) -> Generations:
         definition = statemachine.substitute(statemachine.read_definition(), self.substitutions())
         definition = statemachine.with_spend_check_seconds(definition, LOCAL_SPEND_CHECK_SECONDS)
+        if self._function_seconds is not None:
+            definition = statemachine.with_function_seconds_at_least(
+                definition, self._function_seconds
+            )
         return Generations(self._sfn, definition)
 
     @property
