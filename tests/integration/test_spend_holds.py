@@ -308,11 +308,12 @@ def test_a_question_whose_caller_hangs_up_still_pays_for_what_it_spent(tmp_path:
         while not bedrock.requests and time.monotonic() < deadline and asking.poll() is None:
             time.sleep(0.1)
         assert bedrock.requests, asking.communicate()
+        ended_before = asking.poll()  # a command that ended already gets no Ctrl-C
         asking.send_signal(signal.SIGINT)
-        _, stderr = asking.communicate(timeout=60)
+        stdout, stderr = asking.communicate(timeout=60)
 
     # Then the command stops without a traceback
-    assert asking.returncode == 130
+    assert asking.returncode == 130, (ended_before, stdout[-2_000:], stderr[-2_000:])
     assert "Traceback" not in stderr and "stopped" in stderr
     # and the call it made is counted in the day's spend kept for the next command
     saved = json.loads((tmp_path / "spend.json").read_text(encoding="utf-8"))
