@@ -20,7 +20,7 @@ from converse.providers import ReplayProvider
 from storechat.local import LocalStorechat
 from tests.integration.conftest import converse_inputs
 from tests.integration.converse_fixtures import asks_for_tools, lookup, replies, write_replay
-from tests.support.fake_bedrock import FakeBedrock
+from tests.support.fake_bedrock import FakeBedrock, Refusal
 from tests.support.recording import Recording
 
 # Redacted reasoning is opaque binary; every byte value must survive the round trip.
@@ -255,34 +255,62 @@ def _slow_compose(seconds: float) -> Any:
     return compose
 
 
-@pytest.mark.parametrize("compose_s", [1.2, 8.0])
 def test_a_late_model_and_a_slow_compose_still_answer_and_save_the_turn(
-    monkeypatch: pytest.MonkeyPatch, compose_s: float
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # Given a model that never answers before the deadline, and a response builder that
-    # is slow (1.2 s, as a cold start can be) or hangs (8 s)
+    # is slow (1.2 s, as a cold start can be)
     tuning = {"DeadlineMs": 4000, "ConverseReserveMs": 1000}
     with FakeBedrock([replies("too late")], delay_s=10) as bedrock:
         monkeypatch.setenv("AWS_ENDPOINT_URL_BEDROCK_RUNTIME", bedrock.base_url)
-        overrides = {"compose_response": _slow_compose(compose_s)}
+        overrides = {"compose_response": _slow_compose(1.2)}
         with LocalStorechat(
             model="bedrock:m", tuning=tuning, overrides=overrides, search_first=False
         ) as local:
             result = local.ask("hello")
-    # Then the shopper still gets a 200 fallback, and the turn is saved
+    # Then the builder fits in the reserve and writes the usual deadline answer, and the
+    # turn is saved
     body = result.body
     assert result.status == "SUCCEEDED" and body is not None, result.cause
     assert body["outcome"] == "fallback" and body["historySaved"] is True
+    assert body["fallbackReason"] == "deadline"
+    assert [name for name, _ in result.states_entered][-2:] == ["SaveTurn", "Done"]
+    assert not [e for e in result.events if e["type"] == "TaskTimedOut"]
+
+
+@pytest.mark.parametrize(
+    ("deadline_ms", "tries"),
+    [
+        # The first try is cut off at about 2.1 s, past a 1.5 s deadline: no second try
+        (1500, 1),
+        # ... well before a 6 s deadline: one more try, and no third
+        (6000, 2),
+    ],
+)
+def test_a_hung_compose_is_cut_off_and_tried_again_only_before_the_deadline(
+    monkeypatch: pytest.MonkeyPatch, deadline_ms: int, tries: int
+) -> None:
+    # Given a model that refuses at once (so the fallback starts within milliseconds, far
+    # from either deadline) and a response builder that hangs for 8 s
+    with FakeBedrock([Refusal(400, "ValidationException", "bad request")]) as bedrock:
+        monkeypatch.setenv("AWS_ENDPOINT_URL_BEDROCK_RUNTIME", bedrock.base_url)
+        with LocalStorechat(
+            model="bedrock:m",
+            tuning={"DeadlineMs": deadline_ms, "ConverseReserveMs": 500},
+            overrides={"compose_response": _slow_compose(8.0)},
+            search_first=False,
+        ) as local:
+            result = local.ask("hello")
+    # Then each try is cut off at 2 s, there is a second only while the deadline had not
+    # passed, and the shopper still gets the plain fallback, with the turn saved
+    body = result.body
+    assert result.status == "SUCCEEDED" and body is not None, result.cause
+    assert body["outcome"] == "fallback" and body["fallbackReason"] == "compose_failed"
+    assert body["historySaved"] is True
     entered = [name for name, _ in result.states_entered]
-    assert entered[-2:] == ["SaveTurn", "Done"]
-    timed_out = [e for e in result.events if e["type"] == "TaskTimedOut"]
-    if compose_s < 2:
-        # A slow builder fits in the reserve and writes the usual deadline answer
-        assert body["fallbackReason"] == "deadline" and not timed_out
-    else:
-        # A hung one is cut off at 2 s and not tried again past the deadline
-        assert body["fallbackReason"] == "compose_failed"
-        assert len(timed_out) == 1 and entered.count("ComposeResponse") == 1
+    assert entered.count("ComposeResponse") == tries
+    assert len([e for e in result.events if e["type"] == "TaskTimedOut"]) == tries
+    assert entered[-3:] == ["ComposeFailed", "SaveTurn", "Done"]
 
 
 # --- the history budget is counted as Step Functions counts it --------------------------
