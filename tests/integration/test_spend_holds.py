@@ -286,6 +286,17 @@ def test_a_model_call_whose_function_fails_after_it_stays_counted_at_its_reserva
     assert counted == reservations(result)[0] > 0
 
 
+def _signal_state(pid: int) -> dict[str, str]:
+    """A process's blocked, ignored and caught signal masks, as Linux reports them."""
+    try:
+        lines = Path(f"/proc/{pid}/status").read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        return {"unreadable": str(exc)}
+    return dict(
+        line.split(":\t", 1) for line in lines if line.startswith(("SigBlk", "SigIgn", "SigCgt"))
+    )
+
+
 def test_a_question_whose_caller_hangs_up_still_pays_for_what_it_spent(tmp_path: Path) -> None:
     # Given `storechat ask` on a day's budget, with a model that is slow to answer
     with FakeBedrock([{}], delay_s=60) as bedrock:
@@ -309,11 +320,12 @@ def test_a_question_whose_caller_hangs_up_still_pays_for_what_it_spent(tmp_path:
             time.sleep(0.1)
         assert bedrock.requests, asking.communicate()
         ended_before = asking.poll()  # a command that ended already gets no Ctrl-C
+        signals = _signal_state(asking.pid)  # a blocked or ignored SIGINT never arrives
         asking.send_signal(signal.SIGINT)
         stdout, stderr = asking.communicate(timeout=60)
 
     # Then the command stops without a traceback
-    assert asking.returncode == 130, (ended_before, stdout[-2_000:], stderr[-2_000:])
+    assert asking.returncode == 130, (ended_before, signals, stdout[-2_000:], stderr[-2_000:])
     assert "Traceback" not in stderr and "stopped" in stderr
     # and the call it made is counted in the day's spend kept for the next command
     saved = json.loads((tmp_path / "spend.json").read_text(encoding="utf-8"))
