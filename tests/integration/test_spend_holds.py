@@ -286,6 +286,10 @@ def test_a_model_call_whose_function_fails_after_it_stays_counted_at_its_reserva
     assert counted == reservations(result)[0] > 0
 
 
+def _sigint_by_default() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _signal_state(pid: int) -> dict[str, str]:
     """A process's blocked, ignored and caught signal masks, as Linux reports them."""
     try:
@@ -313,6 +317,9 @@ def test_a_question_whose_caller_hangs_up_still_pays_for_what_it_spent(tmp_path:
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
+            # Ctrl-C's default action, as a terminal's foreground command has it: a test
+            # runner started in the background (`make test &`) passes SIGINT on ignored.
+            preexec_fn=_sigint_by_default,
         )
         # When the shopper gives up (Ctrl-C) while the model is thinking
         deadline = time.monotonic() + 120
