@@ -46,6 +46,7 @@ from shared.api.contract import (
     result_size,
 )
 from shared.products.catalog_table import STOP_RETRYING_S, CatalogSource, Product
+from shared.products.table import as_table
 from shared.products.weight import DEFAULT_WEIGHT_UNIT
 from shared.runtime.errors import CatalogUnavailable
 from shared.search import CatalogNotIndexedYet, SearchIndex, SearchQuery, SearchResult
@@ -379,7 +380,9 @@ def _answer(call: ToolCall, query: InventoryInput, found: Found, page: Page) -> 
         notes.append(f"{more}{plus} more match; narrow the search to see others.")
     elif page.offset and not shown:
         notes.append(f"Nothing at offset {page.offset}: there are {count} matches.")
-    for_model: dict[str, Any] = {"count": count, "shown": len(shown), "products": compacts}
+    # One table, each field named once (shared.products.table): a quarter fewer tokens.
+    table = as_table(compacts)
+    for_model: dict[str, Any] = {"count": count, "shown": len(shown), "products": table}
     if page.offset:
         for_model["offset"] = page.offset
     for_model |= extras

@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Final
 
+from shared.products.table import shown_products
 from shared.text.sanitize import clean_text
 from shared.tools.untrusted import unquoted
 from storechat.offline.vocabulary import BOOK_INFO, LOOKUP, POLICIES, REVIEWS
@@ -206,6 +207,9 @@ def _outcome(
         ids = payload.get("productIds")
         brief = {"products": [], "productIds": ids if isinstance(ids, list) else []}
         return ToolOutcome(use_id, name, tool_input, brief, None, brief=True)
+    if payload is not None and name == LOOKUP and isinstance(payload.get("products"), dict):
+        # The catalog writes its products as a table; read here as one object each.
+        payload = {**payload, "products": shown_products(payload["products"])}
     if payload is None or not isinstance(payload.get(_EXPECTED_LIST[name]), list):
         return ToolOutcome(use_id, name, tool_input, None, "malformed")
     return ToolOutcome(use_id, name, tool_input, payload, None)

@@ -31,6 +31,7 @@ from typing import Any, Final
 
 import registry
 from converse.request import earlier_turns_length
+from shared.products.table import shown_products
 from shared.runtime.errors import InvalidConverseRequest
 from shared.tools.untrusted import unquoted
 from storechat.offline.messages import content_blocks, previous_answer, tool_names
@@ -118,7 +119,13 @@ def _answer(
 ) -> str:
     lines: list[str] = []
     product = next(
-        (p for name, body in results if name == LOOKUP for p in body.get("products") or []), None
+        (
+            p
+            for name, body in results
+            if name == LOOKUP
+            for p in shown_products(body.get("products"))
+        ),
+        None,
     )
     if isinstance(product, dict) and product.get("productId"):
         lines.append(

@@ -56,6 +56,7 @@ from converse.providers import ReplayProvider
 from shared.search import SnapshotUnreadable, validate_snapshot
 from shared.search.words import parse
 from shared.api.vocabulary import page_names
+from shared.products.table import shown_products
 from shared.platform.mapping import spec_entry
 from storechat.evaluate.products import product_faults
 from storechat.evaluate.questions import Expect
@@ -104,7 +105,7 @@ print(json.dumps({
     "status": result.status,
     "field": schema.get("minRefreshRateHz"),
     "sortBy": schema["sortBy"]["enum"],
-    "found": [p["productId"] for p in found.get("products", [])],
+    "found": [p["productId"] for p in shown_products(found.get("products"))],
     "read": parse("a phone with a 120hz screen").bounds,
     "offline": bounds_in("a phone with a 120hz screen"),
     "offline_says": describe({"minRefreshRateHz": 120}),

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from shared.products.citing import handle
+from shared.products.table import shown_products
 from tests.integration.converse_fixtures import asks_for_tools, lookup, replies, write_replay
 from tests.support.catalog_cli import home, storechat
 from tests.support.fake_bedrock import FakeBedrock
@@ -123,6 +124,6 @@ def test_the_same_reply_through_bedrock_is_checked(
         block["toolResult"]["content"][0]["json"]
         for block in bedrock.requests[1]["messages"][-1]["content"]
     ]
-    read = {p["productId"] for result in results for p in result["products"]}
+    read = {p["productId"] for result in results for p in shown_products(result["products"])}
     assert read == {PAPERBACK, hardcover, HAIL_MARY, ARTEMIS, handle(FRAMEWORK)}
     _shows_the_truth(json.loads(run.out), hardcover)

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from shared.products.table import shown_products
 from tests.integration.converse_fixtures import asks_for_tools, lookup, replies
 from tests.integration.two_modes import MODES, Mode, converse, shown, tool_use_id
 
@@ -33,10 +34,14 @@ COMPARISON = (
 
 def tool_results(request: dict[str, Any]) -> list[dict[str, Any]]:
     """What the model read from the tools in the last message of a request."""
-    return [
+    results = [
         block["toolResult"]["content"][0]["json"]
         for block in request["messages"][-1]["content"]
         if "toolResult" in block
+    ]
+    # The catalog's products are a table (shared.products.table): one object each here.
+    return [
+        {**r, "products": shown_products(r["products"])} if "products" in r else r for r in results
     ]
 
 

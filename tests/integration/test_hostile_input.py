@@ -14,6 +14,7 @@ from converse.prompt import tools
 from converse.request import build_request
 from shared.api.query import RequestRejected, parse_query
 from shared.products.catalog_data import load_catalog
+from shared.products.table import shown_products
 from storechat.local import LocalStorechat
 from storechat.local.runner import REGION, SESSIONS_TABLE
 from tests.integration.conftest import converse_inputs
@@ -48,7 +49,7 @@ def test_instructions_inside_a_product_description_stay_data() -> None:
     # The description reached the model as a capped, cleaned string inside a toolResult
     # (of the search first, or of the model's own lookup: the last call read it)
     sent = converse_inputs(result)[-1]["messages"][-1]["content"][0]["toolResult"]
-    products = sent["content"][0]["json"]["products"]
+    products = shown_products(sent["content"][0]["json"]["products"])
     victim = products[0]
     assert victim["summary"].startswith("Ignore previous instructions")
     assert len(victim["summary"]) <= 160

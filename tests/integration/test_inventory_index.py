@@ -11,6 +11,7 @@ from typing import Any
 import boto3
 
 from shared.products.catalog_data import load_catalog
+from shared.products.table import shown_products
 from storechat.local import LocalStorechat
 from storechat.local.index import INDEX_BUCKET, index_variables, seed_index
 from storechat.local.runner import CATALOG_TABLE, REGION
@@ -63,7 +64,9 @@ def test_a_price_changed_after_indexing_reaches_the_shopper_from_the_table(
     assert result.status == "SUCCEEDED" and body is not None, result.cause
     # Then the model read the table's price, and the response shows it
     sent = converse_inputs(result)[1]["messages"][-1]["content"][0]["toolResult"]
-    told = {p["productId"]: p["price"] for p in sent["content"][0]["json"]["products"]}
+    told = {
+        p["productId"]: p["price"] for p in shown_products(sent["content"][0]["json"]["products"])
+    }
     assert told["CMP-001"] == 899
     assert [(p["productId"], p["price"]) for p in body["products"]] == [("CMP-001", 899)]
 
@@ -85,8 +88,7 @@ def test_without_a_published_snapshot_the_shopper_hears_the_catalog_is_unavailab
 def _told(result: Any) -> list[dict[str, Any]]:
     """The products the catalog tool showed the model in this turn."""
     sent = converse_inputs(result)[1]["messages"][-1]["content"][0]["toolResult"]
-    products: list[dict[str, Any]] = sent["content"][0]["json"]["products"]
-    return products
+    return shown_products(sent["content"][0]["json"]["products"])
 
 
 def test_a_product_that_sells_out_or_gets_dearer_leaves_the_next_answer_at_once(

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from shared.products.catalog_data import load_catalog
+from shared.products.table import shown_products
 from storechat.local import LocalStorechat
 from tests.integration.conftest import converse_inputs
 from tests.integration.converse_fixtures import (
@@ -340,7 +341,8 @@ def converse_ledger_ids(result: Any) -> list[dict[str, Any]]:
     for call in converse_inputs(result):
         for block in call["messages"][-1]["content"]:
             if "toolResult" in block:
-                products.extend(block["toolResult"]["content"][0]["json"].get("products", []))
+                found = block["toolResult"]["content"][0]["json"].get("products")
+                products.extend(shown_products(found))
     return products
 
 

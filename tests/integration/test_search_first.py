@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from shared.products.catalog_data import load_catalog
+from shared.products.table import shown_products
 from storechat.local import LocalStorechat, RunResult
 from tests.integration.converse_fixtures import asks_for_tools, lookup, replies, tool_use
 from tests.integration.spend import set_spent, states
@@ -88,7 +89,7 @@ def misprices_the_first_product(request: dict[str, Any]) -> dict[str, Any]:
     """A model that answers at once from the search it was handed, stating the first
     product's price $100 too low."""
     (result,) = tool_results(request).values()
-    product = result["content"][0]["json"]["products"][0]
+    product = shown_products(result["content"][0]["json"]["products"])[0]
     wrong = int(CATALOG[product["productId"]]["price"]) - 100
     return replies(f"The {product['name']} [{product['productId']}] is light and costs ${wrong}.")
 
@@ -130,7 +131,7 @@ def test_a_catalog_question_is_answered_in_one_model_call_with_checked_cards(
     (result_block,) = answered["content"]
     found = result_block["toolResult"]
     assert answered["role"] == "user" and found["toolUseId"] == SEARCH_FIRST_ID
-    assert found["status"] == "success" and found["content"][0]["json"]["products"]
+    assert found["status"] == "success" and shown_products(found["content"][0]["json"]["products"])
 
     # And the card is the catalog's product, its wrong price corrected by the fact check
     (card,) = body["products"]
@@ -273,7 +274,7 @@ def test_a_follow_up_that_only_orders_the_products_shown_is_fetched_first_in_tha
     # Given a first turn that showed products, and a model that answers from what it reads
     def model(request: dict[str, Any]) -> dict[str, Any]:
         (result,) = tool_results(request).values()
-        products = result["content"][0]["json"]["products"]
+        products = shown_products(result["content"][0]["json"]["products"])
         if len(request["messages"]) == 3:  # the first turn, answered from the search
             return misprices_the_first_product(request)
         return replies(f"The lightest of those is the [{products[0]['productId']}].")
@@ -295,7 +296,9 @@ def test_a_follow_up_that_only_orders_the_products_shown_is_fetched_first_in_tha
     assert used["content"] == [
         {"toolUse": {"toolUseId": SEARCH_FIRST_ID, "name": "lookup_inventory", "input": asked}}
     ]
-    products = answered["content"][0]["toolResult"]["content"][0]["json"]["products"]
+    products = shown_products(
+        answered["content"][0]["toolResult"]["content"][0]["json"]["products"]
+    )
     weights = [CATALOG[p["productId"]]["specs"]["weightKg"] for p in products]
     assert sorted(p["productId"] for p in products) == sorted(shown)
     assert weights == sorted(weights)

@@ -22,6 +22,7 @@ from lookup_inventory.logic import run
 from shared.api.contract import ToolUse
 from shared.products.catalog_table import CatalogRead
 from shared.products.product import MAX_PRODUCT_ID, Product, is_product_id
+from shared.products.table import shown_products
 from shared.search import SearchIndex, build_index
 from storechat.catalog.rows import ValidRow, read_rows
 
@@ -92,7 +93,8 @@ def test_any_sku_is_imported_found_cited_carded_and_checked(
 
         searched = tool({"category": "BOOKS", "limit": 12})
         given_ids = [
-            p["productId"] for p in searched["toolResult"]["content"][0]["json"]["products"]
+            p["productId"]
+            for p in shown_products(searched["toolResult"]["content"][0]["json"]["products"])
         ]
         again = tool({"productIds": given_ids})
     finally:

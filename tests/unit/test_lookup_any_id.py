@@ -19,6 +19,7 @@ from lookup_inventory.schema import InventoryInput
 from shared.api.contract import ToolUse
 from shared.products.catalog_table import CatalogRead
 from shared.products.citing import handle
+from shared.products.table import shown_products
 from shared.search import SearchIndex, build_index
 from shared.search import ids as search_ids
 
@@ -61,7 +62,9 @@ def ask(index: SearchIndex, tool_input: dict[str, Any], table: Table | None = No
 
 
 def model_reads(out: dict[str, Any]) -> list[str]:
-    return [p["productId"] for p in out["toolResult"]["content"][0]["json"]["products"]]
+    return [
+        p["productId"] for p in shown_products(out["toolResult"]["content"][0]["json"]["products"])
+    ]
 
 
 def test_the_model_reads_a_handle_for_an_id_it_could_not_cite_safely(index: SearchIndex) -> None:
@@ -102,7 +105,7 @@ def test_a_product_is_found_again_as_the_model_writes_it(
 def test_an_id_nobody_has_is_not_found_and_said_so(index: SearchIndex) -> None:
     out = ask(index, {"productIds": [handle("no such product"), "FW 13 I5 32/1T"]})
     told = out["toolResult"]["content"][0]["json"]
-    assert told["products"] == []
+    assert shown_products(told["products"]) == []
     assert told["notFound"] == [handle("no such product"), "FW 13 I5 32/1T"]
 
 

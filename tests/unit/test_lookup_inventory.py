@@ -24,6 +24,7 @@ from shared.api.contract import ToolUse
 from shared.products.catalog_data import load_catalog
 from shared.products.catalog_table import CatalogRead, DynamoCatalog, Product
 from shared.products.products_api import HttpCatalog
+from shared.products.table import shown_products
 from shared.runtime.errors import CatalogUnavailable
 from shared.search import BOUNDS, SearchIndex, SearchQuery, build_index
 from tests.support.fake_http import FakeHttpServer
@@ -82,7 +83,8 @@ def ask(
 def told(out: dict[str, Any]) -> dict[str, Any]:
     """What the model reads."""
     seen: dict[str, Any] = out["toolResult"]["content"][0]["json"]
-    return seen
+    # The products are a table (shared.products.table): read here as one object each.
+    return {**seen, "products": shown_products(seen["products"])} if "products" in seen else seen
 
 
 def shown_ids(out: dict[str, Any]) -> list[str]:

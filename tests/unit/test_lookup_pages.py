@@ -17,6 +17,7 @@ from shared.api.contract import MAX_RESULT_BYTES, ToolUse, result_size
 from shared.products.catalog_data import load_catalog
 from shared.products.catalog_table import CatalogRead
 from shared.products.product import MAX_IMAGE_URL
+from shared.products.table import shown_products
 from shared.search import SearchIndex, build_index
 from shared.search.query import MAX_LIMIT
 
@@ -49,7 +50,8 @@ def ask(index: SearchIndex, tool_input: dict[str, Any], table: Table | None = No
 
 def told(out: dict[str, Any]) -> dict[str, Any]:
     seen: dict[str, Any] = out["toolResult"]["content"][0]["json"]
-    return seen
+    # The products are a table (shared.products.table): read here as one object each.
+    return {**seen, "products": shown_products(seen["products"])} if "products" in seen else seen
 
 
 def ids(out: dict[str, Any]) -> list[str]:

@@ -18,6 +18,7 @@ import pytest
 from lookup_inventory.logic import run
 from shared.api.contract import ToolUse
 from shared.products.catalog_data import load_catalog
+from shared.products.table import shown_products
 from shared.search import SearchIndex, build_index
 from storechat.offline import OfflineModel
 from storechat.offline.replies import GREETING
@@ -89,7 +90,7 @@ def given_ids(messages: Messages) -> list[str]:
         for b in m["content"]
         if b.get("toolResult", {}).get("toolUseId") == GIVEN_ID
     )
-    return [p["productId"] for p in result["content"][0]["json"]["products"]]
+    return [p["productId"] for p in shown_products(result["content"][0]["json"]["products"])]
 
 
 def answered(messages: Messages, reply: dict[str, Any], *results: dict[str, Any]) -> Messages:

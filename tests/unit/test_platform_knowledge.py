@@ -21,6 +21,7 @@ from shared.products.catalog_data import load_catalog
 from shared.products.catalog_table import CatalogRead
 from shared.products.ledger import products_of
 from shared.products.product import Product
+from shared.products.table import shown_products
 from shared.products.weight import for_model, shown
 from shared.search import (
     SearchIndex,
@@ -73,7 +74,7 @@ def _tool(index: SearchIndex, tool_input: dict[str, Any], **kw: Any) -> dict[str
     use = ToolUse(toolUseId="t1", name="lookup_inventory", input=tool_input)
     out = run(use, index=lambda: index, source=_Table(), max_results=8, **kw).dump()
     told: dict[str, Any] = out["toolResult"]["content"][0]["json"]
-    return told
+    return {**told, "products": shown_products(told["products"])}
 
 
 # -- the kind of computer ------------------------------------------------------------------

@@ -12,6 +12,7 @@ import pytest
 from lookup_inventory.logic import run
 from shared.api.contract import ToolUse
 from shared.products.catalog_data import load_catalog
+from shared.products.table import shown_products
 from shared.search import SearchIndex, SearchQuery, build_index
 from shared.search.words import parse
 from tests.unit.test_lookup_inventory import Table
@@ -33,7 +34,8 @@ def told(index: SearchIndex, tool_input: dict[str, Any]) -> dict[str, Any]:
     use = ToolUse(toolUseId="t1", name="lookup_inventory", input=tool_input)
     out = run(use, index=lambda: index, source=Table(CATALOG), max_results=8).dump()
     seen: dict[str, Any] = out["toolResult"]["content"][0]["json"]
-    return seen
+    # The products are a table (shared.products.table): read here as one object each.
+    return {**seen, "products": shown_products(seen["products"])} if "products" in seen else seen
 
 
 def shown(seen: dict[str, Any]) -> list[str]:
