@@ -132,6 +132,10 @@ def test_a_catalog_question_is_answered_in_one_model_call_with_checked_cards(
     found = result_block["toolResult"]
     assert answered["role"] == "user" and found["toolUseId"] == SEARCH_FIRST_ID
     assert found["status"] == "success" and shown_products(found["content"][0]["json"]["products"])
+    # as a table on the wire: each field named once, the id first, a row per product
+    table = found["content"][0]["json"]["products"]
+    assert table["columns"][0] == "productId" and "price" in table["columns"]
+    assert len(table["rows"]) == found["content"][0]["json"]["shown"] > 0
 
     # And the card is the catalog's product, its wrong price corrected by the fact check
     (card,) = body["products"]

@@ -82,6 +82,25 @@ def test_the_handed_over_search_is_round_one_as_append_tool_results_makes_it() -
     }
 
 
+@pytest.mark.parametrize("rows", [[["A", "Laptop A"]], [["A", "Laptop A"], ["B", "Laptop B"]], []])
+def test_the_brief_reads_the_ids_from_the_catalogs_table(rows: list[list[str]]) -> None:
+    # Given a search whose products are a table (one row, two, or none)
+    table = {"columns": ["productId", "name"], "rows": rows}
+    result = {
+        **SEARCH["toolResult"],
+        "content": [{"json": {"count": len(rows), "products": table}}],
+    }
+    search = {**SEARCH, "toolResult": result}
+    reply = {"message": {"role": "assistant", "content": [{"toolUse": USE}]}}
+    for handed in (
+        assigned("HandOverSearch", **BEFORE, first={"toolUse": USE}, states={"input": search}),
+        assigned("AppendToolResults", **BEFORE, reply=reply, states={"input": [search]}),
+    ):
+        # Then the brief the next round reads keeps every id, from the first column
+        brief = handed["previousRound"]["content"][0]["toolResult"]["content"][0]["json"]
+        assert brief["productIds"] == [row[0] for row in rows]
+
+
 def test_the_next_round_shrinks_the_handed_over_search_to_its_brief() -> None:
     handed = assigned("HandOverSearch", **BEFORE, first={"toolUse": USE}, states={"input": SEARCH})
     reviews = {**SEARCH, "toolResult": {**SEARCH["toolResult"], "toolUseId": "r1"}}
