@@ -349,9 +349,16 @@ def _context(user_texts: list[str]) -> Intent | None:
         if earlier.names_subject():
             merged = earlier.as_context()
             for later in user_texts[index + 1 : -1]:
-                merged = merged.refined_by(parse_text(later))
+                merged = merged.refined_by(_standing(parse_text(later)))
             return merged
     return None
+
+
+def _standing(later: Intent) -> Intent:
+    """What an earlier follow-up leaves standing for the ones after it: an order asked
+    among the products then shown ("which of those is the lightest?") was a question about
+    them, not the order of every search after it."""
+    return replace(later, sort_by=None) if later.reference is not None else later
 
 
 def _switched(current: Intent, context: Intent) -> Intent:

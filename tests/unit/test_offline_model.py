@@ -12,6 +12,7 @@ from botocore.validate import validate_parameters
 
 from shared.runtime.errors import InvalidConverseRequest
 from storechat.offline import OFFLINE_MODEL_ID, OfflineModel
+from storechat.offline.intent import conversation_intent
 
 TOOL_NAMES = ("lookup_inventory", "get_computer_reviews", "get_book_info")
 TOOL_USE_ID = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
@@ -405,6 +406,19 @@ def test_follow_up_answer_puts_the_lightest_first() -> None:
     # Then the lightest laptop is the first recommendation
     assert cited(text)[0] == "CMP-302"
     assert "1.05 kg" in text
+
+
+def test_an_order_asked_among_the_products_shown_does_not_carry_into_later_searches() -> None:
+    # Given laptops for university, then "which of those is the lightest?" about them
+    asked = ["I need a laptop for university.", "Which of those is the lightest?"]
+    # When the shopper then only narrows what was asked
+    later = conversation_intent([*asked, "Anything under $700?"])
+    # Then it is laptops for university under $700, not the lightest of them: the order
+    # was a question about the laptops shown
+    assert (later.use, later.bounds, later.sort_by) == ("student", {"maxPrice": 700.0}, None)
+    # while an order the shopper asked for as what they want still carries
+    wanted = conversation_intent(["I need the lightest laptop.", "Anything under $700?"])
+    assert (wanted.sort_by, wanted.bounds) == ("weight", {"maxPrice": 700.0})
 
 
 def test_reviews_of_it_ask_about_the_previous_top_pick() -> None:
