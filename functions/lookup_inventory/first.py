@@ -18,7 +18,10 @@ call. It is not handed over (:class:`Reason`), and the model goes first as it al
   one that only asks for an order among the products the last turn showed ("which of
   those is the lightest?", "which one has the longest battery?") is those products by id
   in that order (``{"productIds": [...], "sortBy": "weight"}``), handed over with the
-  reason ``shown_ordered`` and that input (:attr:`FirstAnswer.searchedWith`);
+  reason ``shown_ordered`` and that input (:attr:`FirstAnswer.searchedWith`). One that
+  only narrows ("anything under $700?", "with at least 16 GB of RAM?") is the session's
+  last search of words (``before``, which each turn saves as its ``searched``) with what
+  the words narrow set as the tool's own fields, handed over with the reason ``narrowed``;
 * ``no_catalog_words``: nothing in it names anything the catalog holds: a greeting, thanks,
   "who are you";
 * ``nothing_found``: the search found nothing for the words (not even by dropping them);
@@ -66,6 +69,7 @@ class Reason(StrEnum):
 
     SEARCHED = "searched"
     SHOWN_ORDERED = "shown_ordered"
+    NARROWED = "narrowed"
     STORE_QUESTION = "store_question"
     FOLLOW_UP = "follow_up"
     NO_CATALOG_WORDS = "no_catalog_words"
@@ -81,6 +85,10 @@ class FirstAsk(BaseModel):
     message: str
     hasHistory: bool = False
     shown: Annotated[list[str], Field(description="Ids of the products the last turn showed")] = []
+    before: Annotated[
+        dict[str, Any] | None,
+        Field(description="The catalog search the session's latest turn with one stood on"),
+    ] = None
 
 
 # -- the word lists --------------------------------------------------------------------------
@@ -242,6 +250,43 @@ def ordering_shown(ask: FirstAsk) -> dict[str, Any] | None:
     return {"productIds": ids, "sortBy": words.sort} if ids else None
 
 
+NOT_CARRIED = ("productIds", "offset")
+"""What a narrowed search does not take from the one before: a fetch by id is no search of
+words, and a page of the old matches is none of the new."""
+
+
+def narrowing(ask: FirstAsk) -> dict[str, Any] | None:
+    """The catalog call a follow-up that only narrows what was asked means ("anything
+    under $700?", "with at least 16 GB of RAM?", "which is the cheapest?" when the last
+    turn showed nothing): the session's last search of words (``before``) with the price,
+    the order and the spec bounds the words say set as the tool's own fields, which win
+    over what its keywords said. None when there is no such search, when the message
+    points at the products shown, or when the words say what no field of the tool holds
+    (on sale, a use's leaning): the model reads those."""
+    before = ask.before
+    if not before or before.get("productIds"):
+        return None
+    message = ask.message[:MAX_MESSAGE_CHARS]
+    words = parse(message)
+    if not (_means_something(words) and _only_narrows(words)) or words.on_sale or words.boosts:
+        return None
+    if word_lists().pointers.found_in(message) or _names_shown(message, ask.shown):
+        return None
+    fields = {
+        "minPrice": words.min_price,
+        "maxPrice": words.max_price,
+        "sortBy": words.sort,
+        **words.bounds,
+    }
+    said = {name: value for name, value in fields.items() if value is not None}
+    carried = {k: v for k, v in before.items() if k not in NOT_CARRIED and v is not None}
+    if "maxPrice" in said and carried.get("minPrice", 0) > said["maxPrice"]:
+        carried.pop("minPrice")  # "anything under $700?" after "over $1000": a new budget
+    if "minPrice" in said and carried.get("maxPrice", float("inf")) < said["minPrice"]:
+        carried.pop("maxPrice")
+    return {**carried, **said}
+
+
 def _narrows_otherwise(words: Words, pointers: Phrases) -> bool:
     """Whether the words ask for more than an order: a price, a bound, a sale, a use's
     leaning, a phrase or a word to search (not one that points at the products shown:
@@ -292,11 +337,28 @@ def decide(first: Any, search: Search) -> tuple[FirstAnswer, ToolOutput | None]:
         output = search(ordered)
         if after_search(ask, output, by_id=True) is None:
             answer = FirstAnswer(
-                searchFirst=True, reason=Reason.SHOWN_ORDERED, searched=True, searchedWith=ordered
+                searchFirst=True,
+                reason=Reason.SHOWN_ORDERED,
+                searched=True,
+                searchedWith=ordered,
             )
             return answer, output
         # Those products are gone: the model reads the follow-up as it always did.
         return FirstAnswer(searchFirst=False, reason=reason, searched=False), None
+    if reason is Reason.FOLLOW_UP and (narrowed := narrowing(ask)) is not None:
+        output = search(narrowed)
+        if after_search(ask, output) is None:
+            answer = FirstAnswer(
+                searchFirst=True,
+                reason=Reason.NARROWED,
+                searched=True,
+                searchedWith=narrowed,
+            )
+            return answer, output
+        # Nothing left of the search before: the model reads the follow-up as it always did
+        # (over the day's budget, that narrowed search is the catalog's answer: nothing).
+        answer = FirstAnswer(searchFirst=False, reason=reason, searched=True, trace=output.trace)
+        return answer, None
     if reason is not None:
         return FirstAnswer(searchFirst=False, reason=reason, searched=False), None
     output = search(None)

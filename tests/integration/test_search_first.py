@@ -318,6 +318,42 @@ def test_a_follow_up_that_only_orders_the_products_shown_is_fetched_first_in_tha
     assert tool_lines[0]["line"].startswith("Looking up ")
 
 
+def test_a_follow_up_that_only_narrows_searches_the_last_search_narrowed_first(
+    bedrock: Callable[..., FakeBedrock],
+) -> None:
+    # Given a first turn answered from the search of its words, and a model that names the
+    # first product of what it reads
+    def model(request: dict[str, Any]) -> dict[str, Any]:
+        results = list(tool_results(request).values())
+        products = shown_products(results[-1]["content"][0]["json"]["products"])
+        return replies(f"Here is one: [{products[0]['productId']}].")
+
+    stand_in = bedrock(model=model)
+    with on_bedrock() as local:
+        first = body_of(local.ask(CATALOG_QUESTION))
+        # When the shopper only narrows it, in words no search of their own would serve
+        result = local.ask("Anything under $700?", first["sessionId"])
+    body = body_of(result)
+
+    # Then the model was called once: it read the first turn's search again with the new
+    # budget as the tool's own field, as a lookup of its own
+    assert len(stand_in.requests) == 2 and body["modelCalls"] == 1
+    asked = {"keywords": CATALOG_QUESTION, "maxPrice": 700.0}
+    used, answered = stand_in.requests[1]["messages"][-2:]
+    assert used["content"] == [
+        {"toolUse": {"toolUseId": SEARCH_FIRST_ID, "name": "lookup_inventory", "input": asked}}
+    ]
+    products = shown_products(
+        answered["content"][0]["toolResult"]["content"][0]["json"]["products"]
+    )
+    assert products and all(CATALOG[p["productId"]]["price"] <= 700 for p in products)
+    assert all(CATALOG[p["productId"]]["category"] == "COMPUTERS" for p in products)
+    assert first_decision(result)["reason"] == "narrowed"
+    # and the shopper sees that product's card, and that call in the trace
+    assert [card["productId"] for card in body["products"]] == [products[0]["productId"]]
+    assert body["trace"][0]["input"] == asked and body["toolRounds"] == 1
+
+
 def test_a_greeting_is_not_searched(bedrock: Callable[..., FakeBedrock]) -> None:
     stand_in = bedrock(replies("Hello! What are you looking for today?"))
     with on_bedrock() as local:

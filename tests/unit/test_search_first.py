@@ -169,10 +169,14 @@ def index(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SearchIndex]:
 
 
 def searching(
-    index: SearchIndex, message: str, shown: list[str] | None = None
+    index: SearchIndex,
+    message: str,
+    shown: list[str] | None = None,
+    before: dict[str, object] | None = None,
 ) -> tuple[object, list[ToolOutput]]:
     """``decide`` on ``message`` as the state machine asks it (after a turn that showed
-    ``shown``), and the calls it ran."""
+    ``shown``, in a session whose last search of words was ``before``), and the calls it
+    ran."""
     ran: list[ToolOutput] = []
     use = ToolUse(toolUseId="search-first", name="lookup_inventory", input={"keywords": message})
 
@@ -182,7 +186,12 @@ def searching(
         ran.append(output)
         return output
 
-    first = {"message": message, "hasHistory": shown is not None, "shown": shown or []}
+    first = {
+        "message": message,
+        "hasHistory": shown is not None or before is not None,
+        "shown": shown or [],
+        "before": before,
+    }
     return decide(first, search), ran
 
 
@@ -270,6 +279,74 @@ def test_an_order_without_products_shown_or_for_another_kind_is_searched_as_word
     # After laptops were shown, phones named without pointing at those: phones are searched
     (answer, _), ran = searching(index, "Which phone is the lightest?", shown=SHOWN)  # type: ignore[misc]
     assert answer.reason == "searched" and answer.searchedWith is None
+
+
+UNIVERSITY = {"keywords": "I need a laptop for university."}
+
+
+@pytest.mark.parametrize(
+    ("message", "said"),
+    [
+        ("Anything under $700?", {"maxPrice": 700.0}),
+        ("And over $1000?", {"minPrice": 1000.0}),
+        ("With at least 16GB RAM?", {"minRamGb": 16.0}),
+        ("Which is the cheapest?", {"sortBy": "price"}),
+        ("Und unter 700 Euro?", {"maxPrice": 700.0}),
+    ],
+)
+def test_a_follow_up_that_only_narrows_searches_the_last_search_narrowed(
+    index: SearchIndex, message: str, said: dict[str, object]
+) -> None:
+    # Given a session whose last search of words was laptops for university, and a turn
+    # since that showed nothing (a review, say)
+    (answer, handed), ran = searching(index, message, shown=[], before=UNIVERSITY)  # type: ignore[misc]
+
+    # Then that search runs again with what the words narrow as the tool's own fields, and
+    # the model is handed it as its own call
+    asked = {**UNIVERSITY, **said}
+    assert (answer.searchFirst, answer.reason, answer.searchedWith) == (True, "narrowed", asked)
+    assert handed is ran[0] and ran[0].trace.input == asked
+    products = handed.ledger.products
+    assert products and all(p.category == "COMPUTERS" for p in products)
+    if "maxPrice" in said:
+        assert all(p.price <= said["maxPrice"] for p in products)
+
+
+def test_a_narrowed_search_says_the_newer_budget_and_drops_what_contradicts_it(
+    index: SearchIndex,
+) -> None:
+    before = {"keywords": "gaming laptop", "minPrice": 1500, "maxPrice": 2500, "offset": 4}
+    (answer, _), ran = searching(index, "Anything under $1000?", shown=[], before=before)  # type: ignore[misc]
+    # the new highest price wins, the lowest above it goes, and a page of the old does not carry
+    assert answer.searchedWith == {"keywords": "gaming laptop", "maxPrice": 1000.0}
+    assert ran[0].trace.input == answer.searchedWith
+
+
+@pytest.mark.parametrize(
+    ("message", "before", "shown"),
+    [
+        ("Anything under $700?", None, []),  # no search of words before
+        ("Anything under $700?", {"productIds": ["CMP-001"], "sortBy": "weight"}, []),
+        ("Which of those is under $700?", UNIVERSITY, SHOWN),  # the products shown
+        ("Only ones on sale", UNIVERSITY, []),  # no field of the tool says it
+        ("What about phones under $700?", UNIVERSITY, []),  # a new kind: a search of its own
+    ],
+)
+def test_a_follow_up_the_last_search_cannot_narrow_is_not_narrowed(
+    index: SearchIndex, message: str, before: dict[str, object] | None, shown: list[str]
+) -> None:
+    (answer, _), ran = searching(index, message, shown=shown, before=before)  # type: ignore[misc]
+    assert answer.reason != "narrowed" and answer.searchedWith is None
+    assert all(r.trace.input in ({"keywords": message},) for r in ran)
+
+
+def test_a_narrowed_search_that_finds_nothing_is_left_to_the_model(index: SearchIndex) -> None:
+    before = {"keywords": "laptop", "category": "BOOKS"}
+    (answer, handed), ran = searching(index, "With at least 64GB RAM?", shown=[], before=before)  # type: ignore[misc]
+    assert (answer.searchFirst, answer.reason, answer.searched) == (False, "follow_up", True)
+    assert handed is None and len(ran) == 1
+    # over the day's budget, that search is the catalog's answer, as for a search of words
+    assert answer.trace == ran[0].trace
 
 
 def test_products_shown_that_are_gone_leave_the_order_to_the_model(index: SearchIndex) -> None:

@@ -159,3 +159,55 @@ def test_over_budget_without_a_search_first_the_catalog_is_searched_as_before(
     (rule,) = STATES["CatalogSearchedFirst"]["Choices"]
     assert evaluate(rule["Condition"], first=first) is False
     assert STATES["CatalogSearchedFirst"]["Default"] == "AnswerFromCatalog"
+
+
+SEARCHED = {"keywords": "I need a laptop for university.", "maxPrice": 700}
+
+
+@pytest.mark.parametrize(
+    ("history", "before"),
+    [
+        ([], None),
+        ([{"user": "hi", "assistant": "Hello!", "productIds": []}], None),
+        # the newest turn with a search of words, past a later one without (a review)
+        (
+            [
+                {"user": "a", "productIds": ["A"], "searched": {"keywords": "old"}},
+                {"user": "b", "productIds": ["B"], "searched": SEARCHED},
+                {"user": "c", "productIds": []},
+            ],
+            SEARCHED,
+        ),
+        # a turn saved before turns kept their search, or with garbage in its place
+        ([{"user": "a", "productIds": ["A"], "searched": "laptops"}], None),
+    ],
+)
+def test_the_search_first_is_told_the_sessions_last_search_of_words(
+    history: list[dict[str, Any]], before: dict[str, Any] | None
+) -> None:
+    expression = STATES["SearchCatalogFirst"]["Arguments"]["Payload"]["first"]
+    first = evaluate(expression, history=history, request={"message": "Anything under $700?"})
+    assert first.get("before") == before
+    assert first["hasHistory"] is bool(history)
+
+
+def _saved(trace: list[dict[str, Any]], first: dict[str, Any] | None = None) -> dict[str, Any]:
+    expression = STATES["SaveTurn"]["Arguments"]["Item"]["turn"]["S"]
+    body = {"answer": "Here.", "outcome": "answered", "products": [], "trace": trace}
+    text = evaluate(expression, body=body, first=first, request={"message": "laptops"})
+    return json.loads(text)
+
+
+def test_a_saved_turn_keeps_its_last_search_of_words() -> None:
+    demand = {"found": 3, "relaxed": [], "unknown": []}
+    trace = [
+        {"tool": "lookup_inventory", "input": {"keywords": "laptops"}, "demand": demand},
+        {"tool": "get_computer_reviews", "input": {"query": "XPS 13"}},
+        {"tool": "lookup_inventory", "input": SEARCHED, "demand": demand},
+        # a fetch by id is no search of words, whatever it says
+        {"tool": "lookup_inventory", "input": {"productIds": ["A"]}, "demand": demand},
+    ]
+    assert _saved(trace)["searched"] == SEARCHED
+    # a turn that searched nothing by words keeps none: the next turn looks further back
+    assert "searched" not in _saved(trace[1:2])
+    assert "searched" not in _saved([])
