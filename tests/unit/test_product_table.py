@@ -52,6 +52,37 @@ def test_a_spec_named_like_a_field_keeps_its_own_column() -> None:
     assert shown_products(table) == products
 
 
+def test_a_value_every_product_shares_is_said_once() -> None:
+    # Given three Apple phones, as the catalog tool shows them
+    phones = [compact(p) for p in CATALOG if p["category"] == "MOBILE" and p["brand"] == "Apple"][
+        :3
+    ]
+    assert len(phones) == 3
+    table = as_table(phones)
+    # Then what all three have (their brand, their system) is said once, not in the rows
+    assert table["same"]["brand"] == "Apple" and table["same"]["os"].startswith("iOS")
+    assert not set(table["same"]) & set(table["columns"])
+    assert table["columns"][0] == "productId" and "productId" not in table["same"]
+    # and read back, every product has them again, in its fields and specs
+    assert shown_products(table) == phones
+
+
+def test_only_what_every_row_holds_alike_is_said_once() -> None:
+    products = [
+        {"productId": "A1", "name": "A", "stock": 1, "specs": {"touch": True, "x": None}},
+        {"productId": "B2", "name": "B", "stock": True, "specs": {"touch": True}},
+    ]
+    table = as_table(products)
+    # true is not 1, and a null says nothing: only the shared spec goes
+    assert table["same"] == {"touch": True}
+    assert table["columns"] == ["productId", "name", "stock", "x"]
+    # one product alone shares nothing with another: its table says everything in its row
+    assert "same" not in as_table(products[:1])
+    # the same read back from a store's own tool, whose "same" names a column too: the row wins
+    own = {"columns": ["productId", "stock"], "rows": [["A1", 3]], "same": {"stock": 9, "n": 1}}
+    assert shown_products(own) == [{"productId": "A1", "stock": 3, "specs": {"n": 1}}]
+
+
 def test_no_products_are_an_empty_table() -> None:
     assert as_table([]) == {"columns": [], "rows": []}
     assert shown_products(as_table([])) == []

@@ -11,7 +11,10 @@ As a table the names are written once::
 
 ``productId`` is always the first column. A product's specs are columns of their own
 after its fields (``null`` where a product has no such spec); a spec whose key is also
-the name of a field is the column ``spec.<key>``. :func:`as_table` writes the table
+the name of a field is the column ``spec.<key>``. A value every row of two or more has
+(Apple phones' brand and system, a shelf of 14-inch laptops) is said once, in
+``"same": {"brand": "Apple", ...}``, and its column is left out: the model reads it as
+every product's. :func:`as_table` writes the table
 from the compact products (``lookup_inventory.records.compact``); :func:`shown_products`
 reads a result's ``products`` back as those objects, a table or (from an older result,
 or a test's script) the list itself, for the code that reads a result as a model would:
@@ -49,12 +52,39 @@ def as_table(products: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         ]
         for product in products
     ]
-    return {"columns": columns, "rows": rows}
+    same = _same(columns, rows)
+    if not same:
+        return {"columns": columns, "rows": rows}
+    kept = [i for i, column in enumerate(columns) if column not in same]
+    return {
+        "columns": [columns[i] for i in kept],
+        "rows": [[row[i] for i in kept] for row in rows],
+        "same": same,
+    }
+
+
+def _same(columns: list[str], rows: list[list[Any]]) -> dict[str, Any]:
+    """The columns (never the id) whose every one of two or more rows holds one value."""
+    if len(rows) < 2:
+        return {}
+    return {
+        column: rows[0][i]
+        for i, column in enumerate(columns)
+        if column != "productId"
+        and rows[0][i] is not None
+        and all(_alike(row[i], rows[0][i]) for row in rows[1:])
+    }
+
+
+def _alike(a: Any, b: Any) -> bool:
+    """Equal as JSON reads them: ``true`` is not ``1``."""
+    return a == b and isinstance(a, bool) == isinstance(b, bool)
 
 
 def shown_products(value: Any) -> list[dict[str, Any]]:
-    """A result's ``products`` as one object per product, its specs under ``specs``; ``[]``
-    for anything else. A cell that is ``null`` is a field or spec the product lacks."""
+    """A result's ``products`` as one object per product, its specs under ``specs``, each
+    with the values ``same`` says every row has; ``[]`` for anything else. A cell that is
+    ``null`` is a field or spec the product lacks."""
     if isinstance(value, list):
         return [item for item in value if isinstance(item, dict)]
     if not isinstance(value, dict):
@@ -62,13 +92,15 @@ def shown_products(value: Any) -> list[dict[str, Any]]:
     columns, rows = value.get("columns"), value.get("rows")
     if not isinstance(columns, list) or not isinstance(rows, list):
         return []
+    same = value.get("same")
+    shared = [(k, v) for k, v in same.items() if k not in columns] if isinstance(same, dict) else []
     products: list[dict[str, Any]] = []
     for row in rows:
         if not isinstance(row, list) or len(row) != len(columns):
             continue
         product: dict[str, Any] = {}
         specs: dict[str, Any] = {}
-        for column, cell in zip(columns, row, strict=True):
+        for column, cell in [*zip(columns, row, strict=True), *shared]:
             if cell is None or not isinstance(column, str):
                 continue
             if column in FIELDS:
