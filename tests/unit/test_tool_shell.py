@@ -193,3 +193,29 @@ def test_a_result_not_handed_over_says_why_and_writes_no_line(steps_written: lis
         "ledger",
         "trace",
     }
+
+
+def _monday_first_then_as_asked(first: Any, call: Callable[..., ToolOutput]) -> tuple[Any, Any]:
+    """A tool that tries another input first and, when that does not serve, the call as
+    the state machine made it."""
+    tried = call({"day": "Monday"})
+    if first["message"] == "monday":
+        return FirstAnswer(searchFirst=True, reason="narrowed", searched=True), tried
+    return FirstAnswer(searchFirst=True, reason="searched", searched=True), call()
+
+
+@tool_handler(HoursInput, first=_monday_first_then_as_asked)
+def retrying_handler(tool_use: ToolUse, context: Any) -> ToolOutput:
+    return answer(tool_use, HoursInput, opening_hours)
+
+
+def test_a_call_after_another_input_is_the_state_machines_own(steps_written: list[Any]) -> None:
+    # Given a first call with another input that did not serve
+    told = retrying_handler(_first_event("Tuesday", "tuesday hours"), Context())
+    # Then the call after it is the state machine's
+    assert told["trace"]["input"] == {"day": "Tuesday"}
+    assert told["trace"]["summary"] == "hours for Tuesday"
+    # while one that served is the other input's
+    served = retrying_handler(_first_event("Tuesday", "monday"), Context())
+    assert served["trace"]["input"] == {"day": "Monday"}
+    assert len(steps_written) == 2

@@ -97,8 +97,7 @@ def tool_handler(
 
             def call(other: dict[str, Any] | None = None) -> ToolOutput:
                 nonlocal ran
-                if other is not None:
-                    ran = tool_use.model_copy(update={"input": other})
+                ran = tool_use if other is None else tool_use.model_copy(update={"input": other})
                 output = entry(ran, context)
                 trace = output.trace
                 record_tool_result(
