@@ -40,7 +40,7 @@ import functools
 import json
 import re
 import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 from importlib import resources
@@ -48,7 +48,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from lookup_inventory.schema import MAX_PRODUCT_IDS
+from lookup_inventory.schema import MAX_KEYWORDS_CHARS, MAX_PRODUCT_IDS
 from shared.api.contract import FirstAnswer, ToolOutput
 from shared.catalog.derive import fold
 from shared.search.words import Words, parse
@@ -133,13 +133,20 @@ class Phrases:
         )
 
     def found_in(self, text: str) -> bool:
+        return next(self._found(text), None) is not None
+
+    def found(self, text: str) -> set[tuple[str, ...]]:
+        """The phrases ``text`` holds, each as its key."""
+        return set(self._found(text))
+
+    def _found(self, text: str) -> Iterator[tuple[str, ...]]:
         words = [self.norm(word) for word in _tokens(text)]
         for start in range(len(words)):
             for size in range(1, min(self.longest, len(words) - start) + 1):
                 window = tuple(words[start : start + size])
-                if window in self.exact or any(_fits(key, window) for key in self.open):
-                    return True
-        return False
+                if window in self.exact:
+                    yield window
+                yield from (key for key in self.open if _fits(key, window))
 
 
 def _fits(key: tuple[str, ...], window: tuple[str, ...]) -> bool:
@@ -152,6 +159,7 @@ def _fits(key: tuple[str, ...], window: tuple[str, ...]) -> bool:
 class WordLists:
     store: Phrases
     pointers: Phrases
+    kind: frozenset[tuple[str, ...]]
     conversation: frozenset[str]
 
 
@@ -167,6 +175,7 @@ def word_lists() -> WordLists:
     return WordLists(
         store=Phrases.of(_languages(data["store"]), stem),
         pointers=Phrases.of(_languages(data["pointers"]), str),
+        kind=Phrases.of(_languages(data["kind"]), str).exact,
         conversation=frozenset(_folded(word) for word in _languages(data["conversation"])),
     )
 
@@ -253,24 +262,51 @@ def ordering_shown(ask: FirstAsk) -> dict[str, Any] | None:
 NOT_CARRIED = ("productIds", "offset")
 """What a narrowed search does not take from the one before: a fetch by id is no search of
 words, and a page of the old matches is none of the new."""
+MAX_ADDED_WORDS = 3
+"""More words of its own than this, and a message is a question of its own, not a detail
+added to the one before."""
 
 
-def narrowing(ask: FirstAsk) -> dict[str, Any] | None:
-    """The catalog call a follow-up that only narrows what was asked means ("anything
-    under $700?", "with at least 16 GB of RAM?", "which is the cheapest?" when the last
-    turn showed nothing): the session's last search of words (``before``) with the price,
-    the order and the spec bounds the words say set as the tool's own fields, which win
-    over what its keywords said. None when there is no such search, when the message
-    points at the products shown, or when the words say what no field of the tool holds
-    (on sale, a use's leaning): the model reads those."""
+@dataclass(frozen=True)
+class Narrowed:
+    """The search before, narrowed by a follow-up (:func:`narrowing`)."""
+
+    input: dict[str, Any]
+    added: tuple[str, ...] = ()
+    """The follow-up's own words, searched with the words before ("only *Windows* ones")."""
+
+    def holds(self, output: ToolOutput) -> bool:
+        """Whether every product the search shows says each word added: a word the search
+        before holds nothing of ("Dune" after laptops) is a question of its own."""
+        return all(
+            re.search(rf"(?<!\w){re.escape(_bare(word))}", _bare(product.model_dump_json()))
+            for product in output.ledger.products
+            for word in self.added
+        )
+
+
+def narrowing(ask: FirstAsk) -> Narrowed | None:
+    """The catalog call a follow-up that only narrows what was asked means: the session's
+    last search of words (``before``) with the price, the order and the spec bounds the
+    words say set as the tool's own fields, which win over what its keywords said
+    ("anything under $700?", "with at least 16 GB of RAM?", "which is the cheapest?" when
+    the last turn showed nothing), and the few words of its own it adds to them, searched
+    with its keywords ("only Windows ones", "a Samsung one"). None when there is no such
+    search, when the message names a kind of product or a use (a question of its own),
+    points at the products shown ("ones" alone points at none: it stands for the kind
+    asked), or says what no field of the tool holds (on sale, a use's leaning)."""
     before = ask.before
-    if not before or before.get("productIds"):
+    if not ask.hasHistory or not before or before.get("productIds"):
         return None
     message = ask.message[:MAX_MESSAGE_CHARS]
     words = parse(message)
-    if not (_means_something(words) and _only_narrows(words)) or words.on_sale or words.boosts:
+    if words.category or words.forms or _phrase_groups(words) or words.on_sale or words.boosts:
         return None
-    if word_lists().pointers.found_in(message) or _names_shown(message, ask.shown):
+    lists = word_lists()
+    if lists.pointers.found(message) - lists.kind or _names_shown(message, ask.shown):
+        return None
+    added = [word for word in _own_words(words) if (word,) not in lists.kind]
+    if not (_means_something(words) or added) or len(added) > MAX_ADDED_WORDS:
         return None
     fields = {
         "minPrice": words.min_price,
@@ -284,7 +320,12 @@ def narrowing(ask: FirstAsk) -> dict[str, Any] | None:
         carried.pop("minPrice")  # "anything under $700?" after "over $1000": a new budget
     if "minPrice" in said and carried.get("maxPrice", float("inf")) < said["minPrice"]:
         carried.pop("maxPrice")
-    return {**carried, **said}
+    if added:
+        keywords = " ".join([str(carried.get("keywords") or ""), *added]).strip()
+        if len(keywords) > MAX_KEYWORDS_CHARS:
+            return None
+        carried["keywords"] = keywords
+    return Narrowed({**carried, **said}, tuple(added))
 
 
 def _narrows_otherwise(words: Words, pointers: Phrases) -> bool:
@@ -345,20 +386,24 @@ def decide(first: Any, search: Search) -> tuple[FirstAnswer, ToolOutput | None]:
             return answer, output
         # Those products are gone: the model reads the follow-up as it always did.
         return FirstAnswer(searchFirst=False, reason=reason, searched=False), None
-    if reason is Reason.FOLLOW_UP and (narrowed := narrowing(ask)) is not None:
-        output = search(narrowed)
-        if after_search(ask, output) is None:
+    if reason in (None, Reason.FOLLOW_UP) and (narrowed := narrowing(ask)) is not None:
+        output = search(narrowed.input)
+        if after_search(ask, output) is None and narrowed.holds(output):
             answer = FirstAnswer(
                 searchFirst=True,
                 reason=Reason.NARROWED,
                 searched=True,
-                searchedWith=narrowed,
+                searchedWith=narrowed.input,
             )
             return answer, output
-        # Nothing left of the search before: the model reads the follow-up as it always did
-        # (over the day's budget, that narrowed search is the catalog's answer: nothing).
-        answer = FirstAnswer(searchFirst=False, reason=reason, searched=True, trace=output.trace)
-        return answer, None
+        if not narrowed.added:
+            # Nothing left of the search before: the model reads the follow-up as it always
+            # did (over the day's budget, that narrowed search is the catalog's answer).
+            answer = FirstAnswer(
+                searchFirst=False, reason=Reason.FOLLOW_UP, searched=True, trace=output.trace
+            )
+            return answer, None
+        # Words the search before holds nothing of: the message is read as it came, below.
     if reason is not None:
         return FirstAnswer(searchFirst=False, reason=reason, searched=False), None
     output = search(None)

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 else:
     SortBy = Literal[tuple(sort.name for _, sort in _SORTS)]
 MAX_PRODUCT_IDS = 10
+MAX_KEYWORDS_CHARS = 120
 DEFAULT_PAGE = 4
 """Products shown when the model does not ask for more: enough to recommend three and say
 why the fourth lost; every one shown is read again on each later call of the turn."""
@@ -93,7 +94,7 @@ class _Search(BaseModel):
         str | None,
         Field(
             min_length=1,
-            max_length=120,
+            max_length=MAX_KEYWORDS_CHARS,
             description=(
                 "The shopper's words, e.g. 'laptop for video editing'; ranked, not all required"
             ),

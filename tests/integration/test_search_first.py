@@ -333,11 +333,12 @@ def test_a_follow_up_that_only_narrows_searches_the_last_search_narrowed_first(
         first = body_of(local.ask(CATALOG_QUESTION))
         # When the shopper only narrows it, in words no search of their own would serve
         result = local.ask("Anything under $700?", first["sessionId"])
+        windows = local.ask("Only Windows ones please.", first["sessionId"])
     body = body_of(result)
 
     # Then the model was called once: it read the first turn's search again with the new
     # budget as the tool's own field, as a lookup of its own
-    assert len(stand_in.requests) == 2 and body["modelCalls"] == 1
+    assert body["modelCalls"] == 1
     asked = {"keywords": CATALOG_QUESTION, "maxPrice": 700.0}
     used, answered = stand_in.requests[1]["messages"][-2:]
     assert used["content"] == [
@@ -352,6 +353,18 @@ def test_a_follow_up_that_only_narrows_searches_the_last_search_narrowed_first(
     # and the shopper sees that product's card, and that call in the trace
     assert [card["productId"] for card in body["products"]] == [products[0]["productId"]]
     assert body["trace"][0]["input"] == asked and body["toolRounds"] == 1
+
+    # And a word added next ("ones": the kind asked) is searched with that narrowed search,
+    # as the turn saved it
+    used, answered = stand_in.requests[2]["messages"][-2:]
+    added = {**asked, "keywords": f"{CATALOG_QUESTION} windows"}
+    assert used["content"][0]["toolUse"]["input"] == added
+    products = shown_products(
+        answered["content"][0]["toolResult"]["content"][0]["json"]["products"]
+    )
+    assert products and all("Windows" in CATALOG[p["productId"]]["specs"]["os"] for p in products)
+    assert all(CATALOG[p["productId"]]["price"] <= 700 for p in products)
+    assert len(stand_in.requests) == 3 and body_of(windows)["modelCalls"] == 1
 
 
 def test_a_greeting_is_not_searched(bedrock: Callable[..., FakeBedrock]) -> None:

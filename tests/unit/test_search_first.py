@@ -340,6 +340,75 @@ def test_a_follow_up_the_last_search_cannot_narrow_is_not_narrowed(
     assert all(r.trace.input in ({"keywords": message},) for r in ran)
 
 
+PHONES = {"keywords": "Thanks! Now I need a phone too."}
+
+
+@pytest.mark.parametrize(
+    ("message", "before", "shown", "added", "holds"),
+    [
+        ("Only Windows ones please.", UNIVERSITY, SHOWN, "windows", "Windows"),
+        ("A Samsung one.", PHONES, [], "samsung", "Samsung"),
+        ("Nur welche mit Windows, bitte", UNIVERSITY, SHOWN, "windows", "Windows"),
+    ],
+)
+def test_a_follow_up_that_adds_a_word_searches_it_with_the_search_before(
+    index: SearchIndex,
+    message: str,
+    before: dict[str, object],
+    shown: list[str],
+    added: str,
+    holds: str,
+) -> None:
+    (answer, handed), ran = searching(index, message, shown=shown, before=before)  # type: ignore[misc]
+    # Then the search before runs with the word added to its keywords ("ones" is the kind
+    # asked, not the products shown), and every product it shows says that word
+    asked = {"keywords": f"{before['keywords']} {added}"}
+    assert (answer.searchFirst, answer.reason, answer.searchedWith) == (True, "narrowed", asked)
+    assert handed is ran[0] and len(ran) == 1
+    kind = "MOBILE" if before is PHONES else "COMPUTERS"
+    products = handed.ledger.products
+    assert len(products) >= 3 and all(p.category == kind for p in products)
+    assert all(holds in p.model_dump_json() for p in products)
+
+
+# no laptop says "Orwell" or "Tolkien": each is a question of its own
+@pytest.mark.parametrize("message", ["Anything by Orwell?", "Anything by Tolkien?"])
+def test_words_the_search_before_holds_nothing_of_are_searched_as_they_came(
+    index: SearchIndex, message: str
+) -> None:
+    (answer, handed), ran = searching(index, message, shown=SHOWN, before=UNIVERSITY)  # type: ignore[misc]
+    # Then the search before was tried with the words, and the words alone were handed over
+    assert [r.trace.input for r in ran] == [
+        {"keywords": f"{UNIVERSITY['keywords']} {message.split()[-1].strip('?').lower()}"},
+        {"keywords": message},
+    ]
+    assert (answer.reason, answer.searchedWith) == ("searched", None) and handed is ran[1]
+    assert handed.ledger.products[0].category == "BOOKS"
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Which ones are Windows?",  # points at the products shown
+        "The red one",
+        "A Windows one with a backlit keyboard and a fingerprint reader",  # a question
+        "What about phones?",  # a kind of its own
+    ],
+)
+def test_a_follow_up_that_is_more_than_a_word_added_is_not_narrowed(
+    index: SearchIndex, message: str
+) -> None:
+    (answer, _), ran = searching(index, message, shown=SHOWN, before=UNIVERSITY)  # type: ignore[misc]
+    assert answer.reason != "narrowed" and answer.searchedWith is None
+    assert all(r.trace.input == {"keywords": message} for r in ran)
+
+
+def test_words_that_would_make_the_keywords_too_long_are_not_added(index: SearchIndex) -> None:
+    before = {"keywords": "x" * 115}
+    (answer, _), ran = searching(index, "A Samsung one.", shown=[], before=before)  # type: ignore[misc]
+    assert answer.reason == "searched" and ran[0].trace.input == {"keywords": "A Samsung one."}
+
+
 def test_a_narrowed_search_that_finds_nothing_is_left_to_the_model(index: SearchIndex) -> None:
     before = {"keywords": "laptop", "category": "BOOKS"}
     (answer, handed), ran = searching(index, "With at least 64GB RAM?", shown=[], before=before)  # type: ignore[misc]
