@@ -347,6 +347,9 @@ def _context(user_texts: list[str]) -> Intent | None:
     for index in range(len(user_texts) - 2, -1, -1):
         earlier = parse_text(user_texts[index])
         if earlier.names_subject():
+            if earlier.brands and not (earlier.categories or earlier.forms or earlier.products):
+                # "A Samsung one": the brand of the kind asked before it, read as it was
+                earlier = conversation_intent(user_texts[: index + 1])
             merged = earlier.as_context()
             for later in user_texts[index + 1 : -1]:
                 merged = merged.refined_by(_standing(parse_text(later)))
@@ -362,7 +365,13 @@ def _standing(later: Intent) -> Intent:
 
 
 def _switched(current: Intent, context: Intent) -> Intent:
-    """ "What about a Mac?": a new subject, under the earlier limits it does not restate."""
+    """ "What about a Mac?": a new subject, under the earlier limits it does not restate.
+    A brand named without a kind ("a Samsung one" after phones) is that brand's of the
+    kind asked before, when it makes that kind."""
+    if current.brands and not (current.categories or current.forms):
+        made = set().union(*(store().brand_categories.get(b, ()) for b in current.brands))
+        if kinds := tuple(c for c in context.categories if c in made):
+            current = replace(current, categories=kinds, forms=context.forms)
     computers = COMPUTERS in current.categories and COMPUTERS in context.categories
     return replace(
         current,

@@ -421,6 +421,17 @@ def test_an_order_asked_among_the_products_shown_does_not_carry_into_later_searc
     assert (wanted.sort_by, wanted.bounds) == ("weight", {"maxPrice": 700.0})
 
 
+def test_a_brand_named_alone_is_that_brands_kind_asked_before() -> None:
+    phones = ["Now I need a phone.", "A Samsung one."]
+    # Samsung makes laptops too: "a Samsung one" after phones is a Samsung phone
+    assert conversation_intent(phones).categories == ("MOBILE",)
+    # and stays one for the follow-ups after it
+    later = conversation_intent([*phones, "Which has the most storage?"])
+    assert (later.categories, later.brands, later.sort_by) == (("MOBILE",), ("Samsung",), "storage")
+    # while a brand that makes none of that kind is its own subject
+    assert conversation_intent(["I need a laptop", "What about Penguin?"]).categories == ()
+
+
 def test_reviews_of_it_ask_about_the_previous_top_pick() -> None:
     # Given an answer that recommended a laptop, then "what do reviewers say about it?"
     request, answered = answer_round(DEMO_QUESTION, [inventory(*STUDENT_LAPTOPS)])
