@@ -21,7 +21,9 @@ call. It is not handed over (:class:`Reason`), and the model goes first as it al
   reason ``shown_ordered`` and that input (:attr:`FirstAnswer.searchedWith`). One that
   only narrows ("anything under $700?", "with at least 16 GB of RAM?") is the session's
   last search of words (``before``, which each turn saves as its ``searched``) with what
-  the words narrow set as the tool's own fields, handed over with the reason ``narrowed``;
+  the words narrow set as the tool's own fields, and one that adds a word or two of its
+  own ("only Windows ones") is that search with them, when every product it finds says
+  them: handed over with the reason ``narrowed``;
 * ``no_catalog_words``: nothing in it names anything the catalog holds: a greeting, thanks,
   "who are you";
 * ``nothing_found``: the search found nothing for the words (not even by dropping them);
@@ -87,7 +89,7 @@ class FirstAsk(BaseModel):
     shown: Annotated[list[str], Field(description="Ids of the products the last turn showed")] = []
     before: Annotated[
         dict[str, Any] | None,
-        Field(description="The catalog search the session's latest turn with one stood on"),
+        Field(description="The session's last catalog search of words (a saved turn's searched)"),
     ] = None
 
 
@@ -378,10 +380,7 @@ def decide(first: Any, search: Search) -> tuple[FirstAnswer, ToolOutput | None]:
         output = search(ordered)
         if after_search(ask, output, by_id=True) is None:
             answer = FirstAnswer(
-                searchFirst=True,
-                reason=Reason.SHOWN_ORDERED,
-                searched=True,
-                searchedWith=ordered,
+                searchFirst=True, reason=Reason.SHOWN_ORDERED, searched=True, searchedWith=ordered
             )
             return answer, output
         # Those products are gone: the model reads the follow-up as it always did.
