@@ -280,11 +280,9 @@ class Narrowed:
     def holds(self, output: ToolOutput) -> bool:
         """Whether every product the search shows says each word added: a word the search
         before holds nothing of ("Dune" after laptops) is a question of its own."""
-        return all(
-            re.search(rf"(?<!\w){re.escape(_bare(word))}", _bare(product.model_dump_json()))
-            for product in output.ledger.products
-            for word in self.added
-        )
+        said = [_bare(product.model_dump_json()) for product in output.ledger.products]
+        wanted = [re.compile(rf"(?<!\w){re.escape(_bare(word))}") for word in self.added]
+        return all(word.search(text) for text in said for word in wanted)
 
 
 def narrowing(ask: FirstAsk) -> Narrowed | None:

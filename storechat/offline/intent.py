@@ -141,6 +141,10 @@ class Intent:
             or self.review_query
         )
 
+    def names_only_a_brand(self) -> bool:
+        """ "A Samsung one": a brand, with no kind of product or product of its own."""
+        return bool(self.brands) and not (self.categories or self.forms or self.products)
+
     def has_constraints(self) -> bool:
         return bool(
             self.systems or self.forms or self.bounds or self.cheap or self.use or self.sort_by
@@ -347,7 +351,7 @@ def _context(user_texts: list[str]) -> Intent | None:
     for index in range(len(user_texts) - 2, -1, -1):
         earlier = parse_text(user_texts[index])
         if earlier.names_subject():
-            if earlier.brands and not (earlier.categories or earlier.forms or earlier.products):
+            if earlier.names_only_a_brand():
                 # "A Samsung one": the brand of the kind asked before it, read as it was
                 earlier = conversation_intent(user_texts[: index + 1])
             merged = earlier.as_context()
@@ -368,7 +372,7 @@ def _switched(current: Intent, context: Intent) -> Intent:
     """ "What about a Mac?": a new subject, under the earlier limits it does not restate.
     A brand named without a kind ("a Samsung one" after phones) is that brand's of the
     kind asked before, when it makes that kind."""
-    if current.brands and not (current.categories or current.forms):
+    if current.names_only_a_brand():
         made = set().union(*(store().brand_categories.get(b, ()) for b in current.brands))
         if kinds := tuple(c for c in context.categories if c in made):
             current = replace(current, categories=kinds, forms=context.forms)
