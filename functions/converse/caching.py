@@ -2,7 +2,7 @@
 
 The table (``prompt_cache_models.json``, with its source) drives two things: whether
 the Converse request carries ``cachePoint`` blocks for a model, and how the local
-stand-ins count cache reads and writes (``storechat.offline.cache``), so that the
+stand-ins count cache reads and writes (``converse.metering``), so that the
 figures a laptop prints are the ones Bedrock would bill.
 """
 

@@ -1,4 +1,4 @@
-"""Model providers behind one interface: Bedrock, the offline model, a replay file.
+"""Model providers behind one interface: Bedrock, the offline model, a replay file (a script).
 
 Each provider takes a complete Converse request (the kwargs of boto3's
 ``converse``) and returns a Converse response. Bedrock's failures become the
@@ -7,7 +7,6 @@ named errors the state machine retries or catches.
 
 from __future__ import annotations
 
-import json
 import re
 import threading
 from collections.abc import Callable
@@ -23,7 +22,7 @@ from botocore.exceptions import (
     ReadTimeoutError,
 )
 
-from converse.wire import response_from_json
+from converse.scripted import ScriptedModel
 from shared.runtime.errors import (
     ModelContextOverflow,
     ModelDeadline,
@@ -31,7 +30,6 @@ from shared.runtime.errors import (
     ModelRequestRejected,
     ModelThrottled,
     ModelUnavailable,
-    ReplayExhausted,
 )
 
 # Bedrock reports an over-long input as a ValidationException, not as a stop reason.
@@ -160,41 +158,6 @@ class BedrockProvider:
         return response
 
 
-class ReplayProvider:
-    """Plays back recorded Converse responses, in order; running out is an error.
-
-    A recording is Bedrock's JSON: binary fields are base64 text, and are read back
-    as bytes, the way boto3 reads them off the wire.
-    """
-
-    label = "replay"
-
-    def __init__(self, path: Path) -> None:
-        try:
-            responses = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as exc:
-            raise ModelRequestRejected(f"cannot read replay file {path}: {exc}") from exc
-        if not isinstance(responses, list) or not all(isinstance(r, dict) for r in responses):
-            raise ModelRequestRejected(f"replay file {path} must hold a JSON list of responses")
-        self._responses: list[dict[str, Any]] = responses
-        self._next = 0
-        self._lock = threading.Lock()
-        self.path = path
-
-    def converse(
-        self, request: dict[str, Any], *, timeout_s: float | None = None
-    ) -> dict[str, Any]:
-        with self._lock:
-            if self._next >= len(self._responses):
-                raise ReplayExhausted(
-                    f"replay file {self.path.name} has {len(self._responses)} responses; "
-                    f"call {self._next + 1} has none"
-                )
-            response = self._responses[self._next]
-            self._next += 1
-        return response_from_json(json.loads(json.dumps(response)))
-
-
 def make_provider(spec: str, *, region: str | None) -> Provider:
     if spec == "offline":
         # The offline stand-in ships with the local runner only, which installs it
@@ -203,5 +166,5 @@ def make_provider(spec: str, *, region: str | None) -> Provider:
     if spec == "bedrock":
         return BedrockProvider(region)
     if spec.startswith("replay:"):
-        return ReplayProvider(Path(spec.removeprefix("replay:")))
+        return ScriptedModel.from_file(Path(spec.removeprefix("replay:")))
     raise ValueError(f"unknown model provider {spec!r}")

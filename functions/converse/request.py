@@ -25,7 +25,7 @@ from shared.runtime.errors import InvalidConverseRequest
 
 CACHE_POINT = {"cachePoint": {"type": "default"}}
 # The local stand-ins (offline, replay) take checkpoints and count them by the rules of
-# the model they stand in for (storechat.offline.cache).
+# the model they stand in for (converse.metering).
 _LOCAL_STAND_INS = ("storechat.",)
 
 

@@ -3,7 +3,7 @@
 The prices are declared once, in ``shared.config.pricing`` (per 1,000 input, output,
 cache-read and cache-write tokens, per model). The offline and replay models have no
 price of their own: their token counts are priced as the model they stand in for
-(``storechat.offline.cache.DEFAULT_STAND_IN``, Claude Sonnet 4.5), and the report says so.
+(``converse.metering.DEFAULT_STAND_IN``, Claude Sonnet 4.5), and the report says so.
 A model the list does not hold, or a missing list, gives no cost rather than a guess.
 """
 

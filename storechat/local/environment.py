@@ -18,11 +18,11 @@ from pathlib import Path
 from pydantic import ValidationError
 
 import registry
+from converse.metering import DEFAULT_STAND_IN
 from converse.settings import DEFAULT_BEDROCK_MODEL
 from shared.config.pricing import USAGE_PRICE_FIELDS, PriceListError, TokenPrices, token_prices
 from shared.tools.guardrail import GuardrailSettings
 from storechat.offline import OFFLINE_MODEL_ID
-from storechat.offline.cache import DEFAULT_STAND_IN
 from storechat.redteam.obedient import OBEDIENT_MODEL_ID
 from storechat.settings import BUDGET_VARIABLE, SettingsError
 

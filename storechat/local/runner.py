@@ -246,11 +246,11 @@ class LocalStorechat:
             use_provider(ObedientModel())
         elif self.model.startswith("replay:"):
             # Cache figures by Bedrock's rules, as the offline model's are.
-            from converse.providers import ReplayProvider
-            from storechat.offline.cache import DEFAULT_STAND_IN, CachingReplay, PromptCache
+            from converse.metering import UsageMeter
+            from converse.scripted import ScriptedModel
 
-            recorded = ReplayProvider(Path(self.model.removeprefix("replay:")).expanduser())
-            use_provider(CachingReplay(recorded, PromptCache.standing_in_for(DEFAULT_STAND_IN)))
+            recorded = Path(self.model.removeprefix("replay:")).expanduser()
+            use_provider(ScriptedModel.from_file(recorded, meter=UsageMeter()))
 
     @staticmethod
     def _bedrock_client(needs: str = "--model bedrock needs AWS credentials") -> Any:

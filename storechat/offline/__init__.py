@@ -34,9 +34,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from converse.metering import DEFAULT_STAND_IN
 from shared.products.currency import DEFAULT_CURRENCY
 from shared.runtime.errors import CatalogUnavailable
-from storechat.offline.cache import DEFAULT_STAND_IN
 from storechat.offline.model import OFFLINE_MODEL_ID, OfflineModel
 from storechat.offline.money import priced_in
 from storechat.offline.store import Listing, Store, store_of

@@ -40,7 +40,7 @@ Usage is an approximation, documented so nobody mistakes it for a tokenizer:
 * a token is ``ceil(chars / 4)`` of each block's compact, key-sorted JSON;
 * input = tools + system + messages; output = the content;
 * prompt caching follows Bedrock's rules for the model the instance stands in for
-  (Claude Sonnet 4.5 unless told otherwise; :mod:`storechat.offline.cache`): a
+  (Claude Sonnet 4.5 unless told otherwise; :mod:`converse.metering`): a
   ``cachePoint`` creates an entry only past the model's minimum, a later request
   reads the longest identical prefix written in the last 5 minutes, and
   ``inputTokens`` counts only what was neither read nor written. Without a
@@ -63,9 +63,9 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, Final
 
+from converse.metering import DEFAULT_STAND_IN, UsageMeter
 from shared.runtime.errors import InvalidConverseRequest
 from storechat.offline.answer import compose_answer
-from storechat.offline.cache import DEFAULT_STAND_IN
 from storechat.offline.given import OWN_TOOL_USE, Turn, handed_over, own_turn
 from storechat.offline.intent import Intent, conversation_intent, parse_text
 from storechat.offline.messages import (
@@ -90,7 +90,6 @@ from storechat.offline.replies import (
 )
 from storechat.offline.scope import steers
 from storechat.offline.store import Store, serving
-from storechat.offline.usage import UsageMeter
 from storechat.offline.vocabulary import LOOKUP
 
 OFFLINE_MODEL_ID: Final = "storechat.offline-v1"

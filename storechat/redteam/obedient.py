@@ -19,7 +19,7 @@ shop and no attack, only the phrasing of instructions (:mod:`storechat.redteam.o
   the first sentence of each review, as written; then every text it was told to write,
   every forged product with its price, and the system prompt if asked.
 
-Usage is counted as the offline model counts it (:mod:`storechat.offline.usage`).
+Usage is counted as the offline model counts it (:mod:`converse.metering`).
 """
 
 from __future__ import annotations
@@ -30,12 +30,12 @@ from collections.abc import Iterator
 from typing import Any, Final
 
 import registry
+from converse.metering import UsageMeter
 from converse.request import earlier_turns_length
 from shared.products.table import shown_products
 from shared.runtime.errors import InvalidConverseRequest
 from shared.tools.untrusted import unquoted
 from storechat.offline.messages import content_blocks, previous_answer, tool_names
-from storechat.offline.usage import UsageMeter
 from storechat.redteam.obey import Obeyed, obey
 
 OBEDIENT_MODEL_ID: Final = "storechat.obedient-v1"

@@ -8,9 +8,9 @@ from typing import Any
 
 import boto3
 
+from converse.metering import DEFAULT_STAND_IN
 from shared.config.pricing import TokenPrices, token_prices
 from storechat.local.runner import REGION, SPEND_TABLE, RunResult
-from storechat.offline.cache import DEFAULT_STAND_IN
 
 SONNET = token_prices(DEFAULT_STAND_IN)
 """The prices the offline and replay models' tokens are counted at."""

@@ -52,7 +52,7 @@ REFRESH_RATE = Spec(
 specs.SPECS = (*specs.SPECS, REFRESH_RATE)
 
 from converse.handler import use_provider
-from converse.providers import ReplayProvider
+from converse.scripted import ScriptedModel
 from shared.search import SnapshotUnreadable, validate_snapshot
 from shared.search.words import parse
 from shared.api.vocabulary import page_names
@@ -63,7 +63,6 @@ from storechat.evaluate.questions import Expect
 from storechat.local import LocalStorechat
 from storechat.offline.bounds import bounds_in, describe
 from tests.integration.converse_fixtures import asks_for_tools, replies, tool_use, write_replay
-from tests.support.recording import Recording
 
 
 def phone(pid, name, hz):
@@ -87,7 +86,7 @@ model = write_replay(tmp, [
     replies("The Vivid Nine [MOB-901] has a smooth 90 Hz screen for $499."),
 ])
 with LocalStorechat(model=model, catalog=catalog) as local:
-    recording = Recording(ReplayProvider(Path(model.removeprefix("replay:"))))
+    recording = ScriptedModel.from_file(Path(model.removeprefix("replay:")))
     use_provider(recording)
     result = local.ask("Which phones have a screen of at least 100 Hz?")
 body = result.body or {}

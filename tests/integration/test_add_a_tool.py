@@ -11,12 +11,11 @@ from pydantic import BaseModel, ConfigDict, Field
 
 import registry
 from converse.handler import use_provider
-from converse.providers import ReplayProvider
+from converse.scripted import ScriptedModel
 from shared.api.contract import ToolCall, ToolOutput, ToolUse
 from shared.tools.tool_shell import answer, tool_handler
 from storechat.local import LocalStorechat
 from tests.integration.converse_fixtures import asks_for_tools, replies, tool_use, write_replay
-from tests.support.recording import Recording
 
 
 class StoreHoursInput(BaseModel):
@@ -64,7 +63,7 @@ def test_a_tool_declared_in_the_registry_is_offered_invoked_and_traced(
     with LocalStorechat(
         model=model, overrides={"store_hours": store_hours_handler}, search_first=False
     ) as local:
-        recording = Recording(ReplayProvider(Path(model.removeprefix("replay:"))))
+        recording = ScriptedModel.from_file(Path(model.removeprefix("replay:")))
         use_provider(recording)
         result = local.ask("When are you open on Saturday?")
     body = result.body

@@ -13,12 +13,12 @@ from typing import Any
 import boto3
 import pytest
 
+from converse.metering import DEFAULT_STAND_IN
 from shared.api.vocabulary import FALLBACK_REASONS
 from shared.config.pricing import token_prices
 from shared.products.catalog_data import load_catalog
 from storechat.local import LocalStorechat
 from storechat.local.runner import REGION, SPEND_TABLE
-from storechat.offline.cache import DEFAULT_STAND_IN
 from tests.integration.spend import reservations
 
 QUESTION = "Do you have a light Windows laptop under $800?"

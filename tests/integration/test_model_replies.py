@@ -16,12 +16,11 @@ from typing import Any
 import pytest
 
 from converse.handler import use_provider
-from converse.providers import ReplayProvider
+from converse.scripted import ScriptedModel
 from storechat.local import LocalStorechat
 from tests.integration.conftest import converse_inputs
 from tests.integration.converse_fixtures import asks_for_tools, lookup, replies, write_replay
 from tests.support.fake_bedrock import FakeBedrock, Refusal
-from tests.support.recording import Recording
 
 # Redacted reasoning is opaque binary; every byte value must survive the round trip.
 REDACTED = bytes(range(256)) + b"\x00\xff claude redacted thinking"
@@ -83,7 +82,7 @@ def test_a_replayed_redacted_block_is_read_as_bytes_and_sent_back_as_bytes(
     ]
     model = write_replay(tmp_path, script)
     with LocalStorechat(model=model, search_first=False) as local:
-        recording = Recording(ReplayProvider(Path(model.removeprefix("replay:"))))
+        recording = ScriptedModel.from_file(Path(model.removeprefix("replay:")))
         use_provider(recording)
         result = local.ask("a laptop for school")
     assert result.body is not None and result.body["outcome"] == "answered", result.cause

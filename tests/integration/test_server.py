@@ -17,7 +17,8 @@ import boto3
 import pytest
 
 from converse.handler import use_provider
-from converse.providers import Provider, ReplayProvider
+from converse.providers import Provider
+from converse.scripted import ScriptedModel
 from shared.api.query import MAX_BODY_BYTES, openapi
 from shared.api.vocabulary import (
     CONVERSATION_FAILED,
@@ -216,7 +217,7 @@ def test_a_failed_execution_gets_502(
     # Given a replay model that runs out of responses after asking for one tool
     replay = tmp_path / "replay.json"
     replay.write_text(json.dumps([asks_for_tools(lookup())]), encoding="utf-8")
-    use_model(ReplayProvider(replay))
+    use_model(ScriptedModel.from_file(replay))
 
     # When a question is posted
     response = served.query({"message": "A laptop, please"})

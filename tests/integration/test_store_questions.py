@@ -10,13 +10,12 @@ from pathlib import Path
 import pytest
 
 from converse.handler import use_provider
-from converse.providers import ReplayProvider
+from converse.scripted import ScriptedModel
 from shared.products.catalog_data import load_catalog
 from shared.store.settings import StoreFile
 from storechat.local import LocalStorechat
 from storechat.printing import print_answer
 from tests.integration.converse_fixtures import asks_for_tools, replies, tool_use, write_replay
-from tests.support.recording import Recording
 from tests.support.store import store_file
 
 # A store of its own words, nothing like the sample's.
@@ -87,7 +86,7 @@ def test_a_replayed_model_reads_the_sections_and_the_contact_and_answers_with_th
     ]
     model = write_replay(tmp_path, script)
     with LocalStorechat(model=model, store=store) as local:
-        recording = Recording(ReplayProvider(Path(model.removeprefix("replay:"))))
+        recording = ScriptedModel.from_file(Path(model.removeprefix("replay:")))
         use_provider(recording)
         body = local.ask("What is your return policy?").body
     assert body is not None and body["answer"].startswith("You can send anything back")
@@ -114,7 +113,7 @@ def test_what_the_policies_do_not_say_is_not_known_and_the_contact_is_given(
     ]
     model = write_replay(tmp_path, script)
     with LocalStorechat(model=model, store=store) as local:
-        recording = Recording(ReplayProvider(Path(model.removeprefix("replay:"))))
+        recording = ScriptedModel.from_file(Path(model.removeprefix("replay:")))
         use_provider(recording)
         body = local.ask("Is there a loyalty card?").body
     told = recording.requests[1]["messages"][-1]["content"][0]["toolResult"]["content"][0]["json"]

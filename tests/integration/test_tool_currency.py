@@ -8,10 +8,9 @@ from typing import Any
 import pytest
 
 from converse.handler import use_provider
-from converse.providers import ReplayProvider
+from converse.scripted import ScriptedModel
 from storechat.local import LocalStorechat
 from tests.integration.converse_fixtures import asks_for_tools, lookup, replies, write_replay
-from tests.support.recording import Recording
 
 
 def _ask_in(store_currency: str | None, tmp_path: Path) -> tuple[list[dict[str, Any]], Any]:
@@ -24,7 +23,7 @@ def _ask_in(store_currency: str | None, tmp_path: Path) -> tuple[list[dict[str, 
     model = write_replay(tmp_path, script)
     env = {"STORE_CURRENCY": store_currency} if store_currency else {}
     with LocalStorechat(model=model, env=env) as local:
-        recording = Recording(ReplayProvider(Path(model.removeprefix("replay:"))))
+        recording = ScriptedModel.from_file(Path(model.removeprefix("replay:")))
         use_provider(recording)
         result = local.ask("a laptop under 500")
     return recording.requests, result

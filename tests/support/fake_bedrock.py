@@ -2,10 +2,11 @@
 
 Point boto3 at it with ``AWS_ENDPOINT_URL_BEDROCK_RUNTIME`` (or an ``endpoint_url``).
 
-* ``POST /model/{modelId}/converse`` answers with the next scripted response, written as
-  Bedrock writes it on the wire (binary fields in base64), or a scripted error
-  (:class:`Refusal`: 429, 503, ...), or, given ``model``, with ``model(body)``: any
-  Converse stand-in, such as the red team's obedient model
+* ``POST /model/{modelId}/converse`` plays the next step of its script
+  (:class:`converse.scripted.ScriptedModel`): a response, written as Bedrock writes it on
+  the wire (binary fields in base64), or a scripted error (:class:`Refusal`: 429, 503,
+  ...), or a reply from a function of the body. Once the steps run out, ``model(body)``
+  answers, if given: any Converse stand-in, such as the red team's obedient model
   (``FakeBedrock(model=ObedientModel().converse)``), which does what tool results say.
   ``requests`` keeps every Converse body as it arrives, so a test can read what boto3
   really sent and count how often.
@@ -26,6 +27,9 @@ from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 from typing import Any, Self
+
+from converse.scripted import ScriptedModel
+from shared.runtime.errors import ReplayExhausted
 
 Answer = tuple[int, dict[str, Any]]
 GuardrailAnswer = Callable[[dict[str, Any]], Answer]
@@ -113,12 +117,10 @@ class FakeBedrock:
         delay_s: float = 0.0,
         delays_s: Iterable[float] = (),
     ) -> None:
-        self._responses = list(responses)
-        self._model = model
+        self.script = ScriptedModel(responses, then=model, name="the stand-in")
         self._guardrail = guardrail
         self.delay_s = delay_s
         self._delays = list(delays_s)
-        self.requests: list[dict[str, Any]] = []
         self.guardrail_requests: list[dict[str, Any]] = []
         self._lock = threading.Lock()
         self._server: ThreadingHTTPServer | None = None
@@ -150,22 +152,25 @@ class FakeBedrock:
         with self._lock:
             return self._delays.pop(0) if self._delays else self.delay_s
 
-    def _arrived(self, body: dict[str, Any]) -> None:
-        # Counted as it arrives: a caller that stops waiting has still sent it.
-        with self._lock:
-            self.requests.append(body)
+    @property
+    def requests(self) -> list[dict[str, Any]]:
+        return self.script.requests
 
-    def _next(self, body: dict[str, Any]) -> Answer:
-        with self._lock:
-            if self._model is None and not self._responses:
-                return 400, {"message": "the stand-in has no more scripted responses"}
-            scripted = None if self._model is not None else self._responses.pop(0)
-        if isinstance(scripted, Refusal):
-            return scripted.status, {"__type": scripted.code, "message": scripted.message}
-        if scripted is not None:
-            return 200, scripted
-        assert self._model is not None
-        return 200, self._model(body)
+    def _arrived(self, body: dict[str, Any]) -> Any:
+        # Counted as it arrives, before any delay: a caller that stops waiting has still
+        # sent it.
+        try:
+            return self.script.step(body)
+        except ReplayExhausted:
+            return None
+
+    @staticmethod
+    def _answer(step: Any, body: dict[str, Any]) -> Answer:
+        if step is None:
+            return 400, {"message": "the stand-in has no more scripted responses"}
+        if isinstance(step, Refusal):
+            return step.status, {"__type": step.code, "message": step.message}
+        return 200, step(body) if callable(step) else step
 
     def _screen(self, path: list[str], body: dict[str, Any]) -> Answer:
         identifier, version = urllib.parse.unquote(path[2]), urllib.parse.unquote(path[4])
@@ -185,11 +190,11 @@ def _handler(fake: FakeBedrock) -> type[BaseHTTPRequestHandler]:
             if len(path) == 6 and path[1] == "guardrail" and path[5] == "apply":
                 self._send(*fake._screen(path, body))
                 return
-            fake._arrived(body)
+            step = fake._arrived(body)
             delay = fake.delay_for()
             if delay:
                 time.sleep(delay)
-            self._send(*fake._next(body))
+            self._send(*fake._answer(step, body))
 
         def _send(self, status: int, answer: dict[str, Any]) -> None:
             data = json.dumps(answer).encode()

@@ -12,13 +12,14 @@ from botocore.stub import Stubber
 
 from converse.logic import ConverseInput, converse
 from converse.prompt import tool_names
-from converse.providers import BedrockProvider, ReplayProvider
+from converse.providers import BedrockProvider
 from converse.request import (
     build_request,
     check_conversation,
     supports_prompt_caching,
     validate_request,
 )
+from converse.scripted import ScriptedModel
 from converse.settings import Settings
 from shared.runtime.errors import (
     InvalidConverseRequest,
@@ -207,7 +208,7 @@ def test_bedrock_errors_become_the_names_the_state_machine_retries_or_catches(
 def test_replay_plays_back_in_order_then_runs_out(tmp_path: Path) -> None:
     path = tmp_path / "r.json"
     path.write_text(json.dumps([bedrock_reply()]))
-    replay = ReplayProvider(path)
+    replay = ScriptedModel.from_file(path)
     settings = Settings(
         MODEL_PROVIDER=f"replay:{path}", MODEL_ID="storechat.replay", STORE_FILE=sample_store_file()
     )
@@ -221,7 +222,7 @@ def test_replay_file_that_is_not_a_list_is_a_clear_error(tmp_path: Path) -> None
     path = tmp_path / "r.json"
     path.write_text('{"stopReason": "end_turn"}')
     with pytest.raises(ModelRequestRejected, match="JSON list"):
-        ReplayProvider(path)
+        ScriptedModel.from_file(path)
 
 
 def test_blank_text_blocks_are_dropped_from_the_reply() -> None:

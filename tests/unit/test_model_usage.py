@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from converse.logic import MAX_COUNTED_TOKENS, ConverseInput, ConverseOutput, converse
+from converse.scripted import ScriptedModel
 from converse.settings import Settings
 from tests.support.store import sample_store_file
 
@@ -15,18 +16,9 @@ USER = {"role": "user", "content": [{"text": "A light laptop for school?"}]}
 SETTINGS = Settings(MODEL_PROVIDER="bedrock", STORE_FILE=sample_store_file())
 
 
-class Scripted:
-    """A provider that answers every call with one reply, and keeps the requests."""
-
-    label = "scripted"
-
-    def __init__(self, reply: Any) -> None:
-        self.reply = reply
-        self.requests: list[dict[str, Any]] = []
-
-    def converse(self, request: dict[str, Any], *, timeout_s: float | None = None) -> Any:
-        self.requests.append(request)
-        return self.reply
+def scripted(reply: Any) -> ScriptedModel:
+    """A model that answers every call with ``reply``, as it is, and keeps the requests."""
+    return ScriptedModel(then=lambda request: reply)
 
 
 def reply(usage: Any, content: Any = None) -> dict[str, Any]:
@@ -37,12 +29,12 @@ def reply(usage: Any, content: Any = None) -> dict[str, Any]:
     }
 
 
-def call(provider: Scripted, **event: Any) -> ConverseOutput:
+def call(provider: ScriptedModel, **event: Any) -> ConverseOutput:
     return converse(ConverseInput(messages=[USER], **event), settings=SETTINGS, provider=provider)
 
 
 def test_a_replys_token_counts_are_what_the_call_cost() -> None:
-    out = call(Scripted(reply({"inputTokens": 900, "outputTokens": 12, "totalTokens": 912})))
+    out = call(scripted(reply({"inputTokens": 900, "outputTokens": 12, "totalTokens": 912})))
     assert out.usageKnown is True
     assert out.usage.model_dump() == {
         "inputTokens": 900,
@@ -72,7 +64,7 @@ def test_counts_that_cannot_be_believed_are_not_passed_on_and_the_call_keeps_its
     usage: Any,
 ) -> None:
     # Given a reply whose usage is negative, not a whole number, absurd or missing
-    out = call(Scripted(reply(usage)))
+    out = call(scripted(reply(usage)))
 
     # Then the reply is still the answer, but its cost is unknown: the state machine
     # counts the call at the spend reserved for it, never at these counts
@@ -83,7 +75,7 @@ def test_counts_that_cannot_be_believed_are_not_passed_on_and_the_call_keeps_its
 
 def test_a_reply_that_cannot_be_used_still_reports_what_it_cost() -> None:
     # Given a reply whose content cannot be read, with believable counts
-    out = call(Scripted(reply({"inputTokens": 700, "outputTokens": 40}, content=42)))
+    out = call(scripted(reply({"inputTokens": 700, "outputTokens": 40}, content=42)))
 
     # Then it is an unusable reply that still counts its tokens
     assert out.unusable is not None
@@ -91,13 +83,13 @@ def test_a_reply_that_cannot_be_used_still_reports_what_it_cost() -> None:
 
 
 def test_an_unusable_reply_with_unbelievable_counts_keeps_its_reservation() -> None:
-    out = call(Scripted({"output": None, "usage": {"inputTokens": -5, "outputTokens": 1}}))
+    out = call(scripted({"output": None, "usage": {"inputTokens": -5, "outputTokens": 1}}))
     assert out.unusable is not None and out.usageKnown is False
 
 
 def test_the_reply_cap_is_the_one_the_state_machine_reserved_spend_for() -> None:
     # Given a call for which the state machine reserved a reply of 300 tokens
-    provider = Scripted(reply({"inputTokens": 1, "outputTokens": 1}))
+    provider = scripted(reply({"inputTokens": 1, "outputTokens": 1}))
     call(provider, maxTokens=300)
 
     # Then the model is asked for no more than that, whatever the function's own setting

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 import statemachine
+from converse.metering import DEFAULT_STAND_IN
 from shared.config.pricing import (
     PRICE_LIST_PATH,
     USAGE_PRICE_FIELDS,
@@ -16,7 +17,6 @@ from shared.config.pricing import (
     token_prices,
 )
 from storechat.local.environment import model_token_prices, priced_model
-from storechat.offline.cache import DEFAULT_STAND_IN
 from storechat.settings import BUDGET_VARIABLE, SettingsError, read_settings
 from tests.support.store import SAMPLE_PROMPT
 

@@ -1,13 +1,13 @@
-"""Cache reads and writes counted by Bedrock's rules, per model (storechat.offline.cache)."""
+"""Cache reads and writes counted by Bedrock's rules, per model (converse.metering)."""
 
 from __future__ import annotations
 
 import pytest
 
 from converse.caching import cache_rules
+from converse.metering import PromptCache, block_tokens
 from converse.request import place_cache_points
 from shared.runtime.errors import InvalidConverseRequest
-from storechat.offline.cache import PromptCache, block_tokens
 
 POINT = {"cachePoint": {"type": "default"}}
 SONNET = "us.anthropic.claude-sonnet-4-5-20250929-v1:0"

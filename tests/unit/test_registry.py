@@ -11,11 +11,11 @@ from pydantic import ValidationError
 
 import registry
 import statemachine
+from converse.metering import DEFAULT_STAND_IN
 from converse.request import build_request
 from lookup_inventory.schema import SortBy
 from shared.catalog.categories import Category
 from shared.config.pricing import token_prices
-from storechat.offline.cache import DEFAULT_STAND_IN
 from tests.support.store import SAMPLE_PROMPT
 
 SAMPLES: dict[str, list[dict[str, Any]]] = {

@@ -1,8 +1,9 @@
-"""Prompt caching counted by Bedrock's rules, for the local stand-ins.
+"""What a Converse call would bill: token counts, and prompt caching by Bedrock's rules.
 
-Given a Converse request, :class:`PromptCache` says how many input tokens Bedrock
-would read from its cache, write to it, and bill in full, under the rules of the
-model it stands in for (``converse/prompt_cache_models.json``):
+For the local stand-ins (the offline model, the red team's obedient model, a replayed
+recording). Given a Converse request, :class:`PromptCache` says how many input tokens
+Bedrock would read from its cache, write to it, and bill in full, under the rules of
+the model it stands in for (:mod:`converse.caching`, ``prompt_cache_models.json``):
 
 * the cached prefix runs tools, then system, then messages; ``cachePoint`` blocks mark
   where it may end, and are markers, not content;
@@ -13,8 +14,9 @@ model it stands in for (``converse/prompt_cache_models.json``):
   ``ttl_seconds`` ago; a read renews it;
 * the tokens between what was read and the last checkpoint created are written.
 
-Tokens are the offline model's approximation (a quarter of the characters of each
-block's compact JSON), the same count for every model.
+Tokens are approximated (a quarter of the characters of each block's compact JSON),
+the same count for every model. :class:`UsageMeter` writes a reply's ``usage`` from
+them, as Bedrock writes it.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from converse.caching import CacheRules, cache_rules
 from shared.runtime.errors import InvalidConverseRequest
 
 DEFAULT_STAND_IN = "anthropic.claude-sonnet-4-5-20250929-v1:0"
-"""The model whose caching rules the offline model follows unless told otherwise."""
+"""The model whose caching rules the local stand-ins follow unless told otherwise."""
 
 
 def block_tokens(block: Any) -> int:
@@ -147,37 +149,43 @@ class PromptCache:
         return digests
 
 
-class CachingReplay:
-    """A replay provider whose cache figures follow the rules, as the offline model's do.
+class UsageMeter:
+    """Counts a reply's tokens; cache reads and writes follow Bedrock's rules for the
+    model the stand-in stands in for."""
 
-    A recording's input tokens (whatever it read or wrote) are split into read,
-    written and uncached in the proportions this request would have on Bedrock now.
-    """
+    def __init__(self, stand_in_for: str = DEFAULT_STAND_IN) -> None:
+        self.cache = PromptCache.standing_in_for(stand_in_for)
 
-    label = "replay"
+    def usage(self, request: dict[str, Any], content: list[dict[str, Any]]) -> dict[str, int]:
+        counted = self.cache.count(request)
+        output_tokens = sum(block_tokens(block) for block in content)
+        return {
+            "inputTokens": counted.uncached,
+            "outputTokens": output_tokens,
+            "totalTokens": counted.total + output_tokens,
+            "cacheReadInputTokens": counted.read,
+            "cacheWriteInputTokens": counted.write,
+        }
 
-    def __init__(self, inner: Any, cache: PromptCache) -> None:
-        self._inner = inner
-        self._cache = cache
-
-    def converse(
-        self, request: dict[str, Any], *, timeout_s: float | None = None
-    ) -> dict[str, Any]:
-        response: dict[str, Any] = self._inner.converse(request, timeout_s=timeout_s)
+    def split(self, request: dict[str, Any], usage: dict[str, Any]) -> dict[str, Any]:
+        """A recorded reply's ``usage`` with its input tokens (whatever it read or wrote
+        when it was recorded) split into read, written and uncached in the proportions
+        this request has under the rules now. A request with no checkpoints keeps the
+        recorded figures."""
         if not _sequence(request)[1]:
-            return response  # no checkpoints: the recording's figures stand
-        counted = self._cache.count(request)
-        usage = dict(response.get("usage") or {})
+            return usage
+        counted = self.cache.count(request)
         recorded = sum(
             int(usage.get(k, 0) or 0)
             for k in ("inputTokens", "cacheReadInputTokens", "cacheWriteInputTokens")
         )
-        if counted.total and recorded:
-            read = round(recorded * counted.read / counted.total)
-            write = round(recorded * counted.write / counted.total)
-            usage.update(
-                inputTokens=recorded - read - write,
-                cacheReadInputTokens=read,
-                cacheWriteInputTokens=write,
-            )
-        return {**response, "usage": usage}
+        if not (counted.total and recorded):
+            return usage
+        read = round(recorded * counted.read / counted.total)
+        write = round(recorded * counted.write / counted.total)
+        return {
+            **usage,
+            "inputTokens": recorded - read - write,
+            "cacheReadInputTokens": read,
+            "cacheWriteInputTokens": write,
+        }
