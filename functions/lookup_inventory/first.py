@@ -278,8 +278,13 @@ class Narrowed:
     """The follow-up's own words, searched with the words before ("only *Windows* ones")."""
 
     def holds(self, output: ToolOutput) -> bool:
-        """Whether every product the search shows says each word added: a word the search
-        before holds nothing of ("Dune" after laptops) is a question of its own."""
+        """Whether the search found what the follow-up asks, nothing of it dropped (a limit
+        none meets, "with 64 GB?", leaves the nearest to the model), and every product it
+        shows says each word added: a word the search before holds nothing of ("Dune"
+        after laptops) is a question of its own."""
+        demand = output.trace.demand
+        if demand is None or any(dropped != "keywords" for dropped in demand.relaxed):
+            return False
         said = [_bare(product.model_dump_json()) for product in output.ledger.products]
         wanted = [re.compile(rf"(?<!\w){re.escape(_bare(word))}") for word in self.added]
         return all(word.search(text) for text in said for word in wanted)

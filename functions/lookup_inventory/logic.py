@@ -28,7 +28,7 @@ the snapshot's, and the model is told the date of its prices.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -50,8 +50,9 @@ from shared.products.table import as_table
 from shared.products.weight import DEFAULT_WEIGHT_UNIT
 from shared.runtime.errors import CatalogUnavailable
 from shared.search import CatalogNotIndexedYet, SearchIndex, SearchQuery, SearchResult
-from shared.search.query import MAX_LIMIT
+from shared.search.query import MAX_LIMIT, SORTS
 from shared.tools.tool_shell import answer
+from shared.tools.tool_steps import field_words
 
 OVERFETCH = 2
 """Products read fresh per product the model may be shown: room for those dropped
@@ -79,10 +80,26 @@ SNAPSHOT_NOTE = "Prices and stock are as of pricesAsOf; the store confirms them 
 _DROPPED = {"keywords": "keywords", "price": "the price limit"}
 
 
-def relaxed_message(relaxed: Sequence[str]) -> str:
-    """What the model is told a search dropped to find anything."""
-    dropped = ", then ".join(_DROPPED.get(name, name) for name in dict.fromkeys(relaxed))
-    return f"Nothing matched all of that, so I dropped: {dropped}."
+def relaxed_message(
+    relaxed: Sequence[str], nearest: Mapping[str, float] | None = None, ranked_by: str = ""
+) -> str:
+    """What the model is told a search dropped to find anything; with ``nearest`` (the
+    limits dropped, and their values), that the products are the nearest to them, in
+    the order ``ranked_by``: "... I dropped: the limits (maxPrice 200); nearest first:
+    cheapest first."."""
+    if not nearest:
+        dropped = ", then ".join(_DROPPED.get(name, name) for name in dict.fromkeys(relaxed))
+        return f"Nothing matched all of that, so I dropped: {dropped}."
+    limits = ", ".join(f"{name} {value:g}" for name, value in nearest.items())
+    words = [_DROPPED[name] for name in dict.fromkeys(relaxed) if name == "keywords"]
+    ordered = InventoryInput.model_validate({"sortBy": ranked_by}) if ranked_by in SORTS else None
+    order = field_words(ordered, ["sortBy"]) if ordered else []
+    return (
+        f"Nothing matched all of that, so I dropped: {', then '.join([*words, 'the limits'])}"
+        f" ({limits}); these are the nearest to them"
+        + (f", {order[0]}" if order else "")
+        + ". Say so to the shopper, with how each differs."
+    )
 
 
 @dataclass
@@ -93,6 +110,9 @@ class Found:
     count: int
     exact: bool = True
     relaxed: list[str] = field(default_factory=list)
+    nearest: dict[str, float] = field(default_factory=dict)
+    """The limits dropped, when the products are the nearest to them (``SearchResult``)."""
+    ranked_by: str = ""
     understood: dict[str, Any] = field(default_factory=dict)
     ranks: dict[str, int] = field(default_factory=dict)
     """Each product's place among all the matches, for the next page's offset."""
@@ -208,6 +228,8 @@ def _search(
         count=result.count,
         exact=result.count_is_exact,
         relaxed=list(result.relaxed),
+        nearest=dict(result.nearest),
+        ranked_by=result.ranked_by,
         understood=dict(result.understood),
         unknown=list(result.unknown),
         ranks={pid: rank for rank, pid in enumerate(result.product_ids)},
@@ -338,7 +360,7 @@ def _answer(call: ToolCall, query: InventoryInput, found: Found, page: Page) -> 
     if found.understood:
         extras["understood"] = found.understood
     if found.relaxed:
-        extras["relaxed"] = relaxed_message(found.relaxed)
+        extras["relaxed"] = relaxed_message(found.relaxed, found.nearest, found.ranked_by)
     # Show as many of the best matches as fit the result budget, so that what the
     # model reads and what the ledger keeps are the same products.
     shown: list[Product] = []

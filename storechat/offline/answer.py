@@ -134,20 +134,17 @@ def product_section(
     limit: int,
     *,
     of_those: bool = False,
-    nearer: list[Product] | None = None,
     lead: str | None = None,
 ) -> list[Line]:
-    """Products that meet every constraint, best first; else none, and the nearest.
-
-    ``nearer``: the results of a search without the limits, when this one found none.
-    """
+    """Products that meet every constraint, best first; else none, and the nearest (the
+    search gives the nearest to limits none meets)."""
     sifted = sift(products, c)
     lines: list[Line] = []
     if sifted.fits:
         lines.append(Line(f"{lead}:" if lead else _heading(c, of_those)))
         lines += _numbered(rank(sifted.fits, c)[:limit], sifted.fits, c)
     else:
-        near = sift(nearer, c).near if nearer is not None else sifted.near
+        near = sifted.near
         if of_those:
             asked = [*describe(c.bounds), *(f"runs {OS_LABEL[s]}" for s in c.systems)]
             lines.append(Line(f"None of those in stock has all you asked ({', '.join(asked)})."))
@@ -297,14 +294,10 @@ def _lookup_lines(ask: Ask, lookups: list[Done]) -> list[Line]:
         elif purpose in ("search", "cheaper"):
             if dropped := _words_dropped(d):
                 lines.append(Line(f"Nothing in the catalog matched “{dropped}”, so without it:"))
-            nearest = _for(lookups, "nearest", d.call.index)
-            nearer = _products(nearest) if nearest else None
             limit = RECOMMENDED - 1 if seen else RECOMMENDED
-            lines += product_section(
-                _products(d, seen), constraints_for(d, intent), limit, nearer=nearer
-            )
+            lines += product_section(_products(d, seen), constraints_for(d, intent), limit)
         elif purpose == "shown":
-            lines += _shown_lines(ask, d, _for(lookups, "nearest", 0))
+            lines += _shown_lines(ask, d)
         elif purpose == "instead" and intent.not_carried:
             # Only the stated limits: "tablets" asked for no form or system of laptop.
             c = replace(
@@ -319,13 +312,12 @@ def _lookup_lines(ask: Ask, lookups: list[Done]) -> list[Line]:
     return lines
 
 
-def _shown_lines(ask: Ask, done: Done, nearest: Done | None) -> list[Line]:
+def _shown_lines(ask: Ask, done: Done) -> list[Line]:
     products = _products(done)
     c = constraints_for(done, ask.current)
     if ask.reference is not None and ask.reference.kind in ("one", "it"):
         return shown_one_lines(products[0] if products else None, c)
-    nearer = _products(nearest) if nearest else None
-    return product_section(products, c, RECOMMENDED, of_those=True, nearer=nearer)
+    return product_section(products, c, RECOMMENDED, of_those=True)
 
 
 def _scope_lines(intent: Intent, lookups: list[Done]) -> list[Line]:

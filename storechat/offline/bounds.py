@@ -55,7 +55,7 @@ class Measure:
     writes: Callable[[float], str]
     """An amount as an answer writes it: "16 GB RAM", "$800", "1.2 kg", "13 h battery"."""
     sort: str
-    """The ``sortBy`` that orders by it: the nearest products to a limit nothing met."""
+    """The ``sortBy`` that orders by it, best first."""
     units: Mapping[str, float]
     """How an amount writes its unit, with the factor to the measure's ("tb": 1024)."""
 

@@ -26,9 +26,9 @@ When it serves the plan's one lookup, it is that lookup's result: the model asks
 for the rest of the plan, or answers at once; otherwise it asks for its whole plan, and
 the search stays in the history as no round of its own (:mod:`storechat.offline.given`).
 
-Turn 2 (the last message carries ``toolResult`` blocks): when a lookup found
-nothing, ask once more (the nearest products without the limits nothing met, or
-the closest to a named product the store does not carry). Then recommend at most
+Turn 2 (the last message carries ``toolResult`` blocks): when a named product was
+not found or is sold out, ask once more (the closest the store has, the nearest in
+stock; the search itself gives the nearest to limits nothing met). Then recommend at most
 three products that meet every stated constraint, or say none does and offer the
 nearest with what differs; confirm a named product with its stock; compare two;
 cite each product as ``[productId]``, summarise reviews and book facts, say

@@ -3,8 +3,9 @@ for what the first did not find.
 
 Round 1 looks up what the shopper asked for: each named product by name, each kind
 of product with the stated filters and sort, the products an earlier answer showed
-by id. Round 2 looks further when round 1 found nothing: the nearest products without
-the limits nothing met, or the closest to a named product the store does not carry.
+by id. Round 2 looks further for a named product: the closest to one the store does not
+carry, the nearest in stock to one sold out. (The nearest to limits nothing met, the
+search gives itself.)
 
 The plan depends only on the conversation, so the model can plan again when the
 results come back and tell each result's :class:`Call` (its purpose) by its input.
@@ -18,7 +19,6 @@ from typing import Any, Final
 from shared.catalog.derive import sorts
 from shared.catalog.specs import YEAR
 from storechat.offline.alike import alike_input
-from storechat.offline.bounds import MEASURE_OF, MEASURES, PRICE
 from storechat.offline.intent import Intent, review_query
 from storechat.offline.messages import ToolOutcome
 from storechat.offline.names import ModelName
@@ -69,7 +69,7 @@ class Ask:
 class Call:
     """One tool call and what it is for: ``search``, ``named``, ``shown`` (products an
     earlier answer cited), ``cheaper``, ``instead`` (for a kind not carried); in round 2
-    ``closest``, ``nearest`` or ``again``; or ``reviews`` and ``book``."""
+    ``closest`` or ``again``; or ``reviews`` and ``book``."""
 
     name: str
     input: dict[str, Any]
@@ -261,21 +261,6 @@ def plan_first(ask: Ask, available: frozenset[str]) -> list[Call]:
 # -- round 2 ------------------------------------------------------------------------------------
 
 
-def _nearest_input(request: dict[str, Any]) -> dict[str, Any] | None:
-    """The same search without the limits nothing met, ordered by the first of them."""
-    limits = [k for k in request if k in MEASURE_OF]
-    if not limits:
-        return None
-    measures = [MEASURE_OF[k] for k in limits]
-    nearer = {k: v for k, v in request.items() if k not in limits and k != "sortBy"}
-    first = next((m for m in measures if m != PRICE), None)
-    if first is not None:
-        nearer["sortBy"] = MEASURES[first].sort
-    elif "maxPrice" in limits or "minPrice" in limits:
-        nearer["sortBy"] = "price" if "maxPrice" in limits else "price_desc"
-    return nearer
-
-
 def _closest_input(model: ModelName) -> dict[str, Any]:
     """A search for the products nearest a named one: its product line, else its brand."""
     line = next((w for w in model.text.split() if w.lower() in store().lines), None)
@@ -313,8 +298,8 @@ def _in_stock_instead(
 def plan_next(
     ask: Ask, done: list[Done], available: frozenset[str], later: list[ToolOutcome] | None = None
 ) -> list[Call]:
-    """Round 2: a search further for each round-1 lookup that found nothing, and for a
-    named product out of stock, the nearest in stock.
+    """Round 2: for a named product round 1 did not find, the closest the store has, and
+    for one out of stock, the nearest in stock.
 
     The loop keeps only a brief of round 1's results for the calls after round 2, so
     the lookups that did find something are asked again by id (``again``, ``index``
@@ -342,10 +327,6 @@ def plan_next(
         elif call.purpose == "named" and call.index < len(ask.intent.products):
             closest = _closest_input(ask.intent.products[call.index])
             further.append(Call(LOOKUP, closest, "closest", call.index))
-        elif call.purpose in ("search", "cheaper", "shown"):
-            nearer = _nearest_input(call.input)
-            if nearer is not None:
-                further.append(Call(LOOKUP, nearer, "nearest", call.index, call.limit))
     if web:
         # The answer after round 2 sees only a brief of round 1: the facts go again.
         further = alike

@@ -193,14 +193,36 @@ def test_a_search_with_no_match_drops_the_keywords_and_says_so(index: SearchInde
     assert "relaxed: keywords" in out["trace"]["summary"]
 
 
-def test_then_the_price_limit(index: SearchIndex) -> None:
+def test_then_the_price_limit_with_the_nearest_to_it_first(index: SearchIndex) -> None:
     out = ask(index, {"category": "COMPUTERS", "keywords": "zzqqxx", "maxPrice": 1})
     seen = told(out)
     assert seen["relaxed"] == (
-        "Nothing matched all of that, so I dropped: keywords, then the price limit."
+        "Nothing matched all of that, so I dropped: keywords, then the limits (maxPrice 1);"
+        " these are the nearest to them, cheapest first. Say so to the shopper, with how each"
+        " differs."
     )
-    assert seen["products"] and all(p["price"] > 1 for p in seen["products"])
+    prices = [p["price"] for p in seen["products"]]
+    cheapest = sorted(p["price"] for p in CATALOG if p["category"] == "COMPUTERS")
+    assert prices == cheapest[: len(prices)] and prices[0] > 1
     assert "relaxed: keywords, price" in out["trace"]["summary"]
+
+
+def test_a_spec_limit_none_meets_gives_the_nearest_in_that_spec_of_the_kind_asked(
+    index: SearchIndex,
+) -> None:
+    # "a laptop with 64 GB RAM under $600": no laptop has both; the laptops with the most
+    # RAM come first, not any product under $600 (books, before).
+    out = ask(index, {"keywords": "laptop with 64GB RAM under $600"})
+    seen = told(out)
+    assert "the limits (minRamGb 64, maxPrice 600)" in seen["relaxed"]
+    assert "most RAM first" in seen["relaxed"]
+    rams = [BY_ID[p["productId"]]["specs"]["ramGb"] for p in seen["products"]]
+    laptops = [
+        p["specs"]["ramGb"] for p in CATALOG if p["specs"].get("formFactor") in ("laptop", "2-in-1")
+    ]
+    assert rams == sorted(rams, reverse=True) and rams[0] == max(laptops) < 64
+    assert {BY_ID[p["productId"]]["category"] for p in seen["products"]} == {"COMPUTERS"}
+    assert "relaxed: price, minRamGb" in out["trace"]["summary"]
 
 
 def test_misspelt_words_are_searched_as_meant_and_the_model_and_trace_say_so(

@@ -780,17 +780,21 @@ def test_a_comparison_looks_up_both_and_names_the_deciding_spec() -> None:
     assert cited(text).count("MOB-791") == 2  # in the verdict and in its own line
 
 
-def test_nothing_within_the_limits_asks_for_the_nearest_and_says_what_differs() -> None:
-    # Given a RAM bound no laptop meets
-    near = [laptop("CMP-932", price=1999, ram=32), laptop("CMP-916", price=999, ram=16)]
-    rounds, text = converse_turn(
-        [user("laptop with 64GB RAM")], [[inventory()], [inventory(*near)]]
+def test_nothing_within_the_limits_answers_with_the_nearest_the_search_gave_and_what_differs() -> (
+    None
+):
+    # Given a RAM bound no laptop meets: the search drops it and gives the laptops with the
+    # most RAM, and says so
+    near = inventory(laptop("CMP-932", price=1999, ram=32), laptop("CMP-916", price=999, ram=16))
+    near["content"][0]["json"]["relaxed"] = (
+        "Nothing matched all of that, so I dropped: the limits (minRamGb 64); these are the"
+        " nearest to them, most RAM first."
     )
+    rounds, text = converse_turn([user("laptop with 64GB RAM")], [[near]])
 
-    # Then round 2 searches without the bound, most RAM first
-    assert inputs(rounds[0])[0]["minRamGb"] == 64
-    assert inputs(rounds[1]) == [{"category": "COMPUTERS", "keywords": "laptop", "sortBy": "ram"}]
-    # and the answer says so, offering the nearest with what differs
+    # Then one round was enough, and the answer says none meets the bound, offering the
+    # nearest with what differs
+    assert len(rounds) == 1 and inputs(rounds[0])[0]["minRamGb"] == 64
     assert text.startswith("I couldn't find any laptops with at least 64 GB RAM in stock.")
     assert "[CMP-932]: 32 GB RAM (you asked for at least 64 GB RAM)" in text
 

@@ -202,6 +202,22 @@ def test_a_search_that_finds_what_was_asked_is_handed_over(index: SearchIndex) -
     assert answer.trace is None  # the output's own trace line goes with it
 
 
+def test_a_budget_nothing_meets_hands_over_the_nearest_of_the_kind_asked(
+    index: SearchIndex,
+) -> None:
+    # "a laptop under $200": no laptop costs that little. The search hands over the
+    # cheapest laptops and says it dropped the limit, for the model to say so in one call
+    # (it handed over the cheapest books before: any product under $200).
+    (answer, handed), _ = searching(index, "Do you have a laptop under $200?")  # type: ignore[misc]
+    assert (answer.searchFirst, answer.reason) == (True, "searched")
+    told = handed.tool_result["content"][0]["json"]
+    assert "dropped: the limits (maxPrice 200)" in told["relaxed"]
+    products = handed.ledger.products
+    assert {p.category for p in products} == {"COMPUTERS"}
+    laptops = [p["price"] for p in CATALOG if p["specs"].get("formFactor") == "laptop"]
+    assert [p.price for p in products] == sorted(laptops)[: len(products)]
+
+
 @pytest.mark.parametrize("message", ["Do you sell kayaks?", "qwxzy vbnmk"])
 def test_a_search_that_found_nothing_for_the_words_is_not_handed_over(
     index: SearchIndex, message: str

@@ -340,9 +340,15 @@ def test_then_the_price_and_says_so(index: SearchIndex) -> None:
     assert search(index, category="MOBILE", maxPrice=5).relaxed == ["price"]
 
 
-def test_a_follow_up_by_id_never_relaxes(index: SearchIndex) -> None:
-    result = search(index, productIds=["CMP-001"], maxPrice=5)
-    assert result.count == 0 and result.relaxed == []
+def test_a_follow_up_by_id_relaxes_only_its_limits_with_the_nearest_first(
+    index: SearchIndex,
+) -> None:
+    # "Which of those is under $5?": none; those products, the cheapest first.
+    result = search(index, productIds=["CMP-001", "CMP-025", "CMP-023"], maxPrice=5)
+    assert result.relaxed == ["price"] and result.nearest == {"maxPrice": 5}
+    assert result.product_ids == ["CMP-025", "CMP-023", "CMP-001"]
+    # Never other products than those asked for.
+    assert search(index, productIds=["NOPE-1"], maxPrice=5).count == 0
 
 
 # --------------------------------------------------------------------------- snapshots

@@ -214,7 +214,21 @@ class _Search:
             if key in tried:
                 continue
             tried.add(key)
-            result = self._answer(plan, query.limit, list(level.relaxed))
+            relaxed = [
+                name
+                for name in level.relaxed
+                # Nothing of the words was dropped when they were all filters and kept.
+                if name != "keywords" or words.groups or not level.words_filters
+            ]
+            if plan.nearest:
+                prices = [name for name in plan.nearest if name in ("minPrice", "maxPrice")]
+                relaxed += [
+                    *(["price"] if prices else []),
+                    *(n for n in plan.nearest if n not in prices),
+                ]
+            result = self._answer(plan, query.limit, relaxed)
+            if plan.nearest:
+                result = replace(result, nearest=dict(plan.nearest))
             if result.count:
                 return result
         assert result is not None  # the first level always runs

@@ -1,9 +1,13 @@
 """From a :class:`SearchQuery` to what the engine runs: SQL filters, FTS5 text, a ranking.
 
 A search that finds nothing is asked again with less (:data:`LEVELS`): first
-without the search words, then also without the filters the words implied
-("laptop" -> laptops, "under $500", "on sale"), then without the price bounds. The result
-says what was dropped, so the model can tell the shopper.
+without the search words; then without its limits (the price and the specs' bounds,
+given or said: "under $200", "at least 64 GB RAM"), the products nearest them first (the
+cheapest, the most RAM), of the kind asked for; then without the filters the words
+implied ("laptop" -> laptops, "on sale") but with the limits; then without the price
+bounds too. The result says what was dropped, and which limits the products are nearest
+(``nearest``), so the model can tell the shopper ("nothing under $200; the nearest is
+$249").
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from typing import Any
 
 from shared.catalog.derive import includes
 from shared.catalog.specs import FORM_FACTOR
-from shared.search.query import BOUNDS, SearchQuery
+from shared.search.query import BOUNDS, SECOND_SORT, SORTS, SearchQuery
 from shared.search.schema import filter_token
 from shared.search.words import Words, fts_string, match_all, match_any, name_clause, parse
 
@@ -25,15 +29,18 @@ class Level:
     words_text: bool = True
     words_filters: bool = True
     price: bool = True
+    limits: bool = True
+    """False: no price nor spec bounds, the products nearest them first (:func:`nearest`)."""
 
 
 LEVELS: tuple[Level, ...] = (
     Level(()),
     Level(("keywords",), words_text=False),
+    Level(("keywords",), words_text=False, limits=False),
     Level(("keywords",), words_text=False, words_filters=False),
     Level(("keywords", "price"), words_text=False, words_filters=False, price=False),
 )
-NO_WORDS_LEVELS: tuple[Level, ...] = (Level(()), Level(("price",), price=False))
+NO_WORDS_LEVELS: tuple[Level, ...] = (Level(()), Level((), limits=False))
 
 
 @dataclass
@@ -51,6 +58,9 @@ class Plan:
     """Named boosts (:data:`~shared.search.intents.BOOSTS`) and their weights."""
     sort: str | None = None
     understood: dict[str, Any] = field(default_factory=dict)
+    nearest: dict[str, float] = field(default_factory=dict)
+    """The limits dropped (``maxPrice``, ``minRamGb``...) with their values, in the order
+    the products are nearest them: the first one's."""
 
     filter_words: list[str] = field(default_factory=list)
     """The selective categorical filters (category, brand) again, as FTS5 filter words:
@@ -70,10 +80,26 @@ class Plan:
         return self.match_any is not None
 
 
+def nearest(limit: str) -> str:
+    """The ``sortBy`` that puts first the products nearest a limit none of them met: for
+    ``maxPrice`` the cheapest, for ``minRamGb`` the most RAM, for ``maxWeightKg`` the
+    lightest."""
+    if limit in ("minPrice", "maxPrice"):
+        return "price" if limit == "maxPrice" else "price_desc"
+    column, op = BOUNDS[limit]
+    biggest_first = op == ">="
+    for table in (SORTS, SECOND_SORT):
+        for name, how in table.items():
+            if how == (column, biggest_first):
+                return name
+    return "price"
+
+
 def levels_for(query: SearchQuery) -> tuple[Level, ...]:
-    """How a query may relax: not at all when it names products by id."""
+    """How a query may relax: only its limits when it names products by id ("which of
+    those is under $500?": none, and the nearest first)."""
     if query.productIds:
-        return (LEVELS[0],)
+        return NO_WORDS_LEVELS
     return LEVELS if query.keywords else NO_WORDS_LEVELS
 
 
@@ -134,25 +160,34 @@ def make_plan(
     if derived and words.on_sale:
         plan.where("p.compare_at_price > p.price")
         plan.understood["onSale"] = True
-    if level.price:
-        for name, op, given, said in (
-            ("minPrice", ">=", query.minPrice, words.min_price),
-            ("maxPrice", "<=", query.maxPrice, words.max_price),
-        ):
-            value = given if given is not None else said if derived else None
-            if value is not None:
-                plan.where(f"p.price {op} ?", value)
-                if given is None:
-                    plan.understood[name] = value
+    prices: dict[str, float] = {}
+    for name, given, said in (
+        ("minPrice", query.minPrice, words.min_price),
+        ("maxPrice", query.maxPrice, words.max_price),
+    ):
+        value = given if given is not None else said if derived else None
+        if value is not None:
+            prices[name] = value
     bounds = {**(words.bounds if derived else {}), **query.bounds}
-    for name, value in sorted(bounds.items()):
-        column, op = BOUNDS[name]
-        plan.where(f"p.{column} {op} ?", value)
-        if name not in query.bounds:
-            plan.understood[name] = value
+    if not level.limits:
+        # Spec bounds first: the spec a shopper names is what the nearest are nearest in.
+        plan.nearest = {**bounds, **prices}
+    elif level.price:
+        for name, value in prices.items():
+            plan.where(f"p.price {'>=' if name == 'minPrice' else '<='} ?", value)
+            if getattr(query, name) is None:
+                plan.understood[name] = value
+    if level.limits:
+        for name, value in sorted(bounds.items()):
+            column, op = BOUNDS[name]
+            plan.where(f"p.{column} {op} ?", value)
+            if name not in query.bounds:
+                plan.understood[name] = value
     plan.sort = query.sortBy or (words.sort if derived else None)
     if plan.sort and not query.sortBy:
         plan.understood["sortBy"] = plan.sort
+    if plan.nearest and not query.sortBy:
+        plan.sort = nearest(next(iter(plan.nearest)))
     plan.boosts = dict(words.boosts)
     named = name_clause(query.productName) if query.productName else None
     groups = words.groups if level.words_text else []

@@ -115,6 +115,11 @@ class SearchResult:
     counted, those with all of them rank first)."""
     ranked_by: str = "price"
     """``relevance``, or the sort applied (``price``, ``ram``...)."""
+    nearest: dict[str, float] = field(default_factory=dict)
+    """The limits dropped to find anything (``{"maxPrice": 200.0, "minRamGb": 64.0}``),
+    in ``relaxed`` as ``price`` and their names: the products are the nearest to the
+    first of them (``ranked_by``: the cheapest, the most RAM), unless ``sortBy`` said
+    another order."""
     corrected: dict[str, str] = field(default_factory=dict)
     """Words of the keywords that matched nothing, and what they were read as instead:
     ``{"labtop": "laptop", "harrypotter": "harry potter"}``."""
