@@ -345,6 +345,10 @@ def _fresh_order(products: list[Product], ranked_by: str) -> list[Product]:
     return sorted(products, key=key)
 
 
+def _demand_words(words: Sequence[str]) -> list[str]:
+    return [word[:MAX_DEMAND_WORD_CHARS] for word in words[:MAX_DEMAND_WORDS]]
+
+
 def _describe(query: InventoryInput, asked: dict[str, str]) -> str:
     """The query in one line, each product asked for by its id (``asked``: the ids the
     model's handles and near misses named)."""
@@ -361,6 +365,10 @@ def _answer(call: ToolCall, query: InventoryInput, found: Found, page: Page) -> 
         extras["understood"] = found.understood
     if found.relaxed:
         extras["relaxed"] = relaxed_message(found.relaxed, found.nearest, found.ranked_by)
+    if found.unknown:
+        # A brand or a kind the store does not sell ("huawei", "kayaks"): what the model
+        # says the store does not carry, rather than offer what was found as it.
+        extras["notInCatalog"] = _demand_words(found.unknown)
     # Show as many of the best matches as fit the result budget, so that what the
     # model reads and what the ledger keeps are the same products.
     shown: list[Product] = []
@@ -424,7 +432,7 @@ def _answer(call: ToolCall, query: InventoryInput, found: Found, page: Page) -> 
         asked = {**asked, "productIds": ids}
     demand = None
     if found.unknown is not None:
-        unknown = [word[:MAX_DEMAND_WORD_CHARS] for word in found.unknown[:MAX_DEMAND_WORDS]]
+        unknown = _demand_words(found.unknown)
         demand = Demand(found=found.count, relaxed=list(found.relaxed), unknown=unknown)
     return call.success(
         for_model, summary, Ledger(products=records), trace_input=asked, demand=demand

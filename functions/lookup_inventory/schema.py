@@ -61,7 +61,9 @@ DESCRIPTION = (
     "id, name, brand, category, current price and stock, key specs, summary; null where a "
     "product has none; a value every product shares is given once, in 'same'), nextOffset "
     "to page on, how the keywords were read, and misspellings it corrected ('corrected'). "
-    "With no match it drops the keywords, then the price limit, and says so in 'relaxed'."
+    "With no match it drops the keywords, then the limits (the nearest to them first), and "
+    "says so in 'relaxed'; words no product has (a brand the store does not sell) are in "
+    "'notInCatalog'."
 )
 
 

@@ -247,6 +247,20 @@ def test_a_search_spelt_right_says_nothing_of_corrections(index: SearchIndex) ->
     assert "read " not in out["trace"]["summary"]
 
 
+def test_words_no_product_has_are_told_to_the_model_as_not_in_the_catalog(
+    index: SearchIndex,
+) -> None:
+    # "Huawei phone": the store sells phones, none by Huawei; the model is told so, to say
+    # the store does not carry Huawei rather than offer Samsungs as if they were
+    seen = told(ask(index, {"keywords": "Huawei phone"}))
+    assert seen["notInCatalog"] == ["huawei"]
+    assert {BY_ID[p["productId"]]["category"] for p in seen["products"]} == {"MOBILE"}
+    assert "notInCatalog" not in told(ask(index, {"keywords": "Samsung phone"}))
+    # At most ten are told, the first ten asked
+    nonsense = "zqvxw qzkvy wxqzv kqzvx vqxzk zkqxv xvzqk qkxzv wzkqv vwqzx kvxwq zqkwv"
+    assert told(ask(index, {"keywords": nonsense}))["notInCatalog"] == nonsense.split()[:10]
+
+
 def test_relaxation_is_worded_for_each_thing_dropped() -> None:
     assert (
         relaxed_message(["price"]) == "Nothing matched all of that, so I dropped: the price limit."
