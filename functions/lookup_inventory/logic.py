@@ -85,18 +85,17 @@ def relaxed_message(
 ) -> str:
     """What the model is told a search dropped to find anything; with ``nearest`` (the
     limits dropped, and their values), that the products are the nearest to them, in
-    the order ``ranked_by``: "... I dropped: the limits (maxPrice 200); nearest first:
-    cheapest first."."""
+    the order ``ranked_by`` (the result gives the limits as ``nearestTo``): "... I dropped:
+    the limits in nearestTo; these are the nearest to them, cheapest first. ..."."""
     if not nearest:
         dropped = ", then ".join(_DROPPED.get(name, name) for name in dict.fromkeys(relaxed))
         return f"Nothing matched all of that, so I dropped: {dropped}."
-    limits = ", ".join(f"{name} {value:g}" for name, value in nearest.items())
     words = [_DROPPED[name] for name in dict.fromkeys(relaxed) if name == "keywords"]
     ordered = InventoryInput.model_validate({"sortBy": ranked_by}) if ranked_by in SORTS else None
     order = field_words(ordered, ["sortBy"]) if ordered else []
     return (
         f"Nothing matched all of that, so I dropped: {', then '.join([*words, 'the limits'])}"
-        f" ({limits}); these are the nearest to them"
+        " in nearestTo; these are the nearest to them"
         + (f", {order[0]}" if order else "")
         + ". Say so to the shopper, with how each differs."
     )
@@ -365,6 +364,8 @@ def _answer(call: ToolCall, query: InventoryInput, found: Found, page: Page) -> 
         extras["understood"] = found.understood
     if found.relaxed:
         extras["relaxed"] = relaxed_message(found.relaxed, found.nearest, found.ranked_by)
+    if found.nearest:
+        extras["nearestTo"] = found.nearest
     if found.unknown:
         # A brand or a kind the store does not sell ("huawei", "kayaks"): what the model
         # says the store does not carry, rather than offer what was found as it.

@@ -9,7 +9,8 @@ shopper's words it found as many products as an answer recommends, each meeting 
 constraint that lookup states, with no filter the lookup does not state, in the order it
 asks for (ranked toward it, for an order a use leans to), searching no word that
 narrows that order; fewer only when it counted and showed every match of the lookup's
-words; or the product it names), the result is that lookup's, in round 1: the model
+words; or the product it names; or, when none meets the limits the lookup states, the
+nearest to those very limits, of its kind), the result is that lookup's, in round 1: the model
 asks only for the rest of its plan (reviews, a book's facts) with the search's
 products by id, which the loop shrinks to a brief before the answer, or answers at
 once. When it does not serve, the model asks for its whole plan as if no search had
@@ -25,6 +26,7 @@ from typing import Any, Final
 
 from shared.catalog.specs import FORM_FACTOR
 from storechat.offline.answer import RECOMMENDED, constraints_for
+from storechat.offline.bounds import MEASURE_OF
 from storechat.offline.checks import Constraints, shortfalls
 from storechat.offline.intent import Intent
 from storechat.offline.messages import ToolOutcome, content_blocks, read_rounds, text_of
@@ -130,7 +132,9 @@ def serves(ask: Ask, lookup: Call, given: ToolOutcome) -> bool:
     if given.tool_input == lookup.input or _same_fetch(given.tool_input, lookup.input):
         return True  # the lookup itself: the shopper's words as they came, or those ids
     if data.get("relaxed"):
-        return False  # a search that dropped the shopper's words or budget is no answer
+        # A search that dropped the shopper's words or budget is no answer, but for the
+        # nearest to limits none meets, which the lookup itself would be given.
+        return _nearest_as_planned(data, lookup)
     raw = [r for r in data.get("products") or [] if isinstance(r, dict)]
     named = str((data.get("understood") or {}).get("category") or "")
     products = [p for i, r in enumerate(raw) if (p := Product.parse(r, i, named)) is not None]
@@ -154,6 +158,21 @@ def serves(ask: Ask, lookup: Call, given: ToolOutcome) -> bool:
             not sort_by or _narrows_no_more(understood, request, raw, data.get("count") == len(raw))
         )
         and all(_meets(p, r, c, request) for p, r in zip(products, raw, strict=True))
+    )
+
+
+def _nearest_as_planned(data: dict[str, Any], lookup: Call) -> bool:
+    """Whether the search gave the nearest to the very limits the lookup states, of the
+    kind it asks for, and nothing more: what the lookup would be given."""
+    request = lookup.input
+    limits = {k: v for k, v in request.items() if k in MEASURE_OF}
+    understood = data.get("understood") or {}
+    return (
+        lookup.purpose == "search"
+        and bool(limits)
+        and data.get("nearestTo") == limits
+        and set(request) <= {"category", "keywords", *limits}
+        and understood.get("category", request.get("category")) == request.get("category")
     )
 
 

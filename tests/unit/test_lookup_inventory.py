@@ -197,13 +197,14 @@ def test_then_the_price_limit_with_the_nearest_to_it_first(index: SearchIndex) -
     out = ask(index, {"category": "COMPUTERS", "keywords": "zzqqxx", "maxPrice": 1})
     seen = told(out)
     assert seen["relaxed"] == (
-        "Nothing matched all of that, so I dropped: keywords, then the limits (maxPrice 1);"
+        "Nothing matched all of that, so I dropped: keywords, then the limits in nearestTo;"
         " these are the nearest to them, cheapest first. Say so to the shopper, with how each"
         " differs."
     )
     prices = [p["price"] for p in seen["products"]]
     cheapest = sorted(p["price"] for p in CATALOG if p["category"] == "COMPUTERS")
     assert prices == cheapest[: len(prices)] and prices[0] > 1
+    assert seen["nearestTo"] == {"maxPrice": 1}
     assert "relaxed: keywords, price" in out["trace"]["summary"]
 
 
@@ -214,7 +215,7 @@ def test_a_spec_limit_none_meets_gives_the_nearest_in_that_spec_of_the_kind_aske
     # RAM come first, not any product under $600 (books, before).
     out = ask(index, {"keywords": "laptop with 64GB RAM under $600"})
     seen = told(out)
-    assert "the limits (minRamGb 64, maxPrice 600)" in seen["relaxed"]
+    assert seen["nearestTo"] == {"minRamGb": 64, "maxPrice": 600}
     assert "most RAM first" in seen["relaxed"]
     rams = [BY_ID[p["productId"]]["specs"]["ramGb"] for p in seen["products"]]
     laptops = [

@@ -151,6 +151,48 @@ def test_a_budget_the_search_read_too_is_answered_in_one_call(index: SearchIndex
     assert all(BY_ID[pid]["price"] <= 600 for pid in ids)
 
 
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("Do you have a laptop under $200?", "I couldn't find any laptops under $200 in stock."),
+        ("A phone with a 300 MP camera",
+         "I couldn't find any phones with at least 300 MP camera in stock."),
+        # The search gave books for this before: any product under $700
+        ("laptops with 32 GB RAM under $700",
+         "I couldn't find any laptops with at least 32 GB RAM under $700 in stock."),
+    ],
+)  # fmt: skip
+def test_limits_none_meets_are_answered_with_the_nearest_the_search_gave_in_one_call(
+    index: SearchIndex, question: str, said: str
+) -> None:
+    # Given the search of a question whose limits no product meets: it gave the nearest
+    messages = searched_first(index, question)
+
+    # When the model gets the first request
+    reply = OfflineModel().converse(make_request(messages))
+
+    # Then it answers at once: none meets them, and the nearest with what differs
+    assert reply["stopReason"] == "end_turn"
+    text = answer_text(reply)
+    assert text.startswith(said + "\nThe nearest we have:\n1. ")
+    assert "(you asked for" in text
+    assert cited(text) and set(cited(text)) <= set(given_ids(messages))
+
+
+def test_the_nearest_to_other_limits_than_the_models_gets_its_own_search(
+    index: SearchIndex,
+) -> None:
+    # Given the search of words it read as a screen of about 11 inches (11 to 11.99),
+    # where the model reads a screen under 11 inches, and the nearest to that class
+    messages = searched_first(index, "a small laptop with a screen under 11 inches")
+
+    # When the model gets the first request, it asks for its own search
+    reply = OfflineModel().converse(make_request(messages))
+    assert [u["input"] for u in tool_uses(reply)] == [
+        {"category": "COMPUTERS", "keywords": "laptop", "maxScreenInches": 11}
+    ]
+
+
 def test_a_named_product_the_search_found_is_confirmed_in_one_call(index: SearchIndex) -> None:
     messages = searched_first(index, "How much is the ASUS Zenbook 14 OLED (UX3405)?")
 
@@ -326,11 +368,6 @@ def test_a_brand_carried_from_an_earlier_turn_gets_the_models_own_search(
 @pytest.mark.parametrize(
     ("question", "own_search"),
     [
-        # The search dropped the words to find anything: books
-        (
-            "laptops with 32 GB RAM under $700",
-            {"category": "COMPUTERS", "keywords": "laptop", "minRamGb": 32, "maxPrice": 700},
-        ),
         # "weighs" narrowed the search to one laptop of those under 1.3 kg
         (
             "I need a laptop that weighs under 1.3 kg",

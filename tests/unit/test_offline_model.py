@@ -787,9 +787,10 @@ def test_nothing_within_the_limits_answers_with_the_nearest_the_search_gave_and_
     # most RAM, and says so
     near = inventory(laptop("CMP-932", price=1999, ram=32), laptop("CMP-916", price=999, ram=16))
     near["content"][0]["json"]["relaxed"] = (
-        "Nothing matched all of that, so I dropped: the limits (minRamGb 64); these are the"
+        "Nothing matched all of that, so I dropped: the limits in nearestTo; these are the"
         " nearest to them, most RAM first."
     )
+    near["content"][0]["json"]["nearestTo"] = {"minRamGb": 64}
     rounds, text = converse_turn([user("laptop with 64GB RAM")], [[near]])
 
     # Then one round was enough, and the answer says none meets the bound, offering the

@@ -211,7 +211,8 @@ def test_a_budget_nothing_meets_hands_over_the_nearest_of_the_kind_asked(
     (answer, handed), _ = searching(index, "Do you have a laptop under $200?")  # type: ignore[misc]
     assert (answer.searchFirst, answer.reason) == (True, "searched")
     told = handed.tool_result["content"][0]["json"]
-    assert "dropped: the limits (maxPrice 200)" in told["relaxed"]
+    assert "dropped: the limits in nearestTo" in told["relaxed"]
+    assert told["nearestTo"] == {"maxPrice": 200}
     products = handed.ledger.products
     assert {p.category for p in products} == {"COMPUTERS"}
     laptops = [p["price"] for p in CATALOG if p["specs"].get("formFactor") == "laptop"]
