@@ -221,10 +221,6 @@ def _restore(done: list[Done]) -> list[Done]:
     return [d for d in restored if d.call.purpose != "again"]
 
 
-def _for(lookups: list[Done], purpose: str, index: int) -> Done | None:
-    return next((d for d in lookups if d.call.purpose == purpose and d.call.index == index), None)
-
-
 def not_understood(done: Done) -> bool:
     """Whether a search of no kind of product found nothing its words asked for: the
     search read no kind in them and had to drop them. The shopper is asked, not shown
