@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from lookup_inventory.records import SnapshotRecords, compact, full_record
@@ -50,6 +50,7 @@ from shared.products.table import as_table
 from shared.products.weight import DEFAULT_WEIGHT_UNIT
 from shared.runtime.errors import CatalogUnavailable
 from shared.search import CatalogNotIndexedYet, SearchIndex, SearchQuery, SearchResult
+from shared.search.plan import nearest as nearest_sort
 from shared.search.query import MAX_LIMIT, SORTS
 from shared.tools.tool_shell import answer
 from shared.tools.tool_steps import field_words
@@ -277,10 +278,24 @@ def _follow_up(
     fields["productIds"] = ids
     result = index.search(SearchQuery.from_input(fields, limit=len(ids)))
     ranked = [fresh[pid] for pid in result.product_ids if pid in fresh]
+    prices = {k: v for k in FRESH_FILTERS[:2] if (v := getattr(query, k)) is not None}
+    if prices and not any(_passes(p, query, result) for p in ranked):
+        # None of those within the price ("which of those is under $500?"): those, the
+        # nearest to it first, as a search gives the nearest to limits none meets.
+        order = result.ranked_by if result.nearest else nearest_sort(next(iter(prices)))
+        result = replace(
+            result,
+            relaxed=[*result.relaxed, "price"],
+            nearest={**result.nearest, **prices},
+            ranked_by=order,
+        )
     kept = _fresh_order([p for p in ranked if _passes(p, query, result)], result.ranked_by)
     found = Found(
         products=kept[page.offset :],
         count=len(kept),
+        relaxed=list(result.relaxed),
+        nearest=dict(result.nearest),
+        ranked_by=result.ranked_by,
         understood=dict(result.understood),
         ranks={str(p.get("productId")): rank for rank, p in enumerate(kept)},
         end=len(kept),

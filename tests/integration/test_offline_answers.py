@@ -219,6 +219,26 @@ def test_of_those_sorts_the_products_the_previous_answer_showed(local: LocalStor
     answered_honestly(second)
 
 
+def test_of_those_under_a_price_none_meets_offers_the_nearest_of_those(
+    local: LocalStorechat,
+) -> None:
+    # Given an answer that recommended some laptops, none of them under $100
+    first, second = ask(
+        local, "What Windows laptop would you recommend for a college student?",
+        "Any of those under $100?",
+    )  # fmt: skip
+
+    # Then the follow-up says none is, and offers the nearest of those, cheapest first,
+    # each with what differs: the catalog tool gave them nearest first, in one round
+    assert second["answer"].startswith("None of those in stock has all you asked (under $100).")
+    assert "The nearest of those:" in second["answer"]
+    assert shown(second) and set(shown(second)) <= set(shown(first))
+    prices = [p["price"] for p in second["products"]]
+    assert prices == sorted(prices) and prices[0] > 100
+    assert second["toolRounds"] == 1
+    answered_honestly(second)
+
+
 def test_the_second_one_is_the_second_product_shown(local: LocalStorechat) -> None:
     # Given an answer that recommended some phones
     first, second = ask(local, "Show me Android phones under $600", "Is the second one in stock?")

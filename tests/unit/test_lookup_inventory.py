@@ -248,6 +248,24 @@ def test_a_search_spelt_right_says_nothing_of_corrections(index: SearchIndex) ->
     assert "read " not in out["trace"]["summary"]
 
 
+def test_products_asked_by_id_none_within_the_price_come_back_nearest_to_it_first(
+    index: SearchIndex,
+) -> None:
+    # "Which of those is under $100?": none is; the model is given those, cheapest first,
+    # and told so, never other products
+    shown = ["CMP-001", "CMP-025", "CMP-023"]
+    seen = told(ask(index, {"productIds": shown, "maxPrice": 100}))
+    assert seen["nearestTo"] == {"maxPrice": 100}
+    assert "dropped: the limits in nearestTo" in seen["relaxed"]
+    assert [p["productId"] for p in seen["products"]] == sorted(
+        shown, key=lambda pid: BY_ID[pid]["price"]
+    )
+    # One of them within it: that one alone, nothing relaxed
+    within = told(ask(index, {"productIds": shown, "maxPrice": 300}))
+    assert [p["productId"] for p in within["products"]] == ["CMP-025"]
+    assert "relaxed" not in within and "nearestTo" not in within
+
+
 def test_words_no_product_has_are_told_to_the_model_as_not_in_the_catalog(
     index: SearchIndex,
 ) -> None:
