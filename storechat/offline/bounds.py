@@ -1,31 +1,23 @@
-"""The numbers a shopper states, as ``lookup_inventory``'s bounds: read, said and checked.
+"""The numbers a shopper states, as ``lookup_inventory``'s bounds: said and checked.
 
-Each measure is a spec with filter bounds (``shared.catalog.specs``), and the price:
-:data:`MEASURES` holds the tool fields it fills, which way a bare amount goes ("16GB RAM"
-is a least, "2 kg" a most, "15-inch" a size class), the product's value and how an
-answer writes it. The amounts are read as the search reads them, by each spec's
-phrases, in table order, each followed by the few ways a conversation writes it that
-a search's words do not (:data:`SAID`: "RAM: 16GB", "5000 mAh"), and then amounts with
-nothing but their unit and the price (:data:`ALONE`: "2 TB", "2 kg", "$800"); a match is
-blanked out, so "512GB SSD" is storage before a bare "GB" can be read as memory. A
-direction word before or after the amount ("at least", "under", "or more", "max")
-decides its way. A spec added to the table with a bound and a phrase is read, said
-and checked here with no edit.
+The search reads them (:mod:`shared.search.amounts`, the one reading every model's
+search shares); here each measure is a spec with filter bounds (``shared.catalog.specs``),
+and the price: :data:`MEASURES` holds the tool fields it fills, which way a bare amount
+goes ("16GB RAM" is a least, "2 kg" a most, "15-inch" a size class), the product's value
+and how an answer writes it. A spec added to the table with a bound and a phrase is
+said and checked here with no edit.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
 from shared.catalog.spec import Spec
 from shared.catalog.specs import (
-    BATTERY_HOURS,
     BATTERY_MAH,
     PRICE_SORT,
-    RAM_GB,
     SCREEN_INCHES,
     SPECS,
     STORAGE_GB,
@@ -34,7 +26,6 @@ from shared.catalog.specs import (
 from storechat.offline.money import money
 from storechat.offline.product import Product
 
-_I = re.IGNORECASE
 PRICE: Final = "price"
 """The measure of the price, which is no spec."""
 
@@ -56,8 +47,6 @@ class Measure:
     """An amount as an answer writes it: "16 GB RAM", "$800", "1.2 kg", "13 h battery"."""
     sort: str
     """The ``sortBy`` that orders by it, best first."""
-    units: Mapping[str, float]
-    """How an amount writes its unit, with the factor to the measure's ("tb": 1024)."""
 
 
 def _storage(gb: float) -> str:
@@ -91,13 +80,11 @@ def _measure(spec: Spec) -> Measure:
         lambda p: p.amount(spec),
         _WRITES.get(spec.key, lambda v: f"{v:g} {unit}"),
         spec.sort.name if spec.sort else PRICE_SORT.name,
-        spec.facet.units if spec.facet else {},
     )
 
 
 _PRICE_MEASURE: Final = Measure(
-    PRICE, PRICE, "minPrice", "maxPrice", "most", lambda p: p.price, money, PRICE_SORT.name,
-    {"k": 1000.0},
+    PRICE, PRICE, "minPrice", "maxPrice", "most", lambda p: p.price, money, PRICE_SORT.name
 )  # fmt: skip
 MEASURES: Final[dict[str, Measure]] = {
     PRICE: _PRICE_MEASURE,
@@ -105,165 +92,6 @@ MEASURES: Final[dict[str, Measure]] = {
 }
 MEASURE_OF: Final = {f: name for name, m in MEASURES.items() for f in (m.least, m.most) if f}
 """The measure each tool field bounds."""
-
-
-# -- reading them -----------------------------------------------------------------------------
-
-_N = r"(\d+(?:\.\d+)?)"
-_LEAST = (
-    r"at least|over|above|more than|greater than|bigger than|larger than|longer than|"
-    r"no less than|min(?:imum)?|from|starting at|>=?"
-)
-_MOST = (
-    r"under|below|less than|at most|max(?:imum)?|up to|no more than|not more than|within|"
-    r"lighter than|smaller than|cheaper than|for less than|<=?|budget(?: is| of)?|"
-    r"spend(?:ing)?(?: up to)?|around|about"
-)
-_BEFORE = rf"(?:\b|(?=[<>]))(?P<before>{_LEAST}|{_MOST})\s*:?\s*(?:of\s+)?"
-_AFTER = (
-    r"\s*(?P<after>\+|or (?:more|higher|bigger|larger|above|over|less|lower|smaller|under|below)"
-    r"|and (?:up|above)|max\b|min\b|tops\b)"
-)
-_LEAST_AFTER = re.compile(r"\+|more|higher|bigger|larger|above|over|up|min", _I)
-_NOT_A_UNIT = r"(?!\s*(?:gb|tb|kg|g\b|lbs?|mp|mah|inch|\"|h\b|hours?|hrs?|%|-inch|mm|cm))"
-_PRICE = rf"{_N}\s*(k\b)?{_NOT_A_UNIT}"
-_INNER = rf"(?:of\s+|:\s*)?(?:{_BEFORE.replace('P<before>', 'P<inner>')})?"
-_HOURS = r"(?:hours?|hrs?|h)\b"
-
-# The ways a conversation writes an amount beyond a search's phrases, as those are: a
-# regular expression whose first unnamed group is the number and second, when there is
-# one, its unit. SAID is read right after the spec's own phrases, ALONE once every
-# spec's are: an amount with nothing but its unit, and the price.
-SAID: Final[tuple[tuple[str, str], ...]] = (
-    (RAM_GB.key, rf"\b(?:ram|memory)\s*{_INNER}{_N}\s*gb\b"),
-    (STORAGE_GB.key, rf"\b(?:storage|ssd)\s*{_INNER}{_N}\s*(gb|tb)\b"),
-    (BATTERY_HOURS.key, rf"{_N}\s*\+?\s*{_HOURS}\s*(?:of\s+)?battery(?:\s+life)?"),
-    (
-        BATTERY_HOURS.key,
-        rf"\bbattery(?:\s+life)?\s*(?:that lasts\s+|lasting\s+)?{_INNER}{_N}\s*{_HOURS}",
-    ),
-    (BATTERY_MAH.key, rf"{_N}\s*mah\b"),
-    (SCREEN_INCHES.key, rf"\b(?:screen|display)\s*{_INNER}{_N}\s*-?\s*(?:inch(?:es)?\b|\")"),
-)
-ALONE: Final[tuple[tuple[str, str], ...]] = (
-    (STORAGE_GB.key, rf"{_N}\s*(tb)\b"),
-    # A bare GB amount: memory comes in tens of GB, storage in hundreds.
-    (STORAGE_GB.key, r"([1-9]\d{2,})\s*gb\b"),
-    (RAM_GB.key, rf"{_N}\s*gb\b"),
-    (WEIGHT_KG.key, rf"{_N}\s*(kg|kilos?|kilograms?|lbs?|pounds?|grams?|g)\b"),
-    (PRICE, rf"[$£€]\s*{_PRICE}"),
-    (PRICE, rf"{_PRICE}\s*(?:dollars?|bucks|usd)\b"),
-    # A bare number is a price only after a word that says so: "under 800", not "XPS 13".
-    (PRICE, rf"\b(?P<inner>{_LEAST}|{_MOST})\s*:?\s*(?:of\s+)?{_PRICE}(?![\w.])"),
-)
-
-
-@dataclass(frozen=True)
-class _Reading:
-    measure: Measure
-    pattern: re.Pattern[str]
-    bare: str
-    number: int
-    unit: int | None
-    """The groups of the number and its unit."""
-
-
-def _reading(name: str, said: str, bare: str | None = None) -> _Reading:
-    pattern = re.compile(rf"(?:{_BEFORE})?{said}(?:{_AFTER})?", _I)
-    named = set(pattern.groupindex.values())
-    number, *unit = (g for g in range(1, pattern.groups + 1) if g not in named)
-    measure = MEASURES[name]
-    return _Reading(measure, pattern, bare or measure.bare, number, unit[0] if unit else None)
-
-
-def _readings() -> tuple[_Reading, ...]:
-    """Each spec's phrases and then what :data:`SAID` adds for it, in table order, then
-    :data:`ALONE`."""
-    phrased = {spec.key: [(spec.key, p.pattern, p.way) for p in spec.phrases] for spec in SPECS}
-    said = [
-        reading
-        for name in MEASURES
-        for reading in (*phrased.get(name, ()), *((k, p, None) for k, p in SAID if k == name))
-    ]
-    return tuple(_reading(*reading) for reading in (*said, *((k, p, None) for k, p in ALONE)))
-
-
-_READINGS: Final = _readings()
-_RANGE = re.compile(
-    r"(?:\bbetween\s*[$£€]?|[$£€])\s*(?P<a>\d+(?:\.\d+)?)\s*(?P<ak>k\b)?\s*(?:and|-|\u2013|to)\s*"
-    r"[$£€]?\s*(?P<b>\d+(?:\.\d+)?)\s*(?P<bk>k\b)?(?!\s*(?:gb|tb|kg|mp|mah|inch|\"|h\b|hours?))",
-    _I,
-)
-
-
-def _factor(units: Mapping[str, float], unit: str) -> float | None:
-    """The factor of ``unit`` as written ("pound" for "pounds"); None for one the measure
-    does not name, which is its own unit ("kilos")."""
-    for spelling in (unit, unit.removesuffix("s"), unit + "s"):
-        if spelling in units:
-            return units[spelling]
-    return None
-
-
-def _amount(reading: _Reading, match: re.Match[str]) -> float | None:
-    """The amount in the measure's unit, or None where the words are not that measure."""
-    amount = float(match[reading.number])
-    unit = (match[reading.unit] or "").lower() if reading.unit else ""
-    if reading.measure.name == WEIGHT_KG.key:
-        if unit.startswith("g") and amount < 50:
-            return None  # "5G" is a network, not 5 grams
-        if unit.startswith(("lb", "pound")) and amount > 20:
-            return None  # "500 pounds" is money
-    factor = _factor(reading.measure.units, unit) if unit else None
-    return amount if factor is None or factor == 1 else round(amount * factor, 3)
-
-
-def _direction(match: re.Match[str], bare: str) -> str:
-    if before := match["before"] or match.groupdict().get("inner"):
-        return "least" if re.fullmatch(_LEAST, before, _I) else "most"
-    if after := match["after"]:
-        return "least" if _LEAST_AFTER.search(after) else "most"
-    return bare
-
-
-def _store(measure: Measure, amount: float, way: str, found: dict[str, float]) -> None:
-    if way == "class" and measure.least and measure.most:
-        whole = float(amount).is_integer()
-        found[measure.least] = amount if whole else round(amount - 0.05, 2)
-        found[measure.most] = amount + 0.99 if whole else round(amount + 0.05, 2)
-        return
-    field = (measure.least if way == "least" else measure.most) or measure.least or measure.most
-    if field:
-        found[field] = amount
-
-
-def bounds_in(text: str) -> dict[str, float]:
-    """The bounds ``text`` states, by tool field: ``{"minRamGb": 16, "maxPrice": 1000}``."""
-    found: dict[str, float] = {}
-
-    def price_range(m: re.Match[str]) -> str:
-        low = float(m["a"]) * (1000 if m["ak"] else 1)
-        high = float(m["b"]) * (1000 if m["bk"] else 1)
-        found["minPrice"], found["maxPrice"] = min(low, high), max(low, high)
-        return " "
-
-    text = _RANGE.sub(price_range, text, count=1)
-    for reading in _READINGS:
-
-        def take(match: re.Match[str], reading: _Reading = reading) -> str:
-            amount = _amount(reading, match)
-            if amount is None or amount <= 0:
-                return match.group()
-            if reading.measure.name == PRICE and (match["before"] or "").lower() in (
-                "around",
-                "about",
-            ):
-                amount = round(amount * 1.15, 2)  # "around $800": a little over is fine
-            _store(reading.measure, amount, _direction(match, reading.bare), found)
-            return " "
-
-        text = reading.pattern.sub(take, text)
-    return found
 
 
 # -- saying and checking them -----------------------------------------------------------------

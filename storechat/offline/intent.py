@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 from typing import Final
 
 from shared.search.languages import in_english
-from storechat.offline.bounds import bounds_in
+from shared.search.words import parse
 from storechat.offline.names import ModelName, find_models
 from storechat.offline.refer import Reference, reference_in
 from storechat.offline.scope import Kind, brand_not_carried, kind_not_carried, service_topic
@@ -312,7 +312,7 @@ def parse_text(text: str) -> Intent:
     genres = genres_in(text)
     if BOOKS not in categories and not book:
         genres = []
-    bounds = bounds_in(text.lower())
+    bounds = parse(text).limits
     carried = bool(categories or products)
     return Intent(
         categories=unique(categories),

@@ -179,18 +179,35 @@ def test_limits_none_meets_are_answered_with_the_nearest_the_search_gave_in_one_
     assert cited(text) and set(cited(text)) <= set(given_ids(messages))
 
 
-def test_the_nearest_to_other_limits_than_the_models_gets_its_own_search(
-    index: SearchIndex,
+@pytest.mark.parametrize(
+    ("question", "limits"),
+    [
+        ("a small laptop with a screen under 11 inches", {"maxScreenInches": 11}),
+        ("a small laptop with a screen under 14 inches", {"maxScreenInches": 14}),
+        ("Show me phones with a screen of at least 6.7 inches", {"minScreenInches": 6.7}),
+    ],
+)
+def test_a_direction_word_is_read_the_same_by_the_search_and_the_model(
+    index: SearchIndex, question: str, limits: dict[str, float]
 ) -> None:
-    # Given the search of words it read as a screen of about 11 inches (11 to 11.99),
-    # where the model reads a screen under 11 inches, and the nearest to that class
-    messages = searched_first(index, "a small laptop with a screen under 11 inches")
+    # Given the search of a screen size with a direction word: the search once read
+    # "under 14 inches" and "at least 6.7 inches" as a size class (14 to 14.99, 6.65 to
+    # 6.75) and the model as a most or a least, so the model had to search again
+    messages = searched_first(index, question)
+    searched = messages[-1]["content"][0]["toolResult"]["content"][0]["json"]
+    read = searched.get("nearestTo") or searched["understood"]
+    assert {k: v for k, v in read.items() if k in limits} == limits
+    assert not {"minScreenInches", "maxScreenInches"} - set(limits) & set(read)
 
-    # When the model gets the first request, it asks for its own search
+    # When the model gets the first request
     reply = OfflineModel().converse(make_request(messages))
-    assert [u["input"] for u in tool_uses(reply)] == [
-        {"category": "COMPUTERS", "keywords": "laptop", "maxScreenInches": 11}
-    ]
+
+    # Then both read the same limit, and the answer is the search's, in one call
+    assert reply["stopReason"] == "end_turn"
+    text = answer_text(reply)
+    assert cited(text) and set(cited(text)) <= set(given_ids(messages))
+    if "nearestTo" in searched:
+        assert "(you asked for" in text
 
 
 def test_a_named_product_the_search_found_is_confirmed_in_one_call(index: SearchIndex) -> None:
@@ -372,16 +389,6 @@ def test_a_brand_carried_from_an_earlier_turn_gets_the_models_own_search(
         (
             "I need a laptop that weighs under 1.3 kg",
             {"category": "COMPUTERS", "keywords": "laptop", "maxWeightKg": 1.3},
-        ),
-        # The search read "under 14 inches" as a 14-inch screen
-        (
-            "a small laptop with a screen under 14 inches",
-            {"category": "COMPUTERS", "keywords": "laptop", "maxScreenInches": 14},
-        ),
-        # The search read "at least 6.7 inches" as about 6.7
-        (
-            "Show me phones with a screen of at least 6.7 inches",
-            {"category": "MOBILE", "minScreenInches": 6.7},
         ),
     ],
 )

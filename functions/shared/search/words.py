@@ -30,9 +30,8 @@ from typing import Any
 
 from shared.catalog.categories import Category
 from shared.catalog.derive import fold, sorts
-from shared.catalog.derive import phrases as spec_phrases
-from shared.catalog.spec import Spec
 from shared.catalog.specs import FORM_FACTOR
+from shared.search.amounts import AROUND, AT_LEAST, AT_MOST, one_of, take_amounts
 from shared.search.intents import INTENTS, STOP_WORDS, Intent
 from shared.search.languages import in_english
 from shared.search.schema import split_glued
@@ -53,29 +52,19 @@ _PHRASES: dict[tuple[str, ...], Intent] = {
 _LONGEST = max(len(key) for key in _PHRASES)
 
 # ----------------------------------------------------------------- numbers in words
-# The words that give an amount its meaning ("under $500", "500 bucks"), longest first
-# where one starts another.
-AT_MOST: tuple[str, ...] = (
-    "for less than", "no more than", "not more than", "cheaper than", "less than", "under",
-    "below", "maximum", "max", "up to", "at most", "within",
-)  # fmt: skip
-AT_LEAST: tuple[str, ...] = ("more than", "at least", "starting at", "over", "above")
-AROUND: tuple[str, ...] = ("approximately", "roughly", "around", "about")
+# The words that give an amount its meaning ("under $500", "500 bucks") are
+# :mod:`shared.search.amounts`'; a price's currency words are these.
 MONEY: tuple[str, ...] = (
     "dollars", "dollar", "bucks", "usd", "euros", "euro", "eur", "pounds", "pound", "gbp", "quid",
 )  # fmt: skip
 
 
-def _one_of(phrases: tuple[str, ...]) -> str:
-    return "(?:" + "|".join(re.escape(phrase) for phrase in phrases) + ")"
-
-
 _CUR = r"(?:[$£€]\s*)"
 _AMOUNT = r"(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?![.,]?\d)\s*(k\b)?"
-_MONEY_WORD = rf"(?:\s*{_one_of(MONEY)}\b)"
+_MONEY_WORD = rf"(?:\s*{one_of(MONEY)}\b)"
 _NOT_UNIT = (
-    r"(?!\s*(?:gb|tb|mb|kg|g|lbs?|mp|mah|inch|inches|\"|hours?|hrs?|h|hz|mm|cm|w|wh|"
-    r"cores?|gen|%|-inch)\b)"
+    r"(?!\s*(?:gb|tb|mb|kg|g|grams?|lbs?|mp|megapixels?|mah|inch|inches|\"|hours?|hrs?|h|hz|"
+    r"mm|cm|w|wh|cores?|gen|pages?|years?|%|-inch)\b)"
 )
 
 
@@ -105,6 +94,13 @@ class Words:
     bounds: dict[str, float] = field(default_factory=dict)
     on_sale: bool = False
 
+    @property
+    def limits(self) -> dict[str, float]:
+        """Every amount the words put a limit on, by tool field: the spec bounds and the
+        price (``{"minRamGb": 16, "maxPrice": 1000}``)."""
+        prices = {"minPrice": self.min_price, "maxPrice": self.max_price}
+        return {**self.bounds, **{k: v for k, v in prices.items() if v is not None}}
+
 
 def _take(text: str, pattern: str, use: Callable[[re.Match[str]], None]) -> str:
     """Apply ``use`` to every match of ``pattern`` and blank the matched words out."""
@@ -130,39 +126,22 @@ def _numbers(text: str, words: Words) -> str:
     def around(m: re.Match[str]) -> None:
         words.max_price = round(_amount(m[1], m[2]) * 1.15, 2)
 
-    def spec_bound(spec: Spec, way: str) -> Callable[[re.Match[str]], None]:
-        # The number in the spec's unit (a second group is the unit written with it),
-        # as the spec's least or most, or both around a size class.
-        units = spec.facet.units if spec.facet else {}
-        least = next((b.name for b in spec.bounds if b.at_least), "")
-        most = next((b.name for b in spec.bounds if not b.at_least), "")
-
-        def use(m: re.Match[str]) -> None:
-            unit = m[2] if m.re.groups >= 2 else None
-            value = float(m[1]) * (units.get(unit, 1.0) if unit else 1.0)
-            if way == "class":
-                whole = value.is_integer()
-                words.bounds[least] = value if whole else round(value - 0.05, 2)
-                words.bounds[most] = value + 0.99 if whole else round(value + 0.05, 2)
-            else:
-                words.bounds[least if way == "least" else most] = round(value, 3)
-
-        return use
-
     steps: list[tuple[str, Callable[[re.Match[str]], None]]] = [
         (rf"\bbetween\s*{_CUR}?{_AMOUNT}\s*(?:and|-|to)\s*{_CUR}?{_AMOUNT}{_MONEY_WORD}?",
          price_range),
         (rf"{_CUR}{_AMOUNT}\s*(?:-|to)\s*{_CUR}?{_AMOUNT}", price_range),
-        (rf"\b{_one_of(AT_MOST)}\s*(?:a\s+)?{_CUR}?{_AMOUNT}{_NOT_UNIT}{_MONEY_WORD}?",
+        (rf"\bfrom\s*{_CUR}{_AMOUNT}{_NOT_UNIT}", at_least),
+        (rf"\b{one_of(AT_MOST)}\s*(?:a\s+)?{_CUR}?{_AMOUNT}{_NOT_UNIT}{_MONEY_WORD}?",
          at_most),
-        (rf"\b{_one_of(AT_LEAST)}\s*{_CUR}?{_AMOUNT}{_NOT_UNIT}{_MONEY_WORD}?", at_least),
-        (rf"(?:\b{_one_of(AROUND)}\s*|~\s*){_CUR}?{_AMOUNT}{_NOT_UNIT}{_MONEY_WORD}?",
+        (rf"\b{one_of(AT_LEAST)}\s*{_CUR}?{_AMOUNT}{_NOT_UNIT}{_MONEY_WORD}?", at_least),
+        (rf"(?:\b{one_of(AROUND)}\s*|~\s*){_CUR}?{_AMOUNT}{_NOT_UNIT}{_MONEY_WORD}?",
          around),
         (rf"{_CUR}{_AMOUNT}{_NOT_UNIT}", at_most),
         (rf"\b{_AMOUNT}{_MONEY_WORD}", at_most),
-        # Then the numbers the specs' own phrases put on them ("16GB RAM", "under 1.5 kg").
-        *((phrase.pattern, spec_bound(spec, phrase.way)) for spec, phrase in spec_phrases()),
     ]  # fmt: skip
+    # The amounts the specs' phrases put on them first ("16GB RAM", "under 1300 grams"):
+    # what is left with a number and no unit may be a price.
+    text = take_amounts(text, words.bounds)
     for pattern, use in steps:
         text = _take(text, pattern, use)
     return text

@@ -1,0 +1,63 @@
+"""The amounts in a shopper's words, read once for every model: the search's reading.
+
+The search first runs on the shopper's own words, whatever the model, so an amount it
+misreads is a wrong filter for every model: a screen "under 14 inches" read as a 14-inch
+class hides the 13-inch laptops asked for, and "under 1300 grams" read as a price gives
+laptops of any weight under $1,300.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from shared.search.words import parse
+
+
+@pytest.mark.parametrize(
+    ("words", "limits"),
+    [
+        # A direction word before or after the amount decides its way
+        ("phones with a screen of at least 6.7 inches", {"minScreenInches": 6.7}),
+        ("a laptop with a screen under 14 inches", {"maxScreenInches": 14}),
+        ("a phone with a screen of 6.1 inches or less", {"maxScreenInches": 6.1}),
+        ("laptop with a display of 16 inches or more", {"minScreenInches": 16}),
+        ("a laptop >= 16gb ram", {"minRamGb": 16}),
+        ("laptop 2 kg or less", {"maxWeightKg": 2}),
+        ("laptop with 12+ hours battery life", {"minBatteryHours": 12}),
+        # With none, the spec's own way: a size class, a least, a most
+        ("a 15-inch laptop", {"minScreenInches": 15, "maxScreenInches": 15.99}),
+        ("15.6 inch laptop", {"minScreenInches": 15.55, "maxScreenInches": 15.65}),
+        ("laptop with 16GB RAM", {"minRamGb": 16}),
+        ("laptop under 1.3 kg", {"maxWeightKg": 1.3}),
+        # The ways a conversation writes an amount that the specs' phrases do not
+        ("laptop with RAM: 32GB", {"minRamGb": 32}),
+        ("laptop with storage 1TB", {"minStorageGb": 1024}),
+        ("phone with a battery of at least 4500 mah", {"minBatteryMah": 4500}),
+        ("phone with at least 48 megapixels", {"minCameraMp": 48}),
+        # An amount with nothing but its unit: storage in hundreds of GB, memory in tens
+        ("laptop with 2 TB", {"minStorageGb": 2048}),
+        ("phone with 256 GB", {"minStorageGb": 256}),
+        ("laptop with 16 GB", {"minRamGb": 16}),
+        ("iPhone 15 with 128GB", {"minStorageGb": 128}),
+        # A weight is read before a price can take its number; a network is no weight
+        ("laptop that weighs under 1300 grams", {"maxWeightKg": 1.3}),
+        ("a phone under 200 grams", {"maxWeightKg": 0.2}),
+        ("laptop lighter than 3 lbs", {"maxWeightKg": 1.361}),
+        ("5G phone under $400", {"maxPrice": 400}),
+        # Prices, with the words that say which way
+        ("my budget is 700", {"maxPrice": 700}),
+        ("I can spend up to 1200", {"maxPrice": 1200}),
+        ("laptop from $500", {"minPrice": 500}),
+        ("laptop between 500 and 800", {"minPrice": 500, "maxPrice": 800}),
+        ("laptop around $800", {"maxPrice": 920}),
+        ("laptop no more than 1k", {"maxPrice": 1000}),
+        ("laptop with 16GB RAM and 1TB SSD under $1,500",
+         {"minRamGb": 16, "minStorageGb": 1024, "maxPrice": 1500}),
+        # A number with a unit that is no price is not one
+        ("book with at least 300 pages", {}),
+        ("XPS 13 laptop", {}),
+        ("books from 2023", {}),
+    ],
+)  # fmt: skip
+def test_the_search_reads_each_amount_with_its_way(words: str, limits: dict[str, float]) -> None:
+    assert parse(words).limits == limits
