@@ -32,6 +32,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from lookup_inventory.instead import Instead, in_stock, in_stock_instead
 from lookup_inventory.records import SnapshotRecords, compact, full_record
 from lookup_inventory.schema import MAX_OFFSET, InventoryInput, corrected_words
 from shared.api.contract import (
@@ -46,6 +47,7 @@ from shared.api.contract import (
     result_size,
 )
 from shared.products.catalog_table import STOP_RETRYING_S, CatalogSource, Product
+from shared.products.citing import cite_as
 from shared.products.table import as_table
 from shared.products.weight import DEFAULT_WEIGHT_UNIT
 from shared.runtime.errors import CatalogUnavailable
@@ -125,6 +127,8 @@ class Found:
     """Each product id asked for, as the model wrote it, with the id it names."""
     unknown: list[str] | None = None
     """A search's words and brand the catalog does not know; None for a lookup by id."""
+    instead: Instead | None = None
+    """When none of the products found is in stock: the nearest in stock to the first."""
 
 
 def run(
@@ -170,6 +174,11 @@ def _lookup(
             found = _follow_up(query, query.productIds, searched, reader, page, deadline_s)
         else:
             found = _search(query, searched, reader, page, deadline_s)
+        if not (query.inStockOnly or page.offset) and found.products:
+            first = found.products[0]
+            if not in_stock(first):
+                # The best match cannot be bought today: the nearest that can, with it.
+                found.instead = in_stock_instead(first, searched, reader, deadline_s)
     except CatalogNotIndexedYet as exc:
         return call.failure(exc.kind, BEING_INDEXED, "the catalog is being indexed")
     except CatalogUnavailable as exc:
@@ -359,6 +368,28 @@ def _fresh_order(products: list[Product], ranked_by: str) -> list[Product]:
     return sorted(products, key=key)
 
 
+def _instead(instead: Instead, named: Any, page: Page) -> tuple[dict[str, Any], str]:
+    """The products in stock offered instead, as the model reads them, and its note."""
+    rows = [
+        compact(
+            p,
+            with_category=p.get("category") != named,
+            with_summary=False,
+            weight_unit=page.weight_unit,
+        )
+        for p in instead.products
+    ]
+    pid = instead.of.get("productId")
+    cited = cite_as(pid) if isinstance(pid, str) else pid
+    if not rows:
+        return {"for": cited, "products": as_table([])}, f"Nothing like {cited} is in stock."
+    said = {"for": cited, "sharing": instead.sharing, "products": as_table(rows)}
+    return said, (
+        f"{cited} is out of stock; inStockInstead has the nearest in stock to it "
+        f"(same {instead.sharing}): offer those."
+    )
+
+
 def _demand_words(words: Sequence[str]) -> list[str]:
     return [word[:MAX_DEMAND_WORD_CHARS] for word in words[:MAX_DEMAND_WORDS]]
 
@@ -385,16 +416,21 @@ def _answer(call: ToolCall, query: InventoryInput, found: Found, page: Page) -> 
         # A brand or a kind the store does not sell ("huawei", "kayaks"): what the model
         # says the store does not carry, rather than offer what was found as it.
         extras["notInCatalog"] = _demand_words(found.unknown)
+    # The category the search named, or read in the words, is said once, not per product.
+    named = query.category or found.understood.get("category")
+    notes = list(found.notes)
+    records: list[dict[str, Any]] = []
+    if found.instead:
+        extras["inStockInstead"], note = _instead(found.instead, named, page)
+        notes.append(note)
+        records += [full_record(p) for p in found.instead.products]
+        found.remarks.append(f"{len(found.instead.products)} in stock instead")
     # Show as many of the best matches as fit the result budget, so that what the
     # model reads and what the ledger keeps are the same products.
     shown: list[Product] = []
     compacts: list[dict[str, Any]] = []
-    notes = list(found.notes)
     budget = MAX_RESULT_BYTES - 400 - result_size(extras) - result_size(notes)
-    used = kept = 0
-    records: list[dict[str, Any]] = []
-    # The category the search named, or read in the words, is said once, not per product.
-    named = query.category or found.understood.get("category")
+    used = kept = sum(result_size(r) + 2 for r in records)
     for product in found.products[: page.size]:
         item = compact(
             product,
@@ -409,7 +445,7 @@ def _answer(call: ToolCall, query: InventoryInput, found: Found, page: Page) -> 
             break
         shown.append(product)
         compacts.append(item)
-        records.append(record)
+        records.insert(len(shown) - 1, record)
     # The next page starts at the first match not shown: a fresh price order may have
     # moved one up, and one shown twice is better than one never shown.
     unseen = [found.ranks.get(str(p.get("productId")), found.end) for p in found.products]

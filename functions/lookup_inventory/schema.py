@@ -63,7 +63,8 @@ DESCRIPTION = (
     "to page on, how the keywords were read, and misspellings it corrected ('corrected'). "
     "With no match it drops the keywords, then the limits (the nearest to them first), and "
     "says so in 'relaxed'; words no product has (a brand the store does not sell) are in "
-    "'notInCatalog'."
+    "'notInCatalog'. A first product out of stock comes with the nearest in stock "
+    "('inStockInstead')."
 )
 
 

@@ -197,10 +197,14 @@ def constraints_for(done: Done, intent: Intent) -> Constraints:
     )
 
 
-def _products(done: Done, seen: set[str] | None = None) -> list[Product]:
-    """The products a lookup returned; ``seen``: ids an earlier section showed, left out."""
+def _products(done: Done, seen: set[str] | None = None, field: str = "products") -> list[Product]:
+    """The products a lookup returned; ``seen``: ids an earlier section showed, left out;
+    ``field``: ``inStockInstead`` for those it offered in stock instead."""
     data = done.outcome.data or {}
     raw = data.get("products") or []
+    if field != "products":
+        given = data.get(field)
+        raw = given.get("products") or [] if isinstance(given, dict) else []
     # The category the lookup named, or the search read in its words: left out of each.
     understood = data.get("understood")
     read = understood.get("category") if isinstance(understood, dict) else None
@@ -281,7 +285,12 @@ def _lookup_lines(ask: Ask, lookups: list[Done]) -> list[Line]:
     for d in named:
         if d.call.index < len(models):
             c = constraints_for(d, ask.current)
-            lines += named_lines(models[d.call.index], _products(d), closest.get(d.call.index), c)
+            # What the catalog tool offered in stock instead of it ("for" it), if anything
+            offered = (d.outcome.data or {}).get("inStockInstead")
+            offered = offered if isinstance(offered, dict) else {}
+            near = _products(d, field="inStockInstead") or closest.get(d.call.index)
+            sharing = str(offered.get("sharing") or ("none" if offered.get("for") else ""))
+            lines += named_lines(models[d.call.index], _products(d), near, c, sharing)
     seen: set[str] = set()
     for d in lookups:
         purpose = d.call.purpose

@@ -31,7 +31,7 @@ from storechat.offline.checks import Constraints, shortfalls
 from storechat.offline.intent import Intent
 from storechat.offline.messages import ToolOutcome, content_blocks, read_rounds, text_of
 from storechat.offline.names import matches, name_tokens
-from storechat.offline.plan import Ask, Call, Done, plan_next
+from storechat.offline.plan import Ask, Call, Done
 from storechat.offline.product import Product
 from storechat.offline.vocabulary import FORM_FACTORS, LOOKUP, OS_LABEL, USE_SORT
 
@@ -102,8 +102,6 @@ def own_turn(
         return Turn([[mine], *own], [])
     refetch = Call(LOOKUP, {"productIds": given.found_ids}, "again")
     if not own:
-        if plan_next(ask, [Done(lookup, mine)], frozenset({LOOKUP})):
-            return Turn([], rest)  # a round 2 follows (a named book sold out): it fetches them
         # The loop shrinks the search to a brief once the rest comes back: its products
         # are fetched by id in the same round, not in a round of their own.
         return Turn([], [*rest, refetch])
@@ -269,11 +267,12 @@ def _as_planned(given: ToolOutcome, lookup: Call) -> ToolOutcome:
     data = dict(given.data)
     name = lookup.input.get("productName")
     if lookup.purpose == "named" and isinstance(name, str):
-        data["products"] = [
-            r
-            for r in data.get("products") or []
-            if isinstance(r, dict) and _named(name, str(r.get("name", "")))
-        ]
+        found = [r for r in data.get("products") or [] if isinstance(r, dict)]
+        data["products"] = [r for r in found if _named(name, str(r.get("name", "")))]
+        if "inStockInstead" not in data:
+            # The others it found are what a model offers if that one is sold out.
+            others = [r for r in found if r not in data["products"]]
+            data["inStockInstead"] = {"sharing": "", "products": others}
     held = re.findall(r"\w+", str(lookup.input.get("keywords") or "").casefold())
     if isinstance(corrected := data.get("corrected"), dict):
         data["corrected"] = {k: v for k, v in corrected.items() if str(k).casefold() in held}

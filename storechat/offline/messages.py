@@ -210,6 +210,10 @@ def _outcome(
     if payload is not None and name == LOOKUP and isinstance(payload.get("products"), dict):
         # The catalog writes its products as a table; read here as one object each.
         payload = {**payload, "products": shown_products(payload["products"])}
+        instead = payload.get("inStockInstead")
+        if isinstance(instead, dict) and isinstance(instead.get("products"), dict):
+            instead = {**instead, "products": shown_products(instead["products"])}
+            payload["inStockInstead"] = instead
     if payload is None or not isinstance(payload.get(_EXPECTED_LIST[name]), list):
         return ToolOutcome(use_id, name, tool_input, None, "malformed")
     return ToolOutcome(use_id, name, tool_input, payload, None)

@@ -27,8 +27,8 @@ for the rest of the plan, or answers at once; otherwise it asks for its whole pl
 the search stays in the history as no round of its own (:mod:`storechat.offline.given`).
 
 Turn 2 (the last message carries ``toolResult`` blocks): when a named product was
-not found or is sold out, ask once more (the closest the store has, the nearest in
-stock; the search itself gives the nearest to limits nothing met). Then recommend at most
+not found, ask once more for the closest the store has (the catalog tool itself gives
+the nearest to limits nothing met, and the nearest in stock to one sold out). Then recommend at most
 three products that meet every stated constraint, or say none does and offer the
 nearest with what differs; confirm a named product with its stock; compare two;
 cite each product as ``[productId]``, summarise reviews and book facts, say
@@ -156,9 +156,7 @@ class OfflineModel:
         done = label(rounds[0], first) if rounds else []
         # Round 2: what round 1 did not find, or the given search's products once the loop
         # has shrunk them to a brief.
-        following = (
-            plan_next(ask, done, available, rounds[1] if len(rounds) > 1 else None) or turn.again
-        )
+        following = plan_next(ask, done, available) or turn.again
         if len(rounds) == 1 and following:
             lead = "" if following is turn.again else "Nothing matched all of that, so "
             return _tool_uses(following, messages, lead), "tool_use"

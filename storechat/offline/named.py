@@ -15,7 +15,6 @@ from typing import Final
 
 from shared.catalog.categories import Category
 from shared.catalog.specs import AUTHOR, GENRE
-from storechat.offline.alike import SUBJECT, alike
 from storechat.offline.bounds import money
 from storechat.offline.checks import Constraints, shortfalls
 from storechat.offline.facts import product_facts
@@ -26,6 +25,8 @@ from storechat.offline.rank import FEATURES, LOWER_IS_BETTER
 from storechat.offline.vocabulary import BOOKS
 
 CLOSEST_SHOWN: Final = 2
+SUBJECT: Final = "subject"
+"""What books in stock instead share with one that is not, when no author or genre is."""
 
 
 def stock(p: Product) -> str:
@@ -55,41 +56,43 @@ def _unmet(p: Product, c: Constraints) -> list[Line]:
     return [Line("It doesn't meet all you asked: " + "; ".join(m.says for m in missed) + ".")]
 
 
-def _in_stock_instead(model: ModelName, named: Product, closest: list[Product]) -> list[Line]:
-    others = sorted(closest, key=lambda p: (closeness(model, p.name), p.position))
-    others = [p for p in others if p.in_stock and p.product_id != named.product_id]
-    if not others:
-        return []
-    lines = [Line("The nearest we have in stock:")]
-    lines += [
-        Line(f"{n}. {card(p)}.", droppable=n > 1) for n, p in enumerate(others[:CLOSEST_SHOWN], 1)
-    ]
-    return lines
-
-
-# What the nearest books share with one out of stock, as the answer says it.
-_ALIKE_HEAD: Final = {
+# What the products in stock instead share with one that is not, as the answer says it
+# (the catalog tool's ``inStockInstead.sharing``); any other is said plainly.
+_SHARING_HEAD: Final = {
     AUTHOR.key: "The nearest we have in stock, by the same author:",
     GENRE.key: "The nearest we have in stock, in the same genre ({genre}):",
     SUBJECT: "Nothing by the same author or in the same genre is in stock; on a similar subject:",
 }
 
 
-def _alike_in_stock(named: Product, found: list[Product]) -> list[Line]:
-    near = alike(named, found)
-    if near is None:
-        return [Line("Nothing close to it is in stock right now.")]
-    head = _ALIKE_HEAD[near.shared].format(genre=named.text(GENRE.key))
-    books = near.books[:CLOSEST_SHOWN]
-    return [Line(head), *(Line(f"{n}. {card(p)}.", n > 1) for n, p in enumerate(books, 1))]
+def _in_stock_instead(
+    model: ModelName, named: Product, instead: list[Product], sharing: str
+) -> list[Line]:
+    others = [p for p in instead if p.in_stock and p.product_id != named.product_id]
+    if named.category != BOOKS or not sharing:
+        others.sort(key=lambda p: (closeness(model, p.name), p.position))
+    if not others:
+        return [Line("Nothing close to it is in stock right now.")] if sharing else []
+    head = _SHARING_HEAD.get(sharing, "The nearest we have in stock:")
+    lines = [Line(head.format(genre=named.text(GENRE.key)))]
+    lines += [
+        Line(f"{n}. {card(p)}.", droppable=n > 1) for n, p in enumerate(others[:CLOSEST_SHOWN], 1)
+    ]
+    return lines
 
 
 def named_lines(
-    model: ModelName, found: list[Product], closest: list[Product] | None, c: Constraints
+    model: ModelName,
+    found: list[Product],
+    closest: list[Product] | None,
+    c: Constraints,
+    sharing: str = "",
 ) -> list[Line]:
     """The answer about a product the shopper named: carried (with its stock) or not.
 
-    ``closest``: what a search for the nearest found, None when none was made."""
+    ``closest``: for one not carried, what a search for the nearest found, None when none
+    was made; for one out of stock, what the catalog tool offered in stock instead (None:
+    the others it found), and what they share with it (``sharing``)."""
     carried = matches(model, found)
     fitting = [p for p in carried if not shortfalls(p, c)]
     carried = fitting if len(fitting) == 1 else carried
@@ -98,10 +101,10 @@ def named_lines(
         named = card(carried[0])
         named = named if carried[0].category == BOOKS else the(named)
         lines = [Line(f"We carry {named}."), *_unmet(carried[0], c)]
-        if not carried[0].in_stock and carried[0].category == BOOKS and closest is not None:
-            lines += _alike_in_stock(carried[0], closest)
-        elif not carried[0].in_stock:
-            lines += _in_stock_instead(model, carried[0], closest or [])
+        if not carried[0].in_stock:
+            # What the tool offered in stock instead, else the others it found with it.
+            near = found if closest is None else closest
+            lines += _in_stock_instead(model, carried[0], near, sharing)
         return lines
     if carried:
         lines = [Line(f"We carry {len(carried)} models matching “{model.text}”:")]

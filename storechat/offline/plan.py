@@ -4,8 +4,8 @@ for what the first did not find.
 Round 1 looks up what the shopper asked for: each named product by name, each kind
 of product with the stated filters and sort, the products an earlier answer showed
 by id. Round 2 looks further for a named product: the closest to one the store does not
-carry, the nearest in stock to one sold out. (The nearest to limits nothing met, the
-search gives itself.)
+carry. (The nearest to limits nothing met, and the nearest in stock to one sold out,
+the catalog tool gives itself.)
 
 The plan depends only on the conversation, so the model can plan again when the
 results come back and tell each result's :class:`Call` (its purpose) by its input.
@@ -18,11 +18,9 @@ from typing import Any, Final
 
 from shared.catalog.derive import sorts
 from shared.catalog.specs import YEAR
-from storechat.offline.alike import alike_input
 from storechat.offline.intent import Intent, review_query
 from storechat.offline.messages import ToolOutcome
 from storechat.offline.names import ModelName
-from storechat.offline.product import to_number
 from storechat.offline.refer import Reference, Shown, pick
 from storechat.offline.store import store
 from storechat.offline.vocabulary import (
@@ -271,47 +269,18 @@ def _closest_input(model: ModelName) -> dict[str, Any]:
     return request
 
 
-def _in_stock_instead(
-    model: ModelName, outcome: ToolOutcome, later: list[ToolOutcome]
-) -> dict[str, Any] | None:
-    """For a named product the catalog has but not in stock: a search for the nearest
-    in stock (a book's by its author, genre and subject; else the same line, else
-    brand), None when it is in stock.
-
-    Once the loop has shrunk round 1 to a brief, its stock is no longer there: the
-    search is planned again as it was (a book's from round 2's lookup of it by id,
-    ``later``), and matched to its result by its input.
-    """
-    if model.category == BOOKS:
-        return alike_input(model, outcome, later)
-    found = [p for p in (outcome.data or {}).get("products") or [] if isinstance(p, dict)]
-    if not outcome.brief and (
-        not found or any((to_number(p.get("stock")) or 0) > 0 for p in found)
-    ):
-        return None
-    request = _closest_input(model) | {"inStockOnly": True}
-    if store().line_sizes.get(str(request.get("productName", "")).casefold()) == 1:
-        del request["productName"]  # a line of one: the nearest is the brand's
-    return request
-
-
-def plan_next(
-    ask: Ask, done: list[Done], available: frozenset[str], later: list[ToolOutcome] | None = None
-) -> list[Call]:
-    """Round 2: for a named product round 1 did not find, the closest the store has, and
-    for one out of stock, the nearest in stock.
+def plan_next(ask: Ask, done: list[Done], available: frozenset[str]) -> list[Call]:
+    """Round 2: for a named product round 1 did not find, the closest the store has.
 
     The loop keeps only a brief of round 1's results for the calls after round 2, so
     the lookups that did find something are asked again by id (``again``, ``index``
-    being their place in round 1); ``later`` is round 2's results, once it has run.
-    Reviews and book facts are not fetched twice: a round with them gets no second,
-    but for a named book out of stock, whose facts are asked again with its nearest.
+    being their place in round 1). Reviews and book facts are not fetched twice: a
+    round with them gets no second. (The nearest in stock to one sold out, the catalog
+    tool gives with it.)
     """
-    if LOOKUP not in available:
+    if LOOKUP not in available or any(d.call.purpose in ("reviews", "book") for d in done):
         return []
-    web = [(place, d.call) for place, d in enumerate(done) if d.call.purpose in ("reviews", "book")]
     further: list[Call] = []
-    alike: list[Call] = []
     again: list[Call] = []
     for place, item in enumerate(done):
         call, ids = item.call, item.outcome.found_ids
@@ -319,20 +288,9 @@ def plan_next(
             continue
         if ids:
             again.append(Call(LOOKUP, {"productIds": ids}, "again", place))
-            if call.purpose == "named" and call.index < len(ask.intent.products):
-                model = ask.intent.products[call.index]
-                if instead := _in_stock_instead(model, item.outcome, later or []):
-                    found = alike if model.category == BOOKS else further
-                    found.append(Call(LOOKUP, instead, "closest", call.index))
         elif call.purpose == "named" and call.index < len(ask.intent.products):
             closest = _closest_input(ask.intent.products[call.index])
             further.append(Call(LOOKUP, closest, "closest", call.index))
-    if web:
-        # The answer after round 2 sees only a brief of round 1: the facts go again.
-        further = alike
-        again += [Call(c.name, c.input, "again", place) for place, c in web] if alike else []
-    else:
-        further += alike
     return (further + again)[:MAX_LOOKUPS] if further else []
 
 

@@ -1,8 +1,8 @@
 """A shopper asks for a book by its title and it is out of stock (issue 21): the answer
 gives its card, says so, and offers the nearest book in stock, by the same author,
-else in the same genre, else on the same subject, found by a second catalog search
-the offline model plans from what the first said of the book. When nothing in stock
-is near, it says so; a book in stock needs no second search.
+else in the same genre, else on the same subject, which the catalog tool found with it
+(``inStockInstead``), so that no model needs a second round. When nothing in stock is
+near, it says so.
 """
 
 from __future__ import annotations
@@ -74,18 +74,15 @@ def test_the_same_authors_books_in_stock_are_offered(bundled: LocalStorechat) ->
     assert text.startswith(
         "We carry Harry Potter and the Deathly Hallows [BK-005]: out of stock right now"
     )
-    # And a second search by what the catalog said of it found J.K. Rowling's books in stock
-    (near,) = [
-        line["input"] for line in trace if line["round"] == 2 and "keywords" in line["input"]
-    ]
-    assert near["inStockOnly"] is True and "J.K. Rowling" in near["keywords"]
+    # And the catalog tool found J.K. Rowling's books in stock with it: one round
+    assert rounds(trace) == 1
     assert "The nearest we have in stock, by the same author:\n1. Harry Potter and the" in text
     offered = [pid for pid in shown if pid != "BK-005"]
     rowling = {p["productId"] for p in CATALOG if p["specs"].get("author") == "J.K. Rowling"}
     assert shown[0] == "BK-005" and len(offered) == 2 and set(offered) <= rowling - {"BK-005"}
 
 
-def test_the_book_facts_stay_in_the_answer_after_the_second_search() -> None:
+def test_the_book_facts_stay_in_the_answer_with_the_nearest_in_stock() -> None:
     # Given a book information service that answers
     with (
         canned_open_library([ServedCatalog(CATALOG, "the bundled sample")]) as open_library,
@@ -94,19 +91,19 @@ def test_the_book_facts_stay_in_the_answer_after_the_second_search() -> None:
         # When a shopper asks for the out-of-stock Harry Potter
         text, _, trace = asked(local, "Harry Potter and the Deathly Hallows in stock?")
 
-    # Then the nearest in stock are offered and the book's facts are still given: the
-    # second round asked for them again, since the answer sees only a brief of the first
+    # Then the nearest in stock are offered and the book's facts are given, all from one
+    # round: the facts are asked once
     assert "The nearest we have in stock, by the same author:" in text
     assert "“Harry Potter and the Deathly Hallows” by J.K. Rowling (2007)" in text
     assert "couldn't" not in text
-    assert [t["tool"] for t in trace].count("get_book_info") == 2
+    assert [t["tool"] for t in trace].count("get_book_info") == 1 and rounds(trace) == 1
 
 
 def test_a_book_in_stock_is_answered_in_one_round(bundled: LocalStorechat) -> None:
     # When a shopper asks for a book that is in stock
     text, shown, trace = asked(bundled, "is Circe in stock?")
 
-    # Then its card says so, nothing else is offered, and no second search was made
+    # Then its card says so, and nothing else is offered
     assert text.startswith("We carry Circe [BK-006]: in stock (27 available)")
     assert shown == ["BK-006"] and "nearest" not in text
     assert rounds(trace) == 1

@@ -108,6 +108,7 @@ def test_every_spec_bound_of_the_engine_is_a_tool_field_and_nothing_else_is_unkn
 
 def test_the_model_is_told_it_is_a_ranked_search_with_a_count_and_relaxation() -> None:
     assert "relevance" in DESCRIPTION and "count" in DESCRIPTION and "relaxed" in DESCRIPTION
+    assert "inStockInstead" in DESCRIPTION
     keywords = InventoryInput.model_fields["keywords"].description or ""
     assert "ranked, not all required" in keywords
 
@@ -278,6 +279,114 @@ def test_words_no_product_has_are_told_to_the_model_as_not_in_the_catalog(
     # At most ten are told, the first ten asked
     nonsense = "zqvxw qzkvy wxqzv kqzvx vqxzk zkqxv xvzqk qkxzv wzkqv vwqzx kvxwq zqkwv"
     assert told(ask(index, {"keywords": nonsense}))["notInCatalog"] == nonsense.split()[:10]
+
+
+def instead_of(out: dict[str, Any]) -> tuple[str, list[str]]:
+    """What the products offered in stock instead share with the one asked, and their ids."""
+    offered = told(out)["inStockInstead"]
+    return offered["sharing"], [p["productId"] for p in shown_products(offered["products"])]
+
+
+@pytest.mark.parametrize(
+    ("tool_input", "named", "sharing"),
+    [
+        # A book sold out: the same author's, in stock
+        ({"productName": "Harry Potter and the Deathly Hallows"}, "BK-005", "author"),
+        ({"keywords": "Harry Potter and the Deathly Hallows in stock?"}, "BK-005", "author"),
+        # A phone sold out: the same brand's; a laptop's: the same brand's laptops
+        ({"productName": "OnePlus Nord N30"}, "MOB-021", "brand"),
+        ({"productName": "Razer Blade 16"}, "CMP-037", "brand"),
+        # The only one of its line: the same brand's, not another brand's all-in-one
+        ({"keywords": "is the iMac in stock?"}, "CMP-014", "brand"),
+    ],
+)
+def test_a_product_found_first_and_sold_out_comes_with_the_nearest_in_stock(
+    index: SearchIndex, tool_input: dict[str, Any], named: str, sharing: str
+) -> None:
+    # Given a product the store has, out of stock
+    assert BY_ID[named]["stock"] == 0
+
+    # When the model asks for it
+    out = ask(index, tool_input)
+    seen = told(out)
+
+    # Then it is found first, and the nearest in stock come with it, in the same result
+    assert shown_ids(out)[0] == named and seen["inStockInstead"]["for"] == named
+    said, offered = instead_of(out)
+    assert said == sharing and 1 <= len(offered) <= 3
+    key = "brand" if sharing == "brand" else None
+    for pid in offered:
+        product = BY_ID[pid]
+        assert product["stock"] > 0 and pid != named
+        assert product["category"] == BY_ID[named]["category"]
+        if key:
+            assert product[key] == BY_ID[named][key]
+        else:
+            assert product["specs"][sharing] == BY_ID[named]["specs"][sharing]
+    assert f"{named} is out of stock; inStockInstead has the nearest in stock" in seen["note"]
+    # And the ledger keeps them, so that the answer may cite them
+    assert set(offered) <= {p["productId"] for p in out["ledger"]["products"]}
+
+
+def test_a_book_sold_out_with_nothing_near_in_stock_is_said_to_have_none(tmp_path: Path) -> None:
+    # Given a book sold out, and in stock only books of other authors, genres and subjects
+    def book(pid: str, author: str, genre: str, stock: int, about: str) -> dict[str, Any]:
+        return {
+            "productId": pid, "name": f"Book {pid}", "brand": "Press", "category": "BOOKS",
+            "price": 12.0, "stock": stock, "description": about,
+            "specs": {"author": author, "genre": genre},
+        }  # fmt: skip
+
+    catalog = [
+        book("B-1", "Ysolde Pennick", "Botanical verse", 0, "Quatrains on bog mosses."),
+        book("B-2", "Tom Ardern", "Travel writing", 9, "A walk across Hebridean islands."),
+    ]
+    build_index(catalog, tmp_path / "c.sqlite")
+    books = SearchIndex.open(tmp_path / "c.sqlite")
+    try:
+        seen = told(ask(books, {"productName": "Book B-1"}, Table(catalog)))
+    finally:
+        books.close()
+
+    # Then the model is told that nothing like it is in stock, never offered the other
+    assert seen["inStockInstead"] == {"for": "B-1", "products": {"columns": [], "rows": []}}
+    assert "Nothing like B-1 is in stock." in seen["note"]
+
+
+def test_nothing_is_offered_instead_of_a_product_in_stock_or_when_only_in_stock_was_asked(
+    index: SearchIndex,
+) -> None:
+    assert "inStockInstead" not in told(ask(index, {"productName": "Razer Blade 14"}))
+    sold_out_only = {"productName": "Razer Blade 16", "inStockOnly": True}
+    assert "inStockInstead" not in told(ask(index, sold_out_only))
+
+
+def test_what_is_offered_instead_is_in_stock_now_not_in_the_snapshot(index: SearchIndex) -> None:
+    # Given the Blade 14 sold out since the snapshot was built
+    table = Table(CATALOG)
+    table.records["CMP-036"]["stock"] = 0
+
+    _, offered = instead_of(ask(index, {"productName": "Razer Blade 16"}, table))
+
+    # Then it is not offered in place of the Blade 16
+    assert "CMP-036" not in offered and offered
+
+
+def test_when_the_search_for_the_nearest_in_stock_fails_what_was_found_stands(
+    index: SearchIndex,
+) -> None:
+    # Given a table that reads the product asked for, then fails
+    class FailsSecond(Table):
+        def products_by_id(self, ids: Sequence[str], *, deadline_s: float | None) -> CatalogRead:
+            if self.calls:
+                raise CatalogUnavailable("unavailable", "catalog table: InternalServerError")
+            return super().products_by_id(ids, deadline_s=deadline_s)
+
+    out = ask(index, {"productName": "Razer Blade 16"}, FailsSecond(CATALOG))
+
+    # Then the model reads the Blade 16, out of stock, and nothing offered instead
+    assert out["toolResult"]["status"] == "success"
+    assert shown_ids(out) == ["CMP-037"] and "inStockInstead" not in told(out)
 
 
 def test_relaxation_is_worded_for_each_thing_dropped() -> None:

@@ -432,31 +432,36 @@ def test_a_misreading_of_a_word_the_model_did_not_search_for_is_not_said(
     assert "shell" not in text
 
 
-def test_a_named_product_out_of_stock_gets_the_nearest_in_a_second_call(
-    index: SearchIndex,
+@pytest.mark.parametrize(
+    ("question", "named", "nearest"),
+    [
+        # The search found the Blade 14, in stock, with the Blade 16
+        ("Do you have the Razer Blade 16?", "the Razer Blade 16 (2024) [CMP-037]",
+         "The nearest we have in stock:\n1. Razer Blade 14 (2024) [CMP-036]"),
+        # The iMac alone: the catalog tool gave the nearest in stock with it
+        ("is the iMac in stock?", "the Apple iMac 24 (M3) [CMP-014]",
+         "The nearest we have in stock:\n1. Apple Mac mini (M2) [CMP-015]"),
+    ],
+)  # fmt: skip
+def test_a_named_product_out_of_stock_gets_the_nearest_in_stock_in_one_call(
+    index: SearchIndex, question: str, named: str, nearest: str
 ) -> None:
-    # Given the search of a product the store has out of stock, among others in stock
-    messages = searched_first(index, "Do you have the Razer Blade 16?")
-    assert BY_ID["CMP-037"]["stock"] == 0 and "CMP-037" in given_ids(messages)
-    model = OfflineModel()
+    # Given the search of a product the store has out of stock
+    messages = searched_first(index, question)
 
-    # When the model gets the first request, Then it looks for the nearest in stock
-    first = model.converse(make_request(messages))
-    asked = [u["input"] for u in tool_uses(first)]
-    assert {
-        "productName": "Blade",
-        "brandId": "Razer",
-        "category": "COMPUTERS",
-        "inStockOnly": True,
-    } in asked
+    # When the model gets the first request
+    reply = OfflineModel().converse(make_request(messages))
 
-    # And answers with its card and the nearest
-    final = model.converse(
-        make_request(answered(messages, first, *(lookup(index, i) for i in asked)))
-    )
-    text = answer_text(final)
-    assert text.startswith("We carry the Razer Blade 16 (2024) [CMP-037]: out of stock right now")
-    assert "The nearest we have in stock:\n1. Razer Blade 14 (2024) [CMP-036]" in text
+    # Then it answers at once: its card, out of stock, and the nearest in stock
+    assert reply["stopReason"] == "end_turn"
+    text = answer_text(reply)
+    assert text.startswith(f"We carry {named}: out of stock right now")
+    assert nearest in text
+    result = messages[-1]["content"][0]["toolResult"]["content"][0]["json"]
+    offered = [
+        p["productId"] for p in shown_products(result.get("inStockInstead", {}).get("products"))
+    ]
+    assert set(cited(text)) <= {*given_ids(messages), *offered}
 
 
 # ----------------------------------------------------------------- only what is missing

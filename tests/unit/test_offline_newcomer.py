@@ -176,25 +176,58 @@ def test_a_topic_is_searched_in_the_books() -> None:
 # ----------------------------------------------------------------- named products
 
 
+def instead(result: dict[str, Any], sharing: str, *products: dict[str, Any]) -> dict[str, Any]:
+    """A catalog result with the products the tool offers in stock instead."""
+    found = copy.deepcopy(result)
+    offered = {"for": "", "sharing": sharing, "products": list(products)}
+    found["content"][0]["json"]["inStockInstead"] = offered
+    return found
+
+
 def test_a_named_product_out_of_stock_gets_its_card_and_the_nearest_in_stock() -> None:
-    # Given the iMac, the only product of its line, out of stock
+    # Given the iMac, the only product of its line, out of stock, and the Mac mini the
+    # catalog tool offered in stock instead
     imac, mini = product("CMP-014"), product("CMP-015")
     assert imac["stock"] == 0
 
     # When a shopper asks for it
     text, asked = answer(
-        OfflineModel(),
-        "is the iMac in stock?",
-        [inventory(imac)],
-        [inventory(mini), inventory(imac)],
+        OfflineModel(), "is the iMac in stock?", [instead(inventory(imac), "brand", mini)]
     )
 
-    # Then it was looked up by name, then the brand's computers in stock
-    assert asked[0] == [{"productName": "iMac", "category": "COMPUTERS", "brandId": "Apple"}]
-    assert {"brandId": "Apple", "category": "COMPUTERS", "inStockOnly": True} in asked[1]
+    # Then it was looked up by name, once
+    assert asked == [[{"productName": "iMac", "category": "COMPUTERS", "brandId": "Apple"}]]
     # And the answer says it is out of stock, and offers the nearest in stock
     assert text.startswith("We carry the Apple iMac 24 (M3) [CMP-014]: out of stock right now")
     assert "The nearest we have in stock:\n1. Apple Mac mini (M2) [CMP-015]" in text
+
+
+@pytest.mark.parametrize(
+    ("sharing", "offered", "head"),
+    [
+        ("author", "BK-001", "The nearest we have in stock, by the same author:"),
+        ("genre", "BK-020", "The nearest we have in stock, in the same genre (Fantasy):"),
+        (
+            "subject",
+            "BK-012",
+            "Nothing by the same author or in the same genre is in stock; on a similar subject:",
+        ),
+    ],
+)
+def test_a_book_out_of_stock_is_offered_what_the_tool_found_with_what_it_shares(
+    sharing: str, offered: str, head: str
+) -> None:
+    hallows = product("BK-005")
+
+    text, asked = answer(
+        OfflineModel(),
+        "Harry Potter and the Deathly Hallows in stock?",
+        [instead(inventory(hallows), sharing, product(offered)), failure("down")],
+    )
+
+    assert len(asked) == 1
+    assert text.startswith("We carry Harry Potter and the Deathly Hallows [BK-005]: out of stock")
+    assert f"{head}\n1. {product(offered)['name']} [{offered}]" in text
 
 
 @pytest.mark.parametrize(
@@ -220,31 +253,21 @@ def test_a_name_with_its_part_number_in_brackets_is_found_whole(
     assert "don't carry" not in text
 
 
-def test_a_book_out_of_stock_whose_nearest_search_failed_is_not_said_to_have_none() -> None:
-    # Given the last Harry Potter out of stock, and a catalog that fails on the search
-    # for the nearest books
+def test_a_book_out_of_stock_with_nothing_offered_instead_is_not_said_to_have_none() -> None:
+    # Given the last Harry Potter out of stock, and a result with nothing in stock
+    # instead (the catalog tool's search for it failed, or found none)
     hallows = product("BK-005")
-    offline = failure("The catalog is unavailable.", "unavailable")
 
     # When a shopper asks for it
     text, asked = answer(
         OfflineModel(),
         "Harry Potter and the Deathly Hallows in stock?",
-        [inventory(hallows), offline],
-        [offline, inventory(hallows), offline],
+        [inventory(hallows), failure("down")],
     )
 
-    # Then the second round searched in-stock books by its author and genre
-    assert asked[1][0] == {
-        "category": "BOOKS",
-        "keywords": "J.K. Rowling Fantasy",
-        "inStockOnly": True,
-        "limit": 8,
-    }
-    # And the answer gives its card and says the catalog could not be checked, never
-    # that nothing close is in stock
+    # Then the answer gives its card in one round, and never says nothing close is in stock
+    assert len(asked) == 1
     assert text.startswith("We carry Harry Potter and the Deathly Hallows [BK-005]: out of stock")
-    assert "I couldn't check the catalog (it is failing)" in text
     assert "Nothing close" not in text and "nearest" not in text
 
 
