@@ -281,6 +281,19 @@ def test_words_no_product_has_are_told_to_the_model_as_not_in_the_catalog(
     assert told(ask(index, {"keywords": nonsense}))["notInCatalog"] == nonsense.split()[:10]
 
 
+@pytest.mark.parametrize(
+    "words", ["is the iMac in stock?", "Is the Galaxy S24 available?", "How much does it cost?"]
+)
+def test_asking_whether_a_product_is_in_stock_is_no_word_the_store_lacks(
+    index: SearchIndex, words: str
+) -> None:
+    # "stock" was told to the model as a word no product has: "we don't carry stock"
+    seen = told(ask(index, {"keywords": words}))
+    assert "notInCatalog" not in seen
+    searched = seen.get("understood", {}).get("searched", [])
+    assert not {"stock", "available", "does", "doe"} & set(searched)
+
+
 def instead_of(out: dict[str, Any]) -> tuple[str, list[str]]:
     """What the products offered in stock instead share with the one asked, and their ids."""
     offered = told(out)["inStockInstead"]

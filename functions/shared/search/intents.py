@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from shared.catalog.categories import Category
-from shared.catalog.derive import folded, includes, kinds
+from shared.catalog.derive import fold, folded, includes, kinds
 
 # Named ranking boosts: SQL over the ``products`` row ``p``, each in [0, 1]. Most have
 # a step where a shopper's usual bar is met (16 GB for editing, 1.4 kg for "light",
@@ -225,6 +225,9 @@ _STOP_WORDS = """
     recommend recommendation suggest suggestion option options
     least most less more than under over below above around about up between max min
     maximum minimum price priced cost costs costing dollar buck money spend
+    stock stocked available availability
 """
-STOP_WORDS = frozenset(_STOP_WORDS.split())
-"""Words that say nothing about the product (compared after :func:`~words.fold`)."""
+STOP_WORDS = frozenset(w for word in _STOP_WORDS.split() for w in (word, fold(word)))
+"""Words that say nothing about the product, as written and folded ("does" is "doe"
+folded): a word is compared after :func:`~words.fold`. Whether a product is in stock
+is its record's to say, never a word to search ("is the iMac in stock?")."""
