@@ -80,7 +80,12 @@ BEING_INDEXED = (
 UNREAD_NOTE = "Some of the asked products could not be read right now (notRead); ask again."
 UNCHECKED_NOTE = "Some matches could not be checked in time and are left out; ask again for more."
 SNAPSHOT_NOTE = "Prices and stock are as of pricesAsOf; the store confirms them at checkout."
-_DROPPED = {"keywords": "keywords", "price": "the price limit"}
+_DROPPED = {
+    "keywords": "keywords",
+    "price": "the price limit",
+    "productName": "the whole productName (no product is named so; these have the most of its "
+    "words: say the one asked is not carried, and offer these as the closest)",
+}
 
 
 def relaxed_message(
@@ -93,7 +98,7 @@ def relaxed_message(
     if not nearest:
         dropped = ", then ".join(_DROPPED.get(name, name) for name in dict.fromkeys(relaxed))
         return f"Nothing matched all of that, so I dropped: {dropped}."
-    words = [_DROPPED[name] for name in dict.fromkeys(relaxed) if name == "keywords"]
+    words = [_DROPPED[n] for n in dict.fromkeys(relaxed) if n in ("productName", "keywords")]
     ordered = InventoryInput.model_validate({"sortBy": ranked_by}) if ranked_by in SORTS else None
     order = field_words(ordered, ["sortBy"]) if ordered else []
     return (

@@ -402,6 +402,21 @@ def test_when_the_search_for_the_nearest_in_stock_fails_what_was_found_stands(
     assert shown_ids(out) == ["CMP-037"] and "inStockInstead" not in told(out)
 
 
+def test_a_name_no_product_has_gives_those_with_the_most_of_its_words_and_says_so(
+    index: SearchIndex,
+) -> None:
+    # Given a store with the Galaxy S24s and no S23
+    # When the model asks for the S23 by name
+    seen = told(ask(index, {"productName": "Galaxy S23", "category": "MOBILE"}))
+
+    # Then it gets the Galaxies, told the S23 is not carried and these are the closest
+    assert seen["count"] > 0 and seen["products"]
+    assert all("Galaxy" in BY_ID[p["productId"]]["name"] for p in seen["products"])
+    assert "the whole productName" in seen["relaxed"] and "not carried" in seen["relaxed"]
+    # But a name none of whose words any product has gives nothing, not any product
+    assert told(ask(index, {"productName": "Zqvx Wrtp"}))["count"] == 0
+
+
 def test_relaxation_is_worded_for_each_thing_dropped() -> None:
     assert (
         relaxed_message(["price"]) == "Nothing matched all of that, so I dropped: the price limit."

@@ -176,6 +176,8 @@ class _Search:
             assert query.keywords is not None  # only keywords have plain words
             words = parse(respell(query.keywords, corrected), explicit)
         result = self._relaxed(query, words)
+        if not result.count and query.productName:
+            result = self._named_loosely(query, explicit) or result
         unmet = [word for word in unknown if word not in corrected]
         brand = (query.brandId or "").strip()
         if brand and not any(brand.casefold() in known for known in self.index.brands):
@@ -184,6 +186,17 @@ class _Search:
 
     def corrections(self, query: SearchQuery, words: Words) -> dict[str, str]:
         return self._reading(query, words)[1]
+
+    def _named_loosely(self, query: SearchQuery, explicit: dict[str, Any]) -> SearchResult | None:
+        """No product has every word of ``productName`` ("Galaxy S23" where the store has
+        the S24): those with the most of them, with the other fields kept, as the closest
+        the store has; None when none has any of them ("Dune" in a store without it)."""
+        keywords = " ".join(w for w in (query.productName, query.keywords) if w)
+        loose = replace(query, productName=None, keywords=keywords)
+        result = self._relaxed(loose, parse(keywords, explicit))
+        if not result.count or "keywords" in result.relaxed:
+            return None
+        return replace(result, relaxed=["productName", *result.relaxed])
 
     def _reading(self, query: SearchQuery, words: Words) -> tuple[list[str], dict[str, str]]:
         """The plain words that are none of the index's, and what those it can read as
