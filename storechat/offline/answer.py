@@ -269,12 +269,6 @@ def corrections_line(lookups: list[Done]) -> Line | None:
 def _lookup_lines(ask: Ask, lookups: list[Done]) -> list[Line]:
     intent, lines = ask.intent, []
     named = [d for d in lookups if d.call.purpose == "named"]
-    # A search further whose words matched nothing (the tool dropped them) found nothing near.
-    closest = {
-        d.call.index: [] if _keywords_dropped(d) else _products(d)
-        for d in lookups
-        if d.call.purpose == "closest"
-    }
     models = intent.products
     pair = [
         matches(models[d.call.index], _products(d))[:1] for d in named if d.call.index < len(models)
@@ -288,7 +282,7 @@ def _lookup_lines(ask: Ask, lookups: list[Done]) -> list[Line]:
             # What the catalog tool offered in stock instead of it ("for" it), if anything
             offered = (d.outcome.data or {}).get("inStockInstead")
             offered = offered if isinstance(offered, dict) else {}
-            near = _products(d, field="inStockInstead") or closest.get(d.call.index)
+            near = _products(d, field="inStockInstead") if offered.get("products") else None
             sharing = str(offered.get("sharing") or ("none" if offered.get("for") else ""))
             lines += named_lines(models[d.call.index], _products(d), near, c, sharing)
     seen: set[str] = set()

@@ -26,9 +26,9 @@ When it serves the plan's one lookup, it is that lookup's result: the model asks
 for the rest of the plan, or answers at once; otherwise it asks for its whole plan, and
 the search stays in the history as no round of its own (:mod:`storechat.offline.given`).
 
-Turn 2 (the last message carries ``toolResult`` blocks): when a named product was
-not found, ask once more for the closest the store has (the catalog tool itself gives
-the nearest to limits nothing met, and the nearest in stock to one sold out). Then recommend at most
+Turn 2 (the last message carries ``toolResult`` blocks): the catalog tool has given
+the closest to a product not carried, the nearest to limits nothing met and the nearest
+in stock to one sold out, so there is no second round of its own. Recommend at most
 three products that meet every stated constraint, or say none does and offer the
 nearest with what differs; confirm a named product with its stock; compare two;
 cite each product as ``[productId]``, summarise reviews and book facts, say
@@ -76,7 +76,7 @@ from storechat.offline.messages import (
     tool_names,
     user_texts,
 )
-from storechat.offline.plan import Ask, Call, label, plan_first, plan_next, preamble
+from storechat.offline.plan import Ask, Call, label, plan_first, preamble
 from storechat.offline.policies import asks_policies, policy_answer, policy_call
 from storechat.offline.refer import shown_in
 from storechat.offline.replies import (
@@ -154,14 +154,12 @@ class OfflineModel:
             return [{"text": about_store}], "end_turn"
         rounds = turn.rounds
         done = label(rounds[0], first) if rounds else []
-        # Round 2: what round 1 did not find, or the given search's products once the loop
-        # has shrunk them to a brief.
-        following = plan_next(ask, done, available) or turn.again
-        if len(rounds) == 1 and following:
-            lead = "" if following is turn.again else "Nothing matched all of that, so "
-            return _tool_uses(following, messages, lead), "tool_use"
+        # Round 2 only fetches the given search's products again, once the loop has shrunk
+        # them to a brief: the catalog tool gives the closest and the nearest in stock itself.
+        if len(rounds) == 1 and turn.again:
+            return _tool_uses(turn.again, messages), "tool_use"
         if len(rounds) > 1:
-            done += label(rounds[1], following)
+            done += label(rounds[1], turn.again)
             done += [d for extra in rounds[2:] for d in label(extra, [])]
         return [{"text": compose_answer(ask, done)}], "end_turn"
 
@@ -192,12 +190,9 @@ class OfflineModel:
         return None
 
 
-def _tool_uses(
-    calls: list[Call], messages: list[dict[str, Any]], lead: str = ""
-) -> list[dict[str, Any]]:
+def _tool_uses(calls: list[Call], messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     round_number = sum(1 for m in messages if isinstance(m, dict) and m.get("role") == "assistant")
-    text = preamble(calls)
-    content: list[dict[str, Any]] = [{"text": lead + text[0].lower() + text[1:] if lead else text}]
+    content: list[dict[str, Any]] = [{"text": preamble(calls)}]
     for index, call in enumerate(calls):
         tool_use_id = f"{OWN_TOOL_USE}{round_number + 1}_{index}"
         content.append(

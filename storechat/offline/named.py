@@ -84,15 +84,15 @@ def _in_stock_instead(
 def named_lines(
     model: ModelName,
     found: list[Product],
-    closest: list[Product] | None,
+    instead: list[Product] | None,
     c: Constraints,
     sharing: str = "",
 ) -> list[Line]:
-    """The answer about a product the shopper named: carried (with its stock) or not.
+    """The answer about a product the shopper named: carried (with its stock) or not
+    (with the closest the catalog tool found by its name).
 
-    ``closest``: for one not carried, what a search for the nearest found, None when none
-    was made; for one out of stock, what the catalog tool offered in stock instead (None:
-    the others it found), and what they share with it (``sharing``)."""
+    ``instead``: for one out of stock, what the catalog tool offered in stock instead
+    (None: the others it found), and what they share with it (``sharing``)."""
     carried = matches(model, found)
     fitting = [p for p in carried if not shortfalls(p, c)]
     carried = fitting if len(fitting) == 1 else carried
@@ -103,7 +103,7 @@ def named_lines(
         lines = [Line(f"We carry {named}."), *_unmet(carried[0], c)]
         if not carried[0].in_stock:
             # What the tool offered in stock instead, else the others it found with it.
-            near = found if closest is None else closest
+            near = found if instead is None else instead
             lines += _in_stock_instead(model, carried[0], near, sharing)
         return lines
     if carried:
@@ -113,7 +113,7 @@ def named_lines(
         ]
         return lines
     lines = [Line(f"Sorry, we don't carry {the(model.full_name)}.")]
-    others = sorted(closest or found, key=lambda p: (closeness(model, p.name), p.position))
+    others = sorted(found, key=lambda p: (closeness(model, p.name), p.position))
     others = [p for p in others if p.in_stock][:CLOSEST_SHOWN]
     if others:
         lines.append(Line("The closest we have:"))

@@ -1,11 +1,10 @@
-"""The tool calls a question needs: all of them in one round, and a second round only
-for what the first did not find.
+"""The tool calls a question needs: all of them in one round.
 
-Round 1 looks up what the shopper asked for: each named product by name, each kind
-of product with the stated filters and sort, the products an earlier answer showed
-by id. Round 2 looks further for a named product: the closest to one the store does not
-carry. (The nearest to limits nothing met, and the nearest in stock to one sold out,
-the catalog tool gives itself.)
+It looks up what the shopper asked for: each named product by name, each kind of
+product with the stated filters and sort, the products an earlier answer showed by id.
+What the first round does not find the catalog tool answers itself, in the same
+result: the closest by name to a product the store does not carry, the nearest to
+limits nothing meets, the nearest in stock to one sold out.
 
 The plan depends only on the conversation, so the model can plan again when the
 results come back and tell each result's :class:`Call` (its purpose) by its input.
@@ -28,7 +27,6 @@ from storechat.offline.vocabulary import (
     BOOKS,
     COMPUTERS,
     LOOKUP,
-    MOBILE,
     OS_CATEGORY,
     REVERSED,
     REVIEWS,
@@ -66,8 +64,8 @@ class Ask:
 @dataclass(frozen=True)
 class Call:
     """One tool call and what it is for: ``search``, ``named``, ``shown`` (products an
-    earlier answer cited), ``cheaper``, ``instead`` (for a kind not carried); in round 2
-    ``closest`` or ``again``; or ``reviews`` and ``book``."""
+    earlier answer cited), ``cheaper``, ``instead`` (for a kind not carried), ``again``
+    (a given search's products fetched again by id); or ``reviews`` and ``book``."""
 
     name: str
     input: dict[str, Any]
@@ -254,44 +252,6 @@ def plan_first(ask: Ask, available: frozenset[str]) -> list[Call]:
     if intent.book_query and BOOK_INFO in available:
         calls.append(Call(BOOK_INFO, {"query": intent.book_query}, "book"))
     return calls
-
-
-# -- round 2 ------------------------------------------------------------------------------------
-
-
-def _closest_input(model: ModelName) -> dict[str, Any]:
-    """A search for the products nearest a named one: its product line, else its brand."""
-    line = next((w for w in model.text.split() if w.lower() in store().lines), None)
-    request: dict[str, Any] = {"productName": line} if line else {}
-    if model.brand:
-        request["brandId"] = model.brand
-    request["category"] = model.category if model.category in (COMPUTERS, MOBILE) else COMPUTERS
-    return request
-
-
-def plan_next(ask: Ask, done: list[Done], available: frozenset[str]) -> list[Call]:
-    """Round 2: for a named product round 1 did not find, the closest the store has.
-
-    The loop keeps only a brief of round 1's results for the calls after round 2, so
-    the lookups that did find something are asked again by id (``again``, ``index``
-    being their place in round 1). Reviews and book facts are not fetched twice: a
-    round with them gets no second. (The nearest in stock to one sold out, the catalog
-    tool gives with it.)
-    """
-    if LOOKUP not in available or any(d.call.purpose in ("reviews", "book") for d in done):
-        return []
-    further: list[Call] = []
-    again: list[Call] = []
-    for place, item in enumerate(done):
-        call, ids = item.call, item.outcome.found_ids
-        if item.outcome.data is None or call.name != LOOKUP:
-            continue
-        if ids:
-            again.append(Call(LOOKUP, {"productIds": ids}, "again", place))
-        elif call.purpose == "named" and call.index < len(ask.intent.products):
-            closest = _closest_input(ask.intent.products[call.index])
-            further.append(Call(LOOKUP, closest, "closest", call.index))
-    return (further + again)[:MAX_LOOKUPS] if further else []
 
 
 def label(outcomes: list[ToolOutcome], calls: list[Call]) -> list[Done]:

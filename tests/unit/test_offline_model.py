@@ -751,16 +751,27 @@ def test_a_named_product_is_the_answer_with_its_stock() -> None:
     assert "in stock (10 available), $799" in text
 
 
+def closest_by_name(*products: dict[str, Any]) -> dict[str, Any]:
+    """The catalog tool's answer to a ``productName`` no product has: those with the most
+    of its words, told as the closest."""
+    found = inventory(*products)
+    found["content"][0]["json"]["relaxed"] = (
+        "Nothing matched all of that, so I dropped: the whole productName (no product is "
+        "named so; these have the most of its words: say the one asked is not carried, and "
+        "offer these as the closest)."
+    )
+    return found
+
+
 def test_a_named_product_not_carried_is_said_so_and_the_closest_is_offered() -> None:
-    # Given a model the catalog does not have
+    # Given a model the catalog does not have, and the closest by name the tool gave
     rounds, text = converse_turn(
-        [user("Do you have the iPhone 14?")], [[inventory()], [inventory(*IPHONES)]]
+        [user("Do you have the iPhone 14?")], [[closest_by_name(*IPHONES)]]
     )
 
-    # Then a second round searches its product line, and the nearest model leads
-    assert inputs(rounds[1]) == [
-        {"productName": "iPhone", "brandId": "Apple", "category": "MOBILE"}
-    ]
+    # Then one round was enough: it was looked up by name, said not carried, and the
+    # nearest model leads
+    assert len(rounds) == 1 and inputs(rounds[0])[0]["productName"] == "iPhone 14"
     assert text.startswith("Sorry, we don't carry the Apple iPhone 14.")
     assert cited(text) == ["MOB-715", "MOB-716"]
 
@@ -800,17 +811,16 @@ def test_nothing_within_the_limits_answers_with_the_nearest_the_search_gave_and_
     assert "[CMP-932]: 32 GB RAM (you asked for at least 64 GB RAM)" in text
 
 
-def test_a_round_shrunk_to_a_brief_is_fetched_again_for_the_answer() -> None:
-    # Given a comparison whose second phone is not carried: its line is searched in a
-    # second round, after which the loop keeps only a brief of the first
+def test_a_comparison_with_a_phone_not_carried_is_answered_in_one_round() -> None:
+    # Given a comparison whose second phone is not carried, and the closest the tool gave
     galaxy = phone("MOB-724", "Samsung Galaxy S24", price=799)
     rounds, text = converse_turn(
         [user("Compare the Galaxy S24 and the iPhone 14")],
-        [[inventory(galaxy), inventory()], [inventory(*IPHONES), inventory(galaxy)]],
+        [[inventory(galaxy), closest_by_name(*IPHONES)]],
     )
 
-    # Then round 2 fetches the phone round 1 found again, by id, and the answer has both
-    assert inputs(rounds[1])[1] == {"productIds": ["MOB-724"]}
+    # Then the answer has both from the one round
+    assert len(rounds) == 1
     assert "We carry the Samsung Galaxy S24 [MOB-724]" in text
     assert "Sorry, we don't carry the Apple iPhone 14." in text
 
