@@ -61,3 +61,26 @@ from shared.search.words import parse
 )  # fmt: skip
 def test_the_search_reads_each_amount_with_its_way(words: str, limits: dict[str, float]) -> None:
     assert parse(words).limits == limits
+
+
+@pytest.mark.parametrize(
+    ("words", "limits"),
+    [
+        # German, French and Spanish write a thousand with a dot or a space, and a decimal
+        # with a comma
+        ("Ich brauche einen Laptop, der weniger als 1,3 kg wiegt und höchstens 1.200 Dollar "
+         "kostet.", {"maxWeightKg": 1.3, "maxPrice": 1200}),
+        ("Je cherche un ordinateur portable pour jouer à moins de 1 000 dollars.",
+         {"maxPrice": 1000}),
+        ("un portable à moins de 1 200 €", {"maxPrice": 1200}),
+        # A space between numbers that are not money stays one
+        ("Busco un iPhone 15 128 GB por menos de 900 dólares",
+         {"minStorageGb": 128, "maxPrice": 900}),
+        # And in English a comma is a thousand, a dot a decimal
+        ("laptop under $1,300 and 1.5 kg", {"maxPrice": 1300, "maxWeightKg": 1.5}),
+    ],
+)  # fmt: skip
+def test_numbers_are_read_as_the_shoppers_language_writes_them(
+    words: str, limits: dict[str, float]
+) -> None:
+    assert parse(words).limits == limits

@@ -57,9 +57,26 @@ _ELIDED = re.compile(r"(?<![\w'])(l|d|qu|j)'(?=[^\W\d_])", re.IGNORECASE)
 _ELISIONS = {"l": "the ", "d": "of ", "qu": "that ", "j": "i "}
 
 
+# Numbers as German, Spanish and French write them: "1.200" and "1 000" are a thousand
+# two hundred and a thousand, "1,3" is one point three. Read so only in a text with words
+# of those languages: in English "1.200" is 1.2 and "1,300" a thousand three hundred.
+_THOUSANDS = re.compile(
+    r"(?<![\d.,])\d{1,3}(?:\.\d{3})+(?![\d,]|\.\d)"
+    # A space between groups only before money: "1 000 dollars", never "iPhone 15 128 GB".
+    r"|(?<![\d.,])\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?=\s*(?:[€$£]|(?:euros?|dollars?|usd|eur)\b))",
+    re.IGNORECASE,
+)
+_DECIMAL_COMMA = re.compile(r"(?<![\d.,])(\d+),(\d{1,2})(?![\d,])")
+
+
 def in_english(text: str) -> str:
-    """``text`` with the German, Spanish and French words of the table in English."""
+    """``text`` with the German, Spanish and French words of the table in English, and,
+    where it had any, their numbers as English writes them."""
     pattern, table, nouns, capitalised = _pattern()
     text = nouns.sub(lambda m: capitalised[m[1]], text)
     text = _ELIDED.sub(lambda m: _ELISIONS[m[1].lower()], text)
-    return pattern.sub(lambda m: table[m[0].lower()], unicodedata.normalize("NFC", text))
+    text, foreign = pattern.subn(lambda m: table[m[0].lower()], unicodedata.normalize("NFC", text))
+    if foreign:
+        text = _THOUSANDS.sub(lambda m: re.sub(r"\D", "", m[0]), text)
+        text = _DECIMAL_COMMA.sub(r"\1.\2", text)
+    return text
