@@ -141,3 +141,10 @@ def in_stock(product: Product) -> bool:
     """Whether the record says ``product`` can be bought now."""
     stock = product.get("stock")
     return isinstance(stock, int | float) and not isinstance(stock, bool) and stock > 0
+
+
+def sold_out(product: Product) -> bool:
+    """Whether the record says ``product`` cannot be bought now: a stock of none, not a
+    stock the store does not track."""
+    stock = product.get("stock")
+    return isinstance(stock, int | float) and not isinstance(stock, bool) and stock <= 0

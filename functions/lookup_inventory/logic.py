@@ -32,7 +32,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from lookup_inventory.instead import Instead, in_stock, in_stock_instead
+from lookup_inventory.instead import Instead, in_stock_instead, sold_out
 from lookup_inventory.records import SnapshotRecords, compact, full_record
 from lookup_inventory.schema import MAX_OFFSET, InventoryInput, corrected_words
 from shared.api.contract import (
@@ -133,7 +133,7 @@ class Found:
     unknown: list[str] | None = None
     """A search's words and brand the catalog does not know; None for a lookup by id."""
     instead: Instead | None = None
-    """When none of the products found is in stock: the nearest in stock to the first."""
+    """When the product found first is sold out: the nearest in stock to it."""
 
 
 def run(
@@ -181,7 +181,7 @@ def _lookup(
             found = _search(query, searched, reader, page, deadline_s)
         if not (query.inStockOnly or page.offset) and found.products:
             first = found.products[0]
-            if not in_stock(first):
+            if sold_out(first):
                 # The best match cannot be bought today: the nearest that can, with it.
                 found.instead = in_stock_instead(first, searched, reader, deadline_s)
     except CatalogNotIndexedYet as exc:

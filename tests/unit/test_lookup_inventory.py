@@ -372,6 +372,10 @@ def test_nothing_is_offered_instead_of_a_product_in_stock_or_when_only_in_stock_
     assert "inStockInstead" not in told(ask(index, {"productName": "Razer Blade 14"}))
     sold_out_only = {"productName": "Razer Blade 16", "inStockOnly": True}
     assert "inStockInstead" not in told(ask(index, sold_out_only))
+    # Nor for a product whose stock the store does not track: it is not sold out
+    untracked = Table(CATALOG)
+    del untracked.records["CMP-037"]["stock"]
+    assert "inStockInstead" not in told(ask(index, {"productName": "Razer Blade 16"}, untracked))
 
 
 def test_what_is_offered_instead_is_in_stock_now_not_in_the_snapshot(index: SearchIndex) -> None:
