@@ -1,4 +1,4 @@
-"""The only two places where storechat reaches inside moto. Both are pinned to moto 5.2.5.
+"""The only three places where storechat reaches inside moto. All are pinned to moto 5.2.5.
 
 1. ``moto.stepfunctions.parser.asl.jsonata.jsonata._eval_jsonata`` is a stub in
    moto (upstream it calls a JVM). We evaluate with jsonata-python and register
@@ -11,6 +11,12 @@
 2. ``moto.awslambda_simple.models.LambdaSimpleBackend.invoke`` always answers
    "OK" in moto. We call the project's handler in-process instead, and report
    an exception the way Lambda does (``FunctionError: Unhandled``).
+3. ``moto.stepfunctions.parser.backend.execution_worker.ExecutionWorker._get_evaluation_entrypoint``
+   parses the state machine's definition again for every execution: the ANTLR parser,
+   in pure Python, took about half of a turn's time in the local loop. We parse each
+   definition once and run every execution of it on that program. The program holds
+   no state of an execution (each keeps its own ``Environment``); moto's Map already
+   runs its concurrent items on the same states.
 
 Two more internals are used, never patched: :func:`bulk_put_items` writes large
 synthetic catalogs straight into moto's DynamoDB backend, and :func:`forget_finished`
@@ -24,6 +30,7 @@ moves, so a moto upgrade cannot silently turn the local loop into a no-op.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import random
@@ -31,7 +38,7 @@ import re
 import threading
 import uuid
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 import moto
 from jsonata import Jsonata
@@ -40,8 +47,11 @@ from jsonata.utils import Utils
 from moto.awslambda_simple import models as lambda_simple
 from moto.core.model_instances import reset_model_data
 from moto.stepfunctions.parser import utils as sfn_utils
+from moto.stepfunctions.parser.asl.component.eval_component import EvalComponent
 from moto.stepfunctions.parser.asl.component.intrinsic import jsonata as moto_intrinsics
 from moto.stepfunctions.parser.asl.jsonata import jsonata as moto_jsonata
+from moto.stepfunctions.parser.asl.parse.asl_parser import AmazonStateLanguageParser
+from moto.stepfunctions.parser.backend.execution_worker import ExecutionWorker
 
 MOTO_VERSION = "5.2.5"
 
@@ -235,8 +245,28 @@ def _invoke(
         return json.dumps({"errorType": "Runtime.MarshalError", "errorMessage": str(exc)}).encode()
 
 
+# --- 3. One parse per definition -----------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=8)
+def parsed(definition: str) -> EvalComponent:
+    """The program of a state machine ``definition``, parsed the first time it runs.
+
+    A few definitions live at once (a generation of the local system's, a test's own); a
+    definition that does not parse raises each time, as moto's own parse does."""
+    return AmazonStateLanguageParser.parse(definition)[0]
+
+
+MOTOS_ENTRYPOINT: Final = ExecutionWorker._get_evaluation_entrypoint
+"""moto's own, which parses on every call: kept for the test that watches the patch point."""
+
+
+def _entrypoint(self: ExecutionWorker) -> EvalComponent:
+    return parsed(self._evaluation_details.state_machine_details.definition)
+
+
 def install(invoker: Invoker) -> None:
-    """Apply both patches and route Lambda invocations to ``invoker(name, payload)``."""
+    """Apply the patches and route Lambda invocations to ``invoker(name, payload)``."""
     global _invoker
     if moto.__version__ != MOTO_VERSION:
         raise RuntimeError(
@@ -246,6 +276,7 @@ def install(invoker: Invoker) -> None:
         _invoker = invoker
         moto_jsonata._eval_jsonata = evaluate
         lambda_simple.LambdaSimpleBackend.invoke = _invoke  # type: ignore[method-assign]
+        ExecutionWorker._get_evaluation_entrypoint = _entrypoint  # type: ignore[method-assign]
 
 
 # --- Forgetting finished work -------------------------------------------------------------

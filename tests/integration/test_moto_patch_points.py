@@ -1,10 +1,14 @@
-"""Fails loudly if moto moves either of the two internal points the local runner patches."""
+"""Fails loudly if moto moves any of the internal points the local runner patches."""
 
 from __future__ import annotations
 
 import inspect
+import json
+from types import SimpleNamespace
+from typing import Any
 
 import moto
+import pytest
 
 from storechat.local import moto_patches
 
@@ -75,3 +79,36 @@ def test_what_moto_keeps_of_finished_work_is_where_forget_finished_drops_it() ->
     assert "TMP_THREADS.append(" in inspect.getsource(execution_worker), (
         "moto's execution worker no longer records its thread in TMP_THREADS"
     )
+
+
+def test_an_execution_gets_its_program_where_we_parse_each_definition_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from moto.stepfunctions.parser.backend.execution_worker import ExecutionWorker
+
+    assert "self._get_evaluation_entrypoint()" in inspect.getsource(
+        ExecutionWorker._execution_logic
+    ), "moto's execution worker no longer asks _get_evaluation_entrypoint for its program"
+    assert "AmazonStateLanguageParser.parse(" in inspect.getsource(moto_patches.MOTOS_ENTRYPOINT)
+
+    parses: list[str] = []
+    parse = moto_patches.AmazonStateLanguageParser.parse
+
+    def counted(definition: str) -> Any:
+        parses.append(definition)
+        return parse(definition)
+
+    monkeypatch.setattr(moto_patches.AmazonStateLanguageParser, "parse", staticmethod(counted))
+    moto_patches.parsed.cache_clear()
+
+    def worker(definition: str) -> Any:
+        details = SimpleNamespace(state_machine_details=SimpleNamespace(definition=definition))
+        return SimpleNamespace(_evaluation_details=details)
+
+    one = json.dumps({"StartAt": "A", "States": {"A": {"Type": "Pass", "End": True}}})
+    other = json.dumps({"StartAt": "B", "States": {"B": {"Type": "Succeed"}}})
+    first = moto_patches._entrypoint(worker(one))
+    assert moto_patches._entrypoint(worker(one)) is first
+    assert moto_patches._entrypoint(worker(other)) is not first
+    assert parses == [one, other]
+    moto_patches.parsed.cache_clear()
