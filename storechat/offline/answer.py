@@ -21,7 +21,7 @@ from storechat.offline.named import compare_lines, named_lines, shown_one_lines
 from storechat.offline.names import matches
 from storechat.offline.notes import Line, book_line, failure_line, fit, reviews_line
 from storechat.offline.plan import Ask, Done
-from storechat.offline.product import Product
+from storechat.offline.product import Listed
 from storechat.offline.rank import rank
 from storechat.offline.replies import ASK_REPLY, GREETING, service_line
 from storechat.offline.vocabulary import (
@@ -96,7 +96,7 @@ def _relax(c: Constraints) -> str:
     return f"Try {joined}."
 
 
-def _numbered(ranked: list[Product], fits: list[Product], c: Constraints) -> list[Line]:
+def _numbered(ranked: list[Listed], fits: list[Listed], c: Constraints) -> list[Line]:
     return [
         Line(
             f"{n}. {p.name} [{p.product_id}]: {highlights(p, fits, c)}{', '.join(facts_of(p, c))}.",
@@ -106,7 +106,7 @@ def _numbered(ranked: list[Product], fits: list[Product], c: Constraints) -> lis
     ]
 
 
-def _nearest(near: list[tuple[Product, list[Miss]]], c: Constraints, head: str) -> list[Line]:
+def _nearest(near: list[tuple[Listed, list[Miss]]], c: Constraints, head: str) -> list[Line]:
     lines = [Line(head)]
     for n, (p, missed) in enumerate(near[:NEAREST_SHOWN], start=1):
         # What differs first; the price stays the first amount after the citation.
@@ -129,7 +129,7 @@ def _heading(c: Constraints, of_those: bool) -> str:
 
 
 def product_section(
-    products: list[Product],
+    products: list[Listed],
     c: Constraints,
     limit: int,
     *,
@@ -197,7 +197,7 @@ def constraints_for(done: Done, intent: Intent) -> Constraints:
     )
 
 
-def _products(done: Done, seen: set[str] | None = None, field: str = "products") -> list[Product]:
+def _products(done: Done, seen: set[str] | None = None, field: str = "products") -> list[Listed]:
     """The products a lookup returned; ``seen``: ids an earlier section showed, left out;
     ``field``: ``inStockInstead`` for those it offered in stock instead."""
     data = done.outcome.data or {}
@@ -209,7 +209,7 @@ def _products(done: Done, seen: set[str] | None = None, field: str = "products")
     understood = data.get("understood")
     read = understood.get("category") if isinstance(understood, dict) else None
     category = str(done.call.input.get("category") or read or "")
-    parsed = (Product.parse(item, position, category) for position, item in enumerate(raw))
+    parsed = (Listed.parse(item, position, category) for position, item in enumerate(raw))
     products = [p for p in parsed if p is not None and p.product_id not in (seen or ())]
     if seen is not None:
         seen.update(p.product_id for p in products)

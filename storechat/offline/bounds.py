@@ -24,7 +24,7 @@ from shared.catalog.specs import (
     WEIGHT_KG,
 )
 from storechat.offline.money import money
-from storechat.offline.product import Product
+from storechat.offline.product import Listed
 
 PRICE: Final = "price"
 """The measure of the price, which is no spec."""
@@ -42,7 +42,7 @@ class Measure:
     """The tool fields for its lower and upper bound."""
     bare: str
     """Which way an amount with no direction word goes: "least", "most" or "class"."""
-    value: Callable[[Product], float | None]
+    value: Callable[[Listed], float | None]
     writes: Callable[[float], str]
     """An amount as an answer writes it: "16 GB RAM", "$800", "1.2 kg", "13 h battery"."""
     sort: str
@@ -128,7 +128,7 @@ class Miss:
     or :data:`PRICE`), the operating system's spec key (``OS.key``), "brand" or "form"."""
 
 
-def misses(product: Product, bounds: dict[str, float]) -> list[Miss]:
+def misses(product: Listed, bounds: dict[str, float]) -> list[Miss]:
     """Every measure of ``bounds`` that ``product`` does not meet, said with the limit.
 
     The limit follows "not", "at least" or "under", words that keep the fact check

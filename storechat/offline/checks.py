@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from shared.catalog.specs import FORM_FACTOR, OS
 from storechat.offline.bounds import Miss, misses
-from storechat.offline.product import Product
+from storechat.offline.product import Listed
 from storechat.offline.vocabulary import BOOKS, FORM_FACTORS, OS_LABEL
 
 NEAREST_SHOWN = 2
@@ -39,7 +39,7 @@ class Constraints:
         return self.bounds.get("maxPrice")
 
 
-def runs(system: str, product: Product) -> bool:
+def runs(system: str, product: Listed) -> bool:
     value = product.text(OS.key).lower().replace(" ", "")
     if system == "macos":
         return "macos" in value or "osx" in value
@@ -48,11 +48,11 @@ def runs(system: str, product: Product) -> bool:
     return system in value
 
 
-def _system(product: Product) -> str:
+def _system(product: Listed) -> str:
     return next((label for s, label in OS_LABEL.items() if runs(s, product)), "another system")
 
 
-def shortfalls(product: Product, c: Constraints) -> list[Miss]:
+def shortfalls(product: Listed, c: Constraints) -> list[Miss]:
     """Each stated constraint ``product`` breaks, said as the answer says it."""
     found: list[Miss] = []
     if c.brand and c.brand.casefold() not in product.brand.casefold():
@@ -75,14 +75,14 @@ def shortfalls(product: Product, c: Constraints) -> list[Miss]:
 
 @dataclass(frozen=True)
 class Sifted:
-    fits: list[Product]
-    out_of_stock: list[Product]
+    fits: list[Listed]
+    out_of_stock: list[Listed]
     wrong_os: int
-    near: list[tuple[Product, list[Miss]]]
+    near: list[tuple[Listed, list[Miss]]]
     """In-stock products that break a constraint, nearest first."""
 
 
-def sift(products: list[Product], c: Constraints) -> Sifted:
+def sift(products: list[Listed], c: Constraints) -> Sifted:
     fits, out, near = [], [], []
     wrong_os = 0
     for product in products:

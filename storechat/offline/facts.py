@@ -25,7 +25,7 @@ from shared.catalog.specs import (
 )
 from storechat.offline.bounds import MEASURE_OF, MEASURES, PRICE, money
 from storechat.offline.checks import Constraints
-from storechat.offline.product import Product, portable
+from storechat.offline.product import Listed, portable
 from storechat.offline.rank import FEATURES, LOWER_IS_BETTER, SORT_FEATURE, sort_feature
 from storechat.offline.vocabulary import BOOKS, COMPUTERS, MOBILE, REVERSED
 
@@ -59,7 +59,7 @@ _WEIGHTS: Final = ((WEIGHT_KG.key, "kg"), ("weightLb", "lb"), ("weightG", "g"), 
 """The keys a result gives a weight under, in the store's unit (``shared.products.weight``)."""
 
 
-def _weight_fact(p: Product) -> str | None:
+def _weight_fact(p: Listed) -> str | None:
     if not portable(p):
         return None
     for key, unit in _WEIGHTS:
@@ -68,7 +68,7 @@ def _weight_fact(p: Product) -> str | None:
     return None
 
 
-def _battery_fact(p: Product) -> str | None:
+def _battery_fact(p: Listed) -> str | None:
     if (hours := p.spec(BATTERY_HOURS.key)) is not None:
         return f"{hours:g} h battery"
     if (mah := p.spec(BATTERY_MAH.key)) is not None:
@@ -76,13 +76,13 @@ def _battery_fact(p: Product) -> str | None:
     return None
 
 
-def _measured(spec: Spec) -> Callable[[Product], str | None]:
+def _measured(spec: Spec) -> Callable[[Listed], str | None]:
     """The product's value of ``spec`` as the answer writes an amount of it."""
     writes = MEASURES[spec.key].writes
     return lambda p: writes(value) if (value := p.spec(spec.key)) is not None else None
 
 
-_FACT_MAKERS: Final[dict[str, Callable[[Product], str | None]]] = {
+_FACT_MAKERS: Final[dict[str, Callable[[Listed], str | None]]] = {
     "weight": _weight_fact,
     "battery": _battery_fact,
     "ram": _measured(RAM_GB),
@@ -94,7 +94,7 @@ _FACT_MAKERS: Final[dict[str, Callable[[Product], str | None]]] = {
 }
 
 
-def _fact(p: Product, name: str) -> str | None:
+def _fact(p: Listed, name: str) -> str | None:
     """One spec as the shopper reads it ("1.2 kg"), or None when it is missing."""
     if name in _FACT_MAKERS:
         return _FACT_MAKERS[name](p)
@@ -108,14 +108,14 @@ def _bounded_fact(field: str) -> str:
     return "" if measure.name == PRICE else sort_feature(measure.sort)[0] or ""
 
 
-def product_facts(p: Product, first: list[str], limit: int = 4) -> list[str]:
+def product_facts(p: Listed, first: list[str], limit: int = 4) -> list[str]:
     """Up to ``limit`` facts of ``p``, ``first`` first, then those its kind shows by default."""
     category = p.category if p.category in _FACT_ORDER else COMPUTERS
     order = [*first, *_FACT_ORDER[category].get(None, ())]
     return [f for name in dict.fromkeys(order) if (f := _fact(p, name))][:limit]
 
 
-def facts_of(p: Product, c: Constraints) -> list[str]:
+def facts_of(p: Listed, c: Constraints) -> list[str]:
     """The facts a recommendation shows: what the shopper limited first, then what
     the use needs, then the price."""
     category = p.category if p.category in _FACT_ORDER else COMPUTERS
@@ -154,7 +154,7 @@ _RELEVANT_SUPERLATIVES: Final[dict[str | None, frozenset[str]]] = {
 }
 
 
-def highlights(p: Product, candidates: list[Product], c: Constraints) -> str:
+def highlights(p: Listed, candidates: list[Listed], c: Constraints) -> str:
     if len(candidates) < 2 or p.category == BOOKS:
         return ""
     relevant = _RELEVANT_SUPERLATIVES.get(c.use, _RELEVANT_SUPERLATIVES[None])

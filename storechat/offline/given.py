@@ -32,7 +32,7 @@ from storechat.offline.intent import Intent
 from storechat.offline.messages import ToolOutcome, content_blocks, read_rounds, text_of
 from storechat.offline.names import matches, name_tokens
 from storechat.offline.plan import Ask, Call, Done
-from storechat.offline.product import Product
+from storechat.offline.product import Listed
 from storechat.offline.vocabulary import FORM_FACTORS, LOOKUP, OS_LABEL, USE_SORT
 
 OWN_TOOL_USE: Final = "tooluse_off_"
@@ -135,7 +135,7 @@ def serves(ask: Ask, lookup: Call, given: ToolOutcome) -> bool:
         return _nearest_as_planned(data, lookup)
     raw = [r for r in data.get("products") or [] if isinstance(r, dict)]
     named = str((data.get("understood") or {}).get("category") or "")
-    products = [p for i, r in enumerate(raw) if (p := Product.parse(r, i, named)) is not None]
+    products = [p for i, r in enumerate(raw) if (p := Listed.parse(r, i, named)) is not None]
     if not products or len(products) != len(raw):
         return False
     if lookup.purpose == "named":
@@ -203,7 +203,7 @@ def _in_order(understood: dict[str, Any], sort_by: str, leaning: bool) -> bool:
     return leaning and understood.get("favours") == sort_by
 
 
-def _enough(products: list[Product], data: dict[str, Any], request: dict[str, Any]) -> bool:
+def _enough(products: list[Listed], data: dict[str, Any], request: dict[str, Any]) -> bool:
     """Whether the search showed as many products as the lookup would find.
 
     Fewer than an answer recommends may be the shopper's other words narrowing the search
@@ -285,7 +285,7 @@ def _named(asked: str, name: str) -> bool:
     return set(name_tokens(asked, brackets=True)) <= set(name_tokens(name, brackets=True))
 
 
-def _meets(product: Product, raw: dict[str, Any], c: Constraints, request: dict[str, Any]) -> bool:
+def _meets(product: Listed, raw: dict[str, Any], c: Constraints, request: dict[str, Any]) -> bool:
     """Whether ``product`` meets every constraint ``request`` states."""
     if c.category and product.category != c.category:
         return False

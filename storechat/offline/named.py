@@ -20,7 +20,7 @@ from storechat.offline.checks import Constraints, shortfalls
 from storechat.offline.facts import product_facts
 from storechat.offline.names import ModelName, closeness, matches
 from storechat.offline.notes import Line
-from storechat.offline.product import Product
+from storechat.offline.product import Listed
 from storechat.offline.rank import FEATURES, LOWER_IS_BETTER
 from storechat.offline.vocabulary import BOOKS
 
@@ -29,7 +29,7 @@ SUBJECT: Final = "subject"
 """What books in stock instead share with one that is not, when no author or genre is."""
 
 
-def stock(p: Product) -> str:
+def stock(p: Listed) -> str:
     if p.stock is None:
         return "in stock"
     return f"in stock ({p.stock:g} available)" if p.stock > 0 else "out of stock right now"
@@ -40,7 +40,7 @@ def the(name: str) -> str:
     return name if name.lower().startswith("the ") else f"the {name}"
 
 
-def card(p: Product, first: tuple[str, ...] = ()) -> str:
+def card(p: Listed, first: tuple[str, ...] = ()) -> str:
     """A product with its stock, price and key facts: what a shopper asking about it wants."""
     price = f", {money(p.price)}" if p.price is not None else ""
     facts = product_facts(p, list(first), limit=3)
@@ -49,7 +49,7 @@ def card(p: Product, first: tuple[str, ...] = ()) -> str:
     )
 
 
-def _unmet(p: Product, c: Constraints) -> list[Line]:
+def _unmet(p: Listed, c: Constraints) -> list[Line]:
     missed = shortfalls(p, c)
     if not missed:
         return []
@@ -66,7 +66,7 @@ _SHARING_HEAD: Final = {
 
 
 def _in_stock_instead(
-    model: ModelName, named: Product, instead: list[Product], sharing: str
+    model: ModelName, named: Listed, instead: list[Listed], sharing: str
 ) -> list[Line]:
     others = [p for p in instead if p.in_stock and p.product_id != named.product_id]
     if named.category != BOOKS or not sharing:
@@ -83,8 +83,8 @@ def _in_stock_instead(
 
 def named_lines(
     model: ModelName,
-    found: list[Product],
-    instead: list[Product] | None,
+    found: list[Listed],
+    instead: list[Listed] | None,
     c: Constraints,
     sharing: str = "",
 ) -> list[Line]:
@@ -121,7 +121,7 @@ def named_lines(
     return lines
 
 
-def shown_one_lines(p: Product | None, c: Constraints) -> list[Line]:
+def shown_one_lines(p: Listed | None, c: Constraints) -> list[Line]:
     if p is None:
         return [Line("I couldn't find that product in the catalog any more.")]
     return [Line(f"That is {the(card(p))}."), *_unmet(p, c)]
@@ -146,15 +146,15 @@ _GENERAL: Final[dict[str, tuple[str, ...]]] = {
 }
 
 
-def _value_fact(p: Product, feature: str) -> str:
+def _value_fact(p: Listed, feature: str) -> str:
     if feature == "price":
         return money(p.price) if p.price is not None else ""
     facts = product_facts(p, [feature], limit=1)
     return facts[0] if facts else ""
 
 
-def _winner(a: Product, b: Product, feature: str) -> Product | None:
-    getter: Callable[[Product], float | None] = FEATURES[feature]
+def _winner(a: Listed, b: Listed, feature: str) -> Listed | None:
+    getter: Callable[[Listed], float | None] = FEATURES[feature]
     va, vb = getter(a), getter(b)
     if va is None or vb is None or va == vb:
         return None
@@ -162,7 +162,7 @@ def _winner(a: Product, b: Product, feature: str) -> Product | None:
     return a if better_a else b
 
 
-def compare_lines(a: Product, b: Product, sort_by: str | None) -> list[Line]:
+def compare_lines(a: Listed, b: Listed, sort_by: str | None) -> list[Line]:
     """Two products side by side, led by the spec the shopper asked about."""
     lines: list[Line] = []
     decider = _DECIDERS.get(sort_by or "")

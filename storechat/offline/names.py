@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
-from storechat.offline.product import Product
+from storechat.offline.product import Listed
 from storechat.offline.store import store
 from storechat.offline.vocabulary import COMPUTERS, MOBILE, brand_named, word_set
 
@@ -189,7 +189,7 @@ def closeness(asked: ModelName, name: str) -> tuple[int, int, int]:
     return (-shared, min(gaps, default=1000), len(have))
 
 
-def matches(model: ModelName, products: list[Product]) -> list[Product]:
+def matches(model: ModelName, products: list[Listed]) -> list[Listed]:
     """The products that are ``model``: every word of its name, the fewest words besides."""
     scored = [(extra, p) for p in products if (extra := extra_words(model, p.name)) is not None]
     fewest = min((extra for extra, _ in scored), default=0)

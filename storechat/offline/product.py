@@ -7,9 +7,12 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from pydantic import ValidationError
+
 from shared.catalog.categories import Category
 from shared.catalog.spec import Spec
 from shared.catalog.specs import FORM_FACTOR, WEIGHT_KG
+from shared.products.ledger import LedgerProduct
 from storechat.offline.messages import plain
 
 
@@ -30,38 +33,50 @@ def to_number(value: Any) -> float | None:
 
 
 @dataclass(frozen=True)
-class Product:
-    """One catalog item, with its place in the tool's list."""
+class Listed:
+    """One product of a catalog tool's result, at its place in the list: the ledger's own
+    record (:class:`~shared.products.ledger.LedgerProduct`), read as an answer quotes it.
 
-    product_id: str
-    name: str
-    brand: str
-    category: str
-    price: float | None
-    stock: float | None
-    specs: dict[str, Any]
+    The tool's products are parsed by the one model the response checks the answer
+    against, so a record the ledger refuses (no name, a price in words) is one this model
+    never recommends either: the response would take the citation out."""
+
+    record: LedgerProduct
     position: int
+    category: str
+    """The record's, else the one the search named, which the tool then leaves out."""
 
     @classmethod
-    def parse(cls, raw: Any, position: int, category: str = "") -> Product | None:
-        """``category``: the one the search named, which the tool then leaves out."""
-        if not isinstance(raw, dict):
+    def parse(cls, raw: Any, position: int, category: str = "") -> Listed | None:
+        try:
+            record = LedgerProduct.model_validate(raw)
+        except ValidationError:
             return None
-        pid = raw.get("productId")
-        # Any SKU is an id (compose_response recognises it by identity); text is needed.
-        if not isinstance(pid, str) or not pid.strip():
-            return None
-        specs = raw.get("specs")
-        return cls(
-            product_id=pid,
-            name=plain(raw.get("name") or pid, 60),
-            brand=plain(raw.get("brand") or "", 40),
-            category=str(raw.get("category") or category),
-            price=to_number(raw.get("price")),
-            stock=to_number(raw.get("stock")),
-            specs=specs if isinstance(specs, dict) else {},
-            position=position,
-        )
+        return cls(record, position, record.category or category)
+
+    @property
+    def product_id(self) -> str:
+        return self.record.productId
+
+    @property
+    def name(self) -> str:
+        return plain(self.record.name, 60)
+
+    @property
+    def brand(self) -> str:
+        return plain(self.record.brand or "", 40)
+
+    @property
+    def price(self) -> float | None:
+        return to_number(self.record.price)
+
+    @property
+    def stock(self) -> float | None:
+        return to_number(self.record.stock)
+
+    @property
+    def specs(self) -> dict[str, Any]:
+        return self.record.specs or {}
 
     def spec(self, key: str) -> float | None:
         value = to_number(self.specs.get(key))
@@ -101,5 +116,5 @@ class Product:
         return "phone" if self.category == Category.MOBILE else "laptop" if factor else ""
 
 
-def portable(p: Product) -> bool:
+def portable(p: Listed) -> bool:
     return p.form != "desktop"

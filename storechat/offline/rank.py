@@ -18,23 +18,23 @@ from shared.catalog.specs import (
     YEAR,
 )
 from storechat.offline.checks import Constraints
-from storechat.offline.product import Product, portable
+from storechat.offline.product import Listed, portable
 from storechat.offline.vocabulary import BOOKS, PERFORMANCE, REVERSED, by_sort
 
 
-def _weight_kg(p: Product) -> float | None:
+def _weight_kg(p: Listed) -> float | None:
     # A desktop's weight says nothing about carrying it: it never wins "lightest".
     if not portable(p):
         return None
     return p.weight_kg
 
 
-def _battery(p: Product) -> float | None:
+def _battery(p: Listed) -> float | None:
     hours = p.spec(BATTERY_HOURS.key)
     return hours if hours is not None else p.spec(BATTERY_MAH.key)
 
 
-def _gpu_tier(p: Product) -> float | None:
+def _gpu_tier(p: Listed) -> float | None:
     gpu = p.text(GPU.key).lower()
     if not gpu:
         return None
@@ -48,12 +48,12 @@ def _gpu_tier(p: Product) -> float | None:
     return 0.1
 
 
-def _pro_os(p: Product) -> float | None:
+def _pro_os(p: Listed) -> float | None:
     system = p.text(OS.key).lower()
     return (1.0 if " pro" in system or "macos" in system else 0.0) if system else None
 
 
-FEATURES: Final[dict[str, Callable[[Product], float | None]]] = {
+FEATURES: Final[dict[str, Callable[[Listed], float | None]]] = {
     "price": lambda p: p.price,
     "weight": _weight_kg,
     "battery": _battery,
@@ -97,7 +97,7 @@ def sort_feature(sort_by: str | None) -> tuple[str | None, bool]:
 
 
 def _normalised(
-    feature: str, products: list[Product], lowest_first: bool | None = None
+    feature: str, products: list[Listed], lowest_first: bool | None = None
 ) -> dict[str, float]:
     """Each product's value as a share of the best one (0..1, 1 best); missing is 0.
     The best is the lowest for a feature where lower is better, unless ``lowest_first``
@@ -129,14 +129,14 @@ def _weights(c: Constraints) -> dict[str, float]:
     return weights
 
 
-def rank(products: list[Product], c: Constraints) -> list[Product]:
+def rank(products: list[Listed], c: Constraints) -> list[Listed]:
     """Best first: the asked-for order, then the use's weighted score, then tool order."""
     weights = _weights(c)
     scaled = {feature: _normalised(feature, products) for feature in weights}
     feature, lowest_first = sort_feature(c.sort_by)
     sort_scaled = _normalised(feature, products, lowest_first) if feature in FEATURES else {}
 
-    def score(p: Product) -> float:
+    def score(p: Listed) -> float:
         total = sum(w * scaled[f].get(p.product_id, 0.0) for f, w in weights.items())
         ram = p.spec(RAM_GB.key)
         if c.use == "student" and ram is not None and ram < 8:
@@ -145,7 +145,7 @@ def rank(products: list[Product], c: Constraints) -> list[Product]:
             total -= 3
         return total
 
-    def key(p: Product) -> tuple[float, float, int]:
+    def key(p: Listed) -> tuple[float, float, int]:
         primary = sort_scaled.get(p.product_id, -1.0) if sort_scaled else 0.0
         return (-primary, -score(p), p.position)
 

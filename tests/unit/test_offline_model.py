@@ -644,22 +644,27 @@ def test_result_for_an_unknown_tool_is_not_used() -> None:
 
 
 def test_missing_specs_do_not_break_the_answer() -> None:
-    # Given products with most fields missing or oddly typed
+    # Given products with most fields missing, and records that are no product at all
     products = [
-        {"productId": "CMP-801", "name": "Bare laptop", "category": "COMPUTERS", "price": "450"},
-        {"productId": "CMP-802", "category": "COMPUTERS", "price": None, "specs": None},
+        {"productId": "CMP-801", "name": "Bare laptop", "category": "COMPUTERS", "price": 450},
+        {"productId": "CMP-802", "name": "Laptop", "category": "COMPUTERS", "specs": None},
+        # a price in text and a product with no name: the ledger refuses both, so the
+        # response would take out any claim that cites them
+        {"productId": "CMP-803", "name": "Text laptop", "category": "COMPUTERS", "price": "9"},
+        {"productId": "CMP-804", "category": "COMPUTERS", "price": 12},
         {"name": "No id at all", "price": 10},
         "not a product",
     ]
-    results = [success({"count": 4, "shown": 4, "products": products})]
+    results = [success({"count": 6, "shown": 6, "products": products})]
 
     # When the model answers a student question about them
     _, response = answer_round("A laptop for a student", results)
 
-    # Then it still answers and cites only real ids
+    # Then it still answers and cites only products the ledger would hold
     text = answer_text(response)
     assert set(cited(text)) <= {"CMP-801", "CMP-802"}
     assert "$450" in text
+    assert "$9" not in text and "$12" not in text
 
 
 # ------------------------------------------- named products, comparisons, follow-ups
