@@ -11,9 +11,9 @@
 2. ``moto.awslambda_simple.models.LambdaSimpleBackend.invoke`` always answers
    "OK" in moto. We call the project's handler in-process instead, and report
    an exception the way Lambda does (``FunctionError: Unhandled``).
-3. ``moto.stepfunctions.parser.backend.execution_worker.ExecutionWorker._get_evaluation_entrypoint``
-   parses the state machine's definition again for every execution: the ANTLR parser,
-   in pure Python, took about half of a turn's time in the local loop. We parse each
+3. ``moto.stepfunctions.parser.asl.parse.asl_parser.AmazonStateLanguageParser.parse``
+   runs for every execution, and for every state machine made: the ANTLR parser, in
+   pure Python, took about half of a turn's time in the local loop. We parse each
    definition once and run every execution of it on that program. The program holds
    no state of an execution (each keeps its own ``Environment``); moto's Map already
    runs its concurrent items on the same states.
@@ -41,6 +41,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 import moto
+from antlr4 import ParserRuleContext
 from jsonata import Jsonata
 from jsonata.functions import Functions
 from jsonata.utils import Utils
@@ -51,7 +52,6 @@ from moto.stepfunctions.parser.asl.component.eval_component import EvalComponent
 from moto.stepfunctions.parser.asl.component.intrinsic import jsonata as moto_intrinsics
 from moto.stepfunctions.parser.asl.jsonata import jsonata as moto_jsonata
 from moto.stepfunctions.parser.asl.parse.asl_parser import AmazonStateLanguageParser
-from moto.stepfunctions.parser.backend.execution_worker import ExecutionWorker
 
 MOTO_VERSION = "5.2.5"
 
@@ -247,22 +247,18 @@ def _invoke(
 
 # --- 3. One parse per definition -----------------------------------------------------------
 
+MOTOS_PARSE: Final = AmazonStateLanguageParser.parse
+"""moto's own parse, which the cache below calls once per definition."""
+
 
 @functools.lru_cache(maxsize=8)
-def parsed(definition: str) -> EvalComponent:
-    """The program of a state machine ``definition``, parsed the first time it runs.
+def parsed(definition: str) -> tuple[EvalComponent, ParserRuleContext]:
+    """The program of a state machine ``definition`` and its parse tree, parsed the first
+    time they are asked for.
 
     A few definitions live at once (a generation of the local system's, a test's own); a
     definition that does not parse raises each time, as moto's own parse does."""
-    return AmazonStateLanguageParser.parse(definition)[0]
-
-
-MOTOS_ENTRYPOINT: Final = ExecutionWorker._get_evaluation_entrypoint
-"""moto's own, which parses on every call: kept for the test that watches the patch point."""
-
-
-def _entrypoint(self: ExecutionWorker) -> EvalComponent:
-    return parsed(self._evaluation_details.state_machine_details.definition)
+    return MOTOS_PARSE(definition)
 
 
 def install(invoker: Invoker) -> None:
@@ -276,7 +272,7 @@ def install(invoker: Invoker) -> None:
         _invoker = invoker
         moto_jsonata._eval_jsonata = evaluate
         lambda_simple.LambdaSimpleBackend.invoke = _invoke  # type: ignore[method-assign]
-        ExecutionWorker._get_evaluation_entrypoint = _entrypoint  # type: ignore[method-assign]
+        AmazonStateLanguageParser.parse = staticmethod(parsed)  # type: ignore[method-assign]
 
 
 # --- Forgetting finished work -------------------------------------------------------------

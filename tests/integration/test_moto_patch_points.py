@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import inspect
 import json
-from types import SimpleNamespace
 from typing import Any
 
 import moto
@@ -81,34 +80,38 @@ def test_what_moto_keeps_of_finished_work_is_where_forget_finished_drops_it() ->
     )
 
 
-def test_an_execution_gets_its_program_where_we_parse_each_definition_once(
+def test_executions_and_new_state_machines_parse_where_we_parse_each_definition_once(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    from moto.stepfunctions.parser import models
     from moto.stepfunctions.parser.backend.execution_worker import ExecutionWorker
 
-    assert "self._get_evaluation_entrypoint()" in inspect.getsource(
-        ExecutionWorker._execution_logic
-    ), "moto's execution worker no longer asks _get_evaluation_entrypoint for its program"
-    assert "AmazonStateLanguageParser.parse(" in inspect.getsource(moto_patches.MOTOS_ENTRYPOINT)
+    # moto parses through the class's attribute, where the patch goes
+    for calls_it in (ExecutionWorker._get_evaluation_entrypoint, models):
+        assert "AmazonStateLanguageParser.parse(" in inspect.getsource(calls_it), calls_it
 
     parses: list[str] = []
-    parse = moto_patches.AmazonStateLanguageParser.parse
 
     def counted(definition: str) -> Any:
         parses.append(definition)
-        return parse(definition)
+        return ("program of", definition), ("tree of", definition)
 
-    monkeypatch.setattr(moto_patches.AmazonStateLanguageParser, "parse", staticmethod(counted))
+    monkeypatch.setattr(moto_patches, "MOTOS_PARSE", counted)
     moto_patches.parsed.cache_clear()
+    try:
+        one = json.dumps({"StartAt": "A", "States": {"A": {"Type": "Pass", "End": True}}})
+        other = json.dumps({"StartAt": "B", "States": {"B": {"Type": "Succeed"}}})
+        first = moto_patches.parsed(one)
+        assert moto_patches.parsed(one) is first
+        assert moto_patches.parsed(other) == (("program of", other), ("tree of", other))
+        assert parses == [one, other]
+    finally:
+        moto_patches.parsed.cache_clear()
 
-    def worker(definition: str) -> Any:
-        details = SimpleNamespace(state_machine_details=SimpleNamespace(definition=definition))
-        return SimpleNamespace(_evaluation_details=details)
 
-    one = json.dumps({"StartAt": "A", "States": {"A": {"Type": "Pass", "End": True}}})
-    other = json.dumps({"StartAt": "B", "States": {"B": {"Type": "Succeed"}}})
-    first = moto_patches._entrypoint(worker(one))
-    assert moto_patches._entrypoint(worker(one)) is first
-    assert moto_patches._entrypoint(worker(other)) is not first
-    assert parses == [one, other]
-    moto_patches.parsed.cache_clear()
+def test_a_definition_that_does_not_parse_is_refused_every_time() -> None:
+    from moto.stepfunctions.parser.asl.parse.asl_parser import ASLParserException
+
+    for _ in range(2):
+        with pytest.raises(ASLParserException):
+            moto_patches.parsed('{"StartAt": "A", "States": {"A": {"Type": "Nope"}}}')
