@@ -315,7 +315,8 @@ def test_counting_stops_at_the_cap(index: SearchIndex) -> None:
 
 
 def test_a_search_that_matches_many_ranks_a_sample_of_them(index: SearchIndex) -> None:
-    result = index.search(SearchQuery(keywords="the battery"), examine=5)
+    # "screen" is in many descriptions ("battery" is a use now: every product, ranked)
+    result = index.search(SearchQuery(keywords="the screen"), examine=5)
     assert result.products and not result.count_is_exact
 
 

@@ -206,6 +206,11 @@ class Spec:
     phrases: tuple[Phrase, ...] = ()
     """How a search's words put a number on it, read in the table's order."""
     kinds: Kinds | None = None
+    talk: tuple[str, ...] = ()
+    """Words a shopper uses about the spec itself ("weighs", "on one charge", "display"):
+    once a search reads an order or a limit on it, they are said, not words to find in a
+    description ("the smallest display" is the smallest screen, not a product that says
+    "display")."""
 
     @property
     def column(self) -> str:

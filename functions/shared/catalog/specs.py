@@ -43,6 +43,7 @@ RAM_GB: Final = Spec(
     (Chip(_C, 3, "{} GB RAM", "number"),),
     ("RAM", "Memory", "RAM Memory", "RAM Size", "System Memory", "RAM (GB)"),
     (Phrase(r"\b(\d+(?:\.\d+)?)\s*gb\s*(?:of\s+)?(?:ram|memory)\b"),),
+    talk=("ram", "memory"),
 )
 STORAGE_GB: Final = Spec(
     "storageGb",
@@ -86,6 +87,7 @@ STORAGE_GB: Final = Spec(
         "Storage (GB)",
     ),
     (Phrase(r"\b(\d+(?:\.\d+)?)\s*(tb|gb)\s*(?:of\s+)?(?:storage|ssd|space|drive|disk)\b"),),
+    talk=("storage", "space", "ssd", "drive"),
 )
 WEIGHT_KG: Final = Spec(
     "weightKg",
@@ -122,6 +124,7 @@ WEIGHT_KG: Final = Spec(
             "most",
         ),
     ),
+    talk=("weight", "weighs", "weigh", "weighing", "heavy", "light"),
 )
 BATTERY_HOURS: Final = Spec(
     "batteryHours",
@@ -176,6 +179,7 @@ BATTERY_HOURS: Final = Spec(
             r"(\d+(?:\.\d+)?)\s*\+?\s*(?:hours?|hrs?|h)\b"
         ),
     ),
+    talk=("battery", "life", "lasts", "last", "long", "charge", "one", "single"),
 )
 BATTERY_MAH: Final = Spec(
     "batteryMah",
@@ -208,6 +212,7 @@ BATTERY_MAH: Final = Spec(
     ),
     (Chip(_M, 6, "{} mAh", "count"),),
     ("Battery Capacity", "Battery"),
+    talk=("battery", "capacity", "charge"),
 )
 SCREEN_INCHES: Final = Spec(
     "screenInches",
@@ -258,6 +263,7 @@ SCREEN_INCHES: Final = Spec(
     (Chip(_C, 5, "{}″ screen", "number"), Chip(_M, 4, "{}″ screen", "number")),
     ("Screen Size", "Display Size", "Screen", "Display"),
     (Phrase(r"\b(\d{1,2}(?:\.\d)?)\s*-?\s*(?:inch(?:es)?\b|\"|″)", "class"),),
+    talk=("screen", "display", "small", "big", "large", "size"),
 )
 CAMERA_MP: Final = Spec(
     "cameraMp",
@@ -296,6 +302,7 @@ CAMERA_MP: Final = Spec(
     (Chip(_M, 5, "{} MP camera", "number"),),
     ("Camera", "Main Camera", "Rear Camera", "Camera Resolution"),
     (Phrase(r"\b(\d+(?:\.\d+)?)\s*(?:mp|megapixels?)\b"),),
+    talk=("camera", "photo", "photos", "picture", "pictures", "megapixel"),
 )
 YEAR: Final = Spec(
     "year",

@@ -221,7 +221,7 @@ class _Search:
     def _relaxed(self, query: SearchQuery, words: Words) -> SearchResult:
         tried: set[tuple[Any, ...]] = set()
         result: SearchResult | None = None
-        for level in levels_for(query):
+        for level in levels_for(query, words, self.index.brands):
             plan = make_plan(query, level, words, self.index.brands)
             key = (tuple(plan.conditions), tuple(plan.params), plan.match_any, plan.sort)
             if key in tried:

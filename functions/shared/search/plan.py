@@ -5,9 +5,12 @@ without the search words; then without its limits (the price and the specs' boun
 given or said: "under $200", "at least 64 GB RAM"), the products nearest them first (the
 cheapest, the most RAM), of the kind asked for; then without the filters the words
 implied ("laptop" -> laptops, "on sale") but with the limits; then without the price
-bounds too. The result says what was dropped, and which limits the products are nearest
-(``nearest``), so the model can tell the shopper ("nothing under $200; the nearest is
-$249").
+bounds too. Words that name what the shopper wants (a product line or a brand the store
+carries: "a MacBook under $500", "a Dell under $200") are the subject, not a detail: the
+limits go first, and the products of that line or brand nearest them are the answer
+(:data:`SUBJECT_LEVELS`). The result says what was dropped, and which limits the
+products are nearest (``nearest``), so the model can tell the shopper ("nothing under
+$200; the nearest is $249").
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
-from shared.catalog.derive import includes
+from shared.catalog.derive import fold, includes
 from shared.catalog.specs import FORM_FACTOR
 from shared.search.query import BOUNDS, SECOND_SORT, SORTS, SearchQuery
 from shared.search.schema import filter_token
@@ -41,6 +44,9 @@ LEVELS: tuple[Level, ...] = (
     Level(("keywords", "price"), words_text=False, words_filters=False, price=False),
 )
 NO_WORDS_LEVELS: tuple[Level, ...] = (Level(()), Level((), limits=False))
+SUBJECT_LEVELS: tuple[Level, ...] = (LEVELS[0], Level((), limits=False), *LEVELS[1:])
+"""For words that name a line or a brand: its products nearest the limits, before any
+product without those words."""
 
 
 @dataclass
@@ -95,12 +101,19 @@ def nearest(limit: str) -> str:
     return "price"
 
 
-def levels_for(query: SearchQuery) -> tuple[Level, ...]:
+def levels_for(query: SearchQuery, words: Words, brands: Collection[str] = ()) -> tuple[Level, ...]:
     """How a query may relax: only its limits when it names products by id ("which of
-    those is under $500?": none, and the nearest first)."""
-    if query.productIds:
+    those is under $500?": none, and the nearest first); its limits before its words when
+    they name a product line or one of ``brands`` (casefolded, as the snapshot holds them)."""
+    if query.productIds or not query.keywords:
         return NO_WORDS_LEVELS
-    return LEVELS if query.keywords else NO_WORDS_LEVELS
+    return SUBJECT_LEVELS if names_subject(words, brands) else LEVELS
+
+
+def names_subject(words: Words, brands: Collection[str]) -> bool:
+    """Whether ``words`` name a product line, or a word of one of ``brands``."""
+    brand_words = {part for brand in brands for part in brand.split()}
+    return bool(words.lines) or any(fold(word) in brand_words for word in words.plain)
 
 
 def explicit_fields(query: SearchQuery) -> dict[str, Any]:

@@ -16,7 +16,9 @@ Order of work on ``"cheap samsung phone under $500 with 128gb storage"``:
    never has to be in a description;
 3. phrases of :data:`~shared.search.intents.INTENTS`, longest first: ``cheap``
    -> cheapest first, ``phone`` -> category MOBILE;
-4. what is left, less stop words, is searched: ``samsung``.
+4. what is left, less stop words, is searched: ``samsung``; but not the words about a spec
+   an order or a limit was read on ("weighs", "on one charge": ``Spec.talk``), nor a use
+   leaning on that spec, nor a use that is all the words ask (it ranks every product).
 """
 
 from __future__ import annotations
@@ -30,10 +32,11 @@ from typing import Any
 
 from shared.catalog.categories import Category
 from shared.catalog.derive import fold, sorts
-from shared.catalog.specs import FORM_FACTOR
+from shared.catalog.specs import FORM_FACTOR, SPECS
 from shared.search.amounts import AROUND, AT_LEAST, AT_MOST, one_of, take_amounts
-from shared.search.intents import INTENTS, STOP_WORDS, Intent
+from shared.search.intents import BOOST_ORDER, INTENTS, STOP_WORDS, Intent
 from shared.search.languages import in_english
+from shared.search.query import BOUNDS, SORTS
 from shared.search.schema import split_glued
 
 MAX_TEXT = 500
@@ -93,6 +96,8 @@ class Words:
     max_price: float | None = None
     bounds: dict[str, float] = field(default_factory=dict)
     on_sale: bool = False
+    leanings: list[tuple[str, ...]] = field(default_factory=list)
+    """The groups of uses whose every boost has an order ("travel": lightest first)."""
 
     @property
     def limits(self) -> dict[str, float]:
@@ -209,7 +214,9 @@ def _apply(intent: Intent, raw: list[str], words: Words, explicit: dict[str, Any
     if intent.category and not category:
         words.category = intent.category
     words.forms = forms
-    if intent.terms and not any(set(intent.terms) <= set(group) for group in words.groups):
+    if intent.terms and _said_by_order(intent, words, explicit.get("sortBy") or words.sort):
+        pass  # "a small display, the smallest": the order says what the words would find
+    elif intent.terms and not any(set(intent.terms) <= set(group) for group in words.groups):
         # The intent's terms stand for the phrase ("cameras" -> camera, telephoto...);
         # a one-word phrase of the shopper's is searched too, as they wrote it. A second
         # phrase of the same intent ("lightweight ... for travel") adds nothing.
@@ -217,11 +224,29 @@ def _apply(intent: Intent, raw: list[str], words: Words, explicit: dict[str, Any
         words.groups.append(tuple(dict.fromkeys((*own, *intent.terms))))
         if intent.line:
             words.lines.append(words.groups[-1])
+        if _leans(intent):
+            words.leanings.append(words.groups[-1])
     for name, weight in intent.boosts:
         words.boosts[name] = max(weight, words.boosts.get(name, 0.0))
     if intent.sort and not explicit.get("sortBy") and words.sort is None:
         words.sort = intent.sort
     words.on_sale = words.on_sale or intent.on_sale
+
+
+def _said_by_order(intent: Intent, words: Words, sort: str | None) -> bool:
+    """Whether every boost of ``intent`` leans on a spec that an order or a limit already
+    read is on ("a small display, the smallest", "a small laptop with a screen under 14
+    inches"): its words then say that, and are no words a description must have."""
+    read = {BOUNDS[name][0] for name in words.bounds if name in BOUNDS}
+    if sort in SORTS:
+        read.add(SORTS[sort][0])
+    orders = [BOOST_ORDER.get(name) for name, _ in intent.boosts]
+    return bool(orders) and all(o is not None and o[0] in read for o in orders)
+
+
+def _leans(intent: Intent) -> bool:
+    """Whether every boost of ``intent`` has an order: a use that leans one way."""
+    return bool(intent.boosts) and all(BOOST_ORDER.get(name) for name, _ in intent.boosts)
 
 
 # "by George Orwell", "by J.R.R. Tolkien": an author, whom the catalog may name with
@@ -255,6 +280,11 @@ def parse(keywords: str, explicit: dict[str, Any] | None = None) -> Words:
                 words.groups.append((_clean(raw[i]),))
                 words.plain.append(_clean(raw[i]))
             i += 1
+    _drop_talk(words)
+    if words.groups and words.groups == words.leanings[:1]:
+        # A use is all that was asked of a kind ("a laptop for travel"): every product of
+        # it is one, in the order the use leans to, whatever its description says.
+        words.groups = []
     if (explicit.get("category") or words.category) == Category.BOOKS:
         given = _given_names(keywords)
         words.groups = [g for g in words.groups if not (len(g) == 1 and fold(g[0]) in given)]
@@ -264,8 +294,47 @@ def parse(keywords: str, explicit: dict[str, Any] | None = None) -> Words:
     return words
 
 
+@functools.cache
+def _talk() -> dict[str, frozenset[str]]:
+    """Each ``sortBy`` and bound with the words about its spec (:attr:`Spec.talk`)."""
+    talk: dict[str, set[str]] = {}
+    for spec in SPECS:
+        orders = spec.sort.both() if spec.sort else ()
+        names = [b.name for b in spec.bounds] + [s.name for s in orders]
+        for name in names:
+            talk.setdefault(name, set()).update(fold(w) for w in spec.talk)
+    return {name: frozenset(words) for name, words in talk.items()}
+
+
+def _drop_talk(words: Words) -> None:
+    """Once an order or a limit on a spec is read, the words about that spec are said:
+    "lasts the longest on one charge" is the longest battery, whatever the description
+    says of a charge."""
+    read = [words.sort, *words.bounds]
+    said = frozenset().union(*(_talk().get(name or "", frozenset()) for name in read))
+    if not said:
+        return
+    talk = {w for w in words.plain if fold(w) in said}
+    words.plain = [w for w in words.plain if w not in talk]
+    words.groups = [g for g in words.groups if not (len(g) == 1 and g[0] in talk)]
+
+
+@functools.cache
+def _phrase_words() -> frozenset[str]:
+    return frozenset(word for key in _PHRASES for word in key)
+
+
+def _compound(match: re.Match[str]) -> str:
+    """A hyphenated word the phrase table does not know ("android-phone",
+    "Android-Handy") as its words, which it may; "2-in-1" or "one-handed" as it is."""
+    token = match[0]
+    if "-" not in token or fold(token.casefold()) in _phrase_words():
+        return token
+    return token.replace("-", " ")
+
+
 def _normalized(keywords: str) -> str:
-    text = in_english(keywords[:MAX_TEXT])
+    text = in_english(_TOKEN.sub(_compound, keywords[:MAX_TEXT]))
     return unicodedata.normalize("NFKC", text).casefold().replace("\u2019", "'")
 
 

@@ -1,0 +1,174 @@
+"""How the catalog search reads a shopper's words for every model: a line or a brand
+named is the subject, words about a spec are said by its order or limit, a use that is
+all the shopper asked ranks every product of the kind, and a hyphenated word it does not
+know is read as its words."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from shared.products.catalog_data import load_catalog
+from shared.search import SearchIndex, SearchQuery, SearchResult, build_index
+
+CATALOG = load_catalog()
+BY_ID = {p["productId"]: p for p in CATALOG}
+LAPTOPS = [
+    p
+    for p in CATALOG
+    if p["category"] == "COMPUTERS" and p["specs"].get("formFactor") in ("laptop", "2-in-1")
+]
+PHONES = [p for p in CATALOG if p["category"] == "MOBILE"]
+
+
+def _open(products: list[dict[str, Any]], path: Path) -> SearchIndex:
+    build_index(products, path)
+    return SearchIndex.open(path)
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SearchIndex]:
+    opened = _open(CATALOG, tmp_path_factory.mktemp("reading") / "catalog.sqlite")
+    yield opened
+    opened.close()
+
+
+def search(index: SearchIndex, keywords: str, limit: int = 5) -> SearchResult:
+    return index.search(SearchQuery(keywords=keywords, limit=limit))
+
+
+def spec(hit: Any, key: str) -> Any:
+    return BY_ID[hit.productId]["specs"].get(key)
+
+
+# ------------------------------------------------------------------ a line or a brand named
+
+
+@pytest.mark.parametrize(
+    ("words", "relaxed", "nearest"),
+    [
+        ("a MacBook under $500", ["price"], {"maxPrice": 500.0}),
+        ("Do you have an iPhone with 512 GB of storage?", ["minStorageGb"], {"minStorageGb": 512}),
+    ],
+)
+def test_a_line_named_with_a_limit_none_meets_gives_that_lines_nearest(
+    index: SearchIndex, words: str, relaxed: list[str], nearest: dict[str, float]
+) -> None:
+    # Given a store whose MacBooks all cost more than $500 and no iPhone of 512 GB
+    # When a shopper names the line with a limit no product of it meets
+    result = search(index, words)
+
+    # Then the search keeps the line and drops the limit, nearest it first: never the
+    # laptops under $500 of other brands, nor the one 512 GB phone of another brand
+    line = result.understood["line"][0]
+    assert result.relaxed == relaxed and result.nearest == nearest
+    assert result.products and all(line in hit.name.casefold() for hit in result.products)
+    if "maxPrice" in nearest:
+        prices = [hit.price for hit in result.products]
+        assert prices == sorted(prices)
+    else:
+        storage = [spec(hit, "storageGb") for hit in result.products]
+        assert storage[0] == max(storage)
+
+
+def test_a_brand_of_the_stores_own_named_with_a_budget_gives_that_brands_nearest(
+    tmp_path: Path,
+) -> None:
+    # Given a store's own catalog: its laptops of a brand no list in the code knows cost
+    # from $900, and other laptops cost less than $300
+    own = [
+        {**p, "productId": f"NIM-{n}", "brand": "Nimbus", "name": f"Nimbus Air {n}",
+         "price": 900.0 + 100 * n}
+        for n, p in enumerate(LAPTOPS[:3])
+    ] + [p for p in LAPTOPS if p["price"] < 300]  # fmt: skip
+    index = _open(own, tmp_path / "own.sqlite")
+    try:
+        # When a shopper asks for that brand under $300
+        result = search(index, "a Nimbus laptop under $300")
+    finally:
+        index.close()
+
+    # Then they see that brand's laptops, the cheapest first, and why
+    assert [hit.productId for hit in result.products] == ["NIM-0", "NIM-1", "NIM-2"]
+    assert result.relaxed == ["price"] and result.nearest == {"maxPrice": 300.0}
+
+
+def test_words_that_name_nothing_still_go_before_the_budget(index: SearchIndex) -> None:
+    result = search(index, "a zxqv laptop under $300")
+    assert result.relaxed == ["keywords"]
+    assert result.products and all(hit.price <= 300 for hit in result.products)
+
+
+# ---------------------------------------------------------------- words about a spec
+
+
+def test_words_about_a_limits_spec_do_not_narrow(index: SearchIndex) -> None:
+    # "weighs" says the limit: every laptop under 1.3 kg, not the one that says "weighs"
+    result = search(index, "I need a laptop that weighs under 1.3 kg", limit=20)
+    light = [p["productId"] for p in LAPTOPS if p["specs"]["weightKg"] <= 1.3]
+    assert sorted(hit.productId for hit in result.products) == sorted(light)
+    assert result.count == len(light) >= 2 and "searched" not in result.understood
+
+
+@pytest.mark.parametrize(
+    ("words", "products", "key", "first"),
+    [
+        ("Which laptop lasts the longest on one charge?", LAPTOPS, "batteryHours", max),
+        ("I want a phone with a small display, the smallest you have", PHONES, "screenInches", min),
+    ],
+)
+def test_words_about_an_orders_spec_leave_every_product_in_the_order(
+    index: SearchIndex, words: str, products: list[dict[str, Any]], key: str, first: Any
+) -> None:
+    # (in stock first, as every sort)
+    result = search(index, words)
+    assert result.count == len(products) and "searched" not in result.understood
+    in_stock = [p["specs"][key] for p in products if p["stock"] > 0 and p["specs"].get(key)]
+    assert spec(result.products[0], key) == first(in_stock)
+
+
+def test_words_about_a_spec_with_no_order_nor_limit_on_it_are_searched(
+    index: SearchIndex,
+) -> None:
+    # The cheapest OLED laptop: "OLED" is no word about the price
+    result = search(index, "the cheapest OLED laptop")
+    assert result.understood["searched"] == ["oled"] and result.understood["sortBy"] == "price"
+    assert all("oled" in BY_ID[hit.productId]["description"].casefold() or "oled"
+               in hit.name.casefold() for hit in result.products)  # fmt: skip
+
+
+# ------------------------------------------------------------------------------ uses
+
+
+def test_a_use_that_is_all_the_shopper_asked_ranks_every_product_of_the_kind(
+    index: SearchIndex,
+) -> None:
+    # The lightest laptop in stock says neither "light" nor "travel"; it leads all the same
+    result = search(index, "a laptop for travel")
+    assert result.count == len(LAPTOPS) and result.understood["favours"] == "weight"
+    lightest = min(p["specs"]["weightKg"] for p in LAPTOPS if p["stock"] > 0)
+    assert spec(result.products[0], "weightKg") == lightest
+
+
+def test_a_use_with_other_words_ranks_the_products_that_say_them(index: SearchIndex) -> None:
+    result = search(index, "a light laptop for school")
+    assert result.understood["searched"] == ["light", "school"]
+    assert result.count < len(LAPTOPS)
+
+
+# ------------------------------------------------------------------ hyphenated words
+
+
+def test_a_hyphenated_word_the_search_does_not_know_is_read_as_its_words(
+    index: SearchIndex,
+) -> None:
+    result = search(index, "Gibt es ein Android-Handy unter 300 Dollar?")
+    assert result.understood["category"] == "MOBILE" and result.understood["maxPrice"] == 300
+    assert result.products and all(
+        hit.price <= 300 and "android" in str(spec(hit, "os")).casefold() for hit in result.products
+    )
+    # One it knows stays one word
+    assert search(index, "a 2-in-1 laptop").understood["formFactor"] == ["2-in-1"]
