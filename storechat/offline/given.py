@@ -3,29 +3,26 @@
 With search first, the first request of a turn already ends with an assistant
 ``toolUse`` of ``lookup_inventory`` holding the shopper's ``keywords`` (or, for a
 follow-up that only orders the products shown, those ids and the order), and its
-``toolResult``: written by the loop, not by this model. The model reads the question as
-always. When the search serves the one lookup its plan makes (without dropping the
-shopper's words it found as many products as an answer recommends, each meeting every
-constraint that lookup states, with no filter the lookup does not state, in the order it
-asks for (ranked toward it, for an order a use leans to), searching no word that
-narrows that order; fewer only when it counted and showed every match of the lookup's
-words; or the product it names; or, when none meets the limits the lookup states, the
-nearest to those very limits, of its kind), the result is that lookup's, in round 1: the model
-asks only for the rest of its plan (reviews, a book's facts) with the search's
-products by id, which the loop shrinks to a brief before the answer, or answers at
-once. When it does not serve, the model asks for its whole plan as if no search had
+``toolResult``: written by the loop, not by this model. The search reads the shopper's
+words for every model (their kind, limits, product lines, uses and orders), and the model
+takes that reading rather than second-guess it. The search serves the one lookup the
+model's plan makes when it kept the shopper's words and, for an order the lookup asks
+for, put its products in that order (ranked toward it, for an order a use leans to); or
+found the product the lookup names; or, when none meets the limits the lookup states,
+gave the nearest to those very limits, of its kind. Then the result is that lookup's, in
+round 1: the model asks only for the rest of its plan (reviews, a book's facts) with the
+search's products by id, which the loop shrinks to a brief before the answer, or answers
+at once. When it does not serve, the model asks for its whole plan as if no search had
 been run; the search stays in the history but is no round of the model's own.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
-from shared.catalog.specs import FORM_FACTOR
-from storechat.offline.answer import RECOMMENDED, constraints_for
+from storechat.offline.answer import constraints_for
 from storechat.offline.bounds import MEASURE_OF
 from storechat.offline.checks import Constraints, shortfalls
 from storechat.offline.intent import Intent
@@ -33,15 +30,10 @@ from storechat.offline.messages import ToolOutcome, content_blocks, read_rounds,
 from storechat.offline.names import matches, name_tokens
 from storechat.offline.plan import Ask, Call, Done
 from storechat.offline.product import Listed
-from storechat.offline.vocabulary import FORM_FACTORS, LOOKUP, OS_LABEL, USE_SORT
+from storechat.offline.vocabulary import LOOKUP, USE_SORT
 
 OWN_TOOL_USE: Final = "tooluse_off_"
 """How this model's own toolUse ids start; they come with a sentence before them."""
-ON_SALE: Final = "on sale"
-_READ_APART: Final = ("category", "sortBy", "favours", "searched", "line")
-"""What the search says it read that is no filter to match: the category (checked on each
-product), the order, the order a use leans to, the words searched and the lines among
-them."""
 
 
 def handed_over(messages: list[dict[str, Any]]) -> ToolOutcome | None:
@@ -123,7 +115,11 @@ def _refetched(given: ToolOutcome, fetched: ToolOutcome) -> ToolOutcome:
 
 
 def serves(ask: Ask, lookup: Call, given: ToolOutcome) -> bool:
-    """Whether the given search answers ``lookup`` as well as the lookup itself would."""
+    """Whether the given search answers ``lookup`` as the lookup itself would: the
+    search reads the shopper's words (their filters, limits, lines and uses) for every
+    model, and this model takes its reading; only an order the lookup asks for and the
+    search did not keep, or a product the lookup names and the search did not find,
+    sends the model to search itself."""
     data = given.data
     if data is None or given.brief:
         return False
@@ -143,20 +139,14 @@ def serves(ask: Ask, lookup: Call, given: ToolOutcome) -> bool:
         return lookup.index < len(models) and bool(matches(models[lookup.index], products))
     if lookup.purpose != "search":
         return False  # products shown before, cheaper ones, a kind not carried
-    c = constraints_for(Done(lookup, replace(given, tool_input=lookup.input)), ask.intent)
-    request = lookup.input
+    sort_by = lookup.input.get("sortBy")
     understood = data.get("understood") or {}
-    sort_by = request.get("sortBy")
-    leaning = _leaning(ask.intent, sort_by)
-    return (
-        _enough(products, data, request)
-        and not _reads_more(understood, request, c)
-        and (not sort_by or _in_order(understood, sort_by, leaning))
-        and (
-            not sort_by or _narrows_no_more(understood, request, raw, data.get("count") == len(raw))
-        )
-        and all(_meets(p, r, c, request) for p, r in zip(products, raw, strict=True))
-    )
+    if sort_by and not _in_order(understood, sort_by, _leaning(ask.intent, sort_by)):
+        return False
+    # What the model carried over from earlier turns (a brand, a kind) the search of
+    # this message's words could not know: each product meets every limit the lookup states.
+    c = constraints_for(Done(lookup, replace(given, tool_input=lookup.input)), ask.intent)
+    return all(_meets(p, c, lookup.input) for p in products)
 
 
 def _nearest_as_planned(data: dict[str, Any], lookup: Call) -> bool:
@@ -203,59 +193,14 @@ def _in_order(understood: dict[str, Any], sort_by: str, leaning: bool) -> bool:
     return leaning and understood.get("favours") == sort_by
 
 
-def _enough(products: list[Listed], data: dict[str, Any], request: dict[str, Any]) -> bool:
-    """Whether the search showed as many products as the lookup would find.
-
-    Fewer than an answer recommends may be the shopper's other words narrowing the search
-    ("a laptop that *weighs* under 1.3 kg" finds one of three): the lookup tells. Not when
-    the search counted every match and showed it, and searched each of the lookup's words
-    (``searched``): a product the lookup finds has one of them, so it was counted."""
-    if len(products) >= RECOMMENDED:
-        return True
-    count = data.get("count")
-    searched = (data.get("understood") or {}).get("searched")
-    if not isinstance(count, int) or count != len(products) or not isinstance(searched, list):
+def _meets(product: Listed, c: Constraints, request: dict[str, Any]) -> bool:
+    """Whether ``product`` is of the kind ``request`` asks for, in stock when it asks,
+    and meets its brand, system, form, price and spec bounds."""
+    if c.category and product.category != c.category:
         return False
-    words = str(request.get("keywords") or "").casefold().split()
-    return bool(words) and set(words) <= {str(w).casefold() for w in searched}
-
-
-def _narrows_no_more(
-    understood: dict[str, Any],
-    request: dict[str, Any],
-    raw: list[dict[str, Any]],
-    every_shown: bool,
-) -> bool:
-    """Whether a sorted search matched no fewer products than the lookup: each word it
-    searched is one of the lookup's, or names every product it showed (a line the
-    shopper named, "iphone"). A word of a description ("on one *charge*", or a use's
-    "travel": the lightest laptop may say neither) leaves the first in the order among
-    the products that say it, not among all. Not when the search required a product
-    line (``line``) and showed every match (``every_shown``): it counted every product
-    of the line, so the products that say the other words are all of them."""
-    held = set(str(request.get("keywords") or "").casefold().split())
-    names = [str(r.get("name", "")).casefold() for r in raw]
-    lines = {str(w).casefold() for w in understood.get("line") or []}
-    whole_lines = bool(lines) and every_shown
-    return all(
-        word in held or all(word in name for name in names) or (whole_lines and word not in lines)
-        for word in (str(w).casefold() for w in understood.get("searched") or [])
-    )
-
-
-def _reads_more(understood: dict[str, Any], request: dict[str, Any], c: Constraints) -> bool:
-    """Whether the search read a filter in the shopper's words that the lookup does not
-    state as it does (a screen "of at least 6.7 inches" read as about 6.7)."""
-    for key, value in understood.items():
-        if key == FORM_FACTOR.key:
-            if set(value) != {f for form in c.forms for f in FORM_FACTORS[form]}:
-                return True
-        elif key == "onSale":
-            if ON_SALE not in str(request.get("keywords") or ""):
-                return True
-        elif key not in _READ_APART and request.get(key) != value:
-            return True  # the category is checked on each product, the order apart
-    return False
+    if request.get("inStockOnly") and not product.in_stock:
+        return False
+    return not shortfalls(product, c)
 
 
 def _as_planned(given: ToolOutcome, lookup: Call) -> ToolOutcome:
@@ -283,23 +228,3 @@ def _named(asked: str, name: str) -> bool:
     """Whether a catalog ``name`` has every word of the name ``asked`` for, as the
     catalog tool's ``productName`` requires."""
     return set(name_tokens(asked, brackets=True)) <= set(name_tokens(name, brackets=True))
-
-
-def _meets(product: Listed, raw: dict[str, Any], c: Constraints, request: dict[str, Any]) -> bool:
-    """Whether ``product`` meets every constraint ``request`` states."""
-    if c.category and product.category != c.category:
-        return False
-    if request.get("inStockOnly") and not product.in_stock:
-        return False
-    name = request.get("productName")
-    if isinstance(name, str) and not _named(name, product.name):
-        return False
-    if shortfalls(product, c):
-        return False  # brand, system, form, price and spec bounds
-    keywords = str(request.get("keywords") or "").casefold()
-    if ON_SALE in keywords and not raw.get("sale"):
-        return False
-    # The search's other words (a genre, a topic, an author): the product says them.
-    said = json.dumps(raw, ensure_ascii=False).casefold()
-    checked = {*OS_LABEL, *c.forms}
-    return all(w in said for w in keywords.replace(ON_SALE, " ").split() if w not in checked)

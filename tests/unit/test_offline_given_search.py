@@ -277,31 +277,57 @@ def test_an_order_a_use_leans_to_the_search_ranked_toward_is_answered_in_one_cal
         assert BY_ID[pid]["price"] <= 2000 and "RTX" in BY_ID[pid]["specs"]["gpu"]
 
 
+def _laptops_in_stock() -> list[dict[str, Any]]:
+    return [
+        p
+        for p in CATALOG
+        if p["category"] == "COMPUTERS"
+        and p["stock"] > 0
+        and p["specs"].get("formFactor") in ("laptop", "2-in-1")
+    ]
+
+
 @pytest.mark.parametrize(
-    ("question", "own_search"),
+    ("question", "spec", "first"),
     [
-        # ranked toward light laptops among those that say "light" or "thin": the
-        # lightest laptop says neither
-        ("a laptop for travel",
-         {"category": "COMPUTERS", "keywords": "laptop", "sortBy": "weight"}),
-        # only iPhones, but four of six shown, ranked toward those that say "travel":
-        # the lightest iPhone may not be among them
-        ("Which iPhone is best for travel?",
-         {"brandId": "Apple", "category": "MOBILE", "keywords": "ios", "sortBy": "weight"}),
-        # sorted, but only among the laptops whose text says "charge"
-        ("Which laptop lasts the longest on one charge?",
-         {"category": "COMPUTERS", "keywords": "laptop", "sortBy": "battery"}),
+        # a use is all that was asked of a kind: every laptop, lightest leaning first
+        # (the lightest laptop's description says neither "light" nor "travel")
+        ("a laptop for travel", "weightKg", min),
+        # "on one charge" is said by the order; no laptop has to say "charge"
+        ("Which laptop lasts the longest on one charge?", "batteryHours", max),
     ],
-)  # fmt: skip
-def test_a_search_not_in_the_order_over_all_matches_gets_the_models_own_search(
-    index: SearchIndex, question: str, own_search: dict[str, Any]
+)
+def test_an_order_the_search_read_over_every_match_is_answered_in_one_call(
+    index: SearchIndex, question: str, spec: str, first: Any
 ) -> None:
+    # Given the search of words that ask for an order, read by the search for every model
     messages = searched_first(index, question)
 
-    first = OfflineModel().converse(make_request(messages))
+    # When the model gets the first request
+    reply = OfflineModel().converse(make_request(messages))
 
-    assert first["stopReason"] == "tool_use"
-    assert [u["input"] for u in tool_uses(first)] == [own_search]
+    # Then it answers at once from the search, with the laptop first in that order of
+    # all the laptops in stock, not of those whose text says the shopper's words
+    assert reply["stopReason"] == "end_turn"
+    ids = cited(answer_text(reply))
+    assert ids and set(ids) <= set(given_ids(messages))
+    best = first(p["specs"][spec] for p in _laptops_in_stock() if p["specs"].get(spec))
+    assert best in [BY_ID[pid]["specs"][spec] for pid in ids]
+
+
+def test_a_spec_limit_in_the_shoppers_words_is_answered_in_one_call(index: SearchIndex) -> None:
+    # Given the search of "weighs under 1.3 kg": "weighs" says the limit, and once
+    # narrowed the search to the one laptop whose description says it
+    messages = searched_first(index, "I need a laptop that weighs under 1.3 kg")
+
+    reply = OfflineModel().converse(make_request(messages))
+
+    # Then the model answers from the search, with every light laptop it could show
+    assert reply["stopReason"] == "end_turn"
+    ids = cited(answer_text(reply))
+    light = [p for p in _laptops_in_stock() if p["specs"]["weightKg"] <= 1.3]
+    assert len(ids) == min(3, len(light)) >= 2
+    assert all(BY_ID[pid]["specs"]["weightKg"] <= 1.3 for pid in ids)
 
 
 def test_a_line_the_search_showed_whole_is_answered_in_one_call(index: SearchIndex) -> None:
@@ -380,26 +406,6 @@ def test_a_brand_carried_from_an_earlier_turn_gets_the_models_own_search(
     final = model.converse(make_request(answered(messages, first, lookup(index, own["input"]))))
     ids = cited(answer_text(final))
     assert ids and all(BY_ID[pid]["brand"] == "Dell" and BY_ID[pid]["price"] <= 1000 for pid in ids)
-
-
-@pytest.mark.parametrize(
-    ("question", "own_search"),
-    [
-        # "weighs" narrowed the search to one laptop of those under 1.3 kg
-        (
-            "I need a laptop that weighs under 1.3 kg",
-            {"category": "COMPUTERS", "keywords": "laptop", "maxWeightKg": 1.3},
-        ),
-    ],
-)
-def test_a_search_narrower_than_the_models_own_gets_the_models_own_search(
-    index: SearchIndex, question: str, own_search: dict[str, Any]
-) -> None:
-    messages = searched_first(index, question)
-
-    reply = OfflineModel().converse(make_request(messages))
-
-    assert [u["input"] for u in tool_uses(reply)] == [own_search]
 
 
 def test_the_shoppers_words_as_the_model_would_search_them_are_its_own_search(
