@@ -341,6 +341,32 @@ def test_a_product_found_first_and_sold_out_comes_with_the_nearest_in_stock(
     assert set(offered) <= {p["productId"] for p in out["ledger"]["products"]}
 
 
+@pytest.mark.parametrize(
+    "words", ["Is the Razer Blade 16 (2024) in stock?", "do you still have the razer blade 16"]
+)
+def test_a_product_named_in_the_words_but_ranked_after_one_in_stock_comes_with_the_nearest(
+    index: SearchIndex, words: str
+) -> None:
+    # Given the shopper's words naming the Blade 16, sold out, which the search ranks
+    # after the Blade 14, in stock (a sort keeps what can be bought first)
+    out = ask(index, {"keywords": words})
+    shown = shown_ids(out)
+    assert BY_ID["CMP-037"]["stock"] == 0 and "CMP-037" in shown[1:]
+
+    # Then the result offers what is in stock instead of the one named, not of the first
+    seen = told(out)
+    assert seen["inStockInstead"]["for"] == "CMP-037"
+    sharing, offered = instead_of(out)
+    assert sharing == "brand" and offered
+    assert all(BY_ID[pid]["stock"] > 0 and BY_ID[pid]["brand"] == "Razer" for pid in offered)
+    assert "CMP-037 is out of stock" in seen["note"]
+
+
+def test_one_word_names_no_product_to_offer_instead_of(index: SearchIndex) -> None:
+    # "razer" is a brand: its first product in stock is the answer, nothing is instead
+    assert "inStockInstead" not in told(ask(index, {"keywords": "razer laptops"}))
+
+
 def test_a_book_sold_out_with_nothing_near_in_stock_is_said_to_have_none(tmp_path: Path) -> None:
     # Given a book sold out, and in stock only books of other authors, genres and subjects
     def book(pid: str, author: str, genre: str, stock: int, about: str) -> dict[str, Any]:
