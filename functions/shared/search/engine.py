@@ -36,6 +36,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from shared.catalog.derive import fold
 from shared.search.build import SnapshotMeta, read_meta
 from shared.search.correct import Corrector
 from shared.search.driver import connect, database_errors, read_only_uri
@@ -75,6 +76,8 @@ class SearchIndex:
                 for c, f, n in db.execute("SELECT category, facet, products FROM category_facets")
             }
             self.brands = [str(b) for (b,) in db.execute("SELECT DISTINCT brand_key FROM products")]
+            self.brand_words = frozenset(fold(part) for b in self.brands for part in b.split())
+            """Each word of a brand name, folded: a search word that is one names a brand."""
             self.categories = {c for c, f in self._presence if f == "*"}
             # A format 1 snapshot has no words to correct against, and lists nothing.
             self.spelling = self.meta.format_version >= 2
@@ -221,7 +224,7 @@ class _Search:
     def _relaxed(self, query: SearchQuery, words: Words) -> SearchResult:
         tried: set[tuple[Any, ...]] = set()
         result: SearchResult | None = None
-        for level in levels_for(query, words, self.index.brands):
+        for level in levels_for(query, words, self.index.brand_words):
             plan = make_plan(query, level, words, self.index.brands)
             key = (tuple(plan.conditions), tuple(plan.params), plan.match_any, plan.sort)
             if key in tried:

@@ -101,18 +101,19 @@ def nearest(limit: str) -> str:
     return "price"
 
 
-def levels_for(query: SearchQuery, words: Words, brands: Collection[str] = ()) -> tuple[Level, ...]:
+def levels_for(
+    query: SearchQuery, words: Words, brand_words: Collection[str] = ()
+) -> tuple[Level, ...]:
     """How a query may relax: only its limits when it names products by id ("which of
     those is under $500?": none, and the nearest first); its limits before its words when
-    they name a product line or one of ``brands`` (casefolded, as the snapshot holds them)."""
+    they name a product line or a brand (a word of ``brand_words``, folded)."""
     if query.productIds or not query.keywords:
         return NO_WORDS_LEVELS
-    return SUBJECT_LEVELS if names_subject(words, brands) else LEVELS
+    return SUBJECT_LEVELS if names_subject(words, brand_words) else LEVELS
 
 
-def names_subject(words: Words, brands: Collection[str]) -> bool:
-    """Whether ``words`` name a product line, or a word of one of ``brands``."""
-    brand_words = {part for brand in brands for part in brand.split()}
+def names_subject(words: Words, brand_words: Collection[str]) -> bool:
+    """Whether ``words`` name a product line, or a brand by a word of ``brand_words``."""
     return bool(words.lines) or any(fold(word) in brand_words for word in words.plain)
 
 
