@@ -130,6 +130,17 @@ def test_words_about_an_orders_spec_leave_every_product_in_the_order(
     assert spec(result.products[0], key) == first(in_stock)
 
 
+def test_words_about_the_spec_a_models_own_sort_orders_by_do_not_narrow(
+    index: SearchIndex,
+) -> None:
+    # A model that sorts by battery itself and passes the shopper's words
+    query = SearchQuery(keywords="laptop that lasts on one charge", sortBy="battery", limit=5)
+    result = index.search(query)
+    assert result.count == len(LAPTOPS) and "searched" not in result.understood
+    in_stock = [p["specs"]["batteryHours"] for p in LAPTOPS if p["stock"] > 0]
+    assert spec(result.products[0], "batteryHours") == max(in_stock)
+
+
 def test_words_about_a_spec_with_no_order_nor_limit_on_it_are_searched(
     index: SearchIndex,
 ) -> None:

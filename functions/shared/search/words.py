@@ -280,7 +280,7 @@ def parse(keywords: str, explicit: dict[str, Any] | None = None) -> Words:
                 words.groups.append((_clean(raw[i]),))
                 words.plain.append(_clean(raw[i]))
             i += 1
-    _drop_talk(words)
+    _drop_talk(words, explicit.get("sortBy") or words.sort)
     if words.groups and words.groups == words.leanings[:1]:
         # A use is all that was asked of a kind ("a laptop for travel"): every product of
         # it is one, in the order the use leans to, whatever its description says.
@@ -306,11 +306,11 @@ def _talk() -> dict[str, frozenset[str]]:
     return {name: frozenset(words) for name, words in talk.items()}
 
 
-def _drop_talk(words: Words) -> None:
-    """Once an order or a limit on a spec is read, the words about that spec are said:
-    "lasts the longest on one charge" is the longest battery, whatever the description
-    says of a charge."""
-    read = [words.sort, *words.bounds]
+def _drop_talk(words: Words, sort: str | None) -> None:
+    """Once an order (``sort``: the words' or the tool's own ``sortBy``) or a limit on a
+    spec is read, the words about that spec are said: "lasts the longest on one charge"
+    is the longest battery, whatever the description says of a charge."""
+    read = [sort, *words.bounds]
     said = frozenset().union(*(_talk().get(name or "", frozenset()) for name in read))
     if not said:
         return
