@@ -1,4 +1,5 @@
-"""Products from a catalog search, ranked: the asked-for order, then what the use needs."""
+"""What a product's specs say against the others': the features orders and comparisons read,
+and products put in the order the shopper asked for."""
 
 from __future__ import annotations
 
@@ -11,7 +12,6 @@ from shared.catalog.specs import (
     BATTERY_MAH,
     CAMERA_MP,
     GPU,
-    OS,
     RAM_GB,
     SCREEN_INCHES,
     STORAGE_GB,
@@ -19,7 +19,7 @@ from shared.catalog.specs import (
 )
 from storechat.offline.checks import Constraints
 from storechat.offline.product import Listed, portable
-from storechat.offline.vocabulary import BOOKS, PERFORMANCE, REVERSED, by_sort
+from storechat.offline.vocabulary import PERFORMANCE, REVERSED, by_sort
 
 
 def _weight_kg(p: Listed) -> float | None:
@@ -48,11 +48,6 @@ def _gpu_tier(p: Listed) -> float | None:
     return 0.1
 
 
-def _pro_os(p: Listed) -> float | None:
-    system = p.text(OS.key).lower()
-    return (1.0 if " pro" in system or "macos" in system else 0.0) if system else None
-
-
 FEATURES: Final[dict[str, Callable[[Listed], float | None]]] = {
     "price": lambda p: p.price,
     "weight": _weight_kg,
@@ -64,20 +59,8 @@ FEATURES: Final[dict[str, Callable[[Listed], float | None]]] = {
     YEAR.key: lambda p: p.spec(YEAR.key),
     "price_high": lambda p: p.price,
     GPU.key: _gpu_tier,
-    "pro_os": _pro_os,
 }
 LOWER_IS_BETTER: Final = frozenset({"price", "weight"})
-_USE_WEIGHTS: Final[dict[str | None, dict[str, float]]] = {
-    "student": {"price": 3, "weight": 2, "battery": 2, "ram": 1},
-    "gaming": {GPU.key: 4, "ram": 2, "screen": 1, "price": 0.5},
-    "travel": {"weight": 3, "battery": 3, "price": 1},
-    "work": {"ram": 3, "pro_os": 2, "battery": 1, "storage": 1, "price": 0.5},
-    "editing": {"ram": 3, GPU.key: 2, "storage": 1, "price": 0.5},
-    "programming": {"ram": 3, "storage": 1, "battery": 1, "price": 0.5},
-    "photos": {"camera": 4, "storage": 1},
-    "basic": {"price": 3, "battery": 1, "weight": 0.5},
-    None: {"price": 1, "ram": 1, "battery": 1, "weight": 0.5, "storage": 0.5},
-}
 SORT_FEATURE: Final = {
     # No spec measures power, so the catalog tool has no such order: this model ranks
     # by the graphics itself.
@@ -119,34 +102,11 @@ def _normalised(
     return {pid: v / high if high > 0 else 1.0 for pid, v in values.items()}
 
 
-def _weights(c: Constraints) -> dict[str, float]:
-    if c.category == BOOKS:
-        weights = {"price": 1.0} if c.cheap or c.sort_by == "price" else {}
-    else:
-        weights = dict(_USE_WEIGHTS.get(c.use, _USE_WEIGHTS[None]))
-    if c.cheap:
-        weights["price"] = weights.get("price", 0) + 2
-    return weights
-
-
 def rank(products: list[Listed], c: Constraints) -> list[Listed]:
-    """Best first: the asked-for order, then the use's weighted score, then tool order."""
-    weights = _weights(c)
-    scaled = {feature: _normalised(feature, products) for feature in weights}
+    """Best first: the asked-for order, then the catalog tool's (its ranking reads the
+    shopper's uses for every model: "for gaming" puts memory and graphics first)."""
     feature, lowest_first = sort_feature(c.sort_by)
-    sort_scaled = _normalised(feature, products, lowest_first) if feature in FEATURES else {}
-
-    def score(p: Listed) -> float:
-        total = sum(w * scaled[f].get(p.product_id, 0.0) for f, w in weights.items())
-        ram = p.spec(RAM_GB.key)
-        if c.use == "student" and ram is not None and ram < 8:
-            total -= 2
-        if c.use in ("student", "travel") and not portable(p):
-            total -= 3
-        return total
-
-    def key(p: Listed) -> tuple[float, float, int]:
-        primary = sort_scaled.get(p.product_id, -1.0) if sort_scaled else 0.0
-        return (-primary, -score(p), p.position)
-
-    return sorted(products, key=key)
+    if feature not in FEATURES:
+        return products
+    scaled = _normalised(feature, products, lowest_first)
+    return sorted(products, key=lambda p: (-scaled.get(p.product_id, -1.0), p.position))

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import re
+import tempfile
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import botocore.session
@@ -11,6 +13,7 @@ import pytest
 from botocore.validate import validate_parameters
 
 from shared.runtime.errors import InvalidConverseRequest
+from shared.search import SearchIndex, SearchQuery, build_index
 from storechat.offline import OFFLINE_MODEL_ID, OfflineModel
 from storechat.offline.intent import conversation_intent
 
@@ -149,6 +152,19 @@ STUDENT_LAPTOPS = (
     laptop("CMP-104", price=999, os="macOS", weight=1.1, battery=18, ram=8),
     laptop("CMP-105", price=399, weight=1.1, battery=16, ram=8, stock=0),
 )
+
+
+def searched(question: str, products: tuple[dict[str, Any], ...]) -> list[dict[str, Any]]:
+    """``products`` in the order the catalog search ranks them for ``question`` (it reads
+    the shopper's uses for every model), then the ones it did not find."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "index.sqlite"
+        build_index(list(products), path)
+        index = SearchIndex.open(path)
+        found = [hit.productId for hit in index.search(SearchQuery(keywords=question)).products]
+        index.close()
+    place = {pid: n for n, pid in enumerate(found)}
+    return sorted(products, key=lambda p: place.get(p["productId"], len(place)))
 
 
 def cited(text: str) -> list[str]:
@@ -434,7 +450,8 @@ def test_a_brand_named_alone_is_that_brands_kind_asked_before() -> None:
 
 def test_reviews_of_it_ask_about_the_previous_top_pick() -> None:
     # Given an answer that recommended a laptop, then "what do reviewers say about it?"
-    request, answered = answer_round(DEMO_QUESTION, [inventory(*STUDENT_LAPTOPS)])
+    result = inventory(*searched(DEMO_QUESTION, STUDENT_LAPTOPS))
+    request, answered = answer_round(DEMO_QUESTION, [result])
     messages = [
         *request["messages"],
         answered["output"]["message"],
@@ -453,10 +470,11 @@ def test_reviews_of_it_ask_about_the_previous_top_pick() -> None:
 # --------------------------------------------------------------------------- turn 2: answers
 
 
-def test_student_answer_ranks_light_cheap_long_battery_windows_laptop_first() -> None:
+def test_student_answer_leads_with_the_light_cheap_long_battery_windows_laptop() -> None:
     # Given the demo question and a catalog result with a gaming laptop, a macOS
-    # laptop and an out-of-stock one among the Windows laptops
-    request, response = answer_round(DEMO_QUESTION, [inventory(*STUDENT_LAPTOPS)])
+    # laptop and an out-of-stock one among the Windows laptops, in the search's order
+    result = inventory(*searched(DEMO_QUESTION, STUDENT_LAPTOPS))
+    request, response = answer_round(DEMO_QUESTION, [result])
 
     # When the model answers
     text = answer_text(response)

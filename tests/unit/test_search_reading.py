@@ -183,3 +183,50 @@ def test_a_hyphenated_word_the_search_does_not_know_is_read_as_its_words(
     )
     # One it knows stays one word
     assert search(index, "a 2-in-1 laptop").understood["formFactor"] == ["2-in-1"]
+
+
+# ------------------------------------------------------------------ a use ranks by its needs
+
+
+@pytest.mark.parametrize(
+    "words", ["best gaming laptop", "I want a laptop for serious gaming.", "a gaming PC"]
+)
+def test_gaming_ranks_the_graphics_card_and_16_gb_of_memory_first(
+    index: SearchIndex, words: str
+) -> None:
+    # Given laptops for gaming with 8 GB among those with 16 GB and more, whose
+    # descriptions speak of gaming at least as much
+    assert any(
+        spec(hit, "ramGb") < 16 for hit in search(index, "gaming rtx esports", limit=9).products
+    )
+    # When a shopper asks for one for gaming
+    result = search(index, words, limit=3)
+    # Then the first three each have a graphics card and at least 16 GB
+    assert len(result.products) == 3
+    for hit in result.products:
+        assert spec(hit, "ramGb") >= 16 and "RTX" in (spec(hit, "gpu") or ""), hit.productId
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "What Windows PC do you have which is best for a high school student?",
+        "a laptop for college",
+        "laptop for my homework",
+    ],
+)
+def test_a_student_is_offered_light_affordable_laptops_not_gaming_rigs(
+    index: SearchIndex, words: str
+) -> None:
+    # Given laptops from $249 to over $2,000, gaming ones among them
+    prices = [p["price"] for p in LAPTOPS]
+    assert min(prices) < 400 and max(prices) > 2000
+    # When a shopper asks for one for school
+    result = search(index, words, limit=3)
+    # Then the first three are laptops a student carries all day, at a student's price,
+    # and the words are still searched: several needs, not one order
+    assert len(result.products) == 3 and result.understood.get("searched")
+    for hit in result.products:
+        assert hit.price is not None and hit.price <= 1000, hit.productId
+        assert spec(hit, "weightKg") <= 1.6, hit.productId
+        assert "RTX" not in (spec(hit, "gpu") or ""), hit.productId

@@ -6,6 +6,7 @@ shopper words it."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -201,22 +202,26 @@ def test_the_answer_leads_with_the_most_or_least_and_says_the_order(
     ],
 )
 def test_a_use_in_plain_words_ranks_by_the_spec_that_matters_for_it(
-    question: str, sort: str, phrase: str
+    tmp_path: Path, question: str, sort: str, phrase: str
 ) -> None:
-    # Given the catalog's laptops, returned in the catalog's order
-    laptops = [
-        p["productId"]
-        for p in CATALOG
-        if p["specs"].get("formFactor") == "laptop" and p["stock"] > 0
-    ][:6]
-    # When a shopper says what the laptop is for
-    text, asked = answer(OfflineModel(), question, [inventory(*map(product, laptops))])
-    # Then the catalog is asked in the order of the use's main spec, the answer names
-    # the use, and leads with the laptop that has the most (or least) of it
-    assert asked[0][0]["sortBy"] == sort
+    # Given the catalog's first six laptops in stock, in a search of their own
+    in_stock = [p for p in CATALOG if p["specs"].get("formFactor") == "laptop" and p["stock"] > 0]
+    laptops = in_stock[:6]
+    build_index(laptops, tmp_path / "laptops.sqlite")
+    index = SearchIndex.open(tmp_path / "laptops.sqlite")
+    # When a shopper says what the laptop is for, the model asks the catalog, and the
+    # catalog answers what it asked
+    (lookup, *_) = ask(OfflineModel(), question)
+    assert lookup["input"]["sortBy"] == sort
+    ids = [hit.productId for hit in index.search(SearchQuery(**lookup["input"], limit=6)).products]
+    index.close()
+    text, _ = answer(OfflineModel(), question, [inventory(*map(product, ids))])
+    # Then the answer names the use and leads with the laptop that has the most (or
+    # least) of the use's main spec: the catalog's order, kept
     assert phrase in text
     column, biggest_first = SORTS[sort]
     key = next(s.key for s in SPECS if s.column == column)
-    values = [product(pid)["specs"][key] for pid in laptops]
+    values = [p["specs"][key] for p in laptops]
     first = text[text.index("1. ") :].split("[", 2)[1].split("]")[0]
+    assert first == ids[0]
     assert product(first)["specs"][key] == (max(values) if biggest_first else min(values))

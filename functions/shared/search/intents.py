@@ -42,6 +42,10 @@ BOOSTS: dict[str, str] = {
         " ELSE 0.3 * coalesce(p.camera_mp, 0) / 48.0 END"
     ),
     "storage": "min(coalesce(p.storage_gb, 0) / 1024.0, 1.0)",
+    # A student's budget: full marks up to $600, none from $1,500.
+    "affordable": (
+        "CASE WHEN p.price IS NULL THEN 0.0 ELSE max(0.0, min(1.0, (1500.0 - p.price) / 900.0)) END"
+    ),
     # Phones and computers are "big" at different sizes.
     "big_screen": (
         "CASE WHEN p.screen_inches IS NULL THEN 0.0"
@@ -67,6 +71,7 @@ BOOST_ORDER: dict[str, tuple[str, bool] | None] = {
     "battery": ("battery_hours", True),
     "camera": ("camera_mp", True),
     "storage": ("storage_gb", True),
+    "affordable": ("price", False),
     "big_screen": ("screen_inches", True),
     "small_screen": ("screen_inches", False),
 }
@@ -77,6 +82,7 @@ BOOST_COLUMNS: dict[str, tuple[str, ...]] = {
     "battery": ("battery_hours", "battery_mah"),
     "camera": ("camera_mp",),
     "storage": ("storage_gb",),
+    "affordable": ("price",),
     "big_screen": ("screen_inches",),
     "small_screen": ("screen_inches",),
 }
@@ -145,7 +151,7 @@ INTENTS: tuple[Intent, ...] = (
     # ---- uses: searched, and ranked by what matters for them
     Intent(("gaming", "game", "gamer", "esport", "play game", "playing game"),
            terms=("gaming", "rtx", "esports"),
-           boosts=(("gpu", STRONG), ("ram", 1.0))),
+           boosts=(("ram", STRONG), ("gpu", 2.0))),
     Intent(("video editing", "photo editing", "editing", "edit video", "edit photo",
             "content creation", "creative work", "creative", "creator", "3d", "rendering",
             "music production", "graphic design"),
@@ -181,9 +187,11 @@ INTENTS: tuple[Intent, ...] = (
             "fast", "performance"),
            terms=("premium", "flagship", "performance", "powerful"),
            boosts=(("ram", 0.5),)),
+    # A student carries it all day, on a student's money.
     Intent(("student", "school", "college", "university", "homework", "class", "study",
-            "studying"),
-           terms=("student", "school", "homework", "study", "class", "college")),
+            "studying", "high school", "middle school", "high schooler", "schoolwork"),
+           terms=("student", "school", "homework", "study", "class", "college"),
+           boosts=(("affordable", 1.5), ("light", 1.0), ("battery", 1.0))),
     Intent(("business", "work", "office", "professional", "enterprise"),
            terms=("business", "office", "work", "professional")),
     Intent(("kid", "child", "children", "young reader"),

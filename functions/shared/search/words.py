@@ -245,8 +245,9 @@ def _said_by_order(intent: Intent, words: Words, sort: str | None) -> bool:
 
 
 def _leans(intent: Intent) -> bool:
-    """Whether every boost of ``intent`` has an order: a use that leans one way."""
-    return bool(intent.boosts) and all(BOOST_ORDER.get(name) for name, _ in intent.boosts)
+    """Whether ``intent`` is a use about one spec with an order ("for travel": weight), not
+    a blend of several ("for school": price, weight and battery)."""
+    return len(intent.boosts) == 1 and bool(BOOST_ORDER.get(intent.boosts[0][0]))
 
 
 # "by George Orwell", "by J.R.R. Tolkien": an author, whom the catalog may name with
