@@ -66,7 +66,7 @@ from typing import Any, Final
 from converse.metering import DEFAULT_STAND_IN, UsageMeter
 from shared.runtime.errors import InvalidConverseRequest
 from storechat.offline.answer import compose_answer
-from storechat.offline.given import OWN_TOOL_USE, Turn, handed_over, own_turn
+from storechat.offline.given import OWN_TOOL_USE, Turn, handed_over, own_turn, read_by_search
 from storechat.offline.intent import Intent, conversation_intent, parse_text
 from storechat.offline.messages import (
     content_blocks,
@@ -136,11 +136,13 @@ class OfflineModel:
     def _reply(
         self, request: dict[str, Any], messages: list[dict[str, Any]]
     ) -> tuple[list[dict[str, Any]], str]:
+        given = handed_over(messages)
         ask = read_ask(messages)
+        if given is not None:
+            ask = read_by_search(ask, given)
         available = tool_names(request)
         first = plan_first(ask, available)
         rounds = read_rounds(messages)
-        given = handed_over(messages)
         turn = own_turn(ask, first, given, rounds) if given else Turn(rounds, first)
         answered = any("toolResult" in block for block in content_blocks(messages[-1]))
         if not answered or (given is not None and len(rounds) == 1):

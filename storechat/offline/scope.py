@@ -150,10 +150,12 @@ def kind_not_carried(text: str, carried: bool) -> Kind | None:
     """The kind of product ``text`` asks for that the store does not sell, if any.
 
     ``carried``: the text also names a kind the store sells, so that "a phone with a
-    great camera" asks for a phone, not a camera.
+    great camera" asks for a phone, not a camera. A kind the catalog has after all (a
+    store that sells tablets, or an iPad) is carried.
     """
     for kind, pattern in _NOT_CARRIED_RES:
-        if pattern.search(text) and not (carried and kind.name == "monitors"):
+        said = pattern.search(text)
+        if said and not (carried and kind.name == "monitors") and not store().sells(said[0]):
             return kind
     return None
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
 from shared.catalog.categories import Category
-from shared.catalog.specs import AUTHOR, GENRE
+from shared.catalog.specs import AUTHOR, FORM_FACTOR, GENRE
 from shared.search.intents import STOP_WORDS
 from shared.search.spelling import distance
 from shared.search.words import fold, parse, parser_words
@@ -49,6 +49,8 @@ class Listing(Protocol):
     def authors(self) -> dict[str, int]: ...
 
     def genres(self) -> dict[str, int]: ...
+
+    def kinds(self) -> dict[str, dict[str, int]]: ...
 
     def titles(self, category: str | None = None) -> list[str]: ...
 
@@ -94,7 +96,9 @@ class Store:
         titles: Iterable[Title],
         authors: Iterable[str] = (),
         genres: Iterable[str] = (),
+        kinds: Iterable[str] = (),
     ) -> None:
+        """``kinds``: the catalog's form factors ("laptop", "tablet")."""
         self.brand_categories: dict[str, frozenset[str]] = {
             brand: frozenset(categories) for brand, categories in brands.items()
         }
@@ -117,6 +121,9 @@ class Store:
         """Words of the names of products other than books that say nothing else
         ("zephyrus", "ultra"): in a shopper's text after a line, part of a model's name."""
         self._book_names = self._named_books()
+        self._sold = frozenset(fold(k) for k in kinds) | frozenset(
+            fold(word) for t in self.titles if t.category != BOOKS for word in _words(t.name)
+        )
 
     def _lines(self) -> dict[str, tuple[str | None, str]]:
         """Each product line (a lower-case word) and its brand (None when several brands
@@ -245,6 +252,12 @@ class Store:
             for t in self.titles
         )
 
+    def sells(self, phrase: str) -> bool:
+        """Whether a word of ``phrase`` is a form factor of the catalog's, or in the name
+        of a product of it that is not a book: "tablets" in a store that has a "tablet"
+        kind, "iPad" in one that sells an iPad."""
+        return any(fold(word) in self._sold for word in _words(phrase))
+
     def knows(self, word: str) -> bool:
         """Whether ``word`` is one of the catalog's own: a brand's, a line's, a title's,
         an author's or a genre's."""
@@ -297,19 +310,21 @@ class Store:
                     (b for b in carried if name.casefold().startswith(b.casefold() + " ")), None
                 )
                 titles.append(Title(name, category, owner))
-        return cls(brands, titles, listing.authors(), listing.genres())
+        kinds = (kind for found in listing.kinds().values() for kind in found)
+        return cls(brands, titles, listing.authors(), listing.genres(), kinds)
 
     @classmethod
     def of_products(cls, products: Iterable[Mapping[str, Any]]) -> Store:
         brands: dict[str, set[str]] = defaultdict(set)
-        titles, authors, genres = [], [], []
+        titles, authors, genres, kinds = [], [], [], []
         for product in products:
             brands[str(product["brand"])].add(str(product["category"]))
             titles.append(Title(str(product["name"]), str(product["category"]), product["brand"]))
             specs = product.get("specs") or {}
             authors += [str(specs[AUTHOR.key])] if specs.get(AUTHOR.key) else []
             genres += [str(specs[GENRE.key])] if specs.get(GENRE.key) else []
-        return cls(brands, titles, dict.fromkeys(authors), genres)
+            kinds += [str(specs[FORM_FACTOR.key])] if specs.get(FORM_FACTOR.key) else []
+        return cls(brands, titles, dict.fromkeys(authors), genres, kinds)
 
 
 @functools.lru_cache(maxsize=4)
