@@ -230,3 +230,26 @@ def test_a_student_is_offered_light_affordable_laptops_not_gaming_rigs(
         assert hit.price is not None and hit.price <= 1000, hit.productId
         assert spec(hit, "weightKg") <= 1.6, hit.productId
         assert "RTX" not in (spec(hit, "gpu") or ""), hit.productId
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "a laptop for my grandmother who just wants email",
+        "a computer for web browsing",
+        "a laptop for video calls",
+    ],
+)
+def test_everyday_use_offers_the_least_a_computer_costs(index: SearchIndex, words: str) -> None:
+    # When a shopper wants a computer for email, the web or calls, and nothing more
+    result = search(index, words, limit=3)
+    # Then every computer is one, cheapest first: no description has to say "email"
+    computers = [p["price"] for p in CATALOG if p["category"] == "COMPUTERS" and p["stock"] > 0]
+    assert result.understood.get("category") == "COMPUTERS" and result.count >= 30
+    assert [hit.price for hit in result.products] == sorted(computers)[:3]
+
+
+def test_editing_4k_video_is_editing_memory_first(index: SearchIndex) -> None:
+    result = search(index, "I need a laptop to edit 4K video", limit=3)
+    assert result.understood.get("favours") == "ram"
+    assert all(spec(hit, "ramGb") >= 16 for hit in result.products)

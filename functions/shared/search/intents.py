@@ -154,7 +154,8 @@ INTENTS: tuple[Intent, ...] = (
            boosts=(("ram", STRONG), ("gpu", 2.0))),
     Intent(("video editing", "photo editing", "editing", "edit video", "edit photo",
             "content creation", "creative work", "creative", "creator", "3d", "rendering",
-            "music production", "graphic design"),
+            "music production", "graphic design", "4k video", "edit 4k video", "4k editing",
+            "video production", "vlogging", "photoshop", "lightroom", "premiere"),
            terms=("editing", "creative", "creator"),
            boosts=(("ram", STRONG), ("gpu", 0.5))),
     Intent(("programming", "coding", "developer", "software development", "development"),
@@ -192,6 +193,13 @@ INTENTS: tuple[Intent, ...] = (
             "studying", "high school", "middle school", "high schooler", "schoolwork"),
            terms=("student", "school", "homework", "study", "class", "college"),
            boosts=(("affordable", 1.5), ("light", 1.0), ("battery", 1.0))),
+    # Email and the web, as simply and cheaply as can be: the least a computer costs.
+    Intent(("email", "e-mail", "web browsing", "browsing", "browse the web", "browse the internet",
+            "everyday use", "everyday", "basic", "basic use", "simple", "grandmother", "grandma",
+            "grandfather", "grandpa", "grandparent", "senior", "elderly", "beginner",
+            "video call", "video calls", "not tech savvy", "not very tech savvy"),
+           terms=("everyday", "basic", "email", "browsing", "essentials"),
+           boosts=(("affordable", STRONG),)),
     Intent(("business", "work", "office", "professional", "enterprise"),
            terms=("business", "office", "work", "professional")),
     Intent(("kid", "child", "children", "young reader"),
@@ -233,7 +241,7 @@ _STOP_WORDS = """
     recommend recommendation suggest suggestion option options
     least most less more than under over below above around about up between max min
     maximum minimum price priced cost costs costing dollar buck money spend
-    stock stocked available availability
+    stock stocked available availability just only
 """
 STOP_WORDS = frozenset(w for word in _STOP_WORDS.split() for w in (word, fold(word)))
 """Words that say nothing about the product, as written and folded ("does" is "doe"
