@@ -13,8 +13,8 @@ from tests.integration.converse_fixtures import asks_for_tools, lookup, replies
 from tests.integration.two_modes import MODES, Mode, converse, shown, tool_use_id
 
 GAMING = {"category": "COMPUTERS", "keywords": "gaming laptop"}
-# The bundled catalog's nine gaming laptops, as the search ranks them
-FIRST_PAGE = ["CMP-024", "CMP-034", "CMP-005", "CMP-004", "CMP-009", "CMP-018"]
+# The bundled catalog's nine gaming laptops, as the search ranks them (16 GB and more first)
+FIRST_PAGE = ["CMP-024", "CMP-005", "CMP-004", "CMP-034", "CMP-009", "CMP-018"]
 SECOND_PAGE = ["CMP-036", "CMP-038", "CMP-037"]
 
 COMPARISON = (
