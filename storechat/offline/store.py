@@ -255,8 +255,9 @@ class Store:
     def sells(self, phrase: str) -> bool:
         """Whether a word of ``phrase`` is a form factor of the catalog's, or in the name
         of a product of it that is not a book: "tablets" in a store that has a "tablet"
-        kind, "iPad" in one that sells an iPad."""
-        return any(fold(word) in self._sold for word in _words(phrase))
+        kind, "iPad" in one that sells an iPad; never by the words around the kind ("have
+        a camera")."""
+        return any(fold(w) in self._sold for w in _words(phrase) if w not in STOP_WORDS)
 
     def knows(self, word: str) -> bool:
         """Whether ``word`` is one of the catalog's own: a brand's, a line's, a title's,

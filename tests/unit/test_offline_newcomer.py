@@ -103,6 +103,20 @@ def test_the_same_brand_is_carried_once_the_catalog_has_it() -> None:
     assert "[MOB-901]" in text and "don't carry" not in text
 
 
+def test_a_kind_is_sold_by_its_own_words_not_by_the_words_around_it() -> None:
+    # Given a store with a phone whose name has everyday words in it, and one with a tablet
+    phone = product("MOB-012", productId="MOB-902", name="Nokia G42 - Have It All", brand="Nokia")
+    tablet = product(
+        "CMP-023", productId="CMP-902", name="Lenovo Tab P12", specs={"formFactor": "tablet"}
+    )
+    with_phone = Store.of_products([*CATALOG, phone])
+    with_tablet = Store.of_products([*CATALOG, tablet])
+    # Then a camera asked for with those words is still not sold, and tablets are
+    assert not with_phone.sells("have a camera") and not with_phone.sells("tablets")
+    assert with_tablet.sells("tablets") and with_tablet.sells("Do you sell a tablet")
+    assert not Store.of_products(CATALOG).sells("an iPad")
+
+
 @pytest.mark.parametrize(
     ("question", "found"),
     [
