@@ -79,34 +79,19 @@ def sort_feature(sort_by: str | None) -> tuple[str | None, bool]:
     return feature, (feature in LOWER_IS_BETTER) != (forward != sort_by)
 
 
-def _normalised(
-    feature: str, products: list[Listed], lowest_first: bool | None = None
-) -> dict[str, float]:
-    """Each product's value as a share of the best one (0..1, 1 best); missing is 0.
-    The best is the lowest for a feature where lower is better, unless ``lowest_first``
-    says otherwise.
-
-    Ratios rather than min-max: 1.38 kg against 1.46 kg is a small difference
-    and should weigh as one.
-    """
-    getter = FEATURES[feature]
-    values = {p.product_id: v for p in products if (v := getter(p)) is not None and v >= 0}
-    if not values:
-        return {}
-    if lowest_first is None:
-        lowest_first = feature in LOWER_IS_BETTER
-    if lowest_first:
-        low = min(values.values())
-        return {pid: low / v if v > 0 else 1.0 for pid, v in values.items()}
-    high = max(values.values())
-    return {pid: v / high if high > 0 else 1.0 for pid, v in values.items()}
-
-
 def rank(products: list[Listed], c: Constraints) -> list[Listed]:
     """Best first: the asked-for order, then the catalog tool's (its ranking reads the
-    shopper's uses for every model: "for gaming" puts memory and graphics first)."""
+    shopper's uses for every model: "for gaming" puts memory and graphics first).
+    Products without the feature come last."""
     feature, lowest_first = sort_feature(c.sort_by)
     if feature not in FEATURES:
         return products
-    scaled = _normalised(feature, products, lowest_first)
-    return sorted(products, key=lambda p: (-scaled.get(p.product_id, -1.0), p.position))
+    getter = FEATURES[feature]
+
+    def key(p: Listed) -> tuple[bool, float, int]:
+        value = getter(p)
+        if value is None or value < 0:
+            return (True, 0.0, p.position)
+        return (False, value if lowest_first else -value, p.position)
+
+    return sorted(products, key=key)

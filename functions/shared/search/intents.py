@@ -42,7 +42,8 @@ BOOSTS: dict[str, str] = {
         " ELSE 0.3 * coalesce(p.camera_mp, 0) / 48.0 END"
     ),
     "storage": "min(coalesce(p.storage_gb, 0) / 1024.0, 1.0)",
-    # A student's budget: full marks up to $600, none from $1,500.
+    # A modest budget (a student's, an everyday computer's): full marks up to $600, none
+    # from $1,500.
     "affordable": (
         "CASE WHEN p.price IS NULL THEN 0.0 ELSE max(0.0, min(1.0, (1500.0 - p.price) / 900.0)) END"
     ),
