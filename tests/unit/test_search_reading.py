@@ -249,6 +249,37 @@ def test_everyday_use_offers_the_least_a_computer_costs(index: SearchIndex, word
     assert [hit.price for hit in result.products] == sorted(computers)[:3]
 
 
+def test_everyday_use_with_no_kind_named_means_a_computer(index: SearchIndex) -> None:
+    # When a shopper names a use that is a computer's and no kind of product
+    result = search(index, "something for my grandmother who just wants email", limit=3)
+    # Then the cheapest computers, never the cheapest books
+    computers = [p["price"] for p in CATALOG if p["category"] == "COMPUTERS" and p["stock"] > 0]
+    assert result.understood.get("category") == "COMPUTERS"
+    assert [hit.price for hit in result.products] == sorted(computers)[:3]
+    # And a kind named wins over what the use means
+    phones = search(index, "a simple phone for my grandpa", limit=3)
+    assert phones.understood.get("category") == "MOBILE"
+    assert all(BY_ID[hit.productId]["category"] == "MOBILE" for hit in phones.products)
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "best phone camera",
+        "best phone camera, price doesn't matter",
+        "the phone with the best camera",
+    ],
+)
+def test_a_kind_among_an_orders_words_is_still_the_kind(index: SearchIndex, words: str) -> None:
+    # When the kind is said inside the words of an order ("best phone camera")
+    result = search(index, words, limit=3)
+    # Then it is that kind, in that order: phones, the best camera first
+    assert result.understood.get("category") == "MOBILE"
+    assert result.understood.get("sortBy") == "camera"
+    best = max(p["specs"]["cameraMp"] for p in PHONES if p["stock"] > 0)
+    assert spec(result.products[0], "cameraMp") == best
+
+
 def test_editing_4k_video_is_editing_memory_first(index: SearchIndex) -> None:
     result = search(index, "I need a laptop to edit 4K video", limit=3)
     assert result.understood.get("favours") == "ram"

@@ -104,6 +104,9 @@ class Intent:
     line: bool = False
     """A product line the shopper named ("macbook"): its terms are required, so products
     of other lines that match only the shopper's other words never fill the results."""
+    meant: str | None = None
+    """The kind of product the use means when the shopper names none ("something for
+    my grandmother who wants email": a computer); a kind named wins ("a simple phone")."""
 
 
 _GENRE = Category.BOOKS
@@ -200,7 +203,7 @@ INTENTS: tuple[Intent, ...] = (
             "grandfather", "grandpa", "grandparent", "senior", "elderly", "beginner",
             "video call", "video calls", "not tech savvy", "not very tech savvy"),
            terms=("everyday", "basic", "email", "browsing", "essentials"),
-           boosts=(("affordable", STRONG),)),
+           boosts=(("affordable", STRONG),), meant=Category.COMPUTERS),
     Intent(("business", "work", "office", "professional", "enterprise"),
            terms=("business", "office", "work", "professional")),
     Intent(("kid", "child", "children", "young reader"),

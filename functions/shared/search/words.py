@@ -98,6 +98,8 @@ class Words:
     on_sale: bool = False
     leanings: list[tuple[str, ...]] = field(default_factory=list)
     """The groups of uses whose every boost has an order ("travel": lightest first)."""
+    meant: str | None = None
+    """The kind a use means when the words name none (``Intent.meant``)."""
 
     @property
     def limits(self) -> dict[str, float]:
@@ -169,6 +171,14 @@ def _orders() -> tuple[tuple[str, re.Pattern[str]], ...]:
     return tuple((s.name, re.compile(s.said, re.IGNORECASE)) for s in ordered)
 
 
+@functools.cache
+def _kind_words() -> frozenset[str]:
+    """The one-word names of a kind of product ("phone", "laptop"), folded."""
+    return frozenset(
+        fold(p) for i in INTENTS if i.category and not i.terms for p in i.phrases if " " not in p
+    )
+
+
 def _order(text: str, words: Words, explicit: dict[str, Any]) -> str:
     """``text`` without the words of an order; the first order said becomes the sort
     unless the tool's own ``sortBy`` is given (its words go all the same)."""
@@ -179,7 +189,9 @@ def _order(text: str, words: Words, explicit: dict[str, Any]) -> str:
                 return match[0]
             if words.sort is None and not explicit.get("sortBy"):
                 words.sort = name
-            return " "
+            # "the best phone camera": the order's words go, the kind named among them stays.
+            kinds = [w for w in match[0].split() if fold(w) in _kind_words()]
+            return f" {' '.join(kinds)} "
 
         text = pattern.sub(use, text)
     return text
@@ -231,6 +243,7 @@ def _apply(intent: Intent, raw: list[str], words: Words, explicit: dict[str, Any
     if intent.sort and not explicit.get("sortBy") and words.sort is None:
         words.sort = intent.sort
     words.on_sale = words.on_sale or intent.on_sale
+    words.meant = words.meant or intent.meant
 
 
 def _said_by_order(intent: Intent, words: Words, sort: str | None) -> bool:
@@ -282,6 +295,8 @@ def parse(keywords: str, explicit: dict[str, Any] | None = None) -> Words:
                 words.plain.append(_clean(raw[i]))
             i += 1
     _drop_talk(words, explicit.get("sortBy") or words.sort)
+    if not (explicit.get("category") or words.category):
+        words.category = words.meant
     if words.groups and words.groups == words.leanings[:1]:
         # A use is all that was asked of a kind ("a laptop for travel"): every product of
         # it is one, in the order the use leans to, whatever its description says.
