@@ -10,8 +10,10 @@ Turn 1 (the last message carries the shopper's text): parse an :class:`Intent`
 (category, brand, system, form, numeric limits, use, named products, comparison,
 review and book asks, what the store does not do), carrying the subject of an
 earlier user turn over to a follow-up, and ask for the tools that serve it, all in
-one assistant message (``stopReason`` ``tool_use``): the stated limits become the
-search's filters and sort, a named product is looked up by name, and "of those",
+one assistant message (``stopReason`` ``tool_use``): a kind of product asked in one
+message is searched in the shopper's own words, which the search reads for every model
+(a follow-up's carried subject, with the model's reading as filters and sort), a named
+product is looked up by name, and "of those",
 "the second one" or "cheaper ones" look up the products the previous answer cited
 (:mod:`storechat.offline.plan`). A question about the store itself (returns,
 delivery, where an order is) asks the store's policies tool with the shopper's words
@@ -102,7 +104,8 @@ def read_ask(messages: list[dict[str, Any]]) -> Ask:
     if intent.wants_reviews and not intent.review_query:
         intent = replace(intent, review_query=last_top_pick(messages))
     current = parse_text(texts[-1]) if texts else Intent()
-    return Ask(intent, current, tuple(shown_in(previous_answer(messages))))
+    said = texts[-1] if texts else ""
+    return Ask(intent, current, tuple(shown_in(previous_answer(messages))), said)
 
 
 class OfflineModel:

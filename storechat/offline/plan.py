@@ -1,7 +1,8 @@
 """The tool calls a question needs: all of them in one round.
 
-It looks up what the shopper asked for: each named product by name, each kind of
-product with the stated filters and sort, the products an earlier answer showed by id.
+It looks up what the shopper asked for: each named product by name, a kind of product
+in the shopper's own words (or, carried over from an earlier message, with the filters
+and sort the model read), the products an earlier answer showed by id.
 What the first round does not find the catalog tool answers itself, in the same
 result: the closest by name to a product the store does not carry, the nearest to
 limits nothing meets, the nearest in stock to one sold out.
@@ -49,6 +50,8 @@ class Ask:
     """The latest message alone."""
     shown: tuple[Shown, ...] = ()
     """The products the previous answer cited."""
+    said: str = ""
+    """The latest message as the shopper wrote it: what a search of their words reads."""
 
     @property
     def reference(self) -> Reference | None:
@@ -231,12 +234,26 @@ def _reference_calls(ask: Ask, ref: Reference) -> list[Call]:
     return [Call(LOOKUP, request, "shown")]
 
 
+def _searches(ask: Ask) -> list[dict[str, Any]]:
+    """The searches for the kinds of product asked. A message that asks the catalog for
+    nothing else (no product or author by name, no reviews, no book's facts) and carries nothing
+    over from an earlier one is searched in the shopper's own words, which the search
+    reads for every model: their kind, limits, lines, uses and order."""
+    inputs = lookup_inputs(ask.intent)
+    current = ask.current
+    if current.products or current.wants_reviews or current.book_query or current.book_author:
+        return inputs
+    if inputs and inputs == lookup_inputs(current) and not any("productName" in i for i in inputs):
+        return [{"keywords": " ".join(ask.said.split())[:MAX_WORDS]}]
+    return inputs
+
+
 def _lookups(ask: Ask) -> list[Call]:
     intent = ask.intent
     if ref := ask.reference:
         return _reference_calls(ask, ref)
     calls = [Call(LOOKUP, named_input(p), "named", n) for n, p in enumerate(intent.products)]
-    calls += [Call(LOOKUP, i, "search", n) for n, i in enumerate(lookup_inputs(intent))]
+    calls += [Call(LOOKUP, i, "search", n) for n, i in enumerate(_searches(ask))]
     kind = intent.not_carried
     if not calls and kind and kind.search:
         calls.append(Call(LOOKUP, dict(kind.search), "instead"))

@@ -221,6 +221,8 @@ class Store:
         def fix(match: re.Match[str]) -> str:
             word = match.group()
             folded = word.casefold()
+            if "'" in word:
+                return word  # "doesn't": a contraction, no slip of "does"
             if len(folded) < 5 or folded in vocabulary or fold(folded) in vocabulary:
                 return word
             edits = 2 if len(folded) >= 9 else 1
@@ -237,7 +239,7 @@ class Store:
                 return word
             return near[0].capitalize() if word[0].isupper() else near[0]
 
-        return re.sub(r"[^\W\d_]+", fix, text)
+        return re.sub(r"[^\W\d_]+(?:'[^\W\d_]+)*", fix, text)
 
     @functools.cache  # noqa: B019 - a store lives as long as the snapshot it describes
     def _spelling(self) -> list[str]:

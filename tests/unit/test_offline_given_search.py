@@ -350,31 +350,26 @@ def test_a_line_the_search_showed_whole_is_answered_in_one_call(index: SearchInd
     assert BY_ID[ids[0]]["specs"]["weightKg"] == min(weights)
 
 
-def test_an_order_the_search_did_not_keep_gets_the_models_own_search(
+def test_a_good_camera_the_search_ranked_toward_is_answered_in_one_call(
     index: SearchIndex,
 ) -> None:
-    # Given the search of "a good camera", which ranked phones toward their cameras but
-    # did not sort them, while the model reads the words as an order
+    # Given the search of "a good camera", which ranked phones toward their cameras
     messages = searched_first(index, "Which phone has a good camera?")
-    model = OfflineModel()
+    searched = messages[-1]["content"][0]["toolResult"]["content"][0]["json"]
+    assert searched["understood"]["favours"] == "camera"
 
     # When the model gets the first request
-    first = model.converse(make_request(messages))
+    reply = OfflineModel().converse(make_request(messages))
 
-    # Then it asks for phones best camera first, as it would have without the search
-    assert first["stopReason"] == "tool_use"
-    (own,) = tool_uses(first)
-    assert own["input"] == {"category": "MOBILE", "sortBy": "camera"}
-
-    # And with that result it answers (the search given first is no round of its own),
+    # Then it takes the search's reading and answers at once (it searches the same words),
     # leading with a phone of the best camera the catalog has in stock
-    final = model.converse(make_request(answered(messages, first, lookup(index, own["input"]))))
-    assert final["stopReason"] == "end_turn"
-    text = answer_text(final)
+    assert reply["stopReason"] == "end_turn"
+    text = answer_text(reply)
     assert text.startswith("Best phones for photos (best camera first):\n1. ")
     phones = [p for p in CATALOG if p["category"] == "MOBILE" and p["stock"] > 0]
     best = max(p["specs"]["cameraMp"] for p in phones)
     assert BY_ID[cited(text)[0]]["specs"]["cameraMp"] == best
+    assert set(cited(text)) <= set(given_ids(messages))
 
 
 def test_a_brand_carried_from_an_earlier_turn_gets_the_models_own_search(
@@ -423,19 +418,19 @@ def test_the_shoppers_words_as_the_model_would_search_them_are_its_own_search(
     assert set(cited(text)) <= set(given_ids(messages))
 
 
-def test_a_misreading_of_a_word_the_model_did_not_search_for_is_not_said(
-    index: SearchIndex,
-) -> None:
-    # Given a search that read "shell" (a slip for "sell", which is no search word) as
-    # "cell" and still found Chromebooks
+def test_how_the_search_read_the_shoppers_words_is_said(index: SearchIndex) -> None:
+    # Given a search that read "shell" (a slip for "sell") as "cell" and still found
+    # Chromebooks: the model searches the shopper's words as they came, every one of them
     messages = searched_first(index, "Do you shell Chromebooks?")
     assert '"shell": "cell"' in json.dumps(messages[-1])
 
     reply = OfflineModel().converse(make_request(messages))
 
+    # Then the answer says how the words were read, so a misreading is seen, and lists
+    # the Chromebooks the search found
     text = answer_text(reply)
-    assert text.startswith("Best ChromeOS computers:\n1. ")
-    assert "shell" not in text
+    assert text.startswith("I read “shell” as “cell”.\nBest ChromeOS computers:\n1. ")
+    assert set(cited(text)) <= set(given_ids(messages))
 
 
 @pytest.mark.parametrize(

@@ -16,6 +16,7 @@ from shared.runtime.errors import InvalidConverseRequest
 from shared.search import SearchIndex, SearchQuery, build_index
 from storechat.offline import OFFLINE_MODEL_ID, OfflineModel
 from storechat.offline.intent import conversation_intent
+from tests.support.searched import searched_as
 
 TOOL_NAMES = ("lookup_inventory", "get_computer_reviews", "get_book_info")
 TOOL_USE_ID = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
@@ -220,8 +221,9 @@ def test_demo_question_asks_for_one_windows_computer_lookup() -> None:
     assert response["stopReason"] == "tool_use"
     uses = tool_uses(response)
     assert [u["name"] for u in uses] == ["lookup_inventory"]
-    assert uses[0]["input"]["category"] == "COMPUTERS"
-    assert "windows" in uses[0]["input"]["keywords"].split()
+    read = searched_as(uses[0]["input"])
+    assert read["category"] == "COMPUTERS"
+    assert "windows" in read["searched"]
     assert response["output"]["message"]["content"][0]["text"].startswith("Let me check")
     assert_valid_converse_response(request, response)
 
@@ -256,29 +258,24 @@ def test_three_intents_become_three_tool_uses_in_one_message() -> None:
     [
         (
             "cheap android phone under $300",
-            {"category": "MOBILE", "keywords": "android", "maxPrice": 300},
+            {"category": "MOBILE", "searched": ["android"], "maxPrice": 300, "sortBy": "price"},
         ),
         (
             "gaming laptop below 1,500",
-            {
-                "category": "COMPUTERS",
-                "keywords": "gaming laptop",
-                "maxPrice": 1500,
-                "sortBy": "ram",
-            },
+            {"category": "COMPUTERS", "searched": ["gaming"], "maxPrice": 1500, "favours": "ram"},
         ),
         (
             "budget of 700 for a chromebook",
-            {"category": "COMPUTERS", "keywords": "chromeos", "maxPrice": 700},
+            {"category": "COMPUTERS", "line": ["chromebook"], "maxPrice": 700},
         ),
-        ("Any Penguin books?", {"brandId": "Penguin Books", "category": "BOOKS"}),
+        ("Any Penguin books?", {"category": "BOOKS", "searched": ["penguin"]}),
         (
             "Do you have the iPhone 15?",
             {"productName": "iPhone 15", "brandId": "Apple", "category": "MOBILE"},
         ),
         (
             "a laptop with 16GB RAM under 2 kg",
-            {"category": "COMPUTERS", "keywords": "laptop", "minRamGb": 16, "maxWeightKg": 2},
+            {"category": "COMPUTERS", "minRamGb": 16, "maxWeightKg": 2},
         ),
         (
             "phone under $500 with at least 128GB storage and a 50MP camera",
@@ -288,7 +285,6 @@ def test_three_intents_become_three_tool_uses_in_one_message() -> None:
             "laptop between $600 and $900 with 12 hours of battery and a 14-inch screen",
             {
                 "category": "COMPUTERS",
-                "keywords": "laptop",
                 "minPrice": 600,
                 "maxPrice": 900,
                 "minBatteryHours": 12,
@@ -302,14 +298,19 @@ def test_three_intents_become_three_tool_uses_in_one_message() -> None:
         ),
     ],
 )
-def test_lookup_input_holds_only_what_was_detected(question: str, expected: dict[str, Any]) -> None:
+def test_the_lookup_asks_for_exactly_what_was_said(question: str, expected: dict[str, Any]) -> None:
     # Given a shopping question
     # When the model plans its tool calls
     uses = tool_uses(OfflineModel().converse(make_request([user(question)])))
 
-    # Then the single lookup carries exactly the detected keys: each number as the bound
-    # it states (no RAM or weight as a price), a named product by its name
-    assert [(u["name"], u["input"]) for u in uses] == [("lookup_inventory", expected)]
+    # Then one lookup, which the catalog search reads as exactly what was said: each
+    # number as the bound it states (no RAM or weight as a price), a named product by
+    # its name
+    assert [u["name"] for u in uses] == ["lookup_inventory"]
+    read = searched_as(uses[0]["input"])
+    assert {key: read.get(key) for key in expected} == expected
+    limits = {key for key in read if key.startswith(("min", "max"))}
+    assert limits == {key for key in expected if key.startswith(("min", "max"))}
 
 
 def test_book_question_asks_for_facts_and_stock() -> None:
@@ -829,7 +830,7 @@ def test_nothing_within_the_limits_answers_with_the_nearest_the_search_gave_and_
 
     # Then one round was enough, and the answer says none meets the bound, offering the
     # nearest with what differs
-    assert len(rounds) == 1 and inputs(rounds[0])[0]["minRamGb"] == 64
+    assert len(rounds) == 1 and searched_as(inputs(rounds[0])[0])["minRamGb"] == 64
     assert text.startswith("I couldn't find any laptops with at least 64 GB RAM in stock.")
     assert "[CMP-932]: 32 GB RAM (you asked for at least 64 GB RAM)" in text
 
@@ -1071,4 +1072,4 @@ def test_a_budget_at_the_end_of_a_sentence_is_still_a_budget() -> None:
     # Given a question whose budget is followed by a full stop
     response = OfflineModel().converse(make_request([user("I need a gaming laptop under $2000.")]))
     # Then the lookup carries that budget
-    assert tool_uses(response)[0]["input"]["maxPrice"] == 2000
+    assert searched_as(tool_uses(response)[0]["input"])["maxPrice"] == 2000
