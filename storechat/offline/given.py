@@ -107,7 +107,10 @@ def own_turn(
     rest = [c for c in plan if c is not lookup]
     if not rest:
         return Turn([[mine], *own], [])
-    refetch = Call(LOOKUP, {"productIds": given.found_ids}, "again")
+    # A product asked by name is asked again by name: the tool gives it, sold out, what
+    # is nearest it in stock and what they share; products fetched by id have no nearest.
+    again = lookup.input if lookup.purpose == "named" else {"productIds": given.found_ids}
+    refetch = Call(LOOKUP, again, "again")
     if not own:
         # The loop shrinks the search to a brief once the rest comes back: its products
         # are fetched by id in the same round, not in a round of their own.

@@ -27,6 +27,7 @@ from tests.unit.test_offline_model import (
     CITATION,
     TOOL_NAMES,
     answer_text,
+    failure,
     make_request,
     success,
     tool_uses,
@@ -476,7 +477,11 @@ XPS_REVIEWS = {
 }
 
 
-def test_a_review_question_asks_for_the_reviews_and_the_products_found_by_id(
+XPS_13 = {"productName": "XPS 13", "category": "COMPUTERS", "brandId": "Dell"}
+THE_HOBBIT = {"productName": "The Hobbit", "category": "BOOKS"}
+
+
+def test_a_review_question_asks_for_the_reviews_and_the_product_found_by_name(
     index: SearchIndex,
 ) -> None:
     # Given the search of a review question, which found the Dell XPS 13
@@ -485,16 +490,17 @@ def test_a_review_question_asks_for_the_reviews_and_the_products_found_by_id(
     ids = given_ids(messages)
 
     # When the model gets the first request, Then it asks for the reviews, and for the
-    # products the search found by id (the loop shrinks the search before the answer);
-    # the search itself is not run again
+    # laptop the search found by its name again (the loop shrinks the search before the
+    # answer; by name, the tool gives a sold-out product its nearest in stock)
     first = model.converse(make_request(messages))
     assert [(u["name"], u["input"]) for u in tool_uses(first)] == [
         ("get_computer_reviews", {"query": "Dell XPS 13"}),
-        ("lookup_inventory", {"productIds": ids}),
+        ("lookup_inventory", XPS_13),
     ]
+    assert "CMP-007" in ids
 
     # And with them it answers about the laptop the search found, and the reviews
-    fetched = lookup(index, {"productIds": ids})
+    fetched = lookup(index, XPS_13)
     final = model.converse(make_request(answered(messages, first, success(XPS_REVIEWS), fetched)))
     assert final["stopReason"] == "end_turn"
     text = answer_text(final)
@@ -573,10 +579,10 @@ def test_a_search_shrunk_to_a_brief_with_no_products_fetched_beside_is_fetched_a
     }
     messages = _shrunk(answered(messages, reviews_only, success(XPS_REVIEWS)), ids)
 
-    # When the model gets the reviews, Then it asks for the search's products again
+    # When the model gets the reviews, Then it asks for the laptop the search found again
     again = model.converse(make_request(messages))
     (fetch,) = tool_uses(again)
-    assert fetch["input"] == {"productIds": ids}
+    assert fetch["input"] == XPS_13
 
     # And answers from them, with the reviews
     final = model.converse(make_request(answered(messages, again, lookup(index, fetch["input"]))))
@@ -585,17 +591,17 @@ def test_a_search_shrunk_to_a_brief_with_no_products_fetched_beside_is_fetched_a
     assert "What reviewers say about Dell XPS 13" in text
 
 
-def test_a_book_question_asks_for_the_books_facts_and_the_book_by_id(index: SearchIndex) -> None:
+def test_a_book_question_asks_for_the_books_facts_and_the_book_by_title(index: SearchIndex) -> None:
     # Given the search of a question about a book, which found it
     messages = searched_first(index, "Tell me about the book The Hobbit")
     model = OfflineModel()
 
     # When the model gets the first request, Then it asks for the book's facts, and for
-    # the book the search found by id
+    # the book the search found by its title again
     first = model.converse(make_request(messages))
     assert [(u["name"], u["input"]) for u in tool_uses(first)] == [
         ("get_book_info", {"query": "The Hobbit"}),
-        ("lookup_inventory", {"productIds": ["BK-020"]}),
+        ("lookup_inventory", THE_HOBBIT),
     ]
 
     # And answers with the book in stock and its facts
@@ -603,7 +609,7 @@ def test_a_book_question_asks_for_the_books_facts_and_the_book_by_id(index: Sear
         "query": "The Hobbit",
         "results": [{"title": "The Hobbit", "authors": ["J.R.R. Tolkien"], "year": 1937}],
     }
-    fetched = lookup(index, {"productIds": ["BK-020"]})
+    fetched = lookup(index, THE_HOBBIT)
     final = model.converse(make_request(answered(messages, first, success(facts), fetched)))
     text = answer_text(final)
     assert text.startswith("We carry The Hobbit [BK-020]: in stock")
@@ -683,3 +689,30 @@ def test_a_store_question_asks_the_stores_policies_whatever_the_search_found(
     )
 
     assert [u["name"] for u in tool_uses(response)] == ["get_store_policies"]
+
+
+def test_a_sold_out_book_with_its_facts_asked_gets_the_nearest_by_the_same_author(
+    index: SearchIndex,
+) -> None:
+    # Given the search of a sold-out book, which found it and its nearest in stock
+    messages = searched_first(index, "Harry Potter and the Deathly Hallows in stock?")
+    model = OfflineModel()
+
+    # When the model asks for the book's facts and the book again, by its title
+    first = model.converse(make_request(messages))
+    (facts, again) = tool_uses(first)
+    assert facts["name"] == "get_book_info"
+    assert again["input"] == {
+        "productName": "Harry Potter and the Deathly Hallows",
+        "category": "BOOKS",
+    }
+    final = model.converse(
+        make_request(answered(messages, first, failure("down"), lookup(index, again["input"])))
+    )
+
+    # Then the answer says it is sold out and offers the nearest in stock by its author
+    text = answer_text(final)
+    assert text.startswith("We carry Harry Potter and the Deathly Hallows [BK-005]: out of stock")
+    assert "The nearest we have in stock, by the same author:\n1. " in text
+    offered = cited(text)[1:]
+    assert offered and all(BY_ID[pid]["specs"]["author"] == "J.K. Rowling" for pid in offered)
