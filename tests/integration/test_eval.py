@@ -113,13 +113,13 @@ def offline_run(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any]
     with canned_open_library(served) as open_library:
 
         def open_system(catalog: ServedCatalog) -> LocalStorechat:
-            # The floors are the offline model's going first: it is yet to answer from a
-            # search handed to it.
+            # The floors are the assistant's as it ships: the catalog searched first on
+            # the shopper's words, the offline model answering from that search.
             return LocalStorechat(
                 model="offline",
                 catalog=catalog.products,
                 env=offline_env(open_library),
-                search_first=False,
+                search_first=True,
             )
 
         results = evaluate(open_system, questions, served, pricing_for("offline"), io.StringIO())
