@@ -175,7 +175,7 @@ def constraints_for(done: Done, intent: Intent) -> Constraints:
     request = done.call.input
     # A search of the shopper's own words: the kind and order the search read in them.
     understood = (done.outcome.data or {}).get("understood") or {}
-    category = request.get("category") or understood.get("category")
+    category = request.get("category") or understood.get("category") or _one_kind(done)
     category = category if category in (COMPUTERS, MOBILE, BOOKS) else None
     sort_by = intent.sort_by or (None if request.get("category") else understood.get("sortBy"))
     keywords = str(request.get("keywords") or "").lower().split()
@@ -197,6 +197,14 @@ def constraints_for(done: Done, intent: Intent) -> Constraints:
         bounds=bounds,
         cheaper_than=done.call.limit if done.call.purpose == "cheaper" else None,
     )
+
+
+def _one_kind(done: Done) -> str | None:
+    """The category of every product a search of words found, when they share one ("anything
+    by Tolkien": books)."""
+    raw = (done.outcome.data or {}).get("products") or []
+    kinds = {p.get("category") for p in raw if isinstance(p, dict)}
+    return next(iter(kinds)) if len(kinds) == 1 and isinstance(next(iter(kinds)), str) else None
 
 
 def _products(done: Done, seen: set[str] | None = None, field: str = "products") -> list[Listed]:

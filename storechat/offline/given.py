@@ -6,14 +6,14 @@ follow-up that only orders the products shown, those ids and the order), and its
 ``toolResult``: written by the loop, not by this model. The search reads the shopper's
 words for every model (their kind, limits, product lines, uses and orders), and the model
 takes that reading rather than second-guess it. The search serves the one lookup the
-model's plan makes when it kept the shopper's words and, for an order the lookup asks
-for, put its products in that order (ranked toward it, for an order a use leans to); or
-found the product the lookup names; or, when none meets the limits the lookup states,
-gave the nearest to those very limits, of its kind. Then the result is that lookup's, in
-round 1: the model asks only for the rest of its plan (reviews, a book's facts) with the
-search's products by id, which the loop shrinks to a brief before the answer, or answers
-at once. When it does not serve, the model asks for its whole plan as if no search had
-been run; the search stays in the history but is no round of the model's own.
+model's plan makes when it is that lookup (the model searches a kind asked in one message
+in the shopper's own words, as the loop did), or found the product the lookup names. Then
+the result is that lookup's, in round 1: the model asks only for the rest of its plan
+(reviews, a book's facts), with the products the search found asked again (the loop
+shrinks the search to a brief before the answer), or answers at once. When it does not
+serve (a follow-up's subject carried over from an earlier message, which the search of
+this message's words could not know), the model asks for its whole plan as if no search
+had been run; the search stays in the history but is no round of the model's own.
 """
 
 from __future__ import annotations
@@ -22,15 +22,11 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
-from storechat.offline.answer import constraints_for
-from storechat.offline.bounds import MEASURE_OF
-from storechat.offline.checks import Constraints, shortfalls
-from storechat.offline.intent import Intent
 from storechat.offline.messages import ToolOutcome, content_blocks, read_rounds, text_of
 from storechat.offline.names import matches, name_tokens
-from storechat.offline.plan import Ask, Call, Done
+from storechat.offline.plan import Ask, Call
 from storechat.offline.product import Listed
-from storechat.offline.vocabulary import LOOKUP, USE_SORT
+from storechat.offline.vocabulary import LOOKUP
 
 OWN_TOOL_USE: Final = "tooluse_off_"
 """How this model's own toolUse ids start; they come with a sentence before them."""
@@ -133,53 +129,23 @@ def _refetched(given: ToolOutcome, fetched: ToolOutcome) -> ToolOutcome:
 
 
 def serves(ask: Ask, lookup: Call, given: ToolOutcome) -> bool:
-    """Whether the given search answers ``lookup`` as the lookup itself would: the
-    search reads the shopper's words (their filters, limits, lines and uses) for every
-    model, and this model takes its reading; only an order the lookup asks for and the
-    search did not keep, or a product the lookup names and the search did not find,
-    sends the model to search itself."""
+    """Whether the given search is ``lookup``'s own result: the same search (the
+    shopper's words as they came, or the same products by id, in the same order), or,
+    for a product the lookup names, a search that found it. Otherwise the model searches
+    itself: what it carried over from an earlier message, the search of this message's
+    words could not know."""
     data = given.data
     if data is None or given.brief:
         return False
     if given.tool_input == lookup.input or _same_fetch(given.tool_input, lookup.input):
-        return True  # the lookup itself: the shopper's words as they came, or those ids
-    if data.get("relaxed"):
-        # A search that dropped the shopper's words or budget is no answer, but for the
-        # nearest to limits none meets, which the lookup itself would be given.
-        return _nearest_as_planned(data, lookup)
+        return True
+    if lookup.purpose != "named" or data.get("relaxed"):
+        return False
     raw = [r for r in data.get("products") or [] if isinstance(r, dict)]
     named = str((data.get("understood") or {}).get("category") or "")
     products = [p for i, r in enumerate(raw) if (p := Listed.parse(r, i, named)) is not None]
-    if not products or len(products) != len(raw):
-        return False
-    if lookup.purpose == "named":
-        models = ask.intent.products
-        return lookup.index < len(models) and bool(matches(models[lookup.index], products))
-    if lookup.purpose != "search":
-        return False  # products shown before, cheaper ones, a kind not carried
-    sort_by = lookup.input.get("sortBy")
-    understood = data.get("understood") or {}
-    if sort_by and not _in_order(understood, sort_by, _leaning(ask.intent, sort_by)):
-        return False
-    # What the model carried over from earlier turns (a brand, a kind) the search of
-    # this message's words could not know: each product meets every limit the lookup states.
-    c = constraints_for(Done(lookup, replace(given, tool_input=lookup.input)), ask.intent)
-    return all(_meets(p, c, lookup.input) for p in products)
-
-
-def _nearest_as_planned(data: dict[str, Any], lookup: Call) -> bool:
-    """Whether the search gave the nearest to the very limits the lookup states, of the
-    kind it asks for, and nothing more: what the lookup would be given."""
-    request = lookup.input
-    limits = {k: v for k, v in request.items() if k in MEASURE_OF}
-    understood = data.get("understood") or {}
-    return (
-        lookup.purpose == "search"
-        and bool(limits)
-        and data.get("nearestTo") == limits
-        and set(request) <= {"category", "keywords", *limits}
-        and understood.get("category", request.get("category")) == request.get("category")
-    )
+    models = ask.intent.products
+    return lookup.index < len(models) and bool(matches(models[lookup.index], products))
 
 
 def _same_fetch(given: dict[str, Any], planned: dict[str, Any]) -> bool:
@@ -193,32 +159,6 @@ def _same_fetch(given: dict[str, Any], planned: dict[str, Any]) -> bool:
         and {k: v for k, v in given.items() if k != "productIds"}
         == {k: v for k, v in planned.items() if k != "productIds"}
     )
-
-
-def _leaning(intent: Intent, sort_by: str | None) -> bool:
-    """Whether the lookup's order comes from the use the shopper said ("for gaming":
-    most RAM first), with no order said outright ("the most RAM")."""
-    return bool(sort_by and not intent.sort_by and USE_SORT.get(intent.use or "") == sort_by)
-
-
-def _in_order(understood: dict[str, Any], sort_by: str, leaning: bool) -> bool:
-    """Whether the search put its products in the lookup's order: sorted by it; or,
-    for an order that only a use leans to, ranked by relevance leaning to it
-    (``favours``), as a use asks. The first few by relevance are not the first few in
-    an order the shopper said."""
-    if understood.get("sortBy") == sort_by:
-        return True
-    return leaning and understood.get("favours") == sort_by
-
-
-def _meets(product: Listed, c: Constraints, request: dict[str, Any]) -> bool:
-    """Whether ``product`` is of the kind ``request`` asks for, in stock when it asks,
-    and meets its brand, system, form, price and spec bounds."""
-    if c.category and product.category != c.category:
-        return False
-    if request.get("inStockOnly") and not product.in_stock:
-        return False
-    return not shortfalls(product, c)
 
 
 def _as_planned(given: ToolOutcome, lookup: Call) -> ToolOutcome:

@@ -236,12 +236,12 @@ def _reference_calls(ask: Ask, ref: Reference) -> list[Call]:
 
 def _searches(ask: Ask) -> list[dict[str, Any]]:
     """The searches for the kinds of product asked. A message that asks the catalog for
-    nothing else (no product or author by name, no reviews, no book's facts) and carries nothing
+    nothing else (no product by name, no reviews, no book's facts) and carries nothing
     over from an earlier one is searched in the shopper's own words, which the search
     reads for every model: their kind, limits, lines, uses and order."""
     inputs = lookup_inputs(ask.intent)
     current = ask.current
-    if current.products or current.wants_reviews or current.book_query or current.book_author:
+    if current.products or current.wants_reviews or current.book_query:
         return inputs
     if inputs and inputs == lookup_inputs(current) and not any("productName" in i for i in inputs):
         return [{"keywords": " ".join(ask.said.split())[:MAX_WORDS]}]
