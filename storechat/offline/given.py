@@ -12,7 +12,7 @@ the result is that lookup's, in round 1: the model asks only for the rest of its
 (reviews, a book's facts), with the products the search found asked again (the loop
 shrinks the search to a brief before the answer), or answers at once. When it does not
 serve (a follow-up's subject carried over from an earlier message, which the search of
-this message's words could not know), the model asks for its whole plan as if no search
+this message's words alone could not know), the model asks for its whole plan as if no search
 had been run; the search stays in the history but is no round of the model's own.
 """
 

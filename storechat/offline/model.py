@@ -12,7 +12,7 @@ review and book asks, what the store does not do), carrying the subject of an
 earlier user turn over to a follow-up, and ask for the tools that serve it, all in
 one assistant message (``stopReason`` ``tool_use``): a kind of product asked in one
 message is searched in the shopper's own words, which the search reads for every model
-(a follow-up's carried subject, with the model's reading as filters and sort), a named
+(a follow-up's, with the earlier messages' words after its own), a named
 product is looked up by name, and "of those",
 "the second one" or "cheaper ones" look up the products the previous answer cited
 (:mod:`storechat.offline.plan`). A question about the store itself (returns,
@@ -105,7 +105,8 @@ def read_ask(messages: list[dict[str, Any]]) -> Ask:
         intent = replace(intent, review_query=last_top_pick(messages))
     current = parse_text(texts[-1]) if texts else Intent()
     said = texts[-1] if texts else ""
-    return Ask(intent, current, tuple(shown_in(previous_answer(messages))), said)
+    earlier = tuple(reversed(texts[-3:-1]))
+    return Ask(intent, current, tuple(shown_in(previous_answer(messages))), said, earlier)
 
 
 class OfflineModel:

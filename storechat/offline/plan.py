@@ -1,8 +1,8 @@
 """The tool calls a question needs: all of them in one round.
 
 It looks up what the shopper asked for: each named product by name, a kind of product
-in the shopper's own words (or, carried over from an earlier message, with the filters
-and sort the model read), the products an earlier answer showed by id.
+in the shopper's own words (a follow-up's with the earlier messages' after them), the
+products an earlier answer showed by id.
 What the first round does not find the catalog tool answers itself, in the same
 result: the closest by name to a product the store does not carry, the nearest to
 limits nothing meets, the nearest in stock to one sold out.
@@ -52,6 +52,8 @@ class Ask:
     """The products the previous answer cited."""
     said: str = ""
     """The latest message as the shopper wrote it: what a search of their words reads."""
+    earlier: tuple[str, ...] = ()
+    """The two messages before it, the latest first: a follow-up's subject is in them."""
 
     @property
     def reference(self) -> Reference | None:
@@ -236,16 +238,20 @@ def _reference_calls(ask: Ask, ref: Reference) -> list[Call]:
 
 def _searches(ask: Ask) -> list[dict[str, Any]]:
     """The searches for the kinds of product asked. A message that asks the catalog for
-    nothing else (no product by name, no reviews, no book's facts) and carries nothing
-    over from an earlier one is searched in the shopper's own words, which the search
-    reads for every model: their kind, limits, lines, uses and order."""
+    nothing else (no product or title by name, no reviews, no book's facts) is searched
+    in the shopper's own words, which the search reads for every model: their kind,
+    limits, lines, uses and order. A follow-up that carries its subject over from an
+    earlier message ("Android, please" after "I want a new phone") is searched in its
+    words and then the earlier messages', the latest first: the search takes the first
+    kind and order it reads."""
     inputs = lookup_inputs(ask.intent)
     current = ask.current
     if current.products or current.wants_reviews or current.book_query:
         return inputs
-    if inputs and inputs == lookup_inputs(current) and not any("productName" in i for i in inputs):
-        return [{"keywords": " ".join(ask.said.split())[:MAX_WORDS]}]
-    return inputs
+    if not inputs or any("productName" in i for i in inputs):
+        return inputs
+    said = [ask.said] if inputs == lookup_inputs(current) else [ask.said, *ask.earlier]
+    return [{"keywords": " ".join(" ".join(said).split())[:MAX_WORDS]}]
 
 
 def _lookups(ask: Ask) -> list[Call]:

@@ -22,6 +22,7 @@ from shared.products.table import shown_products
 from shared.search import SearchIndex, build_index
 from storechat.offline import OfflineModel
 from storechat.offline.replies import GREETING
+from tests.support.searched import searched_as
 from tests.unit.test_lookup_inventory import Table
 from tests.unit.test_offline_model import (
     CITATION,
@@ -390,14 +391,12 @@ def test_a_brand_carried_from_an_earlier_turn_gets_the_models_own_search(
     # When the model gets the follow-up's first request
     first = model.converse(make_request(messages))
 
-    # Then it searches Dell laptops under $1000 itself
+    # Then it searches itself, the follow-up's words with the earlier message's after them:
+    # Dell laptops under $1000
     (own,) = tool_uses(first)
-    assert own["input"] == {
-        "brandId": "Dell",
-        "category": "COMPUTERS",
-        "keywords": "laptop",
-        "maxPrice": 1000,
-    }
+    assert own["input"] == {"keywords": "Any under $1000? Do you have Dell laptops?"}
+    read = searched_as(own["input"])
+    assert (read["category"], read["maxPrice"], read["searched"]) == ("COMPUTERS", 1000, ["dell"])
     # And answers with those, none of what the search of the words alone found
     final = model.converse(make_request(answered(messages, first, lookup(index, own["input"]))))
     ids = cited(answer_text(final))

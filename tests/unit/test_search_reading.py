@@ -280,6 +280,22 @@ def test_a_kind_among_an_orders_words_is_still_the_kind(index: SearchIndex, word
     assert spec(result.products[0], "cameraMp") == best
 
 
+@pytest.mark.parametrize(
+    ("words", "sort"),
+    [
+        ("And the most expensive one? What's your cheapest iPhone?", "price_desc"),
+        ("What's your cheapest iPhone? And the most expensive one?", "price"),
+        ("phones with the smallest screen and the most storage", "screen_asc"),
+        ("phones with the most storage and the smallest screen", "storage"),
+    ],
+)
+def test_the_order_said_first_is_the_sort(index: SearchIndex, words: str, sort: str) -> None:
+    # When two orders are said, whichever kind of order each is
+    result = search(index, words, limit=3)
+    # Then the one said first sorts
+    assert result.understood.get("sortBy") == sort
+
+
 def test_editing_4k_video_is_editing_memory_first(index: SearchIndex) -> None:
     result = search(index, "I need a laptop to edit 4K video", limit=3)
     assert result.understood.get("favours") == "ram"

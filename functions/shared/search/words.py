@@ -180,20 +180,23 @@ def _kind_words() -> frozenset[str]:
 
 
 def _order(text: str, words: Words, explicit: dict[str, Any]) -> str:
-    """``text`` without the words of an order; the first order said becomes the sort
+    """``text`` without the words of an order; the order said first becomes the sort
     unless the tool's own ``sortBy`` is given (its words go all the same)."""
+    said: list[tuple[int, str]] = []
     for name, pattern in _orders():
 
         def use(match: re.Match[str], name: str = name) -> str:
             if not _DEGREE.search(match[0]):
                 return match[0]
-            if words.sort is None and not explicit.get("sortBy"):
-                words.sort = name
-            # "the best phone camera": the order's words go, the kind named among them stays.
-            kinds = [w for w in match[0].split() if fold(w) in _kind_words()]
-            return f" {' '.join(kinds)} "
+            said.append((match.start(), name))
+            # "the best phone camera": the order's words go, the kind named among them
+            # stays; as long as the words were, so that where each order was said holds.
+            kinds = " ".join(w for w in match[0].split() if fold(w) in _kind_words())
+            return f" {kinds} ".ljust(len(match[0]))
 
         text = pattern.sub(use, text)
+    if said and words.sort is None and not explicit.get("sortBy"):
+        words.sort = min(said)[1]
     return text
 
 
