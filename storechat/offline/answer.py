@@ -183,7 +183,7 @@ def constraints_for(done: Done, intent: Intent) -> Constraints:
     systems += [s for s in intent.systems if category in (None, OS_CATEGORY[s])]
     bounds = {k: v for k, v in intent.bounds.items() if category != BOOKS or k in _PRICES}
     brand, name = request.get("brandId"), request.get("productName")
-    if brand is None and done.call.purpose == "search" and len(intent.brands) == 1:
+    if brand is None and done.call.purpose in ("search", "cheaper") and len(intent.brands) == 1:
         brand = intent.brands[0]  # the shopper's own words: the brand they named
     return Constraints(
         category=category,

@@ -121,6 +121,9 @@ class Intent:
     text: str = ""
     """The shopper's words, as the last message that set them wrote them: what the
     search reads itself when the model cannot tell what they ask for."""
+    asks: str = ""
+    """The words that ask the catalog for a kind of product: the message without its
+    review, book-fact and store clauses and the products and titles it names."""
 
     @property
     def product(self) -> ModelName | None:
@@ -240,6 +243,7 @@ def parse_text(text: str) -> Intent:
     review_subject: ModelName | None = None
     review_query: str | None = None
     topic: str | None = None
+    asking: list[str] = []
     for clause in _split_clauses(text):
         if service_topic(clause):
             continue  # "can I return my iPhone 15?" asks about returns, not the iPhone
@@ -266,10 +270,12 @@ def parse_text(text: str) -> Intent:
             book = BookAsk(author=authors[0], facts=asks_about)
             book_shopping = book_shopping or bool(_SHOPPING_CUE.search(clause))
             categories.append(BOOKS)
+            asking.append(clause)
             continue
         if about := topic_in(clause):
             topic = topic or about
             categories.append(BOOKS)
+            asking.append(clause)
             continue
         ask = book_ask(clause)
         if ask is None and _REVIEW_CUE.search(clause):
@@ -291,9 +297,10 @@ def parse_text(text: str) -> Intent:
             by = re.search(r"\bby\s+([A-Z][\w.'-]+(?:\s+[A-Z][\w.'-]+){0,2})", clause)
             book = BookAsk(title=title, author=by.group(1) if by else None)
             book_shopping = book_shopping or bool(_SHOPPING_CUE.search(clause))
-            clause = clause.replace(title, " ")
+            clause = clause.replace(by.group(0) if by else title, " ").replace(title, " ")
         # "the ROG Phone 8" is a phone, though most of the ROG line are laptops.
-        categories += categories_in(_without(clause, models))
+        asking.append(_without(clause, models))
+        categories += categories_in(asking[-1])
         brands += brands_in(clause) + line_brands_in(_without(clause, models))
         product_systems += systems_in(clause)
         products += models
@@ -340,6 +347,7 @@ def parse_text(text: str) -> Intent:
         book_shopping=book_shopping,
         follow_up=bool(_FOLLOW_UP_CUE.search(text)),
         text=text,
+        asks=" ".join(" ".join(asking).split()),
         topic=topic,
         thanks=bool(_THANKS.search(text)),
         greets=bool(_GREETING.search(text)),

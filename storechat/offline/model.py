@@ -105,8 +105,16 @@ def read_ask(messages: list[dict[str, Any]]) -> Ask:
         intent = replace(intent, review_query=last_top_pick(messages))
     current = parse_text(texts[-1]) if texts else Intent()
     said = texts[-1] if texts else ""
-    earlier = tuple(reversed(texts[-3:-1]))
+    earlier = tuple(_unnamed(parse_text(text)) for text in reversed(texts[-3:-1]))
     return Ask(intent, current, tuple(shown_in(previous_answer(messages))), said, earlier)
+
+
+def _unnamed(intent: Intent) -> str:
+    """A message's words without the products it named: each was looked up by its name."""
+    words = intent.text
+    for product in intent.products:
+        words = words.replace(product.text, " ")
+    return words
 
 
 class OfflineModel:

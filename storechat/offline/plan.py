@@ -17,22 +17,16 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from shared.catalog.derive import sorts
-from shared.catalog.specs import YEAR
 from storechat.offline.intent import Intent, review_query
 from storechat.offline.messages import ToolOutcome
 from storechat.offline.names import ModelName
 from storechat.offline.refer import Reference, Shown, pick
-from storechat.offline.store import store
 from storechat.offline.vocabulary import (
     BOOK_INFO,
     BOOKS,
-    COMPUTERS,
     LOOKUP,
-    OS_CATEGORY,
-    REVERSED,
     REVIEWS,
     USE_SORT,
-    unique,
 )
 
 MAX_LOOKUPS: Final = 4
@@ -93,110 +87,61 @@ def _json_number(value: float) -> int | float:
     return int(value) if float(value).is_integer() else value
 
 
+_TOOL_SORTS: Final = frozenset(sort.name for _, sort in sorts())
+
+
 # -- searches -----------------------------------------------------------------------------------
 
 
-def _keywords(intent: Intent, category: str | None) -> str:
-    words = [os for os in intent.systems if category is None or OS_CATEGORY[os] == category]
-    if category in (None, COMPUTERS):
-        if intent.use == "gaming":
-            words.append("gaming")
-        words += intent.forms
-    if category == BOOKS:
-        words += intent.genres
-        if intent.topic:
-            words.append(intent.topic.lower())
-        if intent.book_author and not intent.book_title:
-            # Catalog authors read "J.R.R. Tolkien": the surname is the safe match.
-            words.append(intent.book_author.split()[-1].lower())
-    if intent.on_sale:
-        words.append("on sale")
-    return " ".join(unique(words))
+def _words(*texts: str) -> dict[str, Any]:
+    """A search of the shopper's own words, which the search reads for every model: their
+    kind, limits, lines, uses and order (the first it reads of each)."""
+    return {"keywords": " ".join(" ".join(texts).split())[:MAX_WORDS]}
 
 
-_TOOL_SORTS: Final = frozenset(sort.name for _, sort in sorts())
-# A book's order the tool keeps: its year. Ranked here otherwise, among the matches.
-_BOOK_SORTS: Final = frozenset(sort.name for sort in YEAR.sort.both()) if YEAR.sort else frozenset()
-_PRICES: Final = frozenset({"minPrice", "maxPrice"})
+def _asks_kind(intent: Intent) -> bool:
+    """Whether the message asks for a kind of product, or a brand's, besides any it names
+    (a book's title names a book)."""
+    named = {p.category for p in intent.products} | ({BOOKS} if intent.book_title else set())
+    return any(c not in named for c in intent.categories) or bool(
+        intent.brands and not intent.categories
+    )
 
 
-def _sort(intent: Intent, category: str | None) -> str | None:
-    sort_by = intent.sort_by or USE_SORT.get(intent.use or "")
-    if category == BOOKS:
-        return sort_by if sort_by in _BOOK_SORTS else None
-    if REVERSED.get(sort_by or "", sort_by) == "camera" and category == COMPUTERS:
+def _title_search(intent: Intent, searching: bool) -> dict[str, Any] | None:
+    """A book asked by title that no other search finds. A book that shares a message
+    with other products gets its facts from get_book_info; the catalog is searched for it
+    only when the shopper asks about buying it or it is the whole question."""
+    named = any(p.text == intent.book_title for p in intent.products)
+    if not intent.book_title or named:
         return None
-    return sort_by if sort_by in _TOOL_SORTS else None
+    if searching and not (intent.book_shopping or BOOKS in intent.categories):
+        return None
+    return {"productName": intent.book_title, "category": BOOKS}
 
 
-def _lookup_input(intent: Intent, category: str | None, brand: str | None) -> dict[str, Any]:
-    request: dict[str, Any] = {}
-    if category == BOOKS and intent.book_title:
-        request["productName"] = intent.book_title
-    if brand:
-        request["brandId"] = brand
-    if category:
-        request["category"] = category
-    keywords = _keywords(intent, category)
-    if keywords:
-        request["keywords"] = keywords
-    for name, value in intent.bounds.items():
-        if category != BOOKS or name in _PRICES:
-            request[name] = _json_number(value)
-    # The tool shows only its first few matches: ask for the ones this shopper cares about.
-    if sort_by := _sort(intent, category):
-        request["sortBy"] = sort_by
-    return request
-
-
-def _brands_for(intent: Intent, category: str | None) -> list[str | None]:
-    sells = store().brand_categories
-    fitting = [b for b in intent.brands if category is None or category in sells.get(b, ())]
-    return list(fitting[:3]) or [None]
-
-
-def lookup_inputs(intent: Intent) -> list[dict[str, Any]]:
-    """The catalog searches the intent needs, one per category and brand; a kind of
-    product a named product stands for is not searched again."""
-    named = {p.category for p in intent.products}
-    inputs = [
-        _lookup_input(intent, category, brand)
-        for category in intent.categories
-        if category not in named
-        for brand in _brands_for(intent, category)
-    ]
-    if not intent.categories and intent.brands:
-        inputs += [_lookup_input(intent, None, brand) for brand in intent.brands[:3]]
-    has_book_search = BOOKS in intent.categories
-    wants_book = bool(intent.book_title or intent.book_author)
-    # A book that shares a message with other products gets its facts from
-    # get_book_info; the catalog is searched for it only when the shopper asks
-    # about buying it or it is the whole question.
-    named_book = any(p.text == intent.book_title for p in intent.products)
-    if (
-        wants_book
-        and not has_book_search
-        and not named_book
-        and (not inputs or intent.book_shopping)
-    ):
-        inputs.append(_lookup_input(intent, BOOKS, None))
-    if (
-        not inputs
-        and not intent.products
-        and not (intent.wants_reviews or intent.book_query or intent.not_carried)
+def _searches(ask: Ask) -> list[dict[str, Any]]:
+    """The searches for the kinds of product asked, each in the shopper's own words: the
+    words of the clauses that ask the catalog when the message also names a product or
+    title, asks reviews or a book's facts. A follow-up that carries its subject over from
+    an earlier message ("Android, please" after "I want a new phone") is searched in its
+    words and then the earlier messages', the latest first: the search takes the first
+    kind and order it reads."""
+    intent, current = ask.intent, ask.current
+    others = bool(current.products or current.wants_reviews or current.book_query)
+    limits_only = (
+        not (intent.products or intent.wants_reviews or intent.book_query or intent.not_carried)
         and intent.has_constraints()
-    ):
-        inputs.append(words_input(intent))
-    return inputs
-
-
-def words_input(intent: Intent) -> dict[str, Any]:
-    """A search for a message that names no kind of product the model can tell ("cheap
-    labtop for colege"): the shopper's own words, which the search reads itself (its
-    spelling correction, its phrase table), with the limits the model did read."""
-    request = _lookup_input(intent, None, None)
-    request["keywords"] = " ".join(intent.text.split())[:MAX_WORDS]
-    return request
+    )
+    searches = []
+    by_author = bool(intent.book_author and not intent.book_title)
+    if _asks_kind(intent) or by_author or (limits_only and not intent.book_title):
+        own = (current.asks if others else "") or ask.said
+        carried = replace(intent, follow_up=current.follow_up) != current
+        searches.append(_words(own, *ask.earlier) if carried else _words(own))
+    if book := _title_search(intent, bool(searches)):
+        searches.append(book)
+    return searches
 
 
 def named_input(model: ModelName) -> dict[str, Any]:
@@ -213,45 +158,26 @@ def named_input(model: ModelName) -> dict[str, Any]:
 def _reference_calls(ask: Ask, ref: Reference) -> list[Call]:
     shown = pick(list(ask.shown), ref)
     if ref.kind == "cheaper":
-        # Cheaper than the one named, else than every one shown.
+        # Cheaper than the one named, else than every one shown: the kind asked before.
         limit = min((s.price for s in shown if s.price is not None), default=None)
+        words = _words(ask.said, *ask.earlier)
         if limit is None:
-            intent = replace(ask.intent, sort_by="price")
-            return [Call(LOOKUP, i, "search", n) for n, i in enumerate(lookup_inputs(intent))]
-        intent = replace(ask.intent, bounds={**ask.intent.bounds, "maxPrice": limit - 0.01})
-        # After a named product ("is the iMac in stock?"), cheaper ones of its kind.
-        inputs = lookup_inputs(intent) or [
-            _lookup_input(intent, p.category, None) for p in intent.products[:1]
-        ]
-        return [Call(LOOKUP, i, "cheaper", n, limit) for n, i in enumerate(inputs[:1])]
+            return [Call(LOOKUP, words, "search")]
+        if ask.intent.products and not _asks_kind(ask.intent):
+            # After a named product ("is the iMac in stock?"), cheaper ones of its kind.
+            words = {"category": ask.intent.products[0].category, "sortBy": "price"}
+        cheaper = {**words, "maxPrice": _json_number(limit - 0.01)}
+        return [Call(LOOKUP, cheaper, "cheaper", 0, limit)]
     if not shown:
         return []
     request: dict[str, Any] = {"productIds": [s.product_id for s in shown]}
     if ref.kind == "all":
         current = ask.current
         request |= {name: _json_number(v) for name, v in current.bounds.items()}
-        sort_by = _sort(current, None) or ("price" if current.cheap else None)
-        if sort_by:
+        orders = (current.sort_by or USE_SORT.get(current.use or ""), "price" * current.cheap)
+        if sort_by := next((o for o in orders if o in _TOOL_SORTS), None):
             request["sortBy"] = sort_by
     return [Call(LOOKUP, request, "shown")]
-
-
-def _searches(ask: Ask) -> list[dict[str, Any]]:
-    """The searches for the kinds of product asked. A message that asks the catalog for
-    nothing else (no product or title by name, no reviews, no book's facts) is searched
-    in the shopper's own words, which the search reads for every model: their kind,
-    limits, lines, uses and order. A follow-up that carries its subject over from an
-    earlier message ("Android, please" after "I want a new phone") is searched in its
-    words and then the earlier messages', the latest first: the search takes the first
-    kind and order it reads."""
-    inputs = lookup_inputs(ask.intent)
-    current = ask.current
-    if current.products or current.wants_reviews or current.book_query:
-        return inputs
-    if not inputs or any("productName" in i for i in inputs):
-        return inputs
-    said = [ask.said] if inputs == lookup_inputs(current) else [ask.said, *ask.earlier]
-    return [{"keywords": " ".join(" ".join(said).split())[:MAX_WORDS]}]
 
 
 def _lookups(ask: Ask) -> list[Call]:

@@ -215,8 +215,11 @@ def title_in(clause: str) -> str | None:
                 run.pop(0)
         while run and run[-1].group() in _TITLE_JOINERS:
             run.pop()
+        if not run or re.search(r"\bby\s*$", clause[: run[0].start()], re.I):
+            continue  # "by Frank Herbert" names the author
         capitals = [w for w in run if w.group() not in _TITLE_JOINERS]
-        if len(capitals) < 2:
+        # One word is a title when an author follows it: "Dune by Frank Herbert".
+        if len(capitals) < 2 and not re.match(r"\s+by\s+[A-Z]", clause[run[-1].end() :]):
             continue
         title = clause[run[0].start() : run[-1].end()]
         if not _mentions_product(title) and title.lower() not in _NOT_TITLES:

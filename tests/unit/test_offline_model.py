@@ -244,7 +244,13 @@ def test_three_intents_become_three_tool_uses_in_one_message() -> None:
         "get_computer_reviews",
         "get_book_info",
     ]
-    assert uses[0]["input"] == {"brandId": "Dell", "category": "COMPUTERS", "keywords": "laptop"}
+    # The catalog is asked in the words of the clause that asks it: Dell laptops, no XPS
+    assert uses[0]["input"] == {"keywords": "Do you have Dell laptops"}
+    assert searched_as(uses[0]["input"]) == {
+        "category": "COMPUTERS",
+        "formFactor": ["laptop", "2-in-1"],
+        "searched": ["dell"],
+    }
     assert uses[1]["input"] == {"query": "Dell XPS 13"}
     assert uses[2]["input"] == {"query": "Dune"}
     ids = [u["toolUseId"] for u in uses]
@@ -870,10 +876,6 @@ SHOWN = (
         ),
         ("Is the second one in stock?", {"productIds": ["MOB-802"]}),
         ("Tell me more about the last one", {"productIds": ["MOB-803"]}),
-        (
-            "Any cheaper ones?",
-            {"category": "MOBILE", "keywords": "android", "maxPrice": 398.99, "sortBy": "price"},
-        ),
     ],
 )
 def test_a_follow_up_refers_to_the_products_the_previous_answer_showed(
@@ -889,8 +891,29 @@ def test_a_follow_up_refers_to_the_products_the_previous_answer_showed(
     # When the shopper follows up
     uses = tool_uses(OfflineModel().converse(make_request(messages)))
 
-    # Then the lookup is about those products (or cheaper than all of them)
+    # Then the lookup is about those products
     assert inputs(uses) == [expected]
+
+
+def test_cheaper_ones_are_the_kind_asked_before_under_every_price_shown() -> None:
+    # Given an answer that showed three Android phones, the cheapest at $399
+    messages = [
+        user("Android phones?"),
+        {"role": "assistant", "content": [{"text": SHOWN}]},
+        user("Any cheaper ones?"),
+    ]
+
+    # When the shopper asks for cheaper ones
+    (lookup,) = tool_uses(OfflineModel().converse(make_request(messages)))
+
+    # Then the search is of their words and the earlier message's, under $399, cheapest first
+    assert lookup["input"] == {"keywords": "Any cheaper ones? Android phones?", "maxPrice": 398.99}
+    assert searched_as(lookup["input"]) == {
+        "category": "MOBILE",
+        "searched": ["android"],
+        "maxPrice": 398.99,
+        "sortBy": "price",
+    }
 
 
 @pytest.mark.parametrize(

@@ -305,6 +305,46 @@ def test_cheaper_after_a_named_product_searches_its_kind_below_what_was_shown() 
     assert lookup["input"] == {"category": "COMPUTERS", "maxPrice": 598.99, "sortBy": "price"}
 
 
+def test_cheaper_after_a_named_product_leaves_its_name_out_of_the_search() -> None:
+    # Given an answer about the Galaxy S24
+    shown = "We carry the Samsung Galaxy S24 [MOB-008]: in stock (12 available), $799."
+    messages = [
+        user("Tell me about the Samsung Galaxy S24."),
+        {"role": "assistant", "content": [{"text": shown}]},
+        user("Do you have anything cheaper from Samsung?"),
+    ]
+    # When the shopper asks for cheaper Samsungs
+    (lookup,) = tool_uses(OfflineModel().converse(make_request(messages)))
+    # Then the search is of Samsung under $799, not of the S24 the earlier message named
+    assert "S24" not in lookup["input"]["keywords"]
+    assert searched_as(lookup["input"]) == {
+        "searched": ["samsung"],
+        "maxPrice": 798.99,
+        "sortBy": "price",
+    }
+
+
+def test_a_kind_asked_beside_a_book_is_searched_in_its_own_clause_words() -> None:
+    # When a message asks for a laptop and a book by title and author
+    uses = ask(OfflineModel(), "I want a laptop for school and a copy of Dune by Frank Herbert")
+    laptops, book = (u["input"] for u in uses if u["name"] == "lookup_inventory")
+    # Then the laptops are searched in the words that ask for them, without the book's
+    assert laptops == {"keywords": "I want a laptop for school and a copy of"}
+    assert searched_as(laptops)["category"] == "COMPUTERS"
+    # And the book is looked up by its title, the author being no title
+    assert book == {"productName": "Dune", "category": "BOOKS"}
+    facts = next(u["input"] for u in uses if u["name"] == "get_book_info")
+    assert facts == {"query": "Dune Frank Herbert"}
+
+
+def test_a_title_asked_as_a_book_is_the_book_search_not_the_words() -> None:
+    # When the shopper asks for a series' last book
+    uses = ask(OfflineModel(), "I'm looking for the last Harry Potter book.")
+    # Then the catalog is asked for the title, not for "the last book" of any
+    lookups = [u["input"] for u in uses if u["name"] == "lookup_inventory"]
+    assert lookups == [{"productName": "Harry Potter", "category": "BOOKS"}]
+
+
 def test_a_line_asked_for_with_an_article_is_a_kind_not_a_product() -> None:
     (lookup,) = ask(OfflineModel(), "What about a Mac?")
     assert "productName" not in lookup["input"]
