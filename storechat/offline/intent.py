@@ -24,7 +24,6 @@ from storechat.offline.vocabulary import (
     categories_in,
     first_match,
     forms_in,
-    genres_in,
     line_brands_in,
     said_as,
     systems_in,
@@ -87,11 +86,8 @@ class Intent:
     categories: tuple[str, ...] = ()
     brands: tuple[str, ...] = ()
     products: tuple[ModelName, ...] = ()
-    genres: tuple[str, ...] = ()
     book_title: str | None = None
     book_author: str | None = None
-    topic: str | None = None
-    """What a book is to be about: searched in descriptions and genres."""
     # Constraints: how to narrow and rank what the catalog returns.
     systems: tuple[str, ...] = ()
     forms: tuple[str, ...] = ()
@@ -165,44 +161,6 @@ class Intent:
             or self.outside_store()
         )
 
-    def as_context(self) -> Intent:
-        """This turn's subject and constraints, without the one-off tool asks."""
-        subject = self.products or ((self.review_subject,) if self.review_subject else ())
-        return replace(
-            self,
-            products=subject,
-            compare=False,
-            categories=self.categories
-            or ((self.review_subject.category,) if self.review_subject else ()),
-            wants_reviews=False,
-            review_query=None,
-            book_query=None,
-            follow_up=False,
-            thanks=False,
-        )
-
-    def refined_by(self, newer: Intent) -> Intent:
-        """Carry this subject into a follow-up; the follow-up's constraints win."""
-        return replace(
-            self,
-            systems=newer.systems or self.systems,
-            forms=newer.forms or self.forms,
-            bounds={**self.bounds, **newer.bounds},
-            cheap=newer.cheap or self.cheap,
-            use=newer.use or self.use,
-            sort_by=newer.sort_by or self.sort_by,
-            genres=newer.genres or self.genres,
-            wants_reviews=newer.wants_reviews,
-            review_query=newer.review_query,
-            book_query=newer.book_query,
-            book_shopping=newer.book_shopping or self.book_shopping or bool(self.book_title),
-            reference=newer.reference,
-            other_brand=newer.other_brand,
-            follow_up=True,
-            thanks=False,
-            text=newer.text,
-        )
-
 
 def _normalise(text: str) -> str:
     # German, Spanish and French read as the search reads them: one language layer.
@@ -242,7 +200,6 @@ def parse_text(text: str) -> Intent:
     wants_reviews = False
     review_subject: ModelName | None = None
     review_query: str | None = None
-    topic: str | None = None
     asking: list[str] = []
     for clause in _split_clauses(text):
         if service_topic(clause):
@@ -272,8 +229,7 @@ def parse_text(text: str) -> Intent:
             categories.append(BOOKS)
             asking.append(clause)
             continue
-        if about := topic_in(clause):
-            topic = topic or about
+        if topic_in(clause):
             categories.append(BOOKS)
             asking.append(clause)
             continue
@@ -316,16 +272,12 @@ def parse_text(text: str) -> Intent:
     use = first_match(USE_RES, text)
     if not (categories or products or book) and use == "basic":
         categories = [COMPUTERS]  # email and the web, as simply and cheaply as can be
-    genres = genres_in(text)
-    if BOOKS not in categories and not book:
-        genres = []
     bounds = parse(text).limits
     carried = bool(categories or products)
     return Intent(
         categories=unique(categories),
         brands=unique(brands),
         products=tuple(products[:3]),
-        genres=unique(genres),
         book_title=book.title if book else None,
         book_author=book.author if book else None,
         systems=unique(systems_in(_without(text, products))),
@@ -348,77 +300,89 @@ def parse_text(text: str) -> Intent:
         follow_up=bool(_FOLLOW_UP_CUE.search(text)),
         text=text,
         asks=" ".join(" ".join(asking).split()),
-        topic=topic,
         thanks=bool(_THANKS.search(text)),
         greets=bool(_GREETING.search(text)),
     )
 
 
-def _context(user_texts: list[str]) -> Intent | None:
-    """The subject of the latest earlier message that names one, refined by those after it."""
-    for index in range(len(user_texts) - 2, -1, -1):
-        earlier = parse_text(user_texts[index])
-        if earlier.names_subject():
-            if earlier.names_only_a_brand():
-                # "A Samsung one": the brand of the kind asked before it, read as it was
-                earlier = conversation_intent(user_texts[: index + 1])
-            merged = earlier.as_context()
-            for later in user_texts[index + 1 : -1]:
-                merged = merged.refined_by(_standing(parse_text(later)))
-            return merged
+_KIND_WORD: Final = {COMPUTERS: "computer", MOBILE: "phone", BOOKS: "book"}
+
+
+def _unnamed(intent: Intent) -> str:
+    """A message's words with each product it named said as its kind ("is the iMac in
+    stock?" as "is the computer in stock?"): it was looked up by its name, and a
+    follow-up ("those but cheaper") asks for more of its kind, not for it again."""
+    text = intent.text
+    for product in intent.products:
+        text = text.replace(product.text, _KIND_WORD[product.category])
+    return text
+
+
+def earlier_words(user_texts: list[str]) -> tuple[str, ...]:
+    """The words of the two messages before the latest, the latest first, without the
+    products they named or a question about the products then shown ("which of those is
+    the lightest?" asked about them, not about every search after it)."""
+    earlier = (parse_text(text) for text in reversed(user_texts[-3:-1]))
+    return tuple(_unnamed(e) for e in earlier if e.reference is None and not e.outside_store())
+
+
+def _subject(user_texts: list[str]) -> Intent | None:
+    """The latest earlier message that names a subject, as it was said."""
+    for text in reversed(user_texts[-3:-1]):
+        if (earlier := parse_text(text)).names_subject():
+            return earlier
     return None
 
 
-def _standing(later: Intent) -> Intent:
-    """What an earlier follow-up leaves standing for the ones after it: an order asked
-    among the products then shown ("which of those is the lightest?") was a question about
-    them, not the order of every search after it."""
-    return replace(later, sort_by=None) if later.reference is not None else later
-
-
-def _switched(current: Intent, context: Intent) -> Intent:
-    """ "What about a Mac?": a new subject, under the earlier limits it does not restate.
-    A brand named without a kind ("a Samsung one" after phones) is that brand's of the
-    kind asked before, when it makes that kind."""
-    if current.names_only_a_brand():
-        made = set().union(*(store().brand_categories.get(b, ()) for b in current.brands))
-        if kinds := tuple(c for c in context.categories if c in made):
-            current = replace(current, categories=kinds, forms=context.forms)
-    computers = COMPUTERS in current.categories and COMPUTERS in context.categories
-    return replace(
-        current,
-        bounds={**context.bounds, **current.bounds},
-        use=current.use or context.use,
-        forms=current.forms or (context.forms if computers else ()),
-        cheap=current.cheap or context.cheap,
-        follow_up=True,
-    )
-
-
 def conversation_intent(user_texts: list[str]) -> Intent:
-    """Read the latest user text, carrying over the subject of an earlier one."""
+    """Read the latest user text. A follow-up that names no subject of its own ("under
+    $500?") or says it follows one ("what about a Mac?") is read with the earlier
+    messages' words after its own, as the catalog search reads them: what it says
+    itself stands, and the earlier kind, limits and order fill in what it does not."""
     if not user_texts:
         return Intent()
     current = parse_text(user_texts[-1])
-    context = None if current.outside_store() else _context(user_texts)
-    if context is None:
+    earlier = [w for w in earlier_words(user_texts) if w.strip()]
+    if not earlier or current.outside_store():
         return current
     if current.names_subject():
-        if current.follow_up and not (current.products or current.book_query):
-            return _switched(current, context)
+        if not current.follow_up or current.products or current.book_query:
+            return current
+    elif not (current.has_constraints() or current.follow_up or current.wants_reviews):
         return current
-    if not (current.has_constraints() or current.follow_up or current.wants_reviews):
-        return current
+    subject = _subject(user_texts)
     if current.wants_reviews and not current.has_constraints():
         # "What do reviewers say about it?" wants reviews of the earlier
         # subject, not the same catalog search again.
-        specific = context.product or any(b not in store().publishers for b in context.brands)
-        return replace(current, review_query=review_query(context) if specific else None)
-    merged = context.refined_by(current)
-    if context.book_title and not current.book_query and _BOOK_FACT_CUE.search(user_texts[-1]):
+        if subject is None:
+            return current
+        specific = subject.product or any(b not in store().publishers for b in subject.brands)
+        return replace(current, review_query=review_query(subject) if specific else None)
+    if subject and subject.book_title and _BOOK_FACT_CUE.search(user_texts[-1]):
         # "Who wrote it?" after a book: its facts, from the book tool.
-        merged = replace(merged, book_query=context.book_title)
-    return merged
+        return replace(current, book_query=current.book_query or subject.book_title)
+    read = parse_text(" . ".join([current.text, *earlier]))
+    # A new subject ("what about a Mac?") keeps only the earlier limits and uses.
+    switched = current.names_subject()
+    kinds = current.categories or (() if switched else read.categories)
+    if current.names_only_a_brand():
+        # "A Samsung one" after phones: that brand's phones, if it makes any.
+        made = set().union(*(store().brand_categories.get(b, ()) for b in current.brands))
+        kinds = tuple(c for c in read.categories if c in made)
+    return replace(
+        current,
+        categories=kinds,
+        brands=current.brands or (() if switched else read.brands),
+        systems=current.systems or (() if switched else read.systems),
+        forms=current.forms or (read.forms if COMPUTERS in kinds else ()),
+        bounds={**read.bounds, **current.bounds},
+        cheap=current.cheap or read.cheap,
+        use=current.use or read.use,
+        sort_by=current.sort_by or read.sort_by,
+        book_author=current.book_author or read.book_author,
+        book_shopping=current.book_shopping or read.book_shopping or bool(read.book_title),
+        follow_up=True,
+    )
 
 
 def review_query(intent: Intent) -> str:

@@ -69,7 +69,7 @@ from converse.metering import DEFAULT_STAND_IN, UsageMeter
 from shared.runtime.errors import InvalidConverseRequest
 from storechat.offline.answer import compose_answer
 from storechat.offline.given import OWN_TOOL_USE, Turn, handed_over, own_turn, read_by_search
-from storechat.offline.intent import Intent, conversation_intent, parse_text
+from storechat.offline.intent import Intent, conversation_intent, earlier_words, parse_text
 from storechat.offline.messages import (
     content_blocks,
     last_top_pick,
@@ -105,16 +105,8 @@ def read_ask(messages: list[dict[str, Any]]) -> Ask:
         intent = replace(intent, review_query=last_top_pick(messages))
     current = parse_text(texts[-1]) if texts else Intent()
     said = texts[-1] if texts else ""
-    earlier = tuple(_unnamed(parse_text(text)) for text in reversed(texts[-3:-1]))
+    earlier = earlier_words(texts)
     return Ask(intent, current, tuple(shown_in(previous_answer(messages))), said, earlier)
-
-
-def _unnamed(intent: Intent) -> str:
-    """A message's words without the products it named: each was looked up by its name."""
-    words = intent.text
-    for product in intent.products:
-        words = words.replace(product.text, " ")
-    return words
 
 
 class OfflineModel:

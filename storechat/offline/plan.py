@@ -163,9 +163,6 @@ def _reference_calls(ask: Ask, ref: Reference) -> list[Call]:
         words = _words(ask.said, *ask.earlier)
         if limit is None:
             return [Call(LOOKUP, words, "search")]
-        if ask.intent.products and not _asks_kind(ask.intent):
-            # After a named product ("is the iMac in stock?"), cheaper ones of its kind.
-            words = {"category": ask.intent.products[0].category, "sortBy": "price"}
         cheaper = {**words, "maxPrice": _json_number(limit - 0.01)}
         return [Call(LOOKUP, cheaper, "cheaper", 0, limit)]
     if not shown:

@@ -300,9 +300,15 @@ def test_cheaper_after_a_named_product_searches_its_kind_below_what_was_shown() 
         {"role": "assistant", "content": [{"text": shown}]},
         user("those but cheaper"),
     ]
-    # When the shopper asks for cheaper ones, Then computers under the cheapest shown
+    # When the shopper asks for cheaper ones, Then computers under the cheapest shown,
+    # of any brand: the iMac is said as its kind in the words searched, not by its name
     (lookup,) = tool_uses(OfflineModel().converse(make_request(messages)))
-    assert lookup["input"] == {"category": "COMPUTERS", "maxPrice": 598.99, "sortBy": "price"}
+    assert "iMac" not in lookup["input"]["keywords"]
+    assert searched_as(lookup["input"]) == {
+        "category": "COMPUTERS",
+        "maxPrice": 598.99,
+        "sortBy": "price",
+    }
 
 
 def test_cheaper_after_a_named_product_leaves_its_name_out_of_the_search() -> None:
@@ -315,13 +321,29 @@ def test_cheaper_after_a_named_product_leaves_its_name_out_of_the_search() -> No
     ]
     # When the shopper asks for cheaper Samsungs
     (lookup,) = tool_uses(OfflineModel().converse(make_request(messages)))
-    # Then the search is of Samsung under $799, not of the S24 the earlier message named
+    # Then the search is of Samsung phones under $799, not of the S24 the earlier message named
     assert "S24" not in lookup["input"]["keywords"]
     assert searched_as(lookup["input"]) == {
+        "category": "MOBILE",
         "searched": ["samsung"],
         "maxPrice": 798.99,
         "sortBy": "price",
     }
+
+
+def test_a_limit_after_a_named_product_asks_for_its_kind_under_it_not_for_it_again() -> None:
+    # Given an answer about the Dell XPS 13
+    shown = "We carry the Dell XPS 13 (9340) [CMP-008]: in stock (5 available), $1,299."
+    messages = [
+        user("Is the Dell XPS 13 in stock?"),
+        {"role": "assistant", "content": [{"text": shown}]},
+        user("Under $1000?"),
+    ]
+    # When the shopper only states a limit
+    (lookup,) = tool_uses(OfflineModel().converse(make_request(messages)))
+    # Then the search is of computers under $1000: the XPS was looked up by name already
+    assert "productName" not in lookup["input"]
+    assert searched_as(lookup["input"]) == {"category": "COMPUTERS", "maxPrice": 1000}
 
 
 def test_a_kind_asked_beside_a_book_is_searched_in_its_own_clause_words() -> None:
