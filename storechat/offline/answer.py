@@ -324,7 +324,7 @@ def _lookup_lines(ask: Ask, lookups: list[Done]) -> list[Line]:
 def _shown_lines(ask: Ask, done: Done) -> list[Line]:
     products = _products(done)
     c = constraints_for(done, ask.current)
-    if ask.reference is not None and ask.reference.kind in ("one", "it"):
+    if ask.reference is not None and ask.reference.kind in ("one", "it", "cheapest"):
         return shown_one_lines(products[0] if products else None, c)
     return product_section(products, c, RECOMMENDED, of_those=True)
 

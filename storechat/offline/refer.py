@@ -34,6 +34,11 @@ _CHEAPER = re.compile(
     r"(?!\s+(?:laptops?|phones?|computers?|books?|pcs?)\s+(?:with|for|under|from|by))",
     _I,
 )
+_THE_CHEAPER = re.compile(
+    r"\bthe\s+(?:cheaper|cheapest|less expensive|least expensive|more affordable)\s+"
+    r"(?:one|option|of\s+(?:the\s+two|those|these|them))\b",
+    _I,
+)
 _ALL = re.compile(
     r"\b(?:of|among|from|between|out of)\s+(?:those|these|them|the ones|the three|the two|all)\b"
     r"|\bwhich (?:of (?:those|these|them)|one)\b|\b(?:those|these|them|they)\b",
@@ -53,7 +58,8 @@ class Shown:
 @dataclass(frozen=True)
 class Reference:
     """What a follow-up points at: ``all`` the products shown, ``one`` of them (``it``:
-    the first), or ``cheaper`` ones than those (than ``index`` only, when it names one)."""
+    the first; ``cheapest``: the one shown at the lowest price), or ``cheaper`` ones than
+    those (than ``index`` only, when it names one)."""
 
     kind: str
     index: int | None = None
@@ -85,6 +91,8 @@ def _index(match: re.Match[str] | None) -> int | None:
 def reference_in(text: str) -> Reference | None:
     """What ``text`` points at among the products shown before, if it points at them."""
     one = _index(_ONE.search(text))
+    if _THE_CHEAPER.search(text):
+        return Reference("cheapest")  # "I'll take the cheaper one": one of those shown
     if _CHEAPER.search(text):
         return Reference("cheaper", one)
     if one is not None:
@@ -98,6 +106,9 @@ def reference_in(text: str) -> Reference | None:
 
 def pick(shown: list[Shown], reference: Reference) -> list[Shown]:
     """The shown products ``reference`` means."""
+    if reference.kind == "cheapest":
+        priced = [s for s in shown if s.price is not None]
+        return [min(priced, key=lambda s: s.price or 0.0)] if priced else []
     if reference.kind in ("one", "it", "cheaper") and reference.index is not None:
         index = reference.index
         return [shown[index]] if -len(shown) <= index < len(shown) else []

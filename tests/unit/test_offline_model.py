@@ -875,6 +875,7 @@ SHOWN = (
             {"productIds": ["MOB-801", "MOB-802", "MOB-803"], "minStorageGb": 256},
         ),
         ("Is the second one in stock?", {"productIds": ["MOB-802"]}),
+        ("I'll take the cheaper one. Is it in stock?", {"productIds": ["MOB-803"]}),
         ("Tell me more about the last one", {"productIds": ["MOB-803"]}),
     ],
 )
