@@ -57,6 +57,11 @@ _BOOK_FACT_CUE = said_as(
     "who wrote|written by|author|published|publication|how many pages",
     "what is it about|what's it about",
 )
+_BOOK_CUE = said_as(
+    "books?|novels?|read|reading|authors?|wrote|written|cop(?:y|ies) of|paperback|hardcover",
+    "series|titles?|classics?|poems?|poetry|memoirs?|biograph(?:y|ies)",
+)
+"""Words that say a name is a book's."""
 _ABOUT_AUTHOR = said_as(
     "who (?:is|was)",
     "tell me (?:more )?about|know about|(?:best )?known for|famous for",
@@ -219,11 +224,12 @@ def parse_text(text: str) -> Intent:
         asks_about = bool(_ABOUT_AUTHOR.search(clause) or _BOOK_FACT_CUE.search(clause))
         if (
             authors
-            and (BOOKS in categories_in(clause) or asks_about)
+            and (BOOKS in categories_in(clause) or asks_about or not categories_in(clause))
             and not _REVIEW_CUE.search(clause)
         ):
-            # An author of the catalog's, in any language's way of saying "by": their
-            # facts when asked about, else what the store has by them.
+            # An author of the catalog's, in any language's way of saying "by", in a
+            # clause that asks for no other kind: their facts when asked about, else
+            # what the store has by them.
             book = BookAsk(author=authors[0], facts=asks_about)
             book_shopping = book_shopping or bool(_SHOPPING_CUE.search(clause))
             categories.append(BOOKS)
@@ -251,8 +257,15 @@ def parse_text(text: str) -> Intent:
         title = None if book else title_in(_without(clause, models))
         if title and not (kind_not_carried(title, False) or brand_not_carried(title)):
             by = re.search(r"\bby\s+([A-Z][\w.'-]+(?:\s+[A-Z][\w.'-]+){0,2})", clause)
-            book = BookAsk(title=title, author=by.group(1) if by else None)
-            book_shopping = book_shopping or bool(_SHOPPING_CUE.search(clause))
+            if by or _BOOK_CUE.search(clause):
+                book = BookAsk(title=title, author=by.group(1) if by else None)
+                book_shopping = book_shopping or bool(_SHOPPING_CUE.search(clause))
+            else:
+                # A name none of the store's words know, and nothing says it is a book
+                # ("the Nokia 3310"): a product of any kind, looked up by its name.
+                products.append(
+                    ModelName(re.sub(r"^(?:the|a|an)\s+", "", title, flags=_I), None, "")
+                )
             clause = clause.replace(by.group(0) if by else title, " ").replace(title, " ")
         # "the ROG Phone 8" is a phone, though most of the ROG line are laptops.
         asking.append(_without(clause, models))
@@ -264,7 +277,7 @@ def parse_text(text: str) -> Intent:
         # The catalog's facts about it too: the answer stands if the reviews cannot come.
         products.append(review_subject)
     for product in products:
-        categories.append(product.category)
+        categories += [product.category] if product.category else []
         if product.brand and product.brand not in brands:
             brands.append(product.brand)
     if not categories:
@@ -314,7 +327,7 @@ def _unnamed(intent: Intent) -> str:
     follow-up ("those but cheaper") asks for more of its kind, not for it again."""
     text = intent.text
     for product in intent.products:
-        text = text.replace(product.text, _KIND_WORD[product.category])
+        text = text.replace(product.text, _KIND_WORD.get(product.category, "product"))
     return text
 
 

@@ -32,6 +32,7 @@ class ModelName:
     text: str
     brand: str | None
     category: str
+    """Its kind; "" when the store's words cannot tell ("the Nokia 3310")."""
 
     @property
     def product_name(self) -> str:

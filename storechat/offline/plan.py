@@ -146,7 +146,9 @@ def _searches(ask: Ask) -> list[dict[str, Any]]:
 
 def named_input(model: ModelName) -> dict[str, Any]:
     """A product the shopper named, looked up by its name."""
-    request: dict[str, Any] = {"productName": model.product_name, "category": model.category}
+    request: dict[str, Any] = {"productName": model.product_name}
+    if model.category:
+        request["category"] = model.category
     if model.brand:
         request["brandId"] = model.brand
     return request

@@ -346,6 +346,29 @@ def test_a_limit_after_a_named_product_asks_for_its_kind_under_it_not_for_it_aga
     assert searched_as(lookup["input"]) == {"category": "COMPUTERS", "maxPrice": 1000}
 
 
+def test_a_name_the_store_does_not_know_is_a_product_of_any_kind_not_a_book() -> None:
+    # When a shopper asks for a phone of a brand the store has never carried
+    uses = ask(OfflineModel(), "Do you have the Nokia 3310?")
+    # Then it is looked up by its name in every kind, and no book's facts are asked
+    assert [(u["name"], u["input"]) for u in uses] == [
+        ("lookup_inventory", {"productName": "Nokia 3310"})
+    ]
+
+
+def test_a_name_with_a_book_word_is_still_a_title() -> None:
+    uses = ask(OfflineModel(), "Do you have the novel The Midnight Library?")
+    assert {"productName": "The Midnight Library", "category": "BOOKS"} in [
+        u["input"] for u in uses
+    ]
+
+
+def test_an_author_of_the_store_asked_alone_is_their_books() -> None:
+    # When a shopper names an author of the catalog's and nothing else
+    (lookup,) = ask(OfflineModel(), "Do you have George Orwell?")
+    # Then the catalog is searched in their words, not for a book titled "George Orwell"
+    assert lookup["input"] == {"keywords": "Do you have George Orwell?"}
+
+
 def test_a_kind_asked_beside_a_book_is_searched_in_its_own_clause_words() -> None:
     # When a message asks for a laptop and a book by title and author
     uses = ask(OfflineModel(), "I want a laptop for school and a copy of Dune by Frank Herbert")
