@@ -130,10 +130,6 @@ class Intent:
     def product(self) -> ModelName | None:
         return self.products[0] if self.products else None
 
-    @property
-    def max_price(self) -> float | None:
-        return self.bounds.get("maxPrice")
-
     def names_subject(self) -> bool:
         return bool(
             self.categories
