@@ -289,61 +289,52 @@ def test_a_book_out_of_stock_with_nothing_offered_instead_is_not_said_to_have_no
     assert "Nothing close" not in text and "nearest" not in text
 
 
-def test_cheaper_after_a_named_product_searches_its_kind_below_what_was_shown() -> None:
-    # Given an answer about the iMac and the nearest in stock
-    shown = (
-        "We carry the Apple iMac 24 (M3) [CMP-014]: out of stock right now, $1,299.\n"
-        "The nearest we have in stock:\n1. Apple Mac mini (M2) [CMP-015]: in stock, $599."
-    )
-    messages = [
-        user("is the iMac in stock?"),
-        {"role": "assistant", "content": [{"text": shown}]},
-        user("those but cheaper"),
-    ]
-    # When the shopper asks for cheaper ones, Then computers under the cheapest shown,
-    # of any brand: the iMac is said as its kind in the words searched, not by its name
+IMAC_SHOWN = (
+    "We carry the Apple iMac 24 (M3) [CMP-014]: out of stock right now, $1,299.\n"
+    "The nearest we have in stock:\n1. Apple Mac mini (M2) [CMP-015]: in stock, $599."
+)
+
+
+@pytest.mark.parametrize(
+    ("first", "shown", "then", "named", "read"),
+    [
+        # cheaper ones: computers under the cheapest shown, of any brand
+        (
+            "is the iMac in stock?",
+            IMAC_SHOWN,
+            "those but cheaper",
+            "iMac",
+            {"category": "COMPUTERS", "maxPrice": 598.99, "sortBy": "price"},
+        ),
+        # cheaper ones of the brand the follow-up names: Samsung phones under $799
+        (
+            "Tell me about the Samsung Galaxy S24.",
+            "We carry the Samsung Galaxy S24 [MOB-008]: in stock (12 available), $799.",
+            "Do you have anything cheaper from Samsung?",
+            "S24",
+            {"category": "MOBILE", "searched": ["samsung"], "maxPrice": 798.99, "sortBy": "price"},
+        ),
+        # a limit alone: computers under it, not the XPS again
+        (
+            "Is the Dell XPS 13 in stock?",
+            "We carry the Dell XPS 13 (9340) [CMP-008]: in stock (5 available), $1,299.",
+            "Under $1000?",
+            "XPS",
+            {"category": "COMPUTERS", "maxPrice": 1000},
+        ),
+    ],
+)
+def test_a_follow_up_after_a_named_product_searches_its_kind_not_the_product_again(
+    first: str, shown: str, then: str, named: str, read: dict[str, Any]
+) -> None:
+    # Given an answer about a product the shopper named
+    messages = [user(first), {"role": "assistant", "content": [{"text": shown}]}, user(then)]
+    # When the shopper follows up
     (lookup,) = tool_uses(OfflineModel().converse(make_request(messages)))
-    assert "iMac" not in lookup["input"]["keywords"]
-    assert searched_as(lookup["input"]) == {
-        "category": "COMPUTERS",
-        "maxPrice": 598.99,
-        "sortBy": "price",
-    }
-
-
-def test_cheaper_after_a_named_product_leaves_its_name_out_of_the_search() -> None:
-    # Given an answer about the Galaxy S24
-    shown = "We carry the Samsung Galaxy S24 [MOB-008]: in stock (12 available), $799."
-    messages = [
-        user("Tell me about the Samsung Galaxy S24."),
-        {"role": "assistant", "content": [{"text": shown}]},
-        user("Do you have anything cheaper from Samsung?"),
-    ]
-    # When the shopper asks for cheaper Samsungs
-    (lookup,) = tool_uses(OfflineModel().converse(make_request(messages)))
-    # Then the search is of Samsung phones under $799, not of the S24 the earlier message named
-    assert "S24" not in lookup["input"]["keywords"]
-    assert searched_as(lookup["input"]) == {
-        "category": "MOBILE",
-        "searched": ["samsung"],
-        "maxPrice": 798.99,
-        "sortBy": "price",
-    }
-
-
-def test_a_limit_after_a_named_product_asks_for_its_kind_under_it_not_for_it_again() -> None:
-    # Given an answer about the Dell XPS 13
-    shown = "We carry the Dell XPS 13 (9340) [CMP-008]: in stock (5 available), $1,299."
-    messages = [
-        user("Is the Dell XPS 13 in stock?"),
-        {"role": "assistant", "content": [{"text": shown}]},
-        user("Under $1000?"),
-    ]
-    # When the shopper only states a limit
-    (lookup,) = tool_uses(OfflineModel().converse(make_request(messages)))
-    # Then the search is of computers under $1000: the XPS was looked up by name already
-    assert "productName" not in lookup["input"]
-    assert searched_as(lookup["input"]) == {"category": "COMPUTERS", "maxPrice": 1000}
+    # Then the search is of the follow-up's words and the earlier message's, the product
+    # said as its kind: it was looked up by name already
+    assert named not in lookup["input"]["keywords"]
+    assert searched_as(lookup["input"]) == read
 
 
 def test_a_name_the_store_does_not_know_is_a_product_of_any_kind_not_a_book() -> None:
