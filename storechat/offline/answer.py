@@ -301,7 +301,8 @@ def _lookup_lines(ask: Ask, lookups: list[Done]) -> list[Line]:
         if purpose == "search" and not_understood(d):
             lines.append(Line(ASK_REPLY))
         elif purpose in ("search", "cheaper"):
-            if dropped := _words_dropped(d):
+            # What the store does not carry, said already, is why the words were dropped.
+            if (dropped := _words_dropped(d)) and not (intent.other_brand or intent.not_carried):
                 lines.append(Line(f"Nothing in the catalog matched “{dropped}”, so without it:"))
             limit = RECOMMENDED - 1 if seen else RECOMMENDED
             lines += product_section(_products(d, seen), constraints_for(d, intent), limit)

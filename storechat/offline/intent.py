@@ -160,6 +160,7 @@ class Intent:
             or self.wants_reviews
             or self.book_query
             or self.outside_store()
+            or self.other_brand
         )
 
 

@@ -117,6 +117,13 @@ _BRAND_SLOT = re.compile(
     r"(?<![\w-])([A-Za-z][\w&-]*)\s+(?=(?:smart ?)?(?:phones?|laptops?|computers?|notebooks?|"
     r"pcs?|desktops?|smartphones?|tablets?|devices?|brand)\b)|\bfrom\s+([A-Z][\w&-]*)",
 )
+# What a message asks the store for when it asks for one thing by its name alone ("do
+# you sell Nokia?", "do you have any kayaks?"): a brand or a kind.
+_ASKED_FOR = re.compile(
+    r"\b(?:do|does) (?:you|the store) (?:have|sell|carry|stock)\s+(?:any\s+)?"
+    r"([A-Za-z][\w&-]*)\W*$",
+    _I,
+)
 _NOT_BRANDS: Final = word_set(
     "new used refurbished unlocked basic simple second durable reliable fancy cool sturdy "
     "quality modern old older latest recent current low mid high top entry dual sim smart "
@@ -161,14 +168,16 @@ def kind_not_carried(text: str, carried: bool) -> Kind | None:
 
 
 def brand_not_carried(text: str) -> str | None:
-    """A brand ``text`` asks for that the catalog does not have, as the shopper wrote it.
+    """A brand ``text`` asks for that the catalog does not have, as the shopper wrote it,
+    or a thing asked for by its name alone that is none of the store's ("kayaks").
 
     Read from where a brand stands, not from a list: a word there that is none of the
     catalog's words (:meth:`Store.knows`), nor near a brand of it (a typo), nor a word
     the search or the offline model gives a meaning to.
     """
     shop = store()
-    for match in _BRAND_SLOT.finditer(text):
+    slots = [*_BRAND_SLOT.finditer(text), *_ASKED_FOR.finditer(text)]
+    for match in slots:
         said = match.group(1) or match.group(2)
         word = said.casefold()
         if (
@@ -179,9 +188,12 @@ def brand_not_carried(text: str) -> str | None:
             or shop.knows(word)
             or shop.brand_near(said)
             or _has_meaning(said)
+            or any(pattern.search(said) for _, pattern in _NOT_CARRIED_RES)
         ):
             continue
-        return said if any(c.isupper() for c in said) else said.capitalize()
+        if match.re is _ASKED_FOR or any(c.isupper() for c in said):
+            return said  # "kayaks" is a kind, as written; "huawei" before "phones" a brand
+        return said.capitalize()
     return None
 
 

@@ -285,7 +285,40 @@ def test_a_kind_the_store_does_not_carry_is_named_with_the_closest(local: LocalS
 def test_a_kind_with_nothing_close_gets_no_products(local: LocalStorechat) -> None:
     (body,) = ask(local, "Do you have TVs?")
     assert body["answer"].startswith("Sorry, we don't carry TVs.")
+    assert body["answer"].count("don't carry") == 1
     assert body["products"] == [] and lookups(body) == []
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("Do you sell Nokia?", "Nokia"),
+        ("Do you carry Xiaomi?", "Xiaomi"),
+        ("Do you have anything from Nokia?", "Nokia"),
+        ("Do you have any kayaks?", "kayaks"),
+    ],
+)
+def test_a_brand_or_thing_asked_by_its_name_alone_that_the_store_lacks_is_said_so(
+    local: LocalStorechat, question: str, said: str
+) -> None:
+    # When a shopper asks for a brand or a thing the store has none of, by name alone
+    (body,) = ask(local, question)
+    # Then the answer says so and what the store sells, rather than ask what they meant
+    assert body["answer"].startswith(f"Sorry, we don't carry {said}.")
+    assert "computers, phones and books" in body["answer"]
+    assert body["products"] == []
+
+
+def test_a_brand_the_store_lacks_beside_a_kind_it_sells_offers_that_kind_plainly(
+    local: LocalStorechat,
+) -> None:
+    (body,) = ask(local, "Do you have Huawei phones?")
+    # The answer says Huawei is not carried and shows phones, without telling the
+    # shopper their whole question "matched nothing"
+    assert body["answer"].startswith("Sorry, we don't carry Huawei.")
+    assert "Nothing in the catalog matched" not in body["answer"]
+    assert body["products"] and all(p["category"] == "MOBILE" for p in body["products"])
+    answered_honestly(body)
 
 
 @pytest.mark.parametrize(
