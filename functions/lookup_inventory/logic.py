@@ -84,6 +84,7 @@ SNAPSHOT_NOTE = "Prices and stock are as of pricesAsOf; the store confirms them 
 _DROPPED = {
     "keywords": "keywords",
     "price": "the price limit",
+    "onSale": "on sale (none is on sale now: say so)",
     "productName": "the whole productName (no product is named so; these have the most of its "
     "words: say the one asked is not carried, and offer these as the closest)",
 }
@@ -99,7 +100,9 @@ def relaxed_message(
     if not nearest:
         dropped = ", then ".join(_DROPPED.get(name, name) for name in dict.fromkeys(relaxed))
         return f"Nothing matched all of that, so I dropped: {dropped}."
-    words = [_DROPPED[n] for n in dict.fromkeys(relaxed) if n in ("productName", "keywords")]
+    words = [
+        _DROPPED[n] for n in dict.fromkeys(relaxed) if n in ("productName", "keywords", "onSale")
+    ]
     ordered = InventoryInput.model_validate({"sortBy": ranked_by}) if ranked_by in SORTS else None
     order = field_words(ordered, ["sortBy"]) if ordered else []
     return (

@@ -175,6 +175,24 @@ def test_on_sale_finds_only_products_whose_price_before_a_sale_is_higher(
     assert result.understood["onSale"] is True
 
 
+def test_a_kind_with_nothing_on_sale_is_that_kind_told_none_is_on_sale(
+    index: SearchIndex,
+) -> None:
+    # Given a store with one laptop on sale and no phone on sale
+    result = index.search(SearchQuery(keywords="phones on sale"))
+    # When the shopper asks for phones on sale, Then they get phones, not something else
+    # on sale nor whatever the store sells, and are told the discount was dropped
+    assert result.products and all(p.category == "MOBILE" for p in result.products)
+    assert result.relaxed == ["onSale"] and result.understood["category"] == "MOBILE"
+    assert "onSale" not in result.understood
+    told = _tool(index, {"keywords": "phones on sale"})
+    assert told["relaxed"] == (
+        "Nothing matched all of that, so I dropped: on sale (none is on sale now: say so)."
+    )
+    # while a search that did not ask for a sale never says it dropped one
+    assert index.search(SearchQuery(keywords="phones with 1TB storage")).relaxed != ["onSale"]
+
+
 def test_the_model_is_told_a_product_is_on_sale_and_by_how_much(index: SearchIndex) -> None:
     told = _tool(index, {"keywords": "laptops on sale"})
     (laptop,) = told["products"]
@@ -183,11 +201,6 @@ def test_the_model_is_told_a_product_is_on_sale_and_by_how_much(index: SearchInd
     # a compare-at price below today's says no sale
     dell = _tool(index, {"productIds": ["CMP-008"]})["products"][0]
     assert "sale" not in dell
-
-
-def test_a_search_with_nothing_on_sale_drops_the_words_and_says_so(index: SearchIndex) -> None:
-    told = _tool(index, {"keywords": "phones on sale"})
-    assert told["relaxed"] == "Nothing matched all of that, so I dropped: keywords."
 
 
 # -- tags ----------------------------------------------------------------------------------

@@ -234,7 +234,8 @@ class _Search:
                 name
                 for name in level.relaxed
                 # Nothing of the words was dropped when they were all filters and kept.
-                if name != "keywords" or words.groups or not level.words_filters
+                if (name != "keywords" or words.groups or not level.words_filters)
+                and (name != "onSale" or words.on_sale)
             ]
             if plan.nearest:
                 prices = [name for name in plan.nearest if name in ("minPrice", "maxPrice")]

@@ -5,7 +5,9 @@ without the search words; then without its limits (the price and the specs' boun
 given or said: "under $200", "at least 64 GB RAM"), the products nearest them first (the
 cheapest, the most RAM), of the kind asked for; then without the filters the words
 implied ("laptop" -> laptops, "on sale") but with the limits; then without the price
-bounds too. Words that name what the shopper wants (a product line or a brand the store
+bounds too. Before the kind goes, "on sale" goes alone: "laptops on sale" in a store
+with no discount are its laptops, told none is on sale, never whatever else it sells.
+Words that name what the shopper wants (a product line or a brand the store
 carries: "a MacBook under $500", "a Dell under $200") are the subject, not a detail: the
 limits go first, and the products of that line or brand nearest them are the answer
 (:data:`SUBJECT_LEVELS`). The result says what was dropped, and which limits the
@@ -34,14 +36,18 @@ class Level:
     price: bool = True
     limits: bool = True
     """False: no price nor spec bounds, the products nearest them first (:func:`nearest`)."""
+    on_sale: bool = True
+    """False: "on sale" in the words is no filter."""
 
 
 LEVELS: tuple[Level, ...] = (
     Level(()),
     Level(("keywords",), words_text=False),
     Level(("keywords",), words_text=False, limits=False),
-    Level(("keywords",), words_text=False, words_filters=False),
-    Level(("keywords", "price"), words_text=False, words_filters=False, price=False),
+    Level(("keywords", "onSale"), words_text=False, on_sale=False),
+    Level(("keywords", "onSale"), words_text=False, on_sale=False, limits=False),
+    Level(("keywords", "onSale"), words_text=False, words_filters=False),
+    Level(("keywords", "onSale", "price"), words_text=False, words_filters=False, price=False),
 )
 NO_WORDS_LEVELS: tuple[Level, ...] = (Level(()), Level((), limits=False))
 SUBJECT_LEVELS: tuple[Level, ...] = (LEVELS[0], Level((), limits=False), *LEVELS[1:])
@@ -171,7 +177,7 @@ def make_plan(
         plan.where(f"p.product_id IN ({', '.join('?' * len(ids))})", *ids)
     if query.inStockOnly:
         plan.where("p.stock > 0")
-    if derived and words.on_sale:
+    if derived and level.on_sale and words.on_sale:
         plan.where("p.compare_at_price > p.price")
         plan.understood["onSale"] = True
     prices: dict[str, float] = {}
