@@ -249,10 +249,10 @@ def not_understood(done: Done) -> bool:
     )
 
 
-def _keywords_dropped(done: Done) -> bool:
-    """Whether the tool had to drop a lookup's keywords to find anything (it says so in
-    ``relaxed``, a sentence naming what it dropped)."""
-    return "keywords" in ((done.outcome.data or {}).get("relaxed") or [])
+def _keywords_dropped(done: Done, what: str = "keywords") -> bool:
+    """Whether the tool had to drop a lookup's keywords (or ``what`` else: "on sale") to
+    find anything (it says so in ``relaxed``, a sentence naming what it dropped)."""
+    return what in ((done.outcome.data or {}).get("relaxed") or [])
 
 
 def _words_dropped(done: Done) -> str | None:
@@ -302,7 +302,9 @@ def _lookup_lines(ask: Ask, lookups: list[Done]) -> list[Line]:
             lines.append(Line(ASK_REPLY))
         elif purpose in ("search", "cheaper"):
             # What the store does not carry, said already, is why the words were dropped.
-            if (dropped := _words_dropped(d)) and not (intent.other_brand or intent.not_carried):
+            if _keywords_dropped(d, "on sale"):
+                lines.append(Line("Nothing of that is on sale right now; without the discount:"))
+            elif (dropped := _words_dropped(d)) and not (intent.other_brand or intent.not_carried):
                 lines.append(Line(f"Nothing in the catalog matched “{dropped}”, so without it:"))
             limit = RECOMMENDED - 1 if seen else RECOMMENDED
             lines += product_section(_products(d, seen), constraints_for(d, intent), limit)

@@ -36,7 +36,6 @@ MAX_TEXT_CHARS: Final = 2000
 _I = re.IGNORECASE
 
 _CHEAP = said_as("cheap|cheaper|cheapest|affordable|inexpensive|low[- ]cost|budget")
-_ON_SALE = said_as("on sale|discount(?:ed|s)?|deals?|reduced|clearance|marked down|markdowns?")
 _REVIEW_CUE = said_as(
     "reviews?|reviewers?",
     "what do (?:people|users|customers|critics|reviewers|others) (?:say|think)",
@@ -99,8 +98,6 @@ class Intent:
     bounds: dict[str, float] = field(default_factory=dict)
     """Numeric limits by ``lookup_inventory`` field: ``{"minRamGb": 16, "maxPrice": 800}``."""
     cheap: bool = False
-    on_sale: bool = False
-    """Only what is on sale: the search reads the words "on sale" as that filter."""
     use: str | None = None
     sort_by: str | None = None
     # What kind of answer: a comparison, or about the products shown before.
@@ -294,7 +291,6 @@ def parse_text(text: str) -> Intent:
         forms=unique(forms_in(text)),
         bounds=bounds,
         cheap=_wants_cheap(text, bounds.get("maxPrice")),
-        on_sale=bool(_ON_SALE.search(text)),
         use=use,
         sort_by=first_match(SORT_RES, text),
         compare=len(products) > 1 and bool(_COMPARE.search(text)),

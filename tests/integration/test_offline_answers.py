@@ -289,6 +289,17 @@ def test_a_kind_with_nothing_close_gets_no_products(local: LocalStorechat) -> No
     assert body["products"] == [] and lookups(body) == []
 
 
+def test_a_kind_asked_on_sale_with_none_on_sale_is_that_kind_said_plainly(
+    local: LocalStorechat,
+) -> None:
+    # Given the bundled catalog, where nothing is on sale
+    (body,) = ask(local, "laptops on sale")
+    # Then the shopper is told so and shown laptops, not asked what they meant
+    assert body["answer"].startswith("Nothing of that is on sale right now")
+    assert body["products"] and all(p["category"] == "COMPUTERS" for p in body["products"])
+    answered_honestly(body)
+
+
 @pytest.mark.parametrize(
     ("question", "said"),
     [
