@@ -368,7 +368,8 @@ def conversation_intent(user_texts: list[str]) -> Intent:
         # "Who wrote it?" after a book: its facts, from the book tool.
         return replace(current, book_query=current.book_query or subject.book_title)
     read = parse_text(" . ".join([current.text, *earlier]))
-    # A new subject ("what about a Mac?") keeps only the earlier limits and uses.
+    # A new subject ("what about a Mac?") keeps only the earlier limits and uses: no
+    # brand, system or order of the subject it replaces.
     switched = current.names_subject()
     kinds = current.categories or (() if switched else read.categories)
     if current.names_only_a_brand():
@@ -384,7 +385,7 @@ def conversation_intent(user_texts: list[str]) -> Intent:
         bounds={**read.bounds, **current.bounds},
         cheap=current.cheap or read.cheap,
         use=current.use or read.use,
-        sort_by=current.sort_by or read.sort_by,
+        sort_by=current.sort_by or (None if switched else read.sort_by),
         book_author=current.book_author or read.book_author,
         book_shopping=current.book_shopping or read.book_shopping or bool(read.book_title),
         follow_up=True,

@@ -137,8 +137,16 @@ def _searches(ask: Ask) -> list[dict[str, Any]]:
     by_author = bool(intent.book_author and not intent.book_title)
     if _asks_kind(intent) or by_author or (limits_only and not intent.book_title):
         own = (current.asks if others else "") or ask.said
-        carried = replace(intent, follow_up=current.follow_up) != current
-        searches.append(_words(own, *ask.earlier) if carried else _words(own))
+        if replace(intent, follow_up=current.follow_up) == current:
+            searches.append(_words(own))
+        elif current.names_subject():
+            # A new subject ("what about a Mac?") under the earlier limits it does not restate
+            limits = {
+                k: _json_number(v) for k, v in intent.bounds.items() if k not in current.bounds
+            }
+            searches.append({**_words(own), **limits})
+        else:
+            searches.append(_words(own, *ask.earlier))
     if book := _title_search(intent, bool(searches)):
         searches.append(book)
     return searches

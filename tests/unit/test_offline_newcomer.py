@@ -337,6 +337,33 @@ def test_a_follow_up_after_a_named_product_searches_its_kind_not_the_product_aga
     assert searched_as(lookup["input"]) == read
 
 
+@pytest.mark.parametrize(
+    ("earlier", "then", "searched"),
+    [
+        # the earlier budget stands; the earlier system does not
+        (
+            ["Windows laptops", "Anything under $700?"],
+            "What about a MacBook instead?",
+            {"keywords": "What about a MacBook instead?", "maxPrice": 700},
+        ),
+        # an order asked of the products shown is no order of the new subject's
+        (
+            ["A Samsung phone", "Which has the most storage?"],
+            "What about Google Pixel phones?",
+            {"keywords": "What about Google Pixel phones?"},
+        ),
+    ],
+)
+def test_a_new_subject_is_searched_in_its_own_words_under_the_earlier_limits(
+    earlier: list[str], then: str, searched: dict[str, Any]
+) -> None:
+    messages: list[dict[str, Any]] = []
+    for text in earlier:
+        messages += [user(text), {"role": "assistant", "content": [{"text": "Noted."}]}]
+    (lookup,) = tool_uses(OfflineModel().converse(make_request([*messages, user(then)])))
+    assert lookup["input"] == searched
+
+
 def test_a_name_the_store_does_not_know_is_a_product_of_any_kind_not_a_book() -> None:
     # When a shopper asks for a phone of a brand the store has never carried
     uses = ask(OfflineModel(), "Do you have the Nokia 3310?")
