@@ -245,13 +245,13 @@ def not_understood(done: Done) -> bool:
         not request.get("category")
         and not request.get("brandId")
         and not (data.get("understood") or {}).get("category")
-        and _keywords_dropped(done)
+        and _dropped(done)
     )
 
 
-def _keywords_dropped(done: Done, what: str = "keywords") -> bool:
-    """Whether the tool had to drop a lookup's keywords (or ``what`` else: "on sale") to
-    find anything (it says so in ``relaxed``, a sentence naming what it dropped)."""
+def _dropped(done: Done, what: str = "keywords") -> bool:
+    """Whether the tool had to drop ``what`` of a lookup (its keywords, "on sale") to find
+    anything (it says so in ``relaxed``, a sentence naming what it dropped)."""
     return what in ((done.outcome.data or {}).get("relaxed") or [])
 
 
@@ -259,7 +259,7 @@ def _words_dropped(done: Done) -> str | None:
     """The search words a lookup had to drop to find anything, as the model sent them."""
     data = done.outcome.data or {}
     words = done.call.input.get("keywords")
-    if not words or not _keywords_dropped(done) or not data.get("products"):
+    if not words or not _dropped(done) or not data.get("products"):
         return None
     return plain(words, 60)
 
@@ -301,9 +301,9 @@ def _lookup_lines(ask: Ask, lookups: list[Done]) -> list[Line]:
         if purpose == "search" and not_understood(d):
             lines.append(Line(ASK_REPLY))
         elif purpose in ("search", "cheaper"):
-            # What the store does not carry, said already, is why the words were dropped.
-            if _keywords_dropped(d, "on sale"):
+            if _dropped(d, "on sale"):
                 lines.append(Line("Nothing of that is on sale right now; without the discount:"))
+            # What the store does not carry, said already, is why the words were dropped.
             elif (dropped := _words_dropped(d)) and not (intent.other_brand or intent.not_carried):
                 lines.append(Line(f"Nothing in the catalog matched “{dropped}”, so without it:"))
             limit = RECOMMENDED - 1 if seen else RECOMMENDED
