@@ -102,6 +102,38 @@ def test_words_that_name_nothing_still_go_before_the_budget(index: SearchIndex) 
     assert result.products and all(hit.price <= 300 for hit in result.products)
 
 
+# ---------------------------------------------------------------- a kind named
+
+
+@pytest.mark.parametrize(
+    ("words", "category"),
+    [
+        ("Windows PCs under $800", "COMPUTERS"),
+        ("any good workstations?", "COMPUTERS"),
+        ("a cheap handset", "MOBILE"),
+        ("do you have hardcovers?", "BOOKS"),
+        ("some fiction for the beach", "BOOKS"),
+    ],
+)
+def test_a_kind_said_in_a_shoppers_word_for_it_is_that_kind(
+    index: SearchIndex, words: str, category: str
+) -> None:
+    # When a shopper names a kind by a word of theirs for it ("PCs", "handset")
+    result = search(index, words, limit=20)
+    # Then the search reads the kind, and finds only products of it
+    assert result.understood.get("category") == category
+    assert result.products
+    assert all(BY_ID[hit.productId]["category"] == category for hit in result.products)
+
+
+def test_a_shopper_who_read_something_asks_for_no_book(index: SearchIndex) -> None:
+    # When a shopper says they read something about a laptop
+    result = search(index, "I read that the Dell XPS 13 is good")
+    # Then the search reads no book in it, and finds the laptop
+    assert "category" not in result.understood
+    assert result.products[0].name.startswith("Dell XPS 13")
+
+
 # ---------------------------------------------------------------- words about a spec
 
 

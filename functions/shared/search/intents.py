@@ -130,11 +130,14 @@ def line_forms(line: str) -> tuple[str, ...]:
 _MAC = ("mac", "macbook", "imac", "macos")
 INTENTS: tuple[Intent, ...] = (
     # ---- kinds of product: filters
-    Intent(("phone", "smartphone", "mobile", "mobile phone", "cell phone", "cellphone"),
-           category=Category.MOBILE),
+    Intent(("phone", "smartphone", "mobile", "mobile phone", "cell phone", "cellphone",
+            "handset"), category=Category.MOBILE),
     *KIND_INTENTS,
-    Intent(("computer", "pc"), category=Category.COMPUTERS),
-    Intent(("book", "novel", "paperback", "something to read", "read"), category=Category.BOOKS),
+    Intent(("computer", "pc", "pcs", "workstation", "gaming rig"), category=Category.COMPUTERS),
+    Intent(("book", "novel", "paperback", "hardcover", "hardback", "ebook", "e-book", "fiction",
+            "nonfiction", "non-fiction", "something to read", "read"), category=Category.BOOKS),
+    # "I read that the XPS ..." reads no book.
+    Intent(("read that", "read about", "read review", "read online", "read the review")),
     # ---- kinds named by a product line: a filter and a required search term
     Intent(("chromebook",), terms=("chromebook", "chromeos"), category=Category.COMPUTERS,
            line=True),
