@@ -28,7 +28,7 @@ from storechat.offline.vocabulary import (
     BOOK_INFO,
     BOOKS,
     COMPUTERS,
-    FORM_NOUN,
+    FORM_PLURAL,
     LOOKUP,
     MOBILE,
     OS_CATEGORY,
@@ -36,6 +36,7 @@ from storechat.offline.vocabulary import (
     REVIEWS,
     SORT_PHRASE,
     USE_PHRASE,
+    form_heads,
     unique,
 )
 
@@ -49,7 +50,7 @@ def _noun(c: Constraints) -> str:
     if c.category == BOOKS and c.brand:
         return "titles"  # not "Penguin Books books"
     if c.forms and c.category != BOOKS:
-        return " and ".join(FORM_NOUN[f] for f in c.forms)
+        return " and ".join(FORM_PLURAL.get(f, f) for f in form_heads(c.forms))
     return {COMPUTERS: "computers", MOBILE: "phones", BOOKS: "books"}.get(
         c.category or "", "products"
     )

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from shared.catalog.specs import FORM_FACTOR, OS
 from storechat.offline.bounds import Miss, misses
 from storechat.offline.product import Listed
-from storechat.offline.vocabulary import BOOKS, FORM_FACTORS, OS_LABEL
+from storechat.offline.vocabulary import BOOKS, OS_LABEL, form_heads
 
 NEAREST_SHOWN = 2
 
@@ -60,11 +60,11 @@ def shortfalls(product: Listed, c: Constraints) -> list[Miss]:
     if c.systems and product.category != BOOKS and not any(runs(s, product) for s in c.systems):
         wanted = "/".join(OS_LABEL[s] for s in c.systems)
         found.append(Miss(f"runs {_system(product)}, not {wanted}", 1.0, OS.key))
-    factors = {f for form in c.forms for f in FORM_FACTORS[form]}
     factor = product.text(FORM_FACTOR.key).lower()
-    if factors and factor and factor not in factors:
+    if c.forms and factor and factor not in c.forms:
         article = "an" if factor[0] in "aeiou" else "a"
-        found.append(Miss(f"{article} {factor}, not a {' or '.join(c.forms)}", 1.0, "form"))
+        wanted = " or ".join(form_heads(c.forms))
+        found.append(Miss(f"{article} {factor}, not a {wanted}", 1.0, "form"))
     bounds = dict(c.bounds)
     if c.cheaper_than is not None:
         bounds.pop("maxPrice", None)

@@ -13,9 +13,11 @@ from dataclasses import dataclass
 from typing import Final
 
 from shared.catalog.categories import Category
+from shared.catalog.derive import kinds
 from shared.catalog.spec import Sort, Spec
 from shared.catalog.specs import CAMERA_MP, PRICE_SORT, RAM_GB, SPECS, WEIGHT_KG
 from shared.search.intents import INTENTS
+from shared.search.words import kinds_in
 from storechat.offline.store import store
 
 COMPUTERS: Final[str] = Category.COMPUTERS
@@ -43,33 +45,6 @@ def unique(values: Iterable[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(values))
 
 
-_CATEGORY_RES: Final[tuple[tuple[str, re.Pattern[str]], ...]] = (
-    (
-        COMPUTERS,
-        re.compile(
-            r"\b(?:pcs?|laptops?|computers?|notebooks?|desktops?|ultrabooks?|gaming rigs?|"
-            r"workstations?|all-in-ones?|towers?)\b",
-            _I,
-        ),
-    ),
-    (
-        MOBILE,
-        re.compile(
-            r"\b(?:(?:smart|cell|mobile )?phones?|smartphones?|mobiles?|handsets?)\b",
-            _I,
-        ),
-    ),
-    (
-        BOOKS,
-        re.compile(
-            r"\b(?:books?|novels?|reading|read(?!\s+(?:that|about|reviews?|online))|authors?|"
-            r"paperbacks?|hardcovers?|hardbacks?|e-?books?|fiction|non-?fiction|"
-            r"biograph(?:y|ies)|memoirs?)\b",
-            _I,
-        ),
-    ),
-)
-
 # Each system: what a shopper writes, the category it runs on, and how an answer spells it.
 _SYSTEMS: Final[tuple[tuple[str, str, str, str], ...]] = (
     ("windows", r"\bwindows\b", COMPUTERS, "Windows"),
@@ -82,26 +57,16 @@ _OS_RES: Final = tuple((name, re.compile(pattern, _I)) for name, pattern, _, _ i
 OS_CATEGORY: Final = {name: category for name, _, category, _ in _SYSTEMS}
 OS_LABEL: Final = {name: label for name, _, _, label in _SYSTEMS}
 
-# Each form a shopper can ask for by name: the word the catalog search reads as that
-# form, the catalog's formFactor values, and how an answer names it. A MacBook is a
-# laptop, as the search reads it.
-_FORMS: Final[tuple[tuple[str, str, frozenset[str], str], ...]] = (
-    (
-        "laptop",
-        r"\b(?:laptops?|notebooks?|ultrabooks?|2-in-1s?|convertibles?|macbooks?)\b",
-        frozenset({"laptop", "2-in-1"}),
-        "laptops",
-    ),
-    (
-        "desktop",
-        r"\b(?:desktops?|towers?|all-in-ones?|gaming rigs?|workstations?)\b",
-        frozenset({"desktop", "all-in-one"}),
-        "desktops",
-    ),
-)
-_FORM_RES: Final = tuple((name, re.compile(pattern, _I)) for name, pattern, _, _ in _FORMS)
-FORM_FACTORS: Final = {name: factors for name, _, factors, _ in _FORMS}
-FORM_NOUN: Final = {name: noun for name, _, _, noun in _FORMS}
+# Each kind of product by its ``formFactor`` value: how an answer names such products.
+FORM_PLURAL: Final = {kind.value: kind.plural for _, kind in kinds()}
+_INCLUDES: Final = {kind.value: kind.includes for _, kind in kinds()}
+
+
+def form_heads(forms: Iterable[str]) -> list[str]:
+    """The kinds a shopper named among ``forms``, without those they take in ("laptop"
+    for laptops and 2-in-1s)."""
+    forms = list(forms)
+    return [f for f in forms if not any(f in _INCLUDES.get(g, ()) for g in forms if g != f)]
 
 
 @dataclass(frozen=True)
@@ -223,19 +188,27 @@ def genres_in(text: str) -> list[str]:
     return found
 
 
+def _kinds(text: str) -> list[tuple[str, tuple[str, ...]]]:
+    """The kinds of product ``text`` names, as the catalog search reads them, but a kind
+    the store does not sell ("tablets" in a store with none)."""
+    return [(c, forms) for c, forms in kinds_in(text) if not forms or store().sells(forms[0])]
+
+
 def categories_in(text: str) -> list[str]:
     shop = store()
     masked = shop.unbooked(text)
-    found = [cat for cat, pattern in _CATEGORY_RES if pattern.search(masked)]
+    found = [category for category, _ in _kinds(masked)]
     for word in re.findall(r"[^\W_]+", masked.casefold()):
         line = shop.lines.get(word) or shop.lines.get(word.removesuffix("s"))
         if line and line[1] not in found:
             found.append(line[1])
-    return [cat for cat, _ in _CATEGORY_RES if cat in found]
+    return [category for category in Category if category in found]
 
 
 def forms_in(text: str) -> list[str]:
-    return [name for name, pattern in _FORM_RES if pattern.search(text)]
+    """The ``formFactor`` values of the kinds of computer ``text`` names."""
+    kinds_said = _kinds(text)
+    return list(unique(f for category, forms in kinds_said if category == COMPUTERS for f in forms))
 
 
 def brands_in(text: str) -> list[str]:

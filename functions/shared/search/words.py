@@ -26,7 +26,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -249,6 +249,29 @@ def _apply(intent: Intent, raw: list[str], words: Words, explicit: dict[str, Any
     words.meant = words.meant or intent.meant
 
 
+def _read(raw: list[str]) -> Iterator[tuple[Intent | None, list[str]]]:
+    """The words in order, each phrase of the table (the longest at each place) with its
+    intent, each other word alone with None."""
+    folded = [fold(t) for t in raw]
+    i = 0
+    while i < len(raw):
+        size = next(
+            (n for n in range(min(_LONGEST, len(raw) - i), 0, -1)
+             if tuple(folded[i : i + n]) in _PHRASES),
+            0,
+        )  # fmt: skip
+        yield (_PHRASES[tuple(folded[i : i + size])] if size else None), raw[i : i + (size or 1)]
+        i += size or 1
+
+
+def kinds_in(text: str) -> list[tuple[str, tuple[str, ...]]]:
+    """Each kind of product ``text`` names, in order, as the search reads it: its category
+    and the ``formFactor`` values it takes in ("laptops" -> COMPUTERS, laptop and 2-in-1;
+    "a mystery" -> BOOKS). Every kind a message names, where :func:`parse` keeps one."""
+    raw = _TOKEN.findall(_normalized(text))
+    return [(i.category, i.forms) for i, _ in _read(raw) if i is not None and i.category]
+
+
 def _said_by_order(intent: Intent, words: Words, sort: str | None) -> bool:
     """Whether every boost of ``intent`` leans on a spec that an order or a limit already
     read is on ("a small display, the smallest", "a small laptop with a screen under 14
@@ -282,21 +305,14 @@ def parse(keywords: str, explicit: dict[str, Any] | None = None) -> Words:
     words = Words()
     text = _order(_numbers(_normalized(keywords), words), words, explicit)
     raw = _TOKEN.findall(text)
-    folded = [fold(t) for t in raw]
-    i = 0
-    while i < len(raw) and len(words.groups) < MAX_GROUPS:
-        for size in range(min(_LONGEST, len(raw) - i), 0, -1):
-            intent = _PHRASES.get(tuple(folded[i : i + size]))
-            if intent is not None:
-                _apply(intent, raw[i : i + size], words, explicit)
-                i += size
-                break
-        else:
-            word = folded[i]
-            if word not in STOP_WORDS and (len(word) > 1 or word.isdigit()):
-                words.groups.append((_clean(raw[i]),))
-                words.plain.append(_clean(raw[i]))
-            i += 1
+    for intent, said in _read(raw):
+        if len(words.groups) >= MAX_GROUPS:
+            break
+        if intent is not None:
+            _apply(intent, said, words, explicit)
+        elif (word := fold(said[0])) not in STOP_WORDS and (len(word) > 1 or word.isdigit()):
+            words.groups.append((_clean(said[0]),))
+            words.plain.append(_clean(said[0]))
     _drop_talk(words, explicit.get("sortBy") or words.sort)
     if not (explicit.get("category") or words.category):
         words.category = words.meant
