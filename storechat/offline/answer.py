@@ -191,7 +191,7 @@ def constraints_for(done: Done, intent: Intent) -> Constraints:
         systems=unique(systems) if category != BOOKS else (),
         use=intent.use,
         sort_by=sort_by,
-        cheap=intent.cheap or sort_by == "price",
+        favours=understood.get("favours"),
         brand=plain(brand, 40) if isinstance(brand, str) else None,
         product_name=name if isinstance(name, str) else None,
         forms=intent.forms if category in (None, COMPUTERS) else (),

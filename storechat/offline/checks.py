@@ -26,7 +26,8 @@ class Constraints:
     systems: tuple[str, ...]
     use: str | None
     sort_by: str | None
-    cheap: bool
+    favours: str | None = None
+    """The order the search ranked toward, not by ("a big screen": screen)."""
     brand: str | None = None
     product_name: str | None = None
     forms: tuple[str, ...] = ()

@@ -121,9 +121,10 @@ def facts_of(p: Listed, c: Constraints) -> list[str]:
     category = p.category if p.category in _FACT_ORDER else COMPUTERS
     orders = _FACT_ORDER[category]
     order = list(orders.get(c.use, orders[None]))
-    forward = REVERSED.get(c.sort_by or "", c.sort_by)  # "heaviest" shows the weight too
-    if forward and forward in FEATURES and forward not in order:
-        order.insert(0, forward)
+    for asked in (c.favours, c.sort_by):  # the order asked goes first
+        forward = REVERSED.get(asked or "", asked)  # "heaviest" shows the weight too
+        if forward and forward in FEATURES and forward not in order:
+            order.insert(0, forward)
     bounded = [_bounded_fact(f) for f in c.bounds]
     order = [name for name in bounded if name] + order
     if c.systems and category != BOOKS:

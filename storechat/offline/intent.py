@@ -18,7 +18,6 @@ from storechat.offline.vocabulary import (
     COMPUTERS,
     MOBILE,
     OS_CATEGORY,
-    SORT_RES,
     USE_RES,
     brands_in,
     categories_in,
@@ -26,6 +25,7 @@ from storechat.offline.vocabulary import (
     forms_in,
     line_brands_in,
     said_as,
+    sort_in,
     systems_in,
     unique,
 )
@@ -35,7 +35,6 @@ MAX_TEXT_CHARS: Final = 2000
 
 _I = re.IGNORECASE
 
-_CHEAP = said_as("cheap|cheaper|cheapest|affordable|inexpensive|low[- ]cost|budget")
 _REVIEW_CUE = said_as(
     "reviews?|reviewers?",
     "what do (?:people|users|customers|critics|reviewers|others) (?:say|think)",
@@ -97,7 +96,6 @@ class Intent:
     forms: tuple[str, ...] = ()
     bounds: dict[str, float] = field(default_factory=dict)
     """Numeric limits by ``lookup_inventory`` field: ``{"minRamGb": 16, "maxPrice": 800}``."""
-    cheap: bool = False
     use: str | None = None
     sort_by: str | None = None
     # What kind of answer: a comparison, or about the products shown before.
@@ -143,9 +141,7 @@ class Intent:
         return bool(self.brands) and not (self.categories or self.forms or self.products)
 
     def has_constraints(self) -> bool:
-        return bool(
-            self.systems or self.forms or self.bounds or self.cheap or self.use or self.sort_by
-        )
+        return bool(self.systems or self.forms or self.bounds or self.use or self.sort_by)
 
     def outside_store(self) -> bool:
         return bool(self.service or self.not_carried)
@@ -179,12 +175,6 @@ def _without(text: str, products: list[ModelName]) -> str:
     for product in products:
         text = text.replace(product.text, " ")
     return text
-
-
-def _wants_cheap(text: str, max_price: float | None) -> bool:
-    words = [w.lower() for w in _CHEAP.findall(text)]
-    # "a budget of 700" states a limit, not a wish for the cheapest.
-    return any(w != "budget" for w in words) or (bool(words) and max_price is None)
 
 
 def parse_text(text: str) -> Intent:
@@ -290,9 +280,8 @@ def parse_text(text: str) -> Intent:
         systems=unique(systems_in(_without(text, products))),
         forms=unique(forms_in(text)),
         bounds=bounds,
-        cheap=_wants_cheap(text, bounds.get("maxPrice")),
         use=use,
-        sort_by=first_match(SORT_RES, text),
+        sort_by=sort_in(text),
         compare=len(products) > 1 and bool(_COMPARE.search(text)),
         reference=reference_in(text),
         service=service_topic(text),
@@ -383,7 +372,6 @@ def conversation_intent(user_texts: list[str]) -> Intent:
         systems=current.systems or (() if switched else read.systems),
         forms=current.forms or (read.forms if COMPUTERS in kinds else ()),
         bounds={**read.bounds, **current.bounds},
-        cheap=current.cheap or read.cheap,
         use=current.use or read.use,
         sort_by=current.sort_by or (None if switched else read.sort_by),
         book_author=current.book_author or read.book_author,

@@ -181,8 +181,8 @@ def _reference_calls(ask: Ask, ref: Reference) -> list[Call]:
     if ref.kind == "all":
         current = ask.current
         request |= {name: _json_number(v) for name, v in current.bounds.items()}
-        orders = (current.sort_by or USE_SORT.get(current.use or ""), "price" * current.cheap)
-        if sort_by := next((o for o in orders if o in _TOOL_SORTS), None):
+        sort_by = current.sort_by or USE_SORT.get(current.use or "")
+        if sort_by in _TOOL_SORTS:
             request["sortBy"] = sort_by
     return [Call(LOOKUP, request, "shown")]
 

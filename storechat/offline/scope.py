@@ -19,11 +19,11 @@ from storechat.offline.store import store
 from storechat.offline.vocabulary import (
     COMPUTERS,
     MOBILE,
-    SORT_RES,
     USE_RES,
     categories_in,
     forms_in,
     genres_in,
+    only_order,
     systems_in,
     word_set,
 )
@@ -198,6 +198,8 @@ def brand_not_carried(text: str) -> str | None:
 
 
 def _has_meaning(word: str) -> bool:
-    return any(
-        pattern.fullmatch(word) for patterns in (USE_RES, SORT_RES) for _, pattern in patterns
-    ) or bool(systems_in(word) or forms_in(word) or categories_in(word) or genres_in(word))
+    return (
+        any(pattern.fullmatch(word) for _, pattern in USE_RES)
+        or only_order(word)
+        or bool(systems_in(word) or forms_in(word) or categories_in(word) or genres_in(word))
+    )

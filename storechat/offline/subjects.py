@@ -11,12 +11,12 @@ from storechat.offline.store import store
 from storechat.offline.vocabulary import (
     BOOKS,
     MOBILE,
-    SORT_RES,
     USE_RES,
     brands_in,
     categories_in,
     first_match,
     genres_in,
+    only_order,
     systems_in,
     word_set,
 )
@@ -109,7 +109,7 @@ def _subject_kind(raw: str, *, book_context: bool) -> tuple[str, str]:
     bare = _LEADING_DETERMINER.sub("", phrase).strip()
     if not bare or bare.split()[0].lower() in _PRONOUNS or bare.lower() in _NOT_TITLES:
         return "generic", phrase
-    if any(pattern.fullmatch(bare) for _, pattern in SORT_RES):
+    if only_order(bare):
         return "generic", phrase  # "the book the oldest": an order, not a title
     if _mentions_product(bare):
         return "product", phrase

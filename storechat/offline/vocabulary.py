@@ -17,7 +17,7 @@ from shared.catalog.derive import kinds
 from shared.catalog.spec import Sort, Spec
 from shared.catalog.specs import CAMERA_MP, PRICE_SORT, RAM_GB, SPECS, WEIGHT_KG
 from shared.search.intents import INTENTS
-from shared.search.words import kinds_in
+from shared.search.words import kinds_in, parse
 from storechat.offline.store import store
 
 COMPUTERS: Final[str] = Category.COMPUTERS
@@ -162,7 +162,6 @@ _SORTS: Final = (
     PERFORMANCE,
     *(s.reverse for s in _BY_SPEC if s.reverse is not None),
 )
-SORT_RES: Final = tuple((s.name, re.compile(s.said, _I)) for s in _SORTS)
 SORT_PHRASE: Final = {s.name: s.step for s in _SORTS}
 REVERSED: Final = {s.reverse.name: s.name for s in _BY_SPEC if s.reverse is not None}
 """Each spec's reverse order by the order it reverses: ``{"weight_desc": "weight", ...}``."""
@@ -228,6 +227,21 @@ def line_brands_in(text: str) -> list[str]:
         for w in re.findall(r"[^\W_]+", text.casefold())
     )
     return list(unique(line[0] for line in found if line and line[0]))
+
+
+_POWER = re.compile(PERFORMANCE.said, _I)
+
+
+def sort_in(text: str) -> str | None:
+    """The order ``text`` asks for, as the catalog search reads it ("cheap" is the
+    cheapest first); else most powerful first, which only this model ranks by."""
+    return parse(text).sort or (PERFORMANCE.name if _POWER.search(text) else None)
+
+
+def only_order(phrase: str) -> bool:
+    """Whether ``phrase`` says an order and nothing else ("the oldest", "fastest")."""
+    said = parse(phrase)
+    return bool(said.sort and not (said.groups or said.category)) or bool(_POWER.fullmatch(phrase))
 
 
 def brand_named(word: str) -> str | None:

@@ -158,6 +158,25 @@ def test_a_use_is_mapped_to_what_matters_for_it(local: LocalStorechat) -> None:
     answered_honestly(body)
 
 
+@pytest.mark.parametrize(
+    ("question", "shows"),
+    [("a Samsung phone with a big screen", "-inch screen"), ("a cheap phone", "$")],
+)
+def test_a_wish_the_search_ranked_toward_is_shown_not_called_an_order(
+    local: LocalStorechat, question: str, shows: str
+) -> None:
+    # Given a shopper who wishes for a spec without asking an order ("a big screen")
+    (body,) = ask(local, question)
+    read = searched_as(lookups(body)[0])
+    # Then each recommendation shows that spec; the heading claims an order only when
+    # the search read one ("cheap": the cheapest first)
+    lines = [line for line in body["answer"].splitlines() if line[:1].isdigit()]
+    assert lines and all(shows in line for line in lines), body["answer"]
+    heading = body["answer"].splitlines()[0]
+    assert ("first)" in heading) == ("sortBy" in read), (heading, read)
+    answered_honestly(body)
+
+
 # ---------------------------------------------------------------------- named products
 
 

@@ -456,7 +456,7 @@ def test_german_spanish_and_french_are_read_for_kind_budget_and_wish(
 
 def test_a_wish_in_german_is_read_as_the_english_one() -> None:
     intent = parse_text("Ich suche ein günstiges Handy")
-    assert intent.categories == ("MOBILE",) and intent.cheap
+    assert intent.categories == ("MOBILE",) and intent.sort_by == "price"
 
 
 # ----------------------------------------------------------------- unclear questions
