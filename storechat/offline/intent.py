@@ -18,16 +18,15 @@ from storechat.offline.vocabulary import (
     COMPUTERS,
     MOBILE,
     OS_CATEGORY,
-    USE_RES,
     brands_in,
     categories_in,
-    first_match,
     forms_in,
     line_brands_in,
     said_as,
     sort_in,
     systems_in,
     unique,
+    use_in,
 )
 
 # Regexes run on the shopper's text; a pasted essay should not make them slow.
@@ -266,7 +265,7 @@ def parse_text(text: str) -> Intent:
             brands.append(product.brand)
     if not categories:
         categories = [OS_CATEGORY[name] for name in product_systems]
-    use = first_match(USE_RES, text)
+    use = use_in(text)
     if not (categories or products or book) and use == "basic":
         categories = [COMPUTERS]  # email and the web, as simply and cheaply as can be
     bounds = parse(text).limits

@@ -19,12 +19,12 @@ from storechat.offline.store import store
 from storechat.offline.vocabulary import (
     COMPUTERS,
     MOBILE,
-    USE_RES,
     categories_in,
     forms_in,
     genres_in,
     only_order,
     systems_in,
+    use_in,
     word_set,
 )
 
@@ -199,7 +199,7 @@ def brand_not_carried(text: str) -> str | None:
 
 def _has_meaning(word: str) -> bool:
     return (
-        any(pattern.fullmatch(word) for _, pattern in USE_RES)
+        use_in(word) is not None
         or only_order(word)
         or bool(systems_in(word) or forms_in(word) or categories_in(word) or genres_in(word))
     )

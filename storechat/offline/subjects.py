@@ -11,13 +11,12 @@ from storechat.offline.store import store
 from storechat.offline.vocabulary import (
     BOOKS,
     MOBILE,
-    USE_RES,
     brands_in,
     categories_in,
-    first_match,
     genres_in,
     only_order,
     systems_in,
+    use_in,
     word_set,
 )
 
@@ -246,5 +245,5 @@ def review_ask(clause: str) -> tuple[ModelName | None, str | None, BookAsk | Non
     if not brands:
         return None, None, None
     noun = "phone" if MOBILE in categories_in(clause) else "laptop"
-    gaming = "gaming " if first_match(USE_RES, clause) == "gaming" else ""
+    gaming = "gaming " if use_in(clause) == "gaming" else ""
     return None, f"{brands[0]} {gaming}{noun}", None

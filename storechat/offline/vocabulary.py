@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Final
 
 from shared.catalog.categories import Category
@@ -69,79 +68,40 @@ def form_heads(forms: Iterable[str]) -> list[str]:
     return [f for f in forms if not any(f in _INCLUDES.get(g, ()) for g in forms if g != f)]
 
 
-@dataclass(frozen=True)
-class Use:
-    """What a shopper wants a product for, in plain words."""
-
-    name: str
-    said: str
-    """What a shopper writes, as a regular expression."""
-    phrase: str
-    """How an answer names it ("for gaming")."""
-    sort: str | None = None
-    """The ``sortBy`` of the spec that matters most for it: the search ranks by it."""
-
-
 def by_sort(declared: Spec) -> str:
     """The ``sortBy`` that orders by ``declared``, which has one."""
     assert declared.sort is not None, declared.key
     return declared.sort.name
 
 
-# Checked in this order: "a light laptop for school" is a student question, "photo
-# editing" editing.
-_USES: Final = (
-    Use(
-        "student",
-        r"\b(?:students?|school\w*|college|universit(?:y|ies)|uni|"
-        r"stud(?:y|ies|ying)|homework)\b",
-        "for a student",
-    ),
-    Use("gaming", r"\b(?:gam(?:e|es|ing|er|ers))\b", "for gaming", by_sort(RAM_GB)),
-    Use(
-        "editing",
-        r"\b(?:(?:video|photo) editing|edit(?:s|ing)? (?:\w+ )?(?:videos?|photos?|footage)|editing|"
-        r"content creat\w*|creators?|rendering|3d|music production|graphic design)\b",
-        "for video editing",
-        by_sort(RAM_GB),
-    ),
-    Use(
-        "programming",
-        r"\b(?:programm(?:ing|ers?)|coding|coders?|(?:software |web )?developers?|"
-        r"software development|web development)\b",
-        "for programming",
-        by_sort(RAM_GB),
-    ),
-    Use(
-        "photos",
-        r"\b(?:photos?|photograph\w*|pictures?|selfies?|(?:good|great|best|better) cameras?)\b",
-        "for photos",
-        by_sort(CAMERA_MP),
-    ),
-    Use(
-        "travel",
-        r"\b(?:travel\w*|portable|light(?:weight)?|commut\w*|on the go)\b",
-        "for travel",
-        by_sort(WEIGHT_KG),
-    ),
-    Use(
-        "work",
-        r"\b(?:work|business|office|professional|productivity)\b",
-        "for work",
-        by_sort(RAM_GB),
-    ),
-    Use(
-        "basic",
-        r"\b(?:e-?mails?|web browsing|brows(?:e|ing)(?: the (?:web|internet))?|basics?|simple|"
-        r"everyday|grand(?:mother|ma|father|pa|parents?)|granny|seniors?|elderly|beginners?|"
-        r"not (?:very )?tech[- ]savvy|video calls?)\b",
-        "for everyday use",
-        PRICE_SORT.name,
-    ),
-)
-USE_RES: Final = tuple((use.name, re.compile(use.said, _I)) for use in _USES)
-USE_PHRASE: Final = {use.name: use.phrase for use in _USES}
-USE_SORT: Final = {use.name: use.sort for use in _USES if use.sort}
+# Each use the search reads (``Intent.use``), as an answer names it, and the ``sortBy`` of
+# the spec that matters most for it, in the order a message naming several is read by:
+# "a light laptop for school" is a student's, "photo editing" editing.
+USE_PHRASE: Final = {
+    "student": "for a student",
+    "gaming": "for gaming",
+    "editing": "for video editing",
+    "programming": "for programming",
+    "photos": "for photos",
+    "travel": "for travel",
+    "work": "for work",
+    "basic": "for everyday use",
+}
+USE_SORT: Final = {
+    "gaming": by_sort(RAM_GB),
+    "editing": by_sort(RAM_GB),
+    "programming": by_sort(RAM_GB),
+    "photos": by_sort(CAMERA_MP),
+    "travel": by_sort(WEIGHT_KG),
+    "work": by_sort(RAM_GB),
+    "basic": PRICE_SORT.name,
+}
+
+
+def use_in(text: str) -> str | None:
+    """What ``text`` wants a product for, as the catalog search reads it."""
+    uses = parse(text).uses
+    return next((use for use in USE_PHRASE if use in uses), None)
 
 
 # Each order a shopper can ask for, and how an answer announces it: the catalog tool's
@@ -246,7 +206,3 @@ def only_order(phrase: str) -> bool:
 
 def brand_named(word: str) -> str | None:
     return store().brand_named(word)
-
-
-def first_match(patterns: tuple[tuple[str, re.Pattern[str]], ...], text: str) -> str | None:
-    return next((name for name, pattern in patterns if pattern.search(text)), None)

@@ -177,6 +177,11 @@ def test_a_wish_the_search_ranked_toward_is_shown_not_called_an_order(
     answered_honestly(body)
 
 
+def test_a_store_asked_what_it_carries_answers_for_no_use(local: LocalStorechat) -> None:
+    (body,) = ask(local, "What Windows desktop computers do you carry?")
+    assert body["answer"].startswith("Best Windows desktops:\n1. "), body["answer"]
+
+
 # ---------------------------------------------------------------------- named products
 
 

@@ -13,6 +13,7 @@ import pytest
 
 from shared.products.catalog_data import load_catalog
 from shared.search import SearchIndex, SearchQuery, SearchResult, build_index
+from shared.search.words import parse
 
 CATALOG = load_catalog()
 BY_ID = {p["productId"]: p for p in CATALOG}
@@ -132,6 +133,29 @@ def test_a_shopper_who_read_something_asks_for_no_book(index: SearchIndex) -> No
     # Then the search reads no book in it, and finds the laptop
     assert "category" not in result.understood
     assert result.products[0].name.startswith("Dell XPS 13")
+
+
+@pytest.mark.parametrize(
+    ("words", "uses"),
+    [
+        ("a light laptop for school", ["travel", "student"]),
+        ("a laptop for productivity", ["work"]),
+        ("a photo editing laptop", ["editing"]),
+        ("What Windows desktop computers do you carry?", []),
+        ("A phone with a 300 MP camera", []),
+        ("I travel for work and need a laptop under 1.3 kg", ["travel", "work"]),
+    ],
+)
+def test_the_uses_a_shopper_names_are_read_in_the_order_said(words: str, uses: list[str]) -> None:
+    assert parse(words).uses == uses
+
+
+def test_asking_what_the_store_carries_is_no_wish_to_carry_it(index: SearchIndex) -> None:
+    # When a shopper asks which desktops the store carries
+    result = search(index, "What Windows desktop computers do you carry?")
+    # Then the search ranks them toward nothing light, and searches no word "carry"
+    assert "favours" not in result.understood
+    assert result.understood["searched"] == ["windows"]
 
 
 # ---------------------------------------------------------------- words about a spec

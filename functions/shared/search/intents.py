@@ -107,6 +107,9 @@ class Intent:
     meant: str | None = None
     """The kind of product the use means when the shopper names none ("something for
     my grandmother who wants email": a computer); a kind named wins ("a simple phone")."""
+    use: str | None = None
+    """The use the phrase names ("gaming", "student"), for a model that says what an
+    answer is for."""
 
 
 _GENRE = Category.BOOKS
@@ -136,8 +139,9 @@ INTENTS: tuple[Intent, ...] = (
     Intent(("computer", "pc", "pcs", "workstation", "gaming rig"), category=Category.COMPUTERS),
     Intent(("book", "novel", "paperback", "hardcover", "hardback", "ebook", "e-book", "fiction",
             "nonfiction", "non-fiction", "something to read", "read"), category=Category.BOOKS),
-    # "I read that the XPS ..." reads no book.
+    # "I read that the XPS ..." reads no book; "do you carry" asks what the store sells.
     Intent(("read that", "read about", "read review", "read online", "read the review")),
+    Intent(("do you carry", "you carry", "we carry", "does the store carry")),
     # ---- kinds named by a product line: a filter and a required search term
     Intent(("chromebook",), terms=("chromebook", "chromeos"), category=Category.COMPUTERS,
            line=True),
@@ -158,25 +162,25 @@ INTENTS: tuple[Intent, ...] = (
     # ---- uses: searched, and ranked by what matters for them
     Intent(("gaming", "game", "gamer", "esport", "play game", "playing game"),
            terms=("gaming", "rtx", "esports"),
-           boosts=(("ram", STRONG), ("gpu", 2.0))),
+           boosts=(("ram", STRONG), ("gpu", 2.0)), use="gaming"),
     Intent(("video editing", "photo editing", "editing", "edit video", "edit photo",
             "content creation", "creative work", "creative", "creator", "3d", "rendering",
             "music production", "graphic design", "4k video", "edit 4k video", "4k editing",
             "video production", "vlogging", "photoshop", "lightroom", "premiere"),
            terms=("editing", "creative", "creator"),
-           boosts=(("ram", STRONG), ("gpu", 0.5))),
+           boosts=(("ram", STRONG), ("gpu", 0.5)), use="editing"),
     Intent(("programming", "coding", "developer", "software development", "development"),
            terms=("development", "programming", "coding", "software"),
-           boosts=(("ram", STRONG),)),
+           boosts=(("ram", STRONG),), use="programming"),
     Intent(("camera", "photo", "photography", "picture", "selfie", "take photo",
             "taking photo", "take picture", "photographer"),
            terms=("camera", "photo", "telephoto", "zoom"),
-           boosts=(("camera", STRONG),)),
+           boosts=(("camera", STRONG),), use="photos"),
     Intent(("light", "lightweight", "portable", "travel", "travelling", "traveling", "thin",
             "carry", "commute", "on the go", "on the move", "backpack", "ultraportable",
             "slim", "light weight"),
            terms=("light", "lightweight", "thin", "portable", "ultraportable"),
-           boosts=(("light", STRONG),)),
+           boosts=(("light", STRONG),), use="travel"),
     Intent(("battery", "battery life", "long battery", "long battery life", "all day",
             "all-day", "long lasting", "long-lasting", "last all day", "big battery",
             "large battery", "huge battery", "long lasting battery"),
@@ -199,16 +203,16 @@ INTENTS: tuple[Intent, ...] = (
     Intent(("student", "school", "college", "university", "homework", "class", "study",
             "studying", "high school", "middle school", "high schooler", "schoolwork"),
            terms=("student", "school", "homework", "study", "class", "college"),
-           boosts=(("affordable", 1.5), ("light", 1.0), ("battery", 1.0))),
+           boosts=(("affordable", 1.5), ("light", 1.0), ("battery", 1.0)), use="student"),
     # Email and the web, as simply and cheaply as can be: the least a computer costs.
     Intent(("email", "e-mail", "web browsing", "browsing", "browse the web", "browse the internet",
             "everyday use", "everyday", "basic", "basic use", "simple", "grandmother", "grandma",
             "grandfather", "grandpa", "grandparent", "senior", "elderly", "beginner",
             "video call", "video calls", "not tech savvy", "not very tech savvy"),
            terms=("everyday", "basic", "email", "browsing", "essentials"),
-           boosts=(("affordable", STRONG),), meant=Category.COMPUTERS),
-    Intent(("business", "work", "office", "professional", "enterprise"),
-           terms=("business", "office", "work", "professional")),
+           boosts=(("affordable", STRONG),), meant=Category.COMPUTERS, use="basic"),
+    Intent(("business", "work", "office", "professional", "enterprise", "productivity"),
+           terms=("business", "office", "work", "professional"), use="work"),
     Intent(("kid", "child", "children", "young reader"),
            terms=("children", "child", "kid", "young", "fantasy", "magic", "adventure")),
     Intent(("teen", "teenager", "young adult"), terms=("teenage", "teen", "young")),

@@ -100,6 +100,8 @@ class Words:
     """The groups of uses whose every boost has an order ("travel": lightest first)."""
     meant: str | None = None
     """The kind a use means when the words name none (``Intent.meant``)."""
+    uses: list[str] = field(default_factory=list)
+    """The uses named (``Intent.use``), in the order said."""
 
     @property
     def limits(self) -> dict[str, float]:
@@ -229,7 +231,8 @@ def _apply(intent: Intent, raw: list[str], words: Words, explicit: dict[str, Any
     if intent.category and not category:
         words.category = intent.category
     words.forms = forms
-    if intent.terms and _said_by_order(intent, words, explicit.get("sortBy") or words.sort):
+    sort = explicit.get("sortBy") or words.sort
+    if intent.terms and _said_by_order(intent, words, sort):
         pass  # "a small display, the smallest": the order says what the words would find
     elif intent.terms and not any(set(intent.terms) <= set(group) for group in words.groups):
         # The intent's terms stand for the phrase ("cameras" -> camera, telephoto...);
@@ -247,6 +250,8 @@ def _apply(intent: Intent, raw: list[str], words: Words, explicit: dict[str, Any
         words.sort = intent.sort
     words.on_sale = words.on_sale or intent.on_sale
     words.meant = words.meant or intent.meant
+    if intent.use and intent.use not in words.uses and not _talked(raw, words, sort):
+        words.uses.append(intent.use)  # "a 300 MP camera" states a limit, not a use
 
 
 def _read(raw: list[str]) -> Iterator[tuple[Intent | None, list[str]]]:
@@ -270,6 +275,18 @@ def kinds_in(text: str) -> list[tuple[str, tuple[str, ...]]]:
     "a mystery" -> BOOKS). Every kind a message names, where :func:`parse` keeps one."""
     raw = _TOKEN.findall(_normalized(text))
     return [(i.category, i.forms) for i, _ in _read(raw) if i is not None and i.category]
+
+
+def _spec_talk(words: Words, sort: str | None) -> frozenset[str]:
+    """The words about each spec an order (``sort``) or a limit was read on."""
+    read = [sort, *words.bounds]
+    return frozenset().union(*(_talk().get(name or "", frozenset()) for name in read))
+
+
+def _talked(raw: list[str], words: Words, sort: str | None) -> bool:
+    """Whether every word of ``raw`` is about a spec an order or a limit was read on."""
+    said = _spec_talk(words, sort)
+    return all(fold(word) in said for word in raw)
 
 
 def _said_by_order(intent: Intent, words: Words, sort: str | None) -> bool:
@@ -345,8 +362,7 @@ def _drop_talk(words: Words, sort: str | None) -> None:
     """Once an order (``sort``: the words' or the tool's own ``sortBy``) or a limit on a
     spec is read, the words about that spec are said: "lasts the longest on one charge"
     is the longest battery, whatever the description says of a charge."""
-    read = [sort, *words.bounds]
-    said = frozenset().union(*(_talk().get(name or "", frozenset()) for name in read))
+    said = _spec_talk(words, sort)
     if not said:
         return
     talk = {w for w in words.plain if fold(w) in said}
