@@ -158,6 +158,19 @@ def test_asking_what_the_store_carries_is_no_wish_to_carry_it(index: SearchIndex
     assert result.understood["searched"] == ["windows"]
 
 
+@pytest.mark.parametrize(
+    ("words", "limits"),
+    [
+        ("under $500 . gaming laptops under $800", {"maxPrice": 500.0}),
+        ("with 32GB RAM . laptops with 16GB RAM", {"minRamGb": 32.0}),
+        ("a 13-inch one . a 15-inch laptop", {"minScreenInches": 13.0, "maxScreenInches": 13.99}),
+    ],
+)
+def test_the_first_limit_said_of_each_stands(words: str, limits: dict[str, float]) -> None:
+    # A follow-up's words come first, then the earlier messages': its own limit stands
+    assert parse(words).limits == limits
+
+
 # ---------------------------------------------------------------- words about a spec
 
 

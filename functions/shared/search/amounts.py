@@ -162,14 +162,17 @@ def _way(match: re.Match[str], bare: str) -> str:
 def _store(spec: Spec, amount: float, way: str, found: dict[str, float]) -> None:
     least = next((b.name for b in spec.bounds if b.at_least), None)
     most = next((b.name for b in spec.bounds if not b.at_least), None)
+    # The first amount said of a spec stands: a follow-up's words come before the earlier
+    # messages' ("with 32 GB . laptops with 16 GB RAM" is 32 GB).
     if way == "class" and least and most:
-        whole = float(amount).is_integer()
-        found[least] = amount if whole else round(amount - 0.05, 2)
-        found[most] = amount + 0.99 if whole else round(amount + 0.05, 2)
+        if least not in found and most not in found:
+            whole = float(amount).is_integer()
+            found[least] = amount if whole else round(amount - 0.05, 2)
+            found[most] = amount + 0.99 if whole else round(amount + 0.05, 2)
         return
     field = (least if way == "least" else most) or least or most
     if field:
-        found[field] = amount
+        found.setdefault(field, amount)
 
 
 def take_amounts(text: str, found: dict[str, float]) -> str:

@@ -122,18 +122,25 @@ def _take(text: str, pattern: str, use: Callable[[re.Match[str]], None]) -> str:
 
 
 def _numbers(text: str, words: Words) -> str:
+    """``text`` without the amounts it states, each read into ``words``: the first said of
+    each stands (a follow-up's words come before the earlier messages')."""
+
     def price_range(m: re.Match[str]) -> None:
         low, high = _amount(m[1], m[2]), _amount(m[3], m[4])
-        words.min_price, words.max_price = min(low, high), max(low, high)
+        if words.min_price is None and words.max_price is None:
+            words.min_price, words.max_price = min(low, high), max(low, high)
 
     def at_most(m: re.Match[str]) -> None:
-        words.max_price = _amount(m[1], m[2])
+        if words.max_price is None:
+            words.max_price = _amount(m[1], m[2])
 
     def at_least(m: re.Match[str]) -> None:
-        words.min_price = _amount(m[1], m[2])
+        if words.min_price is None:
+            words.min_price = _amount(m[1], m[2])
 
     def around(m: re.Match[str]) -> None:
-        words.max_price = round(_amount(m[1], m[2]) * 1.15, 2)
+        if words.max_price is None:
+            words.max_price = round(_amount(m[1], m[2]) * 1.15, 2)
 
     steps: list[tuple[str, Callable[[re.Match[str]], None]]] = [
         (rf"\bbetween\s*{_CUR}?{_AMOUNT}\s*(?:and|-|to)\s*{_CUR}?{_AMOUNT}{_MONEY_WORD}?",
