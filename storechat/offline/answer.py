@@ -12,10 +12,10 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Final
 
-from storechat.offline.bounds import Miss, describe, money
+from storechat.offline.bounds import MEASURE_OF, Miss, describe, money
 from storechat.offline.checks import NEAREST_SHOWN, Constraints, sift
 from storechat.offline.facts import facts_of, highlights
-from storechat.offline.intent import Intent
+from storechat.offline.intent import Intent, parse_text
 from storechat.offline.messages import plain
 from storechat.offline.named import compare_lines, named_lines, shown_one_lines
 from storechat.offline.names import matches
@@ -37,7 +37,6 @@ from storechat.offline.vocabulary import (
     SORT_PHRASE,
     USE_PHRASE,
     form_heads,
-    unique,
 )
 
 MAX_ANSWER_CHARS: Final = 900
@@ -171,33 +170,38 @@ def product_section(
 
 
 def constraints_for(done: Done, intent: Intent) -> Constraints:
-    """The shopper's constraints on one search's results: its category and brand, and
-    what the shopper stated."""
+    """The shopper's constraints on one lookup's results: its category and brand, and what
+    the shopper stated. A search of the shopper's words is held to what the search reads
+    in them (a follow-up's words first, then the earlier messages'), and to the limits the
+    lookup gives itself; any other lookup to what ``intent`` says."""
     request = done.call.input
-    # A search of the shopper's own words: the kind and order the search read in them.
     understood = (done.outcome.data or {}).get("understood") or {}
     category = request.get("category") or understood.get("category") or _one_kind(done)
     category = category if category in (COMPUTERS, MOBILE, BOOKS) else None
-    sort_by = intent.sort_by or (None if request.get("category") else understood.get("sortBy"))
-    keywords = str(request.get("keywords") or "").lower().split()
-    systems = [s for s in OS_LABEL if s in keywords]
-    systems += [s for s in intent.systems if category in (None, OS_CATEGORY[s])]
-    bounds = {k: v for k, v in intent.bounds.items() if category != BOOKS or k in _PRICES}
+    words = request.get("keywords")
+    searched = done.call.purpose in ("search", "cheaper") and isinstance(words, str)
+    read = parse_text(str(words)) if searched else intent
+    given = {k: float(v) for k, v in request.items() if k in MEASURE_OF and _is_number(v)}
+    bounds = {**read.bounds, **given}
     brand, name = request.get("brandId"), request.get("productName")
-    if brand is None and done.call.purpose in ("search", "cheaper") and len(intent.brands) == 1:
+    if brand is None and searched and len(intent.brands) == 1:
         brand = intent.brands[0]  # the shopper's own words: the brand they named
     return Constraints(
         category=category,
-        systems=unique(systems) if category != BOOKS else (),
-        use=intent.use,
-        sort_by=sort_by,
+        systems=tuple(s for s in read.systems if category in (None, OS_CATEGORY[s])),
+        use=read.use,
+        sort_by=request.get("sortBy") or understood.get("sortBy") or read.sort_by,
         favours=understood.get("favours"),
         brand=plain(brand, 40) if isinstance(brand, str) else None,
         product_name=name if isinstance(name, str) else None,
-        forms=intent.forms if category in (None, COMPUTERS) else (),
-        bounds=bounds,
+        forms=read.forms if category in (None, COMPUTERS) else (),
+        bounds={k: v for k, v in bounds.items() if category != BOOKS or k in _PRICES},
         cheaper_than=done.call.limit if done.call.purpose == "cheaper" else None,
     )
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def _one_kind(done: Done) -> str | None:

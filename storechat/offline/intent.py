@@ -111,6 +111,8 @@ class Intent:
     book_query: str | None = None
     book_shopping: bool = False
     follow_up: bool = False
+    carried: bool = False
+    """Read with the earlier messages' words: a follow-up of theirs."""
     thanks: bool = False
     greets: bool = False
     text: str = ""
@@ -368,14 +370,9 @@ def conversation_intent(user_texts: list[str]) -> Intent:
         current,
         categories=kinds,
         brands=current.brands or (() if switched else read.brands),
-        systems=current.systems or (() if switched else read.systems),
-        forms=current.forms or (read.forms if COMPUTERS in kinds else ()),
-        bounds={**read.bounds, **current.bounds},
-        use=current.use or read.use,
-        sort_by=current.sort_by or (None if switched else read.sort_by),
         book_author=current.book_author or read.book_author,
         book_shopping=current.book_shopping or read.book_shopping or bool(read.book_title),
-        follow_up=True,
+        carried=True,
     )
 
 

@@ -13,10 +13,11 @@ results come back and tell each result's :class:`Call` (its purpose) by its inpu
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 from shared.catalog.derive import sorts
+from shared.search.words import parse
 from storechat.offline.intent import Intent, review_query
 from storechat.offline.messages import ToolOutcome
 from storechat.offline.names import ModelName
@@ -137,13 +138,12 @@ def _searches(ask: Ask) -> list[dict[str, Any]]:
     by_author = bool(intent.book_author and not intent.book_title)
     if _asks_kind(intent) or by_author or (limits_only and not intent.book_title):
         own = (current.asks if others else "") or ask.said
-        if replace(intent, follow_up=current.follow_up) == current:
+        if not intent.carried:
             searches.append(_words(own))
         elif current.names_subject():
             # A new subject ("what about a Mac?") under the earlier limits it does not restate
-            limits = {
-                k: _json_number(v) for k, v in intent.bounds.items() if k not in current.bounds
-            }
+            earlier = parse(" . ".join(ask.earlier)).limits
+            limits = {k: _json_number(v) for k, v in earlier.items() if k not in current.bounds}
             searches.append({**_words(own), **limits})
         else:
             searches.append(_words(own, *ask.earlier))

@@ -182,6 +182,20 @@ def test_a_store_asked_what_it_carries_answers_for_no_use(local: LocalStorechat)
     assert body["answer"].startswith("Best Windows desktops:\n1. "), body["answer"]
 
 
+def test_a_follow_ups_own_limit_is_what_the_search_and_the_answer_hold_to(
+    local: LocalStorechat,
+) -> None:
+    # Given gaming laptops under $1,500, then a lower budget in a follow-up
+    _, body = ask(local, "gaming laptops under $1500", "Anything under $1000?")
+    # Then the search reads the follow-up's budget before the earlier one, the answer
+    # says it, and every laptop it recommends is within it
+    read = searched_as(lookups(body)[0])
+    assert read["maxPrice"] == 1000 and read["category"] == "COMPUTERS"
+    assert "under $1,000" in body["answer"].splitlines()[0], body["answer"]
+    assert body["products"] and all(p["price"] <= 1000 for p in body["products"])
+    answered_honestly(body)
+
+
 # ---------------------------------------------------------------------- named products
 
 

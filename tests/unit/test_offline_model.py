@@ -431,17 +431,28 @@ def test_follow_up_answer_puts_the_lightest_first() -> None:
     assert "1.05 kg" in text
 
 
+def _later_search(*turns: str) -> dict[str, Any]:
+    """What the search reads in the offline model's lookup for the last of ``turns``."""
+    messages: list[dict[str, Any]] = []
+    for text in turns[:-1]:
+        messages += [user(text), {"role": "assistant", "content": [{"text": "Noted."}]}]
+    (lookup,) = tool_uses(OfflineModel().converse(make_request([*messages, user(turns[-1])])))
+    return searched_as(lookup["input"])
+
+
 def test_an_order_asked_among_the_products_shown_does_not_carry_into_later_searches() -> None:
     # Given laptops for university, then "which of those is the lightest?" about them
-    asked = ["I need a laptop for university.", "Which of those is the lightest?"]
     # When the shopper then only narrows what was asked
-    later = conversation_intent([*asked, "Anything under $700?"])
+    later = _later_search(
+        "I need a laptop for university.", "Which of those is the lightest?", "Anything under $700?"
+    )
     # Then it is laptops for university under $700, not the lightest of them: the order
     # was a question about the laptops shown
-    assert (later.use, later.bounds, later.sort_by) == ("student", {"maxPrice": 700.0}, None)
+    assert later["category"] == "COMPUTERS" and later["maxPrice"] == 700
+    assert "university" in later["searched"] and "sortBy" not in later
     # while an order the shopper asked for as what they want still carries
-    wanted = conversation_intent(["I need the lightest laptop.", "Anything under $700?"])
-    assert (wanted.sort_by, wanted.bounds) == ("weight", {"maxPrice": 700.0})
+    wanted = _later_search("I need the lightest laptop.", "Anything under $700?")
+    assert (wanted["sortBy"], wanted["maxPrice"]) == ("weight", 700)
 
 
 def test_a_brand_named_alone_is_that_brands_kind_asked_before() -> None:
