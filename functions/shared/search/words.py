@@ -267,13 +267,14 @@ def _read(raw: list[str]) -> Iterator[tuple[Intent | None, list[str]]]:
     folded = [fold(t) for t in raw]
     i = 0
     while i < len(raw):
-        size = next(
-            (n for n in range(min(_LONGEST, len(raw) - i), 0, -1)
-             if tuple(folded[i : i + n]) in _PHRASES),
-            0,
-        )  # fmt: skip
-        yield (_PHRASES[tuple(folded[i : i + size])] if size else None), raw[i : i + (size or 1)]
-        i += size or 1
+        for size in range(min(_LONGEST, len(raw) - i), 0, -1):
+            if (intent := _PHRASES.get(tuple(folded[i : i + size]))) is not None:
+                yield intent, raw[i : i + size]
+                i += size
+                break
+        else:
+            yield None, raw[i : i + 1]
+            i += 1
 
 
 def kinds_in(text: str) -> list[tuple[str, tuple[str, ...]]]:
