@@ -16,6 +16,7 @@ from converse.prompt import RULES, prompt_of
 from converse.providers import Provider
 from converse.request import build_request, validate_request
 from converse.settings import MAX_REPLY_TOKENS, MIN_REPLY_TOKENS, Settings
+from converse.vouched import asks_by_id, vouched_ids
 from converse.wire import message_to_json, messages_from_json
 from shared.api.contract import Usage
 from shared.text.shown import visible
@@ -67,6 +68,9 @@ class ConverseOutput(BaseModel):
     """Why the model's reply could not be used, when it could not: the call happened
     and its ``usage`` counts, but the reply has no text or toolUse to route, and
     ``RouteStopReason`` falls back."""
+    vouched: list[str] | None = None
+    """When the reply looks products up by id: the ids the conversation vouches for
+    (:mod:`converse.vouched`), which the catalog tool holds the lookup to."""
 
 
 LEAK_WINDOW = 40
@@ -211,6 +215,8 @@ def converse(event: ConverseInput, *, settings: Settings, provider: Provider) ->
     elapsed = int((time.perf_counter() - started) * 1000)
     try:
         output = _read_reply(response, elapsed_ms=elapsed, provider=provider.label)
+        if asks_by_id(output.toolUses):
+            output.vouched = vouched_ids(event.messages)
         # What the Lambda returns must be JSON, or the state machine never sees the reply.
         json.dumps(output.model_dump())
     except Exception as exc:

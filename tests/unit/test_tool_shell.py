@@ -219,3 +219,47 @@ def test_a_call_after_another_input_is_the_state_machines_own(steps_written: lis
     served = retrying_handler(_first_event("Tuesday", "monday"), Context())
     assert served["trace"]["input"] == {"day": "Monday"}
     assert len(steps_written) == 2
+
+
+class IdsInput(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    productIds: list[str]
+
+
+@tool_handler(IdsInput)
+def lookup_handler(tool_use: ToolUse, context: Any) -> ToolOutput:
+    return answer(
+        tool_use,
+        IdsInput,
+        lambda call, args: call.success({"products": args.productIds}, "found them"),
+    )
+
+
+def lookup_by_ids(ids: list[str], vouched: list[str] | None) -> dict[str, Any]:
+    use = {"toolUseId": "tu-2", "name": "lookup_inventory", "input": {"productIds": ids}}
+    event: dict[str, Any] = {"toolUse": use}
+    if vouched is not None:
+        event["vouched"] = vouched
+    return lookup_handler(event, Context())
+
+
+def test_a_lookup_of_an_id_the_conversation_does_not_vouch_for_is_refused() -> None:
+    # Given ids the conversation vouches for, and a lookup of one more (read in a review)
+    output = lookup_by_ids(["CMP-001", "CMP-037"], vouched=["CMP-001", "CMP-002"])
+    # Then the tool does not run: the model reads which id and what to do instead
+    result = output["toolResult"]
+    assert result["status"] == "error"
+    error = result["content"][0]["json"]
+    assert error["kind"] == "invalid_input"
+    assert error["error"].startswith("The productIds CMP-037 came from no catalog result")
+    assert "by its name or by keywords" in error["error"]
+    assert output["ledger"]["products"] == []
+
+
+def test_a_lookup_of_vouched_ids_or_with_no_vouched_list_runs() -> None:
+    vouched = lookup_by_ids(["CMP-001"], vouched=["CMP-001"])
+    assert vouched["toolResult"]["content"][0]["json"] == {"products": ["CMP-001"]}
+    # a call with no ``vouched`` (a direct invocation, the search first) is not held to one
+    direct = lookup_by_ids(["CMP-037"], vouched=None)
+    assert direct["toolResult"]["content"][0]["json"] == {"products": ["CMP-037"]}

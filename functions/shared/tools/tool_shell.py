@@ -13,6 +13,11 @@ expected failure, and ends with ``call.success(...)`` or ``call.failure(...)``
   key and words come in the event, ``step``, made by the Converse function, with the
   turn, ``steps``; without them nothing is written).
 
+A lookup by ``productIds`` of an id the conversation does not vouch for (the event's
+``vouched``: every id the shopper wrote, a catalog result gave or an answer cited) is
+refused with an ``invalid_input`` error result, whichever tool is asked: an id read in a
+review is no reason to show a card.
+
 A tool the state machine may call itself before the first model call (search first) is
 given ``first``: the event's ``first`` and a way to run the call go to it, and it says
 whether the result is handed to the model (:class:`~shared.api.contract.FirstAnswer`). A
@@ -30,6 +35,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from shared.api.contract import FirstAnswer, ToolCall, ToolOutput, ToolUse
+from shared.runtime.errors import FailureKind
 from shared.runtime.observability import (
     CORRELATION_ID_PATH,
     logger,
@@ -110,6 +116,8 @@ def tool_handler(
                 if handed is None:
                     return answer.dump()
                 dumped = {**handed.dump(), **answer.dump()}
+            elif unvouched := _unvouched(event, tool_use):
+                dumped = _refused(tool_use, unvouched).dump()
             else:
                 dumped = call().dump()
             _end_step(event, ran.input, input_model, dumped, context)
@@ -118,6 +126,32 @@ def tool_handler(
         return lambda_handler
 
     return decorate
+
+
+def _unvouched(event: dict[str, Any], tool_use: ToolUse) -> list[str]:
+    """The ids a lookup by id asks for that the conversation does not vouch for: the event's
+    ``vouched``, from the Converse function (:mod:`converse.vouched`), holds every id the
+    shopper wrote, a catalog result gave or an answer cited. None without ``vouched``."""
+    vouched, ids = event.get("vouched"), tool_use.input.get("productIds")
+    if not isinstance(vouched, list) or not isinstance(ids, list):
+        return []
+    known = {str(v) for v in vouched}
+    return [str(i) for i in ids if str(i) not in known]
+
+
+def _refused(tool_use: ToolUse, unvouched: list[str]) -> ToolOutput:
+    """The error result for a lookup of ids that came from untrusted text (a review that
+    names an id): the catalog shows no card a stranger chose."""
+    ids = ", ".join(unvouched[:5])
+    output = ToolCall(tool_use).failure(
+        FailureKind.INVALID_INPUT,
+        f"The productIds {ids} came from no catalog result and no message of the shopper's "
+        "in this conversation. Look a product up by its name or by keywords instead.",
+        f"refused ids from no catalog result ({ids})",
+    )
+    trace = output.trace
+    record_tool_result(trace.tool, trace.status, trace.ms, trace.summary, output.error_kind)
+    return output
 
 
 def _end_step(
