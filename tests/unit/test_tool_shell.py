@@ -75,13 +75,19 @@ def test_a_valid_call_answers_with_the_logics_result_in_the_tool_output_shape() 
     assert output["trace"]["status"] == "success" and output["trace"]["ms"] >= 0
 
 
+def told_error(output: dict[str, Any]) -> dict[str, Any]:
+    """What the model reads of an error result."""
+    result = output["toolResult"]
+    assert result["status"] == "error"
+    told: dict[str, Any] = result["content"][0]["json"]
+    return told
+
+
 def test_input_the_model_got_wrong_is_an_error_result_naming_each_problem() -> None:
     # When the model sends a day too short and a field the tool does not take
     output = invoke({"day": "Sa", "hour": 9})
     # Then the logic never runs, and the model is told what to fix, field by field
-    result = output["toolResult"]
-    assert result["status"] == "error"
-    told = result["content"][0]["json"]
+    told = told_error(output)
     assert told["kind"] == "invalid_input"
     assert told["error"].startswith("Invalid input for get_store_hours: ")
     assert "day: String should have at least 3 characters" in told["error"]
@@ -248,9 +254,7 @@ def test_a_lookup_of_an_id_the_conversation_does_not_vouch_for_is_refused() -> N
     # Given ids the conversation vouches for, and a lookup of one more (read in a review)
     output = lookup_by_ids(["CMP-001", "CMP-037"], vouched=["CMP-001", "CMP-002"])
     # Then the tool does not run: the model reads which id and what to do instead
-    result = output["toolResult"]
-    assert result["status"] == "error"
-    error = result["content"][0]["json"]
+    error = told_error(output)
     assert error["kind"] == "invalid_input"
     assert error["error"].startswith("The productIds CMP-037 came from no catalog result")
     assert "by its name or by keywords" in error["error"]
