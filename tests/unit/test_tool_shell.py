@@ -264,6 +264,9 @@ def test_a_lookup_of_an_id_the_conversation_does_not_vouch_for_is_refused() -> N
 def test_a_lookup_of_vouched_ids_or_with_no_vouched_list_runs() -> None:
     vouched = lookup_by_ids(["CMP-001"], vouched=["CMP-001"])
     assert vouched["toolResult"]["content"][0]["json"] == {"products": ["CMP-001"]}
+    # an id the shopper typed in lower case vouches for the catalog's spelling of it
+    typed = lookup_by_ids(["CMP-037"], vouched=["cmp-037"])
+    assert typed["toolResult"]["content"][0]["json"] == {"products": ["CMP-037"]}
     # a call with no ``vouched`` (a direct invocation, the search first) is not held to one
     direct = lookup_by_ids(["CMP-037"], vouched=None)
     assert direct["toolResult"]["content"][0]["json"] == {"products": ["CMP-037"]}

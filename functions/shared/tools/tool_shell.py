@@ -135,8 +135,9 @@ def _unvouched(event: dict[str, Any], tool_use: ToolUse) -> list[str]:
     vouched, ids = event.get("vouched"), tool_use.input.get("productIds")
     if not isinstance(vouched, list) or not isinstance(ids, list):
         return []
-    known = {str(v) for v in vouched}
-    return [str(i) for i in ids if str(i) not in known]
+    # "cmp-037" in the shopper's words vouches for CMP-037: ids are read as written.
+    known = {str(v).casefold() for v in vouched}
+    return [str(i) for i in ids if str(i).casefold() not in known]
 
 
 def _refused(tool_use: ToolUse, unvouched: list[str]) -> ToolOutput:
