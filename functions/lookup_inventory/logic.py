@@ -271,6 +271,9 @@ def _search(
         # The model says so to the shopper ("showing laptops, for 'labtop'").
         found.extras["corrected"] = dict(result.corrected)
         found.remarks.append(f"read {corrected_words(result.corrected)}")
+    if result.not_carried:
+        # "Huawei" in "Huawei phones": the model says the store does not carry it.
+        found.extras["notCarried"] = _demand_words(result.not_carried)
     if not read.complete:
         found.extras["partial"] = True
         found.notes.append(UNCHECKED_NOTE)

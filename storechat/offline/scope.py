@@ -13,19 +13,13 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from shared.search.intents import STOP_WORDS
-from shared.search.words import fold, parser_words
+from shared.search.asked import ASKED_ALONE, asked_names
 from storechat.offline.store import store
 from storechat.offline.vocabulary import (
     COMPUTERS,
     MOBILE,
-    categories_in,
-    forms_in,
     genres_in,
-    only_order,
     systems_in,
-    use_in,
-    word_set,
 )
 
 _I = re.IGNORECASE
@@ -111,29 +105,6 @@ NOT_CARRIED: Final[tuple[Kind, ...]] = (
 )
 _NOT_CARRIED_RES: Final = tuple((kind, re.compile(kind.pattern, _I)) for kind in NOT_CARRIED)
 
-# A brand is named before the kind of product ("a Sony laptop", "motorola phones") or
-# after "from" ("anything from Nokia"); these words stand there without naming one.
-_BRAND_SLOT = re.compile(
-    r"(?<![\w-])([A-Za-z][\w&-]*)\s+(?=(?:smart ?)?(?:phones?|laptops?|computers?|notebooks?|"
-    r"pcs?|desktops?|smartphones?|tablets?|devices?|brand)\b)|\bfrom\s+([A-Z][\w&-]*)",
-)
-# What a message asks the store for when it asks for one thing by its name alone ("do
-# you sell Nokia?", "do you have any kayaks?"): a brand or a kind.
-_ASKED_FOR = re.compile(
-    r"\b(?:do|does) (?:you|the store) (?:have|sell|carry|stock)\s+(?:any\s+)?"
-    r"([A-Za-z][\w&-]*)\W*$",
-    _I,
-)
-_NOT_BRANDS: Final = word_set(
-    "new used refurbished unlocked basic simple second durable reliable fancy cool sturdy "
-    "quality modern old older latest recent current low mid high top entry dual sim smart "
-    "little tiny huge first your my our their his her its this that these those which what "
-    "any some another other every each no not only just also decent normal regular good "
-    "kids family mobile cell sell sells selling have has stock carry buy want need get see show "
-    "find recommend suggest best better cheapest"
-)
-
-
 # A message that would steer the assistant off its job rather than ask the store anything.
 _STEERING: Final = re.compile(
     r"\b(?:ignore|disregard|forget|override)\b.{0,40}\b(?:instructions?|rules|prompts?)\b|"
@@ -171,35 +142,22 @@ def brand_not_carried(text: str) -> str | None:
     """A brand ``text`` asks for that the catalog does not have, as the shopper wrote it,
     or a thing asked for by its name alone that is none of the store's ("kayaks").
 
-    Read from where a brand stands, not from a list: a word there that is none of the
-    catalog's words (:meth:`Store.knows`), nor near a brand of it (a typo), nor a word
-    the search or the offline model gives a meaning to.
+    The names asked for are the search's reading (:func:`shared.search.asked.asked_names`);
+    here one that is none of the catalog's words (:meth:`Store.knows`), nor near a brand
+    of it (a typo), nor a system, a genre or a kind the store does not sell.
     """
     shop = store()
-    slots = [*_BRAND_SLOT.finditer(text), *_ASKED_FOR.finditer(text)]
-    for match in slots:
-        said = match.group(1) or match.group(2)
-        word = said.casefold()
+    for said in asked_names(text):
         if (
-            len(word) < 2
-            or word in _NOT_BRANDS
-            or word in STOP_WORDS
-            or fold(word) in parser_words()
-            or shop.knows(word)
+            shop.knows(said.casefold())
             or shop.brand_near(said)
-            or _has_meaning(said)
+            or systems_in(said)
+            or genres_in(said)
             or any(pattern.search(said) for _, pattern in _NOT_CARRIED_RES)
         ):
             continue
-        if match.re is _ASKED_FOR or any(c.isupper() for c in said):
-            return said  # "kayaks" is a kind, as written; "huawei" before "phones" a brand
-        return said.capitalize()
+        alone = ASKED_ALONE.search(text)
+        if said.islower() and not (alone and alone[1] == said):
+            return said.capitalize()  # "huawei" before "phones" is a brand
+        return said  # "kayaks" asked for alone is a kind, as written
     return None
-
-
-def _has_meaning(word: str) -> bool:
-    return (
-        use_in(word) is not None
-        or only_order(word)
-        or bool(systems_in(word) or forms_in(word) or categories_in(word) or genres_in(word))
-    )

@@ -282,6 +282,30 @@ def test_words_no_product_has_are_told_to_the_model_as_not_in_the_catalog(
 
 
 @pytest.mark.parametrize(
+    ("words", "not_carried"),
+    [
+        ("Do you sell Huawei phones?", ["Huawei"]),
+        ("anything from Nokia", ["Nokia"]),
+        ("do you have any kayaks?", ["kayaks"]),
+        ("got any Framework laptops under $900?", ["Framework"]),
+        # a word no product has that names nothing asked for is no brand
+        ("Can I buy the Razer Blade 16 today?", None),
+        ("I want the phone my sister has", None),
+        # a brand the store sells, misspelt or not, and a system its products run
+        ("a Samsng phone", None),
+        ("a Windows laptop", None),
+    ],
+)
+def test_a_name_asked_for_that_no_product_has_is_told_as_not_carried(
+    index: SearchIndex, words: str, not_carried: list[str] | None
+) -> None:
+    # The model is told the name as the shopper wrote it, to say the store does not
+    # carry it; "today" in "can I buy ... today?" is a word no product has, not a brand
+    seen = told(ask(index, {"keywords": words}))
+    assert seen.get("notCarried") == not_carried
+
+
+@pytest.mark.parametrize(
     "words", ["is the iMac in stock?", "Is the Galaxy S24 available?", "How much does it cost?"]
 )
 def test_asking_whether_a_product_is_in_stock_is_no_word_the_store_lacks(

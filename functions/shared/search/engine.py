@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from shared.catalog.derive import fold
+from shared.search.asked import asked_names
 from shared.search.build import SnapshotMeta, read_meta
 from shared.search.correct import Corrector
 from shared.search.driver import connect, database_errors, read_only_uri
@@ -185,7 +186,9 @@ class _Search:
         brand = (query.brandId or "").strip()
         if brand and not any(brand.casefold() in known for known in self.index.brands):
             unmet.append(brand)
-        return replace(result, corrected=corrected, unknown=unmet)
+        asked = asked_names(query.keywords) if unmet and query.keywords else []
+        absent = [name for name in asked if fold(name) in {fold(word) for word in unmet}]
+        return replace(result, corrected=corrected, unknown=unmet, not_carried=absent)
 
     def corrections(self, query: SearchQuery, words: Words) -> dict[str, str]:
         return self._reading(query, words)[1]

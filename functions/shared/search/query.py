@@ -127,6 +127,10 @@ class SearchResult:
     """What was asked for that the catalog does not know: words of the keywords that are
     none of its words and were read as none of them, and a ``brandId`` no brand of it
     contains. The store's unmet demand (``storechat insights``)."""
+    not_carried: list[str] = field(default_factory=list)
+    """The names the keywords ask the store for (:mod:`shared.search.asked`: "Huawei" in
+    "Huawei phones", "kayaks" in "do you have any kayaks?"), as written, that are of
+    ``unknown``: a brand or a thing the store does not sell."""
 
     @property
     def product_ids(self) -> list[str]:

@@ -1,0 +1,77 @@
+"""The names a shopper asks the store for, read from where they stand: "Huawei" in "do
+you sell Huawei phones?", "Nokia" in "anything from Nokia", "kayaks" in "do you have any
+kayaks?".
+
+A word counts as a name asked for when it stands before a kind of product ("a Sony
+laptop"), after "from" with a capital ("from Nokia"), or alone after "do you have / sell /
+carry / stock" at the end of a message, and the search gives it no meaning of its own
+(no phrase of :data:`~shared.search.intents.INTENTS`, no stop word, no amount, order or
+use) and it is none of the words that stand there without naming anything ("a durable
+phone"). Whether the store has it is the catalog's to say: the search reports a name
+asked for that no product has as not carried (``SearchResult.not_carried``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from shared.catalog.derive import fold
+from shared.search.intents import STOP_WORDS
+from shared.search.words import parse, parser_words
+
+_KIND_AFTER = (
+    r"(?:smart ?)?(?:phones?|laptops?|computers?|notebooks?|pcs?|desktops?|smartphones?|"
+    r"tablets?|devices?|brand)\b"
+)
+_SLOT = re.compile(
+    rf"(?<![\w-])([A-Za-z][\w&-]*)\s+(?={_KIND_AFTER})|\bfrom\s+([A-Z][\w&-]*)",
+)
+"""A name before the kind of product ("a Sony laptop", "motorola phones"), or after
+"from" with a capital ("anything from Nokia")."""
+ASKED_ALONE = re.compile(
+    r"\b(?:do|does) (?:you|the store) (?:have|sell|carry|stock)\s+(?:any\s+)?"
+    r"([A-Za-z][\w&-]*)\W*$",
+    re.IGNORECASE,
+)
+"""One thing asked for by its name alone ("do you sell Nokia?", "do you have any kayaks?")."""
+_NOT_NAMES_SAID = """
+new used refurbished unlocked basic simple second durable reliable fancy cool sturdy
+quality modern old older latest recent current low mid high top entry dual sim smart
+little tiny huge first your my our their his her its this that these those which what
+any some another other every each no not only just also decent normal regular good
+kids family mobile cell sell sells selling have has stock carry buy want need get see
+show find recommend suggest best better cheapest
+"""
+_NOT_NAMES: Final = frozenset(_NOT_NAMES_SAID.split())
+"""Words that stand where a name does without naming anything."""
+
+
+def _means_something(word: str) -> bool:
+    """Whether the search reads ``word`` as more than a word to match: a kind, an order,
+    a use, a limit or a sale."""
+    said = parse(word)
+    return bool(
+        said.category or said.forms or said.sort or said.uses or said.limits or said.on_sale
+    )
+
+
+def asked_names(text: str) -> list[str]:
+    """The names ``text`` asks the store for, as written: those before a kind or after
+    "from" first, then one asked for alone."""
+    found: list[str] = []
+    slots = [*_SLOT.finditer(text), *ASKED_ALONE.finditer(text)]
+    for match in slots:
+        said = next(group for group in match.groups() if group)
+        word = said.casefold()
+        if (
+            len(word) < 2
+            or word in _NOT_NAMES
+            or word in STOP_WORDS
+            or fold(word) in parser_words()
+            or _means_something(said)
+            or said in found
+        ):
+            continue
+        found.append(said)
+    return found

@@ -1,0 +1,49 @@
+"""The names a shopper asks the store for, read from where they stand, before the
+catalog says whether it has them."""
+
+from __future__ import annotations
+
+import pytest
+
+from shared.search.asked import asked_names
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("Do you sell Huawei phones?", ["Huawei"]),
+        ("motorola smartphones under $300", ["motorola"]),
+        ("I want an LG laptop and a Sony tablet", ["LG", "Sony"]),
+        ("anything from Nokia", ["Nokia"]),
+        ("do you have any kayaks?", ["kayaks"]),
+        ("Does the store stock Fairphone", ["Fairphone"]),
+        # a brand the store sells is asked for too: whether it has it is the catalog's say
+        ("do you have Dell laptops in stock?", ["Dell"]),
+    ],
+)
+def test_a_name_before_a_kind_after_from_or_asked_for_alone_is_asked_for(
+    text: str, names: list[str]
+) -> None:
+    assert asked_names(text) == names
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # words that stand there and name nothing
+        "a durable phone",
+        "a refurbished laptop for my kids",
+        # words the search reads as a kind, an order, a use, a limit or a sale
+        "a gaming laptop",
+        "the cheapest phones",
+        "a student laptop",
+        "a 2-in-1 laptop",
+        "a 16GB laptop",
+        "discounted phones",
+        # "from" without a capital; "do you have" with more after the word than a "?"
+        "a laptop to use from home",
+        "do you have any in blue please",
+    ],
+)
+def test_a_word_that_names_nothing_is_not_asked_for(text: str) -> None:
+    assert asked_names(text) == []
