@@ -18,9 +18,10 @@ import re
 from collections.abc import Iterator
 from typing import Any, Final
 
+import registry
 from shared.tools.untrusted import FIELD
 
-LOOKUP: Final = "lookup_inventory"
+LOOKUP: Final = registry.INVENTORY_TOOL.name
 _CITED = re.compile(r"\[([^\[\]\s]{1,80})\]")
 _WORD = re.compile(r"[^\s\[\](){}<>,;:!?\"'`]{1,80}")
 

@@ -187,7 +187,8 @@ class _Search:
         if brand and not any(brand.casefold() in known for known in self.index.brands):
             unmet.append(brand)
         asked = asked_names(query.keywords) if unmet and query.keywords else []
-        absent = [name for name in asked if fold(name) in {fold(word) for word in unmet}]
+        folded_unmet = {fold(word) for word in unmet}
+        absent = [name for name in asked if fold(name) in folded_unmet]
         return replace(result, corrected=corrected, unknown=unmet, not_carried=absent)
 
     def corrections(self, query: SearchQuery, words: Words) -> dict[str, str]:
