@@ -47,7 +47,7 @@ typecheck: setup
 	$(BIN)/mypy functions storechat statemachine infra bench app.py
 
 test: setup $(NODE_STAMP) browser lint typecheck
-	$(BIN)/python -m pytest -n 2 --dist loadfile -q
+	$(BIN)/python -m pytest -n 2 --dist loadfile -q --durations=10
 
 # Everything but the browser and the CDK synth, for a quick loop while editing.
 test-fast: setup
