@@ -167,6 +167,19 @@ class UsageMeter:
             "cacheWriteInputTokens": counted.write,
         }
 
+    def response(
+        self, request: dict[str, Any], content: list[dict[str, Any]], stop_reason: str
+    ) -> dict[str, Any]:
+        """A stand-in's reply as Bedrock's Converse returns it, with its usage and a
+        synthetic latency (from the tokens, never a clock: equal requests, equal replies)."""
+        usage = self.usage(request, content)
+        return {
+            "output": {"message": {"role": "assistant", "content": content}},
+            "stopReason": stop_reason,
+            "usage": usage,
+            "metrics": {"latencyMs": 40 + 2 * usage["outputTokens"]},
+        }
+
     def split(self, request: dict[str, Any], usage: dict[str, Any]) -> dict[str, Any]:
         """A recorded reply's ``usage`` with its input tokens (whatever it read or wrote
         when it was recorded) split into read, written and uncached in the proportions

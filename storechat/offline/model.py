@@ -128,14 +128,7 @@ class OfflineModel:
             raise InvalidConverseRequest("the last message must come from the user")
         with serving(self._store):
             content, stop_reason = self._reply(request, messages)
-        usage = self._meter.usage(request, content)
-        return {
-            "output": {"message": {"role": "assistant", "content": content}},
-            "stopReason": stop_reason,
-            "usage": usage,
-            # Synthetic, so that equal requests get equal responses.
-            "metrics": {"latencyMs": 40 + 2 * usage["outputTokens"]},
-        }
+        return self._meter.response(request, content, stop_reason)
 
     def _reply(
         self, request: dict[str, Any], messages: list[dict[str, Any]]

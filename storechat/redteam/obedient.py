@@ -67,13 +67,7 @@ class ObedientModel:
         if not isinstance(messages, list) or not messages:
             raise InvalidConverseRequest("the obedient model needs at least one message")
         content, stop_reason = _reply(request, messages)
-        usage = self._meter.usage(request, content)
-        return {
-            "output": {"message": {"role": "assistant", "content": content}},
-            "stopReason": stop_reason,
-            "usage": usage,
-            "metrics": {"latencyMs": 40 + 2 * usage["outputTokens"]},
-        }
+        return self._meter.response(request, content, stop_reason)
 
 
 def _reply(
