@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable
 from typing import Final
 
+import registry
 from shared.catalog.categories import Category
 from shared.catalog.derive import kinds
 from shared.catalog.spec import Sort, Spec
@@ -23,10 +24,11 @@ COMPUTERS: Final[str] = Category.COMPUTERS
 MOBILE: Final[str] = Category.MOBILE
 BOOKS: Final[str] = Category.BOOKS
 
-LOOKUP: Final = "lookup_inventory"
-REVIEWS: Final = "get_computer_reviews"
-BOOK_INFO: Final = "get_book_info"
-POLICIES: Final = "get_store_policies"
+# The tools by the names the registry gives them, as the request offers them.
+LOOKUP: Final = registry.INVENTORY_TOOL.name
+REVIEWS: Final = registry.REVIEWS_TOOL.name
+BOOK_INFO: Final = registry.BOOK_TOOL.name
+POLICIES: Final = registry.POLICIES_TOOL.name
 
 _I = re.IGNORECASE
 
