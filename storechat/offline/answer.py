@@ -242,15 +242,15 @@ def _restore(done: list[Done]) -> list[Done]:
 
 def not_understood(done: Done) -> bool:
     """Whether a search of no kind of product found nothing its words asked for: the
-    search read no kind in them and had to drop them. The shopper is asked, not shown
-    the cheapest things in the store."""
+    search read no kind in them and found nothing (or had to drop them). The shopper is
+    asked what they mean."""
     data = done.outcome.data or {}
     request = done.call.input
     return (
         not request.get("category")
         and not request.get("brandId")
         and not (data.get("understood") or {}).get("category")
-        and _dropped(done)
+        and (_dropped(done) or not data.get("products"))
     )
 
 

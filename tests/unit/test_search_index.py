@@ -335,6 +335,39 @@ def test_words_that_match_nothing_keep_what_they_asked_for(index: SearchIndex) -
     assert all(specs(i)["formFactor"] in ("laptop", "2-in-1") for i in ids(result))
 
 
+@pytest.mark.parametrize(
+    ("fields", "missing"),
+    [
+        ({"keywords": "garmin smartwatch"}, "garmin"),
+        ({"keywords": "wireless headphones under $100"}, "headphones"),
+        ({"keywords": "headphones on sale"}, "headphones"),
+        ({"keywords": "the cheapest kayak"}, "kayak"),
+        ({"keywords": "kayak", "maxPrice": 100, "sortBy": "price"}, "kayak"),
+    ],
+)
+def test_words_that_match_nothing_and_name_no_kind_find_nothing(
+    index: SearchIndex, fields: dict[str, Any], missing: str
+) -> None:
+    # Given words no product has, with nothing else that names what is wanted (a price,
+    # a sale, an order name no kind)
+    result = search(index, **fields)
+    # Then the search finds nothing, rather than the catalog's first page (a model shown
+    # the cheapest books for "headphones" would offer them), and names the word no
+    # product has
+    assert (result.count, result.products, result.relaxed) == (0, [], [])
+    assert missing in [w.casefold() for w in result.unknown]
+
+
+def test_a_kind_or_a_brand_kept_when_the_words_are_dropped_still_finds(index: SearchIndex) -> None:
+    # "Sony laptops": the laptops stand when "Sony" matches nothing; a model's own
+    # category stands too
+    laptops = search(index, keywords="Sony laptops under $300")
+    assert laptops.relaxed == ["keywords"] and laptops.products
+    assert all(specs(i)["formFactor"] in ("laptop", "2-in-1") for i in ids(laptops))
+    books = search(index, keywords="kayak", category="BOOKS")
+    assert books.relaxed == ["keywords"] and all(i.startswith("BK-") for i in ids(books))
+
+
 def test_then_the_price_and_says_so(index: SearchIndex) -> None:
     result = search(index, category="MOBILE", keywords="zxqv", maxPrice=5)
     assert result.relaxed == ["keywords", "price"] and result.count == 23

@@ -228,11 +228,18 @@ class _Search:
     def _relaxed(self, query: SearchQuery, words: Words) -> SearchResult:
         tried: set[tuple[Any, ...]] = set()
         result: SearchResult | None = None
+        # Once the words are dropped, a level that keeps nothing naming what is wanted (a
+        # kind, a brand, a spec, ids) only pages through the catalog, at a price, on sale or
+        # in an order: "headphones under $100" is not the store's cheapest books. None goes
+        # that far; the words matched nothing, and the result says so.
+        bare = make_plan(SearchQuery(inStockOnly=query.inStockOnly), LEVELS[0]).conditions
         for level in levels_for(query, words, self.index.brand_words):
             plan = make_plan(query, level, words, self.index.brands)
             key = (tuple(plan.conditions), tuple(plan.params), plan.match_any, plan.sort)
             if key in tried:
                 continue
+            if result is not None and not plan.has_text and _names_nothing(plan, bare):
+                break
             tried.add(key)
             relaxed = [
                 name
@@ -393,6 +400,11 @@ class _Search:
             f" {order_by(order)}, p.price, p.id LIMIT ?"
         )
         return [hit(row) for row in self.db.execute(sql, [*params, limit])]
+
+
+def _names_nothing(plan: Plan, bare: list[str]) -> bool:
+    """Whether ``plan`` filters by nothing but the price, a sale and stock (``bare``)."""
+    return [c for c in plan.conditions if "price" not in c] == bare
 
 
 def _without(understood: dict[str, Any], key: str) -> dict[str, Any]:
