@@ -358,6 +358,16 @@ def test_words_that_match_nothing_and_name_no_kind_find_nothing(
     assert missing in [w.casefold() for w in result.unknown]
 
 
+@pytest.mark.parametrize("fields", [{"maxPrice": 5}, {"keywords": "anything under $5"}])
+def test_a_price_alone_that_nothing_meets_still_gives_the_nearest(
+    index: SearchIndex, fields: dict[str, Any]
+) -> None:
+    # No words were dropped: the price is all that was asked, and the cheapest are nearest
+    result = search(index, **fields)
+    assert "price" in result.relaxed and result.nearest == {"maxPrice": 5}
+    assert result.products
+
+
 def test_a_kind_or_a_brand_kept_when_the_words_are_dropped_still_finds(index: SearchIndex) -> None:
     # "Sony laptops": the laptops stand when "Sony" matches nothing; a model's own
     # category stands too

@@ -228,7 +228,7 @@ class _Search:
     def _relaxed(self, query: SearchQuery, words: Words) -> SearchResult:
         tried: set[tuple[Any, ...]] = set()
         result: SearchResult | None = None
-        # Once the words are dropped, a level that keeps nothing naming what is wanted (a
+        # Once the words to search are dropped, a level that keeps nothing naming what is wanted (a
         # kind, a brand, a spec, ids) only pages through the catalog, at a price, on sale or
         # in an order: "headphones under $100" is not the store's cheapest books. None goes
         # that far; the words matched nothing, and the result says so.
@@ -238,7 +238,8 @@ class _Search:
             key = (tuple(plan.conditions), tuple(plan.params), plan.match_any, plan.sort)
             if key in tried:
                 continue
-            if result is not None and not plan.has_text and _names_nothing(plan, bare):
+            dropped = words.groups and "keywords" in level.relaxed and not plan.has_text
+            if result is not None and dropped and _names_nothing(plan, bare):
                 break
             tried.add(key)
             relaxed = [
