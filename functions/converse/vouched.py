@@ -19,16 +19,12 @@ from collections.abc import Iterator
 from typing import Any, Final
 
 import registry
+from converse.conversation import content_blocks
 from shared.tools.untrusted import FIELD
 
 LOOKUP: Final = registry.INVENTORY_TOOL.name
 _CITED = re.compile(r"\[([^\[\]\s]{1,80})\]")
 _WORD = re.compile(r"[^\s\[\](){}<>,;:!?\"'`]{1,80}")
-
-
-def _blocks(message: Any) -> list[dict[str, Any]]:
-    content = message.get("content") if isinstance(message, dict) else None
-    return [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
 
 
 def _product_ids(value: Any) -> Iterator[str]:
@@ -55,7 +51,7 @@ def vouched_ids(messages: list[dict[str, Any]]) -> list[str] | None:
     outside = False
     for message in messages:
         by_shopper = message.get("role") == "user"
-        for block in _blocks(message):
+        for block in content_blocks(message):
             if isinstance(use := block.get("toolUse"), dict):
                 tools[str(use.get("toolUseId"))] = str(use.get("name"))
             elif isinstance(text := block.get("text"), str):
@@ -64,12 +60,12 @@ def vouched_ids(messages: list[dict[str, Any]]) -> list[str] | None:
             elif isinstance(result := block.get("toolResult"), dict) and (
                 tools.get(str(result.get("toolUseId"))) == LOOKUP
             ):
-                for part in _blocks({"content": result.get("content")}):
+                for part in content_blocks({"content": result.get("content")}):
                     ids.update(_product_ids(part.get("json")))
             elif isinstance(result, dict):
                 outside = outside or any(
                     isinstance(part.get("json"), dict) and FIELD in part["json"]
-                    for part in _blocks({"content": result.get("content")})
+                    for part in content_blocks({"content": result.get("content")})
                 )
     return sorted(ids) if outside else None
 

@@ -18,14 +18,17 @@ request flows through it:
 * ``intent``: what one message asks for, and what a follow-up carries over;
 * ``plan``: the tool calls a question needs, in one round, and a second for what
   the first did not find;
-* ``messages``: reading the request, its tool results and the failures they report;
+* ``messages``: reading the tool results and the failures they report (a conversation's
+  blocks, the shopper's words and the tools on offer are read by ``converse.conversation``,
+  as the Converse function and the red team's model read them);
 * ``given``: a catalog search the loop ran before the first call, taken as the plan's
   lookup when it serves it;
 * ``product``, ``checks``, ``rank`` and ``facts``: products checked against every
   stated constraint, ranked and described;
 * ``named``, ``notes`` and ``answer``: the final answer, written from the tools' results;
 * ``replies``: the model's own words, for a turn that needs no tool;
-* ``usage``: the token and prompt-caching approximation;
+* the token and prompt-caching approximation, and the reply in Converse's shape, are
+  ``converse.metering``'s, beside the Converse code;
 * ``model``: :class:`OfflineModel`, the Converse request and response around all of it.
 """
 

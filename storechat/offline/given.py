@@ -22,7 +22,8 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
-from storechat.offline.messages import ToolOutcome, content_blocks, read_rounds, text_of
+from converse.conversation import content_blocks, text_of
+from storechat.offline.messages import ToolOutcome, read_rounds
 from storechat.offline.names import matches, name_tokens
 from storechat.offline.plan import Ask, Call
 from storechat.offline.product import Listed

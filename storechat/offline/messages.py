@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Final
 
+from converse.conversation import content_blocks
 from shared.products.table import shown_products
 from shared.text.sanitize import clean_text
 from shared.tools.untrusted import unquoted
@@ -19,42 +20,6 @@ def plain(value: Any, limit: int) -> str:
     # marks are for the model, not for the shopper.
     text = clean_text(unquoted(str(value)), limit).replace("\n", " ")
     return text.replace("[", "(").replace("]", ")")
-
-
-def content_blocks(message: Any) -> list[dict[str, Any]]:
-    content = message.get("content") if isinstance(message, dict) else None
-    return [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
-
-
-def user_texts(messages: list[dict[str, Any]]) -> list[str]:
-    """Each user message's text, oldest first; messages that hold only toolResults are skipped."""
-    texts = []
-    for message in messages:
-        if message.get("role") != "user":
-            continue
-        parts = [b["text"] for b in content_blocks(message) if isinstance(b.get("text"), str)]
-        joined = " ".join(p.strip() for p in parts if p.strip())
-        if joined:
-            texts.append(joined)
-    return texts
-
-
-def text_of(message: dict[str, Any]) -> str:
-    """A message's words, without its toolUses and toolResults."""
-    return " ".join(
-        b["text"].strip() for b in content_blocks(message) if isinstance(b.get("text"), str)
-    ).strip()
-
-
-def previous_answer(messages: list[dict[str, Any]]) -> str | None:
-    """The assistant's last answer before the shopper's latest message, if any."""
-    asked = [i for i, m in enumerate(messages) if m.get("role") == "user" and text_of(m)]
-    for message in reversed(messages[: asked[-1]] if asked else []):
-        if message.get("role") == "assistant" and not any(
-            "toolUse" in b for b in content_blocks(message)
-        ):
-            return text_of(message) or None
-    return None
 
 
 _TOP_PICK = re.compile(r"^1\.\s+(?P<name>[^\[\n]+?)\s+\[[^\[\]\n]+\]", re.MULTILINE)
@@ -71,18 +36,6 @@ def last_top_pick(messages: list[dict[str, Any]]) -> str | None:
                 # "HP 14 Laptop (14-ep0000)" searches better without the part number.
                 return re.sub(r"\s*\([^)]*\)\s*$", "", match.group("name")) or None
     return None
-
-
-def tool_names(request: dict[str, Any]) -> frozenset[str]:
-    """The tools the request's toolConfig offers."""
-    tools = (request.get("toolConfig") or {}).get("tools") or []
-    return frozenset(
-        t["toolSpec"]["name"]
-        for t in tools
-        if isinstance(t, dict)
-        and isinstance(t.get("toolSpec"), dict)
-        and isinstance(t["toolSpec"].get("name"), str)
-    )
 
 
 @dataclass(frozen=True)

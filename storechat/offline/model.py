@@ -65,19 +65,13 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, Final
 
+from converse.conversation import content_blocks, offered_tools, previous_answer, user_texts
 from converse.metering import DEFAULT_STAND_IN, UsageMeter
 from shared.runtime.errors import InvalidConverseRequest
 from storechat.offline.answer import compose_answer
 from storechat.offline.given import OWN_TOOL_USE, Turn, handed_over, own_turn, read_by_search
 from storechat.offline.intent import Intent, conversation_intent, earlier_words, parse_text
-from storechat.offline.messages import (
-    content_blocks,
-    last_top_pick,
-    previous_answer,
-    read_rounds,
-    tool_names,
-    user_texts,
-)
+from storechat.offline.messages import last_top_pick, read_rounds
 from storechat.offline.plan import Ask, Call, label, plan_first, preamble
 from storechat.offline.policies import asks_policies, policy_answer, policy_call
 from storechat.offline.refer import shown_in
@@ -137,7 +131,7 @@ class OfflineModel:
         ask = read_ask(messages)
         if given is not None:
             ask = read_by_search(ask, given)
-        available = tool_names(request)
+        available = offered_tools(request)
         first = plan_first(ask, available)
         rounds = read_rounds(messages)
         turn = own_turn(ask, first, given, rounds) if given else Turn(rounds, first)

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from converse.conversation import content_blocks
 from storechat.offline.intent import Intent
-from storechat.offline.messages import content_blocks, plain, read_rounds
+from storechat.offline.messages import plain, read_rounds
 from storechat.offline.vocabulary import POLICIES
 
 PRIVATE: Final = "other customers' details"

@@ -30,12 +30,12 @@ from collections.abc import Iterator
 from typing import Any, Final
 
 import registry
+from converse.conversation import content_blocks, offered_tools, previous_answer
 from converse.metering import UsageMeter
 from converse.request import earlier_turns_length
 from shared.products.table import shown_products
 from shared.runtime.errors import InvalidConverseRequest
 from shared.tools.untrusted import unquoted
-from storechat.offline.messages import content_blocks, previous_answer, tool_names
 from storechat.redteam.obey import Obeyed, obey
 
 OBEDIENT_MODEL_ID: Final = "storechat.obedient-v1"
@@ -77,7 +77,7 @@ def _reply(
     turn = messages[start:]
     question = " ".join(str(b.get("text", "")) for b in content_blocks(turn[0])).strip()
     asked = _asked(turn)
-    offered = tool_names(request)
+    offered = offered_tools(request)
     first = [name for name in (LOOKUP, *WEB_TOOLS) if name in offered]
     if not _rounds(turn) and first and len(question) >= 2:
         words = question[:QUERY_CHARS].strip()
