@@ -9,9 +9,11 @@ shown before are narrowed or sorted. What the store does not do is said first.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Final
 
+from shared.search.asked import ASKED_ALONE
 from storechat.offline.bounds import MEASURE_OF, Miss, describe, money
 from storechat.offline.checks import NEAREST_SHOWN, Constraints, sift
 from storechat.offline.facts import facts_of, highlights
@@ -23,7 +25,7 @@ from storechat.offline.notes import Line, book_line, failure_line, fit, reviews_
 from storechat.offline.plan import Ask, Done
 from storechat.offline.product import Listed
 from storechat.offline.rank import rank
-from storechat.offline.replies import ASK_REPLY, GREETING, service_line
+from storechat.offline.replies import ASK_REPLY, GREETING, OFFER, service_line
 from storechat.offline.vocabulary import (
     BOOK_INFO,
     BOOKS,
@@ -304,12 +306,12 @@ def _lookup_lines(ask: Ask, lookups: list[Done]) -> list[Line]:
     for d in lookups:
         purpose = d.call.purpose
         if purpose == "search" and not_understood(d):
-            lines.append(Line(ASK_REPLY))
+            lines.append(Line(OFFER if _not_carried(d) else ASK_REPLY))
         elif purpose in ("search", "cheaper"):
             if _dropped(d, "on sale"):
                 lines.append(Line("Nothing of that is on sale right now; without the discount:"))
             # What the store does not carry, said already, is why the words were dropped.
-            elif (dropped := _words_dropped(d)) and not (intent.other_brand or intent.not_carried):
+            elif (dropped := _words_dropped(d)) and not (_not_carried(d) or intent.not_carried):
                 lines.append(Line(f"Nothing in the catalog matched “{dropped}”, so without it:"))
             limit = RECOMMENDED - 1 if seen else RECOMMENDED
             lines += product_section(_products(d, seen), constraints_for(d, intent), limit)
@@ -337,11 +339,30 @@ def _shown_lines(ask: Ask, done: Done) -> list[Line]:
     return product_section(products, c, RECOMMENDED, of_those=True)
 
 
-def _scope_lines(intent: Intent, lookups: list[Done]) -> list[Line]:
-    lines = []
-    if intent.other_brand:
-        lines.append(Line(f"Sorry, we don't carry {intent.other_brand}."))
+def _not_carried(done: Done) -> list[str]:
+    """The names the shopper asked the store for that the catalog tool says no product
+    has (``notCarried``), as the shopper wrote them."""
+    said = (done.outcome.data or {}).get("notCarried") or []
+    return [plain(n, 40) for n in said if isinstance(n, str)] if isinstance(said, list) else []
+
+
+def _as_named(name: str, said: str) -> str:
+    """A name not carried as the answer writes it: "huawei" before "phones" is a brand,
+    Huawei; "kayaks" asked for alone is a kind, as written."""
+    alone = ASKED_ALONE.search(said)
+    return name if alone and alone[1] == name else name[:1].upper() + name[1:]
+
+
+def _scope_lines(ask: Ask, lookups: list[Done]) -> list[Line]:
+    intent = ask.intent
     kind = intent.not_carried
+    names = dict.fromkeys(
+        name
+        for d in lookups
+        for name in _not_carried(d)
+        if not (kind and re.search(kind.pattern, name, re.IGNORECASE))
+    )
+    lines = [Line(f"Sorry, we don't carry {_as_named(n, ask.said)}.") for n in names]
     if kind:
         instead = [d for d in lookups if d.call.purpose == "instead"]
         close = bool(instead and _products(instead[0]))
@@ -355,7 +376,7 @@ def compose_answer(ask: Ask, done: list[Done]) -> str:
     intent = ask.intent
     done = _restore(done)
     lookups = [d for d in done if d.call.name == LOOKUP and d.outcome.data is not None]
-    lines = _scope_lines(intent, lookups) + _lookup_lines(ask, lookups)
+    lines = _scope_lines(ask, lookups) + _lookup_lines(ask, lookups)
     if (read := corrections_line(lookups)) and lines:
         lines.insert(0, read)
     for d in done:

@@ -10,7 +10,7 @@ from shared.search.languages import in_english
 from shared.search.words import parse
 from storechat.offline.names import ModelName, find_models
 from storechat.offline.refer import Reference, reference_in
-from storechat.offline.scope import Kind, brand_not_carried, kind_not_carried, service_topic
+from storechat.offline.scope import Kind, asked_unknown, kind_not_carried, service_topic
 from storechat.offline.store import store
 from storechat.offline.subjects import BookAsk, book_ask, review_ask, title_in, topic_in
 from storechat.offline.vocabulary import (
@@ -103,7 +103,6 @@ class Intent:
     # What the store does not do.
     service: str | None = None
     not_carried: Kind | None = None
-    other_brand: str | None = None
     # Asks for the other tools, which only the current message can make.
     wants_reviews: bool = False
     review_subject: ModelName | None = None
@@ -154,7 +153,6 @@ class Intent:
             or self.wants_reviews
             or self.book_query
             or self.outside_store()
-            or self.other_brand
         )
 
 
@@ -240,7 +238,7 @@ def parse_text(text: str) -> Intent:
             continue
         models = [m for m in find_models(clause) if m not in products]
         title = None if book else title_in(_without(clause, models))
-        if title and not (kind_not_carried(title, False) or brand_not_carried(title)):
+        if title and not (kind_not_carried(title, False) or asked_unknown(title, clause)):
             by = re.search(r"\bby\s+([A-Z][\w.'-]+(?:\s+[A-Z][\w.'-]+){0,2})", clause)
             if by or _BOOK_CUE.search(clause):
                 book = BookAsk(title=title, author=by.group(1) if by else None)
@@ -287,7 +285,6 @@ def parse_text(text: str) -> Intent:
         reference=reference_in(text),
         service=service_topic(text),
         not_carried=kind_not_carried(text, carried),
-        other_brand=brand_not_carried(text),
         wants_reviews=wants_reviews,
         review_subject=review_subject,
         review_query=review_query,

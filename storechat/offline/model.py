@@ -167,15 +167,15 @@ class OfflineModel:
             return policy_call(ask.current.text), "tool_use"
         if intent.service and not intent.names_subject():
             return [{"text": service_reply(intent.service)}], "end_turn"
-        if intent.is_empty():
+        if intent.is_empty() and (not calls or steers(ask.current.text)):
             # A message that asks for nothing the store does is asked about, not answered
             # with the cheapest things in the store; one that steers the assistant off
-            # its job is declined.
+            # its job is declined, whatever name it asks for.
             unclear = DECLINE if steers(ask.current.text) else ASK_REPLY
             reply = THANKS_REPLY if intent.thanks else GREETING if intent.greets else unclear
             return [{"text": reply}], "end_turn"
         if not calls:
-            if intent.not_carried or intent.other_brand:
+            if intent.not_carried:
                 return [{"text": outside_reply(intent)}], "end_turn"
             # With the catalog tool on offer, nothing to ask it means the model did not
             # understand: it asks, rather than blame the tools.

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from shared.catalog.derive import sorts
+from shared.search.asked import asked_names
 from shared.search.words import parse
 from storechat.offline.intent import Intent, review_query
 from storechat.offline.messages import ToolOutcome
@@ -136,7 +137,10 @@ def _searches(ask: Ask) -> list[dict[str, Any]]:
     )
     searches = []
     by_author = bool(intent.book_author and not intent.book_title)
-    if _asks_kind(intent) or by_author or (limits_only and not intent.book_title):
+    # A name asked for that the model knows none of ("do you sell Huawei?"): the catalog
+    # tool says whether the store carries it.
+    unknown = intent.is_empty() and bool(asked_names(ask.said))
+    if _asks_kind(intent) or by_author or (limits_only and not intent.book_title) or unknown:
         own = (current.asks if others else "") or ask.said
         if not intent.carried:
             searches.append(_words(own))

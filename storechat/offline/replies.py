@@ -41,10 +41,6 @@ def service_reply(topic: str) -> str:
 
 
 def outside_reply(intent: Intent) -> str:
-    """The reply to a kind or brand the store does not sell, when there is nothing to show."""
-    lines = []
-    if intent.not_carried:
-        lines.append(f"Sorry, we don't carry {intent.not_carried.name}.")
-    if intent.other_brand:
-        lines.append(f"Sorry, we don't carry {intent.other_brand}.")
-    return " ".join([*lines, OFFER])
+    """The reply to a kind the store does not sell, when there is nothing to show."""
+    assert intent.not_carried is not None
+    return f"Sorry, we don't carry {intent.not_carried.name}. {OFFER}"

@@ -1,10 +1,10 @@
-"""What the store does not do: questions outside shopping, kinds and brands it does not sell.
+"""What the store does not do: questions outside shopping, and kinds it does not sell.
 
-Three small tables of phrases. A question about the store's service (returns,
-shipping, opening hours...) gets an honest "I can't help with that here" and no
-products. A kind of product the store does not sell is named as not carried, with
-the nearest thing it does sell when there is one (tablets: 2-in-1 laptops). A brand
-it does not sell is named too, and the search goes on without it.
+Small tables of phrases. A question about the store's service (returns, shipping,
+opening hours...) gets an honest "I can't help with that here" and no products. A kind
+of product the store does not sell is named as not carried, with the nearest thing it
+does sell when there is one (tablets: 2-in-1 laptops). A brand or a thing the catalog
+does not have is the catalog tool's to say (``notCarried``), and the answer says it.
 """
 
 from __future__ import annotations
@@ -13,14 +13,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from shared.search.asked import ASKED_ALONE, asked_names
+from shared.search.asked import asked_names
 from storechat.offline.store import store
-from storechat.offline.vocabulary import (
-    COMPUTERS,
-    MOBILE,
-    genres_in,
-    systems_in,
-)
+from storechat.offline.vocabulary import COMPUTERS, MOBILE
 
 _I = re.IGNORECASE
 
@@ -138,26 +133,11 @@ def kind_not_carried(text: str, carried: bool) -> Kind | None:
     return None
 
 
-def brand_not_carried(text: str) -> str | None:
-    """A brand ``text`` asks for that the catalog does not have, as the shopper wrote it,
-    or a thing asked for by its name alone that is none of the store's ("kayaks").
-
-    The names asked for are the search's reading (:func:`shared.search.asked.asked_names`);
-    here one that is none of the catalog's words (:meth:`Store.knows`), nor near a brand
-    of it (a typo), nor a system, a genre or a kind the store does not sell.
-    """
-    shop = store()
-    for said in asked_names(text):
-        if (
-            shop.knows(said.casefold())
-            or shop.brand_near(said)
-            or systems_in(said)
-            or genres_in(said)
-            or any(pattern.search(said) for _, pattern in _NOT_CARRIED_RES)
-        ):
-            continue
-        alone = ASKED_ALONE.search(text)
-        if said.islower() and not (alone and alone[1] == said):
-            return said.capitalize()  # "huawei" before "phones" is a brand
-        return said  # "kayaks" asked for alone is a kind, as written
-    return None
+def asked_unknown(name: str, text: str) -> bool:
+    """Whether ``text`` asks the store for ``name`` by its name (the search's reading,
+    :func:`shared.search.asked.asked_names`) and it is none of the catalog's words: no
+    title to look up, but a name the catalog tool will say it does not carry."""
+    return any(
+        said.casefold() == name.casefold() and not store().knows(said.casefold())
+        for said in asked_names(text)
+    )
