@@ -133,11 +133,10 @@ def kind_not_carried(text: str, carried: bool) -> Kind | None:
     return None
 
 
-def asked_unknown(name: str, text: str) -> bool:
-    """Whether ``text`` asks the store for ``name`` by its name (the search's reading,
-    :func:`shared.search.asked.asked_names`) and it is none of the catalog's words: no
-    title to look up, but a name the catalog tool will say it does not carry."""
-    return any(
-        said.casefold() == name.casefold() and not store().knows(said.casefold())
-        for said in asked_names(text)
-    )
+def asked_unknown(title: str, text: str) -> bool:
+    """Whether a capitalised phrase of ``text`` is no title but a name the store is asked
+    for (the search's reading, :func:`shared.search.asked.asked_names`) that is none of
+    the catalog's words: "Huawei" in "do you sell Huawei?", "Anything from Motorola".
+    The catalog tool will say it does not carry it."""
+    said = [n for n in asked_names(text) if n.casefold() == title.casefold()]
+    return any(not store().knows(n.casefold()) for n in [*asked_names(title), *said])

@@ -581,3 +581,15 @@ def test_a_message_that_steers_the_assistant_is_declined_whatever_name_it_asks_f
         )
     )
     assert text.startswith("Sorry, I can't help with that here.")
+
+
+def test_a_capitalised_ask_for_a_brand_is_no_title_to_look_up() -> None:
+    # "Anything from Motorola?" is written like a title, and asks for a brand
+    model = OfflineModel()
+    asked = ask(model, "Anything from Motorola?")
+    assert [(u["name"], u["input"]) for u in asked] == [
+        ("lookup_inventory", {"keywords": "Anything from Motorola?"})
+    ]
+    told = success({"count": 0, "shown": 0, "products": [], "notCarried": ["Motorola"]})
+    text, _ = answer(model, "Anything from Motorola?", [told])
+    assert text.startswith("Sorry, we don't carry Motorola.") and "the Anything" not in text
