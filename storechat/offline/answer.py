@@ -18,7 +18,7 @@ from storechat.offline.bounds import MEASURE_OF, Miss, describe, money
 from storechat.offline.checks import NEAREST_SHOWN, Constraints, sift
 from storechat.offline.facts import facts_of, highlights
 from storechat.offline.intent import Intent, parse_text
-from storechat.offline.messages import plain
+from storechat.offline.messages import as_searched, plain
 from storechat.offline.named import compare_lines, named_lines, shown_one_lines
 from storechat.offline.names import matches
 from storechat.offline.notes import Line, book_line, failure_line, fit, reviews_line
@@ -182,7 +182,7 @@ def constraints_for(done: Done, intent: Intent) -> Constraints:
     category = category if category in (COMPUTERS, MOBILE, BOOKS) else None
     words = request.get("keywords")
     searched = done.call.purpose in ("search", "cheaper") and isinstance(words, str)
-    read = parse_text(str(words)) if searched else intent
+    read = parse_text(as_searched(str(words), done.outcome.corrected)) if searched else intent
     given = {k: float(v) for k, v in request.items() if k in MEASURE_OF and _is_number(v)}
     bounds = {**read.bounds, **given}
     brand, name = request.get("brandId"), request.get("productName")
@@ -256,6 +256,14 @@ def not_understood(done: Done) -> bool:
     )
 
 
+def _read(done: Done) -> bool:
+    """Whether the search read a kind of product or a product line in words this model
+    read nothing in ("a cheep chromebok"): without one, what it found for words such as
+    "is it any good?" answers nothing that was asked."""
+    understood = (done.outcome.data or {}).get("understood") or {}
+    return bool(understood.get("category") or understood.get("line"))
+
+
 def _dropped(done: Done, what: str = "keywords") -> bool:
     """Whether the tool had to drop ``what`` of a lookup (its keywords, "on sale") to find
     anything (it says so in ``relaxed``, a sentence naming what it dropped)."""
@@ -305,7 +313,7 @@ def _lookup_lines(ask: Ask, lookups: list[Done]) -> list[Line]:
     seen: set[str] = set()
     for d in lookups:
         purpose = d.call.purpose
-        if purpose == "search" and not_understood(d):
+        if purpose == "search" and (not_understood(d) or (intent.is_empty() and not _read(d))):
             lines.append(Line(OFFER if _not_carried(d) else ASK_REPLY))
         elif purpose in ("search", "cheaper"):
             if _dropped(d, "on sale"):
@@ -377,8 +385,8 @@ def compose_answer(ask: Ask, done: list[Done]) -> str:
     done = _restore(done)
     lookups = [d for d in done if d.call.name == LOOKUP and d.outcome.data is not None]
     lines = _scope_lines(ask, lookups) + _lookup_lines(ask, lookups)
-    if (read := corrections_line(lookups)) and lines:
-        lines.insert(0, read)
+    if (read := corrections_line(lookups)) and any(n.text not in (ASK_REPLY, OFFER) for n in lines):
+        lines.insert(0, read)  # not before a question back: nothing was answered as read
     for d in done:
         if d.outcome.failure is None and d.call.name == REVIEWS:
             lines.append(Line(reviews_line(d.outcome)))

@@ -159,8 +159,6 @@ class Intent:
 def _normalise(text: str) -> str:
     # German, Spanish and French read as the search reads them: one language layer.
     text = in_english(text[:MAX_TEXT_CHARS].replace("\u2019", "'"))
-    # A slip of one of the catalog's or the search's words is read as that word.
-    text = store().respelled(text)
     # "$1,299" must stay one number when clauses split on commas.
     return re.sub(r"(?<=\d),(?=\d{3}\b)", "", text)
 

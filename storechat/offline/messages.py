@@ -59,6 +59,26 @@ class ToolOutcome:
         ids = shown or data.get("productIds") or []
         return [i for i in ids if isinstance(i, str)]
 
+    @property
+    def corrected(self) -> dict[str, str]:
+        """The search's reading of a misspelt word of its keywords: ``{"samsng": "samsung"}``."""
+        said = (self.data or {}).get("corrected")
+        said = said if isinstance(said, dict) else {}
+        return {str(k): v for k, v in said.items() if isinstance(v, str) and str(k).strip()}
+
+
+def as_searched(text: str, corrected: dict[str, str]) -> str:
+    """The shopper's ``text`` with each word the catalog search corrected written as it
+    read it ("samsng" as "Samsung"): the search is the one speller every model shares."""
+    for wrong, right in corrected.items():
+
+        def as_read(said: re.Match[str], right: str = right) -> str:
+            return right.capitalize() if said[0][:1].isupper() else right
+
+        word = rf"(?<![^\W_]){re.escape(wrong)}(?![^\W_])"
+        text = re.sub(word, as_read, text, flags=re.IGNORECASE)
+    return text
+
 
 _EXPECTED_LIST: Final = {
     LOOKUP: "products",

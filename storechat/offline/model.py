@@ -71,7 +71,7 @@ from shared.runtime.errors import InvalidConverseRequest
 from storechat.offline.answer import compose_answer
 from storechat.offline.given import OWN_TOOL_USE, Turn, handed_over, own_turn, read_by_search
 from storechat.offline.intent import Intent, conversation_intent, earlier_words, parse_text
-from storechat.offline.messages import last_top_pick, read_rounds
+from storechat.offline.messages import as_searched, last_top_pick, read_rounds
 from storechat.offline.plan import Ask, Call, label, plan_first, preamble
 from storechat.offline.policies import asks_policies, policy_answer, policy_call
 from storechat.offline.refer import shown_in
@@ -91,16 +91,19 @@ from storechat.offline.vocabulary import LOOKUP
 OFFLINE_MODEL_ID: Final = "storechat.offline-v1"
 
 
-def read_ask(messages: list[dict[str, Any]]) -> Ask:
-    """The shopper's latest message, what it carries over, and what was shown before."""
-    texts = user_texts(messages)
+def read_ask(messages: list[dict[str, Any]], corrected: dict[str, str] | None = None) -> Ask:
+    """The shopper's latest message, what it carries over, and what was shown before;
+    ``corrected``: the search's reading of words the shopper misspelt."""
+    said = user_texts(messages)
+    texts = [as_searched(text, corrected or {}) for text in said]
     intent = conversation_intent(texts)
     if intent.wants_reviews and not intent.review_query:
         intent = replace(intent, review_query=last_top_pick(messages))
     current = parse_text(texts[-1]) if texts else Intent()
-    said = texts[-1] if texts else ""
-    earlier = earlier_words(texts)
-    return Ask(intent, current, tuple(shown_in(previous_answer(messages))), said, earlier)
+    # Searched as the shopper wrote it: the search reads its slips itself.
+    earlier = earlier_words(said)
+    shown = tuple(shown_in(previous_answer(messages)))
+    return Ask(intent, current, shown, said[-1] if said else "", earlier)
 
 
 class OfflineModel:
@@ -128,7 +131,9 @@ class OfflineModel:
         self, request: dict[str, Any], messages: list[dict[str, Any]]
     ) -> tuple[list[dict[str, Any]], str]:
         given = handed_over(messages)
-        ask = read_ask(messages)
+        # A search before the first call read the shopper's slips ("samsng"); this model
+        # reads them as it did. Its own searches come after its plan, which they never change.
+        ask = read_ask(messages, given.corrected if given else None)
         if given is not None:
             ask = read_by_search(ask, given)
         available = offered_tools(request)

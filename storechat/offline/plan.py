@@ -137,9 +137,12 @@ def _searches(ask: Ask) -> list[dict[str, Any]]:
     )
     searches = []
     by_author = bool(intent.book_author and not intent.book_title)
-    # A name asked for that the model knows none of ("do you sell Huawei?"): the catalog
-    # tool says whether the store carries it.
-    unknown = intent.is_empty() and bool(asked_names(ask.said))
+    # Words the model reads nothing in: a name it knows none of ("do you sell Huawei?"),
+    # a slip ("a cheep chromebok"). The search reads them, and says whether the store
+    # carries what they name; a greeting or thanks alone is no search.
+    unknown = intent.is_empty() and (
+        bool(asked_names(ask.said)) or not (intent.greets or intent.thanks)
+    )
     if _asks_kind(intent) or by_author or (limits_only and not intent.book_title) or unknown:
         own = (current.asks if others else "") or ask.said
         if not intent.carried:

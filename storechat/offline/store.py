@@ -15,7 +15,6 @@ bundled catalog, as the local system serves it by default.
 
 from __future__ import annotations
 
-import difflib
 import functools
 import re
 import threading
@@ -29,7 +28,6 @@ from typing import Any, Final, Protocol
 from shared.catalog.categories import Category
 from shared.catalog.specs import AUTHOR, FORM_FACTOR, GENRE
 from shared.search.intents import STOP_WORDS
-from shared.search.spelling import distance
 from shared.search.words import fold, parse, parser_words
 
 BOOKS: Final[str] = Category.BOOKS
@@ -201,50 +199,6 @@ class Store:
 
     def brand_named(self, word: str) -> str | None:
         return next((brand for brand, pattern in self._brand_res if pattern.fullmatch(word)), None)
-
-    def brand_near(self, word: str) -> str | None:
-        """The brand or line ``word`` is a slip of ("samsng", "motorolla"), if one is near."""
-        folded = word.casefold()
-        if len(folded) < 4:
-            return None
-        names = {b.casefold(): b for b in self.brand_categories}
-        names.update({line: owner for line, (owner, _) in self.lines.items() if owner})
-        near = difflib.get_close_matches(folded, list(names), n=1, cutoff=0.8)
-        return names[near[0]] if near else None
-
-    def respelled(self, text: str) -> str:
-        """``text`` with each word of five letters or more that neither the catalog nor
-        the search's phrase table has, and that is one slip from one they have, written
-        as they write it ("labtop", "chromebok", "tolkein", "samsng")."""
-        vocabulary = self._spelling()
-
-        def fix(match: re.Match[str]) -> str:
-            word = match.group()
-            folded = word.casefold()
-            if "'" in word:
-                return word  # "doesn't": a contraction, no slip of "does"
-            if len(folded) < 5 or folded in vocabulary or fold(folded) in vocabulary:
-                return word
-            edits = 2 if len(folded) >= 9 else 1
-            near = [
-                w
-                for w in difflib.get_close_matches(folded, vocabulary, n=3, cutoff=0.75)
-                # Shoppers rarely miss the first letter; in a short word a replaced
-                # letter is another word as often as a slip ("night" is not "light").
-                if distance(folded, w) <= edits
-                and w[0] == folded[0]
-                and (len(folded) > 5 or len(w) != len(folded))
-            ]
-            if not near:
-                return word
-            return near[0].capitalize() if word[0].isupper() else near[0]
-
-        return re.sub(r"[^\W\d_]+(?:'[^\W\d_]+)*", fix, text)
-
-    @functools.cache  # noqa: B019 - a store lives as long as the snapshot it describes
-    def _spelling(self) -> list[str]:
-        words = self._known | parser_words() | STOP_WORDS
-        return sorted(w for w in words if w.isalpha())
 
     def names(self, *words: str) -> bool:
         """Whether a name of the catalog's has ``words`` in a row ("ROG Phone")."""

@@ -411,11 +411,29 @@ def test_the_shoppers_words_as_the_model_would_search_them_are_its_own_search(
 
     reply = OfflineModel().converse(make_request(messages))
 
-    # Then the given search is that search: answered at once, with how it was read
+    # Then the given search is that search: answered at once, read as the search read it
     assert reply["stopReason"] == "end_turn"
     text = answer_text(reply)
-    assert text.startswith("I read “lapptopp” as “laptop”.\nBest computers for a student")
+    assert text.startswith("I read “lapptopp” as “laptop”.\nBest laptops for a student (cheapest")
     assert set(cited(text)) <= set(given_ids(messages))
+
+
+def test_a_product_named_with_a_slip_is_the_product_the_search_read(index: SearchIndex) -> None:
+    # Given a product named with a slip, which the search read as "pixel"
+    messages = searched_first(index, "is the pixle 9 pro any good")
+    assert '"pixle": "pixel"' in json.dumps(messages[-1])
+
+    # When the model answers, asking the catalog for anything more it needs
+    reply = OfflineModel().converse(make_request(messages))
+    for _ in range(2):
+        if reply["stopReason"] != "tool_use":
+            break
+        results = [lookup(index, use["input"]) for use in tool_uses(reply)]
+        messages = answered(messages, reply, *results)
+        reply = OfflineModel().converse(make_request(messages))
+
+    # Then it confirms that product, not a list of its line
+    assert answer_text(reply).startswith("We carry the Google Pixel 9 Pro [MOB-016]: in stock")
 
 
 def test_how_the_search_read_the_shoppers_words_is_said(index: SearchIndex) -> None:

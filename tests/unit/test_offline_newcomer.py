@@ -16,6 +16,7 @@ import pytest
 from shared.products.catalog_data import load_catalog
 from storechat.offline import OfflineModel
 from storechat.offline.intent import parse_text
+from storechat.offline.messages import as_searched
 from storechat.offline.store import Store
 from tests.support.searched import searched_as
 from tests.unit.test_offline_model import (
@@ -497,11 +498,38 @@ def test_a_wish_in_german_is_read_as_the_english_one() -> None:
 
 
 @pytest.mark.parametrize("question", ["zxqv blorp", "hmm, something nice?"])
-def test_a_question_it_cannot_read_is_asked_about(question: str) -> None:
-    response = OfflineModel().converse(make_request([user(question)]))
-    text = answer_text(response)
-    assert response["stopReason"] == "end_turn"
-    assert "Is it a computer, a phone or a book?" in text and "cheapest" not in text
+def test_a_question_it_cannot_read_is_searched_and_asked_about_when_the_search_reads_no_kind(
+    question: str,
+) -> None:
+    # Given words the model reads nothing in: it leaves them to the search, as written
+    (lookup,) = ask(OfflineModel(), question)
+    assert lookup["input"] == {"keywords": question}
+    # When the search reads no kind of product in them, though a word found something
+    found = success({"count": 1, "products": [product("CMP-003")], "understood": {}})
+    text, _ = answer(OfflineModel(), question, [found])
+    # Then the shopper is asked what they mean, and offered nothing
+    assert "Is it a computer, a phone or a book?" in text
+    assert "[" not in text and "I read" not in text
+
+
+def test_a_slip_it_cannot_read_is_answered_as_the_search_read_it() -> None:
+    # Given a kind and an order the model reads nothing in ("cheep chromebok")
+    question = "a cheep chromebok"
+    (lookup,) = ask(OfflineModel(), question)
+    assert lookup["input"] == {"keywords": question}
+    # When the search read them as "cheap chromebook"
+    found = success(
+        {
+            "count": 2,
+            "products": [product("CMP-025"), product("CMP-006")],
+            "understood": {"category": "COMPUTERS", "sortBy": "price", "line": ["chromebook"]},
+            "corrected": {"cheep": "cheap", "chromebok": "chromebook"},
+        }
+    )
+    text, _ = answer(OfflineModel(), question, [found])
+    # Then the answer says how they were read, and reads them so itself
+    assert text.startswith("I read “cheep” as “cheap”, “chromebok” as “chromebook”.")
+    assert "(cheapest first)" in text and "[CMP-025]" in text and "[CMP-006]" in text
 
 
 def test_a_message_that_steers_the_assistant_off_its_job_is_still_declined() -> None:
@@ -571,11 +599,12 @@ def test_a_search_result_is_never_needed_to_be_a_product_of_the_store() -> None:
     assert "[" not in text
 
 
-def test_a_contraction_is_no_slip_of_the_word_before_it() -> None:
-    store = Store.of_products(CATALOG)
-    # "doesn't" is not "does" with a slip: it stays as written, and a real slip is fixed
-    assert store.respelled("price doesn't matter") == "price doesn't matter"
-    assert store.respelled("a labtop that isn't heavy") == "a laptop that isn't heavy"
+def test_a_word_the_search_corrected_is_read_as_it_read_it_and_no_other() -> None:
+    corrected = {"labtop": "laptop", "does": "dose"}
+    # A capital stays; "doesn't" is a word of its own, no "does" with a slip
+    assert as_searched("A Labtop that doesn't weigh much", corrected) == (
+        "A Laptop that doesn't weigh much"
+    )
 
 
 def test_a_message_that_steers_the_assistant_is_declined_whatever_name_it_asks_for() -> None:
