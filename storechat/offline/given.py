@@ -54,21 +54,6 @@ def handed_over(messages: list[dict[str, Any]]) -> ToolOutcome | None:
     return next((o for o in first if o.tool_use_id == use["toolUseId"]), None)
 
 
-def read_by_search(ask: Ask, given: ToolOutcome) -> Ask:
-    """A message this model cannot read that the search took for a kind of product ("I
-    want a tablet" in a store with tablets) asks for that kind: the search's reading."""
-    data = given.data or {}
-    category = (data.get("understood") or {}).get("category")
-    if not ask.intent.is_empty() or not isinstance(category, str) or data.get("relaxed"):
-        return ask
-    kind = (category,)
-    return replace(
-        ask,
-        intent=replace(ask.intent, categories=kind),
-        current=replace(ask.current, categories=kind),
-    )
-
-
 @dataclass(frozen=True)
 class Turn:
     """The turn as the model's own: its rounds, the given search in round 1 when it

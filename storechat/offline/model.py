@@ -69,7 +69,7 @@ from converse.conversation import content_blocks, offered_tools, previous_answer
 from converse.metering import DEFAULT_STAND_IN, UsageMeter
 from shared.runtime.errors import InvalidConverseRequest
 from storechat.offline.answer import compose_answer
-from storechat.offline.given import OWN_TOOL_USE, Turn, handed_over, own_turn, read_by_search
+from storechat.offline.given import OWN_TOOL_USE, Turn, handed_over, own_turn
 from storechat.offline.intent import Intent, conversation_intent, earlier_words, parse_text
 from storechat.offline.messages import as_searched, last_top_pick, read_rounds
 from storechat.offline.plan import Ask, Call, label, plan_first, preamble
@@ -134,8 +134,6 @@ class OfflineModel:
         # A search before the first call read the shopper's slips ("samsng"); this model
         # reads them as it did. Its own searches come after its plan, which they never change.
         ask = read_ask(messages, given.corrected if given else None)
-        if given is not None:
-            ask = read_by_search(ask, given)
         available = offered_tools(request)
         first = plan_first(ask, available)
         rounds = read_rounds(messages)
