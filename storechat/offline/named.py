@@ -138,7 +138,6 @@ _DECIDERS: Final[dict[str, tuple[str, str]]] = {
     "storage": ("more storage", "storage"),
     "screen": ("bigger screen", "screen"),
     "camera": ("higher-resolution camera", "camera"),
-    "performance": ("more RAM", "ram"),
 }
 _GENERAL: Final[dict[str, tuple[str, ...]]] = {
     Category.COMPUTERS: ("price", "weight", "battery", "ram"),

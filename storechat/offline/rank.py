@@ -19,7 +19,7 @@ from shared.catalog.specs import (
 )
 from storechat.offline.checks import Constraints
 from storechat.offline.product import Listed, portable
-from storechat.offline.vocabulary import PERFORMANCE, REVERSED, by_sort
+from storechat.offline.vocabulary import REVERSED, by_sort
 
 
 def _weight_kg(p: Listed) -> float | None:
@@ -62,9 +62,6 @@ FEATURES: Final[dict[str, Callable[[Listed], float | None]]] = {
 }
 LOWER_IS_BETTER: Final = frozenset({"price", "weight"})
 SORT_FEATURE: Final = {
-    # No spec measures power, so the catalog tool has no such order: this model ranks
-    # by the graphics itself.
-    PERFORMANCE.name: GPU.key,
     "price_desc": "price_high",
     by_sort(YEAR): YEAR.key,
 }

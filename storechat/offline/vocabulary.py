@@ -14,7 +14,7 @@ from typing import Final
 import registry
 from shared.catalog.categories import Category
 from shared.catalog.derive import kinds
-from shared.catalog.spec import Sort, Spec
+from shared.catalog.spec import Spec
 from shared.catalog.specs import CAMERA_MP, PRICE_SORT, RAM_GB, SPECS, WEIGHT_KG
 from shared.search.intents import INTENTS
 from shared.search.words import kinds_in, parse
@@ -106,22 +106,13 @@ def use_in(text: str) -> str | None:
     return next((use for use in USE_PHRASE if use in uses), None)
 
 
-# Each order a shopper can ask for, and how an answer announces it: the catalog tool's
-# (shared.catalog.specs), then the one this model ranks by itself. Their reverses are read
-# last, so that a reverse's words never take a question from an order read before.
-PERFORMANCE: Final = Sort(
-    "performance",
-    True,
-    "most powerful first",
-    r"\b(?:fastest|faster|most powerful|more powerful|best performance)\b",
-)
-"""The order this model ranks by itself: no spec measures power, so the catalog tool has
-no such ``sortBy`` (``rank.SORT_FEATURE`` ranks it by the graphics)."""
+# Each order a shopper can ask for, as the catalog tool has it (shared.catalog.specs), and
+# how an answer announces it. Their reverses are read last, so that a reverse's words never
+# take a question from an order read before.
 _BY_SPEC: Final = tuple(dict.fromkeys(s.sort for s in SPECS if s.sort is not None))
 _SORTS: Final = (
     *PRICE_SORT.both(),
     *_BY_SPEC,
-    PERFORMANCE,
     *(s.reverse for s in _BY_SPEC if s.reverse is not None),
 )
 SORT_PHRASE: Final = {s.name: s.step for s in _SORTS}
@@ -191,19 +182,16 @@ def line_brands_in(text: str) -> list[str]:
     return list(unique(line[0] for line in found if line and line[0]))
 
 
-_POWER = re.compile(PERFORMANCE.said, _I)
-
-
 def sort_in(text: str) -> str | None:
     """The order ``text`` asks for, as the catalog search reads it ("cheap" is the
-    cheapest first); else most powerful first, which only this model ranks by."""
-    return parse(text).sort or (PERFORMANCE.name if _POWER.search(text) else None)
+    cheapest first; "the most powerful" a use that ranks by memory and graphics)."""
+    return parse(text).sort
 
 
 def only_order(phrase: str) -> bool:
-    """Whether ``phrase`` says an order and nothing else ("the oldest", "fastest")."""
+    """Whether ``phrase`` says an order and nothing else ("the oldest")."""
     said = parse(phrase)
-    return bool(said.sort and not (said.groups or said.category)) or bool(_POWER.fullmatch(phrase))
+    return bool(said.sort and not (said.groups or said.category))
 
 
 def brand_named(word: str) -> str | None:
