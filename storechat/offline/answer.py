@@ -257,11 +257,14 @@ def not_understood(done: Done) -> bool:
 
 
 def _read(done: Done) -> bool:
-    """Whether the search read a kind of product or a product line in words this model
-    read nothing in ("a cheep chromebok"): without one, what it found for words such as
+    """Whether the search read words this model read nothing in: it read a kind of
+    product or a product line in them ("a cheep chromebok"), or found products with every
+    word once it corrected them ("the pixle 9 pro"). Else what it found for words such as
     "is it any good?" answers nothing that was asked."""
-    understood = (done.outcome.data or {}).get("understood") or {}
-    return bool(understood.get("category") or understood.get("line"))
+    data = done.outcome.data or {}
+    understood = data.get("understood") or {}
+    corrected = bool(done.outcome.corrected and data.get("products") and not data.get("relaxed"))
+    return bool(understood.get("category") or understood.get("line") or corrected)
 
 
 def _dropped(done: Done, what: str = "keywords") -> bool:

@@ -599,6 +599,21 @@ def test_a_search_result_is_never_needed_to_be_a_product_of_the_store() -> None:
     assert "[" not in text
 
 
+def test_words_the_search_corrected_and_found_every_one_of_are_answered() -> None:
+    # Given a product named with a slip, in words the model reads nothing in
+    question = "is the pixle 9 pro any good"
+    (lookup,) = ask(OfflineModel(), question)
+    assert lookup["input"] == {"keywords": question}
+    found = {"count": 1, "products": [product("MOB-016")], "understood": {"searched": ["pixel"]}}
+    # When the search corrected them and found products with every word, it is answered
+    text, _ = answer(OfflineModel(), question, [success(found | {"corrected": {"pixle": "pixel"}})])
+    assert text.startswith("I read “pixle” as “pixel”.") and "[MOB-016]" in text
+    # But what the same words found uncorrected, or only once the words were dropped, is not
+    for result in (found, found | {"corrected": {"pixle": "pixel"}, "relaxed": ["keywords"]}):
+        text, _ = answer(OfflineModel(), question, [success(result)])
+        assert "Is it a computer, a phone or a book?" in text and "[" not in text
+
+
 def test_a_word_the_search_corrected_is_read_as_it_read_it_and_no_other() -> None:
     corrected = {"labtop": "laptop", "does": "dose"}
     # A capital stays; "doesn't" is a word of its own, no "does" with a slip
