@@ -191,7 +191,8 @@ def _folded(word: str) -> str:
 
 def _means_something(words: Words) -> bool:
     """Whether the search read anything of the catalog's into the words: a kind of
-    product, an amount, a spec, an order, a use, a sale (not a word searched as written)."""
+    product, an amount, a spec, an order, a use, a sale, a line or an operating system
+    (not a word searched as written)."""
     return bool(
         words.category
         or words.forms
@@ -202,13 +203,16 @@ def _means_something(words: Words) -> bool:
         or words.bounds
         or words.on_sale
         or _phrase_groups(words)
+        or words.lines
     )
 
 
 def _phrase_groups(words: Words) -> list[tuple[str, ...]]:
-    """The groups of search terms a phrase of the search's own stands for ("gaming")."""
+    """The groups of search terms a phrase of the search's own stands for ("gaming"), but
+    a line's (an operating system's: "only Windows ones" adds a word to the search before;
+    a line of its own kind, "a MacBook", names that kind)."""
     plain = {(word,) for word in words.plain}
-    return [group for group in words.groups if group not in plain]
+    return [group for group in words.groups if group not in plain and group not in words.lines]
 
 
 def _own_words(words: Words) -> list[str]:
@@ -311,6 +315,7 @@ def narrowing(ask: FirstAsk) -> Narrowed | None:
     if lists.pointers.found(message) - lists.kind or _names_shown(message, ask.shown):
         return None
     added = [word for word in _own_words(words) if (word,) not in lists.kind]
+    added += [group[0] for group in words.lines]
     if not (_means_something(words) or added) or len(added) > MAX_ADDED_WORDS:
         return None
     fields = {

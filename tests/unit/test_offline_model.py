@@ -923,6 +923,7 @@ def test_cheaper_ones_are_the_kind_asked_before_under_every_price_shown() -> Non
     assert searched_as(lookup["input"]) == {
         "category": "MOBILE",
         "searched": ["android"],
+        "line": ["android"],
         "maxPrice": 398.99,
         "sortBy": "price",
     }

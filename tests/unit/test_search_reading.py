@@ -75,6 +75,33 @@ def test_a_line_named_with_a_limit_none_meets_gives_that_lines_nearest(
         assert storage[0] == max(storage)
 
 
+@pytest.mark.parametrize(
+    ("words", "system", "nearest"),
+    [
+        # The cheapest Windows laptop is $349: a $249 Chromebook was offered instead
+        ("a Windows laptop under $300", "windows", {"maxPrice": 300.0}),
+        # The cheapest Android phone is $199: the $429 iPhone SE was among the nearest
+        ("an Android phone under $150", "android", {"maxPrice": 150.0}),
+        ("Gibt es ein Android-Handy unter 100 Dollar?", "android", {"maxPrice": 100.0}),
+        ("a cheap phone running iOS under $200", "ios", {"maxPrice": 200.0}),
+    ],
+)
+def test_an_operating_system_named_with_a_budget_none_meets_gives_its_nearest(
+    index: SearchIndex, words: str, system: str, nearest: dict[str, float]
+) -> None:
+    # When a shopper names an operating system with a budget no product running it meets
+    result = search(index, words)
+
+    # Then the search keeps the system and drops the budget, the cheapest first: every
+    # product it gives runs that system
+    assert result.relaxed == ["price"] and result.nearest == nearest
+    assert result.products and all(
+        system in str(spec(hit, "os")).casefold() for hit in result.products
+    )
+    prices = [hit.price for hit in result.products]
+    assert prices == sorted(prices)
+
+
 def test_a_brand_of_the_stores_own_named_with_a_budget_gives_that_brands_nearest(
     tmp_path: Path,
 ) -> None:

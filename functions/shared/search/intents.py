@@ -150,6 +150,14 @@ INTENTS: tuple[Intent, ...] = (
              line=True)
       for line in ("macbook", "imac")),
     Intent(("iphone",), terms=("iphone",), category=Category.MOBILE, line=True),
+    # ---- operating systems, read as lines are: a required term (the catalog's spec text
+    # names it), so that a Windows laptop under $300 is one of the Windows laptops nearest
+    # $300, never a Chromebook. No kind: "only Windows ones" narrows the kind asked before.
+    Intent(("windows",), terms=("windows",), line=True),
+    Intent(("macos", "mac os", "os x", "osx"), terms=_MAC, line=True),
+    Intent(("chromeos", "chrome os"), terms=("chromebook", "chromeos"), line=True),
+    Intent(("android",), terms=("android",), line=True),
+    Intent(("ios",), terms=("ios", "iphone"), line=True),
     # ---- a sale: a filter; "for sale" (sold here) means nothing more than any product
     Intent(("on sale", "sale", "sale price", "discount", "discounted", "deal", "deals",
             "reduced", "price drop", "markdown", "marked down", "clearance", "special offer",
