@@ -112,9 +112,9 @@ def _nearest(near: list[tuple[Listed, list[Miss]]], c: Constraints, head: str) -
     lines = [Line(head)]
     for n, (p, missed) in enumerate(near[:NEAREST_SHOWN], start=1):
         # What differs first; the price stays the first amount after the citation.
-        differs = "; ".join(m.says for m in missed)
         facts = [f for f in facts_of(p, c) if not any(m.says.startswith(f) for m in missed)]
-        lines.append(Line(f"{n}. {p.name} [{p.product_id}]: {differs}; {', '.join(facts)}.", n > 1))
+        said = "; ".join([*(m.says for m in missed), *([", ".join(facts)] if facts else [])])
+        lines.append(Line(f"{n}. {p.name} [{p.product_id}]: {said}.", n > 1))
     return lines
 
 

@@ -58,7 +58,13 @@ def shortfalls(product: Listed, c: Constraints) -> list[Miss]:
     found: list[Miss] = []
     if c.brand and c.brand.casefold() not in product.brand.casefold():
         found.append(Miss(f"by {product.brand or 'another brand'}, not {c.brand}", 1.0, "brand"))
-    if c.systems and product.category != BOOKS and not any(runs(s, product) for s in c.systems):
+    stated = product.text(OS.key)  # none listed: the search found the system in its text
+    if (
+        c.systems
+        and stated
+        and product.category != BOOKS
+        and not any(runs(s, product) for s in c.systems)
+    ):
         wanted = "/".join(OS_LABEL[s] for s in c.systems)
         found.append(Miss(f"runs {_system(product)}, not {wanted}", 1.0, OS.key))
     factor = product.text(FORM_FACTOR.key).lower()

@@ -614,6 +614,34 @@ def test_words_the_search_corrected_and_found_every_one_of_are_answered() -> Non
         assert "Is it a computer, a phone or a book?" in text and "[" not in text
 
 
+def test_a_product_that_lists_no_system_is_not_said_to_run_another() -> None:
+    # Given a store's own export: a laptop whose system is in its description, not a spec
+    thinkpad = {
+        "productId": "21KC0001US",
+        "name": "Lenovo ThinkPad X1 Carbon Gen 12",
+        "brand": "Lenovo",
+        "category": "COMPUTERS",
+        "price": 1899.0,
+        "stock": 7,
+        "description": "A light business laptop with Windows 11 Pro.",
+        "specs": {},
+    }
+    # When the search gives it as the nearest Windows laptop to a budget it is over
+    found = {
+        "count": 1,
+        "products": [thinkpad],
+        "relaxed": "price",
+        "nearestTo": {"maxPrice": 1000},
+    }
+    text, _ = answer(OfflineModel(), "a Windows laptop under $1000", [success(found)])
+    # Then the answer says what differs, the price, and nothing it does not know
+    assert (
+        "1. Lenovo ThinkPad X1 Carbon Gen 12 [21KC0001US]: $1,899 (you asked for under $1,000)."
+        in text
+    )
+    assert "another system" not in text
+
+
 def test_a_word_the_search_corrected_is_read_as_it_read_it_and_no_other() -> None:
     corrected = {"labtop": "laptop", "does": "dose"}
     # A capital stays; "doesn't" is a word of its own, no "does" with a slip
