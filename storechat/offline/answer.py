@@ -186,8 +186,8 @@ def constraints_for(done: Done, intent: Intent) -> Constraints:
     given = {k: float(v) for k, v in request.items() if k in MEASURE_OF and _is_number(v)}
     bounds = {**read.bounds, **given}
     brand, name = request.get("brandId"), request.get("productName")
-    if brand is None and searched and len(intent.brands) == 1:
-        brand = intent.brands[0]  # the shopper's own words: the brand they named
+    if brand is None and searched and len(read.brands) == 1:
+        brand = read.brands[0]  # the shopper's own words, as the search read them
     return Constraints(
         category=category,
         systems=tuple(s for s in read.systems if category in (None, OS_CATEGORY[s])),

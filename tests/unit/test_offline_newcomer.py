@@ -614,6 +614,17 @@ def test_words_the_search_corrected_and_found_every_one_of_are_answered() -> Non
         assert "Is it a computer, a phone or a book?" in text and "[" not in text
 
 
+def test_a_brand_named_with_a_slip_heads_the_answer_as_the_search_read_it() -> None:
+    found = {
+        "count": 1,
+        "products": [product("MOB-008")],
+        "understood": {"category": "MOBILE", "searched": ["samsung"]},
+        "corrected": {"samsng": "samsung"},
+    }
+    text, _ = answer(OfflineModel(), "a samsng phone", [success(found)])
+    assert text.startswith("I read “samsng” as “samsung”.\nBest Samsung phones:\n1. ")
+
+
 def test_a_product_that_lists_no_system_is_not_said_to_run_another() -> None:
     # Given a store's own export: a laptop whose system is in its description, not a spec
     thinkpad = {
