@@ -286,8 +286,7 @@ def corrections_line(lookups: list[Done]) -> Line | None:
     """What the search read instead of a misspelt word, as it said."""
     read: dict[str, str] = {}
     for d in lookups:
-        corrected = (d.outcome.data or {}).get("corrected") or {}
-        read |= {str(k): str(v) for k, v in corrected.items() if isinstance(v, str)}
+        read |= d.outcome.corrected
     if not read:
         return None
     said = ", ".join(f"“{plain(k, 40)}” as “{plain(v, 40)}”" for k, v in read.items())
