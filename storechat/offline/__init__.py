@@ -24,7 +24,7 @@ request flows through it:
 * ``given``: a catalog search the loop ran before the first call, taken as the plan's
   lookup when it serves it;
 * ``product``, ``checks``, ``rank`` and ``facts``: products checked against every
-  stated constraint, ranked and described;
+  stated constraint and described, in the catalog tool's order;
 * ``named``, ``notes`` and ``answer``: the final answer, written from the tools' results;
 * ``replies``: the model's own words, for a turn that needs no tool;
 * the token and prompt-caching approximation, and the reply in Converse's shape, are

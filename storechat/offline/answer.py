@@ -24,7 +24,6 @@ from storechat.offline.names import matches
 from storechat.offline.notes import Line, book_line, failure_line, fit, reviews_line
 from storechat.offline.plan import Ask, Done
 from storechat.offline.product import Listed
-from storechat.offline.rank import rank
 from storechat.offline.replies import ASK_REPLY, GREETING, OFFER, service_line
 from storechat.offline.vocabulary import (
     BOOK_INFO,
@@ -98,13 +97,13 @@ def _relax(c: Constraints) -> str:
     return f"Try {joined}."
 
 
-def _numbered(ranked: list[Listed], fits: list[Listed], c: Constraints) -> list[Line]:
+def _numbered(shown: list[Listed], fits: list[Listed], c: Constraints) -> list[Line]:
     return [
         Line(
             f"{n}. {p.name} [{p.product_id}]: {highlights(p, fits, c)}{', '.join(facts_of(p, c))}.",
             droppable=n > 1,
         )
-        for n, p in enumerate(ranked, start=1)
+        for n, p in enumerate(shown, start=1)
     ]
 
 
@@ -138,13 +137,14 @@ def product_section(
     of_those: bool = False,
     lead: str | None = None,
 ) -> list[Line]:
-    """Products that meet every constraint, best first; else none, and the nearest (the
-    search gives the nearest to limits none meets)."""
+    """Products that meet every constraint, in the catalog tool's order (it sorts by the
+    order asked); else none, and the nearest (the search gives the nearest to limits
+    none meets)."""
     sifted = sift(products, c)
     lines: list[Line] = []
     if sifted.fits:
         lines.append(Line(f"{lead}:" if lead else _heading(c, of_those)))
-        lines += _numbered(rank(sifted.fits, c)[:limit], sifted.fits, c)
+        lines += _numbered(sifted.fits[:limit], sifted.fits, c)
     else:
         near = sifted.near
         if of_those:

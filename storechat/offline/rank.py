@@ -1,5 +1,5 @@
-"""What a product's specs say against the others': the features orders and comparisons read,
-and products put in the order the shopper asked for."""
+"""What a product's specs say against the others': the features that highlights and
+comparisons read. The products' order is the catalog tool's: it sorts by what was asked."""
 
 from __future__ import annotations
 
@@ -17,7 +17,6 @@ from shared.catalog.specs import (
     STORAGE_GB,
     YEAR,
 )
-from storechat.offline.checks import Constraints
 from storechat.offline.product import Listed, portable
 from storechat.offline.vocabulary import REVERSED, by_sort
 
@@ -74,21 +73,3 @@ def sort_feature(sort_by: str | None) -> tuple[str | None, bool]:
     forward = REVERSED.get(sort_by or "", sort_by)
     feature = SORT_FEATURE.get(forward or "", forward)
     return feature, (feature in LOWER_IS_BETTER) != (forward != sort_by)
-
-
-def rank(products: list[Listed], c: Constraints) -> list[Listed]:
-    """Best first: the asked-for order, then the catalog tool's (its ranking reads the
-    shopper's uses for every model: "for gaming" puts memory and graphics first).
-    Products without the feature come last."""
-    feature, lowest_first = sort_feature(c.sort_by)
-    if feature not in FEATURES:
-        return products
-    getter = FEATURES[feature]
-
-    def key(p: Listed) -> tuple[bool, float, int]:
-        value = getter(p)
-        if value is None or value < 0:
-            return (True, 0.0, p.position)
-        return (False, value if lowest_first else -value, p.position)
-
-    return sorted(products, key=key)

@@ -405,6 +405,9 @@ def test_follow_up_answer_puts_the_lightest_first() -> None:
     messages.append(user("which of those is lightest?"))
     planned = model.converse(make_request(messages))
     use = tool_uses(planned)[0]
+    # Then the catalog is asked for Windows laptops, lightest first
+    read = searched_as(use["input"])
+    assert read["sortBy"] == "weight" and read["line"] == ["windows"]
     messages += [
         planned["output"]["message"],
         {
@@ -414,8 +417,8 @@ def test_follow_up_answer_puts_the_lightest_first() -> None:
                     "toolResult": {
                         "toolUseId": use["toolUseId"],
                         **inventory(
-                            laptop("CMP-301", price=499, weight=1.7),
                             laptop("CMP-302", price=899, weight=1.05),
+                            laptop("CMP-301", price=499, weight=1.7),
                         ),
                     }
                 }
@@ -423,10 +426,10 @@ def test_follow_up_answer_puts_the_lightest_first() -> None:
         },
     ]
 
-    # When the model answers
+    # When the model answers from the catalog's order
     text = answer_text(model.converse(make_request(messages)))
 
-    # Then the lightest laptop is the first recommendation
+    # Then the lightest laptop is the first recommendation, its weight said
     assert cited(text)[0] == "CMP-302"
     assert "1.05 kg" in text
 

@@ -547,8 +547,8 @@ def test_a_slip_of_the_catalogs_words_is_read_as_meant() -> None:
 
 
 def test_a_misspelt_kind_is_left_to_the_search_and_its_reading_is_said() -> None:
-    # Given a search that read the shopper's words itself
-    read = inventory(product("CMP-003"), product("CMP-023"))
+    # Given a search that read the shopper's words itself, cheapest first
+    read = inventory(product("CMP-023"), product("CMP-003"))
     read["content"][0]["json"] |= {
         "understood": {"category": "COMPUTERS", "sortBy": "price"},
         "corrected": {"lapptopp": "laptop"},

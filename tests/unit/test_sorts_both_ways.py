@@ -168,9 +168,9 @@ def test_a_superlative_either_way_asks_the_search_for_that_order(
     ],
 )
 def test_the_answer_leads_with_the_most_or_least_and_says_the_order(
-    question: str, key: str, most: bool, heading: str
+    tmp_path: Path, question: str, key: str, most: bool, heading: str
 ) -> None:
-    # Given the catalog's laptops with the spec, returned in the catalog's order
+    # Given the catalog's laptops with the spec, in a search of their own
     laptops = [
         p
         for p in CATALOG
@@ -179,14 +179,20 @@ def test_the_answer_leads_with_the_most_or_least_and_says_the_order(
         and key in p["specs"]
         and p["stock"] > 0
     ][:6]
-    ids = [p["productId"] for p in laptops]
+    build_index(laptops, tmp_path / "laptops.sqlite")
+    index = SearchIndex.open(tmp_path / "laptops.sqlite")
     values = [p["specs"][key] for p in laptops]
     want = max(values) if most else min(values)
-    # When the shopper asks and the search returns them
+    # When the shopper asks, and the catalog answers what the model asked
+    (lookup, *_) = ask(OfflineModel(), question)
+    ids = [h.productId for h in index.search(SearchQuery.from_input(lookup["input"])).products]
+    index.close()
     text, _ = answer(OfflineModel(), question, [inventory(*map(product, ids))])
-    # Then the first product named is the one with that extreme, and the order is said
+    # Then the first product named is the one with that extreme, in the catalog's
+    # order, and the order is said
     assert heading in text
     first = text[text.index("1. ") :].split("[", 2)[1].split("]")[0]
+    assert first == ids[0]
     assert next(p for p in laptops if p["productId"] == first)["specs"][key] == want
 
 
