@@ -118,11 +118,9 @@ def describe(bounds: dict[str, float]) -> list[str]:
 
 @dataclass(frozen=True)
 class Miss:
-    """How a product falls short of one stated limit, and by how much (a share of the
-    limit; 1 for a constraint that is not a number, such as the operating system)."""
+    """How a product falls short of one stated limit, said with the limit."""
 
     says: str
-    gap: float
     what: str = ""
     """The measure or constraint missed: a measure's name (a spec's key, ``RAM_GB.key``,
     or :data:`PRICE`), the operating system's spec key (``OS.key``), "brand" or "form"."""
@@ -142,14 +140,13 @@ def misses(product: Listed, bounds: dict[str, float]) -> list[Miss]:
         value = measure.value(product)
         wanted = _phrase(measure, low, high)
         if value is None:
-            found.append(Miss(f"no {measure.label} listed (you asked for {wanted})", 1.0, name))
+            found.append(Miss(f"no {measure.label} listed (you asked for {wanted})", name))
             continue
         limit = low if low is not None and value < low else high if high is not None else None
         if limit is None or (limit == high and value <= limit):
             continue
-        gap = abs(value - limit) / limit
         if wanted.startswith("a "):
-            found.append(Miss(f"{measure.writes(value)}, not {wanted[2:]}", gap, name))
+            found.append(Miss(f"{measure.writes(value)}, not {wanted[2:]}", name))
         else:
-            found.append(Miss(f"{measure.writes(value)} (you asked for {wanted})", gap, name))
+            found.append(Miss(f"{measure.writes(value)} (you asked for {wanted})", name))
     return found

@@ -57,7 +57,7 @@ def shortfalls(product: Listed, c: Constraints) -> list[Miss]:
     """Each stated constraint ``product`` breaks, said as the answer says it."""
     found: list[Miss] = []
     if c.brand and c.brand.casefold() not in product.brand.casefold():
-        found.append(Miss(f"by {product.brand or 'another brand'}, not {c.brand}", 1.0, "brand"))
+        found.append(Miss(f"by {product.brand or 'another brand'}, not {c.brand}", "brand"))
     stated = product.text(OS.key)  # none listed: the search found the system in its text
     if (
         c.systems
@@ -66,17 +66,17 @@ def shortfalls(product: Listed, c: Constraints) -> list[Miss]:
         and not any(runs(s, product) for s in c.systems)
     ):
         wanted = "/".join(OS_LABEL[s] for s in c.systems)
-        found.append(Miss(f"runs {_system(product)}, not {wanted}", 1.0, OS.key))
+        found.append(Miss(f"runs {_system(product)}, not {wanted}", OS.key))
     factor = product.text(FORM_FACTOR.key).lower()
     if c.forms and factor and factor not in c.forms:
         article = "an" if factor[0] in "aeiou" else "a"
         wanted = " or ".join(form_heads(c.forms))
-        found.append(Miss(f"{article} {factor}, not a {wanted}", 1.0, "form"))
+        found.append(Miss(f"{article} {factor}, not a {wanted}", "form"))
     bounds = dict(c.bounds)
     if c.cheaper_than is not None:
         bounds.pop("maxPrice", None)
         if product.price is None or product.price >= c.cheaper_than:
-            found.append(Miss("not cheaper", 1.0, "price"))
+            found.append(Miss("not cheaper", "price"))
     return found + misses(product, bounds)
 
 
@@ -86,7 +86,8 @@ class Sifted:
     out_of_stock: list[Listed]
     wrong_os: int
     near: list[tuple[Listed, list[Miss]]]
-    """In-stock products that break a constraint, nearest first."""
+    """In-stock products that break a constraint, in the catalog tool's order (a search
+    gives the nearest to limits none meets first)."""
 
 
 def sift(products: list[Listed], c: Constraints) -> Sifted:
@@ -102,5 +103,4 @@ def sift(products: list[Listed], c: Constraints) -> Sifted:
             fits.append(product)
         elif not missed:
             out.append(product)
-    near.sort(key=lambda pair: (sum(m.gap for m in pair[1]), pair[0].position))
     return Sifted(fits, out, wrong_os, near)

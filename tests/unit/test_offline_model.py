@@ -540,8 +540,9 @@ def test_budget_is_respected() -> None:
 
 
 def test_no_match_says_so_and_offers_the_nearest_with_what_differs() -> None:
-    # Given a budget nothing in the results meets
-    _, response = answer_round("Windows laptop under $200", [inventory(*STUDENT_LAPTOPS)])
+    # Given a budget nothing meets, and the catalog's nearest to it
+    question = "Windows laptop under $200"
+    _, response = answer_round(question, [inventory(*searched(question, STUDENT_LAPTOPS))])
 
     # Then the answer says so, and offers the cheapest Windows laptops in stock as the
     # nearest, each with its price against the budget
