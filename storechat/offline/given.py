@@ -23,8 +23,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from converse.conversation import content_blocks, text_of
+from shared.search.series import name_words
 from storechat.offline.messages import ToolOutcome, read_rounds
-from storechat.offline.names import matches, name_tokens
+from storechat.offline.names import matches
 from storechat.offline.plan import Ask, Call
 from storechat.offline.product import Listed
 from storechat.offline.vocabulary import LOOKUP
@@ -171,4 +172,4 @@ def _as_planned(given: ToolOutcome, lookup: Call) -> ToolOutcome:
 def _named(asked: str, name: str) -> bool:
     """Whether a catalog ``name`` has every word of the name ``asked`` for, as the
     catalog tool's ``productName`` requires."""
-    return set(name_tokens(asked, brackets=True)) <= set(name_tokens(name, brackets=True))
+    return set(name_words(asked, brackets=True)) <= set(name_words(name, brackets=True))

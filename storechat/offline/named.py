@@ -18,7 +18,7 @@ from shared.catalog.specs import AUTHOR, GENRE
 from storechat.offline.bounds import money
 from storechat.offline.checks import Constraints, shortfalls
 from storechat.offline.facts import product_facts
-from storechat.offline.names import ModelName, closeness, matches
+from storechat.offline.names import ModelName, matches
 from storechat.offline.notes import Line
 from storechat.offline.product import Listed
 from storechat.offline.rank import FEATURES, LOWER_IS_BETTER
@@ -65,12 +65,9 @@ _SHARING_HEAD: Final = {
 }
 
 
-def _in_stock_instead(
-    model: ModelName, named: Listed, instead: list[Listed], sharing: str
-) -> list[Line]:
+def _in_stock_instead(named: Listed, instead: list[Listed], sharing: str) -> list[Line]:
+    """What the catalog tool offered in stock instead, in its order (the nearest first)."""
     others = [p for p in instead if p.in_stock and p.product_id != named.product_id]
-    if named.category != BOOKS or not sharing:
-        others.sort(key=lambda p: (closeness(model, p.name), p.position))
     if not others:
         return [Line("Nothing close to it is in stock right now.")] if sharing else []
     head = _SHARING_HEAD.get(sharing, "The nearest we have in stock:")
@@ -89,7 +86,7 @@ def named_lines(
     sharing: str = "",
 ) -> list[Line]:
     """The answer about a product the shopper named: carried (with its stock) or not
-    (with the closest the catalog tool found by its name).
+    (with the closest the catalog tool found by its name, the nearest model first).
 
     ``instead``: for one out of stock, what the catalog tool offered in stock instead
     (None: the others it found), and what they share with it (``sharing``)."""
@@ -104,7 +101,7 @@ def named_lines(
         if not carried[0].in_stock:
             # What the tool offered in stock instead, else the others it found with it.
             near = found if instead is None else instead
-            lines += _in_stock_instead(model, carried[0], near, sharing)
+            lines += _in_stock_instead(carried[0], near, sharing)
         return lines
     if carried:
         lines = [Line(f"We carry {len(carried)} models matching “{model.text}”:")]
@@ -113,8 +110,7 @@ def named_lines(
         ]
         return lines
     lines = [Line(f"Sorry, we don't carry {the(model.full_name)}.")]
-    others = sorted(found, key=lambda p: (closeness(model, p.name), p.position))
-    others = [p for p in others if p.in_stock][:CLOSEST_SHOWN]
+    others = [p for p in found if p.in_stock][:CLOSEST_SHOWN]
     if others:
         lines.append(Line("The closest we have:"))
         lines += [Line(f"{n}. {card(p)}.", droppable=n > 1) for n, p in enumerate(others, 1)]

@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
+from shared.search.series import name_words
 from storechat.offline.product import Listed
 from storechat.offline.store import store
 from storechat.offline.vocabulary import COMPUTERS, MOBILE, brand_named, word_set
@@ -148,17 +149,6 @@ def _model_at(text: str, words: list[re.Match[str]], i: int) -> tuple[ModelName 
 
 # -- a catalog name against the one the shopper wrote -------------------------------------
 
-_TOKEN = re.compile(r"[a-z]+\d*[a-z]*|\d+[a-z]*")
-_SERIES = re.compile(r"([a-z]*)(\d+)")
-
-
-def name_tokens(name: str, *, brackets: bool = False) -> list[str]:
-    """A name's words, without those in its brackets unless ``brackets``: "Dell XPS 13
-    9340" -> dell, xps, 13, 9340; "HP 14 Laptop (14-ep0000)" -> hp, 14, laptop."""
-    folded = name.casefold() if brackets else re.sub(r"\([^)]*\)", " ", name.casefold())
-    # "Galaxy S24+" is another model than "Galaxy S24": the plus is a word.
-    return _TOKEN.findall(folded.replace("+", " plus "))
-
 
 def extra_words(asked: ModelName, name: str) -> int | None:
     """How many words ``name`` has beyond the asked model's; None if it lacks one of them.
@@ -168,26 +158,11 @@ def extra_words(asked: ModelName, name: str) -> int | None:
     brand = (asked.brand or "").casefold()
 
     def words(text: str, *, brackets: bool = False) -> list[str]:
-        return [t for t in name_tokens(text, brackets=brackets) if t != brand]
+        return [t for t in name_words(text, brackets=brackets) if t != brand]
 
     if any(t not in words(name, brackets=True) for t in words(asked.text, brackets=True)):
         return None
     return len(words(name)) - len(words(asked.text))
-
-
-def closeness(asked: ModelName, name: str) -> tuple[int, int, int]:
-    """How near a catalog name is to a model we don't carry; smaller is nearer.
-
-    Shared words first ("MacBook Pro 14" for "MacBook Pro 16"), then the nearest model
-    number in the same series ("Galaxy S24" for "Galaxy S23", "iPhone 15" for "iPhone 14").
-    """
-    wanted = name_tokens(asked.text)
-    have = name_tokens(name)
-    shared = sum(1 for t in wanted if t in have)
-    numbers = [m.groups() for t in wanted if (m := _SERIES.match(t))]
-    theirs = [m.groups() for t in have if (m := _SERIES.match(t))]
-    gaps = [abs(int(a) - int(b)) for s, a in numbers for t, b in theirs if s == t]
-    return (-shared, min(gaps, default=1000), len(have))
 
 
 def matches(model: ModelName, products: list[Listed]) -> list[Listed]:

@@ -150,6 +150,23 @@ def test_a_product_name_matches_words_at_their_start(index: SearchIndex) -> None
     assert set(ids(search(index, productName="MacBook"))) == {"CMP-011", "CMP-012", "CMP-013"}
 
 
+@pytest.mark.parametrize(
+    ("asked", "nearest"),
+    [
+        ("iPhone 14", ["MOB-005", "MOB-001"]),  # the 15, then the 16
+        ("Pixel 7", ["MOB-018", "MOB-015"]),  # the 8a, then the 9
+    ],
+)
+def test_a_model_not_carried_finds_the_nearest_of_its_series_first(
+    index: SearchIndex, asked: str, nearest: list[str]
+) -> None:
+    # When a product name no product has is looked up
+    result = search(index, productName=asked)
+    # Then the closest by name come back, told as such, the nearest model number first
+    assert result.relaxed[:1] == ["productName"]
+    assert ids(result)[:2] == nearest
+
+
 HOSTILE = [
     '"',
     "*",

@@ -47,6 +47,7 @@ from shared.search.intents import BOOST_COLUMNS, BOOST_ORDER, BOOSTS
 from shared.search.listing import Listing
 from shared.search.plan import LEVELS, Plan, explicit_fields, levels_for, make_plan
 from shared.search.query import SECOND_SORT, SORTS, Hit, SearchQuery, SearchResult
+from shared.search.series import closest_first
 from shared.search.sorting import HIT_COLUMNS, Order, Sorter, hit, order_by, where
 from shared.search.words import Words, parse, respell
 
@@ -197,13 +198,15 @@ class _Search:
     def _named_loosely(self, query: SearchQuery, explicit: dict[str, Any]) -> SearchResult | None:
         """No product has every word of ``productName`` ("Galaxy S23" where the store has
         the S24): those with the most of them, with the other fields kept, as the closest
-        the store has; None when none has any of them ("Dune" in a store without it)."""
+        the store has, the nearest model of the series first (:mod:`shared.search.series`);
+        None when none has any of them ("Dune" in a store without it)."""
         keywords = " ".join(w for w in (query.productName, query.keywords) if w)
         loose = replace(query, productName=None, keywords=keywords)
         result = self._relaxed(loose, parse(keywords, explicit))
         if not result.count or "keywords" in result.relaxed:
             return None
-        return replace(result, relaxed=["productName", *result.relaxed])
+        closest = closest_first(query.productName or "", result.products)
+        return replace(result, products=closest, relaxed=["productName", *result.relaxed])
 
     def _reading(self, query: SearchQuery, words: Words) -> tuple[list[str], dict[str, str]]:
         """The plain words that are none of the index's, and what those it can read as
