@@ -9,6 +9,7 @@ from typing import Any, Final
 
 from converse.conversation import content_blocks
 from shared.products.table import shown_products
+from shared.runtime.errors import FailureKind
 from shared.text.sanitize import clean_text
 from shared.tools.untrusted import unquoted
 from storechat.offline.vocabulary import BOOK_INFO, LOOKUP, POLICIES, REVIEWS
@@ -47,6 +48,7 @@ class ToolOutcome:
     tool_input: dict[str, Any]
     data: dict[str, Any] | None
     failure: str | None
+    """How the tool failed: its error ``kind`` (``timeout``), else ``tool_failed``."""
     brief: bool = False
     """An earlier round's result, which the loop shrinks to a summary and the ids it
     showed (``earlierResult``, ``productIds``): its products are no longer there."""
@@ -86,38 +88,15 @@ _EXPECTED_LIST: Final = {
     BOOK_INFO: "results",
     POLICIES: "sections",
 }
-WITHHELD_BLOCKED: Final = "the store's content screening blocked what it found"
-WITHHELD_UNCHECKED: Final = "the store's content screening could not check what it found"
-_KIND_PHRASE: Final = {
-    "rate_limited": "rate limited",
-    "timeout": "it timed out",
-    "unavailable": "it is failing",
-    "unreachable": "it could not be reached",
-    "http_error": "it refused the request",
-    "malformed": "its reply could not be read",
-    "tool_failed": "the tool failed",
-    "secret_unavailable": "it is not configured",
-    "not_configured": "it is not configured",
-    "invalid_input": "my request was invalid",
-    "withheld": WITHHELD_BLOCKED,
-    "screening_failed": WITHHELD_UNCHECKED,
-}
 
 
-def _failure_reason(content: list[Any]) -> str:
-    for block in content:
-        if not isinstance(block, dict):
-            continue
-        payload = block.get("json")
-        if isinstance(payload, dict):
-            kind = payload.get("kind")
-            if isinstance(kind, str) and kind.strip():
-                return _KIND_PHRASE.get(kind.strip().lower(), kind.strip().replace("_", " "))
-            if isinstance(payload.get("error"), str) and payload["error"].strip():
-                return plain(payload["error"], 80).rstrip(".")
-        if isinstance(block.get("text"), str) and block["text"].strip():
-            return plain(block["text"], 80).rstrip(".")
-    return "an unknown error"
+def _failure_kind(payload: dict[str, Any] | None) -> str:
+    """The error ``kind`` a tool reported (:class:`~shared.runtime.errors.FailureKind`),
+    which :func:`~shared.runtime.tool_errors.failed_in_words` says to a shopper."""
+    kind = (payload or {}).get("kind")
+    return (
+        kind.strip().lower() if isinstance(kind, str) and kind.strip() else FailureKind.TOOL_FAILED
+    )
 
 
 def _json_payload(content: list[Any]) -> dict[str, Any] | None:
@@ -171,11 +150,11 @@ def _outcome(
     content = result.get("content")
     blocks: list[Any] = content if isinstance(content, list) else []
     if name not in _EXPECTED_LIST:
-        return ToolOutcome(use_id, name, tool_input, None, "unknown tool")
+        return ToolOutcome(use_id, name, tool_input, None, FailureKind.UNKNOWN_TOOL)
     payload = _json_payload(blocks)
     # A tool may report failure in the status or only in its payload.
     if result.get("status") == "error" or (payload and isinstance(payload.get("error"), str)):
-        return ToolOutcome(use_id, name, tool_input, None, _failure_reason(blocks))
+        return ToolOutcome(use_id, name, tool_input, None, _failure_kind(payload))
     if payload is not None and isinstance(payload.get("earlierResult"), str):
         ids = payload.get("productIds")
         brief = {"products": [], "productIds": ids if isinstance(ids, list) else []}
@@ -188,5 +167,5 @@ def _outcome(
             instead = {**instead, "products": shown_products(instead["products"])}
             payload["inStockInstead"] = instead
     if payload is None or not isinstance(payload.get(_EXPECTED_LIST[name]), list):
-        return ToolOutcome(use_id, name, tool_input, None, "malformed")
+        return ToolOutcome(use_id, name, tool_input, None, FailureKind.MALFORMED)
     return ToolOutcome(use_id, name, tool_input, payload, None)

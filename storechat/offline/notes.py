@@ -7,12 +7,9 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from shared.catalog.specs import PAGES, YEAR
-from storechat.offline.messages import (
-    WITHHELD_BLOCKED,
-    WITHHELD_UNCHECKED,
-    ToolOutcome,
-    plain,
-)
+from shared.runtime.errors import FailureKind
+from shared.runtime.tool_errors import failed_in_words
+from storechat.offline.messages import ToolOutcome, plain
 from storechat.offline.product import to_number
 from storechat.offline.vocabulary import BOOK_INFO, LOOKUP, REVIEWS
 
@@ -85,20 +82,19 @@ _TOOL_LABEL: Final = {
 
 
 def failure_line(outcome: ToolOutcome, catalog_ok: bool) -> str:
-    reason = outcome.failure or "an unknown error"
-    fallback = ", so this is based on the catalog only." if catalog_ok else "."
-    if reason == "unknown tool":
+    kind = outcome.failure or FailureKind.TOOL_FAILED
+    if kind == FailureKind.UNKNOWN_TOOL:
         label = plain(outcome.name, 40) if outcome.name else "a tool I did not ask for"
         return f"I got a result from {label} that I can't use, so I left it out."
-    if reason == "malformed":
-        return f"The {_TOOL_LABEL[outcome.name or LOOKUP]} sent back data I couldn't read{fallback}"
+    said = failed_in_words(kind)
     if outcome.name == LOOKUP:
-        return f"I couldn't check the catalog ({reason}), so I can't confirm prices or stock."
-    if reason in (WITHHELD_BLOCKED, WITHHELD_UNCHECKED):
-        # The service answered; its text was not passed on: no key or network to blame.
-        return f"The {_TOOL_LABEL[outcome.name or REVIEWS]} was left out: {reason}{fallback}"
-    line = f"I couldn't reach the {_TOOL_LABEL[outcome.name or REVIEWS]} ({reason}){fallback}"
-    return f"{line} {_TO_CONFIGURE[outcome.name]}" if outcome.name in _TO_CONFIGURE else line
+        return f"The catalog {said}, so I can't confirm prices or stock."
+    name = outcome.name or REVIEWS
+    line = f"The {_TOOL_LABEL[name]} {said}"
+    line += ", so this is based on the catalog only." if catalog_ok else "."
+    # The service answered and its text was kept out: no key or network to blame.
+    told = kind in (FailureKind.WITHHELD, FailureKind.SCREENING_FAILED, FailureKind.MALFORMED)
+    return line if told or name not in _TO_CONFIGURE else f"{line} {_TO_CONFIGURE[name]}"
 
 
 # What each web tool needs, for a store whose tool could not answer (docs/cli.md,

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from converse.conversation import content_blocks
+from shared.runtime.tool_errors import failed_in_words
 from storechat.offline.intent import Intent
 from storechat.offline.messages import plain, read_rounds
 from storechat.offline.vocabulary import POLICIES
@@ -46,8 +47,8 @@ def policy_answer(messages: list[dict[str, Any]]) -> str | None:
         return None
     if outcome.failure:
         return (
-            f"I couldn't read the store's policies just now ({outcome.failure}). "
-            "Please try again in a moment."
+            f"I couldn't read the store's policies just now: the policies tool "
+            f"{failed_in_words(outcome.failure)}. Please try again in a moment."
         )
     data = outcome.data or {}
     contact = plain(data.get("contact") or "", 300)

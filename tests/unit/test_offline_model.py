@@ -578,9 +578,9 @@ def test_tool_error_is_reported_honestly() -> None:
 
     # Then it still recommends from the catalog and says which tools failed and why
     assert "[CMP-401]" in text
-    assert "couldn't reach the review service (rate limited)" in text
+    assert "The review service was too busy to answer" in text
     assert "based on the catalog only" in text
-    assert "book information service (it timed out)" in text
+    assert "The book information service did not answer in time" in text
     assert_valid_converse_response(request, response)
 
 
@@ -631,9 +631,15 @@ def test_reviews_and_book_facts_are_summarised() -> None:
 @pytest.mark.parametrize(
     ("result", "expected"),
     [
-        ({"content": [{"text": "boom"}], "status": "error"}, "(boom)"),
-        ({"content": [{"json": {"unexpected": True}}], "status": "success"}, "couldn't read"),
-        ({"content": [{"text": "not json"}], "status": "success"}, "couldn't read"),
+        ({"content": [{"text": "boom"}], "status": "error"}, "review service did not work"),
+        (
+            {"content": [{"json": {"unexpected": True}}], "status": "success"},
+            "review service answered with something that could not be read",
+        ),
+        (
+            {"content": [{"text": "not json"}], "status": "success"},
+            "review service answered with something that could not be read",
+        ),
     ],
 )
 def test_text_errors_and_malformed_results_count_as_failures(
@@ -643,9 +649,10 @@ def test_text_errors_and_malformed_results_count_as_failures(
     results = [inventory(laptop("CMP-601", price=799)), result]
     _, response = answer_round("Reviews of the Dell XPS 13? And do you have laptops?", results)
 
-    # Then the failure is mentioned and the catalog answer still stands
+    # Then the failure is said in the shopper's words, never the tool's own message, and
+    # the catalog answer still stands
     text = answer_text(response)
-    assert expected in text
+    assert expected in text and "boom" not in text
     assert "[CMP-601]" in text
 
 

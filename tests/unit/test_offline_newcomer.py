@@ -580,7 +580,7 @@ def test_reviews_not_configured_still_answer_from_the_catalog_and_say_how_to_set
     )
     assert asked[0][0]["productName"] == "XPS 13"
     assert text.startswith("We carry the Dell XPS 13 9340 [CMP-007]: in stock")
-    assert "(it is not configured)" in text and "BRAVE_API_KEY" in text
+    assert "The review service is not set up in this store" in text and "BRAVE_API_KEY" in text
 
 
 def test_book_facts_unreachable_still_answer_from_the_catalog() -> None:

@@ -43,10 +43,18 @@ _FAILED_IN_WORDS: dict[str, str] = {
     FailureKind.HTTP_ERROR: "refused the request",
     FailureKind.MALFORMED: "answered with something that could not be read",
     FailureKind.UNREACHABLE: "could not be reached",
+    FailureKind.SECRET_UNAVAILABLE: "is not set up in this store",
+    FailureKind.NOT_CONFIGURED: "is not set up in this store",
+    FailureKind.INDEXING: "is still being set up",
+    FailureKind.INVALID_INPUT: "could not take the request",
+    FailureKind.WITHHELD: "was left out: the store's content screening blocked what it found",
+    FailureKind.SCREENING_FAILED: (
+        "was left out: the store's content screening could not check what it found"
+    ),
 }
 
 
 def failed_in_words(kind: str) -> str:
-    """What happened to a service, for a shopper: "could not be reached", never the
-    system's own message (``[Errno 111] Connection refused``)."""
-    return _FAILED_IN_WORDS.get(kind, "did not work")
+    """What happened to a service (a tool's error ``kind``), for a shopper: "could not be
+    reached", never the system's own message (``[Errno 111] Connection refused``)."""
+    return _FAILED_IN_WORDS.get(kind.strip().lower(), "did not work")
