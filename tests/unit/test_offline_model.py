@@ -656,6 +656,17 @@ def test_text_errors_and_malformed_results_count_as_failures(
     assert "[CMP-601]" in text
 
 
+def test_a_policies_tool_that_fails_is_said_in_the_shoppers_words() -> None:
+    # Given a question about the store, and the policies tool timing out
+    tools = (*TOOL_NAMES, "get_store_policies")
+    failed = failure("Read timed out. (read timeout=2.5)", kind="timeout")
+    _, response = answer_round("Can I return a laptop I bought?", [failed], tools=tools)
+    # Then the shopper is told what happened in plain words, never the tool's own message
+    text = answer_text(response)
+    assert "the policies tool did not answer in time" in text and "try again" in text
+    assert "read timeout" not in text
+
+
 def test_result_for_an_unknown_tool_is_not_used() -> None:
     # Given a toolResult whose id matches no toolUse the model made
     messages = [
