@@ -38,23 +38,18 @@ last two. Every answer says which (:class:`FirstAnswer`), for the execution log.
 
 from __future__ import annotations
 
-import functools
-import json
 import re
-import unicodedata
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
-from importlib import resources
 from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from lookup_inventory.schema import MAX_KEYWORDS_CHARS, MAX_PRODUCT_IDS
 from shared.api.contract import FirstAnswer, ToolOutput
-from shared.catalog.derive import fold
 from shared.search.words import Words, parse
-from shared.store.policies import stem
+from shared.store.first_words import Phrases, asks_about_store, bare, folded, word_lists
 
 Search = Callable[[dict[str, Any] | None], ToolOutput]
 """Runs the tool's call: with the state machine's input (None), or with another."""
@@ -62,8 +57,6 @@ Search = Callable[[dict[str, Any] | None], ToolOutput]
 MAX_MESSAGE_CHARS = 4_000
 """More than any message the API takes; what is longer is read this far."""
 MAX_SHOWN_IDS = MAX_PRODUCT_IDS
-ANY_WORD = "*"
-_WORD = re.compile(r"[^\W_]+")
 
 
 class Reason(StrEnum):
@@ -91,99 +84,6 @@ class FirstAsk(BaseModel):
         dict[str, Any] | None,
         Field(description="The session's last catalog search of words (a saved turn's searched)"),
     ] = None
-
-
-# -- the word lists --------------------------------------------------------------------------
-
-
-def _bare(text: str) -> str:
-    """Lower case, without accents: "Envío" and "envio" are one word."""
-    decomposed = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", text).casefold())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
-
-
-def _tokens(text: str) -> tuple[str, ...]:
-    return tuple(_WORD.findall(_bare(text.replace("\u2019", "'"))))
-
-
-@dataclass(frozen=True)
-class Phrases:
-    """Phrases of one or more words, each word compared as ``norm`` makes it; a word
-    :data:`ANY_WORD` stands for any one word ("the * one")."""
-
-    exact: frozenset[tuple[str, ...]]
-    open: tuple[tuple[str, ...], ...]
-    """The phrases with :data:`ANY_WORD` in them."""
-    longest: int
-    norm: Callable[[str], str]
-
-    @classmethod
-    def of(cls, phrases: Iterable[str], norm: Callable[[str], str]) -> Phrases:
-        keys = {
-            tuple(
-                word if word == ANY_WORD else norm(word)
-                for part in phrase.split()
-                for word in ((ANY_WORD,) if part == ANY_WORD else _tokens(part))
-            )
-            for phrase in phrases
-        }
-        return cls(
-            exact=frozenset(key for key in keys if ANY_WORD not in key),
-            open=tuple(sorted(key for key in keys if ANY_WORD in key)),
-            longest=max((len(key) for key in keys), default=0),
-            norm=norm,
-        )
-
-    def found_in(self, text: str) -> bool:
-        return next(self._found(text), None) is not None
-
-    def found(self, text: str) -> set[tuple[str, ...]]:
-        """The phrases ``text`` holds, each as its key."""
-        return set(self._found(text))
-
-    def _found(self, text: str) -> Iterator[tuple[str, ...]]:
-        words = [self.norm(word) for word in _tokens(text)]
-        for start in range(len(words)):
-            for size in range(1, min(self.longest, len(words) - start) + 1):
-                window = tuple(words[start : start + size])
-                if window in self.exact:
-                    yield window
-                yield from (key for key in self.open if _fits(key, window))
-
-
-def _fits(key: tuple[str, ...], window: tuple[str, ...]) -> bool:
-    return len(key) == len(window) and all(
-        want in (ANY_WORD, word) for want, word in zip(key, window, strict=True)
-    )
-
-
-@dataclass(frozen=True)
-class WordLists:
-    store: Phrases
-    pointers: Phrases
-    kind: frozenset[tuple[str, ...]]
-    conversation: frozenset[str]
-
-
-def _languages(block: dict[str, Any]) -> list[str]:
-    return [phrase for language, words in block.items() if language != "about" for phrase in words]
-
-
-@functools.cache
-def word_lists() -> WordLists:
-    """``shared/data/first_words.json``, read once (a warm Lambda keeps it)."""
-    text = (resources.files("shared") / "data" / "first_words.json").read_text(encoding="utf-8")
-    data = json.loads(text)
-    return WordLists(
-        store=Phrases.of(_languages(data["store"]), stem),
-        pointers=Phrases.of(_languages(data["pointers"]), str),
-        kind=Phrases.of(_languages(data["kind"]), str).exact,
-        conversation=frozenset(_folded(word) for word in _languages(data["conversation"])),
-    )
-
-
-def _folded(word: str) -> str:
-    return _bare(fold(word))
 
 
 # -- the decision ----------------------------------------------------------------------------
@@ -218,14 +118,14 @@ def _phrase_groups(words: Words) -> list[tuple[str, ...]]:
 def _own_words(words: Words) -> list[str]:
     """The words the search would look for as written, less those of conversation."""
     conversation = word_lists().conversation
-    return [word for word in words.plain if _folded(word) not in conversation]
+    return [word for word in words.plain if folded(word) not in conversation]
 
 
 def _names_shown(message: str, shown: list[str]) -> bool:
     """Whether the message names a product the last turn showed, by its id."""
-    said = _bare(message)
+    said = bare(message)
     return any(
-        re.search(rf"(?<![\w-]){re.escape(_bare(pid))}(?![\w-])", said) for pid in shown if pid
+        re.search(rf"(?<![\w-]){re.escape(bare(pid))}(?![\w-])", said) for pid in shown if pid
     )
 
 
@@ -233,7 +133,7 @@ def before_search(ask: FirstAsk) -> Reason | None:
     """Why the words alone say not to search first; None: search."""
     message = ask.message[:MAX_MESSAGE_CHARS]
     lists = word_lists()
-    if lists.store.found_in(message):
+    if asks_about_store(message):
         return Reason.STORE_QUESTION
     if ask.shown and (lists.pointers.found_in(message) or _names_shown(message, ask.shown)):
         return Reason.FOLLOW_UP
@@ -289,8 +189,8 @@ class Narrowed:
         demand = output.trace.demand
         if demand is None or any(dropped != "keywords" for dropped in demand.relaxed):
             return False
-        said = [_bare(product.model_dump_json()) for product in output.ledger.products]
-        wanted = [re.compile(rf"(?<!\w){re.escape(_bare(word))}") for word in self.added]
+        said = [bare(product.model_dump_json()) for product in output.ledger.products]
+        wanted = [re.compile(rf"(?<!\w){re.escape(bare(word))}") for word in self.added]
         return all(word.search(text) for text in said for word in wanted)
 
 
