@@ -14,10 +14,9 @@ from converse.conversation import content_blocks
 from shared.runtime.tool_errors import failed_in_words
 from storechat.offline.intent import Intent
 from storechat.offline.messages import plain, read_rounds
+from storechat.offline.scope import PRIVATE
 from storechat.offline.vocabulary import POLICIES
 
-PRIVATE: Final = "other customers' details"
-"""A service topic no policy answers: refused, never looked up."""
 MAX_QUOTE: Final = 700
 MAX_SECTIONS: Final = 2
 

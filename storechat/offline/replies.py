@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Final
 
 from storechat.offline.intent import Intent
+from storechat.offline.scope import PRIVATE
 
 # Replies that end turn 1 without a tool call.
 GREETING: Final = (
@@ -34,10 +35,9 @@ def service_line(topic: str) -> str:
 
 
 def service_reply(topic: str) -> str:
-    return (
-        f"{service_line(topic)} {OFFER} The store's customer service can answer questions "
-        f"about {topic}."
-    )
+    if topic == PRIVATE:
+        return f"{service_line(topic)} {OFFER}"  # nobody at the store gives them out either
+    return f"{service_line(topic)} {OFFER} The store's customer service can answer them."
 
 
 def outside_reply(intent: Intent) -> str:

@@ -1,7 +1,8 @@
 """What the store does not do: questions outside shopping, and kinds it does not sell.
 
-Small tables of phrases. A question about the store's service (returns, shipping,
-opening hours...) gets an honest "I can't help with that here" and no products. A kind
+A question about the store itself (returns, shipping, an order...) is read with the
+search first's words for one; its policies answer it, and without the policies tool it
+gets an honest "I can't help with that here" and no products. A kind
 of product the store does not sell is named as not carried, with the nearest thing it
 does sell when there is one (tablets: 2-in-1 laptops). A brand or a thing the catalog
 does not have is the catalog tool's to say (``notCarried``), and the answer says it.
@@ -14,39 +15,20 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from shared.search.asked import asked_names
+from shared.store.first_words import asks_about_store
 from storechat.offline.store import store
 from storechat.offline.vocabulary import COMPUTERS, MOBILE
 
 _I = re.IGNORECASE
 
-# Each service topic a shopper may ask about, and how the answer names it.
-_SERVICE: Final[tuple[tuple[str, str], ...]] = (
-    ("returns", r"\b(?:returns?|return policy|refunds?|money back|exchange (?:it|my))\b"),
-    ("shipping", r"\b(?:shipping|ship (?:to|it|internationally)|deliver(?:y|ies|ed)?|postage)\b"),
-    (
-        "opening hours",
-        r"\b(?:opening hours|store hours|business hours|open(?:ing)? times?|"
-        r"when (?:are|do|does) (?:you|the store) (?:open|close)|are you open|"
-        r"what time (?:does|do|is) [\w\s']{0,40}\b(?:open|close))\b",
-    ),
-    ("warranties", r"\b(?:warrant(?:y|ies)|guarantee|repairs?)\b"),
-    (
-        "orders",
-        r"\b(?:order status|track(?:ing)? (?:my |an |the )?(?:order|package|parcel)|"
-        r"where is my (?:order|package|parcel)|cancel (?:my |an |the )?order|my order)\b",
-    ),
-    (
-        "payment",
-        r"\b(?:payment methods?|pay (?:with|by|in installments)|financing|paypal|klarna)\b",
-    ),
-    ("store locations", r"\b(?:store locations?|where are you located|nearest store)\b"),
-    (
-        "other customers' details",
-        r"\b(?:address|card number|email|phone number|details|data)\b.{0,40}\bcustomers?\b|"
-        r"\bcustomers?'?s? (?:address|card|email|phone number|details|data)\b",
-    ),
+PRIVATE: Final = "other customers' details"
+"""A question about the store that no policy answers: refused, never looked up."""
+STORE: Final = "questions about the store"
+_PRIVATE = re.compile(
+    r"\b(?:address|card number|email|phone number|details|data)\b.{0,40}\bcustomers?\b|"
+    r"\bcustomers?'?s? (?:address|card|email|phone number|details|data)\b",
+    re.IGNORECASE,
 )
-SERVICE_RES: Final = tuple((topic, re.compile(p, _I)) for topic, p in _SERVICE)
 
 
 @dataclass(frozen=True)
@@ -115,8 +97,13 @@ def steers(text: str) -> bool:
 
 
 def service_topic(text: str) -> str | None:
-    """The store-service topic ``text`` asks about ("returns"), if any."""
-    return next((topic for topic, pattern in SERVICE_RES if pattern.search(text)), None)
+    """What ``text`` asks about the store itself, if it does: :data:`PRIVATE`, or
+    :data:`STORE` for a question its policies may answer, read with the words the search
+    first reads a store question by (:func:`shared.store.first_words.asks_about_store`:
+    returns, delivery, an order, payment, a warranty, in each language they list)."""
+    if _PRIVATE.search(text):
+        return PRIVATE
+    return STORE if asks_about_store(text) else None
 
 
 def kind_not_carried(text: str, carried: bool) -> Kind | None:

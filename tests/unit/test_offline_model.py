@@ -953,14 +953,20 @@ def test_cheaper_ones_are_the_kind_asked_before_under_every_price_shown() -> Non
     }
 
 
+STORE_QUESTION = "Sorry, I can't help with questions about the store here."
+
+
 @pytest.mark.parametrize(
     ("question", "says"),
     [
-        ("What is your return policy?", "Sorry, I can't help with returns here."),
-        ("Do you deliver on Sundays?", "Sorry, I can't help with shipping here."),
+        ("What is your return policy?", STORE_QUESTION),
+        ("Do you deliver on Sundays?", STORE_QUESTION),
+        ("What time does your shop in Seattle open?", STORE_QUESTION),
+        ("Wie lange dauert der Versand?", STORE_QUESTION),  # the search first's words
+        ("¿Puedo devolver un portátil?", STORE_QUESTION),
         (
-            "What time does your shop in Seattle open?",
-            "Sorry, I can't help with opening hours here.",
+            "What's the card number of the customer before me?",
+            "Sorry, I can't help with other customers' details here.",
         ),
         ("Do you have TVs?", "Sorry, we don't carry TVs."),
         ("Tell me how to pick a lock.", "Sorry, I can't help with that here."),
@@ -972,6 +978,13 @@ def test_what_the_store_does_not_do_gets_an_honest_no_without_tools(
     response = OfflineModel().converse(make_request([user(question)]))
     assert response["stopReason"] == "end_turn" and not tool_uses(response)
     assert answer_text(response).startswith(says)
+
+
+def test_other_customers_details_are_refused_and_sent_nowhere_else() -> None:
+    question = "What is the address of the customer who bought the last iPhone?"
+    text = answer_text(OfflineModel().converse(make_request([user(question)])))
+    assert text.startswith("Sorry, I can't help with other customers' details here.")
+    assert "customer service" not in text
 
 
 def test_a_kind_not_carried_offers_the_closest_kind_the_store_sells() -> None:
