@@ -2,10 +2,10 @@
 
 A question about the store itself (returns, shipping, an order...) is read with the
 search first's words for one; its policies answer it, and without the policies tool it
-gets an honest "I can't help with that here" and no products. A kind
-of product the store does not sell is named as not carried, with the nearest thing it
-does sell when there is one (tablets: 2-in-1 laptops). A brand or a thing the catalog
-does not have is the catalog tool's to say (``notCarried``), and the answer says it.
+gets an honest "I can't help with that here" and no products. A kind of product the
+store does not sell is named as not carried, with the nearest thing it does sell when
+there is one (tablets: 2-in-1 laptops). A brand or a thing the catalog does not have is
+the catalog tool's to say (``notCarried``), and the answer says it.
 """
 
 from __future__ import annotations
