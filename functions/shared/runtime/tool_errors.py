@@ -57,4 +57,4 @@ _FAILED_IN_WORDS: dict[str, str] = {
 def failed_in_words(kind: str) -> str:
     """What happened to a service (a tool's error ``kind``), for a shopper: "could not be
     reached", never the system's own message (``[Errno 111] Connection refused``)."""
-    return _FAILED_IN_WORDS.get(kind.strip().lower(), "did not work")
+    return _FAILED_IN_WORDS.get(kind, "did not work")
