@@ -62,8 +62,9 @@ DESCRIPTION = (
     "product has none; a value every product shares is given once, in 'same'), nextOffset "
     "to page on, how the keywords were read, and misspellings it corrected ('corrected'). "
     "With no match it drops the keywords, then the limits (the nearest to them first), and "
-    "says so in 'relaxed'; words no product has are in 'notInCatalog', and a brand or thing "
-    "the shopper asked for by name that the store does not sell in 'notCarried'. A first "
+    "says so in 'relaxed'; words no product has are in 'notInCatalog'. Products the keywords "
+    "name come first ('understood': 'named'); a brand, model or thing asked for by name that "
+    "the store does not sell is in 'notCarried', its line's nearest models first. A first "
     "product out of stock comes with the nearest in stock "
     "('inStockInstead')."
 )

@@ -368,16 +368,19 @@ def test_a_product_found_first_and_sold_out_comes_with_the_nearest_in_stock(
 @pytest.mark.parametrize(
     "words", ["Is the Razer Blade 16 (2024) in stock?", "do you still have the razer blade 16"]
 )
-def test_a_product_named_in_the_words_but_ranked_after_one_in_stock_comes_with_the_nearest(
+def test_a_product_named_in_the_words_comes_first_sold_out_with_the_nearest(
     index: SearchIndex, words: str
 ) -> None:
-    # Given the shopper's words naming the Blade 16, sold out, which the search ranks
-    # after the Blade 14, in stock (a sort keeps what can be bought first)
+    # Given the shopper's words naming the Blade 16, sold out, where the Blade 14 is in
+    # stock and has most of the same words
+    assert BY_ID["CMP-037"]["stock"] == 0 and BY_ID["CMP-036"]["stock"] > 0
     out = ask(index, {"keywords": words})
-    shown = shown_ids(out)
-    assert BY_ID["CMP-037"]["stock"] == 0 and "CMP-037" in shown[1:]
 
-    # Then the result offers what is in stock instead of the one named, not of the first
+    # Then the one named comes first, not the one in stock
+    assert shown_ids(out)[0] == "CMP-037"
+    assert told(out)["understood"]["named"]
+
+    # And the result offers what is in stock instead of it
     seen = told(out)
     assert seen["inStockInstead"]["for"] == "CMP-037"
     sharing, offered = instead_of(out)

@@ -36,6 +36,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from shared.catalog.categories import Category
 from shared.catalog.derive import fold
 from shared.search.asked import asked_names
 from shared.search.build import SnapshotMeta, read_meta
@@ -45,17 +46,21 @@ from shared.search.errors import SnapshotUnreadable
 from shared.search.ids import resolve as resolve_ids
 from shared.search.intents import BOOST_COLUMNS, BOOST_ORDER, BOOSTS
 from shared.search.listing import Listing
+from shared.search.named import named_in
 from shared.search.plan import LEVELS, Plan, explicit_fields, levels_for, make_plan
 from shared.search.query import SECOND_SORT, SORTS, Hit, SearchQuery, SearchResult
-from shared.search.series import closest_first
+from shared.search.schema import filter_token
+from shared.search.series import closest_first, name_words
 from shared.search.sorting import HIT_COLUMNS, Order, Sorter, hit, order_by, where
-from shared.search.words import Words, parse, respell
+from shared.search.words import Words, fts_string, name_clause, parse, respell
 
 COLUMN_WEIGHTS = "10.0, 6.0, 1.0, 2.0, 1.0, 0.0"  # name, brand, description, specs, tags, filters
 COUNT_CAP = 1000
 RANK_WINDOW = 1000
 EXAMINE = 5_000
 _FTS_JOIN = "fts CROSS JOIN products AS p ON p.id = fts.rowid"
+NEAREST_NAMED = 2
+"""How many of the nearest models of its series stand first for a name the store lacks."""
 
 
 class SearchIndex:
@@ -183,6 +188,7 @@ class _Search:
         result = self._relaxed(query, words)
         if not result.count and query.productName:
             result = self._named_loosely(query, explicit) or result
+        result, lacked = self._named_first(query, result)
         unmet = [word for word in unknown if word not in corrected]
         brand = (query.brandId or "").strip()
         if brand and not any(brand.casefold() in known for known in self.index.brands):
@@ -190,6 +196,7 @@ class _Search:
         asked = asked_names(query.keywords) if unmet and query.keywords else []
         folded_unmet = {fold(word) for word in unmet}
         absent = [name for name in asked if fold(name) in folded_unmet]
+        absent += [name for name in lacked if fold(name) not in map(fold, absent)]
         return replace(result, corrected=corrected, unknown=unmet, not_carried=absent)
 
     def corrections(self, query: SearchQuery, words: Words) -> dict[str, str]:
@@ -207,6 +214,60 @@ class _Search:
             return None
         closest = closest_first(query.productName or "", result.products)
         return replace(result, products=closest, relaxed=["productName", *result.relaxed])
+
+    def _named_first(
+        self, query: SearchQuery, result: SearchResult
+    ) -> tuple[SearchResult, list[str]]:
+        """The products the keywords name first (:mod:`shared.search.named`: "is the iPhone
+        15 in stock?"), each of them the product with every word of its name and the fewest
+        besides, and for one the store lacks ("the iPhone 14") the nearest model of its
+        series; then the rest of ``result``, which, when it had to drop the keywords, is
+        left out. Also the names the store lacks. The names found are ``understood``'s
+        ``named``."""
+        if not query.keywords or query.productName or query.productIds:
+            return result, []
+        named = named_in(query.keywords, self._has_name)
+        if not named:
+            return result, []
+        first: list[Hit] = []
+        for each in named:
+            # The tool's own fields stand ("in stock only"); the words' limits do not: the
+            # product named is what was asked about.
+            by_name = replace(query, keywords=None, productName=each.said, sortBy=None)
+            if each.carried:
+                exact = self._relaxed(by_name, Words())
+                found = [] if exact.relaxed else exact.products
+                fewest = min((_extra_words(each.said, hit.name) for hit in found), default=0)
+                first += [hit for hit in found if _extra_words(each.said, hit.name) == fewest]
+            elif each.line and (loose := self._named_loosely(by_name, {})):
+                first += loose.products[:NEAREST_NAMED]
+        lacked = [each.said for each in named if not each.carried]
+        understood = {**result.understood, "named": [each.said for each in named]}
+        first = list({hit.productId: hit for hit in first}.values())
+        if not first:  # none of them passes the tool's own filters
+            return replace(result, understood=understood), lacked
+        seen = {hit.productId for hit in first}
+        dropped = "keywords" in result.relaxed
+        rest = [] if dropped else [hit for hit in result.products if hit.productId not in seen]
+        combined = replace(
+            result,
+            products=(first + rest)[: query.limit],
+            count=len(first) if dropped else max(result.count, len(first)),
+            relaxed=[] if dropped else result.relaxed,
+            nearest={} if dropped else result.nearest,
+            understood=understood,
+        )
+        return combined, lacked
+
+    def _has_name(self, phrase: str, *, books: bool = True) -> bool:
+        """Whether a product's name (not a book's, unless ``books``) has every word of
+        ``phrase``."""
+        clause = name_clause(phrase)
+        if clause is None:
+            return False
+        if not books:
+            clause += f" NOT {{filters}} : {fts_string(filter_token('cat', Category.BOOKS))}"
+        return self._matches(clause)
 
     def _reading(self, query: SearchQuery, words: Words) -> tuple[list[str], dict[str, str]]:
         """The plain words that are none of the index's, and what those it can read as
@@ -413,3 +474,9 @@ def _names_nothing(plan: Plan, bare: list[str]) -> bool:
 
 def _without(understood: dict[str, Any], key: str) -> dict[str, Any]:
     return {k: v for k, v in understood.items() if k != key}
+
+
+def _extra_words(asked: str, name: str) -> int:
+    """How many more words ``name`` has than the name ``asked`` for: "Apple iPhone 15" is
+    the iPhone 15 before "Apple iPhone 15 Pro" is."""
+    return len(set(name_words(name)) - set(name_words(asked)))

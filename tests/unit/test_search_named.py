@@ -1,0 +1,194 @@
+"""The products a shopper names in their words, for every model: the one named comes
+first, a model of a line the store carries that it lacks is said as not carried with the
+nearest of its series first, and amounts, kinds and systems name no product."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from shared.products.catalog_data import load_catalog
+from shared.search import SearchIndex, SearchQuery, SearchResult, build_index
+from shared.search.named import Named, named_in
+
+CATALOG = load_catalog()
+NAMES = {p["productId"]: p["name"] for p in CATALOG}
+
+
+def _open(products: list[dict[str, Any]], path: Path) -> SearchIndex:
+    build_index(products, path)
+    return SearchIndex.open(path)
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SearchIndex]:
+    opened = _open(CATALOG, tmp_path_factory.mktemp("named") / "catalog.sqlite")
+    yield opened
+    opened.close()
+
+
+def search(index: SearchIndex, keywords: str, **fields: Any) -> SearchResult:
+    return index.search(SearchQuery(keywords=keywords, limit=5, **fields))
+
+
+def first_names(result: SearchResult, n: int) -> list[str]:
+    return [hit.name for hit in result.products[:n]]
+
+
+@pytest.mark.parametrize(
+    ("words", "first"),
+    [
+        # The S24 has fewer words than the phone search ranks first for these words.
+        ("compare the iPhone 15 and the Galaxy S24", ["Apple iPhone 15", "Samsung Galaxy S24"]),
+        ("Samsung Galaxy S24 Ultra vs iPhone 16 Pro Max",
+         ["Samsung Galaxy S24 Ultra", "Apple iPhone 16 Pro Max"]),
+        ("is the OnePlus 12 any good?", ["OnePlus 12"]),
+        ("Dell XPS 13 or MacBook Air 13", ["Dell XPS 13 9340", "Apple MacBook Air 13 (M3)"]),
+        ("do you still have the razer blade 16", ["Razer Blade 16 (2024)"]),
+        ("Do you have the ROG Phone 8 Pro?", ["ASUS ROG Phone 8 Pro"]),
+    ],
+)  # fmt: skip
+def test_the_products_named_come_first_in_the_order_named(
+    index: SearchIndex, words: str, first: list[str]
+) -> None:
+    # When a shopper's words name products
+    result = search(index, words)
+
+    # Then those products come first, each the one with the fewest words besides its name
+    assert first_names(result, len(first)) == first
+    assert len(result.understood["named"]) == len(first)
+    assert result.not_carried == []
+
+
+@pytest.mark.parametrize(
+    ("words", "lacked", "nearest"),
+    [
+        ("Do you have the iPhone 14?", "iPhone 14", "Apple iPhone 15"),
+        ("Do you have the Pixel 7?", "Pixel 7", "Google Pixel 8a"),
+        ("a Galaxy S23 under $700", "Galaxy S23", "Samsung Galaxy S24"),
+        # The line's words before it are its own; the id cited is no name.
+        (
+            "Tell me about the Apple MacBook Ultra 20 [CMP-999]",
+            "Apple MacBook Ultra 20",
+            "Apple MacBook Air 15 (M3)",
+        ),
+    ],
+)
+def test_a_model_of_a_line_the_store_lacks_is_not_carried_with_its_nearest_first(
+    index: SearchIndex, words: str, lacked: str, nearest: str
+) -> None:
+    # When the words name a model no product is, of a line the store carries
+    result = search(index, words)
+
+    # Then the result says it is not carried, and gives the nearest model of its series first
+    assert result.not_carried == [lacked]
+    assert first_names(result, 1) == [nearest]
+
+
+def test_a_model_of_a_name_the_catalog_has_no_word_of_is_not_carried_and_nothing_is_near(
+    index: SearchIndex,
+) -> None:
+    result = search(index, "Do you have the Nokia 3310?")
+    assert result.not_carried == ["Nokia 3310"]
+    assert not any("nokia" in hit.name.casefold() for hit in result.products)
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "a laptop with 16GB RAM under $800",
+        "Windows 11 laptop for school",
+        "a 15-inch laptop",
+        "a phone with a 5000 mAh battery",
+        "Laptop 1000 Euro leicht",
+        "Gewicht 1,2 kg, Akku 10 Stunden",
+        "something for my 2 kids under 300",
+    ],
+)
+def test_amounts_kinds_and_systems_name_no_product(index: SearchIndex, words: str) -> None:
+    result = search(index, words)
+    assert "named" not in result.understood
+    assert result.not_carried == []
+
+
+def test_a_sold_out_product_named_with_in_stock_only_is_neither_first_nor_not_carried(
+    index: SearchIndex,
+) -> None:
+    # Given the Razer Blade 16, sold out
+    blade = next(p for p in CATALOG if p["name"] == "Razer Blade 16 (2024)")
+    assert blade["stock"] == 0
+
+    # When a search in stock only names it
+    result = search(index, "the Razer Blade 16", inStockOnly=True)
+
+    # Then the tool's own filter stands, and the store still carries it
+    assert blade["productId"] not in result.product_ids
+    assert result.not_carried == []
+
+
+def test_a_store_of_its_own_names_its_own_models(tmp_path: Path) -> None:
+    # Given a store's own catalog, with its own line and all-digit SKUs
+    def product(pid: str, name: str, stock: int = 5) -> dict[str, Any]:
+        return {
+            "productId": pid, "name": name, "brand": "Acme", "category": "MOBILE",
+            "price": 300.0, "stock": stock, "description": "A phone.", "specs": {},
+        }  # fmt: skip
+
+    index = _open(
+        [product("100200", "Acme Rocket 5"), product("100201", "Acme Rocket 7"),
+         product("100202", "Acme Rocket 7 Max"), product("100203", "Acme Comet 2")],
+        tmp_path / "own.sqlite",
+    )  # fmt: skip
+    try:
+        # When a shopper asks for a model it has, and one it lacks
+        has = search(index, "is the rocket 7 in stock")
+        lacks = search(index, "Do you have the Rocket 6?")
+    finally:
+        index.close()
+
+    # Then the one it has comes first, and the one it lacks is not carried, nearest first
+    assert first_names(has, 1) == ["Acme Rocket 7"] and has.not_carried == []
+    assert lacks.not_carried == ["Rocket 6"]
+    assert first_names(lacks, 2) in (
+        ["Acme Rocket 5", "Acme Rocket 7"],
+        ["Acme Rocket 7", "Acme Rocket 5"],
+    )
+
+
+def test_a_word_of_the_books_names_with_a_number_is_searched_not_said_not_carried(
+    tmp_path: Path,
+) -> None:
+    # Given a store whose only Python book is not "Python 3"
+    book = {
+        "productId": "B1", "name": "Python Crash Course", "brand": "No Starch",
+        "category": "BOOKS", "price": 30.0, "stock": 3, "description": "Learn Python.",
+        "specs": {"author": "Eric Matthes"},
+    }  # fmt: skip
+    index = _open([book], tmp_path / "books.sqlite")
+    try:
+        result = search(index, "a Python 3 book")
+    finally:
+        index.close()
+
+    # Then the book is found by its words, and nothing is said not carried
+    assert result.not_carried == [] and result.product_ids == ["B1"]
+
+
+def test_the_reading_alone_takes_only_what_the_catalog_has_a_name_for() -> None:
+    # Given a catalog whose names have "Rocket 7" and the line "Rocket", and nothing else
+    names = {"rocket 7", "rocket"}
+
+    def has_name(phrase: str, *, books: bool = True) -> bool:
+        return phrase.casefold() in names
+
+    # Then a model it has is carried, one of its line it lacks is not, and a capitalised
+    # word it has no name for before a model token is a name it lacks
+    assert named_in("the Rocket 7 or the Rocket 9", has_name) == [
+        Named("Rocket 7", carried=True),
+        Named("Rocket 9", carried=False),
+    ]
+    assert named_in("a Nokia 3310", has_name) == [Named("Nokia 3310", carried=False, line=False)]
+    assert named_in("under 700 dollars, 16 GB, the 2 of us", has_name) == []
