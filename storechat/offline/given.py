@@ -77,6 +77,10 @@ def own_turn(
     loop may have shrunk it to a brief."""
     own = rounds[1:]
     lookups = [c for c in plan if c.name == LOOKUP]
+    # Products compared by name: the search named them all, or the model asks.
+    named = len(lookups) > 1 and len(plan) == len(lookups) and not own
+    if named and all(serves(ask, each, given) for each in lookups):
+        return Turn([[_as_planned(given, each) for each in lookups]], [])
     lookup = lookups[0] if len(lookups) == 1 else None
     if lookup is None:
         return Turn(own, plan)
@@ -128,11 +132,22 @@ def serves(ask: Ask, lookup: Call, given: ToolOutcome) -> bool:
         return True
     if lookup.purpose != "named" or data.get("relaxed"):
         return False
+    models = ask.intent.products
+    if lookup.index >= len(models):
+        return False
+    if _lacked(lookup, data):
+        return True  # the search says the store lacks it, and gives its nearest first
     raw = [r for r in data.get("products") or [] if isinstance(r, dict)]
     named = str((data.get("understood") or {}).get("category") or "")
     products = [p for i, r in enumerate(raw) if (p := Listed.parse(r, i, named)) is not None]
-    models = ask.intent.products
-    return lookup.index < len(models) and bool(matches(models[lookup.index], products))
+    return bool(matches(models[lookup.index], products))
+
+
+def _lacked(lookup: Call, data: dict[str, Any]) -> bool:
+    """Whether the search says the store does not carry the product ``lookup`` names."""
+    name = lookup.input.get("productName")
+    lacked = data.get("notCarried") or []
+    return isinstance(name, str) and any(isinstance(n, str) and _named(n, name) for n in lacked)
 
 
 def _same_fetch(given: dict[str, Any], planned: dict[str, Any]) -> bool:
@@ -157,6 +172,10 @@ def _as_planned(given: ToolOutcome, lookup: Call) -> ToolOutcome:
     data = dict(given.data)
     name = lookup.input.get("productName")
     if lookup.purpose == "named" and isinstance(name, str):
+        named = (data.get("understood") or {}).get("named") or []
+        # Each product named is said carried or not by its own lookup's answer.
+        data["notCarried"] = [n for n in data.get("notCarried") or [] if n not in named]
+    if lookup.purpose == "named" and isinstance(name, str) and not _lacked(lookup, given.data):
         found = [r for r in data.get("products") or [] if isinstance(r, dict)]
         data["products"] = [r for r in found if _named(name, str(r.get("name", "")))]
         if "inStockInstead" not in data:

@@ -224,6 +224,39 @@ def test_a_named_product_the_search_found_is_confirmed_in_one_call(index: Search
     )
 
 
+def test_products_compared_by_name_that_the_search_named_are_compared_in_one_call(
+    index: SearchIndex,
+) -> None:
+    # Given the search of two products named, which gives both first
+    messages = searched_first(index, "compare the iPhone 15 and the Galaxy S24")
+    assert given_ids(messages)[:2] == ["MOB-005", "MOB-007"]
+
+    # When the model gets the first request
+    reply = OfflineModel().converse(make_request(messages))
+
+    # Then it compares them at once, with no lookup of its own
+    assert reply["stopReason"] == "end_turn"
+    text = answer_text(reply)
+    assert text.startswith("Here is how they compare:")
+    assert set(cited(text)) == {"MOB-005", "MOB-007"}
+
+
+def test_a_product_the_search_says_is_not_carried_is_answered_in_one_call(
+    index: SearchIndex,
+) -> None:
+    # Given the search of a model the store lacks, which says so and gives its nearest first
+    messages = searched_first(index, "Do you have the iPhone 14?")
+
+    reply = OfflineModel().converse(make_request(messages))
+
+    # Then the model says it is not carried, once, and offers those nearest
+    assert reply["stopReason"] == "end_turn"
+    text = answer_text(reply)
+    assert text.startswith("Sorry, we don't carry the Apple iPhone 14.\nThe closest we have:")
+    assert text.count("don't carry") == 1
+    assert cited(text) == given_ids(messages)[:2] == ["MOB-005", "MOB-001"]
+
+
 # ----------------------------------------------------------------- its own search instead
 
 
