@@ -26,7 +26,9 @@ call. It is not handed over (:class:`Reason`), and the model goes first as it al
   them: handed over with the reason ``narrowed``;
 * ``no_catalog_words``: nothing in it names anything the catalog holds: a greeting, thanks,
   "who are you";
-* ``nothing_found``: the search found nothing for the words (not even by dropping them);
+* ``nothing_found``: the search found nothing for the words (not even by dropping them),
+  and names nothing asked for that the store does not sell ("the Nokia 3310", "Huawei"),
+  which the model can say at once;
 * ``search_failed``: the search itself failed (the catalog unavailable, being indexed).
 
 The first three are decided before searching, from the words alone: the catalog search's
@@ -259,6 +261,13 @@ def _only_narrows(words: Words) -> bool:
     return not (words.category or words.forms or _phrase_groups(words) or _own_words(words))
 
 
+def _not_carried(output: ToolOutput) -> bool:
+    """Whether the result names something asked for that the store does not sell: an
+    answer in itself ("we don't carry the Nokia 3310"), found or not."""
+    told = (output.tool_result.get("content") or [{}])[0].get("json") or {}
+    return bool(told.get("notCarried"))
+
+
 def after_search(ask: FirstAsk, output: ToolOutput, *, by_id: bool = False) -> Reason | None:
     """Why what the search found is not handed over; None: hand it over. ``by_id``: the
     call fetched products by id (a search of words says what it found in ``demand``)."""
@@ -269,7 +278,7 @@ def after_search(ask: FirstAsk, output: ToolOutput, *, by_id: bool = False) -> R
     demand = output.trace.demand
     if demand is None:
         return Reason.SEARCH_FAILED
-    if demand.found == 0 or not output.ledger.products:
+    if (demand.found == 0 or not output.ledger.products) and not _not_carried(output):
         return Reason.NOTHING_FOUND
     if "keywords" in demand.relaxed and not _means_something(parse(ask.message)):
         # Only the shopper's own words were searched, and none of them matched: what is

@@ -219,7 +219,21 @@ def test_a_budget_nothing_meets_hands_over_the_nearest_of_the_kind_asked(
     assert [p.price for p in products] == sorted(laptops)[: len(products)]
 
 
-@pytest.mark.parametrize("message", ["Do you sell kayaks?", "qwxzy vbnmk"])
+@pytest.mark.parametrize(
+    ("message", "lacked"),
+    [("Do you sell kayaks?", ["kayaks"]), ("Do you have the Nokia 3310?", ["Nokia 3310"])],
+)
+def test_a_search_that_found_nothing_but_what_the_store_lacks_is_handed_over(
+    index: SearchIndex, message: str, lacked: list[str]
+) -> None:
+    # The model can say at once that the store does not sell it: one call, not two
+    (answer, handed), _ = searching(index, message)  # type: ignore[misc]
+    assert (answer.searchFirst, answer.reason) == (True, "searched")
+    assert handed.tool_result["content"][0]["json"]["notCarried"] == lacked
+    assert not handed.ledger.products
+
+
+@pytest.mark.parametrize("message", ["qwxzy vbnmk", "Do you have anything blorptastic?"])
 def test_a_search_that_found_nothing_for_the_words_is_not_handed_over(
     index: SearchIndex, message: str
 ) -> None:
