@@ -24,8 +24,9 @@ from typing import Any, Final
 
 from converse.conversation import content_blocks, text_of
 from shared.search.series import name_words
+from storechat.offline.intent import COMPARE, Intent
 from storechat.offline.messages import ToolOutcome, read_rounds
-from storechat.offline.names import matches
+from storechat.offline.names import ModelName, matches
 from storechat.offline.plan import Ask, Call
 from storechat.offline.product import Listed
 from storechat.offline.vocabulary import LOOKUP
@@ -130,13 +131,13 @@ def serves(ask: Ask, lookup: Call, given: ToolOutcome) -> bool:
         return False
     if given.tool_input == lookup.input or _same_fetch(given.tool_input, lookup.input):
         return True
-    if lookup.purpose != "named" or data.get("relaxed"):
-        return False
     models = ask.intent.products
-    if lookup.index >= len(models):
+    if lookup.purpose != "named" or lookup.index >= len(models):
         return False
     if _lacked(lookup, data):
         return True  # the search says the store lacks it, and gives its nearest first
+    if data.get("relaxed"):
+        return False
     raw = [r for r in data.get("products") or [] if isinstance(r, dict)]
     named = str((data.get("understood") or {}).get("category") or "")
     products = [p for i, r in enumerate(raw) if (p := Listed.parse(r, i, named)) is not None]
@@ -192,3 +193,43 @@ def _named(asked: str, name: str) -> bool:
     """Whether a catalog ``name`` has every word of the name ``asked`` for, as the
     catalog tool's ``productName`` requires."""
     return set(name_words(asked, brackets=True)) <= set(name_words(name, brackets=True))
+
+
+def with_named(intent: Intent, given: ToolOutcome | None) -> Intent:
+    """``intent`` with the products the given search found that the words name and this
+    model did not read itself ("the Framework Laptop 13", whose line is a kind's word), in
+    the order the shopper named them: the search knows the catalog's names. One the
+    store lacks is the search's to say (``notCarried``)."""
+    data = (given.data if given else None) or {}
+    said_as = data.get("understood")
+    understood: dict[str, Any] = said_as if isinstance(said_as, dict) else {}
+    named = [n for n in understood.get("named") or [] if isinstance(n, str)]
+    if not named or intent.carried:
+        return intent
+    rows = [r for r in data.get("products") or [] if isinstance(r, dict)]
+    models = list(intent.products)
+    for said in named:
+        read = [set(name_words(m.text)) for m in models]
+        words = set(name_words(said))
+        row = next((r for r in rows if _named(said, str(r.get("name", "")))), None)
+        if row is None or any(words <= have or have <= words for have in read):
+            continue
+        kind = str(row.get("category") or understood.get("category") or "")
+        models.append(ModelName(said, str(row.get("brand") or "") or None, kind))
+    if len(models) == len(intent.products):
+        return intent
+    text = intent.text.casefold()
+    models.sort(key=lambda m: text.find(m.text.casefold()) % (len(text) + 1))
+    asks = intent.asks
+    for model in models:
+        # Looked up by its name, it is no kind of product to search for besides.
+        asks = re.sub(re.escape(model.text), " ", asks, flags=re.IGNORECASE)
+    return replace(
+        intent,
+        products=tuple(models[:3]),
+        categories=tuple(
+            dict.fromkeys([*intent.categories, *(m.category for m in models if m.category)])
+        ),
+        asks=" ".join(asks.split()),
+        compare=len(models) > 1 and bool(COMPARE.search(intent.text)),
+    )

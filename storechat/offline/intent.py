@@ -47,7 +47,7 @@ _FOLLOW_UP_CUE = said_as(
     "those|these|them|they|it|that one|which one|which of|ones?|what about|how about",
     "instead|else|another|other",
 )
-_COMPARE = said_as(
+COMPARE = said_as(
     r"compare|comparison|compared|versus|vs\.?|difference|differences|better|which|or"
 )
 _BOOK_FACT_CUE = said_as(
@@ -279,7 +279,7 @@ def parse_text(text: str) -> Intent:
         bounds=bounds,
         use=use,
         sort_by=sort_in(text),
-        compare=len(products) > 1 and bool(_COMPARE.search(text)),
+        compare=len(products) > 1 and bool(COMPARE.search(text)),
         reference=reference_in(text),
         service=service_topic(text),
         not_carried=kind_not_carried(text, carried),

@@ -69,9 +69,9 @@ from converse.conversation import content_blocks, offered_tools, previous_answer
 from converse.metering import DEFAULT_STAND_IN, UsageMeter
 from shared.runtime.errors import InvalidConverseRequest
 from storechat.offline.answer import compose_answer
-from storechat.offline.given import OWN_TOOL_USE, Turn, handed_over, own_turn
+from storechat.offline.given import OWN_TOOL_USE, Turn, handed_over, own_turn, with_named
 from storechat.offline.intent import Intent, conversation_intent, earlier_words, parse_text
-from storechat.offline.messages import as_searched, last_top_pick, read_rounds
+from storechat.offline.messages import ToolOutcome, as_searched, last_top_pick, read_rounds
 from storechat.offline.plan import Ask, Call, label, plan_first, preamble
 from storechat.offline.policies import asks_policies, policy_answer, policy_call
 from storechat.offline.refer import shown_in
@@ -91,12 +91,13 @@ from storechat.offline.vocabulary import LOOKUP
 OFFLINE_MODEL_ID: Final = "storechat.offline-v1"
 
 
-def read_ask(messages: list[dict[str, Any]], corrected: dict[str, str] | None = None) -> Ask:
+def read_ask(messages: list[dict[str, Any]], given: ToolOutcome | None = None) -> Ask:
     """The shopper's latest message, what it carries over, and what was shown before;
-    ``corrected``: the search's reading of words the shopper misspelt."""
+    ``given``: the search of the shopper's words, which read the words they misspelt and
+    the products they name."""
     said = user_texts(messages)
-    texts = [as_searched(text, corrected or {}) for text in said]
-    intent = conversation_intent(texts)
+    texts = [as_searched(text, given.corrected if given else {}) for text in said]
+    intent = with_named(conversation_intent(texts), given)
     if intent.wants_reviews and not intent.review_query:
         intent = replace(intent, review_query=last_top_pick(messages))
     current = parse_text(texts[-1]) if texts else Intent()
@@ -133,7 +134,7 @@ class OfflineModel:
         given = handed_over(messages)
         # A search before the first call read the shopper's slips ("samsng"); this model
         # reads them as it did. Its own searches come after its plan, which they never change.
-        ask = read_ask(messages, given.corrected if given else None)
+        ask = read_ask(messages, given)
         available = offered_tools(request)
         first = plan_first(ask, available)
         rounds = read_rounds(messages)

@@ -180,9 +180,9 @@ def compare_lines(a: Listed, b: Listed, sort_by: str | None) -> list[Line]:
     else:
         lines.append(Line("Here is how they compare:"))
     for p in (a, b):
-        price = f", {money(p.price)}" if p.price is not None else ""
         facts = product_facts(p, [f for f in first if f != "price"], limit=3)
-        lines.append(Line(f"- {p.name} [{p.product_id}]: {', '.join(facts)}{price}, {stock(p)}."))
+        said = [*facts, *([money(p.price)] if p.price is not None else []), stock(p)]
+        lines.append(Line(f"- {p.name} [{p.product_id}]: {', '.join(said)}."))
     if not decider:
         wins = []
         for feature in _GENERAL.get(a.category, _GENERAL[Category.COMPUTERS]):

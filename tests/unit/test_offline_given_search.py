@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,6 +23,7 @@ from shared.products.table import shown_products
 from shared.search import SearchIndex, build_index
 from storechat.offline import OfflineModel
 from storechat.offline.replies import GREETING
+from storechat.offline.store import Store
 from tests.support.searched import searched_as
 from tests.unit.test_lookup_inventory import Table
 from tests.unit.test_offline_model import (
@@ -51,21 +53,28 @@ def index(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SearchIndex]:
     opened.close()
 
 
-def lookup(index: SearchIndex, tool_input: dict[str, Any]) -> dict[str, Any]:
-    """The catalog tool's toolResult for one call, as JSON carries it to the model,
-    without its toolUseId."""
+def lookup(
+    index: SearchIndex, tool_input: dict[str, Any], catalog: list[dict[str, Any]] = CATALOG
+) -> dict[str, Any]:
+    """The catalog tool's toolResult for one call on ``catalog``'s index, as JSON carries
+    it to the model, without its toolUseId."""
     use = ToolUse(toolUseId="t", name="lookup_inventory", input=tool_input)
-    output = run(use, index=lambda: index, source=Table(CATALOG), max_results=4).dump()
+    output = run(use, index=lambda: index, source=Table(catalog), max_results=4).dump()
     result: dict[str, Any] = json.loads(json.dumps(output["toolResult"], default=str))
     del result["toolUseId"]
     return result
 
 
-def searched_first(index: SearchIndex, question: str, earlier: Messages | None = None) -> Messages:
+def searched_first(
+    index: SearchIndex,
+    question: str,
+    earlier: Messages | None = None,
+    catalog: list[dict[str, Any]] = CATALOG,
+) -> Messages:
     """The first request's messages: ``earlier`` turns, the shopper's words, the search of
     them and its result."""
     words = " ".join(question.split())
-    result = {"toolUseId": GIVEN_ID, **lookup(index, {"keywords": words})}
+    result = {"toolUseId": GIVEN_ID, **lookup(index, {"keywords": words}, catalog)}
     return [
         *(earlier or []),
         user(question),
@@ -255,6 +264,44 @@ def test_a_product_the_search_says_is_not_carried_is_answered_in_one_call(
     assert text.startswith("Sorry, we don't carry the Apple iPhone 14.\nThe closest we have:")
     assert text.count("don't carry") == 1
     assert cited(text) == given_ids(messages)[:2] == ["MOB-005", "MOB-001"]
+
+
+def test_products_named_as_only_the_search_reads_them_are_compared_in_one_call(
+    tmp_path: Path,
+) -> None:
+    # Given a store of its own whose line is a kind's word ("Framework Laptop 13"), which
+    # the model's own reading of names does not take for a model
+    def laptop(pid: str, name: str, brand: str, price: float, ram: int | None) -> dict[str, Any]:
+        return {
+            "productId": pid, "name": name, "brand": brand, "category": "COMPUTERS",
+            "price": price, "stock": 5, "description": "A laptop.",
+            "specs": {"formFactor": "laptop", **({"ramGb": ram} if ram else {})},
+        }  # fmt: skip
+
+    own = [
+        laptop("100200", "Framework Laptop 13", "Framework", 1049.0, 16),
+        laptop("100201", "Framework Laptop 16", "Framework", 1799.0, 32),
+        laptop("100202", "Lenovo ThinkPad X1 Carbon Gen 12", "Lenovo", 1899.0, None),
+    ]
+    build_index(own, tmp_path / "own.sqlite")
+    index = SearchIndex.open(tmp_path / "own.sqlite")
+    try:
+        question = "compare the Framework Laptop 13 and the ThinkPad X1 Carbon"
+        messages = searched_first(index, question, catalog=own)
+    finally:
+        index.close()
+    model = OfflineModel(store=lambda: Store.of_products(own))
+
+    # When the model gets the first request
+    reply = model.converse(make_request(messages))
+
+    # Then it compares the two the search named, at once
+    assert reply["stopReason"] == "end_turn"
+    text = answer_text(reply)
+    assert text.startswith("Here is how they compare:")
+    assert cited(text) == ["100200", "100202"]
+    # and a product with no specs listed is said with its price and stock alone
+    assert "- Lenovo ThinkPad X1 Carbon Gen 12 [100202]: $1,899, in stock (5 available)." in text
 
 
 # ----------------------------------------------------------------- its own search instead
