@@ -46,6 +46,7 @@ from shared.api.contract import (
     ToolUse,
     result_size,
 )
+from shared.catalog.derive import folded
 from shared.products.catalog_table import STOP_RETRYING_S, CatalogSource, Product
 from shared.products.citing import cite_as
 from shared.products.table import as_table
@@ -183,8 +184,7 @@ def _lookup(
         else:
             found = _search(query, searched, reader, page, deadline_s)
         if not (query.inStockOnly or page.offset) and found.products:
-            # The search gives a product the words name first ("the Razer Blade 16").
-            wanted = found.products[0]
+            wanted = _named(found) or found.products[0]
             if sold_out(wanted):
                 # What was asked for cannot be bought today: the nearest that can, with it.
                 found.instead = in_stock_instead(wanted, searched, reader, deadline_s)
@@ -198,6 +198,20 @@ def _lookup(
         found.remarks.append("prices from the snapshot")
     found.remarks.append(f"snapshot {searched.meta.version}")
     return _answer(call, query, found, page)
+
+
+def _named(found: Found) -> Product | None:
+    """The product the search's words name, if they name one: the first found whose name
+    has every word searched that is in a name found, two or more of them ("do you still
+    have the Razer Blade 16?", when the Blade 14, in stock, is ranked first). One such
+    word names a line or a brand, not a product."""
+    names = [set(folded(str(p.get("name")))) for p in found.products]
+    searched = set(folded(" ".join(map(str, found.understood.get("searched") or []))))
+    naming = searched & set().union(*names)
+    if len(naming) < 2:
+        return None
+    found_names = zip(found.products, names, strict=True)
+    return next((p for p, name in found_names if naming <= name), None)
 
 
 @dataclass(frozen=True)

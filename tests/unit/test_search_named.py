@@ -68,7 +68,11 @@ def test_the_products_named_come_first_in_the_order_named(
     [
         ("Do you have the iPhone 14?", "iPhone 14", "Apple iPhone 15"),
         ("Do you have the Pixel 7?", "Pixel 7", "Google Pixel 8a"),
-        ("a Galaxy S23 under $700", "Galaxy S23", "Samsung Galaxy S24"),
+        ("Do you have the Galaxy S23?", "Galaxy S23", "Samsung Galaxy S24"),
+        # Every word of a model: the 15 Pro Max is not the 15.
+        ("is the iPhone 15 Pro Max in stock", "iPhone 15 Pro Max", "Apple iPhone 16 Pro Max"),
+        # Of its own line: not the Pixel 9 Pro, which has more of its other words.
+        ("Surface Pro 9", "Surface Pro 9", "Microsoft Surface Pro (11th Edition)"),
         # The line's words before it are its own; the id cited is no name.
         (
             "Tell me about the Apple MacBook Ultra 20 [CMP-999]",
@@ -106,12 +110,34 @@ def test_a_model_of_a_name_the_catalog_has_no_word_of_is_not_carried_and_nothing
         "Laptop 1000 Euro leicht",
         "Gewicht 1,2 kg, Akku 10 Stunden",
         "something for my 2 kids under 300",
+        # Parts the catalog's specs have, quantities after a brand, the first word, years
+        "a laptop with an Intel Core i7",
+        "phone with Snapdragon 8 Gen 3",
+        "Dell 20% off",
+        "Apple 2 year warranty",
+        "Give 3 laptop options",
+        "Christmas 2024 gift phone",
+        "Entre 300 y 500 euros",
+        # A product the shopper has is no product asked for
+        "My old iPhone 8 broke, what should I get?",
+        "upgrading from a Galaxy S10",
     ],
 )
 def test_amounts_kinds_and_systems_name_no_product(index: SearchIndex, words: str) -> None:
     result = search(index, words)
     assert "named" not in result.understood
     assert result.not_carried == []
+
+
+def test_words_that_also_put_a_limit_keep_the_order_it_gives_and_say_the_names(
+    index: SearchIndex,
+) -> None:
+    # When the words name a product and a price it does not meet
+    result = search(index, "is the iPhone 15 under $600?")
+
+    # Then the limit's products stand, and the name is said for the model to answer
+    assert result.understood["named"] == ["iPhone 15"]
+    assert all(hit.price is not None and hit.price <= 600 for hit in result.products)
 
 
 def test_a_sold_out_product_named_with_in_stock_only_is_neither_first_nor_not_carried(
@@ -184,11 +210,23 @@ def test_the_reading_alone_takes_only_what_the_catalog_has_a_name_for() -> None:
     def has_name(phrase: str, *, books: bool = True) -> bool:
         return phrase.casefold() in names
 
+    def is_brand(word: str) -> bool:
+        return word.casefold() == "acme"
+
+    def known(word: str) -> bool:
+        return word.casefold() in {"rocket", "7", "acme", "core"}
+
+    def read(text: str) -> list[Named]:
+        return named_in(text, has_name, is_brand, known)
+
     # Then a model it has is carried, one of its line it lacks is not, and a capitalised
     # word it has no name for before a model token is a name it lacks
-    assert named_in("the Rocket 7 or the Rocket 9", has_name) == [
+    assert read("the Rocket 7 or the Rocket 9") == [
         Named("Rocket 7", carried=True),
         Named("Rocket 9", carried=False),
     ]
-    assert named_in("a Nokia 3310", has_name) == [Named("Nokia 3310", carried=False, line=False)]
-    assert named_in("under 700 dollars, 16 GB, the 2 of us", has_name) == []
+    assert read("a Nokia 3310") == [Named("Nokia 3310", carried=False, line=False)]
+    # but no amount, no brand's number, no word the catalog has, no name at the start
+    assert read("under 700 dollars, 16 GB, the 2 of us") == []
+    assert read("an Acme 2 pack, or a Core i9") == []
+    assert read("Nokia 3310 please") == []

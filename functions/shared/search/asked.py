@@ -41,7 +41,7 @@ quality modern old older latest recent current low mid high top entry dual sim s
 little tiny huge first your my our their his her its this that these those which what
 any some another other every each no not only just also decent normal regular good
 kids family mobile cell sell sells selling have has stock carry buy want need get see
-show find recommend suggest best better cheapest
+show find recommend suggest best better cheapest gift gifts present presents
 """
 _NOT_NAMES: Final = frozenset(_NOT_NAMES_SAID.split())
 """Words that stand where a name does without naming anything."""

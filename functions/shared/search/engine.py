@@ -46,9 +46,9 @@ from shared.search.errors import SnapshotUnreadable
 from shared.search.ids import resolve as resolve_ids
 from shared.search.intents import BOOST_COLUMNS, BOOST_ORDER, BOOSTS
 from shared.search.listing import Listing
-from shared.search.named import named_in
+from shared.search.named import line_words, named_in
 from shared.search.plan import LEVELS, Plan, explicit_fields, levels_for, make_plan
-from shared.search.query import SECOND_SORT, SORTS, Hit, SearchQuery, SearchResult
+from shared.search.query import BOUNDS, SECOND_SORT, SORTS, Hit, SearchQuery, SearchResult
 from shared.search.schema import filter_token
 from shared.search.series import closest_first, name_words
 from shared.search.sorting import HIT_COLUMNS, Order, Sorter, hit, order_by, where
@@ -220,44 +220,55 @@ class _Search:
     ) -> tuple[SearchResult, list[str]]:
         """The products the keywords name first (:mod:`shared.search.named`: "is the iPhone
         15 in stock?"), each of them the product with every word of its name and the fewest
-        besides, and for one the store lacks ("the iPhone 14") the nearest model of its
-        series; then the rest of ``result``, which, when it had to drop the keywords, is
-        left out. Also the names the store lacks. The names found are ``understood``'s
-        ``named``."""
+        besides, and for one the store lacks ("the iPhone 14") the nearest models of its
+        line; then the rest of ``result``, unsorted: an order asked ("which is lighter?") is
+        the model's to read among them. Words that also put a limit on the products ("the
+        iPhone 15 under $600") keep the result's order: the names are said, not put first.
+        Also the names the store lacks. The names found are ``understood``'s ``named``."""
         if not query.keywords or query.productName or query.productIds:
             return result, []
-        named = named_in(query.keywords, self._has_name)
+        named = named_in(query.keywords, self._has_name, self._is_brand, self._known)
         if not named:
             return result, []
+        lacked = [each.said for each in named if not each.carried]
+        understood = {**result.understood, "named": [each.said for each in named]}
+        bounded = query.minPrice is not None or query.maxPrice is not None or query.bounds
+        if bounded or {"minPrice", "maxPrice", *BOUNDS} & set(result.understood) or result.nearest:
+            return replace(result, understood=understood), lacked
         first: list[Hit] = []
         for each in named:
-            # The tool's own fields stand ("in stock only"); the words' limits do not: the
-            # product named is what was asked about.
-            by_name = replace(query, keywords=None, productName=each.said, sortBy=None)
+            # The tool's own fields stand ("in stock only").
+            by_name = replace(query, keywords=None, productName=each.said)
             if each.carried:
                 exact = self._relaxed(by_name, Words())
                 found = [] if exact.relaxed else exact.products
                 fewest = min((_extra_words(each.said, hit.name) for hit in found), default=0)
                 first += [hit for hit in found if _extra_words(each.said, hit.name) == fewest]
             elif each.line and (loose := self._named_loosely(by_name, {})):
-                first += loose.products[:NEAREST_NAMED]
-        lacked = [each.said for each in named if not each.carried]
-        understood = {**result.understood, "named": [each.said for each in named]}
+                # Of its line: "Surface Pro 9" is nearest the Surface Pro, not the Pixel 9 Pro.
+                line = line_words(each.said)
+                first += [h for h in loose.products if line <= set(name_words(h.name))][
+                    :NEAREST_NAMED
+                ]
         first = list({hit.productId: hit for hit in first}.values())
-        if not first:  # none of them passes the tool's own filters
-            return replace(result, understood=understood), lacked
         seen = {hit.productId for hit in first}
-        dropped = "keywords" in result.relaxed
-        rest = [] if dropped else [hit for hit in result.products if hit.productId not in seen]
+        rest = [hit for hit in result.products if hit.productId not in seen]
         combined = replace(
             result,
             products=(first + rest)[: query.limit],
-            count=len(first) if dropped else max(result.count, len(first)),
-            relaxed=[] if dropped else result.relaxed,
-            nearest={} if dropped else result.nearest,
+            count=max(result.count, len(first)),
             understood=understood,
+            # An order asked ("which is lighter?") is read among the products named.
+            ranked_by="relevance" if first else result.ranked_by,
         )
         return combined, lacked
+
+    def _is_brand(self, word: str) -> bool:
+        return fold(word.casefold()) in self.index.brand_words
+
+    def _known(self, word: str) -> bool:
+        """Whether any product has ``word`` (its name, specs, description...)."""
+        return self._matches(fts_string(word.casefold()))
 
     def _has_name(self, phrase: str, *, books: bool = True) -> bool:
         """Whether a product's name (not a book's, unless ``books``) has every word of

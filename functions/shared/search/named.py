@@ -1,16 +1,23 @@
 """The products a shopper names in their words: "the iPhone 15", "a Galaxy S23 or a Pixel
-8a", "the Nokia 3310".
+8a", "the MacBook Air 13", "the Nokia 3310".
 
-A product is named by a word of the catalog's names (a line or a brand: "iPhone",
-"Galaxy", "XPS") followed by a model token, a word with a digit that is no amount ("15",
-"S23", "8a"; not "16GB", "15-inch" or "$500"), with the words before and after it that the
-catalog's names go on with ("Samsung Galaxy S24 Ultra"). Whether the store has it is the
+A product is named by a word of the catalog's names that leads one (a line or a brand:
+"iPhone", "Galaxy", "XPS"; not a qualifier such as "Pro" or "Gen"), the qualifiers after
+it ("Air", "Z Fold") and a model token, a word with a digit that is no amount and no year
+("15", "S23", "8a"; not "16GB", "15-inch", "$500", "1,2 kg", "2024"), then the qualifiers
+and tokens that go on ("Galaxy S24 Ultra", "iPhone 15 Pro Max"), with the words before it
+that the names have with it ("Samsung Galaxy S24"). Whether the store has it is the
 catalog's to say: ``has_name`` tells whether a product's name has every word of a phrase
-(of a product other than a book, ``books=False``). A model of a line of other things than
-books that no name has ("iPhone 14") is not carried, and so is one of a name the catalog
-has no word of, written with a capital ("Nokia 3310"); a word the search gives a meaning
-of its own ("Windows 11", "under 500") names no product, nor does a book's word ("a
-Python 3 book": the store's Python books are what the search finds).
+(of a product other than a book, ``books=False``).
+
+Not carried is said only where it is plain: a model of a product line (a word of the names
+that is no brand: "iPhone 14", "Pixel 7"; not "HP 2" or "Dell 20") that no name has, and
+a model of a name the catalog has no word of at all, capitalised, not the first word, with
+a model token of letters and digits or of three digits or more ("the Nokia 3310", "a
+Huawei P60"). A product the shopper has or compares against ("my old iPhone 8", "like
+the iPhone 16") is no product they ask the store for, and names nothing; nor does a word
+the search gives a meaning of its own ("Windows 11"), a part ("Core i7": the catalog's
+specs have it), a citation ("[CMP-999]"), or a book's word ("a Python 3 book").
 """
 
 from __future__ import annotations
@@ -30,11 +37,29 @@ _AMOUNT = re.compile(
     r"\d+(?:[.,]\d+)?(?:gb|tb|mb|kg|g|lbs?|oz|mah|mp|hz|in|inch|inches|h|hrs?|w|mm|cm|k|%)?",
     re.IGNORECASE,
 )
+_YEAR = re.compile(r"(?:19|20)\d\d")
 _UNITS: Final = frozenset(
     re.findall(
-        r"\w+", "gb tb mb kg g lb lbs oz mah mp hz inch inches zoll h hr hrs hours w mm cm k"
+        r"\w+",
+        "gb tb mb kg g lb lbs oz mah mp hz inch inches zoll h hr hrs hours stunden w watt mm "
+        "cm k percent year years day days month months week weeks pack pcs pieces star stars "
+        "core cores",
     )
 ) | frozenset(MONEY)
+QUALIFIERS: Final = frozenset(
+    re.findall(
+        r"\w+",
+        "pro max plus ultra mini air lite flip fold fe go s se z xl studio carbon slim edge "
+        "neo duo gen series edition note phone laptop book",
+    )
+)
+"""Words that go on a model's name and lead none: "Air" in "MacBook Air 13"."""
+_OWNED = re.compile(
+    r"\b(?:my|our|old|from|like|replace|replacing|replaced|upgrade|upgrading|had|"
+    r"broke|broken)\W+(?:\w+\W+){0,2}$",
+    re.IGNORECASE,
+)
+"""Words before a name that say the shopper has it or compares against it."""
 _CITED = re.compile(r"\[[^\]]{0,40}\]")
 _MONEY_BEFORE = re.compile(r"[$€£]\s*$")
 _BETWEEN: Final = frozenset(
@@ -43,6 +68,10 @@ _BETWEEN: Final = frozenset(
 """Words between two names or before a limit, never the rest of a name."""
 MAX_NAMED = 3
 """More names than a question compares: the first three are looked up."""
+MAX_TRIED = 6
+"""Places in the words that look like a name, looked up at most: a long message of
+numbers costs a few lookups, not one per word."""
+MAX_NAME_WORDS = 6
 
 
 @dataclass(frozen=True)
@@ -52,23 +81,42 @@ class Named:
     said: str
     carried: bool
     line: bool = True
-    """Whether the catalog has other products of its line or brand ("iPhone" for the
-    iPhone 14); not for a name it has no word of ("Nokia 3310")."""
+    """Whether the catalog has other products of its line ("iPhone" for the iPhone 14);
+    not for a name it has no word of ("Nokia 3310")."""
 
 
-def _model_token(text: str, words: list[re.Match[str]], at: int) -> bool:
-    """Whether ``words[at]`` is a model's token: a digit in it, and no amount."""
+HasName = Callable[..., bool]
+"""``has_name(phrase, books=True)``: whether a product's name has every word of ``phrase``."""
+
+
+def line_words(said: str) -> frozenset[str]:
+    """The words of a name said that are its line's and brand's, not its model's:
+    "apple", "macbook" in "Apple MacBook Ultra 20"."""
+    words = (w.casefold() for w in _WORD.findall(said))
+    return frozenset(w for w in words if w.isalpha() and w not in QUALIFIERS)
+
+
+def _token(text: str, words: list[re.Match[str]], at: int) -> bool:
+    """Whether ``words[at]`` is a model's token: a digit in it, no amount and no year."""
     token = words[at].group()
-    if not any(ch.isdigit() for ch in token) or _MONEY_BEFORE.search(text[: words[at].start()]):
+    if not any(ch.isdigit() for ch in token) or _YEAR.fullmatch(token):
+        return False
+    if _MONEY_BEFORE.search(text[: words[at].start()]):
         return False
     following = words[at + 1].group().casefold() if at + 1 < len(words) else ""
     return not (_AMOUNT.fullmatch(token) and (following in _UNITS or not token.isdigit()))
 
 
+def _qualifier(word: str) -> bool:
+    return word.casefold() in QUALIFIERS
+
+
 def _leads(word: str) -> bool:
-    """Whether ``word`` may start a product's name: a word that says something, and no
-    meaning of the search's but a line's ("iPhone", not "laptop" or "budget")."""
+    """Whether ``word`` may lead a product's name: a word that says something, no
+    qualifier, and no meaning of the search's but a line's ("iPhone", not "laptop")."""
     if not (word.isalpha() and len(word) > 1) or word.casefold() in STOP_WORDS:
+        return False
+    if _qualifier(word):
         return False
     meant = parse(word)
     return bool(meant.lines) or not (
@@ -77,69 +125,83 @@ def _leads(word: str) -> bool:
 
 
 def _goes_on(word: str) -> bool:
-    """Whether ``word`` may be more of a name: "Ultra" after "Galaxy S24", "Samsung"
-    before it."""
+    """Whether ``word`` may be more of a name: "Samsung" before "Galaxy S24"."""
     return len(word) > 1 and word.casefold() not in _BETWEEN
 
 
 def _means_something(word: str) -> bool:
-    """Whether the search gives ``word`` a meaning of its own (a kind, an order, a use, a
-    system, a line): "Windows" in "Windows 11" names no product."""
+    """Whether the search gives ``word`` a meaning of its own: "Windows" in "Windows 11"."""
     return fold(word.casefold()) in parser_words()
 
 
-def _starts(words: list[re.Match[str]], at: int, has_name: HasName) -> bool:
-    """Whether ``words[at]`` may start a product's name: one that leads, or a kind the
-    names write after a line ("ROG Phone 8")."""
-    lead = words[at].group()
-    if _leads(lead):
-        return True
-    before = words[at - 1].group() if at else ""
-    return bool(before) and _leads(before) and has_name(f"{before} {lead}")
+def _model_at(text: str, words: list[re.Match[str]], at: int) -> int:
+    """Where the model starting at ``words[at]`` ends (its words' end), or ``at`` when no
+    model starts there: qualifiers, then a model token, then more of either."""
+    end = at + 1
+    while end < len(words) and _qualifier(words[end].group()) and end - at < MAX_NAME_WORDS:
+        end += 1
+    if end >= len(words) or not _token(text, words, end):
+        return at
+    end += 1
+    while end < len(words) and end - at < MAX_NAME_WORDS:
+        word = words[end].group()
+        if not (_qualifier(word) or (_token(text, words, end) and word[0].isalpha())):
+            break
+        end += 1
+    return end
 
 
-HasName = Callable[..., bool]
-"""``has_name(phrase, books=True)``: whether a product's name has every word of ``phrase``."""
+def _plain_model(token: str) -> bool:
+    """A model token that names a model on its own: letters and digits ("P60", "8a") or
+    three digits or more ("3310")."""
+    return any(ch.isalpha() for ch in token) or len(token) >= 3
 
 
-def named_in(text: str, has_name: HasName) -> list[Named]:
+def named_in(
+    text: str, has_name: HasName, is_brand: Callable[[str], bool], known: Callable[[str], bool]
+) -> list[Named]:
     """The products ``text`` names, in the order it names them (at most :data:`MAX_NAMED`),
-    read as the search reads other languages ("Gewicht 1,2 kg" is a weight)."""
+    read as the search reads other languages ("Gewicht 1,2 kg" is a weight). ``is_brand``:
+    whether a word is a brand's; ``known``: whether any product (its name, specs or
+    description) has the word."""
     # "[CMP-999]" cites a product by its id, which is no name.
     text = _CITED.sub(" ", in_english(text))
     words = list(_WORD.finditer(text))
     found: list[Named] = []
+    tried = 0
     at = 0
-    while at + 1 < len(words) and len(found) < MAX_NAMED:
+    while at < len(words) and len(found) < MAX_NAMED and tried < MAX_TRIED:
         lead = words[at].group()
-        if not (_model_token(text, words, at + 1) and _starts(words, at, has_name)):
-            at += 1
+        end = _model_at(text, words, at) if _leads(lead) else at
+        if end == at or _OWNED.search(text[: words[at].start()]):
+            at = max(end, at + 1)
             continue
-        start, end = at, at + 2
-        phrase = " ".join(w.group() for w in words[start:end])
-        if has_name(phrase):
-            # "Galaxy S24 Ultra": the words the names go on with; "Samsung Galaxy S24".
-            while end < len(words) and _goes_on(words[end].group()):
-                longer = f"{phrase} {words[end].group()}"
-                if not has_name(longer):
-                    break
-                phrase, end = longer, end + 1
-            line = carried = True
-        elif has_name(lead, books=False):
-            line, carried = True, False
-        elif lead[0].isupper() and not _means_something(lead) and not has_name(lead):
-            line = carried = False
+        tried += 1
+        start, phrase = at, " ".join(w.group() for w in words[at:end])
+        carried = has_name(phrase)
+        if carried:
+            line = True
+        elif has_name(lead, books=False) and not is_brand(lead):
+            line = True  # a model of a line the store carries
+        elif (
+            at
+            and lead[0].isupper()
+            and _plain_model(words[end - 1].group())
+            and not (_means_something(lead) or known(lead))
+            and not any(known(w.group()) for w in words[at + 1 : end])
+        ):
+            line = False  # a model of a name the catalog has no word of
         else:
             at += 1
             continue
-        # The words before it that the names have: with it ("Samsung Galaxy S24"), or,
-        # for a model the store lacks, on their own ("Apple MacBook Ultra 20").
+        # The words before it that the names have with it ("Samsung Galaxy S24"), or,
+        # for a model of a line the store lacks, on their own ("Apple MacBook Ultra 20").
         while start and line and _goes_on(before := words[start - 1].group()):
             joined = has_name(f"{before} {phrase}")
             if not (joined or (not carried and _leads(before) and has_name(before))):
                 break
             start, phrase = start - 1, f"{before} {phrase}"
-        said = text[words[start].start() : words[end - 1].end()]
+        said = text[words[start].start() : words[end - 1].end()].removesuffix("'s")
         if all(fold(said.casefold()) != fold(n.said.casefold()) for n in found):
             found.append(Named(said, carried, line))
         at = end
