@@ -26,9 +26,8 @@ from converse.conversation import content_blocks, text_of
 from shared.search.series import name_words
 from storechat.offline.intent import COMPARE, Intent
 from storechat.offline.messages import ToolOutcome, read_rounds
-from storechat.offline.names import ModelName, matches
+from storechat.offline.names import ModelName
 from storechat.offline.plan import Ask, Call
-from storechat.offline.product import Listed
 from storechat.offline.vocabulary import LOOKUP
 
 OWN_TOOL_USE: Final = "tooluse_off_"
@@ -80,7 +79,7 @@ def own_turn(
     lookups = [c for c in plan if c.name == LOOKUP]
     # Products compared by name: the search named them all, or the model asks.
     named = len(lookups) > 1 and len(plan) == len(lookups) and not own
-    if named and all(serves(ask, each, given) for each in lookups):
+    if named and all(serves(each, given) for each in lookups):
         return Turn([[_as_planned(given, each) for each in lookups]], [])
     lookup = lookups[0] if len(lookups) == 1 else None
     if lookup is None:
@@ -89,7 +88,7 @@ def own_turn(
         asked = any(o.name == LOOKUP and o.tool_input == lookup.input for o in own[0])
         if asked:
             return Turn(own, plan)
-    elif not serves(ask, lookup, given):
+    elif not serves(lookup, given):
         return Turn(own, plan)
     mine = _as_planned(given, lookup)
     rest = [c for c in plan if c is not lookup]
@@ -120,7 +119,7 @@ def _refetched(given: ToolOutcome, fetched: ToolOutcome) -> ToolOutcome:
     return replace(given, data=data, brief=False)
 
 
-def serves(ask: Ask, lookup: Call, given: ToolOutcome) -> bool:
+def serves(lookup: Call, given: ToolOutcome) -> bool:
     """Whether the given search is ``lookup``'s own result: the same search (the
     shopper's words as they came, or the same products by id, in the same order), or,
     for a product the lookup names, a search that found it. Otherwise the model searches
@@ -131,17 +130,13 @@ def serves(ask: Ask, lookup: Call, given: ToolOutcome) -> bool:
         return False
     if given.tool_input == lookup.input or _same_fetch(given.tool_input, lookup.input):
         return True
-    models = ask.intent.products
-    if lookup.purpose != "named" or lookup.index >= len(models):
+    name = lookup.input.get("productName")
+    if lookup.purpose != "named" or not isinstance(name, str):
         return False
     if _lacked(lookup, data):
         return True  # the search says the store lacks it, and gives its nearest first
-    if data.get("relaxed"):
-        return False
-    raw = [r for r in data.get("products") or [] if isinstance(r, dict)]
-    named = str((data.get("understood") or {}).get("category") or "")
-    products = [p for i, r in enumerate(raw) if (p := Listed.parse(r, i, named)) is not None]
-    return bool(matches(models[lookup.index], products))
+    found = [r for r in data.get("products") or [] if isinstance(r, dict)]
+    return not data.get("relaxed") and any(_named(name, str(r.get("name", ""))) for r in found)
 
 
 def _lacked(lookup: Call, data: dict[str, Any]) -> bool:
