@@ -100,6 +100,12 @@ def test_a_model_of_a_name_the_catalog_has_no_word_of_is_not_carried_and_nothing
     assert not any("nokia" in hit.name.casefold() for hit in result.products)
 
 
+def test_a_product_the_shopper_has_is_not_what_they_ask_for(index: SearchIndex) -> None:
+    result = search(index, "I have a Pixel 6, should I get the Pixel 9?")
+    assert result.understood["named"] == ["Pixel 9"] and result.not_carried == []
+    assert first_names(result, 1) == ["Google Pixel 9"]
+
+
 @pytest.mark.parametrize(
     "words",
     [
@@ -121,6 +127,13 @@ def test_a_model_of_a_name_the_catalog_has_no_word_of_is_not_carried_and_nothing
         # A product the shopper has is no product asked for
         "My old iPhone 8 broke, what should I get?",
         "upgrading from a Galaxy S10",
+        "is it better than the iPhone 14?",
+        # A word of a line of another kind; capitalised words no name has, not after
+        # "the" or "a", or with an ordinal
+        "phone with Gorilla Glass Victus 2",
+        "Laptop mit Grafikkarte RTX4060",
+        "Phone for Mum 70th birthday",
+        "laptop with WiFi 6E",
     ],
 )
 def test_amounts_kinds_and_systems_name_no_product(index: SearchIndex, words: str) -> None:
@@ -135,9 +148,13 @@ def test_words_that_also_put_a_limit_keep_the_order_it_gives_and_say_the_names(
     # When the words name a product and a price it does not meet
     result = search(index, "is the iPhone 15 under $600?")
 
-    # Then the limit's products stand, and the name is said for the model to answer
+    # Then the limit holds for it too: the limit's products stand, and the name is said
     assert result.understood["named"] == ["iPhone 15"]
     assert all(hit.price is not None and hit.price <= 600 for hit in result.products)
+
+    # And one that meets the limit comes first
+    met = search(index, "Is the Galaxy S24 Ultra 256GB in stock?")
+    assert first_names(met, 1) == ["Samsung Galaxy S24 Ultra"]
 
 
 def test_a_sold_out_product_named_with_in_stock_only_is_neither_first_nor_not_carried(
@@ -207,7 +224,7 @@ def test_the_reading_alone_takes_only_what_the_catalog_has_a_name_for() -> None:
     # Given a catalog whose names have "Rocket 7" and the line "Rocket", and nothing else
     names = {"rocket 7", "rocket"}
 
-    def has_name(phrase: str, *, books: bool = True) -> bool:
+    def has_name(phrase: str, *, books: bool = True, category: str | None = None) -> bool:
         return phrase.casefold() in names
 
     def is_brand(word: str) -> bool:

@@ -222,23 +222,35 @@ class _Search:
         15 in stock?"), each of them the product with every word of its name and the fewest
         besides, and for one the store lacks ("the iPhone 14") the nearest models of its
         line; then the rest of ``result``, unsorted: an order asked ("which is lighter?") is
-        the model's to read among them. Words that also put a limit on the products ("the
-        iPhone 15 under $600") keep the result's order: the names are said, not put first.
+        the model's to read among them. A limit the words set holds for the products named
+        too ("the iPhone 15 under $600": not the iPhone 15, which is $699).
         Also the names the store lacks. The names found are ``understood``'s ``named``."""
         if not query.keywords or query.productName or query.productIds:
             return result, []
-        named = named_in(query.keywords, self._has_name, self._is_brand, self._known)
+        kind = query.category or result.understood.get("category")
+        named = named_in(query.keywords, self._has_name, self._is_brand, self._known, kind)
         if not named:
             return result, []
         lacked = [each.said for each in named if not each.carried]
         understood = {**result.understood, "named": [each.said for each in named]}
-        bounded = query.minPrice is not None or query.maxPrice is not None or query.bounds
-        if bounded or {"minPrice", "maxPrice", *BOUNDS} & set(result.understood) or result.nearest:
+        if result.nearest:  # nothing met the limits the words set: the nearest stand
             return replace(result, understood=understood), lacked
+        said = result.understood
+        bounds = {**{k: v for k, v in said.items() if k in BOUNDS}, **query.bounds}
+        bounded = bool(bounds) or any(k in said for k in ("minPrice", "maxPrice"))
         first: list[Hit] = []
         for each in named:
-            # The tool's own fields stand ("in stock only").
-            by_name = replace(query, keywords=None, productName=each.said)
+            # The tool's own fields stand ("in stock only"), and the limits the words set.
+            by_name = replace(
+                query,
+                keywords=None,
+                productName=each.said,
+                minPrice=query.minPrice if query.minPrice is not None else said.get("minPrice"),
+                maxPrice=query.maxPrice if query.maxPrice is not None else said.get("maxPrice"),
+                bounds=bounds,
+            )
+            if bounded and not each.carried:
+                continue  # the limits' products stand; the name is said not carried
             if each.carried:
                 exact = self._relaxed(by_name, Words())
                 found = [] if exact.relaxed else exact.products
@@ -270,14 +282,16 @@ class _Search:
         """Whether any product has ``word`` (its name, specs, description...)."""
         return self._matches(fts_string(word.casefold()))
 
-    def _has_name(self, phrase: str, *, books: bool = True) -> bool:
-        """Whether a product's name (not a book's, unless ``books``) has every word of
-        ``phrase``."""
+    def _has_name(self, phrase: str, *, books: bool = True, category: str | None = None) -> bool:
+        """Whether a product's name (not a book's, unless ``books``; of ``category``, if
+        given) has every word of ``phrase``."""
         clause = name_clause(phrase)
         if clause is None:
             return False
         if not books:
             clause += f" NOT {{filters}} : {fts_string(filter_token('cat', Category.BOOKS))}"
+        if category:
+            clause += f" AND {{filters}} : {fts_string(filter_token('cat', category))}"
         return self._matches(clause)
 
     def _reading(self, query: SearchQuery, words: Words) -> tuple[list[str], dict[str, str]]:

@@ -11,13 +11,15 @@ catalog's to say: ``has_name`` tells whether a product's name has every word of 
 (of a product other than a book, ``books=False``).
 
 Not carried is said only where it is plain: a model of a product line (a word of the names
-that is no brand: "iPhone 14", "Pixel 7"; not "HP 2" or "Dell 20") that no name has, and
-a model of a name the catalog has no word of at all, capitalised, not the first word, with
-a model token of letters and digits or of three digits or more ("the Nokia 3310", "a
-Huawei P60"). A product the shopper has or compares against ("my old iPhone 8", "like
-the iPhone 16") is no product they ask the store for, and names nothing; nor does a word
-the search gives a meaning of its own ("Windows 11"), a part ("Core i7": the catalog's
-specs have it), a citation ("[CMP-999]"), or a book's word ("a Python 3 book").
+that is no brand: "iPhone 14", "Pixel 7"; not "HP 2" or "Dell 20") of the kind asked, that
+no name has, and a model of a name the catalog has no word of at all, capitalised, after
+"the" or "a", with a model token of letters and digits or of three digits or more, no
+ordinal ("the Nokia 3310", "a Huawei P60"; not "for Mum 70th", "Grafikkarte RTX4060"). A
+product the shopper has or compares against ("my old iPhone 8", "I have a Pixel 6", "like
+the iPhone 16"; one the store lacks after "than") is no product they ask the store for,
+and names nothing; nor does a word the search gives a meaning of its own ("Windows 11"),
+a part ("Core i7": the catalog's specs have it), a citation ("[CMP-999]"), or a book's
+word ("a Python 3 book").
 """
 
 from __future__ import annotations
@@ -56,10 +58,14 @@ QUALIFIERS: Final = frozenset(
 """Words that go on a model's name and lead none: "Air" in "MacBook Air 13"."""
 _OWNED = re.compile(
     r"\b(?:my|our|old|from|like|replace|replacing|replaced|upgrade|upgrading|had|"
-    r"broke|broken)\W+(?:\w+\W+){0,2}$",
+    r"broke|broken|i have|i own|i use|i've got|i got|we have)\W+(?:\w+\W+){0,2}$",
     re.IGNORECASE,
 )
 """Words before a name that say the shopper has it or compares against it."""
+_AGAINST = re.compile(r"\bthan\W+(?:\w+\W+){0,1}$", re.IGNORECASE)
+"""A model the store lacks after "than" is one compared against, not asked for."""
+_DETERMINER = re.compile(r"\b(?:the|a|an)\s+$", re.IGNORECASE)
+_ORDINAL = re.compile(r"\d+(?:st|nd|rd|th|e|er|fps|p)", re.IGNORECASE)
 _CITED = re.compile(r"\[[^\]]{0,40}\]")
 _MONEY_BEFORE = re.compile(r"[$€£]\s*$")
 _BETWEEN: Final = frozenset(
@@ -158,12 +164,18 @@ def _plain_model(token: str) -> bool:
 
 
 def named_in(
-    text: str, has_name: HasName, is_brand: Callable[[str], bool], known: Callable[[str], bool]
+    text: str,
+    has_name: HasName,
+    is_brand: Callable[[str], bool],
+    known: Callable[[str], bool],
+    category: str | None = None,
 ) -> list[Named]:
     """The products ``text`` names, in the order it names them (at most :data:`MAX_NAMED`),
     read as the search reads other languages ("Gewicht 1,2 kg" is a weight). ``is_brand``:
     whether a word is a brand's; ``known``: whether any product (its name, specs or
-    description) has the word."""
+    description) has the word; ``category``: the kind the words ask for, whose products
+    alone a line the store lacks a model of is one of ("Gorilla Glass Victus 2" on a
+    phone is no HP Victus)."""
     # "[CMP-999]" cites a product by its id, which is no name.
     text = _CITED.sub(" ", in_english(text))
     words = list(_WORD.finditer(text))
@@ -179,14 +191,19 @@ def named_in(
         tried += 1
         start, phrase = at, " ".join(w.group() for w in words[at:end])
         carried = has_name(phrase)
+        before_it = text[: words[at].start()]
         if carried:
             line = True
-        elif has_name(lead, books=False) and not is_brand(lead):
+        elif _AGAINST.search(before_it):
+            at = end
+            continue
+        elif has_name(lead, books=False, category=category) and not is_brand(lead):
             line = True  # a model of a line the store carries
         elif (
-            at
+            _DETERMINER.search(before_it)
             and lead[0].isupper()
             and _plain_model(words[end - 1].group())
+            and not _ORDINAL.fullmatch(words[end - 1].group())
             and not (_means_something(lead) or known(lead))
             and not any(known(w.group()) for w in words[at + 1 : end])
         ):
