@@ -303,6 +303,7 @@ def _lookup_lines(ask: Ask, lookups: list[Done]) -> list[Line]:
     if intent.compare and len(pair) == 2 and all(pair):
         lines += compare_lines(pair[0][0], pair[1][0], intent.sort_by)
         named = []
+    confirmed: set[str] = set()
     for d in named:
         if d.call.index < len(models):
             c = constraints_for(d, ask.current)
@@ -311,7 +312,11 @@ def _lookup_lines(ask: Ask, lookups: list[Done]) -> list[Line]:
             offered = offered if isinstance(offered, dict) else {}
             near = _products(d, field="inStockInstead") if offered.get("products") else None
             sharing = str(offered.get("sharing") or ("none" if offered.get("for") else ""))
-            lines += named_lines(models[d.call.index], _products(d), near, c, sharing)
+            # A product confirmed for one name is no closest to another ("the iPhone 15
+            # and the iPhone 14": the 15 is said once).
+            found = [p for p in _products(d) if p.product_id not in confirmed] or _products(d)
+            lines += named_lines(models[d.call.index], found, near, c, sharing)
+            confirmed |= {p.product_id for p in matches(models[d.call.index], found)}
     seen: set[str] = set()
     for d in lookups:
         purpose = d.call.purpose

@@ -266,6 +266,21 @@ def test_a_product_the_search_says_is_not_carried_is_answered_in_one_call(
     assert cited(text) == given_ids(messages)[:2] == ["MOB-005", "MOB-001"]
 
 
+def test_a_product_confirmed_for_one_name_is_not_offered_as_the_closest_to_another(
+    index: SearchIndex,
+) -> None:
+    # Given the search of one model the store has and one it lacks, of the same line
+    messages = searched_first(index, "compare the iPhone 15 and the iPhone 14")
+
+    reply = OfflineModel().converse(make_request(messages))
+
+    # Then the one it has is confirmed, and the closest to the other are others
+    text = answer_text(reply)
+    assert text.startswith("We carry the Apple iPhone 15 [MOB-005]")
+    assert "Sorry, we don't carry the Apple iPhone 14." in text
+    assert cited(text).count("MOB-005") == 1 and len(cited(text)) == 3
+
+
 def test_products_named_as_only_the_search_reads_them_are_compared_in_one_call(
     tmp_path: Path,
 ) -> None:
