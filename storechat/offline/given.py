@@ -174,10 +174,6 @@ def _as_planned(given: ToolOutcome, lookup: Call) -> ToolOutcome:
     if lookup.purpose == "named" and isinstance(name, str) and not _lacked(lookup, given.data):
         found = [r for r in data.get("products") or [] if isinstance(r, dict)]
         data["products"] = [r for r in found if _named(name, str(r.get("name", "")))]
-        if "inStockInstead" not in data:
-            # The others it found are what a model offers if that one is sold out.
-            others = [r for r in found if r not in data["products"]]
-            data["inStockInstead"] = {"sharing": "", "products": others}
     held = re.findall(r"\w+", str(lookup.input.get("keywords") or "").casefold())
     if isinstance(corrected := data.get("corrected"), dict):
         data["corrected"] = {k: v for k, v in corrected.items() if str(k).casefold() in held}
