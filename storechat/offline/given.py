@@ -199,11 +199,13 @@ def with_named(intent: Intent, given: ToolOutcome | None) -> Intent:
         return intent
     rows = [r for r in data.get("products") or [] if isinstance(r, dict)]
     models = list(intent.products)
+    # What the model read as something else is that: a review's subject, a book's title.
+    other = [intent.review_subject.text if intent.review_subject else "", intent.book_title or ""]
     for said in named:
-        read = [set(name_words(m.text)) for m in models]
+        read = [set(name_words(t)) for t in [*(m.text for m in models), *other] if t]
         words = set(name_words(said))
         row = next((r for r in rows if _named(said, str(r.get("name", "")))), None)
-        if row is None or any(words <= have or have <= words for have in read):
+        if row is None or any(have and (words <= have or have <= words) for have in read):
             continue
         kind = str(row.get("category") or understood.get("category") or "")
         models.append(ModelName(said, str(row.get("brand") or "") or None, kind))

@@ -281,6 +281,21 @@ def test_a_product_confirmed_for_one_name_is_not_offered_as_the_closest_to_anoth
     assert cited(text).count("MOB-005") == 1 and len(cited(text)) == 3
 
 
+def test_a_product_the_model_read_as_a_reviews_subject_is_not_looked_up_again(
+    index: SearchIndex,
+) -> None:
+    # Given the search of a message whose review clause names a product the search names too
+    question = "Show me Dell laptops, reviews of the XPS 13, and tell me about the book Dune."
+    messages = searched_first(index, question)
+
+    reply = OfflineModel().converse(make_request(messages))
+
+    # Then the model asks for the reviews and the book, and no lookup of the product
+    asked = [(u["name"], u["input"]) for u in tool_uses(reply)]
+    assert [name for name, _ in asked].count("lookup_inventory") <= 1
+    assert {"productName": "XPS 13"} not in [i for _, i in asked]
+
+
 def test_products_named_as_only_the_search_reads_them_are_compared_in_one_call(
     tmp_path: Path,
 ) -> None:
