@@ -236,17 +236,17 @@ def parse_text(text: str) -> Intent:
             continue
         models = [m for m in find_models(clause) if m not in products]
         title = None if book else title_in(_without(clause, models))
-        by = re.search(r"\bby\s+([A-Z][\w.'-]+(?:\s+[A-Z][\w.'-]+){0,2})", clause)
-        # A name none of the store's words know and nothing says is a book ("the Nokia
-        # 3310") is the search's to read: it says whether the store carries it.
-        booked = bool(by or _BOOK_CUE.search(clause))
-        if (
-            title
-            and booked
-            and not (kind_not_carried(title, False) or asked_unknown(title, clause))
-        ):
-            book = BookAsk(title=title, author=by.group(1) if by else None)
-            book_shopping = book_shopping or bool(_SHOPPING_CUE.search(clause))
+        if title and not (kind_not_carried(title, False) or asked_unknown(title, clause)):
+            by = re.search(r"\bby\s+([A-Z][\w.'-]+(?:\s+[A-Z][\w.'-]+){0,2})", clause)
+            if by or _BOOK_CUE.search(clause):
+                book = BookAsk(title=title, author=by.group(1) if by else None)
+                book_shopping = book_shopping or bool(_SHOPPING_CUE.search(clause))
+            else:
+                # A name none of the store's words know, and nothing says it is a book
+                # ("the Nokia 3310"): a product of any kind, looked up by its name.
+                products.append(
+                    ModelName(re.sub(r"^(?:the|a|an)\s+", "", title, flags=_I), None, "")
+                )
             clause = clause.replace(by.group(0) if by else title, " ").replace(title, " ")
         # "the ROG Phone 8" is a phone, though most of the ROG line are laptops.
         asking.append(_without(clause, models))

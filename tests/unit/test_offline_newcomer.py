@@ -399,13 +399,12 @@ def test_a_new_subject_is_searched_in_its_own_words_under_the_earlier_limits(
     assert lookup["input"] == searched
 
 
-def test_a_name_the_store_does_not_know_is_searched_in_the_shoppers_words_not_a_book() -> None:
+def test_a_name_the_store_does_not_know_is_a_product_of_any_kind_not_a_book() -> None:
     # When a shopper asks for a phone of a brand the store has never carried
     uses = ask(OfflineModel(), "Do you have the Nokia 3310?")
-    # Then the catalog is searched in their words, whose search says the store does not
-    # carry it (shared.search.named), and no book's facts are asked
+    # Then it is looked up by its name in every kind, and no book's facts are asked
     assert [(u["name"], u["input"]) for u in uses] == [
-        ("lookup_inventory", {"keywords": "Do you have the Nokia 3310?"})
+        ("lookup_inventory", {"productName": "Nokia 3310"})
     ]
 
 
