@@ -168,12 +168,12 @@ def _as_planned(given: ToolOutcome, lookup: Call) -> ToolOutcome:
     data = dict(given.data)
     name = lookup.input.get("productName")
     if lookup.purpose == "named" and isinstance(name, str):
+        if not _lacked(lookup, data):
+            found = [r for r in data.get("products") or [] if isinstance(r, dict)]
+            data["products"] = [r for r in found if _named(name, str(r.get("name", "")))]
         named = (data.get("understood") or {}).get("named") or []
         # Each product named is said carried or not by its own lookup's answer.
         data["notCarried"] = [n for n in data.get("notCarried") or [] if n not in named]
-    if lookup.purpose == "named" and isinstance(name, str) and not _lacked(lookup, given.data):
-        found = [r for r in data.get("products") or [] if isinstance(r, dict)]
-        data["products"] = [r for r in found if _named(name, str(r.get("name", "")))]
     held = re.findall(r"\w+", str(lookup.input.get("keywords") or "").casefold())
     if isinstance(corrected := data.get("corrected"), dict):
         data["corrected"] = {k: v for k, v in corrected.items() if str(k).casefold() in held}
