@@ -49,6 +49,11 @@ def first_names(result: SearchResult, n: int) -> list[str]:
         ("Dell XPS 13 or MacBook Air 13", ["Dell XPS 13 9340", "Apple MacBook Air 13 (M3)"]),
         ("do you still have the razer blade 16", ["Razer Blade 16 (2024)"]),
         ("Do you have the ROG Phone 8 Pro?", ["ASUS ROG Phone 8 Pro"]),
+        # A possessive ends the name, with either apostrophe.
+        ("the Galaxy S24 Ultra\u2019s camera", ["Samsung Galaxy S24 Ultra"]),
+        ("How many MP is the Galaxy S24 Ultra's camera?", ["Samsung Galaxy S24 Ultra"]),
+        # A line and its qualifier, with no model token.
+        ("Is the Surface Pro in stock?", ["Microsoft Surface Pro (11th Edition)"]),
     ],
 )  # fmt: skip
 def test_the_products_named_come_first_in_the_order_named(
@@ -100,6 +105,26 @@ def test_a_model_of_a_name_the_catalog_has_no_word_of_is_not_carried_and_nothing
     assert not any("nokia" in hit.name.casefold() for hit in result.products)
 
 
+def test_a_line_and_its_qualifier_name_every_model_of_them_first(index: SearchIndex) -> None:
+    # When the words name a line and a qualifier, and a kind besides
+    result = search(index, "My daughter needs an iPhone and a MacBook Air for university.")
+
+    # Then that is a name: every product of it comes first
+    assert result.understood["named"] == ["MacBook Air"]
+    assert sorted(first_names(result, 2)) == [
+        "Apple MacBook Air 13 (M3)",
+        "Apple MacBook Air 15 (M3)",
+    ]
+    assert result.not_carried == []
+
+
+def test_a_line_and_a_qualifier_no_name_has_is_no_name_and_not_said_lacking(
+    index: SearchIndex,
+) -> None:
+    result = search(index, "a Pixel Fold")
+    assert "named" not in result.understood and result.not_carried == []
+
+
 def test_a_product_the_shopper_has_is_not_what_they_ask_for(index: SearchIndex) -> None:
     result = search(index, "I have a Pixel 6, should I get the Pixel 9?")
     assert result.understood["named"] == ["Pixel 9"] and result.not_carried == []
@@ -134,6 +159,10 @@ def test_a_product_the_shopper_has_is_not_what_they_ask_for(index: SearchIndex) 
         "Laptop mit Grafikkarte RTX4060",
         "Phone for Mum 70th birthday",
         "laptop with WiFi 6E",
+        # A line and a kind ask for the kind; a brand and a qualifier name no model
+        "a Galaxy phone under 500",
+        "a Surface Laptop for school",
+        "an Apple Pro laptop",
     ],
 )
 def test_amounts_kinds_and_systems_name_no_product(index: SearchIndex, words: str) -> None:

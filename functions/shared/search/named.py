@@ -56,6 +56,10 @@ QUALIFIERS: Final = frozenset(
     )
 )
 """Words that go on a model's name and lead none: "Air" in "MacBook Air 13"."""
+_LINE_QUALIFIERS: Final = QUALIFIERS - frozenset(
+    re.findall(r"\w+", "s gen series edition note phone laptop book")
+)
+"""Qualifiers that name a model with its line and no model token: "MacBook Air"."""
 _OWNED = re.compile(
     r"\b(?:my|our|old|from|like|replace|replacing|replaced|upgrade|upgrading|had|"
     r"broke|broken|i have|i own|i use|i've got|i got|we have)\W+(?:\w+\W+){0,2}$",
@@ -114,7 +118,17 @@ def _token(text: str, words: list[re.Match[str]], at: int) -> bool:
 
 
 def _qualifier(word: str) -> bool:
-    return word.casefold() in QUALIFIERS
+    return _own(word).casefold() in QUALIFIERS
+
+
+def _own(word: str) -> str:
+    """``word`` without a possessive: "Ultra" of "the Galaxy S24 Ultra's camera"."""
+    return word.removesuffix("'s")
+
+
+def _ends(word: str) -> bool:
+    """Whether a possessive ends the name at ``word``."""
+    return word != _own(word)
 
 
 def _leads(word: str) -> bool:
@@ -146,15 +160,34 @@ def _model_at(text: str, words: list[re.Match[str]], at: int) -> int:
     end = at + 1
     while end < len(words) and _qualifier(words[end].group()) and end - at < MAX_NAME_WORDS:
         end += 1
+        if _ends(words[end - 1].group()):
+            return end
     if end >= len(words) or not _token(text, words, end):
         return at
     end += 1
-    while end < len(words) and end - at < MAX_NAME_WORDS:
-        word = words[end].group()
+    while end < len(words) and end - at < MAX_NAME_WORDS and not _ends(words[end - 1].group()):
+        word = _own(words[end].group())
         if not (_qualifier(word) or (_token(text, words, end) and word[0].isalpha())):
             break
         end += 1
     return end
+
+
+def _line_model_at(words: list[re.Match[str]], at: int, has_name: HasName) -> int:
+    """Where a model said as its line and qualifiers alone ends ("MacBook Air", "Surface
+    Pro", "Galaxy Z Fold"), or ``at``: only where some name has those words, and only
+    qualifiers that are no kind of product ("a Galaxy phone" asks for a kind)."""
+    end = at
+    while (
+        end + 1 < len(words)
+        and end - at < MAX_NAME_WORDS
+        and _own(words[end + 1].group()).casefold() in _LINE_QUALIFIERS
+        and not _ends(words[end].group())
+    ):
+        end += 1
+    if end == at or not has_name(" ".join(_own(w.group()) for w in words[at : end + 1])):
+        return at
+    return end + 1
 
 
 def _plain_model(token: str) -> bool:
@@ -177,7 +210,7 @@ def named_in(
     alone a line the store lacks a model of is one of ("Gorilla Glass Victus 2" on a
     phone is no HP Victus)."""
     # "[CMP-999]" cites a product by its id, which is no name.
-    text = _CITED.sub(" ", in_english(text))
+    text = _CITED.sub(" ", in_english(text)).replace("\u2019", "'")
     words = list(_WORD.finditer(text))
     found: list[Named] = []
     tried = 0
@@ -185,11 +218,13 @@ def named_in(
     while at < len(words) and len(found) < MAX_NAMED and tried < MAX_TRIED:
         lead = words[at].group()
         end = _model_at(text, words, at) if _leads(lead) else at
+        if end == at and _leads(lead) and not is_brand(lead):
+            end = _line_model_at(words, at, has_name)
         if end == at or _OWNED.search(text[: words[at].start()]):
             at = max(end, at + 1)
             continue
         tried += 1
-        start, phrase = at, " ".join(w.group() for w in words[at:end])
+        start, phrase = at, " ".join(_own(w.group()) for w in words[at:end])
         carried = has_name(phrase)
         before_it = text[: words[at].start()]
         if carried:
