@@ -54,6 +54,11 @@ def first_names(result: SearchResult, n: int) -> list[str]:
         ("How many MP is the Galaxy S24 Ultra's camera?", ["Samsung Galaxy S24 Ultra"]),
         # A line and its qualifier, with no model token.
         ("Is the Surface Pro in stock?", ["Microsoft Surface Pro (11th Edition)"]),
+        # A line of one product, which it names alone.
+        ("Is the iMac in stock?", ["Apple iMac 24 (M3)"]),
+        # The rest of the name goes on it, with its bracket; a kind after it is the kind's.
+        ("How much is the ASUS Zenbook 14 OLED (UX3405)?", ["ASUS Zenbook 14 OLED (UX3405)"]),
+        ("a Dell XPS 13 laptop for school", ["Dell XPS 13 9340"]),
     ],
 )  # fmt: skip
 def test_the_products_named_come_first_in_the_order_named(
@@ -163,6 +168,9 @@ def test_a_product_the_shopper_has_is_not_what_they_ask_for(index: SearchIndex) 
         "a Galaxy phone under 500",
         "a Surface Laptop for school",
         "an Apple Pro laptop",
+        # A line's word that leads one name, followed by a qualifier, is the line's
+        "Best Mac for a university student?",
+        "what about a Mac?",
     ],
 )
 def test_amounts_kinds_and_systems_name_no_product(index: SearchIndex, words: str) -> None:

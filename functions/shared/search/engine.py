@@ -46,7 +46,7 @@ from shared.search.errors import SnapshotUnreadable
 from shared.search.ids import resolve as resolve_ids
 from shared.search.intents import BOOST_COLUMNS, BOOST_ORDER, BOOSTS
 from shared.search.listing import Listing
-from shared.search.named import line_words, named_in
+from shared.search.named import leads_name, line_words, named_in
 from shared.search.plan import LEVELS, Plan, explicit_fields, levels_for, make_plan
 from shared.search.query import BOUNDS, SECOND_SORT, SORTS, Hit, SearchQuery, SearchResult
 from shared.search.schema import filter_token
@@ -228,7 +228,9 @@ class _Search:
         if not query.keywords or query.productName or query.productIds:
             return result, []
         kind = query.category or result.understood.get("category")
-        named = named_in(query.keywords, self._has_name, self._is_brand, self._known, kind)
+        named = named_in(
+            query.keywords, self._has_name, self._is_brand, self._known, kind, self._sole
+        )
         if not named:
             return result, []
         lacked = [each.said for each in named if not each.carried]
@@ -307,6 +309,18 @@ class _Search:
         implied = make_plan(query, LEVELS[0], words, self.index.brands).filter_words
         corrected = corrector.corrections(words, unknown, filters=explicit, context=implied)
         return unknown, corrected
+
+    def _sole(self, word: str) -> bool:
+        """Whether one product's name alone has ``word``, and the word leads it."""
+        clause = name_clause(word)
+        if clause is None:
+            return False
+        found = self.db.execute(
+            "SELECT p.name, p.brand FROM products p WHERE p.id IN "
+            "(SELECT rowid FROM fts WHERE fts MATCH ? LIMIT 2)",
+            (clause,),
+        ).fetchall()
+        return len(found) == 1 and leads_name(word, found[0][0], found[0][1])
 
     def _matches(self, text: str) -> bool:
         return (

@@ -32,6 +32,7 @@ from typing import Final
 from shared.catalog.derive import fold
 from shared.search.intents import STOP_WORDS
 from shared.search.languages import in_english
+from shared.search.series import name_words
 from shared.search.words import MONEY, parse, parser_words
 
 _WORD = re.compile(r"\d+(?:[.,]\d+)+[^\W\d_]*|[^\W_]+(?:[.'][^\W_]+)*\+?")
@@ -69,6 +70,8 @@ _OWNED = re.compile(
 _AGAINST = re.compile(r"\bthan\W+(?:\w+\W+){0,1}$", re.IGNORECASE)
 """A model the store lacks after "than" is one compared against, not asked for."""
 _DETERMINER = re.compile(r"\b(?:the|a|an)\s+$", re.IGNORECASE)
+_KIND_BEFORE = re.compile(r"\b(?:a|an|any|some|another|other)\s+$", re.IGNORECASE)
+"""Words before a line that ask for a kind of its products: "what about a Mac?"."""
 _ORDINAL = re.compile(r"\d+(?:st|nd|rd|th|e|er|fps|p)", re.IGNORECASE)
 _CITED = re.compile(r"\[[^\]]{0,40}\]")
 _MONEY_BEFORE = re.compile(r"[$€£]\s*$")
@@ -190,6 +193,15 @@ def _line_model_at(words: list[re.Match[str]], at: int, has_name: HasName) -> in
     return end + 1
 
 
+def leads_name(word: str, name: str, brand: str | None) -> bool:
+    """Whether ``word`` leads the product ``name``, a line's place, and says it with no
+    qualifier: its first word, or the first after its brand's ("iMac" in "Apple iMac 24
+    (M3)"; not "Mac" in "Apple Mac mini (M2)", the mini of the Macs)."""
+    words, owner = name_words(name), name_words(brand or "")
+    rest = words[len(owner) :] if owner and words[: len(owner)] == owner else words
+    return rest[:1] == [word.casefold()] and not (rest[1:] and _qualifier(rest[1]))
+
+
 def _plain_model(token: str) -> bool:
     """A model token that names a model on its own: letters and digits ("P60", "8a") or
     three digits or more ("3310")."""
@@ -202,13 +214,16 @@ def named_in(
     is_brand: Callable[[str], bool],
     known: Callable[[str], bool],
     category: str | None = None,
+    sole: Callable[[str], bool] | None = None,
 ) -> list[Named]:
     """The products ``text`` names, in the order it names them (at most :data:`MAX_NAMED`),
     read as the search reads other languages ("Gewicht 1,2 kg" is a weight). ``is_brand``:
     whether a word is a brand's; ``known``: whether any product (its name, specs or
     description) has the word; ``category``: the kind the words ask for, whose products
     alone a line the store lacks a model of is one of ("Gorilla Glass Victus 2" on a
-    phone is no HP Victus)."""
+    phone is no HP Victus); ``sole``: whether one product's name alone has a word, and
+    the word leads it (:func:`leads_name`): a line of one product, which the word names
+    ("is the iMac in stock?"; not "a Mac")."""
     # "[CMP-999]" cites a product by its id, which is no name.
     text = _CITED.sub(" ", in_english(text)).replace("\u2019", "'")
     words = list(_WORD.finditer(text))
@@ -220,12 +235,20 @@ def named_in(
         end = _model_at(text, words, at) if _leads(lead) else at
         if end == at and _leads(lead) and not is_brand(lead):
             end = _line_model_at(words, at, has_name)
+            if end == at and sole and not _KIND_BEFORE.search(text[: words[at].start()]):
+                end = at + 1 if sole(lead) and has_name(lead, books=False) else at
         if end == at or _OWNED.search(text[: words[at].start()]):
             at = max(end, at + 1)
             continue
         tried += 1
         start, phrase = at, " ".join(_own(w.group()) for w in words[at:end])
         carried = has_name(phrase)
+        # A kind's word after a model is the kind's, where the name without it is one:
+        # "the Dell XPS 13 laptop" is the XPS 13.
+        if not carried and _means_something(_own(words[end - 1].group())):
+            shorter = " ".join(_own(w.group()) for w in words[at : end - 1])
+            if end - 1 > at and _token(text, words, end - 2) and has_name(shorter):
+                end, phrase, carried = end - 1, shorter, True
         before_it = text[: words[at].start()]
         if carried:
             line = True
@@ -253,7 +276,23 @@ def named_in(
             if not (joined or (not carried and _leads(before) and has_name(before))):
                 break
             start, phrase = start - 1, f"{before} {phrase}"
-        said = text[words[start].start() : words[end - 1].end()].removesuffix("'s")
+        # More words of the same name go on it ("Zenbook 14 OLED (UX3405)").
+        while (
+            carried
+            and end < len(words)
+            and end - start < 2 * MAX_NAME_WORDS
+            and not _ends(words[end - 1].group())
+            and _goes_on(after := _own(words[end].group()))
+            and not _means_something(after)
+            and has_name(f"{phrase} {after}")
+        ):
+            end, phrase = end + 1, f"{phrase} {after}"
+        stop = words[end - 1].end()
+        if text.startswith(")", stop) and text.count("(", words[start].start(), stop) > text.count(
+            ")", words[start].start(), stop
+        ):
+            stop += 1  # a bracket opened in the name closes in it
+        said = text[words[start].start() : stop].removesuffix("'s")
         if all(fold(said.casefold()) != fold(n.said.casefold()) for n in found):
             found.append(Named(said, carried, line))
         at = end
