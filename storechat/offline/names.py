@@ -1,29 +1,18 @@
-"""Product models in a shopper's words: a line or brand followed by a model token."""
+"""Product models in a shopper's words, read as the catalog search reads them.
+
+The search's own reading (:func:`shared.search.named.named_in`: a line or brand, its
+qualifiers and a model token; "MacBook Air"; "the Nokia 3310") runs here against the
+names of the catalog served, so the offline model and every model's search name the
+same products."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
-from typing import Final
 
+from shared.search.named import Named, named_in
 from shared.search.series import name_words
 from storechat.offline.product import Listed
-from storechat.offline.store import store
-from storechat.offline.vocabulary import COMPUTERS, MOBILE, brand_named, word_set
-
-_I = re.IGNORECASE
-
-_MODEL_QUALIFIERS: Final = word_set(
-    "pro air max plus ultra mini lite flip fold fe go s studio laptop book carbon slim"
-) | word_set("edge neo duo phone gaming")
-# Not "in": "the iPhone 15 in stock" names a model; "15-inch" is caught as one token.
-_UNIT_WORDS: Final = frozenset(
-    {"gb", "tb", "kg", "g", "inch", "inches", "mah", "mp", "hours", "h", "hrs", "hz", "%"}
-)
-_UNIT_TOKEN = re.compile(r"\d+(?:\.\d+)?(?:gb|tb|kg|g|inch|in|mah|mp|h|hz)", _I)
-_KIND_ARTICLES: Final = word_set("a an any some another other")
-_KIND_WORDS: Final = word_set("phone phones laptop laptops book gaming")
-_WORD = re.compile(r"[A-Za-z0-9][\w+-]*")
+from storechat.offline.store import Title, store
 
 
 @dataclass(frozen=True)
@@ -52,99 +41,31 @@ class ModelName:
         return self.text
 
 
-def _is_model_token(words: list[re.Match[str]], index: int) -> bool:
-    low = words[index].group().lower()
-    if _UNIT_TOKEN.fullmatch(low):
-        return False
-    following = words[index + 1].group().lower() if index + 1 < len(words) else ""
-    if low.isdigit() and following in _UNIT_WORDS:
-        return False
-    shop = store()
-    return (
-        low in _MODEL_QUALIFIERS
-        or low in shop.lines
-        or low in shop.model_words
-        or any(ch.isdigit() for ch in low)
-    )
-
-
-def _line_category(line: str, next_word: str) -> str:
-    # "Galaxy Book4" is a laptop of a line of phones, "ROG Phone" a phone of gaming laptops.
-    if next_word.startswith("book"):
-        return COMPUTERS
-    if next_word == "phone":
-        return MOBILE
-    return store().lines[line][1]
-
-
-def _model_end(text: str, words: list[re.Match[str]], start: int) -> int:
-    end = start
-    # "the Galaxy S24 Ultra's camera": the possessive ends the name.
-    while end < len(words) and _is_model_token(words, end):
-        end += 1
-        if text[words[end - 1].end() : words[end - 1].end() + 1] in ("'", "\u2019"):
-            break
-    return end
-
-
 def find_models(text: str) -> list[ModelName]:
-    """Every specific product named in ``text``, in order: "XPS 13", "Galaxy S24 Ultra"."""
-    words = list(_WORD.finditer(text))
-    found: list[ModelName] = []
-    i = 0
-    while i < len(words):
-        model, end = _model_at(text, words, i)
-        if model and model.text.casefold() not in {m.text.casefold() for m in found}:
-            found.append(model)
-        i = end if model else i + 1
-    return found
+    """Every specific product named in ``text``, in order: "XPS 13", "Galaxy S24 Ultra",
+    and those the store lacks ("the iPhone 14"), each with the brand and kind of the
+    products of its name, else of its line."""
+    shop = store()
+    return [
+        _model(each, shop.titled(each.said) or (shop.titled(_line(each)) if each.line else None))
+        for each in named_in(text, shop.has_name, shop.is_brand, shop.knows, sole=shop.sole)
+    ]
+
+
+def _line(named: Named) -> str:
+    return named.said.split()[0]
+
+
+def _model(named: Named, title: Title | None) -> ModelName:
+    if title is None:
+        return ModelName(named.said, None, "")
+    return ModelName(named.said, title.brand, title.category)
 
 
 def find_model(text: str) -> ModelName | None:
     """The first specific product named in ``text``."""
     models = find_models(text)
     return models[0] if models else None
-
-
-def _model_at(text: str, words: list[re.Match[str]], i: int) -> tuple[ModelName | None, int]:
-    shop = store()
-    line = words[i].group().lower()
-    brand = brand_named(words[i].group())
-    numbered = (
-        brand is not None
-        and brand not in shop.publishers
-        and i + 1 < len(words)
-        and words[i + 1].group()[0].isdigit()
-    )
-    if line not in shop.lines and not numbered:
-        return None, i
-    end = _model_end(text, words, i + 1)
-    # "Is the iMac in stock?": a line of one product names it; "what about a Mac?" asks
-    # for a kind.
-    alone = shop.line_sizes.get(line) == 1 and not (
-        i and words[i - 1].group().lower() in _KIND_ARTICLES
-    )
-    if end == i + 1 and not alone:
-        return None, i  # "a macbook for school": a line, but no model
-    model_words = [w.group().lower() for w in words[i + 1 : end]]
-    if model_words and set(model_words) <= _KIND_WORDS and not shop.names(line, *model_words):
-        return None, i  # "a galaxy phone": a line and a kind, where no name says so
-    start = i
-    if line in shop.lines:
-        previous = brand_named(words[i - 1].group()) if i else None
-        start = i - 1 if previous else i
-        brand = previous or shop.lines[line][0]
-        following = words[i + 1].group().lower() if i + 1 < len(words) else ""
-        category = _line_category(line, following)
-    else:
-        categories = shop.brand_categories.get(brand or "", frozenset())
-        category = MOBILE if categories == {MOBILE} else COMPUTERS
-    begin, stop = words[start].start(), words[end - 1].end()
-    # "Zenbook 14 OLED (UX3405)": a bracket opened in the name closes in it.
-    if text.startswith(")", stop) and text.count("(", begin, stop) > text.count(")", begin, stop):
-        stop += 1
-    phrase = text[begin:stop]
-    return ModelName(text=phrase, brand=brand, category=category), end
 
 
 # -- a catalog name against the one the shopper wrote -------------------------------------

@@ -28,6 +28,8 @@ from typing import Any, Final, Protocol
 from shared.catalog.categories import Category
 from shared.catalog.specs import AUTHOR, FORM_FACTOR, GENRE
 from shared.search.intents import STOP_WORDS
+from shared.search.named import leads_name
+from shared.search.series import name_words
 from shared.search.words import fold, parse, parser_words
 
 BOOKS: Final[str] = Category.BOOKS
@@ -111,14 +113,10 @@ class Store:
             (brand, re.compile(rf"(?<![^\W_]){_brand_pattern(brand)}(?![^\W_])", re.I))
             for brand in ordered
         ]
-        self.line_sizes: dict[str, int] = {}
-        """How many products each line has."""
         self.lines = self._lines()
         self._known = self._known_words()
-        self.model_words = self._model_words()
-        """Words of the names of products other than books that say nothing else
-        ("zephyrus", "ultra"): in a shopper's text after a line, part of a model's name."""
         self._book_names = self._named_books()
+        self._name_words = [(t, frozenset(name_words(t.name, brackets=True))) for t in self.titles]
         self._sold = frozenset(fold(k) for k in kinds) | frozenset(
             fold(word) for t in self.titles if t.category != BOOKS for word in _words(t.name)
         )
@@ -140,7 +138,6 @@ class Store:
         ignored = STOP_WORDS | frozenset(b.casefold() for b in self.brand_categories)
         # "Framework Laptop 13": "laptop" names a kind, not a line ("iPhone" does both).
         ignored |= frozenset(w for w in brands if _only_kind(w))
-        self.line_sizes = {line: sum(counts.values()) for line, counts in categories.items()}
         return {
             line: (
                 next(iter(owners)) if len(owners) == 1 else None,
@@ -171,16 +168,6 @@ class Store:
         """``text`` with such names as "a computer" (see :meth:`_named_books`)."""
         return self._book_names.sub(" computer ", text) if self._book_names else text
 
-    def _model_words(self) -> frozenset[str]:
-        common = STOP_WORDS | parser_words() | frozenset(_words(" ".join(self.brand_categories)))
-        return frozenset(
-            word
-            for title in self.titles
-            if title.category != BOOKS
-            for word in _words(title.name)
-            if word.isalpha() and len(word) > 1 and word not in common
-        )
-
     def _known_words(self) -> frozenset[str]:
         known = set(self.lines)
         for text in (*self.brand_categories, *self.authors, *self.genres):
@@ -200,13 +187,39 @@ class Store:
     def brand_named(self, word: str) -> str | None:
         return next((brand for brand, pattern in self._brand_res if pattern.fullmatch(word)), None)
 
-    def names(self, *words: str) -> bool:
-        """Whether a name of the catalog's has ``words`` in a row ("ROG Phone")."""
-        phrase = " ".join(w.casefold() for w in words)
-        return any(
-            re.search(rf"(?<!\w){re.escape(phrase)}(?!\w)", " ".join(_words(t.name)))
-            for t in self.titles
+    def has_name(self, phrase: str, *, books: bool = True, category: str | None = None) -> bool:
+        """Whether a product's name (not a book's, unless ``books``; of ``category``, if
+        given) has every word of ``phrase``, as the catalog search asks it."""
+        return self.titled(phrase, books=books, category=category) is not None
+
+    def titled(
+        self, phrase: str, *, books: bool = True, category: str | None = None
+    ) -> Title | None:
+        """The first product whose name has every word of ``phrase``."""
+        wanted = set(name_words(phrase, brackets=True))
+        return (
+            next(
+                (
+                    title
+                    for title, words in self._name_words
+                    if wanted <= words
+                    and (books or title.category != BOOKS)
+                    and (category is None or title.category == category)
+                ),
+                None,
+            )
+            if wanted
+            else None
         )
+
+    def sole(self, word: str) -> bool:
+        """Whether one product's name alone has ``word``."""
+        wanted = set(name_words(word, brackets=True))
+        having = [t for t, words in self._name_words if wanted and wanted <= words][:2]
+        return len(having) == 1 and leads_name(word, having[0].name, having[0].brand)
+
+    def is_brand(self, word: str) -> bool:
+        return self.brand_named(word) is not None
 
     def sells(self, phrase: str) -> bool:
         """Whether a word of ``phrase`` is a form factor of the catalog's, or in the name

@@ -192,7 +192,3 @@ def only_order(phrase: str) -> bool:
     """Whether ``phrase`` says an order and nothing else ("the oldest")."""
     said = parse(phrase)
     return bool(said.sort and not (said.groups or said.category))
-
-
-def brand_named(word: str) -> str | None:
-    return store().brand_named(word)
