@@ -171,6 +171,7 @@ def test_a_product_the_shopper_has_is_not_what_they_ask_for(index: SearchIndex) 
         # A line's word that leads one name, followed by a qualifier, is the line's
         "Best Mac for a university student?",
         "what about a Mac?",
+        "an HP 2-in-1 laptop",
     ],
 )
 def test_amounts_kinds_and_systems_name_no_product(index: SearchIndex, words: str) -> None:
@@ -236,6 +237,33 @@ def test_a_store_of_its_own_names_its_own_models(tmp_path: Path) -> None:
         ["Acme Rocket 5", "Acme Rocket 7"],
         ["Acme Rocket 7", "Acme Rocket 5"],
     )
+
+
+def test_a_brand_that_is_its_own_line_and_a_number_of_an_unknown_name_are_models(
+    tmp_path: Path,
+) -> None:
+    # Given a store whose phones are named by their brand and a number, and no Pixel
+    def phone(pid: str, name: str) -> dict[str, Any]:
+        return {
+            "productId": pid, "name": name, "brand": "Zephone", "category": "MOBILE",
+            "price": 500.0, "stock": 4, "description": "A repairable phone.", "specs": {},
+        }  # fmt: skip
+
+    index = _open([phone("Z5", "Zephone 5"), phone("Z4", "Zephone 4")], tmp_path / "z.sqlite")
+    try:
+        lacked = search(index, "Do you have the Zephone 3?")
+        pixel = search(index, "Do you sell the Pixel 9?")
+        top = search(index, "the Top 3 phones")
+    finally:
+        index.close()
+
+    # Then the brand's number it lacks is not carried, its nearest first
+    assert lacked.not_carried == ["Zephone 3"]
+    assert first_names(lacked, 1) == ["Zephone 4"]
+    # And a one-digit model of a name no product has is not carried, where it ends the question
+    assert pixel.not_carried == ["Pixel 9"]
+    # But a number before a kind names nothing
+    assert "named" not in top.understood and top.not_carried == []
 
 
 def test_a_word_of_the_books_names_with_a_number_is_searched_not_said_not_carried(

@@ -46,7 +46,7 @@ from shared.search.errors import SnapshotUnreadable
 from shared.search.ids import resolve as resolve_ids
 from shared.search.intents import BOOST_COLUMNS, BOOST_ORDER, BOOSTS
 from shared.search.listing import Listing
-from shared.search.named import leads_name, line_words, named_in
+from shared.search.named import NAMES_SEEN, line_words, named_in
 from shared.search.plan import LEVELS, Plan, explicit_fields, levels_for, make_plan
 from shared.search.query import BOUNDS, SECOND_SORT, SORTS, Hit, SearchQuery, SearchResult
 from shared.search.schema import filter_token
@@ -229,7 +229,7 @@ class _Search:
             return result, []
         kind = query.category or result.understood.get("category")
         named = named_in(
-            query.keywords, self._has_name, self._is_brand, self._known, kind, self._sole
+            query.keywords, self._has_name, self._is_brand, self._known, kind, self._names_with
         )
         if not named:
             return result, []
@@ -310,17 +310,17 @@ class _Search:
         corrected = corrector.corrections(words, unknown, filters=explicit, context=implied)
         return unknown, corrected
 
-    def _sole(self, word: str) -> bool:
-        """Whether one product's name alone has ``word``, and the word leads it."""
+    def _names_with(self, word: str) -> list[tuple[str, str | None]]:
+        """The names and brands of the first few products whose names have ``word``."""
         clause = name_clause(word)
         if clause is None:
-            return False
+            return []
         found = self.db.execute(
             "SELECT p.name, p.brand FROM products p WHERE p.id IN "
-            "(SELECT rowid FROM fts WHERE fts MATCH ? LIMIT 2)",
-            (clause,),
+            "(SELECT rowid FROM fts WHERE fts MATCH ? LIMIT ?)",
+            (clause, NAMES_SEEN),
         ).fetchall()
-        return len(found) == 1 and leads_name(word, found[0][0], found[0][1])
+        return [(str(name), str(brand) or None) for name, brand in found]
 
     def _matches(self, text: str) -> bool:
         return (

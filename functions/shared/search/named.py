@@ -116,6 +116,8 @@ def _token(text: str, words: list[re.Match[str]], at: int) -> bool:
         return False
     if _MONEY_BEFORE.search(text[: words[at].start()]):
         return False
+    if token.isdigit() and text.startswith("-", words[at].end()):
+        return False  # a number in a compound: "2-in-1", "4-core"
     following = words[at + 1].group().casefold() if at + 1 < len(words) else ""
     return not (_AMOUNT.fullmatch(token) and (following in _UNITS or not token.isdigit()))
 
@@ -193,6 +195,22 @@ def _line_model_at(words: list[re.Match[str]], at: int, has_name: HasName) -> in
     return end + 1
 
 
+NamesWith = Callable[[str], list[tuple[str, str | None]]]
+"""``names_with(word)``: the names and brands of the first few products whose names have
+``word`` (:data:`NAMES_SEEN`)."""
+NAMES_SEEN = 20
+
+
+def _numbered(word: str, names: list[tuple[str, str | None]]) -> bool:
+    """Whether a product's name is ``word`` and a model token ("Fairphone 5"): a brand
+    that is a line of its own, whose number names a model ("the Fairphone 3")."""
+    for name, _ in names:
+        said = name_words(name)
+        if said[:1] == [word.casefold()] and len(said) > 1 and any(c.isdigit() for c in said[1]):
+            return True
+    return False
+
+
 def leads_name(word: str, name: str, brand: str | None) -> bool:
     """Whether ``word`` leads the product ``name``, a line's place, and says it with no
     qualifier: its first word, or the first after its brand's ("iMac" in "Apple iMac 24
@@ -202,10 +220,16 @@ def leads_name(word: str, name: str, brand: str | None) -> bool:
     return rest[:1] == [word.casefold()] and not (rest[1:] and _qualifier(rest[1]))
 
 
-def _plain_model(token: str) -> bool:
-    """A model token that names a model on its own: letters and digits ("P60", "8a") or
-    three digits or more ("3310")."""
-    return any(ch.isalpha() for ch in token) or len(token) >= 3
+def _plain_model(text: str, words: list[re.Match[str]], end: int) -> bool:
+    """Whether the name ending at ``words[end - 1]`` ends in a model token that names a
+    model on its own: letters and digits ("P60", "8a"), three digits or more ("3310"), or
+    a number where the name ends the question or a word between names follows ("the
+    Pixel 9?", "the Pixel 9 or the Pixel 8"; not "the Top 3 laptops")."""
+    token = words[end - 1].group()
+    if any(ch.isalpha() for ch in token) or len(token) >= 3:
+        return True
+    after = words[end].group().casefold() if end < len(words) else ""
+    return not after or after in _BETWEEN or after in ("vs", "in")
 
 
 def named_in(
@@ -214,16 +238,16 @@ def named_in(
     is_brand: Callable[[str], bool],
     known: Callable[[str], bool],
     category: str | None = None,
-    sole: Callable[[str], bool] | None = None,
+    names_with: NamesWith | None = None,
 ) -> list[Named]:
     """The products ``text`` names, in the order it names them (at most :data:`MAX_NAMED`),
     read as the search reads other languages ("Gewicht 1,2 kg" is a weight). ``is_brand``:
     whether a word is a brand's; ``known``: whether any product (its name, specs or
     description) has the word; ``category``: the kind the words ask for, whose products
     alone a line the store lacks a model of is one of ("Gorilla Glass Victus 2" on a
-    phone is no HP Victus); ``sole``: whether one product's name alone has a word, and
-    the word leads it (:func:`leads_name`): a line of one product, which the word names
-    ("is the iMac in stock?"; not "a Mac")."""
+    phone is no HP Victus); ``names_with``: the names with a word, for a line of one
+    product, which its word names where it leads the name (:func:`leads_name`: "is the
+    iMac in stock?"; not "a Mac"), and a brand that is a line of its own (:func:`_numbered`)."""
     # "[CMP-999]" cites a product by its id, which is no name.
     text = _CITED.sub(" ", in_english(text)).replace("\u2019", "'")
     words = list(_WORD.finditer(text))
@@ -235,8 +259,10 @@ def named_in(
         end = _model_at(text, words, at) if _leads(lead) else at
         if end == at and _leads(lead) and not is_brand(lead):
             end = _line_model_at(words, at, has_name)
-            if end == at and sole and not _KIND_BEFORE.search(text[: words[at].start()]):
-                end = at + 1 if sole(lead) and has_name(lead, books=False) else at
+            if end == at and names_with and not _KIND_BEFORE.search(text[: words[at].start()]):
+                having = names_with(lead)
+                sole = len(having) == 1 and leads_name(lead, *having[0])
+                end = at + 1 if sole and has_name(lead, books=False) else at
         if end == at or _OWNED.search(text[: words[at].start()]):
             at = max(end, at + 1)
             continue
@@ -255,15 +281,18 @@ def named_in(
         elif _AGAINST.search(before_it):
             at = end
             continue
-        elif has_name(lead, books=False, category=category) and not is_brand(lead):
+        elif has_name(lead, books=False, category=category) and (
+            not is_brand(lead) or (names_with is not None and _numbered(lead, names_with(lead)))
+        ):
             line = True  # a model of a line the store carries
         elif (
             _DETERMINER.search(before_it)
             and lead[0].isupper()
-            and _plain_model(words[end - 1].group())
+            and _plain_model(text, words, end)
             and not _ORDINAL.fullmatch(words[end - 1].group())
             and not (_means_something(lead) or known(lead))
-            and not any(known(w.group()) for w in words[at + 1 : end])
+            # A number alone says nothing of a name: "9" is in many products' specs.
+            and not any(known(w.group()) for w in words[at + 1 : end] if not w.group().isdigit())
         ):
             line = False  # a model of a name the catalog has no word of
         else:
