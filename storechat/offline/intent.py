@@ -236,17 +236,16 @@ def parse_text(text: str) -> Intent:
             continue
         models = [m for m in find_models(clause) if m not in products]
         title = None if book else title_in(_without(clause, models))
-        if title and not (kind_not_carried(title, False) or asked_unknown(title, clause)):
-            by = re.search(r"\bby\s+([A-Z][\w.'-]+(?:\s+[A-Z][\w.'-]+){0,2})", clause)
-            if by or _BOOK_CUE.search(clause):
-                book = BookAsk(title=title, author=by.group(1) if by else None)
-                book_shopping = book_shopping or bool(_SHOPPING_CUE.search(clause))
-            else:
-                # A name none of the store's words know, and nothing says it is a book
-                # ("the Nokia 3310"): a product of any kind, looked up by its name.
-                products.append(
-                    ModelName(re.sub(r"^(?:the|a|an)\s+", "", title, flags=_I), None, "")
-                )
+        by = re.search(r"\bby\s+([A-Z][\w.'-]+(?:\s+[A-Z][\w.'-]+){0,2})", clause)
+        if (
+            title
+            and (by or _BOOK_CUE.search(clause))
+            and not (kind_not_carried(title, False) or asked_unknown(title, clause))
+        ):
+            # A name none of the store's words know is a book's where something says so;
+            # any other is the search's to read ("the Nokia 3310": not carried).
+            book = BookAsk(title=title, author=by.group(1) if by else None)
+            book_shopping = book_shopping or bool(_SHOPPING_CUE.search(clause))
             clause = clause.replace(by.group(0) if by else title, " ").replace(title, " ")
         # "the ROG Phone 8" is a phone, though most of the ROG line are laptops.
         asking.append(_without(clause, models))

@@ -48,7 +48,9 @@ def find_models(text: str) -> list[ModelName]:
     shop = store()
     return [
         _model(each, shop.titled(each.said) or (shop.titled(_line(each)) if each.line else None))
-        for each in named_in(text, shop.has_name, shop.is_brand, shop.knows, sole=shop.sole)
+        for each in named_in(
+            text, shop.has_name, shop.is_brand, shop.knows, names_with=shop.names_with
+        )
     ]
 
 

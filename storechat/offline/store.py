@@ -23,12 +23,13 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
+from itertools import islice
 from typing import Any, Final, Protocol
 
 from shared.catalog.categories import Category
 from shared.catalog.specs import AUTHOR, FORM_FACTOR, GENRE
 from shared.search.intents import STOP_WORDS
-from shared.search.named import leads_name
+from shared.search.named import NAMES_SEEN
 from shared.search.series import name_words
 from shared.search.words import fold, parse, parser_words
 
@@ -212,11 +213,11 @@ class Store:
             else None
         )
 
-    def sole(self, word: str) -> bool:
-        """Whether one product's name alone has ``word``."""
+    def names_with(self, word: str) -> list[tuple[str, str | None]]:
+        """The names and brands of the first products whose names have ``word``."""
         wanted = set(name_words(word, brackets=True))
-        having = [t for t, words in self._name_words if wanted and wanted <= words][:2]
-        return len(having) == 1 and leads_name(word, having[0].name, having[0].brand)
+        having = (t for t, words in self._name_words if wanted and wanted <= words)
+        return [(t.name, t.brand) for t in islice(having, NAMES_SEEN)]
 
     def is_brand(self, word: str) -> bool:
         return self.brand_named(word) is not None
