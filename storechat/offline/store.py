@@ -29,7 +29,6 @@ from typing import Any, Final, Protocol
 from shared.catalog.categories import Category
 from shared.catalog.specs import AUTHOR, FORM_FACTOR, GENRE
 from shared.search.intents import STOP_WORDS
-from shared.search.named import NAMES_SEEN
 from shared.search.series import name_words
 from shared.search.words import fold, parse, parser_words
 
@@ -213,11 +212,11 @@ class Store:
             else None
         )
 
-    def names_with(self, word: str) -> list[tuple[str, str | None]]:
-        """The names and brands of the first products whose names have ``word``."""
+    def names_with(self, word: str, most: int) -> list[tuple[str, str | None]]:
+        """The names and brands of the first ``most`` products whose names have ``word``."""
         wanted = set(name_words(word, brackets=True))
         having = (t for t, words in self._name_words if wanted and wanted <= words)
-        return [(t.name, t.brand) for t in islice(having, NAMES_SEEN)]
+        return [(t.name, t.brand) for t in islice(having, most)]
 
     def is_brand(self, word: str) -> bool:
         return self.brand_named(word) is not None

@@ -46,7 +46,7 @@ from shared.search.errors import SnapshotUnreadable
 from shared.search.ids import resolve as resolve_ids
 from shared.search.intents import BOOST_COLUMNS, BOOST_ORDER, BOOSTS
 from shared.search.listing import Listing
-from shared.search.named import NAMES_SEEN, line_words, named_in
+from shared.search.named import line_words, named_in
 from shared.search.plan import LEVELS, Plan, explicit_fields, levels_for, make_plan
 from shared.search.query import BOUNDS, SECOND_SORT, SORTS, Hit, SearchQuery, SearchResult
 from shared.search.schema import filter_token
@@ -310,15 +310,15 @@ class _Search:
         corrected = corrector.corrections(words, unknown, filters=explicit, context=implied)
         return unknown, corrected
 
-    def _names_with(self, word: str) -> list[tuple[str, str | None]]:
-        """The names and brands of the first few products whose names have ``word``."""
+    def _names_with(self, word: str, most: int) -> list[tuple[str, str | None]]:
+        """The names and brands of the first ``most`` products whose names have ``word``."""
         clause = name_clause(word)
         if clause is None:
             return []
         found = self.db.execute(
             "SELECT p.name, p.brand FROM products p WHERE p.id IN "
             "(SELECT rowid FROM fts WHERE fts MATCH ? LIMIT ?)",
-            (clause, NAMES_SEEN),
+            (clause, most),
         ).fetchall()
         return [(str(name), str(brand) or None) for name, brand in found]
 

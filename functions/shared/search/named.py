@@ -70,8 +70,9 @@ _OWNED = re.compile(
 _AGAINST = re.compile(r"\bthan\W+(?:\w+\W+){0,1}$", re.IGNORECASE)
 """A model the store lacks after "than" is one compared against, not asked for."""
 _DETERMINER = re.compile(r"\b(?:the|a|an)\s+$", re.IGNORECASE)
-_KIND_BEFORE = re.compile(r"\b(?:a|an|any|some|another|other)\s+$", re.IGNORECASE)
-"""Words before a line that ask for a kind of its products: "what about a Mac?"."""
+_THE_BEFORE = re.compile(r"\b(?:the|this|that)\s+$", re.IGNORECASE)
+"""Words before a line of one product that name it ("is the iMac in stock?"); not "a Mac",
+a kind of its products."""
 _ORDINAL = re.compile(r"\d+(?:st|nd|rd|th|e|er|fps|p)", re.IGNORECASE)
 _CITED = re.compile(r"\[[^\]]{0,40}\]")
 _MONEY_BEFORE = re.compile(r"[$€£]\s*$")
@@ -84,6 +85,8 @@ MAX_NAMED = 3
 MAX_TRIED = 6
 """Places in the words that look like a name, looked up at most: a long message of
 numbers costs a few lookups, not one per word."""
+MAX_SOLE_TRIED = 3
+"""Words alone looked up as a line of one product, at most: the first three that may be."""
 MAX_NAME_WORDS = 6
 
 
@@ -195,9 +198,9 @@ def _line_model_at(words: list[re.Match[str]], at: int, has_name: HasName) -> in
     return end + 1
 
 
-NamesWith = Callable[[str], list[tuple[str, str | None]]]
-"""``names_with(word)``: the names and brands of the first few products whose names have
-``word`` (:data:`NAMES_SEEN`)."""
+NamesWith = Callable[[str, int], list[tuple[str, str | None]]]
+"""``names_with(word, most)``: the names and brands of the first ``most`` products whose
+names have ``word``."""
 NAMES_SEEN = 20
 
 
@@ -252,15 +255,21 @@ def named_in(
     text = _CITED.sub(" ", in_english(text)).replace("\u2019", "'")
     words = list(_WORD.finditer(text))
     found: list[Named] = []
-    tried = 0
+    tried = sole_tried = 0
     at = 0
     while at < len(words) and len(found) < MAX_NAMED and tried < MAX_TRIED:
         lead = words[at].group()
         end = _model_at(text, words, at) if _leads(lead) else at
         if end == at and _leads(lead) and not is_brand(lead):
             end = _line_model_at(words, at, has_name)
-            if end == at and names_with and not _KIND_BEFORE.search(text[: words[at].start()]):
-                having = names_with(lead)
+            if (
+                end == at
+                and names_with
+                and sole_tried < MAX_SOLE_TRIED
+                and _THE_BEFORE.search(text[: words[at].start()])
+            ):
+                sole_tried += 1
+                having = names_with(lead, 2)
                 sole = len(having) == 1 and leads_name(lead, *having[0])
                 end = at + 1 if sole and has_name(lead, books=False) else at
         if end == at or _OWNED.search(text[: words[at].start()]):
@@ -282,7 +291,8 @@ def named_in(
             at = end
             continue
         elif has_name(lead, books=False, category=category) and (
-            not is_brand(lead) or (names_with is not None and _numbered(lead, names_with(lead)))
+            not is_brand(lead)
+            or (names_with is not None and _numbered(lead, names_with(lead, NAMES_SEEN)))
         ):
             line = True  # a model of a line the store carries
         elif (
