@@ -2,8 +2,11 @@
 the question, with the store's contact, or the contact alone and word that the
 policies say nothing about it.
 
-The policies are the store's own words, read from its settings (``shared.store.settings``):
-trusted text, unlike a web page, and never a reason to search the catalog.
+A question in German, Spanish or French is read in English as well
+(``shared.search.languages``), so it finds the sections of a store that writes its
+policies in English. The policies are the store's own words, read from its settings
+(``shared.store.settings``): trusted text, unlike a web page, and never a reason to
+search the catalog.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from __future__ import annotations
 from get_store_policies.schema import PoliciesInput
 from shared.api.contract import ToolCall, ToolOutput, ToolUse
 from shared.runtime.errors import FailureKind
+from shared.search.languages import in_english
 from shared.store import policies
 from shared.store.settings import StoreFile
 from shared.tools.tool_shell import answer
@@ -29,7 +33,10 @@ def run(tool_use: ToolUse, *, store: StoreFile | None) -> ToolOutput:
                 "The store's policies are not set up here; give no policy from memory.",
                 "no store settings",
             )
-        found = policies.matching(store.policiesText, args.question)
+        # A question in German, Spanish or French finds the sections by its English too,
+        # read as the catalog search reads those languages.
+        asked = f"{args.question} {in_english(args.question)}"
+        found = policies.matching(store.policiesText, asked)
         result: dict[str, object] = {
             "store": store.settings.name,
             "sections": [{"heading": s.heading, "text": policies.cut(s.text)} for s in found],

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from get_store_policies.logic import NOT_SAID, run
 from get_store_policies.schema import PoliciesInput
 from shared.api.contract import ToolUse
@@ -78,6 +80,26 @@ def test_the_tool_gives_the_model_the_sections_and_the_contact() -> None:
     assert told["contact"] == SAMPLE.settings.contact
     assert "note" not in told
     assert PoliciesInput.found(told) == f"{len(told['sections'])} sections found"
+
+
+@pytest.mark.parametrize(
+    ("question", "heading"),
+    [
+        ("Wie lange dauert der Versand?", "Shipping and delivery"),
+        ("¿Puedo devolver un portátil?", "Returns and refunds"),
+        ("Quelle est votre politique de retour ?", "Returns and refunds"),
+        ("Kann ich meine Bestellung stornieren?", "Order status and tracking"),
+    ],
+)
+def test_a_question_in_german_spanish_or_french_finds_the_stores_english_section(
+    question: str, heading: str
+) -> None:
+    # Given a store that writes its policies in English, and a shopper who does not
+    told = call(question)["content"][0]["json"]
+
+    # Then the section that answers it is found, as the search reads those languages
+    assert told["sections"] and told["sections"][0]["heading"] == heading
+    assert "note" not in told
 
 
 def test_what_the_policies_do_not_say_the_model_is_told_to_say_it_does_not_know() -> None:
