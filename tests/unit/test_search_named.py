@@ -123,6 +123,35 @@ def test_a_line_and_its_qualifier_name_every_model_of_them_first(index: SearchIn
     assert result.not_carried == []
 
 
+@pytest.mark.parametrize(
+    ("words", "named"),
+    [
+        ("Galaxy S24, S24+ or S24 Ultra?", ["Galaxy S24", "Galaxy S24+", "Galaxy S24 Ultra"]),
+        ("iPhone 15 or 16?", ["iPhone 15", "iPhone 16"]),
+        ("Pixel 8 or 8a", ["Pixel 8", "Pixel 8a"]),
+        ("Is the iPhone 16 or 16 Pro lighter?", ["iPhone 16", "iPhone 16 Pro"]),
+        ("iPhone 15, 16, 16 Plus", ["iPhone 15", "iPhone 16", "iPhone 16 Plus"]),
+        # A number that is no model of the line: a quantity, a generation's own number
+        ("an iPhone 15 and 2 cases", ["iPhone 15"]),
+        ("the iPhone 15 Pro, 2 units", ["iPhone 15 Pro"]),
+    ],
+)
+def test_models_of_one_line_listed_after_its_name_are_each_named(
+    index: SearchIndex, words: str, named: list[str]
+) -> None:
+    result = search(index, words)
+    assert result.understood["named"] == named
+
+
+def test_a_generation_number_goes_on_the_name() -> None:
+    # Given a catalog with the X1 Carbon's twelfth generation
+    def has_name(phrase: str, *, books: bool = True, category: str | None = None) -> bool:
+        return set(phrase.casefold().split()) <= {"thinkpad", "x1", "carbon", "gen", "12"}
+
+    named = named_in("the ThinkPad X1 Carbon Gen 12", has_name, lambda w: False, lambda w: True)
+    assert [n.said for n in named] == ["ThinkPad X1 Carbon Gen 12"]
+
+
 def test_a_line_and_a_qualifier_no_name_has_is_no_name_and_not_said_lacking(
     index: SearchIndex,
 ) -> None:

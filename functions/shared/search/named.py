@@ -57,6 +57,8 @@ QUALIFIERS: Final = frozenset(
     )
 )
 """Words that go on a model's name and lead none: "Air" in "MacBook Air 13"."""
+_NUMBERED_BY: Final = frozenset({"gen", "series", "edition"})
+"""Qualifiers a number of their own follows: "Gen 12"."""
 _LINE_QUALIFIERS: Final = QUALIFIERS - frozenset(
     re.findall(r"\w+", "s gen series edition note phone laptop book")
 )
@@ -175,10 +177,20 @@ def _model_at(text: str, words: list[re.Match[str]], at: int) -> int:
     end += 1
     while end < len(words) and end - at < MAX_NAME_WORDS and not _ends(words[end - 1].group()):
         word = _own(words[end].group())
-        if not (_qualifier(word) or (_token(text, words, end) and word[0].isalpha())):
+        # A number goes on after a generation ("Carbon Gen 12"), a token of letters always.
+        numbered = word[0].isalpha() or words[end - 1].group().casefold() in _NUMBERED_BY
+        if not (_qualifier(word) or (_token(text, words, end) and numbered)):
             break
+        if not _spaced(text, words, end):
+            break  # a comma ends it: "the Galaxy S24, S24+ or S24 Ultra"
         end += 1
     return end
+
+
+def _spaced(text: str, words: list[re.Match[str]], at: int, within: str = "") -> bool:
+    """Whether only spaces (and the marks ``within``) stand between ``words[at]`` and the
+    word before it."""
+    return not text[words[at - 1].end() : words[at].start()].strip(" \t\n" + within)
 
 
 def _line_model_at(words: list[re.Match[str]], at: int, has_name: HasName) -> int:
@@ -235,6 +247,45 @@ def _plain_model(text: str, words: list[re.Match[str]], end: int) -> bool:
     return not after or after in _BETWEEN or after in ("vs", "in")
 
 
+_LISTED_BETWEEN = re.compile(r"(?:[\s,/&]|\b(?:or|and|vs|versus|the|a|an)\b)*", re.IGNORECASE)
+"""What may stand between models of one line listed: "S24, S24+ or the S24 Ultra"."""
+
+
+def _line_of(said: str, end: int) -> tuple[str, str, int] | None:
+    """A name's words before its model token and that token ("Galaxy", "S24"), and the
+    place in the words where it ended; None for a name with no token."""
+    parts = said.split()
+    first = next((n for n, w in enumerate(parts) if any(ch.isdigit() for ch in w)), 0)
+    return (" ".join(parts[:first]), parts[first], end) if first else None
+
+
+def _shape(token: str) -> str:
+    """A model token's letters before its number: "s" for "S24+", "" for "15" and "8a"."""
+    return re.match(r"[^\W\d_]*", token.casefold())[0]  # type: ignore[index]
+
+
+def _listed_on(text: str, words: list[re.Match[str]], at: int, listed: tuple[str, str, int]) -> int:
+    """Where a model of the line just named ends, when ``words[at]`` lists one right
+    after it ("S24+" after "the Galaxy S24, "): a token of the same shape, with nothing
+    but commas, "or", "and" and "the" between them; else ``at``."""
+    _, token, ended = listed
+    between = text[words[ended - 1].end() : words[at].start()]
+    if at < ended or not _LISTED_BETWEEN.fullmatch(between) or not between.strip(" "):
+        return at
+    if not _token(text, words, at) or _shape(words[at].group()) != _shape(token):
+        return at
+    end = at + 1
+    while end < len(words) and end - at < MAX_NAME_WORDS and not _ends(words[end - 1].group()):
+        if not _qualifier(words[end].group()):
+            break
+        end += 1
+    # The list ends the question, a clause, or goes on: "and 2 cases" lists no model.
+    if end == len(words) or _ends(words[end - 1].group()) or not _spaced(text, words, end):
+        return end
+    after = words[end].group().casefold()
+    return end if after in _BETWEEN or _means_something(after) else at
+
+
 def named_in(
     text: str,
     has_name: HasName,
@@ -257,9 +308,16 @@ def named_in(
     found: list[Named] = []
     tried = sole_tried = 0
     at = 0
+    listed: tuple[str, str, int] | None = None
+    """The last name's words before its model token, that token, and where it ended."""
     while at < len(words) and len(found) < MAX_NAMED and tried < MAX_TRIED:
         lead = words[at].group()
         end = _model_at(text, words, at) if _leads(lead) else at
+        line_said = ""
+        if end == at and listed and (more := _listed_on(text, words, at, listed)) > at:
+            # "the Galaxy S24, S24+ or S24 Ultra": a model of the line just named.
+            line_said, end = listed[0], more
+            lead = line_said.split()[0]
         if end == at and _leads(lead) and not is_brand(lead):
             end = _line_model_at(words, at, has_name)
             if (
@@ -277,6 +335,7 @@ def named_in(
             continue
         tried += 1
         start, phrase = at, " ".join(_own(w.group()) for w in words[at:end])
+        phrase = f"{line_said} {phrase}".strip()
         carried = has_name(phrase)
         # A kind's word after a model is the kind's, where the name without it is one:
         # "the Dell XPS 13 laptop" is the XPS 13.
@@ -310,7 +369,7 @@ def named_in(
             continue
         # The words before it that the names have with it ("Samsung Galaxy S24"), or,
         # for a model of a line the store lacks, on their own ("Apple MacBook Ultra 20").
-        while start and line and _goes_on(before := words[start - 1].group()):
+        while start and line and not line_said and _goes_on(before := words[start - 1].group()):
             joined = has_name(f"{before} {phrase}")
             if not (joined or (not carried and _leads(before) and has_name(before))):
                 break
@@ -321,6 +380,7 @@ def named_in(
             and end < len(words)
             and end - start < 2 * MAX_NAME_WORDS
             and not _ends(words[end - 1].group())
+            and _spaced(text, words, end, within="()-")
             and _goes_on(after := _own(words[end].group()))
             and not _means_something(after)
             and has_name(f"{phrase} {after}")
@@ -331,8 +391,9 @@ def named_in(
             ")", words[start].start(), stop
         ):
             stop += 1  # a bracket opened in the name closes in it
-        said = text[words[start].start() : stop].removesuffix("'s")
+        said = f"{line_said} {text[words[start].start() : stop]}".strip().removesuffix("'s")
         if all(fold(said.casefold()) != fold(n.said.casefold()) for n in found):
             found.append(Named(said, carried, line))
+        listed = _line_of(said, end)
         at = end
     return found
