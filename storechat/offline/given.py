@@ -205,7 +205,9 @@ def with_named(intent: Intent, given: ToolOutcome | None) -> Intent:
         read = [set(name_words(t)) for t in [*(m.text for m in models), *other] if t]
         words = set(name_words(said))
         row = next((r for r in rows if _named(said, str(r.get("name", "")))), None)
-        if row is None or any(have and (words <= have or have <= words) for have in read):
+        # One read already, or more of one ("Galaxy S24" of "the Apple Galaxy S24"); a
+        # model more specific than one read is another ("Galaxy S24 Ultra").
+        if row is None or any(have and words <= have for have in read):
             continue
         kind = str(row.get("category") or understood.get("category") or "")
         models.append(ModelName(said, str(row.get("brand") or "") or None, kind))

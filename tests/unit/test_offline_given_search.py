@@ -852,3 +852,17 @@ def test_a_sold_out_book_with_its_facts_asked_gets_the_nearest_by_the_same_autho
     assert "The nearest we have in stock, by the same author:\n1. " in text
     offered = cited(text)[1:]
     assert offered and all(BY_ID[pid]["specs"]["author"] == "J.K. Rowling" for pid in offered)
+
+
+def test_models_of_one_line_listed_after_its_name_are_each_confirmed_in_one_call(
+    index: SearchIndex,
+) -> None:
+    # Given the search of three models of one line, the line said once
+    messages = searched_first(index, "Galaxy S24, S24+ or S24 Ultra?")
+
+    # When the model gets the first request
+    reply = OfflineModel().converse(make_request(messages))
+
+    # Then each is confirmed from the search, in the order named, with no call of its own
+    assert reply["stopReason"] == "end_turn"
+    assert cited(answer_text(reply)) == ["MOB-007", "MOB-008", "MOB-009"]
