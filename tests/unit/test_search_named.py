@@ -201,6 +201,8 @@ def test_a_product_the_shopper_has_is_not_what_they_ask_for(index: SearchIndex) 
         "Best Mac for a university student?",
         "what about a Mac?",
         "an HP 2-in-1 laptop",
+        # A share after a brand whose products are named by a number ("HP 14 Laptop")
+        "HP 50% off",
     ],
 )
 def test_amounts_kinds_and_systems_name_no_product(index: SearchIndex, words: str) -> None:

@@ -121,8 +121,8 @@ def _token(text: str, words: list[re.Match[str]], at: int) -> bool:
         return False
     if _MONEY_BEFORE.search(text[: words[at].start()]):
         return False
-    if token.isdigit() and text.startswith("-", words[at].end()):
-        return False  # a number in a compound: "2-in-1", "4-core"
+    if token.isdigit() and text.startswith(("-", "%", " %"), words[at].end()):
+        return False  # a number in a compound or a share: "2-in-1", "4-core", "50% off"
     following = words[at + 1].group().casefold() if at + 1 < len(words) else ""
     return not (_AMOUNT.fullmatch(token) and (following in _UNITS or not token.isdigit()))
 
