@@ -59,6 +59,7 @@ def first_names(result: SearchResult, n: int) -> list[str]:
         # The rest of the name goes on it, with its bracket; a kind after it is the kind's.
         ("How much is the ASUS Zenbook 14 OLED (UX3405)?", ["ASUS Zenbook 14 OLED (UX3405)"]),
         ("a Dell XPS 13 laptop for school", ["Dell XPS 13 9340"]),
+        ("the Galaxy S24 Ultra phone", ["Samsung Galaxy S24 Ultra"]),
     ],
 )  # fmt: skip
 def test_the_products_named_come_first_in_the_order_named(

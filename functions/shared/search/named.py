@@ -5,16 +5,23 @@ A product is named by a word of the catalog's names that leads one (a line or a 
 "iPhone", "Galaxy", "XPS"; not a qualifier such as "Pro" or "Gen"), the qualifiers after
 it ("Air", "Z Fold") and a model token, a word with a digit that is no amount and no year
 ("15", "S23", "8a"; not "16GB", "15-inch", "$500", "1,2 kg", "2024"), then the qualifiers
-and tokens that go on ("Galaxy S24 Ultra", "iPhone 15 Pro Max"), with the words before it
-that the names have with it ("Samsung Galaxy S24"). Whether the store has it is the
-catalog's to say: ``has_name`` tells whether a product's name has every word of a phrase
-(of a product other than a book, ``books=False``).
+and tokens that go on ("Galaxy S24 Ultra", "iPhone 15 Pro Max"; a comma or a possessive
+ends it), with the words before it that the names have with it ("Samsung Galaxy S24")
+and the words after it of the same product's name ("Zenbook 14 OLED (UX3405)"); a kind's
+word after it is the kind's ("a Dell XPS 13 laptop"). So is a line and its qualifiers
+alone where a name has them ("MacBook Air"), a line of one product by its word after
+"the" ("the iMac"), and each model listed after a line's name ("the Galaxy S24, S24+ or
+S24 Ultra"). Whether the store has it is the catalog's to say: ``has_name`` tells
+whether a product's name has every word of a phrase (of a product other than a book,
+``books=False``).
 
 Not carried is said only where it is plain: a model of a product line (a word of the names
-that is no brand: "iPhone 14", "Pixel 7"; not "HP 2" or "Dell 20") of the kind asked, that
-no name has, and a model of a name the catalog has no word of at all, capitalised, after
-"the" or "a", with a model token of letters and digits or of three digits or more, no
-ordinal ("the Nokia 3310", "a Huawei P60"; not "for Mum 70th", "Grafikkarte RTX4060"). A
+that is no brand, or a brand whose products are named by it and a number: "iPhone 14",
+"Pixel 7", "Fairphone 3"; not "Dell 20" or "HP 50% off") of the kind asked, that no name
+has, and a model of a name the catalog has no word of at all, capitalised, after "the" or
+"a", with a model token of letters and digits, of three digits or more, or of fewer where
+the question ends or goes on to another name, no ordinal ("the Nokia 3310", "a Huawei
+P60", "the Pixel 9?"; not "for Mum 70th", "Grafikkarte RTX4060", "the Top 3 phones"). A
 product the shopper has or compares against ("my old iPhone 8", "I have a Pixel 6", "like
 the iPhone 16"; one the store lacks after "than") is no product they ask the store for,
 and names nothing; nor does a word the search gives a meaning of its own ("Windows 11"),
@@ -286,6 +293,71 @@ def _listed_on(text: str, words: list[re.Match[str]], at: int, listed: tuple[str
     return end if after in _BETWEEN or _means_something(after) else at
 
 
+@dataclass
+class _Reading:
+    """One text's words and the catalog's predicates, as :func:`named_in` reads them."""
+
+    text: str
+    words: list[re.Match[str]]
+    has_name: HasName
+    is_brand: Callable[[str], bool]
+    names_with: NamesWith | None
+    sole_tried: int = 0
+
+    def span_at(self, at: int, listed: tuple[str, str, int] | None) -> tuple[int, str]:
+        """Where a name starting at ``words[at]`` ends (``at``: none starts there), and
+        the words of the line it is a model of when the text said them before ("Galaxy"
+        for "S24+" in "the Galaxy S24, S24+")."""
+        text, words = self.text, self.words
+        lead = words[at].group()
+        end = _model_at(text, words, at) if _leads(lead) else at
+        if end == at and listed and (more := _listed_on(text, words, at, listed)) > at:
+            return more, listed[0]  # a model of the line just named
+        if end > at or not _leads(lead) or self.is_brand(lead):
+            return end, ""  # a brand and a qualifier name no model: "an Apple Pro laptop"
+        end = _line_model_at(words, at, self.has_name)
+        if (
+            end == at
+            and self.names_with
+            and self.sole_tried < MAX_SOLE_TRIED
+            and _THE_BEFORE.search(text[: words[at].start()])
+        ):
+            self.sole_tried += 1
+            having = self.names_with(lead, 2)
+            sole = len(having) == 1 and leads_name(lead, *having[0])
+            end = at + 1 if sole and self.has_name(lead, books=False) else at
+        return end, ""
+
+    def grown(self, start: int, end: int, phrase: str, carried: bool, line: bool) -> str:
+        """The name as said, grown by the words before it that the names have with it
+        ("Samsung Galaxy S24"; for a model of a line the store lacks, on their own:
+        "Apple MacBook Ultra 20") and the words after it of the same product's name
+        ("Zenbook 14 OLED (UX3405)", its bracket closed)."""
+        text, words, has_name = self.text, self.words, self.has_name
+        while start and line and _goes_on(before := words[start - 1].group()):
+            joined = has_name(f"{before} {phrase}")
+            if not (joined or (not carried and _leads(before) and has_name(before))):
+                break
+            start, phrase = start - 1, f"{before} {phrase}"
+        while (
+            carried
+            and end < len(words)
+            and end - start < 2 * MAX_NAME_WORDS
+            and not _ends(words[end - 1].group())
+            and _spaced(text, words, end, within="()-")
+            and _goes_on(after := _own(words[end].group()))
+            and not _means_something(after)
+            and has_name(f"{phrase} {after}")
+        ):
+            end, phrase = end + 1, f"{phrase} {after}"
+        begin, stop = words[start].start(), words[end - 1].end()
+        if text.startswith(")", stop) and text.count("(", begin, stop) > text.count(
+            ")", begin, stop
+        ):
+            stop += 1
+        return text[begin:stop].removesuffix("'s")
+
+
 def named_in(
     text: str,
     has_name: HasName,
@@ -305,43 +377,26 @@ def named_in(
     # "[CMP-999]" cites a product by its id, which is no name.
     text = _CITED.sub(" ", in_english(text)).replace("\u2019", "'")
     words = list(_WORD.finditer(text))
+    reading = _Reading(text, words, has_name, is_brand, names_with)
     found: list[Named] = []
-    tried = sole_tried = 0
-    at = 0
+    tried = at = 0
     listed: tuple[str, str, int] | None = None
-    """The last name's words before its model token, that token, and where it ended."""
     while at < len(words) and len(found) < MAX_NAMED and tried < MAX_TRIED:
-        lead = words[at].group()
-        end = _model_at(text, words, at) if _leads(lead) else at
-        line_said = ""
-        if end == at and listed and (more := _listed_on(text, words, at, listed)) > at:
-            # "the Galaxy S24, S24+ or S24 Ultra": a model of the line just named.
-            line_said, end = listed[0], more
-            lead = line_said.split()[0]
-        if end == at and _leads(lead) and not is_brand(lead):
-            end = _line_model_at(words, at, has_name)
-            if (
-                end == at
-                and names_with
-                and sole_tried < MAX_SOLE_TRIED
-                and _THE_BEFORE.search(text[: words[at].start()])
-            ):
-                sole_tried += 1
-                having = names_with(lead, 2)
-                sole = len(having) == 1 and leads_name(lead, *having[0])
-                end = at + 1 if sole and has_name(lead, books=False) else at
+        end, line_said = reading.span_at(at, listed)
         if end == at or _OWNED.search(text[: words[at].start()]):
             at = max(end, at + 1)
             continue
         tried += 1
-        start, phrase = at, " ".join(_own(w.group()) for w in words[at:end])
-        phrase = f"{line_said} {phrase}".strip()
+        said_words = [line_said] if line_said else []
+        # A listed model's line is the last of the line's words said: "Galaxy" of "Samsung Galaxy".
+        lead = line_said.split()[-1] if line_said else words[at].group()
+        phrase = " ".join([*said_words, *(_own(w.group()) for w in words[at:end])])
         carried = has_name(phrase)
         # A kind's word after a model is the kind's, where the name without it is one:
         # "the Dell XPS 13 laptop" is the XPS 13.
         if not carried and _means_something(_own(words[end - 1].group())):
-            shorter = " ".join(_own(w.group()) for w in words[at : end - 1])
-            if end - 1 > at and _token(text, words, end - 2) and has_name(shorter):
+            shorter = " ".join([*said_words, *(_own(w.group()) for w in words[at : end - 1])])
+            if end - 1 > at and any(c.isdigit() for c in shorter) and has_name(shorter):
                 end, phrase, carried = end - 1, shorter, True
         before_it = text[: words[at].start()]
         if carried:
@@ -367,31 +422,10 @@ def named_in(
         else:
             at += 1
             continue
-        # The words before it that the names have with it ("Samsung Galaxy S24"), or,
-        # for a model of a line the store lacks, on their own ("Apple MacBook Ultra 20").
-        while start and line and not line_said and _goes_on(before := words[start - 1].group()):
-            joined = has_name(f"{before} {phrase}")
-            if not (joined or (not carried and _leads(before) and has_name(before))):
-                break
-            start, phrase = start - 1, f"{before} {phrase}"
-        # More words of the same name go on it ("Zenbook 14 OLED (UX3405)").
-        while (
-            carried
-            and end < len(words)
-            and end - start < 2 * MAX_NAME_WORDS
-            and not _ends(words[end - 1].group())
-            and _spaced(text, words, end, within="()-")
-            and _goes_on(after := _own(words[end].group()))
-            and not _means_something(after)
-            and has_name(f"{phrase} {after}")
-        ):
-            end, phrase = end + 1, f"{phrase} {after}"
-        stop = words[end - 1].end()
-        if text.startswith(")", stop) and text.count("(", words[start].start(), stop) > text.count(
-            ")", words[start].start(), stop
-        ):
-            stop += 1  # a bracket opened in the name closes in it
-        said = f"{line_said} {text[words[start].start() : stop]}".strip().removesuffix("'s")
+        if line_said:
+            said = f"{line_said} {reading.grown(at, end, phrase, carried, line=False)}"
+        else:
+            said = reading.grown(at, end, phrase, carried, line)
         if all(fold(said.casefold()) != fold(n.said.casefold()) for n in found):
             found.append(Named(said, carried, line))
         listed = _line_of(said, end)
