@@ -134,6 +134,7 @@ def test_a_line_and_its_qualifier_name_every_model_of_them_first(index: SearchIn
         ("iPhone 15, 16, 16 Plus", ["iPhone 15", "iPhone 16", "iPhone 16 Plus"]),
         # A number that is no model of the line: a quantity, a generation's own number
         ("an iPhone 15 and 2 cases", ["iPhone 15"]),
+        ("I want the Pixel 9 and 2 screen protectors", ["Pixel 9"]),
         ("the iPhone 15 Pro, 2 units", ["iPhone 15 Pro"]),
     ],
 )
@@ -142,6 +143,40 @@ def test_models_of_one_line_listed_after_its_name_are_each_named(
 ) -> None:
     result = search(index, words)
     assert result.understood["named"] == named
+
+
+@pytest.mark.parametrize(
+    ("words", "named"),
+    [
+        # More than one of a model is that model
+        ("do you have any iPhone 15s left?", ["iPhone 15"]),
+        ("two Galaxy S24s for me and my wife", ["Galaxy S24"]),
+        # Asking for it in the words owning one would use
+        ("I'd like the iPhone 15 please", ["iPhone 15"]),
+        ("should I upgrade to the iPhone 16 Pro?", ["iPhone 16 Pro"]),
+        ("for my mum, the Galaxy A15 or the A35?", ["Galaxy A15", "Galaxy A35"]),
+        ("my wife currently uses a Pixel 6 and wants the Pixel 9", ["Pixel 9"]),
+        # A comma ends a name both ways; "S" ends none
+        (
+            "compare the Dell XPS 13, MacBook Air 13 and Surface Laptop 6",
+            ["Dell XPS 13", "MacBook Air 13", "Surface Laptop 6"],
+        ),
+        ("does the Galaxy S24 Ultra S Pen come in the box?", ["Galaxy S24 Ultra"]),
+    ],
+)
+def test_a_model_is_read_as_asked_for_in_ordinary_words(
+    index: SearchIndex, words: str, named: list[str]
+) -> None:
+    result = search(index, words)
+    assert result.understood["named"] == named
+    assert result.not_carried == []
+
+
+def test_a_kinds_word_after_a_model_the_store_lacks_is_not_part_of_its_name(
+    index: SearchIndex,
+) -> None:
+    result = search(index, "an HP 17 laptop for work")
+    assert result.not_carried == ["HP 17"]
 
 
 def test_a_generation_number_goes_on_the_name() -> None:
@@ -202,6 +237,16 @@ def test_a_product_the_shopper_has_is_not_what_they_ask_for(index: SearchIndex) 
         "Best Mac for a university student?",
         "what about a Mac?",
         "an HP 2-in-1 laptop",
+        "a Yoga 2 in 1 laptop",
+        # Games a laptop is to run, dates
+        "a laptop that can run the Sims 4",
+        "a gaming laptop for the Witcher 3 on high settings",
+        "will it arrive by the Dec 20?",
+        # A product the shopper or theirs has, or compares against, in their words
+        "my wife currently uses a Pixel 6",
+        "I bought the Pixel 7 last year and it broke",
+        "what's a good alternative to the Galaxy S23?",
+        "something similar to the OnePlus 11 under 600",
         # A share after a brand whose products are named by a number ("HP 14 Laptop")
         "HP 50% off",
     ],

@@ -64,6 +64,21 @@ QUALIFIERS: Final = frozenset(
     )
 )
 """Words that go on a model's name and lead none: "Air" in "MacBook Air 13"."""
+_PLURAL = re.compile(r"[^\W\d_]*\d+s")
+"""A model token in the plural: "15s", "S24s"."""
+_MONTHS: Final = frozenset(
+    re.findall(
+        r"\w+",
+        "january february march april may june july august september october november "
+        "december jan feb mar apr jun jul aug sep sept oct nov dec",
+    )
+)
+"""A month and a day are a date, no model: "by Dec 20"."""
+_PLAYED = re.compile(
+    r"\b(?:run|runs|running|play|plays|playing|for|with|on)\s+(?:the|a|an)\s+$", re.IGNORECASE
+)
+"""Words before a name the catalog has no word of that make it a game or a thing used,
+not a product asked for: "a laptop that can run the Sims 4", "for the Witcher 3"."""
 _NUMBERED_BY: Final = frozenset({"gen", "series", "edition"})
 """Qualifiers a number of their own follows: "Gen 12"."""
 _LINE_QUALIFIERS: Final = QUALIFIERS - frozenset(
@@ -71,11 +86,18 @@ _LINE_QUALIFIERS: Final = QUALIFIERS - frozenset(
 )
 """Qualifiers that name a model with its line and no model token: "MacBook Air"."""
 _OWNED = re.compile(
-    r"\b(?:my|our|old|from|like|replace|replacing|replaced|upgrade|upgrading|had|"
-    r"broke|broken|i have|i own|i use|i've got|i got|we have)\W+(?:\w+\W+){0,2}$",
+    r"\b(?:my|our|old|from|(?<!'d )(?<!ould )like|replace|replacing|replaced|"
+    r"upgrad(?:e|ing)(?!\W+to\b)|had|broke|broken|bought|"
+    r"(?:i|we|he|she|they|husband|wife|son|daughter|mum|mom|dad|partner|friend)"
+    r"(?:'m| am| is| are)? (?:currently |still )?(?:have|has|own|owns|use|uses|using|got)|"
+    r"i've got|similar to|alternative to|compared (?:to|with)|successor (?:of|to)|"
+    r"instead of|rather than|replacement for)"
+    r"[^\w,:;.?!]+(?:\w+[^\w,:;.?!]+){0,2}$",
     re.IGNORECASE,
 )
-"""Words before a name that say the shopper has it or compares against it."""
+"""Words before a name that say the shopper has it or compares against it ("my old", "my
+wife uses a", "similar to the"), in the same clause: "for my mum, the Galaxy A15" asks for
+it, as do "I'd like the" and "upgrade to the"."""
 _AGAINST = re.compile(r"\bthan\W+(?:\w+\W+){0,1}$", re.IGNORECASE)
 """A model the store lacks after "than" is one compared against, not asked for."""
 _DETERMINER = re.compile(r"\b(?:the|a|an)\s+$", re.IGNORECASE)
@@ -128,8 +150,11 @@ def _token(text: str, words: list[re.Match[str]], at: int) -> bool:
         return False
     if _MONEY_BEFORE.search(text[: words[at].start()]):
         return False
-    if token.isdigit() and text.startswith(("-", "%", " %"), words[at].end()):
-        return False  # a number in a compound or a share: "2-in-1", "4-core", "50% off"
+    if token.isdigit() and (
+        text.startswith(("-", "%", " %"), words[at].end())
+        or re.match(r"\s+in\s+1\b", text[words[at].end() :])
+    ):
+        return False  # a number in a compound or a share: "2-in-1", "2 in 1", "50% off"
     following = words[at + 1].group().casefold() if at + 1 < len(words) else ""
     return not (_AMOUNT.fullmatch(token) and (following in _UNITS or not token.isdigit()))
 
@@ -150,8 +175,9 @@ def _ends(word: str) -> bool:
 
 def _leads(word: str) -> bool:
     """Whether ``word`` may lead a product's name: a word that says something, no
-    qualifier, and no meaning of the search's but a line's ("iPhone", not "laptop")."""
-    if not (word.isalpha() and len(word) > 1) or word.casefold() in STOP_WORDS:
+    qualifier, no month, and no meaning of the search's but a line's ("iPhone", not
+    "laptop")."""
+    if not (word.isalpha() and len(word) > 1) or word.casefold() in STOP_WORDS | _MONTHS:
         return False
     if _qualifier(word):
         return False
@@ -164,6 +190,12 @@ def _leads(word: str) -> bool:
 def _goes_on(word: str) -> bool:
     """Whether ``word`` may be more of a name: "Samsung" before "Galaxy S24"."""
     return len(word) > 1 and word.casefold() not in _BETWEEN
+
+
+def _kind_word(word: str) -> bool:
+    """Whether ``word`` means something to the search and names no model ("laptop", not
+    "Max")."""
+    return _means_something(word) and word.casefold() not in _LINE_QUALIFIERS
 
 
 def _means_something(word: str) -> bool:
@@ -184,6 +216,8 @@ def _model_at(text: str, words: list[re.Match[str]], at: int) -> int:
     end += 1
     while end < len(words) and end - at < MAX_NAME_WORDS and not _ends(words[end - 1].group()):
         word = _own(words[end].group())
+        if word.casefold() == "s" and not (end + 1 < len(words) and _token(text, words, end + 1)):
+            break  # "S" leads a model ("Galaxy S 24") but ends none: "the S24 Ultra S Pen"
         # A number goes on after a generation ("Carbon Gen 12"), a token of letters always.
         numbered = word[0].isalpha() or words[end - 1].group().casefold() in _NUMBERED_BY
         if not (_qualifier(word) or (_token(text, words, end) and numbered)):
@@ -290,7 +324,8 @@ def _listed_on(text: str, words: list[re.Match[str]], at: int, listed: tuple[str
     if end == len(words) or _ends(words[end - 1].group()) or not _spaced(text, words, end):
         return end
     after = words[end].group().casefold()
-    return end if after in _BETWEEN or _means_something(after) else at
+    bare = end == at + 1 and words[at].group().isdigit()  # "2 screen protectors": a count
+    return end if after in _BETWEEN or (_means_something(after) and not bare) else at
 
 
 @dataclass
@@ -334,7 +369,12 @@ class _Reading:
         "Apple MacBook Ultra 20") and the words after it of the same product's name
         ("Zenbook 14 OLED (UX3405)", its bracket closed)."""
         text, words, has_name = self.text, self.words, self.has_name
-        while start and line and _goes_on(before := words[start - 1].group()):
+        while (
+            start
+            and line
+            and _spaced(text, words, start)
+            and _goes_on(before := words[start - 1].group())
+        ):
             joined = has_name(f"{before} {phrase}")
             if not (joined or (not carried and _leads(before) and has_name(before))):
                 break
@@ -392,12 +432,19 @@ def named_in(
         lead = line_said.split()[-1] if line_said else words[at].group()
         phrase = " ".join([*said_words, *(_own(w.group()) for w in words[at:end])])
         carried = has_name(phrase)
-        # A kind's word after a model is the kind's, where the name without it is one:
-        # "the Dell XPS 13 laptop" is the XPS 13.
-        if not carried and _means_something(_own(words[end - 1].group())):
+        plural = False
+        last = _own(words[end - 1].group())
+        if not carried and end - 1 > at and _kind_word(last):
+            # A kind's word after a model is the kind's: "the Dell XPS 13 laptop" is the
+            # XPS 13, "an HP 17 laptop" the HP 17.
             shorter = " ".join([*said_words, *(_own(w.group()) for w in words[at : end - 1])])
-            if end - 1 > at and any(c.isdigit() for c in shorter) and has_name(shorter):
-                end, phrase, carried = end - 1, shorter, True
+            if any(c.isdigit() for c in shorter):
+                end, phrase, carried = end - 1, shorter, has_name(shorter)
+        if not carried and _PLURAL.fullmatch(words[end - 1].group()):
+            # "any iPhone 15s left?": more than one of the model, where the store has it.
+            one = phrase[:-1]
+            plural = has_name(one)
+            phrase, carried = (one, True) if plural else (phrase, carried)
         before_it = text[: words[at].start()]
         if carried:
             line = True
@@ -411,6 +458,7 @@ def named_in(
             line = True  # a model of a line the store carries
         elif (
             _DETERMINER.search(before_it)
+            and not _PLAYED.search(before_it)
             and lead[0].isupper()
             and _plain_model(text, words, end)
             and not _ORDINAL.fullmatch(words[end - 1].group())
@@ -426,6 +474,7 @@ def named_in(
             said = f"{line_said} {reading.grown(at, end, phrase, carried, line=False)}"
         else:
             said = reading.grown(at, end, phrase, carried, line)
+        said = said[:-1] if plural and said.endswith("s") else said
         if all(fold(said.casefold()) != fold(n.said.casefold()) for n in found):
             found.append(Named(said, carried, line))
         listed = _line_of(said, end)
