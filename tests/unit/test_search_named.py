@@ -151,6 +151,7 @@ def test_models_of_one_line_listed_after_its_name_are_each_named(
         # More than one of a model is that model
         ("do you have any iPhone 15s left?", ["iPhone 15"]),
         ("two Galaxy S24s for me and my wife", ["Galaxy S24"]),
+        ("I'd like the iPhone 15 x2", ["iPhone 15"]),
         # Asking for it in the words owning one would use
         ("I'd like the iPhone 15 please", ["iPhone 15"]),
         ("should I upgrade to the iPhone 16 Pro?", ["iPhone 16 Pro"]),

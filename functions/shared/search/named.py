@@ -148,6 +148,8 @@ def _token(text: str, words: list[re.Match[str]], at: int) -> bool:
     token = words[at].group()
     if not any(ch.isdigit() for ch in token) or _YEAR.fullmatch(token):
         return False
+    if re.fullmatch(r"x\d{1,2}", token):
+        return False  # a count: "the iPhone 15 x2" (a model writes its X large: "X1")
     if _MONEY_BEFORE.search(text[: words[at].start()]):
         return False
     if token.isdigit() and (
