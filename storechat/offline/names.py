@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from shared.search.named import Named, named_in
+from shared.search.named import Named, line_words, named_in
 from shared.search.series import name_words
 from storechat.offline.product import Listed
-from storechat.offline.store import Title, store
+from storechat.offline.store import store
+from storechat.offline.vocabulary import COMPUTERS, MOBILE
 
 
 @dataclass(frozen=True)
@@ -46,22 +47,31 @@ def find_models(text: str) -> list[ModelName]:
     and those the store lacks ("the iPhone 14"), each with the brand and kind of the
     products of its name, else of its line."""
     shop = store()
-    return [
-        _model(each, shop.titled(each.said) or (shop.titled(_line(each)) if each.line else None))
-        for each in named_in(
-            text, shop.has_name, shop.is_brand, shop.knows, names_with=shop.names_with
-        )
-    ]
+    found = named_in(text, shop.has_name, shop.is_brand, shop.knows, names_with=shop.names_with)
+    return [_model(each) for each in found]
 
 
-def _line(named: Named) -> str:
-    return named.said.split()[0]
-
-
-def _model(named: Named, title: Title | None) -> ModelName:
-    if title is None:
-        return ModelName(named.said, None, "")
-    return ModelName(named.said, title.brand, title.category)
+def _model(named: Named) -> ModelName:
+    shop = store()
+    title = shop.titled(named.said)
+    if title is not None:
+        return ModelName(named.said, title.brand, title.category)
+    if not named.line:
+        return ModelName(named.said, None, "")  # a name the store has no word of
+    # A model the store lacks of a line it carries: the line's brand and most usual kind.
+    words = line_words(named.said)
+    line = next((shop.lines[w] for w in words if w in shop.lines), None)
+    title = shop.titled(" ".join(sorted(words)))
+    brand = next((b for b in shop.brand_categories if b.casefold() in words), None)
+    brand = brand or (line[0] if line else title.brand if title else None)
+    kind = line[1] if line else title.category if title else ""
+    # "Galaxy Book3" is a laptop of a line of phones, "ROG Phone 7" a phone of gaming laptops.
+    said = [w.casefold() for w in named.said.split()[1:]]
+    if any(w.startswith("book") for w in said):
+        kind = COMPUTERS
+    elif "phone" in said:
+        kind = MOBILE
+    return ModelName(named.said, brand, kind)
 
 
 def find_model(text: str) -> ModelName | None:

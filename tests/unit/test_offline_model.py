@@ -16,6 +16,7 @@ from shared.runtime.errors import InvalidConverseRequest
 from shared.search import SearchIndex, SearchQuery, build_index
 from storechat.offline import OFFLINE_MODEL_ID, OfflineModel
 from storechat.offline.intent import conversation_intent
+from storechat.offline.names import find_models
 from tests.support.searched import searched_as
 
 TOOL_NAMES = ("lookup_inventory", "get_computer_reviews", "get_book_info")
@@ -1146,3 +1147,25 @@ def test_a_budget_at_the_end_of_a_sentence_is_still_a_budget() -> None:
     response = OfflineModel().converse(make_request([user("I need a gaming laptop under $2000.")]))
     # Then the lookup carries that budget
     assert searched_as(tool_uses(response)[0]["input"])["maxPrice"] == 2000
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        # Carried: the brand and kind of the product of that name
+        ("Is the Dell XPS 13 in stock?", [("Dell XPS 13", "Dell", "COMPUTERS")]),
+        # Lacked, of a carried line: the line's brand and usual kind, or the kind its
+        # words say ("Book", "Phone")
+        (
+            "the Samsung Galaxy S23 or the Galaxy Book3?",
+            [("Samsung Galaxy S23", "Samsung", "MOBILE"), ("Galaxy Book3", "Samsung", "COMPUTERS")],
+        ),
+        ("the ROG Phone 7", [("ROG Phone 7", "ASUS", "MOBILE")]),
+        # A name the store has no word of: no brand, no kind
+        ("Do you have the Nokia 3310?", [("Nokia 3310", None, "")]),
+    ],
+)
+def test_the_offline_model_reads_names_as_the_search_does_with_their_brand_and_kind(
+    text: str, read: list[tuple[str, str | None, str]]
+) -> None:
+    assert [(m.text, m.brand, m.category) for m in find_models(text)] == read
