@@ -3,7 +3,7 @@ the question, with the store's contact, or the contact alone and word that the
 policies say nothing about it.
 
 A question in German, Spanish or French is read in English as well
-(``shared.search.languages``), so it finds the sections of a store that writes its
+(``shared.text.languages``), so it finds the sections of a store that writes its
 policies in English. The policies are the store's own words, read from its settings
 (``shared.store.settings``): trusted text, unlike a web page, and never a reason to
 search the catalog.
@@ -14,7 +14,7 @@ from __future__ import annotations
 from get_store_policies.schema import PoliciesInput
 from shared.api.contract import ToolCall, ToolOutput, ToolUse
 from shared.runtime.errors import FailureKind
-from shared.search.languages import in_english
+from shared.text.languages import in_english
 from shared.store import policies
 from shared.store.settings import StoreFile
 from shared.tools.tool_shell import answer

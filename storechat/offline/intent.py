@@ -6,8 +6,8 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Final
 
-from shared.search.languages import in_english
 from shared.search.words import parse
+from shared.text.languages import in_english
 from storechat.offline.names import ModelName, find_models
 from storechat.offline.refer import Reference, reference_in
 from storechat.offline.scope import Kind, asked_unknown, kind_not_carried, service_topic

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from shared.search.languages import in_english
 from shared.search.words import parse
+from shared.text.languages import in_english
 
 
 @pytest.mark.parametrize(

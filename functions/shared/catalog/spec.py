@@ -60,7 +60,7 @@ class Sort:
     said: str = ""
     """How a shopper asks for the order, as a regular expression over English words
     ("most RAM", "heaviest"); other languages reach it through the search's reading of
-    them as English (``shared.search.languages``)."""
+    them as English (``shared.text.languages``)."""
     reverse: Sort | None = None
     """The same spec the other way ("least RAM first"): its own ``sortBy``."""
 

@@ -38,9 +38,9 @@ from typing import Final
 
 from shared.catalog.derive import fold
 from shared.search.intents import STOP_WORDS
-from shared.search.languages import in_english
 from shared.search.series import name_words
 from shared.search.words import MONEY, parse, parser_words
+from shared.text.languages import in_english
 
 _WORD = re.compile(r"\d+(?:[.,]\d+)+[^\W\d_]*|[^\W_]+(?:[.'][^\W_]+)*\+?")
 _AMOUNT = re.compile(

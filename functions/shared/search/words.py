@@ -35,9 +35,9 @@ from shared.catalog.derive import fold, sorts
 from shared.catalog.specs import FORM_FACTOR, SPECS
 from shared.search.amounts import AROUND, AT_LEAST, AT_MOST, one_of, take_amounts
 from shared.search.intents import BOOST_ORDER, INTENTS, STOP_WORDS, Intent
-from shared.search.languages import in_english
 from shared.search.query import BOUNDS, SORTS
 from shared.search.schema import split_glued
+from shared.text.languages import in_english
 
 MAX_TEXT = 500
 MAX_GROUPS = 10
