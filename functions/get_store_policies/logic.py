@@ -14,9 +14,9 @@ from __future__ import annotations
 from get_store_policies.schema import PoliciesInput
 from shared.api.contract import ToolCall, ToolOutput, ToolUse
 from shared.runtime.errors import FailureKind
-from shared.text.languages import in_english
 from shared.store import policies
 from shared.store.settings import StoreFile
+from shared.text.languages import in_english
 from shared.tools.tool_shell import answer
 
 NOT_SAID = (
