@@ -11,7 +11,8 @@ Each check belongs to one score:
   ``corrections`` on every turn (none expected). When a body also says how many facts
   were checked (``factsChecked``), fact accuracy is ``1 - corrections / checked``.
 * **citations**: no turn's ``unverifiedCitations`` holds anything.
-* **tools**: toolsCalled and toolsNotCalled, against the tool names in the last trace.
+* **tools**: toolsCalled and toolsNotCalled, against the tool names in the last trace;
+  maxModelCalls, against the last turn's model calls.
 * **outcome**: ``outcome``, ``refuse`` and ``asks``; and every turn's execution succeeded.
 
 A question passes when every check of every score passes. Citations and fact accuracy
@@ -209,6 +210,11 @@ def _tools(
     for name in expect.toolsNotCalled or ():
         ok = name not in called
         scored.checks.append(Check("tools", f"did not call {name}", ok, "" if ok else "called"))
+    if expect.maxModelCalls is not None:
+        calls = int(last.get("modelCalls") or 0)
+        ok = calls <= expect.maxModelCalls
+        label = f"at most {expect.maxModelCalls} model calls"
+        scored.checks.append(Check("tools", label, ok, "" if ok else f"{calls} model calls"))
 
 
 def _outcome(

@@ -174,6 +174,9 @@ class Expect(_WithBounds):
     # Tool names in the trace (the tools score).
     toolsCalled: _Words | None = None
     toolsNotCalled: _Words | None = None
+    maxModelCalls: Annotated[
+        int | None, Field(ge=1, description="the last turn is answered in at most this many")
+    ] = None
     # The outcome score.
     outcome: Outcome | None = None
     refuse: bool | None = None

@@ -186,6 +186,18 @@ def test_tools_are_read_from_the_last_trace_and_the_fact_check_line_is_not_a_too
     ]
 
 
+def test_max_model_calls_reads_the_last_turn() -> None:
+    # Given a question answered in at most one model call
+    q = question({"maxModelCalls": 1}, turns=2)
+    # When the first turn took two and the last one
+    one = score(q, [Turn(body(modelCalls=2), 1), Turn(body(modelCalls=1), 2)])
+    # Then it passes; and when the last took two, it fails, saying how many it took
+    two = score(q, [Turn(body(modelCalls=1), 1), Turn(body(modelCalls=2), 2)])
+    assert failed(one) == []
+    assert failed(two) == ["at most 1 model calls: 2 model calls"]
+    assert two.score("tools") is False
+
+
 @pytest.mark.parametrize(
     ("answer", "products", "outcome", "declined"),
     [
