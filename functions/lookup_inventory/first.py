@@ -27,8 +27,8 @@ call. It is not handed over (:class:`Reason`), and the model goes first as it al
 * ``no_catalog_words``: nothing in it names anything the catalog holds: a greeting, thanks,
   "who are you";
 * ``nothing_found``: the search found nothing for the words (not even by dropping them),
-  and names nothing asked for that the store does not sell ("the Nokia 3310", "Huawei"),
-  which the model can say at once;
+  and names nothing asked for that the store does not sell ("the Nokia 3310", "Huawei",
+  "TVs"), which the model can say at once;
 * ``search_failed``: the search itself failed (the catalog unavailable, being indexed).
 
 The first three are decided before searching, from the words alone: the catalog search's

@@ -274,6 +274,9 @@ def _search(
     if result.not_carried:
         # "Huawei" in "Huawei phones": the model says the store does not carry it.
         found.extras["notCarried"] = _demand_words(result.not_carried)
+    if result.instead:
+        # "Do you sell tablets?": the model says the products are the nearest kind.
+        found.extras["showingInstead"] = result.instead
     if not read.complete:
         found.extras["partial"] = True
         found.notes.append(UNCHECKED_NOTE)

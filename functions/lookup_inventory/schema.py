@@ -64,9 +64,9 @@ DESCRIPTION = (
     "With no match it drops the keywords, then the limits (the nearest to them first), and "
     "says so in 'relaxed'; words no product has are in 'notInCatalog'. Products the keywords "
     "name come first ('understood': 'named'); a brand, model or thing asked for by name that "
-    "the store does not sell is in 'notCarried', its line's nearest models first. A first "
-    "product out of stock comes with the nearest in stock "
-    "('inStockInstead')."
+    "the store does not sell is in 'notCarried', its line's nearest models first; so is a kind "
+    "of product it does not sell, with the nearest kind it shows instead in 'showingInstead'. "
+    "A first product out of stock comes with the nearest in stock ('inStockInstead')."
 )
 
 

@@ -29,6 +29,7 @@ file never changes under a reader; a newer snapshot is a new file).
 
 from __future__ import annotations
 
+import functools
 import os
 import threading
 from collections.abc import Sequence
@@ -37,14 +38,14 @@ from pathlib import Path
 from typing import Any
 
 from shared.catalog.categories import Category
-from shared.catalog.derive import fold
+from shared.catalog.derive import WORD, fold
 from shared.search.asked import asked_names
 from shared.search.build import SnapshotMeta, read_meta
 from shared.search.correct import Corrector
 from shared.search.driver import connect, database_errors, read_only_uri
 from shared.search.errors import SnapshotUnreadable
 from shared.search.ids import resolve as resolve_ids
-from shared.search.intents import BOOST_COLUMNS, BOOST_ORDER, BOOSTS
+from shared.search.intents import BOOST_COLUMNS, BOOST_ORDER, BOOSTS, STOP_WORDS
 from shared.search.listing import Listing
 from shared.search.named import line_words, named_in
 from shared.search.plan import LEVELS, Plan, explicit_fields, levels_for, make_plan
@@ -52,6 +53,7 @@ from shared.search.query import BOUNDS, SECOND_SORT, SORTS, Hit, SearchQuery, Se
 from shared.search.schema import filter_token
 from shared.search.series import closest_first, name_words
 from shared.search.sorting import HIT_COLUMNS, Order, Sorter, hit, order_by, where
+from shared.search.unsold import Asked, instead_words, unsold_in
 from shared.search.words import Words, fts_string, name_clause, parse, respell
 
 COLUMN_WEIGHTS = "10.0, 6.0, 1.0, 2.0, 1.0, 0.0"  # name, brand, description, specs, tags, filters
@@ -120,6 +122,13 @@ class SearchIndex:
                 connection.close()
             self._connections.clear()
 
+    @functools.cached_property
+    def forms(self) -> frozenset[str]:
+        """The kinds of product the catalog has (``formFactor`` values), read when first
+        asked: only a message asking for a kind the store may not sell needs them."""
+        rows = self._connection().execute("SELECT DISTINCT form_factor FROM products")
+        return frozenset(str(f) for (f,) in rows if f)
+
     def has_facet(self, category: str | None, column: str) -> bool:
         """Whether products of ``category`` (any, when None) may have ``column``."""
         if category is None or column == "price":
@@ -179,6 +188,26 @@ class _Search:
     examine: int
 
     def run(self, query: SearchQuery) -> SearchResult:
+        """``query``'s products, or where its words ask for a kind the store does not sell
+        (:mod:`~shared.search.unsold`) and the table names a nearer kind, that kind's."""
+        unsold = self._unsold(query)
+        if not unsold:
+            return self._run(query)
+        shown = next((a for a in unsold if a.kind.instead), None)
+        if shown and query.keywords:
+            result = self._run(replace(query, keywords=instead_words(query.keywords, shown)))
+        else:
+            result = self._run(query)
+        names = [a.kind.name for a in unsold]
+        # "headphones" asked alone is the kind's, said once by the kind's name.
+        others = [n for n in result.not_carried if not any(a.kind.said.search(n) for a in unsold)]
+        return replace(
+            result,
+            not_carried=[*names, *others],
+            instead=shown.kind.instead if shown else None,
+        )
+
+    def _run(self, query: SearchQuery) -> SearchResult:
         explicit = explicit_fields(query)
         words = parse(query.keywords, explicit) if query.keywords else Words()
         unknown, corrected = self._reading(query, words)
@@ -276,6 +305,19 @@ class _Search:
             ranked_by="relevance" if first else result.ranked_by,
         )
         return combined, lacked
+
+    def _unsold(self, query: SearchQuery) -> list[Asked]:
+        """The kinds the keywords ask for that the store does not sell."""
+        if not query.keywords or query.productName or query.productIds:
+            return []
+        kind_named = bool(query.category or parse(query.keywords).category)
+        return unsold_in(query.keywords, self._sells, kind_named=kind_named)
+
+    def _sells(self, phrase: str) -> bool:
+        """Whether a word of ``phrase`` is a kind of the catalog's products, or in the
+        name of one that is not a book ("iPad" in a store that sells one)."""
+        words = [fold(w) for w in WORD.findall(phrase) if w.casefold() not in STOP_WORDS]
+        return any(w in self.index.forms or self._has_name(w, books=False) for w in words)
 
     def _is_brand(self, word: str) -> bool:
         return fold(word.casefold()) in self.index.brand_words

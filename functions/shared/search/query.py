@@ -130,7 +130,11 @@ class SearchResult:
     not_carried: list[str] = field(default_factory=list)
     """The names the keywords ask the store for (:mod:`shared.search.asked`: "Huawei" in
     "Huawei phones", "kayaks" in "do you have any kayaks?"), as written, that are of
-    ``unknown``: a brand or a thing the store does not sell."""
+    ``unknown``: a brand or a thing the store does not sell; and the kinds of product
+    they ask for that it does not sell (:mod:`shared.search.unsold`: "TVs")"""
+    instead: str | None = None
+    """The kind shown in place of one of those, where a nearer kind is known ("2-in-1
+    laptops" for tablets): the products are that kind's."""
 
     @property
     def product_ids(self) -> list[str]:

@@ -1,0 +1,106 @@
+"""Kinds of product shoppers ask a shop like this for that it may not sell: tablets,
+cameras, game consoles, TVs, headphones.
+
+A kind asked for ("do you sell drones?", "a mirrorless camera", "wireless headphones
+under $100") that no product of the catalog is (by its kind) or names (a non-book
+product's name with the kind's word: "iPad" in a store that sells one) is not carried:
+the search says so (``SearchResult.not_carried``, by the kind's name), and where the
+table gives the nearest kind the store may sell, it searches for that instead, in the
+shopper's words with the kind's replaced ("a tablet under $500" is searched as "a 2-in-1
+laptops under $500"), and says which kind it shows (``SearchResult.instead``). Whether
+the store sells a kind is always the catalog's to say: a store that sells cameras is
+asked for cameras like any other kind.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Final
+
+_I = re.IGNORECASE
+
+
+@dataclass(frozen=True)
+class Unsold:
+    """A kind of product a shopper may ask for, how they say it, and the nearest kind
+    to show instead, if any."""
+
+    name: str
+    """How an answer names it: "TVs", "game consoles"."""
+    said: re.Pattern[str]
+    instead: str | None = None
+    """The nearest kind, as the search reads it and an answer names it ("2-in-1 laptops")."""
+    a_feature_beside: bool = False
+    """Said beside a kind the store sells, it is that product's feature, not a wish of its
+    own ("a laptop that drives two external monitors")."""
+
+
+def _kind(name: str, pattern: str, instead: str | None = None, **more: bool) -> Unsold:
+    return Unsold(name, re.compile(pattern, _I), instead, **more)
+
+
+KINDS: Final[tuple[Unsold, ...]] = (
+    _kind("tablets", r"\b(?:tablets?|ipads?|galaxy tabs?|android tablets?)\b", "2-in-1 laptops"),
+    _kind(
+        "cameras",
+        # Not "a phone with a great camera": a camera as the thing wanted.
+        r"\b(?:digital|mirrorless|instant|action|film|compact) cameras?\b|"
+        r"\b(?:dslrs?|camcorders?|gopros?)\b|"
+        r"\b(?:sell|have|stock|carry|buy|want|need|looking for)\s+(?:a |any |some )?cameras?\b|"
+        r"^\W*cameras?\W*$",
+        "phones with the best cameras",
+    ),
+    _kind(
+        "game consoles",
+        r"\b(?:(?:game|games|gaming) consoles?|consoles?|playstation|ps5|xbox|nintendo switch)\b",
+        "gaming laptops",
+    ),
+    _kind(
+        "monitors",
+        r"\b(?:monitors?|external displays?)\b",
+        "all-in-one computers",
+        a_feature_beside=True,
+    ),
+    _kind("TVs", r"\b(?:tvs?|televisions?|smart tvs?)\b"),
+    _kind("smartwatches", r"\b(?:smart ?watch(?:es)?|apple watch|fitness trackers?|wearables?)\b"),
+    _kind("headphones", r"\b(?:head ?phones?|earbuds|earphones|airpods|headsets?)\b"),
+    _kind("e-readers", r"\b(?:e-?readers?|kindles?|kobo)\b"),
+    _kind("printers", r"\b(?:printers?|scanners?)\b"),
+    _kind("speakers", r"\b(?:(?:smart |bluetooth )?speakers?|soundbars?)\b"),
+    _kind("drones", r"\bdrones?\b"),
+)
+
+
+@dataclass(frozen=True)
+class Asked:
+    """An unsold kind, as a message asks for it."""
+
+    kind: Unsold
+    words: str
+    """The words that asked for it: "mirrorless camera", "PS5"."""
+
+
+def unsold_in(text: str, sells: Callable[[str], bool], *, kind_named: bool = False) -> list[Asked]:
+    """The kinds ``text`` asks for that the store does not sell, in the table's order.
+
+    ``sells``: whether the catalog sells what some words name (a kind of its, or a word
+    of a product's name). ``kind_named``: the text also names a kind the store sells, so
+    a kind that is then a feature of it is not asked for.
+    """
+    found = []
+    for kind in KINDS:
+        said = kind.said.search(text)
+        if said is None or (kind_named and kind.a_feature_beside) or sells(said[0]):
+            continue
+        found.append(Asked(kind, said[0]))
+    return found
+
+
+def instead_words(text: str, asked: Asked) -> str | None:
+    """The shopper's words with the unsold kind's replaced by the kind to show instead,
+    if the table gives one: "a tablet under $500" -> "a 2-in-1 laptops under $500"."""
+    if asked.kind.instead is None:
+        return None
+    return text.replace(asked.words, f" {asked.kind.instead} ", 1)

@@ -1,0 +1,154 @@
+"""A kind of product the store does not sell, said by the search for every model: not
+carried, by the kind's name, with the nearest kind the store sells where there is one;
+and never for a kind the store's own catalog has, or one that is a feature of a product."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from lookup_inventory.logic import run
+from shared.api.contract import ToolUse
+from shared.products.catalog_data import load_catalog
+from shared.search import SearchIndex, SearchQuery, SearchResult, build_index
+from shared.search.unsold import KINDS
+
+CATALOG = load_catalog()
+KIND_OF = {p["productId"]: (p.get("specs") or {}).get("formFactor") for p in CATALOG}
+
+CAMERA = {
+    "productId": "CAM-001",
+    "name": "Fujifilm X-T5 Mirrorless Camera",
+    "brand": "Fujifilm",
+    "category": "MOBILE",
+    "price": 1699.0,
+    "stock": 4,
+    "specs": {"cameraMp": 40},
+    "description": "A 40 MP mirrorless camera with in-body stabilisation.",
+}
+
+
+def _open(products: list[dict[str, Any]], path: Path) -> SearchIndex:
+    build_index(products, path)
+    return SearchIndex.open(path)
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SearchIndex]:
+    opened = _open(CATALOG, tmp_path_factory.mktemp("unsold") / "catalog.sqlite")
+    yield opened
+    opened.close()
+
+
+def search(index: SearchIndex, keywords: str, **fields: Any) -> SearchResult:
+    return index.search(SearchQuery(keywords=keywords, limit=5, **fields))
+
+
+@pytest.mark.parametrize(
+    ("words", "kind"),
+    [
+        ("Do you have TVs?", "TVs"),
+        ("any drones?", "drones"),
+        ("I need wireless headphones under $100.", "headphones"),
+        ("Can I buy a printer and some ink cartridges from you?", "printers"),
+        ("a Kindle for my mum", "e-readers"),
+    ],
+)
+def test_a_kind_with_no_nearer_kind_is_not_carried_and_shows_nothing(
+    index: SearchIndex, words: str, kind: str
+) -> None:
+    # Given the sample store, which sells computers, phones and books
+    # When a shopper asks for a kind it does not sell
+    result = search(index, words)
+    # Then the search says the kind is not carried, once, by its name, and shows nothing
+    assert result.not_carried == [kind]
+    assert result.instead is None
+    assert result.products == []
+
+
+@pytest.mark.parametrize(
+    ("words", "kind", "instead"),
+    [
+        ("Do you sell tablets?", "tablets", "2-in-1 laptops"),
+        ("Do you have an iPad?", "tablets", "2-in-1 laptops"),
+        ("I want a mirrorless camera", "cameras", "phones with the best cameras"),
+        ("a PS5 under $900", "game consoles", "gaming laptops"),
+        ("Do you sell monitors?", "monitors", "all-in-one computers"),
+    ],
+)
+def test_a_kind_with_a_nearer_kind_shows_that_kind(
+    index: SearchIndex, words: str, kind: str, instead: str
+) -> None:
+    result = search(index, words)
+    # Then it is not carried, and the products are the nearest kind's, as the table names it
+    assert result.not_carried == [kind]
+    assert result.instead == instead
+    assert result.products
+    if instead == "2-in-1 laptops":
+        assert {KIND_OF[hit.productId] for hit in result.products} == {"2-in-1"}
+    if instead == "phones with the best cameras":
+        assert result.understood.get("sortBy") == "camera"
+
+
+def test_the_shoppers_other_words_hold_for_the_nearer_kind(index: SearchIndex) -> None:
+    # Given a console asked for under a budget
+    result = search(index, "a PS5 under $900")
+    # Then the gaming laptops shown are within it
+    assert result.understood.get("maxPrice") == 900
+    assert all(hit.price is not None and hit.price <= 900 for hit in result.products)
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "a laptop that drives two external monitors",  # a feature of the kind asked
+        "a phone with a great camera",  # the phone's camera, not a camera
+        "How many megapixels is the Galaxy S24 Ultra's camera?",
+        "a cheap Windows laptop",
+    ],
+)
+def test_a_kind_the_store_sells_or_a_feature_is_never_said_not_carried(
+    index: SearchIndex, words: str
+) -> None:
+    result = search(index, words)
+    assert result.not_carried == [] and result.instead is None
+    assert result.products
+
+
+def test_a_store_that_sells_the_kind_is_searched_as_any_other(tmp_path: Path) -> None:
+    # Given a store whose own catalog has a camera, by its name
+    opened = _open([*CATALOG, CAMERA], tmp_path / "camera.sqlite")
+    try:
+        # When a shopper asks for one
+        result = search(opened, "Do you sell mirrorless cameras?")
+    finally:
+        opened.close()
+    # Then it is found, and nothing is said not carried
+    assert result.not_carried == [] and result.instead is None
+    assert result.products[0].productId == "CAM-001"
+
+
+def test_a_name_asked_alone_is_said_once_by_the_kinds_name(index: SearchIndex) -> None:
+    # "headphones" asked alone is also a name asked for: said once, as the kind
+    result = search(index, "do you have headphones")
+    assert result.not_carried == ["headphones"]
+
+
+def test_every_kind_is_read_by_its_own_name() -> None:
+    # Each kind's name is what the shopper may write, so an answer naming it reads true
+    for kind in KINDS:
+        assert kind.said.search(kind.name), kind.name
+
+
+def test_the_catalog_tool_says_it_for_any_model(index: SearchIndex) -> None:
+    # Given the catalog tool, as any model calls it
+    call = ToolUse(toolUseId="t1", name="lookup_inventory", input={"keywords": "any tablets?"})
+    output = run(call, index=lambda: index, source=None, max_results=8)
+    told = output.tool_result["content"][0]["json"]
+    # Then its result says the kind is not carried and which kind it shows instead
+    assert told["notCarried"] == ["tablets"]
+    assert told["showingInstead"] == "2-in-1 laptops"
+    assert told["products"]
