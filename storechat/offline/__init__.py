@@ -12,8 +12,9 @@ request flows through it:
   through the specs' phrases as the search reads them, said and checked; ``money``
   writes amounts in the store's currency;
 * ``scope``: what the store does not do (a question about the store itself, read with
-  the search first's words for one; kinds it does not sell); a brand or a thing the
-  catalog does not have is the catalog tool's to say (``notCarried``);
+  the search first's words for one; kinds it does not sell, read with the search's
+  table); a brand or a thing the catalog does not have is the catalog tool's to say
+  (``notCarried``);
 * ``names``, ``subjects`` and ``refer``: a product model, a book or a review subject
   named in a clause, and the products an earlier answer showed;
 * ``intent``: what one message asks for, and what a follow-up carries over;

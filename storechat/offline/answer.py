@@ -9,7 +9,6 @@ shown before are narrowed or sorted. What the store does not do is said first.
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from typing import Final
 
@@ -339,7 +338,7 @@ def _lookup_lines(ask: Ask, lookups: list[Done]) -> list[Line]:
                 systems=(),
                 forms=(),
                 use=None,
-                sort_by=d.call.input.get("sortBy"),
+                sort_by=((d.outcome.data or {}).get("understood") or {}).get("sortBy"),
             )
             lead = f"The closest we have are {intent.not_carried.instead}"
             lines += product_section(_products(d), c, RECOMMENDED, lead=lead)
@@ -372,10 +371,7 @@ def _scope_lines(ask: Ask, lookups: list[Done]) -> list[Line]:
     intent = ask.intent
     kind = intent.not_carried
     names = dict.fromkeys(
-        name
-        for d in lookups
-        for name in _not_carried(d)
-        if not (kind and re.search(kind.pattern, name, re.IGNORECASE))
+        name for d in lookups for name in _not_carried(d) if not (kind and kind.said.search(name))
     )
     lines = [Line(f"Sorry, we don't carry {_as_named(n, ask.said)}.") for n in names]
     if kind:

@@ -130,6 +130,9 @@ def serves(lookup: Call, given: ToolOutcome) -> bool:
         return False
     if given.tool_input == lookup.input or _same_fetch(given.tool_input, lookup.input):
         return True
+    if lookup.purpose == "instead":
+        # A kind the store does not sell: the search showed the nearest kind itself.
+        return data.get("showingInstead") == lookup.input.get("keywords")
     name = lookup.input.get("productName")
     if lookup.purpose != "named" or not isinstance(name, str):
         return False

@@ -6,11 +6,12 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Final
 
+from shared.search.unsold import Unsold
 from shared.search.words import parse
 from shared.text.languages import in_english
 from storechat.offline.names import ModelName, find_models
 from storechat.offline.refer import Reference, reference_in
-from storechat.offline.scope import Kind, asked_unknown, kind_not_carried, service_topic
+from storechat.offline.scope import asked_unknown, kind_not_carried, service_topic
 from storechat.offline.store import store
 from storechat.offline.subjects import BookAsk, book_ask, review_ask, title_in, topic_in
 from storechat.offline.vocabulary import (
@@ -102,7 +103,7 @@ class Intent:
     reference: Reference | None = None
     # What the store does not do.
     service: str | None = None
-    not_carried: Kind | None = None
+    not_carried: Unsold | None = None
     # Asks for the other tools, which only the current message can make.
     wants_reviews: bool = False
     review_subject: ModelName | None = None

@@ -201,8 +201,8 @@ def _lookups(ask: Ask) -> list[Call]:
     calls = [Call(LOOKUP, named_input(p), "named", n) for n, p in enumerate(intent.products)]
     calls += [Call(LOOKUP, i, "search", n) for n, i in enumerate(_searches(ask))]
     kind = intent.not_carried
-    if not calls and kind and kind.search:
-        calls.append(Call(LOOKUP, dict(kind.search), "instead"))
+    if not calls and kind and kind.instead:
+        calls.append(Call(LOOKUP, _words(kind.instead), "instead"))
     return calls
 
 

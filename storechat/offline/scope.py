@@ -3,21 +3,21 @@
 A question about the store itself (returns, shipping, an order...) is read with the
 search first's words for one; its policies answer it, and without the policies tool it
 gets an honest "I can't help with that here" and no products. A kind of product the
-store does not sell is named as not carried, with the nearest thing it does sell when
-there is one (tablets: 2-in-1 laptops). A brand or a thing the catalog does not have is
+store does not sell (the search's table, :mod:`shared.search.unsold`) is named as not
+carried, with the nearest kind it does sell when there is one (tablets: 2-in-1 laptops),
+found by the search of that kind's words. A brand or a thing the catalog does not have is
 the catalog tool's to say (``notCarried``), and the answer says it.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Final
 
 from shared.search.asked import asked_names
+from shared.search.unsold import Unsold, unsold_in
 from shared.store.first_words import asks_about_store
 from storechat.offline.store import store
-from storechat.offline.vocabulary import COMPUTERS, MOBILE
 
 _I = re.IGNORECASE
 
@@ -30,57 +30,6 @@ _PRIVATE = re.compile(
     re.IGNORECASE,
 )
 
-
-@dataclass(frozen=True)
-class Kind:
-    """A kind of product the store does not sell, and what it offers instead, if anything."""
-
-    name: str
-    pattern: str
-    instead: str | None = None
-    """How the answer names the nearest thing the store sells."""
-    search: dict[str, Any] = field(default_factory=dict)
-    """The ``lookup_inventory`` input that finds it."""
-
-
-NOT_CARRIED: Final[tuple[Kind, ...]] = (
-    Kind(
-        "tablets",
-        r"\b(?:tablets?|ipads?|galaxy tabs?|android tablets?)\b",
-        "2-in-1 laptops",
-        {"category": COMPUTERS, "keywords": "2-in-1"},
-    ),
-    Kind(
-        "cameras",
-        # Not "a phone with a great camera": a camera as the thing wanted.
-        r"\b(?:digital|mirrorless|instant|action|film|compact) cameras?\b|"
-        r"\b(?:dslrs?|camcorders?|gopros?)\b|"
-        r"\b(?:sell|have|stock|carry|buy|want|need|looking for)\s+(?:a |any |some )?cameras?\b|"
-        r"^\W*cameras?\W*$",
-        "the phones with the best cameras",
-        {"category": MOBILE, "sortBy": "camera"},
-    ),
-    Kind(
-        "game consoles",
-        r"\b(?:(?:game|games|gaming) consoles?|consoles?|playstation|ps5|xbox|nintendo switch)\b",
-        "gaming laptops",
-        {"category": COMPUTERS, "keywords": "gaming laptop", "sortBy": "ram"},
-    ),
-    Kind(
-        "monitors",
-        r"\b(?:monitors?|external displays?)\b",
-        "all-in-one computers",
-        {"category": COMPUTERS, "keywords": "all-in-one"},
-    ),
-    Kind("TVs", r"\b(?:tvs?|televisions?|smart tvs?)\b"),
-    Kind("smartwatches", r"\b(?:smart ?watch(?:es)?|apple watch|fitness trackers?|wearables?)\b"),
-    Kind("headphones", r"\b(?:head ?phones?|earbuds|earphones|airpods|headsets?)\b"),
-    Kind("e-readers", r"\b(?:e-?readers?|kindles?|kobo)\b"),
-    Kind("printers", r"\b(?:printers?|scanners?)\b"),
-    Kind("speakers", r"\b(?:(?:smart |bluetooth )?speakers?|soundbars?)\b"),
-    Kind("drones", r"\bdrones?\b"),
-)
-_NOT_CARRIED_RES: Final = tuple((kind, re.compile(kind.pattern, _I)) for kind in NOT_CARRIED)
 
 # A message that would steer the assistant off its job rather than ask the store anything.
 _STEERING: Final = re.compile(
@@ -106,18 +55,13 @@ def service_topic(text: str) -> str | None:
     return STORE if asks_about_store(text) else None
 
 
-def kind_not_carried(text: str, carried: bool) -> Kind | None:
-    """The kind of product ``text`` asks for that the store does not sell, if any.
-
-    ``carried``: the text also names a kind the store sells, so that "a phone with a
-    great camera" asks for a phone, not a camera. A kind the catalog has after all (a
-    store that sells tablets, or an iPad) is carried.
-    """
-    for kind, pattern in _NOT_CARRIED_RES:
-        said = pattern.search(text)
-        if said and not (carried and kind.name == "monitors") and not store().sells(said[0]):
-            return kind
-    return None
+def kind_not_carried(text: str, carried: bool) -> Unsold | None:
+    """The kind of product ``text`` asks for that the store does not sell, if any, as
+    the catalog search reads it (:mod:`shared.search.unsold`): a kind the catalog has
+    after all (a store that sells tablets, or an iPad) is carried. ``carried``: the text
+    also names a kind the store sells ("a laptop for two external monitors")."""
+    asked = unsold_in(text, store().sells, kind_named=carried)
+    return asked[0].kind if asked else None
 
 
 def asked_unknown(title: str, text: str) -> bool:

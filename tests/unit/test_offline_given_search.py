@@ -266,6 +266,29 @@ def test_a_product_the_search_says_is_not_carried_is_answered_in_one_call(
     assert cited(text) == given_ids(messages)[:2] == ["MOB-005", "MOB-001"]
 
 
+@pytest.mark.parametrize(
+    ("question", "kind", "instead"),
+    [
+        ("Do you sell tablets?", "tablets", "2-in-1 laptops"),
+        ("a PS5 under $900", "game consoles", "gaming laptops"),
+    ],
+)
+def test_a_kind_the_search_says_is_not_carried_is_answered_from_its_nearest_kind(
+    index: SearchIndex, question: str, kind: str, instead: str
+) -> None:
+    # Given the search of a kind the store does not sell, which shows the nearest kind
+    messages = searched_first(index, question)
+
+    reply = OfflineModel().converse(make_request(messages))
+
+    # Then the model says so and offers what the search showed, with no lookup of its own
+    assert reply["stopReason"] == "end_turn"
+    text = answer_text(reply)
+    assert text.startswith(f"Sorry, we don't carry {kind}.\nThe closest we have are {instead}:")
+    assert text.count("don't carry") == 1
+    assert cited(text) and set(cited(text)) <= set(given_ids(messages))
+
+
 def test_a_product_confirmed_for_one_name_is_not_offered_as_the_closest_to_another(
     index: SearchIndex,
 ) -> None:
