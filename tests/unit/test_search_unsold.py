@@ -74,6 +74,8 @@ def test_a_kind_with_no_nearer_kind_is_not_carried_and_shows_nothing(
     [
         ("Do you sell tablets?", "tablets", "2-in-1 laptops"),
         ("Do you have an iPad?", "tablets", "2-in-1 laptops"),
+        # A tab, though the store sells Galaxy phones
+        ("any Galaxy Tab S9?", "tablets", "2-in-1 laptops"),
         ("I want a mirrorless camera", "cameras", "phones with the best cameras"),
         ("a PS5 under $900", "game consoles", "gaming laptops"),
         ("Do you sell monitors?", "monitors", "all-in-one computers"),

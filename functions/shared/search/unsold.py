@@ -85,14 +85,15 @@ class Asked:
 def unsold_in(text: str, sells: Callable[[str], bool], *, kind_named: bool = False) -> list[Asked]:
     """The kinds ``text`` asks for that the store does not sell, in the table's order.
 
-    ``sells``: whether the catalog sells what some words name (a kind of its, or a word
-    of a product's name). ``kind_named``: the text also names a kind the store sells, so
-    a kind that is then a feature of it is not asked for.
+    ``sells``: whether the catalog sells what a word names (a kind of its, or a word of
+    a product's name), asked of the last word that named the kind: "Galaxy Tab" is a
+    tab, whatever else the Galaxy line is. ``kind_named``: the text also names a kind
+    the store sells, so a kind that is then a feature of it is not asked for.
     """
     found = []
     for kind in KINDS:
         said = kind.said.search(text)
-        if said is None or (kind_named and kind.a_feature_beside) or sells(said[0]):
+        if said is None or (kind_named and kind.a_feature_beside) or sells(said[0].split()[-1]):
             continue
         found.append(Asked(kind, said[0]))
     return found
