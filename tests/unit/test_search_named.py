@@ -103,6 +103,26 @@ def test_a_model_of_a_line_the_store_lacks_is_not_carried_with_its_nearest_first
     assert first_names(result, 1) == [nearest]
 
 
+@pytest.mark.parametrize(
+    ("words", "first"),
+    [
+        ("Do you have the Galaxy S24 Plus?", "Samsung Galaxy S24+"),
+        ("Is the Galaxy S24+ in stock?", "Samsung Galaxy S24+"),
+        ("galaxy s24 plus", "Samsung Galaxy S24+"),
+        # Without the plus, the model without it
+        ("Is the Galaxy S24 in stock?", "Samsung Galaxy S24"),
+        # A name with the word itself
+        ("is the iPhone 16 Plus in stock", "Apple iPhone 16 Plus"),
+    ],
+)
+def test_a_plus_is_read_as_a_sign_or_a_word(index: SearchIndex, words: str, first: str) -> None:
+    # When a shopper writes a model whose name ends in a plus sign, either way
+    result = search(index, words)
+    # Then that model comes first, and nothing is said not carried
+    assert first_names(result, 1) == [first]
+    assert result.not_carried == []
+
+
 def test_a_model_of_a_name_the_catalog_has_no_word_of_is_not_carried_and_nothing_is_near(
     index: SearchIndex,
 ) -> None:

@@ -558,6 +558,7 @@ def _without(understood: dict[str, Any], key: str) -> dict[str, Any]:
 
 
 def _extra_words(asked: str, name: str) -> int:
-    """How many more words ``name`` has than the name ``asked`` for: "Apple iPhone 15" is
-    the iPhone 15 before "Apple iPhone 15 Pro" is."""
-    return len(set(name_words(name)) - set(name_words(asked)))
+    """How many words ``name`` and the name ``asked`` for do not share: "Apple iPhone 15"
+    is the iPhone 15 before "Apple iPhone 15 Pro" is, and "Galaxy S24+" is the S24+
+    before the S24 (the search reads no plus sign, the names' words do)."""
+    return len(set(name_words(name)) ^ set(name_words(asked)))

@@ -99,6 +99,11 @@ def filter_token(kind: str, value: str) -> str:
     return "z" + kind + re.sub(r"[^a-z0-9]", "", value.casefold())
 
 
+_PLUS = re.compile(r"(?<=[^\W_])\+")
+"""A plus that ends a model's name ("Galaxy S24+"), which shoppers write as a word too
+("S24 Plus"): the name is indexed with the word, and a search without it still finds it."""
+
+
 def split_glued(text: str) -> str:
     return _GLUED.sub(" ", text)
 
@@ -290,7 +295,7 @@ def document(record: Mapping[str, Any]) -> Document | None:
         product_id=product_id.strip(),
         category=category,
         name=name,
-        name_text=split_glued(name),
+        name_text=split_glued(_PLUS.sub(" plus", name)),
         brand=brand,
         price=_price(record.get("price")),
         stock=stock,
