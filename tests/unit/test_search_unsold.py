@@ -53,7 +53,7 @@ def search(index: SearchIndex, keywords: str, **fields: Any) -> SearchResult:
         ("Do you have TVs?", "TVs"),
         ("any drones?", "drones"),
         ("I need wireless headphones under $100.", "headphones"),
-        ("Can I buy a printer and some ink cartridges from you?", "printers"),
+        ("Can I buy a laser printer from you?", "printers"),
         ("a Kindle for my mum", "e-readers"),
     ],
 )
@@ -118,6 +118,26 @@ def test_a_kind_the_store_sells_or_a_feature_is_never_said_not_carried(
     result = search(index, words)
     assert result.not_carried == [] and result.instead is None
     assert result.products
+
+
+@pytest.mark.parametrize(
+    ("words", "kinds"),
+    [
+        # The product an accessory is for is the shopper's, not one asked for
+        ("a case for the iPhone 13", ["cases"]),
+        ("screen protector for galaxy s24", ["screen protectors"]),
+        ("I need a charger for my MacBook", ["chargers and cables"]),
+        ("Can I buy a printer and some ink cartridges from you?", ["printers", "ink and toner"]),
+        # What comes with a product, and "in case", ask for no accessory
+        ("does the Pixel 8a come with a charger?", []),
+        ("a laptop with a stylus", []),
+        ("in case it breaks, is there a warranty?", []),
+    ],
+)
+def test_an_accessory_is_asked_for_only_as_the_thing_wanted(
+    index: SearchIndex, words: str, kinds: list[str]
+) -> None:
+    assert search(index, words).not_carried == kinds
 
 
 def test_a_store_that_sells_the_kind_is_searched_as_any_other(tmp_path: Path) -> None:

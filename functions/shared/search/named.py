@@ -91,12 +91,13 @@ _OWNED = re.compile(
     r"(?:i|we|he|she|they|husband|wife|son|daughter|mum|mom|dad|partner|friend)"
     r"(?:'m| am| is| are)? (?:currently |still )?(?:have|has|own|owns|use|uses|using|got)|"
     r"i've got|similar to|alternative to|compared (?:to|with)|successor (?:of|to)|"
-    r"instead of|rather than|replacement for)"
+    r"instead of|rather than|replacement for|"
+    r"(?:cases?|covers?|sleeves?|skins?|chargers?|cables?|protectors?|styluses|stylus) for)"
     r"[^\w,:;.?!]+(?:\w+[^\w,:;.?!]+){0,2}$",
     re.IGNORECASE,
 )
 """Words before a name that say the shopper has it or compares against it ("my old", "my
-wife uses a", "similar to the"), in the same clause: "for my mum, the Galaxy A15" asks for
+wife uses a", "similar to the", "a case for my"), in the same clause: "for my mum, the Galaxy A15" asks for
 it, as do "I'd like the" and "upgrade to the"."""
 _AGAINST = re.compile(r"\bthan\W+(?:\w+\W+){0,1}$", re.IGNORECASE)
 """A model the store lacks after "than" is one compared against, not asked for."""

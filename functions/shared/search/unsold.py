@@ -70,6 +70,22 @@ KINDS: Final[tuple[Unsold, ...]] = (
     _kind("printers", r"\b(?:printers?|scanners?)\b"),
     _kind("speakers", r"\b(?:(?:smart |bluetooth )?speakers?|soundbars?)\b"),
     _kind("drones", r"\bdrones?\b"),
+    # Accessories, where they are the thing wanted: "a case for the iPhone 13", not "in
+    # case", "a laptop with a charger" or "does the warranty cover it".
+    _kind(
+        "cases",
+        r"\b(?:cases?|covers?|sleeves?|skins?)(?=\s+for\b)|"
+        r"\b(?:phone|laptop|tablet|iphone|galaxy|pixel) (?:cases?|covers?|sleeves?|bags?)\b|"
+        r"^\W*cases?\W*$",
+    ),
+    _kind(
+        "chargers and cables",
+        r"(?<!with )(?<!with a )(?<!with an )"
+        r"\b(?:chargers?|charging cables?|usb(?:-c)? cables?|power banks?|power adapters?)\b",
+    ),
+    _kind("screen protectors", r"\bscreen protectors?\b"),
+    _kind("ink and toner", r"\b(?:ink(?: cartridges?)?|toner|cartridges?)\b"),
+    _kind("styluses", r"(?<!with )(?<!with a )\b(?:styluses|stylus(?: pens?)?)\b"),
 )
 
 
