@@ -177,6 +177,11 @@ def test_models_of_one_line_listed_after_its_name_are_each_named(
         ("should I upgrade to the iPhone 16 Pro?", ["iPhone 16 Pro"]),
         ("for my mum, the Galaxy A15 or the A35?", ["Galaxy A15", "Galaxy A35"]),
         ("my wife currently uses a Pixel 6 and wants the Pixel 9", ["Pixel 9"]),
+        # Owned, said after the name; not a product seen or a budget after the question
+        ("is the iPhone 12 I have still good, or should I get the iPhone 15?", ["iPhone 15"]),
+        ("the Pixel 7 we've got is slow, is the Pixel 8a better?", ["Pixel 8a"]),
+        ("Is the iPhone 15 I saw online in stock?", ["iPhone 15"]),
+        ("Do you have the iPhone 15? I have $700", ["iPhone 15"]),
         # A comma ends a name both ways; "S" ends none
         (
             "compare the Dell XPS 13, MacBook Air 13 and Surface Laptop 6",

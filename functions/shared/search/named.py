@@ -99,6 +99,12 @@ _OWNED = re.compile(
 """Words before a name that say the shopper has it or compares against it ("my old", "my
 wife uses a", "similar to the", "a case for my"), in the same clause: "for my mum, the Galaxy A15" asks for
 it, as do "I'd like the" and "upgrade to the"."""
+_OWNED_AFTER = re.compile(
+    r"^[^\w,:;.?!]+(?:that |which )?(?:i|we)(?:'ve|'m| have| am| already)? ?"
+    r"(?:have|own|got|use|using|bought|had)\b",
+    re.IGNORECASE,
+)
+"""Words after a name that say the shopper has it: "is the iPhone 12 I have still good?"."""
 _AGAINST = re.compile(r"\bthan\W+(?:\w+\W+){0,1}$", re.IGNORECASE)
 """A model the store lacks after "than" is one compared against, not asked for."""
 _DETERMINER = re.compile(r"\b(?:the|a|an)\s+$", re.IGNORECASE)
@@ -426,7 +432,11 @@ def named_in(
     listed: tuple[str, str, int] | None = None
     while at < len(words) and len(found) < MAX_NAMED and tried < MAX_TRIED:
         end, line_said = reading.span_at(at, listed)
-        if end == at or _OWNED.search(text[: words[at].start()]):
+        if (
+            end == at
+            or _OWNED.search(text[: words[at].start()])
+            or _OWNED_AFTER.search(text[words[end - 1].end() :])
+        ):
             at = max(end, at + 1)
             continue
         tried += 1
