@@ -97,8 +97,8 @@ _OWNED = re.compile(
     re.IGNORECASE,
 )
 """Words before a name that say the shopper has it or compares against it ("my old", "my
-wife uses a", "similar to the", "a case for my"), in the same clause: "for my mum, the Galaxy A15" asks for
-it, as do "I'd like the" and "upgrade to the"."""
+wife uses a", "similar to the", "a case for my"), in the same clause: "for my mum, the
+Galaxy A15" asks for it, as do "I'd like the" and "upgrade to the"."""
 _OWNED_AFTER = re.compile(
     r"^[^\w,:;.?!]+(?:that |which )?(?:i|we)(?:'ve|'m| have| am| already)? ?"
     r"(?:have|own|got|use|using|bought|had)\b",
