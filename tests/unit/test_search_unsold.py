@@ -127,6 +127,12 @@ def test_a_kind_the_store_sells_or_a_feature_is_never_said_not_carried(
         ("a case for the iPhone 13", ["cases"]),
         ("screen protector for galaxy s24", ["screen protectors"]),
         ("I need a charger for my MacBook", ["chargers and cables"]),
+        # An accessory after the product it is for
+        ("iPhone 13 case", ["cases"]),
+        ("Do you have the Galaxy S24 Ultra case?", ["cases"]),
+        ("Do you have HP 67 ink?", ["ink and toner"]),
+        ("I'll take the Pixel 8a just in case", []),
+        ("is the iPhone 15 covered by the warranty?", []),
         ("Can I buy a printer and some ink cartridges from you?", ["printers", "ink and toner"]),
         # What comes with a product, and "in case", ask for no accessory
         ("does the Pixel 8a come with a charger?", []),

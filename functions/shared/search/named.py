@@ -39,6 +39,7 @@ from typing import Final
 from shared.catalog.derive import fold
 from shared.search.intents import STOP_WORDS
 from shared.search.series import name_words
+from shared.search.unsold import ACCESSORY
 from shared.search.words import MONEY, parse, parser_words
 from shared.text.languages import in_english
 
@@ -105,6 +106,8 @@ _OWNED_AFTER = re.compile(
     re.IGNORECASE,
 )
 """Words after a name that say the shopper has it: "is the iPhone 12 I have still good?"."""
+_FOR_IT = re.compile(rf"^[^\w,:;.?!]+{ACCESSORY}\b", re.IGNORECASE)
+"""An accessory after a name, which it is for: "an iPhone 13 case" asks for a case."""
 _AGAINST = re.compile(r"\bthan\W+(?:\w+\W+){0,1}$", re.IGNORECASE)
 """A model the store lacks after "than" is one compared against, not asked for."""
 _DETERMINER = re.compile(r"\b(?:the|a|an)\s+$", re.IGNORECASE)
@@ -436,6 +439,7 @@ def named_in(
             end == at
             or _OWNED.search(text[: words[at].start()])
             or _OWNED_AFTER.search(text[words[end - 1].end() :])
+            or _FOR_IT.search(text[words[end - 1].end() :])
         ):
             at = max(end, at + 1)
             continue

@@ -37,6 +37,13 @@ class Unsold:
     own ("a laptop that drives two external monitors")."""
 
 
+ACCESSORY: Final = (
+    r"(?:cases?|covers?|sleeves?|skins?|chargers?|cables?|screen protectors?|protectors?|"
+    r"ink|toner|cartridges?|styluses|stylus)"
+)
+"""The words of accessories, which follow the product they are for: "an iPhone 13 case"."""
+
+
 def _kind(name: str, pattern: str, instead: str | None = None, **more: bool) -> Unsold:
     return Unsold(name, re.compile(pattern, _I), instead, **more)
 
@@ -76,7 +83,7 @@ KINDS: Final[tuple[Unsold, ...]] = (
         "cases",
         r"\b(?:cases?|covers?|sleeves?|skins?)(?=\s+for\b)|"
         r"\b(?:phone|laptop|tablet|iphone|galaxy|pixel) (?:cases?|covers?|sleeves?|bags?)\b|"
-        r"^\W*cases?\W*$",
+        r"^\W*cases?\W*$|(?<!\bin )\b(?:cases?|covers?)(?=\W*$)",
     ),
     _kind(
         "chargers and cables",
