@@ -273,12 +273,14 @@ def _dropped(done: Done, what: str = "keywords") -> bool:
 
 
 def _words_dropped(done: Done) -> str | None:
-    """The search words a lookup had to drop to find anything, as the model sent them."""
+    """The search words a lookup had to drop to find anything: those the catalog tool says
+    no product has (``notInCatalog``), else all it was sent."""
     data = done.outcome.data or {}
     words = done.call.input.get("keywords")
     if not words or not _dropped(done) or not data.get("products"):
         return None
-    return plain(words, 60)
+    unknown = [w for w in data.get("notInCatalog") or [] if isinstance(w, str)]
+    return plain(" ".join(unknown) if unknown else words, 60)
 
 
 def corrections_line(lookups: list[Done]) -> Line | None:

@@ -266,6 +266,19 @@ def test_a_product_the_search_says_is_not_carried_is_answered_in_one_call(
     assert cited(text) == given_ids(messages)[:2] == ["MOB-005", "MOB-001"]
 
 
+def test_the_words_no_product_has_are_said_as_dropped_not_the_whole_question(
+    index: SearchIndex,
+) -> None:
+    # Given the search of a kind with a word no product has
+    messages = searched_first(index, "Do you sell refurbished phones?")
+
+    text = answer_text(OfflineModel().converse(make_request(messages)))
+
+    # Then the answer names that word as what matched nothing, and shows the kind
+    assert text.startswith("Nothing in the catalog matched “refurbished”, so without it:")
+    assert cited(text)
+
+
 @pytest.mark.parametrize(
     ("question", "kind", "instead"),
     [
