@@ -366,7 +366,8 @@ def _as_named(name: str, said: str) -> str:
     """A name not carried as the answer writes it: "huawei" before "phones" is a brand,
     Huawei; "kayaks" asked for alone is a kind, as written."""
     alone = ASKED_ALONE.search(said)
-    return name if alone and alone[1] == name else name[:1].upper() + name[1:]
+    as_written = alone and name in (alone[2], f"{alone[1]} {alone[2]}")
+    return name if as_written else name[:1].upper() + name[1:]
 
 
 def _scope_lines(ask: Ask, lookups: list[Done]) -> list[Line]:

@@ -17,6 +17,11 @@ from shared.search.asked import asked_names
         ("anything from Nokia", ["Nokia"]),
         ("do you have any kayaks?", ["kayaks"]),
         ("Does the store stock Fairphone", ["Fairphone"]),
+        # a word before the thing asked for alone is its own where the search reads nothing
+        # in it ("wireless"); not an order ("cheap"), a use ("gaming") or "anything"
+        ("do you sell wireless mice", ["wireless mice"]),
+        ("do you have cheap kayaks?", ["kayaks"]),
+        ("Do you sell gaming chairs?", ["chairs"]),
         # a brand the store sells is asked for too: whether it has it is the catalog's say
         ("do you have Dell laptops in stock?", ["Dell"]),
     ],
@@ -43,6 +48,8 @@ def test_a_name_before_a_kind_after_from_or_asked_for_alone_is_asked_for(
         # "from" without a capital; "do you have" with more after the word than a "?"
         "a laptop to use from home",
         "do you have any in blue please",
+        "Do you have anything blorptastic?",
+        "do you have used laptops",
     ],
 )
 def test_a_word_that_names_nothing_is_not_asked_for(text: str) -> None:

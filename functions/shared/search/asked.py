@@ -31,10 +31,11 @@ _SLOT = re.compile(
 "from" with a capital ("anything from Nokia")."""
 ASKED_ALONE = re.compile(
     r"\b(?:do|does) (?:you|the store) (?:have|sell|carry|stock)\s+(?:any\s+)?"
-    r"([A-Za-z][\w&-]*)\W*$",
+    r"(?:([A-Za-z][\w&-]*)\s+)?([A-Za-z][\w&-]*)\W*$",
     re.IGNORECASE,
 )
-"""One thing asked for by its name alone ("do you sell Nokia?", "do you have any kayaks?")."""
+"""One thing asked for by its name alone, with a word before it or none ("do you sell
+Nokia?", "do you have any kayaks?", "do you sell gaming chairs?")."""
 _NOT_NAMES_SAID = """
 new used refurbished unlocked basic simple second durable reliable fancy cool sturdy
 quality modern old older latest recent current low mid high top entry dual sim smart
@@ -43,6 +44,7 @@ any some another other every each no not only just also decent normal regular go
 kids family mobile cell sell sells selling have has stock carry buy want need get see
 show find recommend suggest best better cheapest gift gifts present presents
 """
+_NOTHING_NAMED: Final = frozenset({"anything", "something", "everything", "nothing"})
 _NOT_NAMES: Final = frozenset(_NOT_NAMES_SAID.split())
 """Words that stand where a name does without naming anything."""
 
@@ -60,18 +62,33 @@ def asked_names(text: str) -> list[str]:
     """The names ``text`` asks the store for, as written: those before a kind or after
     "from" first, then one asked for alone."""
     found: list[str] = []
-    slots = [*_SLOT.finditer(text), *ASKED_ALONE.finditer(text)]
-    for match in slots:
-        said = next(group for group in match.groups() if group)
-        word = said.casefold()
+    for said in [*_slots(text), *_alone(text)]:
+        word = said.split()[-1].casefold()
         if (
             len(word) < 2
             or word in _NOT_NAMES
             or word in STOP_WORDS
             or fold(word) in parser_words()
-            or _means_something(said)
+            or _means_something(said.split()[-1])
             or said in found
         ):
             continue
         found.append(said)
     return found
+
+
+def _slots(text: str) -> list[str]:
+    return [next(g for g in match.groups() if g) for match in _SLOT.finditer(text)]
+
+
+def _alone(text: str) -> list[str]:
+    """The thing asked for alone, with the word before it where that word says nothing the
+    search reads ("office desks"; "chairs" of "gaming chairs", "kayaks" of "cheap kayaks")."""
+    match = ASKED_ALONE.search(text)
+    if match is None:
+        return []
+    before, name = match.groups()
+    if before and before.casefold() in _NOTHING_NAMED:
+        return []  # "anything blorptastic": what it is like, not what it is
+    plain = before and before.casefold() not in _NOT_NAMES | STOP_WORDS
+    return [f"{before} {name}" if plain and not _means_something(before) else name]

@@ -224,7 +224,7 @@ class _Search:
             unmet.append(brand)
         asked = asked_names(query.keywords) if unmet and query.keywords else []
         folded_unmet = {fold(word) for word in unmet}
-        absent = [name for name in asked if fold(name) in folded_unmet]
+        absent = [name for name in asked if fold(name.split()[-1]) in folded_unmet]
         absent += [name for name in lacked if fold(name) not in map(fold, absent)]
         return replace(result, corrected=corrected, unknown=unmet, not_carried=absent)
 
