@@ -194,10 +194,13 @@ class _Search:
         if not unsold:
             return self._run(query)
         shown = next((a for a in unsold if a.kind.instead), None)
+        result = None
         if shown and query.keywords:
-            result = self._run(replace(query, keywords=instead_words(query.keywords, shown)))
-        else:
-            result = self._run(query)
+            nearer = self._run(replace(query, keywords=instead_words(query.keywords, shown)))
+            # Only products of the nearer kind stand for it: a store may have none.
+            result = nearer if nearer.count and "keywords" not in nearer.relaxed else None
+        if result is None:
+            shown, result = None, self._run(query)
         names = [a.kind.name for a in unsold]
         # "headphones" asked alone is the kind's, said once by the kind's name.
         others = [n for n in result.not_carried if not any(a.kind.said.search(n) for a in unsold)]
@@ -383,7 +386,10 @@ class _Search:
             key = (tuple(plan.conditions), tuple(plan.params), plan.match_any, plan.sort)
             if key in tried:
                 continue
-            dropped = words.groups and "keywords" in level.relaxed and not plan.has_text
+            # What the words asked for, searched or filtered on ("2-in-1 laptops" in a store
+            # with none: not its books), is gone from a level without their text and filters.
+            asked = words.groups or ((words.category or words.forms) and not level.words_filters)
+            dropped = asked and "keywords" in level.relaxed and not plan.has_text
             if result is not None and dropped and _names_nothing(plan, bare):
                 break
             tried.add(key)
