@@ -180,3 +180,19 @@ def test_the_catalog_tool_says_it_for_any_model(index: SearchIndex) -> None:
     assert told["notCarried"] == ["tablets"]
     assert told["showingInstead"] == "2-in-1 laptops"
     assert told["products"]
+
+
+def test_a_store_without_the_nearer_kind_shows_nothing_in_its_place(tmp_path: Path) -> None:
+    # Given a store of phones and books, with no 2-in-1 laptops
+    phones_and_books = [p for p in CATALOG if p["category"] in ("MOBILE", "BOOKS")]
+    opened = _open(phones_and_books, tmp_path / "no-laptops.sqlite")
+    try:
+        # When a shopper asks for tablets, or for 2-in-1 laptops themselves
+        tablets = search(opened, "Do you sell tablets?")
+        two_in_ones = search(opened, "Do you sell 2-in-1 laptops?")
+    finally:
+        opened.close()
+    # Then tablets are not carried and nothing stands for them, and no search of a kind
+    # the store lacks falls back to its books and phones
+    assert (tablets.not_carried, tablets.instead, tablets.products) == (["tablets"], None, [])
+    assert two_in_ones.products == []

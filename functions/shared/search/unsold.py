@@ -7,9 +7,10 @@ product's name with the kind's word: "iPad" in a store that sells one) is not ca
 the search says so (``SearchResult.not_carried``, by the kind's name), and where the
 table gives the nearest kind the store may sell, it searches for that instead, in the
 shopper's words with the kind's replaced ("a tablet under $500" is searched as "a 2-in-1
-laptops under $500"), and says which kind it shows (``SearchResult.instead``). Whether
-the store sells a kind is always the catalog's to say: a store that sells cameras is
-asked for cameras like any other kind.
+laptops under $500", "any Galaxy Tab S9?" as "any 2-in-1 laptops?"), and says which kind
+it shows (``SearchResult.instead``), where the store has products of it. Whether the
+store sells a kind is always the catalog's to say: a store that sells cameras is asked
+for cameras like any other kind.
 """
 
 from __future__ import annotations
@@ -127,4 +128,6 @@ def instead_words(text: str, asked: Asked) -> str | None:
     if the table gives one: "a tablet under $500" -> "a 2-in-1 laptops under $500"."""
     if asked.kind.instead is None:
         return None
-    return text.replace(asked.words, f" {asked.kind.instead} ", 1)
+    # The model after the kind's words goes with them: "Galaxy Tab S9", "iPad Pro 11".
+    said = re.compile(re.escape(asked.words) + r"(?:\s+(?:[A-Za-z]*\d[\w+]*|pro|air|mini))*", _I)
+    return said.sub(f" {asked.kind.instead} ", text, count=1)
