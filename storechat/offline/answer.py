@@ -333,7 +333,7 @@ def _lookup_lines(ask: Ask, lookups: list[Done]) -> list[Line]:
             lines += product_section(_products(d, seen), constraints_for(d, intent), limit)
         elif purpose == "shown":
             lines += _shown_lines(ask, d)
-        elif purpose == "instead" and intent.not_carried:
+        elif purpose == "instead" and intent.not_carried and _products(d):
             # Only the stated limits: "tablets" asked for no form or system of laptop.
             c = replace(
                 constraints_for(d, intent),

@@ -131,8 +131,11 @@ def serves(lookup: Call, given: ToolOutcome) -> bool:
     if given.tool_input == lookup.input or _same_fetch(given.tool_input, lookup.input):
         return True
     if lookup.purpose == "instead":
-        # A kind the store does not sell: the search showed the nearest kind itself.
-        return data.get("showingInstead") == lookup.input.get("keywords")
+        # A kind the store does not sell: the search showed the nearest kind itself, or
+        # said it has none of that either.
+        return data.get("showingInstead") == lookup.input.get("keywords") or not (
+            data.get("showingInstead") or data.get("products")
+        )
     name = lookup.input.get("productName")
     if lookup.purpose != "named" or not isinstance(name, str):
         return False

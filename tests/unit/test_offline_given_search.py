@@ -370,6 +370,28 @@ def test_products_named_as_only_the_search_reads_them_are_compared_in_one_call(
     assert "- Lenovo ThinkPad X1 Carbon Gen 12 [100202]: $1,899, in stock (5 available)." in text
 
 
+def test_a_kind_not_carried_in_a_store_without_its_nearer_kind_is_said_in_one_call(
+    tmp_path: Path,
+) -> None:
+    # Given a store of phones and books, which has no 2-in-1 laptops to offer for tablets
+    own = [p for p in CATALOG if p["category"] in ("MOBILE", "BOOKS")]
+    build_index(own, tmp_path / "own.sqlite")
+    index = SearchIndex.open(tmp_path / "own.sqlite")
+    try:
+        messages = searched_first(index, "Do you sell tablets?", catalog=own)
+    finally:
+        index.close()
+
+    # When the model gets the first request
+    reply = OfflineModel(store=lambda: Store.of_products(own)).converse(make_request(messages))
+
+    # Then it says tablets are not carried, at once, and offers nothing in their place
+    assert reply["stopReason"] == "end_turn"
+    text = answer_text(reply)
+    assert text.startswith("Sorry, we don't carry tablets.")
+    assert "couldn't find" not in text and not cited(text)
+
+
 # ----------------------------------------------------------------- its own search instead
 
 
