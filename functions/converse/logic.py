@@ -12,7 +12,7 @@ from typing import Annotated, Any, TypeVar
 
 from pydantic import BaseModel, Field, ValidationError
 
-from converse.prompt import RULES, prompt_of
+from converse.prompt import RULES, SELLS, prompt_of
 from converse.providers import Provider
 from converse.request import build_request, validate_request
 from converse.settings import MAX_REPLY_TOKENS, MIN_REPLY_TOKENS, Settings
@@ -75,9 +75,7 @@ class ConverseOutput(BaseModel):
 
 LEAK_WINDOW = 40
 """Letters and digits of the system prompt in a row that make a reply a leak."""
-NO_LEAK_REPLY = (
-    "I can't share how I'm set up, but I'm happy to help you find computers, phones and books."
-)
+NO_LEAK_REPLY = f"I can't share how I'm set up, but I'm happy to help you find {SELLS}."
 
 
 def _normal(text: str) -> str:

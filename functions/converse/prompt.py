@@ -24,12 +24,13 @@ _REVIEWS = registry.REVIEWS_TOOL.name
 _BOOKS = registry.BOOK_TOOL.name
 _POLICIES = registry.POLICIES_TOOL.name
 _KINDS = [PLURALS[c] for c in Category]
-_SELLS = ", ".join(_KINDS[:-1]) + f" and {_KINDS[-1]}"
+SELLS = ", ".join(_KINDS[:-1]) + f" and {_KINDS[-1]}"
+"""What the store sells, as the prompt and the assistant's own replies say it."""
 # Web text reaches the model between these marks (shared.tools.untrusted).
 _QUOTE = f"{untrusted.OPEN}\u2026{untrusted.CLOSE}"
 
 _TEMPLATE = f"""\
-You are the shopping assistant of {{store}}, which sells {_SELLS}; shoppers know you as
+You are the shopping assistant of {{store}}, which sells {SELLS}; shoppers know you as
 "{{assistant}}".
 Keep answers short and practical: recommend at most three products and say why each fits.
 
