@@ -415,3 +415,38 @@ def test_the_reading_alone_takes_only_what_the_catalog_has_a_name_for() -> None:
     assert read("under 700 dollars, 16 GB, the 2 of us") == []
     assert read("an Acme 2 pack, or a Core i9") == []
     assert read("Nokia 3310 please") == []
+
+
+def _phone(pid: str, name: str, brand: str) -> dict[str, Any]:
+    # A store's own export: no operating system listed
+    return {
+        "productId": pid, "name": name, "brand": brand, "category": "MOBILE",
+        "price": 499.0, "stock": 5, "description": "A phone.", "specs": {},
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("words", "lacked"),
+    [
+        ("Do you sell iPhones?", ["iPhones"]),
+        ("a MacBook for school", ["MacBook"]),
+        ("any Chromebooks?", ["Chromebooks"]),
+        # A system is no line: phones whose records list none may run it
+        ("a cheap android phone", []),
+    ],
+)
+def test_a_line_the_search_reads_that_the_store_has_none_of_is_not_carried(
+    tmp_path: Path, words: str, lacked: list[str]
+) -> None:
+    # Given a store without Apple or Chromebooks, whose records list no system
+    own = [_phone("P1", "Fairphone 5", "Fairphone"), _phone("P2", "Nothing Phone (2a)", "Nothing")]
+    laptop = _phone("L1", "Framework Laptop 13", "Framework")
+    own.append({**laptop, "category": "COMPUTERS", "specs": {"formFactor": "laptop"}})
+    opened = _open(own, tmp_path / "own.sqlite")
+    try:
+        result = search(opened, words)
+    finally:
+        opened.close()
+    # Then a line it has none of is said not carried, as written, and the kind is shown
+    assert result.not_carried == lacked
+    assert result.products

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -45,7 +46,7 @@ from shared.search.correct import Corrector
 from shared.search.driver import connect, database_errors, read_only_uri
 from shared.search.errors import SnapshotUnreadable
 from shared.search.ids import resolve as resolve_ids
-from shared.search.intents import BOOST_COLUMNS, BOOST_ORDER, BOOSTS, STOP_WORDS
+from shared.search.intents import BOOST_COLUMNS, BOOST_ORDER, BOOSTS, LINE_TERMS, STOP_WORDS
 from shared.search.listing import Listing
 from shared.search.named import line_words, named_in
 from shared.search.plan import LEVELS, Plan, explicit_fields, levels_for, make_plan
@@ -229,7 +230,24 @@ class _Search:
         folded_unmet = {fold(word) for word in unmet}
         absent = [name for name in asked if fold(name.split()[-1]) in folded_unmet]
         absent += [name for name in lacked if fold(name) not in map(fold, absent)]
+        if "keywords" in result.relaxed and query.keywords:
+            absent += [
+                line for line in self._lines_lacked(query.keywords, words) if line not in absent
+            ]
         return replace(result, corrected=corrected, unknown=unmet, not_carried=absent)
+
+    def _lines_lacked(self, keywords: str, words: Words) -> list[str]:
+        """The product lines the words name that no product of the store is ("iPhones" in a
+        store without Apple), as written: the search read them, then had to drop them."""
+        lacked = []
+        for group in words.lines:
+            if LINE_TERMS.isdisjoint(group) or any(
+                self._has_name(word, books=False) for word in group
+            ):
+                continue  # a system ("Android") is the specs', which a store may not list
+            said = re.search(_any_of(group), keywords, re.IGNORECASE)
+            lacked.append(said[0] if said else group[0])
+        return lacked
 
     def corrections(self, query: SearchQuery, words: Words) -> dict[str, str]:
         return self._reading(query, words)[1]
@@ -552,6 +570,10 @@ class _Search:
             f" {order_by(order)}, p.price, p.id LIMIT ?"
         )
         return [hit(row) for row in self.db.execute(sql, [*params, limit])]
+
+
+def _any_of(words: Sequence[str]) -> str:
+    return r"(?<![\w-])(?:" + "|".join(re.escape(w) for w in words) + r")(?![\w-])"
 
 
 def _names_nothing(plan: Plan, bare: list[str]) -> bool:

@@ -249,6 +249,10 @@ INTENTS: tuple[Intent, ...] = (
            category=_GENRE),
 )  # fmt: skip
 
+LINE_TERMS = frozenset(t for i in INTENTS if i.line and i.category is not None for t in i.terms)
+"""The terms of the product lines the table knows (not the systems, which are read as
+lines too): "iphone", "macbook", "chromebook"."""
+
 _STOP_WORDS = """
     a an the and or for with without of to in on at by from into about as is are be been
     i me my mine we our you your it its this that these those some any something anything
