@@ -189,7 +189,10 @@ def constraints_for(done: Done, intent: Intent) -> Constraints:
         brand = read.brands[0]  # the shopper's own words, as the search read them
     return Constraints(
         category=category,
-        systems=tuple(s for s in read.systems if category in (None, OS_CATEGORY[s])),
+        # A system is searched as words: with the words dropped, the products may run any.
+        systems=()
+        if _dropped(done)
+        else tuple(s for s in read.systems if category in (None, OS_CATEGORY[s])),
         use=read.use,
         sort_by=request.get("sortBy") or understood.get("sortBy") or read.sort_by,
         favours=understood.get("favours"),
@@ -367,7 +370,7 @@ def _as_named(name: str, said: str) -> str:
     Huawei; "kayaks" asked for alone is a kind, as written."""
     alone = ASKED_ALONE.search(said)
     as_written = alone and name in (alone[2], f"{alone[1]} {alone[2]}")
-    return name if as_written else name[:1].upper() + name[1:]
+    return name if as_written or not name.islower() else name[:1].upper() + name[1:]
 
 
 def _scope_lines(ask: Ask, lookups: list[Done]) -> list[Line]:

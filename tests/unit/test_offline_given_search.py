@@ -392,6 +392,37 @@ def test_a_kind_not_carried_in_a_store_without_its_nearer_kind_is_said_in_one_ca
     assert "couldn't find" not in text and not cited(text)
 
 
+@pytest.mark.parametrize(
+    ("question", "says"),
+    [
+        ("Do you sell iPhones?", "Sorry, we don't carry iPhones.\nBest phones:"),
+        ("an iPhone 15", "Sorry, we don't carry iPhone.\nBest phones:"),
+    ],
+)
+def test_a_line_the_store_lacks_is_said_as_written_and_its_system_not_claimed(
+    tmp_path: Path, question: str, says: str
+) -> None:
+    # Given a store without Apple, whose phones list no operating system
+    own = [
+        {**BY_ID["MOB-012"], "productId": "P1", "specs": {}},
+        {**BY_ID["MOB-011"], "productId": "P2", "specs": {}},
+    ]
+    build_index(own, tmp_path / "own.sqlite")
+    index = SearchIndex.open(tmp_path / "own.sqlite")
+    try:
+        messages = searched_first(index, question, catalog=own)
+    finally:
+        index.close()
+
+    reply = OfflineModel(store=lambda: Store.of_products(own)).converse(make_request(messages))
+
+    # Then the line is not carried, as the shopper wrote it, and its phones are not called
+    # iOS phones: the system was searched as words, which the search dropped
+    text = answer_text(reply)
+    assert text.startswith(says), text
+    assert "iOS" not in text and set(cited(text)) == {"P1", "P2"}
+
+
 # ----------------------------------------------------------------- its own search instead
 
 
