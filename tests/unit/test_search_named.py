@@ -79,6 +79,8 @@ def test_the_products_named_come_first_in_the_order_named(
     [
         ("Do you have the iPhone 14?", "iPhone 14", "Apple iPhone 15"),
         ("Do you have the Pixel 7?", "Pixel 7", "Google Pixel 8a"),
+        # A model's whole: the Pixel 8 is not the Pixel 8a, though the index splits "8a"
+        ("Do you have the Pixel 8?", "Pixel 8", "Google Pixel 8a"),
         ("Do you have the Galaxy S23?", "Galaxy S23", "Samsung Galaxy S24"),
         # Every word of a model: the 15 Pro Max is not the 15.
         ("is the iPhone 15 Pro Max in stock", "iPhone 15 Pro Max", "Apple iPhone 16 Pro Max"),

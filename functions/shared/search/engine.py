@@ -62,6 +62,8 @@ COUNT_CAP = 1000
 RANK_WINDOW = 1000
 EXAMINE = 5_000
 _FTS_JOIN = "fts CROSS JOIN products AS p ON p.id = fts.rowid"
+NAMES_EXAMINED = 200
+"""The names of a model's matches looked through for the model itself, at most."""
 NEAREST_NAMED = 2
 """How many of the nearest models of its series stand first for a name the store lacks."""
 
@@ -349,7 +351,8 @@ class _Search:
 
     def _has_name(self, phrase: str, *, books: bool = True, category: str | None = None) -> bool:
         """Whether a product's name (not a book's, unless ``books``; of ``category``, if
-        given) has every word of ``phrase``."""
+        given) has every word of ``phrase``: a model's whole ("Pixel 8" is not the Pixel 8a,
+        which the index holds as "8 a")."""
         clause = name_clause(phrase)
         if clause is None:
             return False
@@ -357,7 +360,15 @@ class _Search:
             clause += f" NOT {{filters}} : {fts_string(filter_token('cat', Category.BOOKS))}"
         if category:
             clause += f" AND {{filters}} : {fts_string(filter_token('cat', category))}"
-        return self._matches(clause)
+        if not any(c.isdigit() for c in phrase):
+            return self._matches(clause)
+        wanted = set(name_words(phrase, brackets=True))
+        names = self.db.execute(
+            "SELECT p.name FROM products p WHERE p.id IN "
+            "(SELECT rowid FROM fts WHERE fts MATCH ? LIMIT ?)",
+            (clause, NAMES_EXAMINED),
+        ).fetchall()
+        return any(wanted <= set(name_words(str(name), brackets=True)) for (name,) in names)
 
     def _reading(self, query: SearchQuery, words: Words) -> tuple[list[str], dict[str, str]]:
         """The plain words that are none of the index's, and what those it can read as
