@@ -60,7 +60,7 @@ def kind_not_carried(text: str, carried: bool) -> Unsold | None:
     the catalog search reads it (:mod:`shared.search.unsold`): a kind the catalog has
     after all (a store that sells tablets, or an iPad) is carried. ``carried``: the text
     also names a kind the store sells ("a laptop for two external monitors")."""
-    asked = unsold_in(text, store().sells, kind_named=carried)
+    asked = unsold_in(text, store().sells, lambda: carried)
     return asked[0].kind if asked else None
 
 

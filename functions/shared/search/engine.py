@@ -333,8 +333,10 @@ class _Search:
         """The kinds the keywords ask for that the store does not sell."""
         if not query.keywords or query.productName or query.productIds:
             return []
-        kind_named = bool(query.category or parse(query.keywords).category)
-        return unsold_in(query.keywords, self._sells, kind_named=kind_named)
+        keywords = query.keywords
+        return unsold_in(
+            keywords, self._sells, lambda: bool(query.category or parse(keywords).category)
+        )
 
     def _sells(self, phrase: str) -> bool:
         """Whether a word of ``phrase`` is a kind of the catalog's products, or in the

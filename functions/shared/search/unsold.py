@@ -106,18 +106,21 @@ class Asked:
     """The words that asked for it: "mirrorless camera", "PS5"."""
 
 
-def unsold_in(text: str, sells: Callable[[str], bool], *, kind_named: bool = False) -> list[Asked]:
+def unsold_in(
+    text: str, sells: Callable[[str], bool], kind_named: Callable[[], bool]
+) -> list[Asked]:
     """The kinds ``text`` asks for that the store does not sell, in the table's order.
 
     ``sells``: whether the catalog sells what a word names (a kind of its, or a word of
     a product's name), asked of the last word that named the kind: "Galaxy Tab" is a
-    tab, whatever else the Galaxy line is. ``kind_named``: the text also names a kind
-    the store sells, so a kind that is then a feature of it is not asked for.
+    tab, whatever else the Galaxy line is. ``kind_named``: whether the text also names a
+    kind the store sells, so that a kind that is then a feature of it is not asked for
+    (asked only of such a kind).
     """
     found = []
     for kind in KINDS:
         said = kind.said.search(text)
-        if said is None or (kind_named and kind.a_feature_beside) or sells(said[0].split()[-1]):
+        if said is None or (kind.a_feature_beside and kind_named()) or sells(said[0].split()[-1]):
             continue
         found.append(Asked(kind, said[0]))
     return found
