@@ -18,6 +18,7 @@ from shared.search.unsold import KINDS
 
 CATALOG = load_catalog()
 KIND_OF = {p["productId"]: (p.get("specs") or {}).get("formFactor") for p in CATALOG}
+CATEGORY_OF = {p["productId"]: p["category"] for p in CATALOG}
 
 CAMERA = {
     "productId": "CAM-001",
@@ -196,3 +197,29 @@ def test_a_store_without_the_nearer_kind_shows_nothing_in_its_place(tmp_path: Pa
     # the store lacks falls back to its books and phones
     assert (tablets.not_carried, tablets.instead, tablets.products) == (["tablets"], None, [])
     assert two_in_ones.products == []
+
+
+@pytest.mark.parametrize(
+    ("words", "shown"),
+    [
+        # The product an accessory is for, and the rest of the words, ask for nothing else
+        ("a case for the iPhone 13", set()),
+        ("I need a charger for my MacBook", set()),
+        ("I need wireless headphones under $100.", set()),
+        # A kind asked for besides, or a product named, is shown
+        ("a phone and a case", {"MOBILE"}),
+        ("a laptop and a printer", {"COMPUTERS"}),
+    ],
+)
+def test_only_what_the_words_ask_for_besides_an_unsold_kind_is_shown(
+    index: SearchIndex, words: str, shown: set[str]
+) -> None:
+    result = search(index, words)
+    assert result.not_carried
+    assert {CATEGORY_OF[hit.productId] for hit in result.products} == shown
+
+
+def test_a_product_named_beside_an_unsold_kind_is_shown(index: SearchIndex) -> None:
+    result = search(index, "Is there a smartwatch that works with the Galaxy S24?")
+    assert result.not_carried == ["smartwatches"]
+    assert result.products[0].name == "Samsung Galaxy S24"

@@ -54,7 +54,7 @@ from shared.search.query import BOUNDS, SECOND_SORT, SORTS, Hit, SearchQuery, Se
 from shared.search.schema import filter_token
 from shared.search.series import closest_first, name_words
 from shared.search.sorting import HIT_COLUMNS, Order, Sorter, hit, order_by, where
-from shared.search.unsold import Asked, instead_words, unsold_in
+from shared.search.unsold import Asked, instead_words, unsold_in, without_unsold
 from shared.search.words import Words, fts_string, name_clause, parse, respell
 
 COLUMN_WEIGHTS = "10.0, 6.0, 1.0, 2.0, 1.0, 0.0"  # name, brand, description, specs, tags, filters
@@ -203,7 +203,7 @@ class _Search:
             # Only products of the nearer kind stand for it: a store may have none.
             result = nearer if nearer.count and "keywords" not in nearer.relaxed else None
         if result is None:
-            shown, result = None, self._run(query)
+            shown, result = None, self._others_asked(query, unsold)
         names = [a.kind.name for a in unsold]
         # "headphones" asked alone is the kind's, said once by the kind's name.
         others = [n for n in result.not_carried if not any(a.kind.said.search(n) for a in unsold)]
@@ -212,6 +212,20 @@ class _Search:
             not_carried=[*names, *others],
             instead=shown.kind.instead if shown else None,
         )
+
+    def _others_asked(self, query: SearchQuery, unsold: list[Asked]) -> SearchResult:
+        """The search of the words, showing only what they ask for besides the unsold
+        kinds: a product named, or a kind or line ("a phone and a case": phones), else
+        nothing ("a case for the iPhone 13" is no wish for an iPhone)."""
+        whole = self._run(query)
+        if whole.understood.get("named") or not query.keywords:
+            return whole
+        rest = without_unsold(query.keywords, unsold)
+        said = parse(rest, explicit_fields(query))
+        if said.category or said.forms or said.lines:
+            part = self._run(replace(query, keywords=rest))
+            return replace(whole, **{f: getattr(part, f) for f in _FOUND})
+        return replace(whole, products=[], count=0, count_is_exact=True, relaxed=[])
 
     def _run(self, query: SearchQuery) -> SearchResult:
         explicit = explicit_fields(query)
@@ -583,6 +597,10 @@ class _Search:
             f" {order_by(order)}, p.price, p.id LIMIT ?"
         )
         return [hit(row) for row in self.db.execute(sql, [*params, limit])]
+
+
+_FOUND = ("products", "count", "count_is_exact", "relaxed", "understood", "ranked_by", "nearest")
+"""What a search found, as against what it read in the words (unknown, corrected...)."""
 
 
 def _any_of(words: Sequence[str]) -> str:

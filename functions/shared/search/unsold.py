@@ -134,3 +134,13 @@ def instead_words(text: str, asked: Asked) -> str | None:
     # The model after the kind's words goes with them: "Galaxy Tab S9", "iPad Pro 11".
     said = re.compile(re.escape(asked.words) + r"(?:\s+(?:[A-Za-z]*\d[\w+]*|pro|air|mini))*", _I)
     return said.sub(f" {asked.kind.instead} ", text, count=1)
+
+
+def without_unsold(text: str, asked: list[Asked]) -> str:
+    """The shopper's words without the unsold kinds they ask for, nor the product an
+    accessory is for: "a case for the iPhone 13" asks for nothing else; "a phone and a
+    case" for a phone."""
+    for each in asked:
+        said = re.escape(each.words) + r"(?:\s+for\b[^,.;?!]*?(?=\s+and\b|[,.;?!]|$))?"
+        text = re.sub(said, " ", text, count=1, flags=_I)
+    return text
