@@ -327,6 +327,8 @@ def _lookup_lines(ask: Ask, lookups: list[Done]) -> list[Line]:
         if purpose == "search" and (not_understood(d) or (intent.is_empty() and not _read(d))):
             lines.append(Line(OFFER if _not_carried(d) else ASK_REPLY))
         elif purpose in ("search", "cheaper"):
+            if not _products(d) and _not_carried(d):
+                continue  # "a case for the iPhone 13": what is not carried is the answer
             if _dropped(d, "on sale"):
                 lines.append(Line("Nothing of that is on sale right now; without the discount:"))
             # What the store does not carry, said already, is why the words were dropped.

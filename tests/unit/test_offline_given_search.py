@@ -279,6 +279,19 @@ def test_the_words_no_product_has_are_said_as_dropped_not_the_whole_question(
     assert cited(text)
 
 
+def test_an_accessory_not_carried_is_the_whole_answer(index: SearchIndex) -> None:
+    # Given the search of an accessory for a product the shopper has, which shows nothing
+    messages = searched_first(index, "a case for the iPhone 13")
+
+    reply = OfflineModel().converse(make_request(messages))
+
+    # Then the model says it is not carried, at once, and claims nothing about phones
+    assert reply["stopReason"] == "end_turn"
+    text = answer_text(reply)
+    assert text.startswith("Sorry, we don't carry cases.")
+    assert "couldn't find" not in text and not cited(text)
+
+
 @pytest.mark.parametrize(
     ("question", "kind", "instead"),
     [
