@@ -324,11 +324,13 @@ def _lookup_lines(ask: Ask, lookups: list[Done]) -> list[Line]:
     seen: set[str] = set()
     for d in lookups:
         purpose = d.call.purpose
-        if purpose == "search" and (not_understood(d) or (intent.is_empty() and not _read(d))):
+        if purpose in ("search", "cheaper") and not _products(d) and _not_carried(d):
+            # "a case for the iPhone 13": what is not carried is the answer, which a kind
+            # not carried already closed with what the store sells.
+            lines += [] if intent.not_carried else [Line(OFFER)]
+        elif purpose == "search" and (not_understood(d) or (intent.is_empty() and not _read(d))):
             lines.append(Line(OFFER if _not_carried(d) else ASK_REPLY))
         elif purpose in ("search", "cheaper"):
-            if not _products(d) and _not_carried(d):
-                continue  # "a case for the iPhone 13": what is not carried is the answer
             if _dropped(d, "on sale"):
                 lines.append(Line("Nothing of that is on sale right now; without the discount:"))
             # What the store does not carry, said already, is why the words were dropped.

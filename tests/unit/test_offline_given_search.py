@@ -290,6 +290,27 @@ def test_an_accessory_not_carried_is_the_whole_answer(index: SearchIndex) -> Non
     text = answer_text(reply)
     assert text.startswith("Sorry, we don't carry cases.")
     assert "couldn't find" not in text and not cited(text)
+    assert text.count("I can help") == 1
+
+
+def test_an_accessory_for_a_brands_own_line_is_the_whole_answer_said_once(
+    tmp_path: Path,
+) -> None:
+    # Given a store whose phone is named by its brand and a number
+    own = [{**BY_ID["MOB-012"], "productId": "P1", "name": "Fairphone 5", "brand": "Fairphone"}]
+    build_index(own, tmp_path / "own.sqlite")
+    index = SearchIndex.open(tmp_path / "own.sqlite")
+    try:
+        messages = searched_first(index, "a case for my Fairphone 5", catalog=own)
+    finally:
+        index.close()
+
+    reply = OfflineModel(store=lambda: Store.of_products(own)).converse(make_request(messages))
+
+    # Then the answer says so once, and offers what the store sells once
+    text = answer_text(reply)
+    assert text.startswith("Sorry, we don't carry cases.")
+    assert text.count("I can help") == 1 and not cited(text)
 
 
 @pytest.mark.parametrize(
