@@ -379,12 +379,8 @@ class _Search:
         if not any(c.isdigit() for c in phrase):
             return self._matches(clause)
         wanted = set(name_words(phrase, brackets=True))
-        names = self.db.execute(
-            "SELECT p.name FROM products p WHERE p.id IN "
-            "(SELECT rowid FROM fts WHERE fts MATCH ? LIMIT ?)",
-            (clause, NAMES_EXAMINED),
-        ).fetchall()
-        return any(wanted <= set(name_words(str(name), brackets=True)) for (name,) in names)
+        names = self._names_matching(clause, NAMES_EXAMINED)
+        return any(wanted <= set(name_words(name, brackets=True)) for name, _ in names)
 
     def _reading(self, query: SearchQuery, words: Words) -> tuple[list[str], dict[str, str]]:
         """The plain words that are none of the index's, and what those it can read as
@@ -403,8 +399,10 @@ class _Search:
     def _names_with(self, word: str, most: int) -> list[tuple[str, str | None]]:
         """The names and brands of the first ``most`` products whose names have ``word``."""
         clause = name_clause(word)
-        if clause is None:
-            return []
+        return [] if clause is None else self._names_matching(clause, most)
+
+    def _names_matching(self, clause: str, most: int) -> list[tuple[str, str | None]]:
+        """The names and brands of the first ``most`` products an FTS5 ``clause`` matches."""
         found = self.db.execute(
             "SELECT p.name, p.brand FROM products p WHERE p.id IN "
             "(SELECT rowid FROM fts WHERE fts MATCH ? LIMIT ?)",
