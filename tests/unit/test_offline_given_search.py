@@ -65,6 +65,18 @@ def lookup(
     return result
 
 
+def searched_first_in(
+    own: list[dict[str, Any]], question: str, tmp_path: Path, earlier: Messages | None = None
+) -> Messages:
+    """:func:`searched_first` in a store of its own: ``own``'s catalog, indexed."""
+    build_index(own, tmp_path / "own.sqlite")
+    index = SearchIndex.open(tmp_path / "own.sqlite")
+    try:
+        return searched_first(index, question, earlier, catalog=own)
+    finally:
+        index.close()
+
+
 def searched_first(
     index: SearchIndex,
     question: str,
@@ -298,12 +310,7 @@ def test_an_accessory_for_a_brands_own_line_is_the_whole_answer_said_once(
 ) -> None:
     # Given a store whose phone is named by its brand and a number
     own = [{**BY_ID["MOB-012"], "productId": "P1", "name": "Fairphone 5", "brand": "Fairphone"}]
-    build_index(own, tmp_path / "own.sqlite")
-    index = SearchIndex.open(tmp_path / "own.sqlite")
-    try:
-        messages = searched_first(index, "a case for my Fairphone 5", catalog=own)
-    finally:
-        index.close()
+    messages = searched_first_in(own, "a case for my Fairphone 5", tmp_path)
 
     reply = OfflineModel(store=lambda: Store.of_products(own)).converse(make_request(messages))
 
@@ -383,13 +390,9 @@ def test_products_named_as_only_the_search_reads_them_are_compared_in_one_call(
         laptop("100201", "Framework Laptop 16", "Framework", 1799.0, 32),
         laptop("100202", "Lenovo ThinkPad X1 Carbon Gen 12", "Lenovo", 1899.0, None),
     ]
-    build_index(own, tmp_path / "own.sqlite")
-    index = SearchIndex.open(tmp_path / "own.sqlite")
-    try:
-        question = "compare the Framework Laptop 13 and the ThinkPad X1 Carbon"
-        messages = searched_first(index, question, catalog=own)
-    finally:
-        index.close()
+    messages = searched_first_in(
+        own, "compare the Framework Laptop 13 and the ThinkPad X1 Carbon", tmp_path
+    )
     model = OfflineModel(store=lambda: Store.of_products(own))
 
     # When the model gets the first request
@@ -409,12 +412,7 @@ def test_a_kind_not_carried_in_a_store_without_its_nearer_kind_is_said_in_one_ca
 ) -> None:
     # Given a store of phones and books, which has no 2-in-1 laptops to offer for tablets
     own = [p for p in CATALOG if p["category"] in ("MOBILE", "BOOKS")]
-    build_index(own, tmp_path / "own.sqlite")
-    index = SearchIndex.open(tmp_path / "own.sqlite")
-    try:
-        messages = searched_first(index, "Do you sell tablets?", catalog=own)
-    finally:
-        index.close()
+    messages = searched_first_in(own, "Do you sell tablets?", tmp_path)
 
     # When the model gets the first request
     reply = OfflineModel(store=lambda: Store.of_products(own)).converse(make_request(messages))
@@ -441,12 +439,7 @@ def test_a_line_the_store_lacks_is_said_as_written_and_its_system_not_claimed(
         {**BY_ID["MOB-012"], "productId": "P1", "specs": {}},
         {**BY_ID["MOB-011"], "productId": "P2", "specs": {}},
     ]
-    build_index(own, tmp_path / "own.sqlite")
-    index = SearchIndex.open(tmp_path / "own.sqlite")
-    try:
-        messages = searched_first(index, question, catalog=own)
-    finally:
-        index.close()
+    messages = searched_first_in(own, question, tmp_path)
 
     reply = OfflineModel(store=lambda: Store.of_products(own)).converse(make_request(messages))
 
