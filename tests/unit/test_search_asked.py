@@ -24,6 +24,9 @@ from shared.search.asked import asked_names
         ("Do you sell gaming chairs?", ["chairs"]),
         # a brand the store sells is asked for too: whether it has it is the catalog's say
         ("do you have Dell laptops in stock?", ["Dell"]),
+        # words that end a question without naming anything go before the name is read
+        ("do you sell Huawei here?", ["Huawei"]),
+        ("Do you stock Nokia at all", ["Nokia"]),
     ],
 )
 def test_a_name_before_a_kind_after_from_or_asked_for_alone_is_asked_for(
@@ -50,6 +53,11 @@ def test_a_name_before_a_kind_after_from_or_asked_for_alone_is_asked_for(
         "do you have any in blue please",
         "Do you have anything blorptastic?",
         "do you have used laptops",
+        # what the question asked for came before "do you have": the word after names nothing
+        "what laptops do you have today?",
+        "do you sell phones here",
+        "which phones do you have right now?",
+        "do you have any in blue",
     ],
 )
 def test_a_word_that_names_nothing_is_not_asked_for(text: str) -> None:

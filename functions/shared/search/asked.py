@@ -44,8 +44,17 @@ any some another other every each no not only just also decent normal regular go
 kids family mobile cell sell sells selling have has stock carry buy want need get see
 show find recommend suggest best better cheapest gift gifts present presents
 """
+_SAID_AROUND: Final = re.compile(
+    r"(?:\s+(?:today|tonight|now|right now|here|there|anymore|any more|still|yet|too|also|"
+    r"currently|at the moment|at all|online|in store|in stores|in the store|please|guys))+\W*$",
+    re.IGNORECASE,
+)
+"""Words that end a question about the store without naming anything asked for: "what
+laptops do you have today?", "do you sell Huawei here?"."""
 _NOTHING_NAMED: Final = frozenset({"anything", "something", "everything", "nothing"})
 _NOT_NAMES: Final = frozenset(_NOT_NAMES_SAID.split())
+_BEFORE_A_QUALITY: Final = frozenset({"in", "with", "without", "on", "at", "by", "of"})
+"""Words after which the last word is a quality of what is asked for, not it ("in blue")."""
 """Words that stand where a name does without naming anything."""
 
 
@@ -84,11 +93,11 @@ def _slots(text: str) -> list[str]:
 def _alone(text: str) -> list[str]:
     """The thing asked for alone, with the word before it where that word says nothing the
     search reads ("office desks"; "chairs" of "gaming chairs", "kayaks" of "cheap kayaks")."""
-    match = ASKED_ALONE.search(text)
+    match = ASKED_ALONE.search(_SAID_AROUND.sub("", text))
     if match is None:
         return []
     before, name = match.groups()
-    if before and before.casefold() in _NOTHING_NAMED:
-        return []  # "anything blorptastic": what it is like, not what it is
+    if before and before.casefold() in _NOTHING_NAMED | _BEFORE_A_QUALITY:
+        return []  # "anything blorptastic", "any in blue": what it is like, not what it is
     plain = before and before.casefold() not in _NOT_NAMES | STOP_WORDS
     return [f"{before} {name}" if plain and not _means_something(before) else name]

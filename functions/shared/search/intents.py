@@ -265,6 +265,7 @@ _STOP_WORDS = """
     least most less more than under over below above around about up between max min
     maximum minimum price priced cost costs costing dollar buck money spend
     stock stocked available availability just only
+    today tonight here currently anymore yet guys
 """
 STOP_WORDS = frozenset(w for word in _STOP_WORDS.split() for w in (word, fold(word)))
 """Words that say nothing about the product, as written and folded ("does" is "doe"
