@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from converse.conversation import content_blocks, text_of
+from shared.search.named import line_words
 from shared.search.series import name_words
 from storechat.offline.intent import COMPARE, Intent
 from storechat.offline.messages import ToolOutcome, read_rounds
@@ -211,9 +212,13 @@ def with_named(intent: Intent, given: ToolOutcome | None) -> Intent:
         read = [set(name_words(t)) for t in [*(m.text for m in models), *other] if t]
         words = set(name_words(said))
         row = next((r for r in rows if _named(said, str(r.get("name", "")))), None)
-        # One read already, or more of one ("Galaxy S24" of "the Apple Galaxy S24"); a
-        # model more specific than one read is another ("Galaxy S24 Ultra").
-        if row is None or any(have and words <= have for have in read):
+        # One read already, or more of one ("Galaxy S24" of "the Apple Galaxy S24"), or
+        # one read without its line ("S24+" of "Galaxy S24+"); a model more specific than
+        # one read is another ("Galaxy S24 Ultra").
+        line = line_words(said)
+        if row is None or any(
+            have and (words <= have or have < words <= have | line) for have in read
+        ):
             continue
         kind = str(row.get("category") or understood.get("category") or "")
         models.append(ModelName(said, str(row.get("brand") or "") or None, kind))

@@ -200,6 +200,33 @@ def test_a_model_is_read_as_asked_for_in_ordinary_words(
     assert result.not_carried == []
 
 
+@pytest.mark.parametrize(
+    ("words", "named", "first"),
+    [
+        ("is the S24 in stock?", ["S24"], "Samsung Galaxy S24"),
+        ("S24 Ultra price?", ["S24 Ultra"], "Samsung Galaxy S24 Ultra"),
+        ("compare the S24 and the Pixel 8a", ["S24", "Pixel 8a"], "Samsung Galaxy S24"),
+    ],
+)
+def test_a_model_said_by_its_token_alone_is_named(
+    index: SearchIndex, words: str, named: list[str], first: str
+) -> None:
+    # Given a model said with no line before it, where a product's name has its token whole
+    result = search(index, words)
+
+    # Then it is named, and the product with the fewest words besides comes first
+    assert result.understood["named"] == named
+    assert result.products[0].name == first
+    assert result.not_carried == []
+
+
+@pytest.mark.parametrize(
+    "words", ["a laptop with an M3 chip", "a phone with 5G", "the top 3 laptops"]
+)
+def test_a_part_or_a_count_is_no_model_said_alone(index: SearchIndex, words: str) -> None:
+    assert "named" not in search(index, words).understood
+
+
 def test_a_kinds_word_after_a_model_the_store_lacks_is_not_part_of_its_name(
     index: SearchIndex,
 ) -> None:

@@ -114,6 +114,8 @@ _DETERMINER = re.compile(r"\b(?:the|a|an)\s+$", re.IGNORECASE)
 _THE_BEFORE = re.compile(r"\b(?:the|this|that)\s+$", re.IGNORECASE)
 """Words before a line of one product that name it ("is the iMac in stock?"); not "a Mac",
 a kind of its products."""
+_BARE_TOKEN = re.compile(r"[^\W\d_]{1,3}\d+[^\W_]*\+?")
+"""A model token that names a model with no line before it: "S24", "X1", "P60"."""
 _ORDINAL = re.compile(r"\d+(?:st|nd|rd|th|e|er|fps|p)", re.IGNORECASE)
 _CITED = re.compile(r"\[[^\]]{0,40}\]")
 _MONEY_BEFORE = re.compile(r"[$€£]\s*$")
@@ -360,6 +362,8 @@ class _Reading:
         end = _model_at(text, words, at) if _leads(lead) else at
         if end == at and listed and (more := _listed_on(text, words, at, listed)) > at:
             return more, listed[0]  # a model of the line just named
+        if not _leads(lead):
+            return self._bare_model_at(at), ""
         if end > at or not _leads(lead) or self.is_brand(lead):
             return end, ""  # a brand and a qualifier name no model: "an Apple Pro laptop"
         end = _line_model_at(words, at, self.has_name)
@@ -374,6 +378,29 @@ class _Reading:
             sole = len(having) == 1 and leads_name(lead, *having[0])
             end = at + 1 if sole and self.has_name(lead, books=False) else at
         return end, ""
+
+    def _bare_model_at(self, at: int) -> int:
+        """Where a model said by its token alone ends ("is the S24 in stock?", "the X1
+        Carbon"), or ``at``: a token of letters then digits after "the", "a" or at the start
+        of a clause (not "with an M3 chip": a part), that a name other than a book's has
+        whole, and its qualifiers."""
+        text, words = self.text, self.words
+        token = _own(words[at].group())
+        before = text[: words[at].start()]
+        if not (
+            _BARE_TOKEN.fullmatch(token)
+            and (_DETERMINER.search(before) or not before.strip(" \t\n,;:.?!"))
+            and not _PLAYED.search(before)
+            and _token(text, words, at)
+            and self.has_name(token, books=False)
+        ):
+            return at
+        end = at + 1
+        while end < len(words) and end - at < MAX_NAME_WORDS and _qualifier(words[end].group()):
+            if _ends(words[end - 1].group()):
+                break
+            end += 1
+        return end
 
     def grown(self, start: int, end: int, phrase: str, carried: bool, line: bool) -> str:
         """The name as said, grown by the words before it that the names have with it
