@@ -245,6 +245,32 @@ def test_a_named_product_the_search_found_is_confirmed_in_one_call(index: Search
     )
 
 
+def test_a_model_said_by_its_token_alone_is_confirmed_in_one_call(index: SearchIndex) -> None:
+    # Given the search of a model said with no line ("the S24"), which named it
+    messages = searched_first(index, "is the S24 in stock?")
+
+    reply = OfflineModel().converse(make_request(messages))
+
+    # Then the product of that name with no more words is confirmed, not asked about
+    assert reply["stopReason"] == "end_turn"
+    assert answer_text(reply).startswith("We carry the Samsung Galaxy S24 [MOB-007]: in stock")
+
+
+def test_a_kind_the_shopper_has_is_not_shown_beside_one_the_store_does_not_sell(
+    index: SearchIndex,
+) -> None:
+    # Given the search of a wish for an accessory the store does not sell, for a phone
+    # the shopper has
+    messages = searched_first(index, "I broke my phone screen, do you sell screen protectors?")
+
+    reply = OfflineModel().converse(make_request(messages))
+
+    # Then the answer says so once, and shows no phones
+    assert answer_text(reply) == (
+        "Sorry, we don't carry screen protectors. I can help you find computers, phones and books."
+    )
+
+
 def test_products_compared_by_name_that_the_search_named_are_compared_in_one_call(
     index: SearchIndex,
 ) -> None:

@@ -206,9 +206,13 @@ def test_a_store_without_the_nearer_kind_shows_nothing_in_its_place(tmp_path: Pa
         ("a case for the iPhone 13", set()),
         ("I need a charger for my MacBook", set()),
         ("I need wireless headphones under $100.", set()),
+        # A kind the shopper has is not asked for either
+        ("I broke my phone screen, do you sell screen protectors?", set()),
+        ("do you sell chargers? my old laptop's died", set()),
         # A kind asked for besides, or a product named, is shown
         ("a phone and a case", {"MOBILE"}),
         ("a laptop and a printer", {"COMPUTERS"}),
+        ("headphones for my son and a laptop", {"COMPUTERS"}),
     ],
 )
 def test_only_what_the_words_ask_for_besides_an_unsold_kind_is_shown(

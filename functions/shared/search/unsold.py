@@ -20,6 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
+from shared.search.words import parse
+
 _I = re.IGNORECASE
 
 
@@ -136,11 +138,20 @@ def instead_words(text: str, asked: Asked) -> str | None:
     return said.sub(f" {asked.kind.instead} ", text, count=1)
 
 
+_OWNED_KIND = re.compile(
+    r"\b(?:my|our|his|her|their)\s+(?:(?:old|new|current|broken|cracked)\s+)?([^\W\d_]+)"
+    r"(?:\s+screen)?\b",
+    _I,
+)
+"""A kind the shopper has ("I broke my phone screen"), which is not asked for."""
+
+
 def without_unsold(text: str, asked: list[Asked]) -> str:
     """The shopper's words without the unsold kinds they ask for, nor the product an
-    accessory is for: "a case for the iPhone 13" asks for nothing else; "a phone and a
+    accessory is for, nor a kind they have: "a case for the iPhone 13" and "I broke my
+    phone screen, do you sell screen protectors?" ask for nothing else; "a phone and a
     case" for a phone."""
     for each in asked:
         said = re.escape(each.words) + r"(?:\s+for\b[^,.;?!]*?(?=\s+and\b|[,.;?!]|$))?"
         text = re.sub(said, " ", text, count=1, flags=_I)
-    return text
+    return _OWNED_KIND.sub(lambda m: " " if parse(m[1]).category else m[0], text)
