@@ -171,10 +171,26 @@ def test_a_shopper_who_read_something_asks_for_no_book(index: SearchIndex) -> No
         ("What Windows desktop computers do you carry?", []),
         ("A phone with a 300 MP camera", []),
         ("I travel for work and need a laptop under 1.3 kg", ["travel", "work"]),
+        # a game named is a wish to play it
+        ("my son plays Fortnite", ["gaming"]),
+        ("a laptop that runs Minecraft and The Sims", ["gaming"]),
     ],
 )
 def test_the_uses_a_shopper_names_are_read_in_the_order_said(words: str, uses: list[str]) -> None:
     assert parse(words).uses == uses
+
+
+def test_who_the_product_is_for_and_what_they_do_are_no_words_to_search(
+    index: SearchIndex,
+) -> None:
+    # Given a wish told as a parent tells it, where "plays" is in a Chromebook's text
+    # ("apps from Google Play")
+    result = search(index, "I need a laptop for my son, he plays Fortnite, budget 1000 dollars")
+
+    # Then only the game is searched, and every laptop offered has a graphics card
+    assert result.understood["searched"] == ["fortnite"]
+    assert result.products
+    assert all("RTX" in (spec(hit, "gpu") or "") for hit in result.products)
 
 
 def test_asking_what_the_store_carries_is_no_wish_to_carry_it(index: SearchIndex) -> None:

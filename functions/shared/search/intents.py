@@ -168,7 +168,11 @@ INTENTS: tuple[Intent, ...] = (
             "low-cost", "entry level", "entry-level", "bargain", "least expensive"),
            sort="price"),
     # ---- uses: searched, and ranked by what matters for them
-    Intent(("gaming", "game", "gamer", "esport", "play game", "playing game"),
+    # A game a shopper names is a wish to play it: the most played, by their names.
+    Intent(("gaming", "game", "gamer", "esport", "play game", "playing game", "fortnite",
+            "minecraft", "roblox", "valorant", "league of legends", "call of duty", "warzone",
+            "apex legends", "overwatch", "counter-strike", "cs2", "gta", "cyberpunk",
+            "elden ring", "the sims", "baldur's gate", "steam game", "pc game"),
            terms=("gaming", "rtx", "esports"),
            boosts=(("ram", STRONG), ("gpu", 2.0)), use="gaming"),
     Intent(("video editing", "photo editing", "editing", "edit video", "edit photo",
@@ -266,6 +270,8 @@ _STOP_WORDS = """
     maximum minimum price priced cost costs costing dollar buck money spend
     stock stocked available availability just only
     today tonight here currently anymore yet guys
+    he she him his her hers they them their son daughter wife husband mum mom dad
+    play plays playing played runs run running use uses using
 """
 STOP_WORDS = frozenset(w for word in _STOP_WORDS.split() for w in (word, fold(word)))
 """Words that say nothing about the product, as written and folded ("does" is "doe"
