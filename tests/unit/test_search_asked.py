@@ -26,6 +26,7 @@ from shared.search.asked import asked_names
         ("do you have Dell laptops in stock?", ["Dell"]),
         # words that end a question without naming anything go before the name is read
         ("do you sell Huawei here?", ["Huawei"]),
+        ("any books by Stephen King?", ["Stephen King"]),
         ("Do you stock Nokia at all", ["Nokia"]),
     ],
 )

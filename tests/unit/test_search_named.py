@@ -133,6 +133,25 @@ def test_a_model_of_a_name_the_catalog_has_no_word_of_is_not_carried_and_nothing
     assert not any("nokia" in hit.name.casefold() for hit in result.products)
 
 
+@pytest.mark.parametrize(
+    ("words", "author"),
+    [
+        ("any books by Stephen King?", "Stephen King"),
+        ("anything by Brandon Sanderson", "Brandon Sanderson"),
+    ],
+)
+def test_an_author_the_catalog_has_no_book_by_is_not_carried(
+    index: SearchIndex, words: str, author: str
+) -> None:
+    assert search(index, words).not_carried == [author]
+
+
+def test_an_author_the_catalog_has_is_carried(index: SearchIndex) -> None:
+    result = search(index, "anything by Madeline Miller?")
+    assert result.not_carried == []
+    assert {hit.name for hit in result.products} == {"Circe", "The Song of Achilles"}
+
+
 def test_a_line_and_its_qualifier_name_every_model_of_them_first(index: SearchIndex) -> None:
     # When the words name a line and a qualifier, and a kind besides
     result = search(index, "My daughter needs an iPhone and a MacBook Air for university.")

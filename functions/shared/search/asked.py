@@ -25,10 +25,11 @@ _KIND_AFTER = (
     r"tablets?|devices?|brand)\b"
 )
 _SLOT = re.compile(
-    rf"(?<![\w-])([A-Za-z][\w&-]*)\s+(?={_KIND_AFTER})|\bfrom\s+([A-Z][\w&-]*)",
+    rf"(?<![\w-])([A-Za-z][\w&-]*)\s+(?={_KIND_AFTER})|"
+    r"\b(?:from|by)\s+([A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*){0,2})",
 )
 """A name before the kind of product ("a Sony laptop", "motorola phones"), or after
-"from" with a capital ("anything from Nokia")."""
+"from" or "by" with capitals ("anything from Nokia", "books by Stephen King")."""
 ASKED_ALONE = re.compile(
     r"\b(?:do|does) (?:you|the store) (?:have|sell|carry|stock)\s+(?:any\s+)?"
     r"(?:([A-Za-z][\w&-]*)\s+)?([A-Za-z][\w&-]*)\W*$",
