@@ -76,6 +76,29 @@ def test_a_line_named_with_a_limit_none_meets_gives_that_lines_nearest(
 
 
 @pytest.mark.parametrize(
+    ("words", "bound", "least"),
+    [
+        ("a laptop under $500 with 16GB RAM", "ramGb", 16),
+        ("a laptop with 32GB RAM under $800", "ramGb", 32),
+        ("a phone with 256GB storage under $300", "storageGb", 256),
+    ],
+)
+def test_a_specs_bound_said_with_a_price_none_meets_keeps_the_spec_and_gives_the_price(
+    index: SearchIndex, words: str, bound: str, least: float
+) -> None:
+    # Given a store with nothing that meets both the spec's bound and the price
+    # When a shopper asks for both
+    result = search(index, words)
+
+    # Then the price gives: each product meets the spec's bound, the cheapest first,
+    # and the result says it is nearest the price
+    assert result.relaxed == ["price"] and list(result.nearest) == ["maxPrice"]
+    assert result.products and all(spec(hit, bound) >= least for hit in result.products)
+    prices = [hit.price for hit in result.products]
+    assert prices == sorted(prices)
+
+
+@pytest.mark.parametrize(
     ("words", "system", "nearest"),
     [
         # The cheapest Windows laptop is $349: a $249 Chromebook was offered instead

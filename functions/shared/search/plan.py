@@ -3,7 +3,8 @@
 A search that finds nothing is asked again with less (:data:`LEVELS`): first
 without the search words; then without its limits (the price and the specs' bounds,
 given or said: "under $200", "at least 64 GB RAM"), the products nearest them first (the
-cheapest, the most RAM), of the kind asked for; then without the filters the words
+cheapest, the most RAM), of the kind asked for (a spec's bound said with a price first keeps
+the spec's: the cheapest that meet it first); then without the filters the words
 implied ("laptop" -> laptops, "on sale") but with the limits; then without the price
 bounds too. Before the kind goes, "on sale" goes alone: "laptops on sale" in a store
 with no discount are its laptops, told none is on sale, never whatever else it sells.
@@ -38,11 +39,15 @@ class Level:
     """False: no price nor spec bounds, the products nearest them first (:func:`nearest`)."""
     on_sale: bool = True
     """False: "on sale" in the words is no filter."""
+    specs_first: bool = False
+    """True: where specs' bounds and a price are both set, the specs' kept and the price
+    dropped, the products nearest it first; otherwise the level before it again."""
 
 
 LEVELS: tuple[Level, ...] = (
     Level(()),
     Level(("keywords",), words_text=False),
+    Level(("keywords",), words_text=False, specs_first=True),
     Level(("keywords",), words_text=False, limits=False),
     Level(("keywords", "onSale"), words_text=False, on_sale=False),
     Level(("keywords", "onSale"), words_text=False, on_sale=False, limits=False),
@@ -50,7 +55,12 @@ LEVELS: tuple[Level, ...] = (
     Level(("keywords", "onSale", "price"), words_text=False, words_filters=False, price=False),
 )
 NO_WORDS_LEVELS: tuple[Level, ...] = (Level(()), Level((), limits=False))
-SUBJECT_LEVELS: tuple[Level, ...] = (LEVELS[0], Level((), limits=False), *LEVELS[1:])
+SUBJECT_LEVELS: tuple[Level, ...] = (
+    LEVELS[0],
+    Level((), specs_first=True),
+    Level((), limits=False),
+    *LEVELS[1:],
+)
 """For words that name a line or a brand: its products nearest the limits, before any
 product without those words."""
 
@@ -192,6 +202,10 @@ def make_plan(
     if not level.limits:
         # Spec bounds first: the spec a shopper names is what the nearest are nearest in.
         plan.nearest = {**bounds, **prices}
+    elif level.specs_first and bounds and prices:
+        # The specs a shopper names stand, and the price gives: "16 GB under $500" is the
+        # cheapest with 16 GB, not the most memory at any price.
+        plan.nearest = dict(prices)
     elif level.price:
         for name, value in prices.items():
             plan.where(f"p.price {'>=' if name == 'minPrice' else '<='} ?", value)
