@@ -13,6 +13,7 @@ from dataclasses import replace
 from typing import Final
 
 from shared.search.asked import ASKED_ALONE
+from shared.search.words import parse
 from storechat.offline.bounds import MEASURE_OF, Miss, describe, money
 from storechat.offline.checks import NEAREST_SHOWN, Constraints, sift
 from storechat.offline.facts import facts_of, highlights
@@ -277,13 +278,15 @@ def _dropped(done: Done, what: str = "keywords") -> bool:
 
 def _words_dropped(done: Done) -> str | None:
     """The search words a lookup had to drop to find anything: those the catalog tool says
-    no product has (``notInCatalog``), else all it was sent."""
+    no product has (``notInCatalog``), else those the search reads as words to search
+    ("sci-fi" of "I'm looking for a good sci-fi novel"), else all it was sent."""
     data = done.outcome.data or {}
     words = done.call.input.get("keywords")
-    if not words or not _dropped(done) or not data.get("products"):
+    if not isinstance(words, str) or not _dropped(done) or not data.get("products"):
         return None
     unknown = [w for w in data.get("notInCatalog") or [] if isinstance(w, str)]
-    return plain(" ".join(unknown) if unknown else words, 60)
+    searched = [group[0] for group in parse(words).groups]
+    return plain(" ".join(unknown or searched) or words, 60)
 
 
 def corrections_line(lookups: list[Done]) -> Line | None:

@@ -29,6 +29,11 @@ def test_a_foreign_kind_and_budget_become_the_searchs_filters(
     assert not {"quiero", "un", "ich", "suche", "ein", "de", "por"} & set(words.plain)
 
 
+def test_spanish_with_and_without_are_no_words_to_search() -> None:
+    assert parse("¿Tienen un móvil con la mejor cámara?").plain == []
+    assert parse("un portátil con pantalla grande sin Windows").plain == []
+
+
 def test_a_foreign_wish_ranks_as_the_english_one() -> None:
     assert parse("ein Handy mit guter Kamera").boosts == parse("phone camera").boosts
     # "the best camera" is an order, in German as in English (test_search_orders)

@@ -260,6 +260,7 @@ lines too): "iphone", "macbook", "chromebook"."""
 _STOP_WORDS = """
     a an the and or for with without of to in on at by from into about as is are be been
     i me my mine we our you your it its this that these those some any something anything
+    i'm im i've i'd i'll
     one ones thing things stuff item items product products
     good great nice best better really very quite super decent solid
     do does did thanks thank hi hello hey also too now tell sell sells carry carries
