@@ -63,10 +63,12 @@ DESCRIPTION = (
     "to page on, how the keywords were read, and misspellings it corrected ('corrected'). "
     "With no match it drops the keywords, then the limits (the nearest to them first), and "
     "says so in 'relaxed'; words no product has are in 'notInCatalog'. Products the keywords "
-    "name come first ('understood': 'named'); a brand, model or thing asked for by name that "
-    "the store does not sell is in 'notCarried', its line's nearest models first; so is a kind "
-    "of product it does not sell, with the nearest kind it shows instead in 'showingInstead'. "
-    "A first product out of stock comes with the nearest in stock ('inStockInstead')."
+    "name come first ('understood': 'named'); keywords asking for more than one kind search "
+    "the first, the rest in 'understood': 'alsoAsked' (search each); a brand, model or thing "
+    "asked for by name that the store does not sell is in 'notCarried', its line's nearest "
+    "models first; so is a kind of product it does not sell, with the nearest kind it shows "
+    "instead in 'showingInstead'. A first product out of stock comes with the nearest in "
+    "stock ('inStockInstead')."
 )
 
 

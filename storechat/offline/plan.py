@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from shared.catalog.derive import sorts
-from shared.search.asked import asked_names
+from shared.search.asked import asked_names, kinds_apart
 from shared.search.words import parse
 from storechat.offline.intent import Intent, review_query
 from storechat.offline.messages import ToolOutcome
@@ -146,7 +146,8 @@ def _searches(ask: Ask) -> list[dict[str, Any]]:
     if _asks_kind(intent) or by_author or (limits_only and not intent.book_title) or unknown:
         own = (current.asks if others else "") or ask.said
         if not intent.carried:
-            searches.append(_words(own))
+            # One search a kind: "a laptop and a phone" is two (the search reads one kind).
+            searches += [_words(part) for part in kinds_apart(own) or [own]]
         elif current.names_subject():
             # A new subject ("what about a Mac?") under the earlier limits it does not restate
             earlier = parse(" . ".join(ask.earlier)).limits

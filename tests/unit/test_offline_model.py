@@ -802,6 +802,23 @@ IPHONES = (
 )
 
 
+def test_two_kinds_asked_in_one_message_are_searched_each_in_its_own_words() -> None:
+    # Given a wish for a laptop and a phone, and the catalog's answer to each
+    question = "I need a laptop and a phone for my son"
+    laptops = inventory(STUDENT_LAPTOPS[1])
+    phones = inventory(IPHONES[1])
+    rounds, text = converse_turn([user(question)], [[laptops, phones]])
+
+    # Then both were searched in one round, each in its part of the words, and the
+    # answer recommends one of each
+    assert inputs(rounds[0]) == [
+        {"keywords": "I need a laptop"},
+        {"keywords": "a phone for my son"},
+    ]
+    assert cited(text) == ["CMP-102", "MOB-715"]
+    assert "Best laptops" in text and "Best phones" in text
+
+
 def test_a_named_product_is_the_answer_with_its_stock() -> None:
     # Given a question about one phone, and a catalog result with it and its bigger sibling
     results = [inventory(IPHONES[2], IPHONES[0])]

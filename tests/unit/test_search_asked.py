@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from shared.search.asked import asked_names
+from shared.search.asked import asked_names, kinds_apart
 
 
 @pytest.mark.parametrize(
@@ -63,3 +63,36 @@ def test_a_name_before_a_kind_after_from_or_asked_for_alone_is_asked_for(
 )
 def test_a_word_that_names_nothing_is_not_asked_for(text: str) -> None:
     assert asked_names(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "parts"),
+    [
+        ("I need a laptop and a phone for my son", ["I need a laptop", "a phone for my son"]),
+        (
+            "recommend me a laptop for coding and a book on python",
+            ["recommend me a laptop for coding", "a book on python"],
+        ),
+        ("a phone, a laptop and a book", ["a phone", "a laptop", "a book"]),
+        ("phones and laptops", ["phones", "laptops"]),
+        # words that name no kind go with the kind before them
+        ("a laptop, 16GB, and a phone", ["a laptop, 16GB", "a phone"]),
+    ],
+)
+def test_each_kind_asked_apart_is_a_part_of_its_own(text: str, parts: list[str]) -> None:
+    assert kinds_apart(text) == parts
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # one kind, with more of it after "and"
+        "a laptop with 16 GB and a good battery",
+        # another kind's word that is no new thing asked for
+        "a book about a boy and his phone",
+        "a cheap laptop and a fast one",
+        "Galaxy S24, S24+ or S24 Ultra?",
+    ],
+)
+def test_one_kind_asked_is_one_part(text: str) -> None:
+    assert kinds_apart(text) == []

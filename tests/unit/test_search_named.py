@@ -152,12 +152,26 @@ def test_an_author_the_catalog_has_is_carried(index: SearchIndex) -> None:
     assert {hit.name for hit in result.products} == {"Circe", "The Song of Achilles"}
 
 
+def test_words_asking_for_two_kinds_search_the_first_and_say_the_other(
+    index: SearchIndex,
+) -> None:
+    # When the words ask for a laptop and for a phone
+    result = search(index, "I need a laptop and a phone for my son")
+
+    # Then the laptops are searched, never "phone" as a word no laptop has, and the
+    # phone's words are said for the model to search
+    assert result.understood["category"] == "COMPUTERS"
+    assert result.understood["alsoAsked"] == ["a phone for my son"]
+    assert result.relaxed == [] and result.products
+
+
 def test_a_line_and_its_qualifier_name_every_model_of_them_first(index: SearchIndex) -> None:
     # When the words name a line and a qualifier, and a kind besides
     result = search(index, "My daughter needs an iPhone and a MacBook Air for university.")
 
     # Then that is a name: every product of it comes first
     assert result.understood["named"] == ["MacBook Air"]
+    assert "alsoAsked" not in result.understood
     assert sorted(first_names(result, 2)) == [
         "Apple MacBook Air 13 (M3)",
         "Apple MacBook Air 15 (M3)",

@@ -18,7 +18,7 @@ from typing import Final
 
 from shared.catalog.derive import fold
 from shared.search.intents import STOP_WORDS
-from shared.search.words import parse, parser_words
+from shared.search.words import kinds_in, parse, parser_words
 
 _KIND_AFTER = (
     r"(?:smart ?)?(?:phones?|laptops?|computers?|notebooks?|pcs?|desktops?|smartphones?|"
@@ -102,3 +102,38 @@ def _alone(text: str) -> list[str]:
         return []  # "anything blorptastic", "any in blue": what it is like, not what it is
     plain = before and before.casefold() not in _NOT_NAMES | STOP_WORDS
     return [f"{before} {name}" if plain and not _means_something(before) else name]
+
+
+_APART = re.compile(r"\s*(?:[,;&+]|\b(?:and|or|plus|also)\b)\s*", re.IGNORECASE)
+_ASKS_ANEW = re.compile(
+    r"^(?:(?:also|maybe|then|and)\s+)?(?:a|an|some|any|one|two|three|a few|a couple of|"
+    r"the|another)\b",
+    re.IGNORECASE,
+)
+"""How a part of a message that asks for another thing starts: "a phone", "some books"."""
+
+
+def kinds_apart(text: str) -> list[str]:
+    """The parts of ``text`` that each ask for a kind of product of its own, when it asks
+    for more than one kind ("a laptop for coding and a book on python": the laptop's words,
+    then the book's), else nothing: one search reads one kind. A part asks anew where it
+    starts as a thing asked for does ("a", "some", or the kind's word) and names another
+    kind ("a book about a boy and his phone" asks for one book); words that name no kind
+    go with the part before them ("a laptop with 16 GB and a good battery")."""
+    cuts = [0, *(at for m in _APART.finditer(text) for at in (m.start(), m.end())), len(text)]
+    parts: list[tuple[int, int, str | None]] = []
+    for begin, end in zip(cuts[::2], cuts[1::2], strict=True):
+        said = text[begin:end].strip()
+        if not said:
+            continue
+        kinds = {category for category, _ in kinds_in(said)}
+        kind = next(iter(kinds)) if len(kinds) == 1 else None
+        anew = bool(_ASKS_ANEW.match(said) or kinds_in(said.split()[0]))
+        if parts and (kind is None or not anew or parts[-1][2] in (None, kind)):
+            first, _, had = parts[-1]
+            parts[-1] = (first, end, had or kind)
+        else:
+            parts.append((begin, end, kind))
+    if len({kind for _, _, kind in parts if kind}) < 2:
+        return []
+    return [text[begin:end].strip(" ,;&+") for begin, end, kind in parts if kind]

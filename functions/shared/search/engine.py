@@ -40,7 +40,7 @@ from typing import Any
 
 from shared.catalog.categories import Category
 from shared.catalog.derive import WORD, fold
-from shared.search.asked import asked_names
+from shared.search.asked import asked_names, kinds_apart
 from shared.search.build import SnapshotMeta, read_meta
 from shared.search.correct import Corrector
 from shared.search.driver import connect, database_errors, read_only_uri
@@ -48,7 +48,7 @@ from shared.search.errors import SnapshotUnreadable
 from shared.search.ids import resolve as resolve_ids
 from shared.search.intents import BOOST_COLUMNS, BOOST_ORDER, BOOSTS, LINE_TERMS, STOP_WORDS
 from shared.search.listing import Listing
-from shared.search.named import line_words, named_in
+from shared.search.named import Named, line_words, named_in
 from shared.search.plan import LEVELS, Plan, explicit_fields, levels_for, make_plan
 from shared.search.query import BOUNDS, SECOND_SORT, SORTS, Hit, SearchQuery, SearchResult
 from shared.search.schema import filter_token
@@ -192,7 +192,16 @@ class _Search:
 
     def run(self, query: SearchQuery) -> SearchResult:
         """``query``'s products, or where its words ask for a kind the store does not sell
-        (:mod:`~shared.search.unsold`) and the table names a nearer kind, that kind's."""
+        (:mod:`~shared.search.unsold`) and the table names a nearer kind, that kind's; where
+        they ask for more than one kind (:func:`~shared.search.asked.kinds_apart`) and name
+        no product (whose names the search puts first, whatever their kinds), the first
+        kind's, the other parts of the words in ``understood``'s ``alsoAsked``."""
+        if query.keywords and not (query.productName or query.productIds):
+            parts = kinds_apart(query.keywords)
+            if parts and not self._names_in(query.keywords):
+                # One kind a search: the first part's, the others' words said for the model.
+                first = self.run(replace(query, keywords=parts[0]))
+                return replace(first, understood={**first.understood, "alsoAsked": parts[1:]})
         unsold = self._unsold(query)
         if not unsold:
             return self._run(query)
@@ -342,6 +351,12 @@ class _Search:
             ranked_by="relevance" if first else result.ranked_by,
         )
         return combined, lacked
+
+    def _names_in(self, keywords: str) -> list[Named]:
+        """The products ``keywords`` name, as :meth:`_named_first` reads them."""
+        return named_in(
+            keywords, self._has_name, self._is_brand, self._known, None, self._names_with
+        )
 
     def _unsold(self, query: SearchQuery) -> list[Asked]:
         """The kinds the keywords ask for that the store does not sell."""
