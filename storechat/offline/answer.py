@@ -262,12 +262,13 @@ def not_understood(done: Done) -> bool:
 def _read(done: Done) -> bool:
     """Whether the search read words this model read nothing in: it read a kind of
     product or a product line in them ("a cheep chromebok"), or found products with every
-    word once it corrected them ("the pixle 9 pro"). Else what it found for words such as
-    "is it any good?" answers nothing that was asked."""
+    word it searched, corrected or not ("the pixle 9 pro", "any Fairphones?"). Else what it
+    found for words such as "is it any good?" (none to search) answers nothing asked."""
     data = done.outcome.data or {}
     understood = data.get("understood") or {}
-    corrected = bool(done.outcome.corrected and data.get("products") and not data.get("relaxed"))
-    return bool(understood.get("category") or understood.get("line") or corrected)
+    found = bool(data.get("products") and not data.get("relaxed"))
+    searched = found and bool(done.outcome.corrected or understood.get("searched"))
+    return bool(understood.get("category") or understood.get("line") or searched)
 
 
 def _dropped(done: Done, what: str = "keywords") -> bool:

@@ -331,6 +331,22 @@ def test_an_accessory_not_carried_is_the_whole_answer(index: SearchIndex) -> Non
     assert text.count("I can help") == 1
 
 
+def test_products_the_search_found_by_a_word_the_model_reads_nothing_in_are_the_answer(
+    tmp_path: Path,
+) -> None:
+    # Given a store whose phones are named by their brand, asked for in the plural
+    own = [
+        {**BY_ID["MOB-012"], "productId": "P1", "name": "Fairphone 5", "brand": "Fairphone"},
+        {**BY_ID["MOB-011"], "productId": "P2", "name": "Galaxy A35", "brand": "Samsung"},
+    ]
+    messages = searched_first_in(own, "do you have any Fairphones here?", tmp_path)
+
+    reply = OfflineModel(store=lambda: Store.of_products(own)).converse(make_request(messages))
+
+    # Then what the search found with that word is shown, not a question back
+    assert cited(answer_text(reply)) == ["P1"]
+
+
 def test_an_accessory_for_a_brands_own_line_is_the_whole_answer_said_once(
     tmp_path: Path,
 ) -> None:
