@@ -9,9 +9,11 @@ shown before are narrowed or sorted. What the store does not do is said first.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
-from typing import Final
+from typing import Any, Final
 
+from shared.catalog.derive import fold
 from shared.search.asked import ASKED_ALONE
 from shared.search.words import parse
 from storechat.offline.bounds import MEASURE_OF, Miss, describe, money
@@ -261,14 +263,31 @@ def not_understood(done: Done) -> bool:
 
 def _read(done: Done) -> bool:
     """Whether the search read words this model read nothing in: it read a kind of
-    product or a product line in them ("a cheep chromebok"), or found products with every
-    word it searched, corrected or not ("the pixle 9 pro", "any Fairphones?"). Else what it
-    found for words such as "is it any good?" (none to search) answers nothing asked."""
+    product or a product line in them ("a cheep chromebok"), found products with every
+    word once it corrected them ("the pixle 9 pro"), or found a product whose name has
+    every word it searched ("any Fairphones?"). Else what it found for words such as "is
+    it any good?" answers nothing that was asked."""
     data = done.outcome.data or {}
     understood = data.get("understood") or {}
     found = bool(data.get("products") and not data.get("relaxed"))
-    searched = found and bool(done.outcome.corrected or understood.get("searched"))
-    return bool(understood.get("category") or understood.get("line") or searched)
+    named = found and _names_have(data, understood.get("searched") or [])
+    return bool(
+        understood.get("category")
+        or understood.get("line")
+        or (found and done.outcome.corrected)
+        or named
+    )
+
+
+def _names_have(data: dict[str, Any], searched: list[Any]) -> bool:
+    """Whether each word searched is in the name or brand of the first product found: the
+    words named it ("Fairphones"), not only what its description says."""
+    first = next(iter(data.get("products") or []), None)
+    if not searched or not isinstance(first, dict):
+        return False
+    named = f"{first.get('name', '')} {first.get('brand', '')}".casefold()
+    said = " ".join(fold(word) for word in re.findall(r"\w+", named))
+    return all(fold(str(word).casefold()) in said for word in searched)
 
 
 def _dropped(done: Done, what: str = "keywords") -> bool:
@@ -375,7 +394,10 @@ def _not_carried(done: Done) -> list[str]:
 
 def _as_named(name: str, said: str) -> str:
     """A name not carried as the answer writes it: "huawei" before "phones" is a brand,
-    Huawei; "kayaks" asked for alone is a kind, as written."""
+    Huawei; "kayaks" asked for alone is a kind, as written; a name after "by" is an
+    author's or a maker's ("anything by Stephen King")."""
+    if re.search(rf"\bby\s+{re.escape(name)}\b", said, re.IGNORECASE):
+        return f"anything by {name}"
     alone = ASKED_ALONE.search(said)
     as_written = alone and name in (alone[2], f"{alone[1]} {alone[2]}")
     return name if as_written or not name.islower() else name[:1].upper() + name[1:]

@@ -271,6 +271,18 @@ def test_a_kind_the_shopper_has_is_not_shown_beside_one_the_store_does_not_sell(
     )
 
 
+def test_an_author_the_store_has_no_book_by_is_said_not_carried(index: SearchIndex) -> None:
+    # Given the search of books by an author the catalog has none of
+    messages = searched_first(index, "any books by Stephen King?")
+
+    reply = OfflineModel().converse(make_request(messages))
+
+    # Then the answer says so first, in the shopper's words, before the books it has
+    text = answer_text(reply)
+    assert text.startswith("Sorry, we don't carry anything by Stephen King.\nOur books:")
+    assert text.count("Stephen King") == 1
+
+
 def test_products_compared_by_name_that_the_search_named_are_compared_in_one_call(
     index: SearchIndex,
 ) -> None:
