@@ -71,3 +71,15 @@ def test_the_result_says_which_line_every_product_found_is_of(index: SearchIndex
     assert result.understood["searched"] == ["macbook", "travel"]
     _, result = names(index, "A light laptop for travel")
     assert "line" not in result.understood
+
+
+def test_two_lines_named_find_the_products_of_either(index: SearchIndex) -> None:
+    # Given a catalog with no product that is both an iPhone and an Android phone
+    # When a shopper names both lines
+    found, result = names(index, "iPhone or Android phone?")
+
+    # Then the products of either are found, nothing dropped
+    assert result.relaxed == []
+    assert result.understood["line"] == ["iphone", "android"]
+    systems = {BY_ID[hit.productId]["specs"]["os"].split()[0] for hit in result.products}
+    assert found and systems <= {"iOS", "Android"}

@@ -447,10 +447,12 @@ def match_all(groups: list[tuple[str, ...]]) -> str:
 
 
 def match_any(groups: list[tuple[str, ...]], lines: Collection[tuple[str, ...]] = ()) -> str:
-    """Products with at least one term of one group, and one of each group in ``lines``
-    (the product lines named): "MacBook for travel" finds MacBooks, never a light Dell.
-    The other groups' terms stay in the query, where they add to the relevance."""
-    required = [any_of(g) for g in groups if g in lines]
+    """Products with at least one term of one group, and of one of the groups in ``lines``
+    (the product lines named): "MacBook for travel" finds MacBooks, never a light Dell;
+    "an iPhone or an Android phone" either. The other groups' terms stay in the query,
+    where they add to the relevance."""
+    named = tuple(dict.fromkeys(t for g in groups if g in lines for t in g))
+    required = [any_of(named)] if named else []
     return " AND ".join([*required, any_of(tuple(dict.fromkeys(t for g in groups for t in g)))])
 
 
