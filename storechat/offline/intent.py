@@ -251,7 +251,9 @@ def parse_text(text: str) -> Intent:
         # "the ROG Phone 8" is a phone, though most of the ROG line are laptops.
         asking.append(_without(clause, models))
         categories += categories_in(asking[-1])
-        brands += brands_in(clause) + line_brands_in(_without(clause, models))
+        # "an iPhone" is Apple's, but "an iPhone or an Android phone" no one brand's.
+        lines = line_brands_in(_without(clause, models)) if len(systems_in(clause)) < 2 else []
+        brands += brands_in(clause) + lines
         product_systems += systems_in(clause)
         products += models
     if wants_reviews and review_subject and not (products or categories or brands):

@@ -283,6 +283,18 @@ def test_an_author_the_store_has_no_book_by_is_said_not_carried(index: SearchInd
     assert text.count("Stephen King") == 1
 
 
+def test_two_lines_named_are_no_one_brands(index: SearchIndex) -> None:
+    # Given the search of phones of either of two lines, one of them a brand's own
+    messages = searched_first(index, "iPhone or Android phone under 500?")
+
+    reply = OfflineModel().converse(make_request(messages))
+
+    # Then phones of both are recommended: the iPhone does not make it a wish for Apple
+    text = answer_text(reply)
+    assert text.startswith("Best Android/iOS phones under $500:")
+    assert "MOB-006" in cited(text) and "MOB-012" in cited(text)
+
+
 def test_products_compared_by_name_that_the_search_named_are_compared_in_one_call(
     index: SearchIndex,
 ) -> None:
