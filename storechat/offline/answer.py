@@ -63,6 +63,8 @@ def _qualifiers(c: Constraints) -> str:
     text = ""
     if c.product_name:
         text += f" matching “{plain(c.product_name, 60)}”"
+    if c.on_sale:
+        text += " on sale"
     if c.use and c.category != BOOKS:
         text += f" {USE_PHRASE[c.use]}"
     specs = {k: v for k, v in c.bounds.items() if k not in _PRICES and k != "maxWeightKg"}
@@ -204,6 +206,7 @@ def constraints_for(done: Done, intent: Intent) -> Constraints:
         forms=read.forms if category in (None, COMPUTERS) else (),
         bounds={k: v for k, v in bounds.items() if category != BOOKS or k in _PRICES},
         cheaper_than=done.call.limit if done.call.purpose == "cheaper" else None,
+        on_sale=bool(understood.get("onSale")),
     )
 
 
@@ -263,7 +266,8 @@ def not_understood(done: Done) -> bool:
 
 def _read(done: Done) -> bool:
     """Whether the search read words this model read nothing in: it read a kind of
-    product or a product line in them ("a cheep chromebok"), found products with every
+    product, a product line or a sale in them ("a cheep chromebok", "anything on sale?"),
+    found products with every
     word once it corrected them ("the pixle 9 pro"), or found a product whose name has
     every word it searched ("any Fairphones?"). Else what it found for words such as "is
     it any good?" answers nothing that was asked."""
@@ -274,6 +278,7 @@ def _read(done: Done) -> bool:
     return bool(
         understood.get("category")
         or understood.get("line")
+        or understood.get("onSale")
         or (found and done.outcome.corrected)
         or named
     )
@@ -351,6 +356,9 @@ def _lookup_lines(ask: Ask, lookups: list[Done]) -> list[Line]:
             # "a case for the iPhone 13": what is not carried is the answer, which a kind
             # not carried already closed with what the store sells.
             lines += [] if intent.not_carried else [Line(OFFER)]
+        elif purpose == "search" and _dropped(d, "on sale") and not _read(d):
+            # "anything on sale?": nothing is, and the rest of the catalog answers nothing
+            lines += [Line("Nothing is on sale right now."), Line(OFFER)]
         elif purpose == "search" and (not_understood(d) or (intent.is_empty() and not _read(d))):
             lines.append(Line(OFFER if _not_carried(d) else ASK_REPLY))
         elif purpose in ("search", "cheaper"):

@@ -34,6 +34,8 @@ class Constraints:
     bounds: dict[str, float] = field(default_factory=dict)
     cheaper_than: float | None = None
     """A "cheaper ones" follow-up: the price the products shown before started at."""
+    on_sale: bool = False
+    """The search kept only products on sale."""
 
     @property
     def max_price(self) -> float | None:

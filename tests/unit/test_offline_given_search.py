@@ -371,6 +371,30 @@ def test_products_the_search_found_by_a_word_the_model_reads_nothing_in_are_the_
     assert cited(answer_text(reply)) == ["P1"]
 
 
+def test_a_sale_asked_for_alone_is_what_is_on_sale_or_that_nothing_is(
+    index: SearchIndex, tmp_path: Path
+) -> None:
+    # Given the sample store, where nothing is on sale
+    messages = searched_first(index, "do you have anything on sale?")
+    text = answer_text(OfflineModel().converse(make_request(messages)))
+    # Then the answer says so, and lists no product of the catalog at large
+    assert text.startswith("Nothing is on sale right now.") and not cited(text)
+
+    # Given a store with two products on sale
+    own = [
+        {**BY_ID[pid], "compareAtPrice": BY_ID[pid]["price"] + 100} if pid in SALE else BY_ID[pid]
+        for pid in ("CMP-023", "MOB-011", "MOB-012", "BK-015")
+    ]
+    messages = searched_first_in(own, "do you have anything on sale?", tmp_path)
+    reply = OfflineModel(store=lambda: Store.of_products(own)).converse(make_request(messages))
+    # Then those are the answer
+    text = answer_text(reply)
+    assert text.startswith("Best products on sale:") and sorted(cited(text)) == sorted(SALE)
+
+
+SALE = ("CMP-023", "MOB-011")
+
+
 def test_an_accessory_for_a_brands_own_line_is_the_whole_answer_said_once(
     tmp_path: Path,
 ) -> None:
