@@ -267,10 +267,9 @@ def not_understood(done: Done) -> bool:
 def _read(done: Done) -> bool:
     """Whether the search read words this model read nothing in: it read a kind of
     product, a product line or a sale in them ("a cheep chromebok", "anything on sale?"),
-    found products with every
-    word once it corrected them ("the pixle 9 pro"), or found a product whose name has
-    every word it searched ("any Fairphones?"). Else what it found for words such as "is
-    it any good?" answers nothing that was asked."""
+    found products with every word once it corrected them ("the pixle 9 pro"), or found a
+    product whose name has every word it searched ("any Fairphones?"). Else what it found
+    for words such as "is it any good?" answers nothing that was asked."""
     data = done.outcome.data or {}
     understood = data.get("understood") or {}
     found = bool(data.get("products") and not data.get("relaxed"))
@@ -290,8 +289,8 @@ def _names_have(data: dict[str, Any], searched: list[Any]) -> bool:
     first = next(iter(data.get("products") or []), None)
     if not searched or not isinstance(first, dict):
         return False
-    named = f"{first.get('name', '')} {first.get('brand', '')}".casefold()
-    said = " ".join(fold(word) for word in re.findall(r"\w+", named))
+    written = f"{first.get('name', '')} {first.get('brand', '')}".casefold()
+    said = " ".join(fold(word) for word in re.findall(r"\w+", written))
     return all(fold(str(word).casefold()) in said for word in searched)
 
 

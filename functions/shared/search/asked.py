@@ -54,9 +54,9 @@ _SAID_AROUND: Final = re.compile(
 laptops do you have today?", "do you sell Huawei here?"."""
 _NOTHING_NAMED: Final = frozenset({"anything", "something", "everything", "nothing"})
 _NOT_NAMES: Final = frozenset(_NOT_NAMES_SAID.split())
+"""Words that stand where a name does without naming anything."""
 _BEFORE_A_QUALITY: Final = frozenset({"in", "with", "without", "on", "at", "by", "of"})
 """Words after which the last word is a quality of what is asked for, not it ("in blue")."""
-"""Words that stand where a name does without naming anything."""
 
 
 def _means_something(word: str) -> bool:

@@ -364,7 +364,7 @@ class _Reading:
             return more, listed[0]  # a model of the line just named
         if not _leads(lead):
             return self._bare_model_at(at), ""
-        if end > at or not _leads(lead) or self.is_brand(lead):
+        if end > at or self.is_brand(lead):
             return end, ""  # a brand and a qualifier name no model: "an Apple Pro laptop"
         end = _line_model_at(words, at, self.has_name)
         if (
