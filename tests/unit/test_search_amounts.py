@@ -84,3 +84,26 @@ def test_numbers_are_read_as_the_shoppers_language_writes_them(
     words: str, limits: dict[str, float]
 ) -> None:
     assert parse(words).limits == limits
+
+
+@pytest.mark.parametrize(
+    ("words", "max_price"),
+    [
+        ("a phone for less than four hundred dollars", 400),
+        ("laptop under a thousand", 1000),
+        ("two grand for a gaming laptop", 2000),
+        ("under twenty-five hundred", 2500),
+        ("a budget of fifteen hundred", 1500),
+    ],
+)
+def test_a_price_said_in_words_is_read(words: str, max_price: float) -> None:
+    assert parse(words).max_price == max_price
+
+
+@pytest.mark.parametrize(
+    "words", ["One Hundred Years of Solitude", "a thousand splendid suns", "one hundred photos"]
+)
+def test_number_words_that_are_no_price_stay_words(words: str) -> None:
+    said = parse(words)
+    assert said.max_price is None and said.min_price is None
+    assert "hundred" in said.plain or "thousand" in said.plain

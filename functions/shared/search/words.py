@@ -28,7 +28,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from shared.catalog.categories import Category
 from shared.catalog.derive import fold, sorts
@@ -121,9 +121,49 @@ def _take(text: str, pattern: str, use: Callable[[re.Match[str]], None]) -> str:
     return re.sub(pattern, replace, text)
 
 
+_ONES_SAID: Final = """
+one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen
+sixteen seventeen eighteen nineteen
+"""
+_ONES: Final = tuple(_ONES_SAID.split())
+_TENS: Final = tuple(re.findall(r"\w+", "twenty thirty forty fifty sixty seventy eighty ninety"))
+_COUNTS: Final = {
+    "a": 1,
+    "an": 1,
+    **{word: n for n, word in enumerate(_ONES, start=1)},
+    **{word: 10 * n for n, word in enumerate(_TENS, start=2)},
+}
+_COUNT = rf"(?:{'|'.join(_TENS)})(?:[\s-](?:{'|'.join(_ONES[:9])}))?|{'|'.join(_COUNTS)}"
+_SAID_AMOUNT = re.compile(rf"\b(?P<count>{_COUNT})\s+(?P<scale>hundred|thousand|grand)\b")
+_SCALES: Final = {"hundred": 100, "thousand": 1000, "grand": 1000}
+_PRICE_BEFORE = re.compile(
+    rf"(?:{one_of(AT_MOST)}|{one_of(AT_LEAST)}|{one_of(AROUND)}|\bbetween|\band|\bto)"
+    r"\s*(?:of\s+)?$"
+)
+
+
+def _in_digits(text: str) -> str:
+    """``text`` with a price said in words written in digits ("under four hundred dollars",
+    "two grand"): only where it is plainly a price, after a limit's word, before a
+    currency's or in grands, so that "One Hundred Years of Solitude" stays a title."""
+
+    def digits(m: re.Match[str]) -> str:
+        before, after = text[: m.start()], text[m.end() :]
+        priced = m["scale"] == "grand" or re.match(rf"{_MONEY_WORD}", after)
+        if not (priced or _PRICE_BEFORE.search(before)):
+            return m[0]
+        parts = re.split(r"[\s-]", m["count"])
+        count = sum(_COUNTS[part] for part in parts)
+        amount = str(count * _SCALES[m["scale"]])
+        return f"{amount} dollars" if m["scale"] == "grand" else amount  # a grand is money
+
+    return _SAID_AMOUNT.sub(digits, text)
+
+
 def _numbers(text: str, words: Words) -> str:
     """``text`` without the amounts it states, each read into ``words``: the first said of
     each stands (a follow-up's words come before the earlier messages')."""
+    text = _in_digits(text)
 
     def price_range(m: re.Match[str]) -> None:
         low, high = _amount(m[1], m[2]), _amount(m[3], m[4])
