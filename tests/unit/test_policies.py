@@ -64,6 +64,41 @@ def test_a_question_finds_the_section_in_the_stores_words() -> None:
     assert policies.matching(POLICIES, "what is it?") == []
 
 
+# A store's policies where a word of a question the policies do not cover is said in
+# passing: "the full price", a gift card.
+PASSING = """\
+## Returns
+We refund the full price of anything returned within 30 days. Gift cards are final.
+
+## Payment
+We take cards, PayPal and Apple Pay.
+
+Our prices include tax.
+"""
+
+
+def test_a_question_the_policies_only_mention_in_passing_finds_no_section() -> None:
+    def headings(question: str) -> list[str]:
+        return [s.heading for s in policies.matching(PASSING, question)]
+
+    # "match" and "wrapping" are said nowhere: "price" and "gift" in passing answer nothing,
+    # and the model is told the policies do not say (the shopper gets the store's contact).
+    assert headings("Do you price match?") == []
+    assert headings("do you offer gift wrapping?") == []
+    # A section about the question's words still answers it, with a word said nowhere:
+    # by its heading ("Canada" is in no section), or by two words of its text.
+    assert headings("can I return it from Canada?") == ["Returns"]
+    assert headings("do you accept apple pay?") == ["Payment"]
+    # A question of words the policies all say reads every section as before.
+    assert headings("are gift cards refunded?") == ["Returns"]
+
+
+def test_a_policies_file_without_headings_answers_every_question_it_shares_a_word_with() -> None:
+    untitled = "We refund the full price of anything returned within 30 days."
+    # Nothing says what such a file is about: a word said in it finds it.
+    assert [s.text for s in policies.matching(untitled, "Do you price match?")] == [untitled]
+
+
 def call(question: Any) -> dict[str, Any]:
     use = ToolUse(toolUseId="t1", name="get_store_policies", input={"question": question})
     output = run(use, store=SAMPLE)

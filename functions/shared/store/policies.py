@@ -48,6 +48,11 @@ class Section:
         heading = HEADING_WEIGHT * len(asked & frozenset(stems(self.heading)))
         return heading + sum(min(said[word], MAX_REPEATS) for word in asked)
 
+    def about(self, asked: frozenset[str]) -> bool:
+        """Whether the section is about a question's words, not only mentions one: its
+        heading has one of them, or its text two ("Apple Pay" under "Payment")."""
+        return not asked.isdisjoint(stems(self.heading)) or len(asked & set(stems(self.text))) > 1
+
 
 def stem(word: str) -> str:
     """``"Returns"`` -> ``"return"``, ``"shipping"`` -> ``"ship"``, ``"policy"`` -> ``"polic"``."""
@@ -112,11 +117,22 @@ def headings(markdown: str) -> list[str]:
 
 def matching(markdown: str, question: str, limit: int = MAX_SECTIONS) -> list[Section]:
     """The sections that answer ``question`` best first: those scoring at least half
-    the best score (so a passing mention elsewhere does not crowd out the answer)."""
+    the best score (so a passing mention elsewhere does not crowd out the answer).
+
+    A question with a word the policies never say asks about something they may not
+    cover ("do you price match?", "gift wrapping"): a section with a heading answers it
+    only where it is about them (:meth:`Section.about`: "do you ship to Canada?" finds
+    "Shipping and delivery"), not by a passing mention ("the full price" of a refund).
+    A section without a heading is kept as before: nothing tells what it is about."""
     asked = frozenset(stems(question))
+    every = sections(markdown)
+    said = frozenset(word for s in every for word in stems(f"{s.heading} {s.text}"))
+    unsaid = not asked <= said
     scored: list[tuple[int, int, Section]] = []
-    for index, section in enumerate(sections(markdown)):
+    for index, section in enumerate(every):
         score = section.score(asked)
+        if unsaid and section.heading and not section.about(asked):
+            continue
         if score:
             scored.append((score, index, section))
     if not scored:
