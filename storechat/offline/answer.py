@@ -268,12 +268,15 @@ def _read(done: Done) -> bool:
     """Whether the search read words this model read nothing in: it read a kind of
     product, a product line or a sale in them ("a cheep chromebok", "anything on sale?"),
     found products with every word once it corrected them ("the pixle 9 pro"), or found a
-    product whose name has every word it searched ("any Fairphones?"). Else what it found
+    product whose name has every word it searched ("any Fairphones?") or of a product it
+    says the words name (by its id: "is 2004001 in stock?"). Else what it found
     for words such as "is it any good?" answers nothing that was asked."""
     data = done.outcome.data or {}
     understood = data.get("understood") or {}
     found = bool(data.get("products") and not data.get("relaxed"))
-    named = found and _names_have(data, understood.get("searched") or [])
+    names = [w for n in understood.get("named") or [] for w in re.findall(r"\w+", str(n))]
+    searched = understood.get("searched") or []
+    named = found and any(_names_have(data, said) for said in (searched, names))
     return bool(
         understood.get("category")
         or understood.get("line")

@@ -197,6 +197,17 @@ class _Search:
         no product (whose names the search puts first, whatever their kinds), the first
         kind's, the other parts of the words in ``understood``'s ``alsoAsked``."""
         if query.keywords and not (query.productName or query.productIds):
+            said, lacked = self._ids_said(query.keywords)
+            if said:
+                return self._by_ids(query, said)
+            if lacked:
+                # "CMP-999" in a store whose ids are "CMP-001"...: an id it does not have.
+                result = self._words(query)
+                return replace(result, not_carried=[*lacked, *result.not_carried])
+        return self._words(query)
+
+    def _words(self, query: SearchQuery) -> SearchResult:
+        if query.keywords and not (query.productName or query.productIds):
             parts = kinds_apart(query.keywords)
             if parts and not self._names_in(query.keywords):
                 # One kind a search: the first part's, the others' words said for the model.
@@ -220,6 +231,67 @@ class _Search:
             result,
             not_carried=[*names, *others],
             instead=shown.kind.instead if shown else None,
+        )
+
+    def _ids_said(self, keywords: str) -> tuple[dict[str, str], list[str]]:
+        """The products the words name by their id, as the store writes it on its pages
+        ("is 21KC0001US in stock?", "CMP-001", an ISBN a bookshop's id): each word that may
+        be an id (:func:`_may_be_id`) and no word of a product's name, that is a product's
+        id, in any case, with that id; and those that are written as its ids are but are
+        none ("CMP-999")."""
+        said = [w for w in _ID_WORD.findall(keywords) if _may_be_id(w)]
+        if any(w.isdigit() for w in said):
+            # A number the words put a limit on is an amount: "a laptop under 10000".
+            amounts = {f"{v:g}" for v in parse(keywords).limits.values()}
+            said = [w for w in said if not (w.isdigit() and f"{float(w):g}" in amounts)]
+        said = [w for w in said if not self._has_name(w)]
+        found = self.index.resolve(said) if said else {}
+        # An id cited as a model cites ("[CMP-999]") is no shopper's word: the citation
+        # check answers for it.
+        uncited = set(_ID_WORD.findall(_CITED.sub(" ", keywords)))
+        lacked = [w for w in said if w not in found and w in uncited and self._like_an_id(w)]
+        return found, lacked
+
+    def _like_an_id(self, word: str) -> bool:
+        """Whether ``word`` is written as the store writes its ids: its letters and the
+        mark after them start some product's id ("CMP-999" where "CMP-001" is one)."""
+        prefix = _ID_PREFIX.match(word)
+        if prefix is None:
+            return False
+        start = prefix[0].casefold()
+        row = self.db.execute(
+            "SELECT 1 FROM products WHERE lower(product_id) >= ? AND lower(product_id) < ? LIMIT 1",
+            (start, start + "\U0010ffff"),
+        ).fetchone()
+        return row is not None
+
+    def _by_ids(self, query: SearchQuery, said: dict[str, str]) -> SearchResult:
+        """The products the words name by id first, then what the rest of the words ask
+        for ("compare CMP-001 with the MacBook Air"); the names of the products named by
+        id are ``understood``'s ``named``."""
+        ids = tuple(dict.fromkeys(said.values()))
+        found = self._run(replace(query, keywords=None, productIds=ids))
+        placed = {pid: n for n, pid in enumerate(ids)}
+        first = sorted(found.products, key=lambda hit: placed.get(hit.productId, len(ids)))
+        rest = _ID_WORD.sub(lambda m: " " if m[0] in said else m[0], query.keywords or "")
+        words = parse(rest)
+        others = (
+            self.run(replace(query, keywords=rest))
+            if words.category or words.forms or words.lines or self._names_in(rest)
+            else None
+        )
+        more = [hit for hit in others.products if hit.productId not in placed] if others else []
+        understood = {**(others.understood if others else {}), **found.understood}
+        understood["named"] = [hit.name for hit in first] + (
+            others.understood.get("named", []) if others else []
+        )
+        return replace(
+            found,
+            products=(first + more)[: query.limit],
+            count=len(first) + (others.count if others else 0),
+            understood=understood,
+            not_carried=others.not_carried if others else [],
+            ranked_by="relevance",
         )
 
     def _others_asked(self, query: SearchQuery, unsold: list[Asked]) -> SearchResult:
@@ -614,6 +686,32 @@ class _Search:
 
 _FOUND = ("products", "count", "count_is_exact", "relaxed", "understood", "ranked_by", "nearest")
 """What a search found, as against what it read in the words (unknown, corrected...)."""
+
+
+_ID_WORD = re.compile(r"[^\W_](?:[\w/.-]*[^\W_])?")
+"""A word that may be an id as a store writes them: letters, digits and the marks inside
+("CMP-001", "21KC0001US", "SKU/2004-01")."""
+_AMOUNT_WORD = re.compile(
+    r"\d+(?:[.,]\d+)?(?:gb|tb|mb|kg|g|lbs?|oz|mah|mp|hz|in|inch|h|w|mm|cm|k|m|st|nd|rd|th)",
+    re.IGNORECASE,
+)
+
+
+_CITED = re.compile(r"\[[^\]]{0,40}\]")
+_ID_PREFIX = re.compile(r"[^\W\d_]+[-_/.]")
+"""An id's letters and the mark after them: "CMP-" of "CMP-999"."""
+
+
+def _may_be_id(word: str) -> bool:
+    """Whether ``word`` may be a product's id: letters and digits ("CMP-001", "S24X1";
+    not an amount or an ordinal: "16GB", "2nd"), five digits or more ("2004001": fewer are
+    a price or a model's number), or letters in capitals ("FAIRPHONEFIVE")."""
+    digits = sum(c.isdigit() for c in word)
+    if digits and any(c.isalpha() for c in word):
+        return not _AMOUNT_WORD.fullmatch(word)
+    if digits:
+        return digits >= 5
+    return len(word) >= 4 and word.isupper()
 
 
 def _any_of(words: Sequence[str]) -> str:
