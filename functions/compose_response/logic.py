@@ -30,7 +30,7 @@ from shared.products.weight import DEFAULT_WEIGHT_UNIT
 from shared.store.settings import Store
 from shared.store.store_links import links
 from shared.text.contacts import NO_CONTACTS, OwnContacts
-from shared.text.shown import visible
+from shared.text.shown import unsplit, visible
 
 MAX_ANSWER_CHARS = 4000
 MAX_CORRECTIONS = 50
@@ -189,7 +189,7 @@ def _checked(
     """The model's answer checked: its citations recognised (:mod:`compose_response.known`),
     the claims no tool vouches for removed, its facts checked."""
     index = _ledger_index(event.products)
-    answer = visible(event.answer)
+    answer = unsplit(visible(event.answer))
     reading = KnownProducts([*index, *event.earlier[-earlier.MAX_EARLIER :]]).read(answer)
     again = [pid for pid in reading.product_ids() if pid not in index]
     recalled = earlier.recall(again, catalog, deadline_s=deadline_s)

@@ -89,8 +89,9 @@ def _invisible(character: str) -> bool:
 
 
 def shown_text(text: str) -> str:
-    """``text`` as a shopper reads it, for comparing: NFKC, no invisible characters, case
-    and whitespace folded."""
+    """``text`` as a shopper reads it, for comparing: NFKC, no invisible characters, no
+    bold marks (the page draws ``$**199**`` as $199), case and whitespace folded."""
+    text = text.replace("**", "")
     visible = "".join(c for c in unicodedata.normalize("NFKC", text) if not _invisible(c))
     return " ".join(visible.casefold().split())
 

@@ -40,6 +40,29 @@ def visible(text: str) -> str:
     return "".join(c for c in text if not _hidden(c))
 
 
+_BOLD = re.compile(r"\*\*(?=[^*\s])([^*\n]+?)\*\*")
+"""A bold span as the page draws one: ``**`` around text on one line."""
+_GLUED = re.compile(r"[^\W_]|[$€£¥₹]")
+_SPLIT_MARK = re.compile(r"(?<=[^\W_$€£¥₹])\*\*(?=[^\W_])|(?<=[$€£¥₹])\*\*(?=\d)")
+
+
+def unsplit(text: str) -> str:
+    """``text`` without the bold marks that split a word or a number: the page draws
+    ``$**199**``, ``1**99** dollars``, ``6**4** GB`` and ``in st**ock**`` as $199, 199
+    dollars, 64 GB and in stock, so the checks read them so too. Bold around whole words
+    stays ("**Dell XPS 13**: $1,299")."""
+    if "**" not in text:
+        return text
+
+    def span(match: re.Match[str]) -> str:
+        before = text[match.start() - 1 : match.start()]
+        after = text[match.end() : match.end() + 1]
+        glued = bool(_GLUED.fullmatch(before) or (after and re.fullmatch(r"[^\W_]", after)))
+        return match[1] if glued else match[0]
+
+    return _SPLIT_MARK.sub("", _BOLD.sub(span, text))
+
+
 # ESC [ ... final byte (CSI); ESC ] ... BEL or ESC \ (OSC), and the other string
 # sequences (DCS, SOS, PM, APC); ESC and one more character; the C1 forms of CSI and
 # the string sequences.
