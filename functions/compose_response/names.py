@@ -10,9 +10,16 @@ the same way (:mod:`compose_response.facts`). Which words name a product:
 * that run names **one** product of those known: a run two of them share ("HP 14" for the
   HP 14 Laptop and the HP 14 Pro) names neither, and is not guessed;
 * that run is a name as written: every word of it that is not a common word is written
-  with a capital or a digit ("the great thing" is not *The Great Gatsby*); it holds a word
-  that is not a common word (:data:`COMMON`) and is more than the brand alone ("HP", "the
-  laptop" and "14" name nothing);
+  with a capital or a digit ("the great thing" is not *The Great Gatsby*); it is more than
+  the brand alone, and holds a word of the product's own title (its brand and its name
+  before a variant's options) that is neither a common word (:data:`COMMON`) nor an amount
+  or a unit ("128", "GB", "128GB", "6.1-inch", "4K": :func:`amount`). "HP", "the laptop",
+  "14" and "128 GB" name nothing;
+* a variant's options name nothing alone: a store names a variant "<title> - <option>,
+  <option>" (or "<title> - <option> / <option>"), and "Mint" or "256 GB, Midnight" are
+  what many products are, not one. The part after the last " - " is read as options when
+  each word of it is a common word, an amount, or a value of the product's specs, or when
+  another known product has the same title before it;
 * a single word names a product only when it is unlike an ordinary word: a capital or a
   digit inside it ("MacBook", "G14"), or a capitalised word not at the start of a sentence
   ("I'd take the Zephyrus");
@@ -44,6 +51,17 @@ COMMON: Final = frozenset(
 )
 """Words common to many product names or to ordinary sentences: never a name alone."""
 
+UNITS: Final = frozenset(
+    """kb mb gb tb pb kib mib gib tib bit bits byte bytes mah ah wh kwh mwh w kw v mv
+    hz khz mhz ghz mp mpx px ppi dpi fps nits nit db dba ms sec secs min mins hr hrs
+    mm cm m km in inch inches ft feet yd oz lb lbs mg g kg ml cl l fl qt gal
+    k p x gbps mbps kbps tops rpm pk pack pcs pc ct core cores thread threads""".split()  # noqa: SIM905
+)
+"""Units after an amount ("128 GB", "5000 mAh", "6.1-inch"): no name alone, nor an amount."""
+
+_AMOUNT = re.compile(r"\d+(?:[.,]\d+)*(?:[-x\u00d7/]\d+(?:[.,]\d+)*)*(?:-?([^\W\d_]+))?")
+_OPTION_TAIL = " - "
+
 _ASIDE = re.compile(r"\([^()]*\)")
 _TOKEN = re.compile(r"[^\W_]+(?:[-'\u2019.][^\W_]+)*")
 _BETWEEN = re.compile(r"[ \u00a0\-]{1,3}")
@@ -54,6 +72,42 @@ MAX_WORDS: Final = 8
 
 def _tokens(text: str) -> list[re.Match[str]]:
     return list(_TOKEN.finditer(text))
+
+
+def amount(word: str) -> bool:
+    """Whether ``word`` (case-folded) is an amount or a unit: "128", "gb", "128gb",
+    "6.1-inch", "16x512", "4k". An amount is what many products have, never a name."""
+    if word in UNITS:
+        return True
+    whole = _AMOUNT.fullmatch(word)
+    return whole is not None and (whole.group(1) is None or whole.group(1) in UNITS)
+
+
+def _folded(text: str) -> list[str]:
+    return [m.group().casefold() for m in _tokens(text)]
+
+
+def _spec_words(product: LedgerProduct) -> set[str]:
+    words: set[str] = set()
+    for value in (product.specs or {}).values():
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, str):
+                words.update(_folded(item))
+    return words
+
+
+def _title(product: LedgerProduct, heads: dict[str, int]) -> str:
+    """``product``'s name without its variant's options: "Samsung Galaxy S24 FE" of
+    "Samsung Galaxy S24 FE - 256 GB, Mint" (the module docstring says when)."""
+    head, joined, tail = product.name.rpartition(_OPTION_TAIL)
+    if not joined or not _folded(head):
+        return product.name
+    if heads.get(head.casefold(), 0) > 1:
+        return head  # its siblings: the same title, other options
+    known = _spec_words(product)
+    if all(w in COMMON or w in known or amount(w) for w in _folded(tail)):
+        return head
+    return product.name
 
 
 def _strong(word: str) -> bool:
@@ -78,12 +132,24 @@ class ProductNames:
         whole: dict[tuple[str, ...], set[str]] = {}
         self._words: dict[str, frozenset[str]] = {}
         self._brands: set[str] = set()
+        products = list(products)
+        heads: dict[str, int] = {}
+        for product in products:
+            head, joined, _ = product.name.rpartition(_OPTION_TAIL)
+            if joined:
+                heads[head.casefold()] = heads.get(head.casefold(), 0) + 1
         for product in products:
             words = [m.group() for m in _tokens(product.name)]
             short = [m.group() for m in _tokens(_ASIDE.sub(" ", product.name))]
             brand = [m.group() for m in _tokens(product.brand or "")]
             self._brands.add(" ".join(brand).casefold())
             self._words[product.productId] = frozenset(w.casefold() for w in [*words, *brand])
+            # The words that can make a run name it: its title's, not its options' nor amounts.
+            naming = {
+                w
+                for w in [*_folded(_title(product, heads)), *(w.casefold() for w in brand)]
+                if w not in COMMON and not amount(w)
+            }
             spellings = [words, short]
             for name in (words, short):
                 if brand and [w.casefold() for w in name[: len(brand)]] != [
@@ -97,7 +163,9 @@ class ProductNames:
                 whole.setdefault(folded, set()).add(product.productId)
                 for size in range(1, min(len(folded), MAX_WORDS) + 1):
                     for at in range(len(folded) - size + 1):
-                        runs.setdefault(folded[at : at + size], set()).add(product.productId)
+                        run = folded[at : at + size]
+                        if naming.intersection(run):
+                            runs.setdefault(run, set()).add(product.productId)
         self._runs = {run: ids for run, ids in runs.items() if self._may_name(run)}
         # A run two products share names the one whose whole name it is ("Pixel 9" beside
         # the "Pixel 9 Pro XL"), when only one is.
@@ -107,8 +175,6 @@ class ProductNames:
         self._longest = max((len(run) for run in self._runs), default=0)
 
     def _may_name(self, run: tuple[str, ...]) -> bool:
-        if all(w in COMMON or w.isdigit() for w in run):
-            return False
         return " ".join(run) not in self._brands
 
     def find(self, text: str) -> list[Named]:
