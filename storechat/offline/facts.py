@@ -131,8 +131,15 @@ def facts_of(p: Listed, c: Constraints) -> list[str]:
         order.insert(0, OS.key)
     facts = [f for name in dict.fromkeys(order) if (f := _fact(p, name))][:4]
     if p.price is not None:
-        facts.append(money(p.price))
+        facts.append(priced(p))
     return facts
+
+
+def priced(p: Listed) -> str:
+    """The product's price, and the price before its sale where the tool says it is on
+    sale: "$999 (on sale, was $1,199)"."""
+    price = money(p.price) if p.price is not None else ""
+    return f"{price} (on sale, was {money(p.was)})" if p.was is not None and price else price
 
 
 _SUPERLATIVES: Final = (

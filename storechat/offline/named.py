@@ -17,7 +17,7 @@ from shared.catalog.categories import Category
 from shared.catalog.specs import AUTHOR, GENRE
 from storechat.offline.bounds import money
 from storechat.offline.checks import Constraints, shortfalls
-from storechat.offline.facts import product_facts
+from storechat.offline.facts import priced, product_facts
 from storechat.offline.names import ModelName, matches
 from storechat.offline.notes import Line
 from storechat.offline.product import Listed
@@ -42,7 +42,7 @@ def the(name: str) -> str:
 
 def card(p: Listed, first: tuple[str, ...] = ()) -> str:
     """A product with its stock, price and key facts: what a shopper asking about it wants."""
-    price = f", {money(p.price)}" if p.price is not None else ""
+    price = f", {priced(p)}" if p.price is not None else ""
     facts = product_facts(p, list(first), limit=3)
     return f"{p.name} [{p.product_id}]: {stock(p)}{price}" + (
         f"; {', '.join(facts)}" if facts else ""
@@ -104,7 +104,8 @@ def named_lines(
             lines += _in_stock_instead(carried[0], near, sharing)
         return lines
     if carried:
-        lines = [Line(f"We carry {len(carried)} models matching “{model.text}”:")]
+        shown = "" if len(carried) <= 3 else "; the first 3"
+        lines = [Line(f"We carry {len(carried)} models matching “{model.text}”{shown}:")]
         lines += [
             Line(f"{n}. {card(p)}.", droppable=n > 1) for n, p in enumerate(carried[:3], start=1)
         ]

@@ -45,6 +45,8 @@ class Listed:
     position: int
     category: str
     """The record's, else the one the search named, which the tool then leaves out."""
+    was: float | None = None
+    """The price before a sale, where the tool says the product is on sale (``sale``)."""
 
     @classmethod
     def parse(cls, raw: Any, position: int, category: str = "") -> Listed | None:
@@ -52,7 +54,13 @@ class Listed:
             record = LedgerProduct.model_validate(raw)
         except ValidationError:
             return None
-        return cls(record, position, record.category or category)
+        sale = raw.get("sale") if isinstance(raw, dict) else None
+        was = to_number(sale.get("was")) if isinstance(sale, dict) else None
+        if record.on_sale:
+            was = to_number(record.compareAtPrice)
+        price = to_number(record.price)
+        was = was if was is not None and price is not None and was > price else None
+        return cls(record, position, record.category or category, was)
 
     @property
     def product_id(self) -> str:

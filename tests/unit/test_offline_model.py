@@ -1187,3 +1187,25 @@ def test_the_offline_model_reads_names_as_the_search_does_with_their_brand_and_k
     text: str, read: list[tuple[str, str | None, str]]
 ) -> None:
     assert [(m.text, m.brand, m.category) for m in find_models(text)] == read
+
+
+def test_a_product_on_sale_is_said_with_its_price_before_the_sale() -> None:
+    # Given the catalog tool says a named phone is on sale (its price before it, above it)
+    on_sale = {**phone("MOB-751", "Apple iPhone 15 Pro", price=999), "sale": {"was": 1199.0}}
+    _, text = converse_turn([user("Is the iPhone 15 Pro on sale?")], [[inventory(on_sale)]])
+
+    # Then the shopper reads the price and the price before the sale, as the catalog has them
+    assert "[MOB-751]: in stock (10 available), $999 (on sale, was $1,199)" in text
+
+
+def test_more_models_of_a_name_than_shown_are_counted_as_shown() -> None:
+    # Given four variants of the model the shopper named
+    variants = [
+        phone(f"MOB-76{n}", f"Apple iPhone 15 Pro - {size} GB", price=999 + 100 * n)
+        for n, size in enumerate((128, 256, 512, 1024))
+    ]
+    _, text = converse_turn([user("Do you have the iPhone 15 Pro?")], [[inventory(*variants)]])
+
+    # Then the answer says it shows the first three of the four, not four then three
+    assert text.startswith("We carry 4 models matching “iPhone 15 Pro”; the first 3:")
+    assert len(cited(text)) == 3
