@@ -101,3 +101,15 @@ def test_a_model_number_of_a_name_finds_the_product_by_its_name_not_an_id(
     found = search(index, "is the Pixel 8a in stock?")
     assert found.understood["named"] == ["Pixel 8a"]
     assert found.products[0].name == "Google Pixel 8a"
+
+
+@pytest.mark.parametrize(
+    "words",
+    ["Do you have ISBN 9781408855652?", "isbn 978-1408855652", "is 978-1-4088-5565-2 in stock"],
+)
+def test_a_code_one_products_specs_hold_names_it(index: SearchIndex, words: str) -> None:
+    # Given a bookshop's ISBN, held in a book's specs, not its id; with its label or hyphens
+    found = search(index, words)
+    # Then the book is found and named, as by its id
+    assert found.product_ids[:1] == ["BK-001"]
+    assert found.understood["named"] == [NAMES["BK-001"]]

@@ -246,6 +246,14 @@ class _Search:
             said = [w for w in said if not (w.isdigit() and f"{float(w):g}" in amounts)]
         said = [w for w in said if not self._has_name(w)]
         found = self.index.resolve(said) if said else {}
+        for word in said:
+            if word not in found and sum(c.isdigit() for c in word) >= _CODE_DIGITS:
+                # A code only one product's specs hold (an ISBN, a barcode) names it too.
+                # Written with hyphens ("978-0-441-17271-9"), a code is held without them.
+                code = word.replace("-", "") if re.fullmatch(r"[\d-]+", word) else word
+                coded = self._relaxed(SearchQuery(keywords=code, limit=2), parse(code))
+                if coded.count == 1 and not coded.relaxed and coded.products:
+                    found[word] = coded.products[0].productId
         # An id cited as a model cites ("[CMP-999]") is no shopper's word: the citation
         # check answers for it.
         uncited = set(_ID_WORD.findall(_CITED.sub(" ", keywords)))
@@ -698,6 +706,8 @@ _AMOUNT_WORD = re.compile(
 
 
 _CITED = re.compile(r"\[[^\]]{0,40}\]")
+_CODE_DIGITS = 8
+"""Digits of a code a product's specs may hold that names one product: an ISBN, a barcode."""
 _ID_PREFIX = re.compile(r"[^\W\d_]+[-_/.]")
 """An id's letters and the mark after them: "CMP-" of "CMP-999"."""
 

@@ -274,6 +274,7 @@ _STOP_WORDS = """
     he she him his her hers they them their son daughter wife husband mum mom dad
     play plays playing played runs run running use uses using
     total overall altogether
+    isbn isbn10 isbn13 sku skus ean upc gtin barcode
 """
 STOP_WORDS = frozenset(w for word in _STOP_WORDS.split() for w in (word, fold(word)))
 """Words that say nothing about the product, as written and folded ("does" is "doe"
