@@ -73,13 +73,16 @@ def _store(args: argparse.Namespace) -> StoreFile:
 
 def _local(args: argparse.Namespace) -> LocalStorechat:
     settings: LocalSettings = args.settings
+    catalog = load_local_catalog(settings.home)
+    store = _store(args)
+    _warn_sample_store(catalog, store, bool(args.store))
     return LocalStorechat(
         model=args.model,
-        catalog=load_local_catalog(settings.home),
+        catalog=catalog,
         data_dir=settings.home,
         log_level=args.log_level,
         daily_budget_usd=settings.daily_budget_usd,
-        store=_store(args),
+        store=store,
         search_first=settings.search_first,
     )
 
@@ -178,6 +181,29 @@ def _warn_blocked_pictures(catalog: list[dict[str, Any]], image_hosts: tuple[str
         )
 
 
+def _warn_sample_store(catalog: list[dict[str, Any]] | None, store: StoreFile, given: bool) -> None:
+    """Say so when the catalog's product pages are on another store than the sample store
+    whose settings are used for want of ``--store``: its name, contact and cart links
+    would be the sample's."""
+    if given or not catalog:
+        return
+    own = urlsplit(store.settings.url).netloc.casefold()
+    hosts: dict[str, int] = {}
+    for product in catalog:
+        url = product.get("url")
+        host = urlsplit(url).netloc.casefold() if isinstance(url, str) else ""
+        if host and host != own:
+            hosts[host] = hosts.get(host, 0) + 1
+    if hosts:
+        host = max(hosts, key=hosts.__getitem__)
+        print(
+            f"note: the catalog's product pages are on {host}, but without --store the "
+            f"settings are the sample store's ({own}): its name, contact, policies and cart "
+            "links. Write your store's settings (docs/widget.md) and pass --store FILE",
+            file=sys.stderr,
+        )
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     from storechat.server import serve
 
@@ -188,6 +214,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     catalog = load_local_catalog(settings.home)
     _warn_blocked_pictures(catalog or [], image_hosts)
     store = _store(args)
+    _warn_sample_store(catalog, store, bool(args.store))
     return serve(
         host=args.host,
         port=args.port,

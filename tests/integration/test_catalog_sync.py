@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from shared.products.catalog_data import load_catalog
+from storechat.settings import SAMPLE_STORE
 from tests.support.catalog_cli import STACK, TABLE, home, stack, storechat
 
 __all__ = ["home", "stack", "storechat"]  # fixtures the tests below use
@@ -249,3 +250,32 @@ def test_serve_names_the_picture_hosts_it_will_not_load_and_refuses_a_bad_one(
     bad = storechat("serve", "--image-host", "http://cdn.shopify.com")
     assert bad.code == 2 and "only this machine (localhost) may use http" in bad.err
     assert len(served) == 3
+
+
+def test_a_store_catalog_served_with_the_sample_stores_settings_is_told_to_name_its_own(
+    storechat: Any, monkeypatch: Any
+) -> None:
+    # Given a store's own export, whose product pages are on its own storefront
+    imported = storechat(
+        "catalog", "import", "--format", "shopify", SHOPIFY, "--replace",
+        "--store-url", "https://techandtales.example",
+    )  # fmt: skip
+    assert imported.code == 0, imported.err
+    monkeypatch.setattr("storechat.server.serve", lambda **kwargs: 0)
+
+    # When the team serves or asks without its store's settings, Then it is told the
+    # settings are the sample store's, and how to give its own
+    for run in (
+        storechat("serve", "--image-host", "https://cdn.shopify.com"),
+        storechat("ask", "hi"),
+    ):
+        assert run.code == 0, run.err
+        assert (
+            "note: the catalog's product pages are on techandtales.example, but without --store "
+            "the settings are the sample store's (shop.example.com)"
+        ) in run.err
+    # And with its settings named, nothing is said
+    named = storechat(
+        "serve", "--image-host", "https://cdn.shopify.com", "--store", str(SAMPLE_STORE)
+    )
+    assert named.code == 0 and named.err == ""
