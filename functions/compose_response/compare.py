@@ -21,6 +21,7 @@ from compose_response.claims import (
     author_agrees,
     os_agrees,
     parse_os,
+    stock_agrees,
 )
 from compose_response.context import EARLIER_PRICE
 from compose_response.units import Quantity, format_exact, format_number, same_width
@@ -148,7 +149,7 @@ def agrees(claim: Claim, key: str, value: Any, store: str = money.DEFAULT_CURREN
     if claim.word is not None:
         said = claim.word.value
         if key == "stock":
-            return bool(said) == ((as_number(value) or 0) > 0)
+            return stock_agrees(said, as_number(value) or 0)
         if key == OS.key:
             ours, theirs = parse_os(str(said)), parse_os(str(value))
             return ours is None or theirs is None or os_agrees(ours, theirs)
