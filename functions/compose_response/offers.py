@@ -1,8 +1,11 @@
-"""Prices, discounts, "free" and codes that no product the tools returned vouches for.
+"""Prices, discounts, "free", codes and terms of sale that nothing the store said vouches for.
 
 The fact check corrects what a sentence says about the products it names
-(:mod:`compose_response.facts`). What a sentence says about no product it names is
-vouched for here, or removed with its sentence (its bullet, in a list):
+(:mod:`compose_response.facts`). What a sentence says about no product it names, and
+every term of sale it promises the shopper, is vouched for here, or removed with its
+sentence (its bullet, in a list). Two things vouch: the records of the products the tools
+returned (a product's sale is its price against its ``compareAtPrice``), and the store's
+own words, its policies (``terms``, which its policies tool returns).
 
 * **a price** stated as one (not "under $500", "your budget of $400", "$20 shipping":
   :mod:`compose_response.context`) that is the price, or the price before a sale, of no
@@ -14,31 +17,52 @@ vouched for here, or removed with its sentence (its bullet, in a list):
   a real product, only such a name after a brand counts, since "Windows 11" is not a
   product of the shop;
 * **"free"** (also "gratis", "kostenlos", "at no cost", a price of zero) said of a product
-  that has a price, or of no product at all; the store's own terms ("free shipping",
-  "free returns") are its policies' to state, and stay;
-* **a discount** ("30% off", "save 30%") that is not the sale of the product it is said
-  of (its price against its ``compareAtPrice``, within one point), or of any product
-  when it names none;
+  that has a price, or of no product at all ("free Office", "the second one free");
+* **a discount**, in digits or words ("30% off", "save twenty percent", "half price", "a
+  third off") that is not the sale of the product it is said of (within one point), or
+  of any product when it names none, nor one the policies state; **a saving** ("save
+  $500", "$100 off", "$50 back") that is not a product's compare-at price minus its
+  price, nor the difference of two products' prices ("you save $450 with the HP 14 over
+  the Pixel 9");
+* **a price or an offer on a condition** the policies do not offer: a trade-in, a
+  rebate or cashback, a membership ("members pay $199", "student discount"), a later day
+  ("drops to $199 on Friday"), monthly payments or financing, signing up, a bundle; a
+  price match and an extended warranty are offers said at all ("we price-match"). Said
+  with a negation ("we don't offer financing") they promise nothing. When the policies do
+  offer it, its amounts must be theirs, or the price of a product the sentence names;
+* **a warranty's length** ("a 5-year warranty", "lifetime warranty") and **a return
+  window** ("return it within 365 days", "a 90-day money-back guarantee", "any time")
+  that the policies (or, for a warranty, the product's own description) do not state;
+* **free shipping, delivery, returns or exchanges** the policies do not promise: a
+  service they do not say is free, a faster one ("free express delivery"), for every
+  order ("always", "on every order") when theirs has a minimum, or with another minimum
+  ("over $25"); and **shipping to a place** ("worldwide", "to Europe") the policies do
+  not name;
 * **a discount code** ("code PIXEL1", "coupon: SAVE90"): no tool returns one, so every one
   goes.
 
-The store's own words (its policies, which its policies tool returns) vouch for the
-prices they state, of no product ("express delivery costs $12.99"), and for a sentence
-of theirs repeated as they write it ("free on orders over $50").
+The store's own words also vouch for the prices they state, of no product ("express
+delivery costs $12.99"), and for a sentence of theirs repeated as they write it ("free
+on orders over $50"). Words that only look like an offer stay: "hands-free", "save your
+files", "a 2-year-old model", "the return key", "warranty: see the store's policy".
 """
 
 from __future__ import annotations
 
+import bisect
+import functools
+import math
 import re
 from collections.abc import Iterable
-from typing import Final
+from typing import Final, NamedTuple
 
 from compose_response import money
 from compose_response.amounts import other_prices
 from compose_response.compare import Claim, agrees
+from compose_response.context import clause_breaks
 from compose_response.facts import stated
 from compose_response.text import CITATION, drop_segments
-from compose_response.units import Quantity, halfwidth, quantities
+from compose_response.units import Quantity, halfwidth, parse_number, quantities
 from shared.products.ledger import LedgerIndex, LedgerProduct
 
 _CODE: Final = re.compile(
@@ -46,20 +70,11 @@ _CODE: Final = re.compile(
     r"code|gutschein(?:code)?|rabattcode|c[oó]digo|cup[oó]n|code\s*promo)\b)"
     r"[\s:\"'\u201c\u201d\u2018\u2019«»`*]*(?P<code>[A-Z0-9][A-Z0-9_-]{2,})\b"
 )
-_FREE: Final = re.compile(
-    r"(?<![\w-])(?:free(?:\s+of\s+charge)?|gratis|kostenlos|umsonst|gratuit|gratuito|"
-    r"at\s+no\s+(?:extra\s+)?cost|for\s+nothing|no\s+charge)(?![\w-])"
-    r"(?!\s+(?:shipping|delivery|returns?|exchanges?|standard\s+shipping|of\s+(?:ads|bloatware)|"
-    r"space|storage|from|trial|to\s+(?:choose|ask|use|return)|versand|lieferung|r[üu]cksendung))",
+_NOT_AN_OFFER: Final = re.compile(
+    r"\s+(?:of\s+(?:ads|bloatware)|up|space|storage|from|trial|to\s+(?:choose|ask|use|return))\b",
     re.IGNORECASE,
 )
-_PERCENT: Final = re.compile(
-    r"(?P<pct>\d{1,3}(?:[.,]\d+)?)\s?%\s?(?:off\b|discount|rabatt|reduction|de\s+descuento|"
-    r"de\s+r[ée]duction|günstiger|cheaper)"
-    r"|(?:discount|save|saving|rabatt|reduced\s+by|spare)\s+(?:of\s+|von\s+)?"
-    r"(?P<pct2>\d{1,3}(?:[.,]\d+)?)\s?%",
-    re.IGNORECASE,
-)
+"""What "free" may stand before and promise nothing: "free space", "free to choose"."""
 _RUN: Final = re.compile(r"\b[A-Z][\w-]*(?:[ \u00a0]+[A-Z0-9][\w-]*)+")
 _INNER: Final = re.compile(r"\d|[a-z][A-Z]")
 
@@ -70,13 +85,12 @@ def _percent_off(product: LedgerProduct) -> float | None:
     return 100 * (product.compareAtPrice - product.price) / product.compareAtPrice
 
 
-def _price_claims(view: str, store: str) -> list[Claim]:
-    found = sorted(
-        [*quantities(view), *other_prices(view, store)], key=lambda q: (q.start, q.start - q.end)
-    )
+def _price_claims(view: str, prices: list[Quantity]) -> list[Claim]:
+    """The prices of ``view`` (:func:`_price_claims_in`) it states as prices."""
+    found = sorted(prices, key=lambda q: (q.start, q.start - q.end))
     claims: list[Claim] = []
     for quantity in found:
-        if quantity.kind != "price" or (claims and quantity.start < claims[-1].end):
+        if claims and quantity.start < claims[-1].end:
             continue
         claims.append(Claim("price", quantity.start, quantity.end, quantity=quantity))
     return [claim for claim in claims if stated(claim, view)]
@@ -114,16 +128,541 @@ def _product_like(view: str, brands: set[str], *, owned: bool) -> list[re.Match[
     return runs
 
 
+# -- terms of sale ------------------------------------------------------------------------------
+
+_I: Final = re.IGNORECASE
+
+_ONES: Final = {
+    word: value
+    for value, word in enumerate(
+        re.findall(
+            r"\w+",
+            "zero one two three four five six seven eight nine ten eleven twelve thirteen "
+            "fourteen fifteen sixteen seventeen eighteen nineteen",
+        )
+    )
+}
+_TENS: Final = {
+    word: 10 * value
+    for value, word in enumerate(
+        re.findall(r"\w+", "twenty thirty forty fifty sixty seventy eighty ninety"), 2
+    )
+}
+_WORD_NUMBER: Final = (
+    rf"(?:(?:{'|'.join(_TENS)})(?:[\s-](?:{'|'.join(list(_ONES)[1:10])}))?"
+    rf"|(?:(?:a|one)[\s-])?hundred|{'|'.join(sorted(_ONES, key=len, reverse=True))})(?!\w)"
+)
+
+
+def _number(written: str) -> float:
+    """A number written in digits ("1,299", "12.99") or in words ("twenty-five", "a")."""
+    if written[:1].isdecimal():
+        return parse_number(written, fractional=False)[0]
+    total = 0
+    for word in re.split(r"[\s-]+", written.casefold()):
+        if word == "hundred":
+            total = max(total, 1) * 100
+        else:
+            total += _ONES.get(word, _TENS.get(word, 1 if word in ("a", "an") else 0))
+    return float(total)
+
+
+# Percent discounts, in digits or words: "30% off", "twenty percent off", "save 15 per cent".
+_PCT: Final = r"(?:\s?%|\s?(?:percent|per\s?cent|pct)(?![\w-]))"
+_PNUM: Final = rf"(?:\d{{1,3}}(?:[.,]\d+)?|{_WORD_NUMBER})"
+_PERCENT: Final = re.compile(
+    rf"(?<![\w.,-])(?P<pct>{_PNUM}){_PCT}\s?(?:(?:extra|additional|instant|further|more|member|"
+    r"members['\u2019]?|student|loyalty|store)\s+)?"
+    r"(?:off\b|discount|rabatt|reduction|de\s+descuento|de\s+r[ée]duction|günstiger|cheaper|"
+    r"savings?\b|rebate|cash\s?back|back\b)"
+    r"|(?:discount|save|saving|savings|rabatt|reduced\s+by|spare|cut\s+by|knock)\s+"
+    r"(?:(?:of|von|up\s+to|an?\s+(?:extra|additional)|another|a\s+full|over|nearly|almost)\s+)*"
+    rf"(?P<pct2>{_PNUM}){_PCT}",
+    _I,
+)
+_FRACTION: Final = re.compile(
+    r"(?<![\w-])(?:half[\s-](?:price[ds]?|off)|half\s+(?:the\s+)?(?:price|cost)|"
+    r"(?:price|cost)\s+(?:is\s+|was\s+)?halved|(?:a|one)[\s-](?P<part>third|quarter|fifth)\s+off)"
+    r"(?![\w-])",
+    _I,
+)
+_PARTS: Final = {None: 50.0, "third": 100 / 3, "quarter": 25.0, "fifth": 20.0}
+
+# An amount of money in any notation, with a rate after it or not ("$19", "$54/month").
+_MONEY: Final = re.compile(
+    rf"(?:(?<![\w.,])(?:{money.PREFIX})\s?(?P<a>\d+(?:[.,]\d+)*)"
+    rf"|(?<![\w.,$])(?P<b>\d+(?:[.,]\d+)*)\s?(?:{money.SUFFIX})(?![A-Za-z]))(?![\d])"
+)
+# A bare number where a price stands: "comes in at 1299 before tax, 199 after our rebate".
+_BARE: Final = re.compile(
+    r"\b(?:at|for|pay|pays|paying|just|only|costs?|priced|(?:drops?|falls?|down|comes?\s+in)"
+    r"\s+(?:to|at))\s+(?P<a>\d{2,}(?:[.,]\d+)*)(?![\w.,]?\d)(?=\s*(?:$|[.,;!?)]|(?:before|after|"
+    r"with|if|when|once|each|per|a\s+month|plus|and|or|on|for|total|up\s+front|instead|now|today|"
+    r"only)\b))"
+    r"|(?<![\w.,$€£¥])(?P<b>\d{2,}(?:[.,]\d+)*)\s+(?:before|after)\s+(?:tax|taxes|the|our|an?|"
+    r"any|your|rebates?|trade|discounts?|coupons?|savings?|credits?)\b",
+    _I,
+)
+_RATE: Final = re.compile(
+    r"\s?(?:/\s?(?:mo|month|mth|wk|week)\b|(?:per|a|an|each|every)\s+(?:month|week)\b|"
+    r"monthly\b|(?:for|over)\s+\d+\s+months\b)",
+    _I,
+)
+_SAVE_BEFORE: Final = re.compile(
+    r"\b(?:save|saves|saving|savings\s+of|knock(?:s|ing)?|shaves?|discount\s+of|reduced\s+by|"
+    r"cut\s+by|markdown\s+of|rebate\s+of|credit\s+of|cash\s?back\s+of)\s+(?:(?:up\s+to|"
+    r"an?\s+(?:extra|additional)|another|a\s+full|over|nearly|almost|a\s+whopping|you)\s+)*$",
+    _I,
+)
+_SAVE_AFTER: Final = re.compile(
+    r"\s?(?:off|discount|rebate|cash\s?back|back|(?:in\s+)?(?:store\s+)?credit|savings?|"
+    r"markdown|price\s+cut|(?:cheaper|less|lower|below)\s+than\s+(?:usual|normal(?:ly)?|before|"
+    r"retail|list|regular|(?:the|its)\s+(?:usual|normal|regular|list|retail|full)\s+price|"
+    r"it\s+(?:was|used\s+to\s+be)))\b",
+    _I,
+)
+# Words that make a sentence about a price or a deal, besides an amount.
+_DEAL: Final = re.compile(
+    r"\b(?:discount(?:s|ed)?|cheaper|lower\s+price|reduced\s+price|special\s+price|price\s+cut|"
+    r"markdown|deal|bargain)\b",
+    _I,
+)
+
+# Durations, as a warranty or a return window says them ("5-year", "a full year", "365 days").
+_DURATION: Final = re.compile(
+    rf"(?<![\w.,-])(?P<n>\d+(?:[.,]\d+)?|{_WORD_NUMBER}|an?)[\s-]+"
+    r"(?:(?:full|whole|entire|extra|additional|more)[\s-]+)?"
+    r"(?:(?:working|business|calendar)[\s-]+)?"
+    r"(?P<unit>days?|weeks?|months?|years?|yrs?)(?!\w)(?!-?\s*old\b)(?!\s+ago\b)",
+    _I,
+)
+_FOREVER: Final = re.compile(
+    r"(?<![\w-])(?:life[\s-]?time|life[\s-]?long|for\s+life|forever|any\s?time|"
+    r"indefinitely|unlimited|no\s+time\s+limit|never\s+expires?|perpetual)(?![\w-])"
+    r"(?!\s+(?:within|before|during|up\s+to|in\s+the\s+first)\b)",
+    _I,
+)
+_DAYS: Final = {"d": 1, "w": 7, "m": 30, "y": 365}
+_WARRANTY: Final = re.compile(
+    r"(?<![\w-])(?:warrant(?:y|ies|ied)|(?<!back\s)(?<!back-)(?<!price\s)(?<!satisfaction\s)"
+    r"guarantee[ds]?|garantie|gew[äa]hrleistung|garant[ií]a)(?![\w-])"
+    # not the maker's promise of software: "guaranteed updates for 7 years"
+    r"(?!\s+(?:[\w-]+\s+)?(?:updates?|upgrades?|patch(?:es)?|support|software|security)\b)",
+    _I,
+)
+_RETURN: Final = re.compile(
+    r"(?<![\w-])(?:return(?:s|ed|ing|able)?(?!\s+(?:key|on|of)\b)|refund(?:s|ed|able)?|"
+    r"money[\s-]back|exchang(?:e|es|ed|ing)|(?:send|bring|take)\s+(?:\w+\s+)?back|"
+    r"r[üu]ckgabe|umtausch|devoluci[oó]n(?:es)?|retours?)(?![\w-])",
+    _I,
+)
+# What stands between a term's word and its duration when the one says the other: a few
+# words, no clause or list between them.
+_APART: Final = re.compile(
+    r"[,;()\[\]!?:\u2014\u2013]|\s[-\u2013]\s|\b(?:and|but|or|while|whereas|though|although|plus)\b",
+    _I,
+)
+
+# Free shipping, delivery, returns, exchanges: the services a store's policies price.
+_FREE_WORD: Final = re.compile(
+    r"(?<![\w-])(?:free(?:\s+of\s+(?:charge|cost))?|gratis|kostenlos|umsonst|gratuit|gratuito|"
+    r"at\s+no\s+(?:extra\s+)?(?:cost|charge)|for\s+nothing|no\s+charge)(?![\w-])",
+    _I,
+)
+_SERVICE_WORDS: Final = (
+    r"(?<![\w-])(?:(?P<shipping>ship(?:s|ping|ped)?|deliver(?:y|ies|ed|s)?|postage|versand|"
+    r"lieferung|env[ií]os?|livraison)|(?P<returns>returns?|returning|r[üu]cksendung)|"
+    r"(?P<exchanges>exchanges?|umtausch))(?![\w-])"
+)
+_SERVICE: Final = re.compile(_SERVICE_WORDS, _I)
+_QUALIFIER: Final = (
+    r"(?:standard|express|overnight|next[\s-]day|same[\s-]day|expedited|priority|rush|"
+    r"(?:one|two|1|2)[\s-]day|ground|international|worldwide|global|domestic|fast(?:er|est)?|"
+    r"premium|economy|tracked|insured|home|doorstep|unlimited|lifetime)"
+)
+_FREE_SERVICE: Final = re.compile(
+    rf"(?:(?:[\s-]+{_QUALIFIER}){{0,2}}[\s-]+"
+    rf"|\s+(?:for|on)\s+(?:(?:the|your|all|{_QUALIFIER})\s+){{0,2}}){_SERVICE_WORDS}",
+    _I,
+)
+_PREDICATE_END: Final = re.compile(
+    r"\s*(?:[.,;:!?)\]]|$)|\s+(?:on|for|of|to|with|if|when|over|above|anywhere|worldwide|"
+    r"everywhere|within|in|across|throughout|this|today|now|always|too|as|and|but|or|once|after|"
+    r"from|at|by|via|internationally|every|all|each|no|unless|until|again|here|there|both|since|"
+    r"because|so|thanks)\b",
+    _I,
+)
+_SPEED: Final = re.compile(
+    r"(?<![\w-])(?:express|overnight|next[\s-]day|same[\s-]day|expedited|priority|rush|"
+    r"(?:one|two|1|2)[\s-]day|premium|fast(?:er|est)?|international(?:ly)?|world[\s-]?wide|"
+    r"global(?:ly)?)(?![\w-])",
+    _I,
+)
+_UNIVERSAL: Final = re.compile(
+    r"\b(?:every|all|any|each)\s+(?:(?:single|other|\w+)\s+)?(?:orders?|purchases?|items?|"
+    r"products?|deliver(?:y|ies)|shipments?|laptops?|phones?|books?|things?|customers?|"
+    r"shoppers?|buyers?)\b(?!\s+(?:over|above|"
+    r"of\s+(?:more\s+than|at\s+least|over)|from|worth|totall?ing|exceeding|that\s+(?:is|are|costs?|"
+    r"comes?)\s+(?:over|above|more)))|\b(?:always|everything|anything|no\s+minimum|regardless|"
+    r"unconditionally|without\s+(?:a\s+)?minimum|everyone|everybody)\b",
+    _I,
+)
+# Where an order is shipped: "worldwide", "to Europe" (the places the policies name).
+_ANYWHERE: Final = re.compile(
+    r"(?<![\w-])(?:world[\s-]?wide|anywhere|everywhere|internationally|international|overseas|"
+    r"abroad|globally|across\s+the\s+(?:world|globe)|(?:around|all\s+over|in)\s+the\s+world|"
+    r"(?:any|every|all)\s+countr(?:y|ies))(?![\w-])",
+    _I,
+)
+_PLACE: Final = re.compile(
+    r"\bto\s+(?:the\s+)?(?P<place>[A-Z][\w.]*(?:\s+(?:(?:and|or|&)\s+(?:the\s+)?)?[A-Z][\w.]*)*)"
+)
+_TO_PLACE_AFTER: Final = re.compile(
+    r"(?:(?<![\w-])(?:ship(?:s|ping|ped)?|deliver(?:y|ies|ed|s)?|send(?:s|ing)?|sent)"
+    r"(?:\s+[\w'\u2019]+){0,2}|\b(?:even|also|including|as\s+well\s+as|plus))\s+$",
+    _I,
+)
+_ALIASES: Final = {
+    "us": "united states",
+    "usa": "united states",
+    "america": "united states",
+    "uk": "united kingdom",
+    "britain": "united kingdom",
+}
+"""Other names of a place, its dots left out ("U.S." is "us")."""
+_NEGATION: Final = re.compile(r"\b(?:not|no|never|neither|nor|without|cannot)\b|n['\u2019]t\b", _I)
+
+
+class _Kind(NamedTuple):
+    """A condition a lower price or an offer may come with."""
+
+    name: str
+    with_amount: re.Pattern[str]
+    """Said with an amount (a price, a percent, "free"), it makes the amount an offer."""
+    alone: re.Pattern[str] | None
+    """Said at all, it is an offer ("we price-match", "trade in your laptop for credit")."""
+    store: re.Pattern[str]
+    """How the store's policies would mention it."""
+    as_now: bool
+    """Whether it is no offer when its amounts are the prices, or the sales, that already
+    are ("tomorrow, express delivery for $12.99"): a later day, not a condition."""
+
+
+def _kind(
+    name: str, with_amount: str, store: str, *, alone: str | bool = False, as_now: bool = False
+) -> _Kind:
+    pattern = re.compile(with_amount, _I)
+    offer = re.compile(alone, _I) if isinstance(alone, str) else pattern if alone else None
+    return _Kind(name, pattern, offer, re.compile(store, _I), as_now)
+
+
+def _said(pattern: re.Pattern[str], view: str) -> bool:
+    """Whether ``view`` says ``pattern`` other than after a negation ("we don't offer ...")."""
+    return any(not _negated(view, m.start()) for m in pattern.finditer(view))
+
+
+_PRICE_MATCH: Final = (
+    r"\bprice[\s-]?match(?:ing|ed)?\b|\bmatch(?:es)?\s+(?:any|the\s+lowest|a\s+lower|lower|"
+    r"competitors?['\u2019]?s?|other\s+\w+['\u2019]?s?|their)(?:\s+[\w'\u2019]+){0,2}\s+prices?\b|"
+    r"\bbeat\s+(?:any|the|their|a|every)\s+(?:[\w'\u2019]+\s+){0,2}?prices?\b|"
+    r"\bprice\s+(?:guarantee|protection|promise)\b|\blowest[\s-]price\s+guarantee\b|"
+    r"\b(?:we|we['\u2019]ll|we\s+will)\s+match\s+(?:any|it|that|the)\b|"
+    r"\brefund\s+(?:you\s+)?the\s+difference\b"
+)
+_MEMBER_OFFER: Final = (
+    r"\b(?:members?|membership|club|subscriber|student|teacher|senior|veteran|military|employee|"
+    r"vip|insider|loyalty|rewards)[\s-]+(?:only\s+)?(?:prices?|pricing|rates?|discounts?|deals?|"
+    r"offers?|perks?|benefits?|savings?|specials?)\b|\bmembers?[\s-]only\b|"
+    r"\bwith\s+(?:a|an|our|your)\s+(?:\w+\s+)?(?:membership|loyalty\s+card|rewards\s+card|"
+    r"club\s+card|student\s+id)\b"
+)
+_REBATE: Final = (
+    r"\brebates?\b|\bcash[\s-]?back\b|\bmail[\s-]in\b|\bstore\s+credit\b|"
+    r"\b(?:reward|loyalty|bonus)\s+points\b"
+)
+_KINDS: Final = (
+    _kind(
+        "a price match",
+        _PRICE_MATCH,
+        r"price[\s-]?match|match\w*\s+(?:\S+\s+){0,4}?prices?|beat\s+(?:\S+\s+){0,3}?prices?|"
+        r"price\s+(?:guarantee|protection|promise)",
+        alone=True,
+    ),
+    _kind(
+        "a trade-in",
+        r"\btrad(?:e|ing)[\s-]?ins?\b|\btrade\s+(?:it|them|your|yours)\b",
+        r"\btrad(?:e|ing)[\s-]?in",
+        alone=True,
+    ),
+    _kind(
+        "a rebate",
+        rf"{_REBATE}|\bgift\s+cards?\b|\bvouchers?\b",
+        r"rebate|cash[\s-]?back|mail[\s-]in|store\s+credit|points",
+        alone=rf"{_REBATE}|\b(?:get|gets|receive|earn|plus|bonus|free)\s+(?:an?\s+)?(?:\S+\s+)?"
+        r"gift\s+cards?\b",
+    ),
+    _kind(
+        "financing",
+        r"\bfinancing\b|\bfinanced\b|\bfinance\s+(?:it|them|your|the\s+rest|plans?|options?)\b|"
+        r"\binstal?lments?\b|\bpayment\s+plans?\b|\bmonthly\s+(?:payments?|instal?lments?|plans?)\b|"
+        r"\bpay\s+(?:monthly|over\s+time|later|in\s+(?:\d+|two|three|four|six|twelve)\b)|"
+        r"\bAPR\b|\binterest[\s-]free\b|\b0\s?%\s+interest\b|\bno\s+interest\b|"
+        r"\bbuy\s+now,?\s+pay\s+later\b|\bklarna\b|\bafterpay\b|\blay-?away\b|\bleasing\b",
+        r"financ|instal?lment|payment\s+plan|monthly\s+pay|\bAPR\b|interest|pay\s+later|klarna|"
+        r"afterpay|lay-?away|leasing",
+        alone=True,
+    ),
+    _kind(
+        "a members' price",
+        rf"{_MEMBER_OFFER}|\b(?:members?|subscribers?|students?|teachers?|seniors?|veterans?|"
+        r"employees?|vips?|insiders?)\s+(?:only\s+)?(?:pay|pays|get|gets|save|saves|enjoy|enjoys|"
+        r"receive|receives)\b|\b(?:for|to)\s+(?:our\s+)?(?:\w+\s+)?(?:members|subscribers|vips|"
+        r"insiders)\b|\bcard\s*holders?\b|\bholders\s+of\s+(?:our|the)\s+(?:\w+\s+)?card\b|"
+        r"\b(?:with|using)\s+our\s+(?:\w+\s+)?card\b|\bstore\s+card\b",
+        r"member|club|subscri|student|teacher|senior|veteran|military|employee|vip|insider|"
+        r"loyalty|rewards|card\s*holder|store\s+card",
+        alone=_MEMBER_OFFER,
+    ),
+    _kind(
+        "a later price",
+        r"\b(?:on|from|starting|until|till|after|next|this\s+coming)\s+(?:mon|tues|wednes|thurs|"
+        r"fri|satur|sun)day\b|\btomorrow\b|\bnext\s+(?:week|month|weekend|year|season)\b|"
+        r"\b(?:black\s+friday|cyber\s+monday|prime\s+day|boxing\s+day)\b|"
+        r"\b(?:will|['\u2019]ll|is\s+going\s+to|are\s+going\s+to)\s+(?:drop|fall|go\s+down|be\s+reduced|"
+        r"be\s+cheaper|be\s+discounted|be\s+on\s+sale)\b|\blater\s+this\s+(?:week|month)\b|"
+        r"\b(?:upcoming|coming)\s+(?:sale|deal|discount)s?\b",
+        r"\b(?:on|from|starting|until|till|after|next)\s+(?:mon|tues|wednes|thurs|fri|satur|sun)"
+        r"day\b|tomorrow|next\s+(?:week|month)|black\s+friday|cyber\s+monday|upcoming\s+sale",
+        as_now=True,
+    ),
+    _kind(
+        "a sign-up offer",
+        r"\bsign(?:ing)?[\s-]?up\b|\bsubscrib(?:e|ing)\b|\bnewsletter\b|\bfirst\s+(?:order|purchase)\b|"
+        r"\bnew\s+customers?\b|\breferr(?:al|ing)\b|\bin\s+(?:our|the)\s+app\b|\bapp[\s-]only\b",
+        r"sign(?:ing)?[\s-]?up|subscrib|newsletter|first\s+(?:order|purchase)|new\s+customer|"
+        r"referr|\bapp\b",
+    ),
+    _kind(
+        "a bundle",
+        r"\bbundle[sd]?\b|\bbuy\s+(?:one|two|three|1|2|3|any\s+two)\b|\bbogo\b|"
+        r"\b(?:two|2|three|3)[\s-]+for[\s-]+(?:one|1|two|2)\b|\bwhen\s+you\s+buy\b|"
+        r"\bsecond\s+(?:one|item|unit)\b|\b(?:with|on)\s+(?:any|every)\s+(?:order|purchase)\b",
+        r"bundle|buy\s+(?:one|two|1|2)|bogo|(?:two|2)\s+for\s+(?:one|1)|second\s+(?:one|item)|"
+        r"(?:with|on)\s+(?:any|every)\s+(?:order|purchase)",
+    ),
+    _kind(
+        "an extended warranty",
+        r"\bextended\s+(?:\w+\s+)?(?:warranty|guarantee|coverage)\b|\bwarranty\s+(?:upgrade|"
+        r"extension)\b|\bprotection\s+plans?\b|\baccidental[\s-]damage\s+(?:cover|coverage|plan)",
+        r"extended\s+(?:\w+\s+)?(?:warranty|guarantee|coverage)|protection\s+plan|"
+        r"accidental[\s-]damage",
+        alone=True,
+    ),
+)
+_RATE_KIND: Final = _kind(
+    "a monthly price", r"(?!)", r"per\s+month|a\s+month|/\s?mo|monthly|per\s+week|weekly"
+)
+"""An amount with a rate after it ("$54/month", "$19 a month"): found by :data:`_RATE`
+after each amount, not by its own pattern, which matches nothing."""
+
+
+def _sentences(text: str) -> list[str]:
+    """``text`` (the store's policies, a description) cut into sentences, headings apart."""
+    flat = " ".join(halfwidth(text).replace("#", "\n").split())
+    return [s for s in re.split(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])", flat) if s]
+
+
+@functools.lru_cache(maxsize=16)
+def _breaks(view: str) -> tuple[list[int], list[int]]:
+    """Where ``view``'s clause breaks end, and where they start (both in order)."""
+    found = list(clause_breaks(view))
+    return [b.end() for b in found], [b.start() for b in found]
+
+
+def _clause(view: str, start: int, end: int) -> tuple[int, int]:
+    """Where the clause around ``view[start:end]`` starts and ends."""
+    ends, starts = _breaks(view)
+    at = bisect.bisect_right(ends, start)
+    after = bisect.bisect_left(starts, end)
+    return (ends[at - 1] if at else 0), (starts[after] if after < len(starts) else len(view))
+
+
+def _negated(view: str, at: int) -> bool:
+    """Whether a negation stands in the few words before ``at``, in its clause."""
+    left, _ = _clause(view, at, at)
+    before = re.split(r"[:.!?]", view[max(left, at - _NEAR) : at])[-1]
+    return bool(_NEGATION.search(" ".join(re.findall(r"[\w'\u2019]+", before)[-4:])))
+
+
+_NEAR: Final = 80
+"""Characters farther than a term's few words can reach."""
+
+
+def _close(gap: str, words: int) -> bool:
+    """Whether ``gap`` is a few words with no clause or list in it."""
+    return not _APART.search(gap) and len(re.findall(r"[\w'\u2019]+", gap)) <= words
+
+
+def _spans(view: str) -> list[tuple[int, int, float]]:
+    """Every duration in ``view``, in days (an unbounded one as infinity)."""
+    found = [
+        (m.start(), m.end(), _number(m["n"]) * _DAYS[m["unit"][0].lower()])
+        for m in _DURATION.finditer(view)
+    ]
+    return found + [(m.start(), m.end(), math.inf) for m in _FOREVER.finditer(view)]
+
+
+def _lengths_said(view: str, word: re.Pattern[str]) -> list[tuple[str, float]]:
+    """The durations a sentence gives a term (a warranty, a return window): those that
+    stand right before its word ("5-year warranty", "60 days to return it") or a few
+    words after it ("return it within 365 days", "warranty (at least one year)")."""
+    said: list[tuple[str, float]] = []
+    spans = _spans(view)
+    for term in word.finditer(view):
+        for start, end, days in spans:
+            if end < term.start() - _NEAR or start > term.end() + _NEAR:
+                attached = False  # more words apart than either side allows
+            elif end <= term.start():
+                attached = _close(view[end : term.start()], 3)
+            elif start >= term.end():
+                gap = re.sub(r"^\s*[(:]", " ", view[term.end() : start])
+                attached = _close(gap, 6)
+            else:
+                attached = False
+            if attached:
+                said.append((view[min(start, term.start()) : max(end, term.end())], days))
+    return said
+
+
+def _lengths_in(sentences: Iterable[str], word: re.Pattern[str]) -> list[float]:
+    """Every duration of the sentences that name the term: what the store states of it."""
+    return [days for s in sentences if word.search(s) for _, _, days in _spans(s)]
+
+
+def _same_length(said: float, stated: Iterable[float]) -> bool:
+    """Whether a stated length is ``said`` (within 3%: "a year" is "12 months")."""
+    if math.isinf(said):
+        return any(math.isinf(value) for value in stated)
+    return any(abs(said - value) <= 0.03 * max(said, value) for value in stated)
+
+
+def _percents(view: str) -> list[tuple[str, float]]:
+    """The percent discounts ``view`` states, with their words."""
+    found = [(m.group(), _pct(m["pct"] or m["pct2"])) for m in _PERCENT.finditer(view)]
+    parts = [(m.group(), _PARTS[m["part"] and m["part"].lower()]) for m in _FRACTION.finditer(view)]
+    return found + parts
+
+
+def _pct(written: str) -> float:
+    return _number(written) if written[:1].isalpha() else float(written.replace(",", "."))
+
+
+class _Amount(NamedTuple):
+    start: int
+    end: int
+    value: float
+
+
+def _amounts(view: str, store: str, prices: list[Quantity] | None = None) -> list[_Amount]:
+    """The amounts of money ``view`` writes, in any notation, a rate or not; ``prices``
+    are its prices (:func:`_price_claims_in`) when already read."""
+    if prices is None:
+        prices = _price_claims_in(view, store)
+    found = [_Amount(q.start, q.end, q.value) for q in prices]
+    for match in _MONEY.finditer(view):
+        if not any(a.start < match.end() and match.start() < a.end for a in found):
+            number = match["a"] or match["b"]
+            found.append(
+                _Amount(match.start(), match.end(), parse_number(number, fractional=False)[0])
+            )
+    return sorted(found)
+
+
+def _bare(view: str) -> list[float]:
+    return [parse_number(m["a"] or m["b"], fractional=False)[0] for m in _BARE.finditer(view)]
+
+
+def _saving(product: LedgerProduct) -> float | None:
+    if not product.on_sale or product.price is None or product.compareAtPrice is None:
+        return None
+    return product.compareAtPrice - product.price
+
+
+class _Service(NamedTuple):
+    kind: str
+    """``shipping``, ``returns`` or ``exchanges``."""
+    clause: str
+    """The clause that says it is free."""
+
+
+def _free_services(view: str) -> tuple[list[_Service], list[re.Match[str]]]:
+    """The services ``view`` says are free, and every other "free" it says."""
+    services: list[_Service] = []
+    others: list[re.Match[str]] = []
+    for free in _FREE_WORD.finditer(view):
+        left, right = _clause(view, free.start(), free.end())
+        after = _FREE_SERVICE.match(view, free.end())
+        if after is None and _PREDICATE_END.match(view, free.end()):
+            # "Standard delivery is free on orders over $50", "ships free", "returns are free";
+            # a clause that starts with it is about the one before ("30-day returns, free")
+            if not view[left : free.start()].strip():
+                left = _clause(view, max(0, left - 2), max(0, left - 2))[0]
+            before = list(_SERVICE.finditer(view, left, free.start()))
+            after = before[-1] if before else None
+        if after is not None:
+            kind = next(k for k in ("shipping", "returns", "exchanges") if after[k])
+            services.append(_Service(kind, view[left:right]))
+        else:
+            others.append(free)
+    return services, others
+
+
+class _Store(NamedTuple):
+    """What the store's own words (its policies) state of its terms."""
+
+    prices: list[float]
+    percents: list[float]
+    warranties: list[float]
+    returns: list[float]
+    free: dict[str, list[str]]
+    """Per service, the clauses that say it is free."""
+    ships_anywhere: bool
+    text: str
+    """All of it, casefolded, for the places it ships to and the conditions it names."""
+
+    @classmethod
+    def of(cls, terms: str, store: str) -> _Store:
+        sentences = _sentences(terms)
+        free: dict[str, list[str]] = {}
+        for sentence in sentences:
+            for service in _free_services(sentence)[0]:
+                free.setdefault(service.kind, []).append(service.clause)
+        return cls(
+            prices=[q.value for q in _price_claims_in(terms, store)],
+            percents=[p for s in sentences for _, p in _percents(s)],
+            warranties=_lengths_in(sentences, _WARRANTY),
+            returns=_lengths_in(sentences, _RETURN),
+            free=free,
+            ships_anywhere=any(_ANYWHERE.search(s) and _SERVICE.search(s) for s in sentences),
+            text=" ".join(halfwidth(terms).casefold().split()),
+        )
+
+
+def _flat(text: str) -> str:
+    return re.sub(r"[\s-]+", "", text.casefold())
+
+
 class Offers:
-    """What the products a turn's tools returned vouch for, read against each sentence."""
+    """What the products a turn's tools returned, and the store's own words, vouch for,
+    read against each sentence."""
 
     def __init__(
         self, keyed: LedgerIndex, store: str = money.DEFAULT_CURRENCY, terms: str = ""
     ) -> None:
         self._keyed = keyed
         self._store = store
-        self._terms = [q.value for q in _price_claims_in(terms, store)]
-        self._terms_text = " ".join(halfwidth(terms).casefold().split())
+        self._stated = _Store.of(terms, store)
+        self._terms_text = self._stated.text
         self._known = list({p.productId: p for p in keyed.values()}.values())
         self._brands = {p.brand.casefold() for p in self._known if p.brand}
         self.removed: list[str] = []
@@ -148,14 +687,11 @@ class Offers:
             return f"code {code['code']}"
         if self._terms_text and " ".join(view.casefold().split()) in self._terms_text:
             return None  # the store's own words, as its policies write them
-        free = _FREE.search(view)
-        if free and not (owners and all(p.price == 0 for p in owners)):
-            return free.group()
-        for percent in _PERCENT.finditer(view):
-            said = float((percent["pct"] or percent["pct2"]).replace(",", "."))
-            if not _vouched_percent(said, owners or self._known):
-                return percent.group()
-        prices = _price_claims(view, self._store)
+        priced = _price_claims_in(view, self._store)
+        term = self._term(view, owners, priced)
+        if term:
+            return term
+        prices = _price_claims(view, priced)
         if not prices:
             return None
         blank = CITATION.sub(lambda m: " " * len(m.group()), view)
@@ -166,10 +702,170 @@ class Offers:
                 return f"{named[-1].group()} at {view[claim.start : claim.end]}"
             if not owners and not (
                 _vouched_price(claim, self._known, self._store)
-                or any(agrees(claim, "price", value, self._store) for value in self._terms)
+                or any(agrees(claim, "price", value, self._store) for value in self._stated.prices)
             ):
                 return view[claim.start : claim.end]
         return None
+
+    # -- terms of sale ----------------------------------------------------------------------
+
+    def _term(self, view: str, owners: list[LedgerProduct], prices: list[Quantity]) -> str | None:
+        """The first term of sale in ``view`` (its prices read) nothing vouches for (rules
+        above)."""
+        pool = owners or self._known
+        amounts = _amounts(view, self._store, prices)
+        percents = _percents(view)
+        services, frees = _free_services(view)
+        return (
+            self._condition(view, owners, amounts, percents, bool(services or frees))
+            or self._length(view, _WARRANTY, [*self._stated.warranties, *_described(pool)])
+            or self._length(view, _RETURN, self._stated.returns)
+            or self._destination(view)
+            or next(filter(None, (self._free(s, owners) for s in services)), None)
+            or self._given(view, frees, owners)
+            or self._discount(percents, pool)
+            or self._saving(view, amounts, pool)
+        )
+
+    def _money_vouched(self, value: float, products: Iterable[LedgerProduct]) -> bool:
+        stated = [*self._stated.prices]
+        stated += [v for p in products for v in (p.price, p.compareAtPrice) if v is not None]
+        return any(abs(value - v) < 0.005 for v in stated)
+
+    def _condition(
+        self,
+        view: str,
+        owners: list[LedgerProduct],
+        amounts: list[_Amount],
+        percents: list[tuple[str, float]],
+        free: bool,
+    ) -> str | None:
+        """A price or an offer on a condition the policies do not offer, with their amounts."""
+        bare = _bare(view)
+        said = bool(amounts or percents or free or bare or _DEAL.search(view))
+        rated = any(_RATE.match(view, a.end) for a in amounts)
+        for kind in (*_KINDS, _RATE_KIND):
+            found = rated if kind is _RATE_KIND else _said(kind.with_amount, view)
+            offer = kind.alone is not None and _said(kind.alone, view)
+            if not (offer or (found and said)):
+                continue
+            stores = kind.store.search(self._terms_text) is not None
+            if kind.as_now and not offer:
+                # "tomorrow ... for $12.99": a later day, at a price that is already so
+                stores = True
+            owned = [
+                *(self._money_vouched(a.value, owners) for a in amounts),
+                *(self._money_vouched(value, owners) for value in bare),
+                *(
+                    any(abs(p - s) <= 0.5 for s in self._stated.percents)
+                    or (kind.as_now and _vouched_percent(p, owners))
+                    for _, p in percents
+                ),
+            ]
+            if not (stores and all(owned)):
+                return kind.name
+        return None
+
+    @staticmethod
+    def _length(view: str, word: re.Pattern[str], stated: list[float]) -> str | None:
+        """A warranty's length or a return window the store does not state."""
+        for words, days in _lengths_said(view, word):
+            if not _same_length(days, stated):
+                return words
+        return None
+
+    def _destination(self, view: str) -> str | None:
+        """A place shipped to that the policies do not name."""
+        ships = [m for m in _SERVICE.finditer(view) if m["shipping"]]
+        if not ships:
+            return None
+        for ship in ships:
+            left, right = _clause(view, ship.start(), ship.end())
+            for place in _ANYWHERE.finditer(view, left, right):
+                beside = place.start() >= ship.end() or _close(view[place.end() : ship.start()], 0)
+                if beside and not _negated(view, place.start()) and not self._stated.ships_anywhere:
+                    return place.group()
+        for to in _PLACE.finditer(view):
+            if not _TO_PLACE_AFTER.search(view[max(0, to.start() - _NEAR) : to.start()]):
+                continue
+            if _negated(view, to.start()):
+                continue
+            for part in re.split(r"\s+(?:and|or|&)\s+(?:the\s+)?", to["place"]):
+                name = part.casefold().replace(".", "")
+                if _ALIASES.get(name, name) not in self._terms_text:
+                    return to.group()
+        return None
+
+    def _free(self, service: _Service, owners: list[LedgerProduct]) -> str | None:
+        """A free service the policies do not promise, or promise with less: not free,
+        not this fast, not on every order, not from this amount."""
+        stated = self._stated.free.get(service.kind, [])
+        if not stated:
+            return f"free {service.kind}"
+        for speed in _SPEED.finditer(service.clause):
+            if not any(_flat(speed.group()) in _flat(clause) for clause in stated):
+                return f"free {speed.group()} {service.kind}"
+        every = _UNIVERSAL.search(service.clause)
+        if every and not any(_UNIVERSAL.search(clause) for clause in stated):
+            return f"free {service.kind}, {every.group()}"
+        amounts = _amounts(service.clause, self._store)
+        for amount in amounts:
+            if not self._money_vouched(amount.value, owners):
+                return f"free {service.kind} from {amount.value:g}"
+        minimums = [[a.value for a in _amounts(clause, self._store)] for clause in stated]
+        if not amounts and all(minimums):
+            # The policies' free service has a minimum: said without one, it is free only
+            # of the products the sentence names that reach it.
+            least = min(min(values) for values in minimums)
+            if not owners or any(p.price is None or p.price < least for p in owners):
+                return f"free {service.kind}, whatever the order"
+        return None
+
+    @staticmethod
+    def _given(view: str, frees: list[re.Match[str]], owners: list[LedgerProduct]) -> str | None:
+        """Said "free" of a product that has a price, or of none."""
+        for free in frees:
+            if _NOT_AN_OFFER.match(view, free.end()):
+                continue
+            if not (owners and all(p.price == 0 for p in owners)):
+                return free.group()
+        return None
+
+    def _discount(self, percents: list[tuple[str, float]], pool: list[LedgerProduct]) -> str | None:
+        """A percent off that is no product's sale nor the policies' own."""
+        for words, said in percents:
+            if not (
+                _vouched_percent(said, pool)
+                or any(abs(said - p) <= 0.5 for p in self._stated.percents)
+            ):
+                return words
+        return None
+
+    def _saving(self, view: str, amounts: list[_Amount], pool: list[LedgerProduct]) -> str | None:
+        """An amount saved that is no product's sale, no difference of two products'
+        prices and no amount of the policies."""
+        for amount in amounts:
+            before = view[max(0, amount.start - 48) : amount.start]
+            if not (_SAVE_BEFORE.search(before) or _SAVE_AFTER.match(view, amount.end)):
+                continue
+            prices = [p.price for p in pool if p.price is not None]
+            vouched = [
+                *(s for p in pool if (s := _saving(p)) is not None),
+                *(abs(a - b) for a in prices for b in prices if a != b),
+                *self._stated.prices,
+            ]
+            if not any(abs(amount.value - v) < 0.005 for v in vouched):
+                return view[amount.start : amount.end]
+        return None
+
+
+def _described(products: Iterable[LedgerProduct]) -> list[float]:
+    """The warranty lengths the products' own descriptions state."""
+    return [
+        days
+        for product in products
+        for days in _lengths_in(_sentences(product.description or ""), _WARRANTY)
+    ]
 
 
 def _last_citation(view: str, before: int) -> int:
