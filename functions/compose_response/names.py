@@ -25,7 +25,7 @@ the same way (:mod:`compose_response.facts`). Which words name a product:
   ("I'd take the Zephyrus");
 * the words after it are not more of another name: "HP 14" in "the HP 14 Pro", when the
   HP 14 Pro is not known, names nothing (a capitalised word or a number that follows and
-  is not in the product's own name).
+  is not in the product's own name; nor a "+": "Galaxy S24+" is not the Galaxy S24).
 """
 
 from __future__ import annotations
@@ -63,15 +63,17 @@ _AMOUNT = re.compile(r"\d+(?:[.,]\d+)*(?:[-x\u00d7/]\d+(?:[.,]\d+)*)*(?:-?([^\W\
 _OPTION_TAIL = " - "
 
 _ASIDE = re.compile(r"\([^()]*\)")
-_TOKEN = re.compile(r"[^\W_]+(?:[-'\u2019.][^\W_]+)*")
-_BETWEEN = re.compile(r"[ \u00a0\-]{1,3}")
+TOKEN = re.compile(r"[^\W_]+(?:[-'\u2019.][^\W_]+)*")
+NAME_TOKEN = re.compile(r"[^\W_]+(?:[-'\u2019.][^\W_]+)*\+?")
+"""A word of a name, with a "+" after it ("S24+", "razr+")."""
+BETWEEN = re.compile(r"[ \u00a0\-]{1,3}")
 _SENTENCE_START = re.compile(r"(?:^|[.!?:\n]\s*|[-*•]\s|\d[.)]\s)[\"'\u201c(*_]*$")
 MAX_WORDS: Final = 8
 """The longest run of a name's words that is read as it."""
 
 
-def _tokens(text: str) -> list[re.Match[str]]:
-    return list(_TOKEN.finditer(text))
+def word_tokens(text: str) -> list[re.Match[str]]:
+    return list(TOKEN.finditer(text))
 
 
 def amount(word: str) -> bool:
@@ -84,10 +86,10 @@ def amount(word: str) -> bool:
 
 
 def _folded(text: str) -> list[str]:
-    return [m.group().casefold() for m in _tokens(text)]
+    return [m.group().casefold() for m in word_tokens(text)]
 
 
-def _spec_words(product: LedgerProduct) -> set[str]:
+def spec_words(product: LedgerProduct) -> set[str]:
     words: set[str] = set()
     for value in (product.specs or {}).values():
         for item in value if isinstance(value, list) else [value]:
@@ -104,13 +106,13 @@ def _title(product: LedgerProduct, heads: dict[str, int]) -> str:
         return product.name
     if heads.get(head.casefold(), 0) > 1:
         return head  # its siblings: the same title, other options
-    known = _spec_words(product)
+    known = spec_words(product)
     if all(w in COMMON or w in known or amount(w) for w in _folded(tail)):
         return head
     return product.name
 
 
-def _strong(word: str) -> bool:
+def strong(word: str) -> bool:
     """A word unlike an ordinary one: a digit, or a capital after its first letter."""
     return any(c.isdigit() for c in word) or any(c.isupper() for c in word[1:])
 
@@ -131,6 +133,8 @@ class ProductNames:
         runs: dict[tuple[str, ...], set[str]] = {}
         whole: dict[tuple[str, ...], set[str]] = {}
         self._words: dict[str, frozenset[str]] = {}
+        self._plus: dict[str, frozenset[str]] = {}
+        """Each product's words written with a "+" after them ("S24+")."""
         self._brands: set[str] = set()
         products = list(products)
         heads: dict[str, int] = {}
@@ -139,11 +143,16 @@ class ProductNames:
             if joined:
                 heads[head.casefold()] = heads.get(head.casefold(), 0) + 1
         for product in products:
-            words = [m.group() for m in _tokens(product.name)]
-            short = [m.group() for m in _tokens(_ASIDE.sub(" ", product.name))]
-            brand = [m.group() for m in _tokens(product.brand or "")]
+            words = [m.group() for m in word_tokens(product.name)]
+            short = [m.group() for m in word_tokens(_ASIDE.sub(" ", product.name))]
+            brand = [m.group() for m in word_tokens(product.brand or "")]
             self._brands.add(" ".join(brand).casefold())
             self._words[product.productId] = frozenset(w.casefold() for w in [*words, *brand])
+            self._plus[product.productId] = frozenset(
+                m.group().casefold()
+                for m in NAME_TOKEN.finditer(product.name)
+                if m.group()[-1] == "+"
+            )
             # The words that can make a run name it: its title's, not its options' nor amounts.
             naming = {
                 w
@@ -179,7 +188,7 @@ class ProductNames:
 
     def find(self, text: str) -> list[Named]:
         """Where ``text`` names a known product in words (the rules in the module docstring)."""
-        tokens = _tokens(text)
+        tokens = word_tokens(text)
         found: list[Named] = []
         at = 0
         while at < len(tokens):
@@ -198,7 +207,7 @@ class ProductNames:
         for size in range(min(self._longest, len(tokens) - at), 0, -1):
             words = tokens[at : at + size]
             if any(
-                not _BETWEEN.fullmatch(text[a.end() : b.start()])
+                not BETWEEN.fullmatch(text[a.end() : b.start()])
                 for a, b in itertools.pairwise(words)
             ):
                 continue
@@ -216,19 +225,25 @@ class ProductNames:
 
     def _written_as_name(self, text: str, words: list[re.Match[str]]) -> bool:
         written = [w.group() for w in words]
-        if any(not (w[0].isupper() or _strong(w)) for w in written if w.casefold() not in COMMON):
+        if any(not (w[0].isupper() or strong(w)) for w in written if w.casefold() not in COMMON):
             return False  # "the great thing" is not The Great Gatsby
         if len(written) > 1:
             return True
         word = written[0]
-        if _strong(word):
+        if strong(word):
             return True
         return not _SENTENCE_START.search(text[: words[0].start()])
 
     def _ends_there(
         self, text: str, tokens: list[re.Match[str]], after: int, product_id: str
     ) -> bool:
-        if after >= len(tokens) or text[tokens[after - 1].end() : tokens[after].start()] != " ":
+        last = tokens[after - 1]
+        if (
+            text.startswith("+", last.end())
+            and last.group().casefold() + "+" not in self._plus[product_id]
+        ):
+            return False  # "Galaxy S24+" is not the Galaxy S24
+        if after >= len(tokens) or text[last.end() : tokens[after].start()] != " ":
             return True  # the end of the text, or punctuation: the name ends there
         following = tokens[after].group()
         if following.casefold() in self._words[product_id]:

@@ -9,9 +9,13 @@ The model's text has lost its invisible characters and its citations are marks
    one with HTML in it, which a page that embeds the answer could run;
 2. the products it names in words become marks too (:mod:`compose_response.names`), so
    that what follows reads "the HP 14" as it reads "[CMP-023]";
-3. a sentence stating a price, a discount, "free" or a code that no product the tools
+3. a citation beside another product's name ("The Dell XPS 13 [CMP-008]", where CMP-008 is
+   the Inspiron) gets the cited product's name, a correction, when nothing else in its
+   sentence is what a record cannot vouch for; otherwise its sentence goes
+   (:mod:`compose_response.cited_names`);
+4. a sentence stating a price, a discount, "free" or a code that no product the tools
    returned vouches for goes (:mod:`compose_response.offers`);
-4. the facts said of each product are checked against its record, and corrected or
+5. the facts said of each product are checked against its record, and corrected or
    removed (:mod:`compose_response.facts`).
 """
 
@@ -21,6 +25,7 @@ import re
 from typing import Any, NamedTuple
 
 from compose_response import money
+from compose_response.cited_names import Misnamed, correct_cited_names
 from compose_response.facts import TRACE_STEP, Correction, check_marked
 from compose_response.known import Marked
 from compose_response.names import mark_names
@@ -72,11 +77,32 @@ def screen(
 
     text = drop_segments(text, outside)
     text = mark_names(marked, text, index, keyed)
+    text, misnamed = correct_cited_names(marked, text, keyed, currency)
     offers = Offers(keyed, currency, terms)
     text = offers.drop(text)
     left_out += ["offer"] * len(offers.removed)
     text, corrections = check_marked(text, keyed, currency, weight_unit)
-    return Screened(text, corrections, left_out)
+    return Screened(text, [*_name_corrections(misnamed, text), *corrections], left_out)
+
+
+def _name_corrections(misnamed: list[Misnamed], text: str) -> list[Correction]:
+    """A correction for each name :func:`correct_cited_names` corrected or removed: where
+    the corrected name is in ``text`` (the checked text), or removed when it is not there."""
+    corrections: list[Correction] = []
+    for fix in misnamed:
+        at = text.find(f"[{fix.mark}]") if fix.mark is not None else -1
+        corrections.append(
+            Correction(
+                productId=fix.product_id,
+                field="name",
+                said=fix.said,
+                record=fix.record,
+                text=fix.record if at >= 0 else None,
+                dropped=at < 0,
+                start=at if at >= 0 else None,
+            )
+        )
+    return corrections
 
 
 _SAID: dict[str, str] = {

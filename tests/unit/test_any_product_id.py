@@ -113,9 +113,9 @@ def test_an_invented_id_of_any_form_is_removed_with_its_claim(invented: str) -> 
 )
 def test_a_near_miss_of_a_known_id_is_read_as_the_product_it_names(written: str) -> None:
     # When the model writes a known id nearly right, with a wrong price
-    body = shopper_sees(f"The HP 14 {written} costs $999.", "CMP-023", "100201")
+    body = shopper_sees(f"The Book 19 {written} costs $999.", "CMP-023", "100201")
     # Then the shopper reads the product's id as the catalog writes it, and its card
-    assert body["answer"].startswith("The HP 14 [CMP-023]")
+    assert body["answer"].startswith("The Book 19 [CMP-023]")
     assert body["answer"].endswith(" costs $19.")
     assert body["products"][0]["productId"] == "CMP-023"
     assert body["corrections"][0]["productId"] == "CMP-023"
