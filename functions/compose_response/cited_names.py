@@ -41,8 +41,6 @@ from compose_response.known import Marked
 from compose_response.names import (
     BETWEEN,
     COMMON,
-    NAME_TOKEN,
-    TOKEN,
     UNITS,
     amount,
     spec_words,
@@ -54,6 +52,12 @@ from compose_response.units import halfwidth, quantities
 from shared.catalog.categories import Category
 from shared.products.ledger import LedgerIndex, LedgerProduct
 
+_IDEOGRAPHS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+_LETTERS = rf"[^\W_{_IDEOGRAPHS}]+"
+_WORD = re.compile(rf"[{_IDEOGRAPHS}]+|{_LETTERS}(?:[-'\u2019.]{_LETTERS})*")
+"""A word as a name is read: a run of kana, ideographs or hangul is a word apart from the
+letters beside it ("学生にはHP 14" is "学生には", "HP", "14"), as such scripts write no space."""
+_NAME_WORD = re.compile(rf"[{_IDEOGRAPHS}]+|{_LETTERS}(?:[-'\u2019.]{_LETTERS})*\+?")
 _YEAR = re.compile(r"(?:19|20)\d\d")
 _FEATURES: Final = frozenset(
     """wi-fi wifi bluetooth usb usb-c usb-a thunderbolt hdmi displayport android windows ios
@@ -134,7 +138,7 @@ def _said(words: Iterable[str]) -> list[str]:
 
 
 def _words(text: str) -> list[str]:
-    return _said(m.group() for m in NAME_TOKEN.finditer(text))
+    return _said(m.group() for m in _NAME_WORD.finditer(text))
 
 
 def _naming(word: str) -> bool:
@@ -321,7 +325,7 @@ def _runs(segment: str, start: int = 0) -> list[tuple[int, int, list[str]]]:
             runs.append((words[0].start(), words[-1].end(), [w.group() for w in words]))
         current.clear()
 
-    for token in NAME_TOKEN.finditer(segment, start):
+    for token in _NAME_WORD.finditer(segment, start):
         word = token.group()
         joined = bool(current) and bool(
             BETWEEN.fullmatch(segment[current[-1].end() : token.start()])
@@ -409,7 +413,7 @@ class _Reader:
                 return found
         if _CLOSES.fullmatch(text, cited.end()) is None or len(marks) != 1:
             return None
-        if _COMPARING.intersection(w.casefold() for w in TOKEN.findall(text)):
+        if _COMPARING.intersection(w.casefold() for w in _WORD.findall(text)):
             return None
         names = [
             written
@@ -425,7 +429,7 @@ class _Reader:
 
 
 def _tokens_of(words: list[str]) -> list[str]:
-    return [m.group() for w in words for m in NAME_TOKEN.finditer(w)]
+    return [m.group() for w in words for m in _NAME_WORD.finditer(w)]
 
 
 def _names_something(written: _Written | None) -> bool:
@@ -466,7 +470,7 @@ def _true_of_any(
     own: set[str] = set()
     for record in records:
         own |= _own_words(record)
-    for token in TOKEN.finditer(segment):
+    for token in _WORD.finditer(segment):
         if any(a <= token.start() and token.end() <= b for a, b in skip):
             continue
         word = _word(token.group())
@@ -520,7 +524,7 @@ def _renamable(segment: str, begin: int, written: _Written, known: set[str]) -> 
     [..]"); not after "with", "for", "than" (its sentence goes instead). A name that starts
     the sentence with no article must start as a name does, not with a verb ("Supports
     Apple Pencil Pro [..]"): with a model token or a word of a product the answer names."""
-    words = [w.casefold() for w in TOKEN.findall(CITATION.sub(" ", segment[begin : written.start]))]
+    words = [w.casefold() for w in _WORD.findall(CITATION.sub(" ", segment[begin : written.start]))]
     article = False
     while words and words[-1] in _DETERMINERS:
         words.pop()

@@ -546,3 +546,13 @@ def test_a_place_in_the_answers_own_list_is_no_other_products_name(said: str) ->
     body = shown(said)
     assert body.answer == said
     assert name_fixes(body) == []
+
+
+def test_a_name_written_against_words_of_a_script_without_spaces_is_read_alone() -> None:
+    # Given Japanese, which writes no space between its words and a product's name
+    true = "学生にはHP 14 [CMP-023] がおすすめです。"
+    assert shown(true).answer == true
+    # And another product's name there is still read as another's
+    body = shown("学生にはDell XPS 13 [CMP-008] がおすすめです。")
+    assert body.answer == NO_VOUCH
+    assert [(pid, dropped) for pid, _, _, dropped in name_fixes(body)] == [("CMP-008", True)]
