@@ -213,25 +213,6 @@ def test_a_named_product_that_is_carried_is_the_answer_with_its_stock(
     answered_honestly(body)
 
 
-@pytest.mark.parametrize("search_first", [False, True])
-def test_a_product_asked_by_its_id_is_the_answer_and_an_id_the_store_lacks_is_said_so(
-    search_first: bool,
-) -> None:
-    with LocalStorechat(search_first=search_first) as system:
-        # Given a shopper who copies a product's id, in another case
-        (found,) = ask(system, "is cmp-001 in stock?")
-        # And one who writes an id of the store's shape that no product has
-        (lacked,) = ask(system, "what's the price of CMP-999?")
-
-    # Then the product of that id is the answer, with its price
-    assert shown(found)[:1] == ["CMP-001"]
-    assert f"${CATALOG['CMP-001']['price']:,.0f}" in found["answer"]
-    answered_honestly(found)
-    # And the shopper is told the store has no such product, shown none
-    assert lacked["answer"].startswith("Sorry, we don't carry CMP-999.")
-    assert shown(lacked) == []
-
-
 def test_a_named_product_that_is_not_carried_is_said_so_with_the_closest(
     local: LocalStorechat,
 ) -> None:
