@@ -44,6 +44,10 @@ def shown(answer: str) -> ResponseBody:
         ("The Dell XPS 13 is 1**99** dollars.", "The Dell XPS 13 is 1,299 dollars."),
         ("The Dell XPS 13 has 6**4** GB RAM.", "The Dell XPS 13 has 16 GB RAM."),
         ("The Dell XPS 13 has 64 G**B** RAM.", "The Dell XPS 13 has 16 GB RAM."),
+        # Markdown's other marks, and an HTML comment, which a store's own page may draw
+        ("The Dell XPS 13 is just $1__99__.", "The Dell XPS 13 is just $1,299."),
+        ("The Dell XPS 13 is just $1*9*9.", "The Dell XPS 13 is just $1,299."),
+        ("The Dell XPS 13 is just $1<!-- -->99.", "The Dell XPS 13 is just $1,299."),
     ],
 )
 def test_a_fact_split_by_bold_is_checked_as_the_shopper_reads_it(said: str, now: str) -> None:
@@ -74,6 +78,9 @@ def test_bold_around_whole_words_stays() -> None:
         ("in st**ock**.", "in stock."),
         ("runs mac**OS**.", "runs macOS."),
         ("5**0**% off", "50% off"),
+        ("0.**5** kg", "0.5 kg"),
+        ("[AB__12__X] is $1**99**", "[AB__12__X] is $199"),  # a citation is as written
+        ("snake_case and CMP__001", "snake_case and CMP__001"),
         ("**Returns and refunds**\nYou can", "**Returns and refunds**\nYou can"),
         ("a **bold** claim, x ** y", "a **bold** claim, x ** y"),
     ],

@@ -40,27 +40,38 @@ def visible(text: str) -> str:
     return "".join(c for c in text if not _hidden(c))
 
 
-_BOLD = re.compile(r"\*\*(?=[^*\s])([^*\n]+?)\*\*")
-"""A bold span as the page draws one: ``**`` around text on one line."""
-_GLUED = re.compile(r"[^\W_]|[$€£¥₹]")
-_SPLIT_MARK = re.compile(r"(?<=[^\W_$€£¥₹])\*\*(?=[^\W_])|(?<=[$€£¥₹])\*\*(?=\d)")
+_EMPHASIS = re.compile(r"(\*\*)(?=[^*\s])([^*\n]+?)\*\*|(__|~~)([\d.,]+)\3")
+"""An emphasis span as Markdown draws one: ``**`` (the page's bold) around anything,
+``__`` and ``~~`` around a number (a store's id may hold "__")."""
+_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+_CITED = re.compile(r"(\[[^\[\]\n]{1,120}\])")
+_GLUED = re.compile(r"[^\W_]|[$€£¥₹.,]")
+_SPLIT_MARK = re.compile(
+    r"(?<=[^\W_$€£¥₹])\*\*(?=[^\W_])|(?<=[$€£¥₹])\*\*(?=\d)|(?<=[\d$€£¥₹])\*(?=\d)"
+)
 
 
 def unsplit(text: str) -> str:
-    """``text`` without the bold marks that split a word or a number: the page draws
+    """``text`` without the marks that split a word or a number: the page draws
     ``$**199**``, ``1**99** dollars``, ``6**4** GB`` and ``in st**ock**`` as $199, 199
-    dollars, 64 GB and in stock, so the checks read them so too. Bold around whole words
-    stays ("**Dell XPS 13**: $1,299")."""
-    if "**" not in text:
+    dollars, 64 GB and in stock, and a Markdown page ``$1__99__``, ``$1*9*9`` and
+    ``$1<!-- -->99`` as $199, so the checks read them so too. HTML comments go whole.
+    Emphasis around whole words stays ("**Dell XPS 13**: $1,299")."""
+    if not any(mark in text for mark in ("**", "__", "~~", "*", "<!--")):
         return text
+    # A citation is the store's id as written, whatever marks it holds ("[AB__12__X]").
+    parts = _CITED.split(_COMMENT.sub("", text))
+    return "".join(part if n % 2 else _unsplit(part) for n, part in enumerate(parts))
 
+
+def _unsplit(text: str) -> str:
     def span(match: re.Match[str]) -> str:
         before = text[match.start() - 1 : match.start()]
         after = text[match.end() : match.end() + 1]
         glued = bool(_GLUED.fullmatch(before) or (after and re.fullmatch(r"[^\W_]", after)))
-        return match[1] if glued else match[0]
+        return (match[2] or match[4]) if glued else match[0]
 
-    return _SPLIT_MARK.sub("", _BOLD.sub(span, text))
+    return _SPLIT_MARK.sub("", _EMPHASIS.sub(span, text))
 
 
 # ESC [ ... final byte (CSI); ESC ] ... BEL or ESC \ (OSC), and the other string
