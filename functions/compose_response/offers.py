@@ -58,6 +58,7 @@ from typing import Final, NamedTuple
 
 from compose_response import money
 from compose_response.amounts import other_prices
+from compose_response.claims import stock_claims
 from compose_response.compare import Claim, agrees
 from compose_response.context import clause_breaks
 from compose_response.facts import stated
@@ -691,10 +692,18 @@ class Offers:
         term = self._term(view, owners, priced)
         if term:
             return term
+        blank = CITATION.sub(lambda m: " " * len(m.group()), view)
+        stocked = [claim for claim in stock_claims(view) if claim.value] if not owners else []
+        if stocked:
+            # "the Acme Phone X9 is in stock now": a product no tool returned, said to be had
+            # (said to be sold out or not carried, it is promised nothing).
+            runs = _product_like(blank, self._brands, owned=False)
+            named = [run for run in runs if run.end() <= stocked[0].start]
+            if named:
+                return f"{named[-1].group()} {view[stocked[0].start : stocked[0].end]}"
         prices = _price_claims(view, priced)
         if not prices:
             return None
-        blank = CITATION.sub(lambda m: " " * len(m.group()), view)
         runs = _product_like(blank, self._brands, owned=bool(owners))
         for claim in prices:
             named = [run for run in runs if run.end() <= claim.start]

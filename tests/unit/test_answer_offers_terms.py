@@ -252,3 +252,30 @@ def test_a_store_whose_policies_make_an_offer_has_it_repeated() -> None:
     assert shown(f"{LEAD} {said}", terms=terms).answer == f"{LEAD} {said}"
     # And what the policies do not say still goes
     assert shown(f"{LEAD} Members get 20 percent off.", terms=terms).answer == LEAD
+
+
+@pytest.mark.parametrize(
+    "invented",
+    [
+        "Our Acme Phone X9 is a great pick with 5G and 12 GB RAM, in stock now.",
+        "Yes, the Google Pixel 10 Pro is in stock now and ships today.",
+    ],
+)
+def test_a_product_no_tool_returned_said_to_be_in_stock_goes(invented: str) -> None:
+    # Given a sentence that says a product the catalog did not return can be had
+    body = shown(f"The XPS 13 [CMP-010] is light. {invented}")
+    # Then the shopper reads only the sentence about the real product
+    assert body.answer == "The XPS 13 [CMP-010] is light."
+
+
+@pytest.mark.parametrize(
+    "honest",
+    [
+        "Sorry, the Google Pixel 7 is not available.",
+        "The Nokia 3310 is sold out everywhere.",
+        "The Dell XPS 13 is in stock.",
+    ],
+)
+def test_a_product_said_not_to_be_had_or_a_known_one_in_stock_stays(honest: str) -> None:
+    body = shown(f"The XPS 13 [CMP-010] is light. {honest}")
+    assert body.answer == f"The XPS 13 [CMP-010] is light. {honest}"
