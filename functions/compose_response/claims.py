@@ -457,7 +457,9 @@ _NOT_NOW: Final = re.compile(
     _I,
 )
 """Stock words that say nothing of now: what is skipped here is no claim."""
-_NOT_A_COUNT_AFTER: Final = re.compile(r"\s*(?:side|-?hand|,?\s*(?:and|&)\s+\S+\s+right)", _I)
+_NOT_A_COUNT_AFTER: Final = re.compile(
+    r"[ \t]{0,3}(?:side|-?hand|,?[ \t]{0,3}(?:and|&)\s+\S+\s+right)", _I
+)
 """After "left": a side, not what remains ("1 left and 1 right")."""
 _QUALIFIED: Final = [
     (re.compile(_EXACT, _I), "exact"),

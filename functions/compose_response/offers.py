@@ -601,6 +601,8 @@ def _free_services(view: str) -> tuple[list[_Service], list[re.Match[str]]]:
     services: list[_Service] = []
     others: list[re.Match[str]] = []
     for free in _FREE_WORD.finditer(view):
+        if _negated(view, free.start()):
+            continue  # "I can't confirm free shipping", "shipping is not free": no promise
         left, right = _clause(view, free.start(), free.end())
         after = _FREE_SERVICE.match(view, free.end())
         if after is None and _PREDICATE_END.match(view, free.end()):

@@ -81,6 +81,7 @@ def test_bold_around_whole_words_stays() -> None:
         ("0.**5** kg", "0.5 kg"),
         ("[AB__12__X] is $1**99**", "[AB__12__X] is $199"),  # a citation is as written
         ("snake_case and CMP__001", "snake_case and CMP__001"),
+        ("fits a 3*5 ft shelf, 2*3*4", "fits a 3*5 ft shelf, 2*3*4"),
         ("**Returns and refunds**\nYou can", "**Returns and refunds**\nYou can"),
         ("a **bold** claim, x ** y", "a **bold** claim, x ** y"),
     ],

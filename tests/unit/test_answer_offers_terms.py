@@ -279,3 +279,12 @@ def test_a_product_no_tool_returned_said_to_be_in_stock_goes(invented: str) -> N
 def test_a_product_said_not_to_be_had_or_a_known_one_in_stock_stays(honest: str) -> None:
     body = shown(f"The XPS 13 [CMP-010] is light. {honest}")
     assert body.answer == f"The XPS 13 [CMP-010] is light. {honest}"
+
+
+@pytest.mark.parametrize(
+    "denied",
+    ["I can't confirm free shipping on it.", "Shipping is not free under $50."],
+)
+def test_free_said_with_a_negation_promises_nothing_and_stays(denied: str) -> None:
+    body = shown(f"The XPS 13 [CMP-010] is $1,299. {denied}")
+    assert body.answer == f"The XPS 13 [CMP-010] is $1,299. {denied}"

@@ -89,6 +89,7 @@ def test_a_question_the_policies_only_mention_in_passing_finds_no_section() -> N
     # by its heading ("Canada" is in no section), or by two words of its text.
     assert headings("can I return it from Canada?") == ["Returns"]
     assert headings("do you accept apple pay?") == ["Payment"]
+    assert headings("can I pay with Klarna?") == ["Payment"]  # "pay" starts "Payment"
     # A question of words the policies all say reads every section as before.
     assert headings("are gift cards refunded?") == ["Returns"]
 

@@ -296,7 +296,7 @@ class _Search:
         return replace(
             found,
             products=(first + more)[: query.limit],
-            count=len(first) + (others.count if others else 0),
+            count=len(first) + (others.count - (len(others.products) - len(more)) if others else 0),
             understood=understood,
             not_carried=others.not_carried if others else [],
             ranked_by="relevance",
@@ -700,7 +700,7 @@ _ID_WORD = re.compile(r"[^\W_](?:[\w/.-]*[^\W_])?")
 """A word that may be an id as a store writes them: letters, digits and the marks inside
 ("CMP-001", "21KC0001US", "SKU/2004-01")."""
 _AMOUNT_WORD = re.compile(
-    r"\d+(?:[.,]\d+)?(?:gb|tb|mb|kg|g|lbs?|oz|mah|mp|hz|in|inch|h|w|mm|cm|k|m|st|nd|rd|th)",
+    r"\d+(?:[.,]\d+)?-?(?:gb|tb|mb|kg|g|lbs?|oz|mah|mp|hz|in|inch|h|w|mm|cm|k|m|p|st|nd|rd|th)",
     re.IGNORECASE,
 )
 

@@ -50,8 +50,15 @@ class Section:
 
     def about(self, asked: frozenset[str]) -> bool:
         """Whether the section is about a question's words, not only mentions one: its
-        heading has one of them, or its text two ("Apple Pay" under "Payment")."""
-        return not asked.isdisjoint(stems(self.heading)) or len(asked & set(stems(self.text))) > 1
+        heading has one of them, or a word one starts ("pay" of "Payment"), or its text
+        two ("Apple Pay")."""
+        heading = stems(self.heading)
+        led = any(
+            min(len(h), len(a)) > 2 and (h.startswith(a) or a.startswith(h))
+            for h in heading
+            for a in asked
+        )
+        return led or len(asked & set(stems(self.text))) > 1
 
 
 def stem(word: str) -> str:

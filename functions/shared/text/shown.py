@@ -46,9 +46,9 @@ _EMPHASIS = re.compile(r"(\*\*)(?=[^*\s])([^*\n]+?)\*\*|(__|~~)([\d.,]+)\3")
 _COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 _CITED = re.compile(r"(\[[^\[\]\n]{1,120}\])")
 _GLUED = re.compile(r"[^\W_]|[$€£¥₹.,]")
-_SPLIT_MARK = re.compile(
-    r"(?<=[^\W_$€£¥₹])\*\*(?=[^\W_])|(?<=[$€£¥₹])\*\*(?=\d)|(?<=[\d$€£¥₹])\*(?=\d)"
-)
+_SPLIT_MARK = re.compile(r"(?<=[^\W_$€£¥₹])\*\*(?=[^\W_])|(?<=[$€£¥₹])\*\*(?=\d)")
+_STARRED = re.compile(r"([$€£¥₹]\d+)\*(\d+)\*(?=\d)")
+"""Digits between single stars inside a price, Markdown's italic: "$1*9*9" (not "2*3*4")."""
 
 
 def unsplit(text: str) -> str:
@@ -71,7 +71,7 @@ def _unsplit(text: str) -> str:
         glued = bool(_GLUED.fullmatch(before) or (after and re.fullmatch(r"[^\W_]", after)))
         return (match[2] or match[4]) if glued else match[0]
 
-    return _SPLIT_MARK.sub("", _EMPHASIS.sub(span, text))
+    return _STARRED.sub(r"\1\2", _SPLIT_MARK.sub("", _EMPHASIS.sub(span, text)))
 
 
 # ESC [ ... final byte (CSI); ESC ] ... BEL or ESC \ (OSC), and the other string
