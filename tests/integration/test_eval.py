@@ -136,9 +136,21 @@ def test_the_offline_model_holds_its_floor_on_each_set(offline_run: list[dict[st
     assert not problems, (
         "the offline model scores below its floor:\n  "
         + "\n  ".join(problems)
+        + "\nThe questions that failed, each with what it answered:\n"
+        + "\n".join(_failed(offline_run))
         + "\nIf the drop is intended, the floors it scores now are:\n"
         + json.dumps(floors_of(sets), indent=2)
     )
+
+
+def _failed(run: list[dict[str, Any]]) -> list[str]:
+    """Each failed question's set, id, failures, tools and answer: what a drop needs."""
+    return [
+        f"  {q['set']} {q['id']}: {q['failures']} (tools {q['tools']}, outcome "
+        f"{q['outcome']}, {q['fallbackReason']})\n    answered: {q['answer']!r}"
+        for q in run
+        if not q["passed"]
+    ]
 
 
 def test_every_question_ran_and_was_scored(offline_run: list[dict[str, Any]]) -> None:
