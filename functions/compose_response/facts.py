@@ -44,13 +44,17 @@ The rules, in the order they apply:
   currency, where and as the answer wrote it ("299 €" becomes "349 $", "EUR 299"
   "USD 349"), so that the sentence about a real product stays and says what the store
   charges; a conversion in brackets after the right price ("$349 (about €320)") goes.
-* **One value agrees, the others stand.** When a sentence states a field of one
-  product twice and one agrees with the record, the others are about something
-  else (a budget, another camera, the product it is compared with) and stay.
+* **One value agrees, the others stand; not a price.** When a sentence states a field
+  of one product twice and one agrees with the record, the others are about something
+  else (another camera, the memory it can be expanded to) and stay. A price does not
+  vouch for another: "$1,299, sorry, I mean $199" is corrected. A second price stands
+  when it is another product's in the turn (a comparison), or the words around it say
+  it is not this product's (a budget, a difference, shipping).
 * **The price before a sale.** A price said to be the one before ("was $999", "down
-  from", "originally", "statt") is checked against the record's ``compareAtPrice`` when
-  the product is on sale; a product not on sale has one price, and any is checked
-  against it.
+  from", "originally", "statt", or struck through: "~~$999~~") is checked against the
+  record's ``compareAtPrice`` when the product is on sale; a product not on sale has one
+  price, and any is checked against it. Said beside its right price, it claims a sale
+  the store is not running, and its sentence goes.
 * **Missing is unknown.** A field the record lacks, or a screen size of 0 (a desktop),
   is not checked.
 """
@@ -67,6 +71,7 @@ from compose_response import context, money
 from compose_response.amounts import other_prices
 from compose_response.claims import author_claims, os_claims, stock_claims, year_claims
 from compose_response.compare import (
+    COMPARE_AT,
     MEMORY_FIELDS,
     Claim,
     Style,
@@ -247,6 +252,18 @@ def _conversion_aside(claim: Claim, view: str) -> tuple[int, int] | None:
     return opening, closing + 1
 
 
+def _anothers_price(claim: Claim, index: LedgerIndex, owner: str) -> bool:
+    """Whether ``claim`` is the price, or the price before a sale, of another product the
+    tools returned: a sentence that compares them."""
+    return any(
+        agrees(claim, key, record_value(record, key))
+        for record in index.values()
+        if record.productId != index[owner].productId
+        for key in ("price", COMPARE_AT)
+        if as_number(record_value(record, key)) is not None
+    )
+
+
 def _check_segment(
     segment: str, index: LedgerIndex, style: Style, store: str, weight_unit: str
 ) -> _Checked:
@@ -283,15 +300,29 @@ def _check_segment(
         value = record_value(index[owner], key)
         said = segment[claim.start : claim.end]
         aside = None
-        if (index[owner].productId, key) in agreeing:
-            # Stated rightly elsewhere in the sentence: this one is about something else,
-            # unless it is the price again in another currency, a conversion the store
-            # never made. Alone in brackets it goes; anywhere else it is corrected.
-            if not foreign(claim, store):
+        said_twice = (index[owner].productId, key) in agreeing
+        if said_twice and claim.kind != "price":
+            # Stated rightly elsewhere in the sentence: this one is about something else
+            # (another camera, a memory it can be expanded to).
+            continue
+        if said_twice and not foreign(claim, store):
+            # A second price beside the right one is another product's (a comparison),
+            # or a price the store does not charge: "$1,299, sorry: $199" is corrected.
+            if _anothers_price(claim, index, owner):
                 continue
+        elif said_twice:
+            # The price again in another currency, a conversion the store never made.
+            # Alone in brackets it goes; anywhere else it is corrected.
             aside = _conversion_aside(claim, view)
         shown = display(key, value, store, weight_unit)
         product_id = index[owner].productId
+        if said_twice and claim.role == context.EARLIER_PRICE and key == "price":
+            # "$349 (it was $399)" of a product not on sale: a sale the store is not running.
+            checked.corrections.append(
+                Correction(productId=product_id, field=key, said=said, record=shown, dropped=True)
+            )
+            checked.dropped = True
+            continue
         if aside is not None:
             checked.corrections.append(
                 Correction(productId=product_id, field=key, said=said, record=shown, dropped=True)

@@ -19,11 +19,12 @@ own words, its policies (``terms``, which its policies tool returns).
 * **"free"** (also "gratis", "kostenlos", "at no cost", a price of zero) said of a product
   that has a price, or of no product at all ("free Office", "the second one free");
 * **a discount**, in digits or words ("30% off", "save twenty percent", "half price", "a
-  third off") that is not the sale of the product it is said of (within one point), or
-  of any product when it names none, nor one the policies state; **a saving** ("save
-  $500", "$100 off", "$50 back") that is not a product's compare-at price minus its
-  price, nor the difference of two products' prices ("you save $450 with the HP 14 over
-  the Pixel 9");
+  third off", "35% below list") that is not the sale of the product it is said of
+  (within one point), or of any product when it names none, nor one the policies state;
+  **a saving** ("save $500", "$100 off", "$50 back", "$100 under retail") that is not a
+  product's compare-at price minus its price, nor the difference of two products' prices
+  ("you save $450 with the HP 14 over the Pixel 9"); **a sale** said with no amount ("on
+  sale right now", "marked down", "discounted") of products none of which is on sale;
 * **a price or an offer on a condition** the policies do not offer: a trade-in, a
   rebate or cashback, a membership ("members pay $199", "student discount"), a later day
   ("drops to $199 on Friday"), monthly payments or financing, signing up, a bundle; a
@@ -171,11 +172,17 @@ def _number(written: str) -> float:
 # Percent discounts, in digits or words: "30% off", "twenty percent off", "save 15 per cent".
 _PCT: Final = r"(?:\s?%|\s?(?:percent|per\s?cent|pct)(?![\w-]))"
 _PNUM: Final = rf"(?:\d{{1,3}}(?:[.,]\d+)?|{_WORD_NUMBER})"
+_LIST_PRICE: Final = (
+    r"(?:the\s+|its\s+)?(?:list|retail|regular|usual|normal|full|original|MSRP|RRP)\b"
+    r"(?:\s+price\b)?"
+)
+"""The price a product is said to sell below: "35% below list", "$300 under retail"."""
 _PERCENT: Final = re.compile(
     rf"(?<![\w.,-])(?P<pct>{_PNUM}){_PCT}\s?(?:(?:extra|additional|instant|further|more|member|"
     r"members['\u2019]?|student|loyalty|store)\s+)?"
     r"(?:off\b|discount|rabatt|reduction|de\s+descuento|de\s+r[ée]duction|günstiger|cheaper|"
-    r"savings?\b|rebate|cash\s?back|back\b)"
+    r"savings?\b|rebate|cash\s?back|back\b|(?:below|under|less\s+than|lower\s+than|cheaper\s+than)"
+    rf"\s+{_LIST_PRICE})"
     r"|(?:discount|save|saving|savings|rabatt|reduced\s+by|spare|cut\s+by|knock)\s+"
     r"(?:(?:of|von|up\s+to|an?\s+(?:extra|additional)|another|a\s+full|over|nearly|almost)\s+)*"
     rf"(?P<pct2>{_PNUM}){_PCT}",
@@ -217,7 +224,8 @@ _SAVE_BEFORE: Final = re.compile(
 )
 _SAVE_AFTER: Final = re.compile(
     r"\s?(?:off|discount|rebate|cash\s?back|back|(?:in\s+)?(?:store\s+)?credit|savings?|"
-    r"markdown|price\s+cut|(?:cheaper|less|lower|below)\s+than\s+(?:usual|normal(?:ly)?|before|"
+    rf"markdown|price\s+cut|(?:below|under)\s+{_LIST_PRICE}|"
+    r"(?:cheaper|less|lower|below)\s+than\s+(?:usual|normal(?:ly)?|before|"
     r"retail|list|regular|(?:the|its)\s+(?:usual|normal|regular|list|retail|full)\s+price|"
     r"it\s+(?:was|used\s+to\s+be)))\b",
     _I,
@@ -331,7 +339,16 @@ _ALIASES: Final = {
     "britain": "united kingdom",
 }
 """Other names of a place, its dots left out ("U.S." is "us")."""
-_NEGATION: Final = re.compile(r"\b(?:not|no|never|neither|nor|without|cannot)\b|n['\u2019]t\b", _I)
+_ON_SALE: Final = re.compile(
+    r"\b(?:on\s+(?:sale|special|promotion|clearance)|marked\s+down|discounted|sale\s+price|"
+    r"price\s+(?:drop|cut)|(?:price\s+(?:is\s+|was\s+|has\s+been\s+)?)?reduced\s+(?:price|to)\b|"
+    r"reduziert|im\s+Angebot|en\s+(?:oferta|promoci[oó]n|solde)s?|セール中|値下げ)",
+    _I,
+)
+"""A sale said without an amount: "on sale right now", "marked down this week"."""
+_NEGATION: Final = re.compile(
+    r"\b(?:not|no|never|neither|nor|without|cannot|nothing|none)\b|n['\u2019]t\b", _I
+)
 
 
 class _Kind(NamedTuple):
@@ -736,6 +753,7 @@ class Offers:
             or self._given(view, frees, owners)
             or self._discount(percents, pool)
             or self._saving(view, amounts, pool)
+            or self._sale(view, pool)
         )
 
     def _money_vouched(self, value: float, products: Iterable[LedgerProduct]) -> bool:
@@ -850,6 +868,16 @@ class Offers:
                 or any(abs(said - p) <= 0.5 for p in self._stated.percents)
             ):
                 return words
+        return None
+
+    @staticmethod
+    def _sale(view: str, pool: list[LedgerProduct]) -> str | None:
+        """A sale said of products none of which is on sale ("on sale right now")."""
+        if any(p.on_sale for p in pool):
+            return None
+        for said in _ON_SALE.finditer(view):
+            if not _negated(view, said.start()):
+                return said.group()
         return None
 
     def _saving(self, view: str, amounts: list[_Amount], pool: list[LedgerProduct]) -> str | None:

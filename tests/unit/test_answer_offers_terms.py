@@ -123,6 +123,12 @@ SAID_OTHERWISE = [
     "Get $100 off the Dell XPS 13 today.",
     "Everything is 50 per cent off.",
     "It's $300 cheaper than usual.",
+    "The HP 14 is 35% below list.",
+    "The HP 14 is $349, $100 under retail.",
+    # a sale said without an amount, of a product not on sale
+    "The HP 14 is on sale right now.",
+    "The HP 14 is marked down this week.",
+    "The HP 14 [CMP-023] is discounted today.",
     "You get a $100 gift card with it.",
     # lower prices on a condition, even at a price some product really has
     "Members pay $349.",
@@ -167,6 +173,10 @@ TRUE = [
     "The Zephyrus is 20 percent off right now.",
     "The Zephyrus is twenty percent off.",
     "The Zephyrus is $500 off.",
+    "The Zephyrus is on sale right now.",
+    "The Zephyrus [CMP-004] is marked down to $1,999.",
+    "The HP 14 isn't on sale right now.",
+    "Nothing else is on sale this week.",
     # a difference between two products' prices is no offer
     "You save $450 by choosing the HP 14 over the Pixel 9.",
     # the policies' own terms, in other words
@@ -195,6 +205,7 @@ TRUE = [
     "Google guarantees updates for 7 years.",
     "Free up space by moving photos to the cloud.",
     "The Pixel 9 gets monthly security updates.",
+    "The HP 14's matte screen has reduced glare.",
     "Family members can share it.",
     "The HP 14 is a good pick for students at $349.",
     "The store's policies don't mention price matching.",

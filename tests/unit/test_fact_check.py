@@ -306,7 +306,6 @@ def test_facts_only_the_record_can_check_are_checked() -> None:
         "Unlike Windows laptops, the MacBook Air 13 [CMP-011] runs macOS.",
         "The HP 14 [CMP-023] has 8GB/512GB.",
         "The HP 14 [CMP-023] has 8 GB RAM, expandable to 16 GB RAM.",
-        "The HP 14 [CMP-023] costs $349 (it was $399).",
         "The HP 14 [CMP-023] costs $29/month over a year.",
         "Harry Potter [BK-001] was published in the US in 1998.",
         "The 2001 film of Harry Potter [BK-001] is fun.",
