@@ -63,7 +63,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import Annotated, Any, Final
 
 from pydantic import BaseModel, Field
 
@@ -356,6 +356,33 @@ def _check_segment(
     return checked
 
 
+_PRONOUN: Final = re.compile(
+    r"^\s*(?:[-*•]\s+)?[\"'\u201c\u2018(]?(?:it|its|it's|this(?: one| model| laptop| phone| book)?|"
+    r"that(?: one| model)?|es|er|sie|dieser|dieses|diese|il|elle|ce(?:lui)?|él|ella|este|esta)\b",
+    re.IGNORECASE,
+)
+"""A sentence that starts by pointing back ("It is in stock", "This one weighs 1 kg"):
+it is about the one product the sentence before cites."""
+
+
+def _check_pronoun(
+    segment: str,
+    subject: str | None,
+    index: LedgerIndex,
+    style: Style,
+    store: str,
+    weight_unit: str,
+) -> _Checked:
+    """``segment``, citing nothing, checked as a sentence about ``subject`` when it
+    starts by pointing back to it; as it is otherwise."""
+    if subject is None or not _PRONOUN.match(segment):
+        return _Checked(segment)
+    checked = _check_segment(f"{subject} {segment}", index, style, store, weight_unit)
+    if not checked.dropped:
+        checked.text = checked.text[len(subject) + 1 :] if checked.corrections else segment
+    return checked
+
+
 def check_facts(
     answer: str,
     index: LedgerIndex,
@@ -391,11 +418,21 @@ def check_marked(
     style = answer_style(answer)
     corrections: list[Correction] = []
     lines: list[tuple[str, str | None]] = []
+    subject: str | None = None  # the one product the sentence before cites
     for line in answer.split("\n"):
         kept: list[str] = []
         whole = True
         for segment in segments(line):
-            checked = _check_segment(segment, index, style, store, weight_unit)
+            cited = {
+                index[m[1]].productId: m.group()
+                for m in CITATION.finditer(segment)
+                if m[1] in index
+            }
+            if cited or not segment.strip():
+                checked = _check_segment(segment, index, style, store, weight_unit)
+                subject = next(iter(cited.values())) if len(cited) == 1 else None
+            else:
+                checked = _check_pronoun(segment, subject, index, style, store, weight_unit)
             corrections.extend(checked.corrections)
             if checked.dropped:
                 whole = False

@@ -171,8 +171,8 @@ _WEIGHT_ALIASES: Final = {
     "oz": r"oz|ounces?|Unzen|オンス",
 }
 _DATA_ALIASES: Final = {
-    "TB": r"TB|Tb|tb|TByte|[Tt]erabytes?|テラバイト|テラ",
-    "GB": r"GB|Gb|gb|GByte|[Gg]igabytes?|ギガバイト|ギガ",
+    "TB": r"TB|Tb|tb|TByte|[Tt]erabytes?|[Tt]eras?|テラバイト|テラ",
+    "GB": r"GB|Gb|gb|GByte|[Gg]igabytes?|[Gg]igs?|ギガバイト|ギガ",
 }
 _SIMPLE: Final[dict[Kind, tuple[str, Unit, bool]]] = {
     # kind: (unit pattern, unit, naturally fractional)

@@ -48,6 +48,11 @@ def shown(answer: str) -> ResponseBody:
         ("The Dell XPS 13 is just $1__99__.", "The Dell XPS 13 is just $1,299."),
         ("The Dell XPS 13 is just $1*9*9.", "The Dell XPS 13 is just $1,299."),
         ("The Dell XPS 13 is just $1<!-- -->99.", "The Dell XPS 13 is just $1,299."),
+        # emphasis that sets a number apart from its unit
+        ("The Dell XPS 13 has **64** GB RAM.", "The Dell XPS 13 has 16 GB RAM."),
+        ("The Dell XPS 13 has 64 **GB** RAM.", "The Dell XPS 13 has 16 GB RAM."),
+        ("The Dell XPS 13 has 64 *GB* RAM.", "The Dell XPS 13 has 16 GB RAM."),
+        ("The Dell XPS 13 has 64 gigs of RAM.", "The Dell XPS 13 has 16 gigs of RAM."),
     ],
 )
 def test_a_fact_split_by_bold_is_checked_as_the_shopper_reads_it(said: str, now: str) -> None:
@@ -84,6 +89,11 @@ def test_bold_around_whole_words_stays() -> None:
         ("fits a 3*5 ft shelf, 2*3*4", "fits a 3*5 ft shelf, 2*3*4"),
         ("**Returns and refunds**\nYou can", "**Returns and refunds**\nYou can"),
         ("a **bold** claim, x ** y", "a **bold** claim, x ** y"),
+        # between a number and its unit they go; around the two together they stay
+        ("**16** GB and 512 **GB**", "16 GB and 512 GB"),
+        ('a 15*"* screen, **1.4** kg', 'a 15" screen, 1.4 kg'),
+        ("**16 GB** RAM, **$1,299**", "**16 GB** RAM, **$1,299**"),
+        ("**Top 3** picks: **Windows 11**", "**Top 3** picks: **Windows 11**"),
     ],
 )
 def test_only_marks_inside_a_word_or_number_go(text: str, read: str) -> None:

@@ -49,6 +49,11 @@ _GLUED = re.compile(r"[^\W_]|[$€£¥₹.,]")
 _SPLIT_MARK = re.compile(r"(?<=[^\W_$€£¥₹])\*\*(?=[^\W_])|(?<=[$€£¥₹])\*\*(?=\d)")
 _STARRED = re.compile(r"([$€£¥₹]\d+)\*(\d+)\*(?=\d)")
 """Digits between single stars inside a price, Markdown's italic: "$1*9*9" (not "2*3*4")."""
+_NUMBER_APART = re.compile(
+    r"(?<![\w*])(\*\*|\*|__)([$€£¥₹]?\d[\d.,]*)\1(?=[ \u00a0]?[^\W\d_\"″])"
+    r"|(?<=\d)([ \u00a0]?)(\*\*|\*|__)([^\W\d_]{1,9}|[\"″])\4(?![\w*])"
+)
+"""Emphasis that sets a number apart from its unit: "**64** GB", "64 **GB**", "15*"*"."""
 
 
 def unsplit(text: str) -> str:
@@ -56,7 +61,8 @@ def unsplit(text: str) -> str:
     ``$**199**``, ``1**99** dollars``, ``6**4** GB`` and ``in st**ock**`` as $199, 199
     dollars, 64 GB and in stock, and a Markdown page ``$1__99__``, ``$1*9*9`` and
     ``$1<!-- -->99`` as $199, so the checks read them so too. HTML comments go whole.
-    Emphasis around whole words stays ("**Dell XPS 13**: $1,299")."""
+    Emphasis between a number and its unit goes too ("**64** GB", "64 **GB**": a fact
+    the page shows whole). Emphasis around whole words stays ("**Dell XPS 13**: $1,299")."""
     if not any(mark in text for mark in ("**", "__", "~~", "*", "<!--")):
         return text
     # A citation is the store's id as written, whatever marks it holds ("[AB__12__X]").
@@ -71,7 +77,8 @@ def _unsplit(text: str) -> str:
         glued = bool(_GLUED.fullmatch(before) or (after and re.fullmatch(r"[^\W_]", after)))
         return (match[2] or match[4]) if glued else match[0]
 
-    return _STARRED.sub(r"\1\2", _SPLIT_MARK.sub("", _EMPHASIS.sub(span, text)))
+    joined = _STARRED.sub(r"\1\2", _SPLIT_MARK.sub("", _EMPHASIS.sub(span, text)))
+    return _NUMBER_APART.sub(lambda m: m[2] or m[3] + m[5], joined)
 
 
 # ESC [ ... final byte (CSI); ESC ] ... BEL or ESC \ (OSC), and the other string
