@@ -138,7 +138,7 @@ class Store:
         ignored = STOP_WORDS | frozenset(b.casefold() for b in self.brand_categories)
         # "Framework Laptop 13": "laptop" names a kind, not a line ("iPhone" does both).
         ignored |= frozenset(w for w in brands if _only_kind(w))
-        return {
+        kept = {
             line: (
                 next(iter(owners)) if len(owners) == 1 else None,
                 categories[line].most_common(1)[0][0],
@@ -146,6 +146,8 @@ class Store:
             for line, owners in brands.items()
             if line not in ignored
         }
+        # "Honor Magic 6": "magic" alone asks for books, as the search reads it.
+        return {line: kept[line] for line in kept if parse(line).category in (None, kept[line][1])}
 
     def _named_books(self) -> re.Pattern[str] | None:
         """The words of names of other things than books with "book" in them ("MacBook",

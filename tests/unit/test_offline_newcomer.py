@@ -140,6 +140,18 @@ def test_the_same_brand_is_carried_once_the_catalog_has_it() -> None:
     assert "[MOB-901]" in text and "don't carry" not in text
 
 
+def test_a_line_whose_word_asks_for_another_kind_is_not_read_as_that_line() -> None:
+    # Given a store with a phone whose line is a word that asks for books ("magic")
+    honor = product("MOB-012", productId="MOB-903", name="Honor Magic 6 Pro", brand="Honor")
+    store = Store.of_products([*CATALOG, honor])
+    # Then "magic" is no line of Honor's: "any magic books?" asks for books, not for Honor
+    assert "magic" not in store.lines and "galaxy" in store.lines
+    model = OfflineModel(store=lambda: store)
+    fantasy = product("BK-020")
+    text, _ = answer(model, "any magic books?", [inventory(fantasy)])
+    assert "Honor" not in text and "[BK-020]" in text
+
+
 def test_a_kind_is_sold_by_its_own_words_not_by_the_words_around_it() -> None:
     # Given a store with a phone whose name has everyday words in it, and one with a tablet
     phone = product("MOB-012", productId="MOB-902", name="Nokia G42 - Have It All", brand="Nokia")

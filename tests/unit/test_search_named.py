@@ -431,6 +431,28 @@ def test_a_brand_that_is_its_own_line_and_a_number_of_an_unknown_name_are_models
     assert "named" not in top.understood and top.not_carried == []
 
 
+def test_a_name_of_words_the_search_reads_otherwise_is_the_stores_product(
+    tmp_path: Path,
+) -> None:
+    # Given a store with a phone whose name has a genre's word ("magic") and the bundled books
+    honor = _phone("HN-6P", "Honor Magic 6 Pro", "Honor")
+    index = _open([*CATALOG, honor], tmp_path / "honor.sqlite")
+    try:
+        asked = search(index, "is the Honor Magic 6 Pro in stock?")
+        two = search(index, "the Dell XPS 13 or the Honor Magic 6?")
+        books = search(index, "any books about magic?")
+    finally:
+        index.close()
+
+    # Then the phone is named and is the answer, not a fantasy book
+    assert asked.understood["named"] == ["Honor Magic 6 Pro"]
+    assert asked.product_ids == ["HN-6P"] and asked.understood["category"] == "MOBILE"
+    assert first_names(two, 2) == ["Dell XPS 13 9340", "Honor Magic 6 Pro"]
+    assert "category" not in two.understood
+    # And the genre's word alone still asks for books
+    assert books.understood["category"] == "BOOKS" and "HN-6P" not in books.product_ids
+
+
 def test_a_word_of_the_books_names_with_a_number_is_searched_not_said_not_carried(
     tmp_path: Path,
 ) -> None:

@@ -422,6 +422,20 @@ class _Search:
         first = list({hit.productId: hit for hit in first}.values())
         seen = {hit.productId for hit in first}
         rest = [hit for hit in result.products if hit.productId not in seen]
+        spoken = said.get("category")
+        if (
+            spoken
+            and not query.category
+            and first
+            and all(hit.category != spoken for hit in first)
+            and _kind_of_a_name(query.keywords, named)
+        ):
+            # "Honor Magic 6 Pro": "magic" is a genre to the words, but here a phone's name.
+            rest = [hit for hit in rest if hit.category != spoken]
+            kinds = {hit.category for hit in first}
+            understood = {k: v for k, v in understood.items() if k != "category"}
+            if len(kinds) == 1:
+                understood["category"] = Category(kinds.pop())
         combined = replace(
             result,
             products=(first + rest)[: query.limit],
@@ -735,6 +749,16 @@ def _names_nothing(plan: Plan, bare: list[str]) -> bool:
 
 def _without(understood: dict[str, Any], key: str) -> dict[str, Any]:
     return {k: v for k, v in understood.items() if k != key}
+
+
+def _kind_of_a_name(keywords: str, named: list[Named]) -> bool:
+    """Whether the kind the words ask for is said only inside the names they say: the
+    words without the names ask for no kind, or for another."""
+    spoken = parse(keywords).category
+    outside = keywords
+    for each in named:
+        outside = outside.replace(each.said, " ")
+    return spoken is not None and parse(outside).category != spoken
 
 
 def _extra_words(asked: str, name: str) -> int:

@@ -265,6 +265,26 @@ def _line_model_at(words: list[re.Match[str]], at: int, has_name: HasName) -> in
     return end + 1
 
 
+def _line_of_words_at(text: str, words: list[re.Match[str]], at: int, has_name: HasName) -> int:
+    """Where a model said as a brand, a line of ordinary words and a model token ends
+    ("Honor Magic 6", "Nothing Phone 2": "magic" and "phone" mean something to the search),
+    or ``at``: only where a name other than a book's has them all."""
+    end = at + 1
+    while (
+        end + 1 < len(words)
+        and end - at < MAX_NAME_WORDS
+        and words[end].group().isalpha()
+        and _spaced(text, words, end)
+        and not _ends(words[end - 1].group())
+    ):
+        end += 1
+        if _spaced(text, words, end, within="(") and _token(text, words, end):
+            said = " ".join(_own(w.group()) for w in words[at : end + 1])
+            if has_name(said, books=False):
+                return end + 1
+    return at
+
+
 NamesWith = Callable[[str, int], list[tuple[str, str | None]]]
 """``names_with(word, most)``: the names and brands of the first ``most`` products whose
 names have ``word``."""
@@ -364,6 +384,8 @@ class _Reading:
             return more, listed[0]  # a model of the line just named
         if not _leads(lead):
             return self._bare_model_at(at), ""
+        if end == at and self.is_brand(lead):
+            end = _line_of_words_at(text, words, at, self.has_name)
         if end > at or self.is_brand(lead):
             return end, ""  # a brand and a qualifier name no model: "an Apple Pro laptop"
         end = _line_model_at(words, at, self.has_name)
