@@ -125,8 +125,7 @@ GUARDS: Final = Guards(
         r"(?:\b(?:save|saves|saving|spare|discount|rebate|difference of|by|sparen|sparst|spart|"
         r"Rabatt|Nachlass|Unterschied von|um)|[+\u2212\u00b1]|割引|値引き|差は|差が|差)\s*$",
         r"^\s*(?:(?:less|more|cheaper|pricier|dearer|lighter|heavier|longer|shorter|bigger|larger|"
-        r"smaller|extra|higher|lower|fewer|thinner|thicker|difference|apart|off|savings?|below|"
-        r"under|above|over|weniger|"
+        r"smaller|extra|higher|lower|fewer|thinner|thicker|difference|apart|off|savings?|weniger|"
         r"mehr|günstiger|billiger|teurer|leichter|schwerer|länger|kürzer|größer|kleiner|höher|"
         r"niedriger|Unterschied|Ersparnis)\b|安|高|軽|重|長|短|大き|小さ|多|少な|お得|の差|差|便宜|贵|轻)",
     ),
@@ -148,7 +147,8 @@ GUARDS: Final = Guards(
     ),
     earlier_price=Cue.of(
         r"(?:\b(?:was|were|down from|reduced from|marked down from|originally|regularly|"
-        r"normally|usually|previously|regular price|list price|compare at|RRP|MSRP|"
+        r"normally|usually|previously|formerly|used to (?:be|cost)|regular price|list price|"
+        r"compare at|RRP|MSRP|"
         r"vorher|ursprünglich|regulär|UVP|statt)|通常価格|定価|原价)\s*(?:of\s+|von\s+|:\s*)?$",
         # or struck through, "~~$1,299~~ $999": the page draws it crossed out
         r"^\s*(?:(?:before(?: the sale)?|regular(?:ly)?|originally)\b|~~)",

@@ -44,17 +44,22 @@ The rules, in the order they apply:
   currency, where and as the answer wrote it ("299 €" becomes "349 $", "EUR 299"
   "USD 349"), so that the sentence about a real product stays and says what the store
   charges; a conversion in brackets after the right price ("$349 (about €320)") goes.
-* **One value agrees, the others stand; not a price.** When a sentence states a field
-  of one product twice and one agrees with the record, the others are about something
-  else (another camera, the memory it can be expanded to) and stay. A price does not
-  vouch for another: "$1,299, sorry, I mean $199" is corrected. A second price stands
-  when it is another product's in the turn (a comparison), or the words around it say
-  it is not this product's (a budget, a difference, shipping).
+* **One value agrees, the others stand.** When a sentence states a field of one
+  product twice and one agrees with the record, the others are about something else
+  (another camera, the memory it can be expanded to, a total with tax, a launch price,
+  another model) and stay, unless words take the right price back: "$1,299, sorry, I
+  mean $199" and "$1,299, now only $199" are corrected.
 * **The price before a sale.** A price said to be the one before ("was $999", "down
   from", "originally", "statt", or struck through: "~~$999~~") is checked against the
   record's ``compareAtPrice`` when the product is on sale; a product not on sale has one
-  price, and any is checked against it. Said beside its right price, it claims a sale
-  the store is not running, and its sentence goes.
+  price, and any is checked against it. Said above the right price of a product not on
+  sale ("$349 (it was $399)"), it claims a sale the store is not running, and its
+  sentence goes.
+* **A sentence that points back.** A sentence that cites nothing and starts with "It",
+  "This one" ("Good news: it is in stock now") says that the one product the sentence
+  before cites can be had, and that is checked; its other facts may be about anything
+  ("It beats the 8 GB most laptops have") and are not. A guess or a future ("it should
+  be back in stock soon") is no stock claim.
 * **Missing is unknown.** A field the record lacks, or a screen size of 0 (a desktop),
   is not checked.
 """
@@ -69,9 +74,14 @@ from pydantic import BaseModel, Field
 
 from compose_response import context, money
 from compose_response.amounts import other_prices
-from compose_response.claims import author_claims, os_claims, stock_claims, year_claims
+from compose_response.claims import (
+    STOCK_KIND,
+    author_claims,
+    os_claims,
+    stock_claims,
+    year_claims,
+)
 from compose_response.compare import (
-    COMPARE_AT,
     MEMORY_FIELDS,
     Claim,
     Style,
@@ -252,21 +262,37 @@ def _conversion_aside(claim: Claim, view: str) -> tuple[int, int] | None:
     return opening, closing + 1
 
 
-def _anothers_price(claim: Claim, index: LedgerIndex, owner: str) -> bool:
-    """Whether ``claim`` is the price, or the price before a sale, of another product the
-    tools returned: a sentence that compares them."""
-    return any(
-        agrees(claim, key, record_value(record, key))
-        for record in index.values()
-        if record.productId != index[owner].productId
-        for key in ("price", COMPARE_AT)
-        if as_number(record_value(record, key)) is not None
-    )
+_TAKEN_BACK: Final = re.compile(
+    r"\b(?:sorry|I\s+mean[t]?|correction|actually|make\s+(?:it|that)|wait|scratch\s+that|"
+    r"rather|(?:now\s+)?(?:only|just)|entschuldigung|ich\s+meine|eigentlich|nur|pardon|"
+    r"seulement|perd[oó]n|solo|s[oó]lo)\b[^.!?$€£¥₹\d]{0,24}$",
+    re.IGNORECASE,
+)
+"""Words that take back a price just said, or make another the one to pay: "$1,299, sorry,
+I mean $199", "$1,299, now only $199"."""
+
+
+def _lead(view: str, claim: Claim) -> str:
+    """The few words before ``claim`` in its sentence."""
+    return view[max(0, claim.start - 40) : claim.start]
+
+
+def _above(claim: Claim, value: Any) -> bool:
+    """Whether the price ``claim`` says is above ``value``, the record's price."""
+    said = claim.quantity.value if claim.quantity is not None else None
+    price = as_number(value)
+    return said is not None and price is not None and said > price
 
 
 def _check_segment(
-    segment: str, index: LedgerIndex, style: Style, store: str, weight_unit: str
+    segment: str,
+    index: LedgerIndex,
+    style: Style,
+    store: str,
+    weight_unit: str,
+    kinds: frozenset[str] | None = None,
 ) -> _Checked:
+    """``segment`` checked against the products it cites; only claims of ``kinds``, if given."""
     view = halfwidth(segment)
     cited = [
         _Citation(m.start(), m.end(), m[1]) for m in CITATION.finditer(segment) if m[1] in index
@@ -275,7 +301,8 @@ def _check_segment(
         return _Checked(segment)
     wrong: list[tuple[Claim, str, str]] = []
     agreeing: set[tuple[str, str]] = set()  # (productId, field)
-    for claim in _claims(view, cited, index, store):
+    claims = _claims(view, cited, index, store)
+    for claim in claims if kinds is None else [c for c in claims if c.kind in kinds]:
         owner = _owner(claim, cited, view, index)
         if owner is None or not stated(claim, view):
             continue
@@ -301,14 +328,18 @@ def _check_segment(
         said = segment[claim.start : claim.end]
         aside = None
         said_twice = (index[owner].productId, key) in agreeing
-        if said_twice and claim.kind != "price":
-            # Stated rightly elsewhere in the sentence: this one is about something else
-            # (another camera, a memory it can be expanded to).
-            continue
+        fake_sale = False
         if said_twice and not foreign(claim, store):
-            # A second price beside the right one is another product's (a comparison),
-            # or a price the store does not charge: "$1,299, sorry: $199" is corrected.
-            if _anothers_price(claim, index, owner):
+            # Stated rightly elsewhere in the sentence: this one is about something else
+            # (another camera, the memory it can be expanded to, a launch price, a total
+            # with tax), unless it takes the right one back ("$1,299, sorry, I mean $199")
+            # or claims a sale the store is not running ("$349 (it was $399)").
+            fake_sale = (
+                key == "price" and claim.role == context.EARLIER_PRICE and _above(claim, value)
+            )
+            if not (
+                fake_sale or (claim.kind == "price" and _TAKEN_BACK.search(_lead(view, claim)))
+            ):
                 continue
         elif said_twice:
             # The price again in another currency, a conversion the store never made.
@@ -316,8 +347,7 @@ def _check_segment(
             aside = _conversion_aside(claim, view)
         shown = display(key, value, store, weight_unit)
         product_id = index[owner].productId
-        if said_twice and claim.role == context.EARLIER_PRICE and key == "price":
-            # "$349 (it was $399)" of a product not on sale: a sale the store is not running.
+        if fake_sale:
             checked.corrections.append(
                 Correction(productId=product_id, field=key, said=said, record=shown, dropped=True)
             )
@@ -357,12 +387,21 @@ def _check_segment(
 
 
 _PRONOUN: Final = re.compile(
-    r"^\s*(?:[-*•]\s+)?[\"'\u201c\u2018(]?(?:it|its|it's|this(?: one| model| laptop| phone| book)?|"
-    r"that(?: one| model)?|es|er|sie|dieser|dieses|diese|il|elle|ce(?:lui)?|él|ella|este|esta)\b",
+    r"^\s*(?:[-*•]\s+)?[*_\"'\u201c\u2018(]*"
+    r"(?:(?:and|plus|also|yes|so|good news|great news|best of all|even better|better yet|ja|"
+    r"oui|s[ií])"
+    r"[,:!]?\s+)?[*_]*"
+    r"(?:it|it's|this one|this model|that one|es|il|elle|él|ella|está)\b",
     re.IGNORECASE,
 )
-"""A sentence that starts by pointing back ("It is in stock", "This one weighs 1 kg"):
-it is about the one product the sentence before cites."""
+"""A sentence that starts by pointing back to a product ("It is in stock", "Good news:
+this one ships today"): it is about the one product the sentence before cites."""
+_HEDGED: Final = re.compile(
+    r"\b(?:should|may|might|could|would|will|can|if|when|once|until|again|back|soon|later|"
+    r"sollte|wieder|bientôt|pronto)\b|'ll\b",
+    re.IGNORECASE,
+)
+"""Words that make availability a guess or a future, which no stock claim is."""
 
 
 def _check_pronoun(
@@ -373,14 +412,19 @@ def _check_pronoun(
     store: str,
     weight_unit: str,
 ) -> _Checked:
-    """``segment``, citing nothing, checked as a sentence about ``subject`` when it
-    starts by pointing back to it; as it is otherwise."""
-    if subject is None or not _PRONOUN.match(segment):
+    """``segment``, citing nothing, checked for availability as a sentence about
+    ``subject`` when it starts by pointing back to it and says it can be had now. Other
+    facts in it may be about anything ("It beats the 8 GB most laptops have")."""
+    if subject is None or not _PRONOUN.match(segment) or _HEDGED.search(segment):
         return _Checked(segment)
-    checked = _check_segment(f"{subject} {segment}", index, style, store, weight_unit)
+    virtual = f"{subject} {segment}"
+    checked = _check_segment(virtual, index, style, store, weight_unit, _STOCK_ONLY)
     if not checked.dropped:
         checked.text = checked.text[len(subject) + 1 :] if checked.corrections else segment
     return checked
+
+
+_STOCK_ONLY: Final = frozenset({STOCK_KIND})
 
 
 def check_facts(

@@ -340,15 +340,26 @@ _ALIASES: Final = {
 }
 """Other names of a place, its dots left out ("U.S." is "us")."""
 _ON_SALE: Final = re.compile(
-    r"\b(?:on\s+(?:sale|special|promotion|clearance)|marked\s+down|discounted|sale\s+price|"
-    r"price\s+(?:drop|cut)|(?:price\s+(?:is\s+|was\s+|has\s+been\s+)?)?reduced\s+(?:price|to)\b|"
-    r"reduziert|im\s+Angebot|en\s+(?:oferta|promoci[oó]n|solde)s?|セール中|値下げ)",
+    r"\b(?:is|are|'s|\u2019s|has\s+been|have\s+been|was\s+just|got)\s+"
+    r"(?:(?:now|currently|also|just|already|even|heavily|specially)\s+)*"
+    r"(?:on\s+(?:sale|special|offer|promotion|promo|markdown|clearance)|(?:marked|priced)\s+down|"
+    r"discounted|reduced|specially\s+priced|(?:in|part\s+of)\s+(?:the|our|a)\s+[\w\s-]{0,20}sale)"
+    r"\b(?!\s+(?:in|since|from|until|to|by|at|around|elsewhere|for\s+(?:students|members))\b)"
+    r"|\b(?:ist|sind)\s+(?:jetzt\s+|gerade\s+|diese\s+Woche\s+)*(?:im\s+Angebot|reduziert|"
+    r"heruntergesetzt|ein\s+Sonderangebot)"
+    r"|\b(?:est|sont)\s+(?:en\s+(?:solde|promo(?:tion)?)s?|soldée?s?)"
+    r"|\b(?:está|están)\s+(?:en\s+oferta|rebajad[oa]s?|de\s+oferta)|セール中|値下げ中",
     _I,
 )
-"""A sale said without an amount: "on sale right now", "marked down this week"."""
-_NEGATION: Final = re.compile(
-    r"\b(?:not|no|never|neither|nor|without|cannot|nothing|none)\b|n['\u2019]t\b", _I
+"""A sale said of a product without an amount: "is on sale right now", "has been marked
+down", "is in the Black Friday sale"; not "went on sale in March", "reduced to 8 hours"."""
+_HEDGED_SALE: Final = re.compile(
+    r"\b(?:if|when|whenever|once|until|wait|often|usually|rarely|sometimes|typically|"
+    r"elsewhere|other\s+(?:retailers?|stores?|shops?))\b",
+    _I,
 )
+"""Words that make a sale a guess, a habit or someone else's."""
+_NEGATION: Final = re.compile(r"\b(?:not|no|never|neither|nor|without|cannot)\b|n['\u2019]t\b", _I)
 
 
 class _Kind(NamedTuple):
@@ -876,7 +887,10 @@ class Offers:
         if any(p.on_sale for p in pool):
             return None
         for said in _ON_SALE.finditer(view):
-            if not _negated(view, said.start()):
+            left, right = _clause(view, said.start(), said.end())
+            clause = view[left:right]
+            nobody = re.match(r"[\s,;:]*(?:nothing|none)\b", clause, _I)  # "Nothing is on sale"
+            if not (_negated(view, said.start()) or nobody or _HEDGED_SALE.search(clause)):
                 return said.group()
         return None
 

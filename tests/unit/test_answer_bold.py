@@ -94,6 +94,8 @@ def test_bold_around_whole_words_stays() -> None:
         ('a 15*"* screen, **1.4** kg', 'a 15" screen, 1.4 kg'),
         ("**16 GB** RAM, **$1,299**", "**16 GB** RAM, **$1,299**"),
         ("**Top 3** picks: **Windows 11**", "**Top 3** picks: **Windows 11**"),
+        ("***64*** GB, **64** **GB**", "64 GB, 64 GB"),
+        ("**2** reasons, Windows 11 **Home**", "**2** reasons, Windows 11 **Home**"),
     ],
 )
 def test_only_marks_inside_a_word_or_number_go(text: str, read: str) -> None:

@@ -129,6 +129,8 @@ SAID_OTHERWISE = [
     "The HP 14 is on sale right now.",
     "The HP 14 is marked down this week.",
     "The HP 14 [CMP-023] is discounted today.",
+    "The HP 14 [CMP-023] has been marked down!",
+    "The HP 14 [CMP-023] is in the Black Friday sale.",
     "You get a $100 gift card with it.",
     # lower prices on a condition, even at a price some product really has
     "Members pay $349.",
@@ -206,6 +208,13 @@ TRUE = [
     "Free up space by moving photos to the cloud.",
     "The Pixel 9 gets monthly security updates.",
     "The HP 14's matte screen has reduced glare.",
+    # sale words that claim no sale of a product not on sale
+    "The HP 14 [CMP-023] went on sale in March 2024.",
+    "The HP 14 [CMP-023] has been on sale in the US since 2023.",
+    "The HP 14 [CMP-023] lasts 10 hours, reduced to around 7 at full brightness.",
+    "The HP 14 [CMP-023] is often marked down around Black Friday, so it may pay to wait.",
+    "If you want a deal, wait until the HP 14 [CMP-023] is on sale.",
+    "The HP 14 [CMP-023] is sometimes discounted by other retailers.",
     "Family members can share it.",
     "The HP 14 is a good pick for students at $349.",
     "The store's policies don't mention price matching.",

@@ -1,9 +1,10 @@
-"""A sentence that points back ("It is in stock now") is about the product before it.
+"""A sentence that points back ("It is in stock now") says the product before it can be had.
 
 A model can name a product in one sentence and make its claim in the next, with no
 name or citation there: "The Apple iMac 24 [CMP-014] is great. It is in stock now." The
-shopper reads "it" as the iMac, so the check does too, when the sentence before cites
-one product.
+shopper reads "it" as the iMac, so the stock check does too, when the sentence before
+cites one product. Other facts in such a sentence are left alone: "It beats the 8 GB
+most laptops have" is about other laptops.
 """
 
 from __future__ import annotations
@@ -33,20 +34,19 @@ def shown(answer: str) -> ResponseBody:
             "The Apple iMac 24 [CMP-014] is great.",
             ("CMP-014", "ships today"),
         ),
-        # the XPS has 16 GB of RAM
         (
-            "The Dell XPS 13 [CMP-005] is light. It has 64 GB of RAM.",
-            "The Dell XPS 13 [CMP-005] is light. It has 16 GB of RAM.",
-            ("CMP-005", "64 GB"),
+            "The Apple iMac 24 [CMP-014] is great. Good news: it is in stock now.",
+            "The Apple iMac 24 [CMP-014] is great.",
+            ("CMP-014", "in stock"),
         ),
         (
-            "- The Dell XPS 13 [CMP-005]: light.\n- It has 64 GB of RAM.",
-            "- The Dell XPS 13 [CMP-005]: light.\n- It has 16 GB of RAM.",
-            ("CMP-005", "64 GB"),
+            "- The Apple iMac 24 [CMP-014]: great.\n- **It is in stock now.**",
+            "- The Apple iMac 24 [CMP-014]: great.",
+            ("CMP-014", "in stock"),
         ),
     ],
 )
-def test_a_claim_that_points_back_is_checked_against_the_product_before(
+def test_availability_that_points_back_is_checked_against_the_product_before(
     said: str, now: str, corrected: tuple[str, str]
 ) -> None:
     # Given a claim made in the sentence after the one that cites the product
@@ -62,6 +62,14 @@ def test_a_claim_that_points_back_is_checked_against_the_product_before(
         "The Apple iMac 24 [CMP-014] is sold out. It is not in stock.",
         "The Dell XPS 13 [CMP-005] is light. It has 16 GB of RAM and is in stock.",
         "The Dell XPS 13 [CMP-005] is light. Shipping takes 2 days.",
+        # a guess or a future, which no stock claim is
+        "The Apple iMac 24 [CMP-014] is sold out. It should be back in stock in a week or two.",
+        # other facts in it may be about anything
+        "The Dell XPS 13 [CMP-005] has 16 GB of RAM. It beats the 8 GB RAM most laptops have.",
+        "The Dell XPS 13 [CMP-005] has 16 GB of RAM. It is enough; editors want 32 GB of RAM.",
+        "The Apple iMac 24 [CMP-014] runs macOS. It can also run Windows 11 through Parallels.",
+        # two products before: "it" is not known
+        "The Dell XPS 13 [CMP-005] and the Apple iMac 24 [CMP-014] are great. It is in stock.",
     ],
 )
 def test_a_true_claim_that_points_back_stays(answer: str) -> None:

@@ -2,9 +2,10 @@
 
 One sentence may say a product's price twice. The right one does not vouch for the
 other: "$1,299, sorry, I mean $199" would leave the shopper with $199. A second price
-stands only when it is another product's in the turn (a comparison), a bound or a
-difference, or the price before a real sale; a sale the store is not running goes
-with its sentence.
+is about something else (a total with tax, an accessory, another model, a launch price)
+unless its words take the right one back ("sorry, I mean", "now only"); a price before
+a sale, above the price of a product not on sale, claims a sale the store is not running
+and goes with its sentence.
 """
 
 from __future__ import annotations
@@ -60,13 +61,13 @@ def shown(answer: str) -> ResponseBody:
             "$199",
         ),
         (
-            "The Dell XPS 13 [CMP-005] is $1,299; for you, $999.",
-            "The Dell XPS 13 [CMP-005] is $1,299; for you, $1,299.",
+            "The Dell XPS 13 [CMP-005] is $1,299; actually, make that $999.",
+            "The Dell XPS 13 [CMP-005] is $1,299; actually, make that $1,299.",
             "$999",
         ),
         (
-            "The Dell XPS 15 [CMP-006] is $1,499, was $1,799, or $999 today.",
-            "The Dell XPS 15 [CMP-006] is $1,499, was $1,799, or $1,499 today.",
+            "The Dell XPS 15 [CMP-006] is $1,499, was $1,799, now just $999.",
+            "The Dell XPS 15 [CMP-006] is $1,499, was $1,799, now just $1,499.",
             "$999",
         ),
     ],
@@ -108,6 +109,15 @@ def test_a_sale_the_store_is_not_running_goes_with_its_sentence(said: str) -> No
         "The Dell XPS 13 [CMP-005] is $1,299, under your $1,500 budget.",
         "The Dell XPS 13 [CMP-005] is $1,299, $650 more than the Inspiron.",
         "The Dell XPS 13 [CMP-005] is $1,299 plus $9.99 shipping.",
+        # a total, an accessory, another model, a launch price, a price elsewhere
+        "The Dell XPS 13 [CMP-005] is $1,299, or $1,407.66 with sales tax in New York.",
+        "The Dell XPS 13 [CMP-005] is $1,299, and a USB-C dock adds $79.",
+        "The Dell XPS 13 [CMP-005] is $1,299, so two for the office would be $2,598.",
+        "The Dell XPS 13 [CMP-005] is $1,299; a comparable MacBook Air M3 is $1,099.",
+        "The Dell XPS 13 [CMP-005] costs $1,299, and it launched at $1,399 last year.",
+        "The Dell XPS 13 [CMP-005] is $1,299 (I've seen it at $1,399 elsewhere).",
+        "The Dell XPS 13 [CMP-005] is $1,299; a good monitor to pair with it is around $300.",
+        "The Dell XPS 13 [CMP-005] is $1,299, and last year's 9315 model was $999.",
     ],
 )
 def test_a_second_price_that_is_something_else_stays(said: str) -> None:

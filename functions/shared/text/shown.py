@@ -49,9 +49,14 @@ _GLUED = re.compile(r"[^\W_]|[$€£¥₹.,]")
 _SPLIT_MARK = re.compile(r"(?<=[^\W_$€£¥₹])\*\*(?=[^\W_])|(?<=[$€£¥₹])\*\*(?=\d)")
 _STARRED = re.compile(r"([$€£¥₹]\d+)\*(\d+)\*(?=\d)")
 """Digits between single stars inside a price, Markdown's italic: "$1*9*9" (not "2*3*4")."""
+_UNIT = (
+    r"(?:[GTM]B|GHz|MHz|Hz|MP|mAh|Wh|kg|g|lbs?|oz|in|inch(?:es)?|\"|″|hours?|hrs?|h|W|mm|cm|"
+    r"gigs?|teras?|gigabytes?|terabytes?)"
+)
+_UNIT_APART = re.compile(rf"(?<=\d)([ \u00a0]?)(\*{{1,3}}|__?)({_UNIT})\2(?![\w*])")
 _NUMBER_APART = re.compile(
-    r"(?<![\w*])(\*\*|\*|__)([$€£¥₹]?\d[\d.,]*)\1(?=[ \u00a0]?[^\W\d_\"″])"
-    r"|(?<=\d)([ \u00a0]?)(\*\*|\*|__)([^\W\d_]{1,9}|[\"″])\4(?![\w*])"
+    rf"(?<![\w*])(\*{{1,3}}|__?)([$€£¥₹]?\d[\d.,]*)\1"
+    rf"(?=[ \u00a0]?(?:\*{{1,3}}|__?)?{_UNIT}(?![^\W\d_]))"
 )
 """Emphasis that sets a number apart from its unit: "**64** GB", "64 **GB**", "15*"*"."""
 
@@ -78,7 +83,7 @@ def _unsplit(text: str) -> str:
         return (match[2] or match[4]) if glued else match[0]
 
     joined = _STARRED.sub(r"\1\2", _SPLIT_MARK.sub("", _EMPHASIS.sub(span, text)))
-    return _NUMBER_APART.sub(lambda m: m[2] or m[3] + m[5], joined)
+    return _UNIT_APART.sub(r"\1\3", _NUMBER_APART.sub(r"\2", joined))
 
 
 # ESC [ ... final byte (CSI); ESC ] ... BEL or ESC \ (OSC), and the other string
