@@ -134,6 +134,27 @@ def test_a_model_of_a_name_the_catalog_has_no_word_of_is_not_carried_and_nothing
 
 
 @pytest.mark.parametrize(
+    ("words", "lacked"),
+    [
+        ("is the Xiaomi Redmi Note 13 in stock?", "Xiaomi Redmi Note 13"),
+        ("do you have the Nothing Phone 2a?", "Nothing Phone 2a"),
+        ("is the Honor Magic 6 Pro in stock?", "Honor Magic 6 Pro"),
+    ],
+)
+def test_a_model_of_a_name_of_several_words_the_store_lacks_is_not_carried(
+    index: SearchIndex, words: str, lacked: str
+) -> None:
+    # Given a store with no Xiaomi, Nothing or Honor, asked for a model by its whole name
+    result = search(index, words)
+    # Then that model is not carried, and no kind a word of its name asks for is searched:
+    # "Magic" asks for no fantasy book here
+    assert result.not_carried == [lacked]
+    assert result.understood.get("category") != "BOOKS"
+    if "Magic" in lacked:
+        assert not any(hit.category == "BOOKS" for hit in result.products)
+
+
+@pytest.mark.parametrize(
     ("words", "author"),
     [
         ("any books by Stephen King?", "Stephen King"),

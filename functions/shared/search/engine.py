@@ -423,13 +423,12 @@ class _Search:
         seen = {hit.productId for hit in first}
         rest = [hit for hit in result.products if hit.productId not in seen]
         spoken = said.get("category")
-        if (
-            spoken
-            and not query.category
-            and first
-            and all(hit.category != spoken for hit in first)
-            and _kind_of_a_name(query.keywords, named)
-        ):
+        others = (
+            all(hit.category != spoken for hit in first)
+            if first
+            else not any(each.carried for each in named)
+        )
+        if spoken and not query.category and others and _kind_of_a_name(query.keywords, named):
             # "Honor Magic 6 Pro": "magic" is a genre to the words, but here a phone's name.
             rest = [hit for hit in rest if hit.category != spoken]
             kinds = {hit.category for hit in first}

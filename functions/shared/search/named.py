@@ -285,6 +285,35 @@ def _line_of_words_at(text: str, words: list[re.Match[str]], at: int, has_name: 
     return at
 
 
+def _capitalised_model_at(text: str, words: list[re.Match[str]], at: int) -> int:
+    """Where a model said as a name no product has ends: one or two more capitalised words
+    and a model token, then its qualifiers ("the Xiaomi Redmi Note 13", "the Honor Magic 6
+    Pro"), or ``at``. Whether it names a model the store lacks is :func:`named_in`'s to say."""
+    end = at + 1
+    while (
+        end < len(words)
+        and end - at <= 2
+        and words[end].group()[:1].isupper()
+        and words[end].group().isalpha()
+        and _spaced(text, words, end)
+    ):
+        end += 1
+    if end == at + 1 or end >= len(words) or not _spaced(text, words, end):
+        return at
+    if not _token(text, words, end):
+        return at
+    end += 1
+    while (
+        end < len(words)
+        and end - at < MAX_NAME_WORDS
+        and _qualifier(words[end].group())
+        and _spaced(text, words, end)
+        and not _ends(words[end - 1].group())
+    ):
+        end += 1
+    return end
+
+
 NamesWith = Callable[[str, int], list[tuple[str, str | None]]]
 """``names_with(word, most)``: the names and brands of the first ``most`` products whose
 names have ``word``."""
@@ -389,6 +418,8 @@ class _Reading:
         if end > at or self.is_brand(lead):
             return end, ""  # a brand and a qualifier name no model: "an Apple Pro laptop"
         end = _line_model_at(words, at, self.has_name)
+        if end == at and not self.has_name(lead):
+            end = _capitalised_model_at(text, words, at)
         if (
             end == at
             and self.names_with
@@ -529,8 +560,13 @@ def named_in(
             and _plain_model(text, words, end)
             and not _ORDINAL.fullmatch(words[end - 1].group())
             and not (_means_something(lead) or known(lead))
-            # A number alone says nothing of a name: "9" is in many products' specs.
-            and not any(known(w.group()) for w in words[at + 1 : end] if not w.group().isdigit())
+            # A number alone says nothing of a name: "9" is in many products' specs; nor does
+            # a capitalised word after the name's first ("the Honor Magic 6", "Phone").
+            and not any(
+                known(w.group())
+                for w in words[at + 1 : end]
+                if not (w.group().isdigit() or w.group()[:1].isupper())
+            )
         ):
             line = False  # a model of a name the catalog has no word of
         else:
