@@ -15,16 +15,9 @@ from typing import Any
 import pytest
 
 from compose_response.logic import ComposeInput, ResponseBody, compose
+from tests.unit.test_answer_bold import XPS
 
-XPS_13: dict[str, Any] = {
-    "productId": "CMP-005",
-    "name": "Dell XPS 13 (9340)",
-    "brand": "Dell",
-    "category": "COMPUTERS",
-    "price": 1299.0,
-    "stock": 14,
-    "specs": {"ramGb": 16, "os": "Windows 11 Home"},
-}
+XPS_13 = XPS  # $1,299, 16 GB RAM, in stock, not on sale
 XPS_15: dict[str, Any] = {
     **XPS_13,
     "productId": "CMP-006",
