@@ -137,7 +137,7 @@ def test_a_model_of_a_name_the_catalog_has_no_word_of_is_not_carried_and_nothing
     ("words", "lacked"),
     [
         ("is the Xiaomi Redmi Note 13 in stock?", "Xiaomi Redmi Note 13"),
-        ("do you have the Nothing Phone 2a?", "Nothing Phone 2a"),
+        ("do you have the Huawei MateBook 14?", "Huawei MateBook 14"),
         ("is the Honor Magic 6 Pro in stock?", "Honor Magic 6 Pro"),
     ],
 )
@@ -472,6 +472,32 @@ def test_a_name_of_words_the_search_reads_otherwise_is_the_stores_product(
     assert "category" not in two.understood
     # And the genre's word alone still asks for books
     assert books.understood["category"] == "BOOKS" and "HN-6P" not in books.product_ids
+
+
+@pytest.mark.parametrize(
+    ("words", "first"),
+    [
+        # a colour or a condition before a model the store has
+        ("Is the Midnight MacBook Air 13 in stock?", "Apple MacBook Air 13 (M3)"),
+        ("Is the Unlocked Galaxy S24 Ultra in stock?", "Samsung Galaxy S24 Ultra"),
+        ("Do you have the Marble Gray Galaxy S24?", "Samsung Galaxy S24"),
+        # a brand before a line the usual reading names whole
+        ("is the Apple iPhone 16 Pro Max in stock?", "Apple iPhone 16 Pro Max"),
+    ],
+)
+def test_capitalised_words_before_a_model_the_store_has_name_no_model_it_lacks(
+    index: SearchIndex, words: str, first: str
+) -> None:
+    result = search(index, words)
+    assert first_names(result, 1) == [first]
+    assert result.not_carried == []
+
+
+@pytest.mark.parametrize(
+    "words", ["is the Spring Sale 3 for 2 still on?", "is the Cyber Monday 2 for 1 deal on?"]
+)
+def test_a_sales_name_with_a_number_is_no_model(index: SearchIndex, words: str) -> None:
+    assert search(index, words).not_carried == []
 
 
 def test_a_word_of_the_books_names_with_a_number_is_searched_not_said_not_carried(

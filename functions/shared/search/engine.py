@@ -55,7 +55,7 @@ from shared.search.schema import filter_token
 from shared.search.series import closest_first, name_words
 from shared.search.sorting import HIT_COLUMNS, Order, Sorter, hit, order_by, where
 from shared.search.unsold import Asked, instead_words, unsold_in, without_unsold
-from shared.search.words import Words, fts_string, name_clause, parse, respell
+from shared.search.words import Words, fts_string, name_clause, names_a_kind, parse, respell
 
 COLUMN_WEIGHTS = "10.0, 6.0, 1.0, 2.0, 1.0, 0.0"  # name, brand, description, specs, tags, filters
 COUNT_CAP = 1000
@@ -757,7 +757,14 @@ def _kind_of_a_name(keywords: str, named: list[Named]) -> bool:
     outside = keywords
     for each in named:
         outside = outside.replace(each.said, " ")
-    return spoken is not None and parse(outside).category != spoken
+    if spoken is None or parse(outside).category == spoken:
+        return False
+    # A name's own kind word is the kind asked for: "the Nothing Phone 2a", "Book 2".
+    return not any(
+        names_a_kind(word) and parse(word).category == spoken
+        for each in named
+        for word in each.said.split()
+    )
 
 
 def _extra_words(asked: str, name: str) -> int:

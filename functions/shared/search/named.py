@@ -67,6 +67,14 @@ QUALIFIERS: Final = frozenset(
 """Words that go on a model's name and lead none: "Air" in "MacBook Air 13"."""
 _PLURAL = re.compile(r"[^\W\d_]*\d+s")
 """A model token in the plural: "15s", "S24s"."""
+_DAYS: Final = frozenset(
+    {
+        *("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"),
+        *("day", "week", "weekend", "sale", "sales", "deal", "deals", "offer", "offers"),
+        *("promo", "promotion", "event"),
+    }
+)
+"""Words of a sale's name, not a product's: "the Cyber Monday 2 for 1 deal"."""
 _MONTHS: Final = frozenset(
     re.findall(
         r"\w+",
@@ -265,6 +273,22 @@ def _line_model_at(words: list[re.Match[str]], at: int, has_name: HasName) -> in
     return end + 1
 
 
+def _before_token(text: str, words: list[re.Match[str]], at: int, end: int) -> list[re.Match[str]]:
+    """The words of ``words[at:end]`` after its first and before its model token: "Redmi
+    Note" of "Xiaomi Redmi Note 13 Pro"."""
+    between: list[re.Match[str]] = []
+    for index in range(at + 1, end):
+        if _token(text, words, index):
+            break
+        between.append(words[index])
+    return between
+
+
+def _leads_a_model(text: str, words: list[re.Match[str]], at: int) -> bool:
+    """Whether a model starts at ``words[at]`` by the usual reading ("iPhone 16 Pro Max")."""
+    return at < len(words) and _leads(words[at].group()) and _model_at(text, words, at) > at
+
+
 def _line_of_words_at(text: str, words: list[re.Match[str]], at: int, has_name: HasName) -> int:
     """Where a model said as a brand, a line of ordinary words and a model token ends
     ("Honor Magic 6", "Nothing Phone 2": "magic" and "phone" mean something to the search),
@@ -413,7 +437,7 @@ class _Reading:
             return more, listed[0]  # a model of the line just named
         if not _leads(lead):
             return self._bare_model_at(at), ""
-        if end == at and self.is_brand(lead):
+        if end == at and self.is_brand(lead) and not _leads_a_model(text, words, at + 1):
             end = _line_of_words_at(text, words, at, self.has_name)
         if end > at or self.is_brand(lead):
             return end, ""  # a brand and a qualifier name no model: "an Apple Pro laptop"
@@ -561,11 +585,14 @@ def named_in(
             and not _ORDINAL.fullmatch(words[end - 1].group())
             and not (_means_something(lead) or known(lead))
             # A number alone says nothing of a name: "9" is in many products' specs; nor does
-            # a capitalised word after the name's first ("the Honor Magic 6", "Phone").
+            # a capitalised word after the name's first that no product's name has ("the
+            # Honor Magic 6", "Phone"); one a name has is that product's ("the Midnight
+            # MacBook Air 13").
             and not any(
-                known(w.group())
-                for w in words[at + 1 : end]
-                if not (w.group().isdigit() or w.group()[:1].isupper())
+                (has_name(w.group()) or w.group().casefold() in _MONTHS | _DAYS)
+                if w.group()[:1].isupper()
+                else known(w.group())
+                for w in _before_token(text, words, at, end)
             )
         ):
             line = False  # a model of a name the catalog has no word of

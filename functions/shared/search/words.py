@@ -228,6 +228,11 @@ def _kind_words() -> frozenset[str]:
     )
 
 
+def names_a_kind(word: str) -> bool:
+    """Whether ``word`` alone names a kind of product ("Phone", "laptops", "Book")."""
+    return fold(word.casefold()) in _kind_words()
+
+
 def _order(text: str, words: Words, explicit: dict[str, Any]) -> str:
     """``text`` without the words of an order; the order said first becomes the sort
     unless the tool's own ``sortBy`` is given (its words go all the same)."""
