@@ -263,13 +263,19 @@ def _conversion_aside(claim: Claim, view: str) -> tuple[int, int] | None:
 
 
 _TAKEN_BACK: Final = re.compile(
-    r"\b(?:sorry|I\s+mean[t]?|correction|actually|make\s+(?:it|that)|wait|scratch\s+that|"
-    r"rather|(?:now\s+)?(?:only|just)|entschuldigung|ich\s+meine|eigentlich|nur|pardon|"
-    r"seulement|perd[oó]n|solo|s[oó]lo)\b[^.!?$€£¥₹\d]{0,24}$",
+    r"\b(?:sorry|I\s+mean[t]?|correction|make\s+that|scratch\s+that|oops|my\s+mistake|"
+    r"I\s+misspoke|typo|entschuldigung|ich\s+meine|pardon|perd[oó]n)\b[^.!?$€£¥₹\d]{0,24}$"
+    r"|(?:^|[,;:\u2013\u2014-])\s*(?:but\s+)?(?:now|today)\s+(?:only|just)\s*$",
     re.IGNORECASE,
 )
-"""Words that take back a price just said, or make another the one to pay: "$1,299, sorry,
-I mean $199", "$1,299, now only $199"."""
+"""Words that take back a price just said, or make another the one to pay now: "$1,299,
+sorry, I mean $199", "$1,299, now only $199" (not "the dock is now only $199")."""
+_BEFORE_NOW: Final = re.compile(
+    r"\b(?:ago|last\s+(?:year|month|week|spring|summer|fall|autumn|winter)|at\s+launch|"
+    r"launched|in\s+(?:19|20)\d\d|previous\s+(?:model|generation)|predecessor)\b",
+    re.IGNORECASE,
+)
+"""Words that date a price before to another time than a sale's: "a year ago it was"."""
 
 
 def _lead(view: str, claim: Claim) -> str:
@@ -335,7 +341,10 @@ def _check_segment(
             # with tax), unless it takes the right one back ("$1,299, sorry, I mean $199")
             # or claims a sale the store is not running ("$349 (it was $399)").
             fake_sale = (
-                key == "price" and claim.role == context.EARLIER_PRICE and _above(claim, value)
+                key == "price"
+                and claim.role == context.EARLIER_PRICE
+                and _above(claim, value)
+                and not _BEFORE_NOW.search(view)
             )
             if not (
                 fake_sale or (claim.kind == "price" and _TAKEN_BACK.search(_lead(view, claim)))
@@ -396,6 +405,12 @@ _PRONOUN: Final = re.compile(
 )
 """A sentence that starts by pointing back to a product ("It is in stock", "Good news:
 this one ships today"): it is about the one product the sentence before cites."""
+_ITS_OWN: Final = re.compile(
+    r"\s*(?:'s|\u2019s|is|ist|est|ships?|will\s+ship)?\s*"
+    r"(?:now|currently|still|also|definitely|actually|jetzt|ahora)?\s*[*_]*",
+    re.IGNORECASE,
+)
+"""What may stand between a pointing word and its stock claim: "It is", "it's now"."""
 _HEDGED: Final = re.compile(
     r"\b(?:should|may|might|could|would|will|can|if|when|once|until|again|back|soon|later|"
     r"sollte|wieder|bientôt|pronto)\b|'ll\b",
@@ -415,8 +430,12 @@ def _check_pronoun(
     """``segment``, citing nothing, checked for availability as a sentence about
     ``subject`` when it starts by pointing back to it and says it can be had now. Other
     facts in it may be about anything ("It beats the 8 GB most laptops have")."""
-    if subject is None or not _PRONOUN.match(segment) or _HEDGED.search(segment):
+    pointing = _PRONOUN.match(segment)
+    if subject is None or pointing is None or _HEDGED.search(segment):
         return _Checked(segment)
+    said = stock_claims(segment)
+    if not said or not _ITS_OWN.fullmatch(segment[pointing.end() : said[0].start]):
+        return _Checked(segment)  # "It pairs well with the dock, which is sold out"
     virtual = f"{subject} {segment}"
     checked = _check_segment(virtual, index, style, store, weight_unit, _STOCK_ONLY)
     if not checked.dropped:

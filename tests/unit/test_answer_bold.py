@@ -96,6 +96,7 @@ def test_bold_around_whole_words_stays() -> None:
         ("**Top 3** picks: **Windows 11**", "**Top 3** picks: **Windows 11**"),
         ("***64*** GB, **64** **GB**", "64 GB, 64 GB"),
         ("**2** reasons, Windows 11 **Home**", "**2** reasons, Windows 11 **Home**"),
+        ("**$1,299** in the US, **14** in stock", "**$1,299** in the US, **14** in stock"),
     ],
 )
 def test_only_marks_inside_a_word_or_number_go(text: str, read: str) -> None:

@@ -68,6 +68,9 @@ def test_availability_that_points_back_is_checked_against_the_product_before(
         "The Dell XPS 13 [CMP-005] has 16 GB of RAM. It beats the 8 GB RAM most laptops have.",
         "The Dell XPS 13 [CMP-005] has 16 GB of RAM. It is enough; editors want 32 GB of RAM.",
         "The Apple iMac 24 [CMP-014] runs macOS. It can also run Windows 11 through Parallels.",
+        # its stock words about something else
+        "The Dell XPS 13 [CMP-005] is light. It pairs well with the WD19 dock, which is sold out.",
+        "The Apple iMac 24 [CMP-014] is $1,299. It pairs well with the Magic Keyboard, in stock.",
         # two products before: "it" is not known
         "The Dell XPS 13 [CMP-005] and the Apple iMac 24 [CMP-014] are great. It is in stock.",
     ],

@@ -111,6 +111,12 @@ def test_a_sale_the_store_is_not_running_goes_with_its_sentence(said: str) -> No
         "The Dell XPS 13 [CMP-005] is $1,299 (I've seen it at $1,399 elsewhere).",
         "The Dell XPS 13 [CMP-005] is $1,299; a good monitor to pair with it is around $300.",
         "The Dell XPS 13 [CMP-005] is $1,299, and last year's 9315 model was $999.",
+        # "only", "just" and "actually" in their ordinary sense, and a price dated before
+        "The Dell XPS 13 [CMP-005] is just $1,299 — and the sleeve is just $29.",
+        "The Dell XPS 13 [CMP-005] is $1,299, and Dell's dock is now only $199 after a price cut.",
+        "The Dell XPS 13 [CMP-005] is $1,299, which actually comes to $1,407.66 with tax.",
+        "The Dell XPS 13 [CMP-005] is $1,299 — just $1 under your $1,300 limit.",
+        "The Dell XPS 13 [CMP-005] is $1,299 now; a year ago the same model was $1,399.",
     ],
 )
 def test_a_second_price_that_is_something_else_stays(said: str) -> None:

@@ -50,7 +50,7 @@ _SPLIT_MARK = re.compile(r"(?<=[^\W_$€£¥₹])\*\*(?=[^\W_])|(?<=[$€£¥₹
 _STARRED = re.compile(r"([$€£¥₹]\d+)\*(\d+)\*(?=\d)")
 """Digits between single stars inside a price, Markdown's italic: "$1*9*9" (not "2*3*4")."""
 _UNIT = (
-    r"(?:[GTM]B|GHz|MHz|Hz|MP|mAh|Wh|kg|g|lbs?|oz|in|inch(?:es)?|\"|″|hours?|hrs?|h|W|mm|cm|"
+    r"(?:[GTM]B|GHz|MHz|Hz|MP|mAh|Wh|kg|g|lbs?|oz|inch(?:es)?|\"|″|hours?|hrs?|h|W|mm|cm|"
     r"gigs?|teras?|gigabytes?|terabytes?)"
 )
 _UNIT_APART = re.compile(rf"(?<=\d)([ \u00a0]?)(\*{{1,3}}|__?)({_UNIT})\2(?![\w*])")
