@@ -359,6 +359,8 @@ _HEDGED_SALE: Final = re.compile(
     _I,
 )
 """Words that make a sale a guess, a habit or someone else's."""
+_NOBODY: Final = re.compile(r"[\s,;:]*(?:nothing|none)\b", _I)
+"""A clause whose subject is no product: "Nothing is on sale this week"."""
 _NEGATION: Final = re.compile(r"\b(?:not|no|never|neither|nor|without|cannot)\b|n['\u2019]t\b", _I)
 
 
@@ -889,7 +891,7 @@ class Offers:
         for said in _ON_SALE.finditer(view):
             left, right = _clause(view, said.start(), said.end())
             clause = view[left:right]
-            nobody = re.match(r"[\s,;:]*(?:nothing|none)\b", clause, _I)  # "Nothing is on sale"
+            nobody = _NOBODY.match(clause)
             if not (_negated(view, said.start()) or nobody or _HEDGED_SALE.search(clause)):
                 return said.group()
         return None

@@ -432,7 +432,7 @@ class _Search:
             # "Honor Magic 6 Pro": "magic" is a genre to the words, but here a phone's name.
             rest = [hit for hit in rest if hit.category != spoken]
             kinds = {hit.category for hit in first}
-            understood = {k: v for k, v in understood.items() if k != "category"}
+            understood = _without(understood, "category")
             if len(kinds) == 1:
                 understood["category"] = Category(kinds.pop())
         combined = replace(
