@@ -132,6 +132,18 @@ def test_words_the_store_does_not_carry_are_not_turned_into_words_it_does(
         assert result.corrected == {}, keywords
 
 
+def test_no_word_is_corrected_to_a_word_shorter_than_those_corrected(index: SearchIndex) -> None:
+    # "not", "and": the parser's words inside its phrases ("not more than"), and one letter
+    # from a shopper's real words, which the store just does not have
+    for keywords, kept in (
+        ("is the Xiaomi Redmi Note 13 in stock?", "note"),
+        ("a dragon and a band of dwarves", "band"),
+    ):
+        result = search(index, keywords)
+        assert result.corrected == {}, keywords
+        assert kept in result.understood["searched"], keywords
+
+
 # --------------------------------------------------------------------------- filters
 
 

@@ -6,7 +6,8 @@ looked at, and only when it is not a word of the index: neither in its vocabular
 ("laptops" finds "laptop"). One exception: the stemmer finds "editting" as "edit",
 but one letter from a word the parser gives a meaning to ("editing"), it is that word
 misspelt. Words of fewer than four letters, words with digits, stop words and the
-parser's own words are left alone. Explicit tool fields are filters: they are never
+parser's own words are left alone, and no word is corrected to one of fewer than four
+letters ("note" is a word, not "not" misspelt). Explicit tool fields are filters: they are never
 corrected, a correction to a word of the index must find a product within them, and
 one to a word of the parser's must not name another category than the tool's.
 
@@ -51,7 +52,8 @@ from shared.search.spelling import (
 from shared.search.words import Words, fold, fts_string, outside, parser_words
 
 MIN_LETTERS = 4
-"""Shorter words are left as the shopper wrote them."""
+"""Shorter words are left as the shopper wrote them, and no word is corrected to one
+("note" is no misspelling of "not")."""
 SHORT = 5
 """Words of up to this many letters get one edit, and fewer kinds of it."""
 MIN_SPLIT = 3
@@ -165,6 +167,8 @@ class Corrector:
         )
         best: tuple[tuple[Any, ...], str] | None = None
         for candidate in ranked[:MAX_CANDIDATES]:
+            if len(candidate.word) < MIN_LETTERS:
+                continue
             if candidate.parsed and self.category and outside(candidate.word, self.category):
                 continue
             backed = candidate.indexed and self._goes_with(candidate.word, context, others)
