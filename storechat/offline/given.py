@@ -143,7 +143,15 @@ def serves(lookup: Call, given: ToolOutcome) -> bool:
     if _lacked(lookup, data):
         return True  # the search says the store lacks it, and gives its nearest first
     found = [r for r in data.get("products") or [] if isinstance(r, dict)]
-    return not data.get("relaxed") and any(_named(name, str(r.get("name", ""))) for r in found)
+    if not any(_named(name, str(r.get("name", ""))) for r in found):
+        return False
+    # A search that let go of some words still served when it read the name and found
+    # that product ("magic" is a genre's word, and the Honor Magic 6 Pro a phone).
+    said_as = data.get("understood")
+    named = said_as.get("named") if isinstance(said_as, dict) else None
+    return not data.get("relaxed") or any(
+        isinstance(n, str) and _named(name, n) for n in named or []
+    )
 
 
 def _lacked(lookup: Call, data: dict[str, Any]) -> bool:

@@ -328,6 +328,42 @@ def test_a_product_the_search_says_is_not_carried_is_answered_in_one_call(
     assert cited(text) == given_ids(messages)[:2] == ["MOB-005", "MOB-001"]
 
 
+def test_a_product_named_with_a_genres_word_is_confirmed_in_one_call(tmp_path: Path) -> None:
+    # Given a store of computers and phones, one whose name has a book genre's word
+    # ("magic"): the search lets go of its words, then finds the phone by its name
+    phone = {
+        **BY_ID["MOB-007"],
+        "productId": "5109001",
+        "name": "Honor Magic 6 Pro",
+        "brand": "Honor",
+        "price": 699.0,
+    }
+    own = [*(p for p in CATALOG if p["category"] != "BOOKS"), phone]
+    messages = searched_first_in(own, "is the Honor Magic 6 Pro in stock?", tmp_path)
+
+    # When the model gets the first request
+    reply = OfflineModel(store=lambda: Store.of_products(own)).converse(make_request(messages))
+
+    # Then it confirms the phone at once, not after a search of its own
+    assert reply["stopReason"] == "end_turn"
+    assert answer_text(reply).startswith("We carry the Honor Magic 6 Pro [5109001]: in stock")
+
+
+def test_a_product_not_carried_whose_name_has_a_word_near_another_is_said_in_one_call(
+    index: SearchIndex,
+) -> None:
+    # Given the search of a phone the store lacks, "Note" one letter from "not"
+    messages = searched_first(index, "is the Xiaomi Redmi Note 13 in stock?")
+
+    reply = OfflineModel().converse(make_request(messages))
+
+    # Then the model says so at once, by the name as written, and searches nothing else
+    assert reply["stopReason"] == "end_turn"
+    text = answer_text(reply)
+    assert text.startswith("Sorry, we don't carry the Xiaomi Redmi Note 13.")
+    assert "matching" not in text
+
+
 def test_the_words_no_product_has_are_said_as_dropped_not_the_whole_question(
     index: SearchIndex,
 ) -> None:
