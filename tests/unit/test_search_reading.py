@@ -177,6 +177,51 @@ def test_a_kind_said_in_a_shoppers_word_for_it_is_that_kind(
     assert all(BY_ID[hit.productId]["category"] == category for hit in result.products)
 
 
+def _edition(book: dict[str, Any], binding: str, product_id: str) -> dict[str, Any]:
+    return {
+        **book,
+        "productId": product_id,
+        "name": f"{book['name']} - {binding}",
+        "specs": {**book["specs"], "format": binding},
+    }
+
+
+def test_a_binding_asked_for_finds_the_books_bound_so(tmp_path: Path) -> None:
+    # Given a bookshop with a novel in hardcover and in paperback, and books of no binding said
+    hobbit = BY_ID["BK-020"]
+    others = [p for p in CATALOG if p["category"] == "BOOKS" and p is not hobbit]
+    unsaid = [
+        {**p, "specs": {k: v for k, v in p["specs"].items() if k != "format"}} for p in others
+    ]
+    shop = [_edition(hobbit, "Hardcover", "HOB-HC"), _edition(hobbit, "Paperback", "HOB-PB")]
+    index = _open([*shop, *unsaid], tmp_path / "books.sqlite")
+    try:
+        # When a shopper asks for hardcovers, in any of their words, or for paperbacks
+        for words, expected in (
+            ("what hardcover books do you have?", ["HOB-HC"]),
+            ("any hardbacks?", ["HOB-HC"]),
+            ("paperbacks please", ["HOB-PB"]),
+        ):
+            result = search(index, words)
+            # Then they get the books bound so, and only those
+            assert [hit.productId for hit in result.products] == expected, words
+            assert result.understood["category"] == "BOOKS"
+            assert not result.relaxed
+    finally:
+        index.close()
+
+
+def test_a_binding_the_store_does_not_say_still_finds_the_book_asked_for(
+    index: SearchIndex,
+) -> None:
+    # Given the sample shop, whose books are all paperbacks
+    # When a shopper asks for a book in hardcover
+    result = search(index, "hardcover Harry Potter")
+    # Then they still see that book's editions first, each of which says its binding
+    assert result.products[0].name.startswith("Harry Potter")
+    assert result.understood["category"] == "BOOKS"
+
+
 def test_a_shopper_who_read_something_asks_for_no_book(index: SearchIndex) -> None:
     # When a shopper says they read something about a laptop
     result = search(index, "I read that the Dell XPS 13 is good")

@@ -137,8 +137,13 @@ INTENTS: tuple[Intent, ...] = (
             "handset"), category=Category.MOBILE),
     *KIND_INTENTS,
     Intent(("computer", "pc", "pcs", "workstation", "gaming rig"), category=Category.COMPUTERS),
-    Intent(("book", "novel", "paperback", "hardcover", "hardback", "ebook", "e-book", "fiction",
-            "nonfiction", "non-fiction", "something to read", "read"), category=Category.BOOKS),
+    Intent(("book", "novel", "ebook", "e-book", "fiction", "nonfiction", "non-fiction",
+            "something to read", "read"), category=Category.BOOKS),
+    # A book's binding, read as a line is: books of it, where the store says which it has.
+    Intent(("paperback", "softcover", "soft cover"), terms=("paperback", "softcover"),
+           category=Category.BOOKS),
+    Intent(("hardcover", "hardback", "hard cover"), terms=("hardcover", "hardback"),
+           category=Category.BOOKS),
     # "I read that the XPS ..." reads no book; "do you carry" asks what the store sells.
     Intent(("read that", "read about", "read review", "read online", "read the review")),
     Intent(("do you carry", "you carry", "we carry", "does the store carry")),
