@@ -222,6 +222,32 @@ def test_a_binding_the_store_does_not_say_still_finds_the_book_asked_for(
     assert result.understood["category"] == "BOOKS"
 
 
+def test_space_is_storage_only_as_room_for_things(tmp_path: Path) -> None:
+    # Given the sample shop and a novel set in space
+    novel = {
+        **BY_ID["BK-020"],
+        "productId": "BK-SPACE",
+        "name": "The Martian",
+        "description": "An astronaut stranded on Mars survives alone, far out in space.",
+        "specs": {"author": "Andy Weir", "format": "paperback"},
+    }
+    index = _open([*CATALOG, novel], tmp_path / "space.sqlite")
+    try:
+        # When a shopper asks about space, the subject
+        for words in ("something about space", "a gift for my dad, who loves space"):
+            result = search(index, words)
+            # Then the book about it comes first, and no storage is ranked toward
+            assert result.products[0].productId == "BK-SPACE", words
+            assert "favours" not in result.understood, words
+        # When a shopper asks for room for their things
+        for words in ("a laptop with lots of space", "a phone with enough space for my photos"):
+            result = search(index, words)
+            # Then storage is what the search ranks toward
+            assert result.understood.get("favours") == "storage", words
+    finally:
+        index.close()
+
+
 def test_a_shopper_who_read_something_asks_for_no_book(index: SearchIndex) -> None:
     # When a shopper says they read something about a laptop
     result = search(index, "I read that the Dell XPS 13 is good")

@@ -209,7 +209,9 @@ INTENTS: tuple[Intent, ...] = (
     Intent(("small", "compact", "small screen", "one hand", "one-handed", "pocket", "mini"),
            terms=("compact", "small", "mini"),
            boosts=(("small_screen", STRONG),)),
-    Intent(("storage", "lot of storage", "plenty of storage", "storage space", "space"),
+    # Space is storage only said as room for things: "a book about space" is no SSD.
+    Intent(("storage", "lot of storage", "plenty of storage", "storage space", "lot of space",
+            "plenty of space", "more space", "enough space"),
            terms=("storage", "ssd"),
            boosts=(("storage", STRONG),)),
     Intent(("premium", "high end", "high-end", "flagship", "top of the line", "powerful",
