@@ -248,6 +248,16 @@ def test_space_is_storage_only_as_room_for_things(tmp_path: Path) -> None:
         index.close()
 
 
+def test_a_flight_is_travel_not_light_misspelt(index: SearchIndex) -> None:
+    # When a shopper asks for a laptop for long flights
+    result = search(index, "a laptop for long flights")
+    # Then the search reads travel in it, as it does "a light laptop", and corrects nothing
+    assert result.corrected == {}
+    assert result.understood["favours"] == "weight"
+    light = search(index, "a light laptop")
+    assert [h.productId for h in result.products] == [h.productId for h in light.products]
+
+
 def test_a_shopper_who_read_something_asks_for_no_book(index: SearchIndex) -> None:
     # When a shopper says they read something about a laptop
     result = search(index, "I read that the Dell XPS 13 is good")

@@ -195,7 +195,7 @@ INTENTS: tuple[Intent, ...] = (
            boosts=(("camera", STRONG),), use="photos"),
     Intent(("light", "lightweight", "portable", "travel", "travelling", "traveling", "thin",
             "carry", "commute", "on the go", "on the move", "backpack", "ultraportable",
-            "slim", "light weight"),
+            "slim", "light weight", "flight", "flights", "long flight", "long flights"),
            terms=("light", "lightweight", "thin", "portable", "ultraportable"),
            boosts=(("light", STRONG),), use="travel"),
     Intent(("battery", "battery life", "long battery", "long battery life", "all day",
