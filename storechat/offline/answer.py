@@ -38,6 +38,7 @@ from storechat.offline.vocabulary import (
     OS_LABEL,
     REVIEWS,
     SORT_PHRASE,
+    SORTED_ON,
     USE_PHRASE,
     form_heads,
 )
@@ -133,6 +134,14 @@ def _heading(c: Constraints, of_those: bool) -> str:
     return f"Of those, {order}:" if order else "Of those:"
 
 
+def _unstated(shown: list[Listed], sort_by: str | None) -> str | None:
+    """What the order asked ranks by, when none of ``shown`` states it ("weight")."""
+    specs = SORTED_ON.get(sort_by or "", ())
+    if not specs or any(p.amount(spec) is not None for p in shown for spec in specs):
+        return None
+    return specs[0].label
+
+
 def product_section(
     products: list[Listed],
     c: Constraints,
@@ -147,8 +156,14 @@ def product_section(
     sifted = sift(products, c)
     lines: list[Line] = []
     if sifted.fits:
-        lines.append(Line(f"{lead}:" if lead else _heading(c, of_those)))
-        lines += _numbered(sifted.fits[:limit], sifted.fits, c)
+        shown = sifted.fits[:limit]
+        unstated = _unstated(shown, c.sort_by)
+        # An order none of them can be put in is not said as theirs.
+        heading = _heading(replace(c, sort_by=None) if unstated else c, of_those)
+        lines.append(Line(f"{lead}:" if lead else heading))
+        if unstated:
+            lines.append(Line(f"None of them lists its {unstated}: I can't order them by it."))
+        lines += _numbered(shown, sifted.fits, c)
     else:
         near = sifted.near
         if of_those:

@@ -364,6 +364,25 @@ def test_a_product_not_carried_whose_name_has_a_word_near_another_is_said_in_one
     assert "matching" not in text
 
 
+def test_an_order_on_a_spec_no_product_states_is_not_said_as_theirs(tmp_path: Path) -> None:
+    # Given a store whose laptops state no weight
+    own = [
+        {**p, "specs": {k: v for k, v in p["specs"].items() if k != "weightKg"}}
+        for p in CATALOG
+        if p["category"] == "COMPUTERS"
+    ]
+    messages = searched_first_in(own, "what is your lightest laptop?", tmp_path)
+
+    # When the model answers
+    reply = OfflineModel(store=lambda: Store.of_products(own)).converse(make_request(messages))
+
+    # Then it says it cannot put them in that order, and never calls them lightest first
+    text = answer_text(reply)
+    assert "None of them lists its weight: I can't order them by it." in text
+    assert "lightest" not in text
+    assert cited(text)
+
+
 def test_the_words_no_product_has_are_said_as_dropped_not_the_whole_question(
     index: SearchIndex,
 ) -> None:
