@@ -46,7 +46,7 @@ from shared.api.contract import (
     ToolUse,
     result_size,
 )
-from shared.catalog.derive import folded
+from shared.catalog.derive import folded, sorted_on
 from shared.products.catalog_table import STOP_RETRYING_S, CatalogSource, Product
 from shared.products.citing import cite_as
 from shared.products.table import as_table
@@ -55,6 +55,7 @@ from shared.runtime.errors import CatalogUnavailable
 from shared.search import CatalogNotIndexedYet, SearchIndex, SearchQuery, SearchResult
 from shared.search.plan import nearest as nearest_sort
 from shared.search.query import MAX_LIMIT, SORTS
+from shared.search.schema import facet_value
 from shared.tools.tool_shell import answer
 from shared.tools.tool_steps import field_words
 
@@ -432,6 +433,20 @@ def _describe(query: InventoryInput, asked: dict[str, str]) -> str:
     return ", ".join(f"{k}={v}" for k, v in fields.items()) or "everything"
 
 
+def _unstated(shown: list[Product], order: Any) -> str | None:
+    """The spec an order ranks by ("weight"), when none of the products ``shown`` states
+    it: they came in no order of it, and the model must not say they did."""
+    specs = sorted_on(order) if isinstance(order, str) else ()
+    columns = {spec.column for spec in specs}
+    # Read as the index reads a record ("weightG": 1240 is a weight, a desktop's 0 h none).
+    stated = (
+        (facet_value(str(key), value) or ("",))[0] in columns
+        for p in shown
+        for key, value in (p.get("specs") or {}).items()
+    )
+    return specs[0].label if specs and not any(stated) else None
+
+
 def _answer(call: ToolCall, query: InventoryInput, found: Found, page: Page) -> ToolOutput:
     count: int | str = found.count if found.exact else f"{found.count}+"
     extras: dict[str, Any] = dict(found.extras)
@@ -491,6 +506,10 @@ def _answer(call: ToolCall, query: InventoryInput, found: Found, page: Page) -> 
         notes.append(f"{more}{plus} more match; narrow the search to see others.")
     elif page.offset and not shown:
         notes.append(f"Nothing at offset {page.offset}: there are {count} matches.")
+    said = found.understood
+    order = query.sortBy or said.get("sortBy") or said.get("unsorted")
+    if shown and (unstated := _unstated(shown, order)):
+        notes.append(f"None of these states its {unstated}: they are in no order of it.")
     # One table, each field named once (shared.products.table): a quarter fewer tokens.
     table = as_table(compacts)
     for_model: dict[str, Any] = {"count": count, "shown": len(shown), "products": table}

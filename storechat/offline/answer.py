@@ -13,7 +13,7 @@ import re
 from dataclasses import replace
 from typing import Any, Final
 
-from shared.catalog.derive import fold
+from shared.catalog.derive import fold, sorted_on
 from shared.search.asked import ASKED_ALONE
 from shared.search.words import parse
 from storechat.offline.bounds import MEASURE_OF, Miss, describe, money
@@ -38,7 +38,6 @@ from storechat.offline.vocabulary import (
     OS_LABEL,
     REVIEWS,
     SORT_PHRASE,
-    SORTED_ON,
     USE_PHRASE,
     form_heads,
 )
@@ -136,7 +135,7 @@ def _heading(c: Constraints, of_those: bool) -> str:
 
 def _unstated(shown: list[Listed], sort_by: str | None) -> str | None:
     """What the order asked ranks by, when none of ``shown`` states it ("weight")."""
-    specs = SORTED_ON.get(sort_by or "", ())
+    specs = sorted_on(sort_by)
     if not specs or any(p.amount(spec) is not None for p in shown for spec in specs):
         return None
     return specs[0].label

@@ -118,16 +118,6 @@ _SORTS: Final = (
 SORT_PHRASE: Final = {s.name: s.step for s in _SORTS}
 REVERSED: Final = {s.reverse.name: s.name for s in _BY_SPEC if s.reverse is not None}
 """Each spec's reverse order by the order it reverses: ``{"weight_desc": "weight", ...}``."""
-SORTED_ON: Final = {
-    name: tuple(
-        s
-        for s in SPECS
-        if s.sort is not None
-        and name in (s.sort.name, s.sort.reverse.name if s.sort.reverse else "")
-    )
-    for name in SORT_PHRASE
-}
-"""The specs each order ranks by (none for a price): ``{"battery": (hours, mAh), ...}``."""
 
 
 # Genres: the catalog's own, and the words the search's phrase table reads as a genre.

@@ -152,6 +152,35 @@ def test_a_category_read_in_the_words_is_said_once_not_per_product(index: Search
     )
 
 
+def test_an_order_on_a_spec_none_of_the_products_states_is_said_to_be_none(
+    tmp_path: Path, index: SearchIndex
+) -> None:
+    # Given a store whose laptops state no weight
+    laptops = [
+        {**p, "specs": {k: v for k, v in p["specs"].items() if k != "weightKg"}}
+        for p in CATALOG
+        if p["category"] == "COMPUTERS"
+    ]
+    build_index(laptops, tmp_path / "weightless.sqlite")
+    weightless = SearchIndex.open(tmp_path / "weightless.sqlite")
+    try:
+        # When the model asks for them lightest first, by the field or in words
+        for tool_input in (
+            {"category": "COMPUTERS", "sortBy": "weight"},
+            {"keywords": "the lightest laptop"},
+        ):
+            out = ask(weightless, tool_input, Table(laptops))
+            # Then it is told they are in no order of weight
+            assert (
+                "None of these states its weight: they are in no order of it." in told(out)["note"]
+            ), tool_input
+    finally:
+        weightless.close()
+    # And in a store whose laptops state it, nothing of the kind is said
+    ordered = told(ask(index, {"category": "COMPUTERS", "sortBy": "weight"}))
+    assert "no order" not in ordered.get("note", "")
+
+
 def test_laptop_for_video_editing_finds_laptops_with_memory_to_edit(index: SearchIndex) -> None:
     seen = told(ask(index, {"keywords": "laptop for video editing"}))
     assert seen["products"] and "relaxed" not in seen

@@ -115,6 +115,16 @@ def kinds() -> list[tuple[Spec, Kind]]:
     return [(s, k) for s in specs.SPECS if s.kinds is not None for k in s.kinds.values]
 
 
+def sorted_on(order: str | None) -> tuple[Spec, ...]:
+    """The specs a ``sortBy`` ranks by, either way ("weight_desc": the weight); none for a
+    price, which every product has."""
+    return tuple(
+        s
+        for s in specs.SPECS
+        if s.sort is not None and order in (s.sort.name, s.sort.reverse and s.sort.reverse.name)
+    )
+
+
 def kind_named(spec: Spec, text: str) -> Kind | None:
     """The kind of ``spec`` that ``text`` names: a platform's category or product type
     ("Laptops", "Desktop Computers", "Gaming Notebooks"), a record's own word, singular

@@ -575,8 +575,10 @@ class _Search:
         }
         said = plan.understood.get("sortBy")
         if said and not self._sortable(plan.category, said):
-            # "the best camera" among laptops: no order to keep, the words' ranking stands.
-            plan = replace(plan, sort=None, understood=_without(plan.understood, "sortBy"))
+            # "the best camera" among laptops: no order to keep, the words' ranking stands,
+            # and the result says which order none of them could be put in.
+            understood = {**_without(plan.understood, "sortBy"), "unsorted": said}
+            plan = replace(plan, sort=None, understood=understood)
         if not plan.sort and (leaning := self._leaning(plan, boosts)):
             # The order the words' uses lean to ("for travel": lightest), ranked, not sorted.
             plan = replace(plan, understood={**plan.understood, "favours": leaning})
