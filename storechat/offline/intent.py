@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 from typing import Final
 
 from shared.search.unsold import Unsold
-from shared.search.words import parse
+from shared.search.words import parse, without_unwanted
 from shared.text.languages import in_english
 from storechat.offline.names import ModelName, find_models
 from storechat.offline.refer import Reference, reference_in
@@ -161,7 +161,9 @@ def _normalise(text: str) -> str:
     # German, Spanish and French read as the search reads them: one language layer.
     text = in_english(text[:MAX_TEXT_CHARS].replace("\u2019", "'"))
     # "$1,299" must stay one number when clauses split on commas.
-    return re.sub(r"(?<=\d),(?=\d{3}\b)", "", text)
+    text = re.sub(r"(?<=\d),(?=\d{3}\b)", "", text)
+    # What the shopper does not want, the search leaves out: never read as wanted.
+    return without_unwanted(text)
 
 
 def _split_clauses(text: str) -> list[str]:

@@ -383,6 +383,31 @@ def test_an_order_on_a_spec_no_product_states_is_not_said_as_theirs(tmp_path: Pa
     assert cited(text)
 
 
+@pytest.mark.parametrize(
+    ("question", "heading", "unwanted"),
+    [
+        ("a laptop but not a Chromebook", "Best laptops:", "Chromebook"),
+        ("any phone except an iPhone", "Best phones:", "iPhone"),
+        ("I want a phone that's not Apple or Samsung", "Best phones:", "Samsung"),
+    ],
+)
+def test_what_the_shopper_does_not_want_is_neither_shown_nor_asked_for(
+    index: SearchIndex, question: str, heading: str, unwanted: str
+) -> None:
+    # Given the search of words that say what the shopper does not want, which left it out
+    messages = searched_first(index, question)
+
+    # When the model answers
+    reply = OfflineModel().converse(make_request(messages))
+
+    # Then it recommends the rest, never reads the unwanted as wanted, and names none of it
+    text = answer_text(reply)
+    assert reply["stopReason"] == "end_turn"
+    assert text.startswith(heading)
+    assert "couldn't find" not in text and unwanted not in text
+    assert cited(text)
+
+
 def test_the_words_no_product_has_are_said_as_dropped_not_the_whole_question(
     index: SearchIndex,
 ) -> None:

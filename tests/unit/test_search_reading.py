@@ -258,6 +258,43 @@ def test_a_flight_is_travel_not_light_misspelt(index: SearchIndex) -> None:
     assert [h.productId for h in result.products] == [h.productId for h in light.products]
 
 
+@pytest.mark.parametrize(
+    ("words", "left_out", "unwanted"),
+    [
+        ("I want a phone that's not Apple or Samsung", ["apple", "samsung"], ("Apple", "Samsung")),
+        ("a laptop but not a Chromebook", ["chromebook"], ("Chromebook",)),
+        ("any phone other than an iPhone", ["iphone"], ("iPhone",)),
+        ("a Windows laptop, not a Mac", ["mac"], ("Apple",)),
+        ("a laptop except HP", ["hp"], ("HP ",)),
+    ],
+)
+def test_what_a_shopper_does_not_want_is_left_out(
+    index: SearchIndex, words: str, left_out: list[str], unwanted: tuple[str, ...]
+) -> None:
+    # When a shopper says which brands or lines they do not want
+    result = search(index, words, limit=20)
+    # Then none of those is found, the kind still is, and the result says what was left out
+    assert result.products, words
+    assert not [h.name for h in result.products if h.name.startswith(unwanted)], words
+    assert result.understood["without"] == left_out
+    assert result.understood.get("category"), words
+
+
+def test_a_kind_or_use_not_wanted_is_not_read_as_wanted(index: SearchIndex) -> None:
+    # "not for gaming" is no gaming laptop; "not a phone" asks for no phone
+    gaming = search(index, "a laptop not for gaming")
+    assert "gaming" not in parse("a laptop not for gaming").uses
+    assert gaming.understood["category"] == "COMPUTERS" and "searched" not in gaming.understood
+    laptop = search(index, "not a phone, a laptop for school")
+    assert laptop.understood["category"] == "COMPUTERS"
+
+
+def test_a_not_that_names_nothing_leaves_nothing_out(index: SearchIndex) -> None:
+    for words in ("Is the iMac in stock? If not, what's the closest?", "is it any good or not?"):
+        assert parse(words).said_not == [], words
+        assert "without" not in search(index, words).understood, words
+
+
 def test_a_shopper_who_read_something_asks_for_no_book(index: SearchIndex) -> None:
     # When a shopper says they read something about a laptop
     result = search(index, "I read that the Dell XPS 13 is good")

@@ -18,7 +18,7 @@ from typing import Final
 
 from shared.catalog.derive import fold
 from shared.search.intents import STOP_WORDS
-from shared.search.words import kinds_in, parse, parser_words
+from shared.search.words import kinds_in, parse, parser_words, without_unwanted
 
 _KIND_AFTER = (
     r"(?:smart ?)?(?:phones?|laptops?|computers?|notebooks?|pcs?|desktops?|smartphones?|"
@@ -126,7 +126,8 @@ def kinds_apart(text: str) -> list[str]:
         said = text[begin:end].strip()
         if not said:
             continue
-        kinds = {category for category, _ in kinds_in(said)}
+        # A kind said as not wanted ("not a phone, a laptop") asks for nothing.
+        kinds = {category for category, _ in kinds_in(without_unwanted(said))}
         kind = next(iter(kinds)) if len(kinds) == 1 else None
         anew = bool(_ASKS_ANEW.match(said) or kinds_in(said.split()[0]))
         if parts and (kind is None or not anew or parts[-1][2] in (None, kind)):

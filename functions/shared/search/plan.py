@@ -28,6 +28,9 @@ from shared.search.query import BOUNDS, SECOND_SORT, SORTS, SearchQuery
 from shared.search.schema import filter_token
 from shared.search.words import Words, fts_string, match_all, match_any, name_clause, parse
 
+_TEXT = "{name brand description specs tags}"
+"""The columns a product's own words are in."""
+
 
 @dataclass(frozen=True)
 class Level:
@@ -117,6 +120,21 @@ def nearest(limit: str) -> str:
     return "price"
 
 
+def _leave_out(plan: Plan, words: Words, brands: Collection[str] | None) -> None:
+    """What the shopper does not want, at every level: the lines said (no product whose
+    text has a term of them) and the store's brands said ("not Apple or Samsung"), which
+    ``understood`` gives as ``without``."""
+    for terms in words.excluded:
+        text = " OR ".join(fts_string(term) for term in terms)
+        plan.where("p.id NOT IN (SELECT rowid FROM fts WHERE fts MATCH ?)", f"{_TEXT} : ({text})")
+    unwanted = {fold(word) for word in words.unwanted}
+    keys = sorted(b for b in brands or () if unwanted & {fold(w) for w in b.split()})
+    if keys:
+        plan.where(f"p.brand_key NOT IN ({', '.join('?' * len(keys))})", *keys)
+    if left_out := [terms[0] for terms in words.excluded] + keys:
+        plan.understood["without"] = left_out
+
+
 def levels_for(
     query: SearchQuery, words: Words, brand_words: Collection[str] = ()
 ) -> tuple[Level, ...]:
@@ -182,6 +200,7 @@ def make_plan(
             plan.filter_words_for("brand", keys)
     if query.os:
         plan.where("instr(p.os_key, ?) > 0", query.os.strip().casefold())
+    _leave_out(plan, words, brands)
     if query.productIds:
         ids = list(dict.fromkeys(query.productIds))
         plan.where(f"p.product_id IN ({', '.join('?' * len(ids))})", *ids)

@@ -102,6 +102,15 @@ class Words:
     """The kind a use means when the words name none (``Intent.meant``)."""
     uses: list[str] = field(default_factory=list)
     """The uses named (``Intent.use``), in the order said."""
+    excluded: list[tuple[str, ...]] = field(default_factory=list)
+    """The lines the shopper said they do not want ("anything but a Chromebook", "not a
+    Mac"): each its terms, none of which a product found has."""
+    unwanted: list[str] = field(default_factory=list)
+    """The other words the shopper said they do not want ("not Apple or Samsung"), never
+    searched for: a brand of the store's is left out (the plan knows its brands)."""
+    said_not: list[str] = field(default_factory=list)
+    """Every word a cue took ("not for gaming": "gaming"), for a model reading the words
+    itself to read none of them as wanted (:func:`without_unwanted`)."""
 
     @property
     def limits(self) -> dict[str, float]:
@@ -369,18 +378,64 @@ def _given_names(keywords: str) -> set[str]:
     return {fold(t) for m in _AUTHOR.finditer(keywords) for t in _TOKEN.findall(m[1].casefold())}
 
 
+_NOT: Final = frozenset({"not", "except", "excluding", "nor"})
+"""Words after which the shopper names what they do not want ("not Apple")."""
+_NOT_LIST: Final = frozenset({"or", "and", "nor"})
+"""Words between the names a cue takes ("not Apple or Samsung")."""
+
+
+_NOT_A_CUE: Final = re.compile(r"\b(?:if|or|whether|why|of course) not\b|\bnot(?=\s*[,.;:?!]|$)")
+"""A "not" that names nothing unwanted: "if not, the closest", "why not?"."""
+_OTHER_THAN: Final = re.compile(r"\b(?:other than|anything but|apart from|rather than|but not)\b")
+"""Cues of more than one word, read as "not"."""
+
+
+def without_unwanted(text: str) -> str:
+    """``text`` without the words the shopper said they do not want, as :func:`parse`
+    reads them: "a laptop, not a Chromebook" is "a laptop, not a"."""
+    said = parse(text).said_not
+    if not said:
+        return text
+    return re.sub(rf"\b(?:{'|'.join(map(re.escape, said))})\b", " ", text, flags=re.IGNORECASE)
+
+
+def _names_products(intent: Intent) -> bool:
+    """Whether a phrase names products by their text (a line, "mac"), not a kind by its
+    category or a use by its ranking."""
+    return bool(intent.terms) and (intent.line or not (intent.boosts or intent.category))
+
+
 def parse(keywords: str, explicit: dict[str, Any] | None = None) -> Words:
     """What ``keywords`` asks for; ``explicit`` (the tool's other fields) wins over words."""
     explicit = explicit or {}
     words = Words()
     text = _order(_numbers(_normalized(keywords), words), words, explicit)
-    raw = _TOKEN.findall(text)
+    raw = _TOKEN.findall(_OTHER_THAN.sub(" not ", _NOT_A_CUE.sub(" ", text)))
+    negated = named = False  # after a cue ("not"), and after a name it took ("Apple")
     for intent, said in _read(raw):
         if len(words.groups) >= MAX_GROUPS:
             break
+        word = fold(said[0])
+        if intent is None and (word in _NOT or (negated and word in _NOT_LIST)):
+            negated, named = True, False  # "not", "or": a name may follow
+            continue
+        if negated and not named:
+            if intent is not None or word not in STOP_WORDS:
+                words.said_not += said
+            if intent is not None and _names_products(intent):
+                words.excluded.append(intent.terms)  # "not a Chromebook", "not a Mac"
+                named = True
+            elif intent is None and word not in STOP_WORDS:
+                words.unwanted.append(_clean(said[0]))  # "not Apple"
+                named = True
+            # Else a kind, a use or an order the shopper does not want ("not for gaming",
+            # "not a phone"): not read as one they do.
+            negated = named or intent is None
+            continue
+        negated = False
         if intent is not None:
             _apply(intent, said, words, explicit)
-        elif (word := fold(said[0])) not in STOP_WORDS and (len(word) > 1 or word.isdigit()):
+        elif word not in STOP_WORDS and (len(word) > 1 or word.isdigit()):
             words.groups.append((_clean(said[0]),))
             words.plain.append(_clean(said[0]))
     _drop_talk(words, explicit.get("sortBy") or words.sort)
