@@ -108,9 +108,6 @@ class Words:
     unwanted: list[str] = field(default_factory=list)
     """The other words the shopper said they do not want ("not Apple or Samsung"), never
     searched for: a brand of the store's is left out (the plan knows its brands)."""
-    said_not: list[str] = field(default_factory=list)
-    """Every word a cue took ("not for gaming": "gaming"), for a model reading the words
-    itself to read none of them as wanted (:func:`without_unwanted`)."""
 
     @property
     def limits(self) -> dict[str, float]:
@@ -378,61 +375,111 @@ def _given_names(keywords: str) -> set[str]:
     return {fold(t) for m in _AUTHOR.finditer(keywords) for t in _TOKEN.findall(m[1].casefold())}
 
 
-_NOT: Final = frozenset({"not", "except", "excluding", "nor"})
-"""Words after which the shopper names what they do not want ("not Apple")."""
-_NOT_LIST: Final = frozenset({"or", "and", "nor"})
-"""Words between the names a cue takes ("not Apple or Samsung")."""
+_CUE = (
+    r"(?:(?:but|and)\s+)?"
+    r"(?:not|except(?:\s+for)?|excluding|neither|other\s+than|anything\s+but|apart\s+from)"
+)
+_NAME = r"[^\W\d_][\w'+-]*"
+_UNWANTED: Final = re.compile(
+    rf"\b{_CUE}\s+(?:(?:a|an|any)\s+)?(?P<names>{_NAME}(?:\s*,?\s*(?:or|nor)\s+(?:(?:a|an)\s+)?{_NAME})*)"
+    r"(?=\s*(?:$|[,.;:!?)]|(?P<next>[^\W\d_][\w'-]*)))",
+    re.IGNORECASE,
+)
+"""A cue ("not", "except", "other than", "neither") and the names it takes ("not Apple or
+Samsung", "anything but a Chromebook"), then the end, a mark or one more word."""
+_LIST_WORDS: Final = frozenset({"or", "nor", "a", "an"})
+_AFTER: Final = frozenset(
+    {"and", "but", "with", "for", "under", "over", "below", "above", "please", "that",
+     "which", "models", "brand", "brands", "ones", "products", "devices", "stuff", "at"}
+)  # fmt: skip
+"""Words that may follow the names a cue took, besides a kind of product ("phones")."""
+_NOT_NAMES: Final = frozenset(
+    {"only", "just", "necessarily", "really", "very", "so", "too", "sure", "bad", "much",
+     "even", "yet", "quite", "exactly", "always", "everything", "anything", "everyone"}
+)  # fmt: skip
+"""Words after "not" that name nothing unwanted ("not only", "not sure", "not bad")."""
+_ASKING: Final = frozenset(
+    {"do", "does", "did", "is", "are", "was", "were", "can", "could", "will", "would",
+     "should", "shall", "has", "have", "had", "may", "might", "must", "why", "if", "or",
+     "whether", "rather", "i'd", "you'd", "course"}
+)  # fmt: skip
+"""Words a "not" after them is no cue for: a question ("do you not sell Dell?", "is there
+not a cheaper one?"), "if not", "why not", "I'd rather not"."""
 
 
-_NOT_A_CUE: Final = re.compile(r"\b(?:if|or|whether|why|of course) not\b|\bnot(?=\s*[,.;:?!]|$)")
-"""A "not" that names nothing unwanted: "if not, the closest", "why not?"."""
-_OTHER_THAN: Final = re.compile(r"\b(?:other than|anything but|apart from|rather than|but not)\b")
-"""Cues of more than one word, read as "not"."""
+@dataclass(frozen=True)
+class Unwanted:
+    """What the shopper said they do not want, at ``start:end`` of the text read."""
+
+    start: int
+    end: int
+    lines: tuple[Intent, ...]
+    """Product lines ("Chromebook"): none of their products is wanted."""
+    names: tuple[str, ...]
+    """Other names ("Apple"): a brand of the store's, if it is one."""
+
+
+def unwanted_in(text: str) -> list[Unwanted]:
+    """What ``text`` says the shopper does not want: after a cue, one name or several
+    joined by "or"/"nor", each a product line or a single word that is no word the search
+    gives a meaning to, then the end, a mark, a kind of product or a word such as "and".
+    Nothing a question asks ("do you not sell Dell?"), nothing said wanted elsewhere in the
+    text ("an Apple laptop, not an Apple phone"), and no model ("not the Galaxy A15")."""
+    found: list[Unwanted] = []
+    words = [fold(t) for t in _TOKEN.findall(text.casefold())]
+    for match in _UNWANTED.finditer(text):
+        before = _TOKEN.findall(text[: match.start()].casefold())[-2:]
+        following = fold(match["next"] or "")
+        if any(fold(w) in _ASKING for w in before) or (
+            match["next"] and following not in _AFTER and not kinds_in(following)
+        ):
+            continue
+        said = [t for t in _TOKEN.findall(match["names"].casefold()) if t not in _LIST_WORDS]
+        lines = [_PHRASES.get((fold(t),)) for t in said]
+        if any(
+            fold(t) in _NOT_NAMES | STOP_WORDS
+            or (line is None and fold(t) in parser_words())
+            or (line is not None and not line.line)
+            or words.count(fold(t)) > 1  # wanted too, elsewhere
+            for t, line in zip(said, lines, strict=True)
+        ):
+            continue
+        found.append(
+            Unwanted(
+                match.start(),
+                match.start("names") + len(match["names"]),
+                tuple(line for line in lines if line is not None),
+                tuple(t for t, line in zip(said, lines, strict=True) if line is None),
+            )
+        )
+    return found
 
 
 def without_unwanted(text: str) -> str:
-    """``text`` without the words the shopper said they do not want, as :func:`parse`
-    reads them: "a laptop, not a Chromebook" is "a laptop, not a"."""
-    said = parse(text).said_not
-    if not said:
-        return text
-    return re.sub(rf"\b(?:{'|'.join(map(re.escape, said))})\b", " ", text, flags=re.IGNORECASE)
-
-
-def _names_products(intent: Intent) -> bool:
-    """Whether a phrase names products by their text (a line, "mac"), not a kind by its
-    category or a use by its ranking."""
-    return bool(intent.terms) and (intent.line or not (intent.boosts or intent.category))
+    """``text`` without what the shopper said they do not want (:func:`unwanted_in`):
+    "a laptop, not a Chromebook" is "a laptop, "."""
+    for said in reversed(unwanted_in(text)):
+        text = text[: said.start] + " " * (said.end - said.start) + text[said.end :]
+    return text
 
 
 def parse(keywords: str, explicit: dict[str, Any] | None = None) -> Words:
     """What ``keywords`` asks for; ``explicit`` (the tool's other fields) wins over words."""
     explicit = explicit or {}
     words = Words()
-    text = _order(_numbers(_normalized(keywords), words), words, explicit)
-    raw = _TOKEN.findall(_OTHER_THAN.sub(" not ", _NOT_A_CUE.sub(" ", text)))
-    negated = named = False  # after a cue ("not"), and after a name it took ("Apple")
+    text = _normalized(keywords)
+    for left in unwanted_in(text):
+        words.excluded += [line.terms for line in left.lines]
+        words.unwanted += left.names
+        # A line the shopper does not want still says the kind they look at ("anything
+        # but a Chromebook": computers).
+        words.meant = words.meant or next((i.category for i in left.lines if i.category), None)
+    text = _order(_numbers(without_unwanted(text), words), words, explicit)
+    raw = _TOKEN.findall(text)
     for intent, said in _read(raw):
         if len(words.groups) >= MAX_GROUPS:
             break
         word = fold(said[0])
-        if intent is None and (word in _NOT or (negated and word in _NOT_LIST)):
-            negated, named = True, False  # "not", "or": a name may follow
-            continue
-        if negated and not named:
-            if intent is not None or word not in STOP_WORDS:
-                words.said_not += said
-            if intent is not None and _names_products(intent):
-                words.excluded.append(intent.terms)  # "not a Chromebook", "not a Mac"
-                named = True
-            elif intent is None and word not in STOP_WORDS:
-                words.unwanted.append(_clean(said[0]))  # "not Apple"
-                named = True
-            # Else a kind, a use or an order the shopper does not want ("not for gaming",
-            # "not a phone"): not read as one they do.
-            negated = named or intent is None
-            continue
-        negated = False
         if intent is not None:
             _apply(intent, said, words, explicit)
         elif word not in STOP_WORDS and (len(word) > 1 or word.isdigit()):
