@@ -267,6 +267,8 @@ def test_a_flight_is_travel_not_light_misspelt(index: SearchIndex) -> None:
         ("a laptop except HP", ["hp"], ("HP ",)),
         ("neither Apple nor Samsung phones", ["apple", "samsung"], ("Apple", "Samsung")),
         ("anything but a Chromebook", ["chromebook"], ("Chromebook",)),
+        ("not MSI or Acer", ["acer", "msi"], ("MSI", "Acer")),  # what those brands make
+        ("anything but Apple", ["apple"], ("Apple",)),
     ],
 )
 def test_what_a_shopper_does_not_want_is_left_out(

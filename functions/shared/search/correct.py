@@ -7,9 +7,9 @@ looked at, and only when it is not a word of the index: neither in its vocabular
 but one letter from a word the parser gives a meaning to ("editing"), it is that word
 misspelt. Words of fewer than four letters, words with digits, stop words and the
 parser's own words are left alone, and no word is corrected to one of fewer than four
-letters ("note" is a word, not "not" misspelt). Explicit tool fields are filters: they are never
-corrected, a correction to a word of the index must find a product within them, and
-one to a word of the parser's must not name another category than the tool's.
+letters ("note" is a word, not "not" misspelt). Explicit tool fields are filters: they
+are never corrected, a correction to a word of the index must find a product within
+them, and one to a word of the parser's must not name another category than the tool's.
 
 Candidates share a key with the word (:func:`~shared.search.spelling.probe_codes`):
 words of the products' names, brands, specs and tags, and the parser's words

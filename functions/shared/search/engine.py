@@ -323,6 +323,8 @@ class _Search:
         if corrected:
             assert query.keywords is not None  # only keywords have plain words
             words = parse(respell(query.keywords, corrected), explicit)
+        if words.unwanted and not (words.category or query.category):
+            words = replace(words, category=self._kind_of_brands(words.unwanted))
         result = self._relaxed(query, words)
         if not result.count and query.productName:
             result = self._named_loosely(query, explicit) or result
@@ -340,6 +342,20 @@ class _Search:
                 line for line in self._lines_lacked(query.keywords, words) if line not in absent
             ]
         return replace(result, corrected=corrected, unknown=unmet, not_carried=absent)
+
+    def _kind_of_brands(self, said: list[str]) -> str | None:
+        """The category most products of the brands ``said`` are in: "anything but Apple"
+        still asks for what Apple makes, not for books."""
+        unwanted = {fold(word) for word in said}
+        keys = [b for b in self.index.brands if unwanted & {fold(w) for w in b.split()}]
+        if not keys:
+            return None
+        row = self.db.execute(
+            "SELECT category FROM products WHERE brand_key IN"
+            f" ({', '.join('?' * len(keys))}) GROUP BY category ORDER BY count(*) DESC LIMIT 1",
+            keys,
+        ).fetchone()
+        return Category(row[0]) if row else None
 
     def _lines_lacked(self, keywords: str, words: Words) -> list[str]:
         """The product lines the words name that no product of the store is ("iPhones" in a

@@ -103,8 +103,8 @@ class Words:
     uses: list[str] = field(default_factory=list)
     """The uses named (``Intent.use``), in the order said."""
     excluded: list[tuple[str, ...]] = field(default_factory=list)
-    """The lines the shopper said they do not want ("anything but a Chromebook", "not a
-    Mac"): each its terms, none of which a product found has."""
+    """The lines the shopper said they do not want ("anything but a Chromebook", "not
+    Android"): each its terms, none of which a product found has."""
     unwanted: list[str] = field(default_factory=list)
     """The other words the shopper said they do not want ("not Apple or Samsung"), never
     searched for: a brand of the store's is left out (the plan knows its brands)."""
