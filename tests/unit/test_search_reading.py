@@ -269,6 +269,8 @@ def test_a_flight_is_travel_not_light_misspelt(index: SearchIndex) -> None:
         ("anything but a Chromebook", ["chromebook"], ("Chromebook",)),
         ("not MSI or Acer", ["acer", "msi"], ("MSI", "Acer")),  # what those brands make
         ("anything but Apple", ["apple"], ("Apple",)),
+        ("phones, no Samsung please", ["samsung"], ("Samsung",)),
+        ("I don't want a Chromebook, a laptop for school", ["chromebook"], ("Chromebook",)),
     ],
 )
 def test_what_a_shopper_does_not_want_is_left_out(
@@ -281,6 +283,13 @@ def test_what_a_shopper_does_not_want_is_left_out(
     assert not [h.name for h in result.products if h.name.startswith(unwanted)], words
     assert result.understood["without"] == left_out
     assert result.understood.get("category"), words
+
+
+def test_a_system_not_wanted_is_left_out(index: SearchIndex) -> None:
+    result = search(index, "a laptop without Windows", limit=20)
+    assert result.understood["without"] == ["windows"]
+    systems = {str(BY_ID[hit.productId]["specs"].get("os")) for hit in result.products}
+    assert systems and not any("Windows" in s for s in systems)
 
 
 @pytest.mark.parametrize(
@@ -297,6 +306,9 @@ def test_what_a_shopper_does_not_want_is_left_out(
         "not just for gaming but also for work",
         "fantasy books, not for kids",
         "not sure, a phone maybe",
+        "a laptop under $800, no more than that",
+        "no, I meant a phone",
+        "is there no cheaper one?",
     ],
 )
 def test_a_not_that_names_nothing_unwanted_leaves_nothing_out(

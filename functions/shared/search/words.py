@@ -377,7 +377,8 @@ def _given_names(keywords: str) -> set[str]:
 
 _CUE = (
     r"(?:(?:but|and)\s+)?"
-    r"(?:not|except(?:\s+for)?|excluding|neither|other\s+than|anything\s+but|apart\s+from)"
+    r"(?:not|no|without|except(?:\s+for)?|excluding|neither|other\s+than|anything\s+but|"
+    r"apart\s+from|(?:don't|do\s+not)\s+(?:want|need|like))"
 )
 _NAME = r"[^\W\d_][\w'+-]*"
 _UNWANTED: Final = re.compile(
