@@ -49,7 +49,14 @@ from shared.search.ids import resolve as resolve_ids
 from shared.search.intents import BOOST_COLUMNS, BOOST_ORDER, BOOSTS, LINE_TERMS, STOP_WORDS
 from shared.search.listing import Listing
 from shared.search.named import Named, line_words, named_in
-from shared.search.plan import LEVELS, Plan, explicit_fields, levels_for, make_plan
+from shared.search.plan import (
+    LEVELS,
+    Plan,
+    brands_named,
+    explicit_fields,
+    levels_for,
+    make_plan,
+)
 from shared.search.query import BOUNDS, SECOND_SORT, SORTS, Hit, SearchQuery, SearchResult
 from shared.search.schema import filter_token
 from shared.search.series import closest_first, name_words
@@ -346,8 +353,7 @@ class _Search:
     def _kind_of_brands(self, said: list[str]) -> str | None:
         """The category most products of the brands ``said`` are in: "anything but Apple"
         still asks for what Apple makes, not for books."""
-        unwanted = {fold(word) for word in said}
-        keys = [b for b in self.index.brands if unwanted & {fold(w) for w in b.split()}]
+        keys = brands_named(said, self.index.brands)
         if not keys:
             return None
         row = self.db.execute(

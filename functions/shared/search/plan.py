@@ -24,12 +24,10 @@ from typing import Any
 
 from shared.catalog.derive import fold, includes
 from shared.catalog.specs import FORM_FACTOR
+from shared.search.correct import TEXT_COLUMNS
 from shared.search.query import BOUNDS, SECOND_SORT, SORTS, SearchQuery
 from shared.search.schema import filter_token
 from shared.search.words import Words, fts_string, match_all, match_any, name_clause, parse
-
-_TEXT = "{name brand description specs tags}"
-"""The columns a product's own words are in."""
 
 
 @dataclass(frozen=True)
@@ -120,15 +118,23 @@ def nearest(limit: str) -> str:
     return "price"
 
 
+def brands_named(said: Collection[str], brands: Collection[str]) -> list[str]:
+    """The store's brands (casefolded, as the snapshot lists them) that a word of ``said``
+    is a word of ("apple": "apple")."""
+    folded = {fold(word) for word in said}
+    return sorted(b for b in brands if folded & {fold(w) for w in b.split()})
+
+
 def _leave_out(plan: Plan, words: Words, brands: Collection[str] | None) -> None:
     """What the shopper does not want, at every level: the lines said (no product whose
     text has a term of them) and the store's brands said ("not Apple or Samsung"), which
     ``understood`` gives as ``without``."""
     for terms in words.excluded:
         text = " OR ".join(fts_string(term) for term in terms)
-        plan.where("p.id NOT IN (SELECT rowid FROM fts WHERE fts MATCH ?)", f"{_TEXT} : ({text})")
-    unwanted = {fold(word) for word in words.unwanted}
-    keys = sorted(b for b in brands or () if unwanted & {fold(w) for w in b.split()})
+        plan.where(
+            "p.id NOT IN (SELECT rowid FROM fts WHERE fts MATCH ?)", f"{TEXT_COLUMNS} : ({text})"
+        )
+    keys = brands_named(words.unwanted, brands or ())
     if keys:
         plan.where(f"p.brand_key NOT IN ({', '.join('?' * len(keys))})", *keys)
     if left_out := [terms[0] for terms in words.excluded] + keys:
