@@ -271,6 +271,10 @@ def test_a_flight_is_travel_not_light_misspelt(index: SearchIndex) -> None:
         ("anything but Apple", ["apple"], ("Apple",)),
         ("phones, no Samsung please", ["samsung"], ("Samsung",)),
         ("I don't want a Chromebook, a laptop for school", ["chromebook"], ("Chromebook",)),
+        ("a laptop, not Dell and HP", ["dell", "hp"], ("Dell", "HP ")),
+        ("a laptop but not Dell and not HP", ["dell", "hp"], ("Dell", "HP ")),
+        ("a computer but not a Mac", ["mac"], ("Apple Mac", "Apple iMac")),
+        ("phones, no Samsung and a good battery", ["samsung"], ("Samsung",)),
     ],
 )
 def test_what_a_shopper_does_not_want_is_left_out(
@@ -283,6 +287,23 @@ def test_what_a_shopper_does_not_want_is_left_out(
     assert not [h.name for h in result.products if h.name.startswith(unwanted)], words
     assert result.understood["without"] == left_out
     assert result.understood.get("category"), words
+
+
+@pytest.mark.parametrize(
+    ("words", "names"),
+    [
+        ("a laptop, not Dell and HP", ("dell", "hp")),
+        ("not Dell, HP and Lenovo laptops", ("dell", "hp", "lenovo")),
+        ("no Samsung and under $500", ("samsung",)),  # "and" goes on to a limit
+        ("not Dell and quiet", ("dell",)),  # to a word the search reads
+        ("no Samsung and good battery", ("samsung",)),  # to words that name no kind
+    ],
+)
+def test_names_joined_by_and_are_each_unwanted(words: str, names: tuple[str, ...]) -> None:
+    # When a cue takes names joined by "and"
+    found = unwanted_in(words)
+    # Then each name is unwanted, and the list ends where "and" goes on to anything else
+    assert [n for each in found for n in each.names] == list(names), words
 
 
 def test_a_system_not_wanted_is_left_out(index: SearchIndex) -> None:

@@ -382,13 +382,15 @@ _CUE = (
 )
 _NAME = r"[^\W\d_][\w'+-]*"
 _UNWANTED: Final = re.compile(
-    rf"\b{_CUE}\s+(?:(?:a|an|any)\s+)?(?P<names>{_NAME}(?:\s*,?\s*(?:or|nor)\s+(?:(?:a|an)\s+)?{_NAME})*)"
+    rf"\b{_CUE}\s+(?:(?:a|an|any)\s+)?(?P<names>{_NAME}"
+    rf"(?:(?:\s*,\s*(?:(?:or|nor|and)\s+)?|\s+(?:or|nor|and)\s+)(?:(?:a|an)\s+)?{_NAME})*)"
     r"(?=\s*(?:$|[,.;:!?)]|(?P<next>[^\W\d_][\w'-]*)))",
     re.IGNORECASE,
 )
 """A cue ("not", "except", "other than", "neither") and the names it takes ("not Apple or
 Samsung", "anything but a Chromebook"), then the end, a mark or one more word."""
-_LIST_WORDS: Final = frozenset({"or", "nor", "a", "an"})
+_LIST_WORDS: Final = frozenset({"or", "nor", "and", "a", "an"})
+_JOINT: Final = re.compile(r"\s*,\s*(?:(?:or|nor|and)\s+)?|\s+(?:or|nor|and)\s+", re.IGNORECASE)
 _AFTER: Final = frozenset(
     {"and", "but", "with", "for", "under", "over", "below", "above", "please", "that",
      "which", "models", "brand", "brands", "ones", "products", "devices", "stuff", "at"}
@@ -422,38 +424,86 @@ class Unwanted:
 
 def unwanted_in(text: str) -> list[Unwanted]:
     """What ``text`` says the shopper does not want: after a cue, one name or several
-    joined by "or"/"nor", each a product line or a single word that is no word the search
-    gives a meaning to, then the end, a mark, a kind of product or a word such as "and".
+    in a list (:func:`_listings`), each a product line or a single word that is no word
+    the search gives a meaning to, then the end, a mark, a kind of product or a word such
+    as "and".
     Nothing a question asks ("do you not sell Dell?"), nothing said wanted elsewhere in the
     text ("an Apple laptop, not an Apple phone"), and no model ("not the Galaxy A15")."""
     found: list[Unwanted] = []
     words = [fold(t) for t in _TOKEN.findall(text.casefold())]
-    for match in _UNWANTED.finditer(text):
+    at = 0
+    while match := _UNWANTED.search(text, at):
+        at = match.start("names")  # a cue among the names is one of its own
         before = _TOKEN.findall(text[: match.start()].casefold())[-2:]
-        following = fold(match["next"] or "")
-        if any(fold(w) in _ASKING for w in before) or (
-            match["next"] and following not in _AFTER and not kinds_in(following)
-        ):
-            continue
-        said = [t for t in _TOKEN.findall(match["names"].casefold()) if t not in _LIST_WORDS]
-        lines = [_PHRASES.get((fold(t),)) for t in said]
-        if any(
-            fold(t) in _NOT_NAMES | STOP_WORDS
-            or (line is None and fold(t) in parser_words())
-            or (line is not None and not line.line)
-            or words.count(fold(t)) > 1  # wanted too, elsewhere
-            for t, line in zip(said, lines, strict=True)
-        ):
-            continue
-        found.append(
-            Unwanted(
-                match.start(),
-                match.start("names") + len(match["names"]),
-                tuple(line for line in lines if line is not None),
-                tuple(t for t, line in zip(said, lines, strict=True) if line is None),
+        if any(fold(w) in _ASKING for w in before) or before[-1:] in (["not"], ["no"]):
+            continue  # a question, or "not not"
+        for names, following in _listings(match):
+            if following and following not in _AFTER and not kinds_in(following):
+                continue
+            said = [t for t in _TOKEN.findall(names.casefold()) if t not in _LIST_WORDS]
+            if not all(_a_name(t) and words.count(fold(t)) == 1 for t in said):
+                # A word with a meaning of its own, or one also wanted elsewhere.
+                continue
+            lines = [_line_named(t) for t in said]
+            at = match.start("names") + len(names)
+            found.append(
+                Unwanted(
+                    match.start(),
+                    at,
+                    tuple(line for line in lines if line is not None),
+                    tuple(t for t, line in zip(said, lines, strict=True) if line is None),
+                )
             )
-        )
+            break
     return found
+
+
+def _line_named(word: str) -> Intent | None:
+    """The product line ``word`` names, or a word for a line's products ("Mac": the
+    MacBook's and the iMac's); None for any other word."""
+    meant = _PHRASES.get((fold(word),))
+    if meant is None or not (meant.line or meant.terms in _line_terms()):
+        return None
+    return meant
+
+
+@functools.cache
+def _line_terms() -> frozenset[tuple[str, ...]]:
+    return frozenset(i.terms for i in _PHRASES.values() if i.line)
+
+
+def _a_name(word: str) -> bool:
+    """Whether ``word`` may name something unwanted: a line, or a word the search reads
+    nothing in ("Dell", "Tolkien"; not "cheap", "kids" or "only")."""
+    said = fold(word)
+    return _line_named(word) is not None or not (
+        said in parser_words()
+        or said in _NOT_NAMES
+        or said in STOP_WORDS
+        or (said,) in _PHRASES  # "all-in-one"
+    )
+
+
+def _listings(match: re.Match[str]) -> list[tuple[str, str]]:
+    """The names a cue may have taken, and the word after them: all it took, then the
+    names before each comma or "and", the last first ("not Dell and HP", "not Dell, HP or
+    Lenovo"; but "no Samsung and good battery" is "no Samsung"). A list is joined by "or",
+    "nor" or "and" at its end, never by commas alone ("no Dell, HP is fine")."""
+    names = match["names"]
+    joints = list(_JOINT.finditer(names))
+    taken = [(names, fold(match["next"] or ""))]
+    for n in reversed(range(len(joints))):
+        cut = joints[n]
+        if "," in cut[0] or fold(cut[0].strip(" ,").casefold()) == "and":
+            taken.append((names[: cut.start()], "and" if "and" in cut[0].casefold() else ""))
+    return [(said, after) for said, after in taken if _joined(said)]
+
+
+def _joined(names: str) -> bool:
+    """Whether a comma between names is followed by "or", "nor" or "and" later on."""
+    joints = [j[0].strip(" ,").casefold() for j in _JOINT.finditer(names)] + ["end"]
+    bare = [n for n, joint in enumerate(joints) if joint == ""]
+    return all(any(j in ("or", "nor", "and") for j in joints[n + 1 :]) for n in bare)
 
 
 def without_unwanted(text: str) -> str:
