@@ -83,6 +83,10 @@ def _describe(c: Constraints) -> str:
     return " ".join(p for p in parts if p) + _qualifiers(c)
 
 
+def _other_than(c: Constraints) -> str:
+    return f" other than {' or '.join(c.without)}" if c.without else ""
+
+
 def _relax(c: Constraints) -> str:
     options = []
     if c.max_price is not None:
@@ -171,8 +175,9 @@ def product_section(
         else:
             lines.append(
                 Line(
-                    f"I couldn't find any {_describe(c)} in stock."
-                    + ("" if near else f" {_relax(c)}")
+                    f"I couldn't find any {_describe(c)} in stock{_other_than(c)}."
+                    # Nothing else is what was left out: no advice would find more.
+                    + ("" if near or c.without else f" {_relax(c)}")
                 )
             )
         if near:
@@ -221,7 +226,15 @@ def constraints_for(done: Done, intent: Intent) -> Constraints:
         bounds={k: v for k, v in bounds.items() if category != BOOKS or k in _PRICES},
         cheaper_than=done.call.limit if done.call.purpose == "cheaper" else None,
         on_sale=bool(understood.get("onSale")),
+        without=_as_said(understood.get("without"), str(words or intent.text)),
     )
+
+
+def _as_said(left_out: object, text: str) -> tuple[str, ...]:
+    """The words the search left out (folded: "hp"), as the shopper wrote them ("HP")."""
+    words = [w for w in left_out if isinstance(w, str)] if isinstance(left_out, list) else []
+    found = (re.search(rf"(?<!\w){re.escape(w)}\w*", text, re.IGNORECASE) for w in words)
+    return tuple(m[0] if m else w for m, w in zip(found, words, strict=True))
 
 
 def _is_number(value: object) -> bool:

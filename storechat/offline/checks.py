@@ -36,6 +36,8 @@ class Constraints:
     """A "cheaper ones" follow-up: the price the products shown before started at."""
     on_sale: bool = False
     """The search kept only products on sale."""
+    without: tuple[str, ...] = ()
+    """What the search left out as the shopper wrote it ("Dell", "a Chromebook")."""
 
     @property
     def max_price(self) -> float | None:

@@ -684,3 +684,14 @@ def test_a_message_that_steers_the_assistant_is_declined_whatever_name_it_asks_f
     reply = OfflineModel().converse(make_request([user(said)]))
     assert tool_uses(reply) == []
     assert answer_text(reply).startswith("Sorry, I can't help with that here.")
+
+
+def test_what_the_search_left_out_is_said_when_nothing_else_is_found() -> None:
+    # Given the catalog tool's word that it left out Dell and HP and found no other laptop
+    understood = {"category": "COMPUTERS", "formFactor": ["laptop"], "without": ["dell", "hp"]}
+    told = success({"count": 0, "shown": 0, "products": [], "understood": understood})
+    # When a shopper asked for a laptop that is neither
+    text, _ = answer(OfflineModel(), "a laptop, not Dell and HP", [told])
+    # Then the answer says none other is in stock, in the shopper's own words, and gives
+    # no advice that would find more
+    assert text == "I couldn't find any laptops in stock other than Dell or HP."

@@ -154,6 +154,22 @@ def test_a_model_of_a_name_of_several_words_the_store_lacks_is_not_carried(
         assert not any(hit.category == "BOOKS" for hit in result.products)
 
 
+def test_nothing_is_near_a_name_the_catalog_has_no_word_of_by_its_number_alone(
+    index: SearchIndex,
+) -> None:
+    # Given a store with no Xiaomi, whose 13-inch laptops have "13" in their names
+    assert any(" 13 " in f" {name} " for name in NAMES.values())
+    # When a shopper asks for the Xiaomi Redmi Note 13
+    result = search(index, "is the Xiaomi Redmi Note 13 in stock?")
+    # Then it is not carried, and no product is offered for sharing the number
+    assert result.not_carried == ["Xiaomi Redmi Note 13"]
+    assert first_names(result, 5) == []
+    # But what else the words ask for the store has still comes
+    both = search(index, "do you have the Huawei P60 or a Pixel?")
+    assert both.not_carried == ["Huawei P60"]
+    assert first_names(both, 5) and all("Pixel" in name for name in first_names(both, 5))
+
+
 @pytest.mark.parametrize(
     ("words", "author"),
     [

@@ -306,6 +306,55 @@ def test_names_joined_by_and_are_each_unwanted(words: str, names: tuple[str, ...
     assert [n for each in found for n in each.names] == list(names), words
 
 
+@pytest.mark.parametrize(
+    ("words", "left_out", "field"),
+    [
+        ("a phone but not a Pixel", "pixel", "name"),  # a line the search has no phrase for
+        ("fantasy books, not Tolkien", "tolkien", "author"),
+    ],
+)
+def test_a_name_of_the_catalogs_not_wanted_is_left_out(
+    index: SearchIndex, words: str, left_out: str, field: str
+) -> None:
+    # Given a catalog that has products with that name
+    def says(hit: Any) -> bool:
+        text = hit.name if field == "name" else str(spec(hit, field))
+        return left_out in text.casefold()
+
+    assert any(says(hit) for hit in search(index, left_out, limit=20).products)
+    # When the shopper says they do not want it
+    result = search(index, words, limit=20)
+    # Then none of the products found has it, and the result says it was left out
+    assert result.products, words
+    assert not [hit.name for hit in result.products if says(hit)], words
+    assert result.understood["without"] == [left_out]
+
+
+def test_a_word_no_product_has_is_not_left_out(index: SearchIndex) -> None:
+    # When a shopper says "no" to something that names nothing of the catalog's
+    result = search(index, "I need a laptop, no rush")
+    # Then nothing is left out, and laptops are found
+    assert "without" not in result.understood
+    assert result.products and all(hit.category == "COMPUTERS" for hit in result.products)
+
+
+def test_leaving_out_every_product_of_the_kind_finds_none_of_another(tmp_path: Path) -> None:
+    # Given a store whose only laptops are Dell's and HP's, and which sells books
+    dell_hp = [p for p in LAPTOPS if p["brand"] in ("Dell", "HP")]
+    books = [p for p in CATALOG if p["category"] == "BOOKS"]
+    own = _open(dell_hp + books, tmp_path / "own.sqlite")
+    try:
+        # When a shopper asks for a laptop that is neither
+        result = search(own, "a laptop, not Dell and HP")
+    finally:
+        own.close()
+    # Then nothing is found, not the store's books, and the result says why
+    assert dell_hp and books
+    assert result.products == []
+    assert result.understood["without"] == ["dell", "hp"]
+    assert result.understood["category"] == "COMPUTERS"
+
+
 def test_a_system_not_wanted_is_left_out(index: SearchIndex) -> None:
     result = search(index, "a laptop without Windows", limit=20)
     assert result.understood["without"] == ["windows"]

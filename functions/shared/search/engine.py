@@ -51,6 +51,7 @@ from shared.search.listing import Listing
 from shared.search.named import Named, line_words, named_in
 from shared.search.plan import (
     LEVELS,
+    NAMED_COLUMNS,
     Plan,
     brands_named,
     explicit_fields,
@@ -330,6 +331,9 @@ class _Search:
         if corrected:
             assert query.keywords is not None  # only keywords have plain words
             words = parse(respell(query.keywords, corrected), explicit)
+        if words.unwanted:
+            # Only a name the catalog has is left out: "no rush" leaves out nothing.
+            words = replace(words, unwanted=[w for w in words.unwanted if self._has_word(w)])
         if words.unwanted and not (words.category or query.category):
             words = replace(words, category=self._kind_of_brands(words.unwanted))
         result = self._relaxed(query, words)
@@ -349,6 +353,12 @@ class _Search:
                 line for line in self._lines_lacked(query.keywords, words) if line not in absent
             ]
         return replace(result, corrected=corrected, unknown=unmet, not_carried=absent)
+
+    def _has_word(self, word: str) -> bool:
+        """Whether a product's brand, name or specs have ``word``."""
+        return bool(brands_named([word], self.index.brands)) or self._matches(
+            f"{NAMED_COLUMNS} : {fts_string(fold(word))}"
+        )
 
     def _kind_of_brands(self, said: list[str]) -> str | None:
         """The category most products of the brands ``said`` are in: "anything but Apple"
@@ -444,6 +454,8 @@ class _Search:
         first = list({hit.productId: hit for hit in first}.values())
         seen = {hit.productId for hit in first}
         rest = [hit for hit in result.products if hit.productId not in seen]
+        if not first and not any(each.carried or each.line for each in named):
+            rest = _sharing_a_word(rest, result)
         spoken = said.get("category")
         others = (
             all(hit.category != spoken for hit in first)
@@ -766,8 +778,11 @@ def _any_of(words: Sequence[str]) -> str:
 
 
 def _names_nothing(plan: Plan, bare: list[str]) -> bool:
-    """Whether ``plan`` filters by nothing but the price, a sale and stock (``bare``)."""
-    return [c for c in plan.conditions if "price" not in c] == bare
+    """Whether ``plan`` filters by nothing but the price, a sale and stock (``bare``), and
+    what the shopper does not want ("a laptop, not Dell and HP" in a store with no other
+    laptops is not its books)."""
+    kept = [c for c in plan.conditions if "price" not in c and " NOT IN " not in c]
+    return kept == bare
 
 
 def _without(understood: dict[str, Any], key: str) -> dict[str, Any]:
@@ -789,6 +804,18 @@ def _kind_of_a_name(keywords: str, named: list[Named]) -> bool:
         for each in named
         for word in each.said.split()
     )
+
+
+def _sharing_a_word(hits: list[Hit], result: SearchResult) -> list[Hit]:
+    """Of products found with names the catalog has no word of, those whose name has a
+    word of letters the shopper searched for: "the Xiaomi Redmi Note 13" is near no
+    product whose name only has "13" too. Found with the words dropped, they are the kind
+    asked, and stand."""
+    if "keywords" in result.relaxed:
+        return hits
+    searched = result.understood.get("searched") or []
+    said = {w for term in searched for w in name_words(str(term)) if w.isalpha()}
+    return [hit for hit in hits if said & set(name_words(hit.name))]
 
 
 def _extra_words(asked: str, name: str) -> int:

@@ -29,6 +29,9 @@ from shared.search.query import BOUNDS, SECOND_SORT, SORTS, SearchQuery
 from shared.search.schema import filter_token
 from shared.search.words import Words, fts_string, match_all, match_any, name_clause, parse
 
+NAMED_COLUMNS = "{name brand specs}"
+"""Where a name the shopper does not want is written: not in the prose of descriptions."""
+
 
 @dataclass(frozen=True)
 class Level:
@@ -137,7 +140,15 @@ def _leave_out(plan: Plan, words: Words, brands: Collection[str] | None) -> None
     keys = brands_named(words.unwanted, brands or ())
     if keys:
         plan.where(f"p.brand_key NOT IN ({', '.join('?' * len(keys))})", *keys)
-    if left_out := [terms[0] for terms in words.excluded] + keys:
+    # Another name ("not a ThinkPad", "not Tolkien") is no product whose name or specs have it.
+    named = [fold(w) for w in words.unwanted if not brands_named([w], brands or ())]
+    if named:
+        text = " OR ".join(fts_string(word) for word in named)
+        plan.where(
+            "p.id NOT IN (SELECT rowid FROM fts WHERE fts MATCH ?)",
+            f"{{name brand specs}} : ({text})",
+        )
+    if left_out := [terms[0] for terms in words.excluded] + keys + named:
         plan.understood["without"] = left_out
 
 
