@@ -58,14 +58,20 @@ The rules, in the order they apply:
 * **A sentence that points back.** A sentence that cites nothing and starts with "It",
   "This one" ("Good news: it is in stock now") says that the one product the sentence
   before cites can be had, and that is checked; its other facts may be about anything
-  ("It beats the 8 GB most laptops have") and are not. A guess or a future ("it should
-  be back in stock soon") is no stock claim.
+  ("It beats the 8 GB most laptops have") and are not. "They", "Both" ("They are both in
+  stock") say so of every product the sentence before cites. A guess or a future ("it
+  should be back in stock soon") is no stock claim.
+* **One value said of several.** A claim after a list of products cited together, with
+  only words that say it is theirs between ("The Dell XPS 13 [..] and the iMac 24 [..]
+  are both in stock", "... both cost $649"), is checked against each of them; wrong for
+  any, its sentence goes, since one value cannot be corrected for two products.
 * **Missing is unknown.** A field the record lacks, or a screen size of 0 (a desktop),
   is not checked.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Final
@@ -183,6 +189,41 @@ def _owner(claim: Claim, cited: list[_Citation], view: str, index: LedgerIndex) 
     if first != last and last[0] <= at < last[1]:
         return following.mark
     return None
+
+
+_LISTED: Final = re.compile(
+    r"^[^.;:!?()\[\]]*(?:\band\b|&|,|\bund\b|\bet\b|\by\b)[^.;:!?()]*$", re.I
+)
+_SHARED: Final = re.compile(
+    r"^[\s,*_]*(?:(?:are|were|both|all|each|now|currently|still|also|cost|priced|at|have|weigh|"
+    r"run|ship|beide|alle|sind|kosten|sont|tous|deux|son|ambos|cuestan)\b[\s,*_]*)*$",
+    re.I,
+)
+_PLURAL: Final = re.compile(
+    r"\b(?:are|were|both|all|each|cost|have|weigh|run|ship|beide|alle|sind|kosten|sont|tous|"
+    r"son|ambos|cuestan)\b",
+    re.I,
+)
+
+
+def _owners(claim: Claim, cited: list[_Citation], view: str, index: LedgerIndex) -> list[str]:
+    """The products a claim is said of together ("The Dell XPS 13 [..] and the iMac 24
+    [..] are both in stock", "... both cost $649"): every product of a list cited before
+    it, when only words that say so stand between the list and the claim. Empty when the
+    claim is said of one product."""
+    before = [c for c in cited if c.end <= claim.start]
+    if len(before) != len(cited) or len({index[c.mark].productId for c in before}) < 2:
+        return []
+    lead = view[before[-1].end : claim.start]
+    listed = all(
+        _LISTED.match(view[one.end : other.start])
+        for one, other in itertools.pairwise(before)
+        if index[one.mark].productId != index[other.mark].productId
+    )
+    said = lead + view[claim.start : claim.end]
+    if not (listed and _SHARED.match(lead) and _PLURAL.search(said)):
+        return []
+    return list({index[c.mark].productId: c.mark for c in before}.values())
 
 
 def _claims(view: str, cited: list[_Citation], index: LedgerIndex, store: str) -> list[Claim]:
@@ -307,10 +348,22 @@ def _check_segment(
         return _Checked(segment)
     wrong: list[tuple[Claim, str, str]] = []
     agreeing: set[tuple[str, str]] = set()  # (productId, field)
+    shared: set[int] = set()  # claims said of several products, wrong for one of them
     claims = _claims(view, cited, index, store)
     for claim in claims if kinds is None else [c for c in claims if c.kind in kinds]:
+        if not stated(claim, view):
+            continue
+        if owners := _owners(claim, cited, view, index):
+            # One value said of them all: wrong for any, it is no fact of theirs.
+            for owner in owners:
+                record = index[owner]
+                key = field_of(claim, record)
+                if key is not None and not agrees(claim, key, record_value(record, key), store):
+                    wrong.append((claim, owner, key))
+                    shared.add(claim.start)
+            continue
         owner = _owner(claim, cited, view, index)
-        if owner is None or not stated(claim, view):
+        if owner is None:
             continue
         record = index[owner]
         if claim.kind == "data" and claim.role is None:
@@ -368,7 +421,8 @@ def _check_segment(
             )
             edits.append((*aside, None))
             continue
-        replacement = rewrite(claim, key, value, segment, style, store)
+        shared_by = claim.start in shared
+        replacement = None if shared_by else rewrite(claim, key, value, segment, style, store)
         checked.corrections.append(
             Correction(
                 productId=product_id,
@@ -405,12 +459,27 @@ _PRONOUN: Final = re.compile(
 )
 """A sentence that starts by pointing back to a product ("It is in stock", "Good news:
 this one ships today"): it is about the one product the sentence before cites."""
+_THEY: Final = re.compile(
+    r"^\s*(?:[-*•]\s+)?[*_\"'\u201c\u2018(]*"
+    r"(?:(?:and|plus|also|yes|so|good news|great news|best of all|even better|better yet)"
+    r"[,:!]?\s+)?[*_]*"
+    r"(?:they're|they\u2019re|they|both of them|both|all of them|all three|these|those|each|"
+    r"beide|ils|ambos)\b",
+    re.IGNORECASE,
+)
+"""A sentence that starts by pointing back to several products ("They are both in
+stock"): it is about the products the sentence before cites."""
 _ITS_OWN: Final = re.compile(
     r"\s*(?:'s|\u2019s|is|ist|est|ships?|will\s+ship)?\s*"
     r"(?:now|currently|still|also|definitely|actually|jetzt|ahora)?\s*[*_]*",
     re.IGNORECASE,
 )
 """What may stand between a pointing word and its stock claim: "It is", "it's now"."""
+_THEIR_OWN: Final = re.compile(
+    r"\s*(?:are|sind|sont|están|ship|will\s+ship)?\s*(?:both|all|each|beide|alle|tous)?\s*"
+    r"(?:now|currently|still|also|jetzt|ahora)?\s*[*_]*",
+    re.IGNORECASE,
+)
 _HEDGED: Final = re.compile(
     r"\b(?:should|may|might|could|would|will|can|if|when|once|until|again|back|soon|later|"
     r"sollte|wieder|bientôt|pronto)\b|'ll\b",
@@ -421,7 +490,7 @@ _HEDGED: Final = re.compile(
 
 def _check_pronoun(
     segment: str,
-    subject: str | None,
+    subject: list[str],
     index: LedgerIndex,
     style: Style,
     store: str,
@@ -430,16 +499,18 @@ def _check_pronoun(
     """``segment``, citing nothing, checked for availability as a sentence about
     ``subject`` when it starts by pointing back to it and says it can be had now. Other
     facts in it may be about anything ("It beats the 8 GB most laptops have")."""
-    pointing = _PRONOUN.match(segment)
-    if subject is None or pointing is None or _HEDGED.search(segment):
+    several = " and ".join(subject or ())
+    pointing = (_PRONOUN if len(subject or ()) == 1 else _THEY).match(segment)
+    if not subject or pointing is None or _HEDGED.search(segment):
         return _Checked(segment)
     said = stock_claims(segment)
-    if not said or not _ITS_OWN.fullmatch(segment[pointing.end() : said[0].start]):
+    own = _ITS_OWN if len(subject) == 1 else _THEIR_OWN
+    if not said or not own.fullmatch(segment[pointing.end() : said[0].start]):
         return _Checked(segment)  # "It pairs well with the dock, which is sold out"
-    virtual = f"{subject} {segment}"
+    virtual = f"{several} {segment}"
     checked = _check_segment(virtual, index, style, store, weight_unit, _STOCK_ONLY)
     if not checked.dropped:
-        checked.text = checked.text[len(subject) + 1 :] if checked.corrections else segment
+        checked.text = checked.text[len(several) + 1 :] if checked.corrections else segment
     return checked
 
 
@@ -481,7 +552,7 @@ def check_marked(
     style = answer_style(answer)
     corrections: list[Correction] = []
     lines: list[tuple[str, str | None]] = []
-    subject: str | None = None  # the one product the sentence before cites
+    subject: list[str] = []  # the citations of the products the sentence before cites
     for line in answer.split("\n"):
         kept: list[str] = []
         whole = True
@@ -493,7 +564,7 @@ def check_marked(
             }
             if cited or not segment.strip():
                 checked = _check_segment(segment, index, style, store, weight_unit)
-                subject = next(iter(cited.values())) if len(cited) == 1 else None
+                subject = list(cited.values())
             else:
                 checked = _check_pronoun(segment, subject, index, style, store, weight_unit)
             corrections.extend(checked.corrections)

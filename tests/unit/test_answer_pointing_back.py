@@ -79,3 +79,75 @@ def test_a_true_claim_that_points_back_stays(answer: str) -> None:
     body = shown(answer)
     assert body.answer == answer
     assert body.corrections == []
+
+
+HP = {**XPS, "productId": "CMP-023", "name": "HP 14 Laptop (14-ep0000)", "brand": "HP",
+      "price": 349.0, "stock": 5}  # fmt: skip
+
+
+def shown_three(answer: str) -> ResponseBody:
+    products = [XPS, IMAC, HP]
+    return compose(
+        ComposeInput(sessionId="s-1", outcome="answered", answer=answer, products=products)
+    )
+
+
+@pytest.mark.parametrize(
+    ("said", "now", "corrected"),
+    [
+        # one claim said of a list, wrong for one of them (the iMac is sold out)
+        (
+            "Both are light. The Dell XPS 13 [CMP-005] and the Apple iMac 24 [CMP-014]"
+            " are in stock.",
+            "Both are light.",
+            [("CMP-014", "in stock")],
+        ),
+        (
+            "Both are light. The HP 14 [CMP-023] and the Dell XPS 13 [CMP-005] both cost $649.",
+            "Both are light.",
+            [("CMP-023", "$649"), ("CMP-005", "$649")],
+        ),
+        # a sentence that points back to the products the one before cites
+        (
+            "The Dell XPS 13 [CMP-005] and the Apple iMac 24 [CMP-014] are great."
+            " They are both in stock.",
+            "The Dell XPS 13 [CMP-005] and the Apple iMac 24 [CMP-014] are great.",
+            [("CMP-014", "in stock")],
+        ),
+        (
+            "The Dell XPS 13 [CMP-005] and the Apple iMac 24 [CMP-014] are great. Both ship today!",
+            "The Dell XPS 13 [CMP-005] and the Apple iMac 24 [CMP-014] are great.",
+            [("CMP-014", "ship today")],
+        ),
+    ],
+)
+def test_a_claim_said_of_several_products_is_checked_against_each(
+    said: str, now: str, corrected: list[tuple[str, str]]
+) -> None:
+    # Given one value said of products listed together, or of "they" after them
+    body = shown_three(said)
+    # Then it is wrong when it is wrong for any of them: its sentence goes, since one value
+    # cannot be corrected for two products
+    assert body.answer == now
+    assert [(c.productId, c.said) for c in body.corrections] == corrected
+    assert all(c.dropped for c in body.corrections)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "The Dell XPS 13 [CMP-005] and the HP 14 [CMP-023] are both in stock.",
+        "The Dell XPS 13 [CMP-005] and the Apple iMac 24 [CMP-014] both cost $1,299.",
+        "The Dell XPS 13 [CMP-005] and the HP 14 [CMP-023] are great. They are both in stock.",
+        # said of one of them, by its own verb
+        "The Apple iMac 24 [CMP-014] is sold out and the Dell XPS 13 [CMP-005] is in stock.",
+        # their other facts, and stock said of something else
+        "The Dell XPS 13 [CMP-005] and the Apple iMac 24 [CMP-014] are great. They are light.",
+        "The Dell XPS 13 [CMP-005] and the HP 14 [CMP-023] pair well with a dock,"
+        " which is in stock.",
+    ],
+)
+def test_a_true_claim_said_of_several_products_stays(answer: str) -> None:
+    body = shown_three(answer)
+    assert body.answer == answer
+    assert body.corrections == []
