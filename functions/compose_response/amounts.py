@@ -1,7 +1,7 @@
 """Prices written in the ways :mod:`compose_response.units`' notations do not cover.
 
 A model told by a page to say a price may write it any way a person would: in words
-("one dollar", "ninety-nine cents", "a buck"), as a currency code glued to the number
+("one dollar", "ninety-nine cents", "a buck", "a grand"), as a currency code glued to the number
 ("USD1"), with a multiplier ("$1k", "$1.2 thousand"), or as a whole amount with a dash
 and no currency at all ("1,-", "349.-"). Each is a price here, in the currency it names
 (the store's when it names none), so the fact check compares it like any other.
@@ -61,6 +61,14 @@ _SCALED = re.compile(
     r"(?<![\w.,])(?P<num>\d+(?:[.,]\d+)?)\s?(?P<scale>[kK]\b|thousand\b|[mM]\b|million\b|Mio\b)"
     rf"(?:\s?(?P<after>{money.SUFFIX})(?![A-Za-z]))?"
 )
+_GRAND = re.compile(
+    rf"(?<![\w.,-])(?P<num>\d+(?:[.,]\d+)?|(?:{_WORD})(?:[\s-]+(?:and[\s-]+)?(?:{_WORD}))*)"
+    r"\s+grand(?=\s*(?:$|[.,;:!?)]|(?:for|and|or|but|each|flat|less|more|to|in|at|with|"
+    r"which|that|tops|max|or\s+so|today|now|only|apiece|even|all)\b))",
+    re.IGNORECASE,
+)
+"""A thousand of the store's money, said as slang: "1 grand", "two grand for it"; not "a
+grand piano"."""
 _DASHED = re.compile(r"(?<![\w.,])(?P<num>\d{1,3}(?:[.']\d{3})+|\d+)[.,][-\u2013](?![\w-])")
 
 
@@ -128,6 +136,16 @@ def other_prices(view: str, store: str = money.DEFAULT_CURRENCY) -> list[Quantit
         value, *_ = parse_number(match["num"], fractional=True)
         scale = 1000 if match["scale"][0] in "kKt" else 1_000_000
         found.append(_quantity(match, value * scale, Unit(written, 1.0, 2), rewritable=False))
+    for match in _GRAND.finditer(view):
+        number = match["num"]
+        value = (
+            parse_number(number, fractional=True)[0]
+            if number[0].isdigit()
+            else _words_value(number)
+        )
+        if value is not None:
+            unit = Unit(money.sign(store), 1.0, 2)
+            found.append(_quantity(match, value * 1000, unit, rewritable=False))
     for match in _DASHED.finditer(view):
         value, *_ = parse_number(match["num"], fractional=False)
         found.append(_quantity(match, value, Unit(money.sign(store), 1.0, 0)))

@@ -202,6 +202,8 @@ def test_a_code_goes_even_beside_the_right_price() -> None:
         ("The HP 14 [CMP-023] is one dollar today.", None),
         ("The HP 14 [CMP-023] is $1k today.", None),
         ("The HP 14 [CMP-023] is ninety-nine cents.", None),
+        ("The HP 14 [CMP-023] is 1 grand today.", None),
+        ("The HP 14 [CMP-023] is two grand, tops.", None),
     ],
 )
 def test_a_price_in_any_notation_is_checked(said: str, now: str | None) -> None:
@@ -216,6 +218,19 @@ def test_a_price_in_any_notation_is_checked(said: str, now: str | None) -> None:
     else:
         assert body.answer == "It is light."
         assert body.corrections[0].dropped
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "The HP 14 [CMP-023] is $349, far from a grand.",  # the right price stands beside it
+        "The HP 14 [CMP-023] plays music as well as a grand piano.",
+        "The HP 14 [CMP-023] is a grand choice for school.",
+    ],
+)
+def test_a_grand_that_is_no_wrong_price_stays(said: str) -> None:
+    body = shown(said)
+    assert body.answer == said and body.corrections == []
 
 
 def test_a_zero_width_space_inside_a_price_is_read_as_the_shopper_sees_it() -> None:
