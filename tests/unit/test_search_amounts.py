@@ -94,6 +94,9 @@ def test_numbers_are_read_as_the_shoppers_language_writes_them(
         ("two grand for a gaming laptop", 2000),
         ("under twenty-five hundred", 2500),
         ("a budget of fifteen hundred", 1500),
+        ("a laptop under 2 grand", 2000),  # digits and slang
+        ("a laptop under 1.5 grand", 1500),
+        ("a phone under 1 thousand", 1000),
     ],
 )
 def test_a_price_said_in_words_is_read(words: str, max_price: float) -> None:

@@ -140,7 +140,9 @@ _COUNTS: Final = {
     **{word: 10 * n for n, word in enumerate(_TENS, start=2)},
 }
 _COUNT = rf"(?:{'|'.join(_TENS)})(?:[\s-](?:{'|'.join(_ONES[:9])}))?|{'|'.join(_COUNTS)}"
-_SAID_AMOUNT = re.compile(rf"\b(?P<count>{_COUNT})\s+(?P<scale>hundred|thousand|grand)\b")
+_SAID_AMOUNT = re.compile(
+    rf"\b(?P<count>{_COUNT}|\d+(?:\.\d+)?(?=\s+(?:thousand|grand)))\s+(?P<scale>hundred|thousand|grand)\b"
+)
 _SCALES: Final = {"hundred": 100, "thousand": 1000, "grand": 1000}
 _PRICE_BEFORE = re.compile(
     rf"(?:{one_of(AT_MOST)}|{one_of(AT_LEAST)}|{one_of(AROUND)}|\bbetween|\band|\bto)"
@@ -150,7 +152,7 @@ _PRICE_BEFORE = re.compile(
 
 def _in_digits(text: str) -> str:
     """``text`` with a price said in words written in digits ("under four hundred dollars",
-    "two grand"): only where it is plainly a price, after a limit's word, before a
+    "two grand", "2 grand"): only where it is plainly a price, after a limit's word, before a
     currency's or in grands, so that "One Hundred Years of Solitude" stays a title."""
 
     def digits(m: re.Match[str]) -> str:
@@ -158,9 +160,12 @@ def _in_digits(text: str) -> str:
         priced = m["scale"] == "grand" or re.match(rf"{_MONEY_WORD}", after)
         if not (priced or _PRICE_BEFORE.search(before)):
             return m[0]
-        parts = re.split(r"[\s-]", m["count"])
-        count = sum(_COUNTS[part] for part in parts)
-        amount = str(count * _SCALES[m["scale"]])
+        if m["count"][0].isdigit():
+            count = float(m["count"])  # "2 grand", "1.5 thousand"
+        else:
+            count = sum(_COUNTS[part] for part in re.split(r"[\s-]", m["count"]))
+        value = count * _SCALES[m["scale"]]
+        amount = str(int(value)) if float(value).is_integer() else str(value)
         return f"{amount} dollars" if m["scale"] == "grand" else amount  # a grand is money
 
     return _SAID_AMOUNT.sub(digits, text)
