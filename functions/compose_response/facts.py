@@ -61,10 +61,13 @@ The rules, in the order they apply:
   ("It beats the 8 GB most laptops have") and are not. "They", "Both" ("They are both in
   stock") say so of every product the sentence before cites. A guess or a future ("it
   should be back in stock soon") is no stock claim.
-* **One value said of several.** A claim after a list of products cited together, with
-  only words that say it is theirs between ("The Dell XPS 13 [..] and the iMac 24 [..]
-  are both in stock", "... both cost $649"), is checked against each of them; wrong for
-  any, its sentence goes, since one value cannot be corrected for two products.
+* **One value said of several.** After a list of products that opens its sentence ("The
+  Dell XPS 13 [..] and the iMac 24 [..]"; not "Unlike the iMac 24 [..], the XPS [..] and
+  ..." nor "... respectively"), stock with only words such as "are both" between ("...
+  are both in stock") and the sentence's one price with "both", "each" or "all" ("...
+  both cost $649", "... are $649 each") are checked against each of them; "They are both
+  in stock" after such a list is too. Wrong for any, the sentence goes, since one value
+  cannot be corrected for two products.
 * **Missing is unknown.** A field the record lacks, or a screen size of 0 (a desktop),
   is not checked.
 """
@@ -191,39 +194,69 @@ def _owner(claim: Claim, cited: list[_Citation], view: str, index: LedgerIndex) 
     return None
 
 
-_LISTED: Final = re.compile(
-    r"^[^.;:!?()\[\]]*(?:\band\b|&|,|\bund\b|\bet\b|\by\b)[^.;:!?()]*$", re.I
+_LIST_START: Final = re.compile(
+    r"^[\s*_•-]*(?:(?:both|all|beide|alle|tous|ambos)\s+)?(?:the|die|der|le|la|les|el|los)?\s*$",
+    re.I,
 )
+"""What may open a sentence before its list of products: "Both the", "The"."""
+_LIST_JOINT: Final = re.compile(
+    r"^[\s*_]*(?:,\s*(?:(?:and|&|und|et|y)\s+)?|(?:and|&|und|et|y)\s+)"
+    r"(?:the|die|der|le|la|les|el|los)?\s*$",
+    re.I,
+)
+"""What may stand between two products of one list: ", ", " and the"."""
 _SHARED: Final = re.compile(
-    r"^[\s,*_]*(?:(?:are|were|both|all|each|now|currently|still|also|cost|priced|at|have|weigh|"
-    r"run|ship|beide|alle|sind|kosten|sont|tous|deux|son|ambos|cuestan)\b[\s,*_]*)*$",
+    r"^[\s*_]*(?:(?:are|were|both|all|each|now|currently|still|also|sind|beide|alle|jetzt|"
+    r"sont|tous|les|deux|están|ambos)\b[\s*_]*)+$",
     re.I,
 )
-_PLURAL: Final = re.compile(
-    r"\b(?:are|were|both|all|each|cost|have|weigh|run|ship|beide|alle|sind|kosten|sont|tous|"
-    r"son|ambos|cuestan)\b",
+"""What may stand between a list and the stock it says all of them have: "are both"."""
+_PRICED: Final = re.compile(
+    r"^[\s*_]*(?:(?:are|both|all|each|cost|priced|at|sell|for|just|only|kosten|beide|jeweils|"
+    r"coûtent|tous|les|deux|cuestan|ambos)\b[\s*_]*)+$",
     re.I,
+)
+"""What may stand between a list and the one price it says all of them have: "both cost"."""
+_ALL_OF_THEM: Final = re.compile(r"\b(?:both|each|all|beide|jeweils|tous|ambos)\b", re.I)
+_EACH_ITS_OWN: Final = re.compile(
+    r"\b(?:respectively|jeweils|respectivement|respectivamente)\b", re.I
 )
 
 
-def _owners(claim: Claim, cited: list[_Citation], view: str, index: LedgerIndex) -> list[str]:
-    """The products a claim is said of together ("The Dell XPS 13 [..] and the iMac 24
-    [..] are both in stock", "... both cost $649"): every product of a list cited before
-    it, when only words that say so stand between the list and the claim. Empty when the
-    claim is said of one product."""
-    before = [c for c in cited if c.end <= claim.start]
-    if len(before) != len(cited) or len({index[c.mark].productId for c in before}) < 2:
-        return []
-    lead = view[before[-1].end : claim.start]
-    listed = all(
-        _LISTED.match(view[one.end : other.start])
-        for one, other in itertools.pairwise(before)
+def _a_list(view: str, cited: list[_Citation], index: LedgerIndex) -> bool:
+    """Whether the products ``view`` cites open it as one list of two or more ("The Dell
+    XPS 13 [..] and the iMac 24 [..] ..."), not one set apart from the others ("Unlike the
+    iMac 24 [..], the XPS [..] and the HP [..] ...", "... cost $349 and $649 respectively")."""
+    if len({index[c.mark].productId for c in cited}) < 2 or _EACH_ITS_OWN.search(view):
+        return False
+    if not _LIST_START.match(view[: cited[0].start]):
+        return False
+    return all(
+        _LIST_JOINT.match(view[one.end : other.start])
+        for one, other in itertools.pairwise(cited)
         if index[one.mark].productId != index[other.mark].productId
     )
-    said = lead + view[claim.start : claim.end]
-    if not (listed and _SHARED.match(lead) and _PLURAL.search(said)):
+
+
+def _owners(
+    claim: Claim, cited: list[_Citation], view: str, index: LedgerIndex, prices: int
+) -> list[str]:
+    """The products a claim is said of together: each of a list that opens the sentence,
+    for its stock when only words such as "are both" stand between ("The Dell XPS 13 [..]
+    and the iMac 24 [..] are both in stock"), for its one price (``prices``: how many the
+    sentence states) when "both", "each" or "all" says so ("... both cost $649", "... are
+    $649 each"). Empty for a claim of one product."""
+    if any(c.end > claim.start for c in cited) or not _a_list(view, cited, index):
         return []
-    return list({index[c.mark].productId: c.mark for c in before}.values())
+    lead = view[cited[-1].end : claim.start]
+    if claim.kind == STOCK_KIND:
+        shared = bool(_SHARED.match(lead))
+    elif claim.kind == "price" and prices == 1:
+        around = lead + view[claim.end : claim.end + 12]
+        shared = bool(_PRICED.match(lead) and _ALL_OF_THEM.search(around))
+    else:
+        shared = False
+    return list({index[c.mark].productId: c.mark for c in cited}.values()) if shared else []
 
 
 def _claims(view: str, cited: list[_Citation], index: LedgerIndex, store: str) -> list[Claim]:
@@ -350,15 +383,20 @@ def _check_segment(
     agreeing: set[tuple[str, str]] = set()  # (productId, field)
     shared: set[int] = set()  # claims said of several products, wrong for one of them
     claims = _claims(view, cited, index, store)
+    prices = sum(1 for claim in claims if claim.kind == "price")
     for claim in claims if kinds is None else [c for c in claims if c.kind in kinds]:
         if not stated(claim, view):
             continue
-        if owners := _owners(claim, cited, view, index):
-            # One value said of them all: wrong for any, it is no fact of theirs.
+        if owners := _owners(claim, cited, view, index, prices):
+            # Said of them all: wrong for any, it is no fact of theirs.
             for owner in owners:
                 record = index[owner]
                 key = field_of(claim, record)
-                if key is not None and not agrees(claim, key, record_value(record, key), store):
+                if key is None:
+                    continue
+                if agrees(claim, key, record_value(record, key), store):
+                    agreeing.add((record.productId, key))
+                else:
                     wrong.append((claim, owner, key))
                     shared.add(claim.start)
             continue
@@ -497,21 +535,33 @@ def _check_pronoun(
     weight_unit: str,
 ) -> _Checked:
     """``segment``, citing nothing, checked for availability as a sentence about
-    ``subject`` when it starts by pointing back to it and says it can be had now. Other
-    facts in it may be about anything ("It beats the 8 GB most laptops have")."""
-    several = " and ".join(subject or ())
-    pointing = (_PRONOUN if len(subject or ()) == 1 else _THEY).match(segment)
+    ``subject`` (the citations of the products the sentence before is about) when it
+    starts by pointing back to it ("It", or "They", "Both" to several) and says it can
+    be had now. Other facts in it may be about anything ("It beats the 8 GB most laptops
+    have")."""
+    one = len(subject) == 1
+    pointing = (_PRONOUN if one else _THEY).match(segment)
     if not subject or pointing is None or _HEDGED.search(segment):
         return _Checked(segment)
     said = stock_claims(segment)
-    own = _ITS_OWN if len(subject) == 1 else _THEIR_OWN
+    own = _ITS_OWN if one else _THEIR_OWN
     if not said or not own.fullmatch(segment[pointing.end() : said[0].start]):
         return _Checked(segment)  # "It pairs well with the dock, which is sold out"
-    virtual = f"{several} {segment}"
-    checked = _check_segment(virtual, index, style, store, weight_unit, _STOCK_ONLY)
-    if not checked.dropped:
-        checked.text = checked.text[len(several) + 1 :] if checked.corrections else segment
-    return checked
+    each = [
+        _check_segment(f"{mark} {segment}", index, style, store, weight_unit, _STOCK_ONLY)
+        for mark in subject
+    ]
+    if one and not each[0].dropped:
+        checked = each[0]
+        checked.text = checked.text[len(subject[0]) + 1 :] if checked.corrections else segment
+        return checked
+    wrong = [c for checked in each for c in checked.corrections]
+    if not wrong:
+        return _Checked(segment)
+    for correction in wrong:
+        # Said of them all: no one value can be corrected for two products.
+        correction.text, correction.dropped = None, True
+    return _Checked(segment, wrong, dropped=True)
 
 
 _STOCK_ONLY: Final = frozenset({STOCK_KIND})
@@ -564,7 +614,13 @@ def check_marked(
             }
             if cited or not segment.strip():
                 checked = _check_segment(segment, index, style, store, weight_unit)
-                subject = list(cited.values())
+                marks = [
+                    _Citation(m.start(), m.end(), m[1])
+                    for m in CITATION.finditer(segment)
+                    if m[1] in index
+                ]
+                together = _a_list(halfwidth(segment), marks, index) if len(cited) > 1 else True
+                subject = list(cited.values()) if cited and together else []
             else:
                 checked = _check_pronoun(segment, subject, index, style, store, weight_unit)
             corrections.extend(checked.corrections)

@@ -141,6 +141,14 @@ def test_a_claim_said_of_several_products_is_checked_against_each(
         "The Dell XPS 13 [CMP-005] and the HP 14 [CMP-023] are great. They are both in stock.",
         # said of one of them, by its own verb
         "The Apple iMac 24 [CMP-014] is sold out and the Dell XPS 13 [CMP-005] is in stock.",
+        # a product set apart from the list, or each its own value
+        "Unlike the Apple iMac 24 [CMP-014], the Dell XPS 13 [CMP-005] and the HP 14 [CMP-023]"
+        " are in stock.",
+        "The Apple iMac 24 [CMP-014] is sold out, but the Dell XPS 13 [CMP-005] and the HP 14"
+        " [CMP-023] are available. Both ship today.",
+        "The HP 14 [CMP-023], the Dell XPS 13 [CMP-005] and the Apple iMac 24 [CMP-014] cost"
+        " $349, $1,299 and $1,299 respectively.",
+        "The HP 14 [CMP-023] and the Dell XPS 13 [CMP-005] cost $349 and $1,299.",
         # their other facts, and stock said of something else
         "The Dell XPS 13 [CMP-005] and the Apple iMac 24 [CMP-014] are great. They are light.",
         "The Dell XPS 13 [CMP-005] and the HP 14 [CMP-023] pair well with a dock,"
