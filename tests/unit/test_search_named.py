@@ -168,6 +168,8 @@ def test_nothing_is_near_a_name_the_catalog_has_no_word_of_by_its_number_alone(
     both = search(index, "do you have the Huawei P60 or a Pixel?")
     assert both.not_carried == ["Huawei P60"]
     assert first_names(both, 5) and all("Pixel" in name for name in first_names(both, 5))
+    camera = search(index, "do you have the Huawei P60? something with a good camera")
+    assert camera.not_carried == ["Huawei P60"] and len(camera.products) == 5
 
 
 @pytest.mark.parametrize(

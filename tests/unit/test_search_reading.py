@@ -297,6 +297,9 @@ def test_what_a_shopper_does_not_want_is_left_out(
         ("no Samsung and under $500", ("samsung",)),  # "and" goes on to a limit
         ("not Dell and quiet", ("dell",)),  # to a word the search reads
         ("no Samsung and good battery", ("samsung",)),  # to words that name no kind
+        ("not Apple and Android please", ("apple",)),  # to a line, which may be wanted
+        ("no Honor and nothing over $600", ("honor",)),  # to a word without a capital
+        ("Dell or HP, not Lenovo", ("lenovo",)),  # an "or" before is no question's
     ],
 )
 def test_names_joined_by_and_are_each_unwanted(words: str, names: tuple[str, ...]) -> None:
@@ -328,6 +331,18 @@ def test_a_name_of_the_catalogs_not_wanted_is_left_out(
     assert result.products, words
     assert not [hit.name for hit in result.products if says(hit)], words
     assert result.understood["without"] == [left_out]
+
+
+def test_a_name_not_wanted_is_read_in_names_not_in_specs(index: SearchIndex) -> None:
+    # Given laptops named "Pro" and others whose specs say "Windows 11 Pro" or "GPU"
+    assert any("Pro" in str(spec(hit, "os")) for hit in search(index, "Surface", 10).products)
+    # When a shopper does not want a Pro, or a GPU no product's name has
+    result = search(index, "Microsoft Surface not Pro", limit=10)
+    # Then only the products named so are left out
+    names = [hit.name for hit in result.products]
+    assert names and not [n for n in names if " Pro" in n]
+    assert any("Surface Laptop" in n for n in names)
+    assert "without" not in search(index, "a laptop, no GPU").understood
 
 
 def test_a_word_no_product_has_is_not_left_out(index: SearchIndex) -> None:

@@ -51,12 +51,12 @@ from shared.search.listing import Listing
 from shared.search.named import Named, line_words, named_in
 from shared.search.plan import (
     LEVELS,
-    NAMED_COLUMNS,
     Plan,
     brands_named,
     explicit_fields,
     levels_for,
     make_plan,
+    named_columns,
 )
 from shared.search.query import BOUNDS, SECOND_SORT, SORTS, Hit, SearchQuery, SearchResult
 from shared.search.schema import filter_token
@@ -333,7 +333,9 @@ class _Search:
             words = parse(respell(query.keywords, corrected), explicit)
         if words.unwanted:
             # Only a name the catalog has is left out: "no rush" leaves out nothing.
-            words = replace(words, unwanted=[w for w in words.unwanted if self._has_word(w)])
+            kind = query.category or words.category
+            has = [w for w in words.unwanted if self._has_word(w, kind)]
+            words = replace(words, unwanted=has)
         if words.unwanted and not (words.category or query.category):
             words = replace(words, category=self._kind_of_brands(words.unwanted))
         result = self._relaxed(query, words)
@@ -354,10 +356,11 @@ class _Search:
             ]
         return replace(result, corrected=corrected, unknown=unmet, not_carried=absent)
 
-    def _has_word(self, word: str) -> bool:
-        """Whether a product's brand, name or specs have ``word``."""
+    def _has_word(self, word: str, category: str | None) -> bool:
+        """Whether a brand is ``word``, or a product has it where a name is written
+        (:func:`~shared.search.plan.named_columns`)."""
         return bool(brands_named([word], self.index.brands)) or self._matches(
-            f"{NAMED_COLUMNS} : {fts_string(fold(word))}"
+            f"{named_columns(category)} : {fts_string(fold(word))}"
         )
 
     def _kind_of_brands(self, said: list[str]) -> str | None:
@@ -454,8 +457,11 @@ class _Search:
         first = list({hit.productId: hit for hit in first}.values())
         seen = {hit.productId for hit in first}
         rest = [hit for hit in result.products if hit.productId not in seen]
+        count = max(result.count, len(first))
         if not first and not any(each.carried or each.line for each in named):
-            rest = _sharing_a_word(rest, result)
+            near = _sharing_a_word(rest, result, named)
+            count = count if near == rest else len(near)
+            rest = near
         spoken = said.get("category")
         others = (
             all(hit.category != spoken for hit in first)
@@ -472,7 +478,7 @@ class _Search:
         combined = replace(
             result,
             products=(first + rest)[: query.limit],
-            count=max(result.count, len(first)),
+            count=count,
             understood=understood,
             # An order asked ("which is lighter?") is read among the products named.
             ranked_by="relevance" if first else result.ranked_by,
@@ -806,15 +812,18 @@ def _kind_of_a_name(keywords: str, named: list[Named]) -> bool:
     )
 
 
-def _sharing_a_word(hits: list[Hit], result: SearchResult) -> list[Hit]:
-    """Of products found with names the catalog has no word of, those whose name has a
-    word of letters the shopper searched for: "the Xiaomi Redmi Note 13" is near no
-    product whose name only has "13" too. Found with the words dropped, they are the kind
-    asked, and stand."""
-    if "keywords" in result.relaxed:
+def _sharing_a_word(hits: list[Hit], result: SearchResult, named: list[Named]) -> list[Hit]:
+    """Of products found for names the catalog has no word of and nothing else, those
+    whose name has a word of letters of them: "the Xiaomi Redmi Note 13" is near no product
+    whose name only has "13" too. Products found for other words ("the Huawei P60, or a
+    phone with a good camera"), for what the words mean (a kind, a limit, a use) or with the
+    words dropped stand."""
+    names = {w for each in named for w in name_words(each.said)}
+    searched = {w for term in result.understood.get("searched") or [] for w in name_words(term)}
+    meant = set(result.understood) - {"searched", "named"}
+    if "keywords" in result.relaxed or meant or not searched <= names:
         return hits
-    searched = result.understood.get("searched") or []
-    said = {w for term in searched for w in name_words(str(term)) if w.isalpha()}
+    said = {w for w in names if w.isalpha()}
     return [hit for hit in hits if said & set(name_words(hit.name))]
 
 

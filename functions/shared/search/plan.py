@@ -29,9 +29,6 @@ from shared.search.query import BOUNDS, SECOND_SORT, SORTS, SearchQuery
 from shared.search.schema import filter_token
 from shared.search.words import Words, fts_string, match_all, match_any, name_clause, parse
 
-NAMED_COLUMNS = "{name brand specs}"
-"""Where a name the shopper does not want is written: not in the prose of descriptions."""
-
 
 @dataclass(frozen=True)
 class Level:
@@ -128,6 +125,13 @@ def brands_named(said: Collection[str], brands: Collection[str]) -> list[str]:
     return sorted(b for b in brands if folded & {fold(w) for w in b.split()})
 
 
+def named_columns(category: str | None) -> str:
+    """Where a name the shopper does not want is written: a product's name or brand, and
+    for books their specs too (the author); never the prose of descriptions, nor other
+    specs ("not a Pro" leaves out the Surface Pro, not each laptop with Windows 11 Pro)."""
+    return "{name brand specs}" if category == "BOOKS" else "{name brand}"
+
+
 def _leave_out(plan: Plan, words: Words, brands: Collection[str] | None) -> None:
     """What the shopper does not want, at every level: the lines said (no product whose
     text has a term of them) and the store's brands said ("not Apple or Samsung"), which
@@ -140,13 +144,13 @@ def _leave_out(plan: Plan, words: Words, brands: Collection[str] | None) -> None
     keys = brands_named(words.unwanted, brands or ())
     if keys:
         plan.where(f"p.brand_key NOT IN ({', '.join('?' * len(keys))})", *keys)
-    # Another name ("not a ThinkPad", "not Tolkien") is no product whose name or specs have it.
+    # Another name ("not a ThinkPad", "not Tolkien") is no product that is written with it.
     named = [fold(w) for w in words.unwanted if not brands_named([w], brands or ())]
     if named:
         text = " OR ".join(fts_string(word) for word in named)
         plan.where(
             "p.id NOT IN (SELECT rowid FROM fts WHERE fts MATCH ?)",
-            f"{{name brand specs}} : ({text})",
+            f"{named_columns(plan.category)} : ({text})",
         )
     if left_out := [terms[0] for terms in words.excluded] + keys + named:
         plan.understood["without"] = left_out

@@ -403,12 +403,13 @@ _AFTER: Final = frozenset(
 """Words that may follow the names a cue took, besides a kind of product ("phones")."""
 _NOT_NAMES: Final = frozenset(
     {"only", "just", "necessarily", "really", "very", "so", "too", "sure", "bad", "much",
-     "even", "yet", "quite", "exactly", "always", "everything", "anything", "everyone"}
+     "even", "yet", "quite", "exactly", "always", "everything", "anything", "everyone",
+     "none", "something", "someone"}
 )  # fmt: skip
 """Words after "not" that name nothing unwanted ("not only", "not sure", "not bad")."""
 _ASKING: Final = frozenset(
     {"do", "does", "did", "is", "are", "was", "were", "can", "could", "will", "would",
-     "should", "shall", "has", "have", "had", "may", "might", "must", "why", "if", "or",
+     "should", "shall", "has", "have", "had", "may", "might", "must", "why", "if",
      "whether", "rather", "i'd", "you'd", "course"}
 )  # fmt: skip
 """Words a "not" after them is no cue for: a question ("do you not sell Dell?", "is there
@@ -440,8 +441,8 @@ def unwanted_in(text: str) -> list[Unwanted]:
     while match := _UNWANTED.search(text, at):
         at = match.start("names")  # a cue among the names is one of its own
         before = _TOKEN.findall(text[: match.start()].casefold())[-2:]
-        if any(fold(w) in _ASKING for w in before) or before[-1:] in (["not"], ["no"]):
-            continue  # a question, or "not not"
+        if any(fold(w) in _ASKING for w in before) or before[-1:] in (["not"], ["no"], ["or"]):
+            continue  # a question, "or not", or "not not"
         for names, following in _listings(match):
             if following and following not in _AFTER and not kinds_in(following):
                 continue
@@ -501,7 +502,17 @@ def _listings(match: re.Match[str]) -> list[tuple[str, str]]:
         cut = joints[n]
         if "," in cut[0] or fold(cut[0].strip(" ,").casefold()) == "and":
             taken.append((names[: cut.start()], "and" if "and" in cut[0].casefold() else ""))
-    return [(said, after) for said, after in taken if _joined(said)]
+    return [(said, after) for said, after in taken if _joined(said) and _and_listed(said)]
+
+
+def _and_listed(names: str) -> bool:
+    """Whether names joined by "and" are each a name as written, with a capital, and no
+    line: "not Dell and HP", but "not Apple and Android" leaves out Apple alone, and "no
+    Honor and nothing over $600" Honor."""
+    if not any(j[0].strip(" ,").casefold() == "and" for j in _JOINT.finditer(names)):
+        return True
+    listed = [t for t in _TOKEN.findall(names) if t.casefold() not in _LIST_WORDS]
+    return all(t[:1].isupper() and _line_named(t) is None for t in listed)
 
 
 def _joined(names: str) -> bool:
@@ -514,7 +525,11 @@ def _joined(names: str) -> bool:
 def without_unwanted(text: str) -> str:
     """``text`` without what the shopper said they do not want (:func:`unwanted_in`):
     "a laptop, not a Chromebook" is "a laptop, "."""
-    for said in reversed(unwanted_in(text)):
+    return _cut(text, unwanted_in(text))
+
+
+def _cut(text: str, unwanted: list[Unwanted]) -> str:
+    for said in reversed(unwanted):
         text = text[: said.start] + " " * (said.end - said.start) + text[said.end :]
     return text
 
@@ -523,14 +538,15 @@ def parse(keywords: str, explicit: dict[str, Any] | None = None) -> Words:
     """What ``keywords`` asks for; ``explicit`` (the tool's other fields) wins over words."""
     explicit = explicit or {}
     words = Words()
-    text = _normalized(keywords)
-    for left in unwanted_in(text):
+    cased = _normalized(keywords, folded=False)
+    unwanted = unwanted_in(cased)
+    for left in unwanted:
         words.excluded += [line.terms for line in left.lines]
         words.unwanted += left.names
         # A line the shopper does not want still says the kind they look at ("anything
         # but a Chromebook": computers).
         words.meant = words.meant or next((i.category for i in left.lines if i.category), None)
-    text = _order(_numbers(without_unwanted(text), words), words, explicit)
+    text = _order(_numbers(_cut(cased, unwanted).casefold(), words), words, explicit)
     raw = _TOKEN.findall(text)
     for intent, said in _read(raw):
         if len(words.groups) >= MAX_GROUPS:
@@ -595,17 +611,20 @@ def _compound(match: re.Match[str]) -> str:
     return token.replace("-", " ")
 
 
-def _normalized(keywords: str) -> str:
-    text = in_english(_TOKEN.sub(_compound, keywords[:MAX_TEXT]))
-    return unicodedata.normalize("NFKC", text).casefold().replace("\u2019", "'")
+def _normalized(keywords: str, *, folded: bool = True) -> str:
+    """``keywords`` in English, NFKC, with one apostrophe; casefolded unless ``folded`` is
+    False (what the shopper does not want is read with its capitals: :func:`_listings`)."""
+    text = unicodedata.normalize("NFKC", in_english(_TOKEN.sub(_compound, keywords[:MAX_TEXT])))
+    text = text.replace("\u2019", "'")
+    return text.casefold() if folded else text
 
 
 def respell(keywords: str, corrections: Mapping[str, str]) -> str:
     """``keywords`` with each word of ``corrections`` (a plain word, as :attr:`Words.plain`
     holds it) replaced wherever it stands as a word."""
-    text = _normalized(keywords)
+    text = _normalized(keywords, folded=False)
     for wrong, right in corrections.items():
-        text = re.sub(rf"(?<![^\W_]){re.escape(wrong)}(?![^\W_])", right, text)
+        text = re.sub(rf"(?<![^\W_]){re.escape(wrong)}(?![^\W_])", right, text, flags=re.I)
     return text
 
 
