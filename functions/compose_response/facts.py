@@ -389,15 +389,15 @@ def _check_segment(
             continue
         if owners := _owners(claim, cited, view, index, prices):
             # Said of them all: wrong for any, it is no fact of theirs.
-            for owner in owners:
-                record = index[owner]
+            for mark in owners:
+                record = index[mark]
                 key = field_of(claim, record)
                 if key is None:
                     continue
                 if agrees(claim, key, record_value(record, key), store):
                     agreeing.add((record.productId, key))
                 else:
-                    wrong.append((claim, owner, key))
+                    wrong.append((claim, mark, key))
                     shared.add(claim.start)
             continue
         owner = _owner(claim, cited, view, index)
