@@ -54,7 +54,7 @@ from shared.products.weight import DEFAULT_WEIGHT_UNIT
 from shared.runtime.errors import CatalogUnavailable
 from shared.search import CatalogNotIndexedYet, SearchIndex, SearchQuery, SearchResult
 from shared.search.plan import nearest as nearest_sort
-from shared.search.query import MAX_LIMIT, SORTS
+from shared.search.query import KINDS, MAX_LIMIT, SORTS
 from shared.search.schema import facet_value
 from shared.tools.tool_shell import answer
 from shared.tools.tool_steps import field_words
@@ -382,8 +382,8 @@ def _passes(product: Product, query: InventoryInput, result: SearchResult) -> bo
 def _fresh_order(products: list[Product], ranked_by: str) -> list[Product]:
     """The index's order, corrected for fresh values: a sorted answer keeps in-stock
     products first, and a price order follows the current prices. A ranking by
-    relevance stays as the index ranked it."""
-    if ranked_by == "relevance":
+    relevance, or by kinds in turn, stays as the index ranked it."""
+    if ranked_by in ("relevance", KINDS):
         return products
 
     def key(product: Product) -> tuple[bool, float]:
@@ -510,6 +510,8 @@ def _answer(call: ToolCall, query: InventoryInput, found: Found, page: Page) -> 
     order = query.sortBy or said.get("sortBy") or said.get("unsorted")
     if shown and (unstated := _unstated(shown, order)):
         notes.append(f"None of these states its {unstated}: they are in no order of it.")
+    if shown and found.ranked_by == KINDS:
+        notes.append("No kind was asked: each kind in turn, the cheapest of each first.")
     # One table, each field named once (shared.products.table): a quarter fewer tokens.
     table = as_table(compacts)
     for_model: dict[str, Any] = {"count": count, "shown": len(shown), "products": table}

@@ -906,3 +906,16 @@ def test_the_products_api_is_read_whole_for_the_indexer() -> None:
         server.route("/products", status=500, body="oops")
         with pytest.raises(CatalogUnavailable):
             HttpCatalog(server.base_url, timeout_s=2).products(None, deadline_s=None)
+
+
+def test_a_budget_of_no_kind_keeps_each_kind_in_turn_through_the_fresh_read(
+    index: SearchIndex,
+) -> None:
+    # When the model searches a budget that names no kind, no word and no order
+    out = ask(index, {"maxPrice": 400})
+    shown = shown_ids(out)
+    kinds = [BY_ID[i]["category"] for i in shown]
+    # Then the tool keeps the index's turns of kinds: a book, a computer, a phone, ...
+    assert sorted(kinds[:3]) == ["BOOKS", "COMPUTERS", "MOBILE"]
+    assert all(BY_ID[i]["price"] <= 400 for i in shown)
+    assert "each kind in turn, the cheapest of each first" in told(out)["note"]

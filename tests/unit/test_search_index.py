@@ -316,6 +316,27 @@ def test_cheap_means_cheapest_first(index: SearchIndex) -> None:
     assert ids(result)[0] == "CMP-025"
 
 
+@pytest.mark.parametrize("keywords", ["anything for under $400", "what do you have under $500?"])
+def test_a_budget_of_no_kind_shows_each_kind_in_turn(index: SearchIndex, keywords: str) -> None:
+    # When a shopper names a budget and nothing else
+    result = search(index, keywords=keywords, limit=6)
+    kinds = [BY_ID[i]["category"] for i in ids(result)]
+    # Then each kind the store sells takes its turn, the cheapest of each first
+    assert result.ranked_by == "kinds"
+    assert sorted(kinds[:3]) == ["BOOKS", "COMPUTERS", "MOBILE"] and kinds[3:] == kinds[:3]
+    for kind in set(kinds):
+        prices = [BY_ID[i]["price"] for i in ids(result) if BY_ID[i]["category"] == kind]
+        assert prices == sorted(prices), kind
+    assert all(BY_ID[i]["price"] < 500 for i in ids(result))
+
+
+def test_an_order_asked_with_no_kind_stays_one_order(index: SearchIndex) -> None:
+    # "The cheapest things you have" asks for one order over the whole store
+    result = search(index, keywords="the cheapest things you have", limit=5)
+    prices = [BY_ID[i]["price"] for i in ids(result)]
+    assert result.ranked_by == "price" and prices == sorted(prices)
+
+
 # --------------------------------------------------------------------------- counts
 
 

@@ -30,6 +30,7 @@ file never changes under a reader; a newer snapshot is a new file).
 from __future__ import annotations
 
 import functools
+import itertools
 import os
 import re
 import threading
@@ -58,7 +59,15 @@ from shared.search.plan import (
     make_plan,
     named_columns,
 )
-from shared.search.query import BOUNDS, SECOND_SORT, SORTS, Hit, SearchQuery, SearchResult
+from shared.search.query import (
+    BOUNDS,
+    KINDS,
+    SECOND_SORT,
+    SORTS,
+    Hit,
+    SearchQuery,
+    SearchResult,
+)
 from shared.search.schema import filter_token
 from shared.search.series import closest_first, name_words
 from shared.search.sorting import HIT_COLUMNS, Order, Sorter, hit, order_by, where
@@ -631,6 +640,8 @@ class _Search:
             ranked_by = plan.sort or next(
                 (name for name, how in SORTS.items() if how == order[:2]), "price"
             )
+            if count and not (plan.category or plan.brand or plan.sort or boosts):
+                hits, ranked_by = self._every_kind(plan, limit, order, exact), KINDS
             return SearchResult(hits, count, exact, relaxed, plan.understood, ranked_by)
         assert plan.match_any is not None and plan.match_all is not None
         horizon = self._horizon(plan.match_any)
@@ -655,6 +666,26 @@ class _Search:
             more = self._ranked(plan, plan.match_any, horizon, score, limit + len(hits))
             hits += [hit for hit in more if hit.productId not in seen][: limit - len(hits)]
         return SearchResult(hits, count, exact, relaxed, plan.understood, "relevance")
+
+    def _every_kind(self, plan: Plan, limit: int, order: Order, small: bool) -> list[Hit]:
+        """Products of every kind the store sells, taking turns in ``order``: "anything
+        under $400" is a laptop, a phone and a book, not the three cheapest books."""
+        kinds = [
+            Sorter(self.index, self.db).sorted(
+                replace(
+                    plan,
+                    conditions=[*plan.conditions, "p.category = ?"],
+                    params=[*plan.params, category],
+                    category=category,
+                ),
+                limit,
+                order,
+                small=small,
+            )
+            for category in Category
+        ]
+        taking_turns = [hit for turn in itertools.zip_longest(*kinds) for hit in turn if hit]
+        return taking_turns[:limit]
 
     def _sortable(self, category: str | None, sort: str) -> bool:
         """Whether products of ``category`` may have the spec ``sort`` orders by."""

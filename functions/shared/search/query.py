@@ -24,6 +24,10 @@ SORTS: dict[str, tuple[str, bool]] = {
 SECOND_SORT: dict[str, tuple[str, bool]] = {
     sort.name: (column, sort.biggest_first) for column, sort in tie_sorts()
 }
+KINDS = "kinds"
+"""The order of an answer that names no kind, word or order ("anything under $400"): each
+kind the store sells in turn, the cheapest of each first."""
+
 
 # Spec bound field -> (facet column, SQL comparison). Unknown specs never pass a bound.
 BOUNDS: dict[str, tuple[str, str]] = {
@@ -114,7 +118,7 @@ class SearchResult:
     ``"weight"`` for "travel"), and the words searched (a product with any of them is
     counted, those with all of them rank first)."""
     ranked_by: str = "price"
-    """``relevance``, or the sort applied (``price``, ``ram``...)."""
+    """``relevance``, the sort applied (``price``, ``ram``...), or :data:`KINDS`."""
     nearest: dict[str, float] = field(default_factory=dict)
     """The limits dropped to find anything (``{"maxPrice": 200.0, "minRamGb": 64.0}``),
     in ``relaxed`` as ``price`` and their names: the products are the nearest to the
