@@ -229,7 +229,8 @@ def _a_list(view: str, cited: list[_Citation], index: LedgerIndex) -> bool:
     iMac 24 [..], the XPS [..] and the HP [..] ...", "... cost $349 and $649 respectively")."""
     if len({index[c.mark].productId for c in cited}) < 2 or _EACH_ITS_OWN.search(view):
         return False
-    if not _LIST_START.match(view[: cited[0].start]):
+    # What opens the list's clause: "Tell the shopper: the Dell XPS 13 [..] and ...".
+    if not _LIST_START.match(re.split(r"[:;,\u2013\u2014]", view[: cited[0].start])[-1]):
         return False
     return all(
         _LIST_JOINT.match(view[one.end : other.start])
