@@ -370,6 +370,58 @@ def test_leaving_out_every_product_of_the_kind_finds_none_of_another(tmp_path: P
     assert result.understood["category"] == "COMPUTERS"
 
 
+@pytest.mark.parametrize(
+    ("words", "not_read"),
+    [
+        ("a laptop, not for gaming", "gaming"),
+        ("I'm not a gamer, I just need a laptop for school", "gaming"),
+        ("a novel, not fantasy", "fantasy"),
+        ("a phone with a good camera but not a big phone", "large"),
+        ("a laptop with no touchscreen", "touchscreen"),
+        ("good, not cheap", "price"),
+    ],
+)
+def test_a_use_a_genre_or_an_order_not_wanted_is_not_searched(words: str, not_read: str) -> None:
+    # When a shopper says a use, a genre, a feature or an order is not what they want
+    said = parse(words)
+    # Then the search reads nothing of it: no terms, no ranking toward it, no order
+    terms = {t for group in said.groups for t in group}
+    assert not_read not in terms and said.sort != not_read, words
+    assert not any(not_read in str(boost) for boost in said.boosts), words
+    assert "not" not in terms, words
+
+
+@pytest.mark.parametrize(
+    ("words", "category"),
+    [
+        ("not a laptop, a phone", "MOBILE"),
+        ("not a phone, a laptop", "COMPUTERS"),
+        ("I want a phone, not a laptop", "MOBILE"),
+    ],
+)
+def test_a_kind_not_wanted_is_not_the_kind_searched(words: str, category: str) -> None:
+    assert parse(words).category == category
+
+
+@pytest.mark.parametrize(
+    ("words", "unwanted"),
+    [
+        ("phones that are not Samsung", "samsung"),
+        ("I'm not a fan of Apple", "apple"),
+        ("not interested in Google phones, something with a good camera", "google"),
+        ("non-Apple phones", "apple"),
+        ("avoid Dell, I want a laptop", "dell"),
+    ],
+)
+def test_more_ways_of_saying_a_brand_is_not_wanted(words: str, unwanted: str) -> None:
+    assert parse(words).unwanted == [unwanted], words
+
+
+@pytest.mark.parametrize("words", ["a laptop not over $800", "a laptop not above 800 dollars"])
+def test_not_over_a_price_is_at_most_that_price(words: str) -> None:
+    assert parse(words).limits == {"maxPrice": 800.0}
+
+
 def test_a_system_not_wanted_is_left_out(index: SearchIndex) -> None:
     result = search(index, "a laptop without Windows", limit=20)
     assert result.understood["without"] == ["windows"]

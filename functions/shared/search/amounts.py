@@ -34,7 +34,8 @@ from shared.catalog.specs import (
 # The words that give an amount its direction ("under $500", "at least 16GB"), longest
 # first where one starts another: the price's and every spec's.
 AT_MOST: Final[tuple[str, ...]] = (
-    "for less than", "no more than", "not more than", "cheaper than", "lighter than",
+    "for less than", "no more than", "not more than", "not over", "not above",
+    "not exceeding", "no higher than", "not higher than", "cheaper than", "lighter than",
     "smaller than", "less than", "under", "below", "maximum", "max", "up to", "at most",
     "within", "spending up to", "spend up to", "spending", "spend", "budget is",
     "budget of", "budget",

@@ -382,8 +382,9 @@ def _given_names(keywords: str) -> set[str]:
 
 _CUE = (
     r"(?:(?:but|and)\s+)?"
-    r"(?:not|no|without|except(?:\s+for)?|excluding|neither|other\s+than|anything\s+but|"
-    r"apart\s+from|(?:don't|do\s+not)\s+(?:want|need|like))"
+    r"(?:not\s+(?:a\s+(?:big\s+)?fan\s+of|interested\s+in|into|keen\s+on)|"
+    r"not|no|non|without|except(?:\s+for)?|excluding|neither|other\s+than|anything\s+but|"
+    r"apart\s+from|besides|avoid(?:ing)?|(?:don't|do\s+not)\s+(?:want|need|like))"
 )
 _NAME = r"[^\W\d_][\w'+-]*"
 _UNWANTED: Final = re.compile(
@@ -440,9 +441,8 @@ def unwanted_in(text: str) -> list[Unwanted]:
     at = 0
     while match := _UNWANTED.search(text, at):
         at = match.start("names")  # a cue among the names is one of its own
-        before = _TOKEN.findall(text[: match.start()].casefold())[-2:]
-        if any(fold(w) in _ASKING for w in before) or before[-1:] in (["not"], ["no"], ["or"]):
-            continue  # a question, "or not", or "not not"
+        if _asking(text, match.start()):
+            continue
         for names, following in _listings(match):
             if following and following not in _AFTER and not kinds_in(following):
                 continue
@@ -462,6 +462,61 @@ def unwanted_in(text: str) -> list[Unwanted]:
             )
             break
     return found
+
+
+def _asking(text: str, at: int) -> bool:
+    """Whether the cue at ``at`` is in a question ("do you not sell Dell?"), in "or not"
+    or "not not": no cue for something unwanted. "Phones that are not Samsung" is one."""
+    before = _TOKEN.findall(text[:at].casefold())[-3:]
+    relative = len(before) > 1 and before[-2] in ("that", "which", "who")
+    if relative and before[-1] in ("is", "are", "was", "were"):
+        return False
+    return any(fold(w) in _ASKING for w in before[-2:]) or before[-1:] in (
+        ["not"],
+        ["no"],
+        ["or"],
+    )
+
+
+_NEGATED: Final = re.compile(
+    rf"\b{_CUE}\s+(?:(?:for|a|an|any|too|so|very)\s+)?(?P<said>[^\W\d_][\w'-]*"
+    r"(?:\s+[^\W\d_][\w'-]*){0,3})",
+    re.IGNORECASE,
+)
+
+
+def negated_in(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` says a use, a genre, a kind, a feature or an order is not wanted ("a
+    laptop, not for gaming", "a novel, not fantasy", "not a book"): spans that are read as
+    nothing, neither wanted nor left out, so that "gaming" does not rank gaming laptops
+    first. A limit ("not over $800", "no more than $500") is a limit, and is kept."""
+    spans: list[tuple[int, int]] = []
+    at = 0
+    while match := _NEGATED.search(text, at):
+        at = match.start("said")  # a cue among the words is one of its own
+        if _asking(text, match.start()):
+            continue
+        said = _TOKEN.findall(match["said"].casefold())
+        for size in range(len(said), 0, -1):
+            meant = _PHRASES.get(tuple(fold(w) for w in said[:size]))
+            if meant is None or _line_named(said[0]) is not None:
+                continue
+            end = match.start("said") + _span_of(match["said"], size)
+            following = _TOKEN.findall(text[end:].casefold())[:1]
+            rest = text[end:].lstrip()
+            if rest[:1] in ("", ",", ".", ";", ":", "!", "?", ")") or (
+                following and (fold(following[0]) in _AFTER or kinds_in(following[0]))
+            ):
+                spans.append((match.start(), end))
+                at = end
+            break
+    return spans
+
+
+def _span_of(said: str, size: int) -> int:
+    """How many characters of ``said`` its first ``size`` words take."""
+    words = list(_TOKEN.finditer(said))
+    return words[size - 1].end()
 
 
 def _line_named(word: str) -> Intent | None:
@@ -523,14 +578,15 @@ def _joined(names: str) -> bool:
 
 
 def without_unwanted(text: str) -> str:
-    """``text`` without what the shopper said they do not want (:func:`unwanted_in`):
-    "a laptop, not a Chromebook" is "a laptop, "."""
+    """``text`` without what the shopper said they do not want (:func:`unwanted_in`,
+    :func:`negated_in`): "a laptop, not a Chromebook" is "a laptop, "."""
     return _cut(text, unwanted_in(text))
 
 
 def _cut(text: str, unwanted: list[Unwanted]) -> str:
-    for said in reversed(unwanted):
-        text = text[: said.start] + " " * (said.end - said.start) + text[said.end :]
+    spans = [(said.start, said.end) for said in unwanted] + negated_in(text)
+    for start, end in sorted(spans, reverse=True):
+        text = text[:start] + " " * (end - start) + text[end:]
     return text
 
 
