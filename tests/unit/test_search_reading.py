@@ -404,6 +404,34 @@ def test_a_kind_not_wanted_is_not_the_kind_searched(words: str, category: str) -
 
 
 @pytest.mark.parametrize(
+    ("words", "category", "kept"),
+    [
+        # a kind said with what it should have is asked for, whatever the cue
+        ("I don't need a phone with a big screen", "MOBILE", "big"),
+        ("not a laptop under $500", "COMPUTERS", None),
+        ("not a phone for gaming, one for photos", "MOBILE", "camera"),
+        # a reply, not a cue
+        ("no for school", None, "school"),
+        ("No a gaming laptop", "COMPUTERS", "gaming"),
+        # "as well as"
+        ("besides gaming, I also edit video", None, "gaming"),
+        ("apart from gaming, I also edit photos, which laptop?", "COMPUTERS", "gaming"),
+    ],
+)
+def test_what_a_cue_does_not_take_is_read_as_said(
+    words: str, category: str | None, kept: str | None
+) -> None:
+    said = parse(words)
+    assert said.category == category, words
+    assert kept is None or kept in {t for group in said.groups for t in group}, words
+
+
+def test_a_question_about_a_product_is_no_cue() -> None:
+    # "is the Galaxy S24 not on sale?" asks about a sale; it does not turn the filter off
+    assert parse("is the Galaxy S24 not on sale?").on_sale
+
+
+@pytest.mark.parametrize(
     ("words", "unwanted"),
     [
         ("phones that are not Samsung", "samsung"),

@@ -384,7 +384,7 @@ _CUE = (
     r"(?:(?:but|and)\s+)?"
     r"(?:not\s+(?:a\s+(?:big\s+)?fan\s+of|interested\s+in|into|keen\s+on)|"
     r"not|no|non|without|except(?:\s+for)?|excluding|neither|other\s+than|anything\s+but|"
-    r"apart\s+from|besides|avoid(?:ing)?|(?:don't|do\s+not)\s+(?:want|need|like))"
+    r"apart\s+from|avoid(?:ing)?|(?:don't|do\s+not)\s+(?:want|need|like))"
 )
 _NAME = r"[^\W\d_][\w'+-]*"
 _UNWANTED: Final = re.compile(
@@ -399,7 +399,8 @@ _LIST_WORDS: Final = frozenset({"or", "nor", "and", "a", "an"})
 _JOINT: Final = re.compile(r"\s*,\s*(?:(?:or|nor|and)\s+)?|\s+(?:or|nor|and)\s+", re.IGNORECASE)
 _AFTER: Final = frozenset(
     {"and", "but", "with", "for", "under", "over", "below", "above", "please", "that",
-     "which", "models", "brand", "brands", "ones", "products", "devices", "stuff", "at"}
+     "which", "models", "model", "brand", "brands", "ones", "one", "products", "product",
+     "devices", "device", "stuff", "at"}
 )  # fmt: skip
 """Words that may follow the names a cue took, besides a kind of product ("phones")."""
 _NOT_NAMES: Final = frozenset(
@@ -471,6 +472,9 @@ def _asking(text: str, at: int) -> bool:
     relative = len(before) > 1 and before[-2] in ("that", "which", "who")
     if relative and before[-1] in ("is", "are", "was", "were"):
         return False
+    clause = _TOKEN.findall(re.split(r"[.?!;,]", text[:at])[-1].casefold())
+    if clause[:1] in (["is"], ["are"], ["was"], ["were"], ["isn't"], ["aren't"]):
+        return True  # "is the Galaxy S24 not on sale?"
     return any(fold(w) in _ASKING for w in before[-2:]) or before[-1:] in (
         ["not"],
         ["no"],
@@ -479,10 +483,16 @@ def _asking(text: str, at: int) -> bool:
 
 
 _NEGATED: Final = re.compile(
-    rf"\b{_CUE}\s+(?:(?:for|a|an|any|too|so|very)\s+)?(?P<said>[^\W\d_][\w'-]*"
+    rf"\b(?P<cue>{_CUE})\s+(?P<lead>(?:for|a|an|any|too|so|very)\s+)?(?P<said>[^\W\d_][\w'-]*"
     r"(?:\s+[^\W\d_][\w'-]*){0,3})",
     re.IGNORECASE,
 )
+_AS_WELL: Final = re.compile(r"\b(?:except|other|apart|besides)\b", re.IGNORECASE)
+"""Cues that may say "as well as" before a use ("apart from gaming, I also edit photos")."""
+_ALSO: Final = re.compile(r"\b(?:also|too|as\s+well)\b", re.IGNORECASE)
+_KIND_ENDS: Final = frozenset({"and", "but", "please"})
+"""What may follow a kind said not wanted: "not a laptop, a phone", "not a laptop but a
+phone"; not "not a laptop under $500", which asks for one."""
 
 
 def negated_in(text: str) -> list[tuple[int, int]]:
@@ -494,7 +504,9 @@ def negated_in(text: str) -> list[tuple[int, int]]:
     at = 0
     while match := _NEGATED.search(text, at):
         at = match.start("said")  # a cue among the words is one of its own
-        if _asking(text, match.start()):
+        reply = match["cue"].casefold() == "no" and match["lead"]  # "no, for school"
+        as_well = _AS_WELL.match(match["cue"]) and _ALSO.search(text, match.end())
+        if reply or as_well or _asking(text, match.start()):
             continue
         said = _TOKEN.findall(match["said"].casefold())
         for size in range(len(said), 0, -1):
@@ -502,10 +514,10 @@ def negated_in(text: str) -> list[tuple[int, int]]:
             if meant is None or _line_named(said[0]) is not None:
                 continue
             end = match.start("said") + _span_of(match["said"], size)
-            following = _TOKEN.findall(text[end:].casefold())[:1]
-            rest = text[end:].lstrip()
-            if rest[:1] in ("", ",", ".", ";", ":", "!", "?", ")") or (
-                following and (fold(following[0]) in _AFTER or kinds_in(following[0]))
+            following = [fold(w) for w in _TOKEN.findall(text[end:].casefold())[:1]]
+            ends = _KIND_ENDS if meant.category or meant.forms else _AFTER
+            if text[end:].lstrip()[:1] in ("", ",", ".", ";", ":", "!", "?", ")") or (
+                following and (following[0] in ends or kinds_in(following[0]))
             ):
                 spans.append((match.start(), end))
                 at = end
