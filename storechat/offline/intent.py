@@ -19,12 +19,10 @@ from storechat.offline.vocabulary import (
     COMPUTERS,
     MOBILE,
     OS_CATEGORY,
-    brands_in,
     categories_in,
     forms_in,
     line_brands_in,
     said_as,
-    sort_in,
     systems_in,
     unique,
     use_in,
@@ -255,7 +253,7 @@ def parse_text(text: str) -> Intent:
         categories += categories_in(asking[-1])
         # "an iPhone" is Apple's, but "an iPhone or an Android phone" no one brand's.
         lines = line_brands_in(_without(clause, models)) if len(systems_in(clause)) < 2 else []
-        brands += brands_in(clause) + lines
+        brands += store().brands_in(clause) + lines
         product_systems += systems_in(clause)
         products += models
     if wants_reviews and review_subject and not (products or categories or brands):
@@ -270,7 +268,7 @@ def parse_text(text: str) -> Intent:
     use = use_in(text)
     if not (categories or products or book) and use == "basic":
         categories = [COMPUTERS]  # email and the web, as simply and cheaply as can be
-    bounds = parse(text).limits
+    said = parse(text)
     carried = bool(categories or products)
     return Intent(
         categories=unique(categories),
@@ -280,9 +278,9 @@ def parse_text(text: str) -> Intent:
         book_author=book.author if book else None,
         systems=unique(systems_in(_without(text, products))),
         forms=unique(forms_in(text)),
-        bounds=bounds,
+        bounds=said.limits,
         use=use,
-        sort_by=sort_in(text),
+        sort_by=said.sort,
         compare=len(products) > 1 and bool(COMPARE.search(text)),
         reference=reference_in(text),
         service=service_topic(text),

@@ -74,12 +74,6 @@ def _model(named: Named) -> ModelName:
     return ModelName(named.said, brand, kind)
 
 
-def find_model(text: str) -> ModelName | None:
-    """The first specific product named in ``text``."""
-    models = find_models(text)
-    return models[0] if models else None
-
-
 # -- a catalog name against the one the shopper wrote -------------------------------------
 
 

@@ -186,9 +186,6 @@ class Store:
                 found.append(brand)
         return found
 
-    def brand_named(self, word: str) -> str | None:
-        return next((brand for brand, pattern in self._brand_res if pattern.fullmatch(word)), None)
-
     def has_name(self, phrase: str, *, books: bool = True, category: str | None = None) -> bool:
         """Whether a product's name (not a book's, unless ``books``; of ``category``, if
         given) has every word of ``phrase``, as the catalog search asks it."""
@@ -221,7 +218,7 @@ class Store:
         return [(t.name, t.brand) for t in islice(having, most)]
 
     def is_brand(self, word: str) -> bool:
-        return self.brand_named(word) is not None
+        return any(pattern.fullmatch(word) for _, pattern in self._brand_res)
 
     def sells(self, phrase: str) -> bool:
         """Whether a word of ``phrase`` is a form factor of the catalog's, or in the name

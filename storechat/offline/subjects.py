@@ -6,12 +6,11 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
-from storechat.offline.names import ModelName, find_model
+from storechat.offline.names import ModelName, find_models
 from storechat.offline.store import store
 from storechat.offline.vocabulary import (
     BOOKS,
     MOBILE,
-    brands_in,
     categories_in,
     genres_in,
     only_order,
@@ -95,7 +94,7 @@ def _cut_phrase(phrase: str) -> str:
 def _mentions_product(phrase: str) -> bool:
     lowered = phrase.lower()
     return bool(
-        brands_in(phrase)
+        store().brands_in(phrase)
         or systems_in(phrase)
         or any(cat != BOOKS for cat in categories_in(phrase))
         or any(store().lines.get(word) for word in re.findall(r"[^\W_]+", lowered))
@@ -136,7 +135,7 @@ class BookAsk:
 
 def _author(raw: str) -> str | None:
     name = _cut_phrase(raw)
-    return name if name and not brands_in(name) and name.lower() not in _PRONOUNS else None
+    return name if name and not store().brands_in(name) and name.lower() not in _PRONOUNS else None
 
 
 def book_ask(clause: str) -> BookAsk | None:
@@ -233,7 +232,7 @@ def _joined(clause: str, before: re.Match[str], after: re.Match[str]) -> bool:
 
 def review_ask(clause: str) -> tuple[ModelName | None, str | None, BookAsk | None]:
     """(named product, query, or a book when the "review" is of a book)."""
-    model = find_model(clause)
+    model = next(iter(find_models(clause)), None)
     if model:
         return model, model.full_name, None
     match = _REVIEW_SUBJECT.search(clause) or _IS_GOOD.search(clause)
@@ -241,7 +240,7 @@ def review_ask(clause: str) -> tuple[ModelName | None, str | None, BookAsk | Non
         kind, phrase = _subject_kind(match.group("s"), book_context=BOOKS in categories_in(clause))
         if kind == "book":
             return None, None, BookAsk(title=phrase)
-    brands = [b for b in brands_in(clause) if b not in store().publishers]
+    brands = [b for b in store().brands_in(clause) if b not in store().publishers]
     if not brands:
         return None, None, None
     noun = "phone" if MOBILE in categories_in(clause) else "laptop"

@@ -163,10 +163,6 @@ def forms_in(text: str) -> list[str]:
     return list(unique(f for category, forms in kinds_said if category == COMPUTERS for f in forms))
 
 
-def brands_in(text: str) -> list[str]:
-    return store().brands_in(text)
-
-
 def systems_in(text: str) -> list[str]:
     return [name for name, pattern in _OS_RES if pattern.search(text)]
 
@@ -180,12 +176,6 @@ def line_brands_in(text: str) -> list[str]:
         for w in re.findall(r"[^\W_]+", text.casefold())
     )
     return list(unique(line[0] for line in found if line and line[0]))
-
-
-def sort_in(text: str) -> str | None:
-    """The order ``text`` asks for, as the catalog search reads it ("cheap" is the
-    cheapest first; "the most powerful" a use that ranks by memory and graphics)."""
-    return parse(text).sort
 
 
 def only_order(phrase: str) -> bool:
