@@ -24,35 +24,18 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from itertools import islice
-from typing import Any, Final, Protocol
+from typing import Any, Final
 
 from shared.catalog.categories import Category
 from shared.catalog.specs import AUTHOR, FORM_FACTOR, GENRE
 from shared.search.intents import STOP_WORDS
+from shared.search.listing import Listing
 from shared.search.series import name_words
 from shared.search.words import fold, parse, parser_words
 
 BOOKS: Final[str] = Category.BOOKS
 _WORD = re.compile(r"[^\W_]+(?:['.\-][^\W_]+)*")
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
-
-
-class Listing(Protocol):
-    """The part of :class:`shared.search.listing.Listing` the model reads."""
-
-    def __hash__(self) -> int: ...
-
-    def categories(self) -> dict[str, int]: ...
-
-    def brands(self, category: str | None = None) -> dict[str, int]: ...
-
-    def authors(self) -> dict[str, int]: ...
-
-    def genres(self) -> dict[str, int]: ...
-
-    def kinds(self) -> dict[str, dict[str, int]]: ...
-
-    def titles(self, category: str | None = None) -> list[str]: ...
 
 
 @dataclass(frozen=True)
