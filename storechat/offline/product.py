@@ -9,9 +9,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from shared.catalog.categories import Category
 from shared.catalog.spec import Spec
-from shared.catalog.specs import FORM_FACTOR, WEIGHT_KG
+from shared.catalog.specs import FORM_FACTOR
 from shared.products.ledger import LedgerProduct
 from storechat.offline.messages import plain
 
@@ -111,18 +110,6 @@ class Listed:
                 return round(other * declared.facet.units.get(unit, 1.0), 6)
         return None
 
-    @property
-    def weight_kg(self) -> float | None:
-        return self.amount(WEIGHT_KG)
-
-    @property
-    def form(self) -> str:
-        """``laptop``, ``desktop`` or ``phone``: what a shopper calls it."""
-        factor = self.text(FORM_FACTOR.key).lower()
-        if factor in {"desktop", "all-in-one", "tower", "mini pc"}:
-            return "desktop"
-        return "phone" if self.category == Category.MOBILE else "laptop" if factor else ""
-
 
 def portable(p: Listed) -> bool:
-    return p.form != "desktop"
+    return p.text(FORM_FACTOR.key).lower() not in {"desktop", "all-in-one", "tower", "mini pc"}

@@ -15,6 +15,7 @@ from shared.catalog.specs import (
     RAM_GB,
     SCREEN_INCHES,
     STORAGE_GB,
+    WEIGHT_KG,
     YEAR,
 )
 from storechat.offline.product import Listed, portable
@@ -25,7 +26,7 @@ def _weight_kg(p: Listed) -> float | None:
     # A desktop's weight says nothing about carrying it: it never wins "lightest".
     if not portable(p):
         return None
-    return p.weight_kg
+    return p.amount(WEIGHT_KG)
 
 
 def _battery(p: Listed) -> float | None:
