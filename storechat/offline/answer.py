@@ -89,8 +89,8 @@ def _other_than(c: Constraints) -> str:
 
 def _relax(c: Constraints) -> str:
     options = []
-    if c.max_price is not None:
-        options.append(f"raising the budget above {money(c.max_price)}")
+    if (most := c.bounds.get("maxPrice")) is not None:
+        options.append(f"raising the budget above {money(most)}")
     if any(k not in _PRICES for k in c.bounds):
         options.append("fewer requirements")
     if c.systems:

@@ -39,10 +39,6 @@ class Constraints:
     without: tuple[str, ...] = ()
     """What the search left out as the shopper wrote it ("Dell", "a Chromebook")."""
 
-    @property
-    def max_price(self) -> float | None:
-        return self.bounds.get("maxPrice")
-
 
 def runs(system: str, product: Listed) -> bool:
     value = product.text(OS.key).lower().replace(" ", "")

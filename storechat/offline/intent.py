@@ -120,10 +120,6 @@ class Intent:
     """The words that ask the catalog for a kind of product: the message without its
     review, book-fact and store clauses and the products and titles it names."""
 
-    @property
-    def product(self) -> ModelName | None:
-        return self.products[0] if self.products else None
-
     def names_subject(self) -> bool:
         return bool(
             self.categories
@@ -134,10 +130,6 @@ class Intent:
             or self.review_subject
             or self.review_query
         )
-
-    def names_only_a_brand(self) -> bool:
-        """ "A Samsung one": a brand, with no kind of product or product of its own."""
-        return bool(self.brands) and not (self.categories or self.forms or self.products)
 
     def has_constraints(self) -> bool:
         return bool(self.systems or self.forms or self.bounds or self.use or self.sort_by)
@@ -349,7 +341,7 @@ def conversation_intent(user_texts: list[str]) -> Intent:
         # subject, not the same catalog search again.
         if subject is None:
             return current
-        specific = subject.product or any(b not in store().publishers for b in subject.brands)
+        specific = subject.products or any(b not in store().publishers for b in subject.brands)
         return replace(current, review_query=review_query(subject) if specific else None)
     if subject and subject.book_title and _BOOK_FACT_CUE.search(user_texts[-1]):
         # "Who wrote it?" after a book: its facts, from the book tool.
@@ -359,7 +351,7 @@ def conversation_intent(user_texts: list[str]) -> Intent:
     # brand, system or order of the subject it replaces.
     switched = current.names_subject()
     kinds = current.categories or (() if switched else read.categories)
-    if current.names_only_a_brand():
+    if current.brands and not (current.categories or current.forms or current.products):
         # "A Samsung one" after phones: that brand's phones, if it makes any.
         made = set().union(*(store().brand_categories.get(b, ()) for b in current.brands))
         kinds = tuple(c for c in read.categories if c in made)
@@ -377,8 +369,8 @@ def review_query(intent: Intent) -> str:
     """What to ask the review service about: the named product, else brand and kind."""
     if intent.review_query:
         return intent.review_query
-    if intent.product:
-        return intent.product.full_name
+    if intent.products:
+        return intent.products[0].full_name
     brand = next((b for b in intent.brands if b not in store().publishers), None)
     noun = "phone" if intent.categories[:1] == (MOBILE,) else "laptop"
     gaming = "gaming" if intent.use == "gaming" else None
