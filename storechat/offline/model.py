@@ -146,7 +146,7 @@ class OfflineModel:
             direct = self._direct_reply(ask, first, available)
             if direct is not None or not turn.rounds:
                 return direct or (_tool_uses(turn.pending, messages), "tool_use")
-        about_store = policy_answer(messages)
+        about_store = policy_answer(rounds)
         if about_store is not None:
             return [{"text": about_store}], "end_turn"
         rounds = turn.rounds

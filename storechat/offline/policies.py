@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from converse.conversation import content_blocks
 from shared.runtime.tool_errors import failed_in_words
 from storechat.offline.intent import Intent
-from storechat.offline.messages import plain, read_rounds
+from storechat.offline.messages import ToolOutcome, plain
 from storechat.offline.scope import PRIVATE
 from storechat.offline.vocabulary import POLICIES
 
@@ -36,11 +35,9 @@ def policy_call(question: str) -> list[dict[str, Any]]:
     return [{"text": "Let me check the store's policies."}, {"toolUse": use}]
 
 
-def policy_answer(messages: list[dict[str, Any]]) -> str | None:
-    """The answer to this turn's policies lookup, if the last round was one."""
-    rounds = read_rounds(messages)
-    if not rounds or not any("toolResult" in b for b in content_blocks(messages[-1])):
-        return None
+def policy_answer(rounds: list[list[ToolOutcome]]) -> str | None:
+    """The answer to this turn's policies lookup, if the last round (of ``rounds``, the
+    turn's: the latest message's results are the last) was one."""
     outcome = next((o for o in rounds[-1] if o.name == POLICIES), None)
     if outcome is None:
         return None
