@@ -16,7 +16,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from shared.catalog.derive import sorts
 from shared.search.asked import asked_names, kinds_apart
 from shared.search.words import parse
 from storechat.offline.intent import Intent, review_query
@@ -87,9 +86,6 @@ class Done:
 
 def _json_number(value: float) -> int | float:
     return int(value) if float(value).is_integer() else value
-
-
-_TOOL_SORTS: Final = frozenset(sort.name for _, sort in sorts())
 
 
 # -- searches -----------------------------------------------------------------------------------
@@ -190,7 +186,7 @@ def _reference_calls(ask: Ask, ref: Reference) -> list[Call]:
         current = ask.current
         request |= {name: _json_number(v) for name, v in current.bounds.items()}
         sort_by = current.sort_by or USE_SORT.get(current.use or "")
-        if sort_by in _TOOL_SORTS:
+        if sort_by:
             request["sortBy"] = sort_by
     return [Call(LOOKUP, request, "shown")]
 
