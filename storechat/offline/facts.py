@@ -29,9 +29,6 @@ from storechat.offline.product import Listed, portable
 from storechat.offline.rank import FEATURES, LOWER_IS_BETTER, SORT_FEATURE, sort_feature
 from storechat.offline.vocabulary import BOOKS, COMPUTERS, MOBILE, REVERSED
 
-__all__ = ["facts_of", "highlights", "money", "product_facts"]
-
-
 # The facts a recommendation shows, by what the shopper wants the product for: a
 # computer's, then a phone's (None: what the kind shows for any other use).
 _USE_FACTS: Final[tuple[tuple[str | None, tuple[str, ...], tuple[str, ...] | None], ...]] = (
