@@ -55,8 +55,6 @@ class Listed:
             return None
         sale = raw.get("sale") if isinstance(raw, dict) else None
         was = to_number(sale.get("was")) if isinstance(sale, dict) else None
-        if record.on_sale:
-            was = to_number(record.compareAtPrice)
         price = to_number(record.price)
         was = was if was is not None and price is not None and was > price else None
         return cls(record, position, record.category or category, was)
