@@ -99,6 +99,10 @@ def own_turn(
     # is nearest it in stock and what they share; products fetched by id have no nearest.
     again = lookup.input if lookup.purpose == "named" else {"productIds": given.found_ids}
     refetch = Call(LOOKUP, again, "again")
+    if not (lookup.purpose == "named" or given.found_ids):
+        # A search that found nothing ("reviews of tablets": none carried) has nothing a
+        # brief could lose: round 1 is it and the rest.
+        return Turn([[mine, *own[0]], *own[1:]], rest) if own else Turn([], rest)
     if not own:
         # The loop shrinks the search to a brief once the rest comes back: its products
         # are fetched by id in the same round, not in a round of their own.

@@ -1152,3 +1152,25 @@ def test_models_of_one_line_listed_after_its_name_are_each_confirmed_in_one_call
     # Then each is confirmed from the search, in the order named, with no call of its own
     assert reply["stopReason"] == "end_turn"
     assert cited(answer_text(reply)) == ["MOB-007", "MOB-008", "MOB-009"]
+
+
+def test_a_review_question_about_a_kind_not_carried_asks_for_no_products_by_id(
+    index: SearchIndex,
+) -> None:
+    # Given the search of "What do reviewers say about tablets?", which found nothing the
+    # store carries
+    messages = searched_first(index, "What do reviewers say about tablets?")
+    model = OfflineModel()
+    assert given_ids(messages) == []
+
+    # When the model gets the first request, Then it asks for the reviews alone: there is
+    # nothing to fetch again ({"productIds": []} is no request the catalog takes)
+    first = model.converse(make_request(messages))
+    asked = [(u["name"], u["input"]) for u in tool_uses(first)]
+    assert [name for name, _ in asked] == ["get_computer_reviews"]
+
+    # And with them it says the store does not carry tablets, and no tool failed
+    final = model.converse(make_request(answered(messages, first, success({"results": []}))))
+    text = answer_text(final)
+    assert text.startswith("Sorry, we don't carry tablets.")
+    assert "could not" not in text and "did not work" not in text
