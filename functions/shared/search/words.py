@@ -487,7 +487,7 @@ _NEGATED: Final = re.compile(
     r"(?:\s+[^\W\d_][\w'-]*){0,3})",
     re.IGNORECASE,
 )
-_AS_WELL: Final = re.compile(r"\b(?:except|other|apart|besides)\b", re.IGNORECASE)
+_AS_WELL: Final = re.compile(r"\b(?:except|other|apart)\b", re.IGNORECASE)
 """Cues that may say "as well as" before a use ("apart from gaming, I also edit photos")."""
 _ALSO: Final = re.compile(r"\b(?:also|too|as\s+well)\b", re.IGNORECASE)
 _KIND_ENDS: Final = frozenset({"and", "but", "please"})
@@ -505,7 +505,7 @@ def negated_in(text: str) -> list[tuple[int, int]]:
     while match := _NEGATED.search(text, at):
         at = match.start("said")  # a cue among the words is one of its own
         reply = match["cue"].casefold() == "no" and match["lead"]  # "no, for school"
-        as_well = _AS_WELL.match(match["cue"]) and _ALSO.search(text, match.end())
+        as_well = _AS_WELL.search(match["cue"]) and _ALSO.search(text, match.end())
         if reply or as_well or _asking(text, match.start()):
             continue
         said = _TOKEN.findall(match["said"].casefold())
