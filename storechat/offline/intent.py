@@ -151,9 +151,7 @@ def _normalise(text: str) -> str:
     # German, Spanish and French read as the search reads them: one language layer.
     text = in_english(text[:MAX_TEXT_CHARS].replace("\u2019", "'"))
     # "$1,299" must stay one number when clauses split on commas.
-    text = re.sub(r"(?<=\d),(?=\d{3}\b)", "", text)
-    # What the shopper does not want, the search leaves out: never read as wanted.
-    return without_unwanted(text)
+    return re.sub(r"(?<=\d),(?=\d{3}\b)", "", text)
 
 
 def _split_clauses(text: str) -> list[str]:
@@ -169,7 +167,10 @@ def _without(text: str, products: list[ModelName]) -> str:
 
 def parse_text(text: str) -> Intent:
     """Read one user message."""
-    text = _normalise(text)
+    written = _normalise(text)
+    # What the shopper does not want, the search leaves out: never read as wanted here,
+    # but searched with their words, which say it ("a laptop, not Dell and HP").
+    text = without_unwanted(written)
     categories: list[str] = []
     brands: list[str] = []
     product_systems: list[str] = []
@@ -283,7 +284,7 @@ def parse_text(text: str) -> Intent:
         book_query=book.query if book and book.facts else None,
         book_shopping=book_shopping,
         follow_up=bool(_FOLLOW_UP_CUE.search(text)),
-        text=text,
+        text=written,
         asks=" ".join(" ".join(asking).split()),
         thanks=bool(_THANKS.search(text)),
         greets=bool(_GREETING.search(text)),

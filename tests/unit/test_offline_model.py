@@ -1209,3 +1209,19 @@ def test_more_models_of_a_name_than_shown_are_counted_as_shown() -> None:
     # Then the answer says it shows the first three of the four, not four then three
     assert text.startswith("We carry 4 models matching “iPhone 15 Pro”; the first 3:")
     assert len(cited(text)) == 3
+
+
+def test_a_follow_up_keeps_what_the_shopper_said_they_do_not_want() -> None:
+    # Given a shopper who asked for a laptop that is neither Dell nor HP, then narrows
+    model = OfflineModel()
+    messages = [
+        user("a laptop, not Dell and HP"),
+        {"role": "assistant", "content": [{"text": "Best laptops:\n1. ASUS Vivobook Go 14"}]},
+        user("anything for under $400"),
+    ]
+    # When the model searches the follow-up with the earlier words
+    use = tool_uses(model.converse(make_request(messages)))[0]
+    # Then the search still reads Dell and HP as not wanted, and no word of them as wanted
+    read = searched_as(use["input"])
+    assert read["without"] == ["dell", "hp"] and read["maxPrice"] == 400
+    assert "hp" not in read.get("searched", [])
