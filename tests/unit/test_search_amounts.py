@@ -110,3 +110,26 @@ def test_number_words_that_are_no_price_stay_words(words: str) -> None:
     said = parse(words)
     assert said.max_price is None and said.min_price is None
     assert "hundred" in said.plain or "thousand" in said.plain
+
+
+@pytest.mark.parametrize(
+    ("words", "limits"),
+    [
+        ("a laptop, nothing over $500", {"maxPrice": 500}),
+        ("a laptop not over $800", {"maxPrice": 800}),
+        ("a phone not under $500", {"minPrice": 500}),
+        ("a phone, nothing under $500", {"minPrice": 500}),
+        ("a laptop no less than $800", {"minPrice": 800}),
+        ("a laptop not cheaper than $800", {"minPrice": 800}),
+        ("a laptop no bigger than 14 inches", {"maxScreenInches": 14}),
+        ("a laptop no heavier than 1.5 kg", {"maxWeightKg": 1.5}),
+        ("a laptop, nothing over 2 kg", {"maxWeightKg": 2}),
+    ],
+)  # fmt: skip
+def test_a_limit_said_with_a_negation_is_read_its_way(
+    words: str, limits: dict[str, float]
+) -> None:
+    # A "not" or "nothing" before a limit's word turns it: "nothing over $500" is at most
+    said = parse(words)
+    assert said.limits == limits, words
+    assert said.sort is None, words  # "no heavier than" is no order heaviest first

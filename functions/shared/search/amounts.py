@@ -35,12 +35,18 @@ from shared.catalog.specs import (
 # first where one starts another: the price's and every spec's.
 AT_MOST: Final[tuple[str, ...]] = (
     "for less than", "no more than", "not more than", "not over", "not above",
-    "not exceeding", "no higher than", "not higher than", "cheaper than", "lighter than",
+    "not exceeding", "no higher than", "not higher than", "no more expensive than",
+    "not more expensive than",
+    "no bigger than", "not bigger than", "no larger than", "not larger than",
+    "no heavier than", "not heavier than", "cheaper than", "lighter than",
     "smaller than", "less than", "under", "below", "maximum", "max", "up to", "at most",
     "within", "spending up to", "spend up to", "spending", "spend", "budget is",
     "budget of", "budget",
 )  # fmt: skip
 AT_LEAST: Final[tuple[str, ...]] = (
+    "not under", "not below", "not less than",
+    "no cheaper than", "not cheaper than", "no smaller than", "not smaller than",
+    "no lighter than", "not lighter than",
     "more than", "greater than", "bigger than", "larger than", "longer than",
     "no less than", "at least", "starting at", "minimum", "min", "over", "above",
 )  # fmt: skip

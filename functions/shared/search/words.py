@@ -171,10 +171,18 @@ def _in_digits(text: str) -> str:
     return _SAID_AMOUNT.sub(digits, text)
 
 
+_NOTHING: Final = re.compile(
+    r"\bnothing\s+(?=(?:over|above|more\s+than|under|below|less\s+than)\b)", re.IGNORECASE
+)
+_NOT_AT_MOST: Final = tuple(p for p in AT_LEAST if p.split()[0] in ("not", "no"))
+"""The at-least phrases an at-most phrase ends ("not under", "no less than")."""
+
+
 def _numbers(text: str, words: Words) -> str:
     """``text`` without the amounts it states, each read into ``words``: the first said of
     each stands (a follow-up's words come before the earlier messages')."""
-    text = _in_digits(text)
+    # "Nothing over $500" is "not over $500": "nothing" stays a word a brand may be.
+    text = _NOTHING.sub("not ", _in_digits(text))
 
     def price_range(m: re.Match[str]) -> None:
         low, high = _amount(m[1], m[2]), _amount(m[3], m[4])
@@ -198,6 +206,8 @@ def _numbers(text: str, words: Words) -> str:
          price_range),
         (rf"{_CUR}{_AMOUNT}\s*(?:-|to)\s*{_CUR}?{_AMOUNT}", price_range),
         (rf"\bfrom\s*{_CUR}{_AMOUNT}{_NOT_UNIT}", at_least),
+        # "not under $500" before "under $500", and "no less than" before "less than"
+        (rf"\b{one_of(_NOT_AT_MOST)}\s*{_CUR}?{_AMOUNT}{_NOT_UNIT}{_MONEY_WORD}?", at_least),
         (rf"\b{one_of(AT_MOST)}\s*(?:a\s+)?{_CUR}?{_AMOUNT}{_NOT_UNIT}{_MONEY_WORD}?",
          at_most),
         (rf"\b{one_of(AT_LEAST)}\s*{_CUR}?{_AMOUNT}{_NOT_UNIT}{_MONEY_WORD}?", at_least),
