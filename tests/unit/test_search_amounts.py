@@ -126,9 +126,7 @@ def test_number_words_that_are_no_price_stay_words(words: str) -> None:
         ("a laptop, nothing over 2 kg", {"maxWeightKg": 2}),
     ],
 )  # fmt: skip
-def test_a_limit_said_with_a_negation_is_read_its_way(
-    words: str, limits: dict[str, float]
-) -> None:
+def test_a_limit_said_with_a_negation_is_read_its_way(words: str, limits: dict[str, float]) -> None:
     # A "not" or "nothing" before a limit's word turns it: "nothing over $500" is at most
     said = parse(words)
     assert said.limits == limits, words
