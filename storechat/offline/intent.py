@@ -147,11 +147,18 @@ class Intent:
         )
 
 
+_NOTHING_OVER: Final = re.compile(
+    r"\bnothing\s+(?=(?:over|above|more\s+than|under|below|less\s+than)\b)", re.IGNORECASE
+)
+"""A limit said with "nothing" ("nothing over $500"), which the search reads as "not over":
+no brand (a store may sell Nothing phones)."""
+
+
 def _normalise(text: str) -> str:
     # German, Spanish and French read as the search reads them: one language layer.
     text = in_english(text[:MAX_TEXT_CHARS].replace("\u2019", "'"))
     # "$1,299" must stay one number when clauses split on commas.
-    return re.sub(r"(?<=\d),(?=\d{3}\b)", "", text)
+    return _NOTHING_OVER.sub("not ", re.sub(r"(?<=\d),(?=\d{3}\b)", "", text))
 
 
 def _split_clauses(text: str) -> list[str]:

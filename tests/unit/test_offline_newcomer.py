@@ -695,3 +695,15 @@ def test_what_the_search_left_out_is_said_when_nothing_else_is_found() -> None:
     # Then the answer says none other is in stock, in the shopper's own words, and gives
     # no advice that would find more
     assert text == "I couldn't find any laptops in stock other than Dell or HP."
+
+
+def test_nothing_over_a_price_names_no_brand_in_a_store_that_sells_nothing_phones() -> None:
+    # Given a store that sells the Nothing brand, and a Samsung under $500 too
+    nothing = {**product("MOB-012"), "productId": "MOB-900", "name": "Nothing Phone (2a)",
+               "brand": "Nothing", "price": 349.0}  # fmt: skip
+    model = OfflineModel(store=lambda: Store.of_products([*CATALOG, nothing]))
+    # When a shopper sets a limit with "nothing"
+    text, _ = answer(model, "a phone, nothing over $500", [inventory(product("MOB-012"), nothing)])
+    # Then it is a limit, not the brand: both phones under $500 are shown
+    assert text.startswith("Best phones under $500:"), text
+    assert "[MOB-012]" in text and "[MOB-900]" in text
