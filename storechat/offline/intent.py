@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 from typing import Final
 
 from shared.search.unsold import Unsold
-from shared.search.words import parse, without_unwanted
+from shared.search.words import nothing_as_not, parse, without_unwanted
 from shared.text.languages import in_english
 from storechat.offline.names import ModelName, find_models
 from storechat.offline.refer import Reference, reference_in
@@ -147,18 +147,11 @@ class Intent:
         )
 
 
-_NOTHING_OVER: Final = re.compile(
-    r"\bnothing\s+(?=(?:over|above|more\s+than|under|below|less\s+than)\b)", re.IGNORECASE
-)
-"""A limit said with "nothing" ("nothing over $500"), which the search reads as "not over":
-no brand (a store may sell Nothing phones)."""
-
-
 def _normalise(text: str) -> str:
     # German, Spanish and French read as the search reads them: one language layer.
     text = in_english(text[:MAX_TEXT_CHARS].replace("\u2019", "'"))
     # "$1,299" must stay one number when clauses split on commas.
-    return _NOTHING_OVER.sub("not ", re.sub(r"(?<=\d),(?=\d{3}\b)", "", text))
+    return nothing_as_not(re.sub(r"(?<=\d),(?=\d{3}\b)", "", text))
 
 
 def _split_clauses(text: str) -> list[str]:

@@ -174,6 +174,14 @@ def _in_digits(text: str) -> str:
 _NOTHING: Final = re.compile(
     r"\bnothing\s+(?=(?:over|above|more\s+than|under|below|less\s+than)\b)", re.IGNORECASE
 )
+
+
+def nothing_as_not(text: str) -> str:
+    """``text`` with a limit said with "nothing" ("nothing over $500") said with "not": the
+    word "nothing" stays free to be a brand (a store may sell Nothing phones)."""
+    return _NOTHING.sub("not ", text)
+
+
 _NOT_AT_MOST: Final = tuple(p for p in AT_LEAST if p.split()[0] in ("not", "no"))
 """The at-least phrases an at-most phrase ends ("not under", "no less than")."""
 
@@ -181,8 +189,7 @@ _NOT_AT_MOST: Final = tuple(p for p in AT_LEAST if p.split()[0] in ("not", "no")
 def _numbers(text: str, words: Words) -> str:
     """``text`` without the amounts it states, each read into ``words``: the first said of
     each stands (a follow-up's words come before the earlier messages')."""
-    # "Nothing over $500" is "not over $500": "nothing" stays a word a brand may be.
-    text = _NOTHING.sub("not ", _in_digits(text))
+    text = nothing_as_not(_in_digits(text))
 
     def price_range(m: re.Match[str]) -> None:
         low, high = _amount(m[1], m[2]), _amount(m[3], m[4])
