@@ -389,7 +389,7 @@ _AVAILABLE_FOR = (
 _AVAILABLE: Final = re.compile(
     # "is available.", "is still available, ...", "isn't available right now"
     rf"\b(?P<be>is|are|remains?|stays?|isn{_APOS}t|aren{_APOS}t|{_APOS}s)\s+"
-    r"(?P<adverbs>(?:(?:still|currently|now|also|readily|immediately|definitely|indeed|not|"
+    r"(?P<adverbs>(?:(?:still|currently|now|also|readily|immediately|definitely|indeed|not|both|all|"
     r"no\s+longer)\s+)*)available\b"
     rf"(?:\s+{_AVAILABLE_FOR}|(?=\s*(?:$|[.!?,;:)\]\u3002])))"
     # "available for immediate delivery", "not available right now"

@@ -68,6 +68,11 @@ The rules, in the order they apply:
   both cost $649", "... are $649 each") are checked against each of them; "They are both
   in stock" after such a list is too. Wrong for any, the sentence goes, since one value
   cannot be corrected for two products.
+* **What several cost together.** A price with words of a total right before it, after
+  the products ("... together cost $2,598"), right after it ("... $1,648 in total", "...
+  for both"), or opening a sentence that states no other price ("Together, the XPS 13
+  [..] and the HP 14 [..] cost $1,648") is the sum of two or more of the products the
+  sentence cites, or its sentence goes; "together with a mouse" is no total.
 * **Missing is unknown.** A field the record lacks, or a screen size of 0 (a desktop),
   is not checked.
 """
@@ -207,7 +212,7 @@ _LIST_JOINT: Final = re.compile(
 """What may stand between two products of one list: ", ", " and the"."""
 _SHARED: Final = re.compile(
     r"^[\s*_]*(?:(?:are|were|both|all|each|now|currently|still|also|sind|beide|alle|jetzt|"
-    r"sont|tous|les|deux|están|ambos)\b[\s*_]*)+$",
+    r"sont|tous|les|deux|están|ambos)\b[\s*_]*)*$",
     re.I,
 )
 """What may stand between a list and the stock it says all of them have: "are both"."""
@@ -258,6 +263,55 @@ def _owners(
     else:
         shared = False
     return list({index[c.mark].productId: c.mark for c in cited}.values()) if shared else []
+
+
+_TOTAL: Final = (
+    r"(?:together(?!\s+with)|combined|altogether|all\s+told|in\s+total|totall?ing|"
+    r"total(?=\s*(?:of|is|comes|for|:|$))|"
+    r"for\s+(?:both|the\s+(?:two|three|pair|set|lot)|all\s+(?:two|three))|the\s+pair|"
+    r"zusammen|insgesamt|(?:au|en)\s+total|ensemble|juntos)"
+)
+"""Words that make a price the sum of several products': "together", "in total", "for both"."""
+_TOTAL_OPENS: Final = re.compile(rf"\b{_TOTAL}\b", re.I)
+_TOTAL_BEFORE: Final = re.compile(
+    rf"\b{_TOTAL}\b(?:(?!\b(?:and|but|each|und|et|y)\b)[^.!?,;\d$€£¥]){{0,24}}$", re.I
+)
+_TOTAL_AFTER: Final = re.compile(rf"[\s*_]*{_TOTAL}\b", re.I)
+
+
+def _totalled(
+    claim: Claim, cited: list[_Citation], view: str, index: LedgerIndex, prices: int
+) -> list[str]:
+    """The products a price is said to be the total of: those the sentence cites, when it
+    cites two or more and words of a total stand right before the price, after the products
+    ("The XPS 13 [..] and the iMac 24 [..] together cost $2,598"), right after it ("...
+    cost $2,598 in total"), or open the sentence that states only this price ("Together,
+    the XPS 13 [..] and the iMac 24 [..] cost $2,598"). Empty otherwise."""
+    marks = list({index[c.mark].productId: c.mark for c in cited}.values())
+    if claim.kind != "price" or len(marks) < 2:
+        return []
+    last = max((c.end for c in cited if c.end <= claim.start), default=0)
+    opening = view[: min(cited[0].start, claim.start)]
+    said = (
+        _TOTAL_BEFORE.search(view[last : claim.start])
+        or _TOTAL_AFTER.match(view, claim.end)
+        or (prices == 1 and _TOTAL_OPENS.search(opening))
+    )
+    return marks if said else []
+
+
+def _a_total(claim: Claim, marks: list[str], index: LedgerIndex, store: str) -> bool:
+    """Whether the price ``claim`` says is what two or more of the products of ``marks``
+    cost together."""
+    prices = [as_number(record_value(index[m], "price")) for m in marks]
+    known = [p for p in prices if p is not None]
+    if len(known) < len(prices):
+        return True  # a price the record lacks is unknown, and so is the sum
+    return any(
+        agrees(claim, "price", sum(chosen), store)
+        for size in range(2, len(known) + 1)
+        for chosen in itertools.combinations(known, size)
+    )
 
 
 def _claims(view: str, cited: list[_Citation], index: LedgerIndex, store: str) -> list[Claim]:
@@ -383,10 +437,16 @@ def _check_segment(
     wrong: list[tuple[Claim, str, str]] = []
     agreeing: set[tuple[str, str]] = set()  # (productId, field)
     shared: set[int] = set()  # claims said of several products, wrong for one of them
+    totals: list[tuple[Claim, list[str]]] = []  # prices said to be a sum, and wrong
     claims = _claims(view, cited, index, store)
     prices = sum(1 for claim in claims if claim.kind == "price")
     for claim in claims if kinds is None else [c for c in claims if c.kind in kinds]:
         if not stated(claim, view):
+            continue
+        if marks := _totalled(claim, cited, view, index, prices):
+            # What several cost together is no product's price: it is their sum, or it goes.
+            if not _a_total(claim, marks, index, store):
+                totals.append((claim, marks))
             continue
         if owners := _owners(claim, cited, view, index, prices):
             # Said of them all: wrong for any, it is no fact of theirs.
@@ -476,6 +536,21 @@ def _check_segment(
             checked.dropped = True
         else:
             edits.append((claim.start, claim.end, replacement))
+    for claim, marks in totals:
+        total = sum(as_number(record_value(index[m], "price")) or 0 for m in marks)
+        shown = display("price", total, store, weight_unit)
+        said = segment[claim.start : claim.end]
+        for mark in marks:
+            checked.corrections.append(
+                Correction(
+                    productId=index[mark].productId,
+                    field="price",
+                    said=said,
+                    record=shown,
+                    dropped=True,
+                )
+            )
+        checked.dropped = True
     if checked.dropped:
         for correction in checked.corrections:
             correction.text, correction.dropped = None, True

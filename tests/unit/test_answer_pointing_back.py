@@ -121,6 +121,31 @@ def shown_three(answer: str) -> ResponseBody:
             [("CMP-014", "in stock")],
         ),
         (
+            "Both are light. The Apple iMac 24 [CMP-014] and the Dell XPS 13 [CMP-005] are both"
+            " available.",
+            "Both are light.",
+            [("CMP-014", "are both available")],
+        ),
+        (
+            "Both are light. Both the Apple iMac 24 [CMP-014] and the Dell XPS 13 [CMP-005] are"
+            " still available to order.",
+            "Both are light.",
+            [("CMP-014", "are still available to order")],
+        ),
+        # a total that is no sum of their prices ($1,299 + $1,299 + $349)
+        (
+            "Both are light. Together, the Dell XPS 13 [CMP-005] and the HP 14 [CMP-023] cost"
+            " $1,299.",
+            "Both are light.",
+            [("CMP-005", "$1,299"), ("CMP-023", "$1,299")],
+        ),
+        (
+            "Both are light. The Dell XPS 13 [CMP-005] costs $1,299 and the HP 14 [CMP-023]"
+            " $349, so $1,500 for both.",
+            "Both are light.",
+            [("CMP-005", "$1,500"), ("CMP-023", "$1,500")],
+        ),
+        (
             "The Dell XPS 13 [CMP-005] and the Apple iMac 24 [CMP-014] are great. Both ship today!",
             "The Dell XPS 13 [CMP-005] and the Apple iMac 24 [CMP-014] are great.",
             [("CMP-014", "ship today")],
@@ -155,6 +180,20 @@ def test_a_claim_said_of_several_products_is_checked_against_each(
         "The HP 14 [CMP-023], the Dell XPS 13 [CMP-005] and the Apple iMac 24 [CMP-014] cost"
         " $349, $1,299 and $1,299 respectively.",
         "The HP 14 [CMP-023] and the Dell XPS 13 [CMP-005] cost $349 and $1,299.",
+        # what they cost together
+        "Together, the Dell XPS 13 [CMP-005] and the HP 14 [CMP-023] cost $1,648.",
+        "The Dell XPS 13 [CMP-005] and the Apple iMac 24 [CMP-014] together cost $2,598.",
+        "Buying the Dell XPS 13 [CMP-005] and the HP 14 [CMP-023] costs $1,648 in total.",
+        "The HP 14 [CMP-023] costs $349 and the Dell XPS 13 [CMP-005] $1,299, so $1,648 for both.",
+        "The total for the HP 14 [CMP-023], the Dell XPS 13 [CMP-005] and the Apple iMac 24"
+        " [CMP-014] is $2,947.",
+        "The HP 14 [CMP-023] and the Dell XPS 13 [CMP-005] cost about $1,650 combined.",
+        # "together" said of something else than their price
+        "The Dell XPS 13 [CMP-005] and the HP 14 [CMP-023] work well together and cost $1,299"
+        " and $349.",
+        "Together with a mouse, the Dell XPS 13 [CMP-005] costs $1,299, and the HP 14 [CMP-023]"
+        " is in stock.",
+        "The HP 14 [CMP-023] costs $349 and goes well together with the Dell XPS 13 [CMP-005].",
         # their other facts, and stock said of something else
         "The Dell XPS 13 [CMP-005] and the Apple iMac 24 [CMP-014] are great. They are light.",
         "The Dell XPS 13 [CMP-005] and the HP 14 [CMP-023] pair well with a dock,"
