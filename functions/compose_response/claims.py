@@ -597,11 +597,11 @@ def stock_claims(text: str) -> list[WordClaim]:
             text, 0, match.start()
         ):
             continue
-        denied = match["not"] or re.search(
-            rf"\bnot\b|\bno\s+longer\b|n{_APOS}t$",
-            (match["adverbs"] or "") + (match["be"] or ""),
-            _I,
-        )
+        verb = (match["adverbs"] or "") + (match["be"] or "")
+        denied = match["not"] or re.search(rf"\bnot\b|\bno\s+longer\b|n{_APOS}t$", verb, _I)
+        if denied and re.search(r"\b(?:both|all)\b", verb, _I):
+            claim(match, None)  # "are not both available": one of them may be
+            continue
         claim(match, OUT_OF_STOCK if denied else IN_STOCK)
     for match in _SHIPS.finditer(text):
         claim(match, None if match["neg"] or match["ja_neg"] else IN_STOCK)

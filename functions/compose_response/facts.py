@@ -68,11 +68,13 @@ The rules, in the order they apply:
   both cost $649", "... are $649 each") are checked against each of them; "They are both
   in stock" after such a list is too. Wrong for any, the sentence goes, since one value
   cannot be corrected for two products.
-* **What several cost together.** A price with words of a total right before it, after
-  the products ("... together cost $2,598"), right after it ("... $1,648 in total", "...
-  for both"), or opening a sentence that states no other price ("Together, the XPS 13
-  [..] and the HP 14 [..] cost $1,648") is the sum of two or more of the products the
-  sentence cites, or its sentence goes; "together with a mouse" is no total.
+* **What several cost together.** A price said of a list of products that opens its
+  clause, with only words such as "together cost" between ("The XPS 13 [..] and the HP 14
+  [..] together cost $1,648", "... $1,648 in total", "Together, the XPS 13 [..] and the HP
+  14 [..] cost $1,648"), or a clause of its own after their prices (", so $1,648 for
+  both"), is their sum (or what each costs, "$1,299 for both"), or its sentence goes.
+  "Together with a mouse", "the cheaper of the pair at $349" and a price said of one of
+  them after the list are no total.
 * **Missing is unknown.** A field the record lacks, or a screen size of 0 (a desktop),
   is not checked.
 """
@@ -212,7 +214,7 @@ _LIST_JOINT: Final = re.compile(
 """What may stand between two products of one list: ", ", " and the"."""
 _SHARED: Final = re.compile(
     r"^[\s*_]*(?:(?:are|were|both|all|each|now|currently|still|also|sind|beide|alle|jetzt|"
-    r"sont|tous|les|deux|están|ambos)\b[\s*_]*)*$",
+    r"sont|tous|les|deux|están|ambos)\b[\s*_]*)+$",
     re.I,
 )
 """What may stand between a list and the stock it says all of them have: "are both"."""
@@ -244,6 +246,12 @@ def _a_list(view: str, cited: list[_Citation], index: LedgerIndex) -> bool:
     )
 
 
+def _all_of(lead: str, verb: str) -> bool:
+    """Whether the words ``lead`` before a stock claim, or the claim's first word ``verb``
+    when none stand there, say it of every product of a list: "are both", "are"."""
+    return bool(_SHARED.match(lead) or (not lead.strip() and _SHARED.match(verb)))
+
+
 def _owners(
     claim: Claim, cited: list[_Citation], view: str, index: LedgerIndex, prices: int
 ) -> list[str]:
@@ -256,7 +264,15 @@ def _owners(
         return []
     lead = view[cited[-1].end : claim.start]
     if claim.kind == STOCK_KIND:
-        shared = bool(_SHARED.match(lead))
+        # The claim's own first word may be the list's verb: "... are both available".
+        verb = view[claim.start : claim.end].split(maxsplit=1)[0]
+        # Or a verb of its own after another: "... cost $2,598 for both and are both in stock".
+        tail = "" if any(context.clause_breaks(lead)) else re.split(r"\sand\s", lead)[-1]
+        shared = _all_of(lead, verb) or (
+            tail != lead
+            and _all_of(tail, verb)
+            and bool(re.search(r"\b(?:both|all)\b", tail + view[claim.start : claim.end], re.I))
+        )
     elif claim.kind == "price" and prices == 1:
         around = lead + view[claim.end : claim.end + 12]
         shared = bool(_PRICED.match(lead) and _ALL_OF_THEM.search(around))
@@ -266,51 +282,81 @@ def _owners(
 
 
 _TOTAL: Final = (
-    r"(?:together(?!\s+with)|combined|altogether|all\s+told|in\s+total|totall?ing|"
-    r"total(?=\s*(?:of|is|comes|for|:|$))|"
-    r"for\s+(?:both|the\s+(?:two|three|pair|set|lot)|all\s+(?:two|three))|the\s+pair|"
-    r"zusammen|insgesamt|(?:au|en)\s+total|ensemble|juntos)"
+    r"(?:together|combined|altogether|all\s+told|in\s+(?:total|all)|(?:the\s+|a\s+)?total|"
+    r"for\s+(?:both|the\s+(?:two|three|pair|set|lot)|all\s+(?:two|three|of\s+them))|"
+    r"bundle|comes?\s+to|adds?\s+up\s+to|zusammen|insgesamt|(?:au|en)\s+total|en\s+tout|"
+    r"ensemble|juntos)"
 )
 """Words that make a price the sum of several products': "together", "in total", "for both"."""
-_TOTAL_OPENS: Final = re.compile(rf"\b{_TOTAL}\b", re.I)
-_TOTAL_BEFORE: Final = re.compile(
-    rf"\b{_TOTAL}\b(?:(?!\b(?:and|but|each|und|et|y)\b)[^.!?,;\d$€£¥]){{0,24}}$", re.I
-)
+_TOTAL_SAID: Final = re.compile(rf"\b{_TOTAL}\b", re.I)
 _TOTAL_AFTER: Final = re.compile(rf"[\s*_]*{_TOTAL}\b", re.I)
+_TOTAL_START: Final = re.compile(
+    r"(?:^[\s*_•-]*(?:(?:so|and|then|(?:together|zusammen|ensemble|juntos)\s+\w+)\s+)?|"
+    r"\b(?:total\s+(?:for|of)|buy(?:ing)?|get(?:ting)?|order(?:ing)?|pair)\s+)"
+    r"(?:(?:both|all|all\s+three)\s+)?(?:the|die|der|le|la|les|el|los)?\s*$",
+    re.I,
+)
+"""How the clause of products whose total is said may open: "The", "so the", "The total
+for the", "you could get both the", "Zusammen kosten der"."""
+_TOTAL_JOINT: Final = re.compile(
+    r"^[\s*_]*(?:,\s*(?:(?:and|&|und|et|y)\s+)?|(?:and|&|und|et|y|plus|\+)\s+|\+\s*)"
+    r"(?:the|die|der|le|la|les|el|los)?\s*$",
+    re.I,
+)
+_TOTAL_LEAD: Final = re.compile(
+    rf"^(?:[\s*_:=,\u2013\u2014-]|\b(?:{_TOTAL}|would|will|cost|costs|costing|come|comes|to|a|"
+    r"of|is|are|be|both|and|now|in\s+stock|available|they|just|only|for|pay|you|you'd|you'll|"
+    r"work|out|runs?|sets?|back|adds?|up|about|around|roughly|kosten|coûtent|cuestan)\b)*$",
+    re.I,
+)
+"""What may stand between the products and the total said of them: " together cost "."""
+_SUMMED: Final = re.compile(
+    r"^\s*(?:so|or|that's|that\s+is|which\s+is|making\s+it|i\.e\.|=)?\s*"
+    r"(?:just|only|about|around|roughly)?\s*$",
+    re.I,
+)
+"""A clause that holds only the total, after the products' own prices: ", so $1,648"."""
 
 
-def _totalled(
-    claim: Claim, cited: list[_Citation], view: str, index: LedgerIndex, prices: int
-) -> list[str]:
-    """The products a price is said to be the total of: those the sentence cites, when it
-    cites two or more and words of a total stand right before the price, after the products
-    ("The XPS 13 [..] and the iMac 24 [..] together cost $2,598"), right after it ("...
-    cost $2,598 in total"), or open the sentence that states only this price ("Together,
-    the XPS 13 [..] and the iMac 24 [..] cost $2,598"). Empty otherwise."""
-    marks = list({index[c.mark].productId: c.mark for c in cited}.values())
-    if claim.kind != "price" or len(marks) < 2:
+def _totalled(claim: Claim, cited: list[_Citation], view: str, index: LedgerIndex) -> list[str]:
+    """The products a price is said to be the total of: two or more that open its clause
+    as one list, with only words such as "together cost" between them and the price, and
+    words of a total there, right after the price or opening the sentence ("The XPS 13 [..]
+    and the HP 14 [..] together cost $1,648", "... cost $1,648 in total", "Together, the
+    XPS 13 [..] and the HP 14 [..] cost $1,648"). Empty otherwise."""
+    listed = [c for c in cited if c.end <= claim.start]
+    marks = list({index[c.mark].productId: c.mark for c in listed}.values())
+    if claim.kind != "price" or len(marks) < 2 or _EACH_ITS_OWN.search(view):
         return []
-    last = max((c.end for c in cited if c.end <= claim.start), default=0)
-    opening = view[: min(cited[0].start, claim.start)]
-    said = (
-        _TOTAL_BEFORE.search(view[last : claim.start])
-        or _TOTAL_AFTER.match(view, claim.end)
-        or (prices == 1 and _TOTAL_OPENS.search(opening))
-    )
-    return marks if said else []
+    pieces = re.split(r"[:;,\u2013\u2014]", view[: listed[0].start])
+    lead = view[listed[-1].end : claim.start]
+    after = _TOTAL_AFTER.match(view, claim.end)
+    if after and _SUMMED.match(context.clause_before(view, claim.start)):
+        return marks  # "... costs $1,299 and the HP 14 [..] $349, so $1,648 for both"
+    if not (
+        _TOTAL_START.search(pieces[-1])
+        and _TOTAL_LEAD.match(lead)
+        and all(
+            _TOTAL_JOINT.match(view[one.end : other.start])
+            for one, other in itertools.pairwise(listed)
+            if index[one.mark].productId != index[other.mark].productId
+        )
+    ):
+        return []
+    opening = pieces[-2] if len(pieces) > 1 else ""
+    opened = len(opening) < 32 and not re.search(r"\d", opening) and _TOTAL_SAID.search(opening)
+    return marks if _TOTAL_SAID.search(lead + pieces[-1]) or after or opened else []
 
 
 def _a_total(claim: Claim, marks: list[str], index: LedgerIndex, store: str) -> bool:
-    """Whether the price ``claim`` says is what two or more of the products of ``marks``
-    cost together."""
+    """Whether the price ``claim`` says is what the products of ``marks`` cost together,
+    or what each of them costs ("$1,299 for both" of two at $1,299)."""
     prices = [as_number(record_value(index[m], "price")) for m in marks]
     known = [p for p in prices if p is not None]
     if len(known) < len(prices):
         return True  # a price the record lacks is unknown, and so is the sum
-    return any(
-        agrees(claim, "price", sum(chosen), store)
-        for size in range(2, len(known) + 1)
-        for chosen in itertools.combinations(known, size)
+    return agrees(claim, "price", sum(known), store) or all(
+        agrees(claim, "price", price, store) for price in known
     )
 
 
@@ -443,7 +489,7 @@ def _check_segment(
     for claim in claims if kinds is None else [c for c in claims if c.kind in kinds]:
         if not stated(claim, view):
             continue
-        if marks := _totalled(claim, cited, view, index, prices):
+        if marks := _totalled(claim, cited, view, index):
             # What several cost together is no product's price: it is their sum, or it goes.
             if not _a_total(claim, marks, index, store):
                 totals.append((claim, marks))

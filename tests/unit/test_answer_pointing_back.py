@@ -146,6 +146,12 @@ def shown_three(answer: str) -> ResponseBody:
             [("CMP-005", "$1,500"), ("CMP-023", "$1,500")],
         ),
         (
+            "Both are light. The Dell XPS 13 [CMP-005], the Apple iMac 24 [CMP-014] and the HP 14"
+            " [CMP-023] cost $2,598 in total.",
+            "Both are light.",
+            [("CMP-005", "$2,598"), ("CMP-014", "$2,598"), ("CMP-023", "$2,598")],
+        ),
+        (
             "The Dell XPS 13 [CMP-005] and the Apple iMac 24 [CMP-014] are great. Both ship today!",
             "The Dell XPS 13 [CMP-005] and the Apple iMac 24 [CMP-014] are great.",
             [("CMP-014", "ship today")],
@@ -188,6 +194,23 @@ def test_a_claim_said_of_several_products_is_checked_against_each(
         "The total for the HP 14 [CMP-023], the Dell XPS 13 [CMP-005] and the Apple iMac 24"
         " [CMP-014] is $2,947.",
         "The HP 14 [CMP-023] and the Dell XPS 13 [CMP-005] cost about $1,650 combined.",
+        "There is no bundle deal, so the Dell XPS 13 [CMP-005] and the HP 14 [CMP-023] cost"
+        " $1,648 together.",
+        "- Dell XPS 13 [CMP-005] and HP 14 [CMP-023]: $1,648 total",
+        "Zusammen kosten der Dell XPS 13 [CMP-005] und der HP 14 [CMP-023] 1.648 $.",
+        "The Dell XPS 13 [CMP-005] and the Apple iMac 24 [CMP-014] cost $1,299 for both.",
+        # a total's words that are not said of the products listed before the price
+        "The HP 14 [CMP-023] is the cheaper of the pair at $349, while the Dell XPS 13"
+        " [CMP-005] costs $1,299.",
+        "Altogether, I'd pick the HP 14 [CMP-023] at $349 over the Dell XPS 13 [CMP-005].",
+        "The Dell XPS 13 [CMP-005] and the HP 14 [CMP-023] are both in stock, and the HP costs"
+        " $349 in total.",
+        "In total, I found two laptops: the Dell XPS 13 [CMP-005] at $1,299 and the HP 14"
+        " [CMP-023].",
+        # stock said of one of them after the list, or denied of both together
+        "The Apple iMac 24 [CMP-014] and the Dell XPS 13 [CMP-005] are similar, but only the"
+        " XPS is available.",
+        "The Apple iMac 24 [CMP-014] and the Dell XPS 13 [CMP-005] are not both available.",
         # "together" said of something else than their price
         "The Dell XPS 13 [CMP-005] and the HP 14 [CMP-023] work well together and cost $1,299"
         " and $349.",
