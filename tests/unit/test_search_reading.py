@@ -275,6 +275,12 @@ def test_a_flight_is_travel_not_light_misspelt(index: SearchIndex) -> None:
         ("a laptop but not Dell and not HP", ["dell", "hp"], ("Dell", "HP ")),
         ("a computer but not a Mac", ["mac"], ("Apple Mac", "Apple iMac")),
         ("phones, no Samsung and a good battery", ["samsung"], ("Samsung",)),
+        ("a laptop but not the Dell", ["dell"], ("Dell",)),
+        ("a laptop that isn't a Mac", ["mac"], ("Apple Mac",)),
+        ("phones that aren't Samsung", ["samsung"], ("Samsung",)),
+        ("a phone not made by Apple", ["apple"], ("Apple",)),
+        ("phones not from Samsung", ["samsung"], ("Samsung",)),
+        ("my son doesn't want Apple, a laptop", ["apple"], ("Apple",)),
     ],
 )
 def test_what_a_shopper_does_not_want_is_left_out(
@@ -331,6 +337,43 @@ def test_a_name_of_the_catalogs_not_wanted_is_left_out(
     assert result.products, words
     assert not [hit.name for hit in result.products if says(hit)], words
     assert result.understood["without"] == [left_out]
+
+
+@pytest.mark.parametrize(
+    ("words", "left_out", "kept"),
+    [
+        ("fantasy books other than Harry Potter", "harry potter", "The Hobbit"),
+        ("a novel, not Harry Potter please", "harry potter", None),
+        ("Galaxy S24 but not the Ultra", "ultra", "Samsung Galaxy S24"),
+        ("apart from the MacBook Air, what light laptops do you have?", "macbook air", None),
+    ],
+)
+def test_a_name_of_several_words_not_wanted_is_left_out_whole(
+    index: SearchIndex, words: str, left_out: str, kept: str | None
+) -> None:
+    # When a shopper does not want a name of several words, each with a capital
+    result = search(index, words, limit=20)
+    names = [hit.name for hit in result.products]
+    # Then no product with that name is found, and those without it still are
+    assert names and not [n for n in names if left_out in n.casefold()], words
+    assert result.understood["without"] == [left_out]
+    assert kept is None or kept in names
+
+
+def test_a_product_said_not_wanted_is_not_looked_up_first(index: SearchIndex) -> None:
+    # When a shopper says which model they do not want
+    result = search(index, "a laptop but not the MacBook Air")
+    # Then it is no product asked for by name, and it is not found
+    assert "named" not in result.understood
+    assert not [h.name for h in result.products if "MacBook Air" in h.name]
+
+
+@pytest.mark.parametrize(
+    "words",
+    ["Aren't Samsung phones good?", "I like phones. Aren't Samsung ones good?"],
+)
+def test_a_question_that_opens_with_a_negation_is_no_cue(words: str) -> None:
+    assert parse(words).unwanted == [], words
 
 
 def test_a_name_not_wanted_is_read_in_names_not_in_specs(index: SearchIndex) -> None:

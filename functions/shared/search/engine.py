@@ -72,7 +72,15 @@ from shared.search.schema import filter_token
 from shared.search.series import closest_first, name_words
 from shared.search.sorting import HIT_COLUMNS, Order, Sorter, hit, order_by, where
 from shared.search.unsold import Asked, instead_words, unsold_in, without_unsold
-from shared.search.words import Words, fts_string, name_clause, names_a_kind, parse, respell
+from shared.search.words import (
+    Words,
+    fts_string,
+    name_clause,
+    names_a_kind,
+    parse,
+    respell,
+    without_unwanted,
+)
 
 COLUMN_WEIGHTS = "10.0, 6.0, 1.0, 2.0, 1.0, 0.0"  # name, brand, description, specs, tags, filters
 COUNT_CAP = 1000
@@ -427,8 +435,10 @@ class _Search:
         if not query.keywords or query.productName or query.productIds:
             return result, []
         kind = query.category or result.understood.get("category")
+        # A product said not wanted ("not the Galaxy A15") is no product asked for.
+        wanted = without_unwanted(query.keywords)
         named = named_in(
-            query.keywords, self._has_name, self._is_brand, self._known, kind, self._names_with
+            wanted, self._has_name, self._is_brand, self._known, kind, self._names_with
         )
         if not named:
             return result, []

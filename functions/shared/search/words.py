@@ -401,18 +401,29 @@ _CUE = (
     r"(?:(?:but|and)\s+)?"
     r"(?:not\s+(?:a\s+(?:big\s+)?fan\s+of|interested\s+in|into|keen\s+on)|"
     r"not|no|non|without|except(?:\s+for)?|excluding|neither|other\s+than|anything\s+but|"
-    r"apart\s+from|avoid(?:ing)?|(?:don't|do\s+not)\s+(?:want|need|like))"
+    r"apart\s+from|avoid(?:ing)?|(?:is|are|was|were)n't|"
+    r"(?:don't|doesn't|do\s+not|does\s+not)\s+(?:want|need|like))"
 )
 _NAME = r"[^\W\d_][\w'+-]*"
 _UNWANTED: Final = re.compile(
-    rf"\b{_CUE}\s+(?:(?:a|an|any)\s+)?(?P<names>{_NAME}"
-    rf"(?:(?:\s*,\s*(?:(?:or|nor|and)\s+)?|\s+(?:or|nor|and)\s+)(?:(?:a|an)\s+)?{_NAME})*)"
+    rf"\b{_CUE}\s+(?:(?:(?:made\s+)?by|from)\s+)?(?:(?:a|an|any|the)\s+)?(?P<names>{_NAME}"
+    rf"(?:(?:\s*,\s*(?:(?:or|nor|and)\s+)?|\s+(?:or|nor|and)\s+)(?:(?:a|an|the)\s+)?{_NAME})*)"
     r"(?=\s*(?:$|[,.;:!?)]|(?P<next>[^\W\d_][\w'-]*)))",
     re.IGNORECASE,
 )
 """A cue ("not", "except", "other than", "neither") and the names it takes ("not Apple or
 Samsung", "anything but a Chromebook"), then the end, a mark or one more word."""
-_LIST_WORDS: Final = frozenset({"or", "nor", "and", "a", "an"})
+_LIST_WORDS: Final = frozenset({"or", "nor", "and", "a", "an", "the"})
+_MORE_OF_A_NAME: Final = tuple(
+    re.compile(
+        rf"(?:\s+[A-Z][^\W\d_]*(?:['-][^\W\d_]+)*){{{n}}}"
+        r"(?=\s*(?:$|[,.;:!?)]|(?P<next>[^\W\d_][\w'-]*)))"
+    )
+    for n in (2, 1)
+)
+"""One or two more words of a name, each with a capital and no digit ("not Harry Potter",
+"except Agatha Christie"; not a model, "not the Galaxy A15", which the catalog's index
+writes in other words), then the end, a mark or one more word."""
 _JOINT: Final = re.compile(r"\s*,\s*(?:(?:or|nor|and)\s+)?|\s+(?:or|nor|and)\s+", re.IGNORECASE)
 _AFTER: Final = frozenset(
     {"and", "but", "with", "for", "under", "over", "below", "above", "please", "that",
@@ -448,10 +459,10 @@ class Unwanted:
 
 
 def unwanted_in(text: str) -> list[Unwanted]:
-    """What ``text`` says the shopper does not want: after a cue, one name or several
-    in a list (:func:`_listings`), each a product line or a single word that is no word
-    the search gives a meaning to, then the end, a mark, a kind of product or a word such
-    as "and".
+    """What ``text`` says the shopper does not want: after a cue ("not", "isn't", "not
+    made by", "not the"), one name or several in a list (:func:`_listings`), each a product
+    line, a word the search gives no meaning to, or words with a capital each ("Harry
+    Potter"), then the end, a mark, a kind of product or a word such as "and".
     Nothing a question asks ("do you not sell Dell?"), nothing said wanted elsewhere in the
     text ("an Apple laptop, not an Apple phone"), and no model ("not the Galaxy A15")."""
     found: list[Unwanted] = []
@@ -463,23 +474,48 @@ def unwanted_in(text: str) -> list[Unwanted]:
             continue
         for names, following in _listings(match):
             if following and following not in _AFTER and not kinds_in(following):
-                continue
-            said = [t for t in _TOKEN.findall(names.casefold()) if t not in _LIST_WORDS]
-            if not all(_a_name(t) and words.count(fold(t)) == 1 for t in said):
+                names = _named_on(text, match.start("names"), names)
+                if not names:
+                    continue
+            said = [_item_words(item) for item in _JOINT.split(names)]
+            if not all(said) or not all(
+                _a_name(t) and words.count(fold(t)) == 1 for item in said for t in item
+            ):
                 # A word with a meaning of its own, or one also wanted elsewhere.
                 continue
-            lines = [_line_named(t) for t in said]
+            lines = [_line_named(item[0]) if len(item) == 1 else None for item in said]
             at = match.start("names") + len(names)
             found.append(
                 Unwanted(
                     match.start(),
                     at,
                     tuple(line for line in lines if line is not None),
-                    tuple(t for t, line in zip(said, lines, strict=True) if line is None),
+                    tuple(" ".join(i) for i, line in zip(said, lines, strict=True) if line is None),
                 )
             )
             break
     return found
+
+
+def _item_words(item: str) -> list[str]:
+    """The words of one name of a list, without its article ("the Dell": "dell")."""
+    return [t for t in _TOKEN.findall(item.casefold()) if t not in _LIST_WORDS]
+
+
+def _named_on(text: str, start: int, names: str) -> str:
+    """``names`` (at ``start`` of ``text``) with the rest of a name of several words that
+    each have a capital ("Harry" of "not Harry Potter books"), when the end, a mark or a
+    word that may follow comes after it; "" when there is none."""
+    end = start + len(names)
+    if not names.split()[-1][:1].isupper():
+        return ""
+    for more in _MORE_OF_A_NAME:
+        if (found := more.match(text, end)) is None:
+            continue
+        following = fold(found["next"] or "")
+        if not following or following in _AFTER or kinds_in(following):
+            return text[start : found.end()]
+    return ""
 
 
 def _asking(text: str, at: int) -> bool:
@@ -492,6 +528,8 @@ def _asking(text: str, at: int) -> bool:
     clause = _TOKEN.findall(re.split(r"[.?!;,]", text[:at])[-1].casefold())
     if clause[:1] in (["is"], ["are"], ["was"], ["were"], ["isn't"], ["aren't"]):
         return True  # "is the Galaxy S24 not on sale?"
+    if not clause and _TOKEN.findall(text[at : at + 8].casefold())[:1] in _ASKED_BY:
+        return True  # "aren't Samsung phones good?"
     return any(fold(w) in _ASKING for w in before[-2:]) or before[-1:] in (
         ["not"],
         ["no"],
@@ -499,6 +537,8 @@ def _asking(text: str, at: int) -> bool:
     )
 
 
+_ASKED_BY: Final = (["isn't"], ["aren't"], ["wasn't"], ["weren't"])
+"""Cues that open a question when they open a clause."""
 _NEGATED: Final = re.compile(
     rf"\b(?P<cue>{_CUE})\s+(?P<lead>(?:for|a|an|any|too|so|very)\s+)?(?P<said>[^\W\d_][\w'-]*"
     r"(?:\s+[^\W\d_][\w'-]*){0,3})",
