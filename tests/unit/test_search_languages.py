@@ -56,3 +56,27 @@ def test_english_is_read_as_before() -> None:
     assert in_english("Harry Potter and the Philosopher's Stone") == (
         "Harry Potter and the Philosopher's Stone"
     )
+
+
+@pytest.mark.parametrize(
+    ("keywords", "unwanted"),
+    [
+        ("kein Apple, ein Laptop", ["apple"]),
+        ("ein Handy, aber nicht Samsung", ["samsung"]),
+        ("un téléphone, pas Samsung", ["samsung"]),
+        ("un portátil excepto Dell", ["dell"]),
+        ("un móvil pero no Samsung", ["samsung"]),
+    ],
+)
+def test_a_brand_not_wanted_in_german_french_or_spanish_is_left_out(
+    keywords: str, unwanted: list[str]
+) -> None:
+    # Before, "kein Apple" searched for Apple: the cue was a word the search did not know
+    assert parse(keywords).unwanted == unwanted, keywords
+
+
+@pytest.mark.parametrize("keywords", ["ein Laptop nicht über 800 Euro", "nicht mehr als 800 Euro"])
+def test_a_german_limit_said_with_nicht_is_the_english_one(keywords: str) -> None:
+    words = parse(keywords)
+    assert words.limits == {"maxPrice": 800.0}
+    assert not words.plain, keywords  # no word left over to search for
