@@ -370,10 +370,50 @@ def test_a_product_said_not_wanted_is_not_looked_up_first(index: SearchIndex) ->
 
 @pytest.mark.parametrize(
     "words",
-    ["Aren't Samsung phones good?", "I like phones. Aren't Samsung ones good?"],
+    [
+        "Aren't Samsung phones good?",
+        "I like phones. Aren't Samsung ones good?",
+        "But aren't Apple laptops better?",
+        "hmm aren't Samsung phones overpriced?",
+        "there aren't any Samsung phones under $300?",
+        "The Pixel 9 isn't waterproof?",
+        # a reply that picks one
+        "no the Dell one",
+        "No the MacBook Air",
+    ],
 )
-def test_a_question_that_opens_with_a_negation_is_no_cue(words: str) -> None:
-    assert parse(words).unwanted == [], words
+def test_a_question_or_a_reply_with_a_negation_is_no_cue(words: str) -> None:
+    said = parse(words)
+    assert said.unwanted == [] and said.excluded == [], words
+
+
+@pytest.mark.parametrize(
+    ("words", "left_out", "category"),
+    [
+        ("books not by J.K. Rowling", "rowling", "BOOKS"),
+        ("a novel, not F. Scott Fitzgerald", "scott fitzgerald", "BOOKS"),
+        ("not by Rowling", "rowling", "BOOKS"),  # an author: books, with no kind said
+        ("I don't want the MacBook Air, something cheaper", "macbook air", "COMPUTERS"),
+        ("he doesn't need Windows", "windows", "COMPUTERS"),
+    ],
+)
+def test_a_name_not_wanted_keeps_the_kind_it_is_of(
+    index: SearchIndex, words: str, left_out: str, category: str
+) -> None:
+    # When the shopper leaves out a name and says no other kind
+    result = search(index, words, limit=10)
+    # Then that name is left out, and the kind it is of is still searched
+    assert result.understood["without"] == [left_out], words
+    assert result.products and {h.category for h in result.products} == {category}, words
+
+
+def test_two_names_side_by_side_the_catalog_has_not_together_are_no_name(
+    index: SearchIndex,
+) -> None:
+    # "not Apple Samsung" is no "Apple Samsung" the catalog has: the wanted brand still counts
+    result = search(index, "phones, not Apple Samsung", limit=5)
+    assert "without" not in result.understood
+    assert any(h.brand == "Samsung" for h in result.products)
 
 
 def test_a_name_not_wanted_is_read_in_names_not_in_specs(index: SearchIndex) -> None:
@@ -784,3 +824,18 @@ def test_editing_4k_video_is_editing_memory_first(index: SearchIndex) -> None:
     result = search(index, "I need a laptop to edit 4K video", limit=3)
     assert result.understood.get("favours") == "ram"
     assert all(spec(hit, "ramGb") >= 16 for hit in result.products)
+
+
+@pytest.mark.parametrize(
+    ("words", "genre"),
+    [("a novel, not fantasy", "fantasy"), ("a book, but no mystery please", "mystery")],
+)
+def test_a_genre_not_wanted_is_left_out(index: SearchIndex, words: str, genre: str) -> None:
+    # Given books of that genre
+    assert any(genre in str(spec(h, "genre")).casefold() for h in search(index, genre, 20).products)
+    # When the shopper says they do not want it
+    result = search(index, words, limit=20)
+    # Then no book of it is found, and the result says it was left out
+    assert result.products and all(h.category == "BOOKS" for h in result.products)
+    assert not [h.name for h in result.products if genre in str(spec(h, "genre")).casefold()]
+    assert result.understood["without"] == [genre]

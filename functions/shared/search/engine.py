@@ -77,6 +77,7 @@ from shared.search.words import (
     fts_string,
     name_clause,
     names_a_kind,
+    names_not_wanted,
     parse,
     respell,
     without_unwanted,
@@ -343,18 +344,19 @@ class _Search:
 
     def _run(self, query: SearchQuery) -> SearchResult:
         explicit = explicit_fields(query)
-        words = parse(query.keywords, explicit) if query.keywords else Words()
+        whole = self._whole_names(query.keywords, query.category)
+        words = parse(query.keywords, explicit, whole_names=whole) if query.keywords else Words()
         unknown, corrected = self._reading(query, words)
         if corrected:
             assert query.keywords is not None  # only keywords have plain words
-            words = parse(respell(query.keywords, corrected), explicit)
+            words = parse(respell(query.keywords, corrected), explicit, whole_names=whole)
         if words.unwanted:
             # Only a name the catalog has is left out: "no rush" leaves out nothing.
             kind = query.category or words.category
             has = [w for w in words.unwanted if self._has_word(w, kind)]
             words = replace(words, unwanted=has)
-        if words.unwanted and not (words.category or query.category):
-            words = replace(words, category=self._kind_of_brands(words.unwanted))
+        if (words.unwanted or words.excluded) and not (words.category or query.category):
+            words = replace(words, category=self._kind_of_names(words))
         result = self._relaxed(query, words)
         if not result.count and query.productName:
             result = self._named_loosely(query, explicit) or result
@@ -377,20 +379,43 @@ class _Search:
         """Whether a brand is ``word``, or a product has it where a name is written
         (:func:`~shared.search.plan.named_columns`)."""
         return bool(brands_named([word], self.index.brands)) or self._matches(
-            f"{named_columns(category)} : {fts_string(fold(word))}"
+            f"{_columns_named(category)} : {fts_string(fold(word))}"
         )
 
-    def _kind_of_brands(self, said: list[str]) -> str | None:
-        """The category most products of the brands ``said`` are in: "anything but Apple"
-        still asks for what Apple makes, not for books."""
+    def _whole_names(self, keywords: str | None, category: str | None) -> bool:
+        """Whether the names of several words ``keywords`` says are not wanted are names
+        the catalog has ("not Harry Potter"); if one is not ("not Apple Samsung"), each
+        word is read as a name of its own."""
+        if not keywords:
+            return True
+        several = [name for name in names_not_wanted(keywords) if " " in name]
+        kind = (category or parse(keywords).category) if several else None
+        return all(self._has_word(name, kind) for name in several)
+
+    def _kind_of_names(self, words: Words) -> str | None:
+        """The category most products of the brands ``words`` does not want are in, or
+        else, when the words search for nothing else, of the products named with the names
+        it does not want: "anything but Apple" still asks for what Apple makes, "not the
+        MacBook Air, something cheaper" for computers, not for books."""
+        said = words.unwanted + [terms[0] for terms in words.excluded]
         keys = brands_named(said, self.index.brands)
-        if not keys:
-            return None
-        row = self.db.execute(
-            "SELECT category FROM products WHERE brand_key IN"
-            f" ({', '.join('?' * len(keys))}) GROUP BY category ORDER BY count(*) DESC LIMIT 1",
-            keys,
-        ).fetchone()
+        if not keys and (words.groups or words.lines or words.meant):
+            return words.meant  # "Microsoft Surface not Pro": the Surfaces, whatever a Pro is
+        if keys:
+            rows = self.db.execute(
+                "SELECT category FROM products WHERE brand_key IN"
+                f" ({', '.join('?' * len(keys))}) GROUP BY category ORDER BY count(*) DESC"
+                " LIMIT 1",
+                keys,
+            )
+        else:
+            text = " OR ".join(fts_string(fold(name)) for name in said)
+            rows = self.db.execute(
+                f"SELECT p.category FROM {_FTS_JOIN} WHERE fts MATCH ? GROUP BY p.category"
+                " ORDER BY count(*) DESC LIMIT 1",
+                (f"{_columns_named(None)} : ({text})",),
+            )
+        row = rows.fetchone()
         return Category(row[0]) if row else None
 
     def _lines_lacked(self, keywords: str, words: Words) -> list[str]:
@@ -435,8 +460,9 @@ class _Search:
         if not query.keywords or query.productName or query.productIds:
             return result, []
         kind = query.category or result.understood.get("category")
-        # A product said not wanted ("not the Galaxy A15") is no product asked for.
-        wanted = without_unwanted(query.keywords)
+        # A product said not wanted ("not the MacBook Air") is no product asked for.
+        whole = self._whole_names(query.keywords, query.category)
+        wanted = without_unwanted(query.keywords, whole_names=whole)
         named = named_in(
             wanted, self._has_name, self._is_brand, self._known, kind, self._names_with
         )
@@ -806,6 +832,13 @@ _CODE_DIGITS = 8
 """Digits of a code a product's specs may hold that names one product: an ISBN, a barcode."""
 _ID_PREFIX = re.compile(r"[^\W\d_]+[-_/.]")
 """An id's letters and the mark after them: "CMP-" of "CMP-999"."""
+
+
+def _columns_named(category: str | None) -> str:
+    """Where a name not wanted is looked for: the kind's columns
+    (:func:`~shared.search.plan.named_columns`), or with no kind asked, the specs too ("not
+    by Rowling": an author)."""
+    return named_columns(category) if category else "{name brand specs}"
 
 
 def _may_be_id(word: str) -> bool:

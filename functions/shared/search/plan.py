@@ -27,7 +27,15 @@ from shared.catalog.specs import FORM_FACTOR
 from shared.search.correct import TEXT_COLUMNS
 from shared.search.query import BOUNDS, SECOND_SORT, SORTS, SearchQuery
 from shared.search.schema import filter_token
-from shared.search.words import Words, fts_string, match_all, match_any, name_clause, parse
+from shared.search.words import (
+    Words,
+    any_of,
+    fts_string,
+    match_all,
+    match_any,
+    name_clause,
+    parse,
+)
 
 
 @dataclass(frozen=True)
@@ -152,7 +160,13 @@ def _leave_out(plan: Plan, words: Words, brands: Collection[str] | None) -> None
             "p.id NOT IN (SELECT rowid FROM fts WHERE fts MATCH ?)",
             f"{named_columns(plan.category)} : ({text})",
         )
-    if left_out := [terms[0] for terms in words.excluded] + keys + named:
+    for terms in words.unwanted_genres:
+        plan.where(
+            "p.id NOT IN (SELECT rowid FROM fts WHERE fts MATCH ?)",
+            f"{{specs tags}} : {any_of(terms)}",
+        )
+    genres = [terms[0] for terms in words.unwanted_genres]
+    if left_out := [terms[0] for terms in words.excluded] + keys + named + genres:
         plan.understood["without"] = left_out
 
 

@@ -108,6 +108,9 @@ class Words:
     unwanted: list[str] = field(default_factory=list)
     """The other words the shopper said they do not want ("not Apple or Samsung"), never
     searched for: a brand of the store's is left out (the plan knows its brands)."""
+    unwanted_genres: list[tuple[str, ...]] = field(default_factory=list)
+    """The genres the shopper said they do not want ("a novel, not fantasy"): each its
+    terms, none of which a book found has where a genre is written (specs, tags)."""
 
     @property
     def limits(self) -> dict[str, float]:
@@ -404,7 +407,8 @@ _CUE = (
     r"apart\s+from|avoid(?:ing)?|(?:is|are|was|were)n't|"
     r"(?:don't|doesn't|do\s+not|does\s+not)\s+(?:want|need|like))"
 )
-_NAME = r"[^\W\d_][\w'+-]*"
+_NAME = r"(?:[^\W\d_]\.\s*){0,3}[^\W\d_][\w'+-]*"
+"""A name, after the initials it may have ("J.K. Rowling")."""
 _UNWANTED: Final = re.compile(
     rf"\b{_CUE}\s+(?:(?:(?:made\s+)?by|from)\s+)?(?:(?:a|an|any|the)\s+)?(?P<names>{_NAME}"
     rf"(?:(?:\s*,\s*(?:(?:or|nor|and)\s+)?|\s+(?:or|nor|and)\s+)(?:(?:a|an|the)\s+)?{_NAME})*)"
@@ -458,23 +462,25 @@ class Unwanted:
     """Other names ("Apple"): a brand of the store's, if it is one."""
 
 
-def unwanted_in(text: str) -> list[Unwanted]:
+def unwanted_in(text: str, *, whole_names: bool = True) -> list[Unwanted]:
     """What ``text`` says the shopper does not want: after a cue ("not", "isn't", "not
     made by", "not the"), one name or several in a list (:func:`_listings`), each a product
     line, a word the search gives no meaning to, or words with a capital each ("Harry
     Potter"), then the end, a mark, a kind of product or a word such as "and".
     Nothing a question asks ("do you not sell Dell?"), nothing said wanted elsewhere in the
-    text ("an Apple laptop, not an Apple phone"), and no model ("not the Galaxy A15")."""
+    text ("an Apple laptop, not an Apple phone"), and no model ("not the Galaxy A15").
+    ``whole_names`` False reads a name of one word only: "not Apple Samsung" is two names
+    side by side, when the catalog has no "Apple Samsung"."""
     found: list[Unwanted] = []
     words = [fold(t) for t in _TOKEN.findall(text.casefold())]
     at = 0
     while match := _UNWANTED.search(text, at):
         at = match.start("names")  # a cue among the names is one of its own
-        if _asking(text, match.start()):
+        if _asking(text, match.start()) or _REPLY.match(text, match.start()):
             continue
         for names, following in _listings(match):
             if following and following not in _AFTER and not kinds_in(following):
-                names = _named_on(text, match.start("names"), names)
+                names = _named_on(text, match.start("names"), names) if whole_names else ""
                 if not names:
                     continue
             said = [_item_words(item) for item in _JOINT.split(names)]
@@ -498,8 +504,9 @@ def unwanted_in(text: str) -> list[Unwanted]:
 
 
 def _item_words(item: str) -> list[str]:
-    """The words of one name of a list, without its article ("the Dell": "dell")."""
-    return [t for t in _TOKEN.findall(item.casefold()) if t not in _LIST_WORDS]
+    """The words of one name of a list, without its article and initials ("the Dell":
+    "dell", "J.K. Rowling": "rowling")."""
+    return [t for t in _TOKEN.findall(item.casefold()) if t not in _LIST_WORDS and len(t) > 1]
 
 
 def _named_on(text: str, start: int, names: str) -> str:
@@ -528,8 +535,9 @@ def _asking(text: str, at: int) -> bool:
     clause = _TOKEN.findall(re.split(r"[.?!;,]", text[:at])[-1].casefold())
     if clause[:1] in (["is"], ["are"], ["was"], ["were"], ["isn't"], ["aren't"]):
         return True  # "is the Galaxy S24 not on sale?"
-    if not clause and _TOKEN.findall(text[at : at + 8].casefold())[:1] in _ASKED_BY:
-        return True  # "aren't Samsung phones good?"
+    cue = [w for w in _TOKEN.findall(text[at : at + 16].casefold())[:2] if w not in ("but", "and")]
+    if cue[:1] in _BE_NOT and before[-1:] not in _SAID_OF:
+        return True  # "aren't Samsung phones good?", "there isn't a Dell under $500?"
     return any(fold(w) in _ASKING for w in before[-2:]) or before[-1:] in (
         ["not"],
         ["no"],
@@ -537,8 +545,14 @@ def _asking(text: str, at: int) -> bool:
     )
 
 
-_ASKED_BY: Final = (["isn't"], ["aren't"], ["wasn't"], ["weren't"])
-"""Cues that open a question when they open a clause."""
+_REPLY: Final = re.compile(r"(?:(?:but|and)\s+)?no\s+the\b", re.IGNORECASE)
+"""A reply that picks one ("no the Dell one", "No the MacBook Air"), no cue."""
+_BE_NOT: Final = (["isn't"], ["aren't"], ["wasn't"], ["weren't"])
+_SAID_OF: Final = tuple([w] for w in ("that", "which", "who", "it", "they", "he", "she"))
+"""The words a cue of :data:`_BE_NOT` must follow to say what is not wanted ("phones that
+aren't Samsung", "it isn't for gaming"); after any other ("there isn't a Dell under
+$500?", "but aren't Apple laptops better?", "the Pixel 9 isn't waterproof?") it asks or
+describes."""
 _NEGATED: Final = re.compile(
     rf"\b(?P<cue>{_CUE})\s+(?P<lead>(?:for|a|an|any|too|so|very)\s+)?(?P<said>[^\W\d_][\w'-]*"
     r"(?:\s+[^\W\d_][\w'-]*){0,3})",
@@ -555,9 +569,24 @@ phone"; not "not a laptop under $500", which asks for one."""
 def negated_in(text: str) -> list[tuple[int, int]]:
     """Where ``text`` says a use, a genre, a kind, a feature or an order is not wanted ("a
     laptop, not for gaming", "a novel, not fantasy", "not a book"): spans that are read as
-    nothing, neither wanted nor left out, so that "gaming" does not rank gaming laptops
-    first. A limit ("not over $800", "no more than $500") is a limit, and is kept."""
-    spans: list[tuple[int, int]] = []
+    nothing wanted, so that "gaming" does not rank gaming laptops first (a genre is also
+    left out: :func:`genres_not_wanted`). A limit ("not over $800", "no more than $500") is
+    a limit, and is kept."""
+    return [(start, end) for start, end, _ in _negations(text)]
+
+
+def genres_not_wanted(text: str) -> list[tuple[str, ...]]:
+    """The terms of each genre ``text`` says is not wanted ("a novel, not fantasy")."""
+    return [
+        meant.terms
+        for _, _, meant in _negations(text)
+        if meant.category == Category.BOOKS and meant.terms and not (meant.forms or meant.line)
+    ]
+
+
+def _negations(text: str) -> list[tuple[int, int, Intent]]:
+    """What :func:`negated_in` reads: each span with the phrase it says is not wanted."""
+    spans: list[tuple[int, int, Intent]] = []
     at = 0
     while match := _NEGATED.search(text, at):
         at = match.start("said")  # a cue among the words is one of its own
@@ -576,7 +605,7 @@ def negated_in(text: str) -> list[tuple[int, int]]:
             if text[end:].lstrip()[:1] in ("", ",", ".", ";", ":", "!", "?", ")") or (
                 following and (following[0] in ends or kinds_in(following[0]))
             ):
-                spans.append((match.start(), end))
+                spans.append((match.start(), end, meant))
                 at = end
             break
     return spans
@@ -646,10 +675,16 @@ def _joined(names: str) -> bool:
     return all(any(j in ("or", "nor", "and") for j in joints[n + 1 :]) for n in bare)
 
 
-def without_unwanted(text: str) -> str:
+def names_not_wanted(keywords: str) -> list[str]:
+    """The names, not lines, that ``keywords`` says are not wanted, as :func:`parse` reads
+    them with whole names ("harry potter")."""
+    return [n for said in unwanted_in(_normalized(keywords, folded=False)) for n in said.names]
+
+
+def without_unwanted(text: str, *, whole_names: bool = True) -> str:
     """``text`` without what the shopper said they do not want (:func:`unwanted_in`,
     :func:`negated_in`): "a laptop, not a Chromebook" is "a laptop, "."""
-    return _cut(text, unwanted_in(text))
+    return _cut(text, unwanted_in(text, whole_names=whole_names))
 
 
 def _cut(text: str, unwanted: list[Unwanted]) -> str:
@@ -659,18 +694,24 @@ def _cut(text: str, unwanted: list[Unwanted]) -> str:
     return text
 
 
-def parse(keywords: str, explicit: dict[str, Any] | None = None) -> Words:
-    """What ``keywords`` asks for; ``explicit`` (the tool's other fields) wins over words."""
+def parse(
+    keywords: str, explicit: dict[str, Any] | None = None, *, whole_names: bool = True
+) -> Words:
+    """What ``keywords`` asks for; ``explicit`` (the tool's other fields) wins over words.
+    ``whole_names``: as :func:`unwanted_in` reads them."""
     explicit = explicit or {}
     words = Words()
     cased = _normalized(keywords, folded=False)
-    unwanted = unwanted_in(cased)
+    unwanted = unwanted_in(cased, whole_names=whole_names)
     for left in unwanted:
         words.excluded += [line.terms for line in left.lines]
         words.unwanted += left.names
         # A line the shopper does not want still says the kind they look at ("anything
         # but a Chromebook": computers).
         words.meant = words.meant or next((i.category for i in left.lines if i.category), None)
+    words.unwanted_genres = genres_not_wanted(cased)
+    if words.unwanted_genres:
+        words.meant = words.meant or Category.BOOKS  # "not fantasy": books, all the same
     text = _order(_numbers(_cut(cased, unwanted).casefold(), words), words, explicit)
     raw = _TOKEN.findall(text)
     for intent, said in _read(raw):
