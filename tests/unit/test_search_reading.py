@@ -839,3 +839,10 @@ def test_a_genre_not_wanted_is_left_out(index: SearchIndex, words: str, genre: s
     assert result.products and all(h.category == "BOOKS" for h in result.products)
     assert not [h.name for h in result.products if genre in str(spec(h, "genre")).casefold()]
     assert result.understood["without"] == [genre]
+
+
+def test_a_kind_said_not_wanted_is_not_said_not_carried(index: SearchIndex) -> None:
+    # A laptop "without the charger" asks for no charger: the store need not say it has none
+    result = search(index, "a laptop I can carry all day without the charger")
+    assert result.not_carried == []
+    assert search(index, "a laptop and a charger").not_carried == ["chargers and cables"]

@@ -537,10 +537,11 @@ class _Search:
         )
 
     def _unsold(self, query: SearchQuery) -> list[Asked]:
-        """The kinds the keywords ask for that the store does not sell."""
+        """The kinds the keywords ask for that the store does not sell; not one said not
+        wanted ("a laptop without the charger")."""
         if not query.keywords or query.productName or query.productIds:
             return []
-        keywords = query.keywords
+        keywords = without_unwanted(query.keywords)
         return unsold_in(
             keywords, self._sells, lambda: bool(query.category or parse(keywords).category)
         )
