@@ -66,8 +66,8 @@ The rules, in the order they apply:
   ..." nor "... respectively"), stock with only words such as "are both" between ("...
   are both in stock") and the sentence's one price with "both", "each" or "all" ("...
   both cost $649", "... are $649 each") are checked against each of them; "They are both
-  in stock" after such a list is too. Wrong for any, the sentence goes, since one value
-  cannot be corrected for two products.
+  in stock" after such a list is too, and after a bulleted or numbered list of products.
+  Wrong for any, the sentence goes, since one value cannot be corrected for two products.
 * **What several cost together.** A price said of a list of products that opens its
   clause, with only words such as "together cost" between ("The XPS 13 [..] and the HP 14
   [..] together cost $1,648", "... $1,648 in total", "Together, the XPS 13 [..] and the HP
@@ -725,9 +725,19 @@ def check_marked(
     corrections: list[Correction] = []
     lines: list[tuple[str, str | None]] = []
     subject: list[str] = []  # the citations of the products the sentence before cites
+    listed: list[str] = []  # those of the list of products the lines before are
     for line in answer.split("\n"):
         kept: list[str] = []
         whole = True
+        bullet = BULLET.match(line)
+        cites = {index[m[1]].productId: m.group() for m in CITATION.finditer(line) if m[1] in index}
+        if bullet and cites:
+            listed = list({**dict.fromkeys(listed), **dict.fromkeys(cites.values())})
+        elif line.strip() and not bullet and len(listed) > 1 and not cites:
+            # "They are both in stock" after a list: said of every product it lists.
+            subject = listed
+        if line.strip() and not bullet:
+            listed = []
         for segment in segments(line):
             cited = {
                 index[m[1]].productId: m.group()

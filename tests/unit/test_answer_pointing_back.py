@@ -151,6 +151,19 @@ def shown_three(answer: str) -> ResponseBody:
             "Both are light.",
             [("CMP-005", "$2,598"), ("CMP-014", "$2,598"), ("CMP-023", "$2,598")],
         ),
+        # "they" after a bulleted or numbered list
+        (
+            "- Dell XPS 13 [CMP-005]: $1,299\n- Apple iMac 24 [CMP-014]: $1,299\n\n"
+            "They are both in stock.",
+            "- Dell XPS 13 [CMP-005]: $1,299\n- Apple iMac 24 [CMP-014]: $1,299",
+            [("CMP-014", "in stock")],
+        ),
+        (
+            "Two picks:\n1. Dell XPS 13 [CMP-005]\n2. Apple iMac 24 [CMP-014]\n"
+            "All of them are available now.",
+            "Two picks:\n1. Dell XPS 13 [CMP-005]\n2. Apple iMac 24 [CMP-014]",
+            [("CMP-014", "available now")],
+        ),
         (
             "The Dell XPS 13 [CMP-005] and the Apple iMac 24 [CMP-014] are great. Both ship today!",
             "The Dell XPS 13 [CMP-005] and the Apple iMac 24 [CMP-014] are great.",
@@ -217,6 +230,9 @@ def test_a_claim_said_of_several_products_is_checked_against_each(
         "Together with a mouse, the Dell XPS 13 [CMP-005] costs $1,299, and the HP 14 [CMP-023]"
         " is in stock.",
         "The HP 14 [CMP-023] costs $349 and goes well together with the Dell XPS 13 [CMP-005].",
+        "- Dell XPS 13 [CMP-005]: $1,299\n- HP 14 [CMP-023]: $349\n\nThey are both in stock.",
+        "- Dell XPS 13 [CMP-005]: $1,299\n- Apple iMac 24 [CMP-014]: sold out\n\n"
+        "They are both great laptops.",
         # their other facts, and stock said of something else
         "The Dell XPS 13 [CMP-005] and the Apple iMac 24 [CMP-014] are great. They are light.",
         "The Dell XPS 13 [CMP-005] and the HP 14 [CMP-023] pair well with a dock,"
