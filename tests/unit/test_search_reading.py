@@ -549,7 +549,6 @@ def test_a_system_not_wanted_is_left_out(index: SearchIndex) -> None:
         "is there not a cheaper MacBook?",
         "a laptop not over $800 from Dell",  # a limit, then what is wanted
         "not the cheapest laptop",
-        "a Samsung phone, but not the Samsung Galaxy A15",  # a model, and a brand wanted
         "an Apple laptop, not an Apple phone",
         "not just for gaming but also for work",
         "fantasy books, not for kids",
@@ -846,3 +845,31 @@ def test_a_kind_said_not_wanted_is_not_said_not_carried(index: SearchIndex) -> N
     result = search(index, "a laptop I can carry all day without the charger")
     assert result.not_carried == []
     assert search(index, "a laptop and a charger").not_carried == ["chargers and cables"]
+
+
+@pytest.mark.parametrize(
+    ("words", "model", "kind"),
+    [
+        ("a Samsung phone, but not the Samsung Galaxy A15", "Galaxy A15", "MOBILE"),
+        ("not the iPhone 16, something cheaper", "iPhone 16", "MOBILE"),
+        ("phones, not the Galaxy S24 please", "Galaxy S24", "MOBILE"),
+    ],
+)
+def test_a_model_not_wanted_is_left_out_not_looked_up(
+    index: SearchIndex, words: str, model: str, kind: str
+) -> None:
+    # Given the model, which the catalog has
+    named = search(index, f"is the {model} in stock?").products[0]
+    assert model.split()[-1] in named.name
+    # When the shopper says they do not want it
+    result = search(index, words, limit=20)
+    # Then it is not found (a brand wanted still is), nor is the product named so with more
+    # words left out ("not the Galaxy S24": the S24 Ultra stays), and the kind stays
+    ids = [h.productId for h in result.products]
+    assert named.productId not in ids, words
+    assert [said for said in result.understood["without"] if model in said], words
+    assert result.products and {h.category for h in result.products} == {kind}
+    if "Samsung phone" in words:
+        assert any(h.brand == "Samsung" for h in result.products)
+    if model == "Galaxy S24":
+        assert any("S24 Ultra" in h.name for h in result.products)

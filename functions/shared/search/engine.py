@@ -355,6 +355,8 @@ class _Search:
             kind = query.category or words.category
             has = [w for w in words.unwanted if self._has_word(w, kind)]
             words = replace(words, unwanted=has)
+        if words.unwanted_models:
+            words = self._models_left_out(words)
         if (words.unwanted or words.excluded) and not (words.category or query.category):
             words = replace(words, category=self._kind_of_names(words))
         result = self._relaxed(query, words)
@@ -381,6 +383,35 @@ class _Search:
         return bool(brands_named([word], self.index.brands)) or self._matches(
             f"{_columns_named(category)} : {fts_string(fold(word))}"
         )
+
+    def _models_left_out(self, words: Words) -> Words:
+        """``words`` with the products of the models it does not want, by id: each the
+        product named so with the fewest words besides ("not the Galaxy S24": not the S24
+        Ultra), and with no kind said, the kind they are."""
+        ids: list[str] = []
+        named: list[str] = []
+        for said in words.unwanted_models:
+            for each in self._names_in(said):
+                if not each.carried:
+                    continue
+                exact = self._relaxed(SearchQuery(productName=each.said, limit=20), Words())
+                found = [] if exact.relaxed else exact.products
+                fewest = min((_extra_words(each.said, hit.name) for hit in found), default=0)
+                ids += [h.productId for h in found if _extra_words(each.said, h.name) == fewest]
+                named.append(each.said)
+        if not ids:
+            return words
+        kinds = {Category(row[0]) for row in self._categories_of(ids)}
+        kind = words.category or (kinds.pop() if len(kinds) == 1 else None)
+        return replace(
+            words, unwanted_ids=list(dict.fromkeys(ids)), unwanted_named=named, category=kind
+        )
+
+    def _categories_of(self, ids: list[str]) -> list[tuple[str]]:
+        marks = ", ".join("?" * len(ids))
+        return self.db.execute(
+            f"SELECT DISTINCT category FROM products WHERE product_id IN ({marks})", ids
+        ).fetchall()
 
     def _whole_names(self, keywords: str | None, category: str | None) -> bool:
         """Whether the names of several words ``keywords`` says are not wanted are names

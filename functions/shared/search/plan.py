@@ -165,8 +165,12 @@ def _leave_out(plan: Plan, words: Words, brands: Collection[str] | None) -> None
             "p.id NOT IN (SELECT rowid FROM fts WHERE fts MATCH ?)",
             f"{{specs tags}} : {any_of(terms)}",
         )
+    if words.unwanted_ids:
+        ids = words.unwanted_ids
+        plan.where(f"p.product_id NOT IN ({', '.join('?' * len(ids))})", *ids)
     genres = [terms[0] for terms in words.unwanted_genres]
-    if left_out := [terms[0] for terms in words.excluded] + keys + named + genres:
+    said = [terms[0] for terms in words.excluded] + keys + named + genres
+    if left_out := said + words.unwanted_named:
         plan.understood["without"] = left_out
 
 

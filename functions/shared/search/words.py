@@ -108,6 +108,13 @@ class Words:
     unwanted: list[str] = field(default_factory=list)
     """The other words the shopper said they do not want ("not Apple or Samsung"), never
     searched for: a brand of the store's is left out (the plan knows its brands)."""
+    unwanted_models: list[str] = field(default_factory=list)
+    """The models the shopper said they do not want, as said ("not the Galaxy A15"): the
+    engine leaves out the products the catalog names so (:func:`models_not_wanted`)."""
+    unwanted_ids: list[str] = field(default_factory=list)
+    """The products the models not wanted are, by id: the engine's to fill."""
+    unwanted_named: list[str] = field(default_factory=list)
+    """Those models as the catalog's names read them ("Galaxy A15")."""
     unwanted_genres: list[tuple[str, ...]] = field(default_factory=list)
     """The genres the shopper said they do not want ("a novel, not fantasy"): each its
     terms, none of which a book found has where a genre is written (specs, tags)."""
@@ -418,6 +425,9 @@ _UNWANTED: Final = re.compile(
 """A cue ("not", "except", "other than", "neither") and the names it takes ("not Apple or
 Samsung", "anything but a Chromebook"), then the end, a mark or one more word."""
 _LIST_WORDS: Final = frozenset({"or", "nor", "and", "a", "an", "the"})
+_MODEL_NUMBER: Final = re.compile(r"\s*[A-Z][\w'-]*\s+\d")
+"""A word with a capital and a number after the names a cue took: they name a model
+("Framework Laptop 16"), not the brand's products ("no Apple phones 5G")."""
 _MORE_OF_A_NAME: Final = tuple(
     re.compile(
         rf"(?:\s+[A-Z][^\W\d_]*(?:['-][^\W\d_]+)*){{{n}}}"
@@ -479,6 +489,8 @@ def unwanted_in(text: str, *, whole_names: bool = True) -> list[Unwanted]:
         if _asking(text, match.start()) or _REPLY.match(text, match.start()):
             continue
         for names, following in _listings(match):
+            if match["next"] and names == match["names"] and _MODEL_NUMBER.match(text, match.end()):
+                continue  # "not the Framework Laptop 16": a model, not the brand's products
             if following and following not in _AFTER and not kinds_in(following):
                 names = _named_on(text, match.start("names"), names) if whole_names else ""
                 if not names:
@@ -500,6 +512,36 @@ def unwanted_in(text: str, *, whole_names: bool = True) -> list[Unwanted]:
                 )
             )
             break
+    return found
+
+
+_MODEL_NOT_WANTED: Final = re.compile(
+    rf"\b{_CUE}\s+(?:(?:the|a|an)\s+)?(?P<said>[^\W_][\w'+-]*(?:\s+\(?[^\W_][\w'+)-]*){{0,4}}?)"
+    r"(?=\s*(?:$|[,.;:!?]|(?:but|and|please|or|something|anything|instead|though|because|as|"
+    r"since|for)\b))",
+    re.IGNORECASE,
+)
+
+
+def models_not_wanted(text: str) -> list[tuple[int, int, str]]:
+    """Where ``text`` says a model is not wanted, with what it says: words after a cue, up
+    to a mark or a word such as "but", that start with a name and have a number ("not the
+    Galaxy A15", "I don't want the Framework Laptop 16, something cheaper"). No limit ("not
+    over $800"), no amount ("not 16 GB"), nothing a question asks. Which products the words
+    name is the catalog's to say."""
+    found: list[tuple[int, int, str]] = []
+    for match in _MODEL_NOT_WANTED.finditer(text):
+        said = match["said"]
+        tokens = _TOKEN.findall(said)
+        if (
+            not any(c.isdigit() for t in tokens for c in t)
+            or tokens[0][0].isdigit()
+            or not _a_name(tokens[0])
+            or _asking(text, match.start())
+            or _REPLY.match(text, match.start())
+        ):
+            continue
+        found.append((match.start(), match.end(), said))
     return found
 
 
@@ -689,6 +731,7 @@ def without_unwanted(text: str, *, whole_names: bool = True) -> str:
 
 def _cut(text: str, unwanted: list[Unwanted]) -> str:
     spans = [(said.start, said.end) for said in unwanted] + negated_in(text)
+    spans += [(start, end) for start, end, _ in models_not_wanted(text)]
     for start, end in sorted(spans, reverse=True):
         text = text[:start] + " " * (end - start) + text[end:]
     return text
@@ -709,6 +752,7 @@ def parse(
         # A line the shopper does not want still says the kind they look at ("anything
         # but a Chromebook": computers).
         words.meant = words.meant or next((i.category for i in left.lines if i.category), None)
+    words.unwanted_models = [said for _, _, said in models_not_wanted(cased)]
     words.unwanted_genres = genres_not_wanted(cased)
     if words.unwanted_genres:
         words.meant = words.meant or Category.BOOKS  # "not fantasy": books, all the same
