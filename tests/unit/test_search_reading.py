@@ -873,3 +873,27 @@ def test_a_model_not_wanted_is_left_out_not_looked_up(
         assert any(h.brand == "Samsung" for h in result.products)
     if model == "Galaxy S24":
         assert any("S24 Ultra" in h.name for h in result.products)
+
+
+def test_a_line_not_wanted_within_one_wanted_leaves_out_only_its_own_products(
+    index: SearchIndex,
+) -> None:
+    # "a Mac but not a MacBook": the Macs that are no MacBook, not every Mac left out
+    result = search(index, "a Mac but not a MacBook", limit=10)
+    names = [h.name for h in result.products]
+    assert names and all("Mac" in n and "MacBook" not in n for n in names), names
+    assert result.understood["without"] == ["macbook"]
+
+
+def test_lines_joined_by_and_are_each_left_out(index: SearchIndex) -> None:
+    result = search(index, "anything except ChromeOS and macOS", limit=20)
+    assert result.understood["without"] == ["chromebook", "mac"]
+    assert result.products and all(h.category == "COMPUTERS" for h in result.products)
+    assert not [h.name for h in result.products if "Chromebook" in h.name or "Mac" in h.name]
+
+
+def test_a_question_with_does_is_no_cue_and_a_relative_with_does_is() -> None:
+    # "does" was read as "doe" and missed: "does Dell not make a 2-in-1?" lost its kind
+    assert parse("does Dell not make a 2-in-1?").category == "COMPUTERS"
+    assert parse("does Dell not make a 2-in-1?").unwanted_models == []
+    assert parse("a laptop that does not overheat").unwanted == ["overheat"]

@@ -470,6 +470,8 @@ class Unwanted:
     """Product lines ("Chromebook"): none of their products is wanted."""
     names: tuple[str, ...]
     """Other names ("Apple"): a brand of the store's, if it is one."""
+    line_words: tuple[str, ...] = ()
+    """The word each of ``lines`` was said by ("macbook")."""
 
 
 def unwanted_in(text: str, *, whole_names: bool = True) -> list[Unwanted]:
@@ -509,6 +511,7 @@ def unwanted_in(text: str, *, whole_names: bool = True) -> list[Unwanted]:
                     at,
                     tuple(line for line in lines if line is not None),
                     tuple(" ".join(i) for i, line in zip(said, lines, strict=True) if line is None),
+                    tuple(i[0] for i, line in zip(said, lines, strict=True) if line is not None),
                 )
             )
             break
@@ -572,7 +575,7 @@ def _asking(text: str, at: int) -> bool:
     or "not not": no cue for something unwanted. "Phones that are not Samsung" is one."""
     before = _TOKEN.findall(text[:at].casefold())[-3:]
     relative = len(before) > 1 and before[-2] in ("that", "which", "who")
-    if relative and before[-1] in ("is", "are", "was", "were"):
+    if relative and before[-1] in ("is", "are", "was", "were", "does", "do", "did"):
         return False
     clause = _TOKEN.findall(re.split(r"[.?!;,]", text[:at])[-1].casefold())
     if clause[:1] in (["is"], ["are"], ["was"], ["were"], ["isn't"], ["aren't"]):
@@ -580,7 +583,7 @@ def _asking(text: str, at: int) -> bool:
     cue = [w for w in _TOKEN.findall(text[at : at + 16].casefold())[:2] if w not in ("but", "and")]
     if cue[:1] in _BE_NOT and before[-1:] not in _SAID_OF:
         return True  # "aren't Samsung phones good?", "there isn't a Dell under $500?"
-    return any(fold(w) in _ASKING for w in before[-2:]) or before[-1:] in (
+    return any(w in _ASKING or fold(w) in _ASKING for w in before[-2:]) or before[-1:] in (
         ["not"],
         ["no"],
         ["or"],
@@ -702,11 +705,13 @@ def _listings(match: re.Match[str]) -> list[tuple[str, str]]:
 
 def _and_listed(names: str) -> bool:
     """Whether names joined by "and" are each a name as written, with a capital, and no
-    line: "not Dell and HP", but "not Apple and Android" leaves out Apple alone, and "no
-    Honor and nothing over $600" Honor."""
+    line ("not Dell and HP"), or each a line ("except ChromeOS and macOS"); "not Apple and
+    Android" leaves out Apple alone, and "no Honor and nothing over $600" Honor."""
     if not any(j[0].strip(" ,").casefold() == "and" for j in _JOINT.finditer(names)):
         return True
     listed = [t for t in _TOKEN.findall(names) if t.casefold() not in _LIST_WORDS]
+    if all(_line_named(t) is not None for t in listed):
+        return True  # lines all: "except ChromeOS and macOS"
     return all(t[:1].isupper() and _line_named(t) is None for t in listed)
 
 
@@ -746,8 +751,10 @@ def parse(
     words = Words()
     cased = _normalized(keywords, folded=False)
     unwanted = unwanted_in(cased, whole_names=whole_names)
+    said_lines: list[str] = []
     for left in unwanted:
         words.excluded += [line.terms for line in left.lines]
+        said_lines += left.line_words
         words.unwanted += left.names
         # A line the shopper does not want still says the kind they look at ("anything
         # but a Chromebook": computers).
@@ -768,6 +775,12 @@ def parse(
             words.groups.append((_clean(said[0]),))
             words.plain.append(_clean(said[0]))
     _drop_talk(words, explicit.get("sortBy") or words.sort)
+    wanted = {term for group in words.groups for term in group}
+    # A line not wanted within one wanted ("a Mac but not a MacBook") is its own word only.
+    words.excluded = [
+        (fold(said),) if wanted & set(terms) else terms
+        for terms, said in zip(words.excluded, said_lines, strict=True)
+    ]
     if not (explicit.get("category") or words.category):
         words.category = words.meant
     if words.groups and words.groups == words.leanings[:1]:
