@@ -7,9 +7,9 @@ from dataclasses import dataclass, field, replace
 from typing import Final
 
 from shared.search.unsold import Unsold
-from shared.search.words import nothing_as_not, parse, without_unwanted
+from shared.search.words import cut_models, nothing_as_not, parse, without_unwanted
 from shared.text.languages import in_english
-from storechat.offline.names import ModelName, find_models
+from storechat.offline.names import ModelName, find_models, models_carried
 from storechat.offline.refer import Reference, reference_in
 from storechat.offline.scope import asked_unknown, kind_not_carried, service_topic
 from storechat.offline.store import store
@@ -170,7 +170,7 @@ def parse_text(text: str) -> Intent:
     written = _normalise(text)
     # What the shopper does not want, the search leaves out: never read as wanted here,
     # but searched with their words, which say it ("a laptop, not Dell and HP").
-    text = without_unwanted(written)
+    text, left_out = cut_models(without_unwanted(written), models_carried)
     categories: list[str] = []
     brands: list[str] = []
     product_systems: list[str] = []
@@ -257,7 +257,9 @@ def parse_text(text: str) -> Intent:
         if product.brand and product.brand not in brands:
             brands.append(product.brand)
     if not categories:
-        categories = [OS_CATEGORY[name] for name in product_systems]
+        # "not the Pixel 9, something cheaper": the kind of the model left out.
+        kinds = [m.category for name in left_out for m in find_models(name) if m.category]
+        categories = kinds or [OS_CATEGORY[name] for name in product_systems]
     use = use_in(text)
     if not (categories or products or book) and use == "basic":
         categories = [COMPUTERS]  # email and the web, as simply and cheaply as can be

@@ -51,6 +51,13 @@ def find_models(text: str) -> list[ModelName]:
     return [_model(each) for each in found]
 
 
+def models_carried(text: str) -> list[str]:
+    """The names of the store's own models in ``text``, as the search reads them."""
+    shop = store()
+    found = named_in(text, shop.has_name, shop.is_brand, shop.knows, names_with=shop.names_with)
+    return [each.said for each in found if each.carried]
+
+
 def _model(named: Named) -> ModelName:
     shop = store()
     title = shop.titled(named.said)

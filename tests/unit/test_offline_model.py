@@ -1225,3 +1225,24 @@ def test_a_follow_up_keeps_what_the_shopper_said_they_do_not_want() -> None:
     read = searched_as(use["input"])
     assert read["without"] == ["dell", "hp"] and read["maxPrice"] == 400
     assert "hp" not in read.get("searched", [])
+
+
+@pytest.mark.parametrize(
+    ("said", "model_name"),
+    [
+        ("a phone, but not the Galaxy A15", "Galaxy A15"),
+        ("ok but not the Pixel 9 Pro XL", "Pixel 9 Pro XL"),
+        ("not the iPhone 16, something cheaper", "iPhone 16"),
+    ],
+)
+def test_a_model_said_not_wanted_is_searched_as_left_out_not_looked_up(
+    said: str, model_name: str
+) -> None:
+    # When a shopper says which model they do not want
+    response = OfflineModel().converse(make_request([user(said)]))
+    uses = tool_uses(response)
+    # Then the model asks for no lookup of it by name, and its search of the words leaves it
+    # out, still searching phones: no "You're welcome" for "ok but not ..."
+    assert uses and not [u for u in uses if "productName" in u["input"]], uses
+    read = searched_as(uses[0]["input"])
+    assert [w for w in read["without"] if model_name in w] and read["category"] == "MOBILE"

@@ -74,6 +74,7 @@ from shared.search.sorting import HIT_COLUMNS, Order, Sorter, hit, order_by, whe
 from shared.search.unsold import Asked, instead_words, unsold_in, without_unsold
 from shared.search.words import (
     Words,
+    cut_models,
     fts_string,
     name_clause,
     names_a_kind,
@@ -344,6 +345,11 @@ class _Search:
 
     def _run(self, query: SearchQuery) -> SearchResult:
         explicit = explicit_fields(query)
+        # A model said not wanted ("not the Galaxy A15") is neither searched nor named.
+        models: list[str] = []
+        if query.keywords:
+            keywords, models = cut_models(query.keywords, self._models_carried)
+            query = replace(query, keywords=keywords) if models else query
         whole = self._whole_names(query.keywords, query.category)
         words = parse(query.keywords, explicit, whole_names=whole) if query.keywords else Words()
         unknown, corrected = self._reading(query, words)
@@ -355,8 +361,8 @@ class _Search:
             kind = query.category or words.category
             has = [w for w in words.unwanted if self._has_word(w, kind)]
             words = replace(words, unwanted=has)
-        if words.unwanted_models:
-            words = self._models_left_out(words)
+        if models:
+            words = self._models_left_out(words, models)
         if (words.unwanted or words.excluded) and not (words.category or query.category):
             words = replace(words, category=self._kind_of_names(words))
         result = self._relaxed(query, words)
@@ -384,27 +390,26 @@ class _Search:
             f"{_columns_named(category)} : {fts_string(fold(word))}"
         )
 
-    def _models_left_out(self, words: Words) -> Words:
-        """``words`` with the products of the models it does not want, by id: each the
+    def _models_carried(self, said: str) -> list[str]:
+        """The names of the catalog's models in ``said``."""
+        return [each.said for each in self._names_in(said) if each.carried]
+
+    def _models_left_out(self, words: Words, models: list[str]) -> Words:
+        """``words`` with the products of the ``models`` not wanted, by id: each the
         product named so with the fewest words besides ("not the Galaxy S24": not the S24
         Ultra), and with no kind said, the kind they are."""
         ids: list[str] = []
-        named: list[str] = []
-        for said in words.unwanted_models:
-            for each in self._names_in(said):
-                if not each.carried:
-                    continue
-                exact = self._relaxed(SearchQuery(productName=each.said, limit=20), Words())
-                found = [] if exact.relaxed else exact.products
-                fewest = min((_extra_words(each.said, hit.name) for hit in found), default=0)
-                ids += [h.productId for h in found if _extra_words(each.said, h.name) == fewest]
-                named.append(each.said)
+        for model in models:
+            exact = self._relaxed(SearchQuery(productName=model, limit=20), Words())
+            found = [] if exact.relaxed else exact.products
+            fewest = min((_extra_words(model, hit.name) for hit in found), default=0)
+            ids += [h.productId for h in found if _extra_words(model, h.name) == fewest]
         if not ids:
             return words
         kinds = {Category(row[0]) for row in self._categories_of(ids)}
         kind = words.category or (kinds.pop() if len(kinds) == 1 else None)
         return replace(
-            words, unwanted_ids=list(dict.fromkeys(ids)), unwanted_named=named, category=kind
+            words, unwanted_ids=list(dict.fromkeys(ids)), unwanted_named=models, category=kind
         )
 
     def _categories_of(self, ids: list[str]) -> list[tuple[str]]:

@@ -108,11 +108,9 @@ class Words:
     unwanted: list[str] = field(default_factory=list)
     """The other words the shopper said they do not want ("not Apple or Samsung"), never
     searched for: a brand of the store's is left out (the plan knows its brands)."""
-    unwanted_models: list[str] = field(default_factory=list)
-    """The models the shopper said they do not want, as said ("not the Galaxy A15"): the
-    engine leaves out the products the catalog names so (:func:`models_not_wanted`)."""
     unwanted_ids: list[str] = field(default_factory=list)
-    """The products the models not wanted are, by id: the engine's to fill."""
+    """The products of the models said not wanted, by id (:func:`cut_models`): the
+    engine's to fill."""
     unwanted_named: list[str] = field(default_factory=list)
     """Those models as the catalog's names read them ("Galaxy A15")."""
     unwanted_genres: list[tuple[str, ...]] = field(default_factory=list)
@@ -425,7 +423,7 @@ _UNWANTED: Final = re.compile(
 """A cue ("not", "except", "other than", "neither") and the names it takes ("not Apple or
 Samsung", "anything but a Chromebook"), then the end, a mark or one more word."""
 _LIST_WORDS: Final = frozenset({"or", "nor", "and", "a", "an", "the"})
-_MODEL_NUMBER: Final = re.compile(r"\s*[A-Z][\w'-]*\s+\d")
+_MODEL_NUMBER: Final = re.compile(r"\s*([A-Z][\w'-]*)\s+\d")
 """A word with a capital and a number after the names a cue took: they name a model
 ("Framework Laptop 16"), not the brand's products ("no Apple phones 5G")."""
 _MORE_OF_A_NAME: Final = tuple(
@@ -491,7 +489,8 @@ def unwanted_in(text: str, *, whole_names: bool = True) -> list[Unwanted]:
         if _asking(text, match.start()) or _REPLY.match(text, match.start()):
             continue
         for names, following in _listings(match):
-            if match["next"] and names == match["names"] and _MODEL_NUMBER.match(text, match.end()):
+            model = _MODEL_NUMBER.match(text, match.end()) if match["next"] else None
+            if model and names == match["names"] and model[1].casefold() not in STOP_WORDS:
                 continue  # "not the Framework Laptop 16": a model, not the brand's products
             if following and following not in _AFTER and not kinds_in(following):
                 names = _named_on(text, match.start("names"), names) if whole_names else ""
@@ -518,34 +517,69 @@ def unwanted_in(text: str, *, whole_names: bool = True) -> list[Unwanted]:
     return found
 
 
-_MODEL_NOT_WANTED: Final = re.compile(
-    rf"\b{_CUE}\s+(?:(?:the|a|an)\s+)?(?P<said>[^\W_][\w'+-]*(?:\s+\(?[^\W_][\w'+)-]*){{0,4}}?)"
-    r"(?=\s*(?:$|[,.;:!?]|(?:but|and|please|or|something|anything|instead|though|because|as|"
-    r"since|for)\b))",
-    re.IGNORECASE,
+_MODEL_WORDS: Final = frozenset(
+    {"pro", "max", "plus", "ultra", "mini", "air", "fe", "lite", "se", "xl", "edge", "fold", "flip"}
 )
+"""Words of a model's name the search also reads as words of its own ("Pro Max")."""
+_MODEL_ENDS: Final = frozenset(
+    {"but", "and", "or", "nor", "please", "though", "instead", "since", "because", "as",
+     "than", "for", "with", "without", "in", "on", "at", "from", "by", "to", "that", "which",
+     "something", "anything", "one", "ones", "i", "it", "is", "are"}
+)  # fmt: skip
+_CUE_AT: Final = re.compile(rf"\b{_CUE}\s+(?:(?:the|a|an)\s+)?", re.IGNORECASE)
 
 
-def models_not_wanted(text: str) -> list[tuple[int, int, str]]:
-    """Where ``text`` says a model is not wanted, with what it says: words after a cue, up
-    to a mark or a word such as "but", that start with a name and have a number ("not the
-    Galaxy A15", "I don't want the Framework Laptop 16, something cheaper"). No limit ("not
-    over $800"), no amount ("not 16 GB"), nothing a question asks. Which products the words
-    name is the catalog's to say."""
-    found: list[tuple[int, int, str]] = []
-    for match in _MODEL_NOT_WANTED.finditer(text):
-        said = match["said"]
-        tokens = _TOKEN.findall(said)
-        if (
-            not any(c.isdigit() for t in tokens for c in t)
-            or tokens[0][0].isdigit()
-            or not _a_name(tokens[0])
-            or _asking(text, match.start())
-            or _REPLY.match(text, match.start())
-        ):
+def models_not_wanted(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` may say a model is not wanted: from a cue to the end of the words after
+    it that start with a name (a capital, or a line: "iPhone") and have a number ("not the
+    Galaxy A15", "I don't want the Framework Laptop 16, something cheaper"), up to a mark,
+    a limit or a word such as "but". Nothing in a question ("no iPhone 16 Pro in stock?"),
+    no limit, amount or comparison ("not Samsung under 600", "no worse than the Galaxy
+    S24", "not a refurbished iPhone 15"). Which products the words name is the catalog's
+    to say (:func:`cut_models`)."""
+    found: list[tuple[int, int]] = []
+    for cue in _CUE_AT.finditer(text):
+        sentence_end = re.search(r"[.!?]|$", text[cue.end() :])
+        assert sentence_end is not None
+        if sentence_end[0] == "?" or _asking(text, cue.start()) or _REPLY.match(text, cue.start()):
             continue
-        found.append((match.start(), match.end(), said))
+        end = cue.end()
+        said: list[str] = []
+        for token in _TOKEN.finditer(text, cue.end()):
+            gap = text[end : token.start()]
+            word = token[0].casefold()
+            if (said and gap.strip(" ()")) or len(said) == 6 or word in _MODEL_ENDS:
+                break
+            first = not said
+            if first and not (token[0][0].isupper() or _line_named(word) is not None):
+                break
+            number = any(c.isdigit() for c in word)
+            named = number or word in _MODEL_WORDS or first or token[0][0].isupper()
+            if not named and fold(word) in parser_words():
+                break  # a limit or a spec: "not Samsung under 600"
+            said.append(word)
+            end = token.end()
+        if said and any(c.isdigit() for w in said for c in w) and not said[0][0].isdigit():
+            found.append((cue.start(), end))
     return found
+
+
+def cut_models(text: str, carried: Callable[[str], list[str]]) -> tuple[str, list[str]]:
+    """``text`` without the models it says are not wanted (:func:`models_not_wanted`) that
+    ``carried`` finds the catalog's names of in those words, each blanked from its cue to
+    the end of its name, and those names."""
+    names: list[str] = []
+    for start, end in reversed(models_not_wanted(text)):
+        said = text[start:end]
+        for name in carried(said):
+            at = said.casefold().find(name.casefold())
+            if at < 0:
+                continue
+            names.insert(0, name)
+            stop = start + at + len(name)
+            text = text[:start] + " " * (stop - start) + text[stop:]
+            break
+    return text, names
 
 
 def _item_words(item: str) -> list[str]:
@@ -736,7 +770,6 @@ def without_unwanted(text: str, *, whole_names: bool = True) -> str:
 
 def _cut(text: str, unwanted: list[Unwanted]) -> str:
     spans = [(said.start, said.end) for said in unwanted] + negated_in(text)
-    spans += [(start, end) for start, end, _ in models_not_wanted(text)]
     for start, end in sorted(spans, reverse=True):
         text = text[:start] + " " * (end - start) + text[end:]
     return text
@@ -759,7 +792,6 @@ def parse(
         # A line the shopper does not want still says the kind they look at ("anything
         # but a Chromebook": computers).
         words.meant = words.meant or next((i.category for i in left.lines if i.category), None)
-    words.unwanted_models = [said for _, _, said in models_not_wanted(cased)]
     words.unwanted_genres = genres_not_wanted(cased)
     if words.unwanted_genres:
         words.meant = words.meant or Category.BOOKS  # "not fantasy": books, all the same
