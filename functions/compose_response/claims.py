@@ -599,8 +599,11 @@ def stock_claims(text: str) -> list[WordClaim]:
             continue
         verb = (match["adverbs"] or "") + (match["be"] or "")
         denied = match["not"] or re.search(rf"\bnot\b|\bno\s+longer\b|n{_APOS}t$", verb, _I)
-        if denied and re.search(r"\b(?:both|all)\b", verb, _I):
-            claim(match, None)  # "are not both available": one of them may be
+        both = re.search(r"\b(?:both|all)\b", verb, _I)
+        if both and (denied or re.search(r"\b(?:which|that)\s*$", text[: match.start()], _I)):
+            # "are not both available": one of them may be; "blue and silver, which are
+            # both available": the colours are.
+            claim(match, None)
             continue
         claim(match, OUT_OF_STOCK if denied else IN_STOCK)
     for match in _SHIPS.finditer(text):

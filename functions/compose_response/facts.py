@@ -687,6 +687,13 @@ def _check_pronoun(
 
 
 _STOCK_ONLY: Final = frozenset({STOCK_KIND})
+_LIST_SUMMED: Final = re.compile(
+    rf"(?=(?:{_THEY.pattern}))(?![^.!?\n]*(?:\b(?:except|but|apart\s+from|other\s+than|save|"
+    r"only|noted|ausser|außer|sauf|excepto)\b|:\s*$))",
+    re.IGNORECASE,
+)
+"""A line that says what it says of every product of the list before it: "They are both in
+stock", not "They are all in stock except the second one" nor "These are sold out:"."""
 
 
 def check_facts(
@@ -725,20 +732,21 @@ def check_marked(
     corrections: list[Correction] = []
     lines: list[tuple[str, str | None]] = []
     subject: list[str] = []  # the citations of the products the sentence before cites
-    listed: list[str] = []  # those of the list of products the lines before are
+    listed: dict[str, str] = {}  # those of the list of products the lines before are
     for line in answer.split("\n"):
         kept: list[str] = []
         whole = True
         bullet = BULLET.match(line)
         cites = {index[m[1]].productId: m.group() for m in CITATION.finditer(line) if m[1] in index}
+        about_list: list[str] = []
         if bullet and cites:
-            listed = list({**dict.fromkeys(listed), **dict.fromkeys(cites.values())})
-        elif line.strip() and not bullet and len(listed) > 1 and not cites:
-            # "They are both in stock" after a list: said of every product it lists.
-            subject = listed
-        if line.strip() and not bullet:
-            listed = []
-        for segment in segments(line):
+            listed.update((pid, mark) for pid, mark in cites.items() if pid not in listed)
+        elif line.strip() and not bullet and not line[:1].isspace():
+            # "They are both in stock" right after a list: said of every product it lists.
+            if len(listed) > 1 and not cites and _LIST_SUMMED.match(line):
+                about_list = list(listed.values())
+            listed = {}
+        for at, segment in enumerate(segments(line)):
             cited = {
                 index[m[1]].productId: m.group()
                 for m in CITATION.finditer(segment)
@@ -754,7 +762,8 @@ def check_marked(
                 together = _a_list(halfwidth(segment), marks, index) if len(cited) > 1 else True
                 subject = list(cited.values()) if cited and together else []
             else:
-                checked = _check_pronoun(segment, subject, index, style, store, weight_unit)
+                about = about_list if at == 0 and about_list else subject
+                checked = _check_pronoun(segment, about, index, style, store, weight_unit)
             corrections.extend(checked.corrections)
             if checked.dropped:
                 whole = False

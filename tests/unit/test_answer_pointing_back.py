@@ -231,6 +231,14 @@ def test_a_claim_said_of_several_products_is_checked_against_each(
         " is in stock.",
         "The HP 14 [CMP-023] costs $349 and goes well together with the Dell XPS 13 [CMP-005].",
         "- Dell XPS 13 [CMP-005]: $1,299\n- HP 14 [CMP-023]: $349\n\nThey are both in stock.",
+        # a line after a list that sets one apart, opens the next list, or is about others
+        "- Dell XPS 13 [CMP-005]: $1,299\n- Apple iMac 24 [CMP-014]: $1,299\n\n"
+        "They are all in stock except the second one.",
+        "- Dell XPS 13 [CMP-005]: $1,299\n- HP 14 [CMP-023]: $349\n\nThese are sold out:\n"
+        "- Apple iMac 24 [CMP-014]: $1,299",
+        "- Dell XPS 13 [CMP-005]: $1,299\n- Apple iMac 24 [CMP-014]: $1,299\n\n"
+        "We also carry laptop sleeves. They're in stock in every size.",
+        "The Apple iMac 24 [CMP-014] comes in blue and silver, which are both available.",
         "- Dell XPS 13 [CMP-005]: $1,299\n- Apple iMac 24 [CMP-014]: sold out\n\n"
         "They are both great laptops.",
         # their other facts, and stock said of something else
@@ -243,3 +251,19 @@ def test_a_true_claim_said_of_several_products_stays(answer: str) -> None:
     body = shown_three(answer)
     assert body.answer == answer
     assert body.corrections == []
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "- Dell XPS 13 [CMP-005]: $1,299\n- Apple iMac 24 [CMP-014]: $1,299\n  It ships today.",
+        "- Dell XPS 13 [CMP-005]: $1,299\n- Apple iMac 24 [CMP-014]: $1,299\n\nIt's in stock now.",
+        "- The Apple iMac 24 costs $1,299.\n- The Apple iMac 24 has 8 GB RAM.\n\nIt's in stock.",
+    ],
+)
+def test_it_after_a_list_is_the_last_product_listed(said: str) -> None:
+    # "It" on the line under or after a list is its last product (the sold-out iMac), even
+    # when the list names it twice; the list as a whole is "they"
+    body = shown_three(said)
+    assert [c.productId for c in body.corrections] == ["CMP-014"], body.answer
+    assert all(c.dropped for c in body.corrections)
