@@ -15,14 +15,14 @@ from typing import Any, Final
 
 from shared.catalog.derive import fold, sorted_on
 from shared.search.asked import ASKED_ALONE
-from shared.search.words import parse
+from shared.search.words import cut_models, parse
 from storechat.offline.bounds import MEASURE_OF, Miss, describe, money
 from storechat.offline.checks import NEAREST_SHOWN, Constraints, sift
 from storechat.offline.facts import facts_of, highlights
 from storechat.offline.intent import Intent, parse_text
 from storechat.offline.messages import as_searched, plain
 from storechat.offline.named import compare_lines, named_lines, shown_one_lines
-from storechat.offline.names import matches
+from storechat.offline.names import matches, models_carried
 from storechat.offline.notes import Line, book_line, failure_line, fit, reviews_line
 from storechat.offline.plan import Ask, Done
 from storechat.offline.product import Listed
@@ -339,7 +339,8 @@ def _words_dropped(done: Done) -> str | None:
     if not isinstance(words, str) or not _dropped(done) or not data.get("products"):
         return None
     unknown = [w for w in data.get("notInCatalog") or [] if isinstance(w, str)]
-    searched = [group[0] for group in parse(words).groups]
+    # A model said not wanted was left out, not searched ("not the Pixel 9 Pro XL").
+    searched = [group[0] for group in parse(cut_models(words, models_carried)[0]).groups]
     return plain(" ".join(unknown or searched) or words, 60)
 
 

@@ -897,3 +897,44 @@ def test_a_question_with_does_is_no_cue_and_a_relative_with_does_is() -> None:
     assert parse("does Dell not make a 2-in-1?").category == "COMPUTERS"
     assert models_not_wanted("does Dell not make a 2-in-1?") == []
     assert parse("a laptop that does not overheat").unwanted == ["overheat"]
+
+
+def test_another_model_of_the_line_said_by_its_number_is_that_model(index: SearchIndex) -> None:
+    # "not the MacBook Air 13, the 15": the MacBook Air 15, not every laptop with a 15
+    result = search(index, "not the MacBook Air 13, the 15", limit=3)
+    assert result.products[0].name.startswith("Apple MacBook Air 15")
+    assert not [h.name for h in result.products if "Air 13" in h.name]
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "Not Sure Between The Pixel 9 And iPhone 16",
+        "No Rush Just Want The Pixel 9",
+        "Without A Case The Pixel 9 Please",
+        "I don't want a refurbished iPhone 15",
+        "no worse than the Galaxy S24",
+        "no iPhone 16 Pro in stock?",
+    ],
+)
+def test_words_that_only_look_like_a_model_not_wanted_leave_nothing_out(
+    index: SearchIndex, words: str
+) -> None:
+    result = search(index, words)
+    assert "without" not in result.understood, words
+    assert result.understood.get("named"), words
+
+
+def test_a_model_with_a_plus_is_that_model(index: SearchIndex) -> None:
+    names = [h.name for h in search(index, "the Galaxy S24, not the S24+", limit=10).products]
+    assert "Samsung Galaxy S24" in names and "Samsung Galaxy S24+" not in names
+
+
+@pytest.mark.parametrize("words", ["Pas de deux", "Kein Problem", "Yes Please", "Okay for Now"])
+def test_words_that_ask_for_nothing_else_are_searched_as_said(
+    index: SearchIndex, words: str
+) -> None:
+    # A title or a phrase is searched for, not read as something not wanted or as nothing
+    result = search(index, words)
+    assert "without" not in result.understood
+    assert result.understood.get("searched"), words

@@ -360,6 +360,11 @@ class _Search:
             # Only a name the catalog has is left out: "no rush" leaves out nothing.
             kind = query.category or words.category
             has = [w for w in words.unwanted if self._has_word(w, kind)]
+            if not has and not (kind or models or _asks_anything(words)):
+                # Words that ask for nothing else ("Pas de deux", "Kein Problem") are a
+                # name to search for, not one to leave out.
+                said = [fold(word) for name in words.unwanted for word in name.split()]
+                words = replace(words, groups=[(w,) for w in said], plain=said)
             words = replace(words, unwanted=has)
         if models:
             words = self._models_left_out(words, models)
@@ -869,6 +874,21 @@ _CODE_DIGITS = 8
 """Digits of a code a product's specs may hold that names one product: an ISBN, a barcode."""
 _ID_PREFIX = re.compile(r"[^\W\d_]+[-_/.]")
 """An id's letters and the mark after them: "CMP-" of "CMP-999"."""
+
+
+def _asks_anything(words: Words) -> bool:
+    """Whether ``words`` ask for anything besides the names they do not want."""
+    return bool(
+        words.groups
+        or words.lines
+        or words.forms
+        or words.limits
+        or words.sort
+        or words.excluded
+        or words.unwanted_genres
+        or words.boosts
+        or words.on_sale
+    )
 
 
 def _columns_named(category: str | None) -> str:

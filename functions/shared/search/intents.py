@@ -281,7 +281,7 @@ _STOP_WORDS = """
     he she him his her hers they them their son daughter wife husband mum mom dad
     play plays playing played runs run running use uses using
     total overall altogether
-    but though although since because ok okay yes no not sorry wait hmm oh well
+    although since because else
     isbn isbn10 isbn13 sku skus ean upc gtin barcode
 """
 STOP_WORDS = frozenset(w for word in _STOP_WORDS.split() for w in (word, fold(word)))

@@ -24,6 +24,7 @@ Order of work on ``"cheap samsung phone under $500 with 128gb storage"``:
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 import unicodedata
 from collections.abc import Callable, Collection, Iterator, Mapping
@@ -551,14 +552,15 @@ def models_not_wanted(text: str) -> list[tuple[int, int]]:
             if (said and gap.strip(" ()")) or len(said) == 6 or word in _MODEL_ENDS:
                 break
             first = not said
-            if first and not (token[0][0].isupper() or _line_named(word) is not None):
-                break
+            line = _line_named(word) is not None
+            if first and not (line or (token[0][0].isupper() and _a_name(word))):
+                break  # "Not Sure Between The Pixel 9 And iPhone 16" names no model unwanted
             number = any(c.isdigit() for c in word)
             named = number or word in _MODEL_WORDS or first or token[0][0].isupper()
-            if not named and fold(word) in parser_words():
+            if word in STOP_WORDS or (not named and fold(word) in parser_words()):
                 break  # a limit or a spec: "not Samsung under 600"
             said.append(word)
-            end = token.end()
+            end = token.end() + (text[token.end() : token.end() + 1] == "+")  # "S24+"
         if said and any(c.isdigit() for w in said for c in w) and not said[0][0].isdigit():
             found.append((cue.start(), end))
     return found
@@ -577,9 +579,23 @@ def cut_models(text: str, carried: Callable[[str], list[str]]) -> tuple[str, lis
                 continue
             names.insert(0, name)
             stop = start + at + len(name)
+            # "not the MacBook Air 13, the 15": the other is of the same line.
+            line = " ".join(itertools.takewhile(lambda w: not re.search(r"\d", w), name.split()))
+            other = _OTHER_OF_LINE.match(text, stop)
+            if other and line:
+                at_number = other.start("number")
+                text = text[:at_number] + f"{line} " + text[at_number:]
             text = text[:start] + " " * (stop - start) + text[stop:]
             break
     return text, names
+
+
+_OTHER_OF_LINE: Final = re.compile(
+    r"\s*[,;:\u2013\u2014-]?\s*(?:but\s+|I\s+mean[t]?\s+|rather\s+|instead\s+)?(?:the\s+)?"
+    r"(?P<number>\d+\w*\+?)(?!\s*(?:gb|tb|mb|inch|in\b|\"|kg|g\b|h\b|hours|mp|mah|%|dollars))",
+    re.IGNORECASE,
+)
+"""Another model of the same line said by its number after one not wanted: ", the 15"."""
 
 
 def _item_words(item: str) -> list[str]:
