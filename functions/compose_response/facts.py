@@ -201,16 +201,13 @@ def _owner(claim: Claim, cited: list[_Citation], view: str, index: LedgerIndex) 
     return None
 
 
+_ARTICLE: Final = r"(?:the|die|der|le|la|les|el|los)"
+_AND: Final = r"(?:and|&|und|et|y)"
 _LIST_START: Final = re.compile(
-    r"^[\s*_•-]*(?:(?:both|all|beide|alle|tous|ambos)\s+)?(?:the|die|der|le|la|les|el|los)?\s*$",
-    re.I,
+    rf"^[\s*_•-]*(?:(?:both|all|beide|alle|tous|ambos)\s+)?{_ARTICLE}?\s*$", re.I
 )
 """What may open a sentence before its list of products: "Both the", "The"."""
-_LIST_JOINT: Final = re.compile(
-    r"^[\s*_]*(?:,\s*(?:(?:and|&|und|et|y)\s+)?|(?:and|&|und|et|y)\s+)"
-    r"(?:the|die|der|le|la|les|el|los)?\s*$",
-    re.I,
-)
+_LIST_JOINT: Final = re.compile(rf"^[\s*_]*(?:,\s*(?:{_AND}\s+)?|{_AND}\s+){_ARTICLE}?\s*$", re.I)
 """What may stand between two products of one list: ", ", " and the"."""
 _SHARED: Final = re.compile(
     r"^[\s*_]*(?:(?:are|were|both|all|each|now|currently|still|also|sind|beide|alle|jetzt|"
@@ -293,15 +290,13 @@ _TOTAL_AFTER: Final = re.compile(rf"[\s*_]*{_TOTAL}\b", re.I)
 _TOTAL_START: Final = re.compile(
     r"(?:^[\s*_•-]*(?:(?:so|and|then|(?:together|zusammen|ensemble|juntos)\s+\w+)\s+)?|"
     r"\b(?:total\s+(?:for|of)|buy(?:ing)?|get(?:ting)?|order(?:ing)?|pair)\s+)"
-    r"(?:(?:both|all|all\s+three)\s+)?(?:the|die|der|le|la|les|el|los)?\s*$",
+    rf"(?:(?:both|all|all\s+three)\s+)?{_ARTICLE}?\s*$",
     re.I,
 )
 """How the clause of products whose total is said may open: "The", "so the", "The total
 for the", "you could get both the", "Zusammen kosten der"."""
 _TOTAL_JOINT: Final = re.compile(
-    r"^[\s*_]*(?:,\s*(?:(?:and|&|und|et|y)\s+)?|(?:and|&|und|et|y|plus|\+)\s+|\+\s*)"
-    r"(?:the|die|der|le|la|les|el|los)?\s*$",
-    re.I,
+    rf"^[\s*_]*(?:,\s*(?:{_AND}\s+)?|(?:{_AND}|plus)\s+|\+\s*){_ARTICLE}?\s*$", re.I
 )
 _TOTAL_LEAD: Final = re.compile(
     rf"^(?:[\s*_:=,\u2013\u2014-]|\b(?:{_TOTAL}|would|will|cost|costs|costing|come|comes|to|a|"
