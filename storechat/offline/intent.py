@@ -109,6 +109,9 @@ class Intent:
     book_query: str | None = None
     book_shopping: bool = False
     follow_up: bool = False
+    left_out: tuple[str, ...] = ()
+    """The kinds of what the message says is not wanted ("not the Pixel 9": phones), when
+    it says something is: a follow-up of the earlier subject, or else the kind asked."""
     carried: bool = False
     """Read with the earlier messages' words: a follow-up of theirs."""
     thanks: bool = False
@@ -170,7 +173,8 @@ def parse_text(text: str) -> Intent:
     written = _normalise(text)
     # What the shopper does not want, the search leaves out: never read as wanted here,
     # but searched with their words, which say it ("a laptop, not Dell and HP").
-    text, left_out = cut_models(without_unwanted(written), models_carried)
+    cut = without_unwanted(written)
+    text, left_out = cut_models(cut, models_carried)
     categories: list[str] = []
     brands: list[str] = []
     product_systems: list[str] = []
@@ -257,9 +261,9 @@ def parse_text(text: str) -> Intent:
         if product.brand and product.brand not in brands:
             brands.append(product.brand)
     if not categories:
-        # "not the Pixel 9, something cheaper": the kind of the model left out.
-        kinds = [m.category for name in left_out for m in find_models(name) if m.category]
-        categories = kinds or [OS_CATEGORY[name] for name in product_systems]
+        categories = [OS_CATEGORY[name] for name in product_systems]
+    # "not the Pixel 9, something cheaper": the kind of the model left out.
+    kinds = [m.category for name in left_out for m in find_models(name) if m.category]
     use = use_in(text)
     if not (categories or products or book) and use == "basic":
         categories = [COMPUTERS]  # email and the web, as simply and cheaply as can be
@@ -286,6 +290,7 @@ def parse_text(text: str) -> Intent:
         book_query=book.query if book and book.facts else None,
         book_shopping=book_shopping,
         follow_up=bool(_FOLLOW_UP_CUE.search(text)),
+        left_out=unique(kinds or ([""] if cut != written else [])),
         text=written,
         asks=" ".join(" ".join(asking).split()),
         thanks=bool(_THANKS.search(text)),
@@ -322,6 +327,15 @@ def _subject(user_texts: list[str]) -> Intent | None:
     return None
 
 
+def _of_left_out(intent: Intent) -> Intent:
+    """``intent`` asking for the kind of what it says is not wanted, when it names no kind
+    of its own and follows nothing ("ok but not the Pixel 9 Pro XL": phones)."""
+    kinds = tuple(k for k in intent.left_out if k)
+    if intent.categories or not kinds:
+        return intent
+    return replace(intent, categories=kinds)
+
+
 def conversation_intent(user_texts: list[str]) -> Intent:
     """Read the latest user text. A follow-up that names no subject of its own ("under
     $500?") or says it follows one ("what about a Mac?") is read with the earlier
@@ -332,11 +346,13 @@ def conversation_intent(user_texts: list[str]) -> Intent:
     current = parse_text(user_texts[-1])
     earlier = [w for w in earlier_words(user_texts) if w.strip()]
     if not earlier or current.outside_store():
-        return current
+        return _of_left_out(current)
     if current.names_subject():
         if not current.follow_up or current.products or current.book_query:
             return current
-    elif not (current.has_constraints() or current.follow_up or current.wants_reviews):
+    elif not (
+        current.has_constraints() or current.follow_up or current.wants_reviews or current.left_out
+    ):
         return current
     subject = _subject(user_texts)
     if current.wants_reviews and not current.has_constraints():

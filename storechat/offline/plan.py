@@ -94,7 +94,10 @@ def _json_number(value: float) -> int | float:
 def _words(*texts: str) -> dict[str, Any]:
     """A search of the shopper's own words, which the search reads for every model: their
     kind, limits, lines, uses and order (the first it reads of each)."""
-    return {"keywords": " ".join(" ".join(texts).split())[:MAX_WORDS]}
+    # Each message ends where the next begins: "not the Pro. a MacBook", not "not the Pro a".
+    said = [" ".join(t.split()) for t in texts if t.strip()]
+    ended = [t if t[-1] in ".?!;:," else f"{t}." for t in said[:-1]]
+    return {"keywords": " ".join([*ended, *said[-1:]])[:MAX_WORDS]}
 
 
 def _asks_kind(intent: Intent) -> bool:

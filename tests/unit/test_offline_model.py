@@ -1246,3 +1246,26 @@ def test_a_model_said_not_wanted_is_searched_as_left_out_not_looked_up(
     assert uses and not [u for u in uses if "productName" in u["input"]], uses
     read = searched_as(uses[0]["input"])
     assert [w for w in read["without"] if model_name in w] and read["category"] == "MOBILE"
+
+
+@pytest.mark.parametrize(
+    ("earlier", "said", "left_out", "kept"),
+    [
+        ("a MacBook", "not the Pro", "pro", "macbook"),
+        ("a laptop under $800", "not the HP, something lighter", "hp", None),
+        ("a Samsung phone", "but not the Galaxy A15", "Galaxy A15", "samsung"),
+    ],
+)
+def test_a_follow_up_that_says_what_is_not_wanted_keeps_the_earlier_subject(
+    earlier: str, said: str, left_out: str, kept: str | None
+) -> None:
+    # Given an earlier question, then a follow-up that only says what is not wanted
+    model = OfflineModel()
+    messages = [user(earlier), {"role": "assistant", "content": [{"text": "Here:"}]}, user(said)]
+    # When the model searches
+    use = tool_uses(model.converse(make_request(messages)))[0]
+    read = searched_as(use["input"])
+    # Then it searches the earlier subject with the follow-up's exclusion, each message ended
+    assert [w for w in read["without"] if left_out.casefold() in w.casefold()], read
+    assert read.get("category"), read
+    assert kept is None or kept in use["input"]["keywords"].casefold()

@@ -73,6 +73,7 @@ from shared.search.series import closest_first, name_words
 from shared.search.sorting import HIT_COLUMNS, Order, Sorter, hit, order_by, where
 from shared.search.unsold import Asked, instead_words, unsold_in, without_unsold
 from shared.search.words import (
+    MODEL_WORDS,
     Words,
     cut_models,
     fts_string,
@@ -438,7 +439,11 @@ class _Search:
         else, when the words search for nothing else, of the products named with the names
         it does not want: "anything but Apple" still asks for what Apple makes, "not the
         MacBook Air, something cheaper" for computers, not for books."""
-        said = words.unwanted + [terms[0] for terms in words.excluded]
+        # "Pro" or "Ultra" alone is of no one kind ("not the Pro": a phone's or a laptop's).
+        named = [n for n in words.unwanted if not set(n.split()) <= MODEL_WORDS]
+        said = named + [terms[0] for terms in words.excluded]
+        if not said:
+            return words.meant
         keys = brands_named(said, self.index.brands)
         if not keys and (words.groups or words.lines or words.meant):
             return words.meant  # "Microsoft Surface not Pro": the Surfaces, whatever a Pro is

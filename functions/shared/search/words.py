@@ -518,7 +518,7 @@ def unwanted_in(text: str, *, whole_names: bool = True) -> list[Unwanted]:
     return found
 
 
-_MODEL_WORDS: Final = frozenset(
+MODEL_WORDS: Final = frozenset(
     {"pro", "max", "plus", "ultra", "mini", "air", "fe", "lite", "se", "xl", "edge", "fold", "flip"}
 )
 """Words of a model's name the search also reads as words of its own ("Pro Max")."""
@@ -556,7 +556,7 @@ def models_not_wanted(text: str) -> list[tuple[int, int]]:
             if first and not (line or (token[0][0].isupper() and _a_name(word))):
                 break  # "Not Sure Between The Pixel 9 And iPhone 16" names no model unwanted
             number = any(c.isdigit() for c in word)
-            named = number or word in _MODEL_WORDS or first or token[0][0].isupper()
+            named = number or word in MODEL_WORDS or first or token[0][0].isupper()
             if word in STOP_WORDS or (not named and fold(word) in parser_words()):
                 break  # a limit or a spec: "not Samsung under 600"
             said.append(word)
