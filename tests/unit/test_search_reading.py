@@ -938,3 +938,18 @@ def test_words_that_ask_for_nothing_else_are_searched_as_said(
     result = search(index, words)
     assert "without" not in result.understood
     assert result.understood.get("searched"), words
+
+
+def test_a_model_with_its_variant_in_brackets_is_that_model_only(tmp_path: Path) -> None:
+    # Given a store with the Nothing Phone (2) and (2a)
+    phones = [
+        {"productId": "NP-2", "name": "Nothing Phone (2)", "brand": "Nothing"},
+        {"productId": "NP-2A", "name": "Nothing Phone (2a)", "brand": "Nothing"},
+    ]
+    rows = [{**p, "category": "MOBILE", "price": 499.0, "stock": 5, "description": "A phone."}
+            for p in phones]  # fmt: skip
+    own = _open(rows, tmp_path / "nothing.sqlite")
+    # When the shopper does not want the (2), the (2a) is still found
+    result = search(own, "a Nothing phone, not the Nothing Phone (2)")
+    assert [h.productId for h in result.products] == ["NP-2A"]
+    assert result.understood["without"] == ["Nothing Phone (2)"]

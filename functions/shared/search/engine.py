@@ -408,8 +408,10 @@ class _Search:
         for model in models:
             exact = self._relaxed(SearchQuery(productName=model, limit=20), Words())
             found = [] if exact.relaxed else exact.products
-            fewest = min((_extra_words(model, hit.name) for hit in found), default=0)
-            ids += [h.productId for h in found if _extra_words(model, h.name) == fewest]
+            # Its brackets too: "not the Nothing Phone (2)" is not the Phone (2a).
+            extra = {h.productId: _extra_words(model, h.name, brackets=True) for h in found}
+            fewest = min(extra.values(), default=0)
+            ids += [pid for pid, n in extra.items() if n == fewest]
         if not ids:
             return words
         kinds = {Category(row[0]) for row in self._categories_of(ids)}
@@ -963,8 +965,10 @@ def _sharing_a_word(hits: list[Hit], result: SearchResult, named: list[Named]) -
     return [hit for hit in hits if said & set(name_words(hit.name))]
 
 
-def _extra_words(asked: str, name: str) -> int:
+def _extra_words(asked: str, name: str, *, brackets: bool = False) -> int:
     """How many words ``name`` and the name ``asked`` for do not share: "Apple iPhone 15"
     is the iPhone 15 before "Apple iPhone 15 Pro" is, and "Galaxy S24+" is the S24+
-    before the S24 (the search reads no plus sign, the names' words do)."""
-    return len(set(name_words(name)) ^ set(name_words(asked)))
+    before the S24 (the search reads no plus sign, the names' words do); ``brackets``:
+    with the words in brackets ("Phone (2a)")."""
+    said, named = name_words(asked, brackets=brackets), name_words(name, brackets=brackets)
+    return len(set(named) ^ set(said))

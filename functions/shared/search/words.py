@@ -561,6 +561,8 @@ def models_not_wanted(text: str) -> list[tuple[int, int]]:
                 break  # a limit or a spec: "not Samsung under 600"
             said.append(word)
             end = token.end() + (text[token.end() : token.end() + 1] == "+")  # "S24+"
+        if text[end : end + 1] == ")" and "(" in text[cue.end() : end]:
+            end += 1  # "the Nothing Phone (2)"
         if said and any(c.isdigit() for w in said for c in w) and not said[0][0].isdigit():
             found.append((cue.start(), end))
     return found
