@@ -953,3 +953,23 @@ def test_a_model_with_its_variant_in_brackets_is_that_model_only(tmp_path: Path)
     result = search(own, "a Nothing phone, not the Nothing Phone (2)")
     assert [h.productId for h in result.products] == ["NP-2A"]
     assert result.understood["without"] == ["Nothing Phone (2)"]
+
+
+@pytest.mark.parametrize(
+    ("words", "left_out"),
+    [
+        ("a phone, not the Galaxy A15 or the Galaxy A35", ["Galaxy A15", "Galaxy A35"]),
+        ("neither the iPhone 16 nor the Pixel 9", ["iPhone 16", "Pixel 9"]),
+        (
+            "not the iPhone 16 Pro Max or the Galaxy S24 Ultra",
+            ["iPhone 16 Pro Max", "Galaxy S24 Ultra"],
+        ),
+    ],
+)
+def test_models_not_wanted_in_a_list_are_each_left_out(
+    index: SearchIndex, words: str, left_out: list[str]
+) -> None:
+    result = search(index, words, limit=20)
+    assert result.understood["without"] == left_out
+    names = [h.name for h in result.products]
+    assert names and not [n for n in names if any(n.endswith(m) for m in left_out)], names

@@ -544,28 +544,45 @@ def models_not_wanted(text: str) -> list[tuple[int, int]]:
         assert sentence_end is not None
         if sentence_end[0] == "?" or _asking(text, cue.start()) or _REPLY.match(text, cue.start()):
             continue
-        end = cue.end()
-        said: list[str] = []
-        for token in _TOKEN.finditer(text, cue.end()):
-            gap = text[end : token.start()]
-            word = token[0].casefold()
-            if (said and gap.strip(" ()")) or len(said) == 6 or word in _MODEL_ENDS:
-                break
-            first = not said
-            line = _line_named(word) is not None
-            if first and not (line or (token[0][0].isupper() and _a_name(word))):
-                break  # "Not Sure Between The Pixel 9 And iPhone 16" names no model unwanted
-            number = any(c.isdigit() for c in word)
-            named = number or word in MODEL_WORDS or first or token[0][0].isupper()
-            if word in STOP_WORDS or (not named and fold(word) in parser_words()):
-                break  # a limit or a spec: "not Samsung under 600"
-            said.append(word)
-            end = token.end() + (text[token.end() : token.end() + 1] == "+")  # "S24+"
-        if text[end : end + 1] == ")" and "(" in text[cue.end() : end]:
-            end += 1  # "the Nothing Phone (2)"
-        if said and any(c.isdigit() for w in said for c in w) and not said[0][0].isdigit():
-            found.append((cue.start(), end))
+        at = cue.start()
+        end = _model_said(text, cue.end())
+        while end is not None:
+            found.append((at, end))
+            # "not the Galaxy A15 or the A35": the list's other models too.
+            more = _ANOTHER_MODEL.match(text, end)
+            at, end = (end, _model_said(text, more.end())) if more else (end, None)
     return found
+
+
+_ANOTHER_MODEL: Final = re.compile(r"\s*,?\s*(?:or|nor|and\s+not|and)\s+(?:(?:the|a|an)\s+)?", re.I)
+
+
+def _model_said(text: str, at: int) -> int | None:
+    """Where the words from ``at`` that may name a model end (:func:`models_not_wanted`),
+    or None when they name none."""
+    end = at
+    said: list[str] = []
+    for token in _TOKEN.finditer(text, at):
+        gap = text[end : token.start()]
+        word = token[0].casefold()
+        if (said and gap.strip(" ()")) or len(said) == 6 or word in _MODEL_ENDS:
+            break
+        first = not said
+        line = _line_named(word) is not None
+        if first and not (line or (token[0][0].isupper() and _a_name(word))):
+            break  # "Not Sure Between The Pixel 9 And iPhone 16" names no model unwanted
+        number = any(c.isdigit() for c in word)
+        named = number or word in MODEL_WORDS or first or token[0][0].isupper()
+        ignored = word in STOP_WORDS and word not in MODEL_WORDS  # "Pro Max"
+        if ignored or (not named and fold(word) in parser_words()):
+            break  # a limit or a spec: "not Samsung under 600"
+        said.append(word)
+        end = token.end() + (text[token.end() : token.end() + 1] == "+")  # "S24+"
+    if text[end : end + 1] == ")" and "(" in text[at:end]:
+        end += 1  # "the Nothing Phone (2)"
+    if said and any(c.isdigit() for w in said for c in w) and not said[0][0].isdigit():
+        return end
+    return None
 
 
 def cut_models(text: str, carried: Callable[[str], list[str]]) -> tuple[str, list[str]]:
