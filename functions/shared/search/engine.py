@@ -79,7 +79,6 @@ from shared.search.words import (
     fts_string,
     name_clause,
     names_a_kind,
-    names_not_wanted,
     parse,
     respell,
     without_unwanted,
@@ -351,8 +350,11 @@ class _Search:
         if query.keywords:
             keywords, models = cut_models(query.keywords, self._models_carried)
             query = replace(query, keywords=keywords) if models else query
-        whole = self._whole_names(query.keywords, query.category)
-        words = parse(query.keywords, explicit, whole_names=whole) if query.keywords else Words()
+        words = parse(query.keywords, explicit) if query.keywords else Words()
+        whole = self._whole_names(words, query.category)
+        if not whole:
+            assert query.keywords is not None  # only keywords name what is not wanted
+            words = parse(query.keywords, explicit, whole_names=False)
         unknown, corrected = self._reading(query, words)
         if corrected:
             assert query.keywords is not None  # only keywords have plain words
@@ -374,7 +376,7 @@ class _Search:
         result = self._relaxed(query, words)
         if not result.count and query.productName:
             result = self._named_loosely(query, explicit) or result
-        result, lacked = self._named_first(query, result)
+        result, lacked = self._named_first(query, result, whole)
         unmet = [word for word in unknown if word not in corrected]
         brand = (query.brandId or "").strip()
         if brand and not any(brand.casefold() in known for known in self.index.brands):
@@ -426,14 +428,12 @@ class _Search:
             f"SELECT DISTINCT category FROM products WHERE product_id IN ({marks})", ids
         ).fetchall()
 
-    def _whole_names(self, keywords: str | None, category: str | None) -> bool:
-        """Whether the names of several words ``keywords`` says are not wanted are names
-        the catalog has ("not Harry Potter"); if one is not ("not Apple Samsung"), each
-        word is read as a name of its own."""
-        if not keywords:
-            return True
-        several = [name for name in names_not_wanted(keywords) if " " in name]
-        kind = (category or parse(keywords).category) if several else None
+    def _whole_names(self, words: Words, category: str | None) -> bool:
+        """Whether the names of several words ``words`` says are not wanted are names the
+        catalog has ("not Harry Potter"); if one is not ("not Apple Samsung"), each word
+        is read as a name of its own."""
+        several = [name for name in words.unwanted if " " in name]
+        kind = category or words.category
         return all(self._has_word(name, kind) for name in several)
 
     def _kind_of_names(self, words: Words) -> str | None:
@@ -496,7 +496,7 @@ class _Search:
         return replace(result, products=closest, relaxed=["productName", *result.relaxed])
 
     def _named_first(
-        self, query: SearchQuery, result: SearchResult
+        self, query: SearchQuery, result: SearchResult, whole: bool = True
     ) -> tuple[SearchResult, list[str]]:
         """The products the keywords name first (:mod:`shared.search.named`: "is the iPhone
         15 in stock?"), each of them the product with every word of its name and the fewest
@@ -504,12 +504,12 @@ class _Search:
         line; then the rest of ``result``, unsorted: an order asked ("which is lighter?") is
         the model's to read among them. A limit the words set holds for the products named
         too ("the iPhone 15 under $600": not the iPhone 15, which is $699).
-        Also the names the store lacks. The names found are ``understood``'s ``named``."""
+        Also the names the store lacks. The names found are ``understood``'s ``named``;
+        ``whole``: whether names of several words not wanted are read whole (``_run``'s)."""
         if not query.keywords or query.productName or query.productIds:
             return result, []
         kind = query.category or result.understood.get("category")
         # A product said not wanted ("not the MacBook Air") is no product asked for.
-        whole = self._whole_names(query.keywords, query.category)
         wanted = without_unwanted(query.keywords, whole_names=whole)
         named = named_in(
             wanted, self._has_name, self._is_brand, self._known, kind, self._names_with

@@ -791,12 +791,6 @@ def _joined(names: str) -> bool:
     return all(any(j in ("or", "nor", "and") for j in joints[n + 1 :]) for n in bare)
 
 
-def names_not_wanted(keywords: str) -> list[str]:
-    """The names, not lines, that ``keywords`` says are not wanted, as :func:`parse` reads
-    them with whole names ("harry potter")."""
-    return [n for said in unwanted_in(_normalized(keywords, folded=False)) for n in said.names]
-
-
 def without_unwanted(text: str, *, whole_names: bool = True) -> str:
     """``text`` without what the shopper said they do not want (:func:`unwanted_in`,
     :func:`negated_in`): "a laptop, not a Chromebook" is "a laptop, "."""
