@@ -408,12 +408,9 @@ class _Search:
         Ultra), and with no kind said, the kind they are."""
         ids: list[str] = []
         for model in models:
-            exact = self._relaxed(SearchQuery(productName=model, limit=20), Words())
-            found = [] if exact.relaxed else exact.products
             # Its brackets too: "not the Nothing Phone (2)" is not the Phone (2a).
-            extra = {h.productId: _extra_words(model, h.name, brackets=True) for h in found}
-            fewest = min(extra.values(), default=0)
-            ids += [pid for pid, n in extra.items() if n == fewest]
+            by_name = SearchQuery(productName=model, limit=20)
+            ids += [h.productId for h in self._named_exactly(by_name, model, brackets=True)]
         if not ids:
             return words
         kinds = {Category(row[0]) for row in self._categories_of(ids)}
@@ -421,6 +418,17 @@ class _Search:
         return replace(
             words, unwanted_ids=list(dict.fromkeys(ids)), unwanted_named=models, category=kind
         )
+
+    def _named_exactly(
+        self, by_name: SearchQuery, said: str, *, brackets: bool = False
+    ) -> list[Hit]:
+        """The products ``by_name`` finds with every word of the name ``said`` and the
+        fewest words besides (:func:`_extra_words`); none when it had to relax."""
+        exact = self._relaxed(by_name, Words())
+        found = [] if exact.relaxed else exact.products
+        extra = [_extra_words(said, hit.name, brackets=brackets) for hit in found]
+        fewest = min(extra, default=0)
+        return [hit for hit, n in zip(found, extra, strict=True) if n == fewest]
 
     def _categories_of(self, ids: list[str]) -> list[tuple[str]]:
         marks = ", ".join("?" * len(ids))
@@ -537,10 +545,7 @@ class _Search:
             if bounded and not each.carried:
                 continue  # the limits' products stand; the name is said not carried
             if each.carried:
-                exact = self._relaxed(by_name, Words())
-                found = [] if exact.relaxed else exact.products
-                fewest = min((_extra_words(each.said, hit.name) for hit in found), default=0)
-                first += [hit for hit in found if _extra_words(each.said, hit.name) == fewest]
+                first += self._named_exactly(by_name, each.said)
             elif each.line and (loose := self._named_loosely(by_name, {})):
                 # Of its line: "Surface Pro 9" is nearest the Surface Pro, not the Pixel 9 Pro.
                 line = line_words(each.said)
