@@ -281,6 +281,10 @@ def test_a_flight_is_travel_not_light_misspelt(index: SearchIndex) -> None:
         ("a phone not made by Apple", ["apple"], ("Apple",)),
         ("phones not from Samsung", ["samsung"], ("Samsung",)),
         ("my son doesn't want Apple, a laptop", ["apple"], ("Apple",)),
+        ("a laptop for my son, he isn't into Apple", ["apple"], ("Apple",)),
+        ("a phone, my daughter isn't a fan of Samsung", ["samsung"], ("Samsung",)),
+        ("a phone, he doesn't want anything from Samsung", ["samsung"], ("Samsung",)),
+        ("a phone but nothing made by Apple", ["apple"], ("Apple",)),
     ],
 )
 def test_what_a_shopper_does_not_want_is_left_out(
@@ -346,6 +350,15 @@ def test_a_name_of_the_catalogs_not_wanted_is_left_out(
         ("a novel, not Harry Potter please", "harry potter", None),
         ("Galaxy S24 but not the Ultra", "ultra", "Samsung Galaxy S24"),
         ("apart from the MacBook Air, what light laptops do you have?", "macbook air", None),
+        # a line and a model's word: the line's others stay
+        ("an iPhone except the iPhone SE", "iphone se", "Apple iPhone 16"),
+        # small words within a title
+        ("a novel but not The Catcher in the Rye", "catcher in the rye", None),
+        (
+            "Harry Potter but not the Goblet of Fire",
+            "goblet of fire",
+            "Harry Potter and the Deathly Hallows",
+        ),
     ],
 )
 def test_a_name_of_several_words_not_wanted_is_left_out_whole(
@@ -875,11 +888,13 @@ def test_a_model_not_wanted_is_left_out_not_looked_up(
         assert any("S24 Ultra" in h.name for h in result.products)
 
 
+@pytest.mark.parametrize("words", ["a Mac but not a MacBook", "an Apple computer, not a MacBook"])
 def test_a_line_not_wanted_within_one_wanted_leaves_out_only_its_own_products(
-    index: SearchIndex,
+    index: SearchIndex, words: str
 ) -> None:
-    # "a Mac but not a MacBook": the Macs that are no MacBook, not every Mac left out
-    result = search(index, "a Mac but not a MacBook", limit=10)
+    # "a Mac but not a MacBook": the Macs that are no MacBook, not every Mac left out; a
+    # MacBook is a Mac of one kind, so "an Apple computer" keeps the iMac and the Mac mini
+    result = search(index, words, limit=10)
     names = [h.name for h in result.products]
     assert names and all("Mac" in n and "MacBook" not in n for n in names), names
     assert result.understood["without"] == ["macbook"]
@@ -962,6 +977,17 @@ def test_a_model_with_its_variant_in_brackets_is_that_model_only(tmp_path: Path)
             "a phone, not the Galaxy A15 or the Galaxy A35",
             ["Galaxy A15", "Galaxy A35"],
             ["Samsung Galaxy A15 5G", "Samsung Galaxy A35 5G"],
+        ),
+        (
+            # the next said without its line is of the same line
+            "a Samsung phone, not the Galaxy A15 or A35",
+            ["Galaxy A15", "Galaxy A35"],
+            ["Samsung Galaxy A15 5G", "Samsung Galaxy A35 5G"],
+        ),
+        (
+            "not the iPhone 15 or 16 Pro",
+            ["iPhone 15", "iPhone 16 Pro"],
+            ["Apple iPhone 15", "Apple iPhone 16 Pro"],
         ),
         (
             "neither the iPhone 16 nor the Pixel 9",

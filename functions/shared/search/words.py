@@ -408,15 +408,18 @@ def _given_names(keywords: str) -> set[str]:
 
 _CUE = (
     r"(?:(?:but|and)\s+)?"
-    r"(?:not\s+(?:a\s+(?:big\s+)?fan\s+of|interested\s+in|into|keen\s+on)|"
+    r"(?:(?:not|(?:is|are|was|were)n't)\s+(?:a\s+(?:big\s+)?fan\s+of|interested\s+in|into|"
+    r"keen\s+on)|"
     r"not|no|non|without|except(?:\s+for)?|excluding|neither|other\s+than|anything\s+but|"
+    r"nothing(?=\s+(?:made\s+)?(?:by|from)\b)|"
     r"apart\s+from|avoid(?:ing)?|(?:is|are|was|were)n't|"
     r"(?:don't|doesn't|do\s+not|does\s+not)\s+(?:want|need|like))"
 )
 _NAME = r"(?:[^\W\d_]\.\s*){0,3}[^\W\d_][\w'+-]*"
 """A name, after the initials it may have ("J.K. Rowling")."""
 _UNWANTED: Final = re.compile(
-    rf"\b{_CUE}\s+(?:(?:(?:made\s+)?by|from)\s+)?(?:(?:a|an|any|the)\s+)?(?P<names>{_NAME}"
+    rf"\b{_CUE}\s+(?:(?:anything|any\s+products?|stuff)\s+(?=(?:made\s+)?by|from))?"
+    rf"(?:(?:(?:made\s+)?by|from)\s+)?(?:(?:a|an|any|the)\s+)?(?P<names>{_NAME}"
     rf"(?:(?:\s*,\s*(?:(?:or|nor|and)\s+)?|\s+(?:or|nor|and)\s+)(?:(?:a|an|the)\s+)?{_NAME})*)"
     r"(?=\s*(?:$|[,.;:!?)]|(?P<next>[^\W\d_][\w'-]*)))",
     re.IGNORECASE,
@@ -427,16 +430,19 @@ _LIST_WORDS: Final = frozenset({"or", "nor", "and", "a", "an", "the"})
 _MODEL_NUMBER: Final = re.compile(r"\s*([A-Z][\w'-]*)\s+\d")
 """A word with a capital and a number after the names a cue took: they name a model
 ("Framework Laptop 16"), not the brand's products ("no Apple phones 5G")."""
+_SMALL: Final = ("of", "the", "in", "a", "an", "to", "on", "at")
+"""Small words within a name of words with a capital ("The Catcher in the Rye")."""
 _MORE_OF_A_NAME: Final = tuple(
     re.compile(
-        rf"(?:\s+[A-Z][^\W\d_]*(?:['-][^\W\d_]+)*){{{n}}}"
+        rf"(?:\s+(?:(?:{'|'.join(_SMALL)})\s+)*[A-Z][^\W\d_]*(?:['-][^\W\d_]+)*){{{n}}}"
         r"(?=\s*(?:$|[,.;:!?)]|(?P<next>[^\W\d_][\w'-]*)))"
     )
     for n in (2, 1)
 )
-"""One or two more words of a name, each with a capital and no digit ("not Harry Potter",
-"except Agatha Christie"; not a model, "not the Galaxy A15", which the catalog's index
-writes in other words), then the end, a mark or one more word."""
+"""One or two more words of a name, each with a capital and no digit, small words between
+("not Harry Potter", "except Agatha Christie", "not The Catcher in the Rye"; not a model,
+"not the Galaxy A15", which the catalog's index writes in other words), then the end, a
+mark or one more word."""
 _JOINT: Final = re.compile(r"\s*,\s*(?:(?:or|nor|and)\s+)?|\s+(?:or|nor|and)\s+", re.IGNORECASE)
 _AFTER: Final = frozenset(
     {"and", "but", "with", "for", "under", "over", "below", "above", "please", "that",
@@ -499,9 +505,10 @@ def unwanted_in(text: str, *, whole_names: bool = True) -> list[Unwanted]:
                     continue
             said = [_item_words(item) for item in _JOINT.split(names)]
             if not all(said) or not all(
-                _a_name(t) and words.count(fold(t)) == 1 for item in said for t in item
+                all(_a_name(t) for t in item if t not in _SMALL) and _said_once(item, words)
+                for item in said
             ):
-                # A word with a meaning of its own, or one also wanted elsewhere.
+                # A word with a meaning of its own, or a name also wanted elsewhere.
                 continue
             lines = [_line_named(item[0]) if len(item) == 1 else None for item in said]
             at = match.start("names") + len(names)
@@ -550,16 +557,17 @@ def models_not_wanted(text: str) -> list[tuple[int, int]]:
             found.append((at, end))
             # "not the Galaxy A15 or the A35": the list's other models too.
             more = _ANOTHER_MODEL.match(text, end)
-            at, end = (end, _model_said(text, more.end())) if more else (end, None)
+            at, end = (end, _model_said(text, more.end(), listed=True)) if more else (end, None)
     return found
 
 
 _ANOTHER_MODEL: Final = re.compile(r"\s*,?\s*(?:or|nor|and\s+not|and)\s+(?:(?:the|a|an)\s+)?", re.I)
 
 
-def _model_said(text: str, at: int) -> int | None:
+def _model_said(text: str, at: int, *, listed: bool = False) -> int | None:
     """Where the words from ``at`` that may name a model end (:func:`models_not_wanted`),
-    or None when they name none."""
+    or None when they name none; ``listed``: after another in a list, where a number alone
+    may name one of its line ("not the iPhone 15 or 16 Pro")."""
     end = at
     said: list[str] = []
     for token in _TOKEN.finditer(text, at):
@@ -569,7 +577,8 @@ def _model_said(text: str, at: int) -> int | None:
             break
         first = not said
         line = _line_named(word) is not None
-        if first and not (line or (token[0][0].isupper() and _a_name(word))):
+        by_number = listed and word[0].isdigit()
+        if first and not (line or by_number or (token[0][0].isupper() and _a_name(word))):
             break  # "Not Sure Between The Pixel 9 And iPhone 16" names no model unwanted
         number = any(c.isdigit() for c in word)
         named = number or word in MODEL_WORDS or first or token[0][0].isupper()
@@ -580,7 +589,7 @@ def _model_said(text: str, at: int) -> int | None:
         end = token.end() + (text[token.end() : token.end() + 1] == "+")  # "S24+"
     if text[end : end + 1] == ")" and "(" in text[at:end]:
         end += 1  # "the Nothing Phone (2)"
-    if said and any(c.isdigit() for w in said for c in w) and not said[0][0].isdigit():
+    if said and any(c.isdigit() for w in said for c in w) and (listed or not said[0][0].isdigit()):
         return end
     return None
 
@@ -588,25 +597,35 @@ def _model_said(text: str, at: int) -> int | None:
 def cut_models(text: str, carried: Callable[[str], list[str]]) -> tuple[str, list[str]]:
     """``text`` without the models it says are not wanted (:func:`models_not_wanted`) that
     ``carried`` finds the catalog's names of in those words, each blanked from its cue to
-    the end of its name, and those names."""
-    names: list[str] = []
-    for start, end in reversed(models_not_wanted(text)):
+    the end of its name, and those names. A model of a list said without its line ("not
+    the Galaxy A15 or A35") is of the line of the one before it ("Galaxy A35")."""
+    found: list[tuple[int, int, str]] = []
+    line, previous = "", -1
+    for start, end in models_not_wanted(text):
         said = text[start:end]
-        for name in carried(said):
-            at = said.casefold().find(name.casefold())
-            if at < 0:
-                continue
-            names.insert(0, name)
-            stop = start + at + len(name)
-            # "not the MacBook Air 13, the 15": the other is of the same line.
-            line = " ".join(itertools.takewhile(lambda w: not re.search(r"\d", w), name.split()))
-            other = _OTHER_OF_LINE.match(text, stop)
-            if other and line:
-                at_number = other.start("number")
-                text = text[:at_number] + f"{line} " + text[at_number:]
-            text = text[:start] + " " * (stop - start) + text[stop:]
-            break
-    return text, names
+        name = next((n for n in carried(said) if n.casefold() in said.casefold()), None)
+        stop = start + said.casefold().find(name.casefold()) + len(name) if name else end
+        if name is None and start == previous and line:
+            more = _ANOTHER_MODEL.match(said)
+            model = said[more.end() if more else 0 :]
+            name = next(iter(carried(f"{line} {model}")), None)
+        previous = end
+        line = _line_of(name) if name else ""
+        if name is not None:
+            found.append((start, stop, name))
+    for start, stop, name in reversed(found):
+        # "not the MacBook Air 13, the 15": the other is of the same line.
+        other = _OTHER_OF_LINE.match(text, stop)
+        if other and (line := _line_of(name)):
+            at_number = other.start("number")
+            text = text[:at_number] + f"{line} " + text[at_number:]
+        text = text[:start] + " " * (stop - start) + text[stop:]
+    return text, [name for _, _, name in found]
+
+
+def _line_of(name: str) -> str:
+    """The words of a model's name before its number: "Galaxy" of "Galaxy A15"."""
+    return " ".join(itertools.takewhile(lambda w: not re.search(r"\d", w), name.split()))
 
 
 _OTHER_OF_LINE: Final = re.compile(
@@ -617,10 +636,22 @@ _OTHER_OF_LINE: Final = re.compile(
 """Another model of the same line said by its number after one not wanted: ", the 15"."""
 
 
+def _said_once(item: list[str], words: list[str]) -> bool:
+    """Whether the name of ``item``'s words is said once in ``words``: "an Apple laptop, not
+    an Apple phone" wants Apple; "an iPhone except the iPhone SE" wants no iPhone SE."""
+    folded = [fold(t) for t in item]
+    size = len(folded)
+    return sum(words[i : i + size] == folded for i in range(len(words))) == 1
+
+
 def _item_words(item: str) -> list[str]:
     """The words of one name of a list, without its article and initials ("the Dell":
-    "dell", "J.K. Rowling": "rowling")."""
-    return [t for t in _TOKEN.findall(item.casefold()) if t not in _LIST_WORDS and len(t) > 1]
+    "dell", "J.K. Rowling": "rowling"), with the small words within it ("catcher in the
+    rye")."""
+    words = _TOKEN.findall(item.casefold())
+    lead = next((n for n, t in enumerate(words) if t not in _LIST_WORDS and len(t) > 1), None)
+    kept = words[lead:] if lead is not None else []
+    return [t for t in kept if t not in _LIST_WORDS or t in _SMALL]
 
 
 def _named_on(text: str, start: int, names: str) -> str:
@@ -628,7 +659,8 @@ def _named_on(text: str, start: int, names: str) -> str:
     each have a capital ("Harry" of "not Harry Potter books"), when the end, a mark or a
     word that may follow comes after it; "" when there is none."""
     end = start + len(names)
-    if not names.split()[-1][:1].isupper():
+    last = names.split()[-1]
+    if not (last[:1].isupper() or _line_named(last)):
         return ""
     for more in _MORE_OF_A_NAME:
         if (found := more.match(text, end)) is None:
@@ -650,7 +682,8 @@ def _asking(text: str, at: int) -> bool:
     if clause[:1] in (["is"], ["are"], ["was"], ["were"], ["isn't"], ["aren't"]):
         return True  # "is the Galaxy S24 not on sale?"
     cue = [w for w in _TOKEN.findall(text[at : at + 16].casefold())[:2] if w not in ("but", "and")]
-    if cue[:1] in _BE_NOT and before[-1:] not in _SAID_OF:
+    liking = _NOT_INTO.match(text, at)
+    if cue[:1] in _BE_NOT and before[-1:] not in _SAID_OF and not liking:
         return True  # "aren't Samsung phones good?", "there isn't a Dell under $500?"
     return any(w in _ASKING or fold(w) in _ASKING for w in before[-2:]) or before[-1:] in (
         ["not"],
@@ -662,6 +695,13 @@ def _asking(text: str, at: int) -> bool:
 _REPLY: Final = re.compile(r"(?:(?:but|and)\s+)?no\s+the\b", re.IGNORECASE)
 """A reply that picks one ("no the Dell one", "No the MacBook Air"), no cue."""
 _BE_NOT: Final = (["isn't"], ["aren't"], ["wasn't"], ["weren't"])
+_NOT_INTO: Final = re.compile(
+    r"(?:(?:but|and)\s+)?(?:is|are|was|were)n't\s+(?:a\s+(?:big\s+)?fan\s+of|interested\s+in|"
+    r"into|keen\s+on)\b",
+    re.IGNORECASE,
+)
+"""A cue of :data:`_BE_NOT` that says what someone likes ("my son isn't into Apple"): it
+says what is not wanted after any word."""
 _SAID_OF: Final = tuple([w] for w in ("that", "which", "who", "it", "they", "he", "she"))
 """The words a cue of :data:`_BE_NOT` must follow to say what is not wanted ("phones that
 aren't Samsung", "it isn't for gaming"); after any other ("there isn't a Dell under
@@ -738,6 +778,13 @@ def _line_named(word: str) -> Intent | None:
     if meant is None or not (meant.line or meant.terms in _line_terms()):
         return None
     return meant
+
+
+def _of_a_kind(word: str) -> bool:
+    """Whether ``word`` names a line of one kind of its terms' products ("MacBook": the
+    laptops of the Mac's terms)."""
+    meant = _PHRASES.get((fold(word),))
+    return bool(meant and meant.line and meant.forms)
 
 
 @functools.cache
@@ -837,9 +884,11 @@ def parse(
             words.plain.append(_clean(said[0]))
     _drop_talk(words, explicit.get("sortBy") or words.sort)
     wanted = {term for group in words.groups for term in group}
-    # A line not wanted within one wanted ("a Mac but not a MacBook") is its own word only.
+    # A line not wanted within one wanted ("a Mac but not a MacBook"), or of one kind of
+    # its terms' products ("an Apple computer, not a MacBook": the iMac is no MacBook), is
+    # its own word only.
     words.excluded = [
-        (fold(said),) if wanted & set(terms) else terms
+        (fold(said),) if wanted & set(terms) or _of_a_kind(said) else terms
         for terms, said in zip(words.excluded, said_lines, strict=True)
     ]
     if not (explicit.get("category") or words.category):
