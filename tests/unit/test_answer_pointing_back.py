@@ -146,6 +146,12 @@ def shown_three(answer: str) -> ResponseBody:
             [("CMP-005", "$1,500"), ("CMP-023", "$1,500")],
         ),
         (
+            "Both are light. The Dell XPS 13 [CMP-005] and the HP 14 [CMP-023] come to $1,500"
+            " before shipping.",
+            "Both are light.",
+            [("CMP-005", "$1,500"), ("CMP-023", "$1,500")],
+        ),
+        (
             "Both are light. The Dell XPS 13 [CMP-005], the Apple iMac 24 [CMP-014] and the HP 14"
             " [CMP-023] cost $2,598 in total.",
             "Both are light.",
@@ -212,6 +218,7 @@ def test_a_claim_said_of_several_products_is_checked_against_each(
         "- Dell XPS 13 [CMP-005] and HP 14 [CMP-023]: $1,648 total",
         "Zusammen kosten der Dell XPS 13 [CMP-005] und der HP 14 [CMP-023] 1.648 $.",
         "The Dell XPS 13 [CMP-005] and the Apple iMac 24 [CMP-014] cost $1,299 for both.",
+        "The Dell XPS 13 [CMP-005] and the HP 14 [CMP-023] cost $1,648 in total, plus shipping.",
         # a total's words that are not said of the products listed before the price
         "The HP 14 [CMP-023] is the cheaper of the pair at $349, while the Dell XPS 13"
         " [CMP-005] costs $1,299.",

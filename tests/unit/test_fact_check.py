@@ -298,6 +298,7 @@ def test_facts_only_the_record_can_check_are_checked() -> None:
         "The HP 14 [CMP-023] doesn't weigh 1.1 kg, it weighs 1.4 kg.",
         "If you need 16 GB RAM, the HP 14 [CMP-023] is not for you.",
         "The HP 14 [CMP-023] costs $349 plus $9.99 shipping.",
+        "The HP 14 [CMP-023] ships for $20.",
         "Laptops from $300-$400 include the HP 14 [CMP-023].",
         "The HP 14 [CMP-023] charges to 50% in 1 hour.",
         "The iPhone 16 [MOB-001] has a 48 MP main and a 12 MP ultra-wide camera.",
@@ -341,6 +342,34 @@ def test_a_german_answer_is_corrected_with_its_decimal_comma_and_its_euros_in_do
         (HP_14, "weightKg", "1,1 kg", "1.4 kg"),
         (HP_14, "price", "299 €", "$349.00"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("answer", "now"),
+    [
+        (
+            "The HP 14 [CMP-023] is $299 plus shipping.",
+            "The HP 14 [CMP-023] is $349 plus shipping.",
+        ),
+        (
+            "The HP 14 [CMP-023] is $299 before delivery.",
+            "The HP 14 [CMP-023] is $349 before delivery.",
+        ),
+        ("The HP 14 [CMP-023] is $299 + shipping.", "The HP 14 [CMP-023] is $349 + shipping."),
+        (
+            "Das HP 14 [CMP-023] kostet 299 $ zzgl. Versand.",
+            "Das HP 14 [CMP-023] kostet 349 $ zzgl. Versand.",
+        ),
+    ],
+)
+def test_a_price_said_with_shipping_left_out_is_the_products_and_is_checked(
+    answer: str, now: str
+) -> None:
+    # Given a wrong price said "plus shipping": shipping is not the price, the product's is
+    text, corrections = check(answer, HP_14)
+    # Then the shopper reads the catalog's price, with the shipping left as said
+    assert text == now
+    assert said_and_record(corrections)[0][:2] == (HP_14, "price")
 
 
 def test_a_german_answer_in_dollars_has_its_price_corrected() -> None:
