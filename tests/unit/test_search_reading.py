@@ -355,6 +355,11 @@ def test_a_name_of_the_catalogs_not_wanted_is_left_out(
         # small words within a title
         ("a novel but not The Catcher in the Rye", "catcher in the rye", None),
         (
+            "a fantasy book for my niece, not Harry Potter at Christmas",
+            "harry potter",
+            "The Hobbit",
+        ),
+        (
             "Harry Potter but not the Goblet of Fire",
             "goblet of fire",
             "Harry Potter and the Deathly Hallows",
@@ -390,6 +395,8 @@ def test_a_product_said_not_wanted_is_not_looked_up_first(index: SearchIndex) ->
         "hmm aren't Samsung phones overpriced?",
         "there aren't any Samsung phones under $300?",
         "The Pixel 9 isn't waterproof?",
+        "Nothing from Google? I thought you sold Pixels",
+        "so there's nothing made by Apple under $500?",
         # a reply that picks one
         "no the Dell one",
         "No the MacBook Air",
@@ -990,6 +997,11 @@ def test_a_model_with_its_variant_in_brackets_is_that_model_only(tmp_path: Path)
             ["Apple iPhone 15", "Apple iPhone 16 Pro"],
         ),
         (
+            "a Galaxy phone except the Galaxy Z Flip6 or Z Fold6",
+            ["Galaxy Z Flip6", "Galaxy Z Fold6"],
+            ["Samsung Galaxy Z Flip6", "Samsung Galaxy Z Fold6"],
+        ),
+        (
             "neither the iPhone 16 nor the Pixel 9",
             ["iPhone 16", "Pixel 9"],
             ["Apple iPhone 16", "Google Pixel 9"],
@@ -1011,3 +1023,39 @@ def test_models_not_wanted_in_a_list_are_each_left_out(
     assert result.understood["without"] == left_out
     names = [h.name for h in result.products]
     assert names and not set(products) & set(names), names
+
+
+@pytest.mark.parametrize(
+    ("words", "left_out", "limits"),
+    [
+        ("a laptop, not the MacBook Air 13 or 16 GB RAM", ["MacBook Air 13"], {"minRamGb": 16}),
+        ("a laptop, not the Swift Go 14 or 16GB", ["Swift Go 14"], {"minRamGb": 16}),
+    ],
+)
+def test_a_spec_after_a_model_not_wanted_is_a_limit_not_a_model(
+    index: SearchIndex, words: str, left_out: list[str], limits: dict[str, float]
+) -> None:
+    # "or 16 GB RAM" after a model not wanted names no model of its line: it is a limit
+    result = search(index, words, limit=30)
+    assert result.understood["without"] == left_out
+    assert {k: result.understood.get(k) for k in limits} == limits
+    names = [h.name for h in result.products]
+    assert names and not [n for n in names if left_out[0] in n], names
+
+
+@pytest.mark.parametrize(
+    ("words", "category", "forms"),
+    [
+        ("my dad isn't into phones, a simple one with a big screen", "MOBILE", None),
+        ("he isn't into computers but needs one for school", "COMPUTERS", None),
+        ("my son isn't into laptops, a desktop for gaming", "COMPUTERS", ["desktop", "all-in-one"]),
+    ],
+)
+def test_a_kind_someone_is_not_into_is_still_the_kind_asked_unless_another_is(
+    index: SearchIndex, words: str, category: str, forms: list[str] | None
+) -> None:
+    # "isn't into phones, a simple one": the one is a phone; "a desktop" asks another kind
+    result = search(index, words, limit=10)
+    assert result.understood.get("category") == category, words
+    assert result.understood.get("formFactor") == forms, words
+    assert result.products and {h.category for h in result.products} == {category}

@@ -430,7 +430,7 @@ _LIST_WORDS: Final = frozenset({"or", "nor", "and", "a", "an", "the"})
 _MODEL_NUMBER: Final = re.compile(r"\s*([A-Z][\w'-]*)\s+\d")
 """A word with a capital and a number after the names a cue took: they name a model
 ("Framework Laptop 16"), not the brand's products ("no Apple phones 5G")."""
-_SMALL: Final = ("of", "the", "in", "a", "an", "to", "on", "at")
+_SMALL: Final = ("of", "the", "in", "a", "an", "to", "on")
 """Small words within a name of words with a capital ("The Catcher in the Rye")."""
 _MORE_OF_A_NAME: Final = tuple(
     re.compile(
@@ -561,6 +561,12 @@ def models_not_wanted(text: str) -> list[tuple[int, int]]:
     return found
 
 
+_A_MEASURE: Final = re.compile(
+    r"\d+(?:[.,]\d+)?\s*(?:gb|tb|mb|inch(?:es)?|in\b|\"|kg|g\b|h\b|hours?|mp|mah|%|dollars|years?|"
+    r"mm|cm|lbs?)",
+    re.IGNORECASE,
+)
+"""A number with its unit ("8GB", "13 inch"): a spec, no model said by its number."""
 _ANOTHER_MODEL: Final = re.compile(r"\s*,?\s*(?:or|nor|and\s+not|and)\s+(?:(?:the|a|an)\s+)?", re.I)
 
 
@@ -577,7 +583,7 @@ def _model_said(text: str, at: int, *, listed: bool = False) -> int | None:
             break
         first = not said
         line = _line_named(word) is not None
-        by_number = listed and word[0].isdigit()
+        by_number = listed and word[0].isdigit() and not _A_MEASURE.match(text, token.start())
         if first and not (line or by_number or (token[0][0].isupper() and _a_name(word))):
             break  # "Not Sure Between The Pixel 9 And iPhone 16" names no model unwanted
         number = any(c.isdigit() for c in word)
@@ -608,7 +614,7 @@ def cut_models(text: str, carried: Callable[[str], list[str]]) -> tuple[str, lis
         if name is None and start == previous and line:
             more = _ANOTHER_MODEL.match(said)
             model = said[more.end() if more else 0 :]
-            name = next(iter(carried(f"{line} {model}")), None)
+            name = next((n for n in carried(_in_line(line, model)) if _numbered_as(n, model)), None)
         previous = end
         line = _line_of(name) if name else ""
         if name is not None:
@@ -621,6 +627,21 @@ def cut_models(text: str, carried: Callable[[str], list[str]]) -> tuple[str, lis
             text = text[:at_number] + f"{line} " + text[at_number:]
         text = text[:start] + " " * (stop - start) + text[stop:]
     return text, [name for _, _, name in found]
+
+
+def _in_line(line: str, model: str) -> str:
+    """``model`` said in ``line``, without the words of the line it says itself: "Z Fold6"
+    in "Galaxy Z" is "Galaxy Z Fold6"."""
+    words, said = line.split(), model.split()
+    shared = max(k for k in range(len(words) + 1) if words[len(words) - k :] == said[:k])
+    return " ".join([*words[: len(words) - shared], *said])
+
+
+def _numbered_as(name: str, model: str) -> bool:
+    """Whether ``name`` has each word with a number ``model`` says: "or 8GB" after the MacBook
+    Air 13 names no "MacBook Air"."""
+    numbered = {w.casefold() for w in _TOKEN.findall(model) if re.search(r"\d", w)}
+    return bool(numbered) and numbered <= {w.casefold() for w in _TOKEN.findall(name)}
 
 
 def _line_of(name: str) -> str:
@@ -651,7 +672,7 @@ def _item_words(item: str) -> list[str]:
     words = _TOKEN.findall(item.casefold())
     lead = next((n for n, t in enumerate(words) if t not in _LIST_WORDS and len(t) > 1), None)
     kept = words[lead:] if lead is not None else []
-    return [t for t in kept if t not in _LIST_WORDS or t in _SMALL]
+    return [t for t in kept if (t not in _LIST_WORDS and len(t) > 1) or t in _SMALL]
 
 
 def _named_on(text: str, start: int, names: str) -> str:
@@ -682,6 +703,10 @@ def _asking(text: str, at: int) -> bool:
     if clause[:1] in (["is"], ["are"], ["was"], ["were"], ["isn't"], ["aren't"]):
         return True  # "is the Galaxy S24 not on sale?"
     cue = [w for w in _TOKEN.findall(text[at : at + 16].casefold())[:2] if w not in ("but", "and")]
+    if re.match(r"(?:(?:but|and)\s+)?nothing\b", text[at:], re.IGNORECASE):
+        ends = re.search(r"[.!?]|$", text[at:])
+        if ends is not None and ends[0] == "?":
+            return True  # "Nothing from Google?", "so there's nothing made by Apple under $500?"
     liking = _NOT_INTO.match(text, at)
     if cue[:1] in _BE_NOT and before[-1:] not in _SAID_OF and not liking:
         return True  # "aren't Samsung phones good?", "there isn't a Dell under $500?"
@@ -712,6 +737,8 @@ _NEGATED: Final = re.compile(
     r"(?:\s+[^\W\d_][\w'-]*){0,3})",
     re.IGNORECASE,
 )
+_LIKING: Final = re.compile(r"\b(?:fan\s+of|into|keen\s+on|interested\s+in)$", re.IGNORECASE)
+"""A cue that says what someone is like ("isn't into phones"), not only what is wanted."""
 _AS_WELL: Final = re.compile(r"\b(?:except|other|apart)\b", re.IGNORECASE)
 """Cues that may say "as well as" before a use ("apart from gaming, I also edit photos")."""
 _ALSO: Final = re.compile(r"\b(?:also|too|as\s+well)\b", re.IGNORECASE)
@@ -754,6 +781,10 @@ def _negations(text: str) -> list[tuple[int, int, Intent]]:
             if meant is None or _line_named(said[0]) is not None:
                 continue
             end = match.start("said") + _span_of(match["said"], size)
+            rest = f"{text[: match.start()]} {text[end:]}"
+            a_kind = bool(meant.category or meant.forms)
+            if a_kind and _LIKING.search(match["cue"]) and not kinds_in(rest):
+                break  # "my dad isn't into phones, a simple one": a phone is still asked for
             following = [fold(w) for w in _TOKEN.findall(text[end:].casefold())[:1]]
             ends = _KIND_ENDS if meant.category or meant.forms else _AFTER
             if text[end:].lstrip()[:1] in ("", ",", ".", ";", ":", "!", "?", ")") or (
