@@ -328,14 +328,17 @@ def _totalled(claim: Claim, cited: list[_Citation], view: str, index: LedgerInde
     after = _TOTAL_AFTER.match(view, claim.end)
     if after and _SUMMED.match(context.clause_before(view, claim.start)):
         return marks  # "... costs $1,299 and the HP 14 [..] $349, so $1,648 for both"
+    joints = [
+        view[one.end : other.start]
+        for one, other in itertools.pairwise(listed)
+        if index[one.mark].productId != index[other.mark].productId
+    ]
+    if re.search(r"=[\s*_]*$", lead) and all("+" in joint for joint in joints):
+        return marks  # a sum written out: "X [..] + Y [..] = $1,148", "X [..] ($349) + ..."
     if not (
         _TOTAL_START.search(pieces[-1])
         and _TOTAL_LEAD.match(lead)
-        and all(
-            _TOTAL_JOINT.match(view[one.end : other.start])
-            for one, other in itertools.pairwise(listed)
-            if index[one.mark].productId != index[other.mark].productId
-        )
+        and all(_TOTAL_JOINT.match(joint) for joint in joints)
     ):
         return []
     opening = pieces[-2] if len(pieces) > 1 else ""

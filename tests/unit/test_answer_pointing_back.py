@@ -146,6 +146,11 @@ def shown_three(answer: str) -> ResponseBody:
             [("CMP-005", "$1,500"), ("CMP-023", "$1,500")],
         ),
         (
+            "Both are light. Dell XPS 13 [CMP-005] ($1,299) + HP 14 [CMP-023] ($349) = $1,500",
+            "Both are light.",
+            [("CMP-005", "$1,500"), ("CMP-023", "$1,500")],
+        ),
+        (
             "Both are light. The Dell XPS 13 [CMP-005] and the HP 14 [CMP-023] come to $1,500"
             " before shipping.",
             "Both are light.",
@@ -219,6 +224,9 @@ def test_a_claim_said_of_several_products_is_checked_against_each(
         "Zusammen kosten der Dell XPS 13 [CMP-005] und der HP 14 [CMP-023] 1.648 $.",
         "The Dell XPS 13 [CMP-005] and the Apple iMac 24 [CMP-014] cost $1,299 for both.",
         "The Dell XPS 13 [CMP-005] and the HP 14 [CMP-023] cost $1,648 in total, plus shipping.",
+        # a sum written out
+        "Dell XPS 13 [CMP-005] + HP 14 [CMP-023] = $1,648",
+        "Dell XPS 13 [CMP-005] ($1,299) + HP 14 [CMP-023] ($349) = **$1,648**",
         # a total's words that are not said of the products listed before the price
         "The HP 14 [CMP-023] is the cheaper of the pair at $349, while the Dell XPS 13"
         " [CMP-005] costs $1,299.",
