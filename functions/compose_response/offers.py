@@ -63,7 +63,7 @@ from compose_response.claims import stock_claims
 from compose_response.compare import Claim, agrees
 from compose_response.context import clause_breaks
 from compose_response.facts import stated
-from compose_response.text import CITATION, drop_segments
+from compose_response.text import BULLET, CITATION, drop_segments
 from compose_response.units import Quantity, halfwidth, parse_number, quantities
 from shared.products.ledger import LedgerIndex, LedgerProduct
 
@@ -685,6 +685,15 @@ def _flat(text: str) -> str:
     return re.sub(r"[\s-]+", "", text.casefold())
 
 
+_TOTAL_LINE: Final = re.compile(
+    r"^[\s|*_#>•-]*(?:(?:grand\s+|sub)?total|in\s+total|altogether|together|combined|all\s+told|"
+    r"for\s+(?:both|all\s+(?:two|three|of\s+them))|zusammen|insgesamt|gesamt|(?:au|en)\s+total|"
+    r"en\s+tout|ensemble|juntos)\b",
+    re.IGNORECASE,
+)
+"""A line that opens with a total: "Total: $1,648", "| **Total** | **$1,648** |"."""
+
+
 class Offers:
     """What the products a turn's tools returned, and the store's own words, vouch for,
     read against each sentence."""
@@ -700,10 +709,33 @@ class Offers:
         self._brands = {p.brand.casefold() for p in self._known if p.brand}
         self.removed: list[str] = []
         """What each removed sentence held that nothing vouched for, for the trace."""
+        self._totals: dict[str, float] = {}
 
     def drop(self, text: str) -> str:
         """``text`` without the sentences that state an offer no product vouches for."""
+        self._totals = self._list_totals(text)
         return drop_segments(text, self._doomed)
+
+    def _list_totals(self, text: str) -> dict[str, float]:
+        """Each line that opens with a total right after a list of two or more products
+        (bullets, or a table's rows: "Total: $1,648"), with the sum of their prices: what
+        it may say they cost together."""
+        totals: dict[str, float] = {}
+        listed: dict[str, float | None] = {}
+        for line in text.split("\n"):
+            cites = [self._keyed[m[1]] for m in CITATION.finditer(line) if m[1] in self._keyed]
+            row = line.lstrip().startswith("|")
+            if cites and (BULLET.match(line) or row):
+                listed.update((p.productId, p.price) for p in cites if p.productId not in listed)
+                continue
+            total = _TOTAL_LINE.match(line)
+            if not line.strip() or (row and not cites and not total):
+                continue  # a blank line between, a table's header or rule
+            prices = [price for price in listed.values() if price is not None]
+            if total and not cites and len(prices) == len(listed) > 1:
+                totals[line] = sum(prices)
+            listed = {}
+        return totals
 
     def _doomed(self, segment: str) -> bool:
         problem = self.problem(segment)
@@ -741,9 +773,11 @@ class Offers:
             named = [run for run in runs if run.end() <= claim.start]
             if named and (not owners or named[-1].start() > _last_citation(view, claim.start)):
                 return f"{named[-1].group()} at {view[claim.start : claim.end]}"
+            sums = [total for line, total in self._totals.items() if segment.strip() in line]
             if not owners and not (
                 _vouched_price(claim, self._known, self._store)
                 or any(agrees(claim, "price", value, self._store) for value in self._stated.prices)
+                or any(agrees(claim, "price", total, self._store) for total in sums)
             ):
                 return view[claim.start : claim.end]
         return None

@@ -256,6 +256,10 @@ def test_a_claim_said_of_several_products_is_checked_against_each(
         "The Apple iMac 24 [CMP-014] comes in blue and silver, which are both available.",
         "- Dell XPS 13 [CMP-005]: $1,299\n- Apple iMac 24 [CMP-014]: sold out\n\n"
         "They are both great laptops.",
+        # a total of the whole list right after it, on a line or a table's row of its own
+        "- Dell XPS 13 [CMP-005]: $1,299\n- HP 14 [CMP-023]: $349\n\nTotal: $1,648",
+        "| Laptop | Price |\n|---|---|\n| Dell XPS 13 [CMP-005] | $1,299 |\n"
+        "| HP 14 [CMP-023] | $349 |\n| **Total** | **$1,648** |",
         # their other facts, and stock said of something else
         "The Dell XPS 13 [CMP-005] and the Apple iMac 24 [CMP-014] are great. They are light.",
         "The Dell XPS 13 [CMP-005] and the HP 14 [CMP-023] pair well with a dock,"
@@ -266,6 +270,35 @@ def test_a_true_claim_said_of_several_products_stays(answer: str) -> None:
     body = shown_three(answer)
     assert body.answer == answer
     assert body.corrections == []
+
+
+@pytest.mark.parametrize(
+    ("said", "now"),
+    [
+        (
+            "- Dell XPS 13 [CMP-005]: $1,299\n- HP 14 [CMP-023]: $349\n\nTotal: $1,500",
+            "- Dell XPS 13 [CMP-005]: $1,299\n- HP 14 [CMP-023]: $349",
+        ),
+        # the sum of two of the three listed is no total of the list
+        (
+            "- Dell XPS 13 [CMP-005]: $1,299\n- HP 14 [CMP-023]: $349\n"
+            "- Apple iMac 24 [CMP-014]: $1,299\n\nTotal: $1,648",
+            "- Dell XPS 13 [CMP-005]: $1,299\n- HP 14 [CMP-023]: $349\n"
+            "- Apple iMac 24 [CMP-014]: $1,299",
+        ),
+        (
+            "| Laptop | Price |\n|---|---|\n| Dell XPS 13 [CMP-005] | $1,299 |\n"
+            "| HP 14 [CMP-023] | $349 |\n| **Total** | **$1,500** |",
+            "| Laptop | Price |\n|---|---|\n| Dell XPS 13 [CMP-005] | $1,299 |\n"
+            "| HP 14 [CMP-023] | $349 |",
+        ),
+    ],
+)
+def test_a_total_after_a_list_that_is_not_its_sum_goes(said: str, now: str) -> None:
+    # Given a total line after a list, that is not what the whole list costs together
+    body = shown_three(said)
+    # Then the shopper does not read it; the list stays
+    assert body.answer == now
 
 
 @pytest.mark.parametrize(
