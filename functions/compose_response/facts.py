@@ -694,6 +694,10 @@ _LIST_SUMMED: Final = re.compile(
 stock", not "They are all in stock except the second one" nor "These are sold out:"."""
 
 
+_HEADING: Final = re.compile(r"^\s*(?:#{1,6}\s+[^\n]*|\*\*[^*\n]+\*\*:?|__[^_\n]+__:?)\s*$")
+"""A heading line: "## Availability", "**Stock**"."""
+
+
 def check_facts(
     answer: str,
     index: LedgerIndex,
@@ -740,10 +744,12 @@ def check_marked(
         if bullet and cites:
             listed.update((pid, mark) for pid, mark in cites.items() if pid not in listed)
         elif line.strip() and not bullet and not line[:1].isspace():
-            # "They are both in stock" right after a list: said of every product it lists.
+            # "They are both in stock" right after a list (a heading between): said of
+            # every product it lists.
             if len(listed) > 1 and not cites and _LIST_SUMMED.match(line):
                 about_list = list(listed.values())
-            listed = {}
+            if cites or not _HEADING.match(line):
+                listed = {}
         for at, segment in enumerate(segments(line)):
             cited = {
                 index[m[1]].productId: m.group()

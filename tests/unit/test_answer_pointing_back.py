@@ -169,6 +169,13 @@ def shown_three(answer: str) -> ResponseBody:
             "- Dell XPS 13 [CMP-005]: $1,299\n- Apple iMac 24 [CMP-014]: $1,299",
             [("CMP-014", "in stock")],
         ),
+        # with a heading between the list and it
+        (
+            "- Dell XPS 13 [CMP-005]: $1,299\n- Apple iMac 24 [CMP-014]: $1,299\n\n"
+            "## Stock\nThey are both in stock.",
+            "- Dell XPS 13 [CMP-005]: $1,299\n- Apple iMac 24 [CMP-014]: $1,299",
+            [("CMP-014", "in stock")],
+        ),
         (
             "Two picks:\n1. Dell XPS 13 [CMP-005]\n2. Apple iMac 24 [CMP-014]\n"
             "All of them are available now.",
@@ -246,6 +253,8 @@ def test_a_claim_said_of_several_products_is_checked_against_each(
         " is in stock.",
         "The HP 14 [CMP-023] costs $349 and goes well together with the Dell XPS 13 [CMP-005].",
         "- Dell XPS 13 [CMP-005]: $1,299\n- HP 14 [CMP-023]: $349\n\nThey are both in stock.",
+        "- Dell XPS 13 [CMP-005]: $1,299\n- HP 14 [CMP-023]: $349\n\n**Availability**\n"
+        "They are both in stock.",
         # a line after a list that sets one apart, opens the next list, or is about others
         "- Dell XPS 13 [CMP-005]: $1,299\n- Apple iMac 24 [CMP-014]: $1,299\n\n"
         "They are all in stock except the second one.",
