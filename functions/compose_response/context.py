@@ -105,14 +105,18 @@ class Guards(NamedTuple):
     """The price is the one before a sale ("was $999", "down from", "statt")."""
 
 
-_OTHER_PRICE: Final = (
-    # "plus shipping", "before delivery": the price is the products', the rest left out
-    r"(?<!\bbefore\s)(?<!\bplus\s)(?<!\bexcluding\s)(?<!\bexcl\.\s)(?<!\bwithout\s)"
-    r"(?<!\bnot\sincluding\s)(?<!\+\s)(?<!\+)(?<!\bzzgl\.\s)(?<!\bohne\s)(?<!\bhors\s)"
+_OTHER_PRICE_WORDS: Final = (
     r"\b(?:shipping|delivery|postage|fees?|warranty|protection|plan|subscription|monthly|month|"
     r"trade-?in|credit|gift ?card|coupon|voucher|budget|spend|financing|installments?|"
     r"Versand\w*|Liefer\w*|Gebühr\w*|Garantie|Abo(?:s|nnements?)?|Monat\w*|Inzahlungnahme|"
     r"Gutschein\w*|ausgeben|Raten?)\b|送料|配送|手数料|保証|月額|毎月|月々|下取り|クーポン|ポイント|予算|分割|运费|预算"
+)
+_OTHER_PRICE_AFTER: Final = (
+    # "$349 plus shipping", "$349 before delivery": the price is the products', the rest
+    # left out ("plus shipping comes to $358.99" before a price is no price of theirs)
+    r"(?<!\bbefore\s)(?<!\bplus\s)(?<!\bexcluding\s)(?<!\bexcl\.\s)(?<!\bwithout\s)"
+    r"(?<!\bnot\sincluding\s)(?<!\+\s)(?<!\+)(?<!\bzzgl\.\s)(?<!\bohne\s)(?<!\bhors\s)"
+    + _OTHER_PRICE_WORDS
 )
 """Words of a price of something else than the product: shipping, a plan, a budget."""
 
@@ -151,8 +155,8 @@ GUARDS: Final = Guards(
         r"^\s*(?:or so\b|-?ish\b|ほど|程度|くらい|ぐらい|前後|左右)",
     ),
     other_price=Cue.of(
-        _OTHER_PRICE + r"|\bship(?:s|ped)?\s+(?:for|at)\s*$",  # "ships for $20"
-        _OTHER_PRICE,
+        _OTHER_PRICE_WORDS + r"|\bship(?:s|ped)?\s+(?:for|at)\s*$",  # "ships for $20"
+        _OTHER_PRICE_AFTER,
     ),
     earlier_price=Cue.of(
         r"(?:\b(?:was|were|down from|reduced from|marked down from|originally|regularly|"

@@ -313,7 +313,9 @@ _SUMMED: Final = re.compile(
 """A clause that holds only the total, after the products' own prices: ", so $1,648"."""
 
 
-def _totalled(claim: Claim, cited: list[_Citation], view: str, index: LedgerIndex) -> list[str]:
+def _totalled(
+    claim: Claim, cited: list[_Citation], view: str, index: LedgerIndex, store: str
+) -> list[str]:
     """The products a price is said to be the total of: two or more that open its clause
     as one list, with only words such as "together cost" between them and the price, and
     words of a total there, right after the price or opening the sentence ("The XPS 13 [..]
@@ -343,7 +345,16 @@ def _totalled(claim: Claim, cited: list[_Citation], view: str, index: LedgerInde
         return []
     opening = pieces[-2] if len(pieces) > 1 else ""
     opened = len(opening) < 32 and not re.search(r"\d", opening) and _TOTAL_SAID.search(opening)
-    return marks if _TOTAL_SAID.search(lead + pieces[-1]) or after or opened else []
+    # Their sum exactly, with no word of a total: "the XPS 13 [..] and the HP 14 [..] are $1,648"
+    summed = _sum_of(marks, index)
+    exact = summed is not None and agrees(claim, "price", summed, store)
+    return marks if _TOTAL_SAID.search(lead + pieces[-1]) or after or opened or exact else []
+
+
+def _sum_of(marks: list[str], index: LedgerIndex) -> float | None:
+    """What the products of ``marks`` cost together; None when a record has no price."""
+    prices = [as_number(record_value(index[m], "price")) for m in marks]
+    return None if None in prices else sum(p for p in prices if p is not None)
 
 
 def _a_total(claim: Claim, marks: list[str], index: LedgerIndex, store: str) -> bool:
@@ -487,7 +498,7 @@ def _check_segment(
     for claim in claims if kinds is None else [c for c in claims if c.kind in kinds]:
         if not stated(claim, view):
             continue
-        if marks := _totalled(claim, cited, view, index):
+        if marks := _totalled(claim, cited, view, index, store):
             # What several cost together is no product's price: it is their sum, or it goes.
             if not _a_total(claim, marks, index, store):
                 totals.append((claim, marks))

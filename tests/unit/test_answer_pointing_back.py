@@ -231,6 +231,9 @@ def test_a_claim_said_of_several_products_is_checked_against_each(
         "Zusammen kosten der Dell XPS 13 [CMP-005] und der HP 14 [CMP-023] 1.648 $.",
         "The Dell XPS 13 [CMP-005] and the Apple iMac 24 [CMP-014] cost $1,299 for both.",
         "The Dell XPS 13 [CMP-005] and the HP 14 [CMP-023] cost $1,648 in total, plus shipping.",
+        # their sum, with no word of a total
+        "Both the Dell XPS 13 [CMP-005] and the HP 14 [CMP-023] would be $1,648 excluding"
+        " shipping.",
         # a sum written out
         "Dell XPS 13 [CMP-005] + HP 14 [CMP-023] = $1,648",
         "Dell XPS 13 [CMP-005] ($1,299) + HP 14 [CMP-023] ($349) = **$1,648**",

@@ -299,6 +299,7 @@ def test_facts_only_the_record_can_check_are_checked() -> None:
         "If you need 16 GB RAM, the HP 14 [CMP-023] is not for you.",
         "The HP 14 [CMP-023] costs $349 plus $9.99 shipping.",
         "The HP 14 [CMP-023] ships for $20.",
+        "The HP 14 [CMP-023] plus shipping comes to $358.99.",
         "Laptops from $300-$400 include the HP 14 [CMP-023].",
         "The HP 14 [CMP-023] charges to 50% in 1 hour.",
         "The iPhone 16 [MOB-001] has a 48 MP main and a 12 MP ultra-wide camera.",
@@ -356,6 +357,10 @@ def test_a_german_answer_is_corrected_with_its_decimal_comma_and_its_euros_in_do
             "The HP 14 [CMP-023] is $349 before delivery.",
         ),
         ("The HP 14 [CMP-023] is $299 + shipping.", "The HP 14 [CMP-023] is $349 + shipping."),
+        (
+            "The HP 14 [CMP-023] is $299 plus shipping of $9.99.",
+            "The HP 14 [CMP-023] is $349 plus shipping of $9.99.",
+        ),
         (
             "Das HP 14 [CMP-023] kostet 299 $ zzgl. Versand.",
             "Das HP 14 [CMP-023] kostet 349 $ zzgl. Versand.",

@@ -1030,6 +1030,16 @@ def test_models_not_wanted_in_a_list_are_each_left_out(
     [
         ("a laptop, not the MacBook Air 13 or 16 GB RAM", ["MacBook Air 13"], {"minRamGb": 16}),
         ("a laptop, not the Swift Go 14 or 16GB", ["Swift Go 14"], {"minRamGb": 16}),
+        (
+            "not the MacBook Air 13 or 15, 16GB RAM",
+            ["MacBook Air 13", "MacBook Air 15"],
+            {"minRamGb": 16},
+        ),
+        (
+            "a laptop, not the MacBook Air 13 or 15 hrs battery",
+            ["MacBook Air 13"],
+            {"minBatteryHours": 15},
+        ),
     ],
 )
 def test_a_spec_after_a_model_not_wanted_is_a_limit_not_a_model(
@@ -1040,7 +1050,10 @@ def test_a_spec_after_a_model_not_wanted_is_a_limit_not_a_model(
     assert result.understood["without"] == left_out
     assert {k: result.understood.get(k) for k in limits} == limits
     names = [h.name for h in result.products]
-    assert names and not [n for n in names if left_out[0] in n], names
+    assert names and not [n for n in names if any(model in n for model in left_out)], names
+    # and the line is not what is searched: other laptops are found
+    line = left_out[0].split()[0]
+    assert [n for n in names if line not in n], names
 
 
 @pytest.mark.parametrize(
@@ -1059,3 +1072,12 @@ def test_a_kind_someone_is_not_into_is_still_the_kind_asked_unless_another_is(
     assert result.understood.get("category") == category, words
     assert result.understood.get("formFactor") == forms, words
     assert result.products and {h.category for h in result.products} == {category}
+
+
+def test_a_kind_someone_is_not_a_fan_of_with_something_else_asked_is_not_searched(
+    index: SearchIndex,
+) -> None:
+    # "not a fan of laptops, what else do you have?" asks for anything but laptops
+    result = search(index, "I'm not a fan of laptops, what else do you have?", limit=10)
+    assert "laptop" not in (result.understood.get("formFactor") or [])
+    assert [h for h in result.products if (h.specs or {}).get("form_factor") != "laptop"]

@@ -562,8 +562,8 @@ def models_not_wanted(text: str) -> list[tuple[int, int]]:
 
 
 _A_MEASURE: Final = re.compile(
-    r"\d+(?:[.,]\d+)?\s*(?:gb|tb|mb|inch(?:es)?|in\b|\"|kg|g\b|h\b|hours?|mp|mah|%|dollars|years?|"
-    r"mm|cm|lbs?)",
+    r"\d+(?:[.,]\d+)?\s*(?:gigs?\b|gb|tb|mb|inch(?:es)?|in\b|\"|kg|g\b|h\b|hours?|hrs?\b|mp|mah|%|"
+    r"dollars|years?|yrs?\b|months?\b|megapixels?|hz\b|mm|cm|lbs?)",
     re.IGNORECASE,
 )
 """A number with its unit ("8GB", "13 inch"): a spec, no model said by its number."""
@@ -622,7 +622,13 @@ def cut_models(text: str, carried: Callable[[str], list[str]]) -> tuple[str, lis
     for start, stop, name in reversed(found):
         # "not the MacBook Air 13, the 15": the other is of the same line.
         other = _OTHER_OF_LINE.match(text, stop)
-        if other and (line := _line_of(name)):
+        line = _line_of(name)
+        # Only a model the catalog has of the line: ", 16GB RAM", ", 700 max" are no model.
+        if (
+            other
+            and line
+            and any(_numbered_as(n, other["number"]) for n in carried(f"{line} {other['number']}"))
+        ):
             at_number = other.start("number")
             text = text[:at_number] + f"{line} " + text[at_number:]
         text = text[:start] + " " * (stop - start) + text[stop:]
@@ -739,6 +745,8 @@ _NEGATED: Final = re.compile(
 )
 _LIKING: Final = re.compile(r"\b(?:fan\s+of|into|keen\s+on|interested\s+in)$", re.IGNORECASE)
 """A cue that says what someone is like ("isn't into phones"), not only what is wanted."""
+_ELSE: Final = re.compile(r"\b(?:else|other|instead)\b", re.IGNORECASE)
+"""Words that ask for something besides what was said ("not a fan of laptops, what else?")."""
 _AS_WELL: Final = re.compile(r"\b(?:except|other|apart)\b", re.IGNORECASE)
 """Cues that may say "as well as" before a use ("apart from gaming, I also edit photos")."""
 _ALSO: Final = re.compile(r"\b(?:also|too|as\s+well)\b", re.IGNORECASE)
@@ -783,7 +791,11 @@ def _negations(text: str) -> list[tuple[int, int, Intent]]:
             end = match.start("said") + _span_of(match["said"], size)
             rest = f"{text[: match.start()]} {text[end:]}"
             a_kind = bool(meant.category or meant.forms)
-            if a_kind and _LIKING.search(match["cue"]) and not kinds_in(rest):
+            if (
+                a_kind
+                and _LIKING.search(match["cue"])
+                and not (kinds_in(rest) or _ELSE.search(rest))
+            ):
                 break  # "my dad isn't into phones, a simple one": a phone is still asked for
             following = [fold(w) for w in _TOKEN.findall(text[end:].casefold())[:1]]
             ends = _KIND_ENDS if meant.category or meant.forms else _AFTER
