@@ -285,6 +285,8 @@ def test_a_flight_is_travel_not_light_misspelt(index: SearchIndex) -> None:
         ("a phone, my daughter isn't a fan of Samsung", ["samsung"], ("Samsung",)),
         ("a phone, he doesn't want anything from Samsung", ["samsung"], ("Samsung",)),
         ("a phone but nothing made by Apple", ["apple"], ("Apple",)),
+        ("a laptop, my son is not into Apple", ["apple"], ("Apple",)),
+        ("Is there a phone that isn't Samsung?", ["samsung"], ("Samsung",)),
     ],
 )
 def test_what_a_shopper_does_not_want_is_left_out(

@@ -705,15 +705,19 @@ def _asking(text: str, at: int) -> bool:
     relative = len(before) > 1 and before[-2] in ("that", "which", "who")
     if relative and before[-1] in ("is", "are", "was", "were", "does", "do", "did"):
         return False
+    cue = [w for w in _TOKEN.findall(text[at : at + 16].casefold())[:2] if w not in ("but", "and")]
+    if cue[:1] in _BE_NOT and before[-1:] in (["that"], ["which"], ["who"]):
+        return False  # "is there a phone for someone who isn't into Apple?"
+    liking = _NOT_INTO.match(text, at)
+    sentence_end = re.search(r"[.!?]|$", text[at:])
+    asked = sentence_end is not None and sentence_end[0] == "?"
+    if liking and not asked and before[-1:] in (["is"], ["are"], ["am"], ["'m"], ["was"]):
+        return False  # "my son is not into Apple"
     clause = _TOKEN.findall(re.split(r"[.?!;,]", text[:at])[-1].casefold())
     if clause[:1] in (["is"], ["are"], ["was"], ["were"], ["isn't"], ["aren't"]):
         return True  # "is the Galaxy S24 not on sale?"
-    cue = [w for w in _TOKEN.findall(text[at : at + 16].casefold())[:2] if w not in ("but", "and")]
-    if re.match(r"(?:(?:but|and)\s+)?nothing\b", text[at:], re.IGNORECASE):
-        ends = re.search(r"[.!?]|$", text[at:])
-        if ends is not None and ends[0] == "?":
-            return True  # "Nothing from Google?", "so there's nothing made by Apple under $500?"
-    liking = _NOT_INTO.match(text, at)
+    if asked and re.match(r"(?:(?:but|and)\s+)?nothing\b", text[at:], re.IGNORECASE):
+        return True  # "Nothing from Google?", "so there's nothing made by Apple under $500?"
     if cue[:1] in _BE_NOT and before[-1:] not in _SAID_OF and not liking:
         return True  # "aren't Samsung phones good?", "there isn't a Dell under $500?"
     return any(w in _ASKING or fold(w) in _ASKING for w in before[-2:]) or before[-1:] in (
@@ -727,7 +731,7 @@ _REPLY: Final = re.compile(r"(?:(?:but|and)\s+)?no\s+the\b", re.IGNORECASE)
 """A reply that picks one ("no the Dell one", "No the MacBook Air"), no cue."""
 _BE_NOT: Final = (["isn't"], ["aren't"], ["wasn't"], ["weren't"])
 _NOT_INTO: Final = re.compile(
-    r"(?:(?:but|and)\s+)?(?:is|are|was|were)n't\s+(?:a\s+(?:big\s+)?fan\s+of|interested\s+in|"
+    r"(?:(?:but|and)\s+)?(?:(?:is|are|was|were)n't|not)\s+(?:a\s+(?:big\s+)?fan\s+of|interested\s+in|"
     r"into|keen\s+on)\b",
     re.IGNORECASE,
 )
