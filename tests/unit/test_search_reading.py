@@ -999,6 +999,11 @@ def test_a_model_with_its_variant_in_brackets_is_that_model_only(tmp_path: Path)
             ["Apple iPhone 15", "Apple iPhone 16 Pro"],
         ),
         (
+            "a laptop, not the Vivobook 15 or Go 14",
+            ["Vivobook 15", "Vivobook Go 14"],
+            ["ASUS Vivobook 15 (X1504VA)", "ASUS Vivobook Go 14 (E1404FA)"],
+        ),
+        (
             "a Galaxy phone except the Galaxy Z Flip6 or Z Fold6",
             ["Galaxy Z Flip6", "Galaxy Z Fold6"],
             ["Samsung Galaxy Z Flip6", "Samsung Galaxy Z Fold6"],

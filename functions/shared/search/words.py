@@ -584,7 +584,10 @@ def _model_said(text: str, at: int, *, listed: bool = False) -> int | None:
         first = not said
         line = _line_named(word) is not None
         by_number = listed and word[0].isdigit() and not _A_MEASURE.match(text, token.start())
-        if first and not (line or by_number or (token[0][0].isupper() and _a_name(word))):
+        # After another of a list, any word with a capital may start one ("or Go 3"): only
+        # a model the catalog has of the line is left out (cut_models).
+        named_so = token[0][0].isupper() and (listed or _a_name(word))
+        if first and not (line or by_number or named_so):
             break  # "Not Sure Between The Pixel 9 And iPhone 16" names no model unwanted
         number = any(c.isdigit() for c in word)
         named = number or word in MODEL_WORDS or first or token[0][0].isupper()
