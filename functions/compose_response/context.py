@@ -155,7 +155,10 @@ GUARDS: Final = Guards(
         r"^\s*(?:or so\b|-?ish\b|ほど|程度|くらい|ぐらい|前後|左右)",
     ),
     other_price=Cue.of(
-        _OTHER_PRICE_WORDS + r"|\bship(?:s|ped)?\s+(?:for|at)\s*$",  # "ships for $20"
+        r"(?<!\bbefore\s)(?<!\bexcluding\s)(?<!\bexcl\.\s)(?<!\bwithout\s)(?<!\bnot\sincluding\s)"
+        r"(?<!\bohne\s)(?<!\bhors\s)"
+        + _OTHER_PRICE_WORDS
+        + r"|\bship(?:s|ped)?\s+(?:for|at)\s*$",  # "ships for $20"
         _OTHER_PRICE_AFTER,
     ),
     earlier_price=Cue.of(

@@ -347,8 +347,19 @@ def _totalled(
     opened = len(opening) < 32 and not re.search(r"\d", opening) and _TOTAL_SAID.search(opening)
     # Their sum exactly, with no word of a total: "the XPS 13 [..] and the HP 14 [..] are $1,648"
     summed = _sum_of(marks, index)
-    exact = summed is not None and agrees(claim, "price", summed, store)
+    exact = (
+        summed is not None
+        and agrees(claim, "price", summed, store)
+        and not re.search(r"\b(?:both|each|all)\b", lead, re.I)
+        and not PER_ITEM.match(view, claim.end)
+    )
     return marks if _TOTAL_SAID.search(lead + pieces[-1]) or after or opened or exact else []
+
+
+PER_ITEM: Final = re.compile(
+    r"[\s*_]*(?:each|apiece|a\s+piece|per\s+\w+|/\s*ea\b|jeweils|chacun|cada\s+uno)\b", re.I
+)
+"""Words after a price that make it each one's ("$1,648 each"), not a total."""
 
 
 def _sum_of(marks: list[str], index: LedgerIndex) -> float | None:
@@ -707,6 +718,11 @@ stock", not "They are all in stock except the second one" nor "These are sold ou
 
 _HEADING: Final = re.compile(r"^\s*(?:#{1,6}\s+[^\n]*|\*\*[^*\n]+\*\*:?|__[^_\n]+__:?)\s*$")
 """A heading line: "## Availability", "**Stock**"."""
+_STOCK_HEADING: Final = re.compile(
+    r"\b(?:stock|availab\w*|lieferbar\w*|verfügbar\w*|disponib\w*)\b", re.I
+)
+"""A heading about availability, which a "They are both in stock" after it goes on from:
+any other ("## Accessories") starts something else."""
 
 
 def check_facts(
@@ -746,6 +762,7 @@ def check_marked(
     lines: list[tuple[str, str | None]] = []
     subject: list[str] = []  # the citations of the products the sentence before cites
     listed: dict[str, str] = {}  # those of the list of products the lines before are
+    headed = False  # a heading since that list: a list after it is a new one
     for line in answer.split("\n"):
         kept: list[str] = []
         whole = True
@@ -753,14 +770,18 @@ def check_marked(
         cites = {index[m[1]].productId: m.group() for m in CITATION.finditer(line) if m[1] in index}
         about_list: list[str] = []
         if bullet and cites:
+            if headed:
+                listed, headed = {}, False
             listed.update((pid, mark) for pid, mark in cites.items() if pid not in listed)
         elif line.strip() and not bullet and not line[:1].isspace():
             # "They are both in stock" right after a list (a heading between): said of
             # every product it lists.
             if len(listed) > 1 and not cites and _LIST_SUMMED.match(line):
                 about_list = list(listed.values())
-            if cites or not _HEADING.match(line):
-                listed = {}
+            if cites or not (_HEADING.match(line) and _STOCK_HEADING.search(line)):
+                listed, headed = {}, False
+            else:
+                headed = True
         for at, segment in enumerate(segments(line)):
             cited = {
                 index[m[1]].productId: m.group()

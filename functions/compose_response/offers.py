@@ -62,7 +62,7 @@ from compose_response.amounts import other_prices
 from compose_response.claims import stock_claims
 from compose_response.compare import Claim, agrees
 from compose_response.context import clause_breaks
-from compose_response.facts import stated
+from compose_response.facts import PER_ITEM, stated
 from compose_response.text import BULLET, CITATION, drop_segments
 from compose_response.units import Quantity, halfwidth, parse_number, quantities
 from shared.products.ledger import LedgerIndex, LedgerProduct
@@ -732,7 +732,8 @@ class Offers:
             if not line.strip() or (row and not cites and not total):
                 continue  # a blank line between, a table's header or rule
             prices = [price for price in listed.values() if price is not None]
-            if total and not cites and len(prices) == len(listed) > 1:
+            each = any(PER_ITEM.match(line, m.end()) for m in re.finditer(r"\d", line))
+            if total and not cites and not each and len(prices) == len(listed) > 1:
                 totals[line] = sum(prices)
             listed = {}
         return totals

@@ -169,6 +169,12 @@ def shown_three(answer: str) -> ResponseBody:
             "- Dell XPS 13 [CMP-005]: $1,299\n- Apple iMac 24 [CMP-014]: $1,299",
             [("CMP-014", "in stock")],
         ),
+        # their exact sum said to be what each costs
+        (
+            "Both are light. The Dell XPS 13 [CMP-005] and the HP 14 [CMP-023] both cost $1,648.",
+            "Both are light.",
+            [("CMP-005", "$1,648"), ("CMP-023", "$1,648")],
+        ),
         # with a heading between the list and it
         (
             "- Dell XPS 13 [CMP-005]: $1,299\n- Apple iMac 24 [CMP-014]: $1,299\n\n"
@@ -265,6 +271,9 @@ def test_a_claim_said_of_several_products_is_checked_against_each(
         "- Apple iMac 24 [CMP-014]: $1,299",
         "- Dell XPS 13 [CMP-005]: $1,299\n- Apple iMac 24 [CMP-014]: $1,299\n\n"
         "We also carry laptop sleeves. They're in stock in every size.",
+        # a heading about something else starts something else
+        "- Dell XPS 13 [CMP-005]: $1,299\n- Apple iMac 24 [CMP-014]: $1,299\n\n"
+        "## Accessories\nThey're in stock in every size.",
         "The Apple iMac 24 [CMP-014] comes in blue and silver, which are both available.",
         "- Dell XPS 13 [CMP-005]: $1,299\n- Apple iMac 24 [CMP-014]: sold out\n\n"
         "They are both great laptops.",
@@ -289,6 +298,11 @@ def test_a_true_claim_said_of_several_products_stays(answer: str) -> None:
     [
         (
             "- Dell XPS 13 [CMP-005]: $1,299\n- HP 14 [CMP-023]: $349\n\nTotal: $1,500",
+            "- Dell XPS 13 [CMP-005]: $1,299\n- HP 14 [CMP-023]: $349",
+        ),
+        # what each costs is no total
+        (
+            "- Dell XPS 13 [CMP-005]: $1,299\n- HP 14 [CMP-023]: $349\n\nTogether: $1,648 each",
             "- Dell XPS 13 [CMP-005]: $1,299\n- HP 14 [CMP-023]: $349",
         ),
         # the sum of two of the three listed is no total of the list

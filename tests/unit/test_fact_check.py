@@ -358,6 +358,10 @@ def test_a_german_answer_is_corrected_with_its_decimal_comma_and_its_euros_in_do
         ),
         ("The HP 14 [CMP-023] is $299 + shipping.", "The HP 14 [CMP-023] is $349 + shipping."),
         (
+            "The HP 14 [CMP-023] before shipping is $299.",
+            "The HP 14 [CMP-023] before shipping is $349.",
+        ),
+        (
             "The HP 14 [CMP-023] is $299 plus shipping of $9.99.",
             "The HP 14 [CMP-023] is $349 plus shipping of $9.99.",
         ),
