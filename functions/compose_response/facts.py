@@ -272,7 +272,9 @@ def _owners(
         )
     elif claim.kind == "price" and prices == 1:
         around = lead + view[claim.end : claim.end + 12]
-        shared = bool(_PRICED.match(lead) and _ALL_OF_THEM.search(around))
+        shared = bool(
+            _PRICED.match(lead) and (_ALL_OF_THEM.search(around) or PER_ITEM.match(view, claim.end))
+        )
     else:
         shared = False
     return list({index[c.mark].productId: c.mark for c in cited}.values()) if shared else []
@@ -301,7 +303,8 @@ _TOTAL_JOINT: Final = re.compile(
 _TOTAL_LEAD: Final = re.compile(
     rf"^(?:[\s*_:=,\u2013\u2014-]|\b(?:{_TOTAL}|would|will|cost|costs|costing|come|comes|to|a|"
     r"of|is|are|be|both|and|now|in\s+stock|available|they|just|only|for|pay|you|you'd|you'll|"
-    r"work|out|runs?|sets?|back|adds?|up|about|around|roughly|kosten|coûtent|cuestan)\b)*$",
+    r"work|out|runs?|sets?|back|adds?|up|about|around|roughly|kosten|coûtent|cuestan|"
+    r"(?:before|excluding|excl\.|without|not\s+including)\s+(?:shipping|delivery|tax(?:es)?))\b)*$",
     re.I,
 )
 """What may stand between the products and the total said of them: " together cost "."""
@@ -350,7 +353,11 @@ def _totalled(
     exact = (
         summed is not None
         and agrees(claim, "price", summed, store)
-        and not re.search(r"\b(?:both|each|all)\b", lead, re.I)
+        and not re.search(
+            r"\b(?:both|each|all)(?:\s+(?:cost|costs|are|be|priced|at|just|only))*[\s*_]*$",
+            lead,
+            re.I,
+        )
         and not PER_ITEM.match(view, claim.end)
     )
     return marks if _TOTAL_SAID.search(lead + pieces[-1]) or after or opened or exact else []
@@ -719,10 +726,13 @@ stock", not "They are all in stock except the second one" nor "These are sold ou
 _HEADING: Final = re.compile(r"^\s*(?:#{1,6}\s+[^\n]*|\*\*[^*\n]+\*\*:?|__[^_\n]+__:?)\s*$")
 """A heading line: "## Availability", "**Stock**"."""
 _STOCK_HEADING: Final = re.compile(
-    r"\b(?:stock|availab\w*|lieferbar\w*|verfügbar\w*|disponib\w*)\b", re.I
+    r"\b(?:stock|availab\w*|lieferbar\w*|verfügbar\w*|lager\w*|disponib\w*|existencias|"
+    r"summary|verdict|bottom\s+line|overview|recap|which\s+to\s+(?:buy|choose|pick)|delivery|"
+    r"shipping|zusammenfassung|fazit|résumé|resumen)\b|在庫",
+    re.I,
 )
-"""A heading about availability, which a "They are both in stock" after it goes on from:
-any other ("## Accessories") starts something else."""
+"""A heading about availability or that sums up what comes before it, which a "They are
+both in stock" after it goes on from: any other ("## Accessories") starts something else."""
 
 
 def check_facts(
@@ -763,6 +773,7 @@ def check_marked(
     subject: list[str] = []  # the citations of the products the sentence before cites
     listed: dict[str, str] = {}  # those of the list of products the lines before are
     headed = False  # a heading since that list: a list after it is a new one
+    aside: dict[str, str] = {}  # the list before a heading about something else
     for line in answer.split("\n"):
         kept: list[str] = []
         whole = True
@@ -778,10 +789,14 @@ def check_marked(
             # every product it lists.
             if len(listed) > 1 and not cites and _LIST_SUMMED.match(line):
                 about_list = list(listed.values())
-            if cites or not (_HEADING.match(line) and _STOCK_HEADING.search(line)):
-                listed, headed = {}, False
+            heading = not cites and _HEADING.match(line)
+            if heading and _STOCK_HEADING.search(line):
+                # "# Laptops" then "## Stock": the list before the first heading
+                listed, aside, headed = listed or aside, {}, True
+            elif heading:
+                listed, aside, headed = {}, listed or aside, True
             else:
-                headed = True
+                listed, aside, headed = {}, {}, False
         for at, segment in enumerate(segments(line)):
             cited = {
                 index[m[1]].productId: m.group()

@@ -732,7 +732,10 @@ class Offers:
             if not line.strip() or (row and not cites and not total):
                 continue  # a blank line between, a table's header or rule
             prices = [price for price in listed.values() if price is not None]
-            each = any(PER_ITEM.match(line, m.end()) for m in re.finditer(r"\d", line))
+            each = any(
+                PER_ITEM.match(line, m.end())
+                for m in re.finditer(r"[$€£]\s*\d[\d,.]*\d|\d[\d,.]*\s*(?:[$€£]|USD|EUR)", line)
+            )
             if total and not cites and not each and len(prices) == len(listed) > 1:
                 totals[line] = sum(prices)
             listed = {}

@@ -175,7 +175,24 @@ def shown_three(answer: str) -> ResponseBody:
             "Both are light.",
             [("CMP-005", "$1,648"), ("CMP-023", "$1,648")],
         ),
-        # with a heading between the list and it
+        (
+            "Both are light. The Dell XPS 13 [CMP-005] and the HP 14 [CMP-023] cost $1,648 apiece.",
+            "Both are light.",
+            [("CMP-005", "$1,648"), ("CMP-023", "$1,648")],
+        ),
+        # with a heading between the list and it, one that sums up, or one after another
+        (
+            "- Dell XPS 13 [CMP-005]: $1,299\n- Apple iMac 24 [CMP-014]: $1,299\n\n"
+            "## Summary\nThey are both in stock.",
+            "- Dell XPS 13 [CMP-005]: $1,299\n- Apple iMac 24 [CMP-014]: $1,299",
+            [("CMP-014", "in stock")],
+        ),
+        (
+            "- Dell XPS 13 [CMP-005]: $1,299\n- Apple iMac 24 [CMP-014]: $1,299\n\n"
+            "# Which is which\n## Stock\nThey are in stock.",
+            "- Dell XPS 13 [CMP-005]: $1,299\n- Apple iMac 24 [CMP-014]: $1,299",
+            [("CMP-014", "in stock")],
+        ),
         (
             "- Dell XPS 13 [CMP-005]: $1,299\n- Apple iMac 24 [CMP-014]: $1,299\n\n"
             "## Stock\nThey are both in stock.",
@@ -237,6 +254,9 @@ def test_a_claim_said_of_several_products_is_checked_against_each(
         "Zusammen kosten der Dell XPS 13 [CMP-005] und der HP 14 [CMP-023] 1.648 $.",
         "The Dell XPS 13 [CMP-005] and the Apple iMac 24 [CMP-014] cost $1,299 for both.",
         "The Dell XPS 13 [CMP-005] and the HP 14 [CMP-023] cost $1,648 in total, plus shipping.",
+        "The Dell XPS 13 [CMP-005] and the HP 14 [CMP-023] together before shipping cost $1,648.",
+        "The Dell XPS 13 [CMP-005] and the HP 14 [CMP-023], both in stock, are $1,648.",
+        "- Dell XPS 13 [CMP-005]: $1,299\n- HP 14 [CMP-023]: $349\n\nTotal: $1,648 (1 each)",
         # their sum, with no word of a total
         "Both the Dell XPS 13 [CMP-005] and the HP 14 [CMP-023] would be $1,648 excluding"
         " shipping.",
