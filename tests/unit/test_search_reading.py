@@ -286,6 +286,9 @@ def test_a_flight_is_travel_not_light_misspelt(index: SearchIndex) -> None:
         ("a phone, he doesn't want anything from Samsung", ["samsung"], ("Samsung",)),
         ("a phone but nothing made by Apple", ["apple"], ("Apple",)),
         ("a laptop, my son is not into Apple", ["apple"], ("Apple",)),
+        ("my son is not into Apple, what do you suggest?", ["apple"], ("Apple",)),
+        ("I'm not into Samsung, a phone please", ["samsung"], ("Samsung",)),
+        ("he's not a fan of Dell, any laptops?", ["dell"], ("Dell",)),
         ("Is there a phone that isn't Samsung?", ["samsung"], ("Samsung",)),
     ],
 )

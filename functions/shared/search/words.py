@@ -714,8 +714,10 @@ def _asking(text: str, at: int) -> bool:
     liking = _NOT_INTO.match(text, at)
     sentence_end = re.search(r"[.!?]|$", text[at:])
     asked = sentence_end is not None and sentence_end[0] == "?"
-    if liking and not asked and before[-1:] in (["is"], ["are"], ["am"], ["'m"], ["was"]):
-        return False  # "my son is not into Apple"
+    clause_end = re.search(r"[,;.!?]|$", text[at:])
+    clause_asked = clause_end is not None and clause_end[0] == "?"
+    if liking and not clause_asked and before[-1:] in _BEING:
+        return False  # "my son is not into Apple, what do you suggest?"
     clause = _TOKEN.findall(re.split(r"[.?!;,]", text[:at])[-1].casefold())
     if clause[:1] in (["is"], ["are"], ["was"], ["were"], ["isn't"], ["aren't"]):
         return True  # "is the Galaxy S24 not on sale?"
@@ -733,6 +735,10 @@ def _asking(text: str, at: int) -> bool:
 _REPLY: Final = re.compile(r"(?:(?:but|and)\s+)?no\s+the\b", re.IGNORECASE)
 """A reply that picks one ("no the Dell one", "No the MacBook Air"), no cue."""
 _BE_NOT: Final = (["isn't"], ["aren't"], ["wasn't"], ["weren't"])
+_BEING: Final = tuple(
+    [w] for w in ("is", "are", "am", "was", "were", "i'm", "he's", "she's", "they're", "we're")
+)
+"""The words before "not into" that say what someone is like ("my son is not into Apple")."""
 _NOT_INTO: Final = re.compile(
     r"(?:(?:but|and)\s+)?(?:(?:is|are|was|were)n't|not)\s+(?:a\s+(?:big\s+)?fan\s+of|interested\s+in|"
     r"into|keen\s+on)\b",
