@@ -378,12 +378,11 @@ def _sum_of(marks: list[str], index: LedgerIndex) -> float | None:
 def _a_total(claim: Claim, marks: list[str], index: LedgerIndex, store: str) -> bool:
     """Whether the price ``claim`` says is what the products of ``marks`` cost together,
     or what each of them costs ("$1,299 for both" of two at $1,299)."""
-    prices = [as_number(record_value(index[m], "price")) for m in marks]
-    known = [p for p in prices if p is not None]
-    if len(known) < len(prices):
+    summed = _sum_of(marks, index)
+    if summed is None:
         return True  # a price the record lacks is unknown, and so is the sum
-    return agrees(claim, "price", sum(known), store) or all(
-        agrees(claim, "price", price, store) for price in known
+    return agrees(claim, "price", summed, store) or all(
+        agrees(claim, "price", as_number(record_value(index[m], "price")), store) for m in marks
     )
 
 

@@ -732,10 +732,7 @@ class Offers:
             if not line.strip() or (row and not cites and not total):
                 continue  # a blank line between, a table's header or rule
             prices = [price for price in listed.values() if price is not None]
-            each = any(
-                PER_ITEM.match(line, m.end())
-                for m in re.finditer(r"[$€£]\s*\d[\d,.]*\d|\d[\d,.]*\s*(?:[$€£]|USD|EUR)", line)
-            )
+            each = any(PER_ITEM.match(line, q.end) for q in _price_claims_in(line, self._store))
             if total and not cites and not each and len(prices) == len(listed) > 1:
                 totals[line] = sum(prices)
             listed = {}

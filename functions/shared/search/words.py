@@ -406,10 +406,11 @@ def _given_names(keywords: str) -> set[str]:
     return {fold(t) for m in _AUTHOR.finditer(keywords) for t in _TOKEN.findall(m[1].casefold())}
 
 
+_LIKES = r"(?:a\s+(?:big\s+)?fan\s+of|interested\s+in|into|keen\s+on)"
+"""What someone is not, said of what they like ("not a fan of", "into")."""
 _CUE = (
     r"(?:(?:but|and)\s+)?"
-    r"(?:(?:not|(?:is|are|was|were)n't)\s+(?:a\s+(?:big\s+)?fan\s+of|interested\s+in|into|"
-    r"keen\s+on)|"
+    rf"(?:(?:not|(?:is|are|was|were)n't)\s+{_LIKES}|"
     r"not|no|non|without|except(?:\s+for)?|excluding|neither|other\s+than|anything\s+but|"
     r"nothing(?=\s+(?:made\s+)?(?:by|from)\b)|"
     r"apart\s+from|avoid(?:ing)?|(?:is|are|was|were)n't|"
@@ -740,9 +741,7 @@ _BEING: Final = tuple(
 )
 """The words before "not into" that say what someone is like ("my son is not into Apple")."""
 _NOT_INTO: Final = re.compile(
-    r"(?:(?:but|and)\s+)?(?:(?:is|are|was|were)n't|not)\s+(?:a\s+(?:big\s+)?fan\s+of|interested\s+in|"
-    r"into|keen\s+on)\b",
-    re.IGNORECASE,
+    rf"(?:(?:but|and)\s+)?(?:(?:is|are|was|were)n't|not)\s+{_LIKES}\b", re.IGNORECASE
 )
 """A cue of :data:`_BE_NOT` that says what someone likes ("my son isn't into Apple"): it
 says what is not wanted after any word."""
@@ -756,7 +755,7 @@ _NEGATED: Final = re.compile(
     r"(?:\s+[^\W\d_][\w'-]*){0,3})",
     re.IGNORECASE,
 )
-_LIKING: Final = re.compile(r"\b(?:fan\s+of|into|keen\s+on|interested\s+in)$", re.IGNORECASE)
+_LIKING: Final = re.compile(rf"\b{_LIKES}$", re.IGNORECASE)
 """A cue that says what someone is like ("isn't into phones"), not only what is wanted."""
 _ELSE: Final = re.compile(r"\b(?:else|other|instead)\b", re.IGNORECASE)
 """Words that ask for something besides what was said ("not a fan of laptops, what else?")."""
