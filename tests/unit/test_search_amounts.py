@@ -131,3 +131,81 @@ def test_a_limit_said_with_a_negation_is_read_its_way(words: str, limits: dict[s
     said = parse(words)
     assert said.limits == limits, words
     assert said.sort is None, words  # "no heavier than" is no order heaviest first
+
+
+@pytest.mark.parametrize(
+    ("words", "limits"),
+    [
+        ("a laptop that isn't over $1000", {"maxPrice": 1000}),
+        ("a phone that doesn't cost more than $500", {"maxPrice": 500}),
+        ("a laptop that doesn\u2019t go over $800", {"maxPrice": 800}),
+        ("a phone, I don't want to spend more than $700", {"maxPrice": 700}),
+        ("I can't spend more than $600 on a laptop", {"maxPrice": 600}),
+        ("a phone that won't cost over $400", {"maxPrice": 400}),
+        ("a laptop, it shouldn't be over $900", {"maxPrice": 900}),
+        ("I'm not looking to spend over $600 on a phone", {"maxPrice": 600}),
+        ("I don't want anything over $500, a phone", {"maxPrice": 500}),
+        ("a laptop that is not going much over $700", {"maxPrice": 700}),
+        ("a laptop that isn't under $1000", {"minPrice": 1000}),
+        ("a laptop that isn't heavier than 1.4 kg", {"maxWeightKg": 1.4}),
+        ("a laptop that doesn't weigh more than 1.3 kg", {"maxWeightKg": 1.3}),
+        ("a laptop that doesn't have less than 16GB RAM", {"minRamGb": 16}),
+    ],
+)  # fmt: skip
+def test_a_limit_a_sentence_negates_is_read_its_way(words: str, limits: dict[str, float]) -> None:
+    # "isn't over $1,000" is at most $1,000: a shopper who writes it gets nothing dearer
+    said = parse(words)
+    assert said.limits == limits, words
+    assert said.sort is None, words
+
+
+@pytest.mark.parametrize(
+    ("words", "limits"),
+    [
+        ("isn't there a laptop under $500?", {"maxPrice": 500}),
+        ("don't you have a phone under $300?", {"maxPrice": 300}),
+        ("is there nothing under $300? a laptop", {"maxPrice": 300}),
+        ("have you got nothing below $250?", {"maxPrice": 250}),
+        ("a laptop not for gaming, under $800", {"maxPrice": 800}),
+    ],
+)  # fmt: skip
+def test_a_question_with_a_negation_keeps_its_limit(words: str, limits: dict[str, float]) -> None:
+    # "isn't there one under $500?" asks for what is under $500: the negation asks, it does
+    # not turn the limit
+    assert parse(words).limits == limits, words
+
+
+@pytest.mark.parametrize(
+    ("words", "limits"),
+    [
+        ("a laptop, $500 or more", {"minPrice": 500}),
+        ("a laptop, $500 or less", {"maxPrice": 500}),
+        ("a laptop 1000+", {"minPrice": 1000}),
+        ("a laptop for $800 and up", {"minPrice": 800}),
+        ("a phone, 500 tops", {"maxPrice": 500}),
+        ("a phone 400 or under", {"maxPrice": 400}),
+        ("a laptop at 700 at most", {"maxPrice": 700}),
+        ("a laptop, 800$", {"maxPrice": 800}),
+        ("a laptop, 800 $ max", {"maxPrice": 800}),
+        ("a phone for 400€", {"maxPrice": 400}),
+        ("a laptop 15 $800", {"maxPrice": 800}),  # the sign is the next amount's
+    ],
+)  # fmt: skip
+def test_a_price_with_its_direction_after_it_is_read(words: str, limits: dict[str, float]) -> None:
+    # "$500 or more" is at least $500, not under it; "400€" is money, as "€400" is
+    assert parse(words).limits == limits, words
+
+
+@pytest.mark.parametrize(
+    ("words", "limits"),
+    [
+        ("a laptop with 16 gigs of ram", {"minRamGb": 16}),
+        ("a phone with at least 256 gigs", {"minStorageGb": 256}),
+        ("a phone, 128 gig", {"minStorageGb": 128}),
+        ("a laptop with 512 gigabytes of storage", {"minStorageGb": 512}),
+        ("a laptop with a 1 terabyte ssd", {"minStorageGb": 1024}),
+    ],
+)  # fmt: skip
+def test_gigabytes_said_in_words_are_read(words: str, limits: dict[str, float]) -> None:
+    # "256 gigs" is storage, never a price of $256
+    assert parse(words).limits == limits, words

@@ -94,6 +94,10 @@ ALONE: Final[tuple[tuple[Spec, str], ...]] = (
 )
 
 
+_UNITS_SAID: Final = re.compile(r"(\d)\s*(gigs?|gigabytes?|terabytes?|teras?)\b", re.IGNORECASE)
+"""Gigabytes and terabytes said in words ("16 gigs", "1 terabyte"), read as GB and TB."""
+
+
 @dataclass(frozen=True)
 class _Reading:
     spec: Spec
@@ -185,6 +189,7 @@ def _store(spec: Spec, amount: float, way: str, found: dict[str, float]) -> None
 def take_amounts(text: str, found: dict[str, float]) -> str:
     """Read every spec amount of ``text`` (lower-cased) into ``found`` by bound name
     (``{"minRamGb": 16}``); the text with those amounts blanked out."""
+    text = _UNITS_SAID.sub(lambda m: f"{m[1]} {'tb' if m[2][0] == 't' else 'gb'}", text)
     for reading in _readings():
 
         def take(match: re.Match[str], reading: _Reading = reading) -> str:

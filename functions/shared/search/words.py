@@ -65,7 +65,9 @@ MONEY: tuple[str, ...] = (
 
 _CUR = r"(?:[$£€]\s*)"
 _AMOUNT = r"(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?![.,]?\d)\s*(k\b)?"
-_MONEY_WORD = rf"(?:\s*{one_of(MONEY)}\b)"
+# A currency's word or its sign after the amount ("800 euros", "400€", "800 $"), never the
+# sign of the next amount ("15 $800").
+_MONEY_WORD = rf"(?:\s*(?:{one_of(MONEY)}\b|[$£€](?!\s*\d)))"
 _NOT_UNIT = (
     r"(?!\s*(?:gb|tb|mb|kg|g|grams?|lbs?|mp|megapixels?|mah|inch|inches|\"|hours?|hrs?|h|hz|"
     r"mm|cm|w|wh|cores?|gen|pages?|years?|%|-inch)\b)"
@@ -180,17 +182,42 @@ def _in_digits(text: str) -> str:
     return _SAID_AMOUNT.sub(digits, text)
 
 
-_NOTHING: Final = re.compile(
-    r"\bnothing\s+(?=(?:over|above|more\s+than|under|below|less\s+than)\b)", re.IGNORECASE
+_NEGATED_LIMIT: Final = re.compile(
+    r"(?P<no>\bnothing|(?:\bnot|\bnever|\bcannot|\b\w+n['\u2019]t)"
+    # the words a negation reaches a limit through: "doesn't cost more than", "I don't want
+    # to spend over", "can't afford more than", never a subject ("isn't there one under")
+    r"(?:\s+(?:want|wanna|need|to|spend|spending|pay|paying|afford|cost|costs|costing|go|"
+    r"goes|going|be|being|weigh|weighs|weighing|looking|willing|plan|planning|anything|"
+    r"something|it|much|really|way|too)){0,5})"
+    r"\s+(?=(?:over|above|more|under|below|less|exceeding|higher|heavier|bigger|larger|"
+    r"cheaper|lighter|smaller|greater)\b)",
+    re.IGNORECASE,
+)
+_NOTHING_ASKED: Final = re.compile(
+    r"\b(?:there|there's|theres|you|have|got|sell|carry|stock)\s+(?:\w+\s+)?$", re.IGNORECASE
 )
 
 
 def nothing_as_not(text: str) -> str:
-    """``text`` with a limit said with "nothing" ("nothing over $500") said with "not": the
-    word "nothing" stays free to be a brand (a store may sell Nothing phones)."""
-    return _NOTHING.sub("not ", text)
+    """``text`` with a limit said with "nothing" or a negation ("nothing over $500", "isn't
+    over $1,000", "I don't want to spend more than $700") said with "not", which the limits'
+    phrases read ("not over" is at most, "not under" at least): the word "nothing" stays
+    free to be a brand (a store may sell Nothing phones), and a question "is there nothing
+    under $300?" asks for what is under it."""
+
+    def said_not(m: re.Match[str]) -> str:
+        if m["no"].casefold() == "nothing" and _NOTHING_ASKED.search(text[: m.start()]):
+            return m[0]
+        return "not "
+
+    return _NEGATED_LIMIT.sub(said_not, text)
 
 
+_WAY_AFTER: Final = (
+    r"(?P<after>\+|or\s+(?:more|higher|above|over|up|less|lower|under|below|cheaper)\b|"
+    r"and\s+(?:up|above|over)\b|max(?:imum)?\b|tops\b|at\s+(?:the\s+)?most\b)"
+)
+"""The words after an amount that give it its direction ("$500 or more", "500 tops")."""
 _NOT_AT_MOST: Final = tuple(p for p in AT_LEAST if p.split()[0] in ("not", "no"))
 """The at-least phrases an at-most phrase ends ("not under", "no less than")."""
 
@@ -213,6 +240,11 @@ def _numbers(text: str, words: Words) -> str:
         if words.min_price is None:
             words.min_price = _amount(m[1], m[2])
 
+    def either_way(m: re.Match[str]) -> None:
+        # "$500 or more", "1000+", "500 and up" at least; "500 or less", "500 tops" at most
+        least = re.match(r"\+|or\s+(?:more|higher|above|over|up)|and", m["after"])
+        (at_least if least else at_most)(m)
+
     def around(m: re.Match[str]) -> None:
         if words.max_price is None:
             words.max_price = round(_amount(m[1], m[2]) * 1.15, 2)
@@ -227,6 +259,7 @@ def _numbers(text: str, words: Words) -> str:
         (rf"\b{one_of(AT_MOST)}\s*(?:a\s+)?{_CUR}?{_AMOUNT}{_NOT_UNIT}{_MONEY_WORD}?",
          at_most),
         (rf"\b{one_of(AT_LEAST)}\s*{_CUR}?{_AMOUNT}{_NOT_UNIT}{_MONEY_WORD}?", at_least),
+        (rf"(?:{_CUR}|\b){_AMOUNT}{_NOT_UNIT}{_MONEY_WORD}?\s*{_WAY_AFTER}", either_way),
         (rf"(?:\b{one_of(AROUND)}\s*|~\s*){_CUR}?{_AMOUNT}{_NOT_UNIT}{_MONEY_WORD}?",
          around),
         (rf"{_CUR}{_AMOUNT}{_NOT_UNIT}", at_most),
