@@ -135,6 +135,20 @@ def test_a_use_states_the_order_it_leans_to(index: SearchIndex) -> None:
     assert "sortBy" not in seen["understood"]
 
 
+@pytest.mark.parametrize(
+    "words", ["a phone with good battery life", "a mobile with a big battery under $600"]
+)
+def test_a_phone_s_battery_use_leans_to_its_mah(index: SearchIndex, words: str) -> None:
+    # Phones state their battery in mAh, not hours: "good battery life" still leads with
+    # the biggest batteries, and the tool keeps that order (it used to show the cheapest)
+    seen = told(index, {"keywords": words})
+    assert seen["understood"]["favours"] == "battery"
+    mah = [p["specs"]["batteryMah"] for p in seen["products"]]
+    assert mah[0] == max(mah)
+    largest = max(p["specs"]["batteryMah"] for p in CATALOG if p["category"] == "MOBILE")
+    assert mah[0] == largest
+
+
 def test_an_order_on_a_spec_the_kind_lacks_is_not_stated(index: SearchIndex) -> None:
     # Laptops have no camera spec: "the best camera" cannot order them
     result = index.search(SearchQuery(keywords="the laptop with the best camera"))

@@ -727,8 +727,12 @@ class _Search:
             hits = (
                 Sorter(self.index, self.db).sorted(plan, limit, order, small=exact) if count else []
             )
-            ranked_by = plan.sort or next(
-                (name for name, how in SORTS.items() if how == order[:2]), "price"
+            # The order the words lean to is said by its name ("battery"), also where the
+            # kind states it in another column (a phone's mAh).
+            ranked_by = (
+                plan.sort
+                or plan.understood.get("favours")
+                or next((name for name, how in SORTS.items() if how == order[:2]), "price")
             )
             if count and not (plan.category or plan.brand or plan.sort or boosts):
                 hits, ranked_by = self._every_kind(plan, limit, order, exact), KINDS
@@ -783,11 +787,23 @@ class _Search:
         columns = [SORTS[sort][0], *([second[0]] if second else [])]
         return any(self.index.has_facet(category, column) for column in columns)
 
+    def _boost_order(self, category: str | None, name: str) -> tuple[str, bool] | None:
+        """The column and way ``name``'s boost orders by in ``category``: its own, else
+        another column it reads (a phone's battery in mAh, not hours)."""
+        order = BOOST_ORDER[name]
+        if order is None:
+            return None
+        column = next(
+            (c for c in (order[0], *BOOST_COLUMNS[name]) if self.index.has_facet(category, c)),
+            None,
+        )
+        return (column, order[1]) if column else None
+
     def _leaning(self, plan: Plan, boosts: dict[str, float]) -> str | None:
         """The ``sortBy`` the heaviest of ``boosts`` with an order follows, if any."""
         for name, _ in sorted(boosts.items(), key=lambda kv: -kv[1]):
-            order = BOOST_ORDER[name]
-            if order and self.index.has_facet(plan.category, order[0]):
+            if self._boost_order(plan.category, name):
+                order = BOOST_ORDER[name]
                 return next((sort for sort, how in SORTS.items() if how == order), None)
         return None
 
@@ -801,9 +817,8 @@ class _Search:
                 column, desc, second = *second, None  # phones: battery in mAh, not hours
             return column, desc, second
         for name, _ in sorted(boosts.items(), key=lambda kv: -kv[1]):
-            order = BOOST_ORDER[name]
-            if order and self.index.has_facet(plan.category, order[0]):
-                return order[0], order[1], None
+            if found := self._boost_order(plan.category, name):
+                return *found, None
         return "price", False, None
 
     def _score(self, boosts: dict[str, float]) -> str:
