@@ -7,7 +7,13 @@ from dataclasses import dataclass, field, replace
 from typing import Final
 
 from shared.search.unsold import Unsold
-from shared.search.words import cut_models, nothing_as_not, parse, without_unwanted
+from shared.search.words import (
+    cased_as_carried,
+    cut_models,
+    nothing_as_not,
+    parse,
+    without_unwanted,
+)
 from shared.text.languages import in_english
 from storechat.offline.names import ModelName, find_models, models_carried
 from storechat.offline.refer import Reference, reference_in
@@ -157,6 +163,11 @@ def _normalise(text: str) -> str:
     return nothing_as_not(re.sub(r"(?<=\d),(?=\d{3}\b)", "", text))
 
 
+def _name_of(said: str) -> str | None:
+    title = store().titled(said)
+    return title.name if title else None
+
+
 def _split_clauses(text: str) -> list[str]:
     return [c.strip() for c in _CLAUSE_SPLIT.split(text) if c and c.strip()]
 
@@ -170,7 +181,7 @@ def _without(text: str, products: list[ModelName]) -> str:
 
 def parse_text(text: str) -> Intent:
     """Read one user message."""
-    written = _normalise(text)
+    written = cased_as_carried(_normalise(text), models_carried, _name_of)
     # What the shopper does not want, the search leaves out: never read as wanted here,
     # but searched with their words, which say it ("a laptop, not Dell and HP").
     cut = without_unwanted(written)

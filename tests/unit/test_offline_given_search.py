@@ -414,6 +414,29 @@ def test_what_the_shopper_does_not_want_is_neither_shown_nor_asked_for(
     assert cited(text)
 
 
+@pytest.mark.parametrize(
+    ("question", "unwanted"),
+    [
+        ("an iphone but not the iphone se", "MOB-006"),
+        ("a samsung phone, not the galaxy a15 or a35", "MOB-011"),
+    ],
+)
+def test_a_model_not_wanted_in_lower_case_is_not_looked_up(
+    index: SearchIndex, question: str, unwanted: str
+) -> None:
+    # Given a shopper who writes no capitals: the model is read as not wanted, as
+    # "not the iPhone SE" is (it used to be looked up by name and shown)
+    messages = searched_first(index, question)
+
+    reply = OfflineModel().converse(make_request(messages))
+
+    text = answer_text(reply)
+    assert reply["stopReason"] == "end_turn"
+    assert text.startswith("Best ") and " other than " in text.partition("\n")[0]
+    assert unwanted not in text and "MOB-012" not in text
+    assert cited(text)
+
+
 def test_the_words_no_product_has_are_said_as_dropped_not_the_whole_question(
     index: SearchIndex,
 ) -> None:

@@ -553,6 +553,41 @@ def test_more_ways_of_saying_a_brand_is_not_wanted(words: str, unwanted: str) ->
     assert parse(words).unwanted == [unwanted], words
 
 
+@pytest.mark.parametrize(
+    ("words", "unwanted"),
+    [
+        ("a phone, no more apple for me", "apple"),
+        ("no more Samsung, a phone please", "samsung"),
+        ("isn't there a phone that's not Samsung?", "samsung"),
+        ("do you have phones other than Samsung?", "samsung"),
+    ],
+)
+def test_a_brand_not_wanted_in_a_question_or_said_no_more(words: str, unwanted: str) -> None:
+    # "no more Apple for me" leaves Apple out; it used to search for Apple phones
+    assert parse(words).unwanted == [unwanted], words
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "isn't there one without Windows? a laptop",
+        "is there a laptop that doesn't run windows?",
+        "a laptop that does not run on Windows",
+    ],
+)
+def test_a_system_not_wanted_in_a_question_is_left_out(index: SearchIndex, words: str) -> None:
+    # "isn't there one without Windows?" asks for one without it: it used to find only
+    # Windows laptops
+    result = search(index, words, limit=20)
+    assert result.understood["without"] == ["windows"], words
+    systems = {str(BY_ID[hit.productId]["specs"].get("os")) for hit in result.products}
+    assert systems and not any("Windows" in s for s in systems), words
+
+
+def test_with_or_without_a_system_leaves_nothing_out() -> None:
+    assert parse("a laptop, with or without Windows").unwanted == []
+
+
 @pytest.mark.parametrize("words", ["a laptop not over $800", "a laptop not above 800 dollars"])
 def test_not_over_a_price_is_at_most_that_price(words: str) -> None:
     assert parse(words).limits == {"maxPrice": 800.0}
@@ -1029,6 +1064,31 @@ def test_models_not_wanted_in_a_list_are_each_left_out(
     # Given the models, which the catalog has
     assert set(products) <= {p["name"] for p in CATALOG}
     # When the shopper lists them as not wanted, none of them is found
+    result = search(index, words, limit=30)
+    assert result.understood["without"] == left_out
+    names = [h.name for h in result.products]
+    assert names and not set(products) & set(names), names
+
+
+@pytest.mark.parametrize(
+    ("words", "left_out", "products"),
+    [
+        ("an iphone but not the iphone se", ["iphone se"], ["Apple iPhone SE (3rd generation)"]),
+        ("a samsung phone but not the galaxy a15", ["Galaxy A15"], ["Samsung Galaxy A15 5G"]),
+        (
+            "a samsung phone, not the galaxy a15 or a35",
+            ["Galaxy A15", "Galaxy a35"],
+            ["Samsung Galaxy A15 5G", "Samsung Galaxy A35 5G"],
+        ),
+        ("not the pixel 9, another pixel", ["Pixel 9"], ["Google Pixel 9"]),
+    ],
+)
+def test_models_not_wanted_in_lower_case_are_left_out(
+    index: SearchIndex, words: str, left_out: list[str], products: list[str]
+) -> None:
+    # A shopper who writes no capitals ("not the iphone se") is read as one who does:
+    # those models used to be searched for, and found first
+    assert set(products) <= {p["name"] for p in CATALOG}
     result = search(index, words, limit=30)
     assert result.understood["without"] == left_out
     names = [h.name for h in result.products]

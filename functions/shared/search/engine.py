@@ -75,6 +75,7 @@ from shared.search.unsold import Asked, instead_words, unsold_in, without_unsold
 from shared.search.words import (
     MODEL_WORDS,
     Words,
+    cased_as_carried,
     cut_models,
     fts_string,
     name_clause,
@@ -348,8 +349,9 @@ class _Search:
         # A model said not wanted ("not the Galaxy A15") is neither searched nor named.
         models: list[str] = []
         if query.keywords:
-            keywords, models = cut_models(query.keywords, self._models_carried)
-            query = replace(query, keywords=keywords) if models else query
+            written = cased_as_carried(query.keywords, self._models_carried, self._name_of)
+            keywords, models = cut_models(written, self._models_carried)
+            query = replace(query, keywords=keywords) if keywords != query.keywords else query
         words = parse(query.keywords, explicit) if query.keywords else Words()
         whole = self._whole_names(words, query.category)
         if not whole:
@@ -397,6 +399,10 @@ class _Search:
         return bool(brands_named([word], self.index.brands)) or self._matches(
             f"{_columns_named(category)} : {fts_string(fold(word))}"
         )
+
+    def _name_of(self, said: str) -> str | None:
+        """The catalog's name of the first product whose name has every word ``said``."""
+        return next((name for name, _ in self._names_with(said, 1)), None)
 
     def _models_carried(self, said: str) -> list[str]:
         """The names of the catalog's models in ``said``."""

@@ -443,11 +443,12 @@ _LIKES = r"(?:a\s+(?:big\s+)?fan\s+of|interested\s+in|into|keen\s+on)"
 """What someone is not, said of what they like ("not a fan of", "into")."""
 _CUE = (
     r"(?:(?:but|and)\s+)?"
-    rf"(?:(?:not|(?:is|are|was|were)n't)\s+{_LIKES}|"
+    rf"(?:(?:not|(?:is|are|was|were)n't)\s+{_LIKES}|no\s+more(?!\s+than\b)|"
     r"not|no|non|without|except(?:\s+for)?|excluding|neither|other\s+than|anything\s+but|"
     r"nothing(?=\s+(?:made\s+)?(?:by|from)\b)|"
     r"apart\s+from|avoid(?:ing)?|(?:is|are|was|were)n't|"
-    r"(?:don't|doesn't|do\s+not|does\s+not)\s+(?:want|need|like))"
+    r"(?:don't|doesn't|do\s+not|does\s+not)\s+(?:want|need|like)|"
+    r"(?:don't|doesn't|do\s+not|does\s+not|won't)\s+run(?:\s+on)?)"
 )
 _NAME = r"(?:[^\W\d_]\.\s*){0,3}[^\W\d_][\w'+-]*"
 """A name, after the initials it may have ("J.K. Rowling")."""
@@ -571,6 +572,38 @@ _MODEL_ENDS: Final = frozenset(
 _CUE_AT: Final = re.compile(rf"\b{_CUE}\s+(?:(?:the|a|an)\s+)?", re.IGNORECASE)
 
 
+def cased_as_carried(
+    text: str, carried: Callable[[str], list[str]], name_of: Callable[[str], str | None]
+) -> str:
+    """``text`` with each of the catalog's models ``carried`` finds in it said all in lower
+    case, where something may be said not wanted ("an iphone but not the iphone se"),
+    written as the catalog's name of it (``name_of``) writes it ("iPhone SE"): it is then
+    read as the shopper's capitals are."""
+    if _CUE_AT.search(text) is None:
+        return text
+    for said in carried(text):
+        if said.islower() and (name := name_of(said)):
+            text = _written_as(text, said, name)
+    return text
+
+
+def _written_as(text: str, said: str, name: str) -> str:
+    """``text`` with the words ``said`` written with the capitals of the catalog's ``name``
+    ("iphone se" of "Apple iPhone SE (3rd generation)": "iPhone SE"), where each is one of
+    its words."""
+    cased = {t.casefold(): t for t in re.findall(r"[^\W_]+", name)}
+    words = re.findall(r"[^\W_]+", said)
+    if not words or any(w.casefold() not in cased for w in words):
+        return text
+    pattern = r"(?<![^\W_])" + r"\W+".join(re.escape(w) for w in words) + r"(?![^\W_])"
+    return re.sub(
+        pattern,
+        lambda m: re.sub(r"[^\W_]+", lambda t: cased.get(t[0].casefold(), t[0]), m[0]),
+        text,
+        flags=re.IGNORECASE,
+    )
+
+
 def models_not_wanted(text: str) -> list[tuple[int, int]]:
     """Where ``text`` may say a model is not wanted: from a cue to the end of the words after
     it that start with a name (a capital, or a line: "iPhone") and have a number ("not the
@@ -617,10 +650,11 @@ def _model_said(text: str, at: int, *, listed: bool = False) -> int | None:
             break
         first = not said
         line = _line_named(word) is not None
+        number_in = word[0].isalpha() and any(c.isdigit() for c in word)  # "or a35"
         by_number = listed and word[0].isdigit() and not _A_MEASURE.match(text, token.start())
         # After another of a list, any word with a capital may start one ("or Go 3"): only
         # a model the catalog has of the line is left out (cut_models).
-        named_so = token[0][0].isupper() and (listed or _a_name(word))
+        named_so = (token[0][0].isupper() or (listed and number_in)) and (listed or _a_name(word))
         if first and not (line or by_number or named_so):
             break  # "Not Sure Between The Pixel 9 And iPhone 16" names no model unwanted
         number = any(c.isdigit() for c in word)
@@ -742,9 +776,13 @@ def _asking(text: str, at: int) -> bool:
     relative = len(before) > 1 and before[-2] in ("that", "which", "who")
     if relative and before[-1] in ("is", "are", "was", "were", "does", "do", "did"):
         return False
+    if before[-1:] in (["that's"], ["which's"], ["who's"]):
+        return False  # "isn't there a phone that's not Samsung?"
     cue = [w for w in _TOKEN.findall(text[at : at + 16].casefold())[:2] if w not in ("but", "and")]
-    if cue[:1] in _BE_NOT and before[-1:] in (["that"], ["which"], ["who"]):
-        return False  # "is there a phone for someone who isn't into Apple?"
+    if cue[:1] in _SAID_OF_IT and before[-1:] in (["that"], ["which"], ["who"]):
+        return False  # "is there a phone for someone who isn't into Apple?", "that doesn't run"
+    if cue[:1] in _LEAVING_OUT and before[-1:] != ["or"]:
+        return False  # "isn't there one without Windows?" asks for one without it
     liking = _NOT_INTO.match(text, at)
     sentence_end = re.search(r"[.!?]|$", text[at:])
     asked = sentence_end is not None and sentence_end[0] == "?"
@@ -769,6 +807,13 @@ def _asking(text: str, at: int) -> bool:
 _REPLY: Final = re.compile(r"(?:(?:but|and)\s+)?no\s+the\b", re.IGNORECASE)
 """A reply that picks one ("no the Dell one", "No the MacBook Air"), no cue."""
 _BE_NOT: Final = (["isn't"], ["aren't"], ["wasn't"], ["weren't"])
+_SAID_OF_IT: Final = (*_BE_NOT, ["don't"], ["doesn't"], ["won't"], ["does"], ["do"])
+"""Cues that say what a thing is not after "that", "which" or "who" ("that doesn't run")."""
+_LEAVING_OUT: Final = tuple(
+    [w] for w in ("without", "except", "excluding", "other", "apart", "anything", "avoid")
+)
+"""Cues that leave something out in a question too ("do you have one other than Dell?"), not
+after "or" ("with or without Windows")."""
 _BEING: Final = tuple(
     [w] for w in ("is", "are", "am", "was", "were", "i'm", "he's", "she's", "they're", "we're")
 )
