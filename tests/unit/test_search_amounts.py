@@ -209,3 +209,60 @@ def test_a_price_with_its_direction_after_it_is_read(words: str, limits: dict[st
 def test_gigabytes_said_in_words_are_read(words: str, limits: dict[str, float]) -> None:
     # "256 gigs" is storage, never a price of $256
     assert parse(words).limits == limits, words
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "the Pixel 9 or cheaper",
+        "an iPhone 14 or above",
+        "iphone 16 max",
+        "galaxy s24 ultra 512 max",
+        "a gaming laptop with an RTX 4060 or higher",
+        "a 4K or higher display laptop",
+        "a laptop 16 or more GB of RAM",
+        "a phone with 5000 or more mAh",
+        "a book for ages 12 and up",
+        "a novel with 400 or more pages",
+        "a book with 1000+ reviews",
+        "phone 256 or more",
+        "Android 14 or higher",
+    ],
+)
+def test_a_number_with_a_direction_after_it_that_is_no_budget_is_no_price(words: str) -> None:
+    # A model's, a version's, a count's or a size's number is no price: "iPhone 14 and up"
+    # never asks for phones of at least $14
+    said = parse(words)
+    assert said.min_price is None and said.max_price is None, words
+
+
+@pytest.mark.parametrize(
+    ("words", "limits"),
+    [
+        ("a laptop between 500€ and 800€", {"minPrice": 500, "maxPrice": 800}),
+        ("500$-800$ laptop", {"minPrice": 500, "maxPrice": 800}),
+        ("from 500$ to 800$ a laptop", {"minPrice": 500, "maxPrice": 800}),
+    ],
+)  # fmt: skip
+def test_a_range_with_its_currency_after_each_amount_is_read(
+    words: str, limits: dict[str, float]
+) -> None:
+    assert parse(words).limits == limits, words
+
+
+@pytest.mark.parametrize(
+    ("words", "limits"),
+    [
+        ("I've got nothing over $500 to spend on a phone", {"maxPrice": 500}),
+        ("there's nothing over $500 I can afford, so a cheap laptop", {"maxPrice": 500}),
+        ("isn't anything cheaper than $300?", {"maxPrice": 300}),
+        # what the shopper had is no limit turned: left as it was read
+        ("my last laptop didn't cost more than $500 and it broke", {"minPrice": 500}),
+    ],
+)  # fmt: skip
+def test_a_statement_or_a_question_around_a_negation_is_read_as_meant(
+    words: str, limits: dict[str, float]
+) -> None:
+    # "I've got nothing over $500 to spend" is at most $500; "isn't anything cheaper than
+    # $300?" asks for what is under $300
+    assert parse(words).limits == limits, words

@@ -515,7 +515,7 @@ def test_a_kind_not_wanted_is_not_the_kind_searched(words: str, category: str) -
     ("words", "category", "kept"),
     [
         # a kind said with what it should have is asked for, whatever the cue
-        ("I don't need a phone with a big screen", "MOBILE", "big"),
+        ("I don't need a phone with a big screen", "MOBILE", None),
         ("not a laptop under $500", "COMPUTERS", None),
         ("not a phone for gaming, one for photos", "MOBILE", "camera"),
         # a reply, not a cue
@@ -532,6 +532,18 @@ def test_what_a_cue_does_not_take_is_read_as_said(
     said = parse(words)
     assert said.category == category, words
     assert kept is None or kept in {t for group in said.groups for t in group}, words
+
+
+def test_what_follows_a_kind_a_cue_does_not_take_is_read_as_wished() -> None:
+    # "I don't need a phone with a big screen" asks for phones, and the big screen is read
+    # as the same words without the cue read it: a use
+    said, plain = (
+        parse("I don't need a phone with a big screen"),
+        parse("a phone with a big screen"),
+    )
+    assert said.category == plain.category == "MOBILE"
+    assert said.boosts == plain.boosts and said.boosts
+    assert said.unwanted == [] and said.excluded == []
 
 
 def test_a_question_about_a_product_is_no_cue() -> None:
@@ -584,8 +596,18 @@ def test_a_system_not_wanted_in_a_question_is_left_out(index: SearchIndex, words
     assert systems and not any("Windows" in s for s in systems), words
 
 
-def test_with_or_without_a_system_leaves_nothing_out() -> None:
-    assert parse("a laptop, with or without Windows").unwanted == []
+@pytest.mark.parametrize(
+    "words",
+    [
+        "a laptop, with or without Windows",
+        "should I avoid Acer?",
+        "my old PC doesn't run Windows, need a new one",
+    ],
+)
+def test_words_of_a_cue_that_ask_or_tell_leave_nothing_out(words: str) -> None:
+    # advice asked ("should I avoid Acer?") or what the shopper has ("my old PC doesn't run
+    # Windows") is nothing the shopper does not want
+    assert parse(words).unwanted == [], words
 
 
 @pytest.mark.parametrize("words", ["a laptop not over $800", "a laptop not above 800 dollars"])

@@ -282,6 +282,8 @@ _STOP_WORDS = """
     play plays playing played runs run running use uses using
     total overall altogether
     although since because else
+    isn't aren't wasn't weren't doesn't don't didn't won't can't couldn't shouldn't wouldn't
+    haven't hasn't
     isbn isbn10 isbn13 sku skus ean upc gtin barcode
 """
 STOP_WORDS = frozenset(w for word in _STOP_WORDS.split() for w in (word, fold(word)))

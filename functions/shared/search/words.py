@@ -67,7 +67,8 @@ _CUR = r"(?:[$£€]\s*)"
 _AMOUNT = r"(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?![.,]?\d)\s*(k\b)?"
 # A currency's word or its sign after the amount ("800 euros", "400€", "800 $"), never the
 # sign of the next amount ("15 $800").
-_MONEY_WORD = rf"(?:\s*(?:{one_of(MONEY)}\b|[$£€](?!\s*\d)))"
+_SIGN = r"(?:\s*[$£€](?!\s*\d))"
+_MONEY_WORD = rf"(?:\s*{one_of(MONEY)}\b|{_SIGN})"
 _NOT_UNIT = (
     r"(?!\s*(?:gb|tb|mb|kg|g|grams?|lbs?|mp|megapixels?|mah|inch|inches|\"|hours?|hrs?|h|hz|"
     r"mm|cm|w|wh|cores?|gen|pages?|years?|%|-inch)\b)"
@@ -128,11 +129,13 @@ class Words:
         return {**self.bounds, **{k: v for k, v in prices.items() if v is not None}}
 
 
-def _take(text: str, pattern: str, use: Callable[[re.Match[str]], None]) -> str:
-    """Apply ``use`` to every match of ``pattern`` and blank the matched words out."""
+def _take(text: str, pattern: str, use: Callable[[re.Match[str]], bool | None]) -> str:
+    """Apply ``use`` to every match of ``pattern`` and blank the matched words out, unless
+    ``use`` says False: then the words stay."""
 
     def replace(match: re.Match[str]) -> str:
-        use(match)
+        if use(match) is False:
+            return match.group()  # not the amount it looked like: left to be read as words
         return " "
 
     return re.sub(pattern, replace, text)
@@ -183,7 +186,7 @@ def _in_digits(text: str) -> str:
 
 
 _NEGATED_LIMIT: Final = re.compile(
-    r"(?P<no>\bnothing|(?:\bnot|\bnever|\bcannot|\b\w+n['\u2019]t)"
+    r"(?P<no>\bnothing|(?:\bnot|\bnever|\bcannot|\b(?!(?:did|was|were|had)n)\w+n['\u2019]t)"
     # the words a negation reaches a limit through: "doesn't cost more than", "I don't want
     # to spend over", "can't afford more than", never a subject ("isn't there one under")
     r"(?:\s+(?:want|wanna|need|to|spend|spending|pay|paying|afford|cost|costs|costing|go|"
@@ -196,6 +199,8 @@ _NEGATED_LIMIT: Final = re.compile(
 _NOTHING_ASKED: Final = re.compile(
     r"\b(?:there|there's|theres|you|have|got|sell|carry|stock)\s+(?:\w+\s+)?$", re.IGNORECASE
 )
+"""What a question "is there nothing under $300?" has before "nothing"."""
+_CLAUSE_OPENS: Final = re.compile(r"(?:^|[.!?;,:]\s*|\b(?:and|but|so)\s+)$", re.IGNORECASE)
 
 
 def nothing_as_not(text: str) -> str:
@@ -206,8 +211,14 @@ def nothing_as_not(text: str) -> str:
     under $300?" asks for what is under it."""
 
     def said_not(m: re.Match[str]) -> str:
-        if m["no"].casefold() == "nothing" and _NOTHING_ASKED.search(text[: m.start()]):
-            return m[0]
+        end = re.search(r"[.!?]|$", text[m.end() :])
+        if end is None or end[0] != "?":
+            return "not "
+        before = text[: m.start()]
+        if m["no"].casefold() == "nothing" and _NOTHING_ASKED.search(before):
+            return m[0]  # "is there nothing under $300?" asks for what is under it
+        if ("'" in m["no"] or "\u2019" in m["no"]) and _CLAUSE_OPENS.search(before):
+            return m[0]  # "isn't anything cheaper than $300?", "doesn't it cost over $500?"
         return "not "
 
     return _NEGATED_LIMIT.sub(said_not, text)
@@ -218,6 +229,35 @@ _WAY_AFTER: Final = (
     r"and\s+(?:up|above|over)\b|max(?:imum)?\b|tops\b|at\s+(?:the\s+)?most\b)"
 )
 """The words after an amount that give it its direction ("$500 or more", "500 tops")."""
+_BUDGET_BEFORE: Final = frozenset(
+    {"a", "an", "for", "at", "around", "about", "budget", "price", "priced", "spend",
+     "spending", "pay", "paying", "is", "are", "cost", "costs", "costing", "of", "to",
+     "something", "anything", "range", "maybe", "roughly", "under", "max", "my", "our"}
+)  # fmt: skip
+"""Words a budget said with no currency may follow ("a laptop for 500 or less")."""
+_BUDGET_AFTER: Final = frozenset({"and", "but", "or", "for", "please", "with", "budget", "if"})
+"""Words a budget said with no currency may be followed by ("500 or less, please")."""
+_STORAGE_SIZES: Final = frozenset({32, 64, 128, 256, 512, 1024, 2048})
+
+
+def _a_budget(text: str, m: re.Match[str]) -> bool:
+    """Whether an amount with no currency and a direction after it ("1000+", "500 or
+    less") is a budget: at least 50 and no size of storage, after the start, a mark, a
+    kind or a word such as "for", and followed by the end, a mark or a word such as
+    "please"; not a model's, a version's or a count's number ("iPhone 14 and up", "RTX 4060
+    or higher", "ages 12 and up", "400 or more pages", "256 or more")."""
+    amount = _amount(m[1], m[2])
+    if amount < 50 or amount in _STORAGE_SIZES:
+        return False
+    before = re.findall(r"[^\W\d_][\w'-]*|[^\w\s]", text[: m.start()])[-1:]
+    if before and before[0][0].isalpha():
+        word = before[0].casefold()
+        if word not in _BUDGET_BEFORE and not kinds_in(word):
+            return False
+    after = re.match(r"\s*([^\W\d_][\w'-]*)", text[m.end() :])
+    return after is None or after[1].casefold() in _BUDGET_AFTER
+
+
 _NOT_AT_MOST: Final = tuple(p for p in AT_LEAST if p.split()[0] in ("not", "no"))
 """The at-least phrases an at-most phrase ends ("not under", "no less than")."""
 
@@ -240,26 +280,31 @@ def _numbers(text: str, words: Words) -> str:
         if words.min_price is None:
             words.min_price = _amount(m[1], m[2])
 
-    def either_way(m: re.Match[str]) -> None:
+    def either_way(m: re.Match[str]) -> bool:
         # "$500 or more", "1000+", "500 and up" at least; "500 or less", "500 tops" at most
+        if not (m[0][0] in "$£€" or m["sign"] or _a_budget(text, m)):
+            return False  # "iPhone 14 and up", "RTX 4060 or higher", "ages 12 and up"
         least = re.match(r"\+|or\s+(?:more|higher|above|over|up)|and", m["after"])
         (at_least if least else at_most)(m)
+        return True
 
     def around(m: re.Match[str]) -> None:
         if words.max_price is None:
             words.max_price = round(_amount(m[1], m[2]) * 1.15, 2)
 
-    steps: list[tuple[str, Callable[[re.Match[str]], None]]] = [
-        (rf"\bbetween\s*{_CUR}?{_AMOUNT}\s*(?:and|-|to)\s*{_CUR}?{_AMOUNT}{_MONEY_WORD}?",
-         price_range),
+    steps: list[tuple[str, Callable[[re.Match[str]], bool | None]]] = [
+        (rf"\bbetween\s*{_CUR}?{_AMOUNT}{_SIGN}?\s*(?:and|-|to)\s*{_CUR}?{_AMOUNT}"
+         rf"{_MONEY_WORD}?", price_range),
         (rf"{_CUR}{_AMOUNT}\s*(?:-|to)\s*{_CUR}?{_AMOUNT}", price_range),
+        (rf"\b{_AMOUNT}{_SIGN}\s*(?:-|to)\s*{_CUR}?{_AMOUNT}{_SIGN}?", price_range),
         (rf"\bfrom\s*{_CUR}{_AMOUNT}{_NOT_UNIT}", at_least),
         # "not under $500" before "under $500", and "no less than" before "less than"
         (rf"\b{one_of(_NOT_AT_MOST)}\s*{_CUR}?{_AMOUNT}{_NOT_UNIT}{_MONEY_WORD}?", at_least),
         (rf"\b{one_of(AT_MOST)}\s*(?:a\s+)?{_CUR}?{_AMOUNT}{_NOT_UNIT}{_MONEY_WORD}?",
          at_most),
         (rf"\b{one_of(AT_LEAST)}\s*{_CUR}?{_AMOUNT}{_NOT_UNIT}{_MONEY_WORD}?", at_least),
-        (rf"(?:{_CUR}|\b){_AMOUNT}{_NOT_UNIT}{_MONEY_WORD}?\s*{_WAY_AFTER}", either_way),
+        (rf"(?:{_CUR}|\b){_AMOUNT}{_NOT_UNIT}(?P<sign>{_MONEY_WORD})?\s*{_WAY_AFTER}",
+         either_way),
         (rf"(?:\b{one_of(AROUND)}\s*|~\s*){_CUR}?{_AMOUNT}{_NOT_UNIT}{_MONEY_WORD}?",
          around),
         (rf"{_CUR}{_AMOUNT}{_NOT_UNIT}", at_most),
@@ -781,6 +826,8 @@ def _asking(text: str, at: int) -> bool:
     cue = [w for w in _TOKEN.findall(text[at : at + 16].casefold())[:2] if w not in ("but", "and")]
     if cue[:1] in _SAID_OF_IT and before[-1:] in (["that"], ["which"], ["who"]):
         return False  # "is there a phone for someone who isn't into Apple?", "that doesn't run"
+    if cue[1:2] == ["run"]:
+        return True  # "my old PC doesn't run Windows": what the shopper has, not what is asked
     if cue[:1] in _LEAVING_OUT and before[-1:] != ["or"]:
         return False  # "isn't there one without Windows?" asks for one without it
     liking = _NOT_INTO.match(text, at)
@@ -810,7 +857,7 @@ _BE_NOT: Final = (["isn't"], ["aren't"], ["wasn't"], ["weren't"])
 _SAID_OF_IT: Final = (*_BE_NOT, ["don't"], ["doesn't"], ["won't"], ["does"], ["do"])
 """Cues that say what a thing is not after "that", "which" or "who" ("that doesn't run")."""
 _LEAVING_OUT: Final = tuple(
-    [w] for w in ("without", "except", "excluding", "other", "apart", "anything", "avoid")
+    [w] for w in ("without", "except", "excluding", "other", "apart", "anything")
 )
 """Cues that leave something out in a question too ("do you have one other than Dell?"), not
 after "or" ("with or without Windows")."""
