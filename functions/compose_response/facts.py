@@ -287,7 +287,7 @@ _TOTAL: Final = (
     r"ensemble|juntos)"
 )
 """Words that make a price the sum of several products': "together", "in total", "for both"."""
-_TOTAL_SAID: Final = re.compile(rf"\b{_TOTAL}\b", re.I)
+TOTAL_SAID: Final = re.compile(rf"\b{_TOTAL}\b", re.I)
 _TOTAL_AFTER: Final = re.compile(rf"[\s*_]*{_TOTAL}\b", re.I)
 _TOTAL_START: Final = re.compile(
     r"(?:^[\s*_•-]*(?:(?:so|and|then|(?:together|zusammen|ensemble|juntos)\s+\w+)\s+)?|"
@@ -347,7 +347,7 @@ def _totalled(
     ):
         return []
     opening = pieces[-2] if len(pieces) > 1 else ""
-    opened = len(opening) < 32 and not re.search(r"\d", opening) and _TOTAL_SAID.search(opening)
+    opened = len(opening) < 32 and not re.search(r"\d", opening) and TOTAL_SAID.search(opening)
     # Their sum exactly, with no word of a total: "the XPS 13 [..] and the HP 14 [..] are $1,648"
     summed = _sum_of(marks, index)
     exact = (
@@ -360,13 +360,88 @@ def _totalled(
         )
         and not PER_ITEM.match(view, claim.end)
     )
-    return marks if _TOTAL_SAID.search(lead + pieces[-1]) or after or opened or exact else []
+    return marks if TOTAL_SAID.search(lead + pieces[-1]) or after or opened or exact else []
 
 
 PER_ITEM: Final = re.compile(
     r"[\s*_]*(?:each|apiece|a\s+piece|per\s+\w+|/\s*ea\b|jeweils|chacun|cada\s+uno)\b", re.I
 )
 """Words after a price that make it each one's ("$1,648 each"), not a total."""
+
+
+_COUNTS: Final = {"both": 2, "two": 2, "beide": 2, "deux": 2, "ambos": 2, "three": 3, "four": 4}
+_COUNTED: Final = re.compile(
+    r"\b((?:all|the|these|those)\s+(?:two|three|four)|both|beide|les\s+deux|ambos)\b",
+    re.IGNORECASE,
+)
+"""Words that count the products a total is of: "both", "all three"."""
+WITH_MORE: Final = re.compile(
+    r"\b(?:with|including|incl\.?|inc\.?|plus|after|and)\s+(?:\w+\s+)?(?:tax(?:es)?|vat|"
+    r"shipping|delivery|postage|handling|fees?)\b|\b(?:tax(?:es)?|vat|shipping|delivery)\s+"
+    r"(?:is\s+|are\s+)?included\b|\+\s*(?:tax|vat|shipping)",
+    re.IGNORECASE,
+)
+"""Words that put tax or shipping in a total ("with tax", "shipping included")."""
+_ROUGHLY: Final = re.compile(
+    r"\b(?:about|around|roughly|approximately|approx\.?|nearly|almost|under|over|just\s+over|"
+    r"just\s+under|ca\.?|circa|etwa|environ|unos|unas)[\s*_]*$|~[\s*_]*$",
+    re.IGNORECASE,
+)
+_SUM_SAID: Final = re.compile(
+    rf"\b{_TOTAL}\b|\b(?:both|all\s+(?:two|three|four)|the\s+(?:two|three|four))[\s*_]*[:=][\s*_]*$",
+    re.I,
+)
+"""Words before a price that say it is what several cost: "in total", "all three:" (not
+"both cost", which is each one's price)."""
+
+
+def summed_of_some(claim: Claim, view: str, index: LedgerIndex, store: str) -> bool:
+    """Whether the price ``claim`` of ``view`` is said as the total (a word of one before
+    it in its clause, or right after it) of products the answer cites, and is exactly their
+    sum: two or more it names in that clause, by name or by the brand of one of them
+    ("Total for the XPS and the HP: $1,648"), or all of them, counted ("Buying both comes to
+    $1,648" of two, "All three: $2,947" of three). Not a total with tax or shipping in it,
+    nor one said roughly."""
+    if claim.kind != "price" or PER_ITEM.match(view, claim.end):
+        return False
+    before = context.clause_before(view, claim.start)
+    if not (_SUM_SAID.search(before) or _TOTAL_AFTER.match(view, claim.end)):
+        return False
+    if WITH_MORE.search(view) or _ROUGHLY.search(before):
+        return False
+    products = {p.productId: p for p in index.values()}
+    named = _named_in(before, index)
+    counted = _COUNTED.search(f"{before} {context.clause_after(view, claim.end)}")
+    if len(named) >= 2:
+        chosen = named
+    elif named:
+        return False  # "The XPS 13 costs $1,648 for both" is said of one product
+    elif counted and _COUNTS[counted[1].casefold().split()[-1]] == len(products):
+        chosen = set(products)
+    else:
+        return False
+    prices = [as_number(record_value(products[pid], "price")) for pid in chosen]
+    return None not in prices and agrees(
+        claim, "price", sum(p for p in prices if p is not None), store
+    )
+
+
+def _named_in(text: str, index: LedgerIndex) -> set[str]:
+    """The products ``text`` names: by their marks, or by a brand only one of them has,
+    said alone ("the HP", not "a Dell dock")."""
+    named = {index[m[1]].productId for m in CITATION.finditer(text) if m[1] in index}
+    by_brand: dict[str, set[str]] = {}
+    for product in index.values():
+        if product.brand:
+            by_brand.setdefault(product.brand.casefold(), set()).add(product.productId)
+    for said in re.finditer(r"[^\W\d_][\w&'-]*", text):
+        owners = by_brand.get(said[0].casefold(), set())
+        alone = re.match(
+            r"\s*(?:$|[,:;)]|(?:and|or|plus|with|together|\+|&)\b)", text[said.end() :]
+        )
+        if len(owners) == 1 and alone:
+            named |= owners
+    return named
 
 
 def _sum_of(marks: list[str], index: LedgerIndex) -> float | None:
@@ -520,6 +595,8 @@ def _check_segment(
             if not _a_total(claim, marks, index, store):
                 totals.append((claim, marks))
             continue
+        if summed_of_some(claim, view, index, store):
+            continue  # "Total for the XPS and the HP: $1,648", of two of the three shown
         if owners := _owners(claim, cited, view, index, prices):
             # Said of them all: wrong for any, it is no fact of theirs.
             for mark in owners:

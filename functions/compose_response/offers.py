@@ -62,7 +62,7 @@ from compose_response.amounts import other_prices
 from compose_response.claims import stock_claims
 from compose_response.compare import Claim, agrees
 from compose_response.context import clause_breaks
-from compose_response.facts import PER_ITEM, stated
+from compose_response.facts import PER_ITEM, TOTAL_SAID, WITH_MORE, stated, summed_of_some
 from compose_response.text import BULLET, CITATION, drop_segments
 from compose_response.units import Quantity, halfwidth, parse_number, quantities
 from shared.products.ledger import LedgerIndex, LedgerProduct
@@ -692,6 +692,12 @@ _TOTAL_LINE: Final = re.compile(
     re.IGNORECASE,
 )
 """A line that opens with a total: "Total: $1,648", "| **Total** | **$1,648** |"."""
+_SUM_LINE: Final = re.compile(
+    r"^[\s*_•>-]*(?:(?:so|and)[,\s]+)?(?:that(?:'s|\s+is|\s+comes|\s+makes)|which\s+is|"
+    r"this\s+comes|it\s+all\s+comes|you'd\s+pay|you\s+would\s+pay|you'll\s+pay)\b",
+    re.IGNORECASE,
+)
+"""A line that says the sum with a total's word after it: "That's $1,648 in total."."""
 
 
 class Offers:
@@ -728,7 +734,9 @@ class Offers:
             if cites and (BULLET.match(line) or row):
                 listed.update((p.productId, p.price) for p in cites if p.productId not in listed)
                 continue
-            total = _TOTAL_LINE.match(line)
+            total = _TOTAL_LINE.match(line) or (_SUM_LINE.match(line) and TOTAL_SAID.search(line))
+            if total and WITH_MORE.search(line):
+                total = None  # "Total with tax: $1,780" is no sum of their prices
             if not line.strip() or (row and not cites and not total):
                 continue  # a blank line between, a table's header or rule
             prices = [price for price in listed.values() if price is not None]
@@ -779,6 +787,7 @@ class Offers:
                 _vouched_price(claim, self._known, self._store)
                 or any(agrees(claim, "price", value, self._store) for value in self._stated.prices)
                 or any(agrees(claim, "price", total, self._store) for total in sums)
+                or summed_of_some(claim, view, self._keyed, self._store)
             ):
                 return view[claim.start : claim.end]
         return None

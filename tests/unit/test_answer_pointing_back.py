@@ -348,6 +348,83 @@ def test_a_total_after_a_list_that_is_not_its_sum_goes(said: str, now: str) -> N
 
 
 @pytest.mark.parametrize(
+    "answer",
+    [
+        # a total of some of the products shown, named in words
+        "The XPS [CMP-005] is $1,299 and the HP 14 [CMP-023] is $349."
+        " Total for the XPS and the HP: $1,648.",
+        "The XPS [CMP-005] is $1,299 and the HP 14 [CMP-023] is $349. Buying both comes to $1,648.",
+        "The XPS [CMP-005] is $1,299, the HP 14 [CMP-023] is $349 and the iMac [CMP-014] is"
+        " $1,299. The XPS and HP together: $1,648; all three: $2,947.",
+        # the sum on a line of its own after the list
+        "1. Dell XPS 13 [CMP-005]: $1,299\n2. HP 14 [CMP-023]: $349\nThat's $1,648 in total.",
+    ],
+)
+def test_a_true_total_of_some_products_shown_stays(answer: str) -> None:
+    # "Total for the XPS and the HP: $1,648" used to be rewritten to the XPS's $1,299
+    body = shown_three(answer)
+    assert body.answer == answer
+    assert body.corrections == []
+
+
+@pytest.mark.parametrize(
+    ("said", "now"),
+    [
+        # a false total goes: it is no product's price to correct
+        (
+            "1. Dell XPS 13 [CMP-005]: $1,299\n2. HP 14 [CMP-023]: $349\nThat's $1,999 in total.",
+            "1. Dell XPS 13 [CMP-005]: $1,299\n2. HP 14 [CMP-023]: $349",
+        ),
+        (
+            "The XPS [CMP-005] is $1,299 and the HP 14 [CMP-023] is $349."
+            " Buying both comes to $1,700.",
+            "The XPS [CMP-005] is $1,299 and the HP 14 [CMP-023] is $349.",
+        ),
+        # one product's price said "in total" is its price, whatever two others sum to
+        (
+            "The XPS [CMP-005] is $1,299 and the HP 14 [CMP-023] is $349."
+            " The XPS costs $1,648 in total.",
+            "The XPS [CMP-005] is $1,299 and the HP 14 [CMP-023] is $349."
+            " The XPS costs $1,299 in total.",
+        ),
+        (
+            "The XPS [CMP-005] is $1,299 and the HP 14 [CMP-023] is $349."
+            " The HP 14 and a Dell dock come to $1,648 in total.",
+            "The XPS [CMP-005] is $1,299 and the HP 14 [CMP-023] is $349."
+            " The HP 14 and a Dell dock come to $349 in total.",
+        ),
+        # the sum of two others than those it names is not theirs
+        (
+            "The XPS [CMP-005] is $1,299, the HP 14 [CMP-023] is $349 and the iMac [CMP-014] is"
+            " $1,299. Total for the XPS and the HP: $2,598.",
+            "The XPS [CMP-005] is $1,299, the HP 14 [CMP-023] is $349 and the iMac [CMP-014] is"
+            " $1,299. Total for the XPS and the HP: $1,299.",
+        ),
+        # a total with tax in it, or said roughly, is no sum of their prices
+        (
+            "The XPS [CMP-005] is $1,299 and the HP 14 [CMP-023] is $349."
+            " With tax, both come to $1,648.",
+            "The XPS [CMP-005] is $1,299 and the HP 14 [CMP-023] is $349.",
+        ),
+        (
+            "1. Dell XPS 13 [CMP-005]: $1,299\n2. HP 14 [CMP-023]: $349\n"
+            "That's $1,648 in total with tax.",
+            "1. Dell XPS 13 [CMP-005]: $1,299\n2. HP 14 [CMP-023]: $349",
+        ),
+        # "both" of three shown names no two of them
+        (
+            "The XPS [CMP-005] is $1,299, the HP 14 [CMP-023] is $349 and the iMac [CMP-014] is"
+            " $1,299. Buying both comes to $1,648.",
+            "The XPS [CMP-005] is $1,299, the HP 14 [CMP-023] is $349 and the iMac [CMP-014] is"
+            " $1,299.",
+        ),
+    ],
+)
+def test_a_total_that_is_no_sum_of_those_shown_is_not_kept(said: str, now: str) -> None:
+    assert shown_three(said).answer == now
+
+
+@pytest.mark.parametrize(
     "said",
     [
         "- Dell XPS 13 [CMP-005]: $1,299\n- Apple iMac 24 [CMP-014]: $1,299\n  It ships today.",
