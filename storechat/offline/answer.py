@@ -75,7 +75,8 @@ def _qualifiers(c: Constraints) -> str:
     if c.cheaper_than is not None:
         return text + f" cheaper than {money(c.cheaper_than)}"
     prices = describe({k: c.bounds[k] for k in _PRICES if k in c.bounds})
-    return text + "".join(" " + p for p in prices)
+    # "phones priced at least $400", not "phones at least $400"
+    return text + "".join(" " + p.replace("at least ", "priced at least ", 1) for p in prices)
 
 
 def _describe(c: Constraints) -> str:

@@ -437,6 +437,14 @@ def test_a_model_not_wanted_in_lower_case_is_not_looked_up(
     assert cited(text)
 
 
+def test_a_least_price_is_said_as_a_price_in_the_heading(index: SearchIndex) -> None:
+    # "Best laptops at least $1,500" read as if the laptops were at least something
+    messages = searched_first(index, "laptops over $1500")
+    text = answer_text(OfflineModel().converse(make_request(messages)))
+    assert text.partition("\n")[0] == "Best laptops priced at least $1,500:"
+    assert cited(text)
+
+
 def test_the_words_no_product_has_are_said_as_dropped_not_the_whole_question(
     index: SearchIndex,
 ) -> None:
