@@ -10,7 +10,7 @@ from shared.search.unsold import Unsold
 from shared.search.words import (
     cased_as_carried,
     cut_models,
-    nothing_as_not,
+    negations_as_not,
     parse,
     without_unwanted,
 )
@@ -160,7 +160,7 @@ def _normalise(text: str) -> str:
     # German, Spanish and French read as the search reads them: one language layer.
     text = in_english(text[:MAX_TEXT_CHARS].replace("\u2019", "'"))
     # "$1,299" must stay one number when clauses split on commas.
-    return nothing_as_not(re.sub(r"(?<=\d),(?=\d{3}\b)", "", text))
+    return negations_as_not(re.sub(r"(?<=\d),(?=\d{3}\b)", "", text))
 
 
 def _name_of(said: str) -> str | None:

@@ -266,3 +266,54 @@ def test_a_statement_or_a_question_around_a_negation_is_read_as_meant(
     # "I've got nothing over $500 to spend" is at most $500; "isn't anything cheaper than
     # $300?" asks for what is under $300
     assert parse(words).limits == limits, words
+
+
+@pytest.mark.parametrize(
+    ("words", "limits"),
+    [
+        ("laptop 600-900", {"minPrice": 600, "maxPrice": 900}),
+        ("phone 300 to 600", {"minPrice": 300, "maxPrice": 600}),
+        ("phone 400-600 dollars", {"minPrice": 400, "maxPrice": 600}),
+        ("laptop between 600 & 900", {"minPrice": 600, "maxPrice": 900}),
+        ("laptop from 600 up to 900", {"minPrice": 600, "maxPrice": 900}),
+        ("books 8 to 12", {"minPrice": 8, "maxPrice": 12}),
+        ("Laptop zwischen 500 und 800 Euro", {"minPrice": 500, "maxPrice": 800}),
+        ("portátil entre 500 y 800", {"minPrice": 500, "maxPrice": 800}),
+        ("ordinateur entre 600 et 900", {"minPrice": 600, "maxPrice": 900}),
+        ("ein Laptop von 500 bis 800 Euro", {"minPrice": 500, "maxPrice": 800}),
+        ("laptop less then 500", {"maxPrice": 500}),
+        ("laptop cheaper then 600", {"maxPrice": 600}),
+    ],
+)  # fmt: skip
+def test_a_budget_s_range_with_no_currency_is_read(words: str, limits: dict[str, float]) -> None:
+    # "laptop 600-900" used to read no price at all, "phone 400-600 dollars" only the top
+    assert parse(words).limits == limits, words
+
+
+@pytest.mark.parametrize(
+    "words", ["iphone 15 to 16", "a book for ages 8 to 12", "pixel 8-9", "a 2-in-1 laptop"]
+)
+def test_numbers_of_models_or_ages_in_a_range_are_no_price(words: str) -> None:
+    said = parse(words)
+    assert said.min_price is None and said.max_price is None, words
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "laptop with less than 16gb ram",
+        "laptop max 8gb ram",
+        "phone with less than 256gb",
+        "I don't need more than 8GB of RAM",
+        "under 1TB",
+    ],
+)
+def test_a_most_of_a_spec_the_tool_bounds_only_from_below_is_not_turned(words: str) -> None:
+    # "less than 16GB RAM" used to ask for at least 16GB: the tool takes no most of memory
+    # or storage, so none is read
+    assert parse(words).limits == {}, words
+
+
+def test_the_max_of_a_pro_max_is_no_limit() -> None:
+    assert parse("iPhone 16 Pro Max 256GB").limits == {"minStorageGb": 256}
+    assert parse("iphone 16 pro max 256").limits == {}

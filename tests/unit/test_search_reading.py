@@ -580,6 +580,35 @@ def test_a_brand_not_wanted_in_a_question_or_said_no_more(words: str, unwanted: 
 
 
 @pytest.mark.parametrize(
+    ("words", "unwanted"),
+    [
+        ("i dont want a macbook", ["macbook"]),
+        ("dont want hp, a laptop", ["hp"]),
+        ("exclude asus, a laptop", ["asus"]),
+        ("don't show me dell laptops", ["dell"]),
+        ("i hate apple, need a laptop", ["apple"]),
+        ("no apple no samsung, a phone", ["apple", "samsung"]),
+        ("phones excluding samsung and apple", ["samsung", "apple"]),
+        ("a phone that isnt an iphone or a pixel", ["iphone", "pixel"]),
+    ],
+)
+def test_what_a_shopper_typing_fast_does_not_want_is_left_out(
+    index: SearchIndex, words: str, unwanted: list[str]
+) -> None:
+    # No apostrophe, no capitals, "exclude", "hate": these used to find only what they
+    # leave out
+    result = search(index, words, limit=20)
+    assert sorted(result.understood["without"]) == sorted(unwanted), words
+    names = " ".join(h.name.casefold() for h in result.products)
+    assert result.products and not any(u in names for u in unwanted), words
+
+
+def test_names_joined_by_and_without_capitals_stop_at_a_wish() -> None:
+    assert parse("a phone, not samsung and good battery").unwanted == ["samsung"]
+    assert parse("no dell and something light").unwanted == ["dell"]
+
+
+@pytest.mark.parametrize(
     "words",
     [
         "isn't there one without Windows? a laptop",

@@ -35,6 +35,7 @@ from shared.catalog.specs import (
 # first where one starts another: the price's and every spec's.
 AT_MOST: Final[tuple[str, ...]] = (
     "for less than", "no more than", "not more than", "not over", "not above",
+    "less then", "lesser than", "cheaper then", "no more then",
     "not exceeding", "no higher than", "not higher than", "no more expensive than",
     "not more expensive than",
     "no bigger than", "not bigger than", "no larger than", "not larger than",
@@ -47,7 +48,7 @@ AT_LEAST: Final[tuple[str, ...]] = (
     "not under", "not below", "not less than",
     "no cheaper than", "not cheaper than", "no smaller than", "not smaller than",
     "no lighter than", "not lighter than",
-    "more than", "greater than", "bigger than", "larger than", "longer than",
+    "more than", "more then", "greater than", "bigger than", "larger than", "longer than",
     "no less than", "at least", "starting at", "minimum", "min", "over", "above",
 )  # fmt: skip
 AROUND: Final[tuple[str, ...]] = ("approximately", "roughly", "around", "about")
@@ -62,7 +63,8 @@ _I = re.IGNORECASE
 _N = r"(\d+(?:\.\d+)?)"
 _LEAST = rf"{one_of(AT_LEAST)}|>=?"
 _MOST = rf"{one_of(AT_MOST)}|{one_of(AROUND)}|<=?"
-_BEFORE = rf"(?:\b|(?=[<>]))(?P<before>{_LEAST}|{_MOST})\s*:?\s*(?:of\s+)?"
+_BEFORE = rf"(?:\b|(?=[<>]))(?<!\bpro\s)(?P<before>{_LEAST}|{_MOST})\s*:?\s*(?:of\s+)?"
+"""A direction word before an amount; not "Max" of a "Pro Max" ("Pro Max 256GB")."""
 _AFTER = (
     r"\s*(?P<after>\+|or (?:more|higher|bigger|larger|above|over|less|lower|smaller|under|below)"
     r"|and (?:up|above)|max\b|min\b|tops\b)"
@@ -181,7 +183,9 @@ def _store(spec: Spec, amount: float, way: str, found: dict[str, float]) -> None
             found[least] = amount if whole else round(amount - 0.05, 2)
             found[most] = amount + 0.99 if whole else round(amount + 0.05, 2)
         return
-    field = (least if way == "least" else most) or least or most
+    # A way the spec has no bound for is not read the other way: "less than 16GB RAM" is
+    # no "at least 16GB" (the tool takes no most of memory).
+    field = least if way == "least" else most if way == "most" else least or most
     if field:
         found.setdefault(field, amount)
 

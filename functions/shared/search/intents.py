@@ -283,7 +283,7 @@ _STOP_WORDS = """
     total overall altogether
     although since because else
     isn't aren't wasn't weren't doesn't don't didn't won't can't couldn't shouldn't wouldn't
-    haven't hasn't
+    haven't hasn't isnt arent wasnt werent doesnt dont didnt cant couldnt shouldnt wouldnt
     isbn isbn10 isbn13 sku skus ean upc gtin barcode
 """
 STOP_WORDS = frozenset(w for word in _STOP_WORDS.split() for w in (word, fold(word)))

@@ -186,12 +186,13 @@ def _in_digits(text: str) -> str:
 
 
 _NEGATED_LIMIT: Final = re.compile(
-    r"(?P<no>\bnothing|(?:\bnot|\bnever|\bcannot|\b(?!(?:did|was|were|had)n)\w+n['\u2019]t)"
+    r"(?P<no>\bnothing|(?:\bnot|\bnever|\bcannot|\b(?!(?:did|was|were|had)n)\w+n['\u2019]t|"
+    r"\b(?:dont|doesnt|isnt|arent|cant|wont|shouldnt|wouldnt))"
     # the words a negation reaches a limit through: "doesn't cost more than", "I don't want
     # to spend over", "can't afford more than", never a subject ("isn't there one under")
     r"(?:\s+(?:want|wanna|need|to|spend|spending|pay|paying|afford|cost|costs|costing|go|"
     r"goes|going|be|being|weigh|weighs|weighing|looking|willing|plan|planning|anything|"
-    r"something|it|much|really|way|too)){0,5})"
+    r"something|it|much|really|way|too|ha(?:ve|s)(?!\s+to\b))){0,5})"
     r"\s+(?=(?:over|above|more|under|below|less|exceeding|higher|heavier|bigger|larger|"
     r"cheaper|lighter|smaller|greater)\b)",
     re.IGNORECASE,
@@ -200,10 +201,14 @@ _NOTHING_ASKED: Final = re.compile(
     r"\b(?:there|there's|theres|you|have|got|sell|carry|stock)\s+(?:\w+\s+)?$", re.IGNORECASE
 )
 """What a question "is there nothing under $300?" has before "nothing"."""
+_NOT_SAID_BARE: Final = frozenset(
+    {"dont", "doesnt", "isnt", "arent", "cant", "wont", "shouldnt", "wouldnt"}
+)
+"""Negations written without their apostrophe ("dont")."""
 _CLAUSE_OPENS: Final = re.compile(r"(?:^|[.!?;,:]\s*|\b(?:and|but|so)\s+)$", re.IGNORECASE)
 
 
-def nothing_as_not(text: str) -> str:
+def negations_as_not(text: str) -> str:
     """``text`` with a limit said with "nothing" or a negation ("nothing over $500", "isn't
     over $1,000", "I don't want to spend more than $700") said with "not", which the limits'
     phrases read ("not over" is at most, "not under" at least): the word "nothing" stays
@@ -217,7 +222,8 @@ def nothing_as_not(text: str) -> str:
         before = text[: m.start()]
         if m["no"].casefold() == "nothing" and _NOTHING_ASKED.search(before):
             return m[0]  # "is there nothing under $300?" asks for what is under it
-        if ("'" in m["no"] or "\u2019" in m["no"]) and _CLAUSE_OPENS.search(before):
+        first = m["no"].split()[0].casefold().replace("\u2019", "'")
+        if (first.endswith("n't") or first in _NOT_SAID_BARE) and _CLAUSE_OPENS.search(before):
             return m[0]  # "isn't anything cheaper than $300?", "doesn't it cost over $500?"
         return "not "
 
@@ -240,20 +246,20 @@ _BUDGET_AFTER: Final = frozenset({"and", "but", "or", "for", "please", "with", "
 _STORAGE_SIZES: Final = frozenset({32, 64, 128, 256, 512, 1024, 2048})
 
 
-def _a_budget(text: str, m: re.Match[str]) -> bool:
+def _a_budget(text: str, m: re.Match[str], least: float = 50) -> bool:
     """Whether an amount with no currency and a direction after it ("1000+", "500 or
     less") is a budget: at least 50 and no size of storage, after the start, a mark, a
     kind or a word such as "for", and followed by the end, a mark or a word such as
     "please"; not a model's, a version's or a count's number ("iPhone 14 and up", "RTX 4060
     or higher", "ages 12 and up", "400 or more pages", "256 or more")."""
     amount = _amount(m[1], m[2])
-    if amount < 50 or amount in _STORAGE_SIZES:
+    if amount < least or amount in _STORAGE_SIZES:
         return False
     before = re.findall(r"[^\W\d_][\w'-]*|[^\w\s]", text[: m.start()])[-1:]
     if before and before[0][0].isalpha():
         word = before[0].casefold()
-        if word not in _BUDGET_BEFORE and not kinds_in(word):
-            return False
+        if (word not in _BUDGET_BEFORE and not kinds_in(word)) or _line_named(word):
+            return False  # "iPhone 15 to 16" names models
     after = re.match(r"\s*([^\W\d_][\w'-]*)", text[m.end() :])
     return after is None or after[1].casefold() in _BUDGET_AFTER
 
@@ -265,12 +271,19 @@ _NOT_AT_MOST: Final = tuple(p for p in AT_LEAST if p.split()[0] in ("not", "no")
 def _numbers(text: str, words: Words) -> str:
     """``text`` without the amounts it states, each read into ``words``: the first said of
     each stands (a follow-up's words come before the earlier messages')."""
-    text = nothing_as_not(_in_digits(text))
+    text = negations_as_not(_in_digits(text))
 
     def price_range(m: re.Match[str]) -> None:
         low, high = _amount(m[1], m[2]), _amount(m[3], m[4])
         if words.min_price is None and words.max_price is None:
             words.min_price, words.max_price = min(low, high), max(low, high)
+
+    def bare_range(m: re.Match[str]) -> bool:
+        low, high = _amount(m[1], m[2]), _amount(m[3], m[4])
+        if not (low < high and (m["sign"] or _a_budget(text, m, least=5))):
+            return False  # "iPhone 15 to 16", "ages 8 to 12"
+        price_range(m)
+        return True
 
     def at_most(m: re.Match[str]) -> None:
         if words.max_price is None:
@@ -293,15 +306,19 @@ def _numbers(text: str, words: Words) -> str:
             words.max_price = round(_amount(m[1], m[2]) * 1.15, 2)
 
     steps: list[tuple[str, Callable[[re.Match[str]], bool | None]]] = [
-        (rf"\bbetween\s*{_CUR}?{_AMOUNT}{_SIGN}?\s*(?:and|-|to)\s*{_CUR}?{_AMOUNT}"
+        (rf"\bbetween\s*{_CUR}?{_AMOUNT}{_SIGN}?\s*(?:and|&|-|to)\s*{_CUR}?{_AMOUNT}"
          rf"{_MONEY_WORD}?", price_range),
         (rf"{_CUR}{_AMOUNT}\s*(?:-|to)\s*{_CUR}?{_AMOUNT}", price_range),
         (rf"\b{_AMOUNT}{_SIGN}\s*(?:-|to)\s*{_CUR}?{_AMOUNT}{_SIGN}?", price_range),
+        # "a laptop 600-900", "phone 300 to 600", "from 600 up to 900": a budget's range
+        (rf"(?:\bfrom\s+)?\b{_AMOUNT}\s*(?:-|\u2013|to|up\s+to)\s*{_AMOUNT}{_NOT_UNIT}"
+         rf"(?P<sign>{_MONEY_WORD})?", bare_range),
         (rf"\bfrom\s*{_CUR}{_AMOUNT}{_NOT_UNIT}", at_least),
         # "not under $500" before "under $500", and "no less than" before "less than"
         (rf"\b{one_of(_NOT_AT_MOST)}\s*{_CUR}?{_AMOUNT}{_NOT_UNIT}{_MONEY_WORD}?", at_least),
-        (rf"\b{one_of(AT_MOST)}\s*(?:a\s+)?{_CUR}?{_AMOUNT}{_NOT_UNIT}{_MONEY_WORD}?",
-         at_most),
+        # not "Pro Max 256", a model's name and its storage
+        (rf"(?<!\bpro\s)\b{one_of(AT_MOST)}\s*(?:a\s+)?{_CUR}?{_AMOUNT}{_NOT_UNIT}"
+         rf"{_MONEY_WORD}?", at_most),
         (rf"\b{one_of(AT_LEAST)}\s*{_CUR}?{_AMOUNT}{_NOT_UNIT}{_MONEY_WORD}?", at_least),
         (rf"(?:{_CUR}|\b){_AMOUNT}{_NOT_UNIT}(?P<sign>{_MONEY_WORD})?\s*{_WAY_AFTER}",
          either_way),
@@ -315,7 +332,7 @@ def _numbers(text: str, words: Words) -> str:
     text = take_amounts(text, words.bounds)
     for pattern, use in steps:
         text = _take(text, pattern, use)
-    return text
+    return re.sub(r"(?<=\d)-(?=\d)", " ", text)  # no range: "Pixel 8-9" is its numbers
 
 
 # ----------------------------------------------------------------- orders in words
@@ -491,9 +508,10 @@ _CUE = (
     rf"(?:(?:not|(?:is|are|was|were)n't)\s+{_LIKES}|no\s+more(?!\s+than\b)|"
     r"not|no|non|without|except(?:\s+for)?|excluding|neither|other\s+than|anything\s+but|"
     r"nothing(?=\s+(?:made\s+)?(?:by|from)\b)|"
-    r"apart\s+from|avoid(?:ing)?|(?:is|are|was|were)n't|"
-    r"(?:don't|doesn't|do\s+not|does\s+not)\s+(?:want|need|like)|"
-    r"(?:don't|doesn't|do\s+not|does\s+not|won't)\s+run(?:\s+on)?)"
+    r"apart\s+from|avoid(?:ing)?|exclude|(?:is|are|was|were)n'?t|"
+    r"(?:don'?t|doesn'?t|do\s+not|does\s+not)\s+(?:want|need|like|show(?:\s+me)?)|"
+    r"(?:i\s+)?(?:hate|dislike|can'?t\s+stand)|"
+    r"(?:don'?t|doesn'?t|do\s+not|does\s+not|won'?t)\s+run(?:\s+on)?)"
 )
 _NAME = r"(?:[^\W\d_]\.\s*){0,3}[^\W\d_][\w'+-]*"
 """A name, after the initials it may have ("J.K. Rowling")."""
@@ -527,9 +545,10 @@ _JOINT: Final = re.compile(r"\s*,\s*(?:(?:or|nor|and)\s+)?|\s+(?:or|nor|and)\s+"
 _AFTER: Final = frozenset(
     {"and", "but", "with", "for", "under", "over", "below", "above", "please", "that",
      "which", "models", "model", "brand", "brands", "ones", "one", "products", "product",
-     "devices", "device", "stuff", "at"}
+     "devices", "device", "stuff", "at", "no", "nor", "either", "anymore"}
 )  # fmt: skip
-"""Words that may follow the names a cue took, besides a kind of product ("phones")."""
+"""Words that may follow the names a cue took, besides a kind of product ("phones"), or
+another cue ("no Apple no Samsung")."""
 _NOT_NAMES: Final = frozenset(
     {"only", "just", "necessarily", "really", "very", "so", "too", "sure", "bad", "much",
      "even", "yet", "quite", "exactly", "always", "everything", "anything", "everyone",
@@ -853,8 +872,13 @@ def _asking(text: str, at: int) -> bool:
 
 _REPLY: Final = re.compile(r"(?:(?:but|and)\s+)?no\s+the\b", re.IGNORECASE)
 """A reply that picks one ("no the Dell one", "No the MacBook Air"), no cue."""
-_BE_NOT: Final = (["isn't"], ["aren't"], ["wasn't"], ["weren't"])
-_SAID_OF_IT: Final = (*_BE_NOT, ["don't"], ["doesn't"], ["won't"], ["does"], ["do"])
+_BE_NOT: Final = tuple(
+    [w] for w in ("isn't", "aren't", "wasn't", "weren't", "isnt", "arent", "wasnt", "werent")
+)
+_SAID_OF_IT: Final = (
+    *_BE_NOT,
+    *([w] for w in ("don't", "doesn't", "won't", "dont", "doesnt", "wont", "does", "do")),
+)
 """Cues that say what a thing is not after "that", "which" or "who" ("that doesn't run")."""
 _LEAVING_OUT: Final = tuple(
     [w] for w in ("without", "except", "excluding", "other", "apart", "anything")
@@ -1000,15 +1024,21 @@ def _listings(match: re.Match[str]) -> list[tuple[str, str]]:
 
 
 def _and_listed(names: str) -> bool:
-    """Whether names joined by "and" are each a name as written, with a capital, and no
-    line ("not Dell and HP"), or each a line ("except ChromeOS and macOS"); "not Apple and
+    """Whether names joined by "and" are each a name (with a capital, or a word the search
+    reads nothing in) and no line ("not Dell and HP", "excluding samsung and apple"), or
+    each a line ("except ChromeOS and macOS"); "not Apple and
     Android" leaves out Apple alone, and "no Honor and nothing over $600" Honor."""
     if not any(j[0].strip(" ,").casefold() == "and" for j in _JOINT.finditer(names)):
         return True
     listed = [t for t in _TOKEN.findall(names) if t.casefold() not in _LIST_WORDS]
     if all(_line_named(t) is not None for t in listed):
         return True  # lines all: "except ChromeOS and macOS"
-    return all(t[:1].isupper() and _line_named(t) is None for t in listed)
+    # names as written with a capital, or words the search reads nothing in ("samsung and
+    # apple"): not "no samsung and good battery"
+    return all(
+        (t[:1].isupper() or (_a_name(t) and t != "nothing")) and _line_named(t) is None
+        for t in listed
+    )
 
 
 def _joined(names: str) -> bool:
@@ -1117,10 +1147,13 @@ def _phrase_words() -> frozenset[str]:
 
 def _compound(match: re.Match[str]) -> str:
     """A hyphenated word the phrase table does not know ("android-phone",
-    "Android-Handy") as its words, which it may; "2-in-1" or "one-handed" as it is."""
+    "Android-Handy") as its words, which it may; "2-in-1", "one-handed" or a range of
+    numbers ("600-900") as it is."""
     token = match[0]
     if "-" not in token or fold(token.casefold()) in _phrase_words():
         return token
+    if re.fullmatch(r"\d+(?:\.\d+)?k?-\d+(?:\.\d+)?k?", token, re.IGNORECASE):
+        return token  # "600-900" is a range
     return token.replace("-", " ")
 
 
