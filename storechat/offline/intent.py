@@ -12,6 +12,7 @@ from shared.search.words import (
     cut_models,
     negations_as_not,
     parse,
+    without_priced_against,
     without_unwanted,
 )
 from shared.text.languages import in_english
@@ -184,7 +185,7 @@ def parse_text(text: str) -> Intent:
     written = cased_as_carried(_normalise(text), models_carried, _name_of)
     # What the shopper does not want, the search leaves out: never read as wanted here,
     # but searched with their words, which say it ("a laptop, not Dell and HP").
-    cut = without_unwanted(written)
+    cut = without_unwanted(without_priced_against(written, models_carried))
     text, left_out = cut_models(cut, models_carried)
     categories: list[str] = []
     brands: list[str] = []

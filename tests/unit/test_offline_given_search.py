@@ -445,6 +445,14 @@ def test_a_least_price_is_said_as_a_price_in_the_heading(index: SearchIndex) -> 
     assert cited(text)
 
 
+def test_products_cheaper_than_one_named_are_shown_not_that_one(index: SearchIndex) -> None:
+    # "a laptop cheaper than the XPS 13" used to be answered with the XPS 13 itself
+    messages = searched_first(index, "a laptop cheaper than the xps 13")
+    text = answer_text(OfflineModel().converse(make_request(messages)))
+    assert "CMP-007" not in text and "XPS" not in text
+    assert text.startswith("Best laptops") and cited(text)
+
+
 def test_the_words_no_product_has_are_said_as_dropped_not_the_whole_question(
     index: SearchIndex,
 ) -> None:

@@ -1202,3 +1202,33 @@ def test_a_kind_someone_is_not_a_fan_of_with_something_else_asked_is_not_searche
     result = search(index, "I'm not a fan of laptops, what else do you have?", limit=10)
     assert "laptop" not in (result.understood.get("formFactor") or [])
     assert [h for h in result.products if (h.specs or {}).get("form_factor") != "laptop"]
+
+
+@pytest.mark.parametrize(
+    ("words", "bound", "value"),
+    [
+        ("a laptop cheaper than the xps 13", "maxPrice", 1298.99),
+        ("something cheaper than the MacBook Air", "maxPrice", 1098.99),  # than each Air
+        ("a phone less expensive than the Pixel 9", "maxPrice", 798.99),
+        ("a laptop more expensive than the inspiron 14", "minPrice", 649.01),
+        ("a phone no more expensive than the iphone 15", "maxPrice", 699),  # at most its price
+    ],
+)
+def test_a_price_said_against_a_product_is_a_limit_at_its_price(
+    index: SearchIndex, words: str, bound: str, value: float
+) -> None:
+    # "cheaper than the XPS 13" used to find the XPS 13 itself
+    result = search(index, words, limit=20)
+    assert result.understood[bound] == value, words
+    prices = [h.price for h in result.products if h.price is not None]
+    assert prices and all(p <= value if bound == "maxPrice" else p >= value for p in prices)
+    assert len({BY_ID[h.productId]["category"] for h in result.products}) == 1
+
+
+def test_a_question_comparing_two_products_sets_no_price() -> None:
+    # "is the XPS 13 cheaper than the MacBook Air?" compares them: no limit from it
+    from shared.search.words import priced_against
+
+    said = priced_against("is the xps 13 cheaper than the macbook air?", lambda t: ["xps 13"])
+    assert said is None
+    assert priced_against("a laptop cheaper than the xps 13", lambda t: []) is not None

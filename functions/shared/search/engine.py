@@ -81,6 +81,7 @@ from shared.search.words import (
     name_clause,
     names_a_kind,
     parse,
+    priced_against,
     respell,
     without_unwanted,
 )
@@ -225,6 +226,14 @@ class _Search:
         no product (whose names the search puts first, whatever their kinds), the first
         kind's, the other parts of the words in ``understood``'s ``alsoAsked``."""
         if query.keywords and not (query.productName or query.productIds):
+            against = self._priced_against(query)
+            if against is not query:
+                result = self.run(against)
+                bound = "maxPrice" if against.maxPrice != query.maxPrice else "minPrice"
+                understood = {**result.understood, bound: getattr(against, bound)}
+                if query.category is None and against.category is not None:
+                    understood = {"category": Category(against.category), **understood}
+                return replace(result, understood=understood)
             said, lacked = self._ids_said(query.keywords)
             if said:
                 return self._by_ids(query, said)
@@ -233,6 +242,40 @@ class _Search:
                 result = self._words(query)
                 return replace(result, not_carried=[*lacked, *result.not_carried])
         return self._words(query)
+
+    def _priced_against(self, query: SearchQuery) -> SearchQuery:
+        """``query`` with a price said against products the catalog names ("cheaper than
+        the XPS 13", "more expensive than the Inspiron 14") as a limit below the cheapest of
+        them or above the dearest, and their kind when none is asked; ``query`` itself when
+        the words say none, or name no products of one kind."""
+        assert query.keywords is not None
+        said = priced_against(query.keywords, self._models_carried)
+        if said is None:
+            return query
+        name = said["name"]
+        hits = self._named_exactly(SearchQuery(productName=name, limit=5), name)
+        prices = [hit.price for hit in hits if hit.price is not None]
+        kinds = {hit.category for hit in hits}
+        if not prices or len(kinds) != 1:
+            return query
+        rest = f"{query.keywords[: said.start()]} {query.keywords[said.end() :]}"
+        kind = query.category or kinds.pop()
+        cheaper = said["way"].casefold().startswith(("cheaper", "less", "more aff", "lower"))
+        if said["no"]:
+            # "no more expensive than the iPhone 15": at most its price, "not cheaper": at least
+            if cheaper:
+                low = max(prices) if query.minPrice is None else max(query.minPrice, max(prices))
+                return replace(query, keywords=" ".join(rest.split()), minPrice=low, category=kind)
+            high = min(prices) if query.maxPrice is None else min(query.maxPrice, min(prices))
+            return replace(query, keywords=" ".join(rest.split()), maxPrice=high, category=kind)
+        if cheaper:
+            # Cheaper than each of them ("the MacBook Air": the 13 and the 15)
+            below = round(min(prices) - 0.01, 2)
+            high = below if query.maxPrice is None else min(query.maxPrice, below)
+            return replace(query, keywords=" ".join(rest.split()), maxPrice=high, category=kind)
+        above = round(max(prices) + 0.01, 2)
+        low = above if query.minPrice is None else max(query.minPrice, above)
+        return replace(query, keywords=" ".join(rest.split()), minPrice=low, category=kind)
 
     def _words(self, query: SearchQuery) -> SearchResult:
         if query.keywords and not (query.productName or query.productIds):

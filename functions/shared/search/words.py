@@ -636,6 +636,32 @@ _MODEL_ENDS: Final = frozenset(
 _CUE_AT: Final = re.compile(rf"\b{_CUE}\s+(?:(?:the|a|an)\s+)?", re.IGNORECASE)
 
 
+PRICED_AGAINST: Final = re.compile(
+    r"\b(?P<no>(?:no|not)\s+)?"
+    r"(?P<way>cheaper|less\s+expensive|more\s+affordable|lower[\s-]priced|more\s+expensive|"
+    r"pricier|dearer|higher[\s-]priced)\s+than\s+(?:the\s+|an?\s+|my\s+)?"
+    r"(?P<name>[^\W\d_][^,.;!?]*?)\s*(?=$|[,.;!?]|\b(?:and|but|with|for|please)\b)",
+    re.IGNORECASE,
+)
+"""A price said against a product ("cheaper than the XPS 13"): which products the name
+is, and so the limit, is the catalog's to read (the search's ``_priced_against``)."""
+
+
+def priced_against(text: str, names: Callable[[str], list[str]]) -> re.Match[str] | None:
+    """Where ``text`` asks for products priced against a product ("a laptop cheaper than the
+    XPS 13"): not where a product ``names`` finds comes before it, which a question
+    compares ("is the XPS 13 cheaper than the MacBook Air?")."""
+    said = PRICED_AGAINST.search(text)
+    return None if said is None or names(text[: said.start()]) else said
+
+
+def without_priced_against(text: str, names: Callable[[str], list[str]]) -> str:
+    """``text`` without a price said against a product (:func:`priced_against`): "cheaper
+    than the XPS 13" asks for other products, not for the XPS 13."""
+    said = priced_against(text, names)
+    return text if said is None else f"{text[: said.start()]} {text[said.end() :]}"
+
+
 def cased_as_carried(
     text: str, carried: Callable[[str], list[str]], name_of: Callable[[str], str | None]
 ) -> str:
