@@ -67,7 +67,7 @@ _BEFORE = rf"(?:\b|(?=[<>]))(?<!\bpro\s)(?P<before>{_LEAST}|{_MOST})\s*:?\s*(?:o
 """A direction word before an amount; not "Max" of a "Pro Max" ("Pro Max 256GB")."""
 _AFTER = (
     r"\s*(?P<after>\+|or (?:more|higher|bigger|larger|above|over|less|lower|smaller|under|below)"
-    r"|and (?:up|above)|max\b|min\b|tops\b)"
+    r"|and (?:up|above)|max\b(?!\s*(?:[$£€]?\s*\d|budget|price))|min\b(?!\s*[$£€]?\s*\d)|tops\b)"
 )
 _LEAST_AFTER = re.compile(r"\+|more|higher|bigger|larger|above|over|up|min", _I)
 _INNER = rf"(?:of\s+|:\s*)?(?:{_BEFORE.replace('P<before>', 'P<inner>')})?"

@@ -227,7 +227,7 @@ class _Search:
         kind's, the other parts of the words in ``understood``'s ``alsoAsked``."""
         if query.keywords and not (query.productName or query.productIds):
             against = self._priced_against(query)
-            if against is not query:
+            if against is not query and against.keywords != query.keywords:
                 result = self.run(against)
                 bound = "maxPrice" if against.maxPrice != query.maxPrice else "minPrice"
                 understood = {**result.understood, bound: getattr(against, bound)}
@@ -249,17 +249,18 @@ class _Search:
         them or above the dearest, and their kind when none is asked; ``query`` itself when
         the words say none, or name no products of one kind."""
         assert query.keywords is not None
-        said = priced_against(query.keywords, self._models_carried)
+        said = priced_against(query.keywords, self._names_something)
         if said is None:
             return query
         name = said["name"]
         hits = self._named_exactly(SearchQuery(productName=name, limit=5), name)
         prices = [hit.price for hit in hits if hit.price is not None]
         kinds = {hit.category for hit in hits}
-        if not prices or len(kinds) != 1:
-            return query
         rest = f"{query.keywords[: said.start()]} {query.keywords[said.end() :]}"
-        kind = query.category or kinds.pop()
+        # The kind asked stands ("a phone cheaper than the XPS 13"); else the model's.
+        kind = query.category or parse(rest).category or (kinds.pop() if len(kinds) == 1 else None)
+        if not prices or kind is None:
+            return query
         cheaper = said["way"].casefold().startswith(("cheaper", "less", "more aff", "lower"))
         if said["no"]:
             # "no more expensive than the iPhone 15": at most its price, "not cheaper": at least
@@ -276,6 +277,13 @@ class _Search:
         above = round(max(prices) + 0.01, 2)
         low = above if query.minPrice is None else max(query.minPrice, above)
         return replace(query, keywords=" ".join(rest.split()), minPrice=low, category=kind)
+
+    def _names_something(self, text: str) -> bool:
+        """Whether ``text`` names a model, a brand or a product line of the catalog's."""
+        said = WORD.findall(text)
+        return bool(self._models_carried(text) or parse(text).lines) or any(
+            self._is_brand(word) for word in said
+        )
 
     def _words(self, query: SearchQuery) -> SearchResult:
         if query.keywords and not (query.productName or query.productIds):

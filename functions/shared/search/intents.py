@@ -281,7 +281,7 @@ _STOP_WORDS = """
     he she him his her hers they them their son daughter wife husband mum mom dad
     play plays playing played runs run running use uses using
     total overall altogether
-    although since because else
+    although since because else but
     isn't aren't wasn't weren't doesn't don't didn't won't can't couldn't shouldn't wouldn't
     haven't hasn't isnt arent wasnt werent doesnt dont didnt cant couldnt shouldnt wouldnt
     isbn isbn10 isbn13 sku skus ean upc gtin barcode

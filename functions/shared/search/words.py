@@ -192,7 +192,7 @@ _NEGATED_LIMIT: Final = re.compile(
     # to spend over", "can't afford more than", never a subject ("isn't there one under")
     r"(?:\s+(?:want|wanna|need|to|spend|spending|pay|paying|afford|cost|costs|costing|go|"
     r"goes|going|be|being|weigh|weighs|weighing|looking|willing|plan|planning|anything|"
-    r"something|it|much|really|way|too|ha(?:ve|s)(?!\s+to\b))){0,5})"
+    r"something|it|much|really|way|too|show|see|like|me|the|ones?|ha(?:ve|s)(?!\s+to\b))){0,5})"
     r"\s+(?=(?:over|above|more|under|below|less|exceeding|higher|heavier|bigger|larger|"
     r"cheaper|lighter|smaller|greater)\b)",
     re.IGNORECASE,
@@ -246,6 +246,39 @@ _BUDGET_AFTER: Final = frozenset({"and", "but", "or", "for", "please", "with", "
 _STORAGE_SIZES: Final = frozenset({32, 64, 128, 256, 512, 1024, 2048})
 
 
+_RANGE_BEFORE: Final = frozenset({"for", "budget", "price", "priced", "from", "around", "about"})
+"""Words a budget's range with no currency may follow, besides a kind ("laptop 600-900")."""
+_NOT_A_BUDGET_AFTER: Final = re.compile(
+    r"\s*(?:years?|yrs?|ans|años|jahren?|jahre|go|gb|tb|hours?|horas|heures|stunden|pages?|"
+    r"páginas|seiten|mah|inch(?:es)?|pulgadas|pouces|zoll|mp)\b",
+    re.IGNORECASE,
+)
+
+
+def _a_range(text: str, m: re.Match[str], *, after_kind: bool = True) -> bool:
+    """Whether a range with no currency ("600-900", "300 to 600") is a budget's: both
+    amounts 50 or more, the first below the second, no years ("2019-2023") and no unit or
+    age after it ("8 to 12 años"), and, unless ``after_kind`` is False ("between"), right
+    after the start, a mark, a kind or a word such as "for"; with nothing after it but the
+    end, a mark or a word such as "please"."""
+    low, high = _amount(m[1], m[2]), _amount(m[3], m[4])
+    if not 50 <= low < high or (1800 <= low <= 2100 and 1800 <= high <= 2100):
+        return False
+    if low in _STORAGE_SIZES and high in _STORAGE_SIZES:
+        return False  # "phone 128-256" is storage
+    if _NOT_A_BUDGET_AFTER.match(text, m.end()):
+        return False
+    if after_kind:
+        before = re.findall(r"[^\W\d_][\w'-]*|[^\w\s]", text[: m.start()])[-1:]
+        word = before[0].casefold() if before else ""
+        if word[:1].isalpha() and not (word in _RANGE_BEFORE or kinds_in(word)):
+            return False
+        if word and _line_named(word):
+            return False
+    after = re.match(r"\s*([^\W\d_][\w'-]*)", text[m.end() :])
+    return after is None or after[1].casefold() in _BUDGET_AFTER
+
+
 def _a_budget(text: str, m: re.Match[str], least: float = 50) -> bool:
     """Whether an amount with no currency and a direction after it ("1000+", "500 or
     less") is a budget: at least 50 and no size of storage, after the start, a mark, a
@@ -278,16 +311,30 @@ def _numbers(text: str, words: Words) -> str:
         if words.min_price is None and words.max_price is None:
             words.min_price, words.max_price = min(low, high), max(low, high)
 
+    def between(m: re.Match[str]) -> bool:
+        # "between $500 and $800"; with no currency, only a budget's: not years or ages
+        if not (re.search(r"[$£€]", m[0]) or m["sign"] or _a_range(text, m, after_kind=False)):
+            return False
+        price_range(m)
+        return True
+
     def bare_range(m: re.Match[str]) -> bool:
-        low, high = _amount(m[1], m[2]), _amount(m[3], m[4])
-        if not (low < high and (m["sign"] or _a_budget(text, m, least=5))):
-            return False  # "iPhone 15 to 16", "ages 8 to 12"
+        if not (m["sign"] or _a_range(text, m)):
+            return False  # "iPhone 15 to 16", "ages 8 to 12", "2019-2023", "3060-4060"
         price_range(m)
         return True
 
     def at_most(m: re.Match[str]) -> None:
         if words.max_price is None:
             words.max_price = _amount(m[1], m[2])
+
+    def at_most_said(m: re.Match[str]) -> bool:
+        # not "Pro Max 256", a model's name and its storage
+        pro_max = re.search(r"\bpro\s+$", text[: m.start()], re.IGNORECASE)
+        if pro_max and not re.search(r"[$£€]", m[0]) and _amount(m[1], m[2]) in _STORAGE_SIZES:
+            return False
+        at_most(m)
+        return True
 
     def at_least(m: re.Match[str]) -> None:
         if words.min_price is None:
@@ -306,8 +353,8 @@ def _numbers(text: str, words: Words) -> str:
             words.max_price = round(_amount(m[1], m[2]) * 1.15, 2)
 
     steps: list[tuple[str, Callable[[re.Match[str]], bool | None]]] = [
-        (rf"\bbetween\s*{_CUR}?{_AMOUNT}{_SIGN}?\s*(?:and|&|-|to)\s*{_CUR}?{_AMOUNT}"
-         rf"{_MONEY_WORD}?", price_range),
+        (rf"\bbetween\s*{_CUR}?{_AMOUNT}{_SIGN}?\s*(?:and|&|-|to|und|et|y)\s*{_CUR}?{_AMOUNT}"
+         rf"{_NOT_UNIT}(?P<sign>{_MONEY_WORD})?", between),
         (rf"{_CUR}{_AMOUNT}\s*(?:-|to)\s*{_CUR}?{_AMOUNT}", price_range),
         (rf"\b{_AMOUNT}{_SIGN}\s*(?:-|to)\s*{_CUR}?{_AMOUNT}{_SIGN}?", price_range),
         # "a laptop 600-900", "phone 300 to 600", "from 600 up to 900": a budget's range
@@ -316,9 +363,8 @@ def _numbers(text: str, words: Words) -> str:
         (rf"\bfrom\s*{_CUR}{_AMOUNT}{_NOT_UNIT}", at_least),
         # "not under $500" before "under $500", and "no less than" before "less than"
         (rf"\b{one_of(_NOT_AT_MOST)}\s*{_CUR}?{_AMOUNT}{_NOT_UNIT}{_MONEY_WORD}?", at_least),
-        # not "Pro Max 256", a model's name and its storage
-        (rf"(?<!\bpro\s)\b{one_of(AT_MOST)}\s*(?:a\s+)?{_CUR}?{_AMOUNT}{_NOT_UNIT}"
-         rf"{_MONEY_WORD}?", at_most),
+        (rf"\b{one_of(AT_MOST)}\s*(?:a\s+)?{_CUR}?{_AMOUNT}{_NOT_UNIT}{_MONEY_WORD}?",
+         at_most_said),
         (rf"\b{one_of(AT_LEAST)}\s*{_CUR}?{_AMOUNT}{_NOT_UNIT}{_MONEY_WORD}?", at_least),
         (rf"(?:{_CUR}|\b){_AMOUNT}{_NOT_UNIT}(?P<sign>{_MONEY_WORD})?\s*{_WAY_AFTER}",
          either_way),
@@ -508,7 +554,7 @@ _CUE = (
     rf"(?:(?:not|(?:is|are|was|were)n't)\s+{_LIKES}|no\s+more(?!\s+than\b)|"
     r"not|no|non|without|except(?:\s+for)?|excluding|neither|other\s+than|anything\s+but|"
     r"nothing(?=\s+(?:made\s+)?(?:by|from)\b)|"
-    r"apart\s+from|avoid(?:ing)?|exclude|(?:is|are|was|were)n'?t|"
+    r"apart\s+from|avoid(?:ing)?|(?:is|are|was|were)n'?t|"
     r"(?:don'?t|doesn'?t|do\s+not|does\s+not)\s+(?:want|need|like|show(?:\s+me)?)|"
     r"(?:i\s+)?(?:hate|dislike|can'?t\s+stand)|"
     r"(?:don'?t|doesn'?t|do\s+not|does\s+not|won'?t)\s+run(?:\s+on)?)"
@@ -647,19 +693,45 @@ PRICED_AGAINST: Final = re.compile(
 is, and so the limit, is the catalog's to read (the search's ``_priced_against``)."""
 
 
-def priced_against(text: str, names: Callable[[str], list[str]]) -> re.Match[str] | None:
-    """Where ``text`` asks for products priced against a product ("a laptop cheaper than the
-    XPS 13"): not where a product ``names`` finds comes before it, which a question
-    compares ("is the XPS 13 cheaper than the MacBook Air?")."""
+_COMPARED: Final = re.compile(
+    r"^\W*(?:is|are|was|were|does|do|would|will|which)\b|\b(?:it|its|it's|they|mine|my)\b",
+    re.IGNORECASE,
+)
+"""What makes "cheaper than" compare rather than ask: a question ("is the Dell cheaper
+than the MacBook Air?") or a thing pointed at ("is it cheaper than...")."""
+_NO_MODEL: Final = re.compile(
+    r"\b(?:dollars?|bucks|euros?|pounds?|quid|grand|hundred|thousand|usual|before|last|"
+    r"amazon|online|elsewhere|others?|one|ones)\b",
+    re.IGNORECASE,
+)
+
+
+def priced_against(text: str, names: Callable[[str], bool]) -> re.Match[str] | None:
+    """Where ``text`` asks for products priced against a model ("a laptop cheaper than the
+    XPS 13", "something cheaper than the MacBook Air"): a name of two words or more, or with
+    a number, no amount or place ("cheaper than five hundred dollars", "than Amazon"), and
+    no kind's word alone. Not in a question or after a thing pointed at, which compares
+    ("is the Dell cheaper than the MacBook Air?", "is it cheaper than..."), nor where
+    ``names`` finds a brand, line or model before it."""
     said = PRICED_AGAINST.search(text)
-    return None if said is None or names(text[: said.start()]) else said
+    if said is None:
+        return None
+    before, name = text[: said.start()], said["name"]
+    words = re.findall(r"[^\W_]+", name)
+    numbered = any(c.isdigit() for c in name)
+    if (len(words) < 2 and not numbered) or _NO_MODEL.search(name):
+        return None
+    if not any(_a_name(w) for w in words if not w.isdigit()):
+        return None  # "cheaper than a gaming laptop" names no model
+    return None if _COMPARED.search(before) or names(before) else said
 
 
-def without_priced_against(text: str, names: Callable[[str], list[str]]) -> str:
+def without_priced_against(text: str, names: Callable[[str], bool]) -> str:
     """``text`` without a price said against a product (:func:`priced_against`): "cheaper
     than the XPS 13" asks for other products, not for the XPS 13."""
-    said = priced_against(text, names)
-    return text if said is None else f"{text[: said.start()]} {text[said.end() :]}"
+    while (said := priced_against(text, names)) is not None:
+        text = f"{text[: said.start()]} {text[said.end() :]}"
+    return text
 
 
 def cased_as_carried(
@@ -869,6 +941,8 @@ def _asking(text: str, at: int) -> bool:
     if before[-1:] in (["that's"], ["which's"], ["who's"]):
         return False  # "isn't there a phone that's not Samsung?"
     cue = [w for w in _TOKEN.findall(text[at : at + 16].casefold())[:2] if w not in ("but", "and")]
+    if cue[:1] in (["hate"], ["dislike"]) and before[-1:] in (["don't"], ["dont"], ["not"]):
+        return True  # "I don't hate Apple but prefer Android" leaves nothing out
     if cue[:1] in _SAID_OF_IT and before[-1:] in (["that"], ["which"], ["who"]):
         return False  # "is there a phone for someone who isn't into Apple?", "that doesn't run"
     if cue[1:2] == ["run"]:
