@@ -113,6 +113,14 @@ def cmd_ask(args: argparse.Namespace) -> int:
         if args.trace:
             print_trace(result, stderr)
         return _report_failure(result)
+    started = result.body.get("sessionId")
+    if args.session and started != args.session:
+        # An id the store has no conversation for (expired, or never started here) starts
+        # a new one: said, so that nobody thinks the answer read the earlier turns.
+        print(
+            f"note: no conversation {args.session} here; this one is new: {started}",
+            file=stderr,
+        )
     if args.json:
         print(json.dumps(result.body, indent=2, ensure_ascii=False), file=stdout)
         if args.trace:

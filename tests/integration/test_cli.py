@@ -53,6 +53,22 @@ def test_a_follow_up_continues_the_session_across_calls(capsys: pytest.CaptureFi
     assert json.loads(capsys.readouterr().out)["sessionId"] == session
 
 
+def test_a_session_the_store_does_not_have_is_said_to_start_anew(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # An id of no conversation here (expired, or from another machine) starts a new one:
+    # the shopper is told, and the follow-up is not read as one
+    unknown = "00000000-0000-4000-8000-000000000000"
+    assert main(["ask", "Which of those is the lightest?", "--session", unknown, "--json"]) == 0
+    out = capsys.readouterr()
+    started = json.loads(out.out)["sessionId"]
+    assert started != unknown
+    assert f"note: no conversation {unknown} here; this one is new: {started}" in out.err
+    # and a session that does continue prints no such note
+    assert main(["ask", "and a cheaper one?", "--session", started, "--json"]) == 0
+    assert "note:" not in capsys.readouterr().err
+
+
 @pytest.mark.parametrize(
     ("args", "says"),
     [
