@@ -268,15 +268,7 @@ def _a_range(text: str, m: re.Match[str], *, after_kind: bool = True) -> bool:
         return False  # "phone 128-256" is storage
     if _NOT_A_BUDGET_AFTER.match(text, m.end()):
         return False
-    if after_kind:
-        before = re.findall(r"[^\W\d_][\w'-]*|[^\w\s]", text[: m.start()])[-1:]
-        word = before[0].casefold() if before else ""
-        if word[:1].isalpha() and not (word in _RANGE_BEFORE or kinds_in(word)):
-            return False
-        if word and _line_named(word):
-            return False
-    after = re.match(r"\s*([^\W\d_][\w'-]*)", text[m.end() :])
-    return after is None or after[1].casefold() in _BUDGET_AFTER
+    return _where_a_budget_is(text, m, _RANGE_BEFORE if after_kind else None)
 
 
 def _a_budget(text: str, m: re.Match[str], least: float = 50) -> bool:
@@ -288,11 +280,21 @@ def _a_budget(text: str, m: re.Match[str], least: float = 50) -> bool:
     amount = _amount(m[1], m[2])
     if amount < least or amount in _STORAGE_SIZES:
         return False
-    before = re.findall(r"[^\W\d_][\w'-]*|[^\w\s]", text[: m.start()])[-1:]
-    if before and before[0][0].isalpha():
-        word = before[0].casefold()
-        if (word not in _BUDGET_BEFORE and not kinds_in(word)) or _line_named(word):
-            return False  # "iPhone 15 to 16" names models
+    return _where_a_budget_is(text, m, _BUDGET_BEFORE)
+
+
+def _where_a_budget_is(text: str, m: re.Match[str], before: frozenset[str] | None) -> bool:
+    """Whether the amount or range ``m`` stands where a budget does: after the start, a
+    mark, a kind or a word of ``before`` (any word when None), never after a product line
+    ("iPhone 15 to 16" names models); and before the end, a mark or a word such as
+    "please"."""
+    if before is not None:
+        last = re.findall(r"[^\W\d_][\w'-]*|[^\w\s]", text[: m.start()])[-1:]
+        word = last[0].casefold() if last else ""
+        if word[:1].isalpha() and (
+            (word not in before and not kinds_in(word)) or _line_named(word)
+        ):
+            return False
     after = re.match(r"\s*([^\W\d_][\w'-]*)", text[m.end() :])
     return after is None or after[1].casefold() in _BUDGET_AFTER
 
