@@ -19,7 +19,7 @@ from shared.search.words import cut_models, parse
 from storechat.offline.bounds import MEASURE_OF, Miss, describe, money
 from storechat.offline.checks import NEAREST_SHOWN, Constraints, sift
 from storechat.offline.facts import facts_of, highlights
-from storechat.offline.intent import Intent, parse_text
+from storechat.offline.intent import COMPARE, Intent, parse_text
 from storechat.offline.messages import as_searched, plain
 from storechat.offline.named import compare_lines, named_lines, shown_one_lines
 from storechat.offline.names import matches, models_carried
@@ -423,6 +423,9 @@ def _shown_lines(ask: Ask, done: Done) -> list[Line]:
     c = constraints_for(done, ask.current)
     if ask.reference is not None and ask.reference.kind in ("one", "it", "cheapest"):
         return shown_one_lines(products[0] if products else None, c)
+    by_ids = ask.reference is not None and ask.reference.kind == "ids"
+    if by_ids and len(products) == 2 and COMPARE.search(ask.said):
+        return compare_lines(products[0], products[1], ask.current.sort_by)
     return product_section(products, c, RECOMMENDED, of_those=True)
 
 

@@ -69,12 +69,12 @@ from converse.conversation import content_blocks, offered_tools, previous_answer
 from converse.metering import DEFAULT_STAND_IN, UsageMeter
 from shared.runtime.errors import InvalidConverseRequest
 from storechat.offline.answer import compose_answer
-from storechat.offline.given import OWN_TOOL_USE, Turn, handed_over, own_turn, with_named
+from storechat.offline.given import OWN_TOOL_USE, Turn, handed_over, ids_named, own_turn, with_named
 from storechat.offline.intent import Intent, conversation_intent, earlier_words, parse_text
 from storechat.offline.messages import ToolOutcome, as_searched, last_top_pick, read_rounds
 from storechat.offline.plan import Ask, Call, label, plan_first, preamble
 from storechat.offline.policies import asks_policies, policy_answer, policy_call
-from storechat.offline.refer import shown_in
+from storechat.offline.refer import ids_as_names, shown_in
 from storechat.offline.replies import (
     ASK_REPLY,
     DECLINE,
@@ -96,14 +96,17 @@ def read_ask(messages: list[dict[str, Any]], given: ToolOutcome | None = None) -
     ``given``: the search of the shopper's words, which read the words they misspelt and
     the products they name."""
     said = user_texts(messages)
-    texts = [as_searched(text, given.corrected if given else {}) for text in said]
+    shown = tuple(shown_in(previous_answer(messages)))
+    # A product named by its id is read as named by its name (the given search's), or
+    # pointed at among those shown.
+    ids = {**{s.product_id: "" for s in shown}, **ids_named(given)}
+    texts = [as_searched(ids_as_names(t, ids), given.corrected if given else {}) for t in said]
     intent = with_named(conversation_intent(texts), given)
     if intent.wants_reviews and not intent.review_query:
         intent = replace(intent, review_query=last_top_pick(messages))
     current = parse_text(texts[-1]) if texts else Intent()
     # Searched as the shopper wrote it: the search reads its slips itself.
     earlier = earlier_words(said)
-    shown = tuple(shown_in(previous_answer(messages)))
     return Ask(intent, current, shown, said[-1] if said else "", earlier)
 
 

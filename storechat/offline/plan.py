@@ -21,7 +21,7 @@ from shared.search.words import parse
 from storechat.offline.intent import Intent, review_query
 from storechat.offline.messages import ToolOutcome
 from storechat.offline.names import ModelName
-from storechat.offline.refer import Reference, Shown, pick
+from storechat.offline.refer import Reference, Shown, named_by_id, pick
 from storechat.offline.vocabulary import (
     BOOK_INFO,
     BOOKS,
@@ -53,6 +53,9 @@ class Ask:
     @property
     def reference(self) -> Reference | None:
         """What the latest message points at among the products shown, if it does."""
+        if named := named_by_id(self.said, list(self.shown)):
+            # "is 7700352 in stock?", "compare 7700352 and 7702400": those, by their ids
+            return Reference("one", named[0]) if len(named) == 1 else Reference("ids", None, named)
         ref = self.current.reference
         if not self.shown or ref is None or self.current.products or self.current.wants_reviews:
             return None

@@ -58,11 +58,13 @@ class Shown:
 @dataclass(frozen=True)
 class Reference:
     """What a follow-up points at: ``all`` the products shown, ``one`` of them (``it``:
-    the first; ``cheapest``: the one shown at the lowest price), or ``cheaper`` ones than
-    those (than ``index`` only, when it names one)."""
+    the first; ``cheapest``: the one shown at the lowest price), some of them by their
+    ``ids``, or ``cheaper`` ones than those (than ``index`` only, when it names one)."""
 
     kind: str
     index: int | None = None
+    indexes: tuple[int, ...] = ()
+    """For ``ids``: the products shown that a follow-up names by their ids."""
 
 
 def shown_in(answer: str | None) -> list[Shown]:
@@ -78,6 +80,30 @@ def shown_in(answer: str | None) -> list[Shown]:
             if pid not in shown:
                 shown[pid] = Shown(pid, to_number(price.group(1)) if price else None)
     return list(shown.values())
+
+
+def _id_said(product_id: str) -> str:
+    """How ``product_id`` is found in a message: in square brackets, or (four characters or
+    more) as a word of its own; "the 2 cheapest" names no product 2."""
+    pid = re.escape(product_id)
+    bare = rf"|(?<![\w-]){pid}(?![\w-])" if len(product_id) >= 4 else ""
+    return rf"\[{pid}\]{bare}"
+
+
+def named_by_id(text: str, shown: list[Shown]) -> tuple[int, ...]:
+    """Which products shown ``text`` names by their ids ("is 7700352 in stock?", "and
+    [CMP-008]?"), in the order it names them."""
+    found = ((re.search(_id_said(s.product_id), text, _I), n) for n, s in enumerate(shown))
+    return tuple(n for _, n in sorted((m.start(), n) for m, n in found if m))
+
+
+def ids_as_names(text: str, names: dict[str, str]) -> str:
+    """``text`` with each product id of ``names`` it says written as that product's name
+    ("tell me about Samsung Galaxy A35 5G" for "tell me about 7700352"), or left out when
+    its name is not known: an id is no amount, title or word to read."""
+    for product_id, name in names.items():
+        text = re.sub(_id_said(product_id), f" {name} " if name else " ", text, flags=_I)
+    return text
 
 
 def _index(match: re.Match[str] | None) -> int | None:
@@ -106,6 +132,8 @@ def reference_in(text: str) -> Reference | None:
 
 def pick(shown: list[Shown], reference: Reference) -> list[Shown]:
     """The shown products ``reference`` means."""
+    if reference.kind == "ids":
+        return [shown[i] for i in reference.indexes if 0 <= i < len(shown)]
     if reference.kind == "cheapest":
         priced = [s for s in shown if s.price is not None]
         return [min(priced, key=lambda s: s.price or 0.0)] if priced else []

@@ -10,6 +10,7 @@ search as it would have without one.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -1219,3 +1220,36 @@ def test_a_review_question_about_a_kind_not_carried_asks_for_no_products_by_id(
     text = answer_text(final)
     assert text.startswith("Sorry, we don't carry tablets.")
     assert "could not" not in text and "did not work" not in text
+
+
+@pytest.mark.parametrize(
+    ("question", "ids"),
+    [
+        ("tell me about CMP-008", ["CMP-008"]),
+        ("Tell me more about cmp-008 and CMP-001", ["CMP-008", "CMP-001"]),
+        ("what about 7700352?", ["7700352"]),
+        ("is PHONESE any good?", ["PHONESE"]),
+    ],
+)
+def test_a_product_named_by_its_id_is_confirmed_with_no_amount_or_title_read_in_it(
+    question: str, ids: list[str], tmp_path: Path
+) -> None:
+    # Given a store whose ids are all digits or have none, and the search of a message
+    # naming products by their ids, which found them by id
+    own = [
+        *CATALOG,
+        {**BY_ID["MOB-007"], "productId": "7700352", "name": "Samsung Galaxy A35 5G"},
+        {**BY_ID["MOB-001"], "productId": "PHONESE", "name": "Apple iPhone SE"},
+    ]
+    messages = searched_first_in(own, question, tmp_path)
+
+    # When the model gets the first request
+    reply = OfflineModel(store=lambda: Store.of_products(own)).converse(make_request(messages))
+
+    # Then it confirms each at once: no id read as a price ("about 7700352" is no budget
+    # of $8.9 million), a book's title to look up or a book's facts to ask for
+    assert reply["stopReason"] == "end_turn"
+    text = answer_text(reply)
+    assert [line.split("[")[1].split("]")[0] for line in text.splitlines()] == ids
+    assert all(line.startswith("We carry the ") for line in text.splitlines())
+    assert not re.search(r"\bbooks?\b|under \$", text)

@@ -1269,3 +1269,91 @@ def test_a_follow_up_that_says_what_is_not_wanted_keeps_the_earlier_subject(
     assert [w for w in read["without"] if left_out.casefold() in w.casefold()], read
     assert read.get("category"), read
     assert kept is None or kept in use["input"]["keywords"].casefold()
+
+
+def _after_shown(*follow_up: str) -> tuple[OfflineModel, list[dict[str, Any]]]:
+    """A model, and a conversation whose last answer showed three laptops by ids of every
+    shape a store uses (all digits, no digit, with a dash), then ``follow_up``."""
+    model = OfflineModel()
+    shown = (
+        "Best laptops:\n1. Laptop 7700352 [7700352]: $399.\n"
+        "2. Laptop ZENBOOK [ZENBOOK]: $999.\n3. Laptop CMP-008 [CMP-008]: $649."
+    )
+    messages = [
+        user("a laptop"),
+        {"role": "assistant", "content": [{"text": shown}]},
+        *(user(text) for text in follow_up),
+    ]
+    return model, messages
+
+
+@pytest.mark.parametrize(
+    ("question", "ids"),
+    [
+        ("is 7700352 in stock?", ["7700352"]),
+        ("tell me more about zenbook", ["ZENBOOK"]),
+        ("and [CMP-008]?", ["CMP-008"]),
+        ("compare 7700352 and CMP-008", ["7700352", "CMP-008"]),
+        ("which is lighter, ZENBOOK or 7700352?", ["ZENBOOK", "7700352"]),
+    ],
+)
+def test_a_follow_up_naming_products_shown_by_id_looks_up_those(
+    question: str, ids: list[str]
+) -> None:
+    # Given an answer that showed products, then a follow-up naming some by their ids
+    model, messages = _after_shown(question)
+
+    # When the model reads the follow-up
+    response = model.converse(make_request(messages))
+
+    # Then it looks up exactly those, by id: no search of the kind asked before, no id read
+    # as an amount or a book's title
+    uses = tool_uses(response)
+    assert [(u["name"], u["input"]) for u in uses] == [("lookup_inventory", {"productIds": ids})]
+
+
+def test_a_follow_up_naming_one_product_shown_by_id_is_answered_about_it() -> None:
+    model, messages = _after_shown("is 7700352 in stock?")
+    planned = model.converse(make_request(messages))
+    use = tool_uses(planned)[0]
+    result = inventory(laptop("7700352", price=399, stock=11))
+    messages += [
+        planned["output"]["message"],
+        {"role": "user", "content": [{"toolResult": {"toolUseId": use["toolUseId"], **result}}]},
+    ]
+
+    text = answer_text(model.converse(make_request(messages)))
+
+    assert text.startswith("That is the Laptop 7700352 [7700352]: in stock (11 available), $399")
+
+
+def test_two_products_shown_named_by_id_are_compared() -> None:
+    model, messages = _after_shown("which is lighter, ZENBOOK or 7700352?")
+    planned = model.converse(make_request(messages))
+    use = tool_uses(planned)[0]
+    result = inventory(laptop("ZENBOOK", price=999, weight=1.2), laptop("7700352", price=399))
+    messages += [
+        planned["output"]["message"],
+        {"role": "user", "content": [{"toolResult": {"toolUseId": use["toolUseId"], **result}}]},
+    ]
+
+    text = answer_text(model.converse(make_request(messages)))
+
+    assert text.splitlines()[0] == (
+        "Lighter: Laptop ZENBOOK [ZENBOOK], 1.2 kg vs 1.5 kg for Laptop 7700352 [7700352]."
+    )
+
+
+def test_a_short_id_is_named_only_in_brackets() -> None:
+    # Given an answer that showed a product whose id is "2"
+    model = OfflineModel()
+    messages = [
+        user("a laptop"),
+        {"role": "assistant", "content": [{"text": "1. Laptop Two [2]: $399."}]},
+        user("show me the 2 cheapest laptops"),
+    ]
+
+    uses = tool_uses(model.converse(make_request(messages)))
+
+    # Then "the 2 cheapest" is a search, not a look-up of product 2
+    assert "productIds" not in uses[0]["input"]
