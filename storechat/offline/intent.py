@@ -10,8 +10,10 @@ from shared.search.unsold import Unsold
 from shared.search.words import (
     cased_as_carried,
     cut_models,
+    names_written_apart,
     negations_as_not,
     parse,
+    respell,
     without_priced_against,
     without_unwanted,
 )
@@ -160,6 +162,9 @@ class Intent:
 def _normalise(text: str) -> str:
     # German, Spanish and French read as the search reads them: one language layer.
     text = in_english(text[:MAX_TEXT_CHARS].replace("\u2019", "'"))
+    # "a mac book pro", "zen book 14": a line written in two words is no book asked.
+    if joined := names_written_apart(text, store().lines.__contains__):
+        text = respell(text, joined)
     # "$1,299" must stay one number when clauses split on commas.
     return negations_as_not(re.sub(r"(?<=\d),(?=\d{3}\b)", "", text))
 

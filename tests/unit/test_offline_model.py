@@ -1357,3 +1357,15 @@ def test_a_short_id_is_named_only_in_brackets() -> None:
 
     # Then "the 2 cheapest" is a search, not a look-up of product 2
     assert "productIds" not in uses[0]["input"]
+
+
+@pytest.mark.parametrize(
+    "question", ["do you have a mac book pro?", "is the zen book 14 in stock?"]
+)
+def test_a_line_written_in_two_words_is_no_book_asked(question: str) -> None:
+    # Given a line of the catalog written apart ("mac book"), with no search before
+    uses = tool_uses(OfflineModel().converse(make_request([user(question)])))
+
+    # Then the model looks the computer up: no book's title, no book facts
+    assert [u["name"] for u in uses] == ["lookup_inventory"]
+    assert uses[0]["input"].get("category") == "COMPUTERS"

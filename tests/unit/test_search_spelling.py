@@ -247,3 +247,42 @@ def test_words_spelt_as_they_sound_share_a_sound(a: str, b: str) -> None:
 
 def test_different_words_do_not_share_a_sound() -> None:
     assert len({sound(w) for w in ("song", "sony", "phone", "fine", "laptop", "labtop")}) == 6
+
+
+@pytest.mark.parametrize(
+    ("keywords", "joined", "first", "category"),
+    [
+        ("do you have a mac book pro", {"mac book": "macbook"}, "Apple MacBook Pro", "COMPUTERS"),
+        ("a chrome book for school", {"chrome book": "chromebook"}, "HP Chromebook", "COMPUTERS"),
+        ("zen book 14", {"zen book": "zenbook"}, "ASUS Zenbook 14", None),
+        ("think pad e14", {"think pad": "thinkpad"}, "Lenovo ThinkPad E14", None),
+        ("a one plus phone", {"one plus": "oneplus"}, "OnePlus", "MOBILE"),
+    ],
+)
+def test_a_name_written_in_two_words_is_read_as_one_and_no_book_is_asked(
+    index: SearchIndex, keywords: str, joined: dict[str, str], first: str, category: str | None
+) -> None:
+    # Given a line, a brand or a word of a product's name written apart ("mac book")
+    result = search(index, keywords)
+
+    # Then it is read as one word, said as corrected, and "book" is no book asked
+    assert result.corrected == joined
+    assert result.products[0].name.startswith(first)
+    assert result.understood.get("category") == category
+    assert not result.relaxed
+
+
+@pytest.mark.parametrize(
+    "keywords",
+    [
+        "laptop running windows, not chrome os",  # a phrase of two words stays two
+        "Model Y accessories",  # a one-letter word joins nothing ("modely")
+        "a book about macs",
+        "every one of them",
+        "a note book for school",  # no name of the catalog's is "notebook"
+    ],
+)
+def test_words_whose_one_word_is_no_name_of_the_catalog_stay_apart(
+    index: SearchIndex, keywords: str
+) -> None:
+    assert search(index, keywords).corrected == {}

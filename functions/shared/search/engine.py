@@ -80,6 +80,7 @@ from shared.search.words import (
     fts_string,
     name_clause,
     names_a_kind,
+    names_written_apart,
     parse,
     priced_against,
     respell,
@@ -688,17 +689,33 @@ class _Search:
 
     def _reading(self, query: SearchQuery, words: Words) -> tuple[list[str], dict[str, str]]:
         """The plain words that are none of the index's, and what those it can read as
-        another word are read as."""
+        another word are read as; first, a name written in two words ("mac book")."""
+        joined = self._joined(query.keywords or "")
         if not words.plain or not self.index.spelling:
-            return [], {}
+            return [], joined
         corrector = Corrector(self.db, self._matches, category=query.category)
         unknown = corrector.unknown(words)
         if not unknown:
-            return [], {}
+            return [], joined
         explicit = make_plan(query, LEVELS[0], Words(), self.index.brands).filter_words
         implied = make_plan(query, LEVELS[0], words, self.index.brands).filter_words
         corrected = corrector.corrections(words, unknown, filters=explicit, context=implied)
-        return unknown, corrected
+        return unknown, {**joined, **corrected}
+
+    def _joined(self, keywords: str) -> dict[str, str]:
+        """A name written in two words (:func:`names_written_apart`): a brand of the
+        catalog ("one plus") or a word of a name of its products that are no books."""
+        return names_written_apart(keywords, lambda one: self._is_brand(one) or self._a_name(one))
+
+    def _a_name(self, word: str) -> bool:
+        """Whether ``word`` is a whole word of a name of the catalog's products that are no
+        books ("Zenbook"), as written: not a word it starts or stems from."""
+        clause = name_clause(word)
+        if clause is None:
+            return False
+        clause += f" NOT {{filters}} : {fts_string(filter_token('cat', Category.BOOKS))}"
+        names = self._names_matching(clause, NAMES_EXAMINED)
+        return any(word in WORD.findall(name.casefold()) for name, _ in names)
 
     def _names_with(self, word: str, most: int) -> list[tuple[str, str | None]]:
         """The names and brands of the first ``most`` products whose names have ``word``."""

@@ -408,6 +408,27 @@ def _kind_words() -> frozenset[str]:
     )
 
 
+MIN_JOINED: Final = 6
+"""The fewest letters of a name written in two words that is read as one ("zen book")."""
+
+
+def names_written_apart(text: str, is_name: Callable[[str], bool]) -> dict[str, str]:
+    """``{"mac book": "macbook"}``: two words of ``text`` written apart whose one word is a
+    product line the phrase table reads ("mac book", "chrome book") or a word ``is_name``
+    knows (the catalog's "one plus", "zen book", "think pad"), so that "book" or "pad" is
+    no kind asked: each word two letters or more, no digit, six letters or more together,
+    and no two words the phrase table reads together ("chrome os")."""
+    spaced = " ".join(text.split())
+    found: dict[str, str] = {}
+    for m in re.finditer(r"(?<![^\W_])(?=([^\W\d_]{2,}) ([^\W\d_]{2,})(?![^\W_]))", spaced):
+        one, pair = f"{m[1]}{m[2]}".casefold(), f"{m[1]} {m[2]}".casefold()
+        if len(one) < MIN_JOINED or pair in found or (fold(m[1]), fold(m[2])) in _PHRASES:
+            continue  # "chrome os" is read as it is written
+        if _line_named(one) is not None or is_name(one):
+            found[pair] = one
+    return found
+
+
 def names_a_kind(word: str) -> bool:
     """Whether ``word`` alone names a kind of product ("Phone", "laptops", "Book")."""
     return fold(word.casefold()) in _kind_words()
