@@ -382,6 +382,13 @@ WITH_MORE: Final = re.compile(
     re.IGNORECASE,
 )
 """Words that put tax or shipping in a total ("with tax", "shipping included")."""
+_ALL_CITED: Final = re.compile(
+    r"^[\s*_]*(?:(?:so|and|then)\s+)?(?:together|combined|altogether|in\s+total|all\s+told)?"
+    r"[\s,]*(?:they|that|this|it\s+all|the\s+(?:pair|lot|set))\b",
+    re.IGNORECASE,
+)
+"""A sentence or clause that opens on a word for every product the answer cites
+("Together they cost", "Combined, they come to", "..., that comes to")."""
 _ROUGHLY: Final = re.compile(
     r"\b(?:about|around|roughly|approximately|approx\.?|nearly|almost|under|over|just\s+over|"
     r"just\s+under|ca\.?|circa|etwa|environ|unos|unas)[\s*_]*$|~[\s*_]*$",
@@ -400,23 +407,36 @@ def summed_of_some(claim: Claim, view: str, index: LedgerIndex, store: str) -> b
     it in its clause, or right after it) of products the answer cites, and is exactly their
     sum: two or more it names in that clause, by name or by the brand of one of them
     ("Total for the XPS and the HP: $1,648"), or all of them, counted ("Buying both comes to
-    $1,648" of two, "All three: $2,947" of three). Not a total with tax or shipping in it,
-    nor one said roughly."""
+    $1,648" of two, "All three: $2,947" of three, "If you buy both, that comes to $1,648")
+    or said in a sentence that opens on a word for them all ("Together they cost $1,648").
+    Not a total with tax or shipping in it, nor one said roughly."""
     if claim.kind != "price" or PER_ITEM.match(view, claim.end):
         return False
     before = context.clause_before(view, claim.start)
-    if not (_SUM_SAID.search(before) or _TOTAL_AFTER.match(view, claim.end)):
+    # "If you buy both, that comes to $1,648": the sentence may count them before the clause
+    sentence = re.split(r"(?<=[.!?])\s+|\n", view[: claim.start])[-1]
+    of_all = bool(_ALL_CITED.search(sentence) and TOTAL_SAID.search(sentence))
+    if not (_SUM_SAID.search(before) or _TOTAL_AFTER.match(view, claim.end) or of_all):
         return False
     if WITH_MORE.search(view) or _ROUGHLY.search(before):
         return False
     products = {p.productId: p for p in index.values()}
     named = _named_in(before, index)
-    counted = _COUNTED.search(f"{before} {context.clause_after(view, claim.end)}")
+    counted = _COUNTED.search(f"{sentence} {context.clause_after(view, claim.end)}")
     if len(named) >= 2:
         chosen = named
     elif named:
         return False  # "The XPS 13 costs $1,648 for both" is said of one product
     elif counted and _COUNTS[counted[1].casefold().split()[-1]] == len(products):
+        chosen = set(products)
+    elif len(products) >= 2 and (
+        of_all or _ALL_CITED.search(sentence) or _ALL_CITED.search(before)
+    ):
+        # "Together they cost $1,648": of every product cited, and no fewer named around it
+        # ("That is $1,648 in total for the XPS" is said of one)
+        around = _named_in(f"{sentence} {context.clause_after(view, claim.end)}", index)
+        if around and around != set(products):
+            return False
         chosen = set(products)
     else:
         return False

@@ -358,6 +358,14 @@ def test_a_total_after_a_list_that_is_not_its_sum_goes(said: str, now: str) -> N
         " $1,299. The XPS and HP together: $1,648; all three: $2,947.",
         # the sum on a line of its own after the list
         "1. Dell XPS 13 [CMP-005]: $1,299\n2. HP 14 [CMP-023]: $349\nThat's $1,648 in total.",
+        # of every product cited, said with a word for them all or counted before
+        "The XPS [CMP-005] is $1,299 and the HP 14 [CMP-023] is $349. Together they cost $1,648.",
+        "The XPS [CMP-005] is $1,299 and the HP 14 [CMP-023] is $349. Together, that's $1,648.",
+        "The XPS [CMP-005] is $1,299 and the HP 14 [CMP-023] is $349."
+        " Combined, they come to $1,648.",
+        "The XPS [CMP-005] is $1,299 and the HP 14 [CMP-023] is $349."
+        " If you buy both, that comes to $1,648.",
+        "If you buy the XPS [CMP-005] and the HP 14 [CMP-023], that comes to $1,648.",
     ],
 )
 def test_a_true_total_of_some_products_shown_stays(answer: str) -> None:
@@ -410,6 +418,25 @@ def test_a_true_total_of_some_products_shown_stays(answer: str) -> None:
             "1. Dell XPS 13 [CMP-005]: $1,299\n2. HP 14 [CMP-023]: $349\n"
             "That's $1,648 in total with tax.",
             "1. Dell XPS 13 [CMP-005]: $1,299\n2. HP 14 [CMP-023]: $349",
+        ),
+        # "they" are every product cited: a total of some of them is no sum of "they"
+        (
+            "The XPS [CMP-005] is $1,299, the HP 14 [CMP-023] is $349 and the iMac [CMP-014] is"
+            " $1,299. Together they cost $1,648.",
+            "The XPS [CMP-005] is $1,299, the HP 14 [CMP-023] is $349 and the iMac [CMP-014] is"
+            " $1,299.",
+        ),
+        (
+            "The XPS [CMP-005] is $1,299 and the HP 14 [CMP-023] is $349."
+            " Together they cost $1,700.",
+            "The XPS [CMP-005] is $1,299 and the HP 14 [CMP-023] is $349.",
+        ),
+        # a word for them all, but one product named with the total, is said of that one
+        (
+            "The XPS [CMP-005] is great and the HP 14 [CMP-023] is fine."
+            " That is $1,648 in total for the XPS.",
+            "The XPS [CMP-005] is great and the HP 14 [CMP-023] is fine."
+            " That is $1,299 in total for the XPS.",
         ),
         # "both" of three shown names no two of them
         (
