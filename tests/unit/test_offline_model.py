@@ -1369,3 +1369,13 @@ def test_a_line_written_in_two_words_is_no_book_asked(question: str) -> None:
     # Then the model looks the computer up: no book's title, no book facts
     assert [u["name"] for u in uses] == ["lookup_inventory"]
     assert uses[0]["input"].get("category") == "COMPUTERS"
+
+
+def test_a_model_named_in_one_word_after_cheaper_than_is_no_product_asked() -> None:
+    # Given "cheaper than the Legion", with no search before: the Legion is the price's
+    uses = tool_uses(
+        OfflineModel().converse(make_request([user("something cheaper than the Legion")]))
+    )
+
+    # Then the model searches the words, which the search reads; it looks up no Legion
+    assert [u["input"] for u in uses] == [{"keywords": "something cheaper than the Legion"}]

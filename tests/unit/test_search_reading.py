@@ -1205,6 +1205,10 @@ def test_a_kind_someone_is_not_a_fan_of_with_something_else_asked_is_not_searche
         ("a phone no more expensive than the iphone 15", "maxPrice", 699),  # at most its price
         ("what's cheaper than the iPhone 15 but has a good camera", "maxPrice", 698.99),
         ("a laptop 16gb ram cheaper than the XPS 13", "maxPrice", 1298.99),
+        # one word that names one model the store carries
+        ("something cheaper than the Legion", "maxPrice", 1398.99),
+        ("a laptop cheaper than the legion but with rtx", "maxPrice", 1398.99),
+        ("more expensive than the Zenbook", "minPrice", 999.01),
     ],
 )
 def test_a_price_said_against_a_product_is_a_limit_at_its_price(
@@ -1228,6 +1232,10 @@ def test_a_price_said_against_a_product_is_a_limit_at_its_price(
         "a phone cheaper than the galaxy",
         "something cheaper than a grand",
         "a gaming laptop cheaper than a gaming desktop",
+        "is the dell cheaper than the Legion?",
+        "a laptop cheaper than Apple",  # a brand is no one model
+        "cheaper than Amazon",
+        "a phone cheaper than yours",
     ],
 )
 def test_a_comparison_or_a_kind_sets_no_price_from_a_product(

@@ -250,7 +250,7 @@ class _Search:
         them or above the dearest, and their kind when none is asked; ``query`` itself when
         the words say none, or name no products of one kind."""
         assert query.keywords is not None
-        said = priced_against(query.keywords, self._names_something)
+        said = priced_against(query.keywords, self._names_something, self._one_model)
         if said is None:
             return query
         name = said["name"]
@@ -278,6 +278,12 @@ class _Search:
         above = round(max(prices) + 0.01, 2)
         low = above if query.minPrice is None else max(query.minPrice, above)
         return replace(query, keywords=" ".join(rest.split()), minPrice=low, category=kind)
+
+    def _one_model(self, word: str) -> bool:
+        """Whether one ``word`` names a model or a line the catalog carries ("Legion"), not
+        a brand ("than Apple" compares with a whole maker)."""
+        # Said as the shopper says it, after "the": a word alone is read as no model.
+        return not self._is_brand(word) and bool(self._models_carried(f"the {word}"))
 
     def _names_something(self, text: str) -> bool:
         """Whether ``text`` names a model, a brand or a product line of the catalog's."""

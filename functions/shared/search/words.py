@@ -729,10 +729,13 @@ _NO_MODEL: Final = re.compile(
 )
 
 
-def priced_against(text: str, names: Callable[[str], bool]) -> re.Match[str] | None:
+def priced_against(
+    text: str, names: Callable[[str], bool], model: Callable[[str], bool] = lambda _: False
+) -> re.Match[str] | None:
     """Where ``text`` asks for products priced against a model ("a laptop cheaper than the
-    XPS 13", "something cheaper than the MacBook Air"): a name of two words or more, or with
-    a number, no amount or place ("cheaper than five hundred dollars", "than Amazon"), and
+    XPS 13", "something cheaper than the MacBook Air"): a name of two words or more, with a
+    number, or one word ``model`` says is a model or line the catalog carries ("the
+    Legion"); no amount or place ("cheaper than five hundred dollars", "than Amazon"), and
     no kind's word alone. Not in a question or after a thing pointed at, which compares
     ("is the Dell cheaper than the MacBook Air?", "is it cheaper than..."), nor where
     ``names`` finds a brand, line or model before it."""
@@ -742,17 +745,24 @@ def priced_against(text: str, names: Callable[[str], bool]) -> re.Match[str] | N
     before, name = text[: said.start()], said["name"]
     words = re.findall(r"[^\W_]+", name)
     numbered = any(c.isdigit() for c in name)
-    if (len(words) < 2 and not numbered) or _NO_MODEL.search(name):
+    if _NO_MODEL.search(name):
         return None
+    if len(words) < 2 and not numbered:
+        one = words[-1] if words else ""
+        return (
+            said if one and model(one) and not (_COMPARED.search(before) or names(before)) else None
+        )
     if not any(_a_name(w) for w in words if not w.isdigit()):
         return None  # "cheaper than a gaming laptop" names no model
     return None if _COMPARED.search(before) or names(before) else said
 
 
-def without_priced_against(text: str, names: Callable[[str], bool]) -> str:
+def without_priced_against(
+    text: str, names: Callable[[str], bool], model: Callable[[str], bool] = lambda _: False
+) -> str:
     """``text`` without a price said against a product (:func:`priced_against`): "cheaper
     than the XPS 13" asks for other products, not for the XPS 13."""
-    while (said := priced_against(text, names)) is not None:
+    while (said := priced_against(text, names, model)) is not None:
         text = f"{text[: said.start()]} {text[said.end() :]}"
     return text
 
