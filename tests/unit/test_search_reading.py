@@ -1252,3 +1252,54 @@ def test_the_kind_asked_stands_against_another_kind_s_price(index: SearchIndex) 
     result = search(index, "a phone cheaper than the XPS 13", limit=10)
     assert result.understood["maxPrice"] == 1298.99
     assert {BY_ID[h.productId]["category"] for h in result.products} == {"MOBILE"}
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "a phone for my kid",
+        "a phone for my 10 year old",
+        "a phone for a 10-year-old",
+        "a phone for my 10 year old daughter",
+        "a laptop for my teenager",
+        "a laptop for my 12 y/o son",
+        "laptop that my 8 year old can use",
+    ],
+)
+def test_a_phone_or_computer_for_a_kid_is_any_the_cheaper_first(
+    index: SearchIndex, words: str
+) -> None:
+    # "a phone for my 10 year old" found the two phones whose text has "10", "year" and
+    # "old", at $499 and $799; "for my kid" the one whose text says "kids"
+    result = search(index, words, limit=5)
+    assert not result.understood.get("searched"), result.understood
+    assert result.understood["favours"] == "price"
+    kind = result.understood["category"]
+    cheapest = min(p["price"] for p in CATALOG if p["category"] == kind and p["stock"])
+    assert result.products[0].price == cheapest and len(result.products) == 5
+
+
+@pytest.mark.parametrize(
+    "words",
+    ["a book for my 8 year old", "a book for a 10-12 year old", "books for kids"],
+)
+def test_a_book_for_a_kid_is_a_young_readers(index: SearchIndex, words: str) -> None:
+    result = search(index, words, limit=5)
+    assert result.understood["category"] == "BOOKS"
+    assert {"kid", "kids"} & set(result.understood["searched"])
+    assert "year" not in result.understood["searched"]
+
+
+@pytest.mark.parametrize(
+    ("words", "kept"),
+    [
+        ("my 5 year old laptop died, need a new one", set()),  # the laptop's age
+        ("a phone, 2 to 3 years old model", set()),  # a model's
+        ("a phone with 7 years of updates", {"7", "years", "updates"}),  # no age
+        ("a phone for a 70 year old", set()),  # an adult's: nothing to find
+    ],
+)
+def test_an_age_that_is_no_kids_is_no_kid(index: SearchIndex, words: str, kept: set[str]) -> None:
+    result = search(index, words, limit=5)
+    assert set(result.understood.get("searched") or []) == kept
+    assert "favours" not in result.understood

@@ -110,6 +110,10 @@ class Intent:
     use: str | None = None
     """The use the phrase names ("gaming", "student"), for a model that says what an
     answer is for."""
+    audience: bool = False
+    """Whom the product is for ("a kid", "a teenager"): the words of a book's blurb, but
+    of a phone or a computer no word to find (its text may say "kids" of anything), only
+    a price to keep low."""
 
 
 _GENRE = Category.BOOKS
@@ -233,8 +237,10 @@ INTENTS: tuple[Intent, ...] = (
     Intent(("business", "work", "office", "professional", "enterprise", "productivity"),
            terms=("business", "office", "work", "professional"), use="work"),
     Intent(("kid", "child", "children", "young reader"),
-           terms=("children", "child", "kid", "young", "fantasy", "magic", "adventure")),
-    Intent(("teen", "teenager", "young adult"), terms=("teenage", "teen", "young")),
+           terms=("children", "child", "kid", "young", "fantasy", "magic", "adventure"),
+           audience=True),
+    Intent(("teen", "teenager", "young adult"), terms=("teenage", "teen", "young"),
+           audience=True),
     Intent(("family", "home"), terms=("family", "home")),
     Intent(("foldable", "folding", "fold", "flip"), terms=("foldable", "fold", "flip")),
     Intent(("waterproof", "water resistant", "water-resistant"),

@@ -102,6 +102,8 @@ class Words:
     on_sale: bool = False
     leanings: list[tuple[str, ...]] = field(default_factory=list)
     """The groups of uses whose every boost has an order ("travel": lightest first)."""
+    audience: list[tuple[str, ...]] = field(default_factory=list)
+    """The groups of whom the product is for (``Intent.audience``: "my kid")."""
     meant: str | None = None
     """The kind a use means when the words name none (``Intent.meant``)."""
     uses: list[str] = field(default_factory=list)
@@ -497,6 +499,8 @@ def _apply(intent: Intent, raw: list[str], words: Words, explicit: dict[str, Any
             words.lines.append(words.groups[-1])
         if _leans(intent):
             words.leanings.append(words.groups[-1])
+        if intent.audience:
+            words.audience.append(words.groups[-1])
     for name, weight in intent.boosts:
         words.boosts[name] = max(weight, words.boosts.get(name, 0.0))
     if intent.sort and not explicit.get("sortBy") and words.sort is None:
@@ -1194,6 +1198,36 @@ def _cut(text: str, unwanted: list[Unwanted]) -> str:
     return text
 
 
+AUDIENCE_LEAN: Final = 1.5
+"""How strongly a phone or computer for a kid or a teenager leans to the cheaper: as a
+student's (``intents.py``)."""
+_AGE: Final = re.compile(
+    r"(?<![\w.,$£€])(?:(?P<low>\d{1,2})\s*(?:-|\u2013|to|or)\s*)?(?P<n>\d{1,2})"
+    r"(?:[\s-]*(?:years?|yrs?)[\s-]*old|\s*y/?o)(?:'s)?(?![\w-])(?P<after>\s+[^\W\d_]+)?"
+)
+_THINGS: Final = frozenset({"model", "models", "version", "versions", "one", "ones", "device"})
+"""Words after an age that make it a thing's ("a 2 year old model")."""
+YOUNGEST: Final = 4
+"""The youngest age read as whom a product is for: "2-3 years old" is a model's."""
+
+
+def _ages(text: str) -> str:
+    """``text`` with a person's age said as whom it is for: "my 10 year old" as "kid", "a
+    15-year-old" as "teen", an adult's and a thing's as nothing ("a 45 year old", "my 5
+    year old laptop"); "7 years of updates" is no age."""
+
+    def said(m: re.Match[str]) -> str:
+        after = m["after"] or ""
+        word = after.strip()
+        if word and (kinds_in(word) or _line_named(word) or word in _THINGS):
+            return after  # "my 5 year old laptop died": the laptop's age, none to find
+        age = int(m["low"] or m["n"])  # "a 10-12 year old": 10 and up
+        person = age >= YOUNGEST
+        return ("kid" if person and age < 13 else "teen" if person and age < 20 else "") + after
+
+    return _AGE.sub(said, text)
+
+
 def parse(
     keywords: str, explicit: dict[str, Any] | None = None, *, whole_names: bool = True
 ) -> Words:
@@ -1214,7 +1248,8 @@ def parse(
     words.unwanted_genres = genres_not_wanted(cased)
     if words.unwanted_genres:
         words.meant = words.meant or Category.BOOKS  # "not fantasy": books, all the same
-    text = _order(_numbers(_cut(cased, unwanted).casefold(), words), words, explicit)
+    text = _ages(_cut(cased, unwanted).casefold())
+    text = _order(_numbers(text, words), words, explicit)
     raw = _TOKEN.findall(text)
     for intent, said in _read(raw):
         if len(words.groups) >= MAX_GROUPS:
@@ -1236,6 +1271,12 @@ def parse(
     ]
     if not (explicit.get("category") or words.category):
         words.category = words.meant
+    if (explicit.get("category") or words.category) not in (None, Category.BOOKS):
+        # "a phone for my kid": any phone, the cheaper first; not the one whose text says
+        # "kids" (a book for a kid is the young reader's)
+        words.groups = [g for g in words.groups if g not in words.audience]
+        if words.audience:
+            words.boosts["affordable"] = max(AUDIENCE_LEAN, words.boosts.get("affordable", 0.0))
     if words.groups and words.groups == words.leanings[:1]:
         # A use is all that was asked of a kind ("a laptop for travel"): every product of
         # it is one, in the order the use leans to, whatever its description says.
