@@ -384,11 +384,50 @@ WITH_MORE: Final = re.compile(
 """Words that put tax or shipping in a total ("with tax", "shipping included")."""
 _ALL_CITED: Final = re.compile(
     r"^[\s*_]*(?:(?:so|and|then)\s+)?(?:together|combined|altogether|in\s+total|all\s+told)?"
-    r"[\s,]*(?:they|that|this|it\s+all|the\s+(?:pair|lot|set))\b",
+    r"[\s,]*(?:(?P<plural>they|it\s+all|the\s+(?:pair|lot|set))\b|(?:that|this)"
+    r"(?=\s*['\u2019]s\b|\s+(?:is|comes?|adds?|makes?|brings?|would|will|totals?|works)\b))",
     re.IGNORECASE,
 )
-"""A sentence or clause that opens on a word for every product the answer cites
-("Together they cost", "Combined, they come to", "..., that comes to")."""
+"""A sentence or clause that opens on a word for every product the answer cites ("Together
+they cost", "Combined, they come to", "Together, that's", "..., that comes to"); not "That
+one", "That Dell", "This model", which point at one."""
+_TOGETHER: Final = re.compile(
+    r"\b(?:together|combined|altogether|all\s+told|both|all\s+(?:two|three|four)|the\s+pair)\b",
+    re.I,
+)
+_CHOSEN: Final = re.compile(
+    r"\b(?:over|rather\s+than|instead\s+of|not\s+the|versus|vs\.?|than)\b", re.I
+)
+"""Words that pick one product of those cited ("the XPS over the HP"): no total of both."""
+_EXTRAS: Final = re.compile(
+    r"\btogether\s+with\b|\bwith\s+(?:a|an|the|everything|all|some|its|their)\b|"
+    r"\bplus\s+(?:a|an|the)\b|\bincl(?:uding|\.)?\b",
+    re.I,
+)
+"""Words that put something more in a total ("with a case", "together with AppleCare")."""
+_COUNT_WORD: Final = re.compile(r"\b(?:two|three|four|both)\b", re.I)
+
+
+def _of_them_all(
+    sentence: str, before: str, after: str, cited: set[str], index: LedgerIndex
+) -> bool:
+    """Whether a total's sentence says it of every product cited (``cited``) with a word
+    for them all: "they", "the pair", or "that" with a word of togetherness ("Together,
+    that's") or with them all named in the sentence ("If you buy the XPS and the HP, that
+    comes to"); not when it names fewer, counts another number ("three of them"), picks one
+    ("the XPS over the HP") or adds something to them ("together with AppleCare")."""
+    opens = _ALL_CITED.search(sentence) or _ALL_CITED.search(before)
+    if opens is None:
+        return False
+    said = f"{sentence} {after}"
+    around = _named_in(said, index)
+    if (around and around != cited) or _CHOSEN.search(said) or _EXTRAS.search(said):
+        return False
+    if any(_COUNTS[w.casefold()] != len(cited) for w in _COUNT_WORD.findall(said)):
+        return False
+    return bool(opens["plural"] or _TOGETHER.search(said) or around == cited)
+
+
 _ROUGHLY: Final = re.compile(
     r"\b(?:about|around|roughly|approximately|approx\.?|nearly|almost|under|over|just\s+over|"
     r"just\s+under|ca\.?|circa|etwa|environ|unos|unas)[\s*_]*$|~[\s*_]*$",
@@ -429,15 +468,10 @@ def summed_of_some(claim: Claim, view: str, index: LedgerIndex, store: str) -> b
         return False  # "The XPS 13 costs $1,648 for both" is said of one product
     elif counted and _COUNTS[counted[1].casefold().split()[-1]] == len(products):
         chosen = set(products)
-    elif len(products) >= 2 and (
-        of_all or _ALL_CITED.search(sentence) or _ALL_CITED.search(before)
+    elif len(products) >= 2 and _of_them_all(
+        sentence, before, context.clause_after(view, claim.end), set(products), index
     ):
-        # "Together they cost $1,648": of every product cited, and no fewer named around it
-        # ("That is $1,648 in total for the XPS" is said of one)
-        around = _named_in(f"{sentence} {context.clause_after(view, claim.end)}", index)
-        if around and around != set(products):
-            return False
-        chosen = set(products)
+        chosen = set(products)  # "Together they cost $1,648"
     else:
         return False
     prices = [as_number(record_value(products[pid], "price")) for pid in chosen]

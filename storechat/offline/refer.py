@@ -82,19 +82,53 @@ def shown_in(answer: str | None) -> list[Shown]:
     return list(shown.values())
 
 
-def _id_said(product_id: str) -> str:
-    """How ``product_id`` is found in a message: in square brackets, or (four characters or
-    more) as a word of its own; "the 2 cheapest" names no product 2."""
+_AMOUNT_BEFORE: Final = re.compile(
+    r"(?:[$£€]|\b(?:under|over|below|above|to|from|between|budget|max|min|least|most|"
+    r"less|more|only|just|spend|pay)\s+)\s*$",
+    _I,
+)
+_UNIT_AFTER: Final = re.compile(
+    r"\s*(?:gb|tb|mah|mp|hz|inch|inches|dollars?|euros?|pounds?|bucks|models?|versions?|"
+    r"editions?|series)\b",
+    _I,
+)
+_NOT_WANTED: Final = re.compile(
+    r"\b(?:not|no|without|except|never|don'?t|doesn'?t|avoid|other\s+than)\b[^.,;!?]*$", _I
+)
+
+
+def _said_at(text: str, product_id: str) -> re.Match[str] | None:
+    """Where ``text`` names ``product_id``: in square brackets, or as a word of its own; as a
+    word, an id of letters alone only as the store writes it ("IPHONESE", not the line
+    "pixel"), one of digits alone only of five or more and never as an amount, a year or
+    a size ("under 1000", "2024 models", "1024 GB"), any other of four characters or more
+    ("CMP-008", "sku-1234"). "The 2 cheapest" names no product 2."""
     pid = re.escape(product_id)
-    bare = rf"|(?<![\w-]){pid}(?![\w-])" if len(product_id) >= 4 else ""
-    return rf"\[{pid}\]{bare}"
+    if bracketed := re.search(rf"\[{pid}\]", text, _I):
+        return bracketed
+    digits = sum(c.isdigit() for c in product_id)
+    if len(product_id) < 4 or (digits == len(product_id) and digits < 5):
+        return None
+    flags = _I if digits else 0
+    for m in re.finditer(rf"(?<![\w-]){pid}(?![\w-])", text, flags):
+        amount = digits == len(product_id) and (
+            _AMOUNT_BEFORE.search(text, 0, m.start()) or _UNIT_AFTER.match(text, m.end())
+        )
+        if not amount:
+            return m
+    return None
 
 
 def named_by_id(text: str, shown: list[Shown]) -> tuple[int, ...]:
-    """Which products shown ``text`` names by their ids ("is 7700352 in stock?", "and
-    [CMP-008]?"), in the order it names them."""
-    found = ((re.search(_id_said(s.product_id), text, _I), n) for n, s in enumerate(shown))
-    return tuple(n for _, n in sorted((m.start(), n) for m, n in found if m))
+    """Which products shown ``text`` names by their ids (:func:`_said_at`: "is 7700352 in
+    stock?", "and [CMP-008]?"), in the order it names them; not one said not wanted ("I'd
+    rather not get 7700352")."""
+    found = []
+    for n, each in enumerate(shown):
+        said = _said_at(text, each.product_id)
+        if said and not _NOT_WANTED.search(text, 0, said.start()):
+            found.append((said.start(), n))
+    return tuple(n for _, n in sorted(found))
 
 
 def ids_as_names(text: str, names: dict[str, str]) -> str:
@@ -102,7 +136,8 @@ def ids_as_names(text: str, names: dict[str, str]) -> str:
     ("tell me about Samsung Galaxy A35 5G" for "tell me about 7700352"), or left out when
     its name is not known: an id is no amount, title or word to read."""
     for product_id, name in names.items():
-        text = re.sub(_id_said(product_id), f" {name} " if name else " ", text, flags=_I)
+        while said := _said_at(text, product_id):
+            text = f"{text[: said.start()]} {name} {text[said.end() :]}"
     return text
 
 

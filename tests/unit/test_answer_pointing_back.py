@@ -347,6 +347,9 @@ def test_a_total_after_a_list_that_is_not_its_sum_goes(said: str, now: str) -> N
     assert body.answer == now
 
 
+_BOTH_SHOWN = "The XPS [CMP-005] and the HP 14 [CMP-023] are both good picks."
+
+
 @pytest.mark.parametrize(
     "answer",
     [
@@ -437,6 +440,22 @@ def test_a_true_total_of_some_products_shown_stays(answer: str) -> None:
             " That is $1,648 in total for the XPS.",
             "The XPS [CMP-005] is great and the HP 14 [CMP-023] is fine."
             " That is $1,299 in total for the XPS.",
+        ),
+        # a word for one of them, a pick of one, more than them, another count: no total
+        *(
+            (f"{_BOTH_SHOWN} {said}", _BOTH_SHOWN)
+            for said in (
+                "That one is $1,648 in total.",
+                "That Dell comes to $1,648 in total.",
+                "This model is $1,648 in total.",
+                "Together with AppleCare, they come to $1,648.",
+                "That comes to $1,648 with a case and a mouse.",
+                "For three of them, that comes to $1,648 in total.",
+            )
+        ),
+        (
+            "I'd pick the XPS [CMP-005] over the HP 14 [CMP-023]. That comes to $1,648 in total.",
+            "I'd pick the XPS [CMP-005] over the HP 14 [CMP-023].",
         ),
         # "both" of three shown names no two of them
         (

@@ -1291,7 +1291,7 @@ def _after_shown(*follow_up: str) -> tuple[OfflineModel, list[dict[str, Any]]]:
     ("question", "ids"),
     [
         ("is 7700352 in stock?", ["7700352"]),
-        ("tell me more about zenbook", ["ZENBOOK"]),
+        ("tell me more about ZENBOOK", ["ZENBOOK"]),
         ("and [CMP-008]?", ["CMP-008"]),
         ("compare 7700352 and CMP-008", ["7700352", "CMP-008"]),
         ("which is lighter, ZENBOOK or 7700352?", ["ZENBOOK", "7700352"]),
@@ -1379,3 +1379,51 @@ def test_a_model_named_in_one_word_after_cheaper_than_is_no_product_asked() -> N
 
     # Then the model searches the words, which the search reads; it looks up no Legion
     assert [u["input"] for u in uses] == [{"keywords": "something cheaper than the Legion"}]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "anything under 1000?",  # a budget, not product 1000
+        "under $1000?",
+        "what about up to 1500?",
+        "do you have 2024 models?",  # a year
+        "I want one with 1000 GB storage",  # a size
+        "any other pixel phones?",  # a line, not the store's id PIXEL
+        "no PIXEL please, something else",  # said not wanted
+        "something like 7700352 but with 16gb ram",  # asks what a search finds
+    ],
+)
+def test_an_id_said_as_an_amount_a_line_or_not_wanted_is_no_product_asked(question: str) -> None:
+    # Given an answer that showed products whose ids are numbers and words
+    shown = (
+        "1. Laptop 1000 [1000]: $599.\n2. Laptop 2024 [2024]: $799.\n"
+        "3. Phone PIXEL [PIXEL]: $499.\n4. Laptop 7700352 [7700352]: $399."
+    )
+    messages = [
+        user("a laptop"),
+        {"role": "assistant", "content": [{"text": shown}]},
+        user(question),
+    ]
+
+    uses = tool_uses(OfflineModel().converse(make_request(messages)))
+
+    # Then the model searches, as it did before ids were read: no look-up of those ids
+    assert uses and all("productIds" not in u["input"] for u in uses), uses
+
+
+def test_cheaper_than_a_product_named_by_id_is_cheaper_than_that_one() -> None:
+    model, messages = _after_shown("anything cheaper than CMP-008?")
+
+    uses = tool_uses(model.converse(make_request(messages)))
+
+    # Then the search is for the kind asked, under CMP-008's $649 (not the $399 of the first)
+    assert [u["input"].get("maxPrice") for u in uses] == [648.99]
+
+
+def test_an_id_with_an_ordinal_names_both() -> None:
+    model, messages = _after_shown("which is lighter, 7700352 or the second one?")
+
+    uses = tool_uses(model.converse(make_request(messages)))
+
+    assert [u["input"] for u in uses] == [{"productIds": ["7700352", "ZENBOOK"]}]

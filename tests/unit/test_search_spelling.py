@@ -280,6 +280,9 @@ def test_a_name_written_in_two_words_is_read_as_one_and_no_book_is_asked(
         "a book about macs",
         "every one of them",
         "a note book for school",  # no name of the catalog's is "notebook"
+        "a zen book about meditation",  # a name's word, but no model said: a book
+        "I need one plus a case",  # a brand's words, but no model or kind after them
+        "one plus one deal on phones",
     ],
 )
 def test_words_whose_one_word_is_no_name_of_the_catalog_stay_apart(

@@ -416,17 +416,22 @@ MIN_JOINED: Final = 6
 
 def names_written_apart(text: str, is_name: Callable[[str], bool]) -> dict[str, str]:
     """``{"mac book": "macbook"}``: two words of ``text`` written apart whose one word is a
-    product line the phrase table reads ("mac book", "chrome book") or a word ``is_name``
-    knows (the catalog's "one plus", "zen book", "think pad"), so that "book" or "pad" is
-    no kind asked: each word two letters or more, no digit, six letters or more together,
-    and no two words the phrase table reads together ("chrome os")."""
+    product line the phrase table reads ("mac book", "chrome book"), or a word ``is_name``
+    knows (the catalog's brands and names) said as a model's, before a model number or a
+    kind ("zen book 14", "one plus 12", "think pad e14", "one plus phone"): "book" is then
+    no book asked, where "a zen book about meditation" is one and "one plus a case" no
+    brand. Each word two letters
+    or more, no digit, six letters or more together, and no two words the phrase table
+    reads together ("chrome os")."""
     spaced = " ".join(text.split())
     found: dict[str, str] = {}
-    for m in re.finditer(r"(?<![^\W_])(?=([^\W\d_]{2,}) ([^\W\d_]{2,})(?![^\W_]))", spaced):
+    pairs = r"(?<![^\W_])(?=([^\W\d_]{2,}) ([^\W\d_]{2,})(?![^\W_])(?: ([^\W_]+))?)"
+    for m in re.finditer(pairs, spaced):
         one, pair = f"{m[1]}{m[2]}".casefold(), f"{m[1]} {m[2]}".casefold()
         if len(one) < MIN_JOINED or pair in found or (fold(m[1]), fold(m[2])) in _PHRASES:
             continue  # "chrome os" is read as it is written
-        if _line_named(one) is not None or is_name(one):
+        modelled = bool(m[3]) and (any(c.isdigit() for c in m[3]) or names_a_kind(m[3]))
+        if _line_named(one) is not None or (modelled and is_name(one)):
             found[pair] = one
     return found
 
