@@ -1305,3 +1305,14 @@ def test_an_age_that_is_no_kids_is_no_kid(index: SearchIndex, words: str, kept: 
     result = search(index, words, limit=5)
     assert set(result.understood.get("searched") or []) == kept
     assert "favours" not in result.understood
+
+
+@pytest.mark.parametrize("words", ["a tablet for drawing", "a laptop for digital art"])
+def test_drawing_asks_for_a_touchscreen_with_a_pen(index: SearchIndex, words: str) -> None:
+    # "a tablet for drawing" found nothing: no product's text says "drawing"
+    result = search(index, words, limit=5)
+    assert result.products and not result.relaxed
+    assert all(
+        "pen" in str(BY_ID[h.productId]).casefold() or "touch" in str(BY_ID[h.productId]).casefold()
+        for h in result.products
+    )

@@ -248,7 +248,9 @@ INTENTS: tuple[Intent, ...] = (
     Intent(("foldable", "folding", "fold", "flip"), terms=("foldable", "fold", "flip")),
     Intent(("waterproof", "water resistant", "water-resistant"),
            terms=("ip68", "ip67", "water")),
-    Intent(("touchscreen", "touch screen", "touch"), terms=("touchscreen", "touch", "pen")),
+    Intent(("touchscreen", "touch screen", "touch", "stylus", "pen", "drawing", "draw",
+            "sketching", "digital art", "handwriting", "note taking", "taking notes"),
+           terms=("touchscreen", "touch", "pen")),
     Intent(("quiet", "silent", "fanless"), terms=("fanless", "quiet", "silent")),
     Intent(("mac",), terms=_MAC),
     # ---- books: a genre is a book, and is searched with the words blurbs use
