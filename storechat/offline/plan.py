@@ -62,7 +62,9 @@ class Ask:
         if words.category or words.forms or words.lines or words.limits:
             return ()
         ordinal = ref.index if ref is not None and ref.kind == "one" else None
-        return tuple(dict.fromkeys([*named, *([ordinal] if ordinal is not None else [])]))
+        if ordinal is not None and -len(self.shown) <= ordinal < len(self.shown):
+            named = (*named, ordinal % len(self.shown))  # "the last one" is -1
+        return tuple(dict.fromkeys(named))
 
     @property
     def reference(self) -> Reference | None:

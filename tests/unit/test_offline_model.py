@@ -1421,9 +1421,16 @@ def test_cheaper_than_a_product_named_by_id_is_cheaper_than_that_one() -> None:
     assert [u["input"].get("maxPrice") for u in uses] == [648.99]
 
 
-def test_an_id_with_an_ordinal_names_both() -> None:
-    model, messages = _after_shown("which is lighter, 7700352 or the second one?")
+@pytest.mark.parametrize(
+    ("question", "ids"),
+    [
+        ("which is lighter, 7700352 or the second one?", ["7700352", "ZENBOOK"]),
+        ("which is lighter, ZENBOOK or the last one?", ["ZENBOOK", "CMP-008"]),
+    ],
+)
+def test_an_id_with_an_ordinal_names_both(question: str, ids: list[str]) -> None:
+    model, messages = _after_shown(question)
 
     uses = tool_uses(model.converse(make_request(messages)))
 
-    assert [u["input"] for u in uses] == [{"productIds": ["7700352", "ZENBOOK"]}]
+    assert [u["input"] for u in uses] == [{"productIds": ids}]
