@@ -1316,3 +1316,68 @@ def test_drawing_asks_for_a_touchscreen_with_a_pen(index: SearchIndex, words: st
         "pen" in str(BY_ID[h.productId]).casefold() or "touch" in str(BY_ID[h.productId]).casefold()
         for h in result.products
     )
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "replacing my 4 year old Pixel",  # the Pixel's age
+        "my 10 year old dell is dying",
+        "my 12-year-old wants a pixel",  # a kid's, with what they want named
+        "pixel 9 for my 8 year old",
+    ],
+)
+def test_an_age_beside_a_product_named_shows_no_kids_books(index: SearchIndex, words: str) -> None:
+    # "replacing my 4 year old Pixel" read the Pixel's age as a kid's, and showed The Lion,
+    # the Witch and the Wardrobe first
+    result = search(index, words, limit=5)
+    assert "kid" not in (result.understood.get("searched") or [])
+    assert result.products and all(
+        BY_ID[h.productId]["category"] != "BOOKS" for h in result.products
+    )
+
+
+@pytest.mark.parametrize(
+    ("words", "favours"),
+    [
+        ("laptop for youtube video editing", "ram"),  # an editor's, not everyday use
+        ("a phone for social media and taking photos", "camera"),
+        ("a computer for watching movies on a big screen", "screen"),
+        ("a phone for watching netflix with a great battery", "battery"),
+    ],
+)
+def test_media_a_product_plays_leans_nowhere_of_its_own(
+    index: SearchIndex, words: str, favours: str
+) -> None:
+    assert search(index, words, limit=5).understood.get("favours") == favours
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "best phone for my 16 year old, money is no object",
+        "my laptop is 12 years old",  # said of the laptop: no one to buy for
+        "I'm 15 years old and want a gaming laptop",
+    ],
+)
+def test_no_lean_to_the_cheaper_where_the_price_is_no_limit_or_no_kid_is_bought_for(
+    index: SearchIndex, words: str
+) -> None:
+    result = search(index, words, limit=5)
+    assert result.understood.get("favours") != "price"
+    assert not {"kid", "teen", "money", "object"} & set(result.understood.get("searched") or [])
+
+
+@pytest.mark.parametrize(
+    ("words", "most"),
+    [
+        ("I don't want anything more expensive than the Zenbook", 999),
+        ("nothing more expensive than the Legion", 1399),
+    ],
+)
+def test_a_negated_price_against_a_model_is_at_most_its_price(
+    index: SearchIndex, words: str, most: float
+) -> None:
+    # These set a least of the model's price: the opposite of what was said
+    result = search(index, words, limit=5)
+    assert result.understood["maxPrice"] == most and "minPrice" not in result.understood

@@ -81,6 +81,7 @@ from shared.search.words import (
     name_clause,
     names_a_kind,
     names_written_apart,
+    negated_before,
     parse,
     priced_against,
     respell,
@@ -263,7 +264,7 @@ class _Search:
         if not prices or kind is None:
             return query
         cheaper = said["way"].casefold().startswith(("cheaper", "less", "more aff", "lower"))
-        if said["no"]:
+        if said["no"] or negated_before(query.keywords[: said.start()]):
             # "no more expensive than the iPhone 15": at most its price, "not cheaper": at least
             if cheaper:
                 low = max(prices) if query.minPrice is None else max(query.minPrice, max(prices))

@@ -110,6 +110,9 @@ class Intent:
     use: str | None = None
     """The use the phrase names ("gaming", "student"), for a model that says what an
     answer is for."""
+    spend: bool = False
+    """The shopper says the price is no limit ("money is no object"): nothing leans to the
+    cheaper."""
     audience: bool = False
     """Whom the product is for ("a kid", "a teenager"): the words of a book's blurb, but
     of a phone or a computer no word to find (its text may say "kids" of anything), only
@@ -181,7 +184,8 @@ INTENTS: tuple[Intent, ...] = (
     Intent(("gaming", "game", "gamer", "esport", "play game", "playing game", "fortnite",
             "minecraft", "roblox", "valorant", "league of legends", "call of duty", "warzone",
             "apex legends", "overwatch", "counter-strike", "cs2", "gta", "cyberpunk",
-            "elden ring", "the sims", "baldur's gate", "steam game", "pc game"),
+            "elden ring", "the sims", "baldur's gate", "steam game", "pc game", "minecraft",
+            "roblox", "fortnite"),
            terms=("gaming", "rtx", "esports"),
            boosts=(("ram", STRONG), ("gpu", 2.0)), use="gaming"),
     Intent(("video editing", "photo editing", "editing", "edit video", "edit photo",
@@ -231,12 +235,19 @@ INTENTS: tuple[Intent, ...] = (
     Intent(("email", "e-mail", "web browsing", "browsing", "browse the web", "browse the internet",
             "everyday use", "everyday", "basic", "basic use", "simple", "grandmother", "grandma",
             "grandfather", "grandpa", "grandparent", "senior", "elderly", "beginner",
-            "video call", "video calls", "not tech savvy", "not very tech savvy",
-            "netflix", "youtube", "watch movies", "watching movies", "watch videos",
-            "watching videos", "watch tv", "watching tv", "streaming movies", "social media",
-            "facebook"),
+            "video call", "video calls", "not tech savvy", "not very tech savvy"),
            terms=("everyday", "basic", "email", "browsing", "essentials"),
            boosts=(("affordable", STRONG),), meant=Category.COMPUTERS, use="basic"),
+    # Media a product plays, which no product's text needs to say: no word to find, and
+    # no lean of its own ("a laptop for youtube video editing" is an editor's); a computer
+    # when no kind is named.
+    Intent(("netflix", "youtube", "watching", "watch movies", "watching movies", "watch videos",
+            "watching videos", "watch tv", "watching tv", "streaming movies", "social media",
+            "facebook"), meant=Category.COMPUTERS),
+    # The price is no limit: no word to find, and no lean to the cheaper.
+    Intent(("money is no object", "money's no object", "price is no object", "no budget",
+            "price doesn't matter", "price does not matter", "regardless of price",
+            "whatever it costs", "price is not an issue"), spend=True),
     Intent(("business", "work", "office", "professional", "enterprise", "productivity"),
            terms=("business", "office", "work", "professional"), use="work"),
     Intent(("kid", "child", "children", "young reader"),

@@ -104,6 +104,8 @@ class Words:
     """The groups of uses whose every boost has an order ("travel": lightest first)."""
     audience: list[tuple[str, ...]] = field(default_factory=list)
     """The groups of whom the product is for (``Intent.audience``: "my kid")."""
+    spend: bool = False
+    """The price is no limit (``Intent.spend``): no lean to the cheaper."""
     meant: str | None = None
     """The kind a use means when the words name none (``Intent.meant``)."""
     uses: list[str] = field(default_factory=list)
@@ -431,8 +433,8 @@ def names_written_apart(text: str, is_name: Callable[[str], bool]) -> dict[str, 
         if len(one) < MIN_JOINED or pair in found or (fold(m[1]), fold(m[2])) in _PHRASES:
             continue  # "chrome os" is read as it is written
         modelled = bool(m[3]) and (any(c.isdigit() for c in m[3]) or names_a_kind(m[3]))
-        if _line_named(one) is not None or (modelled and is_name(one)):
-            found[pair] = one
+        if _line_named(one) is not None or names_a_kind(one) or (modelled and is_name(one)):
+            found[pair] = one  # "lap top", "smart phone" are kinds
     return found
 
 
@@ -506,6 +508,7 @@ def _apply(intent: Intent, raw: list[str], words: Words, explicit: dict[str, Any
             words.leanings.append(words.groups[-1])
         if intent.audience:
             words.audience.append(words.groups[-1])
+    words.spend = words.spend or intent.spend
     for name, weight in intent.boosts:
         words.boosts[name] = max(weight, words.boosts.get(name, 0.0))
     if intent.sort and not explicit.get("sortBy") and words.sort is None:
@@ -764,6 +767,19 @@ def priced_against(
     if not any(_a_name(w) for w in words if not w.isdigit()):
         return None  # "cheaper than a gaming laptop" names no model
     return None if _COMPARED.search(before) or names(before) else said
+
+
+_NEGATED_BEFORE: Final = re.compile(
+    r"(?:\bnothing|\b(?:do\s*n[o'\u2019]?t|doesn['\u2019]?t|never)\s+(?:want|need)\s+"
+    r"(?:anything|something|one|it)|\bnot\s+(?:anything|something|one))\s*$",
+    re.IGNORECASE,
+)
+
+
+def negated_before(text: str) -> bool:
+    """Whether ``text`` ends on words that negate a price said against a product after it
+    ("I don't want anything more expensive than the Zenbook": at most its price)."""
+    return _NEGATED_BEFORE.search(text) is not None
 
 
 def without_priced_against(
@@ -1208,24 +1224,36 @@ AUDIENCE_LEAN: Final = 1.5
 student's (``intents.py``)."""
 _AGE: Final = re.compile(
     r"(?<![\w.,$£€])(?:(?P<low>\d{1,2})\s*(?:-|\u2013|to|or)\s*)?(?P<n>\d{1,2})"
-    r"(?:[\s-]*(?:years?|yrs?)[\s-]*old|\s*y/?o)(?:'s)?(?![\w-])(?P<after>\s+[^\W\d_]+)?"
+    r"(?:[\s-]*(?:years?|yrs?)[\s-]*old|\s*y/?o)(?P<own>'s)?(?![\w-])(?P<after>\s+[^\W\d_]+)?"
 )
-_THINGS: Final = frozenset({"model", "models", "version", "versions", "one", "ones", "device"})
-"""Words after an age that make it a thing's ("a 2 year old model")."""
+_PERSONS: Final = frozenset(
+    {"son", "daughter", "kid", "kids", "child", "boy", "girl", "grandson", "granddaughter",
+     "nephew", "niece", "brother", "sister", "student", "who", "wants", "needs", "likes",
+     "loves", "is", "can", "will", "would", "and", "or", "to", "for", "that", "because", "but",
+     "so", "has", "plays", "uses", "under", "below", "over", "above", "with", "without", "at",
+     "in", "on", "from", "around", "about", "max", "please", "thanks", "who's", "whos"}
+)  # fmt: skip
+"""Words after an age that make it a person's ("my 10 year old son", "my 12 year old wants
+a Pixel"); before any other word (a brand, a model, a kind) it is a thing's."""
+_AGE_SAID_OF: Final = re.compile(r"\b(?:is|was|are|were|i'm|im|i am|he's|she's)\s+$")
+"""What an age that is no one's to buy for follows ("my laptop is 12 years old")."""
 YOUNGEST: Final = 4
 """The youngest age read as whom a product is for: "2-3 years old" is a model's."""
 
 
 def _ages(text: str) -> str:
     """``text`` with a person's age said as whom it is for: "my 10 year old" as "kid", "a
-    15-year-old" as "teen", an adult's and a thing's as nothing ("a 45 year old", "my 5
-    year old laptop"); "7 years of updates" is no age."""
+    15-year-old son" as "teen"; an adult's, a thing's and one said of someone as nothing
+    ("a 45 year old", "my 5 year old Pixel", "my laptop is 12 years old"); "7 years of
+    updates" is no age."""
 
     def said(m: re.Match[str]) -> str:
         after = m["after"] or ""
-        word = after.strip()
-        if word and (kinds_in(word) or _line_named(word) or word in _THINGS):
-            return after  # "my 5 year old laptop died": the laptop's age, none to find
+        word = after.strip().casefold()
+        if (word and word not in _PERSONS and not m["own"]) or _AGE_SAID_OF.search(
+            text, 0, m.start()
+        ):
+            return after  # "my 5 year old Pixel died", "my laptop is 12 years old"
         age = int(m["low"] or m["n"])  # "a 10-12 year old": 10 and up
         person = age >= YOUNGEST
         return ("kid" if person and age < 13 else "teen" if person and age < 20 else "") + after
@@ -1276,11 +1304,14 @@ def parse(
     ]
     if not (explicit.get("category") or words.category):
         words.category = words.meant
-    if (explicit.get("category") or words.category) not in (None, Category.BOOKS):
-        # "a phone for my kid": any phone, the cheaper first; not the one whose text says
-        # "kids" (a book for a kid is the young reader's)
-        words.groups = [g for g in words.groups if g not in words.audience]
-        if words.audience:
+    kind = explicit.get("category") or words.category
+    others = [g for g in words.groups if g not in words.audience]
+    if words.audience and kind != Category.BOOKS and (kind or others):
+        # "a phone for my kid", "my 12 year old wants a pixel": any of the kind, the cheaper
+        # first; not the one whose text says "kids", nor a kid's book (a book for a kid, or
+        # something for a kid, is the young reader's)
+        words.groups = others
+        if not (words.spend or words.sort):
             words.boosts["affordable"] = max(AUDIENCE_LEAN, words.boosts.get("affordable", 0.0))
     if words.groups and words.groups == words.leanings[:1]:
         # A use is all that was asked of a kind ("a laptop for travel"): every product of
