@@ -23,16 +23,17 @@ def plain(value: Any, limit: int) -> str:
     return text.replace("[", "(").replace("]", ")")
 
 
-_TOP_PICK = re.compile(r"^1\.\s+(?P<name>[^\[\n]+?)\s+\[[^\[\]\n]+\]", re.MULTILINE)
-
-
-def last_top_pick(messages: list[dict[str, Any]]) -> str | None:
-    """The first product the latest answer recommended: what "it" most likely means."""
+def last_top_pick(messages: list[dict[str, Any]], product_id: str | None = None) -> str | None:
+    """The first product the latest answer recommended: what "it" most likely means; or
+    the one it listed as ``product_id``, when the shopper names that one by its id."""
+    cited = re.escape(product_id) if product_id else r"[^\[\]\n]+"
+    number = r"\d+" if product_id else "1"
+    listed = re.compile(rf"^{number}\.\s+(?P<name>[^\[\n]+?)\s+\[{cited}\]", re.MULTILINE)
     for message in reversed(messages):
         if message.get("role") != "assistant":
             continue
         for block in content_blocks(message):
-            match = _TOP_PICK.search(str(block.get("text", "")))
+            match = listed.search(str(block.get("text", "")))
             if match:
                 # "HP 14 Laptop (14-ep0000)" searches better without the part number.
                 return re.sub(r"\s*\([^)]*\)\s*$", "", match.group("name")) or None

@@ -74,7 +74,7 @@ from storechat.offline.intent import Intent, conversation_intent, earlier_words,
 from storechat.offline.messages import ToolOutcome, as_searched, last_top_pick, read_rounds
 from storechat.offline.plan import Ask, Call, label, plan_first, preamble
 from storechat.offline.policies import asks_policies, policy_answer, policy_call
-from storechat.offline.refer import ids_as_names, shown_in
+from storechat.offline.refer import ids_as_names, named_by_id, shown_in
 from storechat.offline.replies import (
     ASK_REPLY,
     DECLINE,
@@ -103,7 +103,10 @@ def read_ask(messages: list[dict[str, Any]], given: ToolOutcome | None = None) -
     texts = [as_searched(ids_as_names(t, ids), given.corrected if given else {}) for t in said]
     intent = with_named(conversation_intent(texts), given)
     if intent.wants_reviews and not intent.review_query:
-        intent = replace(intent, review_query=last_top_pick(messages))
+        # "what do reviews say about 7700352?": that one, else the previous top pick
+        named = named_by_id(said[-1], list(shown)) if said else ()
+        by_id = last_top_pick(messages, shown[named[0]].product_id) if named else None
+        intent = replace(intent, review_query=by_id or last_top_pick(messages))
     current = parse_text(texts[-1]) if texts else Intent()
     # Searched as the shopper wrote it: the search reads its slips itself.
     earlier = earlier_words(said)

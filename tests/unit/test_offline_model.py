@@ -1434,3 +1434,14 @@ def test_an_id_with_an_ordinal_names_both(question: str, ids: list[str]) -> None
     uses = tool_uses(model.converse(make_request(messages)))
 
     assert [u["input"] for u in uses] == [{"productIds": ids}]
+
+
+def test_reviews_of_a_product_shown_named_by_id_are_of_that_one() -> None:
+    # "what do reviews say about CMP-008?" asked reviews of the previous top pick
+    model, messages = _after_shown("what do reviews say about CMP-008?")
+
+    uses = tool_uses(model.converse(make_request(messages)))
+
+    assert {"name": "get_computer_reviews", "input": {"query": "Laptop CMP-008"}} in [
+        {"name": u["name"], "input": u["input"]} for u in uses
+    ]
