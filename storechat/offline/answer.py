@@ -20,12 +20,13 @@ from storechat.offline.bounds import MEASURE_OF, Miss, describe, money
 from storechat.offline.checks import NEAREST_SHOWN, Constraints, sift
 from storechat.offline.facts import facts_of, highlights
 from storechat.offline.intent import COMPARE, Intent, parse_text
-from storechat.offline.messages import as_searched, plain
+from storechat.offline.messages import as_searched, ids_named, plain
 from storechat.offline.named import compare_lines, named_lines, shown_one_lines
 from storechat.offline.names import matches, models_carried
 from storechat.offline.notes import Line, book_line, failure_line, fit, reviews_line
 from storechat.offline.plan import Ask, Done
 from storechat.offline.product import Listed
+from storechat.offline.refer import ids_as_names
 from storechat.offline.replies import ASK_REPLY, GREETING, OFFER, service_line
 from storechat.offline.vocabulary import (
     BOOK_INFO,
@@ -208,7 +209,10 @@ def constraints_for(done: Done, intent: Intent) -> Constraints:
     category = category if category in (COMPUTERS, MOBILE, BOOKS) else None
     words = request.get("keywords")
     searched = done.call.purpose in ("search", "cheaper") and isinstance(words, str)
-    read = parse_text(as_searched(str(words), done.outcome.corrected)) if searched else intent
+    # An id the search found a product by is that product's name, no amount or title
+    ids = {p.product_id: p.name for p in _products(done)} | ids_named(done.outcome)
+    said = ids_as_names(str(words), ids)
+    read = parse_text(as_searched(said, done.outcome.corrected)) if searched else intent
     given = {k: float(v) for k, v in request.items() if k in MEASURE_OF and _is_number(v)}
     bounds = {**read.bounds, **given}
     brand, name = request.get("brandId"), request.get("productName")

@@ -205,19 +205,6 @@ def _named(asked: str, name: str) -> bool:
     return set(name_words(asked, brackets=True)) <= set(name_words(name, brackets=True))
 
 
-def ids_named(given: ToolOutcome | None) -> dict[str, str]:
-    """The products the given search found named by their ids, each id with its name."""
-    data = (given.data if given else None) or {}
-    understood = data.get("understood")
-    named = (understood.get("named") if isinstance(understood, dict) else None) or []
-    rows = [r for r in data.get("products") or [] if isinstance(r, dict)]
-    return {
-        str(r["productId"]): str(r.get("name") or "")
-        for r in rows
-        if r.get("productId") and r.get("name") in named
-    }
-
-
 def with_named(intent: Intent, given: ToolOutcome | None) -> Intent:
     """``intent`` with the products the given search found that the words name and this
     model did not read itself ("the Framework Laptop 13", whose line is a kind's word), in

@@ -170,3 +170,17 @@ def _outcome(
     if payload is None or not isinstance(payload.get(_EXPECTED_LIST[name]), list):
         return ToolOutcome(use_id, name, tool_input, None, FailureKind.MALFORMED)
     return ToolOutcome(use_id, name, tool_input, payload, None)
+
+
+def ids_named(given: ToolOutcome | None) -> dict[str, str]:
+    """The products a search of the shopper's words found named by their ids ("tell me about
+    7700352"), each id with its name."""
+    data = (given.data if given else None) or {}
+    understood = data.get("understood")
+    named = (understood.get("named") if isinstance(understood, dict) else None) or []
+    rows = [r for r in data.get("products") or [] if isinstance(r, dict)]
+    return {
+        str(r["productId"]): str(r.get("name") or "")
+        for r in rows
+        if r.get("productId") and r.get("name") in named
+    }

@@ -69,9 +69,15 @@ from converse.conversation import content_blocks, offered_tools, previous_answer
 from converse.metering import DEFAULT_STAND_IN, UsageMeter
 from shared.runtime.errors import InvalidConverseRequest
 from storechat.offline.answer import compose_answer
-from storechat.offline.given import OWN_TOOL_USE, Turn, handed_over, ids_named, own_turn, with_named
+from storechat.offline.given import OWN_TOOL_USE, Turn, handed_over, own_turn, with_named
 from storechat.offline.intent import Intent, conversation_intent, earlier_words, parse_text
-from storechat.offline.messages import ToolOutcome, as_searched, last_top_pick, read_rounds
+from storechat.offline.messages import (
+    ToolOutcome,
+    as_searched,
+    ids_named,
+    last_top_pick,
+    read_rounds,
+)
 from storechat.offline.plan import Ask, Call, label, plan_first, preamble
 from storechat.offline.policies import asks_policies, policy_answer, policy_call
 from storechat.offline.refer import ids_as_names, named_by_id, shown_in
@@ -99,7 +105,7 @@ def read_ask(messages: list[dict[str, Any]], given: ToolOutcome | None = None) -
     shown = tuple(shown_in(previous_answer(messages)))
     # A product named by its id is read as named by its name (the given search's), or
     # pointed at among those shown.
-    ids = {**{s.product_id: "" for s in shown}, **ids_named(given)}
+    ids = {s.product_id: "" for s in shown} | _found_this_turn(messages) | ids_named(given)
     texts = [as_searched(ids_as_names(t, ids), given.corrected if given else {}) for t in said]
     intent = with_named(conversation_intent(texts), given)
     if intent.wants_reviews and not intent.review_query:
@@ -111,6 +117,17 @@ def read_ask(messages: list[dict[str, Any]], given: ToolOutcome | None = None) -
     # Searched as the shopper wrote it: the search reads its slips itself.
     earlier = earlier_words(said)
     return Ask(intent, current, shown, said[-1] if said else "", earlier)
+
+
+def _found_this_turn(messages: list[dict[str, Any]]) -> dict[str, str]:
+    """Each product this turn's tools found, by id, with its name: an id the shopper said
+    reads as the same name on every call of the turn, after the given search is shrunk."""
+    found: dict[str, str] = {}
+    for outcome in (o for round_ in read_rounds(messages) for o in round_):
+        for row in (outcome.data or {}).get("products") or []:
+            if isinstance(row, dict) and row.get("productId") and row.get("name"):
+                found[str(row["productId"])] = str(row["name"])
+    return found
 
 
 class OfflineModel:

@@ -97,37 +97,36 @@ _NOT_WANTED: Final = re.compile(
 )
 
 
-def _said_at(text: str, product_id: str) -> re.Match[str] | None:
+def _said(text: str, product_id: str) -> list[re.Match[str]]:
     """Where ``text`` names ``product_id``: in square brackets, or as a word of its own; as a
     word, an id of letters alone only as the store writes it ("IPHONESE", not the line
     "pixel"), one of digits alone only of five or more and never as an amount, a year or
     a size ("under 1000", "2024 models", "1024 GB"), any other of four characters or more
     ("CMP-008", "sku-1234"). "The 2 cheapest" names no product 2."""
     pid = re.escape(product_id)
-    if bracketed := re.search(rf"\[{pid}\]", text, _I):
-        return bracketed
     digits = sum(c.isdigit() for c in product_id)
     if len(product_id) < 4 or (digits == len(product_id) and digits < 5):
-        return None
+        return list(re.finditer(rf"\[{pid}\]", text, _I))
     flags = _I if digits else 0
-    for m in re.finditer(rf"(?<![\w-]){pid}(?![\w-])", text, flags):
+    found = []
+    for m in re.finditer(rf"\[{pid}\]|(?<![\w-]){pid}(?![\w-])", text, flags):
         amount = digits == len(product_id) and (
             _AMOUNT_BEFORE.search(text, 0, m.start()) or _UNIT_AFTER.match(text, m.end())
         )
-        if not amount:
-            return m
-    return None
+        if m[0].startswith("[") or not amount:
+            found.append(m)
+    return found
 
 
 def named_by_id(text: str, shown: list[Shown]) -> tuple[int, ...]:
-    """Which products shown ``text`` names by their ids (:func:`_said_at`: "is 7700352 in
+    """Which products shown ``text`` names by their ids (:func:`_said`: "is 7700352 in
     stock?", "and [CMP-008]?"), in the order it names them; not one said not wanted ("I'd
     rather not get 7700352")."""
     found = []
     for n, each in enumerate(shown):
-        said = _said_at(text, each.product_id)
-        if said and not _NOT_WANTED.search(text, 0, said.start()):
-            found.append((said.start(), n))
+        said = _said(text, each.product_id)
+        if said and not _NOT_WANTED.search(text, 0, said[0].start()):
+            found.append((said[0].start(), n))
     return tuple(n for _, n in sorted(found))
 
 
@@ -136,7 +135,7 @@ def ids_as_names(text: str, names: dict[str, str]) -> str:
     ("tell me about Samsung Galaxy A35 5G" for "tell me about 7700352"), or left out when
     its name is not known: an id is no amount, title or word to read."""
     for product_id, name in names.items():
-        while said := _said_at(text, product_id):
+        for said in reversed(_said(text, product_id)):  # a name may hold its id
             text = f"{text[: said.start()]} {name} {text[said.end() :]}"
     return text
 

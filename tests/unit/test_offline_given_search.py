@@ -1265,3 +1265,53 @@ def test_a_product_named_by_its_id_is_confirmed_with_no_amount_or_title_read_in_
     assert [line.split("[")[1].split("]")[0] for line in text.splitlines()] == ids
     assert all(line.startswith("We carry the ") for line in text.splitlines())
     assert not re.search(r"\bbooks?\b|under \$", text)
+
+
+def _briefed(messages: Messages) -> Messages:
+    """``messages`` with the last round's results shrunk to the brief the loop keeps of an
+    earlier round: a summary and the ids shown."""
+    last = messages[-1]
+    briefs = []
+    for block in last["content"]:
+        result = block["toolResult"]
+        shown = shown_products(result["content"][0]["json"].get("products") or [])
+        brief = {"earlierResult": "searched", "productIds": [p["productId"] for p in shown]}
+        briefs.append({"toolResult": {**result, "content": [{"json": brief}]}})
+    return [*messages[:-1], {"role": "user", "content": briefs}]
+
+
+def test_reviews_of_a_product_named_by_its_id_read_no_amount_on_any_call(tmp_path: Path) -> None:
+    # Given a store whose ids are all digits, and the search of "what do reviews say about
+    # 7700352?", which found the phone by its id
+    own = [*CATALOG, {**BY_ID["MOB-007"], "productId": "7700352", "name": "Samsung Galaxy A35 5G"}]
+    build_index(own, tmp_path / "own.sqlite")
+    index = SearchIndex.open(tmp_path / "own.sqlite")
+    model = OfflineModel(store=lambda: Store.of_products(own))
+    messages = searched_first(index, "what do reviews say about 7700352?", catalog=own)
+
+    # When the model asks its tools (reviews fail: no key) until it answers
+    reply = model.converse(make_request(messages))
+    for _ in range(3):
+        if reply["stopReason"] != "tool_use":
+            break
+        results = [
+            lookup(index, u["input"], own)
+            if u["name"] == "lookup_inventory"
+            else failure("no key", "not_configured")
+            for u in tool_uses(reply)
+        ]
+        messages = answered(_briefed(messages), reply, *results)
+        reply = model.converse(make_request(messages))
+    index.close()
+
+    # Then the reviews were of that phone, and no call read "about 7700352" as a budget
+    # of $8.9 million or "7700352" as a book's title
+    text = answer_text(reply)
+    assert "7700352" in text and not re.search(r"\$8,|\bbooks?\b", text), text
+    asked = [
+        u["input"]
+        for m in messages
+        for u in tool_uses({"output": {"message": m}})
+        if m["role"] == "assistant"
+    ]
+    assert {"query": "Samsung Galaxy A35 5G"} in asked

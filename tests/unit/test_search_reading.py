@@ -1381,3 +1381,39 @@ def test_a_negated_price_against_a_model_is_at_most_its_price(
     # These set a least of the model's price: the opposite of what was said
     result = search(index, words, limit=5)
     assert result.understood["maxPrice"] == most and "minPrice" not in result.understood
+
+
+@pytest.mark.parametrize(
+    ("words", "first"),
+    [
+        ("do you have their eyes were watching god", "Their Eyes Were Watching God"),
+        ("I was watching a review of the pixel 9, is it good", "Google Pixel 9"),
+    ],
+)
+def test_watching_alone_is_no_media_asked(index: SearchIndex, words: str, first: str) -> None:
+    # "watching" read as media made these computers, and lost the title and the phone
+    result = search(index, words, limit=5)
+    assert result.understood.get("category") != "COMPUTERS"
+    assert result.products[0].name == first
+
+
+@pytest.mark.parametrize(
+    "words", ["a laptop that can draw a crowd at presentations", "work station laptop"]
+)
+def test_a_word_said_in_another_sense_asks_for_no_pen_or_kind(
+    index: SearchIndex, words: str
+) -> None:
+    result = search(index, words, limit=5)
+    assert "touchscreen" not in (result.understood.get("searched") or [])
+    assert result.corrected == {}
+
+
+@pytest.mark.parametrize(
+    "words", ["phone for my kid, money is no object", "best laptop you have, money is no object"]
+)
+def test_money_no_object_shows_the_dearest_first(index: SearchIndex, words: str) -> None:
+    # With nothing else asked it showed the cheapest first
+    result = search(index, words, limit=5)
+    assert result.understood["sortBy"] == "price_desc"
+    prices = [h.price for h in result.products]
+    assert prices == sorted(prices, reverse=True)

@@ -241,11 +241,12 @@ INTENTS: tuple[Intent, ...] = (
     # Media a product plays, which no product's text needs to say: no word to find, and
     # no lean of its own ("a laptop for youtube video editing" is an editor's); a computer
     # when no kind is named.
-    Intent(("netflix", "youtube", "watching", "watch movies", "watching movies", "watch videos",
+    Intent(("netflix", "youtube", "watch movies", "watching movies", "watch videos",
             "watching videos", "watch tv", "watching tv", "streaming movies", "social media",
             "facebook"), meant=Category.COMPUTERS),
     # The price is no limit: no word to find, and no lean to the cheaper.
     Intent(("money is no object", "money's no object", "price is no object", "no budget",
+            "cost is no object", "budget is no object", "budget is not an object",
             "price doesn't matter", "price does not matter", "regardless of price",
             "whatever it costs", "price is not an issue"), spend=True),
     Intent(("business", "work", "office", "professional", "enterprise", "productivity"),
@@ -259,8 +260,9 @@ INTENTS: tuple[Intent, ...] = (
     Intent(("foldable", "folding", "fold", "flip"), terms=("foldable", "fold", "flip")),
     Intent(("waterproof", "water resistant", "water-resistant"),
            terms=("ip68", "ip67", "water")),
-    Intent(("touchscreen", "touch screen", "touch", "stylus", "pen", "drawing", "draw",
-            "sketching", "digital art", "handwriting", "note taking", "taking notes"),
+    Intent(("touchscreen", "touch screen", "touch", "stylus", "pen", "for drawing",
+            "drawing tablet", "to draw", "sketching", "digital art", "handwriting", "note taking",
+            "taking notes"),
            terms=("touchscreen", "touch", "pen")),
     Intent(("quiet", "silent", "fanless"), terms=("fanless", "quiet", "silent")),
     Intent(("mac",), terms=_MAC),

@@ -33,7 +33,7 @@ from typing import Any, Final
 
 from shared.catalog.categories import Category
 from shared.catalog.derive import fold, sorts
-from shared.catalog.specs import FORM_FACTOR, SPECS
+from shared.catalog.specs import FORM_FACTOR, PRICE_SORT, SPECS
 from shared.search.amounts import AROUND, AT_LEAST, AT_MOST, one_of, take_amounts
 from shared.search.intents import BOOST_ORDER, INTENTS, STOP_WORDS, Intent
 from shared.search.query import BOUNDS, SORTS
@@ -433,8 +433,10 @@ def names_written_apart(text: str, is_name: Callable[[str], bool]) -> dict[str, 
         if len(one) < MIN_JOINED or pair in found or (fold(m[1]), fold(m[2])) in _PHRASES:
             continue  # "chrome os" is read as it is written
         modelled = bool(m[3]) and (any(c.isdigit() for c in m[3]) or names_a_kind(m[3]))
-        if _line_named(one) is not None or names_a_kind(one) or (modelled and is_name(one)):
-            found[pair] = one  # "lap top", "smart phone" are kinds
+        # "lap top" is a kind; "work station", "note book" are the parser's words already
+        kind = names_a_kind(one) and fold(m[1].casefold()) not in parser_words()
+        if _line_named(one) is not None or kind or (modelled and is_name(one)):
+            found[pair] = one
     return found
 
 
@@ -1313,6 +1315,9 @@ def parse(
         words.groups = others
         if not (words.spend or words.sort):
             words.boosts["affordable"] = max(AUDIENCE_LEAN, words.boosts.get("affordable", 0.0))
+    if words.spend and not (explicit.get("sortBy") or words.sort or words.boosts):
+        dearest = PRICE_SORT.reverse
+        words.sort = dearest.name if dearest else None  # "the best phone, money is no object"
     if words.groups and words.groups == words.leanings[:1]:
         # A use is all that was asked of a kind ("a laptop for travel"): every product of
         # it is one, in the order the use leans to, whatever its description says.
