@@ -198,7 +198,9 @@ def _reference_calls(ask: Ask, ref: Reference) -> list[Call]:
     if ref.kind == "cheaper":
         # Cheaper than the one named, else than every one shown: the kind asked before.
         limit = min((s.price for s in shown if s.price is not None), default=None)
-        words = _words(ask.said, *ask.earlier)
+        # The one they are cheaper than is no product to find ("cheaper than IPHONESE?")
+        cut = {s.product_id: "" for s in ask.shown}
+        words = _words(*(ids_as_names(text, cut) for text in (ask.said, *ask.earlier)))
         if limit is None:
             return [Call(LOOKUP, words, "search")]
         cheaper = {**words, "maxPrice": _json_number(limit - 0.01)}

@@ -1417,8 +1417,10 @@ def test_cheaper_than_a_product_named_by_id_is_cheaper_than_that_one() -> None:
 
     uses = tool_uses(model.converse(make_request(messages)))
 
-    # Then the search is for the kind asked, under CMP-008's $649 (not the $399 of the first)
+    # Then the search is for the kind asked, under CMP-008's $649 (not the $399 of the
+    # first), and CMP-008 is no product it looks for (its brand would hold them all)
     assert [u["input"].get("maxPrice") for u in uses] == [648.99]
+    assert "CMP-008" not in uses[0]["input"]["keywords"]
 
 
 @pytest.mark.parametrize(
