@@ -420,11 +420,11 @@ def names_written_apart(text: str, is_name: Callable[[str], bool]) -> dict[str, 
     """``{"mac book": "macbook"}``: two words of ``text`` written apart whose one word is a
     product line the phrase table reads ("mac book", "chrome book"), or a word ``is_name``
     knows (the catalog's brands and names) said as a model's, before a model number or a
-    kind ("zen book 14", "one plus 12", "think pad e14", "one plus phone"): "book" is then
-    no book asked, where "a zen book about meditation" is one and "one plus a case" no
-    brand. Each word two letters
-    or more, no digit, six letters or more together, and no two words the phrase table
-    reads together ("chrome os")."""
+    kind ("zen book 14", "one plus 12", "think pad e14", "one plus phone"), or a kind
+    ("lap top", but not "work station" or "note book", whose first word the parser reads):
+    "book" is then no book asked, where "a zen book about meditation" is one and "one plus
+    a case" no brand. Each word two letters or more, no digit, six letters or more
+    together, and no two words the phrase table reads together ("chrome os")."""
     spaced = " ".join(text.split())
     found: dict[str, str] = {}
     pairs = r"(?<![^\W_])(?=([^\W\d_]{2,}) ([^\W\d_]{2,})(?![^\W_])(?: ([^\W_]+))?)"
