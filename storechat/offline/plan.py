@@ -50,12 +50,12 @@ class Ask:
     earlier: tuple[str, ...] = ()
     """The two messages before it, the latest first: a follow-up's subject is in them."""
 
-    def _named_by_id(self, ref: Reference | None) -> tuple[int, ...]:
-        """The products shown the latest message names by their ids, and by an ordinal
-        with them ("7700352 or the second one"); none when it also asks for what a search
-        finds (a kind, a line, a price, a spec: "something like 7700400 but with 16 GB") or
-        for cheaper ones (``ref``, which names the one they are cheaper than)."""
-        named = named_by_id(self.said, list(self.shown))
+    def _looked_up_by_id(self, named: tuple[int, ...], ref: Reference | None) -> tuple[int, ...]:
+        """The products shown to look up, of those the latest message names by their ids
+        (``named``), and by an ordinal with them ("7700352 or the second one"); none when it
+        also asks for what a search finds (a kind, a line, a price, a spec: "something like
+        7700400 but with 16 GB") or for cheaper ones (``ref``, which names the one they are
+        cheaper than)."""
         if not named or (ref is not None and ref.kind == "cheaper" and len(named) == 1):
             return ()  # "anything cheaper than 7700400?" (not "which is cheaper, X or Y?")
         words = parse(ids_as_names(self.said, {self.shown[n].product_id: "" for n in named}))
@@ -70,12 +70,13 @@ class Ask:
     def reference(self) -> Reference | None:
         """What the latest message points at among the products shown, if it does."""
         ref = self.current.reference
-        if named := self._named_by_id(ref):
+        named = named_by_id(self.said, list(self.shown))
+        if ids := self._looked_up_by_id(named, ref):
             # "is 7700352 in stock?", "compare 7700352 and 7702400": those, by their ids
-            return Reference("one", named[0]) if len(named) == 1 else Reference("ids", None, named)
+            return Reference("one", ids[0]) if len(ids) == 1 else Reference("ids", None, ids)
         if not self.shown or ref is None or self.current.products or self.current.wants_reviews:
             return None
-        if ref.kind == "cheaper" and len(named := named_by_id(self.said, list(self.shown))) == 1:
+        if ref.kind == "cheaper" and len(named) == 1:
             return Reference("cheaper", named[0])  # "anything cheaper than 7700400?"
         if ref.kind == "it" and self.current.names_subject():
             return None  # "is it good for school?" after naming a laptop: a new search
