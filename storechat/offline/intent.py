@@ -169,10 +169,6 @@ def _normalise(text: str) -> str:
     return negations_as_not(re.sub(r"(?<=\d),(?=\d{3}\b)", "", text))
 
 
-def _names_something(text: str) -> bool:
-    return bool(models_carried(text) or store().brands_in(text) or parse(text).lines)
-
-
 def _one_model(word: str) -> bool:
     """Whether one word names a model or line the store carries ("the Legion"), as the
     search reads one after "cheaper than"."""
@@ -200,7 +196,7 @@ def parse_text(text: str) -> Intent:
     written = cased_as_carried(_normalise(text), models_carried, _name_of)
     # What the shopper does not want, the search leaves out: never read as wanted here,
     # but searched with their words, which say it ("a laptop, not Dell and HP").
-    cut = without_unwanted(without_priced_against(written, _names_something, _one_model))
+    cut = without_unwanted(without_priced_against(written, models_carried, _one_model))
     text, left_out = cut_models(cut, models_carried)
     categories: list[str] = []
     brands: list[str] = []

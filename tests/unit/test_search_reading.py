@@ -1211,6 +1211,15 @@ def test_a_kind_someone_is_not_a_fan_of_with_something_else_asked_is_not_searche
         ("something cheaper than the Legion", "maxPrice", 1398.99),
         ("a laptop cheaper than the legion but with rtx", "maxPrice", 1398.99),
         ("more expensive than the Zenbook", "minPrice", 999.01),
+        # asked in a question, or after a brand or whom it is for
+        ("do you have anything cheaper than the XPS 13?", "maxPrice", 1298.99),
+        ("is there anything cheaper than the Legion?", "maxPrice", 1398.99),
+        ("are there phones cheaper than the Pixel 9?", "maxPrice", 798.99),
+        ("which laptops are cheaper than the XPS 13?", "maxPrice", 1298.99),
+        ("can you find me a laptop cheaper than the zenbook", "maxPrice", 998.99),
+        ("a samsung phone cheaper than the iPhone 15", "maxPrice", 698.99),
+        ("a laptop for my son cheaper than the MacBook Air", "maxPrice", 1098.99),
+        ("I want a laptop that is cheaper than the XPS 13", "maxPrice", 1298.99),
     ],
 )
 def test_a_price_said_against_a_product_is_a_limit_at_its_price(
@@ -1238,6 +1247,11 @@ def test_a_price_said_against_a_product_is_a_limit_at_its_price(
         "a laptop cheaper than Apple",  # a brand is no one model
         "cheaper than Amazon",
         "a phone cheaper than yours",
+        "my phone is cheaper than the iPhone 15",
+        "the XPS 13 cheaper than the MacBook Air?",
+        "which one is cheaper than the XPS 13?",
+        "are samsung phones cheaper than the iphone 15?",
+        "does the pixel 9 cost more or is it cheaper than the iphone 15?",
     ],
 )
 def test_a_comparison_or_a_kind_sets_no_price_from_a_product(

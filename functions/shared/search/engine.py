@@ -251,7 +251,7 @@ class _Search:
         them or above the dearest, and their kind when none is asked; ``query`` itself when
         the words say none, or name no products of one kind."""
         assert query.keywords is not None
-        said = priced_against(query.keywords, self._names_something, self._one_model)
+        said = priced_against(query.keywords, self._models_carried, self._one_model)
         if said is None:
             return query
         name = said["name"]
@@ -285,13 +285,6 @@ class _Search:
         a brand ("than Apple" compares with a whole maker)."""
         # Said as the shopper says it, after "the": a word alone is read as no model.
         return not self._is_brand(word) and bool(self._models_carried(f"the {word}"))
-
-    def _names_something(self, text: str) -> bool:
-        """Whether ``text`` names a model, a brand or a product line of the catalog's."""
-        said = WORD.findall(text)
-        return bool(self._models_carried(text) or parse(text).lines) or any(
-            self._is_brand(word) for word in said
-        )
 
     def _words(self, query: SearchQuery) -> SearchResult:
         if query.keywords and not (query.productName or query.productIds):

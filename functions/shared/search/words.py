@@ -731,11 +731,17 @@ is, and so the limit, is the catalog's to read (the search's ``_priced_against``
 
 
 _COMPARED: Final = re.compile(
-    r"^\W*(?:is|are|was|were|does|do|would|will|which)\b|\b(?:it|its|it's|they|mine|my)\b",
+    r"^\W*(?:is|are|was|were|does|do|did|would|will|can|could|isn'?t|aren'?t)\s+"
+    r"(?!(?:there|you|u|ya|anything|something|any|some)\b)|"
+    r"\bwhich\s+(?:is|one|ones|of)\b|\b(?:it|its|it's|they|they're|mine)\b|"
+    r"\b(?:this|that|these|those)\s+ones?\b|"
+    r"\b(?:the|my|your)\s+(?:(?!\b(?:that|which|who)\b)[^,.;!?]){1,40}?\s+(?:is|are|was|were)\s*$",
     re.IGNORECASE,
 )
-"""What makes "cheaper than" compare rather than ask: a question ("is the Dell cheaper
-than the MacBook Air?") or a thing pointed at ("is it cheaper than...")."""
+"""What makes "cheaper than" compare rather than ask: a question about a thing ("is the
+Dell cheaper than the MacBook Air?", not "is there anything cheaper than..." or "do you
+have one cheaper than..."), a thing pointed at ("is it cheaper than...", "which one is")
+or a thing said to be ("my phone is cheaper than...")."""
 _NO_MODEL: Final = re.compile(
     r"\b(?:dollars?|bucks|euros?|pounds?|quid|grand|hundred|thousand|usual|before|last|"
     r"amazon|online|elsewhere|others?|one|ones)\b",
@@ -744,31 +750,28 @@ _NO_MODEL: Final = re.compile(
 
 
 def priced_against(
-    text: str, names: Callable[[str], bool], model: Callable[[str], bool] = lambda _: False
+    text: str, models: Callable[[str], list[str]], model: Callable[[str], bool] = lambda _: False
 ) -> re.Match[str] | None:
     """Where ``text`` asks for products priced against a model ("a laptop cheaper than the
     XPS 13", "something cheaper than the MacBook Air"): a name of two words or more, with a
     number, or one word ``model`` says is a model or line the catalog carries ("the
     Legion"); no amount or place ("cheaper than five hundred dollars", "than Amazon"), and
-    no kind's word alone. Not in a question or after a thing pointed at, which compares
-    ("is the Dell cheaper than the MacBook Air?", "is it cheaper than..."), nor where
-    ``names`` finds a brand, line or model before it."""
+    no kind's word alone. Not where it compares (:data:`_COMPARED`: "is the Dell cheaper
+    than the MacBook Air?", "is it cheaper than..."), nor where ``models`` finds a model
+    before it ("the XPS 13 cheaper than the MacBook Air?"); a brand or a line before it is
+    what is asked for ("a Samsung phone cheaper than the iPhone 15")."""
     said = PRICED_AGAINST.search(text)
     if said is None:
         return None
     before, name = text[: said.start()], said["name"]
     words = re.findall(r"[^\W_]+", name)
     numbered = any(c.isdigit() for c in name)
-    if _NO_MODEL.search(name):
+    if _NO_MODEL.search(name) or _COMPARED.search(before) or models(before):
         return None
     if len(words) < 2 and not numbered:
-        one = words[-1] if words else ""
-        return (
-            said if one and model(one) and not (_COMPARED.search(before) or names(before)) else None
-        )
-    if not any(_a_name(w) for w in words if not w.isdigit()):
-        return None  # "cheaper than a gaming laptop" names no model
-    return None if _COMPARED.search(before) or names(before) else said
+        return said if words and model(words[-1]) else None
+    # "cheaper than a gaming laptop" names no model
+    return said if any(_a_name(w) for w in words if not w.isdigit()) else None
 
 
 _NEGATED_BEFORE: Final = re.compile(
@@ -785,11 +788,11 @@ def negated_before(text: str) -> bool:
 
 
 def without_priced_against(
-    text: str, names: Callable[[str], bool], model: Callable[[str], bool] = lambda _: False
+    text: str, models: Callable[[str], list[str]], model: Callable[[str], bool] = lambda _: False
 ) -> str:
     """``text`` without a price said against a product (:func:`priced_against`): "cheaper
     than the XPS 13" asks for other products, not for the XPS 13."""
-    while (said := priced_against(text, names, model)) is not None:
+    while (said := priced_against(text, models, model)) is not None:
         text = f"{text[: said.start()]} {text[said.end() :]}"
     return text
 
