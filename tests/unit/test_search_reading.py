@@ -1280,6 +1280,9 @@ def test_the_kind_asked_stands_against_another_kind_s_price(index: SearchIndex) 
         "a laptop for my teenager",
         "a laptop for my 12 y/o son",
         "laptop that my 8 year old can use",
+        "a phone for my ten year old",  # ages said in words
+        "a laptop for my fifteen-year-old daughter",
+        "a first phone for a ten to twelve year old",
     ],
 )
 def test_a_phone_or_computer_for_a_kid_is_any_the_cheaper_first(
@@ -1313,6 +1316,9 @@ def test_a_book_for_a_kid_is_a_young_readers(index: SearchIndex, words: str) -> 
         ("a phone, 2 to 3 years old model", set()),  # a model's
         ("a phone with 7 years of updates", {"7", "years", "updates"}),  # no age
         ("a phone for a 70 year old", set()),  # an adult's: nothing to find
+        ("a phone for my seventy-five year old dad", set()),
+        ("my ten year old laptop died, need a new one", set()),
+        ("a phone with seven years of updates", {"seven", "years", "updates"}),
     ],
 )
 def test_an_age_that_is_no_kids_is_no_kid(index: SearchIndex, words: str, kept: set[str]) -> None:

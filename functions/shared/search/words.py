@@ -1227,8 +1227,10 @@ def _cut(text: str, unwanted: list[Unwanted]) -> str:
 AUDIENCE_LEAN: Final = 1.5
 """How strongly a phone or computer for a kid or a teenager leans to the cheaper: as a
 student's (``intents.py``)."""
+_AN_AGE: Final = rf"(?:\d{{1,2}}|{_COUNT})"
+"""An age in digits or in words ("my ten year old"; "seventy-five" is read as 70)."""
 _AGE: Final = re.compile(
-    r"(?<![\w.,$£€])(?:(?P<low>\d{1,2})\s*(?:-|\u2013|to|or)\s*)?(?P<n>\d{1,2})"
+    rf"(?<![\w.,$£€])(?:(?P<low>{_AN_AGE})\s*(?:-|\u2013|to|or)\s*)?(?P<n>{_AN_AGE})"
     r"(?:[\s-]*(?:years?|yrs?)[\s-]*old|\s*y/?o)(?P<own>'s)?(?![\w-])(?P<after>\s+[^\W\d_]+)?"
 )
 _PERSONS: Final = frozenset(
@@ -1259,7 +1261,8 @@ def _ages(text: str) -> str:
             text, 0, m.start()
         ):
             return after  # "my 5 year old Pixel died", "my laptop is 12 years old"
-        age = int(m["low"] or m["n"])  # "a 10-12 year old": 10 and up
+        said_age = (m["low"] or m["n"]).split("-")[0].split()[0]  # "a 10-12 year old": 10 up
+        age = int(said_age) if said_age.isdigit() else _COUNTS[said_age]
         person = age >= YOUNGEST
         return ("kid" if person and age < 13 else "teen" if person and age < 20 else "") + after
 
