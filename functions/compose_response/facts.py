@@ -383,14 +383,18 @@ WITH_MORE: Final = re.compile(
 )
 """Words that put tax or shipping in a total ("with tax", "shipping included")."""
 _ALL_CITED: Final = re.compile(
-    r"^[\s*_]*(?:(?:so|and|then)\s+)?(?:together|combined|altogether|in\s+total|all\s+told)?"
-    r"[\s,]*(?:(?P<plural>they|it\s+all|the\s+(?:pair|lot|set))\b|(?:that|this)"
-    r"(?=\s*['\u2019]s\b|\s+(?:is|comes?|adds?|makes?|brings?|would|will|totals?|works)\b))",
+    r"^[\s*_]*(?:(?:so|and|then)\s+)?(?:(?P<together>(?:taken\s+)?together|combined|"
+    r"altogether|all\s+told)|in\s+total)?[\s,]*"
+    r"(?:(?P<plural>they|it\s+all|the\s+(?:pair|lot|set))\b|"
+    r"(?:that|this)(?=\s*['\u2019]s\b|\s+(?:is|comes?|adds?|makes?|brings?|would|will|totals?|"
+    r"works)\b)|you(?=(?:['\u2019](?:d|ll)|\s+(?:would|will|could|can))?\s+(?:pay|spend)\b)|"
+    r"(?(together)(?::|is|comes\s+to|would\s+be|will\s+be)\s*$|(?!)))",
     re.IGNORECASE,
 )
 """A sentence or clause that opens on a word for every product the answer cites ("Together
-they cost", "Combined, they come to", "Together, that's", "..., that comes to"); not "That
-one", "That Dell", "This model", which point at one."""
+they cost", "Combined, they come to", "Together, that's", "So together you'd pay",
+"Altogether:", "..., that comes to"); not "That one", "That Dell", "This model", which
+point at one. "You'd pay" needs a word of togetherness too (:data:`_TOGETHER`)."""
 _TOGETHER: Final = re.compile(
     r"\b(?:together|combined|altogether|all\s+told|both|all\s+(?:two|three|four)|the\s+pair)\b",
     re.I,

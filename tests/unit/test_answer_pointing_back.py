@@ -369,6 +369,11 @@ _BOTH_SHOWN = "The XPS [CMP-005] and the HP 14 [CMP-023] are both good picks."
         "The XPS [CMP-005] is $1,299 and the HP 14 [CMP-023] is $349."
         " If you buy both, that comes to $1,648.",
         "If you buy the XPS [CMP-005] and the HP 14 [CMP-023], that comes to $1,648.",
+        "The XPS [CMP-005] is $1,299 and the HP 14 [CMP-023] is $349."
+        " So together you'd pay $1,648.",
+        "The XPS [CMP-005] is $1,299 and the HP 14 [CMP-023] is $349."
+        " Taken together they're $1,648.",
+        "The XPS [CMP-005] is $1,299 and the HP 14 [CMP-023] is $349. Altogether: $1,648.",
     ],
 )
 def test_a_true_total_of_some_products_shown_stays(answer: str) -> None:
@@ -389,6 +394,16 @@ def test_a_true_total_of_some_products_shown_stays(answer: str) -> None:
         (
             "The XPS [CMP-005] is $1,299 and the HP 14 [CMP-023] is $349."
             " Buying both comes to $1,700.",
+            "The XPS [CMP-005] is $1,299 and the HP 14 [CMP-023] is $349.",
+        ),
+        # "you'd pay" with no word for them all may be of one; a false sum goes
+        (
+            "The XPS [CMP-005] is $1,299 and the HP 14 [CMP-023] is $349. You'd pay $1,648.",
+            "The XPS [CMP-005] is $1,299 and the HP 14 [CMP-023] is $349.",
+        ),
+        (
+            "The XPS [CMP-005] is $1,299 and the HP 14 [CMP-023] is $349."
+            " So together you'd pay $1,700.",
             "The XPS [CMP-005] is $1,299 and the HP 14 [CMP-023] is $349.",
         ),
         # one product's price said "in total" is its price, whatever two others sum to
