@@ -132,6 +132,46 @@ def test_words_the_store_does_not_carry_are_not_turned_into_words_it_does(
         assert result.corrected == {}, keywords
 
 
+@pytest.mark.parametrize(
+    "keywords",
+    [
+        "a laptop for making videos",  # not "taking"
+        "I want to stream on twitch",  # not "steam" and "witch"
+        "my iphone se isn't holding charge",  # not "folding"
+        "a streamer laptop",
+    ],
+)
+def test_a_word_with_another_first_letter_or_another_form_of_a_known_word_is_no_typo(
+    index: SearchIndex, keywords: str
+) -> None:
+    # "I want to stream on twitch" was read as "steam" and "witch": a book about a witch
+    result = search(index, keywords)
+    assert result.corrected == {}, keywords
+    assert {h.category for h in result.products} != {"BOOKS"}, keywords
+
+
+def test_a_first_letter_said_as_it_sounds_is_still_corrected(index: SearchIndex) -> None:
+    assert search(index, "fones under 300").corrected == {"fones": "phone"}
+
+
+@pytest.mark.parametrize(
+    "keywords",
+    [
+        "a laptop for making videos",
+        "a laptop to start a youtube channel",
+        "a laptop for making music",
+        "a computer to stream on twitch",
+    ],
+)
+def test_making_videos_music_or_a_stream_is_a_creators_use(
+    index: SearchIndex, keywords: str
+) -> None:
+    # "a laptop for making videos" searched for "taking videos", cheapest first
+    result = search(index, keywords)
+    assert result.understood.get("favours") == "ram", keywords
+    assert {h.category for h in result.products} == {"COMPUTERS"}, keywords
+
+
 def test_no_word_is_corrected_to_a_word_shorter_than_those_corrected(index: SearchIndex) -> None:
     # "not", "and": the parser's words inside its phrases ("not more than"), and one letter
     # from a shopper's real words, which the store just does not have

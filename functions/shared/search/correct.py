@@ -93,6 +93,23 @@ def _guess(wrong: str, candidate: Candidate) -> bool:
     return sorted(wrong) != sorted(candidate.word)
 
 
+def _inflects(forms: Collection[str]) -> bool:
+    """Whether a word is another form of one the parser gives a meaning to ("stream" of
+    "streaming", "gamers" of "gamer"): a word, not a misspelling."""
+    said = parser_words()
+    return any(
+        f + end in said or f.removesuffix(end) in said
+        for f in forms
+        for end in ("ing", "er", "ers", "s", "es")
+    )
+
+
+def _first_missed(wrong: str, candidate: Candidate) -> bool:
+    """A first letter changed or dropped, which shoppers rarely do ("twitch" is no
+    "witch" misspelt, "making" no "taking"): a guess unless it sounds alike ("fone")."""
+    return not candidate.sounds_alike and wrong[:1] != candidate.word[:1]
+
+
 class Corrector:
     """Corrections of one search on the snapshot connection ``db``; ``exists`` runs an
     FTS5 query on the same snapshot; ``category`` is the tool's explicit category, which
@@ -141,7 +158,7 @@ class Corrector:
         if len(word) < MIN_LETTERS or not is_word(word):
             return False
         forms = {fold_word(word), fold(fold_word(word))}
-        if forms & (STOP_WORDS | parser_words()) or self._vocabulary(forms):
+        if forms & (STOP_WORDS | parser_words()) or _inflects(forms) or self._vocabulary(forms):
             return False
         if not self.exists(f"{TEXT_COLUMNS} : {fts_string(word)}"):
             return True
@@ -172,7 +189,7 @@ class Corrector:
             if candidate.parsed and self.category and outside(candidate.word, self.category):
                 continue
             backed = candidate.indexed and self._goes_with(candidate.word, context, others)
-            if _guess(wrong, candidate) and not backed:
+            if (_guess(wrong, candidate) or _first_missed(wrong, candidate)) and not backed:
                 continue
             if not (candidate.parsed or backed or self._within(candidate.word, context)):
                 continue
