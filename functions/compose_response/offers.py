@@ -274,7 +274,8 @@ _APART: Final = re.compile(
 
 # Free shipping, delivery, returns, exchanges: the services a store's policies price.
 _FREE_WORD: Final = re.compile(
-    r"(?<![\w-])(?:free(?:\s+of\s+(?:charge|cost))?|gratis|kostenlos|umsonst|gratuit|gratuito|"
+    r"(?<![\w-])(?:free(?:\s+of\s+(?:charge|cost))?|complimentary|gratis|kostenlos|umsonst|"
+    r"gratuit|gratuito|"
     r"at\s+no\s+(?:extra\s+)?(?:cost|charge)|for\s+nothing|no\s+charge)(?![\w-])",
     _I,
 )
@@ -284,6 +285,17 @@ _SERVICE_WORDS: Final = (
     r"(?P<exchanges>exchanges?|umtausch))(?![\w-])"
 )
 _SERVICE: Final = re.compile(_SERVICE_WORDS, _I)
+_A_SERVICE: Final = r"(?:ship(?:s|ping)?|deliver(?:y|ies)|postage|returns?|exchanges?)"
+_COSTS_NOTHING: Final = re.compile(
+    rf"(?<![\w-]){_A_SERVICE}(?:\s+(?:fees?|charges?|costs?))?\s+(?:(?:is|are|comes?)\s+)?"
+    r"(?:(?:always|also|now|even|fully|already|all)\s+)?(?:included|on\s+us|on\s+the\s+house|"
+    r"(?:costs?|is)\s+nothing)(?![\w-])|"
+    rf"\b(?:includes?|we\s+(?:cover|pay(?:\s+for)?))\s+(?:the\s+|all\s+)?{_A_SERVICE}\b|"
+    rf"\bno\s+{_A_SERVICE}\s+(?:fees?|charges?|costs?)\b",
+    _I,
+)
+"""A service said to cost nothing without the word "free": "shipping is included", "the
+price includes shipping", "delivery is on us", "no shipping fees"."""
 _QUALIFIER: Final = (
     r"(?:standard|express|overnight|next[\s-]day|same[\s-]day|expedited|priority|rush|"
     r"(?:one|two|1|2)[\s-]day|ground|international|worldwide|global|domestic|fast(?:er|est)?|"
@@ -647,6 +659,12 @@ def _free_services(view: str) -> tuple[list[_Service], list[re.Match[str]]]:
             services.append(_Service(kind, view[left:right]))
         else:
             others.append(free)
+    for said in _COSTS_NOTHING.finditer(view):
+        service = _SERVICE.search(said.group())
+        if service is not None and not _negated(view, said.start()):
+            left, right = _clause(view, said.start(), said.end())
+            kind = next(k for k in ("shipping", "returns", "exchanges") if service[k])
+            services.append(_Service(kind, view[left:right]))
     return services, others
 
 

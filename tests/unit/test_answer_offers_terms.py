@@ -103,6 +103,14 @@ SAID_OTHERWISE = [
     "International shipping is free for you.",
     "Standard shipping is free.",  # the policies' is free from $50 only
     "Free shipping, no minimum.",
+    # a service that costs nothing, said without "free"
+    "Shipping is included.",
+    "The price includes shipping.",
+    "Delivery is on us.",
+    "No shipping fees, whatever you order.",
+    "We cover shipping on every order.",
+    "Shipping costs nothing.",
+    "Complimentary shipping on every order.",
     # warranties
     "Its warranty lasts two years.",
     "You get a lifetime warranty on every laptop.",
@@ -220,6 +228,10 @@ TRUE = [
     "The store's policies don't mention price matching.",
     "We don't offer financing or trade-ins.",
     "There's no student discount that I know of.",
+    "Shipping is not included: standard delivery is $4.99 under $50.",
+    "No shipping fees on orders over $50.",
+    "The HP 14 includes a charger; the box includes a USB-C cable.",
+    "Tax is not included.",
 ]
 
 
