@@ -398,6 +398,9 @@ def _lookup_lines(ask: Ask, lookups: list[Done]) -> list[Line]:
             lines += [Line("Nothing is on sale right now."), Line(OFFER)]
         elif purpose == "search" and (not_understood(d) or (intent.is_empty() and not _read(d))):
             lines.append(Line(OFFER if _not_carried(d) else ASK_REPLY))
+        elif purpose == "search" and (two := _two_named(ask, d)):
+            # "which is cheaper, 7700352 or 7702400?": the two the search found by name or id
+            lines += compare_lines(two[0], two[1], ask.current.sort_by)
         elif purpose in ("search", "cheaper"):
             if _dropped(d, "on sale"):
                 lines.append(Line("Nothing of that is on sale right now; without the discount:"))
@@ -420,6 +423,19 @@ def _lookup_lines(ask: Ask, lookups: list[Done]) -> list[Line]:
             lead = f"The closest we have are {intent.not_carried.instead}"
             lines += product_section(_products(d), c, RECOMMENDED, lead=lead)
     return lines
+
+
+def _two_named(ask: Ask, done: Done) -> tuple[Listed, Listed] | None:
+    """The two products a search of words asking to compare found first, when they are the
+    two the words name (``understood``'s ``named``)."""
+    understood = (done.outcome.data or {}).get("understood") or {}
+    named = understood.get("named") if isinstance(understood, dict) else None
+    products = _products(done)
+    if not (COMPARE.search(ask.said) and isinstance(named, list) and len(named) == 2):
+        return None
+    if len(products) < 2 or [p.name for p in products[:2]] != named:
+        return None
+    return products[0], products[1]
 
 
 def _shown_lines(ask: Ask, done: Done) -> list[Line]:

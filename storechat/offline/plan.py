@@ -21,7 +21,14 @@ from shared.search.words import parse
 from storechat.offline.intent import Intent, review_query
 from storechat.offline.messages import ToolOutcome
 from storechat.offline.names import ModelName
-from storechat.offline.refer import Reference, Shown, ids_as_names, named_by_id, pick
+from storechat.offline.refer import (
+    Reference,
+    Shown,
+    ids_as_names,
+    named_by_id,
+    names_others,
+    pick,
+)
 from storechat.offline.vocabulary import (
     BOOK_INFO,
     BOOKS,
@@ -69,6 +76,8 @@ class Ask:
     @property
     def reference(self) -> Reference | None:
         """What the latest message points at among the products shown, if it does."""
+        if names_others(self.said, list(self.shown)):
+            return None  # "compare 7700352 and 7702400", the second not shown: searched
         ref = self.current.reference
         named = named_by_id(self.said, list(self.shown))
         if ids := self._looked_up_by_id(named, ref):

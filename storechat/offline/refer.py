@@ -130,6 +130,23 @@ def named_by_id(text: str, shown: list[Shown]) -> tuple[int, ...]:
     return tuple(n for _, n in sorted(found))
 
 
+def _shape(token: str) -> str:
+    return re.sub(r"[^\W\d_]", "a", re.sub(r"\d", "9", token.casefold()))
+
+
+def names_others(text: str, shown: list[Shown]) -> bool:
+    """Whether ``text`` names a product not shown by an id written as those shown are
+    ("compare 7700352 and 7702400" after an answer that showed 7700352 alone): that one is
+    the catalog's to find."""
+    shapes = {_shape(s.product_id) for s in shown}
+    ids = {s.product_id.casefold() for s in shown}
+    for token in set(re.findall(r"(?<![\w-])[\w-]+(?![\w-])", text)):
+        other = token.casefold() not in ids and _shape(token) in shapes
+        if other and any(c.isdigit() for c in token) and _said(text, token):
+            return True
+    return False
+
+
 def ids_as_names(text: str, names: dict[str, str]) -> str:
     """``text`` with each product id of ``names`` it says written as that product's name
     ("tell me about Samsung Galaxy A35 5G" for "tell me about 7700352"), or left out when

@@ -1344,6 +1344,34 @@ def test_two_products_shown_named_by_id_are_compared() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    "question", ["compare 7700352 and 7700400", "which is cheaper, 7700352 or 7700400?"]
+)
+def test_a_follow_up_naming_a_product_shown_and_one_not_by_id_compares_the_two(
+    question: str,
+) -> None:
+    # Given an answer that showed 7700352, then a follow-up naming it and 7700400, unshown
+    model, messages = _after_shown(question)
+    planned = model.converse(make_request(messages))
+
+    # Then the model searches the words, which the catalog search reads ids in: before, it
+    # looked up 7700352 alone, or searched below its price for "which is cheaper"
+    uses = tool_uses(planned)
+    assert [list(u["input"]) for u in uses] == [["keywords"]]
+    assert uses[0]["input"]["keywords"].startswith(question)
+
+    # And the two the search found by their ids are compared
+    found = inventory(laptop("7700352", price=399), laptop("7700400", price=799))
+    found["content"][0]["json"]["understood"] = {"named": ["Laptop 7700352", "Laptop 7700400"]}
+    messages += [
+        planned["output"]["message"],
+        {"role": "user", "content": [{"toolResult": {"toolUseId": uses[0]["toolUseId"], **found}}]},
+    ]
+    text = answer_text(model.converse(make_request(messages)))
+    assert "[7700352]" in text and "[7700400]" in text
+    assert "Cheaper: Laptop 7700352" in text, text
+
+
 def test_a_short_id_is_named_only_in_brackets() -> None:
     # Given an answer that showed a product whose id is "2"
     model = OfflineModel()
