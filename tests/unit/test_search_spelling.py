@@ -296,6 +296,7 @@ def test_different_words_do_not_share_a_sound() -> None:
         ("a chrome book for school", {"chrome book": "chromebook"}, "HP Chromebook", "COMPUTERS"),
         ("zen book 14", {"zen book": "zenbook"}, "ASUS Zenbook 14", None),
         ("think pad e14", {"think pad": "thinkpad"}, "Lenovo ThinkPad E14", None),
+        ("an idea pad slim for school", {"idea pad": "ideapad"}, "Lenovo IdeaPad Slim", None),
         ("a one plus phone", {"one plus": "oneplus"}, "OnePlus", "MOBILE"),
         ("a lap top for my son", {"lap top": "laptop"}, "HP Chromebook", "COMPUTERS"),  # a kind
     ],

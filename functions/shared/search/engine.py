@@ -704,8 +704,15 @@ class _Search:
 
     def _joined(self, keywords: str) -> dict[str, str]:
         """A name written in two words (:func:`names_written_apart`): a brand of the
-        catalog ("one plus") or a word of a name of its products that are no books."""
-        return names_written_apart(keywords, lambda one: self._is_brand(one) or self._a_name(one))
+        catalog ("one plus") or a word of a name of its products that are no books, or
+        words of such a name ("ideapad slim")."""
+
+        def is_name(said: str) -> bool:
+            if " " in said:
+                return self._has_name(said, books=False)
+            return self._is_brand(said) or self._a_name(said)
+
+        return names_written_apart(keywords, is_name)
 
     def _a_name(self, word: str) -> bool:
         """Whether ``word`` is a whole word of a name of the catalog's products that are no

@@ -419,8 +419,9 @@ MIN_JOINED: Final = 6
 def names_written_apart(text: str, is_name: Callable[[str], bool]) -> dict[str, str]:
     """``{"mac book": "macbook"}``: two words of ``text`` written apart whose one word is a
     product line the phrase table reads ("mac book", "chrome book"), or a word ``is_name``
-    knows (the catalog's brands and names) said as a model's, before a model number or a
-    kind ("zen book 14", "one plus 12", "think pad e14", "one plus phone"), or a kind
+    knows (the catalog's brands and names) said as a model's, before a model number, a
+    kind or a word its name goes on with ("zen book 14", "one plus 12", "think pad e14",
+    "one plus phone", "idea pad slim 3"), or a kind
     ("lap top", but not "work station" or "note book", whose first word the parser reads):
     "book" is then no book asked, where "a zen book about meditation" is one and "one plus
     a case" no brand. Each word two letters or more, no digit, six letters or more
@@ -432,7 +433,12 @@ def names_written_apart(text: str, is_name: Callable[[str], bool]) -> dict[str, 
         one, pair = f"{m[1]}{m[2]}".casefold(), f"{m[1]} {m[2]}".casefold()
         if len(one) < MIN_JOINED or pair in found or (fold(m[1]), fold(m[2])) in _PHRASES:
             continue  # "chrome os" is read as it is written
-        modelled = bool(m[3]) and (any(c.isdigit() for c in m[3]) or names_a_kind(m[3]))
+        # Before a model number, a kind, or a word the name goes on with ("idea pad slim 3")
+        modelled = bool(m[3]) and (
+            any(c.isdigit() for c in m[3])
+            or names_a_kind(m[3])
+            or (m[3].casefold() not in STOP_WORDS and is_name(f"{one} {m[3]}"))
+        )
         # "lap top" is a kind; "work station", "note book" are the parser's words already
         kind = names_a_kind(one) and fold(m[1].casefold()) not in parser_words()
         if _line_named(one) is not None or kind or (modelled and is_name(one)):
