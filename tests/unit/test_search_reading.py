@@ -1188,6 +1188,32 @@ def test_a_kind_someone_is_not_into_is_still_the_kind_asked_unless_another_is(
     assert result.products and {h.category for h in result.products} == {category}
 
 
+@pytest.mark.parametrize(
+    "words",
+    [
+        "a laptop to share with my sister",
+        "a laptop for my new job",
+        "a phone for my girlfriend, to start with",
+        "a new laptop for my friend",
+    ],
+)
+def test_words_about_the_shopper_not_the_product_are_not_searched(
+    index: SearchIndex, words: str
+) -> None:
+    # "a laptop to share with my sister" found the one laptop whose text says "share"
+    result = search(index, words, limit=5)
+    assert not result.understood.get("searched"), result.understood
+    assert "keywords" not in result.relaxed
+    assert len(result.products) == 5
+
+
+def test_new_is_no_word_of_a_title_to_find(index: SearchIndex) -> None:
+    # "something new for my 15 year old" found Brave New World first
+    result = search(index, "something new for my 15 year old", limit=5)
+    assert "Brave New World" not in [h.name for h in result.products]
+    assert search(index, "brave new world", limit=5).products[0].name == "Brave New World"
+
+
 def test_a_kind_someone_is_not_a_fan_of_with_something_else_asked_is_not_searched(
     index: SearchIndex,
 ) -> None:

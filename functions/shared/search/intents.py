@@ -306,6 +306,9 @@ _STOP_WORDS = """
     stock stocked available availability just only
     today tonight here currently anymore yet guys
     he she him his her hers they them their son daughter wife husband mum mom dad
+    sister sisters friend friends girlfriend boyfriend partner colleague coworker nephew niece
+    grandson granddaughter grandkids grandchildren
+    new share sharing shared keep keeping start starting begin job
     play plays playing played runs run running use uses using
     total overall altogether
     although since because else but
