@@ -309,6 +309,7 @@ _STOP_WORDS = """
     sister sisters friend friends girlfriend boyfriend partner colleague coworker nephew niece
     grandson granddaughter grandkids grandchildren
     new share sharing shared keep keeping start starting begin job
+    should shall must might ought gonna wanna
     play plays playing played runs run running use uses using
     total overall altogether
     although since because else but
