@@ -274,8 +274,7 @@ _APART: Final = re.compile(
 
 # Free shipping, delivery, returns, exchanges: the services a store's policies price.
 _FREE_WORD: Final = re.compile(
-    r"(?<![\w-])(?:free(?:\s+of\s+(?:charge|cost))?|complimentary|gratis|kostenlos|umsonst|"
-    r"gratuit|gratuito|"
+    r"(?<![\w-])(?:free(?:\s+of\s+(?:charge|cost))?|gratis|kostenlos|umsonst|gratuit|gratuito|"
     r"at\s+no\s+(?:extra\s+)?(?:cost|charge)|for\s+nothing|no\s+charge)(?![\w-])",
     _I,
 )
@@ -288,10 +287,15 @@ _SERVICE: Final = re.compile(_SERVICE_WORDS, _I)
 _A_SERVICE: Final = r"(?:ship(?:s|ping)?|deliver(?:y|ies)|postage|returns?|exchanges?)"
 _COSTS_NOTHING: Final = re.compile(
     rf"(?<![\w-]){_A_SERVICE}(?:\s+(?:fees?|charges?|costs?))?\s+(?:(?:is|are|comes?)\s+)?"
-    r"(?:(?:always|also|now|even|fully|already|all)\s+)?(?:included|on\s+us|on\s+the\s+house|"
-    r"(?:costs?|is)\s+nothing)(?![\w-])|"
-    rf"\b(?:includes?|we\s+(?:cover|pay(?:\s+for)?))\s+(?:the\s+|all\s+)?{_A_SERVICE}\b|"
-    rf"\bno\s+{_A_SERVICE}\s+(?:fees?|charges?|costs?)\b",
+    r"(?:(?:always|also|now|even|fully|already|all)\s+)?(?:included(?=\s*(?:[.,;:!)]|$|"
+    r"in\s+the\s+price|with\s+(?:every|each|all|your)|on\s+(?:every|each|all|your|orders?)))|"
+    r"on\s+us|on\s+the\s+house|(?:costs?|is)\s+nothing)(?![\w-])|"
+    rf"\bprices?\s+(?:already\s+)?includes?\s+(?:the\s+)?{_A_SERVICE}(?!\s+\w*(?:insurance|details?|"
+    r"options?|costs?|times?|info))\b|"
+    rf"\bwe\s+(?:cover|pay(?:\s+for)?)\s+(?:the\s+|all\s+)?{_A_SERVICE}\b|"
+    rf"\bcomplimentary\s+(?:(?:standard|express)\s+)?{_A_SERVICE}\b|"
+    rf"\bno\s+{_A_SERVICE}\s+(?:fees?|charges?|costs?)(?=\s*(?:[.,;:!)]|$|on\b|for\s+(?:any|every|"
+    r"all|your|orders?)\b|whatever\b|whichever\b|anywhere\b|at\s+all\b))",
     _I,
 )
 """A service said to cost nothing without the word "free": "shipping is included", "the
@@ -661,6 +665,9 @@ def _free_services(view: str) -> tuple[list[_Service], list[re.Match[str]]]:
             others.append(free)
     for said in _COSTS_NOTHING.finditer(view):
         service = _SERVICE.search(said.group())
+        ends = re.search(r"[.!?]", view[said.end() :])
+        if ends is not None and ends.group() == "?":
+            continue  # "Does the price include shipping?" asks; it promises nothing
         if service is not None and not _negated(view, said.start()):
             left, right = _clause(view, said.start(), said.end())
             kind = next(k for k in ("shipping", "returns", "exchanges") if service[k])

@@ -232,6 +232,11 @@ TRUE = [
     "No shipping fees on orders over $50.",
     "The HP 14 includes a charger; the box includes a USB-C cable.",
     "Tax is not included.",
+    "The total at checkout includes shipping and tax.",
+    "The confirmation e-mail includes shipping details.",
+    "Does the price include shipping? Standard delivery is free on orders over $50.",
+    "There's no shipping fee waiver for express.",
+    "It comes with complimentary Microsoft 365 for a month.",
 ]
 
 

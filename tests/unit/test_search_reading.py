@@ -1278,6 +1278,14 @@ def test_a_price_said_against_a_product_is_a_limit_at_its_price(
         "which one is cheaper than the XPS 13?",
         "are samsung phones cheaper than the iphone 15?",
         "does the pixel 9 cost more or is it cheaper than the iphone 15?",
+        # why one costs less, or a brand or line said to cost less
+        "why is the Dell cheaper than the MacBook Air?",
+        "how come Samsung is cheaper than the iPhone 16 Pro",
+        "I heard Samsung is cheaper than the iPhone 16",
+        "Samsung phones are usually cheaper than the iPhone 16",
+        "Samsung's cheaper than the iPhone 15",
+        "Dell vs Apple: is Dell cheaper than the MacBook Air?",
+        "Apple is more expensive than the Galaxy S24",
     ],
 )
 def test_a_comparison_or_a_kind_sets_no_price_from_a_product(

@@ -150,8 +150,37 @@ def test_a_word_with_another_first_letter_or_another_form_of_a_known_word_is_no_
     assert {h.category for h in result.products} != {"BOOKS"}, keywords
 
 
-def test_a_first_letter_said_as_it_sounds_is_still_corrected(index: SearchIndex) -> None:
-    assert search(index, "fones under 300").corrected == {"fones": "phone"}
+@pytest.mark.parametrize(
+    ("keywords", "corrected"),
+    [
+        ("fones under 300", {"fones": "phone"}),  # said as it sounds
+        ("kaptop under 600", {"kaptop": "laptop"}),  # a neighbouring key
+        ("phone with good xamera", {"xamera": "camera"}),
+        ("aamsung phone", {"aamsung": "samsung"}),
+        ("hromebook for kids", {"hromebook": "chromebook"}),  # the first letter left out
+        ("phone for selfies", {"selfies": "selfie"}),
+        ("gameing laptop", {"gameing": "gaming"}),
+    ],
+)
+def test_a_first_letter_typing_explains_is_still_corrected(
+    index: SearchIndex, keywords: str, corrected: dict[str, str]
+) -> None:
+    assert search(index, keywords).corrected == corrected
+
+
+@pytest.mark.parametrize(
+    "keywords",
+    [
+        "laptop to make video calls",
+        "a laptop to watch twitch",
+        "laptop to watch my favourite youtube channel",
+        "my son watches streamers all day, wants a phone",
+    ],
+)
+def test_watching_streams_or_making_video_calls_is_no_creators_use(
+    index: SearchIndex, keywords: str
+) -> None:
+    assert search(index, keywords).understood.get("favours") != "ram", keywords
 
 
 @pytest.mark.parametrize(

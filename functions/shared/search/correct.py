@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from shared.search.intents import STOP_WORDS
 from shared.search.spelling import (
@@ -94,20 +94,35 @@ def _guess(wrong: str, candidate: Candidate) -> bool:
 
 
 def _inflects(forms: Collection[str]) -> bool:
-    """Whether a word is another form of one the parser gives a meaning to ("stream" of
-    "streaming", "gamers" of "gamer"): a word, not a misspelling."""
+    """Whether a word is the stem of one the parser gives a meaning to ("stream" of
+    "streaming", "game" of "gamer"): a word, not a misspelling."""
     said = parser_words()
-    return any(
-        f + end in said or f.removesuffix(end) in said
-        for f in forms
-        for end in ("ing", "er", "ers", "s", "es")
-    )
+    return any(f + end in said for f in forms for end in ("ing", "er", "ers", "s", "es"))
+
+
+_KEYS: Final = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
+_NEAR_KEYS: Final = {
+    a: {
+        b
+        for r, row2 in enumerate(_KEYS)
+        for c, b in enumerate(row2)
+        if abs(r - row) <= 1 and abs(c - col) <= 1 and b != a
+    }
+    for row, keys in enumerate(_KEYS)
+    for col, a in enumerate(keys)
+}
+"""Each letter's neighbours on a keyboard: a first letter struck for one of them is a typo."""
 
 
 def _first_missed(wrong: str, candidate: Candidate) -> bool:
-    """A first letter changed or dropped, which shoppers rarely do ("twitch" is no
-    "witch" misspelt, "making" no "taking"): a guess unless it sounds alike ("fone")."""
-    return not candidate.sounds_alike and wrong[:1] != candidate.word[:1]
+    """Whether the word's first letter is not the candidate's in a way typing does not
+    explain ("twitch" is no "witch" with a letter struck first, "making" no "taking"):
+    a guess, unless it sounds alike ("fone"), the first letter was left out ("hromebook")
+    or a neighbouring key struck ("kaptop")."""
+    right = candidate.word
+    if candidate.sounds_alike or wrong[:1] == right[:1] or wrong[:2] == right[1:3]:
+        return False
+    return not (wrong[1:3] == right[1:3] and wrong[:1] in _NEAR_KEYS.get(right[:1], ()))
 
 
 class Corrector:

@@ -193,8 +193,9 @@ INTENTS: tuple[Intent, ...] = (
             "music production", "graphic design", "4k video", "edit 4k video", "4k editing",
             "video production", "vlogging", "photoshop", "lightroom", "premiere",
             "make video", "making video", "create video", "creating video", "make music",
-            "making music", "youtube channel", "youtuber", "streamer", "live streaming",
-            "live stream", "stream on twitch", "streaming on twitch", "twitch"),
+            "making music", "start a youtube channel", "starting a youtube channel",
+            "run a youtube channel", "own youtube channel", "youtuber", "streamer",
+            "stream on twitch", "streaming on twitch"),
            terms=("editing", "creative", "creator"),
            boosts=(("ram", STRONG), ("gpu", 0.5)), use="editing"),
     Intent(("programming", "coding", "developer", "software development", "development"),
@@ -238,7 +239,8 @@ INTENTS: tuple[Intent, ...] = (
     Intent(("email", "e-mail", "web browsing", "browsing", "browse the web", "browse the internet",
             "everyday use", "everyday", "basic", "basic use", "simple", "grandmother", "grandma",
             "grandfather", "grandpa", "grandparent", "senior", "elderly", "beginner",
-            "video call", "video calls", "not tech savvy", "not very tech savvy"),
+            "video call", "video calls", "make video call", "making video call",
+            "not tech savvy", "not very tech savvy"),
            terms=("everyday", "basic", "email", "browsing", "essentials"),
            boosts=(("affordable", STRONG),), meant=Category.COMPUTERS, use="basic"),
     # Media a product plays, which no product's text needs to say: no word to find, and
@@ -246,7 +248,10 @@ INTENTS: tuple[Intent, ...] = (
     # when no kind is named.
     Intent(("netflix", "youtube", "watch movies", "watching movies", "watch videos",
             "watching videos", "watch tv", "watching tv", "streaming movies", "social media",
-            "facebook"), meant=Category.COMPUTERS),
+            "facebook", "watch twitch", "watching twitch", "watch twitch stream",
+            "watching twitch stream", "watch stream", "watching stream",
+            "watch live stream", "watching live stream", "watch streamer", "watching streamer"),
+           meant=Category.COMPUTERS),
     # The price is no limit: no word to find, and no lean to the cheaper.
     Intent(("money is no object", "money's no object", "price is no object", "no budget",
             "cost is no object", "budget is no object", "budget is not an object",

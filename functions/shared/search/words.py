@@ -737,17 +737,27 @@ is, and so the limit, is the catalog's to read (the search's ``_priced_against``
 
 
 _COMPARED: Final = re.compile(
-    r"^\W*(?:is|are|was|were|does|do|did|would|will|can|could|isn'?t|aren'?t)\s+"
+    r"(?:^|[.:;!?,]|\b(?:why|how\s+come|so|if|whether))\s*"
+    r"(?:is|are|was|were|does|do|did|would|will|can|could|isn'?t|aren'?t)\s+"
     r"(?!(?:there|you|u|ya|anything|something|any|some)\b)|"
+    r"\b(?:why|how\s+come)\b|"
     r"\bwhich\s+(?:is|one|ones|of)\b|\b(?:it|its|it's|they|they're|mine)\b|"
     r"\b(?:this|that|these|those)\s+ones?\b|"
-    r"\b(?:the|my|your)\s+(?:(?!\b(?:that|which|who)\b)[^,.;!?]){1,40}?\s+(?:is|are|was|were)\s*$",
+    r"(?<!\bthat)(?<!\bwhich)(?<!\bwho)(?<!\bthere)(?<!\bthing)(?<!\bone)(?<!\bones)"
+    r"(?<!\banything)(?<!\bsomething)(?:\s+(?:is|are|was|were|be|seems?)|['\u2019]s)"
+    r"(?:\s+(?:usually|generally|typically|often|always|really|much|way|far|a\s+lot|actually|"
+    r"still|definitely|probably))*\s*$",
     re.IGNORECASE,
 )
 """What makes "cheaper than" compare rather than ask: a question about a thing ("is the
-Dell cheaper than the MacBook Air?", not "is there anything cheaper than..." or "do you
-have one cheaper than..."), a thing pointed at ("is it cheaper than...", "which one is")
-or a thing said to be ("my phone is cheaper than...")."""
+Dell cheaper than the MacBook Air?", "why is Samsung cheaper...", not "is there anything
+cheaper than..." or "do you have one cheaper than..."), a thing pointed at ("is it cheaper
+than...", "which one is") or a thing said to be ("Samsung phones are usually cheaper
+than...", "my phone is"; not "a laptop that is cheaper than...")."""
+_ASKED_WHAT: Final = re.compile(
+    r"\b(?:what|which\s+(?!(?:is|one|ones|of)\b)\w+)(?:\s+(?:is|are)|['\u2019]s)\s*$", re.I
+)
+"""A question for what is cheaper: "what's cheaper than...", "which laptops are"."""
 _NO_MODEL: Final = re.compile(
     r"\b(?:dollars?|bucks|euros?|pounds?|quid|grand|hundred|thousand|usual|before|last|"
     r"amazon|online|elsewhere|others?|one|ones)\b",
@@ -772,7 +782,8 @@ def priced_against(
     before, name = text[: said.start()], said["name"]
     words = re.findall(r"[^\W_]+", name)
     numbered = any(c.isdigit() for c in name)
-    if _NO_MODEL.search(name) or _COMPARED.search(before) or models(before):
+    compared = _COMPARED.search(before) and not _ASKED_WHAT.search(before)
+    if _NO_MODEL.search(name) or compared or models(before):
         return None
     if len(words) < 2 and not numbered:
         return said if words and model(words[-1]) else None
