@@ -640,6 +640,9 @@ class _Service(NamedTuple):
     """``shipping``, ``returns`` or ``exchanges``."""
     clause: str
     """The clause that says it is free."""
+    included: bool = False
+    """Said included, not free: beside an amount no product costs, that amount is a total
+    with the service paid ("$1,311.98 with express shipping included")."""
 
 
 def _free_services(view: str) -> tuple[list[_Service], list[re.Match[str]]]:
@@ -671,7 +674,7 @@ def _free_services(view: str) -> tuple[list[_Service], list[re.Match[str]]]:
         if service is not None and not _negated(view, said.start()):
             left, right = _clause(view, said.start(), said.end())
             kind = next(k for k in ("shipping", "returns", "exchanges") if service[k])
-            services.append(_Service(kind, view[left:right]))
+            services.append(_Service(kind, view[left:right], "includ" in said.group().casefold()))
     return services, others
 
 
@@ -911,6 +914,9 @@ class Offers:
         """A free service the policies do not promise, or promise with less: not free,
         not this fast, not on every order, not from this amount."""
         stated = self._stated.free.get(service.kind, [])
+        amounts = _amounts(service.clause, self._store)
+        if service.included and any(not self._money_vouched(a.value, owners) for a in amounts):
+            return None  # "$1,311.98 with express shipping included": a total, shipping paid
         if not stated:
             return f"free {service.kind}"
         for speed in _SPEED.finditer(service.clause):
@@ -919,7 +925,6 @@ class Offers:
         every = _UNIVERSAL.search(service.clause)
         if every and not any(_UNIVERSAL.search(clause) for clause in stated):
             return f"free {service.kind}, {every.group()}"
-        amounts = _amounts(service.clause, self._store)
         for amount in amounts:
             if not self._money_vouched(amount.value, owners):
                 return f"free {service.kind} from {amount.value:g}"

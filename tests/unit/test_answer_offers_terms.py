@@ -237,6 +237,8 @@ TRUE = [
     "Does the price include shipping? Standard delivery is free on orders over $50.",
     "There's no shipping fee waiver for express.",
     "It comes with complimentary Microsoft 365 for a month.",
+    # a total with the shipping paid in it, which no product's price is
+    "The Dell XPS 13 [CMP-010] comes to $1,311.98 with express shipping included.",
 ]
 
 
