@@ -31,6 +31,7 @@ word ("a Python 3 book").
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -195,10 +196,11 @@ def _ends(word: str) -> bool:
     return word != _own(word)
 
 
+@functools.lru_cache(maxsize=4096)
 def _leads(word: str) -> bool:
     """Whether ``word`` may lead a product's name: a word that says something, no
     qualifier, no month, and no meaning of the search's but a line's ("iPhone", not
-    "laptop")."""
+    "laptop"). Of the word alone, so kept: a search reads each word of its text again."""
     if not (word.isalpha() and len(word) > 1) or word.casefold() in STOP_WORDS | _MONTHS:
         return False
     if _qualifier(word):

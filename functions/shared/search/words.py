@@ -133,7 +133,7 @@ class Words:
         return {**self.bounds, **{k: v for k, v in prices.items() if v is not None}}
 
 
-def _take(text: str, pattern: str, use: Callable[[re.Match[str]], bool | None]) -> str:
+def _take(text: str, pattern: re.Pattern[str], use: Callable[[re.Match[str]], bool | None]) -> str:
     """Apply ``use`` to every match of ``pattern`` and blank the matched words out, unless
     ``use`` says False: then the words stay."""
 
@@ -142,7 +142,7 @@ def _take(text: str, pattern: str, use: Callable[[re.Match[str]], bool | None]) 
             return match.group()  # not the amount it looked like: left to be read as words
         return " "
 
-    return re.sub(pattern, replace, text)
+    return pattern.sub(replace, text)
 
 
 _ONES_SAID: Final = """
@@ -307,6 +307,31 @@ _NOT_AT_MOST: Final = tuple(p for p in AT_LEAST if p.split()[0] in ("not", "no")
 """The at-least phrases an at-most phrase ends ("not under", "no less than")."""
 
 
+_PRICES_SAID: Final = tuple(
+    re.compile(pattern)
+    for pattern in (
+        rf"\bbetween\s*{_CUR}?{_AMOUNT}{_SIGN}?\s*(?:and|&|-|to|und|et|y)\s*{_CUR}?{_AMOUNT}"
+        rf"{_NOT_UNIT}(?P<sign>{_MONEY_WORD})?",
+        rf"{_CUR}{_AMOUNT}\s*(?:-|to)\s*{_CUR}?{_AMOUNT}",
+        rf"\b{_AMOUNT}{_SIGN}\s*(?:-|to)\s*{_CUR}?{_AMOUNT}{_SIGN}?",
+        # "a laptop 600-900", "phone 300 to 600", "from 600 up to 900": a budget's range
+        rf"(?:\bfrom\s+)?\b{_AMOUNT}\s*(?:-|\u2013|to|up\s+to)\s*{_AMOUNT}{_NOT_UNIT}"
+        rf"(?P<sign>{_MONEY_WORD})?",
+        rf"\bfrom\s*{_CUR}{_AMOUNT}{_NOT_UNIT}",
+        # "not under $500" before "under $500", and "no less than" before "less than"
+        rf"\b{one_of(_NOT_AT_MOST)}\s*{_CUR}?{_AMOUNT}{_NOT_UNIT}{_MONEY_WORD}?",
+        rf"\b{one_of(AT_MOST)}\s*(?:a\s+)?{_CUR}?{_AMOUNT}{_NOT_UNIT}{_MONEY_WORD}?",
+        rf"\b{one_of(AT_LEAST)}\s*{_CUR}?{_AMOUNT}{_NOT_UNIT}{_MONEY_WORD}?",
+        rf"(?:{_CUR}|\b){_AMOUNT}{_NOT_UNIT}(?P<sign>{_MONEY_WORD})?\s*{_WAY_AFTER}",
+        rf"(?:\b{one_of(AROUND)}\s*|~\s*){_CUR}?{_AMOUNT}{_NOT_UNIT}{_MONEY_WORD}?",
+        rf"{_CUR}{_AMOUNT}{_NOT_UNIT}",
+        rf"\b{_AMOUNT}{_MONEY_WORD}",
+    )
+)
+"""The prices :func:`_numbers` reads, in the order it reads them (compiled once: a search
+parses its words several times): a range, a limit said with its words, an amount alone."""
+
+
 def _numbers(text: str, words: Words) -> str:
     """``text`` without the amounts it states, each read into ``words``: the first said of
     each stands (a follow-up's words come before the earlier messages')."""
@@ -358,31 +383,14 @@ def _numbers(text: str, words: Words) -> str:
         if words.max_price is None:
             words.max_price = round(_amount(m[1], m[2]) * 1.15, 2)
 
-    steps: list[tuple[str, Callable[[re.Match[str]], bool | None]]] = [
-        (rf"\bbetween\s*{_CUR}?{_AMOUNT}{_SIGN}?\s*(?:and|&|-|to|und|et|y)\s*{_CUR}?{_AMOUNT}"
-         rf"{_NOT_UNIT}(?P<sign>{_MONEY_WORD})?", between),
-        (rf"{_CUR}{_AMOUNT}\s*(?:-|to)\s*{_CUR}?{_AMOUNT}", price_range),
-        (rf"\b{_AMOUNT}{_SIGN}\s*(?:-|to)\s*{_CUR}?{_AMOUNT}{_SIGN}?", price_range),
-        # "a laptop 600-900", "phone 300 to 600", "from 600 up to 900": a budget's range
-        (rf"(?:\bfrom\s+)?\b{_AMOUNT}\s*(?:-|\u2013|to|up\s+to)\s*{_AMOUNT}{_NOT_UNIT}"
-         rf"(?P<sign>{_MONEY_WORD})?", bare_range),
-        (rf"\bfrom\s*{_CUR}{_AMOUNT}{_NOT_UNIT}", at_least),
-        # "not under $500" before "under $500", and "no less than" before "less than"
-        (rf"\b{one_of(_NOT_AT_MOST)}\s*{_CUR}?{_AMOUNT}{_NOT_UNIT}{_MONEY_WORD}?", at_least),
-        (rf"\b{one_of(AT_MOST)}\s*(?:a\s+)?{_CUR}?{_AMOUNT}{_NOT_UNIT}{_MONEY_WORD}?",
-         at_most_said),
-        (rf"\b{one_of(AT_LEAST)}\s*{_CUR}?{_AMOUNT}{_NOT_UNIT}{_MONEY_WORD}?", at_least),
-        (rf"(?:{_CUR}|\b){_AMOUNT}{_NOT_UNIT}(?P<sign>{_MONEY_WORD})?\s*{_WAY_AFTER}",
-         either_way),
-        (rf"(?:\b{one_of(AROUND)}\s*|~\s*){_CUR}?{_AMOUNT}{_NOT_UNIT}{_MONEY_WORD}?",
-         around),
-        (rf"{_CUR}{_AMOUNT}{_NOT_UNIT}", at_most),
-        (rf"\b{_AMOUNT}{_MONEY_WORD}", at_most),
-    ]  # fmt: skip
+    uses: tuple[Callable[[re.Match[str]], bool | None], ...] = (
+        between, price_range, price_range, bare_range, at_least, at_least, at_most_said,
+        at_least, either_way, around, at_most, at_most,
+    )  # fmt: skip
     # The amounts the specs' phrases put on them first ("16GB RAM", "under 1300 grams"):
     # what is left with a number and no unit may be a price.
     text = take_amounts(text, words.bounds)
-    for pattern, use in steps:
+    for pattern, use in zip(_PRICES_SAID, uses, strict=True):
         text = _take(text, pattern, use)
     return re.sub(r"(?<=\d)-(?=\d)", " ", text)  # no range: "Pixel 8-9" is its numbers
 
