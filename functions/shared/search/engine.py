@@ -820,13 +820,17 @@ class _Search:
             return SearchResult(hits, count, exact, relaxed, plan.understood, ranked_by)
         assert plan.match_any is not None and plan.match_all is not None
         horizon = self._horizon(plan.match_any)
-        count, exact = self._count(plan, plan.match_any, horizon)
+        count, exact, last = self._count_text(plan, plan.match_any, horizon)
         if not count and horizon is not None:
             # None in the sample is not none at all: look at every match before relaxing.
             horizon = None
-            count, exact = self._count(plan, plan.match_any, None)
+            count, exact, last = self._count_text(plan, plan.match_any, None)
         if not count:
             return SearchResult([], 0, True, relaxed, plan.understood, "relevance")
+        # The products ranked for the words are among those counted up to ``last`` when
+        # the count saw them all, or when they are the first of those counted.
+        every = exact and self.window <= self.cap + 1
+        reach = last if self.window <= self.cap + 1 else None
         exact = exact and horizon is None
         text = plan.match_all
         if plan.match_all != plan.match_any and not self._exists(plan, text, horizon):
@@ -835,10 +839,11 @@ class _Search:
             hits = self._sorted_text(plan, limit, self._order(plan, {}), text, horizon)
             return SearchResult(hits, count, exact, relaxed, plan.understood, plan.sort)
         score = self._score(boosts)
-        hits = self._ranked(plan, text, horizon, score, limit)
+        upto = reach if every or text == plan.match_any else None
+        hits = self._ranked(plan, text, horizon, score, limit, upto)
         if len(hits) < limit and text != plan.match_any:
             seen = {hit.productId for hit in hits}
-            more = self._ranked(plan, plan.match_any, horizon, score, limit + len(hits))
+            more = self._ranked(plan, plan.match_any, horizon, score, limit + len(hits), reach)
             hits += [hit for hit in more if hit.productId not in seen][: limit - len(hits)]
         return SearchResult(hits, count, exact, relaxed, plan.understood, "relevance")
 
@@ -917,13 +922,15 @@ class _Search:
         ).fetchone()
         return None if row is None else int(row[0])
 
-    def _text_source(self, plan: Plan, text: str, horizon: int | None) -> tuple[str, list[Any]]:
+    def _text_source(
+        self, plan: Plan, text: str, horizon: int | None, upto: int | None = None
+    ) -> tuple[str, list[Any]]:
         """FROM ... WHERE ... of products matching ``text`` and the filters (before the
-        horizon, if any), and its parameters."""
-        bound = ["fts.rowid < ?"] if horizon is not None else []
-        sql = f"FROM {_FTS_JOIN} WHERE fts MATCH ? AND {where(plan, bound)}"
-        params = [text, *plan.params, *([horizon] if horizon is not None else [])]
-        return sql, params
+        horizon, if any; up to the row ``upto``, if given), and its parameters."""
+        bounds = [(b, v) for b, v in (("<", horizon), ("<=", upto)) if v is not None]
+        rows = [f"fts.rowid {b} ?" for b, _ in bounds]
+        sql = f"FROM {_FTS_JOIN} WHERE fts MATCH ? AND {where(plan, rows)}"
+        return sql, [text, *plan.params, *(v for _, v in bounds)]
 
     def _count(self, plan: Plan, text: str | None, horizon: int | None) -> tuple[int, bool]:
         if text is None:
@@ -935,14 +942,46 @@ class _Search:
         (found,) = self.db.execute(sql, [*params, self.cap + 1]).fetchone()
         return (self.cap, False) if found > self.cap else (int(found), True)
 
+    def _count_text(
+        self, plan: Plan, text: str, horizon: int | None
+    ) -> tuple[int, bool, int | None]:
+        """:meth:`_count` of the products matching ``text``, and the row id of the last
+        of those counted."""
+        source, params = self._text_source(plan, text, horizon)
+        sql = f"SELECT count(*), max(rid) FROM (SELECT fts.rowid AS rid {source} LIMIT ?)"
+        found, last = self.db.execute(sql, [*params, self.cap + 1]).fetchone()
+        if found > self.cap:
+            return self.cap, False, int(last)
+        return int(found), True, None if last is None else int(last)
+
     def _exists(self, plan: Plan, text: str, horizon: int | None) -> bool:
         source, params = self._text_source(plan, text, horizon)
         return self.db.execute(f"SELECT 1 {source} LIMIT 1", params).fetchone() is not None
 
     def _ranked(
-        self, plan: Plan, text: str, horizon: int | None, score: str, limit: int
+        self,
+        plan: Plan,
+        text: str,
+        horizon: int | None,
+        score: str,
+        limit: int,
+        upto: int | None = None,
     ) -> list[Hit]:
-        source, params = self._text_source(plan, text, horizon)
+        """The best ``limit`` of the first ``window`` products matching ``text``; ``upto``:
+        a row id none of those is after.
+
+        BM25 weighs every phrase of the query by how many products have it, reading all of
+        them, the filter words' too (every product of a category), though their column
+        weighs nothing. Where the words alone match few products up to ``upto``, they are
+        ranked without the filter words: the filters' own SQL keeps the same products (a
+        filter word only narrows, :func:`~shared.search.schema.filter_token`), and each
+        product's score is the same.
+        """
+        words = plan.rank_all if text == plan.match_all else plan.rank_any
+        if upto is not None and words and words != text and self._few(words, upto):
+            source, params = self._text_source(plan, words, horizon, upto)
+        else:
+            source, params = self._text_source(plan, text, horizon)
         sql = (
             f"SELECT * FROM (SELECT {HIT_COLUMNS}, {score} AS score {source} LIMIT ?)"
             # Sold out costs a quarter of the relevance rather than sinking a product: the
@@ -951,6 +990,13 @@ class _Search:
             " ORDER BY score * (CASE WHEN stock > 0 THEN 1.0 ELSE 0.75 END), price, id LIMIT ?"
         )
         return [hit(row) for row in self.db.execute(sql, [*params, self.window, limit])]
+
+    def _few(self, words: str, upto: int) -> bool:
+        """Whether fewer than twice ``window`` products up to the row ``upto`` match
+        ``words``: those a search of them without the filter words looks through."""
+        sql = "SELECT count(*) FROM (SELECT 1 FROM fts WHERE fts MATCH ? AND rowid <= ? LIMIT ?)"
+        (found,) = self.db.execute(sql, (words, upto, 2 * self.window)).fetchone()
+        return int(found) < 2 * self.window
 
     def _sorted_text(
         self, plan: Plan, limit: int, order: Order, text: str, horizon: int | None

@@ -82,6 +82,11 @@ class Plan:
     """FTS5 query for products with every search word (and the product name)."""
     match_any: str | None = None
     """FTS5 query for products with at least one search word (and the product name)."""
+    rank_all: str | None = None
+    """``match_all`` without the filter words, and ``rank_any`` ``match_any``: the same
+    BM25 for each product the filters keep (a filter word's column weighs nothing), without
+    reading every product of the category to weigh its word."""
+    rank_any: str | None = None
     groups: int = 0
     category: str | None = None
     brand: bool = False
@@ -296,4 +301,5 @@ def make_plan(
     if some:  # words to search: FTS5 applies the categorical filters as it matches them
         plan.match_all = " AND ".join([*every, *plan.filter_words])
         plan.match_any = " AND ".join([*some, *plan.filter_words])
+        plan.rank_all, plan.rank_any = " AND ".join(every), " AND ".join(some)
     return plan
