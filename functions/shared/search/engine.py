@@ -982,14 +982,26 @@ class _Search:
             source, params = self._text_source(plan, words, horizon, upto)
         else:
             source, params = self._text_source(plan, text, horizon)
+        # Only what orders them is sorted; the best are read whole after.
         sql = (
-            f"SELECT * FROM (SELECT {HIT_COLUMNS}, {score} AS score {source} LIMIT ?)"
+            "SELECT id FROM (SELECT p.id AS id, p.stock AS stock, p.price AS price,"
+            f" {score} AS score {source} LIMIT ?)"
             # Sold out costs a quarter of the relevance rather than sinking a product: the
             # one mystery novel, sold out, still beats a classic whose blurb says
             # "mysterious".
             " ORDER BY score * (CASE WHEN stock > 0 THEN 1.0 ELSE 0.75 END), price, id LIMIT ?"
         )
-        return [hit(row) for row in self.db.execute(sql, [*params, self.window, limit])]
+        ids = [int(row[0]) for row in self.db.execute(sql, [*params, self.window, limit])]
+        return self._hits(ids)
+
+    def _hits(self, ids: list[int]) -> list[Hit]:
+        """The products of the row ids ``ids``, in that order."""
+        if not ids:
+            return []
+        marks = ", ".join("?" * len(ids))
+        sql = f"SELECT {HIT_COLUMNS} FROM products AS p WHERE p.id IN ({marks})"
+        rows = {int(row[0]): row for row in self.db.execute(sql, ids)}
+        return [hit(rows[i]) for i in ids]
 
     def _few(self, words: str, upto: int) -> bool:
         """Whether fewer than twice ``window`` products up to the row ``upto`` match
