@@ -942,12 +942,22 @@ class _Search:
         (found,) = self.db.execute(sql, [*params, self.cap + 1]).fetchone()
         return (self.cap, False) if found > self.cap else (int(found), True)
 
+    @staticmethod
+    def _words_only(text: str, horizon: int | None) -> tuple[str, list[Any]]:
+        """:meth:`_text_source` of a plan with no filters: the index's rows alone, each of
+        them a product's (the build writes both from the same records, row id = id)."""
+        if horizon is None:
+            return "FROM fts WHERE fts MATCH ?", [text]
+        return "FROM fts WHERE fts MATCH ? AND fts.rowid < ?", [text, horizon]
+
     def _count_text(
         self, plan: Plan, text: str, horizon: int | None
     ) -> tuple[int, bool, int | None]:
         """:meth:`_count` of the products matching ``text``, and the row id of the last
         of those counted."""
         source, params = self._text_source(plan, text, horizon)
+        if not plan.conditions:
+            source, params = self._words_only(text, horizon)
         sql = f"SELECT count(*), max(rid) FROM (SELECT fts.rowid AS rid {source} LIMIT ?)"
         found, last = self.db.execute(sql, [*params, self.cap + 1]).fetchone()
         if found > self.cap:
@@ -956,6 +966,8 @@ class _Search:
 
     def _exists(self, plan: Plan, text: str, horizon: int | None) -> bool:
         source, params = self._text_source(plan, text, horizon)
+        if not plan.conditions:
+            source, params = self._words_only(text, horizon)
         return self.db.execute(f"SELECT 1 {source} LIMIT 1", params).fetchone() is not None
 
     def _ranked(
