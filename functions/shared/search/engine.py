@@ -79,6 +79,7 @@ from shared.search.words import (
     cut_models,
     fts_string,
     name_clause,
+    name_clause_within,
     names_a_kind,
     names_written_apart,
     negated_before,
@@ -675,7 +676,7 @@ class _Search:
         given) has every word of ``phrase``: a model's whole ("Pixel 8" is not the Pixel 8a,
         which the index holds as "8 a")."""
         clause = name_clause(phrase)
-        if clause is None:
+        if clause is None or not self._may_name(phrase):
             return False
         if not books:
             clause += f" NOT {{filters}} : {fts_string(filter_token('cat', Category.BOOKS))}"
@@ -718,7 +719,7 @@ class _Search:
         """Whether ``word`` is a whole word of a name of the catalog's products that are no
         books ("Zenbook"), as written: not a word it starts or stems from."""
         clause = name_clause(word)
-        if clause is None:
+        if clause is None or not self._may_name(word):
             return False
         clause += f" NOT {{filters}} : {fts_string(filter_token('cat', Category.BOOKS))}"
         names = self._names_matching(clause, NAMES_EXAMINED)
@@ -727,7 +728,15 @@ class _Search:
     def _names_with(self, word: str, most: int) -> list[tuple[str, str | None]]:
         """The names and brands of the first ``most`` products whose names have ``word``."""
         clause = name_clause(word)
-        return [] if clause is None else self._names_matching(clause, most)
+        if clause is None or not self._may_name(word):
+            return []
+        return self._names_matching(clause, most)
+
+    def _may_name(self, said: str) -> bool:
+        """False where no product's name can have the words ``said`` (as
+        :func:`~shared.search.words.name_clause_within` asks, before the dearer query)."""
+        within = name_clause_within(said)
+        return within is None or self._matches(within)
 
     def _names_matching(self, clause: str, most: int) -> list[tuple[str, str | None]]:
         """The names and brands of the first ``most`` products an FTS5 ``clause`` matches."""

@@ -1472,9 +1472,32 @@ def match_any(groups: list[tuple[str, ...]], lines: Collection[tuple[str, ...]] 
 
 def name_clause(product_name: str) -> str | None:
     """Every word of ``product_name`` at the start of a word of the name: ``{name} : (...)``."""
-    tokens = [_clean(t) for t in _TOKEN.findall(unicodedata.normalize("NFKC", product_name))]
-    tokens = [t for t in tokens[:MAX_GROUPS] if t]
+    tokens = _name_tokens(product_name)
     if not tokens:
         return None
     parts = [fts_string(t) + (" *" if len(t) >= 3 else "") for t in tokens]
     return "{name} : (" + " AND ".join(parts) + ")"
+
+
+def _name_tokens(product_name: str) -> list[str]:
+    tokens = [_clean(t) for t in _TOKEN.findall(unicodedata.normalize("NFKC", product_name))]
+    return [t for t in tokens[:MAX_GROUPS] if t]
+
+
+_ONE_LETTER_LAST = re.compile(r"(.*[^\W_])[-'][^\W_]")
+"""A word of a name whose last part, after a hyphen or an apostrophe, is one letter or
+digit: "2-in-1", whose "1" :func:`name_clause` reads as the start of any word. (A model's
+token split apart, "8 a" of "8a", is left alone: the store mostly has the model.)"""
+
+
+def name_clause_within(product_name: str) -> str | None:
+    """An FTS5 query that every product :func:`name_clause` finds for ``product_name``
+    matches too, much cheaper where a word of it ends in one letter or digit after a hyphen
+    or an apostrophe ("2-in-1"): FTS5 reads the start of a word of one character ("1*") by
+    merging every word of the index that starts so. Those words without their last part are
+    asked for whole ("2-in": the words "2" and "in" in a row, as they stand in "2-in-1");
+    None when no word ends so."""
+    heads = [m[1] for t in _name_tokens(product_name) if (m := _ONE_LETTER_LAST.fullmatch(t))]
+    if not heads:
+        return None
+    return "{name} : (" + " AND ".join(fts_string(head) for head in heads) + ")"
