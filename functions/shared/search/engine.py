@@ -35,7 +35,7 @@ import os
 import re
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -221,6 +221,9 @@ class _Search:
     cap: int
     window: int
     examine: int
+    horizons: dict[str, int | None] = field(default_factory=dict)
+    """Each text's :meth:`_horizon`, once found: the levels of a relaxed search often
+    search the same words again (with a price, then without it)."""
 
     def run(self, query: SearchQuery) -> SearchResult:
         """``query``'s products, or where its words ask for a kind the store does not sell
@@ -926,10 +929,12 @@ class _Search:
 
     def _horizon(self, text: str) -> int | None:
         """The row id of the ``examine``-th product the words match, if there are more."""
-        row = self.db.execute(
-            "SELECT rowid FROM fts WHERE fts MATCH ? LIMIT 1 OFFSET ?", (text, self.examine)
-        ).fetchone()
-        return None if row is None else int(row[0])
+        if text not in self.horizons:
+            row = self.db.execute(
+                "SELECT rowid FROM fts WHERE fts MATCH ? LIMIT 1 OFFSET ?", (text, self.examine)
+            ).fetchone()
+            self.horizons[text] = None if row is None else int(row[0])
+        return self.horizons[text]
 
     def _text_source(
         self, plan: Plan, text: str, horizon: int | None, upto: int | None = None
