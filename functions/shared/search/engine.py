@@ -839,24 +839,25 @@ class _Search:
             count, exact, last = self._count_text(plan, plan.match_any, None)
         if not count:
             return SearchResult([], 0, True, relaxed, plan.understood, "relevance")
-        # The products ranked for the words are among those counted up to ``last`` when
-        # the count saw them all, or when they are the first of those counted.
-        every = exact and self.window <= self.cap + 1
-        reach = last if self.window <= self.cap + 1 else None
+        # Where the count saw every product the words match, none is after the last it
+        # counted; the products ranked are among the first counted in any case.
+        seen = last if exact else None
+        first = seen if seen is not None or self.window > self.cap + 1 else last
         exact = exact and horizon is None
         text = plan.match_all
-        if plan.match_all != plan.match_any and not self._exists(plan, text, horizon):
+        if plan.match_all != plan.match_any and not self._exists(plan, text, horizon, seen):
             text = plan.match_any
         if plan.sort:
-            hits = self._sorted_text(plan, limit, self._order(plan, {}), text, horizon)
+            order = self._order(plan, {})
+            hits = self._sorted_text(plan, limit, order, text, horizon, seen)
             return SearchResult(hits, count, exact, relaxed, plan.understood, plan.sort)
         score = self._score(boosts)
-        upto = reach if every or text == plan.match_any else None
+        upto = first if text == plan.match_any else seen
         hits = self._ranked(plan, text, horizon, score, limit, upto)
         if len(hits) < limit and text != plan.match_any:
-            seen = {hit.productId for hit in hits}
-            more = self._ranked(plan, plan.match_any, horizon, score, limit + len(hits), reach)
-            hits += [hit for hit in more if hit.productId not in seen][: limit - len(hits)]
+            seen_ids = {hit.productId for hit in hits}
+            more = self._ranked(plan, plan.match_any, horizon, score, limit + len(hits), first)
+            hits += [hit for hit in more if hit.productId not in seen_ids][: limit - len(hits)]
         return SearchResult(hits, count, exact, relaxed, plan.understood, "relevance")
 
     def _every_kind(self, plan: Plan, limit: int, order: Order, small: bool) -> list[Hit]:
@@ -978,8 +979,8 @@ class _Search:
             return self.cap, False, int(last)
         return int(found), True, None if last is None else int(last)
 
-    def _exists(self, plan: Plan, text: str, horizon: int | None) -> bool:
-        source, params = self._text_source(plan, text, horizon)
+    def _exists(self, plan: Plan, text: str, horizon: int | None, upto: int | None = None) -> bool:
+        source, params = self._text_source(plan, text, horizon, upto)
         if not plan.conditions:
             source, params = self._words_only(text, horizon)
         return self.db.execute(f"SELECT 1 {source} LIMIT 1", params).fetchone() is not None
@@ -1037,10 +1038,17 @@ class _Search:
         return int(found) < 2 * self.window
 
     def _sorted_text(
-        self, plan: Plan, limit: int, order: Order, text: str, horizon: int | None
+        self,
+        plan: Plan,
+        limit: int,
+        order: Order,
+        text: str,
+        horizon: int | None,
+        upto: int | None = None,
     ) -> list[Hit]:
-        """Products matching ``text`` (before the horizon, if any), in one sort."""
-        source, params = self._text_source(plan, text, horizon)
+        """Products matching ``text`` (before the horizon, if any; none after the row
+        ``upto``), in one sort."""
+        source, params = self._text_source(plan, text, horizon, upto)
         sql = (
             f"SELECT {HIT_COLUMNS} {source} ORDER BY p.stock <= 0, p.{order[0]} IS NULL,"
             f" {order_by(order)}, p.price, p.id LIMIT ?"
