@@ -319,6 +319,31 @@ def test_different_words_do_not_share_a_sound() -> None:
 
 
 @pytest.mark.parametrize(
+    ("keywords", "read", "first"),
+    [
+        ("is the galaxy s 24 in stock?", {"s 24": "s24"}, "Samsung Galaxy S24"),
+        ("a galaxy book 4 for work", {"book 4": "book4"}, "Samsung Galaxy Book4"),
+        ("iphone 16pro", {"16pro": "16 pro"}, "Apple iPhone 16 Pro"),
+    ],
+)
+def test_a_model_written_apart_from_its_number_or_into_it_is_the_model(
+    index: SearchIndex, keywords: str, read: dict[str, str], first: str
+) -> None:
+    # "a galaxy book 4 for work" found novels; "the galaxy s 24" was said not carried
+    result = search(index, keywords)
+    assert result.corrected == read
+    assert result.products[0].name == first
+    assert result.not_carried == []
+
+
+def test_a_number_after_a_kind_is_no_model_of_it(index: SearchIndex) -> None:
+    # "4 kids" is "for kids": no Galaxy Book4 for a book asked
+    result = search(index, "a book 4 kids")
+    assert result.corrected == {}
+    assert {h.category for h in result.products} == {"BOOKS"}
+
+
+@pytest.mark.parametrize(
     ("keywords", "joined", "first", "category"),
     [
         ("do you have a mac book pro", {"mac book": "macbook"}, "Apple MacBook Pro", "COMPUTERS"),

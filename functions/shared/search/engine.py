@@ -78,6 +78,7 @@ from shared.search.words import (
     cased_as_carried,
     cut_models,
     fts_string,
+    models_written_apart,
     name_clause,
     name_clause_within,
     names_a_kind,
@@ -581,6 +582,9 @@ class _Search:
         kind = query.category or result.understood.get("category")
         # A product said not wanted ("not the MacBook Air") is no product asked for.
         wanted = without_unwanted(query.keywords, whole_names=whole)
+        for apart, model in models_written_apart(wanted, self._a_name_of).items():
+            # "galaxy s 24" names the Galaxy S24
+            wanted = re.sub(rf"(?<![^\W_]){re.escape(apart)}(?![^\W_])", model, wanted, flags=re.I)
         named = named_in(
             wanted, self._has_name, self._is_brand, self._known, kind, self._names_with
         )
@@ -709,14 +713,21 @@ class _Search:
     def _joined(self, keywords: str) -> dict[str, str]:
         """A name written in two words (:func:`names_written_apart`): a brand of the
         catalog ("one plus") or a word of a name of its products that are no books, or
-        words of such a name ("ideapad slim")."""
+        words of such a name ("ideapad slim"); and a model's token written apart from its
+        number, or its number run into a word (:func:`models_written_apart`: "s 24",
+        "16pro")."""
 
-        def is_name(said: str) -> bool:
-            if " " in said:
-                return self._has_name(said, books=False)
-            return self._is_brand(said) or self._a_name(said)
+        return {
+            **names_written_apart(keywords, self._a_name_of),
+            **models_written_apart(keywords, self._a_name_of),
+        }
 
-        return names_written_apart(keywords, is_name)
+    def _a_name_of(self, said: str) -> bool:
+        """Whether ``said`` is a brand or a whole word of a name of the catalog's products
+        that are no books, or (two words or more) has every word of such a name."""
+        if " " in said:
+            return self._has_name(said, books=False)
+        return self._is_brand(said) or self._a_name(said)
 
     def _a_name(self, word: str) -> bool:
         """Whether ``word`` is a whole word of a name of the catalog's products that are no

@@ -454,6 +454,26 @@ def names_written_apart(text: str, is_name: Callable[[str], bool]) -> dict[str, 
     return found
 
 
+def models_written_apart(text: str, is_name: Callable[[str], bool]) -> dict[str, str]:
+    """``{"s 24": "s24", "16pro": "16 pro"}``: a model's token written apart from its
+    number after a word of its name ("galaxy s 24", "galaxy book 4"; not "a book 4 kids")
+    or its number run into a word of the name ("iphone 16pro"), where the catalog's names
+    write it the other way (``is_name`` of the words as the name has them)."""
+    found: dict[str, str] = {}
+    spaced = " ".join(text.split())
+    apart = r"(?<![^\W_])(?=([^\W_]+) ([^\W\d_]{1,8}) (\d{1,4})(?![^\W_]))"
+    for m in re.finditer(apart, spaced):
+        # After a word of the name: "galaxy book 4", not "a book 4 kids"
+        glued = f"{m[2]}{m[3]}".casefold()
+        if m[1].casefold() not in STOP_WORDS and is_name(f"{m[1]} {glued}".casefold()):
+            found[f"{m[2]} {m[3]}".casefold()] = glued
+    for m in re.finditer(r"(?<![^\W_])(\d{1,4})([^\W\d_]{2,})(?![^\W_])", spaced):
+        apart = f"{m[1]} {m[2]}".casefold()
+        if m[2].casefold() in MODEL_WORDS and not is_name(m[0].casefold()) and is_name(apart):
+            found[m[0].casefold()] = apart
+    return found
+
+
 def names_a_kind(word: str) -> bool:
     """Whether ``word`` alone names a kind of product ("Phone", "laptops", "Book")."""
     return fold(word.casefold()) in _kind_words()
