@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Final
 
 from shared.catalog.categories import Category
-from shared.catalog.specs import AUTHOR, GENRE
+from shared.catalog.specs import AUTHOR, GENRE, PAGES
 from storechat.offline.bounds import money
 from storechat.offline.checks import Constraints, shortfalls
 from storechat.offline.facts import priced, product_facts
@@ -44,6 +44,8 @@ def card(p: Listed, first: tuple[str, ...] = ()) -> str:
     """A product with its stock, price and key facts: what a shopper asking about it wants."""
     price = f", {priced(p)}" if p.price is not None else ""
     facts = product_facts(p, list(first), limit=3)
+    if p.category == BOOKS and (pages := p.spec(PAGES.key)) is not None:
+        facts.append(f"{pages:g} pages")  # "How many pages is it?": the catalog says
     return f"{p.name} [{p.product_id}]: {stock(p)}{price}" + (
         f"; {', '.join(facts)}" if facts else ""
     )

@@ -1315,3 +1315,24 @@ def test_reviews_of_a_product_named_by_its_id_read_no_amount_on_any_call(tmp_pat
         if m["role"] == "assistant"
     ]
     assert {"query": "Samsung Galaxy A35 5G"} in asked
+
+
+def test_a_book_s_pages_asked_are_the_catalog_s_when_its_facts_cannot_be_had(
+    index: SearchIndex,
+) -> None:
+    # Given the search of a question about a book's pages, and the book service down
+    messages = searched_first(index, "How many pages is Harry Potter and the Philosopher's Stone?")
+    model = OfflineModel()
+    first = model.converse(make_request(messages))
+    (facts, again) = tool_uses(first)
+    assert facts["name"] == "get_book_info"
+    final = model.converse(
+        make_request(answered(messages, first, failure("down"), lookup(index, again["input"])))
+    )
+
+    # Then the answer gives the pages the catalog lists, beside the book (it gave none)
+    text = answer_text(final)
+    assert text.startswith(
+        "We carry Harry Potter and the Philosopher's Stone [BK-001]: in stock (55 available),"
+        " $10.99; by J.K. Rowling, paperback, 1997, 352 pages."
+    )
