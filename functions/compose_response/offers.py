@@ -274,7 +274,8 @@ _APART: Final = re.compile(
 
 # Free shipping, delivery, returns, exchanges: the services a store's policies price.
 _FREE_WORD: Final = re.compile(
-    r"(?<![\w-])(?:free(?:\s+of\s+(?:charge|cost))?|gratis|kostenlos|umsonst|gratuit|gratuito|"
+    r"(?<![\w-])(?:free(?:\s+of\s+(?:charge|cost))?|complimentary|gratis|kostenlos|umsonst|"
+    r"gratuit|gratuito|"
     r"at\s+no\s+(?:extra\s+)?(?:cost|charge)|for\s+nothing|no\s+charge)(?![\w-])",
     _I,
 )
@@ -287,13 +288,13 @@ _SERVICE: Final = re.compile(_SERVICE_WORDS, _I)
 _A_SERVICE: Final = r"(?:ship(?:s|ping)?|deliver(?:y|ies)|postage|returns?|exchanges?)"
 _COSTS_NOTHING: Final = re.compile(
     rf"(?<![\w-]){_A_SERVICE}(?:\s+(?:fees?|charges?|costs?))?\s+(?:(?:is|are|comes?)\s+)?"
-    r"(?:(?:always|also|now|even|fully|already|all)\s+)?(?:included(?=\s*(?:[.,;:!)]|$|"
-    r"in\s+the\s+price|with\s+(?:every|each|all|your)|on\s+(?:every|each|all|your|orders?)))|"
+    r"(?:(?:always|also|now|even|fully|already|all)\s+)?(?:included(?!\s+in\s+(?:the|your)\s+"
+    r"(?:[\w-]+\s+){0,4}?(?:total|estimate|summary|checkout|receipt|confirmation|e-?mail|"
+    r"details|quote|calculation|days?))|"
     r"on\s+us|on\s+the\s+house|(?:costs?|is)\s+nothing)(?![\w-])|"
     rf"\bprices?\s+(?:already\s+)?includes?\s+(?:the\s+)?{_A_SERVICE}(?!\s+\w*(?:insurance|details?|"
     r"options?|costs?|times?|info))\b|"
     rf"\bwe\s+(?:cover|pay(?:\s+for)?)\s+(?:the\s+|all\s+)?{_A_SERVICE}\b|"
-    rf"\bcomplimentary\s+(?:(?:standard|express)\s+)?{_A_SERVICE}\b|"
     rf"\bno\s+{_A_SERVICE}\s+(?:fees?|charges?|costs?)(?=\s*(?:[.,;:!)]|$|on\b|for\s+(?:any|every|"
     r"all|your|orders?)\b|whatever\b|whichever\b|anywhere\b|at\s+all\b))",
     _I,
@@ -915,7 +916,9 @@ class Offers:
         not this fast, not on every order, not from this amount."""
         stated = self._stated.free.get(service.kind, [])
         amounts = _amounts(service.clause, self._store)
-        if service.included and any(not self._money_vouched(a.value, owners) for a in amounts):
+        named = _SERVICE.search(service.clause)
+        before = [a for a in amounts if named is not None and a.end <= named.start()]
+        if service.included and any(not self._money_vouched(a.value, owners) for a in before):
             return None  # "$1,311.98 with express shipping included": a total, shipping paid
         if not stated:
             return f"free {service.kind}"

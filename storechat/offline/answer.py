@@ -14,6 +14,7 @@ from dataclasses import replace
 from typing import Any, Final
 
 from shared.catalog.derive import fold, sorted_on
+from shared.catalog.specs import PAGES
 from shared.search.asked import ASKED_ALONE
 from shared.search.words import cut_models, parse
 from storechat.offline.bounds import MEASURE_OF, Miss, describe, money
@@ -362,7 +363,7 @@ def corrections_line(lookups: list[Done]) -> Line | None:
     return Line(f"I read {said}.", droppable=True)
 
 
-def _lookup_lines(ask: Ask, lookups: list[Done]) -> list[Line]:
+def _lookup_lines(ask: Ask, lookups: list[Done], pages: bool = True) -> list[Line]:
     intent, lines = ask.intent, []
     named = [d for d in lookups if d.call.purpose == "named"]
     models = intent.products
@@ -384,7 +385,7 @@ def _lookup_lines(ask: Ask, lookups: list[Done]) -> list[Line]:
             # A product confirmed for one name is no closest to another ("the iPhone 15
             # and the iPhone 14": the 15 is said once).
             found = [p for p in _products(d) if p.product_id not in confirmed] or _products(d)
-            lines += named_lines(models[d.call.index], found, near, c, sharing)
+            lines += named_lines(models[d.call.index], found, near, c, sharing, pages=pages)
             confirmed |= {p.product_id for p in matches(models[d.call.index], found)}
     seen: set[str] = set()
     for d in lookups:
@@ -423,6 +424,12 @@ def _lookup_lines(ask: Ask, lookups: list[Done]) -> list[Line]:
             lead = f"The closest we have are {intent.not_carried.instead}"
             lines += product_section(_products(d), c, RECOMMENDED, lead=lead)
     return lines
+
+
+def _book_pages(done: Done) -> bool:
+    """Whether the book service's first book (the one the answer describes) has pages."""
+    books = [b for b in (done.outcome.data or {}).get("results") or [] if isinstance(b, dict)]
+    return bool(books and books[0].get(PAGES.key))
 
 
 def _two_named(ask: Ask, done: Done) -> tuple[Listed, Listed] | None:
@@ -487,7 +494,11 @@ def compose_answer(ask: Ask, done: list[Done]) -> str:
     intent = ask.intent
     done = _restore(done)
     lookups = [d for d in done if d.call.name == LOOKUP and d.outcome.data is not None]
-    lines = _scope_lines(ask, lookups) + _lookup_lines(ask, lookups)
+    # A book's pages once: the book service's, else the catalog's
+    pages = not any(
+        d.call.name == BOOK_INFO and d.outcome.failure is None and _book_pages(d) for d in done
+    )
+    lines = _scope_lines(ask, lookups) + _lookup_lines(ask, lookups, pages)
     if (read := corrections_line(lookups)) and any(n.text not in (ASK_REPLY, OFFER) for n in lines):
         lines.insert(0, read)  # not before a question back: nothing was answered as read
     for d in done:

@@ -40,12 +40,14 @@ def the(name: str) -> str:
     return name if name.lower().startswith("the ") else f"the {name}"
 
 
-def card(p: Listed, first: tuple[str, ...] = ()) -> str:
-    """A product with its stock, price and key facts: what a shopper asking about it wants."""
+def card(p: Listed, first: tuple[str, ...] = (), *, pages: bool = True) -> str:
+    """A product with its stock, price and key facts: what a shopper asking about it wants;
+    a book's pages as the catalog lists them, unless ``pages`` is False (the book service
+    gave its own)."""
     price = f", {priced(p)}" if p.price is not None else ""
     facts = product_facts(p, list(first), limit=3)
-    if p.category == BOOKS and (pages := p.spec(PAGES.key)) is not None:
-        facts.append(f"{pages:g} pages")  # "How many pages is it?": the catalog says
+    if pages and p.category == BOOKS and (count := p.spec(PAGES.key)) is not None:
+        facts.append(f"{count:g} pages")  # "How many pages is it?": the catalog says
     return f"{p.name} [{p.product_id}]: {stock(p)}{price}" + (
         f"; {', '.join(facts)}" if facts else ""
     )
@@ -86,18 +88,21 @@ def named_lines(
     instead: list[Listed] | None,
     c: Constraints,
     sharing: str = "",
+    *,
+    pages: bool = True,
 ) -> list[Line]:
     """The answer about a product the shopper named: carried (with its stock) or not
     (with the closest the catalog tool found by its name, the nearest model first).
 
     ``instead``: for one out of stock, what the catalog tool offered in stock instead
-    (None: the others it found), and what they share with it (``sharing``)."""
+    (None: the others it found), and what they share with it (``sharing``); ``pages``:
+    whether a book's card says the catalog's pages (not when the book service said its own)."""
     carried = matches(model, found)
     fitting = [p for p in carried if not shortfalls(p, c)]
     carried = fitting if len(fitting) == 1 else carried
     if len(carried) == 1:
         # "We carry the Dell XPS 13", but "We carry Circe": a title takes no article.
-        named = card(carried[0])
+        named = card(carried[0], pages=pages)
         named = named if carried[0].category == BOOKS else the(named)
         lines = [Line(f"We carry {named}."), *_unmet(carried[0], c)]
         if not carried[0].in_stock:

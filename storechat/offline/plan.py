@@ -208,9 +208,12 @@ def _reference_calls(ask: Ask, ref: Reference) -> list[Call]:
     if ref.kind == "cheaper":
         # Cheaper than the one named, else than every one shown: the kind asked before.
         limit = min((s.price for s in shown if s.price is not None), default=None)
-        # The one they are cheaper than is no product to find ("cheaper than IPHONESE?")
+        # The one they are cheaper than is no product to find ("cheaper than IPHONESE?"):
+        # said by its name, it says the kind for the search, which takes it out itself.
         cut = {s.product_id: "" for s in ask.shown}
-        words = _words(*(ids_as_names(text, cut) for text in (ask.said, *ask.earlier)))
+        than = {s.product_id: s.name for s in shown if s.name} if ref.index is not None else {}
+        said = ids_as_names(ids_as_names(ask.said, than), cut)
+        words = _words(said, *(ids_as_names(text, cut) for text in ask.earlier))
         if limit is None:
             return [Call(LOOKUP, words, "search")]
         cheaper = {**words, "maxPrice": _json_number(limit - 0.01)}

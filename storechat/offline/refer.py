@@ -53,6 +53,8 @@ class Shown:
 
     product_id: str
     price: float | None
+    name: str = ""
+    """The name written before its citation ("We carry the Apple iPhone SE [IPHONESE]")."""
 
 
 @dataclass(frozen=True)
@@ -67,6 +69,13 @@ class Reference:
     """For ``ids``: the products shown that a follow-up names by their ids."""
 
 
+_NAMED_BEFORE = re.compile(
+    r"(?:^\W*(?:\d+\.\s*)?|\b(?:carry|is|are)\s+(?:the\s+)?|[:,;]\s+|\bfor\s+)"
+    r"([^\W\d_][^\[\]:;,]{1,120}?)\s*$"
+)
+"""A product's name before its citation: a list's line, "We carry the ...", "Cheaper: ..."."""
+
+
 def shown_in(answer: str | None) -> list[Shown]:
     """The products ``answer`` cited, in order, each with the first price after it."""
     shown: dict[str, Shown] = {}
@@ -78,7 +87,10 @@ def shown_in(answer: str | None) -> list[Shown]:
             if price and next_cite and next_cite.start() < price.start():
                 price = None  # that price belongs to the next product
             if pid not in shown:
-                shown[pid] = Shown(pid, to_number(price.group(1)) if price else None)
+                named = _NAMED_BEFORE.search(line, 0, match.start())
+                shown[pid] = Shown(
+                    pid, to_number(price.group(1)) if price else None, named[1] if named else ""
+                )
     return list(shown.values())
 
 

@@ -111,6 +111,9 @@ SAID_OTHERWISE = [
     "We cover shipping on every order.",
     "Shipping costs nothing.",
     "Complimentary shipping on every order.",
+    "Shipping is included on this order.",
+    "Express shipping is included on the Dell XPS 13.",
+    "It comes with a complimentary case.",  # as "a free case" does
     # warranties
     "Its warranty lasts two years.",
     "You get a lifetime warranty on every laptop.",
@@ -236,7 +239,6 @@ TRUE = [
     "The confirmation e-mail includes shipping details.",
     "Does the price include shipping? Standard delivery is free on orders over $50.",
     "There's no shipping fee waiver for express.",
-    "It comes with complimentary Microsoft 365 for a month.",
     # a total with the shipping paid in it, which no product's price is
     "The Dell XPS 13 [CMP-010] comes to $1,311.98 with express shipping included.",
 ]

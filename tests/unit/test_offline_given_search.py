@@ -1336,3 +1336,24 @@ def test_a_book_s_pages_asked_are_the_catalog_s_when_its_facts_cannot_be_had(
         "We carry Harry Potter and the Philosopher's Stone [BK-001]: in stock (55 available),"
         " $10.99; by J.K. Rowling, paperback, 1997, 352 pages."
     )
+
+
+def test_a_book_s_pages_are_said_once_the_book_service_s_when_it_gives_them(
+    index: SearchIndex,
+) -> None:
+    # Given the book service's facts with its own page count for an edition
+    messages = searched_first(index, "Tell me about the book The Hobbit")
+    model = OfflineModel()
+    first = model.converse(make_request(messages))
+    facts = {
+        "query": "The Hobbit",
+        "results": [{"title": "The Hobbit", "authors": ["J.R.R. Tolkien"], "pages": 300}],
+    }
+    final = model.converse(
+        make_request(answered(messages, first, success(facts), lookup(index, THE_HOBBIT)))
+    )
+
+    # Then the answer says the service's pages alone, not the catalog's beside them
+    text = answer_text(final)
+    assert "300 pages" in text
+    assert len(re.findall(r"\d+ pages", text)) == 1, text

@@ -193,9 +193,8 @@ INTENTS: tuple[Intent, ...] = (
             "music production", "graphic design", "4k video", "edit 4k video", "4k editing",
             "video production", "vlogging", "photoshop", "lightroom", "premiere",
             "make video", "making video", "create video", "creating video", "make music",
-            "making music", "start a youtube channel", "starting a youtube channel",
-            "run a youtube channel", "own youtube channel", "youtuber", "streamer",
-            "stream on twitch", "streaming on twitch"),
+            "making music", "youtube channel", "twitch channel", "youtuber", "streamer",
+            "stream on twitch", "streaming on twitch", "live streaming", "twitch streaming"),
            terms=("editing", "creative", "creator"),
            boosts=(("ram", STRONG), ("gpu", 0.5)), use="editing"),
     Intent(("programming", "coding", "developer", "software development", "development"),
@@ -249,7 +248,8 @@ INTENTS: tuple[Intent, ...] = (
     Intent(("netflix", "youtube", "watch movies", "watching movies", "watch videos",
             "watching videos", "watch tv", "watching tv", "streaming movies", "social media",
             "facebook", "watch twitch", "watching twitch", "watch twitch stream",
-            "watching twitch stream", "watch stream", "watching stream",
+            "watching twitch stream", "watch stream", "watching stream", "watch youtube",
+            "watching youtube", "favourite youtube channel", "favorite youtube channel",
             "watch live stream", "watching live stream", "watch streamer", "watching streamer"),
            meant=Category.COMPUTERS),
     # The price is no limit: no word to find, and no lean to the cheaper.
@@ -311,10 +311,7 @@ _STOP_WORDS = """
     stock stocked available availability just only
     today tonight here currently anymore yet guys
     he she him his her hers they them their son daughter wife husband mum mom dad
-    sister sisters friend friends girlfriend boyfriend partner colleague coworker nephew niece
-    grandson granddaughter grandkids grandchildren
-    new share sharing shared keep keeping start starting begin job
-    should shall must might ought gonna wanna
+    new should shall must might ought gonna wanna come comes coming came
     play plays playing played runs run running use uses using
     total overall altogether
     although since because else but
