@@ -69,11 +69,17 @@ class Reference:
     """For ``ids``: the products shown that a follow-up names by their ids."""
 
 
-_NAMED_BEFORE = re.compile(
-    r"(?:^\W*(?:\d+\.\s*)?|\b(?:carry|is|are)\s+(?:the\s+)?|[:,;]\s+|\bfor\s+)"
-    r"([^\W\d_][^\[\]:;,]{1,120}?)\s*$"
-)
-"""A product's name before its citation: a list's line, "We carry the ...", "Cheaper: ..."."""
+_NAME_STARTS = re.compile(r"[:;,.]\s|\b(?:carry|is|are|for|vs)\s")
+_LEAD = re.compile(r"^[\s*•-]*(?:the\s+)?(?:\d+\.\s*)?")
+
+
+def _name_before(head: str) -> str:
+    """The product's name that ``head`` (a line up to a citation) ends on: after "We carry
+    the", "That is the", a mark or a list's number ("Cheaper: X", "1. X", "vs $799 for X")."""
+    starts = [0, *(m.end() for m in _NAME_STARTS.finditer(head))]
+    names = [_LEAD.sub("", head[at:]).strip() for at in starts]
+    fitting = [n for n in names if n[:1].isalpha() and not re.search(r"[:;,\[\]]", n)]
+    return min(fitting, key=len, default="")
 
 
 def shown_in(answer: str | None) -> list[Shown]:
@@ -87,10 +93,8 @@ def shown_in(answer: str | None) -> list[Shown]:
             if price and next_cite and next_cite.start() < price.start():
                 price = None  # that price belongs to the next product
             if pid not in shown:
-                named = _NAMED_BEFORE.search(line, 0, match.start())
-                shown[pid] = Shown(
-                    pid, to_number(price.group(1)) if price else None, named[1] if named else ""
-                )
+                name = _name_before(line[: match.start()])
+                shown[pid] = Shown(pid, to_number(price.group(1)) if price else None, name)
     return list(shown.values())
 
 

@@ -1451,6 +1451,29 @@ def test_cheaper_than_a_product_named_by_id_is_cheaper_than_that_one() -> None:
     assert "CMP-008" not in uses[0]["input"]["keywords"]
 
 
+def test_cheaper_than_a_product_named_by_id_searches_by_its_name_which_says_its_kind() -> None:
+    # Given an answer about one phone, then "anything cheaper than" its id
+    model = OfflineModel()
+    messages = [
+        user("tell me about IPHONESE"),
+        {
+            "role": "assistant",
+            "content": [
+                {"text": ("We carry the Apple iPhone SE [IPHONESE]: in stock (9 available), $429.")}
+            ],
+        },
+        user("anything cheaper than IPHONESE?"),
+    ]
+
+    uses = tool_uses(model.converse(make_request(messages)))
+
+    # Then the words name the phone, which the search reads as below its price and a
+    # phone (cut, the words said no kind, and books came first)
+    assert uses[0]["input"]["maxPrice"] == 428.99
+    assert "cheaper than Apple iPhone SE" in uses[0]["input"]["keywords"]
+    assert "IPHONESE" not in uses[0]["input"]["keywords"]
+
+
 @pytest.mark.parametrize(
     ("question", "ids"),
     [
