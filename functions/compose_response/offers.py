@@ -274,7 +274,8 @@ _APART: Final = re.compile(
 
 # Free shipping, delivery, returns, exchanges: the services a store's policies price.
 _FREE_WORD: Final = re.compile(
-    r"(?<![\w-])(?:free(?:\s+of\s+(?:charge|cost))?|complimentary|gratis|kostenlos|umsonst|"
+    r"(?<![\w-])(?:free(?:\s+of\s+(?:charge|cost))?|complimentary(?!\s+(?:about|of|to|"
+    r"with|remarks?|reviews?|words?|colou?rs?|reads?|and|but|in)\b)|gratis|kostenlos|umsonst|"
     r"gratuit|gratuito|"
     r"at\s+no\s+(?:extra\s+)?(?:cost|charge)|for\s+nothing|no\s+charge)(?![\w-])",
     _I,
@@ -288,9 +289,12 @@ _SERVICE: Final = re.compile(_SERVICE_WORDS, _I)
 _A_SERVICE: Final = r"(?:ship(?:s|ping)?|deliver(?:y|ies)|postage|returns?|exchanges?)"
 _COSTS_NOTHING: Final = re.compile(
     rf"(?<![\w-]){_A_SERVICE}(?:\s+(?:fees?|charges?|costs?))?\s+(?:(?:is|are|comes?)\s+)?"
-    r"(?:(?:always|also|now|even|fully|already|all)\s+)?(?:included(?!\s+in\s+(?:the|your)\s+"
-    r"(?:[\w-]+\s+){0,4}?(?:total|estimate|summary|checkout|receipt|confirmation|e-?mail|"
-    r"details|quote|calculation|days?))|"
+    r"(?:(?:always|also|now|even|fully|already|all)\s+)?(?:included(?=\s*(?:[.,;!)]|$)|\s+(?:"
+    r"in\s+the\s+price|at\s+no|for\s+(?:free|members?|you|everyone|all|every)|"
+    r"(?:on|in|with)\s+(?:(?:every|each|all|this|orders?)\b|(?:the|your)\s+(?:\[|(?!(?:total|"
+    r"estimate|summary|checkout|receipt|confirmation|e-?mail|details|quote|subtotal|invoice|"
+    r"bill|cost|amount|sum|price|payment|charge|cart|delivery|figure|order\s+(?:total|price))"
+    r"\b)[\w-]+\b))))|"
     r"on\s+us|on\s+the\s+house|(?:costs?|is)\s+nothing)(?![\w-])|"
     rf"\bprices?\s+(?:already\s+)?includes?\s+(?:the\s+)?{_A_SERVICE}(?!\s+\w*(?:insurance|details?|"
     r"options?|costs?|times?|info))\b|"
@@ -665,8 +669,10 @@ def _free_services(view: str) -> tuple[list[_Service], list[re.Match[str]]]:
         if after is not None:
             kind = next(k for k in ("shipping", "returns", "exchanges") if after[k])
             services.append(_Service(kind, view[left:right]))
-        else:
-            others.append(free)
+        elif not (
+            free.group().casefold() == "complimentary" and _PREDICATE_END.match(view, free.end())
+        ):
+            others.append(free)  # "the reviews are complimentary" is praise, no offer
     for said in _COSTS_NOTHING.finditer(view):
         service = _SERVICE.search(said.group())
         ends = re.search(r"[.!?]", view[said.end() :])

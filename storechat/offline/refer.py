@@ -69,17 +69,28 @@ class Reference:
     """For ``ids``: the products shown that a follow-up names by their ids."""
 
 
-_NAME_STARTS = re.compile(r"[:;,.]\s|\b(?:carry|is|are|for|vs)\s")
-_LEAD = re.compile(r"^[\s*•-]*(?:the\s+)?(?:\d+\.\s*)?")
+_NAME_STARTS = re.compile(r"[:;.]\s|\b(?:carry|is|are|vs|and)\s|(?<=\d)\s+for\s", re.I)
+_LEAD = re.compile(r"^[\s*_•-]*(?:the\s+)?(?:\d+\.\s*)?[*_]*")
 
 
 def _name_before(head: str) -> str:
     """The product's name that ``head`` (a line up to a citation) ends on: after "We carry
-    the", "That is the", a mark or a list's number ("Cheaper: X", "1. X", "vs $799 for X")."""
+    the", "That is the", a mark, "and the" or a list's number ("Cheaper: X", "1. X", "vs
+    $799 for X"); a name may hold a comma ("The Lion, the Witch and the Wardrobe")."""
     starts = [0, *(m.end() for m in _NAME_STARTS.finditer(head))]
-    names = [_LEAD.sub("", head[at:]).strip() for at in starts]
-    fitting = [n for n in names if n[:1].isalpha() and not re.search(r"[:;,\[\]]", n)]
-    return min(fitting, key=len, default="")
+    names = [_LEAD.sub("", head[at:]).strip().rstrip("*_").strip() for at in starts]
+    fitting = [n for n in names if n[:1].isalpha() and not re.search(r"[:;\[\]]", n)]
+    # The longest that no sentence's words lead ("We carry", "That is"): the whole name
+    plain = [n for n in fitting if not _SAID_BEFORE.match(n)]
+    return max(plain, key=len, default="")
+
+
+_SAID_BEFORE = re.compile(
+    r"(?:we|i|i'd|i'm|you|that|this|it|is|are|here|there|which|so|but|or|my|get|try|pick|"
+    r"consider|go|buy|like|if)\b",
+    re.I,
+)
+"""Words a sentence, not a product's name, starts with."""
 
 
 def shown_in(answer: str | None) -> list[Shown]:

@@ -239,6 +239,8 @@ TRUE = [
     "The confirmation e-mail includes shipping details.",
     "Does the price include shipping? Standard delivery is free on orders over $50.",
     "There's no shipping fee waiver for express.",
+    "Shipping is included in your cart, and tax at checkout.",
+    "Reviewers were complimentary about the Zephyrus's screen.",
     # a total with the shipping paid in it, which no product's price is
     "The Dell XPS 13 [CMP-010] comes to $1,311.98 with express shipping included.",
 ]

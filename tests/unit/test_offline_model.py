@@ -17,6 +17,7 @@ from shared.search import SearchIndex, SearchQuery, build_index
 from storechat.offline import OFFLINE_MODEL_ID, OfflineModel
 from storechat.offline.intent import conversation_intent
 from storechat.offline.names import find_models
+from storechat.offline.refer import shown_in
 from tests.support.searched import searched_as
 
 TOOL_NAMES = ("lookup_inventory", "get_computer_reviews", "get_book_info")
@@ -1449,6 +1450,25 @@ def test_cheaper_than_a_product_named_by_id_is_cheaper_than_that_one() -> None:
     # first), and CMP-008 is no product it looks for (its brand would hold them all)
     assert [u["input"].get("maxPrice") for u in uses] == [648.99]
     assert "CMP-008" not in uses[0]["input"]["keywords"]
+
+
+@pytest.mark.parametrize(
+    ("answer", "named"),
+    [
+        ("We carry the Apple iPhone SE [IPHONESE]: in stock, $429.", "Apple iPhone SE"),
+        ("We carry The Lion, the Witch and the Wardrobe [BK-024]: $8.99", None),
+        ("I like the HP 14 and the Alienware m16 R2 [CMP-013], $2,099", "Alienware m16 R2"),
+        ("Is the Dell XPS 13 9340 [CMP-010] for you? $1,299", "Dell XPS 13 9340"),
+        ("1. **Dell XPS 13 9340** [CMP-010]: $1,299", "Dell XPS 13 9340"),
+        ("Cheaper: Galaxy A35 [A35], $399 vs $799 for Galaxy S24 [S24].", "Galaxy S24"),
+    ],
+)
+def test_a_product_shown_is_read_with_the_name_written_before_its_citation(
+    answer: str, named: str | None
+) -> None:
+    # "The Lion, the Witch and the Wardrobe" was read as "Witch and the Wardrobe"
+    last = shown_in(answer)[-1]
+    assert last.name == (named or "The Lion, the Witch and the Wardrobe")
 
 
 def test_cheaper_than_a_product_named_by_id_searches_by_its_name_which_says_its_kind() -> None:

@@ -120,8 +120,7 @@ def _first_missed(wrong: str, candidate: Candidate) -> bool:
     a guess, unless it sounds alike ("fone"), the first letter was left out ("hromebook")
     or a neighbouring key struck ("kaptop")."""
     right = candidate.word
-    left_out = wrong[:2] == right[1:3] and len(wrong) > 4  # "mall" is no "small" misspelt
-    if candidate.sounds_alike or wrong[:1] == right[:1] or left_out:
+    if candidate.sounds_alike or wrong[:1] == right[:1] or wrong[:2] == right[1:3]:
         return False
     return not (wrong[1:3] == right[1:3] and wrong[:1] in _NEAR_KEYS.get(right[:1], ()))
 

@@ -250,6 +250,7 @@ INTENTS: tuple[Intent, ...] = (
             "facebook", "watch twitch", "watching twitch", "watch twitch stream",
             "watching twitch stream", "watch stream", "watching stream", "watch youtube",
             "watching youtube", "favourite youtube channel", "favorite youtube channel",
+            "watch live streaming", "watching live streaming",
             "watch live stream", "watching live stream", "watch streamer", "watching streamer"),
            meant=Category.COMPUTERS),
     # The price is no limit: no word to find, and no lean to the cheaper.
@@ -311,7 +312,7 @@ _STOP_WORDS = """
     stock stocked available availability just only
     today tonight here currently anymore yet guys
     he she him his her hers they them their son daughter wife husband mum mom dad
-    new should shall must might ought gonna wanna come comes coming came
+    new should shall must might ought gonna wanna come
     play plays playing played runs run running use uses using
     total overall altogether
     although since because else but
