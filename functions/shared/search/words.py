@@ -307,29 +307,32 @@ _NOT_AT_MOST: Final = tuple(p for p in AT_LEAST if p.split()[0] in ("not", "no")
 """The at-least phrases an at-most phrase ends ("not under", "no less than")."""
 
 
-_PRICES_SAID: Final = tuple(
-    re.compile(pattern)
-    for pattern in (
-        rf"\bbetween\s*{_CUR}?{_AMOUNT}{_SIGN}?\s*(?:and|&|-|to|und|et|y)\s*{_CUR}?{_AMOUNT}"
-        rf"{_NOT_UNIT}(?P<sign>{_MONEY_WORD})?",
-        rf"{_CUR}{_AMOUNT}\s*(?:-|to)\s*{_CUR}?{_AMOUNT}",
-        rf"\b{_AMOUNT}{_SIGN}\s*(?:-|to)\s*{_CUR}?{_AMOUNT}{_SIGN}?",
-        # "a laptop 600-900", "phone 300 to 600", "from 600 up to 900": a budget's range
-        rf"(?:\bfrom\s+)?\b{_AMOUNT}\s*(?:-|\u2013|to|up\s+to)\s*{_AMOUNT}{_NOT_UNIT}"
-        rf"(?P<sign>{_MONEY_WORD})?",
-        rf"\bfrom\s*{_CUR}{_AMOUNT}{_NOT_UNIT}",
-        # "not under $500" before "under $500", and "no less than" before "less than"
-        rf"\b{one_of(_NOT_AT_MOST)}\s*{_CUR}?{_AMOUNT}{_NOT_UNIT}{_MONEY_WORD}?",
-        rf"\b{one_of(AT_MOST)}\s*(?:a\s+)?{_CUR}?{_AMOUNT}{_NOT_UNIT}{_MONEY_WORD}?",
-        rf"\b{one_of(AT_LEAST)}\s*{_CUR}?{_AMOUNT}{_NOT_UNIT}{_MONEY_WORD}?",
-        rf"(?:{_CUR}|\b){_AMOUNT}{_NOT_UNIT}(?P<sign>{_MONEY_WORD})?\s*{_WAY_AFTER}",
-        rf"(?:\b{one_of(AROUND)}\s*|~\s*){_CUR}?{_AMOUNT}{_NOT_UNIT}{_MONEY_WORD}?",
-        rf"{_CUR}{_AMOUNT}{_NOT_UNIT}",
-        rf"\b{_AMOUNT}{_MONEY_WORD}",
-    )
+@functools.cache
+def _prices_said() -> tuple[re.Pattern[str], ...]:
+    """The prices :func:`_numbers` reads, in the order it reads them (compiled once, on
+    the first search, not at a cold start's import: a search parses its words several
+    times): a range, a limit said with its words, an amount alone."""
+    return tuple(re.compile(pattern) for pattern in _PRICE_PATTERNS)
+
+
+_PRICE_PATTERNS: Final = (
+    rf"\bbetween\s*{_CUR}?{_AMOUNT}{_SIGN}?\s*(?:and|&|-|to|und|et|y)\s*{_CUR}?{_AMOUNT}"
+    rf"{_NOT_UNIT}(?P<sign>{_MONEY_WORD})?",
+    rf"{_CUR}{_AMOUNT}\s*(?:-|to)\s*{_CUR}?{_AMOUNT}",
+    rf"\b{_AMOUNT}{_SIGN}\s*(?:-|to)\s*{_CUR}?{_AMOUNT}{_SIGN}?",
+    # "a laptop 600-900", "phone 300 to 600", "from 600 up to 900": a budget's range
+    rf"(?:\bfrom\s+)?\b{_AMOUNT}\s*(?:-|\u2013|to|up\s+to)\s*{_AMOUNT}{_NOT_UNIT}"
+    rf"(?P<sign>{_MONEY_WORD})?",
+    rf"\bfrom\s*{_CUR}{_AMOUNT}{_NOT_UNIT}",
+    # "not under $500" before "under $500", and "no less than" before "less than"
+    rf"\b{one_of(_NOT_AT_MOST)}\s*{_CUR}?{_AMOUNT}{_NOT_UNIT}{_MONEY_WORD}?",
+    rf"\b{one_of(AT_MOST)}\s*(?:a\s+)?{_CUR}?{_AMOUNT}{_NOT_UNIT}{_MONEY_WORD}?",
+    rf"\b{one_of(AT_LEAST)}\s*{_CUR}?{_AMOUNT}{_NOT_UNIT}{_MONEY_WORD}?",
+    rf"(?:{_CUR}|\b){_AMOUNT}{_NOT_UNIT}(?P<sign>{_MONEY_WORD})?\s*{_WAY_AFTER}",
+    rf"(?:\b{one_of(AROUND)}\s*|~\s*){_CUR}?{_AMOUNT}{_NOT_UNIT}{_MONEY_WORD}?",
+    rf"{_CUR}{_AMOUNT}{_NOT_UNIT}",
+    rf"\b{_AMOUNT}{_MONEY_WORD}",
 )
-"""The prices :func:`_numbers` reads, in the order it reads them (compiled once: a search
-parses its words several times): a range, a limit said with its words, an amount alone."""
 
 
 def _numbers(text: str, words: Words) -> str:
@@ -390,7 +393,7 @@ def _numbers(text: str, words: Words) -> str:
     # The amounts the specs' phrases put on them first ("16GB RAM", "under 1300 grams"):
     # what is left with a number and no unit may be a price.
     text = take_amounts(text, words.bounds)
-    for pattern, use in zip(_PRICES_SAID, uses, strict=True):
+    for pattern, use in zip(_prices_said(), uses, strict=True):
         text = _take(text, pattern, use)
     return re.sub(r"(?<=\d)-(?=\d)", " ", text)  # no range: "Pixel 8-9" is its numbers
 
