@@ -71,6 +71,12 @@ class Reference:
 
 _NAME_STARTS = re.compile(r"[:;.]\s|\b(?:carry|is|are|vs|and)\s|(?<=\d)\s+for\s", re.I)
 _LEAD = re.compile(r"^[\s*_•-]*(?:the\s+)?(?:\d+\.\s*)?[*_]*")
+_SAID_BEFORE = re.compile(
+    r"(?:we|i|i'd|i'm|you|that|this|it|is|are|here|there|which|so|but|or|my|get|try|pick|"
+    r"consider|go|buy|like|if)\b",
+    re.I,
+)
+"""Words a sentence, not a product's name, starts with."""
 
 
 def _name_before(head: str) -> str:
@@ -83,14 +89,6 @@ def _name_before(head: str) -> str:
     # The longest that no sentence's words lead ("We carry", "That is"): the whole name
     plain = [n for n in fitting if not _SAID_BEFORE.match(n)]
     return max(plain, key=len, default="")
-
-
-_SAID_BEFORE = re.compile(
-    r"(?:we|i|i'd|i'm|you|that|this|it|is|are|here|there|which|so|but|or|my|get|try|pick|"
-    r"consider|go|buy|like|if)\b",
-    re.I,
-)
-"""Words a sentence, not a product's name, starts with."""
 
 
 def shown_in(answer: str | None) -> list[Shown]:

@@ -464,8 +464,8 @@ def models_written_apart(text: str, is_name: Callable[[str], bool]) -> dict[str,
     write it the other way (``is_name`` of the words as the name has them)."""
     found: dict[str, str] = {}
     spaced = " ".join(text.split())
-    apart = r"(?<![^\W_])(?=([^\W_]+) ([^\W\d_]{1,8}) (\d{1,4})(?![^\W_]))"
-    for m in re.finditer(apart, spaced):
+    token_then_number = r"(?<![^\W_])(?=([^\W_]+) ([^\W\d_]{1,8}) (\d{1,4})(?![^\W_]))"
+    for m in re.finditer(token_then_number, spaced):
         # After a word of the name: "galaxy book 4", not "a book 4 kids"
         glued = f"{m[2]}{m[3]}".casefold()
         if m[1].casefold() not in STOP_WORDS and is_name(f"{m[1]} {glued}".casefold()):
