@@ -1245,6 +1245,12 @@ def test_a_kind_someone_is_not_a_fan_of_with_something_else_asked_is_not_searche
         ("a samsung phone cheaper than the iPhone 15", "maxPrice", 698.99),
         ("a laptop for my son cheaper than the MacBook Air", "maxPrice", 1098.99),
         ("I want a laptop that is cheaper than the XPS 13", "maxPrice", 1298.99),
+        # a line of one kind: than every product of it
+        ("anything cheaper than the MacBook?", "maxPrice", 1098.99),
+        ("a phone cheaper than the Pixel", "maxPrice", 498.99),
+        ("phones cheaper than the iphone", "maxPrice", 428.99),
+        ("a laptop cheaper than the surface", "maxPrice", 798.99),
+        ("something more expensive than the Pixel", "minPrice", 1099.01),
     ],
 )
 def test_a_price_said_against_a_product_is_a_limit_at_its_price(
@@ -1265,6 +1271,7 @@ def test_a_price_said_against_a_product_is_a_limit_at_its_price(
         "is the Dell cheaper than the MacBook Air?",
         "is it cheaper than the pixel 9?",
         "something cheaper than a laptop",
+        "anything cheaper than the laptop?",  # a kind's word, though a name has it
         "a phone cheaper than the galaxy",
         "something cheaper than a grand",
         "a gaming laptop cheaper than a gaming desktop",
@@ -1295,6 +1302,37 @@ def test_a_comparison_or_a_kind_sets_no_price_from_a_product(
     result = search(index, words, limit=10)
     assert result.understood.get("maxPrice") in (None, 1000.0), words
     assert "minPrice" not in result.understood, words
+
+
+@pytest.mark.parametrize(
+    ("words", "line"),
+    [
+        ("anything cheaper than the MacBook?", "MacBook"),
+        ("a phone cheaper than the Pixel", "Pixel"),
+    ],
+)
+def test_cheaper_than_a_line_finds_none_of_it(index: SearchIndex, words: str, line: str) -> None:
+    # It found the line itself, cheapest first: the MacBooks for "cheaper than the MacBook"
+    result = search(index, words, limit=20)
+    assert result.products and not result.relaxed
+    assert not [h.name for h in result.products if line in h.name]
+
+
+def test_the_latest_message_s_price_against_a_product_stands(index: SearchIndex) -> None:
+    # A follow-up's words come first, the earlier message's after them: both prices said
+    # against the iPhone 15 left nothing between them, and the search dropped its price.
+    words = "something more expensive than the iPhone 15. a phone cheaper than the iPhone 15"
+    result = search(index, words, limit=20)
+    assert result.understood["minPrice"] == 699.01 and "maxPrice" not in result.understood
+    assert result.products and not result.relaxed
+    assert all(h.price is not None and h.price > 699 for h in result.products)
+    # A follow-up about another kind's line is that kind's, the earlier message's dropped.
+    other = search(index, "anything cheaper than the MacBook? a phone cheaper than the Pixel")
+    assert other.understood["category"] == "COMPUTERS" and other.understood["maxPrice"] == 1098.99
+    assert other.products and not other.relaxed
+    # Said in one message, they are a range.
+    both = search(index, "a phone cheaper than the iPhone 16 and dearer than the iPhone SE")
+    assert (both.understood["minPrice"], both.understood["maxPrice"]) == (429.01, 798.99)
 
 
 def test_the_kind_asked_stands_against_another_kind_s_price(index: SearchIndex) -> None:

@@ -78,6 +78,7 @@ from shared.search.words import (
     cased_as_carried,
     cut_models,
     fts_string,
+    may_name,
     models_written_apart,
     name_clause,
     name_clause_within,
@@ -87,6 +88,7 @@ from shared.search.words import (
     parse,
     priced_against,
     respell,
+    without_priced_against,
     without_unwanted,
 )
 
@@ -97,6 +99,7 @@ EXAMINE = 5_000
 _FTS_JOIN = "fts CROSS JOIN products AS p ON p.id = fts.rowid"
 NAMES_EXAMINED = 200
 """The names of a model's matches looked through for the model itself, at most."""
+_SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
 NEAREST_NAMED = 2
 """How many of the nearest models of its series stand first for a name the store lacks."""
 
@@ -236,8 +239,12 @@ class _Search:
             against = self._priced_against(query)
             if against is not query and against.keywords != query.keywords:
                 result = self.run(against)
-                bound = "maxPrice" if against.maxPrice != query.maxPrice else "minPrice"
-                understood = {**result.understood, bound: getattr(against, bound)}
+                bounds = {
+                    bound: getattr(against, bound)
+                    for bound in ("minPrice", "maxPrice")
+                    if getattr(against, bound) != getattr(query, bound)
+                }
+                understood = {**result.understood, **bounds}
                 if query.category is None and against.category is not None:
                     understood = {"category": Category(against.category), **understood}
                 return replace(result, understood=understood)
@@ -260,36 +267,86 @@ class _Search:
         if said is None:
             return query
         name = said["name"]
-        hits = self._named_exactly(SearchQuery(productName=name, limit=5), name)
-        prices = [hit.price for hit in hits if hit.price is not None]
-        kinds = {hit.category for hit in hits}
-        rest = f"{query.keywords[: said.start()]} {query.keywords[said.end() :]}"
-        # The kind asked stands ("a phone cheaper than the XPS 13"); else the model's.
-        kind = query.category or parse(rest).category or (kinds.pop() if len(kinds) == 1 else None)
+        before, after = query.keywords[: said.start()], query.keywords[said.end() :]
+        ends = _SENTENCE_END.search(after)
+        here, later = (after[: ends.end()], after[ends.end() :]) if ends else (after, "")
+        # The kind asked with it ("a phone cheaper than the XPS 13"), not an earlier
+        # message's, whose words a follow-up's come before.
+        asked = query.category or parse(f"{_SENTENCE_END.split(before)[-1]} {here}").category
+        if self._models_carried(f"the {name}") or " " in name.strip():
+            hits = self._named_exactly(SearchQuery(productName=name, limit=5), name)
+            prices = [hit.price for hit in hits if hit.price is not None]
+            kinds = {hit.category for hit in hits}
+        else:
+            # A line of one kind ("the MacBook", "the Pixel"): cheaper than every product
+            # of it. A name of several kinds' ("the Galaxy": phones, tablets, laptops) is a
+            # family, as a brand is, and no one product to price against.
+            by_kind = self._line_prices(name)
+            kinds = set(by_kind) if len(by_kind) == 1 else set()
+            prices = [price for k in kinds for price in by_kind[k]]
+        # The kind asked stands; else the model's, else an earlier message's.
+        kind = asked or (kinds.pop() if len(kinds) == 1 else parse(f"{before} {after}").category)
+        if later:
+            # The sentences after are an earlier message's: its own price against a product
+            # gives way to this one (in one sentence, they are a range), and all of it where
+            # it asks for another kind ("anything cheaper than the MacBook? a phone...").
+            other = parse(later).category not in (None, kind)
+            later = (
+                ""
+                if other
+                else without_priced_against(later, self._models_carried, self._one_model)
+            )
+        rest = f"{before} {here}{later}"
         if not prices or kind is None:
             return query
         cheaper = said["way"].casefold().startswith(("cheaper", "less", "more aff", "lower"))
         if said["no"] or negated_before(query.keywords[: said.start()]):
             # "no more expensive than the iPhone 15": at most its price, "not cheaper": at least
-            if cheaper:
-                low = max(prices) if query.minPrice is None else max(query.minPrice, max(prices))
-                return replace(query, keywords=" ".join(rest.split()), minPrice=low, category=kind)
-            high = min(prices) if query.maxPrice is None else min(query.maxPrice, min(prices))
-            return replace(query, keywords=" ".join(rest.split()), maxPrice=high, category=kind)
-        if cheaper:
+            low, high = (max(prices), None) if cheaper else (None, min(prices))
+        elif cheaper:
             # Cheaper than each of them ("the MacBook Air": the 13 and the 15)
-            below = round(min(prices) - 0.01, 2)
-            high = below if query.maxPrice is None else min(query.maxPrice, below)
-            return replace(query, keywords=" ".join(rest.split()), maxPrice=high, category=kind)
-        above = round(max(prices) + 0.01, 2)
-        low = above if query.minPrice is None else max(query.minPrice, above)
-        return replace(query, keywords=" ".join(rest.split()), minPrice=low, category=kind)
+            low, high = None, round(min(prices) - 0.01, 2)
+        else:
+            low, high = round(max(prices) + 0.01, 2), None
+        cut = replace(query, keywords=" ".join(rest.split()), category=kind)
+        if low is not None:
+            if query.maxPrice is not None and low > query.maxPrice:
+                # The latest message's price said against one stands: "more expensive than
+                # the iPhone 15" after "cheaper than the iPhone 15", searched with it.
+                return cut
+            return replace(
+                cut, minPrice=low if query.minPrice is None else max(query.minPrice, low)
+            )
+        assert high is not None
+        if query.minPrice is not None and high < query.minPrice:
+            return cut
+        return replace(cut, maxPrice=high if query.maxPrice is None else min(query.maxPrice, high))
 
     def _one_model(self, word: str) -> bool:
-        """Whether one ``word`` names a model or a line the catalog carries ("Legion"), not
-        a brand ("than Apple" compares with a whole maker)."""
+        """Whether one ``word`` names a model or a line the catalog carries ("Legion",
+        "MacBook", "Pixel"), not a brand ("than Apple" compares with a whole maker) nor a
+        word the search reads as a kind or a spec ("the laptop", though one is named
+        "Surface Laptop")."""
+        if self._is_brand(word):
+            return False
         # Said as the shopper says it, after "the": a word alone is read as no model.
-        return not self._is_brand(word) and bool(self._models_carried(f"the {word}"))
+        return bool(self._models_carried(f"the {word}")) or (
+            may_name(word) and self._a_name(word.casefold())
+        )
+
+    def _line_prices(self, word: str) -> dict[str, tuple[float, float]]:
+        """The lowest and highest price of the products whose names have ``word``, by
+        category; no book's ("the Pixel", not a novel called "Pixel")."""
+        clause = name_clause(word)
+        if clause is None:
+            return {}
+        clause += f" NOT {{filters}} : {fts_string(filter_token('cat', Category.BOOKS))}"
+        rows = self.db.execute(
+            f"SELECT p.category, min(p.price), max(p.price) FROM {_FTS_JOIN}"
+            " WHERE fts MATCH ? AND p.price IS NOT NULL GROUP BY p.category",
+            (clause,),
+        )
+        return {str(kind): (float(low), float(high)) for kind, low, high in rows}
 
     def _words(self, query: SearchQuery) -> SearchResult:
         if query.keywords and not (query.productName or query.productIds):

@@ -724,7 +724,7 @@ def unwanted_in(text: str, *, whole_names: bool = True) -> list[Unwanted]:
                     continue
             said = [_item_words(item) for item in _JOINT.split(names)]
             if not all(said) or not all(
-                all(_a_name(t) for t in item if t not in _SMALL) and _said_once(item, words)
+                all(may_name(t) for t in item if t not in _SMALL) and _said_once(item, words)
                 for item in said
             ):
                 # A word with a meaning of its own, or a name also wanted elsewhere.
@@ -819,7 +819,7 @@ def priced_against(
     if len(words) < 2 and not numbered:
         return said if words and model(words[-1]) else None
     # "cheaper than a gaming laptop" names no model
-    return said if any(_a_name(w) for w in words if not w.isdigit()) else None
+    return said if any(may_name(w) for w in words if not w.isdigit()) else None
 
 
 _NEGATED_BEFORE: Final = re.compile(
@@ -927,7 +927,7 @@ def _model_said(text: str, at: int, *, listed: bool = False) -> int | None:
         by_number = listed and word[0].isdigit() and not _A_MEASURE.match(text, token.start())
         # After another of a list, any word with a capital may start one ("or Go 3"): only
         # a model the catalog has of the line is left out (cut_models).
-        named_so = (token[0][0].isupper() or (listed and number_in)) and (listed or _a_name(word))
+        named_so = (token[0][0].isupper() or (listed and number_in)) and (listed or may_name(word))
         if first and not (line or by_number or named_so):
             break  # "Not Sure Between The Pixel 9 And iPhone 16" names no model unwanted
         number = any(c.isdigit() for c in word)
@@ -1207,7 +1207,7 @@ def _line_terms() -> frozenset[tuple[str, ...]]:
     return frozenset(i.terms for i in _PHRASES.values() if i.line)
 
 
-def _a_name(word: str) -> bool:
+def may_name(word: str) -> bool:
     """Whether ``word`` may name something unwanted: a line, or a word the search reads
     nothing in ("Dell", "Tolkien"; not "cheap", "kids" or "only")."""
     said = fold(word)
@@ -1247,7 +1247,7 @@ def _and_listed(names: str) -> bool:
     # names as written with a capital, or words the search reads nothing in ("samsung and
     # apple"): not "no samsung and good battery"
     return all(
-        (t[:1].isupper() or (_a_name(t) and t != "nothing")) and _line_named(t) is None
+        (t[:1].isupper() or (may_name(t) and t != "nothing")) and _line_named(t) is None
         for t in listed
     )
 
