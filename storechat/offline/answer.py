@@ -215,7 +215,14 @@ def constraints_for(done: Done, intent: Intent) -> Constraints:
     said = ids_as_names(str(words), ids)
     read = parse_text(as_searched(said, done.outcome.corrected)) if searched else intent
     given = {k: float(v) for k, v in request.items() if k in MEASURE_OF and _is_number(v)}
-    bounds = {**read.bounds, **given}
+    # A limit the search read and this model did not ("cheaper than the MacBook": under
+    # $1,098.99, a cent below the cheapest MacBook) is said at the price it is against.
+    found = {
+        k: _at_price(k, float(v))
+        for k, v in understood.items()
+        if k in MEASURE_OF and _is_number(v)
+    }
+    bounds = {**(found if searched else {}), **read.bounds, **given}
     brand, name = request.get("brandId"), request.get("productName")
     if brand is None and searched and len(read.brands) == 1:
         brand = read.brands[0]  # the shopper's own words, as the search read them
@@ -236,6 +243,14 @@ def constraints_for(done: Done, intent: Intent) -> Constraints:
         on_sale=bool(understood.get("onSale")),
         without=_as_said(understood.get("without"), str(words or intent.text)),
     )
+
+
+def _at_price(field: str, limit: float) -> float:
+    """A price limit a cent past a price (``maxPrice`` 1,098.99) as that price (1,099)."""
+    cents = round(limit % 1, 2)
+    if field == "maxPrice" and cents == 0.99:
+        return round(limit + 0.01, 2)
+    return round(limit - 0.01, 2) if field == "minPrice" and cents == 0.01 else limit
 
 
 def _as_said(left_out: object, text: str) -> tuple[str, ...]:

@@ -10,6 +10,7 @@ from shared.search.unsold import Unsold
 from shared.search.words import (
     cased_as_carried,
     cut_models,
+    may_name,
     names_written_apart,
     negations_as_not,
     parse,
@@ -170,9 +171,13 @@ def _normalise(text: str) -> str:
 
 
 def _one_model(word: str) -> bool:
-    """Whether one word names a model or line the store carries ("the Legion"), as the
-    search reads one after "cheaper than"."""
-    return not store().brands_in(word) and bool(models_carried(f"the {word}"))
+    """Whether one word names a model or a line of one kind the store carries ("the
+    Legion", "the MacBook"), as the search reads one after "cheaper than"."""
+    if store().brands_in(word):
+        return False
+    return bool(models_carried(f"the {word}")) or (
+        may_name(word) and len(store().kinds_named(word)) == 1
+    )
 
 
 def _name_of(said: str) -> str | None:

@@ -200,6 +200,13 @@ class Store:
         having = (t for t, words in self._name_words if wanted and wanted <= words)
         return [(t.name, t.brand) for t in islice(having, most)]
 
+    def kinds_named(self, word: str) -> frozenset[str]:
+        """The categories of the products, books aside, with ``word`` in their names."""
+        wanted = set(name_words(word, brackets=True))
+        return frozenset(
+            t.category for t, words in self._name_words if wanted and wanted <= words
+        ) - {BOOKS}
+
     def is_brand(self, word: str) -> bool:
         return any(pattern.fullmatch(word) for _, pattern in self._brand_res)
 

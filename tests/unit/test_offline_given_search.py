@@ -466,6 +466,24 @@ def test_products_cheaper_than_one_named_are_shown_not_that_one(
     assert all(BY_ID[pid]["price"] < price for pid in cited(text))
 
 
+@pytest.mark.parametrize(
+    ("question", "line", "heading"),
+    [
+        ("a phone cheaper than the Pixel", "Pixel", "Best phones under $499:"),
+        ("anything cheaper than the MacBook?", "MacBook", "Best computers under $1,099:"),
+        ("something more expensive than the Pixel", "Pixel", "Best phones priced at least $1,099:"),
+    ],
+)
+def test_a_price_against_a_line_is_said_at_the_line_s_price(
+    index: SearchIndex, question: str, line: str, heading: str
+) -> None:
+    # "a phone cheaper than the Pixel" showed the Pixels, "Best phones:" and no price
+    messages = searched_first(index, question)
+    text = answer_text(OfflineModel().converse(make_request(messages)))
+    assert text.partition("\n")[0] == heading
+    assert cited(text) and line not in text
+
+
 def test_the_words_no_product_has_are_said_as_dropped_not_the_whole_question(
     index: SearchIndex,
 ) -> None:
