@@ -1371,6 +1371,35 @@ def test_a_phone_or_computer_for_a_kid_is_any_the_cheaper_first(
 
 @pytest.mark.parametrize(
     "words",
+    [
+        "a laptop to share with my sister",
+        "a phone to share with friends",
+        "a laptop for my grandma",
+        "a laptop my roommate and I can share",
+        "a phone for my girlfriend",
+    ],
+)
+def test_whom_a_phone_or_computer_is_for_or_shared_with_is_no_word_to_find(
+    index: SearchIndex, words: str
+) -> None:
+    # "a laptop to share with my sister" found the one laptop whose text says "share"
+    result = search(index, words, limit=5)
+    assert not result.understood.get("searched"), result.understood
+    assert len(result.products) == 5 and not result.relaxed
+
+
+@pytest.mark.parametrize(
+    ("words", "kept"),
+    [("do you have The Friend?", "friend"), ("a book for my sister", "sister")],
+)
+def test_whom_a_book_is_for_is_still_searched(index: SearchIndex, words: str, kept: str) -> None:
+    # a title may have the words ("The Friend"), and a book's blurb may be about them
+    result = search(index, words, limit=5)
+    assert kept in result.understood.get("searched", []) or "keywords" in result.relaxed
+
+
+@pytest.mark.parametrize(
+    "words",
     ["a book for my 8 year old", "a book for a 10-12 year old", "books for kids"],
 )
 def test_a_book_for_a_kid_is_a_young_readers(index: SearchIndex, words: str) -> None:

@@ -320,6 +320,18 @@ _STOP_WORDS = """
     haven't hasn't isnt arent wasnt werent doesnt dont didnt cant couldnt shouldnt wouldnt
     isbn isbn10 isbn13 sku skus ean upc gtin barcode
 """
+_COMPANY = """
+    sister sisters brother brothers sibling siblings
+    grandma grandmother grandpa grandfather granny grandparent grandparents nan nana gran
+    mother father parent parents aunt uncle niece nephew cousin cousins
+    friend friends girlfriend boyfriend partner fiance fiancee roommate flatmate
+    colleague colleagues coworker coworkers classmate classmates
+    share shares shared sharing
+"""
+COMPANY = frozenset(w for word in _COMPANY.split() for w in (word, fold(word)))
+"""Whom a phone or a computer is for or shared with ("to share with my sister"): no word
+its text says of it, though a book's title may ("The Friend"), so searched for books."""
+
 STOP_WORDS = frozenset(w for word in _STOP_WORDS.split() for w in (word, fold(word)))
 """Words that say nothing about the product, as written and folded ("does" is "doe"
 folded): a word is compared after :func:`~words.fold`. Whether a product is in stock

@@ -35,7 +35,7 @@ from shared.catalog.categories import Category
 from shared.catalog.derive import fold, sorts
 from shared.catalog.specs import FORM_FACTOR, PRICE_SORT, SPECS
 from shared.search.amounts import AROUND, AT_LEAST, AT_MOST, one_of, take_amounts
-from shared.search.intents import BOOST_ORDER, INTENTS, STOP_WORDS, Intent
+from shared.search.intents import BOOST_ORDER, COMPANY, INTENTS, STOP_WORDS, Intent
 from shared.search.query import BOUNDS, SORTS
 from shared.search.schema import split_glued
 from shared.text.languages import in_english
@@ -1369,6 +1369,10 @@ def parse(
         words.groups = others
         if not (words.spend or words.sort):
             words.boosts["affordable"] = max(AUDIENCE_LEAN, words.boosts.get("affordable", 0.0))
+    if kind in (Category.COMPUTERS, Category.MOBILE):
+        # "a laptop to share with my sister": any laptop, not the one whose text says "share"
+        words.groups = [g for g in words.groups if not (len(g) == 1 and fold(g[0]) in COMPANY)]
+        words.plain = [w for w in words.plain if fold(w) not in COMPANY]
     if words.spend and not (explicit.get("sortBy") or words.sort or words.boosts):
         dearest = PRICE_SORT.reverse
         words.sort = dearest.name if dearest else None  # "the best phone, money is no object"
