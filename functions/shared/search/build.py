@@ -135,14 +135,15 @@ CREATE VIRTUAL TABLE fts USING fts5(
 # takes it, cheapest first among equals, then row order. Facet indexes are partial:
 # most facets exist for one or two categories only.
 # The first sortBy on a facet sets its index's direction; its reverse walks it backwards.
-_DIRECTION = {column: "DESC" if desc else "ASC" for column, desc in reversed(SORTS.values())}
+FACET_DIRECTION = {column: "DESC" if desc else "ASC" for column, desc in reversed(SORTS.values())}
 _INDEXES = [
     FOLDED_INDEX,
     "CREATE INDEX products_category_price ON products (category, price)",
     "CREATE INDEX products_brand ON products (brand_key, category, price)",
     *(
         f"CREATE INDEX products_category_{column} ON products"
-        f" (category, {column} {_DIRECTION.get(column, 'ASC')}, price) WHERE {column} IS NOT NULL"
+        f" (category, {column} {FACET_DIRECTION.get(column, 'ASC')}, price)"
+        f" WHERE {column} IS NOT NULL"
         for column in FACET_COLUMNS
     ),
 ]

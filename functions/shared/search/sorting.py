@@ -13,10 +13,11 @@ walks each category and merges their few rows.
 
 from __future__ import annotations
 
+import re
 from typing import Any, Protocol
 
 from shared.catalog.specs import FORM_FACTOR, OS
-from shared.search.build import FACET_COLUMNS
+from shared.search.build import FACET_COLUMNS, FACET_DIRECTION
 from shared.search.plan import Plan
 from shared.search.query import Hit
 
@@ -137,32 +138,53 @@ class Sorter:
         # The index's own order (ties in row order): naming p.id would make SQLite sort.
         by = order_by(order) + ("" if column == "price" else ", p.price")
         condition = where(plan, [*conditions, "p.category = ?"])
-        # A brand narrows more than any walk: its (brand, category, price) index is the
-        # planner's best way in.
-        if (column == "price" or with_values) and not plan.brand:
-            index = f"products_category_{column}"
-            total = self.index.facet_count(category, column)
-            for walk in WALKS:
-                if walk >= total:
-                    break
-                edge = self.db.execute(
-                    f"SELECT p.{column} FROM products AS p INDEXED BY {index}"
-                    f" WHERE p.category = ? AND p.{column} IS NOT NULL"
-                    f" ORDER BY p.{column} {'DESC' if desc else 'ASC'} LIMIT 1 OFFSET ?",
-                    (category, walk),
-                ).fetchone()
-                if edge is None:
-                    break
-                sql = (
-                    f"SELECT {HIT_COLUMNS} FROM products AS p INDEXED BY {index}"
-                    f" WHERE {condition} AND p.{column} {'>=' if desc else '<='} ?"
-                    f" ORDER BY {by} LIMIT ?"
-                )
-                rows = list(self.db.execute(sql, [*plan.params, category, edge[0], limit]))
-                if len(rows) >= limit:
-                    return rows
         sql = f"SELECT {HIT_COLUMNS} FROM products AS p WHERE {condition} ORDER BY {by} LIMIT ?"
-        return list(self.db.execute(sql, [*plan.params, category, limit]))
+        params = [*plan.params, category, limit]
+        walks: tuple[int, ...] = ()
+        if not plan.brand:
+            walks = WALKS if column == "price" or with_values else ()
+        elif with_values and column != "price" and self._walks(sql, params, column):
+            # A brand by a spec, where the planner walks the category's index on the spec:
+            # a brand at the top of its order is found in a step, but one lower down is
+            # behind every other brand's rows (Apple's cameras, behind every bigger one).
+            # Past a step, the brand's own rows are sorted, ties in the order the walk
+            # met them: its rows' order, or their reverse where it walks backwards.
+            backwards = FACET_DIRECTION.get(column, "ASC") != ("DESC" if desc else "ASC")
+            walks = WALKS[:1]
+            sql = (
+                f"SELECT {HIT_COLUMNS} FROM products AS p INDEXED BY products_brand"
+                f" WHERE {condition} ORDER BY {by}, p.id{' DESC' if backwards else ''} LIMIT ?"
+            )
+        index = f"products_category_{column}"
+        total = self.index.facet_count(category, column) if walks else 0
+        for walk in walks:
+            if walk >= total:
+                break
+            edge = self.db.execute(
+                f"SELECT p.{column} FROM products AS p INDEXED BY {index}"
+                f" WHERE p.category = ? AND p.{column} IS NOT NULL"
+                f" ORDER BY p.{column} {'DESC' if desc else 'ASC'} LIMIT 1 OFFSET ?",
+                (category, walk),
+            ).fetchone()
+            if edge is None:
+                break
+            stepped = (
+                f"SELECT {HIT_COLUMNS} FROM products AS p INDEXED BY {index}"
+                f" WHERE {condition} AND p.{column} {'>=' if desc else '<='} ?"
+                f" ORDER BY {by} LIMIT ?"
+            )
+            rows = list(self.db.execute(stepped, [*plan.params, category, edge[0], limit]))
+            if len(rows) >= limit:
+                return rows
+        return list(self.db.execute(sql, params))
+
+    def _walks(self, sql: str, params: list[Any], column: str) -> bool:
+        """Whether SQLite answers ``sql`` by walking the category's index on ``column``
+        (the planner weighs a brand's rows against the walk without knowing where in the
+        order the brand's are)."""
+        walk = re.compile(rf"\bINDEX products_category_{column}\b")
+        steps = self.db.execute(f"EXPLAIN QUERY PLAN {sql}", params).fetchall()
+        return any(walk.search(str(step[-1])) for step in steps)
 
 
 def row_key(order: Order) -> Any:
