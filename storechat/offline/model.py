@@ -80,7 +80,13 @@ from storechat.offline.messages import (
 )
 from storechat.offline.plan import Ask, Call, label, plan_first, preamble
 from storechat.offline.policies import asks_policies, policy_answer, policy_call
-from storechat.offline.refer import ids_as_names, named_by_id, shown_in
+from storechat.offline.refer import (
+    ids_as_names,
+    named_by_id,
+    names_others,
+    ordinals_as_ids,
+    shown_in,
+)
 from storechat.offline.replies import (
     ASK_REPLY,
     DECLINE,
@@ -116,7 +122,10 @@ def read_ask(messages: list[dict[str, Any]], given: ToolOutcome | None = None) -
     current = parse_text(texts[-1]) if texts else Intent()
     # Searched as the shopper wrote it: the search reads its slips itself.
     earlier = earlier_words(said)
-    return Ask(intent, current, shown, said[-1] if said else "", earlier)
+    latest = said[-1] if said else ""
+    if names_others(latest, list(shown)):
+        latest = ordinals_as_ids(latest, list(shown))  # searched, with the ones shown by id
+    return Ask(intent, current, shown, latest, earlier)
 
 
 def _found_this_turn(messages: list[dict[str, Any]]) -> dict[str, str]:

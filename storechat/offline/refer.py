@@ -172,6 +172,17 @@ def names_others(text: str, shown: list[Shown]) -> bool:
     return False
 
 
+def ordinals_as_ids(text: str, shown: list[Shown]) -> str:
+    """``text`` with each product shown it points at by its place ("the second") said by
+    its id: "compare the second and 7702400", the second not shown, is searched as
+    "compare 7700352 and 7702400", which the catalog reads both products in."""
+    for said in reversed(list(_ONE.finditer(text))):
+        index = _index(said)
+        if index is not None and -len(shown) <= index < len(shown):
+            text = f"{text[: said.start()]}{shown[index].product_id}{text[said.end() :]}"
+    return text
+
+
 def ids_as_names(text: str, names: dict[str, str]) -> str:
     """``text`` with each product id of ``names`` it says written as that product's name
     ("tell me about Samsung Galaxy A35 5G" for "tell me about 7700352"), or left out when

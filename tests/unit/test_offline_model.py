@@ -1373,6 +1373,22 @@ def test_a_follow_up_naming_a_product_shown_and_one_not_by_id_compares_the_two(
     assert "Cheaper: Laptop 7700352" in text, text
 
 
+@pytest.mark.parametrize(
+    ("question", "searched"),
+    [
+        ("compare the third and 7700400", "compare CMP-008 and 7700400"),
+        ("is the first one cheaper than 7700400?", "is 7700352 cheaper than 7700400?"),
+    ],
+)
+def test_a_product_shown_by_its_place_and_one_not_by_id_are_searched_by_their_ids(
+    question: str, searched: str
+) -> None:
+    # "compare the second and 7702400", the second shown and 7702400 not, found 7702400 alone
+    model, messages = _after_shown(question)
+    uses = tool_uses(model.converse(make_request(messages)))
+    assert len(uses) == 1 and uses[0]["input"]["keywords"].startswith(searched), uses
+
+
 def test_a_short_id_is_named_only_in_brackets() -> None:
     # Given an answer that showed a product whose id is "2"
     model = OfflineModel()
