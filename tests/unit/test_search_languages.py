@@ -80,3 +80,29 @@ def test_a_german_limit_said_with_nicht_is_the_english_one(keywords: str) -> Non
     words = parse(keywords)
     assert words.limits == {"maxPrice": 800.0}
     assert not words.plain, keywords  # no word left over to search for
+
+
+@pytest.mark.parametrize(
+    "keywords",
+    [
+        "un téléphone pour mon fils de 12 ans",
+        "ein Laptop für meinen Sohn, 12 Jahre alt",
+        "ein Handy für meinen 12-jährigen Sohn",
+        "un portátil para mi hijo de 12 años",
+    ],
+)
+def test_a_child_s_age_in_german_french_or_spanish_is_the_english_one(keywords: str) -> None:
+    # "mon fils de 12 ans" searched "mon", "fils", "12" and "ans": the OnePlus 12 first
+    words = parse(keywords)
+    assert words.plain == [] and words.groups == []
+    assert words.boosts == parse("a phone for my 12 year old son").boosts
+
+
+def test_a_title_with_a_foreign_word_for_years_stays_as_written() -> None:
+    # only a number's "años" is an age
+    assert in_english("Cien años de soledad") == "Cien años of soledad"
+
+
+def test_a_german_range_with_bis_is_a_range() -> None:
+    words = parse("Laptop von 500 bis 800 Euro")
+    assert (words.min_price, words.max_price) == (500, 800)

@@ -67,6 +67,12 @@ _THOUSANDS = re.compile(
     re.IGNORECASE,
 )
 _DECIMAL_COMMA = re.compile(r"(?<![\d.,])(\d+),(\d{1,2})(?![\d,])")
+# An age: "12 ans", "12 años", "12 Jahre alt", "12-jährigen"; only after a number, as
+# "Cien años de soledad" is a title.
+_AGE = re.compile(
+    r"(?<![\w.,])(\d{1,2})(?:\s*(?:ans|años|anos|jahren?(?:\s+alt)?)|[\s-]?j(?:ä|ae)hrige[nrms]?)(?!\w)",
+    re.IGNORECASE,
+)
 
 
 def in_english(text: str) -> str:
@@ -76,6 +82,8 @@ def in_english(text: str) -> str:
     text = nouns.sub(lambda m: capitalised[m[1]], text)
     text = _ELIDED.sub(lambda m: _ELISIONS[m[1].lower()], text)
     text, foreign = pattern.subn(lambda m: table[m[0].lower()], unicodedata.normalize("NFC", text))
+    text, ages = _AGE.subn(r"\1 year old", text)
+    foreign += ages
     if foreign:
         text = _THOUSANDS.sub(lambda m: re.sub(r"\D", "", m[0]), text)
         text = _DECIMAL_COMMA.sub(r"\1.\2", text)
