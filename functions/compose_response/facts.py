@@ -59,8 +59,9 @@ The rules, in the order they apply:
   "This one" ("Good news: it is in stock now") says that the one product the sentence
   before cites can be had, and that is checked; its other facts may be about anything
   ("It beats the 8 GB most laptops have") and are not. "They", "Both" ("They are both in
-  stock") say so of every product the sentence before cites. A guess or a future ("it
-  should be back in stock soon") is no stock claim.
+  stock") say so of every product the sentence before cites, and one price said after
+  them ("They're both $349", not a total or a bound) is each one's price, checked for each.
+  A guess or a future ("it should be back in stock soon") is no stock claim.
 * **One value said of several.** After a list of products that opens its sentence ("The
   Dell XPS 13 [..] and the iMac 24 [..]"; not "Unlike the iMac 24 [..], the XPS [..] and
   ..." nor "... respectively"), stock with only words such as "are both" between ("...
@@ -826,18 +827,41 @@ def _check_pronoun(
     pointing = (_PRONOUN if one else _THEY).match(segment)
     if not subject or pointing is None or _HEDGED.search(segment):
         return _Checked(segment)
+    view = halfwidth(segment)
+    priced = _EACH_PRICED.match(view, pointing.end())
+    if not one and priced and not _NOT_EACH.search(view, priced.end()):
+        # "Both cost $349": each one's price, checked as the stock said of them all is.
+        return _of_each(segment, subject, index, style, store, weight_unit, _PRICE_ONLY)
     said = stock_claims(segment)
     own = _ITS_OWN if one else _THEIR_OWN
     if not said or not own.fullmatch(segment[pointing.end() : said[0].start]):
         return _Checked(segment)  # "It pairs well with the dock, which is sold out"
-    each = [
-        _check_segment(f"{mark} {segment}", index, style, store, weight_unit, _STOCK_ONLY)
-        for mark in subject
-    ]
-    if one and not each[0].dropped:
-        checked = each[0]
+    if not one:
+        return _of_each(segment, subject, index, style, store, weight_unit, _STOCK_ONLY)
+    checked = _check_segment(
+        f"{subject[0]} {segment}", index, style, store, weight_unit, _STOCK_ONLY
+    )
+    if not checked.dropped:
         checked.text = checked.text[len(subject[0]) + 1 :] if checked.corrections else segment
         return checked
+    return _of_each(segment, subject, index, style, store, weight_unit, _STOCK_ONLY)
+
+
+def _of_each(
+    segment: str,
+    subject: list[str],
+    index: LedgerIndex,
+    style: Style,
+    store: str,
+    weight_unit: str,
+    kinds: frozenset[str],
+) -> _Checked:
+    """``segment``'s claims of ``kinds`` checked as said of each product of ``subject``;
+    wrong for any, the segment goes."""
+    each = [
+        _check_segment(f"{mark} {segment}", index, style, store, weight_unit, kinds)
+        for mark in subject
+    ]
     wrong = [c for checked in each for c in checked.corrections]
     if not wrong:
         return _Checked(segment)
@@ -848,6 +872,24 @@ def _check_pronoun(
 
 
 _STOCK_ONLY: Final = frozenset({STOCK_KIND})
+_PRICE_ONLY: Final = frozenset({"price"})
+_EACH_PRICED: Final = re.compile(
+    r"\s*(?:both|all|each|all\s+three|beide|alle|tous\s+(?:les\s+)?deux|ambos)?\s*"
+    r"(?:cost|costs|are|'re|sell\s+for|go\s+for|retail\s+for|(?:are\s+)?priced\s+at|kosten|"
+    r"sind|coûtent|sont|cuestan|son)?\s*(?:both|all|each|beide|jeweils|alle)?\s*(?:at\s+)?[*_]*"
+    r"[$€£]\s?\d[\d,]*(?:\.\d{2})?(?![\d,])",
+    re.IGNORECASE,
+)
+"""What says one price of each product a sentence points back to, after its pointing word:
+"Both cost $349", "They're $349 each", "They are both $649 this week"; not a bound ("Both
+are under $400")."""
+_NOT_EACH: Final = re.compile(
+    rf"{TOTAL_SAID.pattern}|[$€£]\s?\d|\d\s?(?:[$€£]|dollars?|euros?)|"
+    r"\bor\s+(?:less|more|so|under|over|cheaper|below|above)\b|\band\s+(?:up|above|under|below)\b",
+    re.IGNORECASE,
+)
+"""What makes a price after "They're both" no one price of each: a total ("together", "in
+total"), another price, a bound after it ("or less")."""
 _LIST_SUMMED: Final = re.compile(
     rf"(?=(?:{_THEY.pattern}))(?![^.!?\n]*(?:\b(?:except|but|apart\s+from|other\s+than|save|"
     r"only|noted|ausser|außer|sauf|excepto)\b|:\s*$))",

@@ -722,17 +722,22 @@ def _flat(text: str) -> str:
 
 _TOTAL_LINE: Final = re.compile(
     r"^[\s|*_#>•-]*(?:(?:grand\s+|sub)?total|in\s+total|altogether|together|combined|all\s+told|"
-    r"for\s+(?:both|all\s+(?:two|three|of\s+them))|zusammen|insgesamt|gesamt|(?:au|en)\s+total|"
-    r"en\s+tout|ensemble|juntos)\b",
+    r"sum|for\s+(?:both|all\s+(?:two|three|of\s+them))|zusammen|insgesamt|gesamt|summe|"
+    r"gesamt(?:preis|summe|betrag)|beide|(?:au|en)\s+total|en\s+tout|ensemble|"
+    r"(?:prix|montant|co[uû]t)\s+total|les\s+deux|juntos|suma|(?:precio|importe)\s+total|"
+    r"(?:los|las)\s+dos)\b",
     re.IGNORECASE,
 )
-"""A line that opens with a total: "Total: $1,648", "| **Total** | **$1,648** |"."""
+"""A line that opens with a total: "Total: $1,648", "| **Total** | **$1,648** |", "Summe:",
+"Prix total :", "Suma total:"."""
 _SUM_LINE: Final = re.compile(
-    r"^[\s*_•>-]*(?:(?:so|and)[,\s]+)?(?:that(?:'s|\s+is|\s+comes|\s+makes)|which\s+is|"
-    r"this\s+comes|it\s+all\s+comes|you'd\s+pay|you\s+would\s+pay|you'll\s+pay)\b",
+    r"^[\s*_•>-]*(?:(?:so|and|also|donc|alors|entonces)[,\s]+)?(?:that(?:'s|\s+is|\s+comes|"
+    r"\s+makes)|which\s+is|this\s+comes|it\s+all\s+comes|you'd\s+pay|you\s+would\s+pay|"
+    r"you'll\s+pay|das\s+(?:macht|sind|ergibt)|(?:cela|[cç]a)\s+fait|eso\s+(?:hace|suma|son))\b",
     re.IGNORECASE,
 )
-"""A line that says the sum with a total's word after it: "That's $1,648 in total."."""
+"""A line that says the sum with a total's word after it: "That's $1,648 in total.", "Das
+macht zusammen $1,648.", "Cela fait $1,648 au total."."""
 
 
 class Offers:

@@ -361,6 +361,15 @@ _BOTH_SHOWN = "The XPS [CMP-005] and the HP 14 [CMP-023] are both good picks."
         " $1,299. The XPS and HP together: $1,648; all three: $2,947.",
         # the sum on a line of its own after the list
         "1. Dell XPS 13 [CMP-005]: $1,299\n2. HP 14 [CMP-023]: $349\nThat's $1,648 in total.",
+        # in German, French and Spanish
+        "1. Dell XPS 13 [CMP-005]: $1,299\n2. HP 14 [CMP-023]: $349\nSumme: $1,648.",
+        "1. Dell XPS 13 [CMP-005]: $1,299\n2. HP 14 [CMP-023]: $349\nGesamtpreis: $1,648.",
+        "1. Dell XPS 13 [CMP-005]: $1,299\n2. HP 14 [CMP-023]: $349\nDas macht zusammen $1,648.",
+        "1. Dell XPS 13 [CMP-005]: $1,299\n2. HP 14 [CMP-023]: $349\nPrix total : $1,648.",
+        "1. Dell XPS 13 [CMP-005]: $1,299\n2. HP 14 [CMP-023]: $349\nCela fait $1,648 au total.",
+        "1. Dell XPS 13 [CMP-005]: $1,299\n2. HP 14 [CMP-023]: $349\nLes deux : $1,648.",
+        "1. Dell XPS 13 [CMP-005]: $1,299\n2. HP 14 [CMP-023]: $349\nSuma total: $1,648.",
+        "1. Dell XPS 13 [CMP-005]: $1,299\n2. HP 14 [CMP-023]: $349\nPrecio total: $1,648.",
         # of every product cited, said with a word for them all or counted before
         "The XPS [CMP-005] is $1,299 and the HP 14 [CMP-023] is $349. Together they cost $1,648.",
         "The XPS [CMP-005] is $1,299 and the HP 14 [CMP-023] is $349. Together, that's $1,648.",
@@ -395,6 +404,15 @@ def test_a_true_total_of_some_products_shown_stays(answer: str) -> None:
             "The XPS [CMP-005] is $1,299 and the HP 14 [CMP-023] is $349."
             " Buying both comes to $1,700.",
             "The XPS [CMP-005] is $1,299 and the HP 14 [CMP-023] is $349.",
+        ),
+        (
+            "1. Dell XPS 13 [CMP-005]: $1,299\n2. HP 14 [CMP-023]: $349\nSumme: $1,748.",
+            "1. Dell XPS 13 [CMP-005]: $1,299\n2. HP 14 [CMP-023]: $349",
+        ),
+        (
+            "1. Dell XPS 13 [CMP-005]: $1,299\n2. HP 14 [CMP-023]: $349\n"
+            "Cela fait $1,748 au total.",
+            "1. Dell XPS 13 [CMP-005]: $1,299\n2. HP 14 [CMP-023]: $349",
         ),
         # "you'd pay" with no word for them all may be of one; a false sum goes
         (
@@ -499,3 +517,52 @@ def test_it_after_a_list_is_the_last_product_listed(said: str) -> None:
     body = shown_three(said)
     assert [c.productId for c in body.corrections] == ["CMP-014"], body.answer
     assert all(c.dropped for c in body.corrections)
+
+
+@pytest.mark.parametrize(
+    ("said", "now"),
+    [
+        (
+            "1. Dell XPS 13 [CMP-005]: $1,299\n2. HP 14 [CMP-023]: $349\nBoth cost $349.",
+            "1. Dell XPS 13 [CMP-005]: $1,299\n2. HP 14 [CMP-023]: $349",
+        ),
+        (
+            "The XPS [CMP-005] and the HP 14 [CMP-023] are great. They're $349 each.",
+            "The XPS [CMP-005] and the HP 14 [CMP-023] are great.",
+        ),
+        (
+            "The XPS [CMP-005] and the HP 14 [CMP-023] are great. They are both $1,299.",
+            "The XPS [CMP-005] and the HP 14 [CMP-023] are great.",
+        ),
+        (
+            "The XPS [CMP-005] and the HP 14 [CMP-023] are great. They're both $349 this week.",
+            "The XPS [CMP-005] and the HP 14 [CMP-023] are great.",
+        ),
+        (
+            "1. Dell XPS 13 [CMP-005]: $1,299\n2. HP 14 [CMP-023]: $349\nBeide kosten $349.",
+            "1. Dell XPS 13 [CMP-005]: $1,299\n2. HP 14 [CMP-023]: $349",
+        ),
+    ],
+)
+def test_one_price_said_of_every_product_pointed_back_to_is_checked_for_each(
+    said: str, now: str
+) -> None:
+    # "Both cost $349" after the XPS at $1,299 and the HP 14 at $349 reached the shopper
+    body = shown_three(said)
+    assert body.answer == now
+    assert [c.productId for c in body.corrections] and all(c.dropped for c in body.corrections)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "The XPS [CMP-005] and the iMac [CMP-014] are great. They're $1,299 each.",
+        "The XPS [CMP-005] and the iMac [CMP-014] are great. Both cost $1,299.",
+        "The XPS [CMP-005] and the HP 14 [CMP-023] are great. They cost $1,648 together.",
+        "The XPS [CMP-005] and the HP 14 [CMP-023] are great. Both are under $1,400.",
+        "The XPS [CMP-005] and the iMac [CMP-014] are great. They're both $1,299 at the moment.",
+    ],
+)
+def test_a_true_price_total_or_bound_pointed_back_to_stays(said: str) -> None:
+    body = shown_three(said)
+    assert body.answer == said and body.corrections == []
