@@ -1537,3 +1537,49 @@ def test_money_no_object_shows_the_dearest_first(index: SearchIndex, words: str)
     assert result.understood["sortBy"] == "price_desc"
     prices = [h.price for h in result.products]
     assert prices == sorted(prices, reverse=True)
+
+
+@pytest.mark.parametrize(
+    ("words", "sides"),
+    [
+        ("is the Dell cheaper than the MacBook Air?", ("Dell", "MacBook Air")),
+        ("Dell vs MacBook Air", ("Dell", "MacBook Air")),
+        ("is a Dell better than a MacBook?", ("Dell", "MacBook")),
+        ("Samsung or Apple phone under $500", ("Samsung", "Apple")),
+        ("Lenovo vs HP laptops", ("Lenovo", "HP")),
+        ("are samsung phones cheaper than the iphone 16", ("Samsung", "iPhone 16")),
+    ],
+)
+def test_a_comparison_of_makers_or_lines_shows_each_side_in_turn(
+    index: SearchIndex, words: str, sides: tuple[str, str]
+) -> None:
+    # "is the Dell cheaper than the MacBook Air?" showed three MacBooks and no Dell; "a
+    # Samsung or Apple phone", Samsungs first and an Apple fourth
+    result = search(index, words, limit=4)
+    first, second = (h.name for h in result.products[:2])
+    assert sides[0].casefold() in first.casefold() and sides[1].casefold() in second.casefold()
+    assert [s.casefold() for s in result.understood["compared"]] == [s.casefold() for s in sides]
+    if "$500" in words:
+        assert all(h.price is not None and h.price <= 500 for h in result.products)
+
+
+def test_a_price_comparison_of_makers_shows_each_side_s_cheapest(index: SearchIndex) -> None:
+    result = search(index, "is apple cheaper than samsung", limit=2)
+    for hit, brand in zip(result.products, ("Apple", "Samsung"), strict=True):
+        cheapest = min(p["price"] for p in CATALOG if p["brand"] == brand and p["stock"])
+        assert hit.brand == brand and hit.price == cheapest
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "I want a phone that's not Apple or Samsung",
+        "not the Dell XPS 13 or a MacBook",
+        "is the mac mini cheaper than the imac",  # a model named on each side: both found
+        "a laptop for school or work",
+    ],
+)
+def test_no_comparison_where_nothing_is_compared_or_each_side_is_named(
+    index: SearchIndex, words: str
+) -> None:
+    assert "compared" not in search(index, words).understood

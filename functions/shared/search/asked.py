@@ -138,3 +138,21 @@ def kinds_apart(text: str) -> list[str]:
     if len({kind for _, _, kind in parts if kind}) < 2:
         return []
     return [text[begin:end].strip(" ,;&+") for begin, end, kind in parts if kind]
+
+
+_SIDES: Final = re.compile(
+    r"\s+(?:vs\.?|versus|or|compared\s+(?:to|with)|against|(?:better|worse|cheaper|pricier|"
+    r"dearer|faster|lighter|heavier|bigger|smaller)\s+than)\s+(?:(?:the|an?|some)\s+)?",
+    re.IGNORECASE,
+)
+
+
+def sides_compared(text: str) -> tuple[str, str] | None:
+    """The two sides of one comparison in ``text`` ("Dell vs MacBook Air", "is a Dell
+    better than a MacBook?", "a Samsung or Apple phone"), else None: whether each names a
+    maker or a line is the catalog's to say."""
+    cues = list(_SIDES.finditer(text))
+    if len(cues) != 1:
+        return None
+    left, right = text[: cues[0].start()].strip(), text[cues[0].end() :].strip()
+    return (left, right) if left and right else None

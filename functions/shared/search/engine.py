@@ -41,7 +41,7 @@ from typing import Any
 
 from shared.catalog.categories import Category
 from shared.catalog.derive import WORD, fold
-from shared.search.asked import asked_names, kinds_apart
+from shared.search.asked import asked_names, kinds_apart, sides_compared
 from shared.search.build import SnapshotMeta, read_meta
 from shared.search.correct import Corrector
 from shared.search.driver import connect, database_errors, read_only_uri
@@ -99,6 +99,11 @@ EXAMINE = 5_000
 _FTS_JOIN = "fts CROSS JOIN products AS p ON p.id = fts.rowid"
 NAMES_EXAMINED = 200
 """The names of a model's matches looked through for the model itself, at most."""
+_NEGATED = re.compile(
+    r"\b(?:not|no|never|without|except|but|other\s+than|rather\s+than|instead\s+of|avoid)\b|"
+    r"n['\u2019]?t\b",
+    re.IGNORECASE,
+)
 _SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
 NEAREST_NAMED = 2
 """How many of the nearest models of its series stand first for a name the store lacks."""
@@ -322,6 +327,78 @@ class _Search:
             return cut
         return replace(cut, maxPrice=high if query.maxPrice is None else min(query.maxPrice, high))
 
+    def _both_sides(self, query: SearchQuery) -> SearchResult | None:
+        """Where the words compare two makers or lines, or one with a model ("Dell vs
+        MacBook Air", "a Samsung or Apple phone", "is a Dell better than a MacBook?"), each
+        side's products in turn, each side searched with the other's words but its names:
+        ranked together, one side's fill the results. None where they name a model on each
+        side (the search of names finds both), name no maker on one, or one side's words find
+        nothing of it."""
+        assert query.keywords is not None
+        sides = sides_compared(query.keywords)
+        if (
+            sides is None
+            or without_unwanted(query.keywords).split() != query.keywords.split()
+            or _NEGATED.search(sides[0])
+        ):
+            return None  # "not Apple or Samsung", "not the XPS or a MacBook" compare nothing
+        models = [self._models_carried(side) for side in sides]
+        if len([n for n in self._names_in(query.keywords) if n.carried]) > 1 or not all(
+            m or self._names_a_maker(s) for s, m in zip(sides, models, strict=True)
+        ):
+            return None
+        whole = parse(query.keywords)
+        # The kind and the order asked of both ("is Apple cheaper than Samsung": the cheaper
+        # first); "cheaper than" is the cue, read from the words whole.
+        both = replace(
+            query, category=query.category or whole.category, sortBy=query.sortBy or whole.sort
+        )
+        left, right = sides
+        asked = (f"{left} {self._without_names(right)}", f"{self._without_names(left)} {right}")
+        found = [self._run(replace(both, keywords=" ".join(a.split()))) for a in asked]
+        if any(r.relaxed or not r.products for r in found):
+            return None
+        first, second = found
+        products: dict[str, Hit] = {}
+        for pair in itertools.zip_longest(first.products, second.products):
+            products |= {
+                hit.productId: hit for hit in pair if hit and hit.productId not in products
+            }
+        understood = {**second.understood, **first.understood}
+        for key, value in second.understood.items():
+            if isinstance(value, list) and isinstance(first.understood.get(key), list):
+                understood[key] = list(dict.fromkeys([*first.understood[key], *value]))
+        return replace(
+            first,
+            products=list(products.values())[: query.limit],
+            count=first.count + second.count,
+            count_is_exact=first.count_is_exact and second.count_is_exact,
+            understood={
+                **({"category": Category(both.category)} if both.category else {}),
+                **understood,
+                "compared": [self._names_said(left), self._names_said(right)],
+            },
+            ranked_by="relevance" if first.ranked_by != second.ranked_by else first.ranked_by,
+        )
+
+    def _names_a_maker(self, side: str) -> bool:
+        """Whether ``side`` names a brand or a product line the catalog carries."""
+        return any(self._is_brand(w) for w in WORD.findall(side)) or bool(parse(side).lines)
+
+    def _names_said(self, side: str) -> str:
+        """The brands, lines and models ``side`` names, as written ("Dell", "MacBook Air")."""
+        models = self._models_carried(side)
+        rest = self._without_names(side, named=True)
+        return " ".join([*models, rest]).strip()
+
+    def _without_names(self, side: str, *, named: bool = False) -> str:
+        """``side`` without the brands, lines and models it names: the words said of both;
+        ``named``: only its brands and lines."""
+        for model in self._models_carried(side):
+            side = side.replace(model, " ")
+        words = [w.strip(",.?!") for w in side.split()]
+        return " ".join(w for w in words if named == (self._is_brand(w) or bool(parse(w).lines)))
+
     def _one_model(self, word: str) -> bool:
         """Whether one ``word`` names a model or a line the catalog carries ("Legion",
         "MacBook", "Pixel"), not a brand ("than Apple" compares with a whole maker) nor a
@@ -355,6 +432,8 @@ class _Search:
                 # One kind a search: the first part's, the others' words said for the model.
                 first = self.run(replace(query, keywords=parts[0]))
                 return replace(first, understood={**first.understood, "alsoAsked": parts[1:]})
+            if (compared := self._both_sides(query)) is not None:
+                return compared
         unsold = self._unsold(query)
         if not unsold:
             return self._run(query)

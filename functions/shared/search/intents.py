@@ -315,7 +315,7 @@ _STOP_WORDS = """
     new should shall must might ought gonna wanna come
     play plays playing played runs run running use uses using
     total overall altogether
-    although since because else but
+    although since because else but why whether
     isn't aren't wasn't weren't doesn't don't didn't won't can't couldn't shouldn't wouldn't
     haven't hasn't isnt arent wasnt werent doesnt dont didnt cant couldnt shouldnt wouldnt
     isbn isbn10 isbn13 sku skus ean upc gtin barcode
