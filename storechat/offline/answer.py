@@ -42,6 +42,7 @@ from storechat.offline.vocabulary import (
     SORT_PHRASE,
     USE_PHRASE,
     form_heads,
+    systems_in,
 )
 
 MAX_ANSWER_CHARS: Final = 900
@@ -228,9 +229,10 @@ def constraints_for(done: Done, intent: Intent) -> Constraints:
         brand = read.brands[0]  # the shopper's own words, as the search read them
     return Constraints(
         category=category,
-        # A system is searched as words: with the words dropped, the products may run any.
+        # A system is searched as words: with the words dropped, the products may run any;
+        # a side of a comparison that says none runs any ("the Dell or the MacBook").
         systems=()
-        if _dropped(done)
+        if _dropped(done) or _a_side_runs_any(understood)
         else tuple(s for s in read.systems if category in (None, OS_CATEGORY[s])),
         use=read.use,
         sort_by=request.get("sortBy") or understood.get("sortBy") or read.sort_by,
@@ -251,6 +253,12 @@ def _at_price(field: str, limit: float) -> float:
     if field == "maxPrice" and cents == 0.99:
         return round(limit + 0.01, 2)
     return round(limit - 0.01, 2) if field == "minPrice" and cents == 0.01 else limit
+
+
+def _a_side_runs_any(understood: dict[str, Any]) -> bool:
+    """Whether a side of a comparison the search made says no system ("the Dell")."""
+    sides = understood.get("compared")
+    return isinstance(sides, list) and not all(systems_in(str(side)) for side in sides)
 
 
 def _as_said(left_out: object, text: str) -> tuple[str, ...]:

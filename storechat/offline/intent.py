@@ -8,6 +8,7 @@ from typing import Final
 
 from shared.search.unsold import Unsold
 from shared.search.words import (
+    MODEL_WORDS,
     cased_as_carried,
     cut_models,
     may_name,
@@ -176,7 +177,9 @@ def _one_model(word: str) -> bool:
     if store().brands_in(word):
         return False
     return bool(models_carried(f"the {word}")) or (
-        may_name(word) and len(store().kinds_named(word)) == 1
+        may_name(word)
+        and word.casefold() not in MODEL_WORDS
+        and len(store().kinds_named(word)) == 1
     )
 
 

@@ -98,9 +98,12 @@ def test_a_child_s_age_in_german_french_or_spanish_is_the_english_one(keywords: 
     assert words.boosts == parse("a phone for my 12 year old son").boosts
 
 
-def test_a_title_with_a_foreign_word_for_years_stays_as_written() -> None:
-    # only a number's "años" is an age
+def test_years_of_no_child_stay_as_written() -> None:
+    # only a number's "años" beside a word for a child is an age: a title, a warranty or
+    # years of updates are not
     assert in_english("Cien años de soledad") == "Cien años of soledad"
+    for said in ("3 Jahren Garantie", "2 Jahre Garantie", "7 años de actualizaciones"):
+        assert "year old" not in in_english(said), said
 
 
 def test_a_german_range_with_bis_is_a_range() -> None:

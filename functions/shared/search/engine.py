@@ -347,15 +347,25 @@ class _Search:
             m or self._names_a_maker(s) for s, m in zip(sides, models, strict=True)
         ):
             return None
-        whole = parse(query.keywords)
-        # The kind and the order asked of both ("is Apple cheaper than Samsung": the cheaper
-        # first); "cheaper than" is the cue, read from the words whole.
-        both = replace(
-            query, category=query.category or whole.category, sortBy=query.sortBy or whole.sort
-        )
         left, right = sides
+        # The kind asked of both ("Dell or HP laptops"); with none ("Samsung or Apple"),
+        # makers of several kinds, or an order asked ("the cheapest Dell or HP"), which two
+        # lists in turn would not keep, the words are searched whole.
+        kind = query.category or parse(query.keywords).category
+        if kind is None or query.sortBy or parse(f"{left} {right}").sort:
+            return None
         asked = (f"{left} {self._without_names(right)}", f"{self._without_names(left)} {right}")
-        found = [self._run(replace(both, keywords=" ".join(a.split()))) for a in asked]
+        found = [
+            self._run(
+                replace(
+                    query,
+                    keywords=" ".join(words.split()),
+                    category=kind,
+                    brandId=query.brandId or self._one_brand(side),
+                )
+            )
+            for side, words in zip(sides, asked, strict=True)
+        ]
         if any(r.relaxed or not r.products for r in found):
             return None
         first, second = found
@@ -374,12 +384,20 @@ class _Search:
             count=first.count + second.count,
             count_is_exact=first.count_is_exact and second.count_is_exact,
             understood={
-                **({"category": Category(both.category)} if both.category else {}),
+                "category": Category(kind),
                 **understood,
                 "compared": [self._names_said(left), self._names_said(right)],
             },
-            ranked_by="relevance" if first.ranked_by != second.ranked_by else first.ranked_by,
+            ranked_by="relevance",
         )
+
+    def _one_brand(self, side: str) -> str | None:
+        """The one brand ``side`` names alone, with no line or model of it ("Dell", not
+        "Dell XPS 13" nor "Apple MacBook"): each side's products are that maker's."""
+        if parse(side).lines or self._models_carried(side):
+            return None
+        brands = {b for w in WORD.findall(side) for b in brands_named([w], self.index.brands)}
+        return brands.pop() if len(brands) == 1 else None
 
     def _names_a_maker(self, side: str) -> bool:
         """Whether ``side`` names a brand or a product line the catalog carries."""
@@ -407,8 +425,9 @@ class _Search:
         if self._is_brand(word):
             return False
         # Said as the shopper says it, after "the": a word alone is read as no model.
+        # "the Ultra" of several makers' models is no line ("Pro", "Max", "Plus" neither)
         return bool(self._models_carried(f"the {word}")) or (
-            may_name(word) and self._a_name(word.casefold())
+            may_name(word) and word.casefold() not in MODEL_WORDS and self._a_name(word.casefold())
         )
 
     def _line_prices(self, word: str) -> dict[str, tuple[float, float]]:

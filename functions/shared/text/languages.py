@@ -68,11 +68,26 @@ _THOUSANDS = re.compile(
 )
 _DECIMAL_COMMA = re.compile(r"(?<![\d.,])(\d+),(\d{1,2})(?![\d,])")
 # An age: "12 ans", "12 años", "12 Jahre alt", "12-jährigen"; only after a number, as
-# "Cien años de soledad" is a title.
+# "Cien años de soledad" is a title, and beside a word for a child ("mon fils de 12 ans",
+# "meinen 12-jährigen Sohn"), as "2 Jahre Garantie" and "7 años de actualizaciones" are
+# no ages.
 _AGE = re.compile(
     r"(?<![\w.,])(\d{1,2})(?:\s*(?:ans|años|anos|jahren?(?:\s+alt)?)|[\s-]?j(?:ä|ae)hrige[nrms]?)(?!\w)",
     re.IGNORECASE,
 )
+_CHILD = re.compile(
+    r"\b(?:fils|fille|enfants?|gar[çc]on|ado(?:lescente?)?s?|sohn|tochter|kind(?:er)?|junge|"
+    r"m[äa]dchen|jugendliche[nr]?|enkel(?:in)?|hij[oa]s?|niñ[oa]s?|nin[oa]s?|chic[oa]s?|"
+    r"nieto|nieta|son|daughter|kids?|child(?:ren)?|boy|girl|teen(?:ager)?s?)\b",
+    re.IGNORECASE,
+)
+
+
+def _age(match: re.Match[str]) -> str:
+    """An age said beside a word for a child, as English says it; else as written."""
+    text = match.string
+    around = text[max(0, match.start() - 30) : match.end() + 30]
+    return f"{match[1]} year old" if _CHILD.search(around) else match[0]
 
 
 def in_english(text: str) -> str:
@@ -82,8 +97,9 @@ def in_english(text: str) -> str:
     text = nouns.sub(lambda m: capitalised[m[1]], text)
     text = _ELIDED.sub(lambda m: _ELISIONS[m[1].lower()], text)
     text, foreign = pattern.subn(lambda m: table[m[0].lower()], unicodedata.normalize("NFC", text))
-    text, ages = _AGE.subn(r"\1 year old", text)
-    foreign += ages
+    aged = _AGE.sub(_age, text)
+    foreign += aged != text
+    text = aged
     if foreign:
         text = _THOUSANDS.sub(lambda m: re.sub(r"\D", "", m[0]), text)
         text = _DECIMAL_COMMA.sub(r"\1.\2", text)
