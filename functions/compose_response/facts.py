@@ -49,6 +49,11 @@ The rules, in the order they apply:
   (another camera, the memory it can be expanded to, a total with tax, a launch price,
   another model) and stay, unless words take the right price back: "$1,299, sorry, I
   mean $199" and "$1,299, now only $199" are corrected.
+* **A price said as a limit of the product's own.** "The XPS 13 [..] is under $400",
+  "costs less than $500", "is over $1,000": the record's price must keep the limit, or
+  the sentence goes (a limit cannot be corrected). Not a budget ("under your $400
+  budget"), a limit negated or wished ("not under", "would be under") or one said of
+  nothing ("Nothing is under $300, but the HP 14 [..] is close at $349").
 * **The price before a sale.** A price said to be the one before ("was $999", "down
   from", "originally", "statt", or struck through: "~~$999~~") is checked against the
   record's ``compareAtPrice`` when the product is on sale; a product not on sale has one
@@ -548,6 +553,39 @@ def _claims(view: str, cited: list[_Citation], index: LedgerIndex, store: str) -
     return kept
 
 
+_AT_MOST: Final = re.compile(
+    r"\b(?:is|are|costs?|priced|comes\s+in|sells?\s+for)\s+(?:well\s+|just\s+)?"
+    r"(?:(?P<most>under|below|less\s+than|at\s+most|no\s+more\s+than)|"
+    r"(?P<least>over|above|more\s+than|at\s+least))\s*[*_]*$",
+    re.IGNORECASE,
+)
+"""A price said as a limit of the product's own: "is under $400", "costs less than $500",
+"is over $1,000"; not a budget ("under your $400 budget") nor a difference."""
+
+
+_NOT_SO: Final = re.compile(
+    r"\b(?:not|no|never|nothing|none|neither|nor|if|unless|whether|without|would|could|"
+    r"might|may)\b|n['\u2019]t\b",
+    re.IGNORECASE,
+)
+
+
+def _price_bound(claim: Claim, view: str) -> str | None:
+    """``most`` or ``least`` where ``claim`` is a price said as a limit of the product's
+    own price ("The XPS 13 [..] is under $400"), with nothing that negates, conditions or
+    compares it; else None."""
+    if claim.kind != "price":
+        return None
+    before = context.clause_before(view, claim.start)
+    said = _AT_MOST.search(before)
+    if said is None or _NOT_SO.search(before):
+        return None
+    after = context.clause_after(view, claim.end)
+    if context.GUARDS.other_price.around(before, after) or re.match(r"\s*(?:each|per)\b", after):
+        return None
+    return "most" if said["most"] else "least"
+
+
 def stated(claim: Claim, segment: str) -> bool:
     """False when the words around the claim say it is not the product's value.
 
@@ -647,6 +685,17 @@ def _check_segment(
     claims = _claims(view, cited, index, store)
     prices = sum(1 for claim in claims if claim.kind == "price")
     for claim in claims if kinds is None else [c for c in claims if c.kind in kinds]:
+        if (bounded := _price_bound(claim, view)) is not None:
+            # "The XPS 13 [..] is under $400": a limit its price must keep; wrong, it goes.
+            owner = _owner(claim, cited, view, index)
+            price = as_number(record_value(index[owner], "price")) if owner else None
+            limit = claim.quantity.value if claim.quantity else None
+            if owner and price is not None and limit is not None and not foreign(claim, store):
+                kept = price <= limit if bounded == "most" else price >= limit
+                if not kept:
+                    wrong.append((claim, owner, "price"))
+                    shared.add(claim.start)
+            continue
         if not stated(claim, view):
             continue
         if marks := _totalled(claim, cited, view, index, store):
@@ -829,7 +878,7 @@ def _check_pronoun(
         return _Checked(segment)
     view = halfwidth(segment)
     priced = _EACH_PRICED.match(view, pointing.end())
-    if not one and priced and not _NOT_EACH.search(view, priced.end()):
+    if not one and priced and not _NOT_EACH.search(view[priced.end() :]):
         # "Both cost $349": each one's price, checked as the stock said of them all is.
         return _of_each(segment, subject, index, style, store, weight_unit, _PRICE_ONLY)
     said = stock_claims(segment)
@@ -884,12 +933,12 @@ _EACH_PRICED: Final = re.compile(
 "Both cost $349", "They're $349 each", "They are both $649 this week"; not a bound ("Both
 are under $400")."""
 _NOT_EACH: Final = re.compile(
-    rf"{TOTAL_SAID.pattern}|[$€£]\s?\d|\d\s?(?:[$€£]|dollars?|euros?)|"
+    rf"{TOTAL_SAID.pattern}|^\s*\+|\b(?:from|starting)\b|[$€£]\s?\d|\d\s?(?:[$€£]|dollars?|euros?)|"
     r"\bor\s+(?:less|more|so|under|over|cheaper|below|above)\b|\band\s+(?:up|above|under|below)\b",
     re.IGNORECASE,
 )
 """What makes a price after "They're both" no one price of each: a total ("together", "in
-total"), another price, a bound after it ("or less")."""
+total"), another price, a bound after it ("or less", "$349+")."""
 _LIST_SUMMED: Final = re.compile(
     rf"(?=(?:{_THEY.pattern}))(?![^.!?\n]*(?:\b(?:except|but|apart\s+from|other\s+than|save|"
     r"only|noted|ausser|außer|sauf|excepto)\b|:\s*$))",

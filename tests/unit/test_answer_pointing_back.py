@@ -560,9 +560,44 @@ def test_one_price_said_of_every_product_pointed_back_to_is_checked_for_each(
         "The XPS [CMP-005] and the iMac [CMP-014] are great. Both cost $1,299.",
         "The XPS [CMP-005] and the HP 14 [CMP-023] are great. They cost $1,648 together.",
         "The XPS [CMP-005] and the HP 14 [CMP-023] are great. Both are under $1,400.",
+        "The XPS [CMP-005] and the HP 14 [CMP-023] are great. They each cost $349+.",  # from
         "The XPS [CMP-005] and the iMac [CMP-014] are great. They're both $1,299 at the moment.",
     ],
 )
 def test_a_true_price_total_or_bound_pointed_back_to_stays(said: str) -> None:
+    body = shown_three(said)
+    assert body.answer == said and body.corrections == []
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "The XPS [CMP-005] is under $400.",
+        "The Dell XPS 13 [CMP-005] costs less than $500 right now.",
+        "The HP 14 [CMP-023] is over $1,000.",
+        "The HP 14 [CMP-023] is well above $500.",
+    ],
+)
+def test_a_product_s_price_said_as_a_limit_it_breaks_goes(said: str) -> None:
+    # "The XPS [..] is under $400" reached the shopper with the XPS at $1,299: a limit
+    # was no value to check
+    body = shown_three(said)
+    assert "[CMP-0" not in body.answer
+    assert [c.field for c in body.corrections] == ["price"] and body.corrections[0].dropped
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "The HP 14 [CMP-023] is under $400.",
+        "The XPS [CMP-005] costs more than $1,000.",
+        "The HP 14 [CMP-023] is well under your $400 budget.",
+        "Nothing is under $300, but the HP 14 [CMP-023] is close at $349.",
+        "The XPS [CMP-005] is not under $1,000.",
+        "The HP 14 [CMP-023] is $349, under $400.",
+        "Best laptops under $400:\n1. HP 14 [CMP-023]: $349.\n2. Dell XPS 13 [CMP-005]: $1,299.",
+    ],
+)
+def test_a_limit_kept_or_not_said_of_the_product_stays(said: str) -> None:
     body = shown_three(said)
     assert body.answer == said and body.corrections == []
