@@ -7,18 +7,21 @@ import functools
 from collections.abc import Iterator
 from typing import Any
 
-import boto3
-from aws_lambda_powertools.utilities.typing import LambdaContext
-from botocore.config import Config
+from shared.runtime.init_phase import collector_paused
 
-from catalog_sync.logic import pull
-from catalog_sync.metrics import SyncMetric
-from catalog_sync.settings import Settings, get_settings
-from catalog_sync.table import DynamoCatalogTable
-from shared.config.secrets import read_secret
-from shared.platform.admin_api import Read, shopify_products, woocommerce_products
-from shared.platform.rows import ReadOptions
-from shared.runtime.observability import MetricUnit, logger, metrics, tracer
+with collector_paused():
+    import boto3
+    from aws_lambda_powertools.utilities.typing import LambdaContext
+    from botocore.config import Config
+
+    from catalog_sync.logic import pull
+    from catalog_sync.metrics import SyncMetric
+    from catalog_sync.settings import Settings, get_settings
+    from catalog_sync.table import DynamoCatalogTable
+    from shared.config.secrets import read_secret
+    from shared.platform.admin_api import Read, shopify_products, woocommerce_products
+    from shared.platform.rows import ReadOptions
+    from shared.runtime.observability import MetricUnit, logger, metrics, tracer
 
 CLIENT_CONFIG = Config(connect_timeout=2, read_timeout=10, retries={"mode": "standard"})
 

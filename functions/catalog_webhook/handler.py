@@ -8,17 +8,20 @@ import json
 import time
 from typing import Any
 
-import boto3
-from aws_lambda_powertools.utilities.typing import LambdaContext
-from botocore.config import Config
+from shared.runtime.init_phase import collector_paused
 
-from catalog_webhook.logic import PLATFORMS, Answer, Delivery, lower_headers, receive
-from catalog_webhook.settings import Settings, get_settings
-from catalog_webhook.store import DynamoSyncStore
-from shared.api.vocabulary import NOT_FOUND
-from shared.config.secrets import read_secret
-from shared.platform.rows import ReadOptions
-from shared.runtime.observability import logger, tracer
+with collector_paused():
+    import boto3
+    from aws_lambda_powertools.utilities.typing import LambdaContext
+    from botocore.config import Config
+
+    from catalog_webhook.logic import PLATFORMS, Answer, Delivery, lower_headers, receive
+    from catalog_webhook.settings import Settings, get_settings
+    from catalog_webhook.store import DynamoSyncStore
+    from shared.api.vocabulary import NOT_FOUND
+    from shared.config.secrets import read_secret
+    from shared.platform.rows import ReadOptions
+    from shared.runtime.observability import logger, tracer
 
 CLIENT_CONFIG = Config(connect_timeout=2, read_timeout=5, retries={"mode": "standard"})
 

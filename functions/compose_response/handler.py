@@ -8,15 +8,24 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from aws_lambda_powertools.utilities.typing import LambdaContext
+from shared.runtime.init_phase import collector_paused
 
-from compose_response.logic import ComposeInput, ResponseBody, compose
-from compose_response.settings import get_settings
-from shared.config.metric_names import OUTCOME_METRICS, Metric
-from shared.runtime.observability import CORRELATION_ID_PATH, MetricUnit, logger, metrics, tracer
-from shared.store.settings import read_store_file
-from shared.trace import step_writer
-from shared.trace.steps import CHECK_KEY, Turn, step
+with collector_paused():
+    from aws_lambda_powertools.utilities.typing import LambdaContext
+
+    from compose_response.logic import ComposeInput, ResponseBody, compose
+    from compose_response.settings import get_settings
+    from shared.config.metric_names import OUTCOME_METRICS, Metric
+    from shared.runtime.observability import (
+        CORRELATION_ID_PATH,
+        MetricUnit,
+        logger,
+        metrics,
+        tracer,
+    )
+    from shared.store.settings import read_store_file
+    from shared.trace import step_writer
+    from shared.trace.steps import CHECK_KEY, Turn, step
 
 DEADLINE_MARGIN_S = 0.4
 """Time kept back from the Lambda's remaining time to check and answer after a read."""

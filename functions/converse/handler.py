@@ -5,17 +5,26 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from aws_lambda_powertools.utilities.typing import LambdaContext
+from shared.runtime.init_phase import collector_paused
 
-from converse import steps
-from converse.logic import ConverseInput, converse
-from converse.providers import Provider, make_provider
-from converse.settings import get_settings
-from shared.config.metric_names import Metric
-from shared.runtime.errors import ModelThrottled
-from shared.runtime.observability import CORRELATION_ID_PATH, MetricUnit, logger, metrics, tracer
-from shared.trace import step_writer
-from shared.trace.steps import Turn
+with collector_paused():
+    from aws_lambda_powertools.utilities.typing import LambdaContext
+
+    from converse import steps
+    from converse.logic import ConverseInput, converse
+    from converse.providers import Provider, make_provider
+    from converse.settings import get_settings
+    from shared.config.metric_names import Metric
+    from shared.runtime.errors import ModelThrottled
+    from shared.runtime.observability import (
+        CORRELATION_ID_PATH,
+        MetricUnit,
+        logger,
+        metrics,
+        tracer,
+    )
+    from shared.trace import step_writer
+    from shared.trace.steps import Turn
 
 _provider: Provider | None = None
 _provider_lock = threading.Lock()

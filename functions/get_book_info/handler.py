@@ -5,14 +5,17 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from get_book_info.logic import run
-from get_book_info.openlibrary import search_books
-from get_book_info.schema import BookInput
-from get_book_info.settings import get_settings
-from shared.api.contract import ToolOutput, ToolUse
-from shared.runtime.http import timeout_from
-from shared.tools import guardrail
-from shared.tools.tool_shell import tool_handler
+from shared.runtime.init_phase import collector_paused
+
+with collector_paused():
+    from get_book_info.logic import run
+    from get_book_info.openlibrary import search_books
+    from get_book_info.schema import BookInput
+    from get_book_info.settings import get_settings
+    from shared.api.contract import ToolOutput, ToolUse
+    from shared.runtime.http import timeout_from
+    from shared.tools import guardrail
+    from shared.tools.tool_shell import tool_handler
 
 
 @tool_handler(BookInput)

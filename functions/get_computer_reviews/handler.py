@@ -5,15 +5,18 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from get_computer_reviews.brave import search_reviews
-from get_computer_reviews.keys import get_brave_key
-from get_computer_reviews.logic import run
-from get_computer_reviews.schema import ReviewsInput
-from get_computer_reviews.settings import get_settings
-from shared.api.contract import ToolOutput, ToolUse
-from shared.runtime.http import timeout_from
-from shared.tools import guardrail
-from shared.tools.tool_shell import tool_handler
+from shared.runtime.init_phase import collector_paused
+
+with collector_paused():
+    from get_computer_reviews.brave import search_reviews
+    from get_computer_reviews.keys import get_brave_key
+    from get_computer_reviews.logic import run
+    from get_computer_reviews.schema import ReviewsInput
+    from get_computer_reviews.settings import get_settings
+    from shared.api.contract import ToolOutput, ToolUse
+    from shared.runtime.http import timeout_from
+    from shared.tools import guardrail
+    from shared.tools.tool_shell import tool_handler
 
 
 @tool_handler(ReviewsInput)

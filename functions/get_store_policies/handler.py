@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from get_store_policies.logic import run
-from get_store_policies.schema import PoliciesInput
-from get_store_policies.settings import get_settings
-from shared.api.contract import ToolOutput, ToolUse
-from shared.store.settings import read_store_file
-from shared.tools.tool_shell import tool_handler
+from shared.runtime.init_phase import collector_paused
+
+with collector_paused():
+    from get_store_policies.logic import run
+    from get_store_policies.schema import PoliciesInput
+    from get_store_policies.settings import get_settings
+    from shared.api.contract import ToolOutput, ToolUse
+    from shared.store.settings import read_store_file
+    from shared.tools.tool_shell import tool_handler
 
 
 @tool_handler(PoliciesInput)

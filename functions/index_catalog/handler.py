@@ -5,16 +5,24 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-import boto3
-from aws_lambda_powertools.utilities.typing import LambdaContext
-from botocore.config import Config
+from shared.runtime.init_phase import collector_paused
 
-from index_catalog.events import parse_trigger
-from index_catalog.logic import rebuild, record_fresh_only, record_rebuild
-from index_catalog.settings import get_settings
-from index_catalog.sources import SCAN_CLIENT_CONFIG, CatalogReader, ProductsApiReader, TableReader
-from shared.runtime.observability import logger, metrics, tracer
-from shared.search.publish import publish_snapshot
+with collector_paused():
+    import boto3
+    from aws_lambda_powertools.utilities.typing import LambdaContext
+    from botocore.config import Config
+
+    from index_catalog.events import parse_trigger
+    from index_catalog.logic import rebuild, record_fresh_only, record_rebuild
+    from index_catalog.settings import get_settings
+    from index_catalog.sources import (
+        SCAN_CLIENT_CONFIG,
+        CatalogReader,
+        ProductsApiReader,
+        TableReader,
+    )
+    from shared.runtime.observability import logger, metrics, tracer
+    from shared.search.publish import publish_snapshot
 
 S3_CLIENT_CONFIG = Config(retries={"mode": "standard", "max_attempts": 5})
 

@@ -8,23 +8,26 @@ import time
 from contextlib import AbstractContextManager, ExitStack
 from typing import Any
 
-from lookup_inventory import first
-from lookup_inventory.after_response import AfterResponse
-from lookup_inventory.logic import run
-from lookup_inventory.schema import InventoryInput
-from lookup_inventory.settings import get_settings
-from lookup_inventory.snapshots import S3Snapshots, s3_client_factory
-from shared.api.contract import ToolOutput, ToolUse
-from shared.config.environment import environ
-from shared.config.metric_names import Metric
-from shared.products.catalog_table import CatalogSource, DynamoCatalog
-from shared.runtime.errors import CatalogUnavailable, FailureKind
-from shared.runtime.http import RemainingTime
-from shared.runtime.observability import MetricUnit, logger, metrics
-from shared.search import SearchIndex, SnapshotHolder, in_background
-from shared.search.driver import sqlite_module
-from shared.search.holder import Refresh
-from shared.tools.tool_shell import tool_handler
+from shared.runtime.init_phase import collector_paused
+
+with collector_paused():
+    from lookup_inventory import first
+    from lookup_inventory.after_response import AfterResponse
+    from lookup_inventory.logic import run
+    from lookup_inventory.schema import InventoryInput
+    from lookup_inventory.settings import get_settings
+    from lookup_inventory.snapshots import S3Snapshots, s3_client_factory
+    from shared.api.contract import ToolOutput, ToolUse
+    from shared.config.environment import environ
+    from shared.config.metric_names import Metric
+    from shared.products.catalog_table import CatalogSource, DynamoCatalog
+    from shared.runtime.errors import CatalogUnavailable, FailureKind
+    from shared.runtime.http import RemainingTime
+    from shared.runtime.observability import MetricUnit, logger, metrics
+    from shared.search import SearchIndex, SnapshotHolder, in_background
+    from shared.search.driver import sqlite_module
+    from shared.search.holder import Refresh
+    from shared.tools.tool_shell import tool_handler
 
 DEADLINE_MARGIN_S = 0.5
 """Time kept back from the Lambda's remaining time to filter, rank and answer."""

@@ -8,12 +8,15 @@ import functools
 import json
 from typing import Any
 
-from aws_lambda_powertools.utilities.typing import LambdaContext
+from shared.runtime.init_phase import collector_paused
 
-from record_feedback.logic import SessionTurns, record
-from record_feedback.settings import get_settings
-from shared.config.metric_names import Metric
-from shared.runtime.observability import MetricUnit, logger, metrics, tracer
+with collector_paused():
+    from aws_lambda_powertools.utilities.typing import LambdaContext
+
+    from record_feedback.logic import SessionTurns, record
+    from record_feedback.settings import get_settings
+    from shared.config.metric_names import Metric
+    from shared.runtime.observability import MetricUnit, logger, metrics, tracer
 
 
 @functools.cache

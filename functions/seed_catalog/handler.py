@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-import boto3
-from aws_lambda_powertools.utilities.typing import LambdaContext
+from shared.runtime.init_phase import collector_paused
 
-from seed_catalog.logic import CatalogTable, SeedEvent, handle
-from shared.products.catalog_data import load_catalog
-from shared.runtime.observability import logger, tracer
+with collector_paused():
+    import boto3
+    from aws_lambda_powertools.utilities.typing import LambdaContext
+
+    from seed_catalog.logic import CatalogTable, SeedEvent, handle
+    from shared.products.catalog_data import load_catalog
+    from shared.runtime.observability import logger, tracer
 
 
 def _table(name: str) -> CatalogTable:
