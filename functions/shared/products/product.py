@@ -202,7 +202,10 @@ SpecValue = Annotated[
 class Product(BaseModel):
     """One product. Field order is the bundled catalog's, so a dump reads like it."""
 
-    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+    # Its validator is built at its first use: only what writes the catalog (the import,
+    # the platforms' sync and webhooks) validates products, and every function imports this
+    # module for the fields the ledger shares with it.
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True, defer_build=True)
 
     productId: ProductId
     name: Annotated[str, Field(min_length=1, max_length=MAX_NAME), NoControlCharacters]
@@ -237,6 +240,8 @@ class Product(BaseModel):
 
 class ProductDeletion(BaseModel):
     """A row that removes the product with this id (see the module docstring)."""
+
+    model_config = ConfigDict(defer_build=True)  # as Product's
 
     productId: ProductId
     deleted: Literal[True] = True
