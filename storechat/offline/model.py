@@ -124,7 +124,10 @@ def read_ask(messages: list[dict[str, Any]], given: ToolOutcome | None = None) -
     earlier = earlier_words(said)
     latest = said[-1] if said else ""
     if names_others(latest, list(shown)):
-        latest = ordinals_as_ids(latest, list(shown))  # searched, with the ones shown by id
+        # Searched with the ones shown by their ids, and alone: the earlier words' limits
+        # are no limits on the products named ("a phone under 500", then "compare the
+        # last one and MOB-015" at $799).
+        latest, earlier = ordinals_as_ids(latest, list(shown)), ()
     return Ask(intent, current, shown, latest, earlier)
 
 
