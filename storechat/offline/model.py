@@ -70,7 +70,13 @@ from converse.metering import DEFAULT_STAND_IN, UsageMeter
 from shared.runtime.errors import InvalidConverseRequest
 from storechat.offline.answer import compose_answer
 from storechat.offline.given import OWN_TOOL_USE, Turn, handed_over, own_turn, with_named
-from storechat.offline.intent import Intent, conversation_intent, earlier_words, parse_text
+from storechat.offline.intent import (
+    COMPARE,
+    Intent,
+    conversation_intent,
+    earlier_words,
+    parse_text,
+)
 from storechat.offline.messages import (
     ToolOutcome,
     as_searched,
@@ -78,6 +84,7 @@ from storechat.offline.messages import (
     last_top_pick,
     read_rounds,
 )
+from storechat.offline.names import models_carried
 from storechat.offline.plan import Ask, Call, label, plan_first, preamble
 from storechat.offline.policies import asks_policies, policy_answer, policy_call
 from storechat.offline.refer import (
@@ -85,6 +92,7 @@ from storechat.offline.refer import (
     named_by_id,
     names_others,
     ordinals_as_ids,
+    ordinals_as_names,
     shown_in,
 )
 from storechat.offline.replies import (
@@ -109,6 +117,9 @@ def read_ask(messages: list[dict[str, Any]], given: ToolOutcome | None = None) -
     the products they name."""
     said = user_texts(messages)
     shown = tuple(shown_in(previous_answer(messages)))
+    if said and COMPARE.search(said[-1]) and models_carried(said[-1]):
+        # "compare the first and the Pixel 9": the first said by its name, as the other is
+        said = [*said[:-1], ordinals_as_names(said[-1], list(shown))]
     # A product named by its id is read as named by its name (the given search's), or
     # pointed at among those shown.
     ids = {s.product_id: "" for s in shown} | _found_this_turn(messages) | ids_named(given)

@@ -183,6 +183,17 @@ def ordinals_as_ids(text: str, shown: list[Shown]) -> str:
     return text
 
 
+def ordinals_as_names(text: str, shown: list[Shown]) -> str:
+    """``text`` with each product shown it points at by its place said by its name, where
+    the answer wrote one: "compare the first and the Pixel 9" as "compare Samsung Galaxy
+    A15 5G and the Pixel 9", two products named."""
+    for said in reversed(list(_ONE.finditer(text))):
+        index = _index(said)
+        if index is not None and -len(shown) <= index < len(shown) and shown[index].name:
+            text = f"{text[: said.start()]}{shown[index].name}{text[said.end() :]}"
+    return text
+
+
 def ids_as_names(text: str, names: dict[str, str]) -> str:
     """``text`` with each product id of ``names`` it says written as that product's name
     ("tell me about Samsung Galaxy A35 5G" for "tell me about 7700352"), or left out when

@@ -1537,3 +1537,22 @@ def test_reviews_of_a_product_shown_named_by_id_are_of_that_one() -> None:
     assert {"name": "get_computer_reviews", "input": {"query": "Laptop CMP-008"}} in [
         {"name": u["name"], "input": u["input"]} for u in uses
     ]
+
+
+@pytest.mark.parametrize(
+    "question", ["compare the first and the Pixel 9", "is the first one better than the Pixel 9?"]
+)
+def test_a_product_shown_by_its_place_and_one_named_are_both_looked_up(question: str) -> None:
+    # "compare the first and the Pixel 9" looked up the Pixel 9 alone
+    shown = (
+        "Best phones:\n1. Samsung Galaxy A15 5G [MOB-012]: $199.\n"
+        "2. Apple iPhone SE [MOB-006]: $429."
+    )
+    messages = [
+        user("a phone under 500"),
+        {"role": "assistant", "content": [{"text": shown}]},
+        user(question),
+    ]
+    uses = tool_uses(OfflineModel().converse(make_request(messages)))
+    names = [u["input"].get("productName") for u in uses]
+    assert names == ["Galaxy A15 5G", "Pixel 9"], uses
