@@ -554,34 +554,49 @@ def _claims(view: str, cited: list[_Citation], index: LedgerIndex, store: str) -
 
 
 _AT_MOST: Final = re.compile(
-    r"\b(?:is|are|costs?|priced|comes\s+in|sells?\s+for)\s+(?:well\s+|just\s+)?"
-    r"(?:(?P<most>under|below|less\s+than|at\s+most|no\s+more\s+than)|"
-    r"(?P<least>over|above|more\s+than|at\s+least))\s*[*_]*$",
+    r"[\s*_)]*(?:is|are|costs?|is\s+priced|priced|sells\s+for|comes\s+in)\s+"
+    r"(?:well\s+|just\s+|still\s+)?(?:(?P<most>under|below|less\s+than|at\s+most|no\s+more\s+than)|"
+    r"(?P<least>over|above|more\s+than|at\s+least))\s*[*_]*",
     re.IGNORECASE,
 )
-"""A price said as a limit of the product's own: "is under $400", "costs less than $500",
-"is over $1,000"; not a budget ("under your $400 budget") nor a difference."""
-
-
-_NOT_SO: Final = re.compile(
-    r"\b(?:not|no|never|nothing|none|neither|nor|if|unless|whether|without|would|could|"
-    r"might|may)\b|n['\u2019]t\b",
+"""A product's own price said as a limit, right after the product: "[..] is under $400",
+"[..] costs less than $500", "[..] is over $1,000"."""
+_THE_PRODUCT: Final = re.compile(
+    r"^[\s\d.*_#>•-]*(?:the\s+)?(?:[^\W\d_]|\[)[^,;:&+]*$", re.IGNORECASE
+)
+_OF_ANOTHER: Final = re.compile(
+    r"\b(?:for|of|with|on|to|in|from|than|and|plus|or|per|vs|not|no|never|nothing|if|"
+    r"unless|would|could|might|may)\b|n['\u2019]t\b",
+    re.IGNORECASE,
+)
+_NOTHING_MORE: Final = re.compile(
+    r"[\s*_]*(?:(?:right\s+)?now|today|currently|at\s+the\s+moment|this\s+week)?[\s*_]*"
+    r"(?:[.!]|$)",
     re.IGNORECASE,
 )
 
 
-def _price_bound(claim: Claim, view: str) -> str | None:
+def _price_bound(claim: Claim, view: str, cited: list[_Citation], index: LedgerIndex) -> str | None:
     """``most`` or ``least`` where ``claim`` is a price said as a limit of the product's
-    own price ("The XPS 13 [..] is under $400"), with nothing that negates, conditions or
-    compares it; else None."""
+    own price, the product the whole subject of its sentence and the limit all that is
+    said of it ("The XPS 13 [..] is under $400."); else None: not an accessory's price ("A
+    sleeve for the XPS [..] is under $30"), a difference ("less than $150 more than"), a
+    total, a price with tax or of another version ("for the base model"), nor a limit
+    negated or wished."""
     if claim.kind != "price":
         return None
-    before = context.clause_before(view, claim.start)
-    said = _AT_MOST.search(before)
-    if said is None or _NOT_SO.search(before):
+    before = [c for c in cited if c.end <= claim.start]
+    if not before:
         return None
-    after = context.clause_after(view, claim.end)
-    if context.GUARDS.other_price.around(before, after) or re.match(r"\s*(?:each|per)\b", after):
+    product = before[-1]
+    said = _AT_MOST.fullmatch(view, product.end, claim.start)
+    sentence = re.split(r"[.!?]\s|\n", view[: product.start])[-1]
+    if said is None or not _THE_PRODUCT.match(sentence) or _OF_ANOTHER.search(sentence):
+        return None
+    owner = index[product.mark].productId
+    if any(m[1] in index and index[m[1]].productId != owner for m in CITATION.finditer(sentence)):
+        return None  # another product named before it
+    if not _NOTHING_MORE.match(view, claim.end):
         return None
     return "most" if said["most"] else "least"
 
@@ -685,7 +700,7 @@ def _check_segment(
     claims = _claims(view, cited, index, store)
     prices = sum(1 for claim in claims if claim.kind == "price")
     for claim in claims if kinds is None else [c for c in claims if c.kind in kinds]:
-        if (bounded := _price_bound(claim, view)) is not None:
+        if (bounded := _price_bound(claim, view, cited, index)) is not None:
             # "The XPS 13 [..] is under $400": a limit its price must keep; wrong, it goes.
             owner = _owner(claim, cited, view, index)
             price = as_number(record_value(index[owner], "price")) if owner else None
