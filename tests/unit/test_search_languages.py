@@ -102,7 +102,13 @@ def test_years_of_no_child_stay_as_written() -> None:
     # only a number's "años" beside a word for a child is an age: a title, a warranty or
     # years of updates are not
     assert in_english("Cien años de soledad") == "Cien años of soledad"
-    for said in ("3 Jahren Garantie", "2 Jahre Garantie", "7 años de actualizaciones"):
+    for said in (
+        "3 Jahren Garantie",
+        "2 Jahre Garantie",
+        "7 años de actualizaciones",
+        "laptop pour mon fils, garantie 2 ans",  # a child near, and a warranty nearer
+        "Samsung mit 7 Jahren Updates für meinen Sohn",
+    ):
         assert "year old" not in in_english(said), said
 
 

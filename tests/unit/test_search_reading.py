@@ -1545,10 +1545,12 @@ def test_money_no_object_shows_the_dearest_first(index: SearchIndex, words: str)
     [
         ("is the Dell cheaper than the MacBook Air?", ("Dell", "MacBook Air")),
         ("Dell vs MacBook Air", ("Dell", "MacBook Air")),
+        ("HP vs MacBook Air", ("HP", "MacBook Air")),
         ("is a Dell better than a MacBook?", ("Dell", "MacBook")),
         ("Samsung or Apple phone under $500", ("Samsung", "Apple")),
         ("Lenovo vs HP laptops", ("Lenovo", "HP")),
         ("are samsung phones cheaper than the iphone 16", ("Samsung", "iPhone 16")),
+        ("HP or Acer Chromebook", ("HP", "Acer")),  # "Chromebook" said of both
     ],
 )
 def test_a_comparison_of_makers_or_lines_shows_each_side_in_turn(
@@ -1562,6 +1564,12 @@ def test_a_comparison_of_makers_or_lines_shows_each_side_in_turn(
     assert [s.casefold() for s in result.understood["compared"]] == [s.casefold() for s in sides]
     if "$500" in words:
         assert all(h.price is not None and h.price <= 500 for h in result.products)
+    if "Chromebook" in words:  # a line after the second brand is said of both
+        assert all("Chromebook" in h.name for h in result.products[:2])
+    # the form read of both holds for each: a Dell laptop against a MacBook, no desktop
+    forms = result.understood.get("formFactor")
+    if forms:
+        assert {BY_ID[h.productId]["specs"]["formFactor"] for h in result.products} <= set(forms)
 
 
 def test_an_order_asked_of_a_comparison_keeps_its_order(index: SearchIndex) -> None:

@@ -41,6 +41,7 @@ from typing import Any
 
 from shared.catalog.categories import Category
 from shared.catalog.derive import WORD, fold
+from shared.catalog.specs import FORM_FACTOR
 from shared.search.asked import asked_names, kinds_apart, sides_compared
 from shared.search.build import SnapshotMeta, read_meta
 from shared.search.correct import Corrector
@@ -351,16 +352,20 @@ class _Search:
         # The kind asked of both ("Dell or HP laptops"); with none ("Samsung or Apple"),
         # makers of several kinds, or an order asked ("the cheapest Dell or HP"), which two
         # lists in turn would not keep, the words are searched whole.
-        kind = query.category or parse(query.keywords).category
+        whole = parse(query.keywords)
+        kind = query.category or whole.category
         if kind is None or query.sortBy or parse(f"{left} {right}").sort:
             return None
         asked = (f"{left} {self._without_names(right)}", f"{self._without_names(left)} {right}")
+        # The form read of both ("Dell vs MacBook Air": laptops, not Dell's desktops)
+        form = query.formFactor or (whole.forms[0] if whole.forms else None)
         found = [
             self._run(
                 replace(
                     query,
                     keywords=" ".join(words.split()),
                     category=kind,
+                    formFactor=form,
                     brandId=query.brandId or self._one_brand(side),
                 )
             )
@@ -385,6 +390,7 @@ class _Search:
             count_is_exact=first.count_is_exact and second.count_is_exact,
             understood={
                 "category": Category(kind),
+                **({FORM_FACTOR.key: list(whole.forms)} if whole.forms else {}),
                 **understood,
                 "compared": [self._names_said(left), self._names_said(right)],
             },
@@ -392,9 +398,9 @@ class _Search:
         )
 
     def _one_brand(self, side: str) -> str | None:
-        """The one brand ``side`` names alone, with no line or model of it ("Dell", not
-        "Dell XPS 13" nor "Apple MacBook"): each side's products are that maker's."""
-        if parse(side).lines or self._models_carried(side):
+        """The one brand ``side`` names, with no model of it ("Dell", "Acer Chromebook"; not
+        "Dell XPS 13"): each side's products are that maker's."""
+        if self._models_carried(side):
             return None
         brands = {b for w in WORD.findall(side) for b in brands_named([w], self.index.brands)}
         return brands.pop() if len(brands) == 1 else None
@@ -415,7 +421,13 @@ class _Search:
         for model in self._models_carried(side):
             side = side.replace(model, " ")
         words = [w.strip(",.?!") for w in side.split()]
-        return " ".join(w for w in words if named == (self._is_brand(w) or bool(parse(w).lines)))
+        # A line after a brand is said of both ("HP or Acer Chromebook"), not its name
+        branded = any(self._is_brand(w) for w in words)
+        return " ".join(
+            w
+            for w in words
+            if named == (self._is_brand(w) or (bool(parse(w).lines) and not branded))
+        )
 
     def _one_model(self, word: str) -> bool:
         """Whether one ``word`` names a model or a line the catalog carries ("Legion",

@@ -23,6 +23,7 @@ import json
 import re
 import unicodedata
 from importlib import resources
+from typing import Final
 
 
 def _table() -> tuple[dict[str, str], dict[str, str]]:
@@ -83,11 +84,21 @@ _CHILD = re.compile(
 )
 
 
+_LASTING: Final = re.compile(
+    r"garant|warrant|gewährleist|support|soporte|updates?|actualizaci|mises?\s+à\s+jour|akku|batter",
+    re.IGNORECASE,
+)
+"""Words for what lasts years, not a child's age ("garantie 2 ans", "7 Jahren Updates")."""
+
+
 def _age(match: re.Match[str]) -> str:
-    """An age said beside a word for a child, as English says it; else as written."""
+    """An age said right beside a word for a child ("mon fils de 12 ans", "meinen
+    12-jährigen Sohn"), as English says it; else as written."""
     text = match.string
-    around = text[max(0, match.start() - 30) : match.end() + 30]
-    return f"{match[1]} year old" if _CHILD.search(around) else match[0]
+    before, after = text[max(0, match.start() - 28) : match.start()], text[match.end() :][:16]
+    near = _CHILD.search(before) or _CHILD.search(after)
+    lasting = _LASTING.search(before) or _LASTING.search(after)
+    return f"{match[1]} year old" if near and not lasting else match[0]
 
 
 def in_english(text: str) -> str:
