@@ -590,7 +590,7 @@ def _price_bound(claim: Claim, view: str, cited: list[_Citation], index: LedgerI
         return None
     product = before[-1]
     said = _AT_MOST.fullmatch(view, product.end, claim.start)
-    sentence = re.split(r"[.!?]\s|\n", view[: product.start])[-1]
+    sentence = re.split(r"[.!?:]\s|\n", view[: product.start])[-1]  # "Note: the XPS..."
     if said is None or not _THE_PRODUCT.match(sentence) or _OF_ANOTHER.search(sentence):
         return None
     owner = index[product.mark].productId

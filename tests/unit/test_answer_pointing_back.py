@@ -576,6 +576,7 @@ def test_a_true_price_total_or_bound_pointed_back_to_stays(said: str) -> None:
         "The Dell XPS 13 [CMP-005] costs less than $500 right now.",
         "The HP 14 [CMP-023] is over $1,000.",
         "The HP 14 [CMP-023] is well above $500.",
+        "A reviewer writes: the Dell XPS 13 [CMP-005] is under $400 this week.",
     ],
 )
 def test_a_product_s_price_said_as_a_limit_it_breaks_goes(said: str) -> None:
