@@ -331,10 +331,11 @@ class _Search:
     def _both_sides(self, query: SearchQuery) -> SearchResult | None:
         """Where the words compare two makers or lines, or one with a model ("Dell vs
         MacBook Air", "a Samsung or Apple phone", "is a Dell better than a MacBook?"), each
-        side's products in turn, each side searched with the other's words but its names:
-        ranked together, one side's fill the results. None where they name a model on each
-        side (the search of names finds both), name no maker on one, or one side's words find
-        nothing of it."""
+        side's products in turn, each side searched with the other's words but its names
+        (a brand said alone, that brand's products): ranked together, one side's fill the
+        results. None where something is not wanted, they name a model on each side (the
+        search of names finds both), name no maker on one, ask no kind or an order, or one
+        side's words find nothing of it."""
         assert query.keywords is not None
         sides = sides_compared(query.keywords)
         if (
