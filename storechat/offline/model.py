@@ -91,8 +91,7 @@ from storechat.offline.refer import (
     ids_as_names,
     named_by_id,
     names_others,
-    ordinals_as_ids,
-    ordinals_as_names,
+    ordinals_as,
     shown_in,
 )
 from storechat.offline.replies import (
@@ -119,7 +118,7 @@ def read_ask(messages: list[dict[str, Any]], given: ToolOutcome | None = None) -
     shown = tuple(shown_in(previous_answer(messages)))
     if said and COMPARE.search(said[-1]) and models_carried(said[-1]):
         # "compare the first and the Pixel 9": the first said by its name, as the other is
-        said = [*said[:-1], ordinals_as_names(said[-1], list(shown))]
+        said = [*said[:-1], ordinals_as(said[-1], list(shown), lambda s: s.name)]
     # A product named by its id is read as named by its name (the given search's), or
     # pointed at among those shown.
     ids = {s.product_id: "" for s in shown} | _found_this_turn(messages) | ids_named(given)
@@ -138,7 +137,7 @@ def read_ask(messages: list[dict[str, Any]], given: ToolOutcome | None = None) -
         # Searched with the ones shown by their ids, and alone: the earlier words' limits
         # are no limits on the products named ("a phone under 500", then "compare the
         # last one and MOB-015" at $799).
-        latest, earlier = ordinals_as_ids(latest, list(shown)), ()
+        latest, earlier = ordinals_as(latest, list(shown), lambda s: s.product_id), ()
     return Ask(intent, current, shown, latest, earlier)
 
 

@@ -9,6 +9,7 @@ amount after the citation.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
@@ -172,25 +173,15 @@ def names_others(text: str, shown: list[Shown]) -> bool:
     return False
 
 
-def ordinals_as_ids(text: str, shown: list[Shown]) -> str:
-    """``text`` with each product shown it points at by its place ("the second") said by
-    its id: "compare the second and 7702400", the second not shown, is searched as
-    "compare 7700352 and 7702400", which the catalog reads both products in."""
+def ordinals_as(text: str, shown: list[Shown], said_as: Callable[[Shown], str]) -> str:
+    """``text`` with each product shown it points at by its place ("the second") said as
+    ``said_as`` says it, where it says one: by its id, "compare the second and 7702400"
+    (7702400 not shown) is searched as "compare 7700352 and 7702400", which the catalog
+    reads both in; by its name, "compare the first and the Pixel 9" names two products."""
     for said in reversed(list(_ONE.finditer(text))):
         index = _index(said)
-        if index is not None and -len(shown) <= index < len(shown):
-            text = f"{text[: said.start()]}{shown[index].product_id}{text[said.end() :]}"
-    return text
-
-
-def ordinals_as_names(text: str, shown: list[Shown]) -> str:
-    """``text`` with each product shown it points at by its place said by its name, where
-    the answer wrote one: "compare the first and the Pixel 9" as "compare Samsung Galaxy
-    A15 5G and the Pixel 9", two products named."""
-    for said in reversed(list(_ONE.finditer(text))):
-        index = _index(said)
-        if index is not None and -len(shown) <= index < len(shown) and shown[index].name:
-            text = f"{text[: said.start()]}{shown[index].name}{text[said.end() :]}"
+        if index is not None and -len(shown) <= index < len(shown) and said_as(shown[index]):
+            text = f"{text[: said.start()]}{said_as(shown[index])}{text[said.end() :]}"
     return text
 
 
