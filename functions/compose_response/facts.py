@@ -576,8 +576,11 @@ _NOTHING_MORE: Final = re.compile(
 )
 
 
-def _price_bound(claim: Claim, view: str, cited: list[_Citation], index: LedgerIndex) -> str | None:
-    """``most`` or ``least`` where ``claim`` is a price said as a limit of the product's
+def _price_bound(
+    claim: Claim, view: str, cited: list[_Citation], index: LedgerIndex
+) -> tuple[str, str] | None:
+    """The product's mark and ``most`` or ``least`` where ``claim`` is a price said as a
+    limit of the product's
     own price, the product the whole subject of its sentence and the limit all that is
     said of it ("The XPS 13 [..] is under $400."); else None: not an accessory's price ("A
     sleeve for the XPS [..] is under $30"), a difference ("less than $150 more than"), a
@@ -598,7 +601,7 @@ def _price_bound(claim: Claim, view: str, cited: list[_Citation], index: LedgerI
         return None  # another product named before it
     if not _NOTHING_MORE.match(view, claim.end):
         return None
-    return "most" if said["most"] else "least"
+    return product.mark, "most" if said["most"] else "least"
 
 
 def stated(claim: Claim, segment: str) -> bool:
@@ -702,13 +705,13 @@ def _check_segment(
     for claim in claims if kinds is None else [c for c in claims if c.kind in kinds]:
         if (bounded := _price_bound(claim, view, cited, index)) is not None:
             # "The XPS 13 [..] is under $400": a limit its price must keep; wrong, it goes.
-            owner = _owner(claim, cited, view, index)
-            price = as_number(record_value(index[owner], "price")) if owner else None
+            its, way = bounded
+            price = as_number(record_value(index[its], "price"))
             limit = claim.quantity.value if claim.quantity else None
-            if owner and price is not None and limit is not None and not foreign(claim, store):
-                kept = price <= limit if bounded == "most" else price >= limit
+            if price is not None and limit is not None and not foreign(claim, store):
+                kept = price <= limit if way == "most" else price >= limit
                 if not kept:
-                    wrong.append((claim, owner, "price"))
+                    wrong.append((claim, its, "price"))
                     shared.add(claim.start)
             continue
         if not stated(claim, view):
@@ -895,37 +898,21 @@ def _check_pronoun(
     priced = _EACH_PRICED.match(view, pointing.end())
     if not one and priced and not _NOT_EACH.search(view[priced.end() :]):
         # "Both cost $349": each one's price, checked as the stock said of them all is.
-        return _of_each(segment, subject, index, style, store, weight_unit, _PRICE_ONLY)
-    said = stock_claims(segment)
-    own = _ITS_OWN if one else _THEIR_OWN
-    if not said or not own.fullmatch(segment[pointing.end() : said[0].start]):
-        return _Checked(segment)  # "It pairs well with the dock, which is sold out"
-    if not one:
-        return _of_each(segment, subject, index, style, store, weight_unit, _STOCK_ONLY)
-    checked = _check_segment(
-        f"{subject[0]} {segment}", index, style, store, weight_unit, _STOCK_ONLY
-    )
-    if not checked.dropped:
-        checked.text = checked.text[len(subject[0]) + 1 :] if checked.corrections else segment
-        return checked
-    return _of_each(segment, subject, index, style, store, weight_unit, _STOCK_ONLY)
-
-
-def _of_each(
-    segment: str,
-    subject: list[str],
-    index: LedgerIndex,
-    style: Style,
-    store: str,
-    weight_unit: str,
-    kinds: frozenset[str],
-) -> _Checked:
-    """``segment``'s claims of ``kinds`` checked as said of each product of ``subject``;
-    wrong for any, the segment goes."""
+        kinds = _PRICE_ONLY
+    else:
+        said = stock_claims(segment)
+        own = _ITS_OWN if one else _THEIR_OWN
+        if not said or not own.fullmatch(segment[pointing.end() : said[0].start]):
+            return _Checked(segment)  # "It pairs well with the dock, which is sold out"
+        kinds = _STOCK_ONLY
     each = [
         _check_segment(f"{mark} {segment}", index, style, store, weight_unit, kinds)
         for mark in subject
     ]
+    if one and not each[0].dropped:
+        checked = each[0]
+        checked.text = checked.text[len(subject[0]) + 1 :] if checked.corrections else segment
+        return checked
     wrong = [c for checked in each for c in checked.corrections]
     if not wrong:
         return _Checked(segment)
