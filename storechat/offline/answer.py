@@ -422,8 +422,9 @@ def _lookup_lines(ask: Ask, lookups: list[Done], pages: bool = True) -> list[Lin
             lines += [Line("Nothing is on sale right now."), Line(OFFER)]
         elif purpose == "search" and (not_understood(d) or (intent.is_empty() and not _read(d))):
             lines.append(Line(OFFER if _not_carried(d) else ASK_REPLY))
-        elif purpose == "search" and (two := _two_named(ask, d)):
-            # "which is cheaper, 7700352 or 7702400?": the two the search found by name or id
+        elif purpose == "search" and (two := _two_named(ask, d) or _two_sides(ask, d)):
+            # "which is cheaper, 7700352 or 7702400?": the two the search found by name or
+            # id; "is the Dell cheaper than the MacBook Air?": one of each side
             lines += compare_lines(two[0], two[1], ask.current.sort_by)
         elif purpose in ("search", "cheaper"):
             if _dropped(d, "on sale"):
@@ -466,6 +467,33 @@ def _two_named(ask: Ask, done: Done) -> tuple[Listed, Listed] | None:
     if len(products) < 2 or [p.name for p in products[:2]] != named:
         return None
     return products[0], products[1]
+
+
+def _two_sides(ask: Ask, done: Done) -> tuple[Listed, Listed] | None:
+    """The first product of each side of the comparison a search read (``understood``'s
+    ``compared``), or the cheapest of each where the shopper asks which costs less, where
+    a side names a model or the words ask which is more ("is a Dell better than a
+    MacBook?"); two makers or lines said alone ("Dell or HP laptops?") are a list of both."""
+    understood = (done.outcome.data or {}).get("understood") or {}
+    sides = understood.get("compared") if isinstance(understood, dict) else None
+    if not (isinstance(sides, list) and len(sides) == 2):
+        return None
+    if not (understood.get("named") or re.search(r"\bthan\b", ask.said, re.IGNORECASE)):
+        return None
+    products = _products(done)
+    picks = []
+    for side in sides:
+        words = _words_of(str(side))
+        own = [p for p in products if words <= _words_of(f"{p.brand} {p.name}")]
+        if not own:
+            return None
+        cheapest = min(own, key=lambda p: p.price if p.price is not None else float("inf"))
+        picks.append(cheapest if ask.current.sort_by == "price" else own[0])
+    return (picks[0], picks[1]) if picks[0] is not picks[1] else None
+
+
+def _words_of(text: str) -> set[str]:
+    return set(re.findall(r"\w+", text.casefold()))
 
 
 def _shown_lines(ask: Ask, done: Done) -> list[Line]:

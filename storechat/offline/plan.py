@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from shared.search.asked import asked_names, kinds_apart
+from shared.search.asked import asked_names, kinds_apart, sides_compared
 from shared.search.words import parse
 from storechat.offline.intent import Intent, review_query
 from storechat.offline.messages import ToolOutcome
@@ -234,12 +234,24 @@ def _lookups(ask: Ask) -> list[Call]:
     intent = ask.intent
     if ref := ask.reference:
         return _reference_calls(ask, ref)
+    if _against_others(ask):
+        # "is the Dell cheaper than the MacBook Air?": the search shows both sides
+        return [Call(LOOKUP, _words(ask.said), "search")]
     calls = [Call(LOOKUP, named_input(p), "named", n) for n, p in enumerate(intent.products)]
     calls += [Call(LOOKUP, i, "search", n) for n, i in enumerate(_searches(ask))]
     kind = intent.not_carried
     if not calls and kind and kind.instead:
         calls.append(Call(LOOKUP, _words(kind.instead), "instead"))
     return calls
+
+
+def _against_others(ask: Ask) -> bool:
+    """Whether the message compares the one product it names with another maker's products
+    ("the Pixel 9 or a Samsung?"): the search of its words shows the products of each side."""
+    current = ask.current
+    if len(current.products) != 1 or sides_compared(ask.said) is None:
+        return False
+    return bool(set(current.brands) - {current.products[0].brand})
 
 
 def plan_first(ask: Ask, available: frozenset[str]) -> list[Call]:

@@ -875,6 +875,43 @@ def test_a_comparison_looks_up_both_and_names_the_deciding_spec() -> None:
     assert cited(text).count("MOB-791") == 2  # in the verdict and in its own line
 
 
+def _both_sides(*products: dict[str, Any], sides: list[str]) -> dict[str, Any]:
+    """A search's result that read a comparison of ``sides`` and found ``products``."""
+    found = inventory(*products)
+    found["content"][0]["json"]["understood"] = {"category": "COMPUTERS", "compared": sides}
+    return found
+
+
+def test_one_model_against_another_makers_is_searched_and_both_sides_compared() -> None:
+    # Given a question setting one named model against another maker's products: it looked
+    # up the MacBook Air alone, and answered with the two MacBook Airs and no Dell
+    question = "is the Dell cheaper than the MacBook Air?"
+    dell = {**laptop("CMP-908", price=649), "name": "Dell Inspiron 14", "brand": "Dell"}
+    xps = {**laptop("CMP-907", price=1299), "name": "Dell XPS 13", "brand": "Dell"}
+    air_15 = {**laptop("CMP-912", price=1299, os="macOS"), "name": "Apple MacBook Air 15"}
+    air_13 = {**laptop("CMP-911", price=1099, os="macOS"), "name": "Apple MacBook Air 13"}
+    found = _both_sides(dell, air_15, xps, air_13, sides=["Dell", "MacBook Air"])
+    rounds, text = converse_turn([user(question)], [[found]])
+
+    # Then the shopper's words were searched, which the search splits into the two sides
+    assert inputs(rounds[0]) == [{"keywords": question}]
+    # And the cheapest of each side answers which costs less
+    assert text.splitlines()[0] == (
+        "Cheaper: Dell Inspiron 14 [CMP-908], $649 vs $1,099 for Apple MacBook Air 13 [CMP-911]."
+    )
+
+
+def test_two_makers_said_alone_are_listed_not_set_one_against_one() -> None:
+    # Given "Dell or HP?" with no model named and no "than": a list of both makers' laptops
+    dell = {**laptop("CMP-908", price=649), "name": "Dell Inspiron 14", "brand": "Dell"}
+    hp = {**laptop("CMP-921", price=599), "name": "HP Pavilion 15", "brand": "HP"}
+    dell_2 = {**laptop("CMP-907", price=1299), "name": "Dell XPS 13", "brand": "Dell"}
+    found = _both_sides(dell, hp, dell_2, sides=["Dell", "HP"])
+    _, text = converse_turn([user("Dell or HP laptop?")], [[found]])
+
+    assert not text.startswith("Cheaper") and cited(text) == ["CMP-908", "CMP-921", "CMP-907"]
+
+
 def test_nothing_within_the_limits_answers_with_the_nearest_the_search_gave_and_what_differs() -> (
     None
 ):
