@@ -1251,6 +1251,11 @@ def test_a_kind_someone_is_not_a_fan_of_with_something_else_asked_is_not_searche
         ("phones cheaper than the iphone", "maxPrice", 428.99),
         ("a laptop cheaper than the surface", "maxPrice", 798.99),
         ("something more expensive than the Pixel", "minPrice", 1099.01),
+        # in German, French and Spanish
+        ("ein Handy günstiger als das Pixel 9", "maxPrice", 798.99),
+        ("un téléphone moins cher que l'iPhone 15", "maxPrice", 698.99),
+        ("un móvil más barato que el iPhone 15", "maxPrice", 698.99),
+        ("ein Laptop teurer als das Zenbook", "minPrice", 999.01),
     ],
 )
 def test_a_price_said_against_a_product_is_a_limit_at_its_price(
@@ -1551,6 +1556,13 @@ def test_money_no_object_shows_the_dearest_first(index: SearchIndex, words: str)
         ("Lenovo vs HP laptops", ("Lenovo", "HP")),
         ("are samsung phones cheaper than the iphone 16", ("Samsung", "iPhone 16")),
         ("HP or Acer Chromebook", ("HP", "Acer")),  # "Chromebook" said of both
+        # "or" and "cheaper than" in German, French and Spanish
+        ("Dell oder HP Laptop?", ("Dell", "HP")),
+        ("un ordinateur portable Dell ou HP", ("Dell", "HP")),
+        ("un portátil Dell o HP", ("Dell", "HP")),
+        ("Ist der Dell günstiger als das MacBook Air?", ("Dell", "MacBook Air")),
+        ("¿es el Dell más barato que el MacBook Air?", ("Dell", "MacBook Air")),
+        ("le Dell est-il moins cher que le MacBook Air ?", ("Dell", "MacBook Air")),
     ],
 )
 def test_a_comparison_of_makers_or_lines_shows_each_side_in_turn(

@@ -19,6 +19,7 @@ from typing import Final
 from shared.catalog.derive import fold
 from shared.search.intents import STOP_WORDS
 from shared.search.words import kinds_in, parse, parser_words, without_unwanted
+from shared.text.languages import in_english
 
 _KIND_AFTER = (
     r"(?:smart ?)?(?:phones?|laptops?|computers?|notebooks?|pcs?|desktops?|smartphones?|"
@@ -141,16 +142,21 @@ def kinds_apart(text: str) -> list[str]:
 
 
 _SIDES: Final = re.compile(
-    r"\s+(?:vs\.?|versus|or|compared\s+(?:to|with)|against|(?:better|worse|cheaper|pricier|"
-    r"dearer|faster|lighter|heavier|bigger|smaller)\s+than)\s+(?:(?:the|an?|some)\s+)?",
+    r"\s+(?:vs\.?|versus|or|o|compared\s+(?:to|with)|against|(?:better|worse|cheaper|pricier|"
+    r"dearer|faster|lighter|heavier|bigger|smaller|more\s+expensive)\s+than)\s+"
+    r"(?:(?:the|an?|some)\s+)?",
     re.IGNORECASE,
 )
+"""Where one side of a comparison ends and the other begins, in English as
+:func:`in_english` reads a shopper's German, French or Spanish ("Dell oder HP", "moins
+cher que"); Spanish's "o" (or) is read only here, where a side must name a maker."""
 
 
 def sides_compared(text: str) -> tuple[str, str] | None:
     """The two sides of one comparison in ``text`` ("Dell vs MacBook Air", "is a Dell
     better than a MacBook?", "a Samsung or Apple phone"), else None: whether each names a
     maker or a line is the catalog's to say."""
+    text = in_english(text)
     cues = list(_SIDES.finditer(text))
     if len(cues) != 1:
         return None

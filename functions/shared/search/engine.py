@@ -92,6 +92,7 @@ from shared.search.words import (
     without_priced_against,
     without_unwanted,
 )
+from shared.text.languages import in_english
 
 COLUMN_WEIGHTS = "10.0, 6.0, 1.0, 2.0, 1.0, 0.0"  # name, brand, description, specs, tags, filters
 COUNT_CAP = 1000
@@ -269,11 +270,13 @@ class _Search:
         them or above the dearest, and their kind when none is asked; ``query`` itself when
         the words say none, or name no products of one kind."""
         assert query.keywords is not None
-        said = priced_against(query.keywords, self._models_carried, self._one_model)
+        # Read as English: "ein Handy günstiger als das Pixel" is cheaper than the Pixel
+        words = in_english(query.keywords)
+        said = priced_against(words, self._models_carried, self._one_model)
         if said is None:
             return query
         name = said["name"]
-        before, after = query.keywords[: said.start()], query.keywords[said.end() :]
+        before, after = words[: said.start()], words[said.end() :]
         ends = _SENTENCE_END.search(after)
         here, later = (after[: ends.end()], after[ends.end() :]) if ends else (after, "")
         # The kind asked with it ("a phone cheaper than the XPS 13"), not an earlier
@@ -306,7 +309,7 @@ class _Search:
         if not prices or kind is None:
             return query
         cheaper = said["way"].casefold().startswith(("cheaper", "less", "more aff", "lower"))
-        if said["no"] or negated_before(query.keywords[: said.start()]):
+        if said["no"] or negated_before(before):
             # "no more expensive than the iPhone 15": at most its price, "not cheaper": at least
             low, high = (max(prices), None) if cheaper else (None, min(prices))
         elif cheaper:

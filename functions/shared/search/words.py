@@ -768,7 +768,7 @@ is, and so the limit, is the catalog's to read (the search's ``_priced_against``
 
 
 _COMPARED: Final = re.compile(
-    r"(?:^|[.:;!?,]|\b(?:why|how\s+come|so|if|whether))\s*"
+    r"(?:^|[.:;!?,¿]|\b(?:why|how\s+come|so|if|whether))\s*"
     r"(?:is|are|was|were|does|do|did|would|will|can|could|isn'?t|aren'?t)\s+"
     r"(?!(?:there|you|u|ya|anything|something|any|some)\b)|"
     r"\b(?:why|how\s+come)\b|"
