@@ -17,6 +17,7 @@ from shared.catalog.derive import fold, sorted_on
 from shared.catalog.specs import PAGES
 from shared.search.asked import ASKED_ALONE
 from shared.search.words import cut_models, parse
+from shared.text.languages import in_english
 from storechat.offline.bounds import MEASURE_OF, Miss, describe, money
 from storechat.offline.checks import NEAREST_SHOWN, Constraints, sift
 from storechat.offline.facts import facts_of, highlights
@@ -478,7 +479,7 @@ def _two_sides(ask: Ask, done: Done) -> tuple[Listed, Listed] | None:
     sides = understood.get("compared") if isinstance(understood, dict) else None
     if not (isinstance(sides, list) and len(sides) == 2):
         return None
-    if not (understood.get("named") or re.search(r"\bthan\b", ask.said, re.IGNORECASE)):
+    if not (understood.get("named") or re.search(r"\bthan\b", in_english(ask.said), re.I)):
         return None
     products = _products(done)
     picks = []

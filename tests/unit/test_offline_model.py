@@ -901,6 +901,16 @@ def test_one_model_against_another_makers_is_searched_and_both_sides_compared() 
     )
 
 
+def test_which_maker_costs_less_asked_in_spanish_compares_the_cheapest_of_each() -> None:
+    # "más barato que" is "cheaper than": no model named, and still one against one
+    dell = {**laptop("CMP-908", price=649), "name": "Dell Inspiron 14", "brand": "Dell"}
+    mac = {**laptop("CMP-911", price=1099, os="macOS"), "name": "Apple MacBook Air 13"}
+    found = _both_sides(dell, mac, sides=["Dell", "MacBook"])
+    _, text = converse_turn([user("¿es un Dell más barato que un MacBook?")], [[found]])
+
+    assert text.startswith("Cheaper: Dell Inspiron 14 [CMP-908], $649 vs $1,099"), text
+
+
 def test_two_makers_said_alone_are_listed_not_set_one_against_one() -> None:
     # Given "Dell or HP?" with no model named and no "than": a list of both makers' laptops
     dell = {**laptop("CMP-908", price=649), "name": "Dell Inspiron 14", "brand": "Dell"}
