@@ -562,8 +562,9 @@ _AT_MOST: Final = re.compile(
 """A product's own price said as a limit, right after the product: "[..] is under $400",
 "[..] costs less than $500", "[..] is over $1,000"."""
 _THE_PRODUCT: Final = re.compile(
-    r"^[\s\d.*_#>•-]*(?:the\s+)?(?:[^\W\d_]|\[)[^,;:&+]*$", re.IGNORECASE
+    r"^[\s\d.*_#>•-]*(?:(?:the\s+)?(?:[^\W\d_]|\[)[^,;:&+]*)?$", re.IGNORECASE
 )
+"""The words of a sentence before the product it is about: its name, else nothing."""
 _OF_ANOTHER: Final = re.compile(
     r"\b(?:for|of|with|on|to|in|from|than|and|plus|or|per|vs|not|no|never|nothing|if|"
     r"unless|would|could|might|may)\b|n['\u2019]t\b",
@@ -896,9 +897,19 @@ def _check_pronoun(
         return _Checked(segment)
     view = halfwidth(segment)
     priced = _EACH_PRICED.match(view, pointing.end())
-    if not one and priced and not _NOT_EACH.search(view[priced.end() :]):
-        # "Both cost $349": each one's price, checked as the stock said of them all is.
+    bound = _EACH_BOUND.match(view, pointing.end())
+    said_of_each = segment
+    if bound and _NOTHING_MORE.match(view, bound.end()):
+        # "They're both under $400": a limit each one's price must keep, said of each as
+        # it is of one ("The XPS 13 [..] is under $400")
+        kinds, said_of_each = _PRICE_ONLY, f"is {view[bound.start('limit') :]}"
+    elif not one and priced and not _NOT_EACH.search(view[priced.end() :]):
+        # "Both cost $349": each one's price, checked as the stock said of them all is;
+        # "Both are $349 and in stock": and their stock.
         kinds = _PRICE_ONLY
+        said = stock_claims(segment)
+        if said and _JOINED.fullmatch(segment, priced.end(), said[0].start):
+            kinds = _PRICE_ONLY | _STOCK_ONLY
     else:
         said = stock_claims(segment)
         own = _ITS_OWN if one else _THEIR_OWN
@@ -906,7 +917,7 @@ def _check_pronoun(
             return _Checked(segment)  # "It pairs well with the dock, which is sold out"
         kinds = _STOCK_ONLY
     each = [
-        _check_segment(f"{mark} {segment}", index, style, store, weight_unit, kinds)
+        _check_segment(f"{mark} {said_of_each}", index, style, store, weight_unit, kinds)
         for mark in subject
     ]
     if one and not each[0].dropped:
@@ -922,6 +933,19 @@ def _check_pronoun(
     return _Checked(segment, wrong, dropped=True)
 
 
+_EACH_BOUND: Final = re.compile(
+    r"\s*(?:each\s+)?(?:is|are|'s|'re|\u2019s|\u2019re|costs?)?\s*(?:both|all|each|all\s+three)?\s*"
+    r"(?:priced\s+)?[*_]*(?P<limit>(?:well\s+|just\s+)?(?:under|below|less\s+than|at\s+most|"
+    r"no\s+more\s+than|over|above|more\s+than|at\s+least)\s*[*_]*[$€£]\s?\d[\d,]*"
+    r"(?:\.\d{2})?(?![\d,]))",
+    re.IGNORECASE,
+)
+"""A limit said of the products a sentence points back to, after its pointing word: "It's
+under $400", "Both are under $400", "They each cost less than $500"."""
+_JOINED: Final = re.compile(
+    rf"[\s*_]*,?\s*{_AND}?\s*(?:both|all|each)?\s*(?:are\s+)?(?:both\s+)?", re.I
+)
+"""What joins one price of each to a stock said of each: "$1,299 and in stock"."""
 _STOCK_ONLY: Final = frozenset({STOCK_KIND})
 _PRICE_ONLY: Final = frozenset({"price"})
 _EACH_PRICED: Final = re.compile(

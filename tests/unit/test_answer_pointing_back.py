@@ -590,6 +590,49 @@ def test_a_product_s_price_said_as_a_limit_it_breaks_goes(said: str) -> None:
 @pytest.mark.parametrize(
     "said",
     [
+        "The XPS [CMP-005] and the HP 14 [CMP-023] are great. They're both under $400.",
+        "The XPS [CMP-005] and the HP 14 [CMP-023] are great. Both are over $1,000.",
+        "The XPS [CMP-005] and the HP 14 [CMP-023] are great. They each cost less than $500.",
+        "The XPS [CMP-005] is light. It's under $400.",
+        "The HP 14 [CMP-023] is light. It is over $1,000 today.",
+    ],
+)
+def test_a_limit_said_of_the_products_pointed_back_to_that_one_breaks_goes(said: str) -> None:
+    # "They're both under $400" after the XPS at $1,299 reached the shopper: a limit said
+    # by pointing back was no value to check
+    body = shown_three(said)
+    assert body.answer == said[: said.index(". ") + 1]
+    assert [c.field for c in body.corrections] == ["price"] and body.corrections[0].dropped
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "The XPS [CMP-005] and the HP 14 [CMP-023] are great. They're both over $300.",
+        "The HP 14 [CMP-023] is light. It's under $400.",
+        "The XPS [CMP-005] and the HP 14 [CMP-023] are great. They're under $400 combined.",
+        "The XPS [CMP-005] and the HP 14 [CMP-023] are great. Both are under your $400 budget.",
+    ],
+)
+def test_a_limit_pointed_back_to_that_each_keeps_or_that_is_no_price_of_each_stays(
+    said: str,
+) -> None:
+    body = shown_three(said)
+    assert body.answer == said and body.corrections == []
+
+
+def test_one_price_and_stock_said_of_each_pointed_back_to_are_both_checked() -> None:
+    # "Both are $1,299 and in stock" checked the price (true of both) and not the stock:
+    # the iMac is sold out
+    said = "The XPS [CMP-005] and the iMac [CMP-014] are great. Both are $1,299 and in stock."
+    body = shown_three(said)
+    assert body.answer == "The XPS [CMP-005] and the iMac [CMP-014] are great."
+    assert [(c.productId, c.field) for c in body.corrections] == [("CMP-014", "stock")]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
         "The HP 14 [CMP-023] is under $400.",
         "The XPS [CMP-005] costs more than $1,000.",
         "The HP 14 [CMP-023] is well under your $400 budget.",
