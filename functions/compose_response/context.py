@@ -6,7 +6,7 @@ a semicolon, a bracket, a dash or "but"), never across it:
 
 * a negation, a condition or a comparison ("not", "if", "unlike", "nicht", "wenn",
   "ではなく", "なら", "より"): the sentence does not state the value;
-* a bound ("under $400", "bis zu", "以下"): a limit, not the value;
+* a bound ("under $400", "bis zu", "moins de", "menos de", "以下"): a limit, not the value;
 * a difference ("$50 cheaper", "200 g leichter", "200g軽い", "save $50");
 * a range ("$300-$400", "zwischen", "から");
 * a price of something else: shipping, a plan, a budget ("送料", "Versand", "予算").
@@ -131,7 +131,9 @@ GUARDS: Final = Guards(
         r"(?:\b(?:under|below|less than|fewer than|up to|at most|within|over|above|more than|"
         r"at least|max(?:imum)?|min(?:imum)?|beyond|unter|über|bis(?: zu)?|höchstens|mindestens|"
         r"weniger als|mehr als|maximal|minimal|(?:expandable|upgradeable|upgradable) to|"
-        r"(?:erweiterbar|aufrüstbar) auf)|[<>\u2264\u2265]|最大|最長|最低|最多|増設)"
+        r"(?:erweiterbar|aufrüstbar) auf|moins de|plus de|au plus|au moins|sous|jusqu'à|"
+        r"menos de|más de|hasta|como máximo|como mínimo|al menos|por debajo de|por encima de)|"
+        r"[<>\u2264\u2265]|最大|最長|最低|最多|増設)"
         r"\s*(?:of\s+|von\s+)?$",
         r"^\s*(?:or (?:less|more|under|fewer|cheaper|lighter)\b|and (?:up|under|above|below)\b|"
         r"max\b|oder (?:weniger|mehr)|以下|以上|未満|以内|まで|超|を超え)",

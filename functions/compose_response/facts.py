@@ -554,24 +554,37 @@ def _claims(view: str, cited: list[_Citation], index: LedgerIndex, store: str) -
 
 
 _AT_MOST: Final = re.compile(
-    r"[\s*_)]*(?:is|are|costs?|is\s+priced|priced|sells\s+for|comes\s+in)\s+"
-    r"(?:well\s+|just\s+|still\s+)?(?:(?P<most>under|below|less\s+than|at\s+most|no\s+more\s+than)|"
-    r"(?P<least>over|above|more\s+than|at\s+least))\s*[*_]*",
+    r"[\s*_)]*(?:is|are|costs?|is\s+priced|priced|sells\s+for|comes\s+in|"
+    r"ist|kostet|liegt|est|coûte|cuesta|está|es)\s+(?:(?:à|a|bei)\s+)?"
+    r"(?:(?:now|today|currently|this\s+week|jetzt|heute|derzeit|aktuell|gerade|diese\s+woche|"
+    r"maintenant|aujourd'hui|actuellement|cette\s+semaine|ahora|hoy|esta\s+semana)\s+)?"
+    r"(?:well\s+|just\s+|still\s+|deutlich\s+|noch\s+|bien\s+)?"
+    r"(?:(?P<most>under|below|less\s+than|at\s+most|no\s+more\s+than|"
+    r"unter|weniger\s+als|höchstens|moins\s+de|sous|au\s+plus|menos\s+de|por\s+debajo\s+de|"
+    r"como\s+máximo)|"
+    r"(?P<least>over|above|more\s+than|at\s+least|über|mehr\s+als|mindestens|plus\s+de|"
+    r"au\s+moins|más\s+de|por\s+encima\s+de|al\s+menos|como\s+mínimo))\s*[*_]*",
     re.IGNORECASE,
 )
 """A product's own price said as a limit, right after the product: "[..] is under $400",
-"[..] costs less than $500", "[..] is over $1,000"."""
+"[..] costs less than $500", "[..] is over $1,000", "[..] kostet unter 400 $", "[..]
+coûte moins de 400 $", "[..] cuesta menos de 400 $"."""
 _THE_PRODUCT: Final = re.compile(
     r"^[\s\d.*_#>•-]*(?:(?:the\s+)?(?:[^\W\d_]|\[)[^,;:&+]*)?$", re.IGNORECASE
 )
 """The words of a sentence before the product it is about: its name, else nothing."""
 _OF_ANOTHER: Final = re.compile(
     r"\b(?:for|of|with|on|to|in|from|than|and|plus|or|per|vs|not|no|never|nothing|if|"
-    r"unless|would|could|might|may)\b|n['\u2019]t\b",
+    r"unless|would|could|might|may|"
+    r"für|mit|von|vom|zum|zur|ohne|als|und|oder|nicht|kein\w*|wenn|pour|avec|sans|de|du|des|"
+    r"que|et|ou|ne|pas|si|para|con|sin|del|y|o|ni|nunca)\b|n['\u2019]t\b|\bd['\u2019]",
     re.IGNORECASE,
 )
+"""Words before the product that make the price another thing's, or no price said: "a
+sleeve for the XPS", "une housse pour le", "wenn", "not"."""
 _NOTHING_MORE: Final = re.compile(
-    r"[\s*_]*(?:(?:right\s+)?now|today|currently|at\s+the\s+moment|this\s+week)?[\s*_]*"
+    r"[\s*_]*(?:(?:right\s+)?now|today|currently|at\s+the\s+moment|this\s+week|jetzt|"
+    r"heute|derzeit|aktuell|maintenant|aujourd'hui|actuellement|ahora|hoy|actualmente)?[\s*_]*"
     r"(?:[.!]|$)",
     re.IGNORECASE,
 )

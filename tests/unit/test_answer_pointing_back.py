@@ -577,6 +577,13 @@ def test_a_true_price_total_or_bound_pointed_back_to_stays(said: str) -> None:
         "The HP 14 [CMP-023] is over $1,000.",
         "The HP 14 [CMP-023] is well above $500.",
         "A reviewer writes: the Dell XPS 13 [CMP-005] is under $400 this week.",
+        # in German, French and Spanish: "moins de" and "menos de" were corrected to
+        # "moins de 1,299 $", a limit the XPS still breaks; "unter" was left alone
+        "Das Dell XPS 13 [CMP-005] kostet unter 400 $.",
+        "Le Dell XPS 13 [CMP-005] coûte moins de 400 $ aujourd'hui.",
+        "Le Dell XPS 13 [CMP-005] est à moins de 500 $.",
+        "El Dell XPS 13 [CMP-005] cuesta menos de 400 $.",
+        "El HP 14 [CMP-023] cuesta más de 1.000 $.",
     ],
 )
 def test_a_product_s_price_said_as_a_limit_it_breaks_goes(said: str) -> None:
@@ -640,6 +647,13 @@ def test_one_price_and_stock_said_of_each_pointed_back_to_are_both_checked() -> 
         "The XPS [CMP-005] is not under $1,000.",
         "The HP 14 [CMP-023] is $349, under $400.",
         "Best laptops under $400:\n1. HP 14 [CMP-023]: $349.\n2. Dell XPS 13 [CMP-005]: $1,299.",
+        "Der HP 14 [CMP-023] kostet unter 400 $.",
+        "Le HP 14 [CMP-023] coûte moins de 400 $.",
+        "El HP 14 [CMP-023] cuesta menos de 400 $.",
+        # a limit with tax, or an accessory's, is no limit of the product's own price: it
+        # was "corrected" to the product's price, a limit it then broke
+        "El HP 14 [CMP-023] cuesta menos de 400 $ con impuestos.",
+        "Une housse pour le Dell XPS 13 [CMP-005] coûte moins de 30 $.",
     ],
 )
 def test_a_limit_kept_or_not_said_of_the_product_stays(said: str) -> None:
