@@ -1556,6 +1556,12 @@ def test_money_no_object_shows_the_dearest_first(index: SearchIndex, words: str)
         ("Lenovo vs HP laptops", ("Lenovo", "HP")),
         ("are samsung phones cheaper than the iphone 16", ("Samsung", "iPhone 16")),
         ("HP or Acer Chromebook", ("HP", "Acer")),  # "Chromebook" said of both
+        # lines the catalog's names have, which the table does not know: the kind is theirs
+        ("Pixel vs iPhone", ("Pixel", "iPhone")),
+        ("MacBook or Surface?", ("MacBook", "Surface")),
+        ("a Pixel or an iPhone under $800", ("Pixel", "iPhone")),
+        ("Samsung Galaxy S24 vs a Pixel", ("Samsung Galaxy S24", "Pixel")),
+        ("is a macbook cheaper than a thinkpad", ("MacBook", "ThinkPad")),
         # "or" and "cheaper than" in German, French and Spanish
         ("Dell oder HP Laptop?", ("Dell", "HP")),
         ("un ordinateur portable Dell ou HP", ("Dell", "HP")),
@@ -1601,6 +1607,10 @@ def test_an_order_asked_of_a_comparison_keeps_its_order(index: SearchIndex) -> N
         "a laptop for school or work",
         "Samsung or Apple? it's for my mom",  # makers of several kinds, and no kind asked
         "Dell or HP for work under $700",
+        # a number names no line
+        "a 13 or 14 inch laptop",
+        "a phone with 6 or 8 gb ram",
+        "the macbook air 13 is cheaper than the 15, right?",
     ],
 )
 def test_no_comparison_where_nothing_is_compared_or_each_side_is_named(

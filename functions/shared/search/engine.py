@@ -357,7 +357,11 @@ class _Search:
         # makers of several kinds, or an order asked ("the cheapest Dell or HP"), which two
         # lists in turn would not keep, the words are searched whole.
         whole = parse(query.keywords)
-        kind = query.category or whole.category
+        # The kind said, else the one the lines and models named are of ("Samsung Galaxy
+        # S24 vs a Pixel": phones)
+        named = [kinds for kinds in map(self._line_kinds, sides) if kinds]
+        of_lines = set.intersection(*named) if named else set()
+        kind = query.category or whole.category or (of_lines.pop() if len(of_lines) == 1 else None)
         if kind is None or query.sortBy or parse(f"{left} {right}").sort:
             return None
         asked = (f"{left} {self._without_names(right)}", f"{self._without_names(left)} {right}")
@@ -411,7 +415,23 @@ class _Search:
 
     def _names_a_maker(self, side: str) -> bool:
         """Whether ``side`` names a brand or a product line the catalog carries."""
-        return any(self._is_brand(w) for w in WORD.findall(side)) or bool(parse(side).lines)
+        return any(self._is_brand(w) for w in WORD.findall(side)) or any(
+            self._a_line(w) for w in WORD.findall(side)
+        )
+
+    def _a_line(self, word: str) -> bool:
+        """Whether ``word`` names a product line: one the table knows ("iPhone") or the
+        catalog's names have ("Pixel", "Surface")."""
+        return bool(parse(word).lines) or bool(self._line_kinds(word))
+
+    def _line_kinds(self, side: str) -> set[str]:
+        """The kinds of product every line or model word of ``side`` names ("Pixel":
+        phones; "Galaxy S24": phones, though "Galaxy" alone is phones and laptops); none
+        where it names none, or no kind they share."""
+        # A number is no line ("13 or 14 inch", "the iPhone 15 or the 16")
+        words = [w for w in WORD.findall(side) if not any(c.isdigit() for c in w)]
+        kinds = [set(self._line_prices(w)) for w in words if self._one_model(w)]
+        return set.intersection(*kinds) if kinds else set()
 
     def _names_said(self, side: str) -> str:
         """The brands, lines and models ``side`` names, as written ("Dell", "MacBook Air")."""
@@ -428,9 +448,7 @@ class _Search:
         # A line after a brand is said of both ("HP or Acer Chromebook"), not its name
         branded = any(self._is_brand(w) for w in words)
         return " ".join(
-            w
-            for w in words
-            if named == (self._is_brand(w) or (bool(parse(w).lines) and not branded))
+            w for w in words if named == (self._is_brand(w) or (self._a_line(w) and not branded))
         )
 
     def _one_model(self, word: str) -> bool:
