@@ -1590,6 +1590,23 @@ def test_a_comparison_of_makers_or_lines_shows_each_side_in_turn(
         assert {BY_ID[h.productId]["specs"]["formFactor"] for h in result.products} <= set(forms)
 
 
+@pytest.mark.parametrize(
+    ("words", "sides"),
+    [
+        ("Dell, HP or Lenovo laptop?", ["Dell", "HP", "Lenovo"]),
+        ("Apple, Samsung or Google phone under $800", ["Apple", "Samsung", "Google"]),
+        ("For school, a Dell or HP laptop", ["Dell", "HP"]),  # "For school" names no maker
+    ],
+)
+def test_a_list_of_makers_compared_is_a_side_each(
+    index: SearchIndex, words: str, sides: list[str]
+) -> None:
+    # "Dell, HP or Lenovo" compared "Dell HP" with Lenovo: no HP was shown
+    result = search(index, words, limit=len(sides))
+    assert result.understood["compared"] == sides
+    assert [BY_ID[h.productId]["brand"] for h in result.products] == sides
+
+
 def test_an_order_asked_of_a_comparison_keeps_its_order(index: SearchIndex) -> None:
     # two lists in turn would not be in the order asked: the cheapest Dell or HP laptops
     result = search(index, "cheapest Dell or HP laptop", limit=5)

@@ -332,29 +332,32 @@ class _Search:
         return replace(cut, maxPrice=high if query.maxPrice is None else min(query.maxPrice, high))
 
     def _both_sides(self, query: SearchQuery) -> SearchResult | None:
-        """Where the words compare two makers or lines, or one with a model ("Dell vs
-        MacBook Air", "a Samsung or Apple phone", "is a Dell better than a MacBook?"), each
-        side's products in turn, each side searched with the other's words but its names
-        (a brand said alone, that brand's products): ranked together, one side's fill the
-        results. None where something is not wanted, they name a model on each side (the
-        search of names finds both), name no maker on one, ask no kind or an order, or one
-        side's words find nothing of it."""
+        """Where the words compare makers or lines, or one with a model ("Dell vs MacBook
+        Air", "a Samsung or Apple phone", "is a Dell better than a MacBook?", "Dell, HP or
+        Lenovo"), each side's products in turn, each side searched with the others' words
+        but its names (a brand said alone, that brand's products): ranked together, one
+        side's fill the results. None where something is not wanted, they name a model on
+        each side (the search of names finds both), name no maker on one, ask no kind or an
+        order, or one side's words find nothing of it."""
         assert query.keywords is not None
-        sides = sides_compared(query.keywords)
+        said = sides_compared(query.keywords)
         if (
-            sides is None
+            said is None
             or without_unwanted(query.keywords).split() != query.keywords.split()
-            or _NEGATED.search(sides[0])
+            or _NEGATED.search(said[0])
         ):
             return None  # "not Apple or Samsung", "not the XPS or a MacBook" compare nothing
+        # A list before the last side is a side each ("Dell, HP or Lenovo"), where each
+        # names a maker; else the words before the last side are one
+        listed = [*(part.strip() for part in said[0].split(",")), said[1]]
+        sides = listed if all(map(self._names_a_maker, listed)) else list(said)
         models = [self._models_carried(side) for side in sides]
         if len([n for n in self._names_in(query.keywords) if n.carried]) > 1 or not all(
             m or self._names_a_maker(s) for s, m in zip(sides, models, strict=True)
         ):
             return None
-        left, right = sides
-        # The kind asked of both ("Dell or HP laptops"); with none ("Samsung or Apple"),
-        # makers of several kinds, or an order asked ("the cheapest Dell or HP"), which two
+        # The kind asked of all ("Dell or HP laptops"); with none ("Samsung or Apple"),
+        # makers of several kinds, or an order asked ("the cheapest Dell or HP"), which
         # lists in turn would not keep, the words are searched whole.
         whole = parse(query.keywords)
         # The kind said, else the one the lines and models named are of ("Samsung Galaxy
@@ -362,10 +365,14 @@ class _Search:
         named = [kinds for kinds in map(self._line_kinds, sides) if kinds]
         of_lines = set.intersection(*named) if named else set()
         kind = query.category or whole.category or (of_lines.pop() if len(of_lines) == 1 else None)
-        if kind is None or query.sortBy or parse(f"{left} {right}").sort:
+        if kind is None or query.sortBy or parse(" ".join(sides)).sort:
             return None
-        asked = (f"{left} {self._without_names(right)}", f"{self._without_names(left)} {right}")
-        # The form read of both ("Dell vs MacBook Air": laptops, not Dell's desktops)
+        said_of_all = [self._without_names(side) for side in sides]
+        asked = [
+            " ".join([side, *(w for n, w in enumerate(said_of_all) if n != at)])
+            for at, side in enumerate(sides)
+        ]
+        # The form read of all ("Dell vs MacBook Air": laptops, not Dell's desktops)
         form = query.formFactor or (whole.forms[0] if whole.forms else None)
         found = [
             self._run(
@@ -381,26 +388,30 @@ class _Search:
         ]
         if any(r.relaxed or not r.products for r in found):
             return None
-        first, second = found
         products: dict[str, Hit] = {}
-        for pair in itertools.zip_longest(first.products, second.products):
+        for turn in itertools.zip_longest(*(r.products for r in found)):
             products |= {
-                hit.productId: hit for hit in pair if hit and hit.productId not in products
+                hit.productId: hit for hit in turn if hit and hit.productId not in products
             }
-        understood = {**second.understood, **first.understood}
-        for key, value in second.understood.items():
-            if isinstance(value, list) and isinstance(first.understood.get(key), list):
-                understood[key] = list(dict.fromkeys([*first.understood[key], *value]))
+        understood: dict[str, Any] = {}
+        for result in reversed(found):
+            understood |= {
+                key: list(dict.fromkeys([*value, *understood[key]]))
+                if isinstance(value, list) and isinstance(understood.get(key), list)
+                else value
+                for key, value in result.understood.items()
+            }
+        first = found[0]
         return replace(
             first,
             products=list(products.values())[: query.limit],
-            count=first.count + second.count,
-            count_is_exact=first.count_is_exact and second.count_is_exact,
+            count=sum(r.count for r in found),
+            count_is_exact=all(r.count_is_exact for r in found),
             understood={
                 "category": Category(kind),
                 **({FORM_FACTOR.key: list(whole.forms)} if whole.forms else {}),
                 **understood,
-                "compared": [self._names_said(left), self._names_said(right)],
+                "compared": [self._names_said(side) for side in sides],
             },
             ranked_by="relevance",
         )
