@@ -1607,6 +1607,25 @@ def test_a_list_of_makers_compared_is_a_side_each(
     assert [BY_ID[h.productId]["brand"] for h in result.products] == sides
 
 
+@pytest.mark.parametrize(
+    ("words", "cheapest"),
+    [
+        # the Galaxy side showed the Flip6 at $1,099 first: "the iPhone 15 is cheaper"
+        ("is the iPhone 15 cheaper than a Galaxy?", ["Apple iPhone 15", "Samsung Galaxy A15 5G"]),
+        (
+            "is a macbook cheaper than a thinkpad",
+            ["Apple MacBook Air 13 (M3)", "Lenovo ThinkPad E14 Gen 5"],
+        ),
+    ],
+)
+def test_prices_compared_show_each_side_s_cheapest_first(
+    index: SearchIndex, words: str, cheapest: list[str]
+) -> None:
+    # a model named stays first on its side
+    result = search(index, words, limit=4)
+    assert [h.name for h in result.products[:2]] == cheapest
+
+
 def test_an_order_asked_of_a_comparison_keeps_its_order(index: SearchIndex) -> None:
     # two lists in turn would not be in the order asked: the cheapest Dell or HP laptops
     result = search(index, "cheapest Dell or HP laptop", limit=5)

@@ -101,6 +101,12 @@ EXAMINE = 5_000
 _FTS_JOIN = "fts CROSS JOIN products AS p ON p.id = fts.rowid"
 NAMES_EXAMINED = 200
 """The names of a model's matches looked through for the model itself, at most."""
+_PRICES_COMPARED = re.compile(
+    r"\b(?:cheaper|pricier|dearer|(?:more|less)\s+expensive|more\s+affordable)\s+than\b",
+    re.IGNORECASE,
+)
+"""A comparison of prices: each side's cheapest first ("is the iPhone 15 cheaper than a
+Galaxy?" is answered by the cheapest Galaxy, not the most relevant)."""
 _NEGATED = re.compile(
     r"\b(?:not|no|never|without|except|but|other\s+than|rather\s+than|instead\s+of|avoid)\b|"
     r"n['\u2019]?t\b",
@@ -374,6 +380,7 @@ class _Search:
         ]
         # The form read of all ("Dell vs MacBook Air": laptops, not Dell's desktops)
         form = query.formFactor or (whole.forms[0] if whole.forms else None)
+        order = "price" if _PRICES_COMPARED.search(in_english(query.keywords)) else None
         found = [
             self._run(
                 replace(
@@ -382,6 +389,7 @@ class _Search:
                     category=kind,
                     formFactor=form,
                     brandId=query.brandId or self._one_brand(side),
+                    sortBy=order,
                 )
             )
             for side, words in zip(sides, asked, strict=True)
