@@ -472,9 +472,10 @@ def _two_named(ask: Ask, done: Done) -> tuple[Listed, Listed] | None:
 
 def _two_sides(ask: Ask, done: Done) -> tuple[Listed, Listed] | None:
     """The first product of each side of the comparison a search read (``understood``'s
-    ``compared``), or the cheapest of each where the shopper asks which costs less, where
-    a side names a model or the words ask which is more ("is a Dell better than a
-    MacBook?"); two makers or lines said alone ("Dell or HP laptops?") are a list of both."""
+    ``compared``: the model named on a side, else the cheapest or the lightest where the
+    words compare prices or weights, in the search's order), where a side names a model or
+    the words ask which is more ("is a Dell better than a MacBook?"); makers or lines said
+    alone ("Dell or HP laptops?") are a list of each."""
     understood = (done.outcome.data or {}).get("understood") or {}
     sides = understood.get("compared") if isinstance(understood, dict) else None
     if not (isinstance(sides, list) and len(sides) == 2):
@@ -482,15 +483,14 @@ def _two_sides(ask: Ask, done: Done) -> tuple[Listed, Listed] | None:
     if not (understood.get("named") or re.search(r"\bthan\b", in_english(ask.said), re.I)):
         return None
     products = _products(done)
-    picks = []
-    for side in sides:
-        words = _words_of(str(side))
-        own = [p for p in products if words <= _words_of(f"{p.brand} {p.name}")]
-        if not own:
-            return None
-        cheapest = min(own, key=lambda p: p.price if p.price is not None else float("inf"))
-        picks.append(cheapest if ask.current.sort_by == "price" else own[0])
-    return (picks[0], picks[1]) if picks[0] is not picks[1] else None
+    firsts = [
+        next(
+            (p for p in products if _words_of(str(side)) <= _words_of(f"{p.brand} {p.name}")), None
+        )
+        for side in sides
+    ]
+    a, b = firsts
+    return (a, b) if a is not None and b is not None and a is not b else None
 
 
 def _words_of(text: str) -> set[str]:

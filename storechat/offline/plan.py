@@ -18,7 +18,7 @@ from typing import Any, Final
 
 from shared.search.asked import asked_names, kinds_apart, sides_compared
 from shared.search.words import parse
-from storechat.offline.intent import Intent, review_query
+from storechat.offline.intent import Intent, parse_text, review_query
 from storechat.offline.messages import ToolOutcome
 from storechat.offline.names import ModelName
 from storechat.offline.refer import (
@@ -249,9 +249,17 @@ def _against_others(ask: Ask) -> bool:
     """Whether the message compares the one product it names with another maker's products
     ("the Pixel 9 or a Samsung?"): the search of its words shows the products of each side."""
     current = ask.current
-    if len(current.products) != 1 or sides_compared(ask.said) is None:
+    sides = sides_compared(ask.said)
+    # With reviews or a book's facts asked too, the loop shrinks the search to a brief
+    # that keeps no reading of sides: the product named is looked up by name
+    if len(current.products) != 1 or sides is None or current.wants_reviews:
         return False
-    return bool(set(current.brands) - {current.products[0].brand})
+    # The other side names another maker ("is the iPhone 16 in stock or not? my Samsung
+    # broke" sets the iPhone against nothing)
+    model = current.products[0]
+    named = [s for s in (sides.left, sides.right) if model.text.casefold() in s.casefold()]
+    other = sides.right if named == [sides.left] else sides.left if named == [sides.right] else ""
+    return bool(set(parse_text(other).brands) - {model.brand}) if other else False
 
 
 def plan_first(ask: Ask, available: frozenset[str]) -> list[Call]:

@@ -890,12 +890,13 @@ def test_one_model_against_another_makers_is_searched_and_both_sides_compared() 
     xps = {**laptop("CMP-907", price=1299), "name": "Dell XPS 13", "brand": "Dell"}
     air_15 = {**laptop("CMP-912", price=1299, os="macOS"), "name": "Apple MacBook Air 15"}
     air_13 = {**laptop("CMP-911", price=1099, os="macOS"), "name": "Apple MacBook Air 13"}
-    found = _both_sides(dell, air_15, xps, air_13, sides=["Dell", "MacBook Air"])
+    # (in the search's order: the cheapest of each side first, where prices are compared)
+    found = _both_sides(dell, air_13, xps, air_15, sides=["Dell", "MacBook Air"])
     rounds, text = converse_turn([user(question)], [[found]])
 
     # Then the shopper's words were searched, which the search splits into the two sides
     assert inputs(rounds[0]) == [{"keywords": question}]
-    # And the cheapest of each side answers which costs less
+    # And the first of each side answers which costs less
     assert text.splitlines()[0] == (
         "Cheaper: Dell Inspiron 14 [CMP-908], $649 vs $1,099 for Apple MacBook Air 13 [CMP-911]."
     )
@@ -909,6 +910,22 @@ def test_which_maker_costs_less_asked_in_spanish_compares_the_cheapest_of_each()
     _, text = converse_turn([user("¿es un Dell más barato que un MacBook?")], [[found]])
 
     assert text.startswith("Cheaper: Dell Inspiron 14 [CMP-908], $649 vs $1,099"), text
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "is the iPhone 16 in stock or sold out? my Samsung broke",
+        "Is the iPhone 16 better than my old Samsung?",
+        "is the iPhone 16 worth it or should I get a Samsung?",  # reviews: a brief loses sides
+    ],
+)
+def test_a_model_not_set_against_another_maker_is_looked_up_by_name(question: str) -> None:
+    # "is the iPhone 16 in stock or sold out? my Samsung broke" compared it with a Samsung
+    uses = tool_uses(OfflineModel().converse(make_request([user(question)])))
+    assert [u["input"].get("productName") for u in uses if u["name"] == "lookup_inventory"] == [
+        "iPhone 16"
+    ]
 
 
 def test_two_makers_said_alone_are_listed_not_set_one_against_one() -> None:

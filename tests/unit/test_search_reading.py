@@ -1626,6 +1626,55 @@ def test_prices_compared_show_each_side_s_cheapest_first(
     assert [h.name for h in result.products[:2]] == cheapest
 
 
+@pytest.mark.parametrize(
+    ("words", "sides"),
+    [
+        # what the shopper has is no side, said in the clause next to the comparison
+        ("I have a Samsung, should I get the Pixel 9 or an iPhone?", ["Pixel 9", "iPhone"]),
+        ("I have an iPhone 15, Pixel or Galaxy next?", ["Pixel", "Galaxy"]),
+        ("an HP or Dell laptop for my son", ["HP", "Dell"]),
+        # a list of makers, or of lines, with the comma before "or" or not
+        ("Pixel, iPhone, or Galaxy?", ["Pixel", "iPhone", "Galaxy"]),
+        # a line before makers is said of each: "Chromebook, HP or Acer" was three sides,
+        # and showed HP desktops
+        ("Chromebook, HP or Acer", ["HP", "Acer"]),
+        ("I need a laptop for school. Dell or HP?", ["Dell", "HP"]),
+    ],
+)
+def test_the_sides_of_a_comparison_are_what_it_sets_against_each_other(
+    index: SearchIndex, words: str, sides: list[str]
+) -> None:
+    result = search(index, words, limit=6)
+    assert result.understood["compared"] == sides
+    if "Chromebook" in words:
+        assert all("Chromebook" in h.name for h in result.products)
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        # a side ends with its sentence: the iPhone was set against the Samsung that broke
+        "is the iPhone 16 in stock or sold out? my Samsung broke",
+        "Is the XPS 13 better than my old HP?",
+        "my Samsung or a Pixel?",
+    ],
+)
+def test_what_the_shopper_has_or_another_sentence_is_no_side(
+    index: SearchIndex, words: str
+) -> None:
+    assert "compared" not in search(index, words).understood
+
+
+def test_a_comparison_of_weights_shows_each_side_s_lightest_first(index: SearchIndex) -> None:
+    # "which is lighter" was an order asked of both, and searched whole: MacBook Airs only
+    result = search(index, "which is lighter, the MacBook Air or a Dell?", limit=4)
+    assert result.understood["compared"] == ["MacBook Air", "Dell"]
+    assert [h.name for h in result.products[:2]] == [
+        "Apple MacBook Air 13 (M3)",
+        "Dell XPS 13 9340",
+    ]
+
+
 def test_an_order_asked_of_a_comparison_keeps_its_order(index: SearchIndex) -> None:
     # two lists in turn would not be in the order asked: the cheapest Dell or HP laptops
     result = search(index, "cheapest Dell or HP laptop", limit=5)

@@ -14,7 +14,7 @@ asked for that no product has as not carried (``SearchResult.not_carried``).
 from __future__ import annotations
 
 import re
-from typing import Final
+from typing import Final, NamedTuple
 
 from shared.catalog.derive import fold
 from shared.search.intents import STOP_WORDS
@@ -152,7 +152,16 @@ _SIDES: Final = re.compile(
 cher que"); Spanish's "o" (or) is read only here, where a side must name a maker."""
 
 
-def sides_compared(text: str) -> tuple[str, str] | None:
+class Sides(NamedTuple):
+    """The two sides of a comparison, each within its sentence, and the words of the other
+    sentences ("I need a laptop for school. Dell or HP?": "Dell", "HP" and the laptop)."""
+
+    left: str
+    right: str
+    around: str
+
+
+def sides_compared(text: str) -> Sides | None:
     """The two sides of one comparison in ``text`` ("Dell vs MacBook Air", "is a Dell
     better than a MacBook?", "a Samsung or Apple phone"), else None: whether each names a
     maker or a line is the catalog's to say."""
@@ -160,5 +169,39 @@ def sides_compared(text: str) -> tuple[str, str] | None:
     cues = list(_SIDES.finditer(text))
     if len(cues) != 1:
         return None
-    left, right = text[: cues[0].start()].strip(), text[cues[0].end() :].strip()
-    return (left, right) if left and right else None
+    # Each side ends with its sentence: "is the iPhone 16 in stock or sold out? my Samsung
+    # broke" sets the iPhone against nothing
+    before = _SENTENCE_END.split(text[: cues[0].start()])
+    after = _SENTENCE_END.split(text[cues[0].end() :])
+    left, right = before[-1].strip(), after[0].strip()
+    # What the shopper has is no side ("is the XPS 13 better than my old HP?"), said in
+    # the clause next to the comparison ("I have a Samsung, the Pixel 9 or an iPhone?"
+    # compares the Pixel 9 and an iPhone)
+    (had, near_left), (near_right, more) = _clauses(left, last=True), _clauses(right)
+    if not (left and right) or any(_OWNED.search(side) for side in (near_left, near_right)):
+        return None
+    # The clause of what the shopper has goes: the Pixel 9, not the Samsung they have
+    left, right = (
+        (near_left if _OWNED.search(had) else left),
+        (near_right if _OWNED.search(more) else right),
+    )
+    others = [*before[:-1], *after[1:]]
+    around = " ".join(p.strip() for p in others if p.strip() and not _OWNED.search(p))
+    return Sides(left.strip(), right.strip(), around)
+
+
+def _clauses(side: str, *, last: bool = False) -> tuple[str, str]:
+    """``side`` cut at its last comma (``last``: the clause after it, and what is before),
+    else at its first (the clause before it, and what follows)."""
+    if "," not in side:
+        return ("", side) if last else (side, "")
+    head, tail = side.rsplit(",", 1) if last else side.split(",", 1)
+    return head, tail
+
+
+_SENTENCE_END: Final = re.compile(r"(?<!\bvs)[.!?;]+(?=\s|$)", re.IGNORECASE)
+_OWNED: Final = re.compile(
+    r"^\W*(?:(?:than|to|with)\s+)?(?:my|mine|our)\b|\bi\s+(?:have|own|had|got)\b", re.IGNORECASE
+)
+"""What the shopper has, said on a side ("my old HP", "I have a Samsung"): no side of a
+comparison; whom it is for is ("an HP for my son")."""

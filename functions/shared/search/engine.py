@@ -101,12 +101,18 @@ EXAMINE = 5_000
 _FTS_JOIN = "fts CROSS JOIN products AS p ON p.id = fts.rowid"
 NAMES_EXAMINED = 200
 """The names of a model's matches looked through for the model itself, at most."""
-_PRICES_COMPARED = re.compile(
-    r"\b(?:cheaper|pricier|dearer|(?:more|less)\s+expensive|more\s+affordable)\s+than\b",
-    re.IGNORECASE,
+_COMPARED_BY = (
+    (
+        re.compile(
+            r"\b(?:cheaper|pricier|dearer|(?:more|less)\s+expensive|more\s+affordable)\b", re.I
+        ),
+        "price",
+    ),
+    (re.compile(r"\blighter\b", re.I), "weight"),
 )
-"""A comparison of prices: each side's cheapest first ("is the iPhone 15 cheaper than a
-Galaxy?" is answered by the cheapest Galaxy, not the most relevant)."""
+"""What a comparison compares, and the order each side is searched in: "is the iPhone 15
+cheaper than a Galaxy?" is answered by the cheapest Galaxy, "which is lighter, the MacBook
+Air or a Dell?" by the lightest Dell, not the most relevant."""
 _NEGATED = re.compile(
     r"\b(?:not|no|never|without|except|but|other\s+than|rather\s+than|instead\s+of|avoid)\b|"
     r"n['\u2019]?t\b",
@@ -350,13 +356,13 @@ class _Search:
         if (
             said is None
             or without_unwanted(query.keywords).split() != query.keywords.split()
-            or _NEGATED.search(said[0])
+            or _NEGATED.search(said.left)
         ):
             return None  # "not Apple or Samsung", "not the XPS or a MacBook" compare nothing
-        # A list before the last side is a side each ("Dell, HP or Lenovo"), where each
-        # names a maker; else the words before the last side are one
-        listed = [*(part.strip() for part in said[0].split(",")), said[1]]
-        sides = listed if all(map(self._names_a_maker, listed)) else list(said)
+        # A list before the last side is a side each ("Dell, HP, or Lenovo"), where each
+        # names a maker, or each a line; else the words before the last side are one
+        listed = [*(p.strip() for p in said.left.split(",") if p.strip()), said.right]
+        sides = listed if self._a_list(listed) else [said.left, said.right]
         models = [self._models_carried(side) for side in sides]
         if len([n for n in self._names_in(query.keywords) if n.carried]) > 1 or not all(
             m or self._names_a_maker(s) for s, m in zip(sides, models, strict=True)
@@ -364,23 +370,25 @@ class _Search:
             return None
         # The kind asked of all ("Dell or HP laptops"); with none ("Samsung or Apple"),
         # makers of several kinds, or an order asked ("the cheapest Dell or HP"), which
-        # lists in turn would not keep, the words are searched whole.
+        # lists in turn would not keep, the words are searched whole; a comparison's own
+        # order ("which is lighter, ...") is each side's.
         whole = parse(query.keywords)
         # The kind said, else the one the lines and models named are of ("Samsung Galaxy
         # S24 vs a Pixel": phones)
         named = [kinds for kinds in map(self._line_kinds, sides) if kinds]
         of_lines = set.intersection(*named) if named else set()
         kind = query.category or whole.category or (of_lines.pop() if len(of_lines) == 1 else None)
-        if kind is None or query.sortBy or parse(" ".join(sides)).sort:
+        english = in_english(query.keywords)
+        order = next((key for said, key in _COMPARED_BY if said.search(english)), None)
+        if kind is None or query.sortBy or (parse(" ".join(sides)).sort and order is None):
             return None
-        said_of_all = [self._without_names(side) for side in sides]
+        said_of_all = [self._without_names(side) for side in [*sides, said.around]]
         asked = [
             " ".join([side, *(w for n, w in enumerate(said_of_all) if n != at)])
             for at, side in enumerate(sides)
         ]
         # The form read of all ("Dell vs MacBook Air": laptops, not Dell's desktops)
         form = query.formFactor or (whole.forms[0] if whole.forms else None)
-        order = "price" if _PRICES_COMPARED.search(in_english(query.keywords)) else None
         found = [
             self._run(
                 replace(
@@ -438,15 +446,20 @@ class _Search:
             self._a_line(w) for w in WORD.findall(side)
         )
 
+    def _a_list(self, parts: list[str]) -> bool:
+        """Whether ``parts`` are a list of sides: each names a maker, or each a line and no
+        maker ("Pixel, iPhone or Galaxy"; not "Chromebook, HP or Acer", Chromebooks of each)."""
+        brands = [any(self._is_brand(w) for w in WORD.findall(part)) for part in parts]
+        return all(map(self._names_a_maker, parts)) and len(set(brands)) == 1
+
     def _a_line(self, word: str) -> bool:
         """Whether ``word`` names a product line: one the table knows ("iPhone") or the
         catalog's names have ("Pixel", "Surface")."""
         return bool(parse(word).lines) or bool(self._line_kinds(word))
 
     def _line_kinds(self, side: str) -> set[str]:
-        """The kinds of product every line or model word of ``side`` names ("Pixel":
-        phones; "Galaxy S24": phones, though "Galaxy" alone is phones and laptops); none
-        where it names none, or no kind they share."""
+        """The kinds of product every line word of ``side`` names ("Pixel": phones;
+        "Galaxy": phones and laptops); none where it names none, or no kind they share."""
         # A number is no line ("13 or 14 inch", "the iPhone 15 or the 16")
         words = [w for w in WORD.findall(side) if not any(c.isdigit() for c in w)]
         kinds = [set(self._line_prices(w)) for w in words if self._one_model(w)]
