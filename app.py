@@ -8,6 +8,7 @@ import os
 import sys
 
 from infra.app import create_app
+from infra.code_asset import BytecodeError
 from infra.config import ConfigError
 from infra.layers import LayerBuildError
 
@@ -39,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as exc:
         print(f"storechat: {exc}", file=sys.stderr)
         return 2
-    except LayerBuildError as exc:
+    except (LayerBuildError, BytecodeError) as exc:
         print(f"storechat: {exc}", file=sys.stderr)
         return 1
     if not os.environ.get("CDK_OUTDIR"):  # run by hand, not by the CDK CLI

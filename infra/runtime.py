@@ -1,8 +1,9 @@
 """What every storechat Lambda has in common: code asset, runtime, layer, logs, tracing.
 
-No Docker: the code asset is the ``functions/`` directory as it is (its packages need
+No Docker: the code asset is the ``functions/`` directory's sources (its packages need
 nothing beyond the Lambda runtime's boto3 and the Powertools layer, which ships
-pydantic), so ``cdk synth`` works on a machine without a container engine.
+pydantic) with their bytecode for the runtime's Python (``infra/code_asset.py``), so
+``cdk synth`` works on a machine without a container engine.
 
 The Powertools layer is the build of the release ``pyproject.toml`` pins, the one the
 tests run: its ARN is read at deploy time from the public SSM parameter Powertools
@@ -32,6 +33,7 @@ from constructs import Construct
 
 import registry
 from infra import names
+from infra.code_asset import function_code
 from infra.config import EnvironmentConfig
 from infra.layers import LayerBuildError, WheelLayer, wheel_layer
 from infra.nag import BASIC_EXECUTION_POLICY, acknowledge
@@ -55,14 +57,6 @@ index publishes them beside each file, or ``pip download sqlean.py==X --no-deps
 manylinux_2_28_aarch64 -d wheels/`` then ``sha256sum wheels/*.whl`` (and ``x86_64``)."""
 _PINNED = re.compile(r"^(?P<name>[A-Za-z0-9._-]+)\s*(\[[^\]]*\])?\s*==\s*(?P<version>\d+(\.\d+)+)$")
 
-ASSET_EXCLUDE = [
-    "**/__pycache__",
-    "**/*.pyc",
-    "**/.pytest_cache",
-    "**/.mypy_cache",
-    "**/.ruff_cache",
-    "**/*.egg-info",
-]
 
 _RETENTION: dict[int, logs.RetentionDays] = {
     1: logs.RetentionDays.ONE_DAY,
@@ -210,7 +204,7 @@ class LambdaFactory:
         self._config = config
         self._scope = scope
         self._search_layer: lambda_.LayerVersion | None = None
-        self.code = lambda_.Code.from_asset(str(names.FUNCTIONS_DIR), exclude=ASSET_EXCLUDE)
+        self.code = function_code(python_version())
         self.powertools_parameter = powertools_layer_parameter(
             config.lambda_architecture, powertools_version()
         )

@@ -20,7 +20,13 @@ from get_book_info.settings import Settings as BookSettings
 from get_computer_reviews.settings import Settings as ReviewsSettings
 from get_store_policies.settings import Settings as PoliciesSettings
 from infra import names
-from infra.runtime import POWERTOOLS_DISTRIBUTION, powertools_layer_parameter, powertools_version
+from infra.code_asset import interpreter
+from infra.runtime import (
+    POWERTOOLS_DISTRIBUTION,
+    powertools_layer_parameter,
+    powertools_version,
+    python_version,
+)
 from infra.store import FUNCTIONS as STORE_FUNCTIONS
 from lookup_inventory.settings import Settings as CatalogSettings
 from shared.trace import steps
@@ -296,8 +302,13 @@ def test_lambda_code_is_the_functions_directory_without_docker(dev: Synthesized)
     packaged = [a for a in assets.values() if a["source"].get("packaging") == "zip"]
     assert packaged, "the code asset is a zipped directory"
     staged = {p.name for p in dev.outdir.glob("asset.*") if p.is_dir()}
-    assert any((dev.outdir / d / "seed_catalog" / "handler.py").exists() for d in staged)
-    assert not any(list((dev.outdir / d).rglob("__pycache__")) for d in staged)
+    code_dirs = [dev.outdir / d for d in staged if (dev.outdir / d / "seed_catalog").is_dir()]
+    assert len(code_dirs) == 1
+    assert (code_dirs[0] / "seed_catalog" / "handler.py").is_file()
+    # Bytecode of the runtime's Python only, or none where synth found no such interpreter
+    tags = {p.name.split(".")[-2] for p in code_dirs[0].rglob("*.pyc")}
+    runtime_tag = "cpython-" + python_version().replace(".", "")
+    assert tags == ({runtime_tag} if interpreter(python_version()) else set())
 
 
 @pytest.mark.parametrize("key", sorted(registry.functions_by_key()))
