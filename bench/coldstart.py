@@ -7,11 +7,13 @@ The process:
 
 * runs in a cgroup whose CPU quota is the function's share of one vCPU
   (:mod:`bench.cpulimit`: 1,769 MB is one vCPU, so 512 MB is 29 % of one);
-* imports the code from a copy of ``functions/`` without bytecode, writing none,
-  as the deployed code asset is (``infra/runtime.py`` leaves ``__pycache__`` out
-  and Lambda's ``/var/task`` is read-only, so Python compiles the function's own
-  modules at every cold start; the runtime's boto3 and the Powertools layer ship
-  bytecode, and so does this virtualenv);
+* imports the code from a copy of ``functions/`` as the code asset deploys it
+  (:mod:`bench.asset`): its sources and unchecked-hash bytecode, compiled by the
+  bench's Python the way ``infra/code_asset.py`` compiles the asset's with the
+  runtime's python3.13, writing none (Lambda's ``/var/task`` is read-only); the
+  runtime's boto3 and the Powertools layer ship bytecode, and so does this
+  virtualenv. ``run(bytecode=False)`` measures sources alone, as the asset was
+  before it shipped bytecode;
 * has the environment the stack gives the function (tracing where the registry
   says it pays, the key from a Secrets Manager), its AWS services and web APIs
   served on 127.0.0.1 by this process: Bedrock by the offline model behind
@@ -31,7 +33,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -45,6 +46,7 @@ from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
+from bench.asset import asset_copy, describe
 from bench.catalog import CATALOG_TABLE, Catalogs, FastCatalog
 from bench.cpulimit import Limit, cpu_limit, share_of_vcpu
 from bench.lambdas import REPO_ROOT, probe_env, store_file
@@ -53,7 +55,6 @@ from bench.stats import summary
 from registry import FUNCTIONS, Function
 from shared.config.time_budget import DEADLINE_MS
 
-FUNCTIONS_DIR = REPO_ROOT / "functions"
 SECRET_ARN = "arn:aws:secretsmanager:us-east-1:123456789012:secret:storechat-brave-key-AbCdEf"
 TRACE_HEADER = "Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;Sampled=1"
 QUESTION = "What Windows laptop under $800 would you recommend for a college student?"
@@ -278,15 +279,6 @@ def services(
 # --------------------------------------------------------------------------- one run
 
 
-def asset_copy(into: Path) -> Path:
-    """``functions/`` as the code asset deploys it: sources only, no bytecode."""
-    target = into / "asset"
-    shutil.copytree(
-        FUNCTIONS_DIR, target, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info")
-    )
-    return target
-
-
 def run_once(case: Case, env: Mapping[str, str], event_file: Path) -> dict[str, Any]:
     """One cold invoke in a fresh, CPU-limited process."""
     function = case.function
@@ -381,12 +373,14 @@ def run(
     web: Mapping[str, str],
     *,
     parallel: bool = False,
+    bytecode: bool = True,
 ) -> dict[str, Any]:
     """Cold invokes of every case, ``runs`` times each: one at a time, or (the smoke
-    profile, whose figures mean nothing) all at once."""
+    profile, whose figures mean nothing) all at once; from an asset copy with bytecode
+    (as deployed) or, with ``bytecode=False``, its sources alone."""
     with tempfile.TemporaryDirectory(prefix="bench-cold-") as folder:
         scratch = Path(folder)
-        asset = asset_copy(scratch)
+        asset = asset_copy(scratch, bytecode=bytecode)
         todo = cases(lookup_sizes)
         for size in lookup_sizes:  # made before any timing starts
             catalogs.fast(size)
@@ -409,6 +403,7 @@ def run(
         "rows": rows,
         "runs": runs,
         "parallel": parallel,
+        "code": describe(bytecode),
         "cpu_limited": limited,
         "how": how,
         "load_average": os.getloadavg()[0],
@@ -433,8 +428,9 @@ def table(cold: dict[str, Any]) -> list[str]:
     lines = [
         "Each function's cold invoke in a fresh process: import, init, and a first call with "
         "a realistic event (lookup_inventory: the snapshot downloaded from the index bucket "
-        "on 127.0.0.1, checked and opened, then a search and a fresh read), with the code "
-        "compiled from source as the deployed asset is, at the CPU share its memory buys "
+        "on 127.0.0.1, checked and opened, then a search and a fresh read), with "
+        + cold.get("code", describe(bytecode=False))  # results from before it was said
+        + ", at the CPU share its memory buys "
         f"(1,769 MB = one vCPU). {limited}. Median of {cold['runs']} run(s)"
         + (", all at once (smoke run)." if cold["parallel"] else ", one at a time."),
         "",

@@ -274,7 +274,9 @@ def _lambdas(r: dict[str, Any]) -> list[str]:
         "p99 is nearest-rank: with fewer than 100 samples it is the slowest one.",
         "",
         "**Cold import** of each handler module in a fresh interpreter (median of "
-        f"{lam['import_repeats']}), and where the time goes (`-X importtime`, self time):",
+        f"{lam['import_repeats']}), with "
+        + lam.get("imports_code", "the working tree's code, as it was then")
+        + ", and where the time goes (`-X importtime`, self time):",
         "",
     ]
     rows = [

@@ -20,6 +20,7 @@ import moto
 import statemachine
 from bench import (
     as_deployed,
+    asset,
     churn,
     coldstart,
     cost,
@@ -268,8 +269,10 @@ def _notes(results: dict[str, Any], profile: Profile) -> list[str]:
         "milliseconds; on AWS each Bedrock call adds seconds to both the Converse Lambda and "
         "the execution. The cost table therefore adds, per architecture, what each second of "
         "model latency per call costs per 1,000 questions instead of guessing a latency.",
-        "Cold import times are from a local interpreter; a Lambda cold start also starts the "
-        "runtime and reads the deployment package, which is not measured here.",
+        "Cold import times are from a local interpreter importing a copy of the code asset "
+        "with its bytecode, compiled by the bench's Python as the deployed asset's is by "
+        "python3.13; a Lambda cold start also starts the runtime and reads the deployment "
+        "package, which is not measured here.",
         "The review and book tools ran unchanged against a canned local HTTP server (no "
         "network): their real API latency is not included.",
         "Powertools logs at WARNING and metrics and tracing are off locally: their cost per "
@@ -428,6 +431,7 @@ def collect(profile: Profile) -> dict[str, Any]:
         "latency": latency,
         "imports": imports,
         "import_repeats": profile.import_repeats,
+        "imports_code": asset.describe(),
         "memory": memory,
     }
     results["e2e"] = {

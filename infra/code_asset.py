@@ -31,10 +31,12 @@ import warnings
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
-
-from aws_cdk import aws_lambda as lambda_
+from typing import TYPE_CHECKING
 
 from infra import names
+
+if TYPE_CHECKING:  # the bench compiles its asset copy the same way, without the CDK
+    from aws_cdk import aws_lambda as lambda_
 
 ASSET_EXCLUDE = [
     "**/__pycache__",
@@ -157,7 +159,7 @@ def staged(
     staging = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=cache_root))
     try:
         shutil.copytree(functions_dir, staging / CONTENT, ignore=shutil.ignore_patterns(*ignored()))
-        _compile(python, staging / CONTENT)
+        compile_bytecode(python, staging / CONTENT)
         (staging / COMPLETE_MARKER).write_text(python_version + "\n", encoding="utf-8")
         if folder.exists() and not (folder / COMPLETE_MARKER).is_file():
             shutil.rmtree(folder)  # a leftover of an interrupted synth
@@ -171,7 +173,8 @@ def staged(
     return folder / CONTENT
 
 
-def _compile(python: Path, folder: Path) -> None:
+def compile_bytecode(python: Path, folder: Path) -> None:
+    """Compile every module under ``folder`` with ``python``: :func:`compile_command`."""
     # The hash seed orders the sets a module's constants hold; the caller's PYTHON*
     # settings (a PYTHONPATH, PYTHONDONTWRITEBYTECODE) are not the runtime's.
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
@@ -201,6 +204,8 @@ def function_code(
     """Every function's code asset: ``functions_dir`` with bytecode for Python
     ``python_version`` when this machine has that interpreter, its sources only (and a
     :class:`BytecodeWarning`) when not. CDK hashes the asset from the files it holds."""
+    from aws_cdk import aws_lambda as lambda_
+
     found = interpreter(python_version)
     if found is None:
         warnings.warn(
