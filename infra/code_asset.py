@@ -10,7 +10,9 @@ The bytecode is PEP 552's unchecked-hash kind: it holds a hash of its source ins
 a modification time, and Python loads it without reading the source again, so the
 zip's timestamps do not matter. It is compiled deterministically (the same hash seed, the
 file names it records as ``/var/task/...``, where Lambda unpacks the code), so the same
-sources give the same files and the same asset hash on every synth and every machine.
+sources give the same files and the same asset hash on every synth by the same Python
+release (another 3.13.x may write other bytecode, and a machine without one ships sources:
+another asset, never a wrong one).
 The staged folder is keyed by the sources' hash and the interpreter's version, and reused
 while neither changes, as the layer cache is (``infra/layers.py``).
 
