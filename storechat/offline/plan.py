@@ -252,7 +252,7 @@ def _against_others(ask: Ask) -> bool:
     sides = sides_compared(ask.said)
     # With reviews or a book's facts asked too, the loop shrinks the search to a brief
     # that keeps no reading of sides: the product named is looked up by name
-    if len(current.products) != 1 or sides is None or current.wants_reviews:
+    if len(current.products) != 1 or sides is None or current.wants_reviews or current.book_query:
         return False
     # The other side names another maker ("is the iPhone 16 in stock or not? my Samsung
     # broke" sets the iPhone against nothing)

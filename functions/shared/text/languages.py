@@ -101,9 +101,12 @@ def _age(match: re.Match[str]) -> str:
     return f"{match[1]} year old" if near and not lasting else match[0]
 
 
+@functools.lru_cache(maxsize=256)
 def in_english(text: str) -> str:
     """``text`` with the German, Spanish and French words of the table in English, and,
-    where it had any, their numbers as English writes them."""
+    where it had any, their numbers as English writes them. One search reads its words in
+    English several times (its sides, a price said against a product, its phrases): the
+    latest texts are kept."""
     pattern, table, nouns, capitalised = _pattern()
     text = nouns.sub(lambda m: capitalised[m[1]], text)
     text = _ELIDED.sub(lambda m: _ELISIONS[m[1].lower()], text)
