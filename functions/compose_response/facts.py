@@ -585,9 +585,12 @@ sleeve for the XPS", "une housse pour le", "wenn", "not"."""
 _NOTHING_MORE: Final = re.compile(
     r"[\s*_]*(?:(?:right\s+)?now|today|currently|at\s+the\s+moment|this\s+week|jetzt|"
     r"heute|derzeit|aktuell|maintenant|aujourd'hui|actuellement|ahora|hoy|actualmente)?[\s*_]*"
+    r"(?:,?\s*(?:and|&)\s+(?:(?:is|are)\s+)?(?:both\s+|all\s+)?(?:in\s+stock|available)[\s*_]*)?"
     r"(?:[.!]|$)",
     re.IGNORECASE,
 )
+"""What may follow a limit of the product's price: a time it holds at, its stock ("and
+in stock"), which the stock check reads."""
 
 
 def _price_bound(
@@ -914,8 +917,8 @@ def _check_pronoun(
     said_of_each = segment
     if bound and _NOTHING_MORE.match(view, bound.end()):
         # "They're both under $400": a limit each one's price must keep, said of each as
-        # it is of one ("The XPS 13 [..] is under $400")
-        kinds, said_of_each = _PRICE_ONLY, f"is {view[bound.start('limit') :]}"
+        # it is of one ("The XPS 13 [..] is under $400"), and "and in stock" with it
+        kinds, said_of_each = _PRICE_ONLY | _STOCK_ONLY, f"is {view[bound.start('limit') :]}"
     elif not one and priced and not _NOT_EACH.search(view[priced.end() :]):
         # "Both cost $349": each one's price, checked as the stock said of them all is;
         # "Both are $349 and in stock": and their stock.
@@ -947,14 +950,16 @@ def _check_pronoun(
 
 
 _EACH_BOUND: Final = re.compile(
-    r"\s*(?:each\s+)?(?:is|are|'s|'re|\u2019s|\u2019re|costs?)?\s*(?:both|all|each|all\s+three)?\s*"
+    r"\s*(?:[^\W\d_]+s\s+(?=(?:are|cost)\b))?(?:each\s+)?(?:is|are|'s|'re|\u2019s|\u2019re|costs?)?"
+    r"\s*(?:both|all|each|all\s+three)?\s*"
     r"(?:priced\s+)?[*_]*(?P<limit>(?:well\s+|just\s+)?(?:under|below|less\s+than|at\s+most|"
     r"no\s+more\s+than|over|above|more\s+than|at\s+least)\s*[*_]*[$€£]\s?\d[\d,]*"
     r"(?:\.\d{2})?(?![\d,]))",
     re.IGNORECASE,
 )
 """A limit said of the products a sentence points back to, after its pointing word: "It's
-under $400", "Both are under $400", "They each cost less than $500"."""
+under $400", "Both are under $400", "Both laptops are under $1,000", "They each cost less
+than $500"."""
 _JOINED: Final = re.compile(
     rf"[\s*_]*,?\s*{_AND}?\s*(?:both|all|each)?\s*(?:are\s+)?(?:both\s+)?", re.I
 )

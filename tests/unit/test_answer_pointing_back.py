@@ -602,6 +602,9 @@ def test_a_product_s_price_said_as_a_limit_it_breaks_goes(said: str) -> None:
         "The XPS [CMP-005] and the HP 14 [CMP-023] are great. They each cost less than $500.",
         "The XPS [CMP-005] is light. It's under $400.",
         "The HP 14 [CMP-023] is light. It is over $1,000 today.",
+        # a kind's word after the pointing word, the stock after the limit: both unchecked
+        "The XPS [CMP-005] and the HP 14 [CMP-023] are great. Both laptops are under $1,000.",
+        "The XPS [CMP-005] and the HP 14 [CMP-023] are great. Both are under $1,000 and in stock.",
     ],
 )
 def test_a_limit_said_of_the_products_pointed_back_to_that_one_breaks_goes(said: str) -> None:
@@ -626,6 +629,19 @@ def test_a_limit_pointed_back_to_that_each_keeps_or_that_is_no_price_of_each_sta
 ) -> None:
     body = shown_three(said)
     assert body.answer == said and body.corrections == []
+
+
+def test_a_limit_kept_and_a_stock_said_with_it_pointing_back_are_both_checked() -> None:
+    # "It's under $1,500 and in stock" of the sold-out iMac reached the shopper: the stock
+    # after a limit went unread
+    said = "The iMac [CMP-014] is great. It's under $1,500 and in stock."
+    body = shown_three(said)
+    assert body.answer == "The iMac [CMP-014] is great."
+    assert [(c.productId, c.field) for c in body.corrections] == [("CMP-014", "stock")]
+    kept = (
+        "The XPS [CMP-005] and the HP 14 [CMP-023] are great. Both are under $1,400 and in stock."
+    )
+    assert shown_three(kept).answer == kept
 
 
 def test_one_price_and_stock_said_of_each_pointed_back_to_are_both_checked() -> None:
