@@ -83,11 +83,12 @@ def searched_first(
     question: str,
     earlier: Messages | None = None,
     catalog: list[dict[str, Any]] = CATALOG,
+    searched: dict[str, Any] | None = None,
 ) -> Messages:
     """The first request's messages: ``earlier`` turns, the shopper's words, the search of
-    them and its result."""
-    words = " ".join(question.split())
-    result = {"toolUseId": GIVEN_ID, **lookup(index, {"keywords": words}, catalog)}
+    them (or what the loop searched for a follow-up, ``searched``) and its result."""
+    words = searched or {"keywords": " ".join(question.split())}
+    result = {"toolUseId": GIVEN_ID, **lookup(index, words, catalog)}
     return [
         *(earlier or []),
         user(question),
@@ -98,7 +99,7 @@ def searched_first(
                     "toolUse": {
                         "toolUseId": GIVEN_ID,
                         "name": "lookup_inventory",
-                        "input": {"keywords": words},
+                        "input": words,
                     }
                 }
             ],
@@ -873,6 +874,75 @@ def test_a_brand_carried_from_an_earlier_turn_gets_the_models_own_search(
     final = model.converse(make_request(answered(messages, first, lookup(index, own["input"]))))
     ids = cited(answer_text(final))
     assert ids and all(BY_ID[pid]["brand"] == "Dell" and BY_ID[pid]["price"] <= 1000 for pid in ids)
+
+
+def test_a_follow_up_the_loop_narrowed_is_answered_from_its_search_in_one_call(
+    index: SearchIndex,
+) -> None:
+    # Given an answer about laptops for university, and the follow-up "Only Windows ones
+    # under $700", which the loop searched as the search before narrowed
+    model = OfflineModel()
+    asked = "I need a laptop for university."
+    shown = answer_text(model.converse(make_request(searched_first(index, asked))))
+    earlier = [user(asked), {"role": "assistant", "content": [{"text": shown}]}]
+    narrowed = {"keywords": f"{asked} windows", "maxPrice": 700}
+    messages = searched_first(index, "Only Windows ones under $700", earlier, searched=narrowed)
+
+    # When the model gets the follow-up's first request
+    reply = model.converse(make_request(messages))
+
+    # Then it takes the loop's reading and answers at once, with Windows laptops under $700
+    assert reply["stopReason"] == "end_turn"
+    text = answer_text(reply)
+    assert text.startswith("Best Windows ")
+    ids = cited(text)
+    assert ids and set(ids) <= set(given_ids(messages))
+    assert all(BY_ID[pid]["price"] <= 700 for pid in ids)
+    assert all("Windows" in BY_ID[pid]["specs"]["os"] for pid in ids)
+
+
+def test_products_shown_the_loop_ordered_are_no_search_the_model_makes_of_the_words(
+    index: SearchIndex,
+) -> None:
+    # Given Dell laptops shown, and "What is your most expensive laptop?", which the loop
+    # fetched as the laptops shown, dearest first
+    model = OfflineModel()
+    asked = "Show me Dell laptops"
+    shown = answer_text(model.converse(make_request(searched_first(index, asked))))
+    earlier = [user(asked), {"role": "assistant", "content": [{"text": shown}]}]
+    ordered = {"productIds": cited(shown), "sortBy": "price_desc"}
+    question = "What is your most expensive laptop?"
+    messages = searched_first(index, question, earlier, searched=ordered)
+
+    # When the model gets the follow-up's first request
+    reply = model.converse(make_request(messages))
+
+    # Then it searches the catalog itself, as it reads the words: it points at none shown
+    (own,) = tool_uses(reply)
+    assert "productIds" not in own["input"]
+    assert own["input"]["keywords"].startswith(question)
+
+
+def test_cheaper_ones_than_those_shown_are_searched_whatever_the_loop_handed_over(
+    index: SearchIndex,
+) -> None:
+    # Given laptops shown, and "Anything cheaper?" handed over as those laptops, cheapest
+    # first (what the loop searched for it before it read "anything" as asking for others)
+    model = OfflineModel()
+    asked = "Show me Dell laptops"
+    shown = answer_text(model.converse(make_request(searched_first(index, asked))))
+    ids = cited(shown)
+    earlier = [user(asked), {"role": "assistant", "content": [{"text": shown}]}]
+    ordered = {"productIds": ids, "sortBy": "price"}
+    messages = searched_first(index, "Anything cheaper?", earlier, searched=ordered)
+
+    # When the model gets the follow-up's first request
+    reply = model.converse(make_request(messages))
+
+    # Then it searches itself for ones cheaper than the cheapest shown
+    (own,) = tool_uses(reply)
+    cheapest = min(BY_ID[pid]["price"] for pid in ids)
+    assert own["input"]["maxPrice"] < cheapest
 
 
 def test_the_shoppers_words_as_the_model_would_search_them_are_its_own_search(
