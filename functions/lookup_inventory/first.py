@@ -152,15 +152,18 @@ def ordering_shown(ask: FirstAsk) -> dict[str, Any] | None:
     """The catalog call a follow-up that only orders the products the last turn showed
     means ("which of those is the lightest?"): those products by id, in the order it
     names. None when it asks for anything else too: a price, a spec's bound, a use, a word
-    of its own, or (without pointing at them) a kind of product."""
+    of its own, or (without pointing at them) a kind of product. None too when it asks for
+    other products in that order ("anything cheaper?", "a lighter one?")."""
     if not ask.shown:
         return None
     message = ask.message[:MAX_MESSAGE_CHARS]
     words = parse(message)
-    pointers = word_lists().pointers
-    if words.sort is None or _narrows_otherwise(words, pointers):
+    lists = word_lists()
+    if words.sort is None or _narrows_otherwise(words, lists.pointers):
         return None
-    pointed = pointers.found_in(message) or _names_shown(message, ask.shown)
+    if lists.besides.found_in(message):
+        return None
+    pointed = lists.pointers.found_in(message) or _names_shown(message, ask.shown)
     if not pointed and (words.category or words.forms):
         return None  # "which phone is the lightest?" after laptops asks for phones
     ids = list(dict.fromkeys(pid for pid in ask.shown if pid))[:MAX_SHOWN_IDS]

@@ -290,6 +290,13 @@ def test_a_follow_up_that_only_orders_the_products_shown_fetches_them_in_that_or
         "Which of those under $500 is the lightest?",  # a price as well as an order
         "Which of those is best for travel?",  # a use, not an order
         "Is the second one in stock?",
+        # other products in an order: the ones shown in that order answer none of them
+        "Anything cheaper?",
+        "Do you have a lighter one?",
+        "Is there something lighter?",
+        "Any lighter ones?",
+        "¿Tienes algo más barato que esos?",
+        "Avez-vous quelque chose de plus léger que ceux-ci ?",
     ],
 )
 def test_a_follow_up_that_asks_more_than_an_order_is_left_to_the_model(

@@ -86,6 +86,7 @@ def _fits(key: tuple[str, ...], window: tuple[str, ...]) -> bool:
 class WordLists:
     store: Phrases
     pointers: Phrases
+    besides: Phrases
     kind: frozenset[tuple[str, ...]]
     conversation: frozenset[str]
 
@@ -102,6 +103,7 @@ def word_lists() -> WordLists:
     return WordLists(
         store=Phrases.of(_languages(data["store"]), stem),
         pointers=Phrases.of(_languages(data["pointers"]), str),
+        besides=Phrases.of(_languages(data["besides"]), str),
         kind=Phrases.of(_languages(data["kind"]), str).exact,
         conversation=frozenset(folded(word) for word in _languages(data["conversation"])),
     )
