@@ -50,6 +50,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from lookup_inventory.schema import MAX_KEYWORDS_CHARS, MAX_PRODUCT_IDS
 from shared.api.contract import FirstAnswer, ToolOutput
+from shared.search import BOUNDS
 from shared.search.words import Words, parse
 from shared.store.first_words import Phrases, asks_about_store, bare, folded, word_lists
 
@@ -67,6 +68,7 @@ class Reason(StrEnum):
     SEARCHED = "searched"
     SHOWN_ORDERED = "shown_ordered"
     NARROWED = "narrowed"
+    CARRIED = "carried"
     STORE_QUESTION = "store_question"
     FOLLOW_UP = "follow_up"
     NO_CATALOG_WORDS = "no_catalog_words"
@@ -243,6 +245,38 @@ def narrowing(ask: FirstAsk) -> Narrowed | None:
     return Narrowed({**carried, **said}, tuple(added))
 
 
+PRICES = ("minPrice", "maxPrice")
+
+
+def carrying(ask: FirstAsk) -> dict[str, Any] | None:
+    """The catalog call a follow-up that puts a new kind of product or line in place of the
+    one asked before means ("what about a MacBook instead?" after laptops under $700, "what
+    about a Mac?" after a laptop with 16 GB): its words, with the price and spec limits of
+    the session's last search of words (its fields, or its keywords' own) that it does not
+    say itself; a spec's limit only to the same kind ("how about phones?" after laptops with
+    16 GB of RAM keeps no RAM). None when it says no such word (``switch`` in
+    first_words.json), names no kind or line, or the search before had no limit to carry."""
+    before = ask.before
+    if not ask.hasHistory or not before or before.get("productIds"):
+        return None
+    message = ask.message[:MAX_MESSAGE_CHARS].strip()
+    if not word_lists().switch.found_in(message):
+        return None
+    words = parse(message)
+    if not (words.category or words.forms or words.lines or _phrase_groups(words)):
+        return None
+    said = parse(str(before.get("keywords") or ""))
+    earlier = {"minPrice": said.min_price, "maxPrice": said.max_price, **said.bounds}
+    earlier |= {k: v for k, v in before.items() if k in PRICES or k in BOUNDS}
+    own = {*words.bounds, *(PRICES if words.min_price or words.max_price else ())}
+    if words.category and said.category and words.category != said.category:
+        own |= set(BOUNDS)
+    limits = {k: v for k, v in earlier.items() if v is not None and k not in own}
+    if not limits:
+        return None
+    return {"keywords": message[:MAX_KEYWORDS_CHARS], **limits}
+
+
 def _narrows_otherwise(words: Words, pointers: Phrases) -> bool:
     """Whether the words ask for more than an order: a price, a bound, a sale, a use's
     leaning, a phrase or a word to search (not one that points at the products shown:
@@ -325,6 +359,13 @@ def decide(first: Any, search: Search) -> tuple[FirstAnswer, ToolOutput | None]:
         # Words the search before holds nothing of: the message is read as it came, below.
     if reason is not None:
         return FirstAnswer(searchFirst=False, reason=reason, searched=False), None
+    if (carried := carrying(ask)) is not None:
+        output = search(carried)
+        if after_search(ask, output) is None:
+            answer = FirstAnswer(
+                searchFirst=True, reason=Reason.CARRIED, searched=True, searchedWith=carried
+            )
+            return answer, output
     output = search(None)
     reason = after_search(ask, output)
     if reason is not None:

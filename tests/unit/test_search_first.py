@@ -350,6 +350,56 @@ def test_a_follow_up_that_only_narrows_searches_the_last_search_narrowed(
         assert all(p.price <= said["maxPrice"] for p in products)
 
 
+@pytest.mark.parametrize(
+    ("message", "before", "carried"),
+    [
+        ("What about a MacBook instead?", {**UNIVERSITY, "maxPrice": 1200}, {"maxPrice": 1200}),
+        ("What about a Mac?", {"keywords": "A laptop with at least 16 GB of RAM"},
+         {"minRamGb": 16.0}),
+        ("Wie wäre es mit einem MacBook?", {"keywords": "Laptops unter 1200 Euro"},
+         {"maxPrice": 1200.0}),
+        # A price of its own wins; a spec's limit is no limit on another kind
+        ("What about a MacBook under $1,500?",
+         {"keywords": "A laptop with 16 GB of RAM under $900"}, {"minRamGb": 16.0}),
+        ("How about phones?", {"keywords": "A laptop with 16 GB of RAM under $900"},
+         {"maxPrice": 900.0}),
+    ],
+)  # fmt: skip
+def test_a_new_kind_in_place_of_the_one_before_is_searched_under_its_limits(
+    index: SearchIndex, message: str, before: dict[str, object], carried: dict[str, object]
+) -> None:
+    # Given a session whose last search of words had a budget or a spec's limit, and a
+    # message that asks for another kind or line in its place
+    (answer, handed), ran = searching(index, message, shown=[], before=before)  # type: ignore[misc]
+
+    # Then its words are searched with the limits it does not say itself, and the model is
+    # handed that call as its own
+    asked = {"keywords": message, **carried}
+    assert (answer.searchFirst, answer.reason, answer.searchedWith) == (True, "carried", asked)
+    assert handed is ran[0] and ran[0].trace.input == asked
+    products = handed.ledger.products
+    assert products
+    if "maxPrice" in carried and not ran[0].trace.demand.relaxed:
+        assert all(p.price <= carried["maxPrice"] for p in products)
+
+
+@pytest.mark.parametrize(
+    ("message", "before"),
+    [
+        ("Thanks! Now I need a phone too.", {"keywords": "Laptops under $700"}),  # no switch
+        ("What about a MacBook instead?", UNIVERSITY),  # no limit to carry
+        ("What about it instead?", {"keywords": "Laptops under $700"}),  # no kind named
+    ],
+)
+def test_a_new_subject_carries_nothing_without_a_limit_a_kind_and_a_word_that_switches(
+    index: SearchIndex, message: str, before: dict[str, object]
+) -> None:
+    (answer, _), ran = searching(index, message, shown=[], before=before)  # type: ignore[misc]
+    assert answer.reason != "carried"
+    assert all(output.trace.input.get("keywords") != message or len(output.trace.input) == 1
+               for output in ran)  # fmt: skip
+
+
 def test_a_narrowed_search_says_the_newer_budget_and_drops_what_contradicts_it(
     index: SearchIndex,
 ) -> None:

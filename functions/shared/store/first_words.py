@@ -87,6 +87,7 @@ class WordLists:
     store: Phrases
     pointers: Phrases
     besides: Phrases
+    switch: Phrases
     kind: frozenset[tuple[str, ...]]
     conversation: frozenset[str]
 
@@ -104,6 +105,7 @@ def word_lists() -> WordLists:
         store=Phrases.of(_languages(data["store"]), stem),
         pointers=Phrases.of(_languages(data["pointers"]), str),
         besides=Phrases.of(_languages(data["besides"]), str),
+        switch=Phrases.of(_languages(data["switch"]), str),
         kind=Phrases.of(_languages(data["kind"]), str).exact,
         conversation=frozenset(folded(word) for word in _languages(data["conversation"])),
     )
