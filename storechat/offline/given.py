@@ -14,8 +14,9 @@ shrinks the search to a brief before the answer), or answers at once. When it do
 serve (a follow-up's subject carried over from an earlier message, which the search of
 this message's words alone could not know), the model asks for its whole plan as if no search
 had been run; the search stays in the history but is no round of the model's own. A search
-the loop ran for a follow-up (the session's last search narrowed: "only Windows ones") is
-the loop's reading of what the follow-up carries over, and serves the model's one search.
+the loop ran for a follow-up (the session's last search narrowed: "only Windows ones"; the
+words under its limits: "what about a MacBook instead?") is the loop's reading of what the
+follow-up carries over, and serves the model's one search.
 """
 
 from __future__ import annotations
@@ -161,19 +162,22 @@ def serves(lookup: Call, given: ToolOutcome) -> bool:
 
 
 def _loop_follow_up(lookup: Call, given: ToolOutcome, said: str) -> bool:
-    """Whether the loop read the latest message as narrowing the session's last search and
-    searched that ("only Windows ones", "anything under $700?" after a turn about reviews),
-    where the model's one lookup is a search of words too. The loop searches words other
-    than the message's only for such a follow-up; the model takes its reading, as it takes
-    the search's reading of the words, rather than search again. (Products shown fetched
-    in an order asked are the model's only when it points at them itself.)"""
+    """Whether the loop read the latest message as following the session's last search and
+    searched what it means, where the model's one lookup is a search of words too: that
+    search narrowed ("only Windows ones", "anything under $700?" after a turn about
+    reviews), or the message's words under its limits ("what about a MacBook instead?").
+    The loop searches anything but the message's words alone only for such a follow-up; the
+    model takes its reading, as it takes the search's reading of the words, rather than
+    search again. (Products shown fetched in an order asked are the model's only when it
+    points at them itself.)"""
     searched = given.tool_input
     keywords = searched.get("keywords")
     if given.data is None or given.brief or lookup.purpose != "search":
         return False
     if not isinstance(keywords, str) or "productIds" in searched:
         return False
-    return not " ".join(said.split()).startswith(" ".join(keywords.split()))
+    as_said = " ".join(said.split()).startswith(" ".join(keywords.split()))
+    return not as_said or set(searched) != {"keywords"}
 
 
 def _lacked(lookup: Call, data: dict[str, Any]) -> bool:

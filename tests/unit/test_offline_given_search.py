@@ -901,6 +901,28 @@ def test_a_follow_up_the_loop_narrowed_is_answered_from_its_search_in_one_call(
     assert all("Windows" in BY_ID[pid]["specs"]["os"] for pid in ids)
 
 
+def test_a_new_kind_the_loop_searched_under_the_limits_before_is_answered_in_one_call(
+    index: SearchIndex,
+) -> None:
+    # Given a turn whose words say no budget, and "What about a MacBook instead?", which the
+    # loop searched under the budget of the session's last search ($1,500)
+    model = OfflineModel()
+    asked = "Which of those is the lightest?"
+    earlier = [user(asked), {"role": "assistant", "content": [{"text": "Of those, ..."}]}]
+    question = "What about a MacBook instead?"
+    carried = {"keywords": question, "maxPrice": 1500}
+    messages = searched_first(index, question, earlier, searched=carried)
+
+    # When the model gets the first request
+    reply = model.converse(make_request(messages))
+
+    # Then it takes the loop's reading and answers at once, with MacBooks under $1,500
+    assert reply["stopReason"] == "end_turn"
+    ids = cited(answer_text(reply))
+    assert ids and set(ids) <= set(given_ids(messages))
+    assert all("MacBook" in BY_ID[pid]["name"] and BY_ID[pid]["price"] <= 1500 for pid in ids)
+
+
 def test_products_shown_the_loop_ordered_are_no_search_the_model_makes_of_the_words(
     index: SearchIndex,
 ) -> None:
