@@ -154,7 +154,8 @@ def ordering_shown(ask: FirstAsk) -> dict[str, Any] | None:
     """The catalog call a follow-up that only orders the products the last turn showed
     means ("which of those is the lightest?"): those products by id, in the order it
     names. None when it asks for anything else too: a price, a spec's bound, a use, a word
-    of its own, or (without pointing at them) a kind of product. None too when it asks for
+    of its own; or when it does not point at them (it orders what was asked: "which is the
+    cheapest?", "which phone is the lightest?" after laptops). None too when it asks for
     other products in that order ("anything cheaper?", "a lighter one?")."""
     if not ask.shown:
         return None
@@ -165,9 +166,10 @@ def ordering_shown(ask: FirstAsk) -> dict[str, Any] | None:
         return None
     if lists.besides.found_in(message):
         return None
-    pointed = lists.pointers.found_in(message) or _names_shown(message, ask.shown)
-    if not pointed and (words.category or words.forms):
-        return None  # "which phone is the lightest?" after laptops asks for phones
+    if not (lists.pointers.found_in(message) or _names_shown(message, ask.shown)):
+        # "which phone is the lightest?" after laptops asks for phones; "which is the
+        # cheapest?" for the cheapest of what was asked, which the search before narrows
+        return None
     ids = list(dict.fromkeys(pid for pid in ask.shown if pid))[:MAX_SHOWN_IDS]
     return {"productIds": ids, "sortBy": words.sort} if ids else None
 
@@ -204,9 +206,9 @@ class Narrowed:
 def narrowing(ask: FirstAsk) -> Narrowed | None:
     """The catalog call a follow-up that only narrows what was asked means: the session's
     last search of words (``before``) with the price, the order and the spec bounds the
-    words say set as the tool's own fields, which win over what its keywords said
-    ("anything under $700?", "with at least 16 GB of RAM?", "which is the cheapest?" when
-    the last turn showed nothing), and the few words of its own it adds to them, searched
+    words say set as the tool's own fields, which win over what its keywords said ("anything
+    under $700?", "with at least 16 GB of RAM?", "which is the cheapest?" without pointing
+    at what the last turn showed), and the few words of its own it adds to them, searched
     with its keywords ("only Windows ones", "a Samsung one"). None when there is no such
     search, when the message names a kind of product or a use (a question of its own),
     points at the products shown ("ones" alone points at none: it stands for the kind

@@ -255,7 +255,7 @@ def test_words_that_decide_alone_are_never_searched(index: SearchIndex) -> None:
     [
         ("Which of those is the lightest?", "weight"),
         ("Which one has the longest battery?", "battery"),
-        ("Which is the cheapest?", "price"),
+        ("Which is the cheapest one?", "price"),
         ("Which of these laptops has the most RAM?", "ram"),
         ("Welches davon ist am leichtesten?", "weight"),
     ],
@@ -281,6 +281,25 @@ def test_a_follow_up_that_only_orders_the_products_shown_fetches_them_in_that_or
     field, biggest_first = ORDERS[order]
     values = [_spec(pid, field) for pid in found]
     assert values == sorted(values, reverse=biggest_first)
+
+
+@pytest.mark.parametrize(
+    ("message", "order"),
+    [("Which is the cheapest?", "price"), ("Which has the longest battery?", "battery")],
+)
+def test_an_order_that_points_at_none_shown_orders_the_search_before(
+    index: SearchIndex, message: str, order: str
+) -> None:
+    # Given the last turn showed two laptops of the session's search for university laptops
+    (answer, handed), ran = searching(index, message, shown=SHOWN, before=UNIVERSITY)  # type: ignore[misc]
+
+    # Then the order is of what was asked, not of the two shown: that search, in that order
+    asked = {**UNIVERSITY, "sortBy": order}
+    assert (answer.searchFirst, answer.reason, answer.searchedWith) == (True, "narrowed", asked)
+    assert handed is ran[0] and ran[0].trace.input == asked
+    # Without a search before, the model reads it, knowing what was shown
+    (answer, handed), ran = searching(index, message, shown=SHOWN)  # type: ignore[misc]
+    assert (answer.reason, handed, ran) == ("follow_up", None, [])
 
 
 @pytest.mark.parametrize(
