@@ -23,7 +23,11 @@ call. It is not handed over (:class:`Reason`), and the model goes first as it al
   last search of words (``before``, which each turn saves as its ``searched``) with what
   the words narrow set as the tool's own fields, and one that adds a word or two of its
   own ("only Windows ones") is that search with them, when every product it finds says
-  them: handed over with the reason ``narrowed``;
+  them, and one that asks for cheaper ones than those shown ("anything cheaper?") is that
+  search under the cheapest of them, which the catalog says: handed over with the reason
+  ``narrowed``. One that puts another kind in place of the one before ("what about a
+  MacBook instead?") is its words under that search's limits, with the reason
+  ``carried``;
 * ``no_catalog_words``: nothing in it names anything the catalog holds: a greeting, thanks,
   "who are you";
 * ``nothing_found``: the search found nothing for the words (not even by dropping them),
@@ -248,6 +252,44 @@ def narrowing(ask: FirstAsk) -> Narrowed | None:
 
 
 PRICES = ("minPrice", "maxPrice")
+CENT = 0.01
+
+
+def cheaper_asked(ask: FirstAsk) -> dict[str, Any] | None:
+    """The session's last search of words, for a follow-up that asks for products cheaper
+    than those the last turn showed and nothing else ("anything cheaper?", "do you have a
+    cheaper one?"): the price it is below is the cheapest shown, which the catalog says
+    (:func:`below_shown`). None for any other message, or with no such search."""
+    before = ask.before
+    if not (ask.shown and before) or before.get("productIds"):
+        return None
+    message = ask.message[:MAX_MESSAGE_CHARS]
+    words = parse(message)
+    lists = word_lists()
+    if words.sort != "price" or not lists.besides.found_in(message):
+        return None
+    if words.min_price is not None or words.max_price is not None or words.bounds:
+        return None
+    if words.category or words.forms or words.on_sale or words.boosts or _phrase_groups(words):
+        return None
+    besides = {word for phrase in (*lists.besides.exact, *lists.besides.open) for word in phrase}
+    own = [word for word in _own_words(words) if bare(word) not in besides]
+    if own or _names_shown(message, ask.shown):
+        return None
+    dropped = (*NOT_CARRIED, "maxPrice")
+    return {k: v for k, v in before.items() if k not in dropped and v is not None}
+
+
+def below_shown(asked: dict[str, Any], shown: ToolOutput) -> dict[str, Any] | None:
+    """``asked`` under the cheapest price of the products ``shown`` (fetched by id); None
+    when none of them has a price, or the search before's lowest price is above it."""
+    prices = [p.price for p in shown.ledger.products if p.price is not None]
+    if not prices:
+        return None
+    below = round(min(prices) - CENT, 2)
+    if asked.get("minPrice") is not None and asked["minPrice"] > below:
+        return None
+    return {**asked, "maxPrice": below}
 
 
 def carrying(ask: FirstAsk) -> dict[str, Any] | None:
@@ -326,6 +368,29 @@ def after_search(ask: FirstAsk, output: ToolOutput, *, by_id: bool = False) -> R
     return None
 
 
+def _cheaper_than_shown(
+    ask: FirstAsk, asked: dict[str, Any], search: Search
+) -> tuple[FirstAnswer, ToolOutput | None]:
+    """``asked`` (:func:`cheaper_asked`) under the cheapest of the products shown, which the
+    catalog says: handed over when it finds any."""
+    ids = list(dict.fromkeys(pid for pid in ask.shown if pid))[:MAX_SHOWN_IDS]
+    cheaper = below_shown(asked, search({"productIds": ids}))
+    if cheaper is None:
+        # None shown has a price any more: the model reads the follow-up itself.
+        return FirstAnswer(searchFirst=False, reason=Reason.FOLLOW_UP, searched=False), None
+    output = search(cheaper)
+    if after_search(ask, output) is None:
+        answer = FirstAnswer(
+            searchFirst=True, reason=Reason.NARROWED, searched=True, searchedWith=cheaper
+        )
+        return answer, output
+    # None cheaper: the model reads the follow-up (over the day's budget, this is the answer)
+    answer = FirstAnswer(
+        searchFirst=False, reason=Reason.FOLLOW_UP, searched=True, trace=output.trace
+    )
+    return answer, None
+
+
 def decide(first: Any, search: Search) -> tuple[FirstAnswer, ToolOutput | None]:
     """The answer to the state machine's search first, and the search to hand over (None:
     the model goes first). ``search`` runs the tool's call (with another input, when given
@@ -341,6 +406,8 @@ def decide(first: Any, search: Search) -> tuple[FirstAnswer, ToolOutput | None]:
             return answer, output
         # Those products are gone: the model reads the follow-up as it always did.
         return FirstAnswer(searchFirst=False, reason=reason, searched=False), None
+    if reason in (None, Reason.FOLLOW_UP) and (asked := cheaper_asked(ask)) is not None:
+        return _cheaper_than_shown(ask, asked, search)
     if reason in (None, Reason.FOLLOW_UP) and (narrowed := narrowing(ask)) is not None:
         output = search(narrowed.input)
         if after_search(ask, output) is None and narrowed.holds(output):

@@ -945,6 +945,32 @@ def test_products_shown_the_loop_ordered_are_no_search_the_model_makes_of_the_wo
     assert own["input"]["keywords"].startswith(question)
 
 
+def test_cheaper_ones_the_loop_searched_under_the_cheapest_shown_are_answered_in_one_call(
+    index: SearchIndex,
+) -> None:
+    # Given Windows laptops with 16 GB shown, and "Any cheaper ones?", which the loop
+    # searched as that search under the cheapest of them
+    model = OfflineModel()
+    asked = "Windows laptops with 16GB RAM"
+    shown = answer_text(model.converse(make_request(searched_first(index, asked))))
+    earlier = [user(asked), {"role": "assistant", "content": [{"text": shown}]}]
+    cheapest = min(BY_ID[pid]["price"] for pid in cited(shown))
+    below = {"keywords": asked, "maxPrice": round(cheapest - 0.01, 2)}
+    messages = searched_first(index, "Any cheaper ones?", earlier, searched=below)
+
+    # When the model gets the follow-up's first request
+    reply = model.converse(make_request(messages))
+
+    # Then it answers at once with cheaper ones, each still a Windows laptop with 16 GB
+    assert reply["stopReason"] == "end_turn"
+    text = answer_text(reply)
+    assert f"cheaper than ${cheapest:,.0f}" in text
+    ids = cited(text)
+    assert ids and set(ids) <= set(given_ids(messages))
+    assert all(BY_ID[pid]["price"] < cheapest for pid in ids)
+    assert all(BY_ID[pid]["specs"]["ramGb"] >= 16 for pid in ids)
+
+
 def test_cheaper_ones_than_those_shown_are_searched_whatever_the_loop_handed_over(
     index: SearchIndex,
 ) -> None:

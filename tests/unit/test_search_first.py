@@ -284,6 +284,43 @@ def test_a_follow_up_that_only_orders_the_products_shown_fetches_them_in_that_or
 
 
 @pytest.mark.parametrize(
+    "message", ["Anything cheaper?", "Do you have a cheaper one?", "¿Algo más barato?"]
+)
+def test_cheaper_than_those_shown_searches_the_search_before_under_the_cheapest_shown(
+    index: SearchIndex, message: str
+) -> None:
+    # Given the last turn showed two laptops of the session's search for university laptops
+    (answer, handed), ran = searching(index, message, shown=SHOWN, before=UNIVERSITY)  # type: ignore[misc]
+
+    # Then the catalog says what the cheapest of them costs, and that search runs under it
+    cheapest = min(p["price"] for p in CATALOG if p["productId"] in SHOWN)
+    asked = {**UNIVERSITY, "maxPrice": round(cheapest - 0.01, 2)}
+    assert ran[0].trace.input == {"productIds": SHOWN}
+    assert (answer.searchFirst, answer.reason, answer.searchedWith) == (True, "narrowed", asked)
+    assert handed is ran[1] and ran[1].trace.input == asked
+    assert handed.ledger.products
+    assert all(p.price < cheapest for p in handed.ledger.products)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Anything cheaper from Samsung?",  # words of its own: the model reads them
+        "Anything cheaper under $500?",  # a price of its own
+        "Something lighter?",  # lighter is no price
+    ],
+)
+def test_cheaper_with_more_than_that_is_left_to_the_model(index: SearchIndex, message: str) -> None:
+    (answer, _), ran = searching(index, message, shown=SHOWN, before=UNIVERSITY)  # type: ignore[misc]
+    assert (
+        answer.reason != "narrowed"
+        or "maxPrice" not in (answer.searchedWith or {})
+        or (answer.searchedWith["maxPrice"] == 500)
+    )
+    assert all(output.trace.input != {"productIds": SHOWN} for output in ran)
+
+
+@pytest.mark.parametrize(
     ("message", "order"),
     [("Which is the cheapest?", "price"), ("Which has the longest battery?", "battery")],
 )
