@@ -553,9 +553,17 @@ def _claims(view: str, cited: list[_Citation], index: LedgerIndex, store: str) -
     return kept
 
 
+_STOCK_AND: Final = (
+    r"(?:in\s+stock|available|auf\s+lager|lieferbar|verfügbar|en\s+stock|disponibles?)"
+    r"\s*,?\s*(?:and|&|und|et|y)\s+(?:(?:both|all|beide|alle|tous\s+deux|ambos)\s+)?"
+    r"(?:(?:costs?|is|are|kostet|kosten|ist|coûte|est|cuesta|es)\s+)?"
+)
+"""A stock said before a limit, joined to it: "in stock and under $1,000", "auf Lager und
+kostet unter 400 $"; the stock check reads the stock as it reads any."""
 _AT_MOST: Final = re.compile(
     r"[\s*_)]*(?:is|are|costs?|is\s+priced|priced|sells\s+for|comes\s+in|"
     r"ist|kostet|liegt|est|coûte|cuesta|está|es)\s+(?:(?:à|a|bei)\s+)?"
+    rf"(?:{_STOCK_AND})?"
     r"(?:(?:now|today|currently|this\s+week|jetzt|heute|derzeit|aktuell|gerade|diese\s+woche|"
     r"maintenant|aujourd'hui|actuellement|cette\s+semaine|ahora|hoy|esta\s+semana)\s+)?"
     r"(?:well\s+|just\s+|still\s+|deutlich\s+|noch\s+|bien\s+)?"
@@ -918,7 +926,9 @@ def _check_pronoun(
     if bound and _NOTHING_MORE.match(view, bound.end()):
         # "They're both under $400": a limit each one's price must keep, said of each as
         # it is of one ("The XPS 13 [..] is under $400"), and "and in stock" with it
-        kinds, said_of_each = _PRICE_ONLY | _STOCK_ONLY, f"is {view[bound.start('limit') :]}"
+        # ("Both are in stock and under $1,000": the stock with it)
+        start = bound.start("stock") if bound["stock"] else bound.start("limit")
+        kinds, said_of_each = _PRICE_ONLY | _STOCK_ONLY, f"is {view[start:]}"
     elif not one and priced and not _NOT_EACH.search(view[priced.end() :]):
         # "Both cost $349": each one's price, checked as the stock said of them all is;
         # "Both are $349 and in stock": and their stock.
@@ -950,8 +960,10 @@ def _check_pronoun(
 
 
 _EACH_BOUND: Final = re.compile(
-    r"\s*(?:[^\W\d_]+s\s+(?=(?:are|cost)\b))?(?:each\s+)?(?:is|are|'s|'re|\u2019s|\u2019re|costs?)?"
+    r"\s*(?:[^\W\d_]+s\s+(?=(?:are|cost)\b))?(?:each\s+)?"
+    r"(?:is|are|'s|'re|\u2019s|\u2019re|costs?|comes?\s+in)?"
     r"\s*(?:both|all|each|all\s+three)?\s*"
+    rf"(?P<stock>{_STOCK_AND})?"
     r"(?:priced\s+)?[*_]*(?P<limit>(?:well\s+|just\s+)?(?:under|below|less\s+than|at\s+most|"
     r"no\s+more\s+than|over|above|more\s+than|at\s+least)\s*[*_]*[$€£]\s?\d[\d,]*"
     r"(?:\.\d{2})?(?![\d,]))",

@@ -584,6 +584,9 @@ def test_a_true_price_total_or_bound_pointed_back_to_stays(said: str) -> None:
         "Le Dell XPS 13 [CMP-005] est à moins de 500 $.",
         "El Dell XPS 13 [CMP-005] cuesta menos de 400 $.",
         "El HP 14 [CMP-023] cuesta más de 1.000 $.",
+        # its stock said first: the limit after it went unread
+        "The XPS [CMP-005] is in stock and under $1,000.",
+        "Das Dell XPS 13 [CMP-005] ist auf Lager und kostet unter 1.000 $.",
     ],
 )
 def test_a_product_s_price_said_as_a_limit_it_breaks_goes(said: str) -> None:
@@ -605,6 +608,9 @@ def test_a_product_s_price_said_as_a_limit_it_breaks_goes(said: str) -> None:
         # a kind's word after the pointing word, the stock after the limit: both unchecked
         "The XPS [CMP-005] and the HP 14 [CMP-023] are great. Both laptops are under $1,000.",
         "The XPS [CMP-005] and the HP 14 [CMP-023] are great. Both are under $1,000 and in stock.",
+        # the stock before the limit, or "come in under": the limit went unread
+        "The XPS [CMP-005] and the HP 14 [CMP-023] are great. Both are in stock and under $1,000.",
+        "The XPS [CMP-005] and the HP 14 [CMP-023] are great. Both come in under $1,000.",
     ],
 )
 def test_a_limit_said_of_the_products_pointed_back_to_that_one_breaks_goes(said: str) -> None:
@@ -642,6 +648,17 @@ def test_a_limit_kept_and_a_stock_said_with_it_pointing_back_are_both_checked() 
         "The XPS [CMP-005] and the HP 14 [CMP-023] are great. Both are under $1,400 and in stock."
     )
     assert shown_three(kept).answer == kept
+    # the stock first: "Both are in stock and under $1,500" of the sold-out iMac
+    said = (
+        "The iMac [CMP-014] and the HP 14 [CMP-023] are great. Both are in stock and under $1,500."
+    )
+    body = shown_three(said)
+    assert body.answer == "The iMac [CMP-014] and the HP 14 [CMP-023] are great."
+    assert [(c.productId, c.field) for c in body.corrections] == [("CMP-014", "stock")]
+    kept = (
+        "The XPS [CMP-005] and the HP 14 [CMP-023] are great. Both are in stock and under $1,500."
+    )
+    assert shown_three(kept).answer == kept
 
 
 def test_one_price_and_stock_said_of_each_pointed_back_to_are_both_checked() -> None:
@@ -666,6 +683,8 @@ def test_one_price_and_stock_said_of_each_pointed_back_to_are_both_checked() -> 
         "Der HP 14 [CMP-023] kostet unter 400 $.",
         "Le HP 14 [CMP-023] coûte moins de 400 $.",
         "El HP 14 [CMP-023] cuesta menos de 400 $.",
+        "The HP 14 [CMP-023] is in stock and under $400.",
+        "Das HP 14 [CMP-023] ist auf Lager und kostet unter 400 $.",
         # a limit with tax, or an accessory's, is no limit of the product's own price: it
         # was "corrected" to the product's price, a limit it then broke
         "El HP 14 [CMP-023] cuesta menos de 400 $ con impuestos.",
