@@ -207,7 +207,7 @@ def _owner(claim: Claim, cited: list[_Citation], view: str, index: LedgerIndex) 
     return None
 
 
-_ARTICLE: Final = r"(?:the|die|der|le|la|les|el|los)"
+_ARTICLE: Final = r"(?:the|die|der|das|den|dem|le|la|les|el|los|las)"
 _AND: Final = r"(?:and|&|und|et|y)"
 _LIST_START: Final = re.compile(
     rf"^[\s*_•-]*(?:(?:both|all|beide|alle|tous|ambos)\s+)?{_ARTICLE}?\s*$", re.I
@@ -878,7 +878,7 @@ _THEY: Final = re.compile(
     r"(?:(?:and|plus|also|yes|so|good news|great news|best of all|even better|better yet)"
     r"[,:!]?\s+)?[*_]*"
     r"(?:they're|they\u2019re|they|both of them|both|all of them|all three|these|those|each|"
-    r"beide|ils|ambos)\b",
+    r"beide|sie|ils|elles|ambos|ambas|ellos|ellas)\b",
     re.IGNORECASE,
 )
 """A sentence that starts by pointing back to several products ("They are both in
@@ -961,17 +961,21 @@ def _check_pronoun(
 
 _EACH_BOUND: Final = re.compile(
     r"\s*(?:[^\W\d_]+s\s+(?=(?:are|cost)\b))?(?:each\s+)?"
-    r"(?:is|are|'s|'re|\u2019s|\u2019re|costs?|comes?\s+in)?"
-    r"\s*(?:both|all|each|all\s+three)?\s*"
+    r"(?:is|are|'s|'re|\u2019s|\u2019re|costs?|comes?\s+in|kosten|sind|liegen|coûtent|sont|"
+    r"cuestan|son|están)?"
+    r"\s*(?:both|all|each|all\s+three|beide|alle|jeweils|tous\s+(?:les\s+)?deux|ambos)?\s*"
     rf"(?P<stock>{_STOCK_AND})?"
-    r"(?:priced\s+)?[*_]*(?P<limit>(?:well\s+|just\s+)?(?:under|below|less\s+than|at\s+most|"
-    r"no\s+more\s+than|over|above|more\s+than|at\s+least)\s*[*_]*[$€£]\s?\d[\d,]*"
-    r"(?:\.\d{2})?(?![\d,]))",
+    r"(?:priced\s+)?[*_]*(?P<limit>(?:well\s+|just\s+|deutlich\s+|bien\s+)?"
+    r"(?:under|below|less\s+than|at\s+most|no\s+more\s+than|over|above|more\s+than|at\s+least|"
+    r"unter|weniger\s+als|höchstens|über|mehr\s+als|mindestens|moins\s+de|au\s+plus|"
+    r"plus\s+de|au\s+moins|menos\s+de|más\s+de|como\s+máximo|al\s+menos)\s*[*_]*"
+    r"(?:[$€£]\s?\d[\d,]*(?:\.\d{2})?(?![\d,])|\d[\d.,]*\s?[$€£]))",
     re.IGNORECASE,
 )
 """A limit said of the products a sentence points back to, after its pointing word: "It's
 under $400", "Both are under $400", "Both laptops are under $1,000", "They each cost less
-than $500"."""
+than $500", "Beide kosten unter 400 $", "Ils coûtent tous deux moins de 400 $", "Ambos
+cuestan menos de 400 $"."""
 _JOINED: Final = re.compile(
     rf"[\s*_]*,?\s*{_AND}?\s*(?:both|all|each)?\s*(?:are\s+)?(?:both\s+)?", re.I
 )

@@ -611,6 +611,11 @@ def test_a_product_s_price_said_as_a_limit_it_breaks_goes(said: str) -> None:
         # the stock before the limit, or "come in under": the limit went unread
         "The XPS [CMP-005] and the HP 14 [CMP-023] are great. Both are in stock and under $1,000.",
         "The XPS [CMP-005] and the HP 14 [CMP-023] are great. Both come in under $1,000.",
+        # their verbs in German, French and Spanish, a list opened by "das"
+        "Das XPS [CMP-005] und das HP 14 [CMP-023] sind gut. Beide kosten unter 400 $.",
+        "The XPS [CMP-005] and the HP 14 [CMP-023] are great. Sie kosten beide unter 400 $.",
+        "Le XPS [CMP-005] et le HP 14 [CMP-023] sont bien. Ils coûtent tous deux moins de 400 $.",
+        "El XPS [CMP-005] y el HP 14 [CMP-023] son buenos. Ambos cuestan menos de 400 $.",
     ],
 )
 def test_a_limit_said_of_the_products_pointed_back_to_that_one_breaks_goes(said: str) -> None:
@@ -628,6 +633,9 @@ def test_a_limit_said_of_the_products_pointed_back_to_that_one_breaks_goes(said:
         "The HP 14 [CMP-023] is light. It's under $400.",
         "The XPS [CMP-005] and the HP 14 [CMP-023] are great. They're under $400 combined.",
         "The XPS [CMP-005] and the HP 14 [CMP-023] are great. Both are under your $400 budget.",
+        "Das XPS [CMP-005] und das HP 14 [CMP-023] sind gut. Beide kosten unter 1.500 $.",
+        "Le XPS [CMP-005] et le HP 14 [CMP-023] sont bien. Ils coûtent tous deux plus de 300 $.",
+        "El XPS [CMP-005] y el HP 14 [CMP-023] son buenos. Ambos cuestan más de 300 $.",
     ],
 )
 def test_a_limit_pointed_back_to_that_each_keeps_or_that_is_no_price_of_each_stays(
@@ -694,3 +702,13 @@ def test_one_price_and_stock_said_of_each_pointed_back_to_are_both_checked() -> 
 def test_a_limit_kept_or_not_said_of_the_product_stays(said: str) -> None:
     body = shown_three(said)
     assert body.answer == said and body.corrections == []
+
+
+def test_a_stock_said_of_a_german_list_opened_by_das_is_checked_for_each() -> None:
+    # "Das XPS [..] und das iMac [..] sind beide auf Lager": the list went unread after "das"
+    said = "Das XPS [CMP-005] und das iMac [CMP-014] sind gut. Sie sind beide auf Lager."
+    body = shown_three(said)
+    assert body.answer == "Das XPS [CMP-005] und das iMac [CMP-014] sind gut."
+    assert [(c.productId, c.field) for c in body.corrections] == [("CMP-014", "stock")]
+    kept = "Das XPS [CMP-005] und das HP 14 [CMP-023] sind gut. Sie sind beide auf Lager."
+    assert shown_three(kept).answer == kept
