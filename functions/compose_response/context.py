@@ -132,9 +132,10 @@ GUARDS: Final = Guards(
         r"at least|max(?:imum)?|min(?:imum)?|beyond|unter|über|bis(?: zu)?|höchstens|mindestens|"
         r"weniger als|mehr als|maximal|minimal|(?:expandable|upgradeable|upgradable) to|"
         r"(?:erweiterbar|aufrüstbar) auf|moins de|plus de|au plus|au moins|sous|jusqu'à|"
+        r"(?:en|au)[\s-]dessous de|(?:en|au)[\s-]dessus de|"
         r"menos de|más de|hasta|como máximo|como mínimo|al menos|por debajo de|por encima de)|"
         r"[<>\u2264\u2265]|最大|最長|最低|最多|増設)"
-        r"\s*(?:of\s+|von\s+)?$",
+        r"\s*(?:of\s+|von\s+|les\s+|l[oa]s\s+)?$",
         r"^\s*(?:or (?:less|more|under|fewer|cheaper|lighter)\b|and (?:up|under|above|below)\b|"
         r"max\b|oder (?:weniger|mehr)|以下|以上|未満|以内|まで|超|を超え)",
     ),

@@ -568,10 +568,11 @@ _AT_MOST: Final = re.compile(
     r"maintenant|aujourd'hui|actuellement|cette\s+semaine|ahora|hoy|esta\s+semana)\s+)?"
     r"(?:well\s+|just\s+|still\s+|deutlich\s+|noch\s+|bien\s+)?"
     r"(?:(?P<most>under|below|less\s+than|at\s+most|no\s+more\s+than|"
-    r"unter|weniger\s+als|höchstens|moins\s+de|sous|au\s+plus|menos\s+de|por\s+debajo\s+de|"
-    r"como\s+máximo)|"
+    r"unter|weniger\s+als|höchstens|moins\s+de|sous(?:\s+les)?|(?:en|au)[\s-]dessous\s+de|"
+    r"au\s+plus|menos\s+de|por\s+debajo\s+de(?:\s+l[oa]s)?|como\s+máximo)|"
     r"(?P<least>over|above|more\s+than|at\s+least|über|mehr\s+als|mindestens|plus\s+de|"
-    r"au\s+moins|más\s+de|por\s+encima\s+de|al\s+menos|como\s+mínimo))\s*[*_]*",
+    r"(?:en|au)[\s-]dessus\s+de|au\s+moins|más\s+de|por\s+encima\s+de(?:\s+l[oa]s)?|"
+    r"al\s+menos|como\s+mínimo))\s*[*_]*",
     re.IGNORECASE,
 )
 """A product's own price said as a limit, right after the product: "[..] is under $400",
@@ -968,7 +969,8 @@ _EACH_BOUND: Final = re.compile(
     r"(?:priced\s+)?[*_]*(?P<limit>(?:well\s+|just\s+|deutlich\s+|bien\s+)?"
     r"(?:under|below|less\s+than|at\s+most|no\s+more\s+than|over|above|more\s+than|at\s+least|"
     r"unter|weniger\s+als|höchstens|über|mehr\s+als|mindestens|moins\s+de|au\s+plus|"
-    r"plus\s+de|au\s+moins|menos\s+de|más\s+de|como\s+máximo|al\s+menos)\s*[*_]*"
+    r"plus\s+de|au\s+moins|sous(?:\s+les)?|(?:en|au)[\s-]d(?:essous|essus)\s+de|menos\s+de|"
+    r"más\s+de|por\s+(?:debajo|encima)\s+de(?:\s+l[oa]s)?|como\s+máximo|al\s+menos)\s*[*_]*"
     r"(?:[$€£]\s?\d[\d,]*(?:\.\d{2})?(?![\d,])|\d[\d.,]*\s?[$€£]))",
     re.IGNORECASE,
 )

@@ -584,6 +584,11 @@ def test_a_true_price_total_or_bound_pointed_back_to_stays(said: str) -> None:
         "Le Dell XPS 13 [CMP-005] est à moins de 500 $.",
         "El Dell XPS 13 [CMP-005] cuesta menos de 400 $.",
         "El HP 14 [CMP-023] cuesta más de 1.000 $.",
+        # "sous les", "en dessous de", "por debajo de los": "corrected" to the XPS's price,
+        # a limit it still broke
+        "Le Dell XPS 13 [CMP-005] est sous les 400 $.",
+        "Le Dell XPS 13 [CMP-005] coûte bien en dessous de 400 $.",
+        "El Dell XPS 13 [CMP-005] está por debajo de los 400 $.",
         # its stock said first: the limit after it went unread
         "The XPS [CMP-005] is in stock and under $1,000.",
         "Das Dell XPS 13 [CMP-005] ist auf Lager und kostet unter 1.000 $.",
@@ -616,6 +621,7 @@ def test_a_product_s_price_said_as_a_limit_it_breaks_goes(said: str) -> None:
         "The XPS [CMP-005] and the HP 14 [CMP-023] are great. Sie kosten beide unter 400 $.",
         "Le XPS [CMP-005] et le HP 14 [CMP-023] sont bien. Ils coûtent tous deux moins de 400 $.",
         "El XPS [CMP-005] y el HP 14 [CMP-023] son buenos. Ambos cuestan menos de 400 $.",
+        "Le XPS [CMP-005] et le HP 14 [CMP-023] sont bien. Ils sont tous deux sous les 400 $.",
     ],
 )
 def test_a_limit_said_of_the_products_pointed_back_to_that_one_breaks_goes(said: str) -> None:
@@ -636,6 +642,9 @@ def test_a_limit_said_of_the_products_pointed_back_to_that_one_breaks_goes(said:
         "Das XPS [CMP-005] und das HP 14 [CMP-023] sind gut. Beide kosten unter 1.500 $.",
         "Le XPS [CMP-005] et le HP 14 [CMP-023] sont bien. Ils coûtent tous deux plus de 300 $.",
         "El XPS [CMP-005] y el HP 14 [CMP-023] son buenos. Ambos cuestan más de 300 $.",
+        # a bound after "au-dessus de", "sous les" was read as a value, and the sentence went
+        "Le HP 14 [CMP-023] et le XPS [CMP-005] sont bien. Ils sont tous deux au-dessus de 300 $.",
+        "Le HP 14 [CMP-023], sous les 400 $, est un bon choix.",
     ],
 )
 def test_a_limit_pointed_back_to_that_each_keeps_or_that_is_no_price_of_each_stays(
@@ -692,6 +701,10 @@ def test_one_price_and_stock_said_of_each_pointed_back_to_are_both_checked() -> 
         "Le HP 14 [CMP-023] coûte moins de 400 $.",
         "El HP 14 [CMP-023] cuesta menos de 400 $.",
         "The HP 14 [CMP-023] is in stock and under $400.",
+        # true, and changed to "sous les 349 $"
+        "Le HP 14 [CMP-023] est sous les 400 $.",
+        "Le HP 14 [CMP-023] est bien en dessous de 400 $.",
+        "El HP 14 [CMP-023] está por debajo de los 400 $.",
         "Das HP 14 [CMP-023] ist auf Lager und kostet unter 400 $.",
         # a limit with tax, or an accessory's, is no limit of the product's own price: it
         # was "corrected" to the product's price, a limit it then broke
