@@ -135,6 +135,13 @@ def answered(messages: Messages, reply: dict[str, Any], *results: dict[str, Any]
     ]
 
 
+def answered_first(model: OfflineModel, index: SearchIndex, asked: str) -> tuple[str, Messages]:
+    """The model's answer to ``asked`` searched first, and that turn as the next request's
+    earlier messages."""
+    shown = answer_text(model.converse(make_request(searched_first(index, asked))))
+    return shown, [user(asked), {"role": "assistant", "content": [{"text": shown}]}]
+
+
 def cited(text: str) -> list[str]:
     return CITATION.findall(text)
 
@@ -883,8 +890,7 @@ def test_a_follow_up_the_loop_narrowed_is_answered_from_its_search_in_one_call(
     # under $700", which the loop searched as the search before narrowed
     model = OfflineModel()
     asked = "I need a laptop for university."
-    shown = answer_text(model.converse(make_request(searched_first(index, asked))))
-    earlier = [user(asked), {"role": "assistant", "content": [{"text": shown}]}]
+    _, earlier = answered_first(model, index, asked)
     narrowed = {"keywords": f"{asked} windows", "maxPrice": 700}
     messages = searched_first(index, "Only Windows ones under $700", earlier, searched=narrowed)
 
@@ -930,8 +936,7 @@ def test_products_shown_the_loop_ordered_are_no_search_the_model_makes_of_the_wo
     # fetched as the laptops shown, dearest first
     model = OfflineModel()
     asked = "Show me Dell laptops"
-    shown = answer_text(model.converse(make_request(searched_first(index, asked))))
-    earlier = [user(asked), {"role": "assistant", "content": [{"text": shown}]}]
+    shown, earlier = answered_first(model, index, asked)
     ordered = {"productIds": cited(shown), "sortBy": "price_desc"}
     question = "What is your most expensive laptop?"
     messages = searched_first(index, question, earlier, searched=ordered)
@@ -952,8 +957,7 @@ def test_cheaper_ones_the_loop_searched_under_the_cheapest_shown_are_answered_in
     # searched as that search under the cheapest of them
     model = OfflineModel()
     asked = "Windows laptops with 16GB RAM"
-    shown = answer_text(model.converse(make_request(searched_first(index, asked))))
-    earlier = [user(asked), {"role": "assistant", "content": [{"text": shown}]}]
+    shown, earlier = answered_first(model, index, asked)
     cheapest = min(BY_ID[pid]["price"] for pid in cited(shown))
     below = {"keywords": asked, "maxPrice": round(cheapest - 0.01, 2)}
     messages = searched_first(index, "Any cheaper ones?", earlier, searched=below)
@@ -978,9 +982,8 @@ def test_cheaper_ones_than_those_shown_are_searched_whatever_the_loop_handed_ove
     # first (what the loop searched for it before it read "anything" as asking for others)
     model = OfflineModel()
     asked = "Show me Dell laptops"
-    shown = answer_text(model.converse(make_request(searched_first(index, asked))))
+    shown, earlier = answered_first(model, index, asked)
     ids = cited(shown)
-    earlier = [user(asked), {"role": "assistant", "content": [{"text": shown}]}]
     ordered = {"productIds": ids, "sortBy": "price"}
     messages = searched_first(index, "Anything cheaper?", earlier, searched=ordered)
 
