@@ -270,14 +270,17 @@ def cheaper_asked(ask: FirstAsk) -> dict[str, Any] | None:
         return None
     if words.min_price is not None or words.max_price is not None or words.bounds:
         return None
-    if words.category or words.forms or words.on_sale or words.boosts or _phrase_groups(words):
+    if words.category or words.forms or words.lines or words.on_sale or words.boosts:
+        return None  # "anything cheaper on Windows?": the model reads what else it asks
+    if _phrase_groups(words):
         return None
     besides = {word for phrase in (*lists.besides.exact, *lists.besides.open) for word in phrase}
     own = [word for word in _own_words(words) if bare(word) not in besides]
     if own or _names_shown(message, ask.shown):
         return None
-    dropped = (*NOT_CARRIED, "maxPrice")
-    return {k: v for k, v in before.items() if k not in dropped and v is not None}
+    dropped = (*NOT_CARRIED, "maxPrice", "sortBy")
+    kept = {k: v for k, v in before.items() if k not in dropped and v is not None}
+    return {**kept, "sortBy": "price"}  # cheapest first, whatever order was asked before
 
 
 def below_shown(asked: dict[str, Any], shown: ToolOutput) -> dict[str, Any] | None:
@@ -297,9 +300,10 @@ def carrying(ask: FirstAsk) -> dict[str, Any] | None:
     one asked before means ("what about a MacBook instead?" after laptops under $700, "what
     about a Mac?" after a laptop with 16 GB): its words, with the price and spec limits of
     the session's last search of words (its fields, or its keywords' own) that it does not
-    say itself; a spec's limit only to the same kind ("how about phones?" after laptops with
-    16 GB of RAM keeps no RAM). None when it says no such word (``switch`` in
-    first_words.json), names no kind or line, or the search before had no limit to carry."""
+    say itself. None when it says no such word (``switch`` in first_words.json), names no
+    kind or line, names another kind than the search before ("I'd rather get a laptop"
+    after phones under $400: a phone's budget is no laptop's), or the search before had no
+    limit to carry."""
     before = ask.before
     if not ask.hasHistory or not before or before.get("productIds"):
         return None
@@ -310,11 +314,11 @@ def carrying(ask: FirstAsk) -> dict[str, Any] | None:
     if not (words.category or words.forms or words.lines or _phrase_groups(words)):
         return None
     said = parse(str(before.get("keywords") or ""))
+    if words.category and said.category and words.category != said.category:
+        return None  # "I'd rather get a laptop" after phones under $400: not that budget
     earlier = {"minPrice": said.min_price, "maxPrice": said.max_price, **said.bounds}
     earlier |= {k: v for k, v in before.items() if k in PRICES or k in BOUNDS}
     own = {*words.bounds, *(PRICES if words.min_price or words.max_price else ())}
-    if words.category and said.category and words.category != said.category:
-        own |= set(BOUNDS)
     limits = {k: v for k, v in earlier.items() if v is not None and k not in own}
     if not limits:
         return None
@@ -349,6 +353,15 @@ def _not_carried(output: ToolOutput) -> bool:
     return bool(told.get("notCarried"))
 
 
+def _names_products(output: ToolOutput) -> bool:
+    """Whether the search read products named in its words ("Tell me about the Dell XPS
+    13"), which it puts first whatever the order: a search before of those is no list a
+    follow-up narrows or orders ("which is the cheapest?" after one product looked up)."""
+    told = (output.tool_result.get("content") or [{}])[0].get("json") or {}
+    understood = told.get("understood")
+    return isinstance(understood, dict) and bool(understood.get("named"))
+
+
 def after_search(ask: FirstAsk, output: ToolOutput, *, by_id: bool = False) -> Reason | None:
     """Why what the search found is not handed over; None: hand it over. ``by_id``: the
     call fetched products by id (a search of words says what it found in ``demand``)."""
@@ -379,7 +392,7 @@ def _cheaper_than_shown(
         # None shown has a price any more: the model reads the follow-up itself.
         return FirstAnswer(searchFirst=False, reason=Reason.FOLLOW_UP, searched=False), None
     output = search(cheaper)
-    if after_search(ask, output) is None:
+    if after_search(ask, output) is None and not _names_products(output):
         answer = FirstAnswer(
             searchFirst=True, reason=Reason.NARROWED, searched=True, searchedWith=cheaper
         )
@@ -410,7 +423,8 @@ def decide(first: Any, search: Search) -> tuple[FirstAnswer, ToolOutput | None]:
         return _cheaper_than_shown(ask, asked, search)
     if reason in (None, Reason.FOLLOW_UP) and (narrowed := narrowing(ask)) is not None:
         output = search(narrowed.input)
-        if after_search(ask, output) is None and narrowed.holds(output):
+        named = _names_products(output)
+        if after_search(ask, output) is None and narrowed.holds(output) and not named:
             answer = FirstAnswer(
                 searchFirst=True,
                 reason=Reason.NARROWED,

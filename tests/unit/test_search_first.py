@@ -294,12 +294,32 @@ def test_cheaper_than_those_shown_searches_the_search_before_under_the_cheapest_
 
     # Then the catalog says what the cheapest of them costs, and that search runs under it
     cheapest = min(p["price"] for p in CATALOG if p["productId"] in SHOWN)
-    asked = {**UNIVERSITY, "maxPrice": round(cheapest - 0.01, 2)}
+    asked = {**UNIVERSITY, "sortBy": "price", "maxPrice": round(cheapest - 0.01, 2)}
     assert ran[0].trace.input == {"productIds": SHOWN}
     assert (answer.searchFirst, answer.reason, answer.searchedWith) == (True, "narrowed", asked)
     assert handed is ran[1] and ran[1].trace.input == asked
-    assert handed.ledger.products
-    assert all(p.price < cheapest for p in handed.ledger.products)
+    prices = [p.price for p in handed.ledger.products]
+    assert prices and all(price < cheapest for price in prices)
+    assert prices == sorted(prices)  # cheapest first
+
+
+def test_cheaper_than_products_compared_by_name_is_left_to_the_model(index: SearchIndex) -> None:
+    # The search before named two products, which it shows first whatever the price: it
+    # said "nothing cheaper than $1,099" with 21 laptops under it
+    before = {"keywords": "Compare the Dell XPS 13 and the MacBook Air 13"}
+    shown = ["CMP-007", "CMP-011"]
+    (answer, handed), _ = searching(index, "Anything cheaper?", shown=shown, before=before)  # type: ignore[misc]
+    assert (answer.searchFirst, answer.reason, handed) == (False, "follow_up", None)
+
+
+def test_cheaper_ones_are_cheapest_first_whatever_order_the_search_before_had(
+    index: SearchIndex,
+) -> None:
+    # "anything cheaper?" after "which is the lightest?" kept the weight order: the
+    # cheapest fell out of the top of the list
+    before = {**UNIVERSITY, "sortBy": "weight"}
+    (answer, _), _ = searching(index, "Anything cheaper?", shown=SHOWN, before=before)  # type: ignore[misc]
+    assert answer.searchedWith is not None and answer.searchedWith["sortBy"] == "price"
 
 
 @pytest.mark.parametrize(
@@ -308,6 +328,7 @@ def test_cheaper_than_those_shown_searches_the_search_before_under_the_cheapest_
         "Anything cheaper from Samsung?",  # words of its own: the model reads them
         "Anything cheaper under $500?",  # a price of its own
         "Something lighter?",  # lighter is no price
+        "Anything cheaper on Windows?",  # a system's word of its own
     ],
 )
 def test_cheaper_with_more_than_that_is_left_to_the_model(index: SearchIndex, message: str) -> None:
@@ -337,6 +358,10 @@ def test_an_order_that_points_at_none_shown_orders_the_search_before(
     # Without a search before, the model reads it, knowing what was shown
     (answer, handed), ran = searching(index, message, shown=SHOWN)  # type: ignore[misc]
     assert (answer.reason, handed, ran) == ("follow_up", None, [])
+    # After a product looked up by name, the search before is of it: the model reads it
+    named = {"keywords": "Tell me about the Dell XPS 13"}
+    (answer, handed), _ = searching(index, message, shown=["CMP-007"], before=named)  # type: ignore[misc]
+    assert (answer.searchFirst, answer.reason, handed) == (False, "follow_up", None)
 
 
 @pytest.mark.parametrize(
@@ -417,8 +442,6 @@ def test_a_follow_up_that_only_narrows_searches_the_last_search_narrowed(
         # A price of its own wins; a spec's limit is no limit on another kind
         ("What about a MacBook under $1,500?",
          {"keywords": "A laptop with 16 GB of RAM under $900"}, {"minRamGb": 16.0}),
-        ("How about phones?", {"keywords": "A laptop with 16 GB of RAM under $900"},
-         {"maxPrice": 900.0}),
     ],
 )  # fmt: skip
 def test_a_new_kind_in_place_of_the_one_before_is_searched_under_its_limits(
@@ -445,6 +468,11 @@ def test_a_new_kind_in_place_of_the_one_before_is_searched_under_its_limits(
         ("Thanks! Now I need a phone too.", {"keywords": "Laptops under $700"}),  # no switch
         ("What about a MacBook instead?", UNIVERSITY),  # no limit to carry
         ("What about it instead?", {"keywords": "Laptops under $700"}),  # no kind named
+        # another kind than the one before: a laptop's budget is no phone's
+        ("How about phones?", {"keywords": "A laptop with 16 GB of RAM under $900"}),
+        ("I'd rather get a laptop for video editing", {"keywords": "Phones under $400"}),
+        # "mejor" says "best" as often as "rather"
+        ("¿Cuál es el mejor portátil para juegos?", {"keywords": "Portátiles con 16 GB de RAM"}),
     ],
 )
 def test_a_new_subject_carries_nothing_without_a_limit_a_kind_and_a_word_that_switches(
