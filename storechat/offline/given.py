@@ -165,13 +165,12 @@ def _loop_follow_up(lookup: Call, given: ToolOutcome, said: str) -> bool:
     """Whether the loop read the latest message as following the session's last search and
     searched what it means, where the model's one lookup is a search of words too: that
     search narrowed ("only Windows ones", "anything under $700?" after a turn about
-    reviews; "anything cheaper?", under the cheapest shown, where the model's lookup is
-    for cheaper ones), or the message's words under its limits ("what about a MacBook
-    instead?").
-    The loop searches anything but the message's words alone only for such a follow-up; the
-    model takes its reading, as it takes the search's reading of the words, rather than
-    search again. (Products shown fetched in an order asked are the model's only when it
-    points at them itself.)"""
+    reviews), under the cheapest product shown where the model's lookup is for cheaper ones
+    ("anything cheaper?"), or the message's words under its limits ("what about a MacBook
+    instead?"). The loop searches anything but the message's words alone only for such a
+    follow-up; the model takes its reading, as it takes the search's reading of the words,
+    rather than search again. (Products shown fetched in an order asked are the model's
+    only when it points at them itself.)"""
     searched = given.tool_input
     keywords = searched.get("keywords")
     if given.data is None or given.brief or lookup.purpose not in ("search", "cheaper"):
@@ -179,10 +178,11 @@ def _loop_follow_up(lookup: Call, given: ToolOutcome, said: str) -> bool:
     if not isinstance(keywords, str) or "productIds" in searched:
         return False
     if lookup.purpose == "cheaper":
-        # "anything cheaper?": the loop's search must be below the price the model's is
+        # The loop's search must be below the price the model's is.
         below, limit = searched.get("maxPrice"), lookup.input.get("maxPrice")
-        numbers = all(isinstance(v, int | float) for v in (below, limit))
-        return numbers and below <= limit  # type: ignore[operator]
+        if not (isinstance(below, int | float) and isinstance(limit, int | float)):
+            return False
+        return below <= limit
     as_said = " ".join(said.split()).startswith(" ".join(keywords.split()))
     return not as_said or set(searched) != {"keywords"}
 
