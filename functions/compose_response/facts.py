@@ -555,7 +555,7 @@ def _claims(view: str, cited: list[_Citation], index: LedgerIndex, store: str) -
 
 _STOCK_AND: Final = (
     r"(?:in\s+stock|available|auf\s+lager|lieferbar|verfügbar|en\s+stock|disponibles?)"
-    r"\s*,?\s*(?:and|&|und|et|y)\s+(?:(?:both|all|beide|alle|tous\s+deux|ambos)\s+)?"
+    rf"\s*,?\s*{_AND}\s+(?:(?:both|all|beide|alle|tous\s+deux|ambos)\s+)?"
     r"(?:(?:costs?|is|are|kostet|kosten|ist|coûte|est|cuesta|es)\s+)?"
 )
 """A stock said before a limit, joined to it: "in stock and under $1,000", "auf Lager und
