@@ -93,6 +93,10 @@ class FirstAsk(BaseModel):
         Field(description="The session's last catalog search of words (a saved turn's searched)"),
     ] = None
 
+    def shown_ids(self) -> list[str]:
+        """The products shown, each once, as many as the tool fetches by id."""
+        return list(dict.fromkeys(pid for pid in self.shown if pid))[:MAX_SHOWN_IDS]
+
 
 # -- the decision ----------------------------------------------------------------------------
 
@@ -174,7 +178,7 @@ def ordering_shown(ask: FirstAsk) -> dict[str, Any] | None:
         # "which phone is the lightest?" after laptops asks for phones; "which is the
         # cheapest?" for the cheapest of what was asked, which the search before narrows
         return None
-    ids = list(dict.fromkeys(pid for pid in ask.shown if pid))[:MAX_SHOWN_IDS]
+    ids = ask.shown_ids()
     return {"productIds": ids, "sortBy": words.sort} if ids else None
 
 
@@ -300,10 +304,11 @@ def carrying(ask: FirstAsk) -> dict[str, Any] | None:
     one asked before means ("what about a MacBook instead?" after laptops under $700, "what
     about a Mac?" after a laptop with 16 GB): its words, with the price and spec limits of
     the session's last search of words (its fields, or its keywords' own) that it does not
-    say itself. None when it says no such word (``switch`` in first_words.json), names no
-    kind or line, names another kind than the search before ("I'd rather get a laptop"
-    after phones under $400: a phone's budget is no laptop's), or the search before had no
-    limit to carry."""
+    say itself (no price when it says the price is no limit: "forget the budget"). None
+    when it says no such word (``switch`` in first_words.json), names no kind or line,
+    names another kind than the search before ("I'd rather get a laptop" after phones
+    under $400: a phone's budget is no laptop's), or the search before had no limit to
+    carry."""
     before = ask.before
     if not ask.hasHistory or not before or before.get("productIds"):
         return None
@@ -318,7 +323,8 @@ def carrying(ask: FirstAsk) -> dict[str, Any] | None:
         return None  # "I'd rather get a laptop" after phones under $400: not that budget
     earlier = {"minPrice": said.min_price, "maxPrice": said.max_price, **said.bounds}
     earlier |= {k: v for k, v in before.items() if k in PRICES or k in BOUNDS}
-    own = {*words.bounds, *(PRICES if words.min_price or words.max_price else ())}
+    # A price of its own, or none at all ("forget the budget, what about a MacBook Pro?")
+    own = {*words.bounds, *(PRICES if words.min_price or words.max_price or words.spend else ())}
     limits = {k: v for k, v in earlier.items() if v is not None and k not in own}
     if not limits:
         return None
@@ -386,7 +392,7 @@ def _cheaper_than_shown(
 ) -> tuple[FirstAnswer, ToolOutput | None]:
     """``asked`` (:func:`cheaper_asked`) under the cheapest of the products shown, which the
     catalog says: handed over when it finds any."""
-    ids = list(dict.fromkeys(pid for pid in ask.shown if pid))[:MAX_SHOWN_IDS]
+    ids = ask.shown_ids()
     cheaper = below_shown(asked, search({"productIds": ids}))
     if cheaper is None:
         # None shown has a price any more: the model reads the follow-up itself.

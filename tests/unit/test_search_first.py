@@ -442,6 +442,9 @@ def test_a_follow_up_that_only_narrows_searches_the_last_search_narrowed(
         # A price of its own wins; a spec's limit is no limit on another kind
         ("What about a MacBook under $1,500?",
          {"keywords": "A laptop with 16 GB of RAM under $900"}, {"minRamGb": 16.0}),
+        # The price said to be no limit is dropped, a spec's limit still holds
+        ("Forget the budget, what about a MacBook instead?",
+         {"keywords": "A laptop with 16 GB of RAM under $900"}, {"minRamGb": 16.0}),
     ],
 )  # fmt: skip
 def test_a_new_kind_in_place_of_the_one_before_is_searched_under_its_limits(
@@ -468,6 +471,11 @@ def test_a_new_kind_in_place_of_the_one_before_is_searched_under_its_limits(
         ("Thanks! Now I need a phone too.", {"keywords": "Laptops under $700"}),  # no switch
         ("What about a MacBook instead?", UNIVERSITY),  # no limit to carry
         ("What about it instead?", {"keywords": "Laptops under $700"}),  # no kind named
+        # the budget was the only limit, and the shopper lets it go
+        (
+            "Never mind the price, what about a MacBook Pro instead?",
+            {"keywords": "Laptops under $700"},
+        ),
         # another kind than the one before: a laptop's budget is no phone's
         ("How about phones?", {"keywords": "A laptop with 16 GB of RAM under $900"}),
         ("I'd rather get a laptop for video editing", {"keywords": "Phones under $400"}),
