@@ -98,6 +98,7 @@ from compose_response import context, money
 from compose_response.amounts import other_prices
 from compose_response.claims import (
     STOCK_KIND,
+    StockSaid,
     author_claims,
     os_claims,
     stock_claims,
@@ -561,8 +562,11 @@ _STOCK_AND: Final = (
 """A stock said before a limit, joined to it: "in stock and under $1,000", "auf Lager und
 kostet unter 400 $"; the stock check reads the stock as it reads any."""
 _AT_MOST: Final = re.compile(
-    r"[\s*_)]*(?:is|are|costs?|is\s+priced|priced|sells\s+for|comes\s+in|"
+    r"[\s*_)]*(?:(?P<negated>(?:is|are)n['\u2019]t|(?:does|do)(?:n['\u2019]t|\s+not)\s+cost|"
+    r"n['\u2019]est\s+pas|ne\s+coûte\s+pas|no\s+(?:es|está|cuesta))|"
+    r"is|are|costs?|is\s+priced|priced|sells\s+for|comes\s+in|"
     r"ist|kostet|liegt|est|coûte|cuesta|está|es)\s+(?:(?:à|a|bei)\s+)?"
+    r"(?P<not>(?:not|nicht|no\s+longer|nicht\s+mehr)\s+)?"
     rf"(?:{_STOCK_AND})?"
     r"(?:(?:now|today|currently|this\s+week|jetzt|heute|derzeit|aktuell|gerade|diese\s+woche|"
     r"maintenant|aujourd'hui|actuellement|cette\s+semaine|ahora|hoy|esta\s+semana)\s+)?"
@@ -577,7 +581,8 @@ _AT_MOST: Final = re.compile(
 )
 """A product's own price said as a limit, right after the product: "[..] is under $400",
 "[..] costs less than $500", "[..] is over $1,000", "[..] kostet unter 400 $", "[..]
-coûte moins de 400 $", "[..] cuesta menos de 400 $"."""
+coûte moins de 400 $", "[..] cuesta menos de 400 $"; or said to be past it ("[..] is not
+under $400", "[..] isn't under $400", "[..] no cuesta menos de 400 $": the other way)."""
 _THE_PRODUCT: Final = re.compile(
     r"^[\s\d.*_#>•-]*(?:(?:the\s+)?(?:[^\W\d_]|\[)[^,;:&+]*)?$", re.IGNORECASE
 )
@@ -592,7 +597,8 @@ _OF_ANOTHER: Final = re.compile(
 """Words before the product that make the price another thing's, or no price said: "a
 sleeve for the XPS", "une housse pour le", "wenn", "not"."""
 _NOTHING_MORE: Final = re.compile(
-    r"[\s*_]*(?:(?:right\s+)?now|today|currently|at\s+the\s+moment|this\s+week|jetzt|"
+    r"[\s*_]*(?:(?:right\s+)?now|today|currently|at\s+the\s+moment|this\s+week|any\s?more|"
+    r"these\s+days|jetzt|"
     r"heute|derzeit|aktuell|maintenant|aujourd'hui|actuellement|ahora|hoy|actualmente)?[\s*_]*"
     r"(?:,?\s*(?:and|&)\s+(?:(?:is|are)\s+)?(?:both\s+|all\s+)?(?:in\s+stock|available)[\s*_]*)?"
     r"(?:[.!]|$)",
@@ -627,7 +633,8 @@ def _price_bound(
         return None  # another product named before it
     if not _NOTHING_MORE.match(view, claim.end):
         return None
-    return product.mark, "most" if said["most"] else "least"
+    most = bool(said["most"]) != bool(said["negated"] or said["not"])  # "not under": at least
+    return product.mark, "most" if most else "least"
 
 
 def stated(claim: Claim, segment: str) -> bool:
@@ -884,6 +891,16 @@ _THEY: Final = re.compile(
 )
 """A sentence that starts by pointing back to several products ("They are both in
 stock"): it is about the products the sentence before cites."""
+_NONE_OF_THEM: Final = re.compile(
+    r"^\s*(?:[-*•]\s+)?[*_\"'\u201c\u2018(]*(?:(?:but|and|sadly|unfortunately)[,:!]?\s+)?[*_]*"
+    r"(?:neither(?:\s+of\s+them|\s+one)?|none\s+of\s+(?:them|these|those|the\s+\w+)|"
+    r"keine?r?\s+(?:von\s+)?(?:beiden|ihnen)|aucun(?:e)?\s+(?:des\s+(?:deux|trois)|d['\u2019]entre\s+eux)|"
+    r"ninguno(?:\s+de\s+(?:ellos|los\s+dos))?)\b",
+    re.IGNORECASE,
+)
+"""A sentence that starts by saying a thing of none of the products before ("Neither is
+under $500", "None of them is in stock"): each one's price is past that limit, each one is
+not in stock."""
 _ITS_OWN: Final = re.compile(
     r"\s*(?:'s|\u2019s|is|ist|est|ships?|will\s+ship)?\s*"
     r"(?:now|currently|still|also|definitely|actually|jetzt|ahora)?\s*[*_]*",
@@ -917,10 +934,23 @@ def _check_pronoun(
     be had now. Other facts in it may be about anything ("It beats the 8 GB most laptops
     have")."""
     one = len(subject) == 1
+    view = halfwidth(segment)
+    none_of = None if one else _NONE_OF_THEM.match(view)
+    if subject and none_of and not _HEDGED.search(segment):
+        bound = _EACH_BOUND.match(view, none_of.end())
+        if bound and not bound["stock"] and _NOTHING_MORE.match(view, bound.end()):
+            # "Neither is under $500": each one's price is not, as "[..] is not under $500"
+            return _of_each(segment, subject, f"is not {view[bound.start('limit') :]}",
+                            _PRICE_ONLY, index, style, store, weight_unit)  # fmt: skip
+        said = stock_claims(view)
+        some = said and isinstance(said[0].value, StockSaid) and said[0].value.low
+        if some and _ITS_OWN.fullmatch(view, none_of.end(), said[0].start):
+            # "Neither is in stock": each one is not, as "[..] is not in stock"
+            return _of_each(segment, subject, f"is not {view[said[0].start :]}",
+                            _STOCK_ONLY, index, style, store, weight_unit)  # fmt: skip
     pointing = (_PRONOUN if one else _THEY).match(segment)
     if not subject or pointing is None or _HEDGED.search(segment):
         return _Checked(segment)
-    view = halfwidth(segment)
     priced = _EACH_PRICED.match(view, pointing.end())
     bound = _EACH_BOUND.match(view, pointing.end())
     said_of_each = segment
@@ -943,6 +973,21 @@ def _check_pronoun(
         if not said or not own.fullmatch(segment[pointing.end() : said[0].start]):
             return _Checked(segment)  # "It pairs well with the dock, which is sold out"
         kinds = _STOCK_ONLY
+    return _of_each(segment, subject, said_of_each, kinds, index, style, store, weight_unit)
+
+
+def _of_each(
+    segment: str,
+    subject: list[str],
+    said_of_each: str,
+    kinds: frozenset[str],
+    index: LedgerIndex,
+    style: Style,
+    store: str,
+    weight_unit: str,
+) -> _Checked:
+    """``segment`` checked as ``said_of_each`` said of each product of ``subject``."""
+    one = len(subject) == 1
     each = [
         _check_segment(f"{mark} {said_of_each}", index, style, store, weight_unit, kinds)
         for mark in subject

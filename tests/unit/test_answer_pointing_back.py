@@ -725,3 +725,58 @@ def test_a_stock_said_of_a_german_list_opened_by_das_is_checked_for_each() -> No
     assert [(c.productId, c.field) for c in body.corrections] == [("CMP-014", "stock")]
     kept = "Das XPS [CMP-005] und das HP 14 [CMP-023] sind gut. Sie sind beide auf Lager."
     assert shown_three(kept).answer == kept
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        # a limit said not to hold: the HP 14 is $349, the XPS $1,299
+        ("The HP 14 [CMP-023] isn't under $400.", False),
+        ("The HP 14 [CMP-023] is not under $300.", True),
+        ("The XPS [CMP-005] is not over $1,000.", False),
+        ("The XPS [CMP-005] doesn't cost more than $1,500.", True),
+        ("The XPS [CMP-005] is no longer under $1,500.", False),
+        ("The HP 14 [CMP-023] isn't under $400 any more.", False),
+        ("Der HP 14 [CMP-023] ist nicht unter 400 $.", False),
+        ("El HP 14 [CMP-023] no cuesta menos de 400 $.", False),
+        ("Le HP 14 [CMP-023] ne coûte pas moins de 300 $.", True),
+    ],
+)
+def test_a_limit_said_not_to_hold_is_checked_the_other_way(said: str, kept: bool) -> None:
+    # "The HP 14 [..] isn't under $400" at $349 reached the shopper: a negated limit was
+    # no limit to check
+    body = shown_three(said)
+    if kept:
+        assert body.answer == said and body.corrections == []
+    else:
+        assert "[CMP-0" not in body.answer
+        assert [c.field for c in body.corrections] == ["price"] and body.corrections[0].dropped
+
+
+@pytest.mark.parametrize(
+    ("said", "wrong"),
+    [
+        ("The XPS [CMP-005] and the HP 14 [CMP-023] are great. Neither is under $500.", "price"),
+        ("The XPS [CMP-005] and the HP 14 [CMP-023] are great. None of them is over $1,000.",
+         "price"),
+        ("The XPS [CMP-005] and the HP 14 [CMP-023] are great. Neither is in stock.", "stock"),
+        ("The XPS [CMP-005] and the iMac [CMP-014] are great. Neither one is in stock.", "stock"),
+        ("The XPS [CMP-005] and the HP 14 [CMP-023] are great. Neither is under $300.", None),
+        ("The XPS [CMP-005] and the HP 14 [CMP-023] are great. None of them costs less than $200.",
+         None),
+        # "not out of stock" is no claim read the other way: it stays
+        ("The XPS [CMP-005] and the HP 14 [CMP-023] are great. Neither is out of stock.", None),
+    ],
+)  # fmt: skip
+def test_what_none_of_the_products_pointed_back_to_is_is_checked_of_each(
+    said: str, wrong: str | None
+) -> None:
+    # "Neither is under $500" of the HP 14 at $349 reached the shopper: a sentence about none
+    # of the products before was about no product
+    body = shown_three(said)
+    if wrong is None:
+        assert body.answer == said and body.corrections == []
+    else:
+        assert body.answer == said[: said.index(". ") + 1]
+        assert {c.field for c in body.corrections} == {wrong}
+        assert all(c.dropped for c in body.corrections)
