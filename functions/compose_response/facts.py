@@ -95,6 +95,7 @@ from typing import Annotated, Any, Final
 from pydantic import BaseModel, Field
 
 from compose_response import context, money
+from compose_response.against import set_against
 from compose_response.amounts import other_prices
 from compose_response.claims import (
     STOCK_KIND,
@@ -858,6 +859,21 @@ def _check_segment(
                     dropped=True,
                 )
             )
+        checked.dropped = True
+    spans = [(c.start, c.end, c.mark) for c in cited]
+    for against in set_against(view, spans, index) if kinds is None else []:
+        # "The XPS 13 [..] is cheaper than the HP 14 [..]": no value to correct, it goes
+        record = index[against.mark]
+        value = display(against.key, record_value(record, against.key), store, weight_unit)
+        checked.corrections.append(
+            Correction(
+                productId=record.productId,
+                field=against.key,
+                said=against.said,
+                record=value,
+                dropped=True,
+            )
+        )
         checked.dropped = True
     if checked.dropped:
         for correction in checked.corrections:

@@ -1,0 +1,80 @@
+"""Two products set against each other ("The XPS 13 [..] is cheaper than the HP 14 [..]")
+are checked against both records: a misled model's comparison names no price or spec the
+other checks could read, and reached the shopper whatever it said."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from compose_response.logic import ComposeInput, ResponseBody, compose
+from tests.unit.test_answer_bold import XPS
+
+LIGHT_XPS: dict[str, Any] = {
+    **XPS,
+    "specs": {**XPS["specs"], "weightKg": 1.19, "batteryHours": 14, "storageGb": 512},
+}
+HP: dict[str, Any] = {
+    **XPS,
+    "productId": "CMP-023",
+    "name": "HP 14 Laptop (14-ep0000)",
+    "brand": "HP",
+    "price": 349.0,
+    "specs": {"ramGb": 8, "os": "Windows 11 Home", "weightKg": 1.46, "batteryHours": 9},
+}
+
+
+def answered(answer: str) -> ResponseBody:
+    return compose(
+        ComposeInput(sessionId="s-1", outcome="answered", answer=answer, products=[LIGHT_XPS, HP])
+    )
+
+
+@pytest.mark.parametrize(
+    ("said", "field"),
+    [
+        ("The Dell XPS 13 [CMP-005] is cheaper than the HP 14 [CMP-023].", "price"),
+        ("The Dell XPS 13 [CMP-005] costs less than the HP 14 [CMP-023].", "price"),
+        ("The HP 14 [CMP-023] costs $950 more than the Dell XPS 13 [CMP-005].", "price"),
+        ("The HP 14 [CMP-023] is not cheaper than the Dell XPS 13 [CMP-005].", "price"),
+        ("The HP 14 [CMP-023] is much lighter than the Dell XPS 13 [CMP-005].", "weightKg"),
+        ("The HP 14 [CMP-023] has more RAM than the Dell XPS 13 [CMP-005].", "ramGb"),
+        ("The HP 14 [CMP-023] has a longer battery life than the Dell XPS 13 [CMP-005].",
+         "batteryHours"),
+        # by name, in German, French and Spanish
+        ("The Dell XPS 13 [CMP-005] is good. The Dell XPS 13 is cheaper than the HP 14 Laptop.",
+         "price"),
+        ("Der Dell XPS 13 [CMP-005] ist günstiger als der HP 14 [CMP-023].", "price"),
+        ("Le Dell XPS 13 [CMP-005] est moins cher que le HP 14 [CMP-023].", "price"),
+        ("El Dell XPS 13 [CMP-005] es más barato que el HP 14 [CMP-023].", "price"),
+    ],
+)  # fmt: skip
+def test_a_comparison_the_records_contradict_goes_with_its_sentence(said: str, field: str) -> None:
+    # Given an answer that sets two products against each other the wrong way round
+    body = answered(said)
+
+    # Then its sentence goes, and the correction says which field was compared
+    assert "cheaper" not in body.answer and "than" not in body.answer
+    assert [(c.field, c.dropped) for c in body.corrections] == [(field, True)]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "The HP 14 [CMP-023] is cheaper than the Dell XPS 13 [CMP-005].",
+        "The Dell XPS 13 [CMP-005] costs $950 more than the HP 14 [CMP-023].",
+        "The Dell XPS 13 [CMP-005] isn't cheaper than the HP 14 [CMP-023].",
+        "The Dell XPS 13 [CMP-005] is lighter than the HP 14 [CMP-023] and has more RAM.",
+        "The Dell XPS 13 [CMP-005] has a longer battery life than the HP 14 [CMP-023].",
+        "Der HP 14 [CMP-023] ist günstiger als der Dell XPS 13 [CMP-005].",
+        # a hedge, or a field one of them does not list: nothing to check
+        "The Dell XPS 13 [CMP-005] could be cheaper than the HP 14 [CMP-023] on Black Friday.",
+        "The HP 14 [CMP-023] has more storage than the Dell XPS 13 [CMP-005].",
+        # no comparison between the two
+        "The Dell XPS 13 [CMP-005] is better built than most, and the HP 14 [CMP-023] is fine.",
+    ],
+)
+def test_a_comparison_the_records_bear_out_or_cannot_tell_stays(said: str) -> None:
+    body = answered(said)
+    assert body.answer == said and body.corrections == []
