@@ -142,3 +142,80 @@ def set_against(view: str, marks: list[tuple[int, int, str]], index: LedgerIndex
         if not holds:
             wrong.append(Against(first, key, view[said.start("which") : start].strip(" *_")))
     return wrong
+
+
+# -- the most of them ---------------------------------------------------------------------------
+
+# Each superlative: its words and which end of the field it says (-1: the least of it).
+_SUPERLATIVES: Final[tuple[tuple[str, str, int], ...]] = (
+    (r"cheapest|least\s+expensive|most\s+affordable|lowest[-\s]priced|günstigste[nrs]?|"
+     r"billigste[nrs]?|moins\s+cher(?:e|s|es)?|más\s+barat[oa]s?", _PRICE, -1),
+    (r"most\s+expensive|priciest|dearest|highest[-\s]priced|teuerste[nrs]?|"
+     r"plus\s+cher(?:e|s|es)?|más\s+car[oa]s?", _PRICE, 1),
+    (r"lightest|leichteste[nrs]?|plus\s+légère?s?|más\s+liger[oa]s?", WEIGHT_KG.key, -1),
+    (r"heaviest|schwerste[nrs]?|plus\s+lourde?s?|más\s+pesad[oa]s?", WEIGHT_KG.key, 1),
+)  # fmt: skip
+_SUPERLATIVE: Final = "|".join(f"(?:{words})" for words, _, _ in _SUPERLATIVES)
+_OF_THEM: Final = (
+    r"(?:\s+(?:one|option|choice|pick|model|of\s+(?:the\s+)?(?:two|three|four|five|bunch|lot)|"
+    r"of\s+(?:these|those|them|all|my\s+picks)|here|among\s+(?:them|these)|on\s+(?:this|the)\s+"
+    r"list|(?:de\s+los|des|der)\s+(?:dos|trois|deux|tres|drei|beiden)|"
+    r"(?:von|de)\s+(?:ihnen|ellos|eux)))*"
+)
+"""What may follow a superlative that sets a product against the others shown, and nothing
+more: "the cheapest", "the cheapest of the three", "the lightest option here"; not "the
+cheapest 13-inch laptop", which sets it against some of them."""
+_IS_THE_MOST: Final = re.compile(
+    r"[\s*_)]*,?\s*(?:is|'s|\u2019s|ist|est|es)\s+(?:(?:also|by\s+far|clearly|easily)\s+)?"
+    r"(?:the|der|die|das|le|la|el)\s+[*_]*(?P<which>" + _SUPERLATIVE + r")[*_]*" + _OF_THEM
+    + r"[\s*_]*(?:[.!]|$)",
+    re.IGNORECASE,
+)  # fmt: skip
+"""What follows a product said to be the most of those shown: "[..] is the cheapest"."""
+_THE_MOST_IS: Final = re.compile(
+    r"(?:^|[.!?:]\s+|\n)[\s*_-]*(?:the|der|die|das|le|la|el)\s+[*_]*(?P<which>" + _SUPERLATIVE
+    + r")[*_]*" + _OF_THEM + r"[\s*_]*(?:is|ist|est|es|:)\s+(?:(?:the|der|die|das|le|la|el)\s+)?"
+    r"[^\[\].!?;,\n]{0,80}$",
+    re.IGNORECASE,
+)  # fmt: skip
+"""What comes before a product said to be the most of those shown: "The cheapest of the
+three is the"."""
+
+
+def _most(words: str) -> tuple[str, int] | None:
+    words = " ".join(words.split())
+    for words_of, key, way in _SUPERLATIVES:
+        if re.fullmatch(words_of, words, re.IGNORECASE):
+            return key, way
+    return None
+
+
+def not_the_most(
+    view: str, marks: list[tuple[int, int, str]], shown: list[str], index: LedgerIndex
+) -> list[Against]:
+    """The products ``view`` says are the most of those the answer cites (``shown``: every
+    mark it cites) by price or weight ("[..] is the cheapest of the three", "The lightest
+    is the [..]") when another of the same kind has less or more of it."""
+    if not marks or len({index[mark].productId for _, _, mark in marks}) != 1:
+        return []  # one product, by its name and its id
+    start, (_, end, mark) = marks[0][0], marks[-1]
+    said = _IS_THE_MOST.match(view, end) or _THE_MOST_IS.search(view[:start])
+    if said is None:
+        return []
+    most = _most(said["which"])
+    if most is None:
+        return []
+    key, way = most
+    record = index[mark]
+    one = as_number(record_value(record, key))
+    others = [
+        as_number(record_value(index[m], key))
+        for m in dict.fromkeys(shown)
+        if m in index
+        and index[m].productId != record.productId
+        and index[m].category == record.category
+    ]
+    if one is None or any(value is None for value in others):
+        return []
+    beaten = any(value < one if way < 0 else value > one for value in others if value is not None)
+    return [Against(mark, key, said["which"])] if beaten else []

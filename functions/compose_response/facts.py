@@ -95,7 +95,7 @@ from typing import Annotated, Any, Final
 from pydantic import BaseModel, Field
 
 from compose_response import context, money
-from compose_response.against import set_against
+from compose_response.against import Against, not_the_most, set_against
 from compose_response.amounts import other_prices
 from compose_response.claims import (
     STOCK_KIND,
@@ -861,20 +861,9 @@ def _check_segment(
             )
         checked.dropped = True
     spans = [(c.start, c.end, c.mark) for c in cited]
-    for against in set_against(view, spans, index) if kinds is None else []:
-        # "The XPS 13 [..] is cheaper than the HP 14 [..]": no value to correct, it goes
-        record = index[against.mark]
-        value = display(against.key, record_value(record, against.key), store, weight_unit)
-        checked.corrections.append(
-            Correction(
-                productId=record.productId,
-                field=against.key,
-                said=against.said,
-                record=value,
-                dropped=True,
-            )
-        )
-        checked.dropped = True
+    against = set_against(view, spans, index) if kinds is None else []
+    # "The XPS 13 [..] is cheaper than the HP 14 [..]": no value to correct, it goes
+    checked = _dropped(segment, against, index, store, weight_unit, checked) or checked
     if checked.dropped:
         for correction in checked.corrections:
             correction.text, correction.dropped = None, True
@@ -884,6 +873,35 @@ def _check_segment(
         marked = "" if replacement is None else _OPEN + replacement + _CLOSE
         text = text[:start] + marked + text[end:]
     checked.text = text
+    return checked
+
+
+def _dropped(
+    segment: str,
+    wrong: list[Against],
+    index: LedgerIndex,
+    store: str,
+    weight_unit: str,
+    checked: _Checked | None = None,
+) -> _Checked | None:
+    """``checked`` (a new one of ``segment`` if None) dropped for the comparisons ``wrong``
+    of its products, each a correction; None when there is none."""
+    if not wrong:
+        return None
+    checked = checked or _Checked(segment)
+    for each in wrong:
+        record = index[each.mark]
+        value = display(each.key, record_value(record, each.key), store, weight_unit)
+        checked.corrections.append(
+            Correction(
+                productId=record.productId,
+                field=each.key,
+                said=each.said,
+                record=value,
+                dropped=True,
+            )
+        )
+    checked.dropped = True
     return checked
 
 
@@ -1116,6 +1134,7 @@ def check_marked(
     (:class:`~compose_response.known.Marked`); ``index`` maps each mark to its record."""
     answer = answer.replace(_OPEN, "").replace(_CLOSE, "")
     style = answer_style(answer)
+    everything = [m[1] for m in CITATION.finditer(answer) if m[1] in index]
     corrections: list[Correction] = []
     lines: list[tuple[str, str | None]] = []
     subject: list[str] = []  # the citations of the products the sentence before cites
@@ -1158,6 +1177,11 @@ def check_marked(
                     for m in CITATION.finditer(segment)
                     if m[1] in index
                 ]
+                if cited and not checked.dropped:
+                    # "[..] is the cheapest of the three": against all the answer cites
+                    spans = [(c.start, c.end, c.mark) for c in marks]
+                    most = not_the_most(halfwidth(segment), spans, everything, index)
+                    checked = _dropped(segment, most, index, store, weight_unit) or checked
                 together = _a_list(halfwidth(segment), marks, index) if len(cited) > 1 else True
                 subject = list(cited.values()) if cited and together else []
             else:

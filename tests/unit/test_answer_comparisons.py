@@ -78,3 +78,55 @@ def test_a_comparison_the_records_contradict_goes_with_its_sentence(said: str, f
 def test_a_comparison_the_records_bear_out_or_cannot_tell_stays(said: str) -> None:
     body = answered(said)
     assert body.answer == said and body.corrections == []
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        (
+            "The Dell XPS 13 [CMP-005] and the HP 14 [CMP-023] are good. "
+            "The Dell XPS 13 [CMP-005] is the cheapest.",
+            "The Dell XPS 13 [CMP-005] and the HP 14 [CMP-023] are good.",
+        ),
+        (
+            "The Dell XPS 13 [CMP-005] and the HP 14 [CMP-023] are good. "
+            "The cheapest of the two is the Dell XPS 13 [CMP-005].",
+            "The Dell XPS 13 [CMP-005] and the HP 14 [CMP-023] are good.",
+        ),
+        (
+            "1. Dell XPS 13 [CMP-005]: $1,299\n2. HP 14 [CMP-023]: $349\n\n"
+            "The Dell XPS 13 is the heaviest option here. The HP 14 is the cheapest.",
+            "1. Dell XPS 13 [CMP-005]: $1,299\n2. HP 14 [CMP-023]: $349\n\n"
+            "The HP 14 is the cheapest.",
+        ),
+        (
+            "The Dell XPS 13 [CMP-005] and the HP 14 [CMP-023] are good. "
+            "Der HP 14 [CMP-023] ist der teuerste.",
+            "The Dell XPS 13 [CMP-005] and the HP 14 [CMP-023] are good.",
+        ),
+    ],
+)
+def test_a_product_said_to_be_the_most_of_those_cited_is_checked_against_them(
+    said: str, kept: str
+) -> None:
+    # "[..] is the cheapest" of the XPS at $1,299 beside the HP 14 at $349 reached the
+    # shopper: a superlative holds no value of its own to check
+    body = answered(said)
+    assert body.answer == kept
+    assert [c.dropped for c in body.corrections] == [True]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "The Dell XPS 13 [CMP-005] and the HP 14 [CMP-023] are good. "
+        "The HP 14 [CMP-023] is the cheapest of the two.",
+        # set against some of them only, or against nothing the answer cites
+        "The Dell XPS 13 [CMP-005] and the HP 14 [CMP-023] are good. "
+        "The Dell XPS 13 [CMP-005] is the cheapest 13-inch laptop we have.",
+        "The Dell XPS 13 [CMP-005] is the most expensive.",
+    ],
+)
+def test_a_product_said_to_be_the_most_that_is_or_of_others_stays(said: str) -> None:
+    body = answered(said)
+    assert body.answer == said and body.corrections == []
