@@ -95,7 +95,7 @@ from typing import Annotated, Any, Final
 from pydantic import BaseModel, Field
 
 from compose_response import context, money
-from compose_response.against import Against, not_the_most, set_against
+from compose_response.against import Against, not_the_most, sectioned, set_against
 from compose_response.amounts import other_prices
 from compose_response.claims import (
     STOCK_KIND,
@@ -563,11 +563,12 @@ _STOCK_AND: Final = (
 """A stock said before a limit, joined to it: "in stock and under $1,000", "auf Lager und
 kostet unter 400 $"; the stock check reads the stock as it reads any."""
 _AT_MOST: Final = re.compile(
-    r"[\s*_)]*(?:(?P<negated>(?:is|are)n['\u2019]t|(?:does|do)(?:n['\u2019]t|\s+not)\s+cost|"
+    r"[\s*_)]*(?:(?P<negated>(?:is|are)n['\u2019]t(?:\s+priced)?|"
+    r"(?:does|do)(?:n['\u2019]t|\s+not)\s+(?:cost|come\s+in)|"
     r"n['\u2019]est\s+pas|ne\s+coûte\s+pas|no\s+(?:es|está|cuesta))|"
     r"is|are|costs?|is\s+priced|priced|sells\s+for|comes\s+in|"
     r"ist|kostet|liegt|est|coûte|cuesta|está|es)\s+(?:(?:à|a|bei)\s+)?"
-    r"(?P<not>(?:not|nicht|no\s+longer|nicht\s+mehr)\s+)?"
+    r"(?P<not>[*_]*(?:not|nicht|no\s+longer|nicht\s+mehr)[*_]*\s+)?"
     rf"(?:{_STOCK_AND})?"
     r"(?:(?:now|today|currently|this\s+week|jetzt|heute|derzeit|aktuell|gerade|diese\s+woche|"
     r"maintenant|aujourd'hui|actuellement|cette\s+semaine|ahora|hoy|esta\s+semana)\s+)?"
@@ -585,7 +586,10 @@ _AT_MOST: Final = re.compile(
 coûte moins de 400 $", "[..] cuesta menos de 400 $"; or said to be past it ("[..] is not
 under $400", "[..] isn't under $400", "[..] no cuesta menos de 400 $": the other way)."""
 _THE_PRODUCT: Final = re.compile(
-    r"^[\s\d.*_#>•-]*(?:(?:the\s+)?(?:[^\W\d_]|\[)[^,;:&+]*)?$", re.IGNORECASE
+    r"^[\s\d.*_#>•-]*(?:(?:unfortunately|sadly|however|also|so|yes|no|good\s+news|"
+    r"great\s+news|leider|malheureusement|lamentablemente|desafortunadamente),?\s+)?"
+    r"(?:(?:the\s+)?(?:[^\W\d_]|\[)[^,;:&+]*)?$",
+    re.IGNORECASE,
 )
 """The words of a sentence before the product it is about: its name, else nothing."""
 _OF_ANOTHER: Final = re.compile(
@@ -927,7 +931,7 @@ _THEY: Final = re.compile(
 stock"): it is about the products the sentence before cites."""
 _NONE_OF_THEM: Final = re.compile(
     r"^\s*(?:[-*•]\s+)?[*_\"'\u201c\u2018(]*(?:(?:but|and|sadly|unfortunately)[,:!]?\s+)?[*_]*"
-    r"(?:neither(?:\s+of\s+them|\s+one)?|none\s+of\s+(?:them|these|those|the\s+\w+)|"
+    r"(?:neither(?:\s+of\s+(?:them|these|those|the\s+two)|\s+one)?|none\s+of\s+(?:them|these|those|the\s+\w+)|"
     r"keine?r?\s+(?:von\s+)?(?:beiden|ihnen)|aucun(?:e)?\s+(?:des\s+(?:deux|trois)|d['\u2019]entre\s+eux)|"
     r"ninguno(?:\s+de\s+(?:ellos|los\s+dos))?)\b",
     re.IGNORECASE,
@@ -1134,7 +1138,9 @@ def check_marked(
     (:class:`~compose_response.known.Marked`); ``index`` maps each mark to its record."""
     answer = answer.replace(_OPEN, "").replace(_CLOSE, "")
     style = answer_style(answer)
-    everything = [m[1] for m in CITATION.finditer(answer) if m[1] in index]
+    # the products a superlative sets one against, but each section's its own
+    everything = [] if sectioned(answer) else [m[1] for m in CITATION.finditer(answer)]
+    everything = [mark for mark in everything if mark in index]
     corrections: list[Correction] = []
     lines: list[tuple[str, str | None]] = []
     subject: list[str] = []  # the citations of the products the sentence before cites

@@ -130,3 +130,103 @@ def test_a_product_said_to_be_the_most_of_those_cited_is_checked_against_them(
 def test_a_product_said_to_be_the_most_that_is_or_of_others_stays(said: str) -> None:
     body = answered(said)
     assert body.answer == said and body.corrections == []
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        (
+            "The Dell XPS 13 [CMP-005] is cheaper than most premium ultrabooks, but the HP 14 "
+            "[CMP-023] is the real budget pick."
+        ),
+        (
+            "The HP 14 [CMP-023] is lighter than many 15-inch laptops, and the Dell XPS 13 "
+            "[CMP-005] is lighter still."
+        ),
+        "The HP 14 [CMP-023] costs more than a Chromebook but less than the Dell XPS 13 [CMP-005].",
+        (
+            "If you need 16 GB, the Dell XPS 13 [CMP-005] is the cheapest option. The HP 14 "
+            "[CMP-023] has 8 GB."
+        ),
+        (
+            "With 16 GB of RAM, the Dell XPS 13 [CMP-005] is the cheapest option. The HP 14 "
+            "[CMP-023] has 8 GB."
+        ),
+        (
+            "### Best for 16 GB of RAM\nThe cheapest option here is the Dell XPS 13 "
+            "[CMP-005].\n### Budget\nThe HP 14 [CMP-023]."
+        ),
+        (
+            "Is the Dell XPS 13 [CMP-005] cheaper than the HP 14 [CMP-023]? No, the HP 14 is $950 "
+            "less."
+        ),
+        (
+            "**Is the HP 14 [CMP-023] lighter than the Dell XPS 13 [CMP-005]?** No: 1.46 kg vs "
+            "1.19 kg."
+        ),
+        (
+            "You asked whether the HP 14 [CMP-023] is lighter than the Dell XPS 13 [CMP-005]. It "
+            "isn't."
+        ),
+        (
+            "It's a common misconception that the Dell XPS 13 [CMP-005] is cheaper than the HP 14 "
+            "[CMP-023]."
+        ),
+        "The Dell XPS 13 [CMP-005] is cheaper than the HP 14 [CMP-023] was at launch.",
+        "The HP 14 [CMP-023] is cheaper than the Dell XPS 13 [CMP-005] by $950.",
+        "The HP 14 [CMP-023] is $950 cheaper than the Dell XPS 13 [CMP-005].",
+        "The HP 14 [CMP-023] is the cheaper of the two.",
+        (
+            "The Dell XPS 13 [CMP-005] and the HP 14 [CMP-023] are good. The Dell XPS 13 [CMP-005] "
+            "is the lightest of the two at 1.19 kg."
+        ),
+    ],
+)
+def test_what_is_no_comparison_of_the_two_or_no_claim_stays(said: str) -> None:
+    # "than" followed by something else than the other product, a condition or a section
+    # before a superlative, a question, a report or doubt, another time ("was at launch"),
+    # a true difference: no claim the records contradict
+    body = answered(said)
+    assert body.answer == said and body.corrections == []
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Le HP 14 [CMP-023] est plus léger que le Dell XPS 13 [CMP-005].",
+        "Le Dell XPS 13 [CMP-005] coûte moins cher que le HP 14 [CMP-023].",
+        "Der HP 14 [CMP-023] hat mehr RAM als der Dell XPS 13 [CMP-005].",
+        "El HP 14 [CMP-023] pesa menos que el Dell XPS 13 [CMP-005].",
+        "El HP 14 [CMP-023] tiene más RAM que el Dell XPS 13 [CMP-005].",
+        "The **Dell XPS 13** [CMP-005] is **cheaper** than the **HP 14** [CMP-023].",
+        "The Dell XPS 13 [CMP-005], at $1,299, is cheaper than the HP 14 [CMP-023].",
+        "The Dell XPS 13 [CMP-005] (16 GB RAM) is cheaper than the HP 14 [CMP-023].",
+        "The Dell XPS 13 [CMP-005] is a cheaper option than the HP 14 [CMP-023].",
+        "The HP 14 [CMP-023] is lighter and cheaper than the Dell XPS 13 [CMP-005].",
+        "The Dell XPS 13 [CMP-005] costs $50 more than the HP 14 [CMP-023].",
+        "The HP 14 [CMP-023] is $500 cheaper than the Dell XPS 13 [CMP-005].",
+        (
+            "The Dell XPS 13 [CMP-005] and the HP 14 [CMP-023] are good. The Dell XPS 13 [CMP-005] "
+            "is the cheapest option here at $1,299."
+        ),
+        (
+            "The Dell XPS 13 [CMP-005] and the HP 14 [CMP-023] are good. The Dell XPS 13 [CMP-005] "
+            "is actually the cheapest of the two."
+        ),
+        (
+            "The Dell XPS 13 [CMP-005] and the HP 14 [CMP-023] are good. The Dell XPS 13 [CMP-005] "
+            "is the cheaper of the two."
+        ),
+        (
+            "The Dell XPS 13 [CMP-005] and the HP 14 [CMP-023] are good. Der Dell XPS 13 [CMP-005] "
+            "ist der günstigste von beiden."
+        ),
+    ],
+)
+def test_a_wrong_comparison_in_other_words_goes_too(said: str) -> None:
+    # French, German and Spanish verbs, bold words, an aside before the comparative, "a
+    # cheaper option", two comparatives at once, a wrong difference, a superlative with
+    # its price after it or "the cheaper of the two"
+    body = answered(said)
+    assert body.answer != said
+    assert body.corrections and all(c.dropped for c in body.corrections)
