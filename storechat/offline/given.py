@@ -69,6 +69,9 @@ class Turn:
     rounds: list[list[ToolOutcome]]
     pending: list[Call]
     again: list[Call] = field(default_factory=list)
+    plan: list[Call] | None = None
+    """The plan the rounds answer, when the loop's reading of a follow-up took the place of
+    the model's lookup (its search, not the model's words for it); else the model's own."""
 
 
 def own_turn(
@@ -94,10 +97,17 @@ def own_turn(
             return Turn(own, plan)
     elif not (serves(lookup, given) or _loop_follow_up(lookup, given, ask.said)):
         return Turn(own, plan)
+    searched = given.tool_input
+    if lookup.purpose in ("search", "cheaper") and searched != lookup.input:
+        # The loop's reading of a follow-up, as it searched: what it carried from earlier
+        # messages is what the answer holds the products to, not this model's reading
+        loops = Call(LOOKUP, searched, lookup.purpose, lookup.index, lookup.limit)
+        plan = [loops if c is lookup else c for c in plan]
+        lookup = loops
     mine = _as_planned(given, lookup)
     rest = [c for c in plan if c is not lookup]
     if not rest:
-        return Turn([[mine], *own], [])
+        return Turn([[mine], *own], [], plan=plan)
     # A product asked by name is asked again by name: the tool gives it, sold out, what
     # is nearest it in stock and what they share; products fetched by id have no nearest.
     again = lookup.input if lookup.purpose == "named" else {"productIds": given.found_ids}
@@ -105,17 +115,19 @@ def own_turn(
     if not (lookup.purpose == "named" or given.found_ids):
         # A search that found nothing ("reviews of tablets": none carried) has nothing a
         # brief could lose: round 1 is it and the rest.
-        return Turn([[mine, *own[0]], *own[1:]], rest) if own else Turn([], rest)
+        return Turn([[mine, *own[0]], *own[1:]], rest, plan=plan) if own else Turn([], rest)
     if not own:
         # The loop shrinks the search to a brief once the rest comes back: its products
         # are fetched by id in the same round, not in a round of their own.
-        return Turn([], [*rest, refetch])
+        return Turn([], [*rest, refetch], plan=plan)
     fetched = next((o for o in own[0] if o.name == LOOKUP and o.tool_input == refetch.input), None)
     if fetched is not None and fetched.data is not None and not fetched.brief:
         restored = _as_planned(_refetched(given, fetched), lookup)
-        return Turn([[restored, *(o for o in own[0] if o is not fetched)], *own[1:]], rest)
+        return Turn(
+            [[restored, *(o for o in own[0] if o is not fetched)], *own[1:]], rest, plan=plan
+        )
     # Round 1 is the search and the rest; a round 2 of its own refetches what a brief lost.
-    return Turn([[mine, *own[0]], *own[1:]], rest, [refetch] if given.brief else [])
+    return Turn([[mine, *own[0]], *own[1:]], rest, [refetch] if given.brief else [], plan)
 
 
 def _refetched(given: ToolOutcome, fetched: ToolOutcome) -> ToolOutcome:

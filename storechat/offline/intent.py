@@ -345,9 +345,16 @@ def _unnamed(intent: Intent) -> str:
 def earlier_words(user_texts: list[str]) -> tuple[str, ...]:
     """The words of the two messages before the latest, the latest first, without the
     products they named or a question about the products then shown ("which of those is
-    the lightest?" asked about them, not about every search after it)."""
-    earlier = (parse_text(text) for text in reversed(user_texts[-3:-1]))
-    return tuple(_unnamed(e) for e in earlier if e.reference is None and not e.outside_store())
+    the lightest?" asked about them, not about every search after it), and none from
+    before a message that asks for a kind of its own ("I need a laptop under $900" after
+    "what about an iPhone instead?": no iPhone in it)."""
+    words: list[str] = []
+    for earlier in (parse_text(text) for text in reversed(user_texts[-3:-1])):
+        if earlier.reference is None and not earlier.outside_store():
+            words.append(_unnamed(earlier))
+        if categories_in(earlier.asks) and not earlier.follow_up:
+            break  # a kind asked in its own words, not a product named
+    return tuple(words)
 
 
 def _subject(user_texts: list[str]) -> Intent | None:

@@ -195,7 +195,7 @@ class OfflineModel:
         if about_store is not None:
             return [{"text": about_store}], "end_turn"
         rounds = turn.rounds
-        done = label(rounds[0], first) if rounds else []
+        done = label(rounds[0], turn.plan or first) if rounds else []
         # Round 2 only fetches the given search's products again, once the loop has shrunk
         # them to a brief: the catalog tool gives the closest and the nearest in stock itself.
         if len(rounds) == 1 and turn.again:

@@ -907,6 +907,36 @@ def test_a_follow_up_the_loop_narrowed_is_answered_from_its_search_in_one_call(
     assert all("Windows" in BY_ID[pid]["specs"]["os"] for pid in ids)
 
 
+def test_a_follow_up_the_loop_narrowed_is_held_to_its_search_not_to_older_messages(
+    index: SearchIndex,
+) -> None:
+    # Given iPhones asked for, then laptops under $900, and "Which is the lightest?", which
+    # the loop searched as the laptops under $900, lightest first
+    model = OfflineModel()
+    earlier: Messages = []
+    for asked in (
+        "Phones under $500",
+        "What about an iPhone instead?",
+        "I need a laptop under $900",
+    ):
+        _, turn = answered_first(model, index, asked)
+        earlier += turn
+    narrowed = {"keywords": "I need a laptop under $900", "sortBy": "weight"}
+    messages = searched_first(index, "Which is the lightest?", earlier, searched=narrowed)
+
+    # When the model gets the first request
+    reply = model.converse(make_request(messages))
+
+    # Then it answers with those laptops, lightest first, held to no Apple brand from the
+    # iPhone asked two messages before ("I couldn't find any Apple laptops")
+    text = answer_text(reply)
+    assert reply["stopReason"] == "end_turn" and "Apple" not in text
+    ids = cited(text)
+    assert ids and ids == given_ids(messages)[: len(ids)]
+    weights = [BY_ID[pid]["specs"]["weightKg"] for pid in ids]
+    assert weights == sorted(weights) and all(BY_ID[pid]["price"] <= 900 for pid in ids)
+
+
 def test_a_new_kind_the_loop_searched_under_the_limits_before_is_answered_in_one_call(
     index: SearchIndex,
 ) -> None:

@@ -1293,6 +1293,35 @@ def test_a_follow_up_keeps_what_the_shopper_said_they_do_not_want() -> None:
 
 
 @pytest.mark.parametrize(
+    ("said", "carried", "not_carried"),
+    [
+        # a kind asked in its own words ends what carries: nothing of the iPhone before it
+        (["Phones under $500", "What about an iPhone instead?", "I need a laptop under $900"],
+         "laptop", "iphone"),
+        # a product named, or a follow-up of the one before, does not
+        (["Show me Dell laptops", "Tell me about the Hobbit"], "dell", None),
+        (["Phones under $500", "What about an iPhone instead?"], "500", None),
+    ],
+)  # fmt: skip
+def test_a_follow_up_carries_the_words_back_to_the_last_kind_asked(
+    said: list[str], carried: str, not_carried: str | None
+) -> None:
+    # Given a conversation, and a follow-up that only narrows
+    messages: list[dict[str, Any]] = []
+    for text in said:
+        messages += [user(text), {"role": "assistant", "content": [{"text": "Here you go."}]}]
+    messages.append(user("Which is the lightest?"))
+
+    # When the model searches it with the earlier words
+    use = tool_uses(OfflineModel().converse(make_request(messages)))[0]
+
+    # Then they go back to the last message that asked for a kind, and no further
+    words = use["input"]["keywords"].casefold()
+    assert carried in words
+    assert not_carried is None or not_carried not in words
+
+
+@pytest.mark.parametrize(
     ("said", "model_name"),
     [
         ("a phone, but not the Galaxy A15", "Galaxy A15"),
