@@ -907,6 +907,22 @@ def test_a_follow_up_the_loop_narrowed_is_answered_from_its_search_in_one_call(
     assert all("Windows" in BY_ID[pid]["specs"]["os"] for pid in ids)
 
 
+def test_a_line_against_a_kind_shows_each_side_not_only_the_lines_brand(
+    index: SearchIndex,
+) -> None:
+    # Given the search of "Surface Laptop Go or Chromebook?", which found the Surface and
+    # the Chromebooks
+    messages = searched_first(index, "Surface Laptop Go or Chromebook?")
+
+    # When the model answers
+    text = answer_text(OfflineModel().converse(make_request(messages)))
+
+    # Then both sides are in it: a Chromebook is no Microsoft laptop left out
+    brands = {BY_ID[pid]["brand"] for pid in cited(text)}
+    oses = {BY_ID[pid]["specs"]["os"] for pid in cited(text)}
+    assert "Microsoft" in brands and "ChromeOS" in oses
+
+
 def test_a_follow_up_the_loop_narrowed_is_held_to_its_search_not_to_older_messages(
     index: SearchIndex,
 ) -> None:
