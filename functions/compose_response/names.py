@@ -159,6 +159,7 @@ class ProductNames:
                 for w in [*_folded(_title(product, heads)), *(w.casefold() for w in brand)]
                 if w not in COMMON and not amount(w)
             }
+            naming |= {_with_plus(w, self._plus[product.productId]) for w in naming}
             spellings = [words, short]
             for name in (words, short):
                 if brand and [w.casefold() for w in name[: len(brand)]] != [
@@ -167,8 +168,10 @@ class ProductNames:
                     spellings.append([*brand, *name])
                 else:
                     spellings.append(name[len(brand) :])
+            plus = self._plus[product.productId]
             for spelling in spellings:
-                folded = tuple(w.casefold() for w in spelling)
+                # "S24+" is a word of its own: the Galaxy S24+'s, never the Galaxy S24's
+                folded = tuple(_with_plus(w.casefold(), plus) for w in spelling)
                 whole.setdefault(folded, set()).add(product.productId)
                 for size in range(1, min(len(folded), MAX_WORDS) + 1):
                     for at in range(len(folded) - size + 1):
@@ -211,7 +214,10 @@ class ProductNames:
                 for a, b in itertools.pairwise(words)
             ):
                 continue
-            ids = self._runs.get(tuple(w.group().casefold() for w in words))
+            said = tuple(
+                w.group().casefold() + ("+" if text.startswith("+", w.end()) else "") for w in words
+            )
+            ids = self._runs.get(said)
             if ids is None:
                 continue
             if len(ids) > 1:
@@ -246,9 +252,17 @@ class ProductNames:
         if after >= len(tokens) or text[last.end() : tokens[after].start()] != " ":
             return True  # the end of the text, or punctuation: the name ends there
         following = tokens[after].group()
+        if text.startswith("+", tokens[after].end()):
+            # "Galaxy S24+": a word of its with a "+", or more of another name
+            return following.casefold() + "+" in self._plus[product_id]
         if following.casefold() in self._words[product_id]:
             return True  # a word of the same name, not read because the run stopped
         return not (following[0].isupper() or following[0].isdigit())
+
+
+def _with_plus(word: str, plus: frozenset[str]) -> str:
+    """``word`` of a name with the "+" the name writes after it ("s24" as "s24+")."""
+    return f"{word}+" if f"{word}+" in plus else word
 
 
 def mark_names(marked: Marked, text: str, index: LedgerIndex, keyed: LedgerIndex) -> str:

@@ -454,6 +454,25 @@ def test_a_name_with_a_plus_is_not_read_as_the_name_without() -> None:
     assert body.corrections == []
 
 
+@pytest.mark.parametrize(
+    ("said", "now"),
+    [
+        ("The Galaxy S24 is $799.", "The Galaxy S24 is $799."),
+        ("The Samsung Galaxy S24 is $799.", "The Samsung Galaxy S24 is $799."),
+        ("The Galaxy S24+ is $999.", "The Galaxy S24+ is $999."),
+        ("The Galaxy S24 is $999.", "The Galaxy S24 is $799."),
+        ("The Galaxy S24+ is $799.", "The Galaxy S24+ is $999."),
+    ],
+)
+def test_a_name_and_the_same_name_with_a_plus_each_name_their_own(said: str, now: str) -> None:
+    # Given the Galaxy S24 and the S24+ both known: "The Galaxy S24 is $799" was read as
+    # naming neither (the "+" was no word of the S24+'s name), and the answer went
+    plus = {**GALAXY_S24, "productId": "MOB-008", "name": "Samsung Galaxy S24+", "price": 999.0}
+    body = shown(said, [GALAXY_S24, plus])
+    assert body.answer == now
+    assert len(body.corrections) == (0 if said == now else 1)
+
+
 def test_a_known_book_title_on_another_books_id_is_corrected() -> None:
     body = shown("The Martian [bk-project-hail-mary] costs $14.99.")
     assert body.answer == "Project Hail Mary [bk-project-hail-mary] costs $14.99."
