@@ -204,12 +204,26 @@ def _warn_sample_store(catalog: list[dict[str, Any]] | None, store: StoreFile, g
             hosts[host] = hosts.get(host, 0) + 1
     if hosts:
         host = max(hosts, key=hosts.__getitem__)
-        print(
-            f"note: the catalog's product pages are on {host}, but without --store the "
-            f"settings are the sample store's ({own}): its name, contact, policies and cart "
-            "links. Write your store's settings (docs/widget.md) and pass --store FILE",
-            file=sys.stderr,
-        )
+        where = f"the catalog's product pages are on {host}"
+    elif not _holds_the_sample(catalog):
+        where = "the catalog is not the sample store's"
+    else:
+        return
+    print(
+        f"note: {where}, but without --store the settings are the sample store's ({own}): "
+        "its name, contact, policies and cart links. Write your store's settings "
+        "(docs/widget.md) and pass --store FILE",
+        file=sys.stderr,
+    )
+
+
+def _holds_the_sample(catalog: list[dict[str, Any]]) -> bool:
+    """Whether ``catalog`` holds a product of the sample catalog (the demo's, or a store
+    that started from it): one that holds none is a store's own."""
+    from shared.products.catalog_data import load_catalog
+
+    sample = {product["productId"] for product in load_catalog()}
+    return any(product.get("productId") in sample for product in catalog)
 
 
 def cmd_serve(args: argparse.Namespace) -> int:

@@ -241,10 +241,13 @@ def test_serve_names_the_picture_hosts_it_will_not_load_and_refuses_a_bad_one(
         "note: 5 product pictures are on https://cdn.shopify.com, which the page may not load "
         "from: pass --image-host https://cdn.shopify.com to show them"
     ) in run.err
-    # And with the host named (or in $STORECHAT_IMAGE_HOSTS) nothing is said
-    assert storechat("serve", "--image-host", "https://cdn.shopify.com").err == ""
+    # And with the host named (or in $STORECHAT_IMAGE_HOSTS) nothing is said of pictures
+    # (only that the settings are still the sample store's: no --store)
+    named = storechat("serve", "--image-host", "https://cdn.shopify.com").err
+    assert "pictures" not in named and "without --store" in named
     monkeypatch.setenv("STORECHAT_IMAGE_HOSTS", "https://cdn.shopify.com, https://*.wp.com")
-    assert storechat("serve").err == ""
+    named = storechat("serve").err
+    assert "pictures" not in named and "without --store" in named
     assert served[-1] == ("https://cdn.shopify.com", "https://*.wp.com")
     # And a host that is not an origin stops before anything starts
     bad = storechat("serve", "--image-host", "http://cdn.shopify.com")
@@ -279,3 +282,21 @@ def test_a_store_catalog_served_with_the_sample_stores_settings_is_told_to_name_
         "serve", "--image-host", "https://cdn.shopify.com", "--store", str(SAMPLE_STORE)
     )
     assert named.code == 0 and named.err == ""
+
+
+def test_a_store_catalog_with_no_product_pages_is_told_the_settings_are_the_samples(
+    storechat: Any,
+) -> None:
+    # Given a store's own export imported with no storefront address: no product page
+    # says whose it is ("what is your return policy?" was answered with The Better
+    # Store's, and nothing said so)
+    imported = storechat("catalog", "import", "--format", "shopify", SHOPIFY, "--replace")
+    assert imported.code == 0, imported.err
+
+    # When the team asks without its store's settings, Then it is told they are the sample's
+    asked = storechat("ask", "hi")
+    assert asked.code == 0, asked.err
+    assert (
+        "note: the catalog is not the sample store's, but without --store the settings are "
+        "the sample store's (shop.example.com)"
+    ) in asked.err
