@@ -1546,6 +1546,29 @@ def test_money_no_object_shows_the_dearest_first(index: SearchIndex, words: str)
 
 
 @pytest.mark.parametrize(
+    ("words", "limit"),
+    [
+        # a follow-up that lets the budget go, with the earlier messages' words after it
+        ("forget the budget, which is the lightest? a laptop under $900", None),
+        ("never mind the price, the best one. laptops under 500", None),
+        ("budget doesn't matter. phones under $300", None),
+        # a price said before the words stands
+        ("under $2000, money is no object", 2000.0),
+        ("a laptop under $900", 900.0),
+    ],
+)
+def test_a_budget_after_words_that_let_it_go_is_no_limit(
+    index: SearchIndex, words: str, limit: float | None
+) -> None:
+    # "forget the budget, which is the lightest?" after laptops under $900 still showed
+    # only laptops under $900
+    result = search(index, words, limit=5)
+    assert result.understood.get("maxPrice") == limit
+    if limit is None:
+        assert any(h.price > 900 for h in search(index, words, limit=40).products)
+
+
+@pytest.mark.parametrize(
     ("words", "sides"),
     [
         ("is the Dell cheaper than the MacBook Air?", ("Dell", "MacBook Air")),

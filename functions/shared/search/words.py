@@ -1373,6 +1373,10 @@ def parse(
         # "a laptop to share with my sister": any laptop, not the one whose text says "share"
         words.groups = [g for g in words.groups if not (len(g) == 1 and fold(g[0]) in COMPANY)]
         words.plain = [w for w in words.plain if fold(w) not in COMPANY]
+    if words.spend and _budget_let_go(cased, words):
+        # "forget the budget, which is the lightest? ... a laptop under $900": the earlier
+        # messages' budget, after the words that let it go, is no limit
+        words.min_price = words.max_price = None
     if words.spend and not (explicit.get("sortBy") or words.sort or words.boosts):
         dearest = PRICE_SORT.reverse
         words.sort = dearest.name if dearest else None  # "the best phone, money is no object"
@@ -1387,6 +1391,26 @@ def parse(
     words.groups = list(dict.fromkeys(words.groups))
     words.plain = list(dict.fromkeys(words.plain))
     return words
+
+
+@functools.cache
+def _no_limit() -> re.Pattern[str]:
+    """The phrases that say the price is no limit ("forget the budget")."""
+    phrases = sorted((p for i in INTENTS if i.spend for p in i.phrases), key=len, reverse=True)
+    return re.compile(r"\b(?:" + "|".join(re.escape(p) for p in phrases) + r")\b", re.I)
+
+
+def _budget_let_go(cased: str, words: Words) -> bool:
+    """Whether ``words`` holds a price only after the words that say the price is no limit:
+    none is said before them."""
+    if words.min_price is None and words.max_price is None:
+        return False
+    said = _no_limit().search(cased)
+    if said is None:
+        return False
+    before = Words()
+    _numbers(cased[: said.start()].casefold(), before)
+    return before.min_price is None and before.max_price is None
 
 
 @functools.cache
