@@ -128,7 +128,12 @@ def test_each_shopify_variant_is_a_product_with_its_own_price_stock_and_specs() 
         899.0,
         3,
     )
-    assert large["specs"] == {"storageGb": 256, "color": "Obsidian", "os": "Android 14"}
+    # and the screen and camera its description states ("a 6.3-inch Actua display & a 50 MP
+    # main camera"), which no option gives
+    assert large["specs"] == {
+        "storageGb": 256, "color": "Obsidian", "os": "Android 14", "screenInches": 6.3,
+        "cameraMp": 50,
+    }  # fmt: skip
     assert large["category"] == "MOBILE" and large["brand"] == "Google"
     # The product's own fields, from its first row only, are every variant's.
     assert (
@@ -149,6 +154,9 @@ def test_shopify_options_that_are_catalog_specs_take_the_catalogs_units() -> Non
         "storageGb": 1024,
         "os": "Windows 11 Home",
         "formFactor": "laptop",  # its category, "Electronics > Computers > Laptops"
+        # its description's "A 14-inch 3K OLED ultrabook that weighs 1.2 kg"
+        "screenInches": 14,
+        "weightKg": 1.2,
     }
     assert laptops["UX3405MA-32-1T"]["stock"] == 0
     assert laptops["UX3405MA-32-1T"]["category"] == "COMPUTERS"
@@ -225,7 +233,10 @@ def test_each_woocommerce_variation_is_a_product_that_takes_the_rest_from_its_pa
         12,
     )
     assert (large["price"], large["stock"]) == (859.0, 0)
-    assert large["specs"] == {"os": "Android 14", "storageGb": 256, "color": "Onyx Black"}
+    assert large["specs"] == {
+        "os": "Android 14", "storageGb": 256, "color": "Onyx Black",
+        "screenInches": 6.2, "cameraMp": 50,  # 'A compact 6.2" flagship', "a 50 MP camera"
+    }  # fmt: skip
     # Its parent's: category, brand, description (short first), picture.
     assert large["category"] == "MOBILE" and large["brand"] == "Samsung"
     assert large["description"] == (
@@ -252,6 +263,7 @@ def test_woocommerce_cells_read_as_the_store_wrote_them() -> None:
         "storageGb": 512,
         "os": "Windows 11 Home",
         "formFactor": "laptop",  # its category, "Computers > Laptops"
+        "screenInches": 15.6,  # its description's "A 15.6-inch Windows laptop"
     }
     # A price with a decimal comma; no SKU, so the id is the row's ID; the GTIN is the ISBN.
     assert book["price"] == 9.99

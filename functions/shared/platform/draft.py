@@ -12,6 +12,7 @@ from typing import Any
 from shared.platform.html_text import html_to_text
 from shared.platform.mapping import BRAND_NAMES, is_brand, spec_entry
 from shared.platform.rows import Raw, RowProblem
+from shared.platform.said_specs import with_said_specs
 from shared.products.product import MAX_DESCRIPTION, MAX_PRODUCT_ID, MAX_SPECS
 
 _PRICE = re.compile(r"\d+(?:\.\d+)?")
@@ -79,6 +80,13 @@ def unknown_stock_note(default: int) -> str:
     return f"no stock count in the export: imported with stock {default} (--default-stock)"
 
 
+SAID_SPECS_NOTE = (
+    "specs read from the title or description (RAM, storage, screen, weight, battery, "
+    "camera), which no option, attribute or metafield gave: check them with storechat "
+    "catalog export"
+)
+
+
 @dataclass
 class Draft:
     """A product being put together from an export's row or rows."""
@@ -124,6 +132,8 @@ class Draft:
             names = ", ".join(BRAND_NAMES)
             self.problem("brand", f"is empty, and no attribute ({names}) names a brand")
         data["specs"] = dict(self.specs)
+        if with_said_specs(data, MAX_SPECS) and SAID_SPECS_NOTE not in self.notes:
+            self.notes.append(SAID_SPECS_NOTE)
         return Raw(
             self.line,
             data,

@@ -1,0 +1,48 @@
+"""The specs a store writes only in a product's title or description are read at import:
+a Shopify store that puts "16GB RAM, 1.41 kg" in its description was answered "no laptop
+with 16 GB RAM" and "none of them lists its weight"."""
+
+from __future__ import annotations
+
+import pytest
+
+from shared.platform.said_specs import said_specs, with_said_specs
+
+
+@pytest.mark.parametrize(
+    ("text", "specs"),
+    [
+        (
+            "6.5-inch phone with a 50 MP camera, 128 GB storage and a 5000 mAh battery.",
+            {"screenInches": 6.5, "cameraMp": 50, "storageGb": 128, "batteryMah": 5000},
+        ),
+        (
+            "ThinkPad E14 with 16GB RAM, 512GB SSD, 14-inch screen, 1.41 kg, 9 hours battery.",
+            {"ramGb": 16, "storageGb": 512, "screenInches": 14, "weightKg": 1.41,
+             "batteryHours": 9},
+        ),
+        # a model's number, an amount tied to no spec: nothing
+        ("Lenovo ThinkPad E14 Gen 5", {}),
+        ("Charges to 50% in 30 minutes.", {}),
+    ],
+)  # fmt: skip
+def test_the_specs_a_text_states_are_read_as_the_search_reads_them(
+    text: str, specs: dict[str, float]
+) -> None:
+    assert said_specs(text) == specs
+
+
+def test_a_spec_the_store_set_is_never_replaced_and_the_cap_holds() -> None:
+    # Given a product whose option says 256 GB and whose description says 128 GB and 8 GB RAM
+    data = {
+        "name": "Pixel 8a - 256 GB",
+        "description": "A 6.1-inch phone with 128 GB storage and 8 GB RAM.",
+        "specs": {"storageGb": 256},
+    }
+
+    # When the description's specs are added, with room for two specs in all
+    added = with_said_specs(data, max_specs=2)
+
+    # Then the option's storage stands, and only as many as fit are added
+    assert data["specs"]["storageGb"] == 256
+    assert added == ["ramGb"] and len(data["specs"]) == 2
