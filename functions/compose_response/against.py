@@ -26,12 +26,20 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final
 
 from compose_response.compare import as_number, record_value
-from shared.catalog.specs import BATTERY_HOURS, RAM_GB, SCREEN_INCHES, STORAGE_GB, WEIGHT_KG
-from shared.products.ledger import LedgerIndex
+from shared.catalog.specs import (
+    BATTERY_HOURS,
+    FORM_FACTOR,
+    RAM_GB,
+    SCREEN_INCHES,
+    STORAGE_GB,
+    WEIGHT_KG,
+)
+from shared.products.ledger import LedgerIndex, LedgerProduct
 
 _PRICE: Final = "price"
 _I = re.IGNORECASE
@@ -242,10 +250,21 @@ _OF_THEM: Final = (
 more: "the cheapest", "the cheapest of the three", "the lightest option here", "the cheapest
 here at $349"; not "the cheapest 13-inch laptop", which sets it against some of them."""
 _ARTICLE: Final = r"(?:the|der|die|das|le|la|el)"
+_KIND: Final = (
+    r"(?:\s+(?:laptop|notebook|computer|pc|phone|smartphone|book|one|option|product|device|"
+    r"model)s?)?"
+)
+_STORE_WIDE: Final = (
+    r"(?P<wide>\s+(?:in\s+(?:the\s+(?:whole\s+|entire\s+)?|our\s+)(?:store|shop|catalog(?:ue)?|"
+    r"range)|(?:that\s+)?we\s+(?:sell|have|carry|stock|offer)|you\s+can\s+(?:buy|get)\s+(?:here|"
+    r"from\s+us)|(?:on|in)\s+sale\s+here|overall|of\s+all))?"
+)
+"""What makes a superlative the store's ("the cheapest laptop we sell", "the lightest in
+the whole store"): it is checked against every product of its kind the tools returned."""
 _IS_THE_MOST: Final = re.compile(
     r"\s*,?\s*(?:is|'s|\u2019s|ist|est|es)\s+(?:(?:also|by\s+far|clearly|easily|actually|"
-    r"really|still)\s+)*" + _ARTICLE + r"\s+(?P<which>" + _SUPERLATIVE + r")" + _OF_THEM
-    + r"\s*(?:[.!]|$)",
+    r"really|still)\s+)*" + _ARTICLE + r"\s+(?P<which>" + _SUPERLATIVE + r")" + _KIND
+    + _STORE_WIDE + _OF_THEM + r"\s*(?:[.!,]|$)",
     _I,
 )  # fmt: skip
 """What follows a product said to be the most of those shown: "[..] is the cheapest"."""
@@ -272,6 +291,12 @@ _HEADING: Final = re.compile(r"^\s*(?:#{1,6}\s|\*\*[^*\n]+\*\*:?\s*$|[^\n]{1,60}
 """A line that opens a section of an answer: a heading, a bold line, a line ending in ":"."""
 
 
+def _same_kind(one: LedgerProduct, other: LedgerProduct) -> bool:
+    """Of one category, and of one form where both say theirs (no desktop beside laptops)."""
+    forms = [p.spec(FORM_FACTOR.key) for p in (one, other)]
+    return one.category == other.category and (None in forms or forms[0] == forms[1])
+
+
 def _most(words: str) -> tuple[str, int] | None:
     words = " ".join(words.split())
     for words_of, key, way in (*_SUPERLATIVES, *_TWO_WAYS):
@@ -287,15 +312,21 @@ def sectioned(answer: str) -> bool:
 
 
 def not_the_most(
-    view: str, marks: list[tuple[int, int, str]], shown: list[str], index: LedgerIndex
+    view: str,
+    marks: list[tuple[int, int, str]],
+    shown: list[str],
+    index: LedgerIndex,
+    ledger: Iterable[LedgerProduct] = (),
 ) -> list[Against]:
     """The product ``view`` says is the most of those the answer cites (``shown``: every
     mark it cites) by price or weight ("[..] is the cheapest of the three", "The lightest
-    is the [..]") when another of its kind there has less or more of it."""
+    is the [..]") when another of its kind there has less or more of it; or the most of the
+    store's ("[..] is the cheapest laptop we sell") when another of its kind the tools
+    returned (``ledger``) has."""
     if not marks or len({index[mark].productId for _, _, mark in marks}) != 1:
         return []  # one product, by its name and its id
     start, (_, end, mark) = marks[0][0], marks[-1]
-    plain = re.sub(r"[*_]", "", view[:start])
+    plain = re.split(r"[.!?:]\s", re.sub(r"[*_]", "", view[:start]))[-1]  # "Note: the [..]"
     said = None
     if _ALONE.match(plain) and not _CONDITION.search(plain):
         said = _IS_THE_MOST.match(re.sub(r"[*_]", "", view[end:]))
@@ -308,12 +339,12 @@ def not_the_most(
     key, way = most
     record = index[mark]
     one = as_number(record_value(record, key))
+    wide = bool(said.groupdict().get("wide"))
+    against = list(ledger) if wide else [index[m] for m in dict.fromkeys(shown) if m in index]
     others = [
-        as_number(record_value(index[m], key))
-        for m in dict.fromkeys(shown)
-        if m in index
-        and index[m].productId != record.productId
-        and index[m].category == record.category
+        as_number(record_value(other, key))
+        for other in against
+        if other.productId != record.productId and _same_kind(other, record)
     ]
     if one is None or any(value is None for value in others):
         return []

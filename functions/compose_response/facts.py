@@ -89,6 +89,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Final
 
@@ -122,7 +123,7 @@ from compose_response.known import KnownProducts
 from compose_response.text import BULLET, CITATION, kept_lines, segments
 from compose_response.units import halfwidth, quantities
 from shared.catalog.specs import AUTHOR
-from shared.products.ledger import LedgerIndex
+from shared.products.ledger import LedgerIndex, LedgerProduct
 from shared.products.weight import DEFAULT_WEIGHT_UNIT
 
 TRACE_STEP = "check_facts"
@@ -1120,7 +1121,7 @@ def check_facts(
     """
     marked = KnownProducts(index).read(answer).marked()
     keyed = {m: index[n.product_id] for m, n in marked.marks.items() if n.product_id in index}
-    text, corrections = check_marked(marked.text, keyed, store, weight_unit)
+    text, corrections = check_marked(marked.text, keyed, store, weight_unit, index.values())
     shown, where = marked.render(text)
     for correction in corrections:
         if correction.start is not None:
@@ -1133,9 +1134,11 @@ def check_marked(
     index: LedgerIndex,
     store: str = money.DEFAULT_CURRENCY,
     weight_unit: str = DEFAULT_WEIGHT_UNIT,
+    ledger: Iterable[LedgerProduct] = (),
 ) -> tuple[str, list[Correction]]:
     """:func:`check_facts` of an answer whose citations are marks
-    (:class:`~compose_response.known.Marked`); ``index`` maps each mark to its record."""
+    (:class:`~compose_response.known.Marked`); ``index`` maps each mark to its record,
+    ``ledger`` holds every product the tools returned."""
     answer = answer.replace(_OPEN, "").replace(_CLOSE, "")
     style = answer_style(answer)
     # the products a superlative sets one against, but each section's its own
@@ -1186,7 +1189,7 @@ def check_marked(
                 if cited and not checked.dropped:
                     # "[..] is the cheapest of the three": against all the answer cites
                     spans = [(c.start, c.end, c.mark) for c in marks]
-                    most = not_the_most(halfwidth(segment), spans, everything, index)
+                    most = not_the_most(halfwidth(segment), spans, everything, index, ledger)
                     checked = _dropped(segment, most, index, store, weight_unit) or checked
                 together = _a_list(halfwidth(segment), marks, index) if len(cited) > 1 else True
                 subject = list(cited.values()) if cited and together else []

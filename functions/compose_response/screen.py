@@ -81,7 +81,7 @@ def screen(
     offers = Offers(keyed, currency, terms)
     text = offers.drop(text)
     left_out += ["offer"] * len(offers.removed)
-    text, corrections = check_marked(text, keyed, currency, weight_unit)
+    text, corrections = check_marked(text, keyed, currency, weight_unit, index.values())
     return Screened(text, [*_name_corrections(misnamed, text), *corrections], left_out)
 
 

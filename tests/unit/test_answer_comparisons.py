@@ -230,3 +230,43 @@ def test_a_wrong_comparison_in_other_words_goes_too(said: str) -> None:
     body = answered(said)
     assert body.answer != said
     assert body.corrections and all(c.dropped for c in body.corrections)
+
+
+CHROMEBOOK: dict[str, Any] = {
+    **HP,
+    "productId": "CMP-025",
+    "name": "HP Chromebook 14a",
+    "price": 249.0,
+    "specs": {"ramGb": 4, "os": "ChromeOS", "weightKg": 1.46},
+}
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("The HP 14 [CMP-023] is the cheapest laptop in the whole store.", False),
+        ("The HP 14 [CMP-023] is the cheapest laptop we sell.", False),
+        ("The HP Chromebook 14a [CMP-025] is the cheapest laptop we sell.", True),
+        ("The Dell XPS 13 [CMP-005] is the lightest laptop we sell.", True),
+        # set against some of the store's only: not read
+        ("The HP 14 [CMP-023] is the cheapest Windows laptop we sell.", True),
+    ],
+)
+def test_a_product_said_to_be_the_most_of_the_store_is_checked_against_what_was_found(
+    said: str, kept: bool
+) -> None:
+    # Given the tools found the Chromebook at $249 beside the HP 14 at $349, though the
+    # answer cites only one: "the cheapest laptop in the whole store" of the HP 14 reached
+    # the shopper
+    body = compose(
+        ComposeInput(
+            sessionId="s-1",
+            outcome="answered",
+            answer=said,
+            products=[LIGHT_XPS, HP, CHROMEBOOK],
+        )
+    )
+    if kept:
+        assert body.answer == said and body.corrections == []
+    else:
+        assert "[CMP-0" not in body.answer and [c.dropped for c in body.corrections] == [True]
