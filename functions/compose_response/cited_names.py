@@ -117,10 +117,14 @@ _CLOSES = re.compile(r"[\s*_\"'\u201d\u2019.!?:)]*")
 _BREAKS = re.compile(r"[,;:\u2013\u2014]|\s-\s")
 
 
+_ELIDED = re.compile(r"^(?:l|d|qu|dell|all|sull|nell)'(?=[^\W\d_])")
+
+
 def _word(token: str) -> str:
     """A word of a name as it is compared: case-folded, without a possessive ("Dell's"),
     an ordinal as its number ("2nd generation" is "2")."""
     word = token.rstrip("+").casefold().replace("\u2019", "'")
+    word = _ELIDED.sub("", word)  # French and Italian "l'iMac", "d'Apple": the article goes
     if word.endswith("'s"):
         word = word[:-2]
     ordinal = _ORDINAL.fullmatch(word)

@@ -374,6 +374,13 @@ _SHIPS: Final = re.compile(
     r"|\b(?:wird\s+)?(?:heute|morgen|sofort)\s+(?:versandt|versendet|verschickt|geliefert)\b"
     r"|\b(?:Versand|Lieferung)\s+(?:heute|morgen|sofort|innerhalb\s+(?:von\s+)?\d+\s+"
     r"(?:Stunden|Tagen|Werktagen))\b"
+    # "expédié sous 24 h", "livré demain", "enviado en 24 horas", "envío inmediato"
+    r"|\b(?:exp[ée]di[ée]e?s?|livr[ée]e?s?|envoy[ée]e?s?)\s+(?:(?:sous|en|dans\s+les)\s+\d+\s*"
+    r"(?:h|heures?|jours?)|demain|aujourd['\u2019]hui|imm[ée]diatement)(?![\w-])"
+    r"|\blivraison\s+(?:demain|aujourd['\u2019]hui|imm[ée]diate)(?![\w-])"
+    r"|\b(?:enviad[oa]s?|entregad[oa]s?)\s+(?:en\s+\d+\s+(?:horas|d[ií]as)|mañana|hoy|"
+    r"de\s+inmediato|inmediatamente)(?![\w-])"
+    r"|\b(?:env[ií]o|entrega)\s+(?:inmediat[oa]|mañana|hoy)(?![\w-])"
     r")|(?:即日|本日|当日|翌日)(?:発送|配送|お届け|出荷)"
     r"(?P<ja_neg>(?:は)?(?:できません|不可|しません))?"
     r"|すぐに?(?:発送|お届け)|発送可能|(?:当天|今天|今日|立即|现在)发货",
@@ -401,7 +408,9 @@ _AVAILABLE: Final = re.compile(
     r"(?:verfügbar|erhältlich|bestellbar)\b(?=\s*(?:$|[.!?,;:]))"
     # "est disponible.", "está disponible."
     r"|\b(?P<est>est|sont|está|están)\s+(?:(?:ya|déjà|actuellement|toujours)\s+)?"
-    r"disponibles?(?=\s*(?:$|[.!?,;:]))",
+    r"disponibles?(?:\s+(?:imm[ée]diatement|tout\s+de\s+suite|maintenant|aujourd['\u2019]hui|"
+    r"de\s+suite|en\s+stock|de\s+inmediato|inmediatamente|ahora|hoy|ya))?"
+    r"(?=\s*(?:$|[.!?,;:]))",
     _I,
 )
 _SUBJECT: Final = re.compile(

@@ -505,7 +505,8 @@ _KINDS: Final = (
     _kind(
         "an extended warranty",
         r"\bextended\s+(?:\w+\s+)?(?:warranty|guarantee|coverage)\b|\bwarranty\s+(?:upgrade|"
-        r"extension)\b|\bprotection\s+plans?\b|\baccidental[\s-]damage\s+(?:cover|coverage|plan)",
+        r"extension)\b|\bprotection\s+plans?\b|\baccidental[\s-]damage\s+(?:cover|coverage|plan|"
+        r"protection|insurance)|\b(?:device|screen|theft|loss)\s+(?:protection|insurance)\b",
         r"extended\s+(?:\w+\s+)?(?:warranty|guarantee|coverage)|protection\s+plan|"
         r"accidental[\s-]damage",
         alone=True,

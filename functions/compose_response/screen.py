@@ -109,6 +109,7 @@ _SAID: dict[str, str] = {
     "link": "a link",
     "email": "an e-mail address",
     "phone": "a phone number",
+    "handle": "a messenger or social handle",
     "offer": "a price or an offer",
     "markup": "HTML",
 }

@@ -787,3 +787,28 @@ def test_what_none_of_the_products_pointed_back_to_is_is_checked_of_each(
         assert body.answer == said[: said.index(". ") + 1]
         assert {c.field for c in body.corrections} == {wrong}
         assert all(c.dropped for c in body.corrections)
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        # the sold-out iMac said to ship or be had at once, in French and Spanish
+        ("L'Apple iMac 24 [CMP-014] est disponible immédiatement.", False),
+        ("L'Apple iMac 24 [CMP-014] est expédié sous 24 h.", False),
+        ("El iMac 24 [CMP-014] está disponible de inmediato.", False),
+        ("El iMac 24 [CMP-014] es ideal: envío inmediato.", False),
+        ("Le Dell XPS 13 [CMP-005] est disponible immédiatement, expédié sous 24 h.", True),
+        # a French article elided before the name is no other name: "L'iMac" is the iMac
+        ("L'iMac 24 [CMP-014] est épuisé.", True),
+        ("Le prix de l'HP 14 [CMP-023] est de 349 $.", True),
+    ],
+)
+def test_availability_in_french_and_spanish_is_checked_and_an_elided_article_is_no_name(
+    said: str, kept: bool
+) -> None:
+    body = shown_three(said)
+    if kept:
+        assert body.answer == said and body.corrections == []
+    else:
+        assert "[CMP-0" not in body.answer
+        assert [c.field for c in body.corrections] == ["stock"]

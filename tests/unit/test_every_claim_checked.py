@@ -269,6 +269,9 @@ def test_no_invisible_or_direction_changing_character_reaches_the_answer(hidden:
         "Our support line is +1 (555) 010-0199.",
         "Write to support@evil.example for help.",
         "Write to help [at] evil [dot] example.",
+        # a handle on a messenger, where the sentence speaks of one
+        "Message @BetterStoreDeals on Telegram for bulk orders.",
+        "DM @deals_4u on Instagram for a discount.",
     ],
 )
 def test_links_emails_and_phones_not_the_stores_own_go(outside: str) -> None:
@@ -291,6 +294,14 @@ def test_the_stores_own_links_and_contacts_and_its_products_pages_stay() -> None
         "The HP 14 [CMP-023] is at https://shop.example/products/hp-14. "
         "See www.shop.example/returns."
     )
+
+
+def test_the_stores_own_handle_and_an_at_sign_that_is_no_handle_stay() -> None:
+    own = OwnContacts.of(["help@shop.example, or @ShopExample on WhatsApp"])
+    text = "The HP 14 [CMP-023] is light. Message @ShopExample on WhatsApp with questions."
+    assert shown(text, own=own).answer == text
+    aside = "The HP 14 [CMP-023] is light: 8 GB @ 3200 MHz, and Wi-Fi 6."
+    assert shown(aside).answer == aside
 
 
 def test_numbers_that_are_not_phones_stay() -> None:

@@ -12,7 +12,9 @@ here, however it is dressed:
   ``hxxps://``);
 * an e-mail address, also ``name [at] host [dot] com``;
 * a phone number: digits in groups (``555-0100``, ``+1 (555) 010-0199``, ``0800 123 456``)
-  with 7 to 15 digits, not a date, a year range, an ISBN or a price.
+  with 7 to 15 digits, not a date, a year range, an ISBN or a price;
+* a handle on a messenger or a social network (``@BetterDeals``), in a text that speaks of
+  one ("message us on Telegram", "WhatsApp", "DM").
 """
 
 from __future__ import annotations
@@ -93,7 +95,7 @@ class Contact:
     """One link, e-mail address or phone number in a text."""
 
     kind: str
-    """``link``, ``email`` or ``phone``."""
+    """``link``, ``email``, ``phone`` or ``handle``."""
     text: str
     start: int
     end: int
@@ -107,6 +109,7 @@ class OwnContacts:
     domains: frozenset[str] = frozenset()
     emails: frozenset[str] = frozenset()
     phones: frozenset[str] = frozenset()
+    handles: frozenset[str] = frozenset()
 
     @classmethod
     def of(cls, entries: Iterable[str]) -> OwnContacts:
@@ -116,6 +119,7 @@ class OwnContacts:
         domains: set[str] = set()
         emails: set[str] = set()
         phones: set[str] = set()
+        handles: set[str] = set()
         for entry in entries:
             for found in find(entry, OwnContacts()):
                 if found.kind == "email":
@@ -123,16 +127,28 @@ class OwnContacts:
                     domains.add(_host(found.text))
                 elif found.kind == "phone":
                     phones.add(_digits(found.text)[-9:])
+                elif found.kind == "handle":
+                    handles.add(found.text.casefold())
                 else:
                     domains.add(_host(found.text))
-        return cls(frozenset(d for d in domains if d), frozenset(emails), frozenset(phones))
+        return cls(
+            frozenset(d for d in domains if d),
+            frozenset(emails),
+            frozenset(phones),
+            frozenset(handles),
+        )
 
     def __or__(self, other: OwnContacts) -> OwnContacts:
         return OwnContacts(
-            self.domains | other.domains, self.emails | other.emails, self.phones | other.phones
+            self.domains | other.domains,
+            self.emails | other.emails,
+            self.phones | other.phones,
+            self.handles | other.handles,
         )
 
     def owns(self, contact: Contact) -> bool:
+        if contact.kind == "handle":
+            return contact.text.casefold() in self.handles
         if contact.kind == "phone":
             return _digits(contact.text)[-9:] in self.phones
         host = _host(contact.text)
@@ -174,4 +190,19 @@ def find(text: str, own: OwnContacts) -> list[Contact]:
         shaped = written.startswith("+") or "(" in written or re.search(r"\d[-.]\d", written)
         if shaped or spoken_of:
             add("phone", match.start(), match.start() + len(written))
+    if _MESSENGERS.search(text):
+        for match in _HANDLE.finditer(text):
+            add("handle", *match.span())
     return sorted(found, key=lambda c: c.start)
+
+
+_HANDLE: Final = re.compile(
+    r"(?<![\w.@+-])@[A-Za-z0-9_](?:[A-Za-z0-9_.]{0,30}[A-Za-z0-9_])?(?![\w@])"
+)
+_MESSENGERS: Final = re.compile(
+    r"\b(?:telegram|whats\s?app|signal|instagram|insta|tiktok|twitter|facebook|messenger|"
+    r"discord|wechat|snapchat|viber|threads|bluesky|dm|dms|direct\s+message|message\s+us|"
+    r"follow\s+us|handle)\b",
+    re.IGNORECASE,
+)
+"""Words that make an ``@name`` a handle to write to, not an aside ("@ $349")."""
