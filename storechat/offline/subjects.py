@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
-from storechat.offline.names import ModelName, find_models
+from storechat.offline.names import ModelName, find_models, models_carried
 from storechat.offline.store import store
 from storechat.offline.vocabulary import (
     BOOKS,
@@ -98,6 +98,7 @@ def _mentions_product(phrase: str) -> bool:
         or systems_in(phrase)
         or any(cat != BOOKS for cat in categories_in(phrase))
         or any(store().lines.get(word) for word in re.findall(r"[^\W_]+", lowered))
+        or bool(models_carried(phrase))  # "the S24": a model of the store's, no book
     )
 
 

@@ -907,6 +907,20 @@ def test_a_follow_up_the_loop_narrowed_is_answered_from_its_search_in_one_call(
     assert all("Windows" in BY_ID[pid]["specs"]["os"] for pid in ids)
 
 
+@pytest.mark.parametrize("question", ["Tell me about the S24", "what about the S24?"])
+def test_a_model_asked_about_by_its_number_is_no_book(index: SearchIndex, question: str) -> None:
+    # Given the search of "tell me about the S24", which found the Galaxy S24
+    messages = searched_first(index, question)
+
+    # When the model answers
+    reply = OfflineModel().converse(make_request(messages))
+
+    # Then it is the phone, in one call: no book called "the S24" asked of the book service
+    text = answer_text(reply)
+    assert reply["stopReason"] == "end_turn" and "book" not in text
+    assert cited(text)[:1] == ["MOB-007"]
+
+
 def test_a_line_against_a_kind_shows_each_side_not_only_the_lines_brand(
     index: SearchIndex,
 ) -> None:
