@@ -355,7 +355,12 @@ def _names_have(data: dict[str, Any], searched: list[Any]) -> bool:
         return False
     written = f"{first.get('name', '')} {first.get('brand', '')}".casefold()
     said = " ".join(fold(word) for word in re.findall(r"\w+", written))
-    return all(fold(str(word).casefold()) in said for word in searched)
+    # a model token the search split ("8a" searched as "8 a") is the name's as written
+    return all(
+        fold(str(word).casefold()) in said
+        or fold(str(word).casefold()).replace(" ", "") in said.split()
+        for word in searched
+    )
 
 
 def _dropped(done: Done, what: str = "keywords") -> bool:

@@ -921,6 +921,19 @@ def test_a_model_asked_about_by_its_number_is_no_book(index: SearchIndex, questi
     assert cited(text)[:1] == ["MOB-007"]
 
 
+def test_a_model_named_by_a_token_the_search_splits_is_answered_not_asked_about(
+    index: SearchIndex,
+) -> None:
+    # Given the search of "do you have the 8a?", which found the Pixel 8a by "8 a"
+    messages = searched_first(index, "do you have the 8a?")
+
+    # When the model answers
+    text = answer_text(OfflineModel().converse(make_request(messages)))
+
+    # Then it shows the Pixel 8a: "I'm not sure what you're looking for" asked again
+    assert cited(text)[:1] == ["MOB-018"]
+
+
 def test_a_line_against_a_kind_shows_each_side_not_only_the_lines_brand(
     index: SearchIndex,
 ) -> None:
