@@ -472,9 +472,17 @@ def _two_named(ask: Ask, done: Done) -> tuple[Listed, Listed] | None:
     products = _products(done)
     if not (COMPARE.search(ask.said) and isinstance(named, list) and len(named) == 2):
         return None
-    if len(products) < 2 or [p.name for p in products[:2]] != named:
+    if len(products) < 2:
         return None
-    return products[0], products[1]
+    # each the product of its name, as the catalog names it or as the shopper did
+    # ("pixel 8a": the Google Pixel 8a)
+    first, second = products[0], products[1]
+    if not all(
+        n == p.name or _words_of(str(n)) <= _words_of(f"{p.brand} {p.name}")
+        for n, p in zip(named, (first, second), strict=True)
+    ):
+        return None
+    return first, second
 
 
 def _two_sides(ask: Ask, done: Done) -> tuple[Listed, Listed] | None:

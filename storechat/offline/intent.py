@@ -58,7 +58,7 @@ _FOLLOW_UP_CUE = said_as(
     "instead|else|another|other",
 )
 COMPARE = said_as(
-    r"compare|comparison|compared|versus|vs\.?|difference|differences|better|which|or"
+    r"compare|comparison|compared|versus|vs\.?|difference|differences|better|which|or|than"
 )
 _BOOK_FACT_CUE = said_as(
     "who wrote|written by|author|published|publication|how many pages",

@@ -934,6 +934,29 @@ def test_a_model_named_by_a_token_the_search_splits_is_answered_not_asked_about(
     assert cited(text)[:1] == ["MOB-018"]
 
 
+@pytest.mark.parametrize(
+    ("question", "cheaper"),
+    [
+        ("is the pixel 8a cheaper than the iphone se?", "MOB-006"),
+        ("Is the Galaxy S24 cheaper than the iPhone 15?", "MOB-005"),
+    ],
+)
+def test_is_one_cheaper_than_the_other_is_answered_with_which(
+    index: SearchIndex, question: str, cheaper: str
+) -> None:
+    # Given the search of two models asked "is one cheaper than the other?"
+    model = OfflineModel()
+    messages = searched_first(index, question)
+    reply = model.converse(make_request(messages))
+    if reply["stopReason"] == "tool_use":
+        messages = answered(messages, reply, *(lookup(index, u["input"]) for u in tool_uses(reply)))
+        reply = model.converse(make_request(messages))
+
+    # Then the answer says which is cheaper: two "We carry ..." lines said nothing of it
+    text = answer_text(reply)
+    assert text.startswith("Cheaper: ") and cited(text)[0] == cheaper
+
+
 def test_a_line_against_a_kind_shows_each_side_not_only_the_lines_brand(
     index: SearchIndex,
 ) -> None:
