@@ -57,14 +57,15 @@ _COMPARATIVES: Final[tuple[tuple[str, str, int], ...]] = (
      r"pesa\s+menos", WEIGHT_KG.key, -1),
     (r"heavier|weighs\s+more|schwerer|plus\s+lourde?s?|más\s+pesad[oa]s?|pesa\s+más",
      WEIGHT_KG.key, 1),
-    (r"(?:has\s+|hat\s+|tiene\s+|a\s+)?(?:more|mehr|más|plus\s+de)\s+(?:ram|memory|"
-     r"arbeitsspeicher|memoria|mémoire)", RAM_GB.key, 1),
-    (r"(?:has\s+|hat\s+|tiene\s+|a\s+)?(?:less|weniger|menos|moins\s+de)\s+(?:ram|memory|"
-     r"arbeitsspeicher|memoria|mémoire)", RAM_GB.key, -1),
-    (r"(?:has\s+|hat\s+|tiene\s+)?(?:more|mehr|más)\s+(?:storage|speicher(?:platz)?|"
-     r"almacenamiento)", STORAGE_GB.key, 1),
-    (r"(?:has\s+|hat\s+|tiene\s+)?(?:less|weniger|menos)\s+(?:storage|speicher(?:platz)?|"
-     r"almacenamiento)", STORAGE_GB.key, -1),
+    # "has more RAM", "hat weniger Speicher", "tiene más almacenamiento"
+    *(
+        (rf"(?:has\s+|hat\s+|tiene\s+|a\s+)?(?:{how})\s+(?:{what})", key, way)
+        for what, key in (
+            (r"ram|memory|arbeitsspeicher|memoria|mémoire", RAM_GB.key),
+            (r"storage|speicher(?:platz)?|almacenamiento|stockage", STORAGE_GB.key),
+        )
+        for how, way in ((r"more|mehr|más|plus\s+de", 1), (r"less|weniger|menos|moins\s+de", -1))
+    ),
     (r"(?:has\s+)?(?:a\s+)?longer\s+battery(?:\s+life)?|lasts\s+longer|"
      r"(?:hat\s+)?(?:eine\s+)?längere\s+akkulaufzeit", BATTERY_HOURS.key, 1),
     (r"(?:has\s+)?(?:a\s+)?shorter\s+battery(?:\s+life)?|(?:hat\s+)?(?:eine\s+)?kürzere\s+"
