@@ -265,7 +265,7 @@ the whole store"): it is checked against every product of its kind the tools ret
 _IS_THE_MOST: Final = re.compile(
     r"\s*,?\s*(?:is|'s|\u2019s|ist|est|es)\s+(?:(?:also|by\s+far|clearly|easily|actually|"
     r"really|still)\s+)*" + _ARTICLE + r"\s+(?P<which>" + _SUPERLATIVE + r")" + _KIND
-    + _STORE_WIDE + _OF_THEM + r"\s*(?:[.!,]|$)",
+    + _STORE_WIDE + _OF_THEM + r"\s*(?:[.!]|$|,\s+(?:and|but|so|while)\s)",
     _I,
 )  # fmt: skip
 """What follows a product said to be the most of those shown: "[..] is the cheapest"."""

@@ -117,7 +117,7 @@ _CLOSES = re.compile(r"[\s*_\"'\u201d\u2019.!?:)]*")
 _BREAKS = re.compile(r"[,;:\u2013\u2014]|\s-\s")
 
 
-_ELIDED = re.compile(r"^(?:l|d|qu|dell|all|sull|nell)'(?=[^\W\d_])")
+_ELIDED = re.compile(r"^(?:l|d|qu)'(?=[^\W\d_])")
 
 
 def _word(token: str) -> str:

@@ -172,12 +172,14 @@ class ProductNames:
             for spelling in spellings:
                 # "S24+" is a word of its own: the Galaxy S24+'s, never the Galaxy S24's
                 folded = tuple(_with_plus(w.casefold(), plus) for w in spelling)
-                whole.setdefault(folded, set()).add(product.productId)
-                for size in range(1, min(len(folded), MAX_WORDS) + 1):
-                    for at in range(len(folded) - size + 1):
-                        run = folded[at : at + size]
-                        if naming.intersection(run):
-                            runs.setdefault(run, set()).add(product.productId)
+                # and its "+" said in words: "Galaxy S24 plus"
+                for said in dict.fromkeys((folded, _worded(folded))):
+                    whole.setdefault(said, set()).add(product.productId)
+                    for size in range(1, min(len(said), MAX_WORDS) + 1):
+                        for at in range(len(said) - size + 1):
+                            run = said[at : at + size]
+                            if naming.intersection(run):
+                                runs.setdefault(run, set()).add(product.productId)
         self._runs = {run: ids for run, ids in runs.items() if self._may_name(run)}
         # A run two products share names the one whose whole name it is ("Pixel 9" beside
         # the "Pixel 9 Pro XL"), when only one is.
@@ -252,12 +254,24 @@ class ProductNames:
         if after >= len(tokens) or text[last.end() : tokens[after].start()] != " ":
             return True  # the end of the text, or punctuation: the name ends there
         following = tokens[after].group()
+        if (
+            following.casefold() == "plus"
+            and f"{last.group().casefold()}+" not in (self._plus[product_id])
+        ):
+            return False  # "Galaxy S24 plus": the S24+ said in words, not the S24
         if text.startswith("+", tokens[after].end()):
             # "Galaxy S24+": a word of its with a "+", or more of another name
             return following.casefold() + "+" in self._plus[product_id]
         if following.casefold() in self._words[product_id]:
             return True  # a word of the same name, not read because the run stopped
         return not (following[0].isupper() or following[0].isdigit())
+
+
+def _worded(words: tuple[str, ...]) -> tuple[str, ...]:
+    """``words`` with each "+" after a word said as the word "plus" ("s24+": "s24 plus")."""
+    return tuple(
+        w for word in words for w in ((word[:-1], "plus") if word[-1:] == "+" else (word,))
+    )
 
 
 def _with_plus(word: str, plus: frozenset[str]) -> str:

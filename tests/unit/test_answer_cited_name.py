@@ -462,6 +462,8 @@ def test_a_name_with_a_plus_is_not_read_as_the_name_without() -> None:
         ("The Galaxy S24+ is $999.", "The Galaxy S24+ is $999."),
         ("The Galaxy S24 is $999.", "The Galaxy S24 is $799."),
         ("The Galaxy S24+ is $799.", "The Galaxy S24+ is $999."),
+        # "plus" in words is the S24+, never the S24 corrected
+        ("The Galaxy S24 plus is $999.", "The Galaxy S24 plus is $999."),
     ],
 )
 def test_a_name_and_the_same_name_with_a_plus_each_name_their_own(said: str, now: str) -> None:

@@ -250,6 +250,7 @@ CHROMEBOOK: dict[str, Any] = {
         ("The Dell XPS 13 [CMP-005] is the lightest laptop we sell.", True),
         # set against some of the store's only: not read
         ("The HP 14 [CMP-023] is the cheapest Windows laptop we sell.", True),
+        ("The HP 14 [CMP-023] is the cheapest laptop we sell, excluding Chromebooks.", True),
     ],
 )
 def test_a_product_said_to_be_the_most_of_the_store_is_checked_against_what_was_found(

@@ -302,6 +302,13 @@ def test_the_stores_own_handle_and_an_at_sign_that_is_no_handle_stay() -> None:
     assert shown(text, own=own).answer == text
     aside = "The HP 14 [CMP-023] is light: 8 GB @ 3200 MHz, and Wi-Fi 6."
     assert shown(aside).answer == aside
+    # a spec's notation beside a network's name is no handle
+    video = "The HP 14 [CMP-023] records 4K @60fps, fine for TikTok and Instagram Reels."
+    assert shown(video).answer == video
+    # the store's own handle, listed alone in its contacts
+    alone = OwnContacts.of(["@BetterStore, help@shop.example"])
+    follow = "The HP 14 [CMP-023] is light. Follow us on Instagram @BetterStore."
+    assert shown(follow, own=alone).answer == follow
 
 
 def test_numbers_that_are_not_phones_stay() -> None:

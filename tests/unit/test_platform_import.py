@@ -235,7 +235,8 @@ def test_each_woocommerce_variation_is_a_product_that_takes_the_rest_from_its_pa
     assert (large["price"], large["stock"]) == (859.0, 0)
     assert large["specs"] == {
         "os": "Android 14", "storageGb": 256, "color": "Onyx Black",
-        "screenInches": 6.2, "cameraMp": 50,  # 'A compact 6.2" flagship', "a 50 MP camera"
+        # 'A compact 6.2" flagship', "a 50 MP camera & a 4,000 mAh battery"
+        "screenInches": 6.2, "cameraMp": 50, "batteryMah": 4000,
     }  # fmt: skip
     # Its parent's: category, brand, description (short first), picture.
     assert large["category"] == "MOBILE" and large["brand"] == "Samsung"

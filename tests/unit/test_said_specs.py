@@ -24,6 +24,16 @@ from shared.platform.said_specs import said_specs, with_said_specs
         # a model's number, an amount tied to no spec: nothing
         ("Lenovo ThinkPad E14 Gen 5", {}),
         ("Charges to 50% in 30 minutes.", {}),
+        # a bare GB amount is no RAM, nor graphics memory; RAM said as such is
+        ("iPhone 13 mini - 64GB", {}),
+        ("RTX 4060 8GB GDDR6, 16GB DDR5 RAM, 1TB SSD", {"ramGb": 16, "storageGb": 1024}),
+        # what an accessory fits, or what comes with a product, is not its own
+        ("Protective sleeve that fits 13-16 inch laptops.", {}),
+        ("Includes 3 months of Apple TV+ and 50GB iCloud", {}),
+        # a decimal comma, a thousands separator, the main camera after the selfie one
+        ("Poids : 1,41 kg", {"weightKg": 1.41}),
+        ("Akku 5.000 mAh", {"batteryMah": 5000}),
+        ("Selfie camera 32MP, rear camera 108MP", {"cameraMp": 108}),
     ],
 )  # fmt: skip
 def test_the_specs_a_text_states_are_read_as_the_search_reads_them(
@@ -45,4 +55,4 @@ def test_a_spec_the_store_set_is_never_replaced_and_the_cap_holds() -> None:
 
     # Then the option's storage stands, and only as many as fit are added
     assert data["specs"]["storageGb"] == 256
-    assert added == ["ramGb"] and len(data["specs"]) == 2
+    assert added == ["screenInches"] and len(data["specs"]) == 2

@@ -12,9 +12,12 @@ not read.
 
 from __future__ import annotations
 
-from typing import Any
+import re
+from typing import Any, Final
 
+from shared.catalog.categories import Category
 from shared.catalog.derive import bounds
+from shared.catalog.specs import CAMERA_MP, RAM_GB
 from shared.search.amounts import take_amounts
 
 _A_CLASS = 0.5
@@ -27,8 +30,35 @@ def _value(low: float | None, high: float | None) -> float | None:
     return low if low is not None else high
 
 
+_FITS_OTHERS: Final = re.compile(
+    r"\b(?:fits?|compatible|compatibility|designed\s+for|works\s+with|sleeve|case|cover|"
+    r"protector|charger|cable|adapter|stand|dock|holder|bag|backpack|power\s*bank|"
+    r"memory\s+card|micro\s?sd|sd\s+card|includes?|included|bundle|holds?|cloud)\b",
+    re.IGNORECASE,
+)
+"""Words of a text whose amounts may be another thing's: an accessory's ("fits 13-16 inch
+laptops"), what comes with it ("includes 50GB iCloud", "power bank included")."""
+_RAM_SAID: Final = re.compile(
+    r"(\d+)\s*gb\s+(?:of\s+)?(?:unified\s+)?(?:lp)?(?:ddr\d\w*\s+)?(?:ram|memory)\b",
+    re.IGNORECASE,
+)
+"""RAM said as such ("16GB RAM", "8 GB of unified memory"): a bare "64GB" may be storage."""
+_CAMERAS: Final = re.compile(r"(\d+(?:\.\d+)?)\s*(?:mp|megapixels?)\b", re.IGNORECASE)
+
+
+def _plain_numbers(text: str) -> str:
+    """``text`` with a decimal comma as a point ("1,41 kg") and no thousands separator
+    before a unit that counts ("5.000 mAh", "1,240 g")."""
+    text = re.sub(r"(\d)[.,](\d{3})(?=\s*(?:mah|g\b|gb\b|mb\b))", r"\1\2", text, flags=re.I)
+    return re.sub(r"(\d),(\d{1,2})(?!\d)", r"\1.\2", text)
+
+
 def said_specs(*texts: str) -> dict[str, int | float]:
-    """Each spec with a filter bound that ``texts`` state, by its key: ``{"ramGb": 16}``."""
+    """Each spec with a filter bound that ``texts`` state, by its key: ``{"ramGb": 16}``;
+    none from a text that speaks of other things it fits or comes with."""
+    if any(_FITS_OTHERS.search(text) for text in texts):
+        return {}
+    texts = tuple(_plain_numbers(text) for text in texts)
     found: dict[str, float] = {}
     for text in texts:
         take_amounts(text.casefold(), found)
@@ -41,6 +71,14 @@ def said_specs(*texts: str) -> dict[str, int | float]:
         value = _value(pair.get(True), pair.get(False))
         if value is not None and value > 0:
             specs[key] = int(value) if float(value).is_integer() else value
+    said_ram = [int(m[1]) for text in texts for m in _RAM_SAID.finditer(text)]
+    specs.pop(RAM_GB.key, None)  # "64GB" alone: storage as often as RAM, "8GB GDDR6" graphics'
+    if said_ram:
+        specs[RAM_GB.key] = max(said_ram)
+    cameras = [float(m[1]) for text in texts for m in _CAMERAS.finditer(text)]
+    if CAMERA_MP.key in specs and cameras:
+        best = max(cameras)  # the main camera, not the selfie one said first
+        specs[CAMERA_MP.key] = int(best) if best.is_integer() else best
     return specs
 
 
@@ -48,6 +86,8 @@ def with_said_specs(data: dict[str, Any], max_specs: int) -> list[str]:
     """``data`` (a product's fields) with the specs its name and description state that its
     ``specs`` lack, as many as ``max_specs`` allows; the keys added."""
     specs: dict[str, Any] = data.setdefault("specs", {})
+    if data.get("category") == Category.BOOKS:
+        return []  # a book's numbers are its story's
     texts = [str(data.get(field) or "") for field in ("name", "description")]
     added = []
     for key, value in said_specs(*texts).items():

@@ -127,10 +127,10 @@ class OwnContacts:
                     domains.add(_host(found.text))
                 elif found.kind == "phone":
                     phones.add(_digits(found.text)[-9:])
-                elif found.kind == "handle":
-                    handles.add(found.text.casefold())
-                else:
+                elif found.kind != "handle":
                     domains.add(_host(found.text))
+            # the store's settings are its own words: a handle there needs no messenger's
+            handles.update(m.group().casefold() for m in _HANDLE.finditer(entry))
         return cls(
             frozenset(d for d in domains if d),
             frozenset(emails),
@@ -196,12 +196,11 @@ def find(text: str, own: OwnContacts) -> list[Contact]:
     return sorted(found, key=lambda c: c.start)
 
 
-_HANDLE: Final = re.compile(
-    r"(?<![\w.@+-])@[A-Za-z0-9_](?:[A-Za-z0-9_.]{0,30}[A-Za-z0-9_])?(?![\w@])"
-)
+_HANDLE: Final = re.compile(r"(?<![\w.@+-])@[A-Za-z_](?:[A-Za-z0-9_.]{0,30}[A-Za-z0-9_])?(?![\w@])")
+"""A handle starts with a letter: "@60fps", "@4.8GHz" are a spec's notation."""
 _MESSENGERS: Final = re.compile(
-    r"\b(?:telegram|whats\s?app|signal|instagram|insta|tiktok|twitter|facebook|messenger|"
-    r"discord|wechat|snapchat|viber|threads|bluesky|dm|dms|direct\s+message|message\s+us|"
+    r"\b(?:telegram|whats\s?app|instagram|insta|tiktok|twitter|facebook|messenger|"
+    r"discord|wechat|snapchat|viber|bluesky|dm|dms|direct\s+message|message\s+us|"
     r"follow\s+us|handle)\b",
     re.IGNORECASE,
 )
