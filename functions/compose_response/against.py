@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from compose_response.compare import as_number, record_value
+from compose_response.text import HEADING
 from shared.catalog.specs import (
     BATTERY_HOURS,
     FORM_FACTOR,
@@ -76,6 +77,7 @@ _COMPARATIVES: Final[tuple[tuple[str, str, int], ...]] = (
      r"bildschirm", SCREEN_INCHES.key, -1),
 )  # fmt: skip
 _WHICH: Final = [re.compile(words, _I) for words, _, _ in _COMPARATIVES]
+_COST_VERBS: Final = r"costs?|kostet|kosten|coûte|coûtent|cuesta|cuestan"
 _NOT_A_NAME: Final = (
     r"(?!\b(?:but|and|or|while|whereas|although|though|yet|so|which|that|is|are|was|were|"
     r"costs?|less|more|many|most|any|other|others|a|an|some|typical|usual|average|aber|und|"
@@ -87,7 +89,7 @@ _AGAINST: Final = re.compile(
     r"(?:(?P<negated>(?:is|are|does|do)n['\u2019]t|(?:is|are|does|do)\s+not|ist\s+nicht|"
     r"n['\u2019]est\s+pas|no\s+es)\s+|"
     r"(?:is|are|ist|est|es|sind|sont|son)\s+(?P<not>(?:not|nicht|pas|no\s+longer)\s+)?|"
-    r"(?P<costs>costs?|kostet|kosten|coûte|coûtent|cuesta|cuestan)\s+)?"
+    rf"(?P<costs>{_COST_VERBS})\s+)?"
     r"(?:(?:now|currently|also|even|still|much|far|way|both|a\s+(?:bit|little|lot)|slightly|"
     r"considerably|significantly|noticeably|deutlich|viel|etwas|bien|un\s+peu|mucho|algo)\s+)*"
     r"(?:(?P<amount>[$€£]\s?\d[\d,]*(?:\.\d+)?|\d[\d,]*(?:\.\d+)?\s?[$€£])\s+|"
@@ -117,7 +119,7 @@ _LESS_MORE: Final = {
     "more": 1, "mehr": 1, "plus": 1, "más": 1,
 }  # fmt: skip
 """After a verb of price ("costs $950 less than"): which way."""
-_COSTS: Final = re.compile(r"^(?:costs?|kostet|kosten|coûte|coûtent|cuesta|cuestan)\s+", _I)
+_COSTS: Final = re.compile(rf"^(?:{_COST_VERBS})\s+", _I)
 
 
 @dataclass(frozen=True)
@@ -288,8 +290,8 @@ _CONDITION: Final = re.compile(
     r"without|ohne|sans)\b",
     _I,
 )
-_HEADING: Final = re.compile(r"^\s*(?:#{1,6}\s|\*\*[^*\n]+\*\*:?\s*$|[^\n]{1,60}:\s*$)", re.M)
-"""A line that opens a section of an answer: a heading, a bold line, a line ending in ":"."""
+_INTRO: Final = re.compile(r"^[^\n]{1,60}:\s*$")
+"""A short line that opens what follows: "Under $500:"."""
 
 
 def _same_kind(one: LedgerProduct, other: LedgerProduct) -> bool:
@@ -309,7 +311,7 @@ def _most(words: str) -> tuple[str, int] | None:
 def sectioned(answer: str) -> bool:
     """Whether ``answer`` has sections (headings, bold lines, lines ending in ":"), whose
     superlatives are each its own section's."""
-    return bool(_HEADING.search(answer))
+    return any(HEADING.match(line) or _INTRO.match(line) for line in answer.split("\n"))
 
 
 def not_the_most(

@@ -120,7 +120,7 @@ from compose_response.compare import (
     rewrite,
 )
 from compose_response.known import KnownProducts
-from compose_response.text import BULLET, CITATION, kept_lines, segments
+from compose_response.text import BULLET, CITATION, HEADING, kept_lines, segments
 from compose_response.units import halfwidth, quantities
 from shared.catalog.specs import AUTHOR
 from shared.products.ledger import LedgerIndex, LedgerProduct
@@ -1094,8 +1094,6 @@ _LIST_SUMMED: Final = re.compile(
 stock", not "They are all in stock except the second one" nor "These are sold out:"."""
 
 
-_HEADING: Final = re.compile(r"^\s*(?:#{1,6}\s+[^\n]*|\*\*[^*\n]+\*\*:?|__[^_\n]+__:?)\s*$")
-"""A heading line: "## Availability", "**Stock**"."""
 _STOCK_HEADING: Final = re.compile(
     r"\b(?:stock|availab\w*|lieferbar\w*|verfügbar\w*|lager\w*|disponib\w*|existencias|"
     r"summary|verdict|bottom\s+line|overview|recap|which\s+to\s+(?:buy|choose|pick)|delivery|"
@@ -1165,7 +1163,7 @@ def check_marked(
             # every product it lists.
             if len(listed) > 1 and not cites and _LIST_SUMMED.match(line):
                 about_list = list(listed.values())
-            heading = not cites and _HEADING.match(line)
+            heading = not cites and HEADING.match(line)
             if heading and _STOCK_HEADING.search(line):
                 # "# Laptops" then "## Stock": the list before the first heading
                 listed, aside, headed = listed or aside, {}, True

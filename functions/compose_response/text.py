@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import Final
 
 MARKS = ("\ue000", "\uf8ff")
 """The private-use characters a citation's mark is written with while the answer is
@@ -38,6 +39,9 @@ def sentences(line: str) -> list[str]:
     pieces.append(line[start:])
     return [p for p in pieces if p]
 
+
+HEADING: Final = re.compile(r"^\s*(?:#{1,6}\s+[^\n]*|\*\*[^*\n]+\*\*:?|__[^_\n]+__:?)\s*$")
+"""A heading line: "## Availability", "**Stock**"."""
 
 _ABBREVIATION_END = re.compile(
     r"(?:\b[A-Z]|\b(?:approx|ca|vs|inkl|bzw|Nr|No|Dr|Mr|Mrs|Ms|St|z\.\s?B))\.\s*$"
