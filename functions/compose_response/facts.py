@@ -1019,13 +1019,14 @@ def _of_each(
     segment: str,
     subject: list[str],
     said_of_each: str,
-    kinds: frozenset[str],
+    kinds: frozenset[str] | None,
     index: LedgerIndex,
     style: Style,
     store: str,
     weight_unit: str,
 ) -> _Checked:
-    """``segment`` checked as ``said_of_each`` said of each product of ``subject``."""
+    """``segment`` checked as ``said_of_each`` said of each product of ``subject``; only
+    claims of ``kinds``, if given."""
     one = len(subject) == 1
     each = [
         _check_segment(f"{mark} {said_of_each}", index, style, store, weight_unit, kinds)
@@ -1094,6 +1095,42 @@ _LIST_SUMMED: Final = re.compile(
 stock", not "They are all in stock except the second one" nor "These are sold out:"."""
 
 
+_LABELLED: Final = re.compile(
+    r"\s*(?:(?:[-*•+]|\d+[.)])\s+)?[*_]*[^\W\d_][^\n:\uff1a*_]{0,30}[*_]*\s*[:\uff1a]"
+)
+"""A line that gives a value under a label: "Price: $649", "- **RAM:** 16 GB"."""
+
+
+def _heads(line: str, cites: dict[str, str]) -> str | None:
+    """The citation of the one product a heading names ("### Dell XPS 13 [..]", "- **HP 14
+    [..]**"), if ``line`` (citing ``cites``) is one."""
+    bullet = BULLET.match(line)
+    # A citation after the name is no text of the heading's ("**Dell XPS 13** [..]")
+    bare = CITATION.sub("x", line[bullet.end() :] if bullet else line)
+    bare = re.sub(r"([*_]{2})(?:\s+x)+\s*$", r"\1", bare)
+    return next(iter(cites.values())) if len(cites) == 1 and HEADING.match(bare) else None
+
+
+def _under(
+    line: str, head: tuple[str, int] | None, cites: dict[str, str]
+) -> tuple[str, int] | None:
+    """The heading ``head`` (its citation and, for a bullet, its indent; -1 for a heading)
+    that ``line`` is still under: a bullet's own indented lines and the bullets after it
+    that give a value under a label ("- Battery: 15 hours"); a heading's lines up to the
+    next heading or line of prose that cites another product."""
+    if head is None or not line.strip():
+        return head
+    indent = len(line) - len(line.lstrip())
+    if 0 <= head[1] < indent:
+        return head
+    bullet = BULLET.match(line)
+    if head[1] >= 0:
+        labelled = _LABELLED.match(line) and not cites and not HEADING.match(line)
+        return head if labelled and bullet and indent == head[1] else None
+    others = set(cites.values()) - {head[0]}
+    return None if HEADING.match(line) or (others and not bullet) else head
+
+
 _STOCK_HEADING: Final = re.compile(
     r"\b(?:stock|availab\w*|lieferbar\w*|verfügbar\w*|lager\w*|disponib\w*|existencias|"
     r"summary|verdict|bottom\s+line|overview|recap|which\s+to\s+(?:buy|choose|pick)|delivery|"
@@ -1148,11 +1185,16 @@ def check_marked(
     listed: dict[str, str] = {}  # those of the list of products the lines before are
     headed = False  # a heading since that list: a list after it is a new one
     aside: dict[str, str] = {}  # the list before a heading about something else
+    head: tuple[str, int] | None = None  # the heading naming one product, lines are under
     for line in answer.split("\n"):
         kept: list[str] = []
         whole = True
         bullet = BULLET.match(line)
         cites = {index[m[1]].productId: m.group() for m in CITATION.finditer(line) if m[1] in index}
+        head = _under(line, head, cites)
+        listed_under = head is not None and (head[1] >= 0 or bool(bullet or _LABELLED.match(line)))
+        if heads := _heads(line, cites):
+            head = (heads, len(line) - len(line.lstrip()) if bullet else -1)
         about_list: list[str] = []
         if bullet and cites:
             if headed:
@@ -1191,6 +1233,10 @@ def check_marked(
                     checked = _dropped(segment, most, index, store, weight_unit) or checked
                 together = _a_list(halfwidth(segment), marks, index) if len(cited) > 1 else True
                 subject = list(cited.values()) if cited and together else []
+            elif listed_under and head is not None:
+                # "### Dell XPS 13 [..]" then "RAM: 32 GB": said of the product it names
+                checked = _of_each(segment, [head[0]], segment, None, index, style, store,
+                                   weight_unit)  # fmt: skip
             else:
                 about = about_list if at == 0 and about_list else subject
                 checked = _check_pronoun(segment, about, index, style, store, weight_unit)
