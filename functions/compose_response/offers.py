@@ -717,6 +717,33 @@ class _Store(NamedTuple):
         )
 
 
+def _models_of(view: str, brands: set[str]) -> list[str]:
+    """The models ``view`` names by one of ``brands`` and a number ("the HP Spectre x360
+    14"), not a line ("Dell XPS models") nor a system ("Windows 11")."""
+    found = []
+    for run in _RUN.finditer(view):
+        words = run.group().split()
+        if words[0].casefold() in _ARTICLES:
+            words = words[1:]
+        branded = len(words) > 1 and words[0].casefold() in brands
+        if branded and _MODEL_TOKEN.match(view, run.start(), run.end() + 12):
+            found.append(" ".join(words))
+    return found
+
+
+def _announced_ours(text: str) -> set[str]:
+    """The bullets, stripped, of each list that a line saying the store has them announces
+    ("Also worth a look in our store:")."""
+    found: set[str] = set()
+    under = False
+    for line in text.split("\n"):
+        if BULLET.match(line) and under:
+            found.add(line.strip())
+        elif line.strip():
+            under = bool(_ours(halfwidth(line)) and line.rstrip(" *_").endswith((":", "\uff1a")))
+    return found
+
+
 def _flat(text: str) -> str:
     return re.sub(r"[\s-]+", "", text.casefold())
 
@@ -741,26 +768,55 @@ _SUM_LINE: Final = re.compile(
 macht zusammen $1,648.", "Cela fait $1,648 au total."."""
 
 
+_OURS: Final = re.compile(
+    r"\b(?:in\s+(?:our|the)\s+(?:store|shop|catalog(?:ue)?|range)|from\s+us|"
+    r"we\s+(?:also\s+|do\s+)?(?:have|carry|sell|stock|offer)|"
+    r"(?:also\s+)?(?:available|for\s+sale)\s+(?:here|with\s+us|from\s+us))\b",
+    re.IGNORECASE,
+)
+"""Words that say the store has what they name: "we also carry", "in our store"."""
+_ARTICLES: Final = frozenset({"the", "a", "an", "our", "this", "that"})
+_MODEL_TOKEN: Final = re.compile(r"[^\n]*?\b[\w-]*\d")
+"""A model's number in a name or just after it ("Spectre x360")."""
+_NOT_OURS: Final = re.compile(r"(?:\b(?:not|no|never|nor)\b|n't|n\u2019t)[^.!?;:]{0,24}$", re.I)
+"""A denial just before them: "we don't carry", "not in our store"."""
+
+
+def _ours(view: str) -> re.Match[str] | None:
+    """Where ``view`` says the store has what it names, not denied."""
+    said = _OURS.search(view)
+    return None if said is None or _NOT_OURS.search(view[: said.start()]) else said
+
+
 class Offers:
     """What the products a turn's tools returned, and the store's own words, vouch for,
     read against each sentence."""
 
     def __init__(
-        self, keyed: LedgerIndex, store: str = money.DEFAULT_CURRENCY, terms: str = ""
+        self,
+        keyed: LedgerIndex,
+        store: str = money.DEFAULT_CURRENCY,
+        terms: str = "",
+        returned: Iterable[LedgerProduct] = (),
     ) -> None:
+        """``keyed``: the records of the products the answer cites, by mark; ``returned``:
+        every product the session's tools returned."""
         self._keyed = keyed
         self._store = store
         self._stated = _Store.of(terms, store)
         self._terms_text = self._stated.text
         self._known = list({p.productId: p for p in keyed.values()}.values())
         self._brands = {p.brand.casefold() for p in self._known if p.brand}
+        self._returned_brands = self._brands | {p.brand.casefold() for p in returned if p.brand}
         self.removed: list[str] = []
         """What each removed sentence held that nothing vouched for, for the trace."""
         self._totals: dict[str, float] = {}
+        self._announced: set[str] = set()
 
     def drop(self, text: str) -> str:
         """``text`` without the sentences that state an offer no product vouches for."""
         self._totals = self._list_totals(text)
+        self._announced = _announced_ours(text)
         return drop_segments(text, self._doomed)
 
     def _list_totals(self, text: str) -> dict[str, float]:
@@ -807,6 +863,14 @@ class Offers:
         if term:
             return term
         blank = CITATION.sub(lambda m: " " * len(m.group()), view)
+        ours = _ours(view) if not owners else None
+        if ours or (not owners and segment.strip() in self._announced):
+            # "We also carry the Dell XPS 14", or a bullet under "Also in our store:": a
+            # product no tool returned, said to be the store's (by a brand of the products
+            # returned: "Windows 11 laptops" is no product)
+            models = _models_of(blank, self._returned_brands)
+            if models:
+                return f"{models[0]}, said to be the store's"
         stocked = [claim for claim in stock_claims(view) if claim.value] if not owners else []
         if stocked:
             # "the Acme Phone X9 is in stock now": a product no tool returned, said to be had

@@ -78,7 +78,7 @@ def screen(
     text = drop_segments(text, outside)
     text = mark_names(marked, text, index, keyed)
     text, misnamed = correct_cited_names(marked, text, keyed, currency)
-    offers = Offers(keyed, currency, terms)
+    offers = Offers(keyed, currency, terms, index.values())
     text = offers.drop(text)
     left_out += ["offer"] * len(offers.removed)
     text, corrections = check_marked(text, keyed, currency, weight_unit, index.values())

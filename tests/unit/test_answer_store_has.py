@@ -1,0 +1,67 @@
+"""A product no tool returned, said to be the store's ("We also carry the Dell XPS 14", a
+list under "Also worth a look in our store:"), is a product the shopper would look for and
+not find: it goes, as it does when a price or stock is said of it."""
+
+from __future__ import annotations
+
+import pytest
+
+from compose_response.logic import ComposeInput, ResponseBody, compose
+from tests.unit.test_answer_under_heading import HP, IMAC, XPS
+
+
+def shown(answer: str) -> ResponseBody:
+    event = ComposeInput(
+        sessionId="s-1", outcome="answered", answer=answer, products=[XPS, IMAC, HP]
+    )
+    return compose(event)
+
+
+@pytest.mark.parametrize(
+    ("said", "now"),
+    [
+        (
+            "The Dell XPS 13 [CMP-005] is light. We also carry the Dell XPS 14 (9440).",
+            "The Dell XPS 13 [CMP-005] is light.",
+        ),
+        (
+            "The Dell XPS 13 [CMP-005] is light. The HP Spectre x360 14 is available here too.",
+            "The Dell XPS 13 [CMP-005] is light.",
+        ),
+        # a list the line before says is the store's: it goes, and the line with it
+        (
+            "The Dell XPS 13 [CMP-005] is light.\n\nAlso worth a look in our store:\n"
+            "- Dell XPS 14 (9440)\n- HP Spectre x360 14",
+            "The Dell XPS 13 [CMP-005] is light.",
+        ),
+    ],
+)
+def test_a_product_no_tool_returned_said_to_be_the_stores_goes(said: str, now: str) -> None:
+    # Given an answer that says the store has a model no tool returned (a brand it did)
+    body = shown(said)
+    # Then the shopper does not read it
+    assert body.answer == now
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        # denied
+        "We don't carry the Dell XPS 14 (9440), but the Dell XPS 13 [CMP-005] is close.",
+        "The Dell XPS 14 (9440) is not in our store; the Dell XPS 13 [CMP-005] is.",
+        # a product the tools returned
+        "We also carry the Dell XPS 13 [CMP-005] in silver.",
+        # a line of products, a brand or a system, not a model
+        "The HP 14 [CMP-023] is cheap. We also carry other Dell XPS models.",
+        "The HP 14 [CMP-023] is cheap. We also have Windows 11 laptops from Dell.",
+        # a model named without saying the store has it
+        "The Dell XPS 13 [CMP-005] is lighter than the Dell XPS 14 (9440) was.",
+        # a list not said to be the store's
+        "The Dell XPS 13 [CMP-005] is light.\n\nReviewers compared it with:\n- Dell XPS 14 (9440)",
+    ],
+)
+def test_what_does_not_say_the_store_has_an_unreturned_model_stays(answer: str) -> None:
+    # Given an answer that says no model the tools did not return is the store's
+    body = shown(answer)
+    # Then it reaches the shopper as the model wrote it
+    assert body.answer == answer
