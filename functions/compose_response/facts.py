@@ -177,6 +177,118 @@ _STOCK_CONDITION = re.compile(r"\b(?:if|whether|unless|wenn|falls|ob)\b|かど�
 _WEAK_BREAK = re.compile(r"\s(?:and|und|or|oder|et|y|&)\s|と|及び|および|や", re.I)
 
 
+# -- tables --------------------------------------------------------------------------------------
+
+_ROW: Final = re.compile(r"\s*\|")
+_RULE: Final = re.compile(r"\s*\|?(?:\s*:?-{2,}:?\s*\|)+\s*(?::?-{2,}:?\s*)?$")
+_HEADER_UNIT: Final = re.compile(r"\(\s*([^()]{1,12}?)\s*\)[\s*_]*$")
+"""A column's unit in its header: "RAM (GB)", "Price (USD)"."""
+_BARE: Final = re.compile(r"[*_]*\d[\d.,]*[*_]*")
+"""A cell that is a number alone, whose unit its header says."""
+
+
+@dataclass(frozen=True)
+class _Table:
+    """A Markdown table's header: each column's label and the unit it says, and the product
+    a column is about where the header names one a column (the products as columns)."""
+
+    labels: list[str]
+    units: list[str]
+    columns: list[str | None]
+
+    @classmethod
+    def of(cls, header: str, index: LedgerIndex) -> _Table:
+        labels, units, columns = [], [], []
+        for cell in _cells(header):
+            marks = {
+                index[m[1]].productId: m.group() for m in CITATION.finditer(cell) if m[1] in index
+            }
+            label = CITATION.sub("", cell).strip(" *_")
+            unit = _HEADER_UNIT.search(label)
+            labels.append(label[: unit.start()].strip(" *_") if unit else label)
+            units.append(unit[1] if unit else "")
+            columns.append(next(iter(marks.values())) if len(marks) == 1 else None)
+        return cls(labels, units, columns)
+
+
+def _cells(line: str) -> list[str]:
+    """The cells of a table's row, as written (``|`` at its ends or not)."""
+    body = line.strip()
+    body = body[1:] if body.startswith("|") else body
+    return (body[:-1] if body.endswith("|") else body).split("|")
+
+
+def _tables(lines: list[str], index: LedgerIndex) -> dict[int, _Table]:
+    """Each table row's header, by the row's line number (the header and its rule not)."""
+    found: dict[int, _Table] = {}
+    for at in range(len(lines) - 1):
+        if at in found or not (_ROW.match(lines[at]) and _RULE.match(lines[at + 1])):
+            continue
+        table = _Table.of(lines[at], index)
+        row = at + 2
+        while row < len(lines) and _ROW.match(lines[row]) and not _RULE.match(lines[row]):
+            found[row] = table
+            row += 1
+    return found
+
+
+def _check_row(
+    line: str, table: _Table, index: LedgerIndex, style: Style, store: str, weight_unit: str
+) -> _Checked:
+    """A table's row, each cell checked as its product's value under its label: the
+    row's one product's under the column's header ("| Dell XPS 13 [..] | 899 |" under
+    "Price (USD)"), or, with the products as columns, the column's product's under the
+    row's first cell ("| RAM | 32 GB | 8 GB |"). A cell the check would take a sentence
+    away for takes its row; a number alone gets its header's unit to be read."""
+    cells = _cells(line)
+    row_marks = {
+        index[m[1]].productId: m.group()
+        for c in cells
+        for m in CITATION.finditer(c)
+        if m[1] in index
+    }
+    own = next(iter(row_marks.values())) if len(row_marks) == 1 else None
+    checked_cells = list(cells)
+    corrections: list[Correction] = []
+    for at, cell in enumerate(cells):
+        column = table.columns[at] if at < len(table.columns) else None
+        if column is not None and not row_marks and at > 0:
+            mark, label, unit = column, CITATION.sub("", cells[0]).strip(" *_"), ""
+            if found := _HEADER_UNIT.search(label):
+                label, unit = label[: found.start()].strip(" *_"), found[1]
+        elif own is not None and at < len(table.labels) and not CITATION.search(cell):
+            mark, label, unit = own, table.labels[at], table.units[at]
+        else:
+            continue
+        value = cell.strip()
+        if not value or not label:
+            continue
+        suffix = f" {unit}" if unit and _BARE.fullmatch(value) else ""
+        prefix = f"{mark} {label}: "
+        checked = _check_segment(prefix + value + suffix, index, style, store, weight_unit)
+        for correction in checked.corrections:
+            # as the cell says it, without the unit its header gave it
+            if suffix and correction.said.endswith(suffix):
+                correction.said = correction.said[: -len(suffix)]
+            if suffix and correction.text and correction.text.endswith(suffix):
+                correction.text = correction.text[: -len(suffix)]
+        corrections += checked.corrections
+        if checked.dropped:
+            return _Checked(line, corrections, dropped=True)
+        if checked.corrections:
+            text = checked.text[len(prefix) :]
+            if suffix and text.endswith(suffix + _CLOSE):
+                text = text[: -len(suffix) - 1] + _CLOSE
+            elif suffix and text.endswith(suffix):
+                text = text[: -len(suffix)]
+            checked_cells[at] = cell.replace(value, text, 1)
+    if not corrections:
+        return _Checked(line)
+    lead = line[: len(line) - len(line.lstrip())] + ("|" if line.strip().startswith("|") else "")
+    tail = "|" if line.strip().endswith("|") and len(line.strip()) > 1 else ""
+    return _Checked(lead + "|".join(checked_cells) + tail, corrections)
+
+
 # -- reading one sentence ------------------------------------------------------------------------
 
 
@@ -1186,7 +1298,14 @@ def check_marked(
     headed = False  # a heading since that list: a list after it is a new one
     aside: dict[str, str] = {}  # the list before a heading about something else
     head: tuple[str, int] | None = None  # the heading naming one product, lines are under
-    for line in answer.split("\n"):
+    rows = answer.split("\n")
+    tables = _tables(rows, index)
+    for number, line in enumerate(rows):
+        if number in tables:
+            row = _check_row(line, tables[number], index, style, store, weight_unit)
+            corrections.extend(row.corrections)
+            lines.append((line, None if row.dropped else row.text))
+            continue
         kept: list[str] = []
         whole = True
         bullet = BULLET.match(line)
