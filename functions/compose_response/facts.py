@@ -755,6 +755,68 @@ def _price_bound(
     return product.mark, "most" if most else "least"
 
 
+_SPEC_LIMIT: Final = re.compile(
+    r"(?:(?P<most>under|below|less\s+than|lighter\s+than|at\s+most|no\s+more\s+than|"
+    r"unter|weniger\s+als|höchstens|moins\s+de|menos\s+de)|"
+    r"(?P<least>over|above|more\s+than|at\s+least|no\s+less\s+than|upwards\s+of|über|"
+    r"mehr\s+als|mindestens|plus\s+de|au\s+moins|más\s+de|al\s+menos))[\s*_]*$",
+    re.IGNORECASE,
+)
+"""A limit said right before a spec: "under 1 kg", "more than 32 GB", "at least 15 hours"."""
+_NOT_ITS_LIMIT: Final = re.compile(
+    r"[.;!?:]|\b(?:if|when|unless|for|than|not|no|never|nor|would|could|might|should|need|"
+    r"needs|want|wants|looking|budget|compared|versus|vs|other|others|most|many|rivals?|"
+    r"competitors?|laptops|phones|models|wenn|falls|nicht|si|pas)\b|n['\u2019]t",
+    re.IGNORECASE,
+)
+"""Words between a product and a limit that make it no limit of that product's own spec
+("... is great for anyone who needs at least 16 GB", "... beats laptops under 1.5 kg")."""
+_SPEC_KINDS: Final = frozenset({"weight", "data", "hours", "inches", "mp", "mah"})
+
+
+def _spec_bound(
+    claim: Claim, view: str, cited: list[_Citation], index: LedgerIndex
+) -> tuple[str, str, str] | None:
+    """The product's mark, its field and ``most`` or ``least`` where ``claim`` is a spec
+    said as a limit of the product's own, right after it ("The XPS 13 [..] weighs under
+    1 kg", "[..] has more than 32 GB of RAM"); else None: a limit of what someone needs,
+    of other products, negated or wished, or a spec the words do not say which of."""
+    if claim.kind not in _SPEC_KINDS or claim.quantity is None:
+        return None
+    limit = _SPEC_LIMIT.search(view, 0, claim.start)
+    before = [c for c in cited if c.end <= claim.start]
+    if limit is None or not before:
+        return None
+    product = before[-1]
+    between = view[product.end : limit.start()]
+    if len(between) > 48 or _NOT_ITS_LIMIT.search(between):
+        return None
+    around = context.clause_before(view, claim.start), context.clause_after(view, claim.end)
+    if claim.kind == "data":
+        claim.role = context.memory_role(*around)
+    if claim.kind == "hours" and not context.about_battery(view, *around):
+        return None
+    key = field_of(claim, index[product.mark])
+    if key is None or _NOT_ITS_LIMIT.search(re.sub(r"[.;!?:]", " ", around[1])):
+        return None
+    return product.mark, key, "most" if limit["most"] else "least"
+
+
+def _keeps(claim: Claim, key: str, value: Any, way: str) -> bool:
+    """Whether the record's ``value`` of ``key`` keeps the limit ``claim`` says (a value at
+    the limit does: "under 1.2 kg" of 1.2 kg is close enough to stand)."""
+    record, quantity = as_number(value), claim.quantity
+    if record is None or quantity is None:
+        return True
+    if claim.kind == "data":
+        said = quantity.value / quantity.unit.factor * (1024 if quantity.unit.name == "TB" else 1)
+    else:
+        said = quantity.value
+    if claim.kind == "weight" and key != "weightKg":
+        record /= 1000  # a record in grams; a weight said is in kg
+    return record <= said * 1.001 if way == "most" else record >= said * 0.999
+
+
 def stated(claim: Claim, segment: str) -> bool:
     """False when the words around the claim say it is not the product's value.
 
@@ -864,6 +926,13 @@ def _check_segment(
                 if not kept:
                     wrong.append((claim, its, "price"))
                     shared.add(claim.start)
+            continue
+        if (limited := _spec_bound(claim, view, cited, index)) is not None:
+            # "The XPS 13 [..] weighs under 1 kg": a limit its spec must keep; wrong, it goes.
+            its, limited_field, way = limited
+            if not _keeps(claim, limited_field, record_value(index[its], limited_field), way):
+                wrong.append((claim, its, limited_field))
+                shared.add(claim.start)
             continue
         if not stated(claim, view):
             continue

@@ -1,0 +1,49 @@
+"""A spec said as a limit of the product's own ("The XPS 13 [..] weighs under 1 kg", "has
+more than 32 GB of RAM") is a claim its record must keep, as a price limit is; a limit
+cannot be corrected in place, so a broken one takes its sentence."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.unit.test_answer_tables import shown
+
+
+@pytest.mark.parametrize(
+    ("said", "field"),
+    [
+        ("The Dell XPS 13 [CMP-005] weighs under 1 kg.", "weightKg"),
+        ("The Dell XPS 13 [CMP-005] has more than 32 GB of RAM.", "ramGb"),
+        ("The HP 14 [CMP-023] has a battery that lasts over 20 hours.", "batteryHours"),
+        ("The HP 14 [CMP-023] comes with at least 1 TB of storage.", "storageGb"),
+        ("The Dell XPS 13 [CMP-005] (under 1 kg) is easy to carry.", "weightKg"),
+    ],
+)
+def test_a_spec_limit_the_record_breaks_takes_its_sentence(said: str, field: str) -> None:
+    # Given a true sentence, and a limit the product's record does not keep
+    body = shown(f"Both are good laptops. {said}")
+    # Then the shopper does not read the limit; the rest stays
+    assert body.answer == "Both are good laptops."
+    assert [(c.field, c.dropped) for c in body.corrections] == [(field, True)]
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        # kept by the record
+        "The Dell XPS 13 [CMP-005] weighs under 1.3 kg and has at least 16 GB of RAM.",
+        "The HP 14 [CMP-023] has over 200 GB of storage and a battery of more than 10 hours.",
+        # what someone needs, other products, a negation
+        "The Dell XPS 13 [CMP-005] is ideal if you need at least 32 GB of RAM.",
+        "The HP 14 [CMP-023] is heavier than most laptops under 1 kg.",
+        "The Dell XPS 13 [CMP-005] does not weigh under 1 kg.",
+        # a limit of the price, no spec
+        "The HP 14 [CMP-023] is under $400.",
+    ],
+)
+def test_a_spec_limit_kept_or_not_the_products_own_stays(answer: str) -> None:
+    # Given a limit the record keeps, or one that is not the product's own spec
+    body = shown(answer)
+    # Then it reaches the shopper as written
+    assert body.answer == answer
+    assert body.corrections == []
