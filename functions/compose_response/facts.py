@@ -120,6 +120,7 @@ from compose_response.compare import (
     rewrite,
 )
 from compose_response.known import KnownProducts
+from compose_response.layout import Row, cells, listed_under, row_cells, table_rows
 from compose_response.text import BULLET, CITATION, HEADING, kept_lines, segments
 from compose_response.units import halfwidth, quantities
 from shared.catalog.specs import AUTHOR
@@ -177,95 +178,34 @@ _STOCK_CONDITION = re.compile(r"\b(?:if|whether|unless|wenn|falls|ob)\b|かど�
 _WEAK_BREAK = re.compile(r"\s(?:and|und|or|oder|et|y|&)\s|と|及び|および|や", re.I)
 
 
-# -- tables --------------------------------------------------------------------------------------
+# -- lists and tables ----------------------------------------------------------------------------
 
-_ROW: Final = re.compile(r"\s*\|")
-_RULE: Final = re.compile(r"\s*\|?(?:\s*:?-{2,}:?\s*\|)+\s*(?::?-{2,}:?\s*)?$")
-_HEADER_UNIT: Final = re.compile(r"\(\s*([^()]{1,12}?)\s*\)[\s*_]*$")
-"""A column's unit in its header: "RAM (GB)", "Price (USD)"."""
 _BARE: Final = re.compile(r"[*_]*\d[\d.,]*[*_]*")
 """A cell that is a number alone, whose unit its header says."""
-
-
-@dataclass(frozen=True)
-class _Table:
-    """A Markdown table's header: each column's label and the unit it says, and the product
-    a column is about where the header names one a column (the products as columns)."""
-
-    labels: list[str]
-    units: list[str]
-    columns: list[str | None]
-
-    @classmethod
-    def of(cls, header: str, index: LedgerIndex) -> _Table:
-        labels, units, columns = [], [], []
-        for cell in _cells(header):
-            marks = {
-                index[m[1]].productId: m.group() for m in CITATION.finditer(cell) if m[1] in index
-            }
-            label = CITATION.sub("", cell).strip(" *_")
-            unit = _HEADER_UNIT.search(label)
-            labels.append(label[: unit.start()].strip(" *_") if unit else label)
-            units.append(unit[1] if unit else "")
-            columns.append(next(iter(marks.values())) if len(marks) == 1 else None)
-        return cls(labels, units, columns)
-
-
-def _cells(line: str) -> list[str]:
-    """The cells of a table's row, as written (``|`` at its ends or not)."""
-    body = line.strip()
-    body = body[1:] if body.startswith("|") else body
-    return (body[:-1] if body.endswith("|") else body).split("|")
-
-
-def _tables(lines: list[str], index: LedgerIndex) -> dict[int, _Table]:
-    """Each table row's header, by the row's line number (the header and its rule not)."""
-    found: dict[int, _Table] = {}
-    for at in range(len(lines) - 1):
-        if at in found or not (_ROW.match(lines[at]) and _RULE.match(lines[at + 1])):
-            continue
-        table = _Table.of(lines[at], index)
-        row = at + 2
-        while row < len(lines) and _ROW.match(lines[row]) and not _RULE.match(lines[row]):
-            found[row] = table
-            row += 1
-    return found
+_TICKS: Final = {"✅": "in stock", "✔": "in stock", "✔️": "in stock", "✓": "in stock",
+                 "☑": "in stock", "☑️": "in stock", "❌": "out of stock", "✗": "out of stock",
+                 "✘": "out of stock", "✖": "out of stock"}  # fmt: skip
+"""A mark in an availability cell, as the words it stands for."""
+_AVAILABILITY: Final = re.compile(r"stock|avail|verfügbar|lager|disponib", re.IGNORECASE)
 
 
 def _check_row(
-    line: str, table: _Table, index: LedgerIndex, style: Style, store: str, weight_unit: str
+    line: str, row: Row, index: LedgerIndex, style: Style, store: str, weight_unit: str
 ) -> _Checked:
-    """A table's row, each cell checked as its product's value under its label: the
-    row's one product's under the column's header ("| Dell XPS 13 [..] | 899 |" under
-    "Price (USD)"), or, with the products as columns, the column's product's under the
-    row's first cell ("| RAM | 32 GB | 8 GB |"). A cell the check would take a sentence
-    away for takes its row; a number alone gets its header's unit to be read."""
-    cells = _cells(line)
-    row_marks = {
-        index[m[1]].productId: m.group()
-        for c in cells
-        for m in CITATION.finditer(c)
-        if m[1] in index
-    }
-    own = next(iter(row_marks.values())) if len(row_marks) == 1 else None
-    checked_cells = list(cells)
+    """A table's row, each of ``row``'s cells checked as its product's value under its label
+    (:mod:`compose_response.layout`). A cell the check would take a sentence away for takes
+    its row; a number alone gets its header's unit to be read."""
+    written = cells(line)
+    checked_cells = list(written)
     corrections: list[Correction] = []
-    for at, cell in enumerate(cells):
-        column = table.columns[at] if at < len(table.columns) else None
-        if column is not None and not row_marks and at > 0:
-            mark, label, unit = column, CITATION.sub("", cells[0]).strip(" *_"), ""
-            if found := _HEADER_UNIT.search(label):
-                label, unit = label[: found.start()].strip(" *_"), found[1]
-        elif own is not None and at < len(table.labels) and not CITATION.search(cell):
-            mark, label, unit = own, table.labels[at], table.units[at]
-        else:
+    for cell in row.cells:
+        value = written[cell.at].strip()
+        said = _TICKS.get(value, value) if _AVAILABILITY.search(cell.label) else value
+        if not said:
             continue
-        value = cell.strip()
-        if not value or not label:
-            continue
-        suffix = f" {unit}" if unit and _BARE.fullmatch(value) else ""
-        prefix = f"{mark} {label}: "
-        checked = _check_segment(prefix + value + suffix, index, style, store, weight_unit)
+        suffix = f" {cell.unit}" if cell.unit and _BARE.fullmatch(said) else ""
+        prefix = f"{cell.mark} {cell.label}: "
+        checked = _check_segment(prefix + said + suffix, index, style, store, weight_unit)
         for correction in checked.corrections:
             # as the cell says it, without the unit its header gave it
             if suffix and correction.said.endswith(suffix):
@@ -281,7 +221,7 @@ def _check_row(
                 text = text[: -len(suffix) - 1] + _CLOSE
             elif suffix and text.endswith(suffix):
                 text = text[: -len(suffix)]
-            checked_cells[at] = cell.replace(value, text, 1)
+            checked_cells[cell.at] = written[cell.at].replace(value, text, 1)
     if not corrections:
         return _Checked(line)
     lead = line[: len(line) - len(line.lstrip())] + ("|" if line.strip().startswith("|") else "")
@@ -1276,42 +1216,6 @@ _LIST_SUMMED: Final = re.compile(
 stock", not "They are all in stock except the second one" nor "These are sold out:"."""
 
 
-_LABELLED: Final = re.compile(
-    r"\s*(?:(?:[-*•+]|\d+[.)])\s+)?[*_]*[^\W\d_][^\n:\uff1a*_]{0,30}[*_]*\s*[:\uff1a]"
-)
-"""A line that gives a value under a label: "Price: $649", "- **RAM:** 16 GB"."""
-
-
-def _heads(line: str, cites: dict[str, str]) -> str | None:
-    """The citation of the one product a heading names ("### Dell XPS 13 [..]", "- **HP 14
-    [..]**"), if ``line`` (citing ``cites``) is one."""
-    bullet = BULLET.match(line)
-    # A citation after the name is no text of the heading's ("**Dell XPS 13** [..]")
-    bare = CITATION.sub("x", line[bullet.end() :] if bullet else line)
-    bare = re.sub(r"([*_]{2})(?:\s+x)+\s*$", r"\1", bare)
-    return next(iter(cites.values())) if len(cites) == 1 and HEADING.match(bare) else None
-
-
-def _under(
-    line: str, head: tuple[str, int] | None, cites: dict[str, str]
-) -> tuple[str, int] | None:
-    """The heading ``head`` (its citation and, for a bullet, its indent; -1 for a heading)
-    that ``line`` is still under: a bullet's own indented lines and the bullets after it
-    that give a value under a label ("- Battery: 15 hours"); a heading's lines up to the
-    next heading or line of prose that cites another product."""
-    if head is None or not line.strip():
-        return head
-    indent = len(line) - len(line.lstrip())
-    if 0 <= head[1] < indent:
-        return head
-    bullet = BULLET.match(line)
-    if head[1] >= 0:
-        labelled = _LABELLED.match(line) and not cites and not HEADING.match(line)
-        return head if labelled and bullet and indent == head[1] else None
-    others = set(cites.values()) - {head[0]}
-    return None if HEADING.match(line) or (others and not bullet) else head
-
-
 _STOCK_HEADING: Final = re.compile(
     r"\b(?:stock|availab\w*|lieferbar\w*|verfügbar\w*|lager\w*|disponib\w*|existencias|"
     r"summary|verdict|bottom\s+line|overview|recap|which\s+to\s+(?:buy|choose|pick)|delivery|"
@@ -1366,23 +1270,28 @@ def check_marked(
     listed: dict[str, str] = {}  # those of the list of products the lines before are
     headed = False  # a heading since that list: a list after it is a new one
     aside: dict[str, str] = {}  # the list before a heading about something else
-    head: tuple[str, int] | None = None  # the heading naming one product, lines are under
     rows = answer.split("\n")
-    tables = _tables(rows, index)
+    tables = table_rows(rows)
+
+    def cites_in(text: str) -> dict[str, str]:
+        return {index[m[1]].productId: m.group() for m in CITATION.finditer(text) if m[1] in index}
+
+    owned = listed_under(rows, cites_in)
     for number, line in enumerate(rows):
-        if number in tables:
-            row = _check_row(line, tables[number], index, style, store, weight_unit)
-            corrections.extend(row.corrections)
-            lines.append((line, None if row.dropped else row.text))
-            continue
+        header = rows[tables[number]] if number in tables else None
+        row = row_cells(line, header, cites_in, owned.get(number)) if header else None
+        if row is not None:
+            checked_row = _check_row(line, row, index, style, store, weight_unit)
+            if row.by_columns or checked_row.corrections:
+                # a row of products by rows, none corrected, is read as a sentence too
+                corrections.extend(checked_row.corrections)
+                lines.append((line, None if checked_row.dropped else checked_row.text))
+                continue
         kept: list[str] = []
         whole = True
         bullet = BULLET.match(line)
-        cites = {index[m[1]].productId: m.group() for m in CITATION.finditer(line) if m[1] in index}
-        head = _under(line, head, cites)
-        listed_under = head is not None and (head[1] >= 0 or bool(bullet or _LABELLED.match(line)))
-        if heads := _heads(line, cites):
-            head = (heads, len(line) - len(line.lstrip()) if bullet else -1)
+        cites = cites_in(line)
+        under = None if number in tables else owned.get(number)
         about_list: list[str] = []
         if bullet and cites:
             if headed:
@@ -1421,9 +1330,9 @@ def check_marked(
                     checked = _dropped(segment, most, index, store, weight_unit) or checked
                 together = _a_list(halfwidth(segment), marks, index) if len(cited) > 1 else True
                 subject = list(cited.values()) if cited and together else []
-            elif listed_under and head is not None:
+            elif under is not None:
                 # "### Dell XPS 13 [..]" then "RAM: 32 GB": said of the product it names
-                checked = _of_each(segment, [head[0]], segment, None, index, style, store,
+                checked = _of_each(segment, [under], segment, None, index, style, store,
                                    weight_unit)  # fmt: skip
             else:
                 about = about_list if at == 0 and about_list else subject

@@ -769,8 +769,10 @@ macht zusammen $1,648.", "Cela fait $1,648 au total."."""
 
 
 _OURS: Final = re.compile(
-    r"\b(?:in\s+(?:our|the)\s+(?:store|shop|catalog(?:ue)?|range)|from\s+us|"
-    r"we\s+(?:also\s+|do\s+)?(?:have|carry|sell|stock|offer)|"
+    r"\b(?:in\s+(?:our|the)\s+(?:store|shop|catalog(?:ue)?|range)|from\s+us|on\s+our\s+shelves|"
+    r"we(?:\s+also|\s+do|['\u2019]ve(?:\s+also)?)?\s+(?:have|carry|sell|stock|offer|got)|"
+    r"our\s+(?:line-?up|range|catalog(?:ue)?|selection|store)\s+(?:also\s+)?(?:includes|has)|"
+    r"the\s+store\s+(?:also\s+)?(?:sells|carries|stocks|has)|"
     r"(?:also\s+)?(?:available|for\s+sale)\s+(?:here|with\s+us|from\s+us))\b",
     re.IGNORECASE,
 )
@@ -778,14 +780,21 @@ _OURS: Final = re.compile(
 _ARTICLES: Final = frozenset({"the", "a", "an", "our", "this", "that"})
 _MODEL_TOKEN: Final = re.compile(r"[^\n]*?\b[\w-]*\d")
 """A model's number in a name or just after it ("Spectre x360")."""
-_NOT_OURS: Final = re.compile(r"(?:\b(?:not|no|never|nor)\b|n't|n\u2019t)[^.!?;:]{0,24}$", re.I)
-"""A denial just before them: "we don't carry", "not in our store"."""
+_NOT_OURS: Final = re.compile(
+    r"\b(?:not|no|never|neither|nor|if|whether|unless|once|when|search(?:ed)?|looked|"
+    r"check(?:ed)?|confirm(?:ed)?|find|found|results?|seem|might|may|could|would)\b|"
+    r"n['\u2019]t|\?",
+    re.IGNORECASE,
+)
+"""Words that make a sentence no claim that the store has it: a denial, a question, a
+condition, a report of a search ("we don't seem to carry", "Is it in our store?", "If it
+comes back in our store", "I couldn't find it in our catalog")."""
 
 
 def _ours(view: str) -> re.Match[str] | None:
-    """Where ``view`` says the store has what it names, not denied."""
+    """Where ``view`` says the store has what it names, if it says so and nothing else."""
     said = _OURS.search(view)
-    return None if said is None or _NOT_OURS.search(view[: said.start()]) else said
+    return None if said is None or _NOT_OURS.search(view) else said
 
 
 class Offers:

@@ -28,6 +28,18 @@ def shown(answer: str) -> ResponseBody:
             "The Dell XPS 13 [CMP-005] is light. The HP Spectre x360 14 is available here too.",
             "The Dell XPS 13 [CMP-005] is light.",
         ),
+        (
+            "The HP 14 [CMP-023] is $349. We've also got the Dell XPS 14.",
+            "The HP 14 [CMP-023] is $349.",
+        ),
+        (
+            "The HP 14 [CMP-023] is $349. Our lineup also includes the Dell XPS 14.",
+            "The HP 14 [CMP-023] is $349.",
+        ),
+        (
+            "The HP 14 [CMP-023] is $349. The Dell XPS 14 is also on our shelves.",
+            "The HP 14 [CMP-023] is $349.",
+        ),
         # a list the line before says is the store's: it goes, and the line with it
         (
             "The Dell XPS 13 [CMP-005] is light.\n\nAlso worth a look in our store:\n"
@@ -56,6 +68,17 @@ def test_a_product_no_tool_returned_said_to_be_the_stores_goes(said: str, now: s
         "The HP 14 [CMP-023] is cheap. We also have Windows 11 laptops from Dell.",
         # a model named without saying the store has it
         "The Dell XPS 13 [CMP-005] is lighter than the Dell XPS 14 (9440) was.",
+        # a denial said otherwise, a question, an offer, a condition, a report of a search
+        "The HP 14 [CMP-023] is $349. The HP Spectre x360 14 is a great laptop, but it isn't"
+        " something we currently have in our store.",
+        "The HP 14 [CMP-023] is $349. We don't seem to carry the Dell XPS 14 in our store.",
+        "The HP 14 [CMP-023] is $349. Neither the Dell XPS 14 nor the HP Spectre x360 14 is"
+        " in our store.",
+        "I searched for the HP Spectre x360 14 in our catalog but it did not come up. The HP 14"
+        " [CMP-023] is $349.",
+        "The HP 14 [CMP-023] is $349. Is the Dell XPS 14 in our store? I couldn't confirm that.",
+        "The HP 14 [CMP-023] is $349. Want me to check whether we have the Dell XPS 14?",
+        "The HP 14 [CMP-023] is $349. If the Dell XPS 14 comes back in our store, I'll tell you.",
         # a list not said to be the store's
         "The Dell XPS 13 [CMP-005] is light.\n\nReviewers compared it with:\n- Dell XPS 14 (9440)",
     ],

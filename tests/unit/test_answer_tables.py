@@ -35,6 +35,19 @@ def shown(answer: str) -> ResponseBody:
             COLUMNS + "| **Battery (hours)** | 14 | 11 |",
             [("CMP-005", "20")],
         ),
+        # a citation in the cell, a column of notes or the winner beside them
+        (
+            COLUMNS + "| RAM | 32 GB [CMP-005] | 8 GB [CMP-023] |",
+            COLUMNS + "| RAM | 16 GB [CMP-005] | 8 GB [CMP-023] |",
+            [("CMP-005", "32 GB")],
+        ),
+        (
+            "| | Dell XPS 13 [CMP-005] | HP 14 [CMP-023] | Winner |\n|---|---|---|---|\n"
+            "| Weight | 0.98 kg | 1.4 kg | Dell XPS 13 |",
+            "| | Dell XPS 13 [CMP-005] | HP 14 [CMP-023] | Winner |\n|---|---|---|---|\n"
+            "| Weight | 1.19 kg | 1.4 kg | Dell XPS 13 |",
+            [("CMP-005", "0.98 kg")],
+        ),
         # a product a row, a number alone under a header that gives its unit
         (
             "| Model | Price (USD) | RAM (GB) |\n|:--|--:|--:|\n"
@@ -55,10 +68,11 @@ def test_a_wrong_cell_is_corrected_in_place(
     assert [(c.productId, c.said) for c in body.corrections] == corrected
 
 
-def test_a_sold_out_product_said_in_stock_in_a_table_loses_the_row() -> None:
-    # Given a table that says a sold-out product is in stock
+@pytest.mark.parametrize("said", ["In stock | In stock", "✅ | ✅"])
+def test_a_sold_out_product_said_in_stock_in_a_table_loses_the_row(said: str) -> None:
+    # Given a table that says a sold-out product is in stock, in words or with a tick
     header = "| | Dell XPS 13 [CMP-005] | Apple iMac 24 [CMP-014] |\n|---|---|---|\n"
-    body = shown(header + "| Price | $1,299 | $1,299 |\n| Availability | In stock | In stock |")
+    body = shown(header + f"| Price | $1,299 | $1,299 |\n| Availability | {said} |")
     # Then the row goes (one cell cannot be taken out of it); the prices stay
     assert body.answer == header + "| Price | $1,299 | $1,299 |"
     assert [(c.productId, c.dropped) for c in body.corrections] == [("CMP-014", True)]
@@ -72,6 +86,12 @@ def test_a_sold_out_product_said_in_stock_in_a_table_loses_the_row() -> None:
         "| Laptop | Price ($) | Stock |\n| --- | --- | --- |\n"
         "| Apple iMac 24 [CMP-014] | 1,299 | Sold out |\n"
         "| Dell XPS 13 [CMP-005] | 1,299 | In stock |",
+        # a true row beside the winner's name: not every cell is the winner's
+        "| | Dell XPS 13 [CMP-005] | HP 14 [CMP-023] | Winner |\n|---|---|---|---|\n"
+        "| RAM | 16 GB | 8 GB | Dell XPS 13 |",
+        # columns and rows that are no spec of the product's own
+        "| Model | RAM | Ideal RAM for you |\n|---|---|---|\n| HP 14 [CMP-023] | 8 GB | 16 GB |",
+        COLUMNS + "| RAM | 16 GB | 8 GB |\n| Max RAM (upgradeable) | 16 GB | 16 GB |",
         # a row naming no product, under a header naming none a column
         "| Spec | What to look for |\n|---|---|\n| RAM | 32 GB for video editing |",
     ],

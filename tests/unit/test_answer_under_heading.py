@@ -73,6 +73,30 @@ def shown(answer: str) -> ResponseBody:
             "- **HP 14 Laptop [CMP-023]**\n- RAM: 8 GB\n- **Dell XPS 13 [CMP-005]**\n- RAM: 16 GB",
             ["ramGb", "ramGb"],
         ),
+        # a bold name with a description after it, its specs indented under it
+        (
+            "- **HP 14 [CMP-023]** — best budget pick\n  - RAM: 32 GB\n  - Battery: 20 hours",
+            "- **HP 14 [CMP-023]** — best budget pick\n  - RAM: 8 GB\n  - Battery: 11 hours",
+            ["ramGb", "batteryHours"],
+        ),
+        # a heading over its specs within the product's section
+        (
+            "### Dell XPS 13 [CMP-005]\n**Key specs:**\n- RAM: 32 GB\n- Battery: 20 hours",
+            "### Dell XPS 13 [CMP-005]\n**Key specs:**\n- RAM: 16 GB\n- Battery: 14 hours",
+            ["ramGb", "batteryHours"],
+        ),
+        # a line that leads into its specs
+        (
+            "Here are the specs of the HP 14 [CMP-023]:\n- RAM: 32 GB",
+            "Here are the specs of the HP 14 [CMP-023]:\n- RAM: 8 GB",
+            ["ramGb"],
+        ),
+        # a table of its specs under its heading
+        (
+            "### HP 14 [CMP-023]\n| Spec | Value |\n|---|---|\n| RAM | 32 GB |",
+            "### HP 14 [CMP-023]\n| Spec | Value |\n|---|---|\n| RAM | 8 GB |",
+            ["ramGb"],
+        ),
         # a bold line of its own is a heading too
         (
             "**Dell XPS 13** [CMP-005]\n- 32 GB RAM\n- 1 TB SSD",
@@ -112,6 +136,12 @@ def test_a_sold_out_product_listed_in_stock_under_its_heading_loses_the_line() -
         "### Dell XPS 13 [CMP-005]\nRAM: 16 GB\nThe HP 14 [CMP-023] is cheaper:\n- RAM: 8 GB",
         # a heading naming two products is no one product's
         "### Dell XPS 13 [CMP-005] or HP 14 [CMP-023]\n- RAM: 8 GB or 16 GB",
+        # advice after the product's section: a lead-in, a rule, a label that is no spec's
+        "## Dell XPS 13 [CMP-005]\n- RAM: 16 GB\n\nRecommended minimum specs:\n- RAM: 8 GB",
+        "## Dell XPS 13 [CMP-005]\n- RAM: 16 GB\n\n---\n\n- RAM: 8 GB is enough for school",
+        "### Dell XPS 13 [CMP-005]\n- RAM: 16 GB\n- Tip: for browsing, 8 GB of RAM is plenty",
+        "## Dell XPS 13 [CMP-005]\n- RAM: 16 GB\n\nBudget tip: 8 GB RAM is fine for browsing.",
+        "Compared with the HP 14 [CMP-023], look for:\n- 16 GB RAM\n- a 512 GB SSD",
         # a bullet after a bold name that gives no value under a label is another item
         "- **Dell XPS 13 [CMP-005]**\n- 8 GB laptops are slower",
     ],
