@@ -1041,6 +1041,15 @@ _PRONOUN: Final = re.compile(
 )
 """A sentence that starts by pointing back to a product ("It is in stock", "Good news:
 this one ships today"): it is about the one product the sentence before cites."""
+_NO_SUBJECT: Final = re.compile(
+    r"\s*(?:[-*•]\s+)?[*_\"'\u201c\u2018(]*(?:(?:and|plus|also|yes|so|good\s+news|great\s+news|"
+    r"hurry|only|just|now|sofort|jetzt|nur\s+noch|noch|order\s+(?:it\s+)?(?:now|today)|"
+    r"bestellen\s+sie\s+heute|heute\s+bestellen|ja|it)[,:!]?\s+)*[*_]*",
+    re.IGNORECASE,
+)
+"""What may open a sentence before the words saying a product can be had, when nothing
+else is its subject: "Only a handful left", "Hurry, only 2 left!", "Heute bestellen,
+Lieferung morgen"."""
 _THEY: Final = re.compile(
     r"^\s*(?:[-*•]\s+)?[*_\"'\u201c\u2018(]*"
     r"(?:(?:and|plus|also|yes|so|good news|great news|best of all|even better|better yet)"
@@ -1109,6 +1118,11 @@ def _check_pronoun(
             return _of_each(segment, subject, f"is not {view[said[0].start :]}",
                             _STOCK_ONLY, index, style, store, weight_unit)  # fmt: skip
     pointing = (_PRONOUN if one else _THEY).match(segment)
+    said = stock_claims(segment) if one and pointing is None else []
+    if said and isinstance(said[0].value, StockSaid) and said[0].value.low:
+        # "Only a handful left.", "Ships today.", "Lieferung morgen.": no subject but the one
+        # the sentence before cites
+        pointing = _NO_SUBJECT.fullmatch(segment, 0, said[0].start)
     if not subject or pointing is None or _HEDGED.search(segment):
         return _Checked(segment)
     priced = _EACH_PRICED.match(view, pointing.end())

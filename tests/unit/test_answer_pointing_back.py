@@ -812,3 +812,43 @@ def test_availability_in_french_and_spanish_is_checked_and_an_elided_article_is_
     else:
         assert "[CMP-0" not in body.answer
         assert [c.field for c in body.corrections] == ["stock"]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Only a handful left.",
+        "Hurry, only 2 left!",
+        "Ships today.",
+        "Heute bestellen, Lieferung morgen.",
+        "Order today and it arrives by Friday.",
+    ],
+)
+def test_a_sentence_with_no_subject_saying_it_can_be_had_is_about_the_one_before(
+    said: str,
+) -> None:
+    # Given a sold-out product, then a sentence whose only subject can be that product
+    body = shown_three(f"The Apple iMac 24 [CMP-014] is a great desktop. {said}")
+    # Then the shopper does not read that it can be had
+    assert body.answer == "The Apple iMac 24 [CMP-014] is a great desktop."
+    assert [(c.productId, c.dropped) for c in body.corrections] == [("CMP-014", True)]
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        # true of the one before
+        "The Dell XPS 13 [CMP-005] is great. Ships today.",
+        # a guess, a future
+        "The Apple iMac 24 [CMP-014] is sold out. Back in stock next week, hopefully.",
+        # two products before: no one is meant
+        "The Dell XPS 13 [CMP-005] and the Apple iMac 24 [CMP-014] are great. Ships today.",
+        # another subject
+        "The Apple iMac 24 [CMP-014] is sold out. The Magic Keyboard ships today.",
+    ],
+)
+def test_a_sentence_with_no_subject_that_is_true_or_not_about_one_stays(answer: str) -> None:
+    # Given a sentence with no subject that is true of the one before, or not about it
+    body = shown_three(answer)
+    # Then it stays
+    assert body.answer == answer
