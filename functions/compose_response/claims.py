@@ -30,7 +30,7 @@ from typing import Final
 from compose_response.context import Cue
 from compose_response.text import MARKS
 from shared.catalog.spec import Spec
-from shared.catalog.specs import AUTHOR, OS, YEAR
+from shared.catalog.specs import AUTHOR, CPU, GPU, OS, YEAR
 
 _I = re.IGNORECASE
 
@@ -43,6 +43,8 @@ def _fact_kind(spec: Spec) -> str:
 
 OS_KIND: Final = _fact_kind(OS)
 AUTHOR_KIND: Final = _fact_kind(AUTHOR)
+PROCESSOR_KIND: Final = _fact_kind(CPU)
+GRAPHICS_KIND: Final = _fact_kind(GPU)
 YEAR_KIND: Final = _fact_kind(YEAR)
 STOCK_KIND: Final = "stock"
 """Stock is the record's own field, as price is, not a spec."""
@@ -118,6 +120,87 @@ def os_claims(text: str) -> list[WordClaim]:
         for match in _OS.finditer(text)
         if not _GENERIC.around(text[: match.start()], text[match.end() :])
     ]
+
+
+# -- processors and graphics --------------------------------------------------------------------
+
+_PROCESSOR: Final = re.compile(
+    r"(?<![\w-])(?:"
+    r"(?:Intel\s+)?Core\s+(?:Ultra\s+[3579](?:\s+\d{3}[A-Z]{0,2})?|i[3579](?:-[A-Z]?\d{3,5}[A-Z]{0,2})?"
+    r"|[3579]\s+\d{3}[A-Z]{0,2})"
+    r"|(?:Intel\s+)?(?:Celeron|Pentium)(?:\s+(?:Silver|Gold))?\s+[A-Z]?\d{3,4}[A-Z]?"
+    r"|(?:AMD\s+)?Ryzen\s+(?:AI\s+)?[3579](?:\s+(?:PRO\s+)?\d{3,4}[A-Z]{0,2})?"
+    r"|(?:Apple\s+)?M[1-4](?:\s+(?:Pro|Max|Ultra))?(?=\s+(?:chip|processor|CPU)\b|[\s,.;)]|$)"
+    r"|(?:Apple\s+)?A1[4-9](?:\s+(?:Pro|Bionic))?(?=\s+(?:chip|processor)\b)"
+    r"|(?:Apple\s+)?A1[4-9]\s+(?:Pro|Bionic)"
+    r"|(?:Qualcomm\s+)?Snapdragon\s+(?:X\s+(?:Elite|Plus)|\d\s+Gen\s+\d|\d{3})"
+    r"|(?:Google\s+)?Tensor\s+G[1-9]|Exynos\s+\d{4}|(?:MediaTek\s+)?(?:Dimensity|Helio)\s+[A-Z]?\d{2,4}"
+    r")(?![\w-])"
+)
+"""A processor's name: "Core i7-1355U", "Core Ultra 7 155H", "Ryzen 5 7520U", "M3 Pro",
+"A17 Pro", "Snapdragon 8 Gen 3", "Tensor G4"."""
+_GRAPHICS: Final = re.compile(
+    r"(?<![\w-])(?:(?:NVIDIA\s+)?(?:GeForce\s+)?(?:RTX|GTX)\s+\d{4}(?:\s+Ti)?"
+    r"|(?:AMD\s+)?Radeon\s+(?:RX\s+)?\d{3,4}[MSX]?(?:\s+XT)?"
+    r"|(?:Intel\s+)?Arc\s+[A-Z]\d{3}M?|(?:Intel\s+)?Iris\s+Xe)(?![\w-])"
+)
+"""A graphics chip's name: "RTX 4060", "GeForce RTX 4070 Ti", "Radeon 780M", "Iris Xe"."""
+_NOT_ITS_CHIP: Final = Cue.of(
+    r"\b(?:than|like|unlike|vs\.?|versus|over|from|replaces?|replaced|predecessor|"
+    r"compared\s+(?:to|with)|als|que|statt|instead\s+of|other|most|many)\b[^,;]{0,24}$",
+    r"^\s*(?:laptops|models|machines|rivals|competitors|version|model|generation)\b",
+)
+"""Words that make a chip another product's: "faster than the Core i5", "the M2 model"."""
+_CHIP_NOISE: Final = frozenset(
+    [
+        "intel",
+        "amd",
+        "apple",
+        "qualcomm",
+        "nvidia",
+        "geforce",
+        "google",
+        "mediatek",
+        "laptop",
+        "gpu",
+        "graphics",
+        "chip",
+        "processor",
+        "cpu",
+        "for",
+        "with",
+        "the",
+    ]
+)
+
+
+def chip_claims(text: str) -> list[WordClaim]:
+    """The processors and graphics chips ``text`` names as a product's own."""
+    return [
+        WordClaim(kind, match.start(), match.end(), match[0])
+        for kind, pattern in ((PROCESSOR_KIND, _PROCESSOR), (GRAPHICS_KIND, _GRAPHICS))
+        for match in pattern.finditer(text)
+        if not _NOT_ITS_CHIP.around(text[: match.start()], text[match.end() :])
+    ]
+
+
+def _chip_words(name: str) -> set[str]:
+    return set(re.findall(r"[a-z0-9]+", name.casefold())) - _CHIP_NOISE
+
+
+def chip_name(record: str) -> str:
+    """A chip's name as a sentence says it: "Apple M3 (8-core CPU)" as "M3", "NVIDIA GeForce
+    RTX 4060 Laptop GPU" as "GeForce RTX 4060"."""
+    name = re.sub(r"\s*\([^)]*\)", "", record)
+    name = re.sub(r"^(?:Intel|AMD|Apple|Qualcomm|NVIDIA|Google|MediaTek)\s+", "", name.strip())
+    return re.sub(r"\s+(?:Laptop\s+GPU|\d+-core\s+GPU)$", "", name) or record
+
+
+def chip_agrees(said: str, record: str) -> bool:
+    """Whether a chip's name as said is the record's: every word it says is one of the
+    record's ("Core i5" of "Intel Core i5-1335U", "RTX 4060" of "NVIDIA GeForce RTX 4060
+    Laptop GPU"; not "M3 Pro" of "Apple M3 (8-core CPU)")."""
+    return _chip_words(said) <= _chip_words(record)
 
 
 # -- authors -----------------------------------------------------------------------------------

@@ -16,9 +16,13 @@ from typing import Any
 from compose_response import money
 from compose_response.claims import (
     AUTHOR_KIND,
+    GRAPHICS_KIND,
     OS_KIND,
+    PROCESSOR_KIND,
     WordClaim,
     author_agrees,
+    chip_agrees,
+    chip_name,
     os_agrees,
     parse_os,
     stock_agrees,
@@ -83,7 +87,9 @@ _MEMORY = {spec.fact.role: (spec.key,) for spec in facts("data") if spec.fact an
 """The record field a GB amount states, by the memory the answer's words name."""
 MEMORY_FIELDS = tuple(key for keys in _MEMORY.values() for key in keys)
 """Every field a GB amount may state."""
-_WORDS = frozenset(key for kind in (OS_KIND, AUTHOR_KIND) for key in _FIELDS[kind])
+_WORDS = frozenset(
+    key for kind in (OS_KIND, AUTHOR_KIND, PROCESSOR_KIND, GRAPHICS_KIND) for key in _FIELDS[kind]
+)
 """Fields whose value is text, not a number."""
 _FACTS = {spec.key: spec.fact for spec in facts() if spec.fact is not None}
 _SHOWN = {
@@ -155,6 +161,8 @@ def agrees(claim: Claim, key: str, value: Any, store: str = money.DEFAULT_CURREN
             return ours is None or theirs is None or os_agrees(ours, theirs)
         if key == AUTHOR.key:
             return author_agrees(str(said), str(value))
+        if claim.kind in (PROCESSOR_KIND, GRAPHICS_KIND):
+            return chip_agrees(str(said), str(value))
         return said == value  # year
     quantity = claim.quantity
     record = as_number(value)
@@ -267,6 +275,8 @@ def rewrite(
     """The claim's text with the record's value, or None when only removal will do. A
     price is written in the store's currency, in the notation the answer used."""
     if claim.word is not None:
+        if claim.kind in (PROCESSOR_KIND, GRAPHICS_KIND):
+            return chip_name(str(value))
         return None if key == "stock" else str(value)
     quantity = claim.quantity
     record = as_number(value)

@@ -102,6 +102,7 @@ from compose_response.claims import (
     STOCK_KIND,
     StockSaid,
     author_claims,
+    chip_claims,
     os_claims,
     stock_claims,
     year_claims,
@@ -588,7 +589,7 @@ def _claims(view: str, cited: list[_Citation], index: LedgerIndex, store: str) -
     names = [r.name for r in records]
     amounts = [*quantities(view, names), *other_prices(view, store)]
     claims = [Claim(q.kind, q.start, q.end, quantity=q) for q in amounts]
-    words = [*os_claims(view), *stock_claims(view), *year_claims(view)]
+    words = [*os_claims(view), *stock_claims(view), *year_claims(view), *chip_claims(view)]
     for surname in surnames or [None]:
         words += author_claims(view, surname=surname)
     claims += [Claim(w.kind, w.start, w.end, word=w) for w in words]

@@ -332,10 +332,18 @@ OS: Final = Spec(
     names=("Operating System", "OS", "Platform"),
 )
 CPU: Final = Spec(
-    "cpu", "processor", chips=(Chip(_C, 2),), names=("Processor", "CPU", "Processor Type")
+    "cpu",
+    "processor",
+    fact=Fact("processor"),
+    chips=(Chip(_C, 2),),
+    names=("Processor", "CPU", "Processor Type"),
 )
-CHIP: Final = Spec("chip", "chip", chips=(Chip(_M, 2),), names=("Chip", "Chipset"))
-GPU: Final = Spec("gpu", "graphics", names=("Graphics", "GPU", "Graphics Card"))
+CHIP: Final = Spec(
+    "chip", "chip", fact=Fact("processor"), chips=(Chip(_M, 2),), names=("Chip", "Chipset")
+)
+GPU: Final = Spec(
+    "gpu", "graphics", fact=Fact("graphics"), names=("Graphics", "GPU", "Graphics Card")
+)
 FIVE_G: Final = Spec("fiveG", "5G", chips=(Chip(_M, 7, "5G", "flag"),))
 FORM_FACTOR: Final = Spec(
     "formFactor",
