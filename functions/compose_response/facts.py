@@ -697,21 +697,110 @@ def _price_bound(
 
 
 _SPEC_LIMIT: Final = re.compile(
-    r"(?:(?P<most>under|below|less\s+than|lighter\s+than|at\s+most|no\s+more\s+than|"
+    r"(?<!\w)(?:(?P<most>under|below|less\s+than|lighter\s+than|at\s+most|no\s+more\s+than|"
     r"unter|weniger\s+als|höchstens|moins\s+de|menos\s+de)|"
     r"(?P<least>over|above|more\s+than|at\s+least|no\s+less\s+than|upwards\s+of|über|"
     r"mehr\s+als|mindestens|plus\s+de|au\s+moins|más\s+de|al\s+menos))[\s*_]*$",
     re.IGNORECASE,
 )
 """A limit said right before a spec: "under 1 kg", "more than 32 GB", "at least 15 hours"."""
+_ITS_OWN_SPEC: Final = frozenset(
+    [
+        "weighs",
+        "weigh",
+        "weighing",
+        "has",
+        "have",
+        "comes",
+        "come",
+        "with",
+        "offers",
+        "packs",
+        "lasts",
+        "last",
+        "runs",
+        "run",
+        "gets",
+        "keeps",
+        "going",
+        "delivers",
+        "boasts",
+        "features",
+        "sports",
+        "is",
+        "are",
+        "it",
+        "its",
+        "a",
+        "an",
+        "the",
+        "just",
+        "only",
+        "well",
+        "of",
+        "that",
+        "which",
+        "for",
+        "battery",
+        "life",
+        "ram",
+        "memory",
+        "storage",
+        "ssd",
+        "screen",
+        "display",
+        "camera",
+        "sensor",
+        "weight",
+        "wiegt",
+        "hat",
+        "bietet",
+        "hält",
+        "mit",
+        "der",
+        "die",
+        "das",
+        "ein",
+        "eine",
+        "einen",
+        "einem",
+        "akku",
+        "speicher",
+        "arbeitsspeicher",
+        "pèse",
+        "a",
+        "offre",
+        "avec",
+        "une",
+        "le",
+        "la",
+        "sa",
+        "son",
+        "de",
+        "batterie",
+        "écran",
+        "pesa",
+        "tiene",
+        "ofrece",
+        "con",
+        "un",
+        "una",
+        "el",
+        "su",
+        "batería",
+        "pantalla",
+    ]
+)
+"""The words that may stand between a product and a limit of its own spec ("[..] weighs",
+"[..] has a battery that lasts for", "[..]: "): anything else makes the limit another's
+("a charger under 200 g", "the LG Gram weighs under 1 kg", "supports more than 16 GB")."""
 _NOT_ITS_LIMIT: Final = re.compile(
-    r"[.;!?:]|\b(?:if|when|unless|for|than|not|no|never|nor|would|could|might|should|need|"
-    r"needs|want|wants|looking|budget|compared|versus|vs|other|others|most|many|rivals?|"
-    r"competitors?|laptops|phones|models|wenn|falls|nicht|si|pas)\b|n['\u2019]t",
+    r"\b(?:with|including|inkl\w*|mit|avec|con|charger|case|dock|if|when|for\s+(?:anyone|those|"
+    r"people|users|you))\b",
     re.IGNORECASE,
 )
-"""Words between a product and a limit that make it no limit of that product's own spec
-("... is great for anyone who needs at least 16 GB", "... beats laptops under 1.5 kg")."""
+"""Words after a limit that make it another weight or a need: "over 1.3 kg with the
+charger", "at least 16 GB for anyone who edits video"."""
 _SPEC_KINDS: Final = frozenset({"weight", "data", "hours", "inches", "mp", "mah"})
 
 
@@ -730,7 +819,8 @@ def _spec_bound(
         return None
     product = before[-1]
     between = view[product.end : limit.start()]
-    if len(between) > 48 or _NOT_ITS_LIMIT.search(between):
+    words = re.findall(r"[^\W\d_]+", between.casefold())
+    if len(between) > 48 or re.search(r"[.;!?,]", between) or not set(words) <= _ITS_OWN_SPEC:
         return None
     around = context.clause_before(view, claim.start), context.clause_after(view, claim.end)
     if claim.kind == "data":
@@ -738,7 +828,7 @@ def _spec_bound(
     if claim.kind == "hours" and not context.about_battery(view, *around):
         return None
     key = field_of(claim, index[product.mark])
-    if key is None or _NOT_ITS_LIMIT.search(re.sub(r"[.;!?:]", " ", around[1])):
+    if key is None or _NOT_ITS_LIMIT.search(around[1]):
         return None
     return product.mark, key, "most" if limit["most"] else "least"
 
@@ -1043,11 +1133,21 @@ _PRONOUN: Final = re.compile(
 """A sentence that starts by pointing back to a product ("It is in stock", "Good news:
 this one ships today"): it is about the one product the sentence before cites."""
 _NO_SUBJECT: Final = re.compile(
-    r"\s*(?:[-*•]\s+)?[*_\"'\u201c\u2018(]*(?:(?:and|plus|also|yes|so|good\s+news|great\s+news|"
-    r"hurry|only|just|now|sofort|jetzt|nur\s+noch|noch|order\s+(?:it\s+)?(?:now|today)|"
-    r"bestellen\s+sie\s+heute|heute\s+bestellen|ja|it)[,:!]?\s+)*[*_]*",
+    r"\s*(?:[-*•]\s+)?[*_\"'\u201c\u2018(✅✔☑\ufe0f]*\s*(?:(?:and|plus|also|yes|so|good\s+news|"
+    r"great\s+news|best\s+of\s+all|even\s+better|better\s+yet|bonus|hurry|only|just|now|"
+    r"currently|still|right\s+now|sofort|jetzt|nur\s+noch|noch|order\s+(?:it\s+)?(?:now|today)|"
+    r"bestellen\s+sie\s+heute|heute\s+bestellen|ja|it|(?:availability|stock|status|"
+    r"verfügbarkeit|disponibilité|disponibilidad)[*_]*)[,:!]?[*_]*\s+)*[*_]*",
     re.IGNORECASE,
 )
+_NOT_HERE_NOW: Final = re.compile(
+    r"\b(?:not|no|never|elsewhere|other|alternatives?|instead|below|again|though|version|"
+    r"variant|model|colou?r|retailers?|from\s+next|next\s+(?:week|month)|nicht|kein\w*|pas|"
+    r"at\s+[A-Z]\w*)\b|n['\u2019]t|\?|[:\uff1a]\s*$"
+)
+"""What makes such a sentence no claim this product can be had now: a negation, a
+question, a lead-in, another place or version ("In-stock alternatives:", "In stock? No",
+"In stock at Best Buy", "In stock from next week", "Only 2 left in the 32 GB version")."""
 """What may open a sentence before the words saying a product can be had, when nothing
 else is its subject: "Only a handful left", "Hurry, only 2 left!", "Heute bestellen,
 Lieferung morgen"."""
@@ -1124,6 +1224,8 @@ def _check_pronoun(
         # "Only a handful left.", "Ships today.", "Lieferung morgen.": no subject but the one
         # the sentence before cites
         pointing = _NO_SUBJECT.fullmatch(segment, 0, said[0].start)
+        if _NOT_HERE_NOW.search(segment):
+            pointing = None
     if not subject or pointing is None or _HEDGED.search(segment):
         return _Checked(segment)
     priced = _EACH_PRICED.match(view, pointing.end())

@@ -822,6 +822,9 @@ def test_availability_in_french_and_spanish_is_checked_and_an_elided_article_is_
         "Ships today.",
         "Heute bestellen, Lieferung morgen.",
         "Order today and it arrives by Friday.",
+        "Best of all, ships today.",
+        "Currently in stock.",
+        "✅ In stock",
     ],
 )
 def test_a_sentence_with_no_subject_saying_it_can_be_had_is_about_the_one_before(
@@ -845,6 +848,11 @@ def test_a_sentence_with_no_subject_saying_it_can_be_had_is_about_the_one_before
         "The Dell XPS 13 [CMP-005] and the Apple iMac 24 [CMP-014] are great. Ships today.",
         # another subject
         "The Apple iMac 24 [CMP-014] is sold out. The Magic Keyboard ships today.",
+        # a lead-in, a question, another place or time
+        "The Apple iMac 24 [CMP-014] is sold out. In stock alternatives below.",
+        "The Apple iMac 24 [CMP-014] is great. In stock? Unfortunately not, it's sold out.",
+        "The Apple iMac 24 [CMP-014] is sold out. In stock at Best Buy, though.",
+        "The Apple iMac 24 [CMP-014] is sold out. In stock from next week.",
     ],
 )
 def test_a_sentence_with_no_subject_that_is_true_or_not_about_one_stays(answer: str) -> None:

@@ -17,6 +17,8 @@ from tests.unit.test_answer_tables import shown
         ("The HP 14 [CMP-023] has a battery that lasts over 20 hours.", "batteryHours"),
         ("The HP 14 [CMP-023] comes with at least 1 TB of storage.", "storageGb"),
         ("The Dell XPS 13 [CMP-005] (under 1 kg) is easy to carry.", "weightKg"),
+        ("The Dell XPS 13 [CMP-005]: under 1 kg and light in the hand.", "weightKg"),
+        ("The Dell XPS 13 [CMP-005] has a battery that lasts for over 20 hours.", "batteryHours"),
     ],
 )
 def test_a_spec_limit_the_record_breaks_takes_its_sentence(said: str, field: str) -> None:
@@ -37,6 +39,16 @@ def test_a_spec_limit_the_record_breaks_takes_its_sentence(said: str, field: str
         "The Dell XPS 13 [CMP-005] is ideal if you need at least 32 GB of RAM.",
         "The HP 14 [CMP-023] is heavier than most laptops under 1 kg.",
         "The Dell XPS 13 [CMP-005] does not weigh under 1 kg.",
+        # another product's, named after it
+        "Unlike the Dell XPS 13 [CMP-005], the LG Gram weighs under 1 kg.",
+        "The Dell XPS 13 [CMP-005] is great, but the LG Gram weighs under 1 kg.",
+        # what it can be upgraded to, what comes with it, what it outlasts
+        "The HP 14 [CMP-023] supports more than 16 GB of RAM.",
+        "The Dell XPS 13 [CMP-005] has a charger under 200 g.",
+        "The Dell XPS 13 [CMP-005] weighs over 1.3 kg with the charger.",
+        "The Dell XPS 13 [CMP-005] battery easily outlasts flights under 10 hours.",
+        # "über" inside another word
+        "Das HP 14 [CMP-023] hat 8 GB RAM gegenüber 16 GB beim XPS 13.",
         # a limit of the price, no spec
         "The HP 14 [CMP-023] is under $400.",
     ],
