@@ -152,26 +152,13 @@ _NOT_ITS_CHIP: Final = Cue.of(
 )
 """Words that make a chip another product's: "faster than the Core i5", "the M2 model"."""
 _CHIP_NOISE: Final = frozenset(
-    [
-        "intel",
-        "amd",
-        "apple",
-        "qualcomm",
-        "nvidia",
-        "geforce",
-        "google",
-        "mediatek",
-        "laptop",
-        "gpu",
-        "graphics",
-        "chip",
-        "processor",
-        "cpu",
-        "for",
-        "with",
-        "the",
-    ]
+    re.findall(
+        r"\w+",
+        "intel amd apple qualcomm nvidia geforce google mediatek laptop gpu graphics chip "
+        "processor cpu for with the",
+    )
 )
+"""Words of a chip's name that tell no chip from another."""
 
 
 def chip_claims(text: str) -> list[WordClaim]:
