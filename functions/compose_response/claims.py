@@ -1,4 +1,5 @@
-"""Claims that are words, not numbers with units: operating system, author, year, stock.
+"""Claims that are words, not numbers with units: operating system, chips, author, year,
+stock.
 
 * An operating system is a name every language writes the same way (Windows 11 Home,
   macOS, ChromeOS, Android, iOS). A family, a Windows version or an edition the
@@ -6,6 +7,10 @@
 * An author is a Latin-script name after "by", "von", "de", "par", "di", "author:" or
   before "著": two to four capitalised words or initials. A name in another script
   ("ローリング") is not compared: there is no spelling to compare it with.
+* A processor or graphics chip ("Core i7-1355U", "Core Ultra 7", "M3 Pro", "Snapdragon 8
+  Gen 3", "RTX 4060") is the record's when each word it says is one of the record's
+  (brand words aside): "Core i5" of "Intel Core i5-1335U" is; "M3 Pro" of "Apple M3" is
+  not. One said of another ("faster than the Core i5", "the M2 model") is not compared.
 * A year is a four-digit number with a sign of publication: "(1997)", "1997年",
   "published in 1997", "erschienen 1997". "The 2001 film" or "set in 1984" is not one.
 * Stock is what the words allow a product to have (:class:`StockSaid`). Any word that it

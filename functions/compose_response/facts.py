@@ -23,6 +23,9 @@ The rules, in the order they apply:
   both, or in a clause between, is not attributed, and so not corrected. Clauses
   break at commas, semicolons, brackets, dashes, "but", "while", "、"; when none
   separate the two citations, at "and", "und", "と".
+* **Lists and tables.** A line listed under a heading that names one product, and a
+  table's cell, is that product's (:mod:`compose_response.layout`), checked as a sentence
+  citing it; a cell is corrected in place, and a claim that cannot be takes its row.
 * **Which fact.** Units decide (:mod:`compose_response.units`): a number with no unit
   is never a fact. GB is RAM or storage by the word next to it ("8 GB RAM", "SSD",
   "Arbeitsspeicher", "ストレージ"); a GB amount with no such word is compared with both
@@ -54,6 +57,10 @@ The rules, in the order they apply:
   the sentence goes (a limit cannot be corrected). Not a budget ("under your $400
   budget"), a limit negated or wished ("not under", "would be under") or one said of
   nothing ("Nothing is under $300, but the HP 14 [..] is close at $349").
+* **A spec said as a limit of the product's own.** "The XPS 13 [..] weighs under 1 kg",
+  "has more than 32 GB of RAM", with only the product's own words between ("weighs", "has
+  a battery that lasts for"): the record must keep it, or the sentence goes. Not what it
+  can be upgraded to, what comes with it, or another product named after it.
 * **The price before a sale.** A price said to be the one before ("was $999", "down
   from", "originally", "statt", or struck through: "~~$999~~") is checked against the
   record's ``compareAtPrice`` when the product is on sale; a product not on sale has one
@@ -66,7 +73,11 @@ The rules, in the order they apply:
   ("It beats the 8 GB most laptops have") and are not. "They", "Both" ("They are both in
   stock") say so of every product the sentence before cites, and one price said after
   them ("They're both $349", not a total or a bound) is each one's price, checked for each.
-  A guess or a future ("it should be back in stock soon") is no stock claim.
+  A guess or a future ("it should be back in stock soon") is no stock claim. A sentence
+  with no subject that says a product can be had ("Only a handful left.", "Ships today.")
+  is about the one product the sentence before cites, unless it is a question, a lead-in,
+  or about another place, time or version ("In stock at Best Buy", "In stock from next
+  week").
 * **One value said of several.** After a list of products that opens its sentence ("The
   Dell XPS 13 [..] and the iMac 24 [..]"; not "Unlike the iMac 24 [..], the XPS [..] and
   ..." nor "... respectively"), stock with only words such as "are both" between ("...
