@@ -130,17 +130,18 @@ def os_claims(text: str) -> list[WordClaim]:
 # -- processors and graphics --------------------------------------------------------------------
 
 _PROCESSOR: Final = re.compile(
-    r"(?<![\w-])(?:"
-    r"(?:Intel\s+)?Core\s+(?:Ultra\s+[3579](?:\s+\d{3}[A-Z]{0,2})?|i[3579](?:-[A-Z]?\d{3,5}[A-Z]{0,2})?"
-    r"|[3579]\s+\d{3}[A-Z]{0,2})"
+    r"(?<![\w-])(?:(?:\d{1,2}(?:st|nd|rd|th)[-\s](?:gen(?:eration)?)\s+)?(?:"
+    r"(?:Intel\s+)?Core\s+(?:Ultra\s+[3579](?:\s+\d{3}[A-Z]{0,2})?"
+    r"|i[3579](?:[-\s][A-Z]?\d{3,5}[A-Z]{0,2})?|[3579]\s+\d{3}[A-Z]{0,2})"
     r"|(?:Intel\s+)?(?:Celeron|Pentium)(?:\s+(?:Silver|Gold))?\s+[A-Z]?\d{3,4}[A-Z]?"
     r"|(?:AMD\s+)?Ryzen\s+(?:AI\s+)?[3579](?:\s+(?:PRO\s+)?\d{3,4}[A-Z]{0,2})?"
     r"|(?:Apple\s+)?M[1-4](?:\s+(?:Pro|Max|Ultra))?(?=\s+(?:chip|processor|CPU)\b|[\s,.;)]|$)"
     r"|(?:Apple\s+)?A1[4-9](?:\s+(?:Pro|Bionic))?(?=\s+(?:chip|processor)\b)"
     r"|(?:Apple\s+)?A1[4-9]\s+(?:Pro|Bionic)"
     r"|(?:Qualcomm\s+)?Snapdragon\s+(?:X\s+(?:Elite|Plus)|\d\s+Gen\s+\d|\d{3})"
-    r"|(?:Google\s+)?Tensor\s+G[1-9]|Exynos\s+\d{4}|(?:MediaTek\s+)?(?:Dimensity|Helio)\s+[A-Z]?\d{2,4}"
-    r")(?![\w-])"
+    r"|(?:Google\s+)?Tensor\s+G[1-9]|Exynos\s+\d{4}"
+    r"|(?:MediaTek\s+)?(?:Dimensity|Helio)\s+[A-Z]?\d{2,4}"
+    r"))(?![\w-])"
 )
 """A processor's name: "Core i7-1355U", "Core Ultra 7 155H", "Ryzen 5 7520U", "M3 Pro",
 "A17 Pro", "Snapdragon 8 Gen 3", "Tensor G4"."""
@@ -150,34 +151,64 @@ _GRAPHICS: Final = re.compile(
     r"|(?:Intel\s+)?Arc\s+[A-Z]\d{3}M?|(?:Intel\s+)?Iris\s+Xe)(?![\w-])"
 )
 """A graphics chip's name: "RTX 4060", "GeForce RTX 4070 Ti", "Radeon 780M", "Iris Xe"."""
-_NOT_ITS_CHIP: Final = Cue.of(
-    r"\b(?:than|like|unlike|vs\.?|versus|over|from|replaces?|replaced|predecessor|"
-    r"compared\s+(?:to|with)|als|que|statt|instead\s+of|other|most|many)\b[^,;]{0,24}$",
-    r"^\s*(?:laptops|models|machines|rivals|competitors|version|model|generation)\b",
+_ITS_OWN_CHIP: Final = frozenset(
+    re.findall(
+        r"\w+",
+        "has have packs pack pairs combines runs run on comes come with features sports is are "
+        "powered by uses "
+        "use gets boasts equipped a an the its it new latest fast speedy capable powerful "
+        "efficient processor chip chipset cpu gpu graphics card and plus intel amd apple nvidia "
+        "qualcomm google hat mit einem einer einen ein eine der die das prozessor läuft un une "
+        "le la avec processeur puce tiene con una el procesador",
+    )
 )
-"""Words that make a chip another product's: "faster than the Core i5", "the M2 model"."""
+"""The words that may stand between a product and a chip of its own ("[..] has a", "[..] is
+powered by the", "[..] (", "[..] Processor:"): anything else makes it advice, another
+product's or a comparison ("for gaming you'd want a Core i5", "beats the HP's Core i3")."""
+_NOT_ITS_CHIP: Final = re.compile(
+    r"\s*(?:SSD|NVMe|slot|drive|storage|MacBook|Mac|iMac|iPhone|iPad|Pixel|Galaxy|models?|"
+    r"versions?|options?|configurations?|phones|laptops|notebooks|machines|owners|Super)\b",
+    re.IGNORECASE,
+)
+"""Words after a chip that make it another thing's: "an M2 SSD", "the M3 MacBook Air"."""
 _CHIP_NOISE: Final = frozenset(
     re.findall(
         r"\w+",
         "intel amd apple qualcomm nvidia geforce google mediatek laptop gpu graphics chip "
-        "processor cpu for with the",
+        "processor cpu for with the a an gen generation 1st 2nd 3rd 4th 5th 6th 7th 8th 9th 10th "
+        "11th 12th 13th 14th 15th",
     )
 )
 """Words of a chip's name that tell no chip from another."""
 
 
 def chip_claims(text: str) -> list[WordClaim]:
-    """The processors and graphics chips ``text`` names as a product's own."""
-    return [
-        WordClaim(kind, match.start(), match.end(), match[0])
-        for kind, pattern in ((PROCESSOR_KIND, _PROCESSOR), (GRAPHICS_KIND, _GRAPHICS))
-        for match in pattern.finditer(text)
-        if not _NOT_ITS_CHIP.around(text[: match.start()], text[match.end() :])
-    ]
+    """The processors and graphics chips ``text`` says are a cited product's own: right
+    after its citation, with only such words between (:data:`_ITS_OWN_CHIP`)."""
+    found = []
+    for kind, pattern in ((PROCESSOR_KIND, _PROCESSOR), (GRAPHICS_KIND, _GRAPHICS)):
+        for match in pattern.finditer(text):
+            cited = [m for m in _CITED.finditer(text, 0, match.start())]
+            if not cited or _NOT_ITS_CHIP.match(text, match.end()):
+                continue
+            between = text[cited[-1].end() : match.start()]
+            # "[..] has a Core Ultra 7 and an Arc": the chip before is the product's too
+            bare = _GRAPHICS.sub(" ", _PROCESSOR.sub(" ", between))
+            words = set(re.findall(r"[^\W\d_]+", bare.casefold()))
+            if len(between) <= 40 and not re.search(r"[.;!?]", between) and words <= _ITS_OWN_CHIP:
+                # with its article, which a corrected chip may need another of ("a" "an")
+                article = re.search(r"\b[Aa]n?\s+$", text[: match.start()])
+                start = article.start() if article else match.start()
+                found.append(WordClaim(kind, start, match.end(), text[start : match.end()]))
+    return found
 
 
 def _chip_words(name: str) -> set[str]:
     return set(re.findall(r"[a-z0-9]+", name.casefold())) - _CHIP_NOISE
+
+
+_CITED: Final = re.compile(rf"\[[{MARKS[0]}-{MARKS[1]}]\]")
+"""A citation's mark in the text the claims are read from."""
 
 
 def chip_name(record: str) -> str:
@@ -186,6 +217,20 @@ def chip_name(record: str) -> str:
     name = re.sub(r"\s*\([^)]*\)", "", record)
     name = re.sub(r"^(?:Intel|AMD|Apple|Qualcomm|NVIDIA|Google|MediaTek)\s+", "", name.strip())
     return re.sub(r"\s+(?:Laptop\s+GPU|\d+-core\s+GPU)$", "", name) or record
+
+
+def chip_written(said: str, record: str, after: str) -> str:
+    """The record's chip written where ``said`` was, before ``after``: its name
+    (:func:`chip_name`), with the article ``said`` had made to fit ("a Core i9" as "an
+    M3"), and no "Graphics" before the word ("Arc graphics", not "Arc Graphics graphics")."""
+    name = chip_name(record)
+    if re.match(r"\s*graphics\b", after, re.IGNORECASE):
+        name = re.sub(r"\s+Graphics$", "", name) or name
+    article = re.match(r"([Aa])n?\s+", said)
+    if article is None:
+        return name
+    sound = re.match(r"[AEIOaeio]|[FHLMNRSX](?=[\dA-Z])", name)
+    return f"{article[1]}{'n' if sound else ''} {name}"
 
 
 def chip_agrees(said: str, record: str) -> bool:

@@ -22,7 +22,7 @@ from compose_response.claims import (
     WordClaim,
     author_agrees,
     chip_agrees,
-    chip_name,
+    chip_written,
     os_agrees,
     parse_os,
     stock_agrees,
@@ -276,7 +276,7 @@ def rewrite(
     price is written in the store's currency, in the notation the answer used."""
     if claim.word is not None:
         if claim.kind in (PROCESSOR_KIND, GRAPHICS_KIND):
-            return chip_name(str(value))
+            return chip_written(str(claim.word.value), str(value), segment[claim.end :])
         return None if key == "stock" else str(value)
     quantity = claim.quantity
     record = as_number(value)

@@ -42,6 +42,7 @@ _SPEC_LABEL: Final = re.compile(
     r"(?:(?:list\s+|sale\s+|current\s+)?price|cost|ram|memory|storage|ssd|disk|weight|"
     r"battery(?:\s+life)?|screen(?:\s+size)?|display(?:\s+size)?|(?:main\s+)?camera|"
     r"stock|availability|in\s+stock|available|os|operating\s+system|pages|author|year|"
+    r"processor|cpu|chip|chipset|graphics|gpu|prozessor|grafik|processeur|puce|procesador|"
     r"preis|gewicht|akku(?:laufzeit)?|speicher|arbeitsspeicher|bildschirm|kamera|"
     r"verfügbarkeit|lager|prix|poids|batterie|autonomie|écran|stockage|mémoire|"
     r"disponibilité|precio|peso|batería|pantalla|almacenamiento|memoria|cámara|"

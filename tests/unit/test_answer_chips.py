@@ -54,6 +54,15 @@ def shown(answer: str) -> ResponseBody:
             "The Dell XPS 13 [CMP-005] has a Core i9-13900H and an RTX 4050.",
             "The Dell XPS 13 [CMP-005] has a Core Ultra 7 155H and an Arc Graphics.",
         ),
+        # the article made to fit, the generation and model number with it, "graphics" once
+        ("The Apple iMac 24 [CMP-014] has a Core i7.", "The Apple iMac 24 [CMP-014] has an M3."),
+        ("The HP 14 [CMP-023] has a 13th-gen Core i5.", "The HP 14 [CMP-023] has a Core i3-1215U."),
+        ("The HP 14 [CMP-023] has Iris Xe graphics.", "The HP 14 [CMP-023] has UHD graphics."),
+        # under its heading, in a table
+        (
+            "### Dell XPS 13 [CMP-005]\n- Processor: Core i9-13900H\n- Graphics: RTX 4050",
+            "### Dell XPS 13 [CMP-005]\n- Processor: Core Ultra 7 155H\n- Graphics: Arc Graphics",
+        ),
         (
             "The Apple iMac 24 [CMP-014] has the M3 Pro chip.",
             "The Apple iMac 24 [CMP-014] has the M3 chip.",
@@ -64,7 +73,7 @@ def shown(answer: str) -> ResponseBody:
         ),
         (
             "The ASUS ROG Strix G16 [CMP-030] pairs a Ryzen 9 with an RTX 4070.",
-            "The ASUS ROG Strix G16 [CMP-030] pairs a Core i7-13650HX with an GeForce RTX 4060.",
+            "The ASUS ROG Strix G16 [CMP-030] pairs a Core i7-13650HX with a GeForce RTX 4060.",
         ),
         (
             "The Samsung Galaxy S24 [MOB-001] runs on a Tensor G4.",
@@ -89,6 +98,16 @@ def test_a_wrong_chip_is_corrected_in_place(said: str, now: str) -> None:
         "The HP 14 [CMP-023] has an Intel Core i3.",
         "The ASUS ROG Strix G16 [CMP-030] has an RTX 4060 and a Core i7.",
         "The Samsung Galaxy S24 [MOB-001] runs on a Snapdragon 8 Gen 3.",
+        "The HP 14 [CMP-023] has a 12th Gen Intel Core i3-1215U.",
+        # advice, another product's, a comparison, an upgrade, what it lacks
+        "The HP 14 [CMP-023] is fine for browsing, but for gaming you'd want at least a Core i5.",
+        "The Dell XPS 13 [CMP-005] is a Windows alternative to the MacBook Air M3.",
+        "The Dell XPS 13 [CMP-005] outperforms the HP's Core i3.",
+        "The HP 14 [CMP-023] is configurable with a Core i7.",
+        "The Dell XPS 13 [CMP-005] lacks an RTX 4060.",
+        "Der Apple iMac 24 [CMP-014] ist etwa so schnell wie ein M2 Pro.",
+        # an M.2 drive is no chip
+        "The Dell XPS 13 [CMP-005] has a 512 GB M2 SSD.",
         # another product's, or chips in general
         "The HP 14 [CMP-023] has a Core i3, slower than the Core i7 in most laptops.",
         "The Apple iMac 24 [CMP-014] is faster than the M1 model it replaces.",
