@@ -9,33 +9,22 @@ from typing import Any
 import pytest
 
 from compose_response.logic import ComposeInput, ResponseBody, compose
+from tests.unit.test_answer_bold import IMAC as SOLD_OUT
+from tests.unit.test_answer_bold import XPS as IN_STOCK
 
 XPS: dict[str, Any] = {
-    "productId": "CMP-005",
-    "name": "Dell XPS 13 (9340)",
-    "brand": "Dell",
-    "category": "COMPUTERS",
-    "price": 1299.0,
-    "stock": 14,
-    "specs": {"ramGb": 16, "storageGb": 512, "weightKg": 1.19, "batteryHours": 14},
+    **IN_STOCK,
+    "specs": {**IN_STOCK["specs"], "storageGb": 512, "weightKg": 1.19, "batteryHours": 14},
 }
-IMAC: dict[str, Any] = {
-    "productId": "CMP-014",
-    "name": "Apple iMac 24 (M3)",
-    "brand": "Apple",
-    "category": "COMPUTERS",
-    "price": 1299.0,
-    "stock": 0,
-    "specs": {"ramGb": 8, "storageGb": 256},
-}
+IMAC: dict[str, Any] = {**SOLD_OUT, "specs": {**SOLD_OUT["specs"], "storageGb": 256}}
 HP: dict[str, Any] = {
+    **XPS,
     "productId": "CMP-023",
     "name": "HP 14 Laptop (14-ep0000)",
     "brand": "HP",
-    "category": "COMPUTERS",
     "price": 349.0,
     "stock": 5,
-    "specs": {"ramGb": 8, "storageGb": 256, "weightKg": 1.4, "batteryHours": 11},
+    "specs": {**XPS["specs"], "ramGb": 8, "storageGb": 256, "weightKg": 1.4, "batteryHours": 11},
 }
 
 
