@@ -135,7 +135,7 @@ from compose_response.known import KnownProducts
 from compose_response.layout import Row, cells, listed_under, row_cells, table_rows
 from compose_response.text import BULLET, CITATION, HEADING, kept_lines, segments
 from compose_response.units import halfwidth, quantities
-from shared.catalog.specs import AUTHOR
+from shared.catalog.specs import AUTHOR, WEIGHT_KG
 from shared.products.ledger import LedgerIndex, LedgerProduct
 from shared.products.weight import DEFAULT_WEIGHT_UNIT
 
@@ -774,11 +774,13 @@ def _keeps(claim: Claim, key: str, value: Any, way: str) -> bool:
     record, quantity = as_number(value), claim.quantity
     if record is None or quantity is None:
         return True
+    said = quantity.value
     if claim.kind == "data":
-        said = quantity.value / quantity.unit.factor * (1024 if quantity.unit.name == "TB" else 1)
-    else:
-        said = quantity.value
-    if claim.kind == "weight" and key != "weightKg":
+        # a TB is 1000 GB or 1024: the one that keeps the limit
+        amount = quantity.value / quantity.unit.factor
+        terabyte = quantity.unit.name == "TB"
+        said = amount * (1024 if way == "most" else 1000) if terabyte else amount
+    if claim.kind == "weight" and key != WEIGHT_KG.key:
         record /= 1000  # a record in grams; a weight said is in kg
     return record <= said * 1.001 if way == "most" else record >= said * 0.999
 

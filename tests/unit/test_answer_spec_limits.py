@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.unit.test_answer_tables import shown
+from compose_response.logic import ComposeInput, compose
+from tests.unit.test_answer_tables import HP, shown
 
 
 @pytest.mark.parametrize(
@@ -58,4 +59,16 @@ def test_a_spec_limit_kept_or_not_the_products_own_stays(answer: str) -> None:
     body = shown(answer)
     # Then it reaches the shopper as written
     assert body.answer == answer
+    assert body.corrections == []
+
+
+def test_a_terabyte_is_read_as_the_thousand_or_the_1024_gigabytes_that_keep_the_limit() -> None:
+    # Given a laptop with 1,000 GB of storage said to have at least 1 TB
+    laptop = {**HP, "specs": {**HP["specs"], "storageGb": 1000}}
+    said = "The HP 14 [CMP-023] has at least 1 TB of storage."
+    body = compose(
+        ComposeInput(sessionId="s-1", outcome="answered", answer=said, products=[laptop])
+    )
+    # Then the limit stands: a TB is 1,000 GB as well as 1,024
+    assert body.answer == said
     assert body.corrections == []
