@@ -133,6 +133,7 @@ _PROCESSOR: Final = re.compile(
     r"(?<![\w-])(?:(?:\d{1,2}(?:st|nd|rd|th)[-\s](?:gen(?:eration)?)\s+)?(?:"
     r"(?:Intel\s+)?Core\s+(?:Ultra\s+[3579](?:\s+\d{3}[A-Z]{0,2})?"
     r"|i[3579](?:[-\s][A-Z]?\d{3,5}[A-Z]{0,2})?|[3579]\s+\d{3}[A-Z]{0,2})"
+    r"|(?:Intel\s+)?i[3579]-[A-Z]?\d{4,5}[A-Z]{0,2}"
     r"|(?:Intel\s+)?(?:Celeron|Pentium)(?:\s+(?:Silver|Gold))?\s+[A-Z]?\d{3,4}[A-Z]?"
     r"|(?:AMD\s+)?Ryzen\s+(?:AI\s+)?[3579](?:\s+(?:PRO\s+)?\d{3,4}[A-Z]{0,2})?"
     r"|(?:Apple\s+)?M[1-4](?:\s+(?:Pro|Max|Ultra))?(?=\s+(?:chip|processor|CPU)\b|[\s,.;)]|$)"
@@ -233,11 +234,22 @@ def chip_written(said: str, record: str, after: str) -> str:
     return f"{article[1]}{'n' if sound else ''} {name}"
 
 
+_VARIANT: Final = re.compile(r"\d\w*\s+(pro|max|ultra|plus|super|ti|xt)\b", re.IGNORECASE)
+"""A variant's word after a chip's number: "M3 Pro", "A18 Pro", "RTX 4060 Ti"."""
+
+
 def chip_agrees(said: str, record: str) -> bool:
     """Whether a chip's name as said is the record's: every word it says is one of the
     record's ("Core i5" of "Intel Core i5-1335U", "RTX 4060" of "NVIDIA GeForce RTX 4060
-    Laptop GPU"; not "M3 Pro" of "Apple M3 (8-core CPU)")."""
-    return _chip_words(said) <= _chip_words(record)
+    Laptop GPU"; not "M3 Pro" of "Apple M3 (8-core CPU)"), and the record's variant, when
+    it said the number the variant follows ("the A18" is not an A18 Pro, nor "RTX 4060"
+    a 4060 Ti)."""
+    words = _chip_words(said)
+    variant = _VARIANT.search(record)
+    number = re.match(r"\S+", record[: variant.start(1)].split()[-1]) if variant else None
+    if variant and number and number[0].casefold() in words and variant[1].casefold() not in words:
+        return False
+    return words <= _chip_words(record)
 
 
 # -- authors -----------------------------------------------------------------------------------

@@ -869,8 +869,10 @@ def _check_segment(
     store: str,
     weight_unit: str,
     kinds: frozenset[str] | None = None,
+    limits_only: bool = False,
 ) -> _Checked:
-    """``segment`` checked against the products it cites; only claims of ``kinds``, if given."""
+    """``segment`` checked against the products it cites; only claims of ``kinds``, if given,
+    and only specs said as limits of the product's own, if ``limits_only``."""
     view = halfwidth(segment)
     cited = [
         _Citation(m.start(), m.end(), m[1]) for m in CITATION.finditer(segment) if m[1] in index
@@ -884,6 +886,8 @@ def _check_segment(
     claims = _claims(view, cited, index, store)
     prices = sum(1 for claim in claims if claim.kind == "price")
     for claim in claims if kinds is None else [c for c in claims if c.kind in kinds]:
+        if limits_only and _spec_bound(claim, view, cited, index) is None:
+            continue
         if (bounded := _price_bound(claim, view, cited, index)) is not None:
             # "The XPS 13 [..] is under $400": a limit its price must keep; wrong, it goes.
             its, way = bounded
@@ -1165,6 +1169,12 @@ def _check_pronoun(
             pointing = None
     if not subject or pointing is None or _HEDGED.search(segment):
         return _Checked(segment)
+    if one:
+        # "It weighs under 1 kg.": a limit of its own spec, checked as "[..] weighs under 1 kg"
+        limited = _check_segment(f"{subject[0]} {segment[pointing.end() :]}", index, style,
+                                 store, weight_unit, _SPEC_KINDS, limits_only=True)  # fmt: skip
+        if limited.dropped:
+            return _Checked(segment, limited.corrections, dropped=True)
     priced = _EACH_PRICED.match(view, pointing.end())
     bound = _EACH_BOUND.match(view, pointing.end())
     said_of_each = segment

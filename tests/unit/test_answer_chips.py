@@ -30,6 +30,15 @@ LAPTOPS: list[dict[str, Any]] = [
         "specs": {"chip": "Snapdragon 8 Gen 3 for Galaxy"},
     },
     {
+        "productId": "MOB-002",
+        "name": "Apple iPhone 16 Pro",
+        "brand": "Apple",
+        "category": "MOBILE",
+        "price": 999.0,
+        "stock": 4,
+        "specs": {"chip": "Apple A18 Pro"},
+    },
+    {
         "productId": "CMP-030",
         "name": "ASUS ROG Strix G16",
         "brand": "ASUS",
@@ -58,6 +67,15 @@ def shown(answer: str) -> ResponseBody:
         ("The Apple iMac 24 [CMP-014] has a Core i7.", "The Apple iMac 24 [CMP-014] has an M3."),
         ("The HP 14 [CMP-023] has a 13th-gen Core i5.", "The HP 14 [CMP-023] has a Core i3-1215U."),
         ("The HP 14 [CMP-023] has Iris Xe graphics.", "The HP 14 [CMP-023] has UHD graphics."),
+        # a model number with no "Core" before it; the base chip of a variant's
+        (
+            "The ASUS ROG Strix G16 [CMP-030] has an i9-14900HX.",
+            "The ASUS ROG Strix G16 [CMP-030] has a Core i7-13650HX.",
+        ),
+        (
+            "The Apple iPhone 16 Pro [MOB-002] has the A18 chip.",
+            "The Apple iPhone 16 Pro [MOB-002] has the A18 Pro chip.",
+        ),
         # under its heading, in a table
         (
             "### Dell XPS 13 [CMP-005]\n- Processor: Core i9-13900H\n- Graphics: RTX 4050",
@@ -98,6 +116,8 @@ def test_a_wrong_chip_is_corrected_in_place(said: str, now: str) -> None:
         "The HP 14 [CMP-023] has an Intel Core i3.",
         "The ASUS ROG Strix G16 [CMP-030] has an RTX 4060 and a Core i7.",
         "The Samsung Galaxy S24 [MOB-001] runs on a Snapdragon 8 Gen 3.",
+        "The Apple iPhone 16 Pro [MOB-002] has the A18 Pro chip.",
+        "The ASUS ROG Strix G16 [CMP-030] has an i7-13650HX.",
         "The HP 14 [CMP-023] has a 12th Gen Intel Core i3-1215U.",
         # advice, another product's, a comparison, an upgrade, what it lacks
         "The HP 14 [CMP-023] is fine for browsing, but for gaming you'd want at least a Core i5.",

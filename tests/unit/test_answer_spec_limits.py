@@ -72,3 +72,14 @@ def test_a_terabyte_is_read_as_the_thousand_or_the_1024_gigabytes_that_keep_the_
     # Then the limit stands: a TB is 1,000 GB as well as 1,024
     assert body.answer == said
     assert body.corrections == []
+
+
+def test_a_spec_limit_said_by_it_of_the_product_before_is_checked_too() -> None:
+    # Given a sentence citing the XPS, then "It" said to weigh under 1 kg (it weighs 1.19 kg)
+    body = shown("The Dell XPS 13 [CMP-005] is very light. It weighs under 1 kg.")
+    # Then the limit goes; a limit it keeps, or what it supports, stays
+    assert body.answer == "The Dell XPS 13 [CMP-005] is very light."
+    assert [(c.field, c.dropped) for c in body.corrections] == [("weightKg", True)]
+    for kept in ("It weighs under 1.3 kg.", "It supports more than 32 GB of RAM."):
+        answer = f"The Dell XPS 13 [CMP-005] is very light. {kept}"
+        assert shown(answer).answer == answer
