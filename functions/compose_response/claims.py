@@ -9,8 +9,9 @@ stock.
   ("ローリング") is not compared: there is no spelling to compare it with.
 * A processor or graphics chip ("Core i7-1355U", "Core Ultra 7", "M3 Pro", "Snapdragon 8
   Gen 3", "RTX 4060") is the record's when each word it says is one of the record's
-  (brand words aside): "Core i5" of "Intel Core i5-1335U" is; "M3 Pro" of "Apple M3" is
-  not. One said of another ("faster than the Core i5", "the M2 model") is not compared.
+  (brand words aside), and it names the record's variant when it names the number before
+  it: "Core i5" of "Intel Core i5-1335U" is; "M3 Pro" of "Apple M3" is not, nor "A18" of
+  "Apple A18 Pro". One said of another ("faster than the Core i5", "the M2 model") is not compared.
 * A year is a four-digit number with a sign of publication: "(1997)", "1997年",
   "published in 1997", "erschienen 1997". "The 2001 film" or "set in 1984" is not one.
 * Stock is what the words allow a product to have (:class:`StockSaid`). Any word that it
