@@ -11,7 +11,8 @@ stock.
   Gen 3", "RTX 4060") is the record's when each word it says is one of the record's
   (brand words aside), and it names the record's variant when it names the number before
   it: "Core i5" of "Intel Core i5-1335U" is; "M3 Pro" of "Apple M3" is not, nor "A18" of
-  "Apple A18 Pro". One said of another ("faster than the Core i5", "the M2 model") is not compared.
+  "Apple A18 Pro". One said of another ("faster than the Core i5", "the M2 model") is not
+  compared.
 * A year is a four-digit number with a sign of publication: "(1997)", "1997年",
   "published in 1997", "erschienen 1997". "The 2001 film" or "set in 1984" is not one.
 * Stock is what the words allow a product to have (:class:`StockSaid`). Any word that it
@@ -34,7 +35,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from compose_response.context import Cue
-from compose_response.text import MARKS
+from compose_response.text import CITATION, MARKS
 from shared.catalog.spec import Spec
 from shared.catalog.specs import AUTHOR, CPU, GPU, OS, YEAR
 
@@ -190,7 +191,7 @@ def chip_claims(text: str) -> list[WordClaim]:
     found = []
     for kind, pattern in ((PROCESSOR_KIND, _PROCESSOR), (GRAPHICS_KIND, _GRAPHICS)):
         for match in pattern.finditer(text):
-            cited = [m for m in _CITED.finditer(text, 0, match.start())]
+            cited = list(CITATION.finditer(text, 0, match.start()))
             if not cited or _NOT_ITS_CHIP.match(text, match.end()):
                 continue
             between = text[cited[-1].end() : match.start()]
@@ -207,10 +208,6 @@ def chip_claims(text: str) -> list[WordClaim]:
 
 def _chip_words(name: str) -> set[str]:
     return set(re.findall(r"[a-z0-9]+", name.casefold())) - _CHIP_NOISE
-
-
-_CITED: Final = re.compile(rf"\[[{MARKS[0]}-{MARKS[1]}]\]")
-"""A citation's mark in the text the claims are read from."""
 
 
 def chip_name(record: str) -> str:
