@@ -2,9 +2,10 @@
 
 Each lookup is answered by its purpose (:class:`~storechat.offline.plan.Call`): a
 search recommends the products that meet every stated constraint, or says none does
-and offers the nearest with what differs; a named product is confirmed with its stock,
-or named as not carried with the closest; two named products are compared; products
-shown before are narrowed or sorted. What the store does not do is said first.
+and offers the nearest with what differs; a product named is confirmed with its stock
+from the search of the words that name it, or said not carried with the closest; two
+named products are compared; products shown before are narrowed or sorted. What the
+store does not do is said first.
 """
 
 from __future__ import annotations
@@ -396,8 +397,14 @@ def corrections_line(lookups: list[Done]) -> Line | None:
 
 def _lookup_lines(ask: Ask, lookups: list[Done], pages: bool = True) -> list[Line]:
     intent, lines = ask.intent, []
-    named = [d for d in lookups if d.call.purpose == "named"]
     models = intent.products
+    # A search of a product's name answers for it; a search of the words, for each they name.
+    named = [
+        Done(replace(d.call, index=n), d.outcome)
+        for d in lookups
+        if d.call.purpose in ("named", "names")
+        for n in (range(len(models)) if d.call.purpose == "names" else [d.call.index])
+    ]
     pair = [
         matches(models[d.call.index], _products(d))[:1] for d in named if d.call.index < len(models)
     ]
@@ -530,6 +537,13 @@ def _not_carried(done: Done) -> list[str]:
     return [plain(n, 40) for n in said if isinstance(n, str)] if isinstance(said, list) else []
 
 
+def _understood(done: Done, key: str) -> list[Any]:
+    """What the search read in the words, under ``key`` of its ``understood``."""
+    understood = (done.outcome.data or {}).get("understood")
+    read = understood.get(key) if isinstance(understood, dict) else None
+    return read if isinstance(read, list) else []
+
+
 def _as_named(name: str, said: str) -> str:
     """A name not carried as the answer writes it: "huawei" before "phones" is a brand,
     Huawei; "kayaks" asked for alone is a kind, as written; a name after "by" is an
@@ -544,8 +558,18 @@ def _as_named(name: str, said: str) -> str:
 def _scope_lines(ask: Ask, lookups: list[Done]) -> list[Line]:
     intent = ask.intent
     kind = intent.not_carried
+    # A product named and not carried is said by its own section, with the closest.
+    named = {
+        plain(n, 40)
+        for d in lookups
+        if d.call.purpose in ("named", "names")
+        for n in _understood(d, "named")
+    }
     names = dict.fromkeys(
-        name for d in lookups for name in _not_carried(d) if not (kind and kind.said.search(name))
+        name
+        for d in lookups
+        for name in _not_carried(d)
+        if not (kind and kind.said.search(name)) and name not in named
     )
     lines = [Line(f"Sorry, we don't carry {_as_named(n, ask.said)}.") for n in names]
     if kind:

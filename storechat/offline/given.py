@@ -7,7 +7,7 @@ follow-up that only orders the products shown, those ids and the order), and its
 words for every model (their kind, limits, product lines, uses and orders), and the model
 takes that reading rather than second-guess it. The search serves the one lookup the
 model's plan makes when it is that lookup (the model searches a kind asked in one message
-in the shopper's own words, as the loop did), or found the product the lookup names. Then
+in the shopper's own words, as the loop did, and a product they name the same way). Then
 the result is that lookup's, in round 1: the model asks only for the rest of its plan
 (reviews, a book's facts), with the products the search found asked again (the loop
 shrinks the search to a brief before the answer), or answers at once. When it does not
@@ -31,7 +31,7 @@ from shared.search.series import name_words
 from storechat.offline.intent import COMPARE, Intent
 from storechat.offline.messages import ToolOutcome, read_rounds
 from storechat.offline.names import ModelName
-from storechat.offline.plan import Ask, Call
+from storechat.offline.plan import Call
 from storechat.offline.vocabulary import LOOKUP
 
 OWN_TOOL_USE: Final = "tooluse_off_"
@@ -75,7 +75,7 @@ class Turn:
 
 
 def own_turn(
-    ask: Ask, plan: list[Call], given: ToolOutcome, rounds: list[list[ToolOutcome]]
+    plan: list[Call], given: ToolOutcome, rounds: list[list[ToolOutcome]], said: str
 ) -> Turn:
     """``rounds``: every round of the turn, the given search's first.
 
@@ -84,10 +84,6 @@ def own_turn(
     loop may have shrunk it to a brief."""
     own = rounds[1:]
     lookups = [c for c in plan if c.name == LOOKUP]
-    # Products compared by name: the search named them all, or the model asks.
-    named = len(lookups) > 1 and len(plan) == len(lookups) and not own
-    if named and all(serves(each, given) for each in lookups):
-        return Turn([[_as_planned(given, each) for each in lookups]], [])
     lookup = lookups[0] if len(lookups) == 1 else None
     if lookup is None:
         return Turn(own, plan)
@@ -95,7 +91,7 @@ def own_turn(
         asked = any(o.name == LOOKUP and o.tool_input == lookup.input for o in own[0])
         if asked:
             return Turn(own, plan)
-    elif not (serves(lookup, given) or _loop_follow_up(lookup, given, ask.said)):
+    elif not serves(lookup, given, said):
         return Turn(own, plan)
     searched = given.tool_input
     if lookup.purpose in ("search", "cheaper") and searched != lookup.input:
@@ -108,11 +104,11 @@ def own_turn(
     rest = [c for c in plan if c is not lookup]
     if not rest:
         return Turn([[mine], *own], [], plan=plan)
-    # A product asked by name is asked again by name: the tool gives it, sold out, what
+    # Words naming products are searched again: the tool gives one named, sold out, what
     # is nearest it in stock and what they share; products fetched by id have no nearest.
-    again = lookup.input if lookup.purpose == "named" else {"productIds": given.found_ids}
+    again = lookup.input if lookup.purpose == "names" else {"productIds": given.found_ids}
     refetch = Call(LOOKUP, again, "again")
-    if not (lookup.purpose == "named" or given.found_ids):
+    if not (lookup.purpose == "names" or given.found_ids):
         # A search that found nothing ("reviews of tablets": none carried) has nothing a
         # brief could lose: round 1 is it and the rest.
         return Turn([[mine, *own[0]], *own[1:]], rest, plan=plan) if own else Turn([], rest)
@@ -139,16 +135,18 @@ def _refetched(given: ToolOutcome, fetched: ToolOutcome) -> ToolOutcome:
     return replace(given, data=data, brief=False)
 
 
-def serves(lookup: Call, given: ToolOutcome) -> bool:
-    """Whether the given search is ``lookup``'s own result: the same search (the
-    shopper's words as they came, or the same products by id, in the same order), or,
-    for a product the lookup names, a search that found it. Otherwise the model searches
-    itself: what it carried over from an earlier message, the search of this message's
-    words could not know."""
-    data = given.data
+def serves(lookup: Call, given: ToolOutcome, said: str) -> bool:
+    """Whether the given search is ``lookup``'s own result: the same search (the same
+    words, or the same products by id), or the loop's search of words where the model's
+    one lookup is a search of words too. The loop reads the words as every model's search
+    does, and a follow-up as what it carries over ("only Windows ones", "what about a
+    MacBook instead?"); for cheaper ones it must be below the price the model's is. A
+    product looked up by name under the shopper's limits, or the products shown, the
+    model asks for itself."""
+    data, searched = given.data, given.tool_input
     if data is None or given.brief:
         return False
-    if given.tool_input == lookup.input or _same_fetch(given.tool_input, lookup.input):
+    if searched == lookup.input or _same_fetch(searched, lookup.input):
         return True
     if lookup.purpose == "instead":
         # A kind the store does not sell: the search showed the nearest kind itself, or
@@ -156,54 +154,15 @@ def serves(lookup: Call, given: ToolOutcome) -> bool:
         return data.get("showingInstead") == lookup.input.get("keywords") or not (
             data.get("showingInstead") or data.get("products")
         )
-    name = lookup.input.get("productName")
-    if lookup.purpose != "named" or not isinstance(name, str):
-        return False
-    if _lacked(lookup, data):
-        return True  # the search says the store lacks it, and gives its nearest first
-    found = [r for r in data.get("products") or [] if isinstance(r, dict)]
-    if not any(_named(name, str(r.get("name", ""))) for r in found):
-        return False
-    # A search that let go of some words still served when it read the name and found
-    # that product ("magic" is a genre's word, and the Honor Magic 6 Pro a phone).
-    said_as = data.get("understood")
-    named = said_as.get("named") if isinstance(said_as, dict) else None
-    return not data.get("relaxed") or any(
-        isinstance(n, str) and _named(name, n) for n in named or []
-    )
-
-
-def _loop_follow_up(lookup: Call, given: ToolOutcome, said: str) -> bool:
-    """Whether the loop read the latest message as following the session's last search and
-    searched what it means, where the model's one lookup is a search of words too: that
-    search narrowed ("only Windows ones", "anything under $700?" after a turn about
-    reviews), under the cheapest product shown where the model's lookup is for cheaper ones
-    ("anything cheaper?"), or the message's words under its limits ("what about a MacBook
-    instead?"). The loop searches anything but the message's words alone only for such a
-    follow-up; the model takes its reading, as it takes the search's reading of the words,
-    rather than search again. (Products shown fetched in an order asked are the model's
-    only when it points at them itself.)"""
-    searched = given.tool_input
-    keywords = searched.get("keywords")
-    if given.data is None or given.brief or lookup.purpose not in ("search", "cheaper"):
-        return False
-    if not isinstance(keywords, str) or "productIds" in searched:
+    if not isinstance(searched.get("keywords"), str) or "productIds" in searched:
         return False
     if lookup.purpose == "cheaper":
-        # The loop's search must be below the price the model's is.
         below, limit = searched.get("maxPrice"), lookup.input.get("maxPrice")
-        if not (isinstance(below, int | float) and isinstance(limit, int | float)):
-            return False
-        return below <= limit
-    as_said = " ".join(said.split()).startswith(" ".join(keywords.split()))
-    return not as_said or set(searched) != {"keywords"}
-
-
-def _lacked(lookup: Call, data: dict[str, Any]) -> bool:
-    """Whether the search says the store does not carry the product ``lookup`` names."""
-    name = lookup.input.get("productName")
-    lacked = data.get("notCarried") or []
-    return isinstance(name, str) and any(isinstance(n, str) and _named(n, name) for n in lacked)
+        return isinstance(below, int | float) and isinstance(limit, int | float) and below <= limit
+    # A search of the message's words alone is no reading of what a follow-up carries over
+    # ("a Samsung then", after a phone): the model searches that itself.
+    as_said = " ".join(said.split()).startswith(" ".join(searched["keywords"].split()))
+    return lookup.purpose == "search" and (not as_said or set(searched) != {"keywords"})
 
 
 def _same_fetch(given: dict[str, Any], planned: dict[str, Any]) -> bool:
@@ -226,14 +185,6 @@ def _as_planned(given: ToolOutcome, lookup: Call) -> ToolOutcome:
     if given.data is None:
         return replace(given, tool_input=lookup.input)
     data = dict(given.data)
-    name = lookup.input.get("productName")
-    if lookup.purpose == "named" and isinstance(name, str):
-        if not _lacked(lookup, data):
-            found = [r for r in data.get("products") or [] if isinstance(r, dict)]
-            data["products"] = [r for r in found if _named(name, str(r.get("name", "")))]
-        named = (data.get("understood") or {}).get("named") or []
-        # Each product named is said carried or not by its own lookup's answer.
-        data["notCarried"] = [n for n in data.get("notCarried") or [] if n not in named]
     held = re.findall(r"\w+", str(lookup.input.get("keywords") or "").casefold())
     if isinstance(corrected := data.get("corrected"), dict):
         data["corrected"] = {k: v for k, v in corrected.items() if str(k).casefold() in held}

@@ -12,8 +12,8 @@ review and book asks, what the store does not do), carrying the subject of an
 earlier user turn over to a follow-up, and ask for the tools that serve it, all in
 one assistant message (``stopReason`` ``tool_use``): a kind of product asked in one
 message is searched in the shopper's own words, which the search reads for every model
-(a follow-up's, with the earlier messages' words after its own), a named
-product is looked up by name, and "of those",
+(a follow-up's, with the earlier messages' words after its own), a product named
+is found by the search of the words (of its name, beside other asks), and "of those",
 "the second one" or "cheaper ones" look up the products the previous answer cited
 (:mod:`storechat.offline.plan`). A question about the store itself (returns,
 delivery, where an order is) asks the store's policies tool with the shopper's words
@@ -183,7 +183,7 @@ class OfflineModel:
         available = offered_tools(request)
         first = plan_first(ask, available)
         rounds = read_rounds(messages)
-        turn = own_turn(ask, first, given, rounds) if given else Turn(rounds, first)
+        turn = own_turn(first, given, rounds, ask.said) if given else Turn(rounds, first)
         answered = any("toolResult" in block for block in content_blocks(messages[-1]))
         if not answered or (given is not None and len(rounds) == 1):
             # The first call of the turn. A search handed over changes no reply without

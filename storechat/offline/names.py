@@ -26,16 +26,6 @@ class ModelName:
     """Its kind; "" when the store's words cannot tell ("the Nokia 3310")."""
 
     @property
-    def product_name(self) -> str:
-        # Short, brand-free words all found in a catalog name ("XPS 13"); a
-        # bare number ("OnePlus 12" -> "12") keeps its brand to stay specific.
-        if self.brand and self.text.casefold().startswith(self.brand.casefold() + " "):
-            rest = self.text[len(self.brand) + 1 :]
-            if not rest.replace(" ", "").isdigit():
-                return rest
-        return self.text
-
-    @property
     def full_name(self) -> str:
         if self.brand and not self.text.casefold().startswith(self.brand.casefold()):
             return f"{self.brand} {self.text}"

@@ -1,8 +1,9 @@
 """The tool calls a question needs: all of them in one round.
 
-It looks up what the shopper asked for: each named product by name, a kind of product
-in the shopper's own words (a follow-up's with the earlier messages' after them), the
-products an earlier answer showed by id.
+It looks up what the shopper asked for in their own words, which the catalog search
+reads for every model: the products they name (by the words of each name, when the
+message asks for more), a kind of product (a follow-up's with the earlier messages'
+words after them); and the products an earlier answer showed, by id.
 What the first round does not find the catalog tool answers itself, in the same
 result: the closest by name to a product the store does not carry, the nearest to
 limits nothing meets, the nearest in stock to one sold out.
@@ -20,7 +21,6 @@ from shared.search.asked import asked_names, kinds_apart, sides_compared
 from shared.search.words import parse
 from storechat.offline.intent import Intent, parse_text, review_query
 from storechat.offline.messages import ToolOutcome
-from storechat.offline.names import ModelName
 from storechat.offline.refer import (
     Reference,
     Shown,
@@ -94,9 +94,10 @@ class Ask:
 
 @dataclass(frozen=True)
 class Call:
-    """One tool call and what it is for: ``search``, ``named``, ``shown`` (products an
-    earlier answer cited), ``cheaper``, ``instead`` (for a kind not carried), ``again``
-    (a given search's products fetched again by id); or ``reviews`` and ``book``."""
+    """One tool call and what it is for: ``search``, ``names`` (the words naming products,
+    each answered from it), ``named`` (the words of one product's name), ``shown``
+    (products an earlier answer cited), ``cheaper``, ``instead`` (for a kind not carried),
+    ``again`` (a given search's products fetched again); or ``reviews`` and ``book``."""
 
     name: str
     input: dict[str, Any]
@@ -190,16 +191,6 @@ def _searches(ask: Ask) -> list[dict[str, Any]]:
     return searches
 
 
-def named_input(model: ModelName) -> dict[str, Any]:
-    """A product the shopper named, looked up by its name."""
-    request: dict[str, Any] = {"productName": model.product_name}
-    if model.category:
-        request["category"] = model.category
-    if model.brand:
-        request["brandId"] = model.brand
-    return request
-
-
 # -- round 1 ------------------------------------------------------------------------------------
 
 
@@ -237,8 +228,14 @@ def _lookups(ask: Ask) -> list[Call]:
     if _against_others(ask):
         # "is the Dell cheaper than the MacBook Air?": the search shows both sides
         return [Call(LOOKUP, _words(ask.said), "search")]
-    calls = [Call(LOOKUP, named_input(p), "named", n) for n, p in enumerate(intent.products)]
-    calls += [Call(LOOKUP, i, "search", n) for n, i in enumerate(_searches(ask))]
+    # A product named is found by a search of the words, which reads names as the catalog
+    # has them and says which it does not carry: the shopper's own, when they ask nothing
+    # else, else the name alone.
+    searches = _searches(ask)
+    if intent.products and not searches and not ask.current.bounds:
+        return [Call(LOOKUP, _words(ask.said), "names")]
+    calls = [Call(LOOKUP, {"keywords": p.text}, "named", n) for n, p in enumerate(intent.products)]
+    calls += [Call(LOOKUP, i, "search", n) for n, i in enumerate(searches)]
     kind = intent.not_carried
     if not calls and kind and kind.instead:
         calls.append(Call(LOOKUP, _words(kind.instead), "instead"))
@@ -251,7 +248,7 @@ def _against_others(ask: Ask) -> bool:
     current = ask.current
     sides = sides_compared(ask.said)
     # With reviews or a book's facts asked too, the loop shrinks the search to a brief
-    # that keeps no reading of sides: the product named is looked up by name
+    # that keeps no reading of sides: the product named is the answer
     if len(current.products) != 1 or sides is None or current.wants_reviews or current.book_query:
         return False
     # The other side names another maker ("is the iPhone 16 in stock or not? my Samsung

@@ -205,8 +205,10 @@ def test_a_named_product_that_is_carried_is_the_answer_with_its_stock(
     # Given the second example
     (body,) = ask(local, "Is the iPhone 15 in stock?")
 
-    # Then the iPhone 15 is looked up by name and is the whole answer, with its stock
-    assert lookups(body) == [{"productName": "iPhone 15", "brandId": "Apple", "category": "MOBILE"}]
+    # Then the search of the words names the iPhone 15, which is the whole answer, with its
+    # stock
+    assert lookups(body) == [{"keywords": "Is the iPhone 15 in stock?"}]
+    assert searched_as(lookups(body)[0])["named"] == ["iPhone 15"]
     assert shown(body) == ["MOB-005"]
     assert f"in stock ({CATALOG['MOB-005']['stock']} available)" in body["answer"]
     assert "iPhone 16" not in body["answer"]
@@ -221,7 +223,7 @@ def test_a_named_product_that_is_not_carried_is_said_so_with_the_closest(
 
     # Then the answer says it is not carried, and offers the nearest iPhone
     assert body["answer"].startswith("Sorry, we don't carry the Apple iPhone 14.")
-    assert lookups(body)[0]["productName"] == "iPhone 14"
+    assert lookups(body) == [{"keywords": "Do you have the iPhone 14?"}]
     assert shown(body)[0] == "MOB-005"
     answered_honestly(body)
 
@@ -230,11 +232,9 @@ def test_a_comparison_looks_up_both_and_names_the_deciding_spec(local: LocalStor
     # Given a shopper who asks which of two named laptops is lighter
     (body,) = ask(local, "Which is lighter, the Dell XPS 13 or the MacBook Air 13?")
 
-    # Then both are looked up by name in one round, and the answer leads with the weights
-    assert [(i["productName"], i["category"]) for i in lookups(body)] == [
-        ("XPS 13", "COMPUTERS"),
-        ("MacBook Air 13", "COMPUTERS"),
-    ]
+    # Then the search of the words finds both in one round, and the answer leads with the
+    # weights
+    assert [searched_as(i)["named"] for i in lookups(body)] == [["Dell XPS 13", "MacBook Air 13"]]
     assert body["toolRounds"] == 1
     assert shown(body) == ["CMP-007", "CMP-011"]
     assert body["answer"].startswith(

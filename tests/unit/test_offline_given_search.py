@@ -1121,8 +1121,10 @@ def test_a_product_named_with_a_slip_is_the_product_the_search_read(index: Searc
         messages = answered(messages, reply, *results)
         reply = OfflineModel().converse(make_request(messages))
 
-    # Then it confirms that product, not a list of its line
-    assert answer_text(reply).startswith("We carry the Google Pixel 9 Pro [MOB-016]: in stock")
+    # Then it says how it read the slip and confirms that product, not a list of its line
+    assert answer_text(reply).startswith(
+        "I read “pixle” as “pixel”.\nWe carry the Google Pixel 9 Pro [MOB-016]: in stock"
+    )
 
 
 def test_how_the_search_read_the_shoppers_words_is_said(index: SearchIndex) -> None:
@@ -1183,8 +1185,8 @@ XPS_REVIEWS = {
 }
 
 
-XPS_13 = {"productName": "XPS 13", "category": "COMPUTERS", "brandId": "Dell"}
-THE_HOBBIT = {"productName": "The Hobbit", "category": "BOOKS"}
+XPS_13 = {"keywords": "What do reviews say about the Dell XPS 13?"}
+THE_HOBBIT = {"keywords": "Tell me about the book The Hobbit"}
 
 
 def test_a_review_question_asks_for_the_reviews_and_the_product_found_by_name(
@@ -1196,8 +1198,8 @@ def test_a_review_question_asks_for_the_reviews_and_the_product_found_by_name(
     ids = given_ids(messages)
 
     # When the model gets the first request, Then it asks for the reviews, and for the
-    # laptop the search found by its name again (the loop shrinks the search before the
-    # answer; by name, the tool gives a sold-out product its nearest in stock)
+    # search of the words again (the loop shrinks the search before the answer; searched
+    # again, the tool gives a sold-out product named its nearest in stock)
     first = model.converse(make_request(messages))
     assert [(u["name"], u["input"]) for u in tool_uses(first)] == [
         ("get_computer_reviews", {"query": "Dell XPS 13"}),
@@ -1303,7 +1305,7 @@ def test_a_book_question_asks_for_the_books_facts_and_the_book_by_title(index: S
     model = OfflineModel()
 
     # When the model gets the first request, Then it asks for the book's facts, and for
-    # the book the search found by its title again
+    # the search that found the book again
     first = model.converse(make_request(messages))
     assert [(u["name"], u["input"]) for u in tool_uses(first)] == [
         ("get_book_info", {"query": "The Hobbit"}),
@@ -1413,14 +1415,11 @@ def test_a_sold_out_book_with_its_facts_asked_gets_the_nearest_by_the_same_autho
     messages = searched_first(index, "Harry Potter and the Deathly Hallows in stock?")
     model = OfflineModel()
 
-    # When the model asks for the book's facts and the book again, by its title
+    # When the model asks for the book's facts and the search that found it again
     first = model.converse(make_request(messages))
     (facts, again) = tool_uses(first)
     assert facts["name"] == "get_book_info"
-    assert again["input"] == {
-        "productName": "Harry Potter and the Deathly Hallows",
-        "category": "BOOKS",
-    }
+    assert again["input"] == {"keywords": "Harry Potter and the Deathly Hallows in stock?"}
     final = model.converse(
         make_request(answered(messages, first, failure("down"), lookup(index, again["input"])))
     )

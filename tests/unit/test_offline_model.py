@@ -279,7 +279,7 @@ def test_three_intents_become_three_tool_uses_in_one_message() -> None:
         ("Any Penguin books?", {"category": "BOOKS", "searched": ["penguin"]}),
         (
             "Do you have the iPhone 15?",
-            {"productName": "iPhone 15", "brandId": "Apple", "category": "MOBILE"},
+            {"named": ["iPhone 15"], "category": "MOBILE"},
         ),
         (
             "a laptop with 16GB RAM under 2 kg",
@@ -302,7 +302,7 @@ def test_three_intents_become_three_tool_uses_in_one_message() -> None:
         ),
         (
             "Is the iPhone 15 in stock?",
-            {"productName": "iPhone 15", "brandId": "Apple", "category": "MOBILE"},
+            {"named": ["iPhone 15"], "category": "MOBILE"},
         ),
     ],
 )
@@ -313,7 +313,7 @@ def test_the_lookup_asks_for_exactly_what_was_said(question: str, expected: dict
 
     # Then one lookup, which the catalog search reads as exactly what was said: each
     # number as the bound it states (no RAM or weight as a price), a named product by
-    # its name
+    # its name as the catalog has it
     assert [u["name"] for u in uses] == ["lookup_inventory"]
     read = searched_as(uses[0]["input"])
     assert {key: read.get(key) for key in expected} == expected
@@ -825,23 +825,18 @@ def test_a_named_product_is_the_answer_with_its_stock() -> None:
     results = [inventory(IPHONES[2], IPHONES[0])]
     rounds, text = converse_turn([user("Is the iPhone 16 in stock?")], [results])
 
-    # Then it was looked up by name, and the answer is that phone alone, with its stock
-    assert inputs(rounds[0]) == [
-        {"productName": "iPhone 16", "category": "MOBILE", "brandId": "Apple"}
-    ]
+    # Then it was looked up by the search of the words, and the answer is that phone
+    # alone, with its stock
+    assert inputs(rounds[0]) == [{"keywords": "Is the iPhone 16 in stock?"}]
     assert cited(text) == ["MOB-716"]
     assert "in stock (10 available), $799" in text
 
 
-def closest_by_name(*products: dict[str, Any]) -> dict[str, Any]:
-    """The catalog tool's answer to a ``productName`` no product has: those with the most
-    of its words, told as the closest."""
+def not_carried(name: str, *products: dict[str, Any]) -> dict[str, Any]:
+    """The catalog search's answer to words naming a model no product has: it says so
+    (``notCarried``), and gives the closest it found."""
     found = inventory(*products)
-    found["content"][0]["json"]["relaxed"] = (
-        "Nothing matched all of that, so I dropped: the whole productName (no product is "
-        "named so; these have the most of its words: say the one asked is not carried, and "
-        "offer these as the closest)."
-    )
+    found["content"][0]["json"] |= {"notCarried": [name], "understood": {"named": [name]}}
     return found
 
 
@@ -850,12 +845,12 @@ def test_a_named_product_not_carried_is_said_so_and_the_closest_is_offered() -> 
     # the nearest model of the series first
     nearest_first = (IPHONES[1], IPHONES[0], IPHONES[2])
     rounds, text = converse_turn(
-        [user("Do you have the iPhone 14?")], [[closest_by_name(*nearest_first)]]
+        [user("Do you have the iPhone 14?")], [[not_carried("iPhone 14", *nearest_first)]]
     )
 
-    # Then one round was enough: it was looked up by name, said not carried, and the
+    # Then one round was enough: the words were searched, it is said not carried, and the
     # nearest model leads
-    assert len(rounds) == 1 and inputs(rounds[0])[0]["productName"] == "iPhone 14"
+    assert len(rounds) == 1 and inputs(rounds[0]) == [{"keywords": "Do you have the iPhone 14?"}]
     assert text.startswith("Sorry, we don't carry the Apple iPhone 14.")
     assert cited(text) == ["MOB-715", "MOB-716"]
 
@@ -865,10 +860,11 @@ def test_a_comparison_looks_up_both_and_names_the_deciding_spec() -> None:
     question = "Which has the better camera, the Pixel 9 or the Galaxy S24?"
     pixel = phone("MOB-791", "Google Pixel 9", price=799, camera=50)
     galaxy = phone("MOB-724", "Samsung Galaxy S24", price=799, camera=200)
-    rounds, text = converse_turn([user(question)], [[inventory(pixel), inventory(galaxy)]])
+    rounds, text = converse_turn([user(question)], [[inventory(pixel, galaxy)]])
 
-    # Then both were looked up in one round, and the answer leads with the winner
-    assert [i["productName"] for i in inputs(rounds[0])] == ["Pixel 9", "Galaxy S24"]
+    # Then the search of the words found both in one round, and the answer leads with the
+    # winner
+    assert inputs(rounds[0]) == [{"keywords": question}]
     first = text.splitlines()[0]
     assert first.startswith("Higher-resolution camera: Samsung Galaxy S24 [MOB-724]")
     assert "200 MP camera vs 50 MP camera" in first
@@ -920,12 +916,25 @@ def test_which_maker_costs_less_asked_in_spanish_compares_the_cheapest_of_each()
         "is the iPhone 16 worth it or should I get a Samsung?",  # reviews: a brief loses sides
     ],
 )
-def test_a_model_not_set_against_another_maker_is_looked_up_by_name(question: str) -> None:
+def test_a_model_not_set_against_another_maker_is_the_answer_alone(question: str) -> None:
     # "is the iPhone 16 in stock or sold out? my Samsung broke" compared it with a Samsung
-    uses = tool_uses(OfflineModel().converse(make_request([user(question)])))
-    assert [u["input"].get("productName") for u in uses if u["name"] == "lookup_inventory"] == [
-        "iPhone 16"
+    model, messages = OfflineModel(), [user(question)]
+    reply = model.converse(make_request(messages))
+    uses = tool_uses(reply)
+    assert [u["input"] for u in uses if u["name"] == "lookup_inventory"] == [{"keywords": question}]
+
+    # When the search found it and a Samsung (reviews, if asked, could not be had)
+    galaxy = phone("MOB-724", "Samsung Galaxy S24", price=799)
+    found = [
+        inventory(IPHONES[0], galaxy) if u["name"] == "lookup_inventory" else failure("down")
+        for u in uses
     ]
+    messages += [reply["output"]["message"], results_message(uses, found)]
+    text = answer_text(model.converse(make_request(messages)))
+
+    # Then the answer is the iPhone 16 alone, set against nothing
+    assert text.startswith("We carry the Apple iPhone 16 [MOB-716]"), text
+    assert "MOB-724" not in cited(text)
 
 
 def test_two_makers_said_alone_are_listed_not_set_one_against_one() -> None:
@@ -964,7 +973,7 @@ def test_a_comparison_with_a_phone_not_carried_is_answered_in_one_round() -> Non
     galaxy = phone("MOB-724", "Samsung Galaxy S24", price=799)
     rounds, text = converse_turn(
         [user("Compare the Galaxy S24 and the iPhone 14")],
-        [[inventory(galaxy), closest_by_name(*IPHONES)]],
+        [[not_carried("iPhone 14", galaxy, *IPHONES)]],
     )
 
     # Then the answer has both from the one round
@@ -1501,15 +1510,18 @@ def test_a_short_id_is_named_only_in_brackets() -> None:
 
 
 @pytest.mark.parametrize(
-    "question", ["do you have a mac book pro?", "is the zen book 14 in stock?"]
+    ("question", "line"),
+    [("do you have a mac book pro?", "macbook"), ("is the zen book 14 in stock?", "zenbook")],
 )
-def test_a_line_written_in_two_words_is_no_book_asked(question: str) -> None:
+def test_a_line_written_in_two_words_is_no_book_asked(question: str, line: str) -> None:
     # Given a line of the catalog written apart ("mac book"), with no search before
     uses = tool_uses(OfflineModel().converse(make_request([user(question)])))
 
-    # Then the model looks the computer up: no book's title, no book facts
-    assert [u["name"] for u in uses] == ["lookup_inventory"]
-    assert uses[0]["input"].get("category") == "COMPUTERS"
+    # Then the model searches the words, which the search reads as the computers' line: no
+    # book's title, no book facts
+    assert [(u["name"], u["input"]) for u in uses] == [("lookup_inventory", {"keywords": question})]
+    read = searched_as(uses[0]["input"])
+    assert line in read["searched"] and read.get("category") != "BOOKS"
 
 
 def test_a_model_named_in_one_word_after_cheaper_than_is_no_product_asked() -> None:
@@ -1647,5 +1659,6 @@ def test_a_product_shown_by_its_place_and_one_named_are_both_looked_up(question:
         user(question),
     ]
     uses = tool_uses(OfflineModel().converse(make_request(messages)))
-    names = [u["input"].get("productName") for u in uses]
-    assert names == ["Galaxy A15 5G", "Pixel 9"], uses
+    assert [u["name"] for u in uses] == ["lookup_inventory"], uses
+    # The one shown said by its name, which the search reads as it reads the other
+    assert searched_as(uses[0]["input"])["named"] == ["Samsung Galaxy A15 5G", "Pixel 9"]

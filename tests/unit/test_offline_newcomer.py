@@ -214,19 +214,23 @@ def test_the_priciest_first_answer_leads_with_the_priciest() -> None:
 # ----------------------------------------------------------------- titles, authors, topics
 
 
-def test_title_by_author_looks_up_the_title() -> None:
-    (lookup, *_) = ask(OfflineModel(), "Circe by Madeline Miller")
-    assert lookup["input"]["productName"] == "Circe"
-    assert lookup["input"]["category"] == "BOOKS"
+def test_title_by_author_searches_the_words_and_confirms_the_title() -> None:
+    # When a shopper asks for a title by its author
+    text, asked = answer(
+        OfflineModel(), "Circe by Madeline Miller", [inventory(product("BK-006")), failure("down")]
+    )
+    # Then the catalog is searched with the words, and the title it found is confirmed
+    assert asked[0][0] == {"keywords": "Circe by Madeline Miller"}
+    assert text.startswith("We carry Circe [BK-006]: in stock"), text
 
 
 def test_two_titles_in_one_question_are_each_looked_up_and_shown() -> None:
     text, asked = answer(
         OfflineModel(),
         "Do you have The Hobbit and Pride and Prejudice?",
-        [inventory(product("BK-020")), inventory(product("BK-012")), failure("down")],
+        [inventory(product("BK-020"), product("BK-012")), failure("down")],
     )
-    assert [a.get("productName") for a in asked[0][:2]] == ["The Hobbit", "Pride and Prejudice"]
+    assert asked[0][0] == {"keywords": "Do you have The Hobbit and Pride and Prejudice?"}
     assert "[BK-020]" in text and "[BK-012]" in text
 
 
@@ -260,8 +264,8 @@ def test_a_named_product_out_of_stock_gets_its_card_and_the_nearest_in_stock() -
         OfflineModel(), "is the iMac in stock?", [instead(inventory(imac), "brand", mini)]
     )
 
-    # Then it was looked up by name, once
-    assert asked == [[{"productName": "iMac", "category": "COMPUTERS", "brandId": "Apple"}]]
+    # Then the words were searched, once
+    assert asked == [[{"keywords": "is the iMac in stock?"}]]
     # And the answer says it is out of stock, and offers the nearest in stock
     assert text.startswith("We carry the Apple iMac 24 (M3) [CMP-014]: out of stock right now")
     assert "The nearest we have in stock:\n1. Apple Mac mini (M2) [CMP-015]" in text
@@ -312,8 +316,9 @@ def test_a_name_with_its_part_number_in_brackets_is_found_whole(
     # When a shopper names it as the catalog does
     text, asked = answer(OfflineModel(), question, [inventory(found)])
 
-    # Then it is looked up by the whole name, bracket closed, and confirmed with its stock
-    assert asked[0][0]["productName"] == name
+    # Then the search reads the whole name, bracket closed, and it is confirmed with its stock
+    assert asked[0][0] == {"keywords": question}
+    assert searched_as(asked[0][0])["named"][0].endswith(name)
     assert text.startswith(f"We carry the {found['name']} [{pid}]: in stock")
     assert "don't carry" not in text
 
@@ -414,10 +419,11 @@ def test_a_new_subject_is_searched_in_its_own_words_under_the_earlier_limits(
 def test_a_name_the_store_does_not_know_is_a_product_of_any_kind_not_a_book() -> None:
     # When a shopper asks for a phone of a brand the store has never carried
     uses = ask(OfflineModel(), "Do you have the Nokia 3310?")
-    # Then it is looked up by its name in every kind, and no book's facts are asked
+    # Then the words are searched in every kind, and no book's facts are asked
     assert [(u["name"], u["input"]) for u in uses] == [
-        ("lookup_inventory", {"productName": "Nokia 3310"})
+        ("lookup_inventory", {"keywords": "Do you have the Nokia 3310?"})
     ]
+    assert searched_as(uses[0]["input"])["named"] == ["Nokia 3310"]
 
 
 def test_a_name_with_a_book_word_is_still_a_title() -> None:
@@ -555,7 +561,7 @@ def test_a_slip_of_the_catalogs_words_is_read_as_meant() -> None:
     (lookup,) = ask(OfflineModel(), "cheap labtop for colege")
     assert searched_as(lookup["input"])["category"] == "COMPUTERS"
     (lookup, *_) = ask(OfflineModel(), "the hobbit by tolkein")
-    assert lookup["input"]["productName"] == "The Hobbit"
+    assert searched_as(lookup["input"])["searched"] == ["hobbit", "tolkien"]
 
 
 def test_a_misspelt_kind_is_left_to_the_search_and_its_reading_is_said() -> None:
@@ -590,7 +596,7 @@ def test_reviews_not_configured_still_answer_from_the_catalog_and_say_how_to_set
         "what do reviewers say about the Dell XPS 13?",
         [inventory(product("CMP-007")), not_configured],
     )
-    assert asked[0][0]["productName"] == "XPS 13"
+    assert asked[0][0] == {"keywords": "what do reviewers say about the Dell XPS 13?"}
     assert text.startswith("We carry the Dell XPS 13 9340 [CMP-007]: in stock")
     assert "The review service is not set up in this store" in text and "BRAVE_API_KEY" in text
 
