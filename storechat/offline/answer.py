@@ -22,6 +22,7 @@ from shared.text.languages import in_english
 from storechat.offline.bounds import MEASURE_OF, Miss, describe, money
 from storechat.offline.checks import NEAREST_SHOWN, Constraints, sift
 from storechat.offline.facts import facts_of, highlights
+from storechat.offline.given import with_named
 from storechat.offline.intent import COMPARE, Intent, parse_text
 from storechat.offline.messages import as_searched, ids_named, plain
 from storechat.offline.named import compare_lines, named_lines, shown_one_lines
@@ -397,6 +398,10 @@ def corrections_line(lookups: list[Done]) -> Line | None:
 
 def _lookup_lines(ask: Ask, lookups: list[Done], pages: bool = True) -> list[Line]:
     intent, lines = ask.intent, []
+    for d in lookups:
+        if d.call.purpose == "names":
+            # with the products the search read in the words that this model did not
+            intent = with_named(intent, d.outcome)
     models = intent.products
     # A search of a product's name answers for it; a search of the words, for each they name.
     named = [

@@ -1446,6 +1446,24 @@ def test_models_of_one_line_listed_after_its_name_are_each_confirmed_in_one_call
     assert cited(answer_text(reply)) == ["MOB-007", "MOB-008", "MOB-009"]
 
 
+def test_models_the_search_read_and_the_model_did_not_are_confirmed_without_a_search_first(
+    index: SearchIndex,
+) -> None:
+    # Given the same question with no search before: the model reads "S24+" as no model
+    question = "Galaxy S24, S24+ or S24 Ultra?"
+    model, messages = OfflineModel(), [user(question)]
+    first = model.converse(make_request(messages))
+    assert [u["input"] for u in tool_uses(first)] == [{"keywords": question}]
+
+    # When its own search of the words comes back
+    final = model.converse(
+        make_request(answered(messages, first, lookup(index, {"keywords": question})))
+    )
+
+    # Then each model the search read is confirmed, in the order named: not two compared
+    assert cited(answer_text(final)) == ["MOB-007", "MOB-008", "MOB-009"]
+
+
 def test_a_review_question_about_a_kind_not_carried_asks_for_no_products_by_id(
     index: SearchIndex,
 ) -> None:
