@@ -67,8 +67,6 @@ def _noun(c: Constraints) -> str:
 def _qualifiers(c: Constraints) -> str:
     """What narrows the noun: " for a student with at least 16 GB RAM under $800"."""
     text = ""
-    if c.product_name:
-        text += f" matching “{plain(c.product_name, 60)}”"
     if c.on_sale:
         text += " on sale"
     if c.use and c.category != BOOKS:
@@ -104,8 +102,6 @@ def _relax(c: Constraints) -> str:
         options.append("another operating system")
     if c.brand:
         options.append("another brand")
-    if c.product_name:
-        options.append("a broader search")
     if not options:
         return "Try describing what you need in other words."
     joined = options[0] if len(options) == 1 else ", ".join(options[:-1]) + " or " + options[-1]
@@ -227,7 +223,7 @@ def constraints_for(done: Done, intent: Intent) -> Constraints:
         if k in MEASURE_OF and _is_number(v)
     }
     bounds = {**(found if searched else {}), **read.bounds, **given}
-    brand, name = request.get("brandId"), request.get("productName")
+    brand = request.get("brandId")
     if brand is None and searched and len(read.brands) == 1 and not understood.get("compared"):
         # the shopper's own words, as the search read them; not one side's of a comparison
         # ("Surface Laptop Go or Chromebook?": the Chromebooks are no Microsoft's)
@@ -243,7 +239,6 @@ def constraints_for(done: Done, intent: Intent) -> Constraints:
         sort_by=request.get("sortBy") or understood.get("sortBy") or read.sort_by,
         favours=understood.get("favours"),
         brand=plain(brand, 40) if isinstance(brand, str) else None,
-        product_name=name if isinstance(name, str) else None,
         forms=read.forms if category in (None, COMPUTERS) else (),
         bounds={k: v for k, v in bounds.items() if category != BOOKS or k in _PRICES},
         cheaper_than=done.call.limit if done.call.purpose == "cheaper" else None,

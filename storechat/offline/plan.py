@@ -150,7 +150,7 @@ def _title_search(intent: Intent, searching: bool) -> dict[str, Any] | None:
         return None
     if searching and not (intent.book_shopping or BOOKS in intent.categories):
         return None
-    return {"productName": intent.book_title, "category": BOOKS}
+    return {"keywords": intent.book_title, "category": BOOKS}
 
 
 def _searches(ask: Ask) -> list[dict[str, Any]]:
@@ -238,7 +238,8 @@ def _lookups(ask: Ask) -> list[Call]:
     calls += [Call(LOOKUP, i, "search", n) for n, i in enumerate(searches)]
     kind = intent.not_carried
     if not calls and kind and kind.instead:
-        calls.append(Call(LOOKUP, _words(kind.instead), "instead"))
+        # the search of the words shows the nearest kind it sells itself
+        calls.append(Call(LOOKUP, _words(ask.said), "instead"))
     return calls
 
 

@@ -624,7 +624,7 @@ def test_a_product_the_model_read_as_a_reviews_subject_is_not_looked_up_again(
     # Then the model asks for the reviews and the book, and no lookup of the product
     asked = [(u["name"], u["input"]) for u in tool_uses(reply)]
     assert [name for name, _ in asked].count("lookup_inventory") <= 1
-    assert {"productName": "XPS 13"} not in [i for _, i in asked]
+    assert {"keywords": "XPS 13"} not in [i for _, i in asked]
 
 
 def test_products_named_as_only_the_search_reads_them_are_compared_in_one_call(

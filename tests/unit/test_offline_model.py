@@ -327,7 +327,7 @@ def test_book_question_asks_for_facts_and_stock() -> None:
 
     # Then the model looks the book up and checks the catalog for it
     assert [(u["name"], u["input"]) for u in uses] == [
-        ("lookup_inventory", {"productName": "Dune", "category": "BOOKS"}),
+        ("lookup_inventory", {"keywords": "Dune", "category": "BOOKS"}),
         ("get_book_info", {"query": "Dune"}),
     ]
 
@@ -1081,9 +1081,13 @@ def test_other_customers_details_are_refused_and_sent_nowhere_else() -> None:
 
 def test_a_kind_not_carried_offers_the_closest_kind_the_store_sells() -> None:
     two_in_one = laptop("CMP-922", price=849)
-    rounds, text = converse_turn([user("Do you sell tablets?")], [[inventory(two_in_one)]])
-    # The nearest kind, as the catalog search reads it and the answer names it
-    assert inputs(rounds[0]) == [{"keywords": "2-in-1 laptops"}]
+    instead = inventory(two_in_one)
+    instead["content"][0]["json"]["showingInstead"] = "2-in-1 laptops"
+    rounds, text = converse_turn([user("Do you sell tablets?")], [[instead]])
+    # The words, which the catalog search reads as a kind it does not sell, showing the
+    # nearest it does; the answer names it
+    assert inputs(rounds[0]) == [{"keywords": "Do you sell tablets?"}]
+    assert searched_as(inputs(rounds[0])[0])["formFactor"] == ["2-in-1"]
     assert text.startswith(
         "Sorry, we don't carry tablets.\nThe closest we have are 2-in-1 laptops:"
     )
@@ -1344,9 +1348,9 @@ def test_a_model_said_not_wanted_is_searched_as_left_out_not_looked_up(
     # When a shopper says which model they do not want
     response = OfflineModel().converse(make_request([user(said)]))
     uses = tool_uses(response)
-    # Then the model asks for no lookup of it by name, and its search of the words leaves it
+    # Then the model asks for no search of its name, and its search of the words leaves it
     # out, still searching phones: no "You're welcome" for "ok but not ..."
-    assert uses and not [u for u in uses if "productName" in u["input"]], uses
+    assert [u["input"] for u in uses] == [{"keywords": said}], uses
     read = searched_as(uses[0]["input"])
     assert [w for w in read["without"] if model_name in w] and read["category"] == "MOBILE"
 

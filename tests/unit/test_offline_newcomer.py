@@ -428,9 +428,7 @@ def test_a_name_the_store_does_not_know_is_a_product_of_any_kind_not_a_book() ->
 
 def test_a_name_with_a_book_word_is_still_a_title() -> None:
     uses = ask(OfflineModel(), "Do you have the novel The Midnight Library?")
-    assert {"productName": "The Midnight Library", "category": "BOOKS"} in [
-        u["input"] for u in uses
-    ]
+    assert {"keywords": "The Midnight Library", "category": "BOOKS"} in [u["input"] for u in uses]
 
 
 def test_an_author_of_the_store_asked_alone_is_their_books() -> None:
@@ -447,8 +445,8 @@ def test_a_kind_asked_beside_a_book_is_searched_in_its_own_clause_words() -> Non
     # Then the laptops are searched in the words that ask for them, without the book's
     assert laptops == {"keywords": "I want a laptop for school and a copy of"}
     assert searched_as(laptops)["category"] == "COMPUTERS"
-    # And the book is looked up by its title, the author being no title
-    assert book == {"productName": "Dune", "category": "BOOKS"}
+    # And the book is searched by its title among the books, the author being no title
+    assert book == {"keywords": "Dune", "category": "BOOKS"}
     facts = next(u["input"] for u in uses if u["name"] == "get_book_info")
     assert facts == {"query": "Dune Frank Herbert"}
 
@@ -458,12 +456,16 @@ def test_a_title_asked_as_a_book_is_the_book_search_not_the_words() -> None:
     uses = ask(OfflineModel(), "I'm looking for the last Harry Potter book.")
     # Then the catalog is asked for the title, not for "the last book" of any
     lookups = [u["input"] for u in uses if u["name"] == "lookup_inventory"]
-    assert lookups == [{"productName": "Harry Potter", "category": "BOOKS"}]
+    assert lookups == [{"keywords": "Harry Potter", "category": "BOOKS"}]
 
 
 def test_a_line_asked_for_with_an_article_is_a_kind_not_a_product() -> None:
-    (lookup,) = ask(OfflineModel(), "What about a Mac?")
-    assert "productName" not in lookup["input"]
+    # When the search of the words finds two Macs
+    macs = [inventory(product("CMP-014"), product("CMP-015"))]
+    text, asked = answer(OfflineModel(), "What about a Mac?", macs)
+    # Then they are a list of the kind, not models matching a name "Mac"
+    assert asked == [[{"keywords": "What about a Mac?"}]]
+    assert text.startswith("Best Apple macOS computers:\n1. Apple Mac mini (M2) [CMP-015]"), text
 
 
 @pytest.mark.parametrize(
