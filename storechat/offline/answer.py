@@ -17,16 +17,16 @@ from typing import Any, Final
 from shared.catalog.derive import fold, sorted_on
 from shared.catalog.specs import PAGES
 from shared.search.asked import ASKED_ALONE
+from shared.search.series import name_words
 from shared.search.words import cut_models, parse
 from shared.text.languages import in_english
 from storechat.offline.bounds import MEASURE_OF, Miss, describe, money
 from storechat.offline.checks import NEAREST_SHOWN, Constraints, sift
 from storechat.offline.facts import facts_of, highlights
-from storechat.offline.given import with_named
 from storechat.offline.intent import COMPARE, Intent, parse_text
 from storechat.offline.messages import as_searched, ids_named, plain
 from storechat.offline.named import compare_lines, named_lines, shown_one_lines
-from storechat.offline.names import matches, models_carried
+from storechat.offline.names import ModelName, matches, models_carried
 from storechat.offline.notes import Line, book_line, failure_line, fit, reviews_line
 from storechat.offline.plan import Ask, Done
 from storechat.offline.product import Listed
@@ -67,6 +67,8 @@ def _noun(c: Constraints) -> str:
 def _qualifiers(c: Constraints) -> str:
     """What narrows the noun: " for a student with at least 16 GB RAM under $800"."""
     text = ""
+    if c.product_name:
+        text += f" matching “{plain(c.product_name, 60)}”"
     if c.on_sale:
         text += " on sale"
     if c.use and c.category != BOOKS:
@@ -102,6 +104,8 @@ def _relax(c: Constraints) -> str:
         options.append("another operating system")
     if c.brand:
         options.append("another brand")
+    if c.product_name:
+        options.append("a broader search")
     if not options:
         return "Try describing what you need in other words."
     joined = options[0] if len(options) == 1 else ", ".join(options[:-1]) + " or " + options[-1]
@@ -223,7 +227,7 @@ def constraints_for(done: Done, intent: Intent) -> Constraints:
         if k in MEASURE_OF and _is_number(v)
     }
     bounds = {**(found if searched else {}), **read.bounds, **given}
-    brand = request.get("brandId")
+    brand, name = request.get("brandId"), request.get("productName")
     if brand is None and searched and len(read.brands) == 1 and not understood.get("compared"):
         # the shopper's own words, as the search read them; not one side's of a comparison
         # ("Surface Laptop Go or Chromebook?": the Chromebooks are no Microsoft's)
@@ -239,6 +243,7 @@ def constraints_for(done: Done, intent: Intent) -> Constraints:
         sort_by=request.get("sortBy") or understood.get("sortBy") or read.sort_by,
         favours=understood.get("favours"),
         brand=plain(brand, 40) if isinstance(brand, str) else None,
+        product_name=name if isinstance(name, str) else None,
         forms=read.forms if category in (None, COMPUTERS) else (),
         bounds={k: v for k, v in bounds.items() if category != BOOKS or k in _PRICES},
         cheaper_than=done.call.limit if done.call.purpose == "cheaper" else None,
@@ -393,10 +398,6 @@ def corrections_line(lookups: list[Done]) -> Line | None:
 
 def _lookup_lines(ask: Ask, lookups: list[Done], pages: bool = True) -> list[Line]:
     intent, lines = ask.intent, []
-    for d in lookups:
-        if d.call.purpose == "names":
-            # with the products the search read in the words that this model did not
-            intent = with_named(intent, d.outcome)
     models = intent.products
     # A search of a product's name answers for it; a search of the words, for each they name.
     named = [
@@ -415,9 +416,13 @@ def _lookup_lines(ask: Ask, lookups: list[Done], pages: bool = True) -> list[Lin
     for d in named:
         if d.call.index < len(models):
             c = constraints_for(d, ask.current)
-            # What the catalog tool offered in stock instead of it ("for" it), if anything
+            # What the catalog tool offered in stock instead of it ("for" it), if anything:
+            # a search naming two offers it for one of them alone
             offered = (d.outcome.data or {}).get("inStockInstead")
             offered = offered if isinstance(offered, dict) else {}
+            ids = {p.product_id for p in matches(models[d.call.index], _products(d))}
+            if offered.get("for") and offered["for"] not in ids:
+                offered = {}
             near = _products(d, field="inStockInstead") if offered.get("products") else None
             sharing = str(offered.get("sharing") or ("none" if offered.get("for") else ""))
             # A product confirmed for one name is no closest to another ("the iPhone 15
@@ -537,11 +542,11 @@ def _not_carried(done: Done) -> list[str]:
     return [plain(n, 40) for n in said if isinstance(n, str)] if isinstance(said, list) else []
 
 
-def _understood(done: Done, key: str) -> list[Any]:
-    """What the search read in the words, under ``key`` of its ``understood``."""
-    understood = (done.outcome.data or {}).get("understood")
-    read = understood.get(key) if isinstance(understood, dict) else None
-    return read if isinstance(read, list) else []
+def _one_of(name: str, models: tuple[ModelName, ...]) -> bool:
+    """Whether ``name`` is one of the products the answer names, each in its own section."""
+    words = set(name_words(name, brackets=True))
+    read = (set(name_words(m.text, brackets=True)) for m in models)
+    return any(words <= each or each <= words for each in read)
 
 
 def _as_named(name: str, said: str) -> str:
@@ -559,17 +564,11 @@ def _scope_lines(ask: Ask, lookups: list[Done]) -> list[Line]:
     intent = ask.intent
     kind = intent.not_carried
     # A product named and not carried is said by its own section, with the closest.
-    named = {
-        plain(n, 40)
-        for d in lookups
-        if d.call.purpose in ("named", "names")
-        for n in _understood(d, "named")
-    }
     names = dict.fromkeys(
         name
         for d in lookups
         for name in _not_carried(d)
-        if not (kind and kind.said.search(name)) and name not in named
+        if not ((kind and kind.said.search(name)) or _one_of(name, intent.products))
     )
     lines = [Line(f"Sorry, we don't carry {_as_named(n, ask.said)}.") for n in names]
     if kind:
@@ -582,9 +581,9 @@ def _scope_lines(ask: Ask, lookups: list[Done]) -> list[Line]:
 
 def compose_answer(ask: Ask, done: list[Done]) -> str:
     """The final answer, built only from what the tools returned."""
-    intent = ask.intent
     done = _restore(done)
     lookups = [d for d in done if d.call.name == LOOKUP and d.outcome.data is not None]
+    intent = ask.intent
     # A book's pages once: the book service's, else the catalog's
     pages = not any(
         d.call.name == BOOK_INFO and d.outcome.failure is None and _book_pages(d) for d in done

@@ -29,6 +29,7 @@ class Constraints:
     favours: str | None = None
     """The order the search ranked toward, not by ("a big screen": screen)."""
     brand: str | None = None
+    product_name: str | None = None
     forms: tuple[str, ...] = ()
     bounds: dict[str, float] = field(default_factory=dict)
     cheaper_than: float | None = None

@@ -84,6 +84,10 @@ def own_turn(
     loop may have shrunk it to a brief."""
     own = rounds[1:]
     lookups = [c for c in plan if c.name == LOOKUP]
+    # Products named, each searched by its name: the search found them all, or the model asks.
+    named = len(lookups) > 1 and len(plan) == len(lookups) and not own
+    if named and all(serves(each, given, said) for each in lookups):
+        return Turn([[_as_planned(given, each) for each in lookups]], [])
     lookup = lookups[0] if len(lookups) == 1 else None
     if lookup is None:
         return Turn(own, plan)
@@ -106,9 +110,10 @@ def own_turn(
         return Turn([[mine], *own], [], plan=plan)
     # Words naming products are searched again: the tool gives one named, sold out, what
     # is nearest it in stock and what they share; products fetched by id have no nearest.
-    again = lookup.input if lookup.purpose == "names" else {"productIds": given.found_ids}
+    by_words = lookup.purpose in ("names", "named")
+    again = lookup.input if by_words else {"productIds": given.found_ids}
     refetch = Call(LOOKUP, again, "again")
-    if not (lookup.purpose == "names" or given.found_ids):
+    if not (by_words or given.found_ids):
         # A search that found nothing ("reviews of tablets": none carried) has nothing a
         # brief could lose: round 1 is it and the rest.
         return Turn([[mine, *own[0]], *own[1:]], rest, plan=plan) if own else Turn([], rest)
@@ -140,16 +145,24 @@ def serves(lookup: Call, given: ToolOutcome, said: str) -> bool:
     words, or the same products by id), or the loop's search of words where the model's
     one lookup is a search of words too. The loop reads the words as every model's search
     does, and a follow-up as what it carries over ("only Windows ones", "what about a
-    MacBook instead?"); for cheaper ones it must be below the price the model's is. A
-    product looked up by name under the shopper's limits, or the products shown, the
-    model asks for itself."""
+    MacBook instead?"); for cheaper ones it must be below the price the model's is; for a
+    product searched by its name, it found that product or says the store does not carry
+    it. The products shown the model asks for itself."""
     data, searched = given.data, given.tool_input
     if data is None or given.brief:
         return False
     if searched == lookup.input or _same_fetch(searched, lookup.input):
         return True
+    if lookup.purpose == "instead":
+        # A kind the store does not sell: the search showed the nearest kind itself, or
+        # said it has none of that either.
+        return data.get("showingInstead") == lookup.input.get("keywords") or not (
+            data.get("showingInstead") or data.get("products")
+        )
     if not isinstance(searched.get("keywords"), str) or "productIds" in searched:
         return False
+    if lookup.purpose == "named":
+        return _found(lookup.input.get("keywords"), data)
     if lookup.purpose == "cheaper":
         below, limit = searched.get("maxPrice"), lookup.input.get("maxPrice")
         return isinstance(below, int | float) and isinstance(limit, int | float) and below <= limit
@@ -157,6 +170,25 @@ def serves(lookup: Call, given: ToolOutcome, said: str) -> bool:
     # ("a Samsung then", after a phone): the model searches that itself.
     as_said = " ".join(said.split()).startswith(" ".join(searched["keywords"].split()))
     return lookup.purpose == "search" and (not as_said or set(searched) != {"keywords"})
+
+
+def _found(name: object, data: dict[str, Any]) -> bool:
+    """Whether the search of the words found the product ``name`` names, or says the store
+    does not carry it (and gives its closest): a search that let go of some words found it
+    only when it read the name ("magic" is a genre's word, and the Honor Magic 6 Pro a
+    phone)."""
+    if not isinstance(name, str):
+        return False
+    if any(isinstance(n, str) and _named(n, name) for n in data.get("notCarried") or []):
+        return True
+    rows = [r for r in data.get("products") or [] if isinstance(r, dict)]
+    if not any(_named(name, str(r.get("name", ""))) for r in rows):
+        return False
+    said_as = data.get("understood")
+    read = said_as.get("named") if isinstance(said_as, dict) else None
+    return not data.get("relaxed") or any(
+        isinstance(n, str) and _named(name, n) for n in read or []
+    )
 
 
 def _same_fetch(given: dict[str, Any], planned: dict[str, Any]) -> bool:
@@ -179,6 +211,12 @@ def _as_planned(given: ToolOutcome, lookup: Call) -> ToolOutcome:
     if given.data is None:
         return replace(given, tool_input=lookup.input)
     data = dict(given.data)
+    name = lookup.input.get("keywords")
+    lacked = any(_named(n, str(name)) for n in data.get("notCarried") or [] if isinstance(n, str))
+    if lookup.purpose == "named" and not lacked:
+        # the products of that name alone
+        rows = [r for r in data.get("products") or [] if isinstance(r, dict)]
+        data["products"] = [r for r in rows if _named(str(name), str(r.get("name", "")))]
     held = re.findall(r"\w+", str(lookup.input.get("keywords") or "").casefold())
     if isinstance(corrected := data.get("corrected"), dict):
         data["corrected"] = {k: v for k, v in corrected.items() if str(k).casefold() in held}
@@ -186,17 +224,15 @@ def _as_planned(given: ToolOutcome, lookup: Call) -> ToolOutcome:
 
 
 def _named(asked: str, name: str) -> bool:
-    """Whether a catalog ``name`` has every word of the name ``asked`` for, as the
-    catalog tool's ``productName`` requires."""
+    """Whether a catalog ``name`` has every word of the name ``asked`` for."""
     return set(name_words(asked, brackets=True)) <= set(name_words(name, brackets=True))
 
 
 def with_named(intent: Intent, searched: ToolOutcome | None) -> Intent:
-    """``intent`` with the products a search of the words (the given search, or the
-    model's own) found that the words name and this model did not read itself ("the
-    Framework Laptop 13", whose line is a kind's word; "S24+"), in the order the shopper
-    named them: the search knows the catalog's names. One the store lacks is the search's
-    to say (``notCarried``)."""
+    """``intent`` with the products the given search found that the words name and this
+    model did not read itself ("the Framework Laptop 13", whose line is a kind's word), in
+    the order the shopper named them: the search knows the catalog's names. One the
+    store lacks is the search's to say (``notCarried``)."""
     data = (searched.data if searched else None) or {}
     said_as = data.get("understood")
     understood: dict[str, Any] = said_as if isinstance(said_as, dict) else {}
@@ -227,7 +263,7 @@ def with_named(intent: Intent, searched: ToolOutcome | None) -> Intent:
     models.sort(key=lambda m: text.find(m.text.casefold()) % (len(text) + 1))
     asks = intent.asks
     for model in models:
-        # Looked up by its name, it is no kind of product to search for besides.
+        # Searched by its name, it is no kind of product to search for besides.
         asks = re.sub(re.escape(model.text), " ", asks, flags=re.IGNORECASE)
     return replace(
         intent,

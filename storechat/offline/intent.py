@@ -222,7 +222,8 @@ def parse_text(text: str) -> Intent:
         listed = store().titles_in(clause, BOOKS)
         if listed and not _REVIEW_CUE.search(clause):
             # The catalog's own titles, as written: "Circe by Madeline Miller" is Circe.
-            # Each is looked up by its name, so its card shows even when it is out of stock.
+            # Each is found by the search of its name, so its card shows even when it is
+            # out of stock.
             listed.sort(key=lambda t: clause.casefold().find(t.name.casefold()))
             book = book or BookAsk(title=listed[0].name)
             products += [ModelName(t.name, None, BOOKS) for t in listed]
@@ -334,7 +335,7 @@ _KIND_WORD: Final = {COMPUTERS: "computer", MOBILE: "phone", BOOKS: "book"}
 
 def _unnamed(intent: Intent) -> str:
     """A message's words with each product it named said as its kind ("is the iMac in
-    stock?" as "is the computer in stock?"): it was looked up by its name, and a
+    stock?" as "is the computer in stock?"): it was found by its name, and a
     follow-up ("those but cheaper") asks for more of its kind, not for it again."""
     text = intent.text
     for product in intent.products:

@@ -92,7 +92,7 @@ def named_lines(
     pages: bool = True,
 ) -> list[Line]:
     """The answer about a product the shopper named: carried (with its stock) or not
-    (with the closest the catalog tool found by its name, the nearest model first).
+    (with the closest the catalog search found for its name, the nearest model first).
 
     ``instead``: for one out of stock, what the catalog tool offered in stock instead
     (None: the others it found), and what they share with it (``sharing``); ``pages``:

@@ -2,8 +2,9 @@
 
 It looks up what the shopper asked for in their own words, which the catalog search
 reads for every model: the products they name (by the words of each name, when the
-message asks for more), a kind of product (a follow-up's with the earlier messages'
-words after them); and the products an earlier answer showed, by id.
+message names more than one or asks for more), a kind of product (a follow-up's with the
+earlier messages' words after them); a book's title by its name; and the products an
+earlier answer showed, by id.
 What the first round does not find the catalog tool answers itself, in the same
 result: the closest by name to a product the store does not carry, the nearest to
 limits nothing meets, the nearest in stock to one sold out.
@@ -150,7 +151,7 @@ def _title_search(intent: Intent, searching: bool) -> dict[str, Any] | None:
         return None
     if searching and not (intent.book_shopping or BOOKS in intent.categories):
         return None
-    return {"keywords": intent.book_title, "category": BOOKS}
+    return {"productName": intent.book_title, "category": BOOKS}
 
 
 def _searches(ask: Ask) -> list[dict[str, Any]]:
@@ -229,17 +230,17 @@ def _lookups(ask: Ask) -> list[Call]:
         # "is the Dell cheaper than the MacBook Air?": the search shows both sides
         return [Call(LOOKUP, _words(ask.said), "search")]
     # A product named is found by a search of the words, which reads names as the catalog
-    # has them and says which it does not carry: the shopper's own, when they ask nothing
-    # else, else the name alone.
+    # has them and says which it does not carry: the shopper's own, when they name one
+    # product and ask nothing else; else each name's alone, so that each gets its own
+    # closest and nearest in stock.
     searches = _searches(ask)
-    if intent.products and not searches and not ask.current.bounds:
+    if len(intent.products) == 1 and not searches and not ask.current.bounds:
         return [Call(LOOKUP, _words(ask.said), "names")]
     calls = [Call(LOOKUP, {"keywords": p.text}, "named", n) for n, p in enumerate(intent.products)]
     calls += [Call(LOOKUP, i, "search", n) for n, i in enumerate(searches)]
     kind = intent.not_carried
     if not calls and kind and kind.instead:
-        # the search of the words shows the nearest kind it sells itself
-        calls.append(Call(LOOKUP, _words(ask.said), "instead"))
+        calls.append(Call(LOOKUP, _words(kind.instead), "instead"))
     return calls
 
 

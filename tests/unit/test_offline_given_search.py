@@ -1446,24 +1446,6 @@ def test_models_of_one_line_listed_after_its_name_are_each_confirmed_in_one_call
     assert cited(answer_text(reply)) == ["MOB-007", "MOB-008", "MOB-009"]
 
 
-def test_models_the_search_read_and_the_model_did_not_are_confirmed_without_a_search_first(
-    index: SearchIndex,
-) -> None:
-    # Given the same question with no search before: the model reads "S24+" as no model
-    question = "Galaxy S24, S24+ or S24 Ultra?"
-    model, messages = OfflineModel(), [user(question)]
-    first = model.converse(make_request(messages))
-    assert [u["input"] for u in tool_uses(first)] == [{"keywords": question}]
-
-    # When its own search of the words comes back
-    final = model.converse(
-        make_request(answered(messages, first, lookup(index, {"keywords": question})))
-    )
-
-    # Then each model the search read is confirmed, in the order named: not two compared
-    assert cited(answer_text(final)) == ["MOB-007", "MOB-008", "MOB-009"]
-
-
 def test_a_review_question_about_a_kind_not_carried_asks_for_no_products_by_id(
     index: SearchIndex,
 ) -> None:
@@ -1609,3 +1591,59 @@ def test_a_book_s_pages_are_said_once_the_book_service_s_when_it_gives_them(
     text = answer_text(final)
     assert "300 pages" in text
     assert len(re.findall(r"\d+ pages", text)) == 1, text
+
+
+def _asked_and_answered(index: SearchIndex, messages: Messages) -> str:
+    """The model's answer to ``messages``, each round of its tool calls run on ``index``."""
+    model = OfflineModel()
+    reply = model.converse(make_request(messages))
+    for _ in range(2):
+        if reply["stopReason"] != "tool_use":
+            break
+        results = [lookup(index, use["input"]) for use in tool_uses(reply)]
+        messages = answered(messages, reply, *results)
+        reply = model.converse(make_request(messages))
+    return answer_text(reply)
+
+
+@pytest.mark.parametrize("first", [True, False])
+def test_two_products_sold_out_are_each_given_their_own_nearest_in_stock(
+    index: SearchIndex, first: bool
+) -> None:
+    # Given two products named, both sold out, with or without a search first
+    question = "Are the Razer Blade 16 and the Surface Pro in stock?"
+    messages = searched_first(index, question) if first else [user(question)]
+
+    # When the model answers
+    text = _asked_and_answered(index, messages)
+
+    # Then the Surface Pro is never offered the Razer Blade 16's nearest in stock
+    surface = text[text.index("Microsoft Surface Pro") :]
+    assert "Razer" not in surface, text
+    assert text.startswith("We carry the Razer Blade 16 (2024) [CMP-037]: out of stock")
+
+
+@pytest.mark.parametrize("first", [True, False])
+def test_each_product_not_carried_is_said_and_offered_its_own_closest(
+    index: SearchIndex, first: bool
+) -> None:
+    # Given two models the store does not carry, of two makers
+    question = "Do you have the iPhone 14 or the Pixel 7?"
+    messages = searched_first(index, question) if first else [user(question)]
+
+    text = _asked_and_answered(index, messages)
+
+    # Then each is said not carried, and the closest to the Pixel 7 are no iPhones
+    assert "Sorry, we don't carry the Apple iPhone 14." in text
+    pixel = text[text.index("Sorry, we don't carry the Google Pixel 7.") :]
+    assert "iPhone" not in pixel and "Pixel" in pixel.split("\n", 1)[1], text
+
+
+def test_models_the_search_says_are_not_carried_are_said_so(index: SearchIndex) -> None:
+    # Given models of one line, two of them not carried, which the model does not read
+    text = _asked_and_answered(index, searched_first(index, "Galaxy S24, S23+ or S22 Ultra?"))
+
+    # Then the answer says which it does not carry, and confirms the one it does
+    assert "Sorry, we don't carry Galaxy S23+." in text
+    assert "Sorry, we don't carry Galaxy S22 Ultra." in text
+    assert "We carry the Samsung Galaxy S24 [MOB-007]" in text
