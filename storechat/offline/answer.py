@@ -581,9 +581,9 @@ def _scope_lines(ask: Ask, lookups: list[Done]) -> list[Line]:
 
 def compose_answer(ask: Ask, done: list[Done]) -> str:
     """The final answer, built only from what the tools returned."""
+    intent = ask.intent
     done = _restore(done)
     lookups = [d for d in done if d.call.name == LOOKUP and d.outcome.data is not None]
-    intent = ask.intent
     # A book's pages once: the book service's, else the catalog's
     pages = not any(
         d.call.name == BOOK_INFO and d.outcome.failure is None and _book_pages(d) for d in done

@@ -228,12 +228,12 @@ def _named(asked: str, name: str) -> bool:
     return set(name_words(asked, brackets=True)) <= set(name_words(name, brackets=True))
 
 
-def with_named(intent: Intent, searched: ToolOutcome | None) -> Intent:
+def with_named(intent: Intent, given: ToolOutcome | None) -> Intent:
     """``intent`` with the products the given search found that the words name and this
     model did not read itself ("the Framework Laptop 13", whose line is a kind's word), in
     the order the shopper named them: the search knows the catalog's names. One the
     store lacks is the search's to say (``notCarried``)."""
-    data = (searched.data if searched else None) or {}
+    data = (given.data if given else None) or {}
     said_as = data.get("understood")
     understood: dict[str, Any] = said_as if isinstance(said_as, dict) else {}
     named = [n for n in understood.get("named") or [] if isinstance(n, str)]
