@@ -213,10 +213,15 @@ def _as_planned(given: ToolOutcome, lookup: Call) -> ToolOutcome:
     data = dict(given.data)
     name = lookup.input.get("keywords")
     lacked = any(_named(n, str(name)) for n in data.get("notCarried") or [] if isinstance(n, str))
+    rows = [r for r in data.get("products") or [] if isinstance(r, dict)]
     if lookup.purpose == "named" and not lacked:
         # the products of that name alone
-        rows = [r for r in data.get("products") or [] if isinstance(r, dict)]
         data["products"] = [r for r in rows if _named(str(name), str(r.get("name", "")))]
+    elif lookup.purpose == "named":
+        # the closest to a name the store lacks share a word of it: its line or its maker
+        # ("iPhone 14": the iPhones, not the Galaxy named beside it)
+        said = {w for w in name_words(str(name), brackets=True) if not w.isdigit()}
+        data["products"] = [r for r in rows if said & set(name_words(str(r.get("name", ""))))]
     held = re.findall(r"\w+", str(lookup.input.get("keywords") or "").casefold())
     if isinstance(corrected := data.get("corrected"), dict):
         data["corrected"] = {k: v for k, v in corrected.items() if str(k).casefold() in held}

@@ -1647,3 +1647,17 @@ def test_models_the_search_says_are_not_carried_are_said_so(index: SearchIndex) 
     assert "Sorry, we don't carry Galaxy S23+." in text
     assert "Sorry, we don't carry Galaxy S22 Ultra." in text
     assert "We carry the Samsung Galaxy S24 [MOB-007]" in text
+
+
+def test_the_closest_to_a_model_not_carried_are_of_its_line_not_the_other_named(
+    index: SearchIndex,
+) -> None:
+    # Given a model the store lacks named beside one it carries, of another maker
+    text = _asked_and_answered(
+        index, searched_first(index, "Do you have the iPhone 14 or the Galaxy S24?")
+    )
+
+    # Then the closest to the iPhone 14 are iPhones, and the Galaxy is confirmed on its own
+    closest = text[: text.index("We carry the Samsung Galaxy S24")]
+    assert closest.startswith("Sorry, we don't carry the Apple iPhone 14.\nThe closest we have:")
+    assert "iPhone 15" in closest and "Galaxy" not in closest, text
