@@ -110,10 +110,15 @@ from storechat.offline.vocabulary import LOOKUP
 OFFLINE_MODEL_ID: Final = "storechat.offline-v1"
 
 
-def read_ask(messages: list[dict[str, Any]], given: ToolOutcome | None = None) -> Ask:
+def read_ask(
+    messages: list[dict[str, Any]],
+    given: ToolOutcome | None = None,
+    corrected: dict[str, str] | None = None,
+) -> Ask:
     """The shopper's latest message, what it carries over, and what was shown before;
     ``given``: the search of the shopper's words, which read the words they misspelt and
-    the products they name."""
+    the products they name; ``corrected``: the words this model's own searches read as
+    misspelt, for the answer ("the Pixle 9 Pro" is the Pixel 9 Pro they found)."""
     said = user_texts(messages)
     shown = tuple(shown_in(previous_answer(messages)))
     if said and COMPARE.search(said[-1]) and models_carried(said[-1]):
@@ -122,7 +127,8 @@ def read_ask(messages: list[dict[str, Any]], given: ToolOutcome | None = None) -
     # A product named by its id is read as named by its name (the given search's), or
     # pointed at among those shown.
     ids = {s.product_id: "" for s in shown} | _found_this_turn(messages) | ids_named(given)
-    texts = [as_searched(ids_as_names(t, ids), given.corrected if given else {}) for t in said]
+    slips = corrected or (given.corrected if given else {})
+    texts = [as_searched(ids_as_names(t, ids), slips) for t in said]
     intent = with_named(conversation_intent(texts), given)
     if intent.wants_reviews and not intent.review_query:
         # "what do reviews say about 7700352?": that one, else the previous top pick
@@ -203,6 +209,12 @@ class OfflineModel:
         if len(rounds) > 1:
             done += label(rounds[1], turn.again)
             done += [d for extra in rounds[2:] for d in label(extra, [])]
+        # A product named in a misspelling is the one the search read ("the Pixle 9 Pro"
+        # is the Pixel 9 Pro it found), when the plan searched for products by name.
+        own = {w: r for d in done if d.call.name == LOOKUP for w, r in d.outcome.corrected.items()}
+        if given is None and own and ask.intent.products:
+            read = read_ask(messages, None, own)
+            ask = read if len(read.intent.products) == len(ask.intent.products) else ask
         return [{"text": compose_answer(ask, done)}], "end_turn"
 
     @staticmethod

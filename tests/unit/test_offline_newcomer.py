@@ -642,6 +642,24 @@ def test_words_the_search_corrected_and_found_every_one_of_are_answered() -> Non
         assert "Is it a computer, a phone or a book?" in text and "[" not in text
 
 
+def test_a_model_named_with_a_slip_is_the_one_the_search_read_and_found() -> None:
+    # Given a model of the store's named with a slip, which the model searches by its words
+    question = "Do you have a Pixle 9 Pro?"
+    (lookup,) = ask(OfflineModel(), question)
+    assert lookup["input"] == {"keywords": question}
+    found = {
+        "count": 2,
+        "products": [product("MOB-016"), product("MOB-017")],
+        "understood": {"category": "MOBILE", "named": ["Pixel 9 Pro"]},
+        "corrected": {"pixle": "pixel"},
+    }
+    # When the search read it as the Pixel 9 Pro and found it
+    text, _ = answer(OfflineModel(), question, [success(found)])
+    # Then the shopper is told the store carries it, not that it lacks the "Pixle 9 Pro"
+    assert text.startswith("I read “pixle” as “pixel”.\nWe carry the Google Pixel 9 Pro [MOB-016]")
+    assert "don't carry" not in text
+
+
 def test_a_brand_named_with_a_slip_heads_the_answer_as_the_search_read_it() -> None:
     found = {
         "count": 1,

@@ -384,3 +384,24 @@ def test_words_whose_one_word_is_no_name_of_the_catalog_stay_apart(
     index: SearchIndex, keywords: str
 ) -> None:
     assert search(index, keywords).corrected == {}
+
+
+@pytest.mark.parametrize(
+    ("keywords", "named", "lacked"),
+    [
+        # A model of the store's, named with a slip, is that model: never one it lacks.
+        ("Do you have a Pixle 9 Pro?", ["Pixel 9 Pro"], []),
+        ("is the galxy s24 in stock", ["galaxy s24"], []),
+        # One it lacks, named with a slip, is said lacked as the catalog writes its line.
+        ("Do you have the iphnoe 14?", ["iPhone 14"], ["iPhone 14"]),
+    ],
+)
+def test_a_model_named_with_a_slip_is_read_as_corrected(
+    index: SearchIndex, keywords: str, named: list[str], lacked: list[str]
+) -> None:
+    result = search(index, keywords)
+    assert result.corrected
+    assert [n.casefold() for n in result.understood["named"]] == [n.casefold() for n in named]
+    assert result.not_carried == lacked
+    if not lacked:
+        assert result.products[0].name.casefold().endswith(named[0].casefold())

@@ -656,7 +656,13 @@ class _Search:
         result = self._relaxed(query, words)
         if not result.count and query.productName:
             result = self._named_loosely(query, explicit) or result
-        result, lacked = self._named_first(query, result, whole)
+        # A name is read as the words were corrected, each as the catalog writes it: "the
+        # Pixle 9 Pro" is the Pixel 9 Pro, "the iphnoe 14" the iPhone 14 it lacks.
+        as_read = query
+        if corrected and query.keywords:
+            as_written = {wrong: self._written(right) for wrong, right in corrected.items()}
+            as_read = replace(query, keywords=respell(query.keywords, as_written))
+        result, lacked = self._named_first(as_read, result, whole)
         unmet = [word for word in unknown if word not in corrected]
         brand = (query.brandId or "").strip()
         if brand and not any(brand.casefold() in known for known in self.index.brands):
@@ -677,6 +683,11 @@ class _Search:
         return bool(brands_named([word], self.index.brands)) or self._matches(
             f"{_columns_named(category)} : {fts_string(fold(word))}"
         )
+
+    def _written(self, word: str) -> str:
+        """``word`` as the name of a product has it ("iPhone"), else as it is."""
+        name = self._name_of(word) or ""
+        return next((w for w in name.split() if w.casefold() == word.casefold()), word)
 
     def _name_of(self, said: str) -> str | None:
         """The catalog's name of the first product whose name has every word ``said``."""
