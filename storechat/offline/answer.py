@@ -413,9 +413,13 @@ def _lookup_lines(ask: Ask, lookups: list[Done], pages: bool = True) -> list[Lin
         lines += compare_lines(pair[0][0], pair[1][0], intent.sort_by)
         named = []
     confirmed: set[str] = set()
+    # A kind asked beside them has its own system and form ("the iPhone 15 and a cheap
+    # Android phone": the iPhone is no Android phone that fell short).
+    beside = any(d.call.purpose == "search" for d in lookups)
     for d in named:
         if d.call.index < len(models):
             c = constraints_for(d, ask.current)
+            c = replace(c, systems=(), forms=()) if beside else c
             # What the catalog tool offered in stock instead of it ("for" it), if anything:
             # a search naming two offers it for one of them alone
             offered = (d.outcome.data or {}).get("inStockInstead")

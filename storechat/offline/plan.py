@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from shared.search.asked import asked_names, kinds_apart, sides_compared
+from shared.search.asked import asked_names, beside_named, kinds_apart, sides_compared
 from shared.search.words import parse
 from storechat.offline.intent import Intent, parse_text, review_query
 from storechat.offline.messages import ToolOutcome
@@ -175,8 +175,16 @@ def _searches(ask: Ask) -> list[dict[str, Any]]:
     unknown = intent.is_empty() and (
         bool(asked_names(ask.said)) or not (intent.greets or intent.thanks)
     )
-    if _asks_kind(intent) or by_author or (limits_only and not intent.book_title) or unknown:
-        own = (current.asks if others else "") or ask.said
+    # A kind asked beside the products named: "the Pixel 9 and a cheap Android phone"
+    beside = beside_named(ask.said, [p.text for p in current.products]) if current.products else ""
+    if (
+        _asks_kind(intent)
+        or beside
+        or by_author
+        or (limits_only and not intent.book_title)
+        or unknown
+    ):
+        own = beside or (current.asks if others else "") or ask.said
         if not intent.carried:
             # One search a kind: "a laptop and a phone" is two (the search reads one kind).
             searches += [_words(part) for part in kinds_apart(own) or [own]]

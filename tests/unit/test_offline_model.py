@@ -803,6 +803,32 @@ IPHONES = (
 )
 
 
+def test_a_kind_asked_beside_a_product_named_is_searched_and_shown_too() -> None:
+    # Given a phone named and, beside it, a wish for a cheap phone of another system
+    question = "Do you have the iPhone 15 and a cheap Android phone?"
+    iphone = {**IPHONES[1], "specs": {**IPHONES[1]["specs"], "os": "iOS 17"}}
+    cheap = phone("MOB-790", "Samsung Galaxy A15", price=199)
+    rounds, text = converse_turn([user(question)], [[inventory(iphone), inventory(cheap)]])
+
+    # Then the name and the kind were each searched in one round
+    named, kind = inputs(rounds[0])
+    assert named == {"keywords": "iPhone 15"}
+    assert "cheap Android phone" in kind["keywords"] and "iPhone" not in kind["keywords"]
+    # And the answer has the iPhone, not held to the other wish's system, and the cheap ones
+    assert cited(text) == ["MOB-715", "MOB-790"]
+    assert "doesn't meet" not in text and "Best Android phones (cheapest first):" in text
+
+
+def test_a_kind_said_of_a_product_named_asks_about_it_alone() -> None:
+    # Given a question whether the product named is of a kind ("a cheap phone")
+    question = "is the iPhone 15 a cheap phone?"
+    rounds, text = converse_turn([user(question)], [[inventory(IPHONES[1])]])
+
+    # Then only the words were searched, and the answer is that phone
+    assert inputs(rounds[0]) == [{"keywords": question}]
+    assert cited(text) == ["MOB-715"]
+
+
 def test_two_kinds_asked_in_one_message_are_searched_each_in_its_own_words() -> None:
     # Given a wish for a laptop and a phone, and the catalog's answer to each
     question = "I need a laptop and a phone for my son"

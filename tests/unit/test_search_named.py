@@ -191,6 +191,33 @@ def test_an_author_the_catalog_has_is_carried(index: SearchIndex) -> None:
     assert {hit.name for hit in result.products} == {"Circe", "The Song of Achilles"}
 
 
+def test_a_kind_asked_beside_a_product_named_is_searched_after_it(index: SearchIndex) -> None:
+    # When the words name a phone and, beside it, ask for cheap phones of a line
+    result = search(index, "Do you have the Pixel 9 and a cheap Android phone?")
+
+    # Then the Pixel 9 comes first, then the cheapest Android phones, not the other Pixels
+    assert result.understood["named"] == ["Pixel 9"]
+    assert first_names(result, 1) == ["Google Pixel 9"]
+    rest = result.products[1:]
+    assert rest and all("Pixel 9" not in hit.name for hit in rest)
+    prices = [hit.price for hit in rest]
+    assert prices == sorted(prices) and all(hit.category == "MOBILE" for hit in rest)
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "is the Pixel 9 a cheap phone?",  # asks about it: the others of its name follow
+        "Is the Pixel 9 in stock?",
+    ],
+)
+def test_a_kind_said_of_a_product_named_asks_for_no_other_search(
+    index: SearchIndex, words: str
+) -> None:
+    result = search(index, words)
+    assert first_names(result, 2) == ["Google Pixel 9", "Google Pixel 9 Pro"]
+
+
 def test_words_asking_for_two_kinds_search_the_first_and_say_the_other(
     index: SearchIndex,
 ) -> None:

@@ -14,6 +14,7 @@ asked for that no product has as not carried (``SearchResult.not_carried``).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Final, NamedTuple
 
 from shared.catalog.derive import fold
@@ -112,6 +113,22 @@ _ASKS_ANEW = re.compile(
     re.IGNORECASE,
 )
 """How a part of a message that asks for another thing starts: "a phone", "some books"."""
+
+
+def beside_named(text: str, names: Sequence[str]) -> str:
+    """The parts of ``text`` that ask for products of a kind beside the products it names
+    (``names``), else "": "a cheap Android phone" of "the Pixel 9 and a cheap Android
+    phone". Such a part is one of its own, starts as a thing asked for does, names none
+    of them, and reads a kind with a line, a form or an order ("is the Pixel 9 a cheap
+    phone?" asks about the Pixel 9)."""
+    found = []
+    for part in (p.strip() for p in _APART.split(text)):
+        if not _ASKS_ANEW.match(part) or any(n.casefold() in part.casefold() for n in names):
+            continue
+        words = parse(part)
+        if words.category and (words.lines or words.sort or words.forms):
+            found.append(part)
+    return " ".join(found)
 
 
 def kinds_apart(text: str) -> list[str]:

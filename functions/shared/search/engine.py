@@ -42,7 +42,7 @@ from typing import Any
 from shared.catalog.categories import Category
 from shared.catalog.derive import WORD, fold
 from shared.catalog.specs import FORM_FACTOR
-from shared.search.asked import asked_names, kinds_apart, sides_compared
+from shared.search.asked import asked_names, beside_named, kinds_apart, sides_compared
 from shared.search.build import SnapshotMeta, read_meta
 from shared.search.correct import Corrector
 from shared.search.driver import connect, database_errors, read_only_uri
@@ -854,6 +854,13 @@ class _Search:
         seen = {hit.productId for hit in first}
         rest = [hit for hit in result.products if hit.productId not in seen]
         count = max(result.count, len(first))
+        beside = beside_named(query.keywords, [each.said for each in named])
+        if first and beside:
+            # A kind asked beside them is its own search: "the Pixel 9 and a cheap Android
+            # phone" shows the cheapest Android phones after it, not the other Pixels.
+            besides = self._run(replace(query, keywords=beside))
+            rest = [hit for hit in besides.products if hit.productId not in seen]
+            count = len(first) + len(rest) + max(0, besides.count - len(besides.products))
         if not first and not any(each.carried or each.line for each in named):
             near = _sharing_a_word(rest, result, named)
             count = count if near == rest else len(near)
