@@ -153,12 +153,6 @@ def serves(lookup: Call, given: ToolOutcome, said: str) -> bool:
         return False
     if searched == lookup.input or _same_fetch(searched, lookup.input):
         return True
-    if lookup.purpose == "instead":
-        # A kind the store does not sell: the search showed the nearest kind itself, or
-        # said it has none of that either.
-        return data.get("showingInstead") == lookup.input.get("keywords") or not (
-            data.get("showingInstead") or data.get("products")
-        )
     if not isinstance(searched.get("keywords"), str) or "productIds" in searched:
         return False
     if lookup.purpose == "named":

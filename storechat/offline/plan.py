@@ -248,7 +248,8 @@ def _lookups(ask: Ask) -> list[Call]:
     calls += [Call(LOOKUP, i, "search", n) for n, i in enumerate(searches)]
     kind = intent.not_carried
     if not calls and kind and kind.instead:
-        calls.append(Call(LOOKUP, _words(kind.instead), "instead"))
+        # The search shows the kind nearest it in its place, in the order the words ask.
+        calls.append(Call(LOOKUP, _words(ask.said), "instead"))
     return calls
 
 

@@ -1449,9 +1449,9 @@ def test_models_of_one_line_listed_after_its_name_are_each_confirmed_in_one_call
 def test_a_review_question_about_a_kind_not_carried_asks_for_no_products_by_id(
     index: SearchIndex,
 ) -> None:
-    # Given the search of "What do reviewers say about tablets?", which found nothing the
-    # store carries
-    messages = searched_first(index, "What do reviewers say about tablets?")
+    # Given the search of "What do reviewers say about smartwatches?", which found nothing
+    # the store carries, nor a kind to show in their place
+    messages = searched_first(index, "What do reviewers say about smartwatches?")
     model = OfflineModel()
     assert given_ids(messages) == []
 
@@ -1464,8 +1464,30 @@ def test_a_review_question_about_a_kind_not_carried_asks_for_no_products_by_id(
     # And with them it says the store does not carry tablets, and no tool failed
     final = model.converse(make_request(answered(messages, first, success({"results": []}))))
     text = answer_text(final)
-    assert text.startswith("Sorry, we don't carry tablets.")
+    assert text.startswith("Sorry, we don't carry smartwatches.")
     assert "could not" not in text and "did not work" not in text
+
+
+def test_a_review_question_about_a_kind_not_sold_shows_the_kind_in_its_place(
+    index: SearchIndex,
+) -> None:
+    # Given the search of "What do reviewers say about tablets?", which showed the 2-in-1
+    # laptops in their place
+    messages = searched_first(index, "What do reviewers say about tablets?")
+    model = OfflineModel()
+    assert given_ids(messages) == ["CMP-022", "CMP-031"]
+
+    # When the reviews come back (with the 2-in-1s fetched again beside them)
+    first = model.converse(make_request(messages))
+    asked = [(u["name"], u["input"]) for u in tool_uses(first)]
+    assert asked[0][0] == "get_computer_reviews"
+    results = [success({"results": []}), *(lookup(index, i) for _, i in asked[1:])]
+    final = model.converse(make_request(answered(messages, first, *results)))
+
+    # Then the answer says tablets are not carried and offers the 2-in-1 laptops
+    text = answer_text(final)
+    assert text.startswith("Sorry, we don't carry tablets.\nThe closest we have are 2-in-1")
+    assert "[CMP-022]" in text
 
 
 @pytest.mark.parametrize(

@@ -104,6 +104,27 @@ def test_the_shoppers_other_words_hold_for_the_nearer_kind(index: SearchIndex) -
     assert all(hit.price is not None and hit.price <= 900 for hit in result.products)
 
 
+def test_the_nearer_kind_is_ranked_by_its_own_words_not_the_shoppers_others(
+    index: SearchIndex,
+) -> None:
+    # Given a camera asked for a use whose word one phone's text has ("vlogging")
+    result = search(index, "do you have a camera for vlogging?")
+    # Then the phones shown in its place are those with the best camera, best first, not
+    # the one phone that says the word
+    assert result.not_carried == ["cameras"]
+    assert result.understood.get("sortBy") == "camera"
+    cameras = [hit.specs.get("camera_mp") for hit in result.products]
+    assert len(cameras) > 1 and cameras == sorted(cameras, reverse=True), cameras
+
+
+def test_the_order_the_shopper_asks_holds_for_the_nearer_kind(index: SearchIndex) -> None:
+    result = search(index, "a cheap tablet")
+    assert result.not_carried == ["tablets"]
+    assert result.understood.get("sortBy") == "price"
+    prices = [hit.price for hit in result.products]
+    assert len(prices) > 1 and prices == sorted(prices), prices
+
+
 @pytest.mark.parametrize(
     "words",
     [

@@ -525,7 +525,17 @@ class _Search:
         shown = next((a for a in unsold if a.kind.instead), None)
         result = None
         if shown and query.keywords:
-            nearer = self._run(replace(query, keywords=instead_words(query.keywords, shown)))
+            instead = self._instead(query, shown)
+            nearer = self._run(instead)
+            # What the words asked, read from them: the limits and the order
+            read = {
+                "minPrice": instead.minPrice if query.minPrice is None else None,
+                "maxPrice": instead.maxPrice if query.maxPrice is None else None,
+                "sortBy": instead.sortBy if query.sortBy is None else None,
+                **{k: v for k, v in instead.bounds.items() if k not in query.bounds},
+            }
+            said = {k: v for k, v in read.items() if v is not None}
+            nearer = replace(nearer, understood={**nearer.understood, **said})
             # Only products of the nearer kind stand for it: a store may have none.
             result = nearer if nearer.count and "keywords" not in nearer.relaxed else None
         if result is None:
@@ -537,6 +547,24 @@ class _Search:
             result,
             not_carried=[*names, *others],
             instead=shown.kind.instead if shown else None,
+        )
+
+    @staticmethod
+    def _instead(query: SearchQuery, unsold: Asked) -> SearchQuery:
+        """The search of the kind shown instead of one the store does not sell: that kind,
+        under the limits and in the order the words ask ("a cheap tablet under $600": the
+        cheapest 2-in-1 laptops under $600), else the kind's own ("a camera": the phones
+        with the best camera). The shopper's other words are no filter on a kind they did
+        not ask for: "a camera for vlogging" is not the one phone whose text says it."""
+        assert query.keywords is not None and unsold.kind.instead is not None
+        said = parse(instead_words(query.keywords, unsold) or query.keywords)
+        return replace(
+            query,
+            keywords=unsold.kind.instead,
+            minPrice=query.minPrice if query.minPrice is not None else said.min_price,
+            maxPrice=query.maxPrice if query.maxPrice is not None else said.max_price,
+            bounds={**said.bounds, **query.bounds},
+            sortBy=query.sortBy or said.sort,
         )
 
     def _ids_said(self, keywords: str) -> tuple[dict[str, str], list[str]]:
