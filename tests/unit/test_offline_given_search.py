@@ -1683,3 +1683,19 @@ def test_the_closest_to_a_model_not_carried_are_of_its_line_not_the_other_named(
     closest = text[: text.index("We carry the Samsung Galaxy S24")]
     assert closest.startswith("Sorry, we don't carry the Apple iPhone 14.\nThe closest we have:")
     assert "iPhone 15" in closest and "Galaxy" not in closest, text
+
+
+def test_a_title_the_search_says_the_store_lacks_is_said_so_not_asked_about(
+    index: SearchIndex,
+) -> None:
+    # Given the search of a book's title no product has, which says it is not carried
+    messages = searched_first(index, "Do you sell Project Hail Mary?")
+
+    # When the model gets the first request
+    reply = OfflineModel().converse(make_request(messages))
+
+    # Then it says so at once, offers nothing found for a word of it, and asks the shopper
+    # nothing ("Is it a computer, a phone or a book?")
+    text = answer_text(reply)
+    assert text.startswith("Sorry, we don't carry Project Hail Mary.")
+    assert cited(text) == [] and "?" not in text

@@ -191,6 +191,49 @@ def test_an_author_the_catalog_has_is_carried(index: SearchIndex) -> None:
     assert {hit.name for hit in result.products} == {"Circe", "The Song of Achilles"}
 
 
+@pytest.mark.parametrize(
+    ("words", "title"),
+    [
+        ("Do you sell Project Hail Mary?", "Project Hail Mary"),
+        ("Do you have The Old Man and the Sea?", "The Old Man and the Sea"),
+        # a word of it names phones ("Galaxy"), which are near no book
+        ("Do you have The Hitchhiker's Guide to the Galaxy?",
+         "The Hitchhiker's Guide to the Galaxy"),
+        ("Do you have Dune by Frank Herbert?", "Dune"),
+    ],
+)  # fmt: skip
+def test_a_title_asked_for_that_no_product_has_is_not_carried_and_nothing_is_near(
+    index: SearchIndex, words: str, title: str
+) -> None:
+    result = search(index, words)
+    # Then the name is said not carried, first, and no product found for one of its
+    # words is offered as near it ("Mary": Frankenstein, by Mary Shelley)
+    assert result.not_carried[0] == title
+    assert result.products == [] and result.count == 0
+
+
+def test_the_products_sharing_a_title_the_store_lacks_are_near_it(index: SearchIndex) -> None:
+    result = search(index, "Do you have Harry Potter and the Cursed Child?")
+    assert result.not_carried == ["Harry Potter and the Cursed Child"]
+    assert result.products and all(h.name.startswith("Harry Potter") for h in result.products)
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "Do you have Circe?",
+        "Do you stock The Hobbit by J.R.R. Tolkien?",
+        "Do you have MacBook Air?",
+        "Do you have Harry Poter and the Goblet of Fire?",  # a slip the search corrects
+    ],
+)
+def test_a_title_or_a_name_the_store_has_is_never_said_not_carried(
+    index: SearchIndex, words: str
+) -> None:
+    result = search(index, words)
+    assert result.not_carried == [] and result.products
+
+
 def test_a_kind_asked_beside_a_product_named_is_searched_after_it(index: SearchIndex) -> None:
     # When the words name a phone and, beside it, ask for cheap phones of a line
     result = search(index, "Do you have the Pixel 9 and a cheap Android phone?")

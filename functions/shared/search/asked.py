@@ -39,6 +39,13 @@ ASKED_ALONE = re.compile(
 )
 """One thing asked for by its name alone, with a word before it or none ("do you sell
 Nokia?", "do you have any kayaks?", "do you sell gaming chairs?")."""
+_TITLE_WORD = r"[A-Z0-9][\w'\u2019:-]*"
+_NAME_ALONE = re.compile(
+    r"\b(?:[Dd]o|[Dd]oes) (?:you|the store) (?:have|sell|carry|stock)\s+(?:any\s+|a copy of\s+)?"
+    rf"(?P<name>{_TITLE_WORD}(?:\s+(?:{_TITLE_WORD}|of|the|and|a|an|in|on|to|for|with|at))*)"
+    r"(?P<by>\s+by\s+[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,2})?\W*$"
+)
+"""A name asked for alone, capitalised as a title is, with its author or without."""
 _NOT_NAMES_SAID = """
 new used refurbished unlocked basic simple second durable reliable fancy cool sturdy
 quality modern old older latest recent current low mid high top entry dual sim smart
@@ -87,6 +94,18 @@ def asked_names(text: str) -> list[str]:
             continue
         found.append(said)
     return found
+
+
+def name_asked_alone(text: str) -> str | None:
+    """The name a question asks the store for and nothing else, as written, when it is
+    capitalised as a title or a maker's model is and has several words, or one before "by"
+    and its author: "Project Hail Mary" of "Do you sell Project Hail Mary?", "Dune" of "Do
+    you have Dune by Frank Herbert?"; else None ("do you have Samsung phones?")."""
+    match = _NAME_ALONE.search(text)
+    if match is None:
+        return None
+    name = match["name"]
+    return name if " " in name or match["by"] else None
 
 
 def _slots(text: str) -> list[str]:

@@ -42,7 +42,13 @@ from typing import Any
 from shared.catalog.categories import Category
 from shared.catalog.derive import WORD, fold
 from shared.catalog.specs import FORM_FACTOR
-from shared.search.asked import asked_names, beside_named, kinds_apart, sides_compared
+from shared.search.asked import (
+    asked_names,
+    beside_named,
+    kinds_apart,
+    name_asked_alone,
+    sides_compared,
+)
 from shared.search.build import SnapshotMeta, read_meta
 from shared.search.correct import Corrector
 from shared.search.driver import connect, database_errors, read_only_uri
@@ -703,7 +709,29 @@ class _Search:
             absent += [
                 line for line in self._lines_lacked(query.keywords, words) if line not in absent
             ]
+        result, title = self._title_lacked(as_read, result, lacked)
+        absent = [title, *(a for a in absent if fold(a) != fold(title))] if title else absent
         return replace(result, corrected=corrected, unknown=unmet, not_carried=absent)
+
+    def _title_lacked(
+        self, query: SearchQuery, result: SearchResult, lacked: list[str]
+    ) -> tuple[SearchResult, str | None]:
+        """A name asked for alone that no product's name has every word of (a book's title:
+        "Do you sell Project Hail Mary?"), with only the products whose names share a word
+        of it ("Harry Potter and the Cursed Child": the other Harry Potter books), not those
+        found for some other word ("Mary": Frankenstein, by Mary Shelley; "Galaxy": the
+        Samsung Galaxy phones, for "The Hitchhiker's Guide to the Galaxy"); else ``result``
+        as it is. A model the store lacks is said so by its line already (``lacked``)."""
+        title = name_asked_alone(query.keywords) if query.keywords else None
+        if not title or lacked or self._name_of(title) is not None:
+            return result, None
+        said = {w for w in name_words(title) if w.isalpha() and w not in STOP_WORDS}
+        # two words of a longer name: "The Hitchhiker's Guide to the Galaxy" is near no phone
+        least = 2 if len(said) > 2 else 1
+        near = [hit for hit in result.products if len(said & set(name_words(hit.name))) >= least]
+        if len(near) == len(result.products):
+            return result, title
+        return replace(result, products=near, count=len(near), count_is_exact=True), title
 
     def _has_word(self, word: str, category: str | None) -> bool:
         """Whether a brand is ``word``, or a product has it where a name is written
