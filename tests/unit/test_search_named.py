@@ -225,6 +225,15 @@ def test_the_products_sharing_a_title_the_store_lacks_are_near_it(index: SearchI
         "Do you stock The Hobbit by J.R.R. Tolkien?",
         "Do you have MacBook Air?",
         "Do you have Harry Poter and the Goblet of Fire?",  # a slip the search corrects
+        # an author's name, or a title as a product's words have it
+        "Do you have 1984 by George Orwell?",
+        "Do you have any George Orwell?",
+        "Do you have Madeline Miller?",
+        "Do you have The Lord of the Rings?",
+        # a kind, a brand's kind or an order, capitalised
+        "Do you have Android Phones?",
+        "Do you sell Samsung Phones?",
+        "Do you sell Cheap Laptops?",
     ],
 )
 def test_a_title_or_a_name_the_store_has_is_never_said_not_carried(

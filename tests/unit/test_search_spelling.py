@@ -394,6 +394,8 @@ def test_words_whose_one_word_is_no_name_of_the_catalog_stay_apart(
         ("is the galxy s24 in stock", ["galaxy s24"], []),
         # One it lacks, named with a slip, is said lacked as the catalog writes its line.
         ("Do you have the iphnoe 14?", ["iPhone 14"], ["iPhone 14"]),
+        # One corrected into no model the store has is the one written, which it lacks
+        ("Do you have the Motorola Razr 50?", ["Motorola Razr 50"], ["Motorola Razr 50"]),
     ],
 )
 def test_a_model_named_with_a_slip_is_read_as_corrected(

@@ -117,6 +117,14 @@ def test_the_nearer_kind_is_ranked_by_its_own_words_not_the_shoppers_others(
     assert len(cameras) > 1 and cameras == sorted(cameras, reverse=True), cameras
 
 
+def test_no_nearer_kind_is_shown_outside_the_limits_asked(index: SearchIndex) -> None:
+    # Given a tablet under a budget no 2-in-1 laptop is within
+    result = search(index, "a Samsung tablet under $400")
+    # Then only the kind is said not carried: no 2-in-1 at twice the budget instead
+    assert result.not_carried == ["tablets"] and result.instead is None
+    assert result.products == []
+
+
 def test_the_order_the_shopper_asks_holds_for_the_nearer_kind(index: SearchIndex) -> None:
     result = search(index, "a cheap tablet")
     assert result.not_carried == ["tablets"]

@@ -78,13 +78,14 @@ from shared.search.query import (
 from shared.search.schema import filter_token
 from shared.search.series import closest_first, name_words
 from shared.search.sorting import HIT_COLUMNS, Order, Sorter, hit, order_by, where
-from shared.search.unsold import Asked, instead_words, unsold_in, without_unsold
+from shared.search.unsold import Asked, unsold_in, without_unsold
 from shared.search.words import (
     MODEL_WORDS,
     Words,
     cased_as_carried,
     cut_models,
     fts_string,
+    match_all,
     may_name,
     models_written_apart,
     name_clause,
@@ -542,8 +543,9 @@ class _Search:
             }
             said = {k: v for k, v in read.items() if v is not None}
             nearer = replace(nearer, understood={**nearer.understood, **said})
-            # Only products of the nearer kind stand for it: a store may have none.
-            result = nearer if nearer.count and "keywords" not in nearer.relaxed else None
+            # Only products of the nearer kind within what was asked stand for it: a store
+            # may have none ("a Samsung tablet under $400": no 2-in-1 at $849 instead).
+            result = nearer if nearer.count and not nearer.relaxed else None
         if result is None:
             shown, result = None, self._others_asked(query, unsold)
         names = [a.kind.name for a in unsold]
@@ -563,7 +565,8 @@ class _Search:
         with the best camera). The shopper's other words are no filter on a kind they did
         not ask for: "a camera for vlogging" is not the one phone whose text says it."""
         assert query.keywords is not None and unsold.kind.instead is not None
-        said = parse(instead_words(query.keywords, unsold) or query.keywords)
+        # the words without the kind's: "about 2-in-1 laptops" would be about $2
+        said = parse(re.sub(re.escape(unsold.words), " ", query.keywords, count=1, flags=re.I))
         return replace(
             query,
             keywords=unsold.kind.instead,
@@ -696,7 +699,14 @@ class _Search:
         if corrected and query.keywords:
             as_written = {wrong: self._written(right) for wrong, right in corrected.items()}
             as_read = replace(query, keywords=respell(query.keywords, as_written))
-        result, lacked = self._named_first(as_read, result, whole)
+        named, lacked = self._named_first(as_read, result, whole)
+        if as_read is not query and not (set(named.understood.get("named") or []) - set(lacked)):
+            # Corrected into no model the store has, the names are as written: "the
+            # Motorola Razr 50" is a model the store lacks, not a Razer.
+            uncorrected, lacked_uncorrected = self._named_first(query, result, whole)
+            if uncorrected.understood.get("named"):
+                as_read, named, lacked = query, uncorrected, lacked_uncorrected
+        result = named
         unmet = [word for word in unknown if word not in corrected]
         brand = (query.brandId or "").strip()
         if brand and not any(brand.casefold() in known for known in self.index.brands):
@@ -723,9 +733,19 @@ class _Search:
         Samsung Galaxy phones, for "The Hitchhiker's Guide to the Galaxy"); else ``result``
         as it is. A model the store lacks is said so by its line already (``lacked``)."""
         title = name_asked_alone(query.keywords) if query.keywords else None
-        if not title or lacked or self._name_of(title) is not None:
+        said = {w for w in name_words(title or "") if w.isalpha() and w not in STOP_WORDS}
+        # Words that mean something to the search are no title ("Android Phones", "Samsung
+        # Phones", "Cheap Laptops"); a product with all of them somewhere is not lacked (an
+        # author: "George Orwell"; "The Lord of the Rings", as "Ring" is written).
+        meant = set(result.understood) - {"searched", "favours"}
+        if (
+            not title
+            or not said
+            or lacked
+            or meant
+            or self._matches(match_all([(w,) for w in said]))
+        ):
             return result, None
-        said = {w for w in name_words(title) if w.isalpha() and w not in STOP_WORDS}
         # two words of a longer name: "The Hitchhiker's Guide to the Galaxy" is near no phone
         least = 2 if len(said) > 2 else 1
         near = [hit for hit in result.products if len(said & set(name_words(hit.name))) >= least]

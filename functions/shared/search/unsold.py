@@ -128,16 +128,6 @@ def unsold_in(
     return found
 
 
-def instead_words(text: str, asked: Asked) -> str | None:
-    """The shopper's words with the unsold kind's replaced by the kind to show instead,
-    if the table gives one: "a tablet under $500" -> "a 2-in-1 laptops under $500"."""
-    if asked.kind.instead is None:
-        return None
-    # The model after the kind's words goes with them: "Galaxy Tab S9", "iPad Pro 11".
-    said = re.compile(re.escape(asked.words) + r"(?:\s+(?:[A-Za-z]*\d[\w+]*|pro|air|mini))*", _I)
-    return said.sub(f" {asked.kind.instead} ", text, count=1)
-
-
 _OWNED_KIND = re.compile(
     r"\b(?:my|our|his|her|their)\s+(?:(?:old|new|current|broken|cracked)\s+)?([^\W\d_]+)"
     r"(?:\s+screen)?\b",
