@@ -930,8 +930,8 @@ class _Search:
         seen = {hit.productId for hit in first}
         rest = [hit for hit in result.products if hit.productId not in seen]
         count = max(result.count, len(first))
-        beside = beside_named(query.keywords, [each.said for each in named])
-        if first and beside:
+        beside = beside_named(query.keywords, [each.said for each in named]) if first else ""
+        if beside:
             # A kind asked beside them is its own search: "the Pixel 9 and a cheap Android
             # phone" shows the cheapest Android phones after it, not the other Pixels.
             besides = self._run(replace(query, keywords=beside))
