@@ -117,6 +117,31 @@ def test_the_nearer_kind_is_ranked_by_its_own_words_not_the_shoppers_others(
     assert len(cameras) > 1 and cameras == sorted(cameras, reverse=True), cameras
 
 
+@pytest.mark.parametrize(
+    ("words", "order"),
+    [
+        ("the cheapest camera", "price"),
+        ("a cheap camera for my daughter", "price"),
+        ("a camera under $300", "camera"),
+        ("any good cameras for travel?", "camera"),
+    ],
+)
+def test_a_camera_asked_by_its_price_or_use_alone_is_not_carried(
+    index: SearchIndex, words: str, order: str
+) -> None:
+    # Given a camera asked with no verb of asking: a price, an order or a use beside it
+    result = search(index, words)
+    # Then it is not carried, and the phones shown in its place are in the order asked:
+    # not the cheapest books of the store
+    assert result.not_carried == ["cameras"]
+    assert result.instead == "phones with the best cameras"
+    assert result.understood.get("sortBy") == order
+    assert result.products
+    assert {CATEGORY_OF[hit.productId] for hit in result.products} == {"MOBILE"}
+    if "$300" in words:
+        assert all(hit.price is not None and hit.price <= 300 for hit in result.products)
+
+
 def test_no_nearer_kind_is_shown_outside_the_limits_asked(index: SearchIndex) -> None:
     # Given a tablet under a budget no 2-in-1 laptop is within
     result = search(index, "a Samsung tablet under $400")
@@ -140,6 +165,12 @@ def test_the_order_the_shopper_asks_holds_for_the_nearer_kind(index: SearchIndex
         "a phone with a great camera",  # the phone's camera, not a camera
         "How many megapixels is the Galaxy S24 Ultra's camera?",
         "a cheap Windows laptop",
+        # A camera said with no kind asked is a product's feature where the words make it so
+        "what has the best camera?",
+        "I need something with a good camera for vlogging",
+        "How good is the Pixel 9 camera?",
+        "Does the Galaxy S24 Ultra have a good camera?",
+        "the best camera phone under $500",
     ],
 )
 def test_a_kind_the_store_sells_or_a_feature_is_never_said_not_carried(

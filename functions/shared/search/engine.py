@@ -976,9 +976,19 @@ class _Search:
         if not query.keywords or query.productName or query.productIds:
             return []
         keywords = without_unwanted(query.keywords)
-        return unsold_in(
-            keywords, self._sells, lambda: bool(query.category or parse(keywords).category)
-        )
+
+        def kind_named() -> bool:
+            return bool(query.category or parse(keywords).category)
+
+        def named() -> bool:
+            words = WORD.findall(keywords)
+            return (
+                kind_named()
+                or bool(parse(keywords).lines or self._names_in(keywords))
+                or any(self._is_brand(w) for w in words)
+            )
+
+        return unsold_in(keywords, self._sells, kind_named, named)
 
     def _sells(self, phrase: str) -> bool:
         """Whether a word of ``phrase`` is a kind of the catalog's products, or in the

@@ -38,6 +38,12 @@ class Unsold:
     a_feature_beside: bool = False
     """Said beside a kind the store sells, it is that product's feature, not a wish of its
     own ("a laptop that drives two external monitors")."""
+    alone: re.Pattern[str] | None = None
+    """More ways of saying it that ask for it only where the words name no kind the store
+    sells and do not make it a feature ("the cheapest camera", not "a phone with a good
+    camera" or "what has the best camera?")."""
+    feature: re.Pattern[str] | None = None
+    """The words that make ``alone`` a product's feature."""
 
 
 ACCESSORY: Final = (
@@ -47,8 +53,21 @@ ACCESSORY: Final = (
 """The words of accessories, which follow the product they are for: "an iPhone 13 case"."""
 
 
-def _kind(name: str, pattern: str, instead: str | None = None, **more: bool) -> Unsold:
-    return Unsold(name, re.compile(pattern, _I), instead, **more)
+def _kind(
+    name: str,
+    pattern: str,
+    instead: str | None = None,
+    *,
+    a_feature_beside: bool = False,
+    alone: str | None = None,
+    feature: str | None = None,
+) -> Unsold:
+    def compiled(words: str | None) -> re.Pattern[str] | None:
+        return re.compile(words, _I) if words else None
+
+    return Unsold(
+        name, re.compile(pattern, _I), instead, a_feature_beside, compiled(alone), compiled(feature)
+    )
 
 
 KINDS: Final[tuple[Unsold, ...]] = (
@@ -61,6 +80,9 @@ KINDS: Final[tuple[Unsold, ...]] = (
         r"\b(?:sell|have|stock|carry|buy|want|need|looking for)\s+(?:a |any |some )?cameras?\b|"
         r"^\W*cameras?\W*$",
         "phones with the best cameras",
+        # "the cheapest camera", "a camera under $300", "any good cameras for travel?"
+        alone=r"\bcameras?\b(?!\s*(?:phones?|quality|specs?|lens(?:es)?|app)\b)",
+        feature=r"\b(?:with|has|had|having|whose|its|their|got)\b(?:\s+[\w-]+){0,3}?\s+cameras?\b",
     ),
     _kind(
         "game consoles",
@@ -109,7 +131,10 @@ class Asked:
 
 
 def unsold_in(
-    text: str, sells: Callable[[str], bool], kind_named: Callable[[], bool]
+    text: str,
+    sells: Callable[[str], bool],
+    kind_named: Callable[[], bool],
+    named: Callable[[], bool] | None = None,
 ) -> list[Asked]:
     """The kinds ``text`` asks for that the store does not sell, in the table's order.
 
@@ -117,15 +142,25 @@ def unsold_in(
     a product's name), asked of the last word that named the kind: "Galaxy Tab" is a
     tab, whatever else the Galaxy line is. ``kind_named``: whether the text also names a
     kind the store sells, so that a kind that is then a feature of it is not asked for
-    (asked only of such a kind).
+    (asked only of such a kind). ``named``: whether it names a kind, a brand, a line or
+    a product the store sells ("the Galaxy S24 Ultra's camera"), which makes a kind said
+    the way of ``Unsold.alone`` that product's feature; ``kind_named`` when not given.
     """
     found = []
     for kind in KINDS:
-        said = kind.said.search(text)
+        said = kind.said.search(text) or _alone(kind, text, named or kind_named)
         if said is None or (kind.a_feature_beside and kind_named()) or sells(said[0].split()[-1]):
             continue
         found.append(Asked(kind, said[0]))
     return found
+
+
+def _alone(kind: Unsold, text: str, named: Callable[[], bool]) -> re.Match[str] | None:
+    """The words asking for ``kind`` the way it is asked where nothing else is."""
+    said = kind.alone.search(text) if kind.alone else None
+    if said is None or (kind.feature and kind.feature.search(text)) or named():
+        return None
+    return said
 
 
 _OWNED_KIND = re.compile(
