@@ -16,7 +16,7 @@ from typing import Any, Final
 
 from shared.catalog.derive import fold, sorted_on
 from shared.catalog.specs import PAGES
-from shared.search.asked import ASKED_ALONE
+from shared.search.asked import ASKED_ALONE, parts_beside_named, without_parts
 from shared.search.series import name_words
 from shared.search.words import cut_models, parse
 from shared.text.languages import in_english
@@ -416,10 +416,15 @@ def _lookup_lines(ask: Ask, lookups: list[Done], pages: bool = True) -> list[Lin
     # A kind asked beside them has its own system and form ("the iPhone 15 and a cheap
     # Android phone": the iPhone is no Android phone that fell short).
     beside = any(d.call.purpose == "search" for d in lookups)
+    # and its own limits ("the Pixel 9 and a cheap Android phone under $300")
+    parts = parts_beside_named(ask.said, [m.text for m in models]) if beside else []
+    own = parse(without_parts(ask.said, parts)).limits
     for d in named:
         if d.call.index < len(models):
             c = constraints_for(d, ask.current)
-            c = replace(c, systems=(), forms=()) if beside else c
+            if beside:
+                bounds = {k: v for k, v in c.bounds.items() if not parts or k in own}
+                c = replace(c, systems=(), forms=(), bounds=bounds)
             # What the catalog tool offered in stock instead of it ("for" it), if anything:
             # a search naming two offers it for one of them alone
             offered = (d.outcome.data or {}).get("inStockInstead")

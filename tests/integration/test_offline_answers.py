@@ -228,6 +228,17 @@ def test_a_named_product_that_is_not_carried_is_said_so_with_the_closest(
     answered_honestly(body)
 
 
+def test_a_book_the_store_lacks_is_said_not_carried_not_out_of_stock(
+    local: LocalStorechat,
+) -> None:
+    # Given a title, by its author, that no product of the store has
+    (body,) = ask(local, "Do you have Dune by Frank Herbert?")
+
+    # Then the answer says the store does not carry it; not that none is in stock
+    assert body["answer"].startswith("Sorry, we don't carry Dune."), body["answer"]
+    assert "in stock" not in body["answer"] and shown(body) == []
+
+
 def test_a_comparison_looks_up_both_and_names_the_deciding_spec(local: LocalStorechat) -> None:
     # Given a shopper who asks which of two named laptops is lighter
     (body,) = ask(local, "Which is lighter, the Dell XPS 13 or the MacBook Air 13?")

@@ -819,6 +819,18 @@ def test_a_kind_asked_beside_a_product_named_is_searched_and_shown_too() -> None
     assert "doesn't meet" not in text and "Best Android phones (cheapest first):" in text
 
 
+def test_a_limit_of_the_kind_asked_beside_a_product_named_is_not_the_products() -> None:
+    # Given a phone named and, beside it, cheap Android phones under a budget it is over
+    question = "Do you have the iPhone 15 and a cheap Android phone under $300?"
+    iphone = {**IPHONES[1], "specs": {**IPHONES[1]["specs"], "os": "iOS 17"}}
+    cheap = phone("MOB-790", "Samsung Galaxy A15", price=199)
+    _, text = converse_turn([user(question)], [[inventory(iphone), inventory(cheap)]])
+
+    # Then the iPhone is not said to fall short of the budget the other wish set
+    assert cited(text) == ["MOB-715", "MOB-790"]
+    assert "doesn't meet" not in text and "$300" in text
+
+
 def test_a_kind_said_of_a_product_named_asks_about_it_alone() -> None:
     # Given a question whether the product named is of a kind ("a cheap phone")
     question = "is the iPhone 15 a cheap phone?"

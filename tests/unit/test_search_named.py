@@ -200,6 +200,10 @@ def test_an_author_the_catalog_has_is_carried(index: SearchIndex) -> None:
         ("Do you have The Hitchhiker's Guide to the Galaxy?",
          "The Hitchhiker's Guide to the Galaxy"),
         ("Do you have Dune by Frank Herbert?", "Dune"),
+        # a word of it is near a word the search reads ("Prince": "price"), but its
+        # other words are no product's: a title, not an order
+        ("Do you have Le Petit Prince?", "Le Petit Prince"),
+        ("Do you have The Little Prince?", "The Little Prince"),
     ],
 )  # fmt: skip
 def test_a_title_asked_for_that_no_product_has_is_not_carried_and_nothing_is_near(
@@ -234,6 +238,9 @@ def test_the_products_sharing_a_title_the_store_lacks_are_near_it(index: SearchI
         "Do you have Android Phones?",
         "Do you sell Samsung Phones?",
         "Do you sell Cheap Laptops?",
+        # with a slip, beside a word the store has: still corrected
+        "Do you sell Samsung Phnoes?",
+        "Do you sell Cheap Lpatops?",
     ],
 )
 def test_a_title_or_a_name_the_store_has_is_never_said_not_carried(
@@ -254,6 +261,45 @@ def test_a_kind_asked_beside_a_product_named_is_searched_after_it(index: SearchI
     assert rest and all("Pixel 9" not in hit.name for hit in rest)
     prices = [hit.price for hit in rest]
     assert prices == sorted(prices) and all(hit.category == "MOBILE" for hit in rest)
+
+
+def test_a_limit_of_the_kind_asked_beside_a_product_named_is_that_kinds_alone(
+    index: SearchIndex,
+) -> None:
+    # When the words name a phone and, beside it, ask for cheap Android phones under $300
+    result = search(index, "Do you have the Pixel 9 and a cheap Android phone under $300?")
+
+    # Then the Pixel 9 ($799) is still shown first, and only the phones after it are
+    # held to the budget
+    assert first_names(result, 1) == ["Google Pixel 9"]
+    rest = result.products[1:]
+    assert rest and all(hit.price is not None and hit.price <= 300 for hit in rest)
+
+
+@pytest.mark.parametrize(
+    ("words", "named"),
+    [
+        # "plus" before another wish joins it to the model named
+        ("I want the iPhone 15 plus a cheap laptop", ["iPhone 15"]),
+        # a model the store has with "Plus" is that model, whatever follows
+        ("is the iPhone 16 Plus a good phone?", ["iPhone 16 Plus"]),
+        # one it lacks, with nothing after, is said as asked
+        ("Do you have the iPhone 15 Plus?", ["iPhone 15 Plus"]),
+    ],
+)
+def test_plus_after_a_model_joins_another_wish_only_where_it_names_none(
+    index: SearchIndex, words: str, named: list[str]
+) -> None:
+    result = search(index, words)
+    assert result.understood["named"] == named
+    assert result.not_carried == [n for n in named if n == "iPhone 15 Plus"]
+
+
+def test_a_limit_said_of_the_product_named_still_holds_it(index: SearchIndex) -> None:
+    # When the budget is said of the phone named, beside a kind asked
+    result = search(index, "the iPhone 15 under $600 and a cheap Android phone")
+    # Then the iPhone 15 ($699) is not shown as within it
+    assert "Apple iPhone 15" not in [hit.name for hit in result.products]
 
 
 @pytest.mark.parametrize(
@@ -678,3 +724,35 @@ def test_a_line_the_search_reads_that_the_store_has_none_of_is_not_carried(
     # Then a line it has none of is said not carried, as written, and the kind is shown
     assert result.not_carried == lacked
     assert result.products
+
+
+@pytest.mark.parametrize(
+    ("fields", "lacked"),
+    [
+        ({"productName": "Dune", "category": "BOOKS"}, "Dune"),
+        ({"productName": "Galaxy S99"}, "Galaxy S99"),
+        ({"productName": "iPhone 14"}, "iPhone 14"),
+    ],
+)
+def test_a_product_name_no_product_has_is_not_carried(
+    index: SearchIndex, fields: dict[str, Any], lacked: str
+) -> None:
+    # When a model looks a product up by a name no product of the store has
+    result = index.search(SearchQuery(limit=5, **fields))
+    # Then the result says the store does not carry it, beside any closest by name
+    assert result.not_carried == [lacked]
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"productName": "Pride and Prejudice", "category": "BOOKS"},
+        {"productName": "MacBook"},
+        # a product the store has, outside a limit: found nowhere, but carried
+        {"productName": "Pixel 9", "maxPrice": 300},
+    ],
+)
+def test_a_product_name_the_store_has_is_never_said_not_carried(
+    index: SearchIndex, fields: dict[str, Any]
+) -> None:
+    assert index.search(SearchQuery(limit=5, **fields)).not_carried == []

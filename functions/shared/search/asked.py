@@ -137,7 +137,21 @@ _ASKS_ANEW = re.compile(
 def beside_named(text: str, names: Sequence[str]) -> str:
     """The parts of ``text`` that ask for products of a kind beside the products it names
     (``names``), else "": "a cheap Android phone" of "the Pixel 9 and a cheap Android
-    phone". Such a part is one of its own, starts as a thing asked for does, names none
+    phone" (:func:`parts_beside_named`)."""
+    return " ".join(parts_beside_named(text, names))
+
+
+def without_parts(text: str, parts: Sequence[str]) -> str:
+    """``text`` without each of ``parts`` (of :func:`parts_beside_named`), each once: the
+    words about the products named, whose limits are theirs."""
+    for part in parts:
+        text = text.replace(part, " . ", 1)
+    return text
+
+
+def parts_beside_named(text: str, names: Sequence[str]) -> list[str]:
+    """Each part of ``text`` that asks for products of a kind beside the products it names,
+    as written. Such a part is one of its own, starts as a thing asked for does, names none
     of them, and reads a kind with a line, a form or an order ("is the Pixel 9 a cheap
     phone?" asks about the Pixel 9)."""
     found = []
@@ -147,7 +161,7 @@ def beside_named(text: str, names: Sequence[str]) -> str:
         words = parse(part)
         if words.category and (words.lines or words.sort or words.forms):
             found.append(part)
-    return " ".join(found)
+    return found
 
 
 def kinds_apart(text: str) -> list[str]:

@@ -44,10 +44,11 @@ from shared.catalog.derive import WORD, fold
 from shared.catalog.specs import FORM_FACTOR
 from shared.search.asked import (
     asked_names,
-    beside_named,
     kinds_apart,
     name_asked_alone,
+    parts_beside_named,
     sides_compared,
+    without_parts,
 )
 from shared.search.build import SnapshotMeta, read_meta
 from shared.search.correct import Corrector
@@ -94,6 +95,7 @@ from shared.search.words import (
     names_written_apart,
     negated_before,
     parse,
+    parser_words,
     priced_against,
     respell,
     without_priced_against,
@@ -691,8 +693,11 @@ class _Search:
         if (words.unwanted or words.excluded) and not (words.category or query.category):
             words = replace(words, category=self._kind_of_names(words))
         result = self._relaxed(query, words)
+        lacked_name: list[str] = []
         if not result.count and query.productName:
             result = self._named_loosely(query, explicit) or result
+            if not self._has_name(query.productName, category=query.category):
+                lacked_name = [query.productName]  # "Dune" in a store without it
         # A name is read as the words were corrected, each as the catalog writes it: "the
         # Pixle 9 Pro" is the Pixel 9 Pro, "the iphnoe 14" the iPhone 14 it lacks.
         as_read = query
@@ -714,7 +719,7 @@ class _Search:
         asked = asked_names(query.keywords) if unmet and query.keywords else []
         folded_unmet = {fold(word) for word in unmet}
         absent = [name for name in asked if fold(name.split()[-1]) in folded_unmet]
-        absent += [name for name in lacked if fold(name) not in map(fold, absent)]
+        absent += [name for name in [*lacked_name, *lacked] if fold(name) not in map(fold, absent)]
         if "keywords" in result.relaxed and query.keywords:
             absent += [
                 line for line in self._lines_lacked(query.keywords, words) if line not in absent
@@ -903,8 +908,12 @@ class _Search:
         if result.nearest:  # nothing met the limits the words set: the nearest stand
             return replace(result, understood=understood), lacked
         said = result.understood
-        bounds = {**{k: v for k, v in said.items() if k in BOUNDS}, **query.bounds}
-        bounded = bool(bounds) or any(k in said for k in ("minPrice", "maxPrice"))
+        besides = parts_beside_named(query.keywords, [each.said for each in named])
+        # The limits of a kind asked beside them are its own: "the Pixel 9 and a cheap
+        # Android phone under $300" holds no Pixel 9 to $300.
+        limits = parse(without_parts(query.keywords, besides)).limits if besides else said
+        bounds = {**{k: v for k, v in limits.items() if k in BOUNDS}, **query.bounds}
+        bounded = bool(bounds) or any(k in limits for k in ("minPrice", "maxPrice"))
         first: list[Hit] = []
         for each in named:
             # The tool's own fields stand ("in stock only"), and the limits the words set.
@@ -912,8 +921,8 @@ class _Search:
                 query,
                 keywords=None,
                 productName=each.said,
-                minPrice=query.minPrice if query.minPrice is not None else said.get("minPrice"),
-                maxPrice=query.maxPrice if query.maxPrice is not None else said.get("maxPrice"),
+                minPrice=query.minPrice if query.minPrice is not None else limits.get("minPrice"),
+                maxPrice=query.maxPrice if query.maxPrice is not None else limits.get("maxPrice"),
                 bounds=bounds,
             )
             if bounded and not each.carried:
@@ -930,13 +939,12 @@ class _Search:
         seen = {hit.productId for hit in first}
         rest = [hit for hit in result.products if hit.productId not in seen]
         count = max(result.count, len(first))
-        beside = beside_named(query.keywords, [each.said for each in named]) if first else ""
-        if beside:
+        if first and besides:
             # A kind asked beside them is its own search: "the Pixel 9 and a cheap Android
             # phone" shows the cheapest Android phones after it, not the other Pixels.
-            besides = self._run(replace(query, keywords=beside))
-            rest = [hit for hit in besides.products if hit.productId not in seen]
-            count = len(first) + len(rest) + max(0, besides.count - len(besides.products))
+            beside = self._run(replace(query, keywords=" ".join(besides)))
+            rest = [hit for hit in beside.products if hit.productId not in seen]
+            count = len(first) + len(rest) + max(0, beside.count - len(beside.products))
         if not first and not any(each.carried or each.line for each in named):
             near = _sharing_a_word(rest, result, named)
             count = count if near == rest else len(near)
@@ -1033,7 +1041,7 @@ class _Search:
         explicit = make_plan(query, LEVELS[0], Words(), self.index.brands).filter_words
         implied = make_plan(query, LEVELS[0], words, self.index.brands).filter_words
         corrected = corrector.corrections(words, unknown, filters=explicit, context=implied)
-        return unknown, {**joined, **corrected}
+        return unknown, {**joined, **_as_named(query.keywords or "", unknown, corrected)}
 
     def _joined(self, keywords: str) -> dict[str, str]:
         """A name written in two words (:func:`names_written_apart`): a brand of the
@@ -1501,3 +1509,16 @@ def _extra_words(asked: str, name: str, *, brackets: bool = False) -> int:
     with the words in brackets ("Phone (2a)")."""
     said, named = name_words(asked, brackets=brackets), name_words(name, brackets=brackets)
     return len(set(named) ^ set(said))
+
+
+def _as_named(keywords: str, unknown: list[str], corrected: dict[str, str]) -> dict[str, str]:
+    """``corrected`` but for a word of a name asked alone that has other words no product
+    has, read as another word the search gives a meaning to: "Le Petit Prince" is a title
+    the store lacks, not "Le Petit price"; "Samsung Phnoes" is Samsung phones."""
+    title = name_asked_alone(keywords)
+    said = {fold(w.casefold()) for w in WORD.findall(title or "")}
+    strange = said & set(unknown)
+    if len(strange) < 2:
+        return corrected
+    meaningful = parser_words()
+    return {w: r for w, r in corrected.items() if w not in strange or r not in meaningful}

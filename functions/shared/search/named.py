@@ -119,6 +119,8 @@ _FOR_IT = re.compile(rf"^[^\w,:;.?!]+{ACCESSORY}\b", re.IGNORECASE)
 """An accessory after a name, which it is for: "an iPhone 13 case" asks for a case."""
 _AGAINST = re.compile(r"\bthan\W+(?:\w+\W+){0,1}$", re.IGNORECASE)
 """A model the store lacks after "than" is one compared against, not asked for."""
+_JOINS = re.compile(r"\s+(?:a|an|the|some|any|another|one|two|my)\b", re.IGNORECASE)
+"""Words after "plus" that make it join another wish, not end a model's name."""
 _DETERMINER = re.compile(r"\b(?:the|a|an)\s+$", re.IGNORECASE)
 _THE_BEFORE = re.compile(r"\b(?:the|this|that)\s+$", re.IGNORECASE)
 """Words before a line of one product that name it ("is the iMac in stock?"); not "a Mac",
@@ -563,6 +565,16 @@ def named_in(
             shorter = " ".join([*said_words, *(_own(w.group()) for w in words[at : end - 1])])
             if any(c.isdigit() for c in shorter):
                 end, phrase, carried = end - 1, shorter, has_name(shorter)
+        if (
+            not carried
+            and end - 1 > at
+            and last.casefold() == "plus"
+            and _JOINS.match(text[words[end - 1].end() :])
+        ):
+            # "plus" that joins another wish: "the iPhone 15 plus a cheap laptop"
+            shorter = " ".join([*said_words, *(_own(w.group()) for w in words[at : end - 1])])
+            if has_name(shorter):
+                end, phrase, carried = end - 1, shorter, True
         if not carried and _PLURAL.fullmatch(words[end - 1].group()):
             # "any iPhone 15s left?": more than one of the model, where the store has it.
             one = phrase[:-1]
