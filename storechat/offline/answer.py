@@ -25,7 +25,7 @@ from storechat.offline.checks import NEAREST_SHOWN, Constraints, sift
 from storechat.offline.facts import facts_of, highlights
 from storechat.offline.intent import COMPARE, Intent, parse_text
 from storechat.offline.messages import as_searched, ids_named, plain
-from storechat.offline.named import compare_lines, named_lines, shown_one_lines
+from storechat.offline.named import closest_lines, compare_lines, named_lines, shown_one_lines
 from storechat.offline.names import ModelName, matches, models_carried
 from storechat.offline.notes import Line, book_line, failure_line, fit, reviews_line
 from storechat.offline.plan import Ask, Done
@@ -437,7 +437,11 @@ def _lookup_lines(ask: Ask, lookups: list[Done], pages: bool = True) -> list[Lin
             # A product confirmed for one name is no closest to another ("the iPhone 15
             # and the iPhone 14": the 15 is said once).
             found = [p for p in _products(d) if p.product_id not in confirmed] or _products(d)
-            lines += named_lines(models[d.call.index], found, near, c, sharing, pages=pages)
+            model = models[d.call.index]
+            # A model the store lacks is said as the search wrote it: "iPhone 14" of "iphnoe 14"
+            lacked = (n for n in _not_carried(d) if n.casefold() == model.text.casefold())
+            model = replace(model, text=next(lacked, model.text))
+            lines += named_lines(model, found, near, c, sharing, pages=pages)
             confirmed |= {p.product_id for p in matches(models[d.call.index], found)}
     seen: set[str] = set()
     for d in lookups:
@@ -449,6 +453,10 @@ def _lookup_lines(ask: Ask, lookups: list[Done], pages: bool = True) -> list[Lin
         elif purpose == "search" and _dropped(d, "on sale") and not _read(d):
             # "anything on sale?": nothing is, and the rest of the catalog answers nothing
             lines += [Line("Nothing is on sale right now."), Line(OFFER)]
+        elif purpose == "search" and intent.is_empty() and _not_carried(d) and not _read(d):
+            # A title the store lacks ("Harry Potter and the Sorcerer's Stone"): the
+            # products the search found sharing its words
+            lines += closest_lines(_products(d)) or [Line(OFFER)]
         elif purpose == "search" and (not_understood(d) or (intent.is_empty() and not _read(d))):
             lines.append(Line(OFFER if _not_carried(d) else ASK_REPLY))
         elif purpose == "search" and (two := _two_named(ask, d) or _two_sides(ask, d)):

@@ -85,7 +85,7 @@ from storechat.offline.messages import (
     read_rounds,
 )
 from storechat.offline.names import models_carried
-from storechat.offline.plan import Ask, Call, label, plan_first, preamble
+from storechat.offline.plan import Ask, Call, Done, label, plan_first, preamble
 from storechat.offline.policies import asks_policies, policy_answer, policy_call
 from storechat.offline.refer import (
     ids_as_names,
@@ -212,9 +212,18 @@ class OfflineModel:
         # A product named in a misspelling is the one the search read ("the Pixle 9 Pro"
         # is the Pixel 9 Pro it found), when the plan searched for products by name.
         own = {w: r for d in done if d.call.name == LOOKUP for w, r in d.outcome.corrected.items()}
-        if given is None and own and ask.intent.products:
+        if given is None and own:
             read = read_ask(messages, None, own)
-            ask = read if len(read.intent.products) == len(ask.intent.products) else ask
+            lookups = [d for d in done if d.call.name == LOOKUP]
+            if not ask.intent.products and read.intent.products and _of_words_alone(lookups):
+                # The one search of the words read the only names in them ("is the pixle 9
+                # in stock?"): it answers for them.
+                done = [replace(d, call=replace(d.call, purpose="names")) for d in done]
+            # One search of the words answers for every name they hold, the slip's too
+            # ("are the pixle 9 and the galaxy s24 in stock?"); a search a name, for its own.
+            whole = all(d.call.purpose == "names" for d in done if d.call.name == LOOKUP)
+            same = len(read.intent.products) == len(ask.intent.products)
+            ask = read if read.intent.products and (same or whole) else ask
         return [{"text": compose_answer(ask, done)}], "end_turn"
 
     @staticmethod
@@ -242,6 +251,15 @@ class OfflineModel:
             # understand: it asks, rather than blame the tools.
             return [{"text": ASK_REPLY if LOOKUP in available else NO_TOOLS_REPLY}], "end_turn"
         return None
+
+
+def _of_words_alone(lookups: list[Done]) -> bool:
+    """Whether ``lookups`` is one search of the shopper's words and nothing else, which
+    read names in them (``understood.named``)."""
+    if [(d.call.purpose, set(d.call.input)) for d in lookups] != [("search", {"keywords"})]:
+        return False
+    understood = (lookups[0].outcome.data or {}).get("understood")
+    return isinstance(understood, dict) and bool(understood.get("named"))
 
 
 def _tool_uses(calls: list[Call], messages: list[dict[str, Any]]) -> list[dict[str, Any]]:

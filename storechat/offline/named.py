@@ -117,12 +117,16 @@ def named_lines(
             Line(f"{n}. {card(p)}.", droppable=n > 1) for n, p in enumerate(carried[:3], start=1)
         ]
         return lines
-    lines = [Line(f"Sorry, we don't carry {the(model.full_name)}.")]
+    return [Line(f"Sorry, we don't carry {the(model.full_name)}."), *closest_lines(found)]
+
+
+def closest_lines(found: list[Listed]) -> list[Line]:
+    """The products in stock the search found closest to a name the store lacks."""
     others = [p for p in found if p.in_stock][:CLOSEST_SHOWN]
-    if others:
-        lines.append(Line("The closest we have:"))
-        lines += [Line(f"{n}. {card(p)}.", droppable=n > 1) for n, p in enumerate(others, 1)]
-    return lines
+    if not others:
+        return []
+    closest = [Line(f"{n}. {card(p)}.", droppable=n > 1) for n, p in enumerate(others, 1)]
+    return [Line("The closest we have:"), *closest]
 
 
 def shown_one_lines(p: Listed | None, c: Constraints) -> list[Line]:

@@ -239,6 +239,46 @@ def test_a_book_the_store_lacks_is_said_not_carried_not_out_of_stock(
     assert "in stock" not in body["answer"] and shown(body) == []
 
 
+def test_a_title_the_store_lacks_is_answered_with_the_books_sharing_its_words(
+    local: LocalStorechat,
+) -> None:
+    # Given a title the store has under another name
+    (body,) = ask(local, "Do you have Harry Potter and the Sorcerer's Stone?")
+
+    # Then it is said not carried, and the closest the search found are offered
+    answer = body["answer"]
+    assert answer.startswith("Sorry, we don't carry Harry Potter and the Sorcerer's Stone.")
+    assert "The closest we have:" in answer
+    assert shown(body)[0] == "BK-001"  # the Philosopher's Stone
+
+
+@pytest.mark.parametrize(
+    ("question", "confirmed"),
+    [
+        ("is the pixle 9 in stock?", ["MOB-015"]),
+        ("are the pixle 9 and the galaxy s24 in stock?", ["MOB-015", "MOB-007"]),
+    ],
+)
+def test_a_model_named_with_a_slip_is_answered_as_the_search_read_it(
+    local: LocalStorechat, question: str, confirmed: list[str]
+) -> None:
+    # Given a model named with a slip, alone or beside another
+    (body,) = ask(local, question)
+
+    # Then each is confirmed by its name, the slip's as the search corrected it
+    answer = body["answer"]
+    for product_id in confirmed:
+        assert f"We carry the {CATALOG[product_id]['name']} [{product_id}]" in answer, answer
+    assert shown(body) == confirmed
+
+
+def test_a_model_the_store_lacks_named_with_a_slip_is_said_as_the_catalog_writes_it(
+    local: LocalStorechat,
+) -> None:
+    (body,) = ask(local, "do you have the iphnoe 14?")
+    assert "Sorry, we don't carry the Apple iPhone 14." in body["answer"], body["answer"]
+
+
 def test_a_comparison_looks_up_both_and_names_the_deciding_spec(local: LocalStorechat) -> None:
     # Given a shopper who asks which of two named laptops is lighter
     (body,) = ask(local, "Which is lighter, the Dell XPS 13 or the MacBook Air 13?")

@@ -1699,3 +1699,21 @@ def test_a_title_the_search_says_the_store_lacks_is_said_so_not_asked_about(
     text = answer_text(reply)
     assert text.startswith("Sorry, we don't carry Project Hail Mary.")
     assert cited(text) == [] and "?" not in text
+
+
+def test_a_title_the_search_says_the_store_lacks_is_answered_with_the_closest_it_found(
+    index: SearchIndex,
+) -> None:
+    # Given the search of a title the store has under another name: not carried, with
+    # the books sharing its words
+    messages = searched_first(index, "Do you have Harry Potter and the Sorcerer's Stone?")
+
+    # When the model gets the first request
+    reply = OfflineModel().converse(make_request(messages))
+
+    # Then it says the title is not carried and offers those books, the nearest first
+    text = answer_text(reply)
+    assert text.startswith(
+        "Sorry, we don't carry Harry Potter and the Sorcerer's Stone.\nThe closest we have:"
+    )
+    assert cited(text)[0] == "BK-001"
