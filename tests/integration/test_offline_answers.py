@@ -279,6 +279,19 @@ def test_a_model_the_store_lacks_named_with_a_slip_is_said_as_the_catalog_writes
     assert "Sorry, we don't carry the Apple iPhone 14." in body["answer"], body["answer"]
 
 
+def test_a_spec_said_against_a_product_finds_others_past_it(local: LocalStorechat) -> None:
+    # Given a laptop asked lighter than a model the store has
+    (body,) = ask(local, "do you have a laptop lighter than the MacBook Air?")
+
+    # Then the laptops shown are each lighter than every MacBook Air, lightest first
+    airs = [p for p in CATALOG.values() if "MacBook Air" in p["name"]]
+    lightest_air = min(spec(p, "weightKg") for p in airs)
+    weights = [spec(CATALOG[i], "weightKg") for i in shown(body)]
+    assert weights and all(w < lightest_air for w in weights), weights
+    assert weights == sorted(weights)
+    assert "MacBook Air" not in body["answer"]
+
+
 def test_a_comparison_looks_up_both_and_names_the_deciding_spec(local: LocalStorechat) -> None:
     # Given a shopper who asks which of two named laptops is lighter
     (body,) = ask(local, "Which is lighter, the Dell XPS 13 or the MacBook Air 13?")

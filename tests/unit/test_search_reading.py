@@ -1311,6 +1311,46 @@ def test_a_comparison_or_a_kind_sets_no_price_from_a_product(
 
 
 @pytest.mark.parametrize(
+    ("words", "column", "bound", "value", "order"),
+    [
+        ("a laptop lighter than the MacBook Air", "weight_kg", "maxWeightKg", 1.23, "weight"),
+        ("a phone with more storage than the Pixel 8a", "storage_gb", "minStorageGb", 128.01,
+         "storage"),
+        ("a phone with a bigger screen than the iPhone 15", "screen_inches", "minScreenInches",
+         6.11, "screen"),
+        ("a laptop with longer battery life than the XPS 13", "battery_hours",
+         "minBatteryHours", 13.01, "battery"),
+    ],
+)  # fmt: skip
+def test_a_spec_said_against_a_product_is_a_limit_past_it(
+    index: SearchIndex, words: str, column: str, bound: str, value: float, order: str
+) -> None:
+    # "lighter than the MacBook Air" asks for other products: not the MacBook Airs, found
+    # for their name, but those past every one of them on that spec, in that order
+    result = search(index, words, limit=20)
+    assert result.understood.get(bound) == value and result.understood.get("sortBy") == order
+    assert result.products and not result.relaxed
+    past = [h.specs.get(column) for h in result.products]
+    assert all(v is not None and (v <= value if bound.startswith("max") else v >= value)
+               for v in past), past  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "is the Dell XPS 13 lighter than the MacBook Air?",  # compares the two
+        "I'd rather have a Pixel than the iPhone 15",  # no spec said
+        "a laptop heavier than the MacBook Air",  # the tool has no bound that way
+    ],
+)
+def test_a_comparison_or_no_spec_sets_no_spec_limit_from_a_product(
+    index: SearchIndex, words: str
+) -> None:
+    result = search(index, words)
+    assert not set(result.understood) & {"maxWeightKg", "minWeightKg", "minStorageGb"}, words
+
+
+@pytest.mark.parametrize(
     ("words", "line"),
     [
         ("anything cheaper than the MacBook?", "MacBook"),

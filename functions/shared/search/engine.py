@@ -83,6 +83,7 @@ from shared.search.unsold import Asked, unsold_in, without_unsold
 from shared.search.words import (
     MODEL_WORDS,
     Words,
+    against_order,
     cased_as_carried,
     cut_models,
     fts_string,
@@ -269,9 +270,10 @@ class _Search:
                 result = self.run(against)
                 bounds = {
                     bound: getattr(against, bound)
-                    for bound in ("minPrice", "maxPrice")
+                    for bound in ("minPrice", "maxPrice", "sortBy")
                     if getattr(against, bound) != getattr(query, bound)
                 }
+                bounds |= {k: v for k, v in against.bounds.items() if query.bounds.get(k) != v}
                 understood = {**result.understood, **bounds}
                 if query.category is None and against.category is not None:
                     understood = {"category": Category(against.category), **understood}
@@ -303,7 +305,9 @@ class _Search:
         # The kind asked with it ("a phone cheaper than the XPS 13"), not an earlier
         # message's, whose words a follow-up's come before.
         asked = query.category or parse(f"{_SENTENCE_END.split(before)[-1]} {here}").category
-        if self._models_carried(f"the {name}") or " " in name.strip():
+        hits: list[Hit] = []
+        hits_named = bool(self._models_carried(f"the {name}"))
+        if hits_named or " " in name.strip():
             hits = self._named_exactly(SearchQuery(productName=name, limit=5), name)
             prices = [hit.price for hit in hits if hit.price is not None]
             kinds = {hit.category for hit in hits}
@@ -327,9 +331,18 @@ class _Search:
                 else without_priced_against(later, self._models_carried, self._one_model)
             )
         rest = f"{before} {here}{later}"
+        order = against_order(said)
+        if order not in ("price", "price_desc"):
+            # "lighter than the MacBook Air": a limit on that spec past the named products'
+            limit = _spec_past(order, hits) if " " in name.strip() or hits_named else None
+            if limit is None or kind is None:
+                return query
+            cut = replace(query, keywords=" ".join(rest.split()), category=kind)
+            bound, value = limit
+            return replace(cut, bounds={**query.bounds, bound: value}, sortBy=query.sortBy or order)
         if not prices or kind is None:
             return query
-        cheaper = said["way"].casefold().startswith(("cheaper", "less", "more aff", "lower"))
+        cheaper = order == "price"
         if said["no"] or negated_before(before):
             # "no more expensive than the iPhone 15": at most its price, "not cheaper": at least
             low, high = (max(prices), None) if cheaper else (None, min(prices))
@@ -1522,3 +1535,18 @@ def _as_named(keywords: str, unknown: list[str], corrected: dict[str, str]) -> d
         return corrected
     meaningful = parser_words()
     return {w: r for w, r in corrected.items() if w not in strange or r not in meaningful}
+
+
+def _spec_past(order: str | None, hits: list[Hit]) -> tuple[str, float] | None:
+    """The spec bound just past every product of ``hits`` in the way ``order`` ranks
+    ("weight", lightest first: ``maxWeightKg`` just under the lightest of them), where the
+    catalog tool has a bound that way and they have the spec; else None."""
+    ranked = [SORTS.get(order or ""), SECOND_SORT.get(order or "")]
+    for column, biggest in (each for each in ranked if each is not None):
+        values = [float(v) for hit in hits if isinstance(v := hit.specs.get(column), int | float)]
+        way = ">=" if biggest else "<="
+        bound = next((n for n, (col, op) in BOUNDS.items() if (col, op) == (column, way)), None)
+        if bound and values:
+            past = max(values) + 0.01 if biggest else min(values) - 0.01
+            return bound, round(past, 2)
+    return None

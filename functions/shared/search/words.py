@@ -759,12 +759,31 @@ _CUE_AT: Final = re.compile(rf"\b{_CUE}\s+(?:(?:the|a|an)\s+)?", re.IGNORECASE)
 PRICED_AGAINST: Final = re.compile(
     r"\b(?P<no>(?:no|not)\s+)?"
     r"(?P<way>cheaper|less\s+expensive|more\s+affordable|lower[\s-]priced|more\s+expensive|"
-    r"pricier|dearer|higher[\s-]priced)\s+than\s+(?:the\s+|an?\s+|my\s+)?"
+    r"pricier|dearer|higher[\s-]priced|"
+    # a spec's order said of more or less ("lighter", "more RAM", "a bigger screen",
+    # "longer battery life"): the search's phrase table reads which (``against_order``)
+    r"(?:more|less|fewer|bigger|larger|smaller|longer|better|higher|lower)\s+[^\W\d_]+"
+    r"(?:\s+life)?|[^\W\d_]{3,}er)\s+than\s+(?:the\s+|an?\s+|my\s+)?"
     r"(?P<name>[^\W\d_][^,.;!?]*?)\s*(?=$|[,.;!?]|\b(?:and|but|with|for|please)\b)",
     re.IGNORECASE,
 )
-"""A price said against a product ("cheaper than the XPS 13"): which products the name
-is, and so the limit, is the catalog's to read (the search's ``_priced_against``)."""
+"""A price or a spec said against a product ("cheaper than the XPS 13", "lighter than the
+MacBook Air"): which products the name is, and so the limit, is the catalog's to read
+(the search's ``_priced_against``)."""
+
+
+_CHEAPER: Final = re.compile(r"cheaper|less\s+expensive|more\s+affordable|lower[\s-]priced", re.I)
+_DEARER: Final = re.compile(r"more\s+expensive|pricier|dearer|higher[\s-]priced", re.I)
+
+
+def against_order(said: re.Match[str]) -> str | None:
+    """The order a :data:`PRICED_AGAINST` match says more or less of ("cheaper": ``price``,
+    "pricier": ``price_desc``, "lighter": ``weight``, "more RAM": ``ram``), else None
+    ("rather than")."""
+    way = " ".join(said["way"].split())
+    if _CHEAPER.fullmatch(way):
+        return "price"
+    return "price_desc" if _DEARER.fullmatch(way) else parse(way).sort
 
 
 _COMPARED: Final = re.compile(
@@ -807,7 +826,7 @@ def priced_against(
     than the MacBook Air?", "is it cheaper than..."), nor where ``models`` finds a model
     before it ("the XPS 13 cheaper than the MacBook Air?"); a brand or a line before it is
     what is asked for ("a Samsung phone cheaper than the iPhone 15")."""
-    said = PRICED_AGAINST.search(text)
+    said = next((m for m in PRICED_AGAINST.finditer(text) if against_order(m)), None)
     if said is None:
         return None
     before, name = text[: said.start()], said["name"]
