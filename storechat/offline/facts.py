@@ -122,14 +122,17 @@ def facts_of(p: Listed, c: Constraints) -> list[str]:
         forward = REVERSED.get(asked or "", asked)  # "heaviest" shows the weight too
         if forward and forward in FEATURES and forward not in order:
             order.insert(0, forward)
-    bounded = [_bounded_fact(f) for f in c.bounds]
-    order = [name for name in bounded if name] + order
-    if c.systems and category != BOOKS:
-        order.insert(0, OS.key)
+    order = [*asked_first(c, category), *order]
     facts = [f for name in dict.fromkeys(order) if (f := _fact(p, name))][:4]
     if p.price is not None:
         facts.append(priced(p))
     return facts
+
+
+def asked_first(c: Constraints, category: str | None) -> tuple[str, ...]:
+    """The facts the shopper asked about, to say first: the system, then each limited."""
+    system = (OS.key,) if c.systems and category != BOOKS else ()
+    return (*system, *(name for f in c.bounds if (name := _bounded_fact(f))))
 
 
 def priced(p: Listed) -> str:

@@ -17,7 +17,7 @@ from shared.catalog.categories import Category
 from shared.catalog.specs import AUTHOR, GENRE, PAGES
 from storechat.offline.bounds import money
 from storechat.offline.checks import Constraints, shortfalls
-from storechat.offline.facts import priced, product_facts
+from storechat.offline.facts import asked_first, priced, product_facts
 from storechat.offline.names import ModelName, matches
 from storechat.offline.notes import Line
 from storechat.offline.product import Listed
@@ -132,7 +132,8 @@ def closest_lines(found: list[Listed]) -> list[Line]:
 def shown_one_lines(p: Listed | None, c: Constraints) -> list[Line]:
     if p is None:
         return [Line("I couldn't find that product in the catalog any more.")]
-    return [Line(f"That is {the(card(p))}."), *_unmet(p, c)]
+    # What was asked of it is said first: "does the second one come with Windows?"
+    return [Line(f"That is {the(card(p, asked_first(c, p.category)))}."), *_unmet(p, c)]
 
 
 # -- comparisons --------------------------------------------------------------------------------

@@ -292,6 +292,18 @@ def test_a_spec_said_against_a_product_finds_others_past_it(local: LocalStorecha
     assert "MacBook Air" not in body["answer"]
 
 
+def test_what_is_asked_of_a_product_shown_is_said_of_it(local: LocalStorechat) -> None:
+    # Given laptops shown, and a question whether the second has a system
+    first, second = ask(
+        local, "I need a laptop for school under $800", "does the second one come with Windows?"
+    )
+
+    # Then the answer is that laptop, with its system said
+    (picked,) = shown(second)
+    assert picked == shown(first)[1]
+    assert CATALOG[picked]["specs"]["os"] in second["answer"], second["answer"]
+
+
 def test_a_comparison_looks_up_both_and_names_the_deciding_spec(local: LocalStorechat) -> None:
     # Given a shopper who asks which of two named laptops is lighter
     (body,) = ask(local, "Which is lighter, the Dell XPS 13 or the MacBook Air 13?")
