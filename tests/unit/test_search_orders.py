@@ -78,6 +78,43 @@ def test_an_order_in_words_is_the_search_sort(words: str, sort: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("words", "sort"),
+    [
+        ("show me Samsung phones sorted by price", "price"),
+        ("laptops sorted by weight", "weight"),
+        ("laptops sorted by RAM", "ram"),
+        ("phones ordered by price, highest first", "price_desc"),
+        ("Samsung phones, price: high to low", "price_desc"),
+        ("a laptop ranked by weight heaviest first", "weight_desc"),
+        ("laptops ordered by screen size from smallest to biggest", "screen_asc"),
+        ("sort them by battery life", "battery"),
+        ("phones sorted by camera, lowest first", "camera_asc"),
+    ],
+)
+def test_an_order_asked_by_the_specs_name_is_the_search_sort(words: str, sort: str) -> None:
+    # "sorted by price" says the order by the spec's name, not by a degree ("cheapest")
+    read = parse(words)
+    assert read.sort == sort
+    # and its words are no words to find: "sorted" is in no product's text
+    assert not {"sorted", "ordered", "ranked", "first", "high", "low"} & {g[0] for g in read.groups}
+
+
+@pytest.mark.parametrize(
+    "words",
+    ["a book ordered by my teacher", "books listed by Penguin", "a laptop ranked by reviewers"],
+)
+def test_by_after_order_words_that_name_no_spec_sorts_nothing(words: str) -> None:
+    assert parse(words).sort is None
+
+
+def test_an_order_asked_by_name_sorts_the_search(index: SearchIndex) -> None:
+    seen = told(index, {"keywords": "show me Samsung phones sorted by price"})
+    prices = [p["price"] for p in seen["products"]]
+    assert seen["understood"]["sortBy"] == "price"
+    assert len(prices) > 2 and prices == sorted(prices), prices
+
+
+@pytest.mark.parametrize(
     "words",
     [
         "a phone with a good camera",

@@ -482,6 +482,65 @@ def names_a_kind(word: str) -> bool:
     return fold(word.casefold()) in _kind_words()
 
 
+_SORTED_BY: Final = re.compile(
+    r"\b(?:sort(?:ed)?|order(?:ed)?|arranged?|rank(?:ed)?|list(?:ed)?)\s+"
+    r"(?:(?:them|it|everything|these|those)\s+)?by\s+(?:the\s+|their\s+|its\s+)?"
+    r"(?P<what>[^\W\d_]+(?:\s+(?:size|life|capacity|quality|tag))?)(?P<way>(?:[\s,:(]+(?:from\s+)?(?P<first>[^\W\d_]+)"
+    r"(?:\s+(?:to\s+[^\W\d_]+|first))?)?)|"
+    r"\b(?P<of>price|prices|weight|ram|memory|storage|battery|screen|camera)\s*[:,]?\s*"
+    r"(?:from\s+)?(?P<from>low|high|small|big|large|light|heavy)(?:est)?\s+to\s+"
+    r"(?:low|high|small|big|large|light|heavy)(?:est)?\b",
+    re.IGNORECASE,
+)
+"""An order asked by the spec's name: "sorted by price", "order by weight, heaviest first",
+"ranked by battery", "price: high to low"."""
+_BIGGEST: Final = frozenset(
+    re.findall(
+        r"\w+",
+        "high highest big bigger biggest large larger largest most heavy heavier heaviest "
+        "desc descending expensive dearest priciest",
+    )
+)
+_SMALLEST: Final = frozenset(
+    re.findall(
+        r"\w+",
+        "low lowest small smaller smallest least light lighter lightest asc ascending "
+        "cheap cheaper cheapest",
+    )
+)
+
+
+def _sorted_by(text: str, words: Words, explicit: dict[str, Any]) -> str:
+    """``text`` without an order asked by its spec's name (:data:`_SORTED_BY`), which is
+    the sort unless one is given: that spec's order, the way the words after it say
+    ("highest first", "low to high"), else its usual way (the cheapest, the lightest, the
+    most RAM first)."""
+    said = _SORTED_BY.search(text)
+    if said is None:
+        return text
+    what = said["of"] or said["what"]
+    order = next(
+        (
+            sort
+            for talk, sort in [(("price", "prices", "cost"), PRICE_SORT)]
+            + [(spec.talk, spec.sort) for spec in SPECS if spec.sort]
+            if set(_TOKEN.findall(what.casefold())) & set(talk[:2])
+        ),
+        None,
+    )
+    if order is None:
+        return text
+    way = (said["first"] or said["from"] or "").casefold()
+    biggest = True if way in _BIGGEST else False if way in _SMALLEST else None
+    chosen = next((s for s in order.both() if s.biggest_first == biggest), order)
+    if words.sort is None and not explicit.get("sortBy"):
+        words.sort = chosen.name
+    # Only the words of the order go: a way word that was none ("sorted by price for
+    # school") stays.
+    end = said.end() if biggest is not None or said["of"] else said.end("what")
+    return f"{text[: said.start()]} {text[end:]}"
+
+
 def _order(text: str, words: Words, explicit: dict[str, Any]) -> str:
     """``text`` without the words of an order; the order said first becomes the sort
     unless the tool's own ``sortBy`` is given (its words go all the same)."""
@@ -1357,7 +1416,7 @@ def parse(
     if words.unwanted_genres:
         words.meant = words.meant or Category.BOOKS  # "not fantasy": books, all the same
     text = _ages(_cut(cased, unwanted).casefold())
-    text = _order(_numbers(text, words), words, explicit)
+    text = _order(_sorted_by(_numbers(text, words), words, explicit), words, explicit)
     raw = _TOKEN.findall(text)
     for intent, said in _read(raw):
         if len(words.groups) >= MAX_GROUPS:
