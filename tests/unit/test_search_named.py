@@ -15,6 +15,7 @@ from shared.search import SearchIndex, SearchQuery, SearchResult, build_index
 from shared.search.named import Named, named_in
 
 CATALOG = load_catalog()
+BY_ID = {p["productId"]: p for p in CATALOG}
 NAMES = {p["productId"]: p["name"] for p in CATALOG}
 
 
@@ -756,3 +757,20 @@ def test_a_product_name_the_store_has_is_never_said_not_carried(
     index: SearchIndex, fields: dict[str, Any]
 ) -> None:
     assert index.search(SearchQuery(limit=5, **fields)).not_carried == []
+
+
+@pytest.mark.parametrize(
+    ("words", "author"),
+    [
+        ("do you have anything by Jane Austen?", "Jane Austen"),
+        ("books by Jane Austen", "Jane Austen"),
+        ("something by George Orwell", "George Orwell"),
+    ],
+)
+def test_an_author_asked_for_gives_only_their_books(
+    index: SearchIndex, words: str, author: str
+) -> None:
+    # "by Jane Austen" is hers: not Jane Eyre, whose title has her given name
+    result = search(index, words)
+    authors = {BY_ID[hit.productId]["specs"].get("author") for hit in result.products}
+    assert authors == {author}, [hit.name for hit in result.products]

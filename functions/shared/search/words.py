@@ -1462,7 +1462,8 @@ def parse(
         # A use is all that was asked of a kind ("a laptop for travel"): every product of
         # it is one, in the order the use leans to, whatever its description says.
         words.groups = []
-    if (explicit.get("category") or words.category) == Category.BOOKS:
+    if (explicit.get("category") or words.category) in (Category.BOOKS, None):
+        # "anything by Jane Austen" is hers: not Jane Eyre, whose title has "Jane"
         given = _given_names(keywords)
         words.groups = [g for g in words.groups if not (len(g) == 1 and fold(g[0]) in given)]
         words.plain = [w for w in words.plain if fold(w) not in given]
