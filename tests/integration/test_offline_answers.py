@@ -304,6 +304,15 @@ def test_what_is_asked_of_a_product_shown_is_said_of_it(local: LocalStorechat) -
     assert CATALOG[picked]["specs"]["os"] in second["answer"], second["answer"]
 
 
+def test_which_kind_a_product_is_asked_is_about_it_not_a_kind_not_carried(
+    local: LocalStorechat,
+) -> None:
+    (body,) = ask(local, "Is the Surface Pro a laptop or a tablet?")
+    # Then the answer is the Surface Pro, and no "we don't carry tablets"
+    assert "don't carry" not in body["answer"], body["answer"]
+    assert shown(body)[0] == "CMP-031"
+
+
 def test_a_comparison_looks_up_both_and_names_the_deciding_spec(local: LocalStorechat) -> None:
     # Given a shopper who asks which of two named laptops is lighter
     (body,) = ask(local, "Which is lighter, the Dell XPS 13 or the MacBook Air 13?")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from shared.search.asked import asked_names, kinds_apart
+from shared.search.asked import asked_names, beside_named, kinds_apart
 
 
 @pytest.mark.parametrize(
@@ -92,7 +92,14 @@ def test_each_kind_asked_apart_is_a_part_of_its_own(text: str, parts: list[str])
         "a book about a boy and his phone",
         "a cheap laptop and a fast one",
         "Galaxy S24, S24+ or S24 Ultra?",
+        # which of two kinds one thing is
+        "Is the Surface Pro a laptop or a tablet?",
+        "is it a phone or a tablet",
     ],
 )
 def test_one_kind_asked_is_one_part(text: str) -> None:
     assert kinds_apart(text) == []
+
+
+def test_which_kind_a_product_is_asks_for_no_kind_beside_it() -> None:
+    assert beside_named("Is the Surface Pro a laptop or a tablet?", ["Surface Pro"]) == ""

@@ -171,6 +171,9 @@ def test_the_order_the_shopper_asks_holds_for_the_nearer_kind(index: SearchIndex
         "How good is the Pixel 9 camera?",
         "Does the Galaxy S24 Ultra have a good camera?",
         "the best camera phone under $500",
+        # a question of what a product is, not a wish for the kind
+        "Is the Surface Pro a laptop or a tablet?",
+        "is the Surface Pro basically a tablet",
     ],
 )
 def test_a_kind_the_store_sells_or_a_feature_is_never_said_not_carried(

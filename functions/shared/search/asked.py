@@ -126,6 +126,12 @@ def _alone(text: str) -> list[str]:
 
 
 _APART = re.compile(r"\s*(?:[,;&+]|\b(?:and|or|plus|also)\b)\s*", re.IGNORECASE)
+_WHICH_IT_IS: Final = re.compile(
+    r"\b(?:is|are|isn't|aren't)\s+(?:the|this|that|these|those|it|they|your)\b[^?.!;]*?"
+    r"\s(?:an?\s+)?[\w-]+\s+or\s+(?:an?\s+)?[\w-]+\s*(?:[?.!;]|$)",
+    re.IGNORECASE,
+)
+"""A question of which of two kinds a thing is: "is the Surface Pro a laptop or a tablet?"."""
 _ASKS_ANEW = re.compile(
     r"^(?:(?:also|maybe|then|and)\s+)?(?:a|an|some|any|one|two|three|a few|a couple of|"
     r"the|another)\b",
@@ -153,7 +159,9 @@ def parts_beside_named(text: str, names: Sequence[str]) -> list[str]:
     """Each part of ``text`` that asks for products of a kind beside the products it names,
     as written. Such a part is one of its own, starts as a thing asked for does, names none
     of them, and reads a kind with a line, a form or an order ("is the Pixel 9 a cheap
-    phone?" asks about the Pixel 9)."""
+    phone?" asks about the Pixel 9; "is the Surface Pro a laptop or a tablet?" too)."""
+    if _WHICH_IT_IS.search(text):
+        return []
     found = []
     for part in (p.strip() for p in _APART.split(text)):
         if not _ASKS_ANEW.match(part) or any(n.casefold() in part.casefold() for n in names):
@@ -171,6 +179,8 @@ def kinds_apart(text: str) -> list[str]:
     starts as a thing asked for does ("a", "some", or the kind's word) and names another
     kind ("a book about a boy and his phone" asks for one book); words that name no kind
     go with the part before them ("a laptop with 16 GB and a good battery")."""
+    if _WHICH_IT_IS.search(text):
+        return []  # "is the Surface Pro a laptop or a tablet?" asks what one thing is
     cuts = [0, *(at for m in _APART.finditer(text) for at in (m.start(), m.end())), len(text)]
     parts: list[tuple[int, int, str | None]] = []
     for begin, end in zip(cuts[::2], cuts[1::2], strict=True):

@@ -151,8 +151,20 @@ def unsold_in(
         said = kind.said.search(text) or _alone(kind, text, named or kind_named)
         if said is None or (kind.a_feature_beside and kind_named()) or sells(said[0].split()[-1]):
             continue
+        if _WHAT_IT_IS.search(re.split(r"[.?!;]", text[: said.start()])[-1]):
+            continue  # "is the Surface Pro a laptop or a tablet?" asks what it is
         found.append(Asked(kind, said[0]))
     return found
+
+
+_WHAT_IT_IS: Final = re.compile(
+    r"\b(?:is|are|isn't|aren't|was|were)\s+(?:the|this|that|these|those|it|they|your)\b"
+    r"(?:\s+[\w'+-]+){0,6}?\s+(?:(?:really|more|also|like|basically|just)\s+)?"
+    r"(?:an?|or\s+an?|or)\s*(?:[\w'-]+\s+){0,2}$",
+    _I,
+)
+"""Words before a kind that ask what a product is, not for the kind: "is the Surface Pro
+a", "is it more like a", "are these Android"."""
 
 
 def _alone(kind: Unsold, text: str, named: Callable[[], bool]) -> re.Match[str] | None:
