@@ -182,9 +182,11 @@ def product_section(
             asked = [*describe(c.bounds), *(f"runs {OS_LABEL[s]}" for s in c.systems)]
             lines.append(Line(f"None of those in stock has all you asked ({', '.join(asked)})."))
         else:
+            # A title the catalog has nothing of is not out of stock: "Dune"
+            where = "in our catalog" if c.product_name and not products else "in stock"
             lines.append(
                 Line(
-                    f"I couldn't find any {_describe(c)} in stock{_other_than(c)}."
+                    f"I couldn't find any {_describe(c)} {where}{_other_than(c)}."
                     # Nothing else is what was left out: no advice would find more.
                     + ("" if near or c.without else f" {_relax(c)}")
                 )

@@ -228,14 +228,16 @@ def test_a_named_product_that_is_not_carried_is_said_so_with_the_closest(
     answered_honestly(body)
 
 
-def test_a_book_the_store_lacks_is_said_not_carried_not_out_of_stock(
+def test_a_book_the_store_lacks_is_said_not_found_not_out_of_stock(
     local: LocalStorechat,
 ) -> None:
     # Given a title, by its author, that no product of the store has
     (body,) = ask(local, "Do you have Dune by Frank Herbert?")
 
-    # Then the answer says the store does not carry it; not that none is in stock
-    assert body["answer"].startswith("Sorry, we don't carry Dune."), body["answer"]
+    # Then the answer says the catalog has nothing of it; not that none is in stock
+    assert body["answer"].startswith(
+        "I couldn't find any books matching \u201cDune\u201d in our catalog."
+    ), body["answer"]
     assert "in stock" not in body["answer"] and shown(body) == []
 
 

@@ -239,9 +239,10 @@ def test_the_products_sharing_a_title_the_store_lacks_are_near_it(index: SearchI
         "Do you have Android Phones?",
         "Do you sell Samsung Phones?",
         "Do you sell Cheap Laptops?",
-        # with a slip, beside a word the store has: still corrected
+        # with a slip, beside a word the store has, or each word a slip: still corrected
         "Do you sell Samsung Phnoes?",
         "Do you sell Cheap Lpatops?",
+        "Do you have Chep Andriod Phoens?",
     ],
 )
 def test_a_title_or_a_name_the_store_has_is_never_said_not_carried(
@@ -282,8 +283,9 @@ def test_a_limit_of_the_kind_asked_beside_a_product_named_is_that_kinds_alone(
     [
         # "plus" before another wish joins it to the model named
         ("I want the iPhone 15 plus a cheap laptop", ["iPhone 15"]),
-        # a model the store has with "Plus" is that model, whatever follows
+        # "Plus" with its capital is the model's, whatever follows
         ("is the iPhone 16 Plus a good phone?", ["iPhone 16 Plus"]),
+        ("Is the iPhone 15 Plus a good phone?", ["iPhone 15 Plus"]),
         # one it lacks, with nothing after, is said as asked
         ("Do you have the iPhone 15 Plus?", ["iPhone 15 Plus"]),
     ],
@@ -725,38 +727,6 @@ def test_a_line_the_search_reads_that_the_store_has_none_of_is_not_carried(
     # Then a line it has none of is said not carried, as written, and the kind is shown
     assert result.not_carried == lacked
     assert result.products
-
-
-@pytest.mark.parametrize(
-    ("fields", "lacked"),
-    [
-        ({"productName": "Dune", "category": "BOOKS"}, "Dune"),
-        ({"productName": "Galaxy S99"}, "Galaxy S99"),
-        ({"productName": "iPhone 14"}, "iPhone 14"),
-    ],
-)
-def test_a_product_name_no_product_has_is_not_carried(
-    index: SearchIndex, fields: dict[str, Any], lacked: str
-) -> None:
-    # When a model looks a product up by a name no product of the store has
-    result = index.search(SearchQuery(limit=5, **fields))
-    # Then the result says the store does not carry it, beside any closest by name
-    assert result.not_carried == [lacked]
-
-
-@pytest.mark.parametrize(
-    "fields",
-    [
-        {"productName": "Pride and Prejudice", "category": "BOOKS"},
-        {"productName": "MacBook"},
-        # a product the store has, outside a limit: found nowhere, but carried
-        {"productName": "Pixel 9", "maxPrice": 300},
-    ],
-)
-def test_a_product_name_the_store_has_is_never_said_not_carried(
-    index: SearchIndex, fields: dict[str, Any]
-) -> None:
-    assert index.search(SearchQuery(limit=5, **fields)).not_carried == []
 
 
 @pytest.mark.parametrize(

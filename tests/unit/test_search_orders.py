@@ -107,6 +107,11 @@ def test_by_after_order_words_that_name_no_spec_sorts_nothing(words: str) -> Non
     assert parse(words).sort is None
 
 
+def test_a_degree_said_is_the_order_before_a_spec_named() -> None:
+    # "the lightest laptops sorted by price": the lightest, as before "sorted by" was read
+    assert parse("the lightest laptops sorted by price").sort == "weight"
+
+
 def test_an_order_asked_by_name_sorts_the_search(index: SearchIndex) -> None:
     seen = told(index, {"keywords": "show me Samsung phones sorted by price"})
     prices = [p["price"] for p in seen["products"]]

@@ -1320,6 +1320,9 @@ def test_a_comparison_or_a_kind_sets_no_price_from_a_product(
          6.11, "screen"),
         ("a laptop with longer battery life than the XPS 13", "battery_hours",
          "minBatteryHours", 13.01, "battery"),
+        # a price after the name is no part of it
+        ("a phone with a bigger screen than the iPhone 15 under $700", "screen_inches",
+         "minScreenInches", 6.11, "screen"),
     ],
 )  # fmt: skip
 def test_a_spec_said_against_a_product_is_a_limit_past_it(
@@ -1341,6 +1344,8 @@ def test_a_spec_said_against_a_product_is_a_limit_past_it(
         "is the Dell XPS 13 lighter than the MacBook Air?",  # compares the two
         "I'd rather have a Pixel than the iPhone 15",  # no spec said
         "a laptop heavier than the MacBook Air",  # the tool has no bound that way
+        "a laptop not lighter than the MacBook Air",  # no limit the tool can say
+        "a phone with no more storage than the Pixel 9 Pro",
     ],
 )
 def test_a_comparison_or_no_spec_sets_no_spec_limit_from_a_product(

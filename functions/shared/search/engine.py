@@ -332,6 +332,8 @@ class _Search:
             )
         rest = f"{before} {here}{later}"
         order = against_order(said)
+        if order not in ("price", "price_desc") and (said["no"] or negated_before(before)):
+            return query  # "not lighter than the MacBook Air": no limit the tool can say
         if order not in ("price", "price_desc"):
             # "lighter than the MacBook Air": a limit on that spec past the named products'
             limit = _spec_past(order, hits) if " " in name.strip() or hits_named else None
@@ -706,11 +708,8 @@ class _Search:
         if (words.unwanted or words.excluded) and not (words.category or query.category):
             words = replace(words, category=self._kind_of_names(words))
         result = self._relaxed(query, words)
-        lacked_name: list[str] = []
         if not result.count and query.productName:
             result = self._named_loosely(query, explicit) or result
-            if not self._has_name(query.productName, category=query.category):
-                lacked_name = [query.productName]  # "Dune" in a store without it
         # A name is read as the words were corrected, each as the catalog writes it: "the
         # Pixle 9 Pro" is the Pixel 9 Pro, "the iphnoe 14" the iPhone 14 it lacks.
         as_read = query
@@ -732,7 +731,7 @@ class _Search:
         asked = asked_names(query.keywords) if unmet and query.keywords else []
         folded_unmet = {fold(word) for word in unmet}
         absent = [name for name in asked if fold(name.split()[-1]) in folded_unmet]
-        absent += [name for name in [*lacked_name, *lacked] if fold(name) not in map(fold, absent)]
+        absent += [name for name in lacked if fold(name) not in map(fold, absent)]
         if "keywords" in result.relaxed and query.keywords:
             absent += [
                 line for line in self._lines_lacked(query.keywords, words) if line not in absent
@@ -1531,7 +1530,9 @@ def _as_named(keywords: str, unknown: list[str], corrected: dict[str, str]) -> d
     title = name_asked_alone(keywords)
     said = {fold(w.casefold()) for w in WORD.findall(title or "")}
     strange = said & set(unknown)
-    if len(strange) < 2:
+    # A word of it read as nothing at all ("petit") makes it a name; slips each read as a
+    # word ("Chep Andriod Phoens") are a wish, as written with capitals.
+    if len(strange) < 2 or all(word in corrected for word in strange):
         return corrected
     meaningful = parser_words()
     return {w: r for w, r in corrected.items() if w not in strange or r not in meaningful}

@@ -568,10 +568,11 @@ def named_in(
         if (
             not carried
             and end - 1 > at
-            and last.casefold() == "plus"
+            and last == "plus"
             and _JOINS.match(text[words[end - 1].end() :])
         ):
-            # "plus" that joins another wish: "the iPhone 15 plus a cheap laptop"
+            # "plus" in lower case joins another wish: "the iPhone 15 plus a cheap laptop"
+            # (not "is the iPhone 15 Plus a good phone?")
             shorter = " ".join([*said_words, *(_own(w.group()) for w in words[at : end - 1])])
             if has_name(shorter):
                 end, phrase, carried = end - 1, shorter, True

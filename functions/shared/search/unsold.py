@@ -80,8 +80,10 @@ KINDS: Final[tuple[Unsold, ...]] = (
         r"\b(?:sell|have|stock|carry|buy|want|need|looking for)\s+(?:a |any |some )?cameras?\b|"
         r"^\W*cameras?\W*$",
         "phones with the best cameras",
-        # "the cheapest camera", "a camera under $300", "any good cameras for travel?"
-        alone=r"\bcameras?\b(?!\s*(?:phones?|quality|specs?|lens(?:es)?|app)\b)",
+        # "the cheapest camera", "a cheap camera for my daughter", "a camera under $300"
+        alone=r"(?:(?<=\bcheapest )|(?<=\bcheap )|(?<=\bcheaper )|(?<=\bbudget )|"
+        r"(?<=\baffordable )|(?<=\binexpensive ))cameras?\b|"
+        r"\bcameras?(?=\s+(?:under|below|for less than|less than|up to)\s*[$\u20ac\u00a3]?\d)",
         feature=r"\b(?:with|has|had|having|whose|its|their|got)\b(?:\s+[\w-]+){0,3}?\s+cameras?\b",
     ),
     _kind(

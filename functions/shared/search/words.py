@@ -537,7 +537,7 @@ def _sorted_by(text: str, words: Words, explicit: dict[str, Any]) -> str:
         words.sort = chosen.name
     # Only the words of the order go: a way word that was none ("sorted by price for
     # school") stays.
-    end = said.end() if biggest is not None or said["of"] else said.end("what")
+    end = said.end() if biggest is not None or said["of"] or way == "first" else said.end("what")
     return f"{text[: said.start()]} {text[end:]}"
 
 
@@ -823,7 +823,8 @@ PRICED_AGAINST: Final = re.compile(
     # "longer battery life"): the search's phrase table reads which (``against_order``)
     r"(?:more|less|fewer|bigger|larger|smaller|longer|better|higher|lower)\s+[^\W\d_]+"
     r"(?:\s+life)?|[^\W\d_]{3,}er)\s+than\s+(?:the\s+|an?\s+|my\s+)?"
-    r"(?P<name>[^\W\d_][^,.;!?]*?)\s*(?=$|[,.;!?]|\b(?:and|but|with|for|please)\b)",
+    r"(?P<name>[^\W\d_][^,.;!?]*?)\s*"
+    r"(?=$|[,.;!?]|\b(?:and|but|with|for|please|under|below|over|above|within)\b)",
     re.IGNORECASE,
 )
 """A price or a spec said against a product ("cheaper than the XPS 13", "lighter than the
@@ -842,7 +843,13 @@ def against_order(said: re.Match[str]) -> str | None:
     way = " ".join(said["way"].split())
     if _CHEAPER.fullmatch(way):
         return "price"
-    return "price_desc" if _DEARER.fullmatch(way) else parse(way).sort
+    if _DEARER.fullmatch(way):
+        return "price_desc"
+    # A spec's, where the tool has a limit that way ("heavier than": none)
+    order = parse(way).sort
+    column, biggest = SORTS.get(order or "", ("", False))
+    way_bound = ">=" if biggest else "<="
+    return order if (column, way_bound) in BOUNDS.values() else None
 
 
 _COMPARED: Final = re.compile(
@@ -1416,7 +1423,8 @@ def parse(
     if words.unwanted_genres:
         words.meant = words.meant or Category.BOOKS  # "not fantasy": books, all the same
     text = _ages(_cut(cased, unwanted).casefold())
-    text = _order(_sorted_by(_numbers(text, words), words, explicit), words, explicit)
+    # A degree said ("the lightest ... sorted by price") is the order before a spec named
+    text = _sorted_by(_order(_numbers(text, words), words, explicit), words, explicit)
     raw = _TOKEN.findall(text)
     for intent, said in _read(raw):
         if len(words.groups) >= MAX_GROUPS:
