@@ -75,6 +75,7 @@ from shared.search.query import (
     Hit,
     SearchQuery,
     SearchResult,
+    bound_on,
 )
 from shared.search.schema import filter_token
 from shared.search.series import closest_first, name_words
@@ -305,9 +306,8 @@ class _Search:
         # The kind asked with it ("a phone cheaper than the XPS 13"), not an earlier
         # message's, whose words a follow-up's come before.
         asked = query.category or parse(f"{_SENTENCE_END.split(before)[-1]} {here}").category
-        hits: list[Hit] = []
-        hits_named = bool(self._models_carried(f"the {name}"))
-        if hits_named or " " in name.strip():
+        hits: list[Hit] = []  # a line's ("the MacBook") are priced, not named
+        if self._models_carried(f"the {name}") or " " in name.strip():
             hits = self._named_exactly(SearchQuery(productName=name, limit=5), name)
             prices = [hit.price for hit in hits if hit.price is not None]
             kinds = {hit.category for hit in hits}
@@ -336,7 +336,7 @@ class _Search:
             return query  # "not lighter than the MacBook Air": no limit the tool can say
         if order not in ("price", "price_desc"):
             # "lighter than the MacBook Air": a limit on that spec past the named products'
-            limit = _spec_past(order, hits) if " " in name.strip() or hits_named else None
+            limit = _spec_past(order, hits)
             if limit is None or kind is None:
                 return query
             cut = replace(query, keywords=" ".join(rest.split()), category=kind)
@@ -1545,8 +1545,7 @@ def _spec_past(order: str | None, hits: list[Hit]) -> tuple[str, float] | None:
     ranked = [SORTS.get(order or ""), SECOND_SORT.get(order or "")]
     for column, biggest in (each for each in ranked if each is not None):
         values = [float(v) for hit in hits if isinstance(v := hit.specs.get(column), int | float)]
-        way = ">=" if biggest else "<="
-        bound = next((n for n, (col, op) in BOUNDS.items() if (col, op) == (column, way)), None)
+        bound = bound_on(column, at_least=biggest)
         if bound and values:
             past = max(values) + 0.01 if biggest else min(values) - 0.01
             return bound, round(past, 2)

@@ -34,6 +34,14 @@ BOUNDS: dict[str, tuple[str, str]] = {
     bound.name: (declared.column, ">=" if bound.at_least else "<=") for declared, bound in bounds()
 }
 
+
+def bound_on(column: str, *, at_least: bool) -> str | None:
+    """The bound field that limits facet ``column`` from below (``at_least``) or from
+    above, if the tool has one: ``("weight_kg", at_least=False)`` is ``maxWeightKg``."""
+    way = ">=" if at_least else "<="
+    return next((name for name, limit in BOUNDS.items() if limit == (column, way)), None)
+
+
 MAX_LIMIT = 100
 
 

@@ -36,7 +36,7 @@ from shared.catalog.derive import fold, sorts
 from shared.catalog.specs import FORM_FACTOR, PRICE_SORT, SPECS
 from shared.search.amounts import AROUND, AT_LEAST, AT_MOST, one_of, take_amounts
 from shared.search.intents import BOOST_ORDER, COMPANY, INTENTS, STOP_WORDS, Intent
-from shared.search.query import BOUNDS, SORTS
+from shared.search.query import BOUNDS, SORTS, bound_on
 from shared.search.schema import split_glued
 from shared.text.languages import in_english
 
@@ -848,8 +848,7 @@ def against_order(said: re.Match[str]) -> str | None:
     # A spec's, where the tool has a limit that way ("heavier than": none)
     order = parse(way).sort
     column, biggest = SORTS.get(order or "", ("", False))
-    way_bound = ">=" if biggest else "<="
-    return order if (column, way_bound) in BOUNDS.values() else None
+    return order if bound_on(column, at_least=biggest) else None
 
 
 _COMPARED: Final = re.compile(
