@@ -62,7 +62,7 @@ _YEAR = re.compile(r"(?:19|20)\d\d")
 _FEATURES: Final = frozenset(
     """wi-fi wifi bluetooth usb usb-c usb-a thunderbolt hdmi displayport android windows ios
     ipados macos chromeos linux ubuntu intel amd nvidia geforce rtx gtx radeon snapdragon
-    exynos dimensity tensor ryzen ddr4 ddr5 lpddr4x lpddr5 lpddr5x pcie nvme ip67 ip68
+    exynos dimensity tensor ryzen core ddr4 ddr5 lpddr4x lpddr5 lpddr5x pcie nvme ip67 ip68
     gorilla dolby qi magsafe""".split()  # noqa: SIM905
 )
 """First words of a feature or a part, which a citation may follow ("Wi-Fi 7 [..]"): no
@@ -193,6 +193,17 @@ def _product_like(words: list[str]) -> bool:
         return _naming(word) and any(c.isdigit() for c in word) and any(c.isalpha() for c in word)
     named = any(any(c.isalpha() for c in _word(w)) and _naming(_word(w)) for w in words)
     return named and any(map(_model_token, words))
+
+
+def a_model_named(words: list[str]) -> bool:
+    """Whether ``words`` name a model by its number, whoever makes it ("HP Spectre x360 14",
+    "Galaxy S24", "iPhone 15 Pro"): product-like, with a word of digits that is neither a
+    year nor an amount, and not a feature or a part ("Windows 11", "Wi-Fi 7", "Core i7")."""
+    said = _without_amounts(words)
+    if len(said) < 2 or _word(said[0]) in _FEATURES:
+        return False
+    numbered = any(_model(w) and _naming(_word(w)) for w in said)
+    return numbered and _product_like(said)
 
 
 def _a_spec(said: list[str], product: LedgerProduct) -> bool:

@@ -42,6 +42,12 @@ own words, its policies (``terms``, which its policies tool returns).
 * **a discount code** ("code PIXEL1", "coupon: SAVE90"): no tool returns one, so every one
   goes.
 
+**A model said to be the store's** that no tool of the session returned goes too, whoever
+makes it ("We also carry the HP Spectre x360 14", a bullet under "Also worth a look in our
+store:"): a name with a model's number (:func:`compose_response.cited_names.a_model_named`),
+not a system or a part ("Windows 11 laptops", "Core i7"), nor a product returned named
+without its citation ("the Dell XPS 13 in silver").
+
 The store's own words also vouch for the prices they state, of no product ("express
 delivery costs $12.99"), and for a sentence of theirs repeated as they write it ("free
 on orders over $50"). Words that only look like an offer stay: "hands-free", "save your
@@ -59,6 +65,7 @@ from typing import Final, NamedTuple
 
 from compose_response import money
 from compose_response.amounts import other_prices
+from compose_response.cited_names import a_model_named
 from compose_response.claims import stock_claims
 from compose_response.compare import Claim, agrees
 from compose_response.context import clause_breaks
@@ -78,6 +85,11 @@ _NOT_AN_OFFER: Final = re.compile(
 )
 """What "free" may stand before and promise nothing: "free space", "free to choose"."""
 _RUN: Final = re.compile(r"\b[A-Z][\w-]*(?:[ \u00a0]+[A-Z0-9][\w-]*)+")
+_NAME_RUN: Final = re.compile(
+    r"\b(?:[A-Z]|[a-z]+[A-Z])[\w-]*(?:[ \u00a0]+(?:[A-Z0-9][\w+-]*|[a-z]+\d[\w+-]*))+"
+)
+"""A name as a model's is written: capitalised words, or one with an inner capital
+("iPhone"), then words with a capital or a digit ("HP Spectre x360 14")."""
 _INNER: Final = re.compile(r"\d|[a-z][A-Z]")
 
 
@@ -717,18 +729,25 @@ class _Store(NamedTuple):
         )
 
 
-def _models_of(view: str, brands: set[str]) -> list[str]:
-    """The models ``view`` names by one of ``brands`` and a number ("the HP Spectre x360
-    14"), not a line ("Dell XPS models") nor a system ("Windows 11")."""
+def _models_of(view: str, returned: list[frozenset[str]]) -> list[str]:
+    """The models ``view`` names by a number, whoever makes them ("the HP Spectre x360 14",
+    "Galaxy S24"), that are none of the ``returned`` products (the words of each one's
+    name): not a line ("Dell XPS models") nor a system ("Windows 11")."""
     found = []
-    for run in _RUN.finditer(view):
+    for run in _NAME_RUN.finditer(view):
         words = run.group().split()
-        if words[0].casefold() in _ARTICLES:
+        while words and words[0].casefold() in _ARTICLES:
             words = words[1:]
-        branded = len(words) > 1 and words[0].casefold() in brands
-        if branded and _MODEL_TOKEN.match(view, run.start(), run.end() + 12):
+        if not a_model_named(words):
+            continue
+        said = _name_words(" ".join(words))
+        if not any(said <= name for name in returned):
             found.append(" ".join(words))
     return found
+
+
+def _name_words(name: str) -> frozenset[str]:
+    return frozenset(re.findall(r"[\w+]+", name.casefold()))
 
 
 def _announced_ours(text: str) -> set[str]:
@@ -778,8 +797,6 @@ _OURS: Final = re.compile(
 )
 """Words that say the store has what they name: "we also carry", "in our store"."""
 _ARTICLES: Final = frozenset({"the", "a", "an", "our", "this", "that"})
-_MODEL_TOKEN: Final = re.compile(r"[^\n]*?\b[\w-]*\d")
-"""A model's number in a name or just after it ("Spectre x360")."""
 _NOT_OURS: Final = re.compile(
     r"\b(?:not|no|never|neither|nor|if|whether|unless|once|when|search(?:ed)?|looked|"
     r"check(?:ed)?|confirm(?:ed)?|find|found|results?|seem|might|may|could|would)\b|"
@@ -816,7 +833,7 @@ class Offers:
         self._terms_text = self._stated.text
         self._known = list({p.productId: p for p in keyed.values()}.values())
         self._brands = {p.brand.casefold() for p in self._known if p.brand}
-        self._returned_brands = self._brands | {p.brand.casefold() for p in returned if p.brand}
+        self._returned = [_name_words(f"{p.brand or ''} {p.name}") for p in returned]
         self.removed: list[str] = []
         """What each removed sentence held that nothing vouched for, for the trace."""
         self._totals: dict[str, float] = {}
@@ -875,9 +892,9 @@ class Offers:
         ours = _ours(view) if not owners else None
         if ours or (not owners and segment.strip() in self._announced):
             # "We also carry the Dell XPS 14", or a bullet under "Also in our store:": a
-            # product no tool returned, said to be the store's (by a brand of the products
-            # returned: "Windows 11 laptops" is no product)
-            models = _models_of(blank, self._returned_brands)
+            # product no tool returned, said to be the store's ("Windows 11 laptops" is no
+            # product)
+            models = _models_of(blank, self._returned)
             if models:
                 return f"{models[0]}, said to be the store's"
         stocked = [claim for claim in stock_claims(view) if claim.value] if not owners else []

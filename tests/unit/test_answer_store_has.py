@@ -46,10 +46,29 @@ def shown(answer: str) -> ResponseBody:
             "- Dell XPS 14 (9440)\n- HP Spectre x360 14",
             "The Dell XPS 13 [CMP-005] is light.",
         ),
+        # a model of a brand no tool returned, whoever makes it
+        (
+            "The HP 14 [CMP-023] is $349.\n\nAlso worth a look in our store:\n"
+            "- Lenovo Yoga Slim 7\n- Samsung Galaxy Book4 Pro",
+            "The HP 14 [CMP-023] is $349.",
+        ),
+        (
+            "The Dell XPS 13 [CMP-005] is light. We also carry the iPhone 15 Pro.",
+            "The Dell XPS 13 [CMP-005] is light.",
+        ),
+        (
+            "The Dell XPS 13 [CMP-005] is light. The Galaxy S24 FE is in our store too.",
+            "The Dell XPS 13 [CMP-005] is light.",
+        ),
+        # a variant of a product returned is another product
+        (
+            "The HP 14 [CMP-023] is $349. We also carry the Dell XPS 13 Plus.",
+            "The HP 14 [CMP-023] is $349.",
+        ),
     ],
 )
 def test_a_product_no_tool_returned_said_to_be_the_stores_goes(said: str, now: str) -> None:
-    # Given an answer that says the store has a model no tool returned (a brand it did)
+    # Given an answer that says the store has a model no tool returned
     body = shown(said)
     # Then the shopper does not read it
     assert body.answer == now
@@ -66,6 +85,10 @@ def test_a_product_no_tool_returned_said_to_be_the_stores_goes(said: str, now: s
         # a line of products, a brand or a system, not a model
         "The HP 14 [CMP-023] is cheap. We also carry other Dell XPS models.",
         "The HP 14 [CMP-023] is cheap. We also have Windows 11 laptops from Dell.",
+        "The HP 14 [CMP-023] is cheap. We also carry laptops with Core i7 chips and Wi-Fi 7.",
+        # a product the tools returned, named in words, not cited
+        "The HP 14 [CMP-023] is cheap. We also carry the Dell XPS 13 in silver.",
+        "The HP 14 [CMP-023] is cheap. Our store also has the Apple iMac 24 in blue.",
         # a model named without saying the store has it
         "The Dell XPS 13 [CMP-005] is lighter than the Dell XPS 14 (9440) was.",
         # a denial said otherwise, a question, an offer, a condition, a report of a search
