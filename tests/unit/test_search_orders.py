@@ -89,6 +89,11 @@ def test_an_order_in_words_is_the_search_sort(words: str, sort: str) -> None:
         ("laptops ordered by screen size from smallest to biggest", "screen_asc"),
         ("sort them by battery life", "battery"),
         ("phones sorted by camera, lowest first", "camera_asc"),
+        ("phones sorted by cost", "price"),
+        ("list phones by price", "price"),
+        ("show me laptops by price, cheapest first", "price"),
+        ("sort the Samsung phones by battery life", "battery"),
+        ("display all the Dell laptops by weight", "weight"),
     ],
 )
 def test_an_order_asked_by_the_specs_name_is_the_search_sort(words: str, sort: str) -> None:
@@ -101,10 +106,31 @@ def test_an_order_asked_by_the_specs_name_is_the_search_sort(words: str, sort: s
 
 @pytest.mark.parametrize(
     "words",
-    ["a book ordered by my teacher", "books listed by Penguin", "a laptop ranked by reviewers"],
+    [
+        "a book ordered by my teacher",
+        "books listed by Penguin",
+        "a laptop ranked by reviewers",
+        "show me books by Tolkien",
+        "list phones by Samsung",
+    ],
 )
 def test_by_after_order_words_that_name_no_spec_sorts_nothing(words: str) -> None:
     assert parse(words).sort is None
+
+
+@pytest.mark.parametrize(
+    ("words", "kept"),
+    [
+        ("list phones by price", "mobile"),
+        ("sort the Samsung phones by battery life", "samsung"),
+        ("show me Dell laptops by weight", "dell"),
+    ],
+)
+def test_what_an_order_sorts_is_still_what_is_searched(words: str, kept: str) -> None:
+    # "list phones by price" orders phones: the words between the verb and "by" stay
+    read = parse(words)
+    assert read.sort is not None
+    assert kept in {w for g in read.groups for w in g} | {f"{read.category}".casefold()}
 
 
 def test_a_degree_said_is_the_order_before_a_spec_named() -> None:

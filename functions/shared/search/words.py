@@ -482,9 +482,10 @@ def names_a_kind(word: str) -> bool:
     return fold(word.casefold()) in _kind_words()
 
 
+_ORDER_VERB: Final = r"(?:sort(?:ed)?|order(?:ed)?|arranged?|rank(?:ed)?|list(?:ed)?|show|display)"
 _SORTED_BY: Final = re.compile(
-    r"\b(?:sort(?:ed)?|order(?:ed)?|arranged?|rank(?:ed)?|list(?:ed)?)\s+"
-    r"(?:(?:them|it|everything|these|those)\s+)?by\s+(?:the\s+|their\s+|its\s+)?"
+    rf"\b{_ORDER_VERB}\s+(?P<object>(?:(?!{_ORDER_VERB}\b)[^\W\d_]+\s+){{0,4}}?)"
+    r"by\s+(?:the\s+|their\s+|its\s+)?"
     r"(?P<what>[^\W\d_]+(?:\s+(?:size|life|capacity|quality|tag))?)(?P<way>(?:[\s,:(]+(?:from\s+)?(?P<first>[^\W\d_]+)"
     r"(?:\s+(?:to\s+[^\W\d_]+|first))?)?)|"
     r"\b(?P<of>price|prices|weight|ram|memory|storage|battery|screen|camera)\s*[:,]?\s*"
@@ -493,7 +494,9 @@ _SORTED_BY: Final = re.compile(
     re.IGNORECASE,
 )
 """An order asked by the spec's name: "sorted by price", "order by weight, heaviest first",
-"ranked by battery", "price: high to low"."""
+"ranked by battery", "list phones by price", "show me laptops by cost", "price: high to
+low"."""
+_PRICE_TALK: Final = frozenset({"price", "prices", "cost", "costs"})
 _BIGGEST: Final = frozenset(
     re.findall(
         r"\w+",
@@ -522,9 +525,9 @@ def _sorted_by(text: str, words: Words, explicit: dict[str, Any]) -> str:
     order = next(
         (
             sort
-            for talk, sort in [(("price", "prices", "cost"), PRICE_SORT)]
-            + [(spec.talk, spec.sort) for spec in SPECS if spec.sort]
-            if set(_TOKEN.findall(what.casefold())) & set(talk[:2])
+            for talk, sort in [(_PRICE_TALK, PRICE_SORT)]
+            + [(frozenset(spec.talk[:2]), spec.sort) for spec in SPECS if spec.sort]
+            if set(_TOKEN.findall(what.casefold())) & talk
         ),
         None,
     )
@@ -536,9 +539,9 @@ def _sorted_by(text: str, words: Words, explicit: dict[str, Any]) -> str:
     if words.sort is None and not explicit.get("sortBy"):
         words.sort = chosen.name
     # Only the words of the order go: a way word that was none ("sorted by price for
-    # school") stays.
+    # school") stays, and so does what it orders ("list phones by price" is phones).
     end = said.end() if biggest is not None or said["of"] or way == "first" else said.end("what")
-    return f"{text[: said.start()]} {text[end:]}"
+    return f"{text[: said.start()]} {said['object'] or ''} {text[end:]}"
 
 
 def _order(text: str, words: Words, explicit: dict[str, Any]) -> str:
