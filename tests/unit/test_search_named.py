@@ -217,6 +217,20 @@ def test_a_title_asked_for_that_no_product_has_is_not_carried_and_nothing_is_nea
     assert result.products == [] and result.count == 0
 
 
+@pytest.mark.parametrize(
+    ("words", "title"),
+    [
+        ("Do you have Little Women?", "Little Women"),
+        ("Do you have War and Peace?", "War and Peace"),
+    ],
+)
+def test_a_title_not_carried_is_said_once_not_its_last_word_too(
+    index: SearchIndex, words: str, title: str
+) -> None:
+    # "Little Women" is not carried; "Women" is no second name the shopper asked for
+    assert search(index, words).not_carried == [title]
+
+
 def test_the_products_sharing_a_title_the_store_lacks_are_near_it(index: SearchIndex) -> None:
     result = search(index, "Do you have Harry Potter and the Cursed Child?")
     assert result.not_carried == ["Harry Potter and the Cursed Child"]

@@ -737,7 +737,10 @@ class _Search:
                 line for line in self._lines_lacked(query.keywords, words) if line not in absent
             ]
         result, title = self._title_lacked(as_read, result, lacked)
-        absent = [title, *(a for a in absent if fold(a) != fold(title))] if title else absent
+        if title:
+            # The end of the title is no other name: "Little Women" is not "Women" as well.
+            tail = fold(title).split()
+            absent = [title, *(a for a in absent if fold(a).split() != tail[-len(a.split()) :])]
         return replace(result, corrected=corrected, unknown=unmet, not_carried=absent)
 
     def _title_lacked(
