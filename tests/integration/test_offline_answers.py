@@ -294,6 +294,22 @@ def test_a_spec_said_against_a_product_finds_others_past_it(local: LocalStorecha
     assert "MacBook Air" not in body["answer"]
 
 
+@pytest.mark.parametrize(("against", "key"), [("cheaper", "price"), ("lighter", "weightKg")])
+def test_a_follow_up_after_products_past_a_named_one_is_about_them(
+    local: LocalStorechat, against: str, key: str
+) -> None:
+    # Given laptops asked past the XPS 13, then the cheapest of them
+    _, second = ask(local, f"laptops {against} than the Dell XPS 13", "which is cheapest?")
+
+    # Then the follow-up shows laptops past the XPS 13, cheapest first, never the XPS 13
+    (xps,) = [p for p in CATALOG.values() if p["name"].startswith("Dell XPS 13")]
+    value = (lambda p: p["price"]) if key == "price" else (lambda p: spec(p, key))
+    products = [CATALOG[i] for i in shown(second)]
+    assert products and all(value(p) < value(xps) for p in products), second["answer"]
+    prices = [p["price"] for p in products]
+    assert prices == sorted(prices), second["answer"]
+
+
 def test_what_is_asked_of_a_product_shown_is_said_of_it(local: LocalStorechat) -> None:
     # Given laptops shown, and a question whether the second has a system
     first, second = ask(

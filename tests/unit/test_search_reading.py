@@ -1341,6 +1341,26 @@ def test_a_spec_said_against_a_product_is_a_limit_past_it(
 @pytest.mark.parametrize(
     "words",
     [
+        "the cheapest laptop lighter than the Dell XPS 13",
+        # a follow-up, with the earlier message's words after its own
+        "which is cheapest? . laptops lighter than the Dell XPS 13",
+    ],
+)
+def test_a_degree_said_beside_a_spec_against_a_product_is_the_order(
+    index: SearchIndex, words: str
+) -> None:
+    # "lighter than the XPS 13" is the limit; "cheapest" is the order
+    result = search(index, words, limit=20)
+    assert result.understood.get("maxWeightKg") == 1.18
+    assert result.understood.get("sortBy") == "price"
+    prices = [h.price for h in result.products]
+    assert prices and prices == sorted(prices)
+    assert not any("XPS 13" in h.name for h in result.products)
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
         "is the Dell XPS 13 lighter than the MacBook Air?",  # compares the two
         "I'd rather have a Pixel than the iPhone 15",  # no spec said
         "a laptop heavier than the MacBook Air",  # the tool has no bound that way

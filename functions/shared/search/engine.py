@@ -341,7 +341,10 @@ class _Search:
                 return query
             cut = replace(query, keywords=" ".join(rest.split()), category=kind)
             bound, value = limit
-            return replace(cut, bounds={**query.bounds, bound: value}, sortBy=query.sortBy or order)
+            # An order said in words comes first: "which is cheapest? . laptops lighter than
+            # the XPS 13" is the cheapest of them.
+            sort = query.sortBy or (None if parse(rest).sort else order)
+            return replace(cut, bounds={**query.bounds, bound: value}, sortBy=sort)
         if not prices or kind is None:
             return query
         cheaper = order == "price"

@@ -897,7 +897,10 @@ def priced_against(
     said = next((m for m in PRICED_AGAINST.finditer(text) if against_order(m)), None)
     if said is None:
         return None
-    before, name = text[: said.start()], said["name"]
+    # Only its own sentence compares or names a model before it: "which is cheapest? .
+    # laptops cheaper than the XPS 13" (a follow-up, then the words before it) asks for laptops.
+    before = _SENTENCE_END.split(text[: said.start()])[-1]
+    name = said["name"]
     words = re.findall(r"[^\W_]+", name)
     numbered = any(c.isdigit() for c in name)
     compared = _COMPARED.search(before) and not _ASKED_WHAT.search(before)
@@ -909,6 +912,7 @@ def priced_against(
     return said if any(may_name(w) for w in words if not w.isdigit()) else None
 
 
+_SENTENCE_END: Final = re.compile(r"[.!?;](?:\s|$)")
 _NEGATED_BEFORE: Final = re.compile(
     r"(?:\bnothing|\b(?:do\s*n[o'\u2019]?t|doesn['\u2019]?t|never)\s+(?:want|need)\s+"
     r"(?:anything|something|one|it)|\bnot\s+(?:anything|something|one))\s*$",
