@@ -173,13 +173,21 @@ def _normalise(text: str) -> str:
 
 def _one_model(word: str) -> bool:
     """Whether one word names a model or a line of one kind the store carries ("the
-    Legion", "the MacBook"), as the search reads one after "cheaper than"."""
+    Legion", "the MacBook"), or a book ("The Alchemist"), as the search reads one after
+    "cheaper than"."""
     if store().brands_in(word):
         return False
-    return bool(models_carried(f"the {word}")) or (
-        may_name(word)
-        and word.casefold() not in MODEL_WORDS
-        and len(store().kinds_named(word)) == 1
+    return (
+        bool(models_carried(f"the {word}"))
+        or (
+            may_name(word)
+            and word.casefold() not in MODEL_WORDS
+            and len(store().kinds_named(word)) == 1
+        )
+        or any(
+            t.name.casefold() in (word.casefold(), f"the {word}".casefold())
+            for t in store().titles_in(f"The {word}", BOOKS)
+        )
     )
 
 

@@ -310,6 +310,16 @@ def test_a_follow_up_after_products_past_a_named_one_is_about_them(
     assert prices == sorted(prices), second["answer"]
 
 
+def test_a_book_asked_cheaper_than_a_title_is_another_book(local: LocalStorechat) -> None:
+    (body,) = ask(local, "a book cheaper than The Alchemist")
+
+    # Then cheaper books are shown, and The Alchemist is neither shown nor said not carried
+    (alchemist,) = [p for p in CATALOG.values() if p["name"] == "The Alchemist"]
+    products = [CATALOG[i] for i in shown(body)]
+    assert products and all(p["price"] < alchemist["price"] for p in products), body["answer"]
+    assert "The Alchemist" not in body["answer"]
+
+
 def test_what_is_asked_of_a_product_shown_is_said_of_it(local: LocalStorechat) -> None:
     # Given laptops shown, and a question whether the second has a system
     first, second = ask(

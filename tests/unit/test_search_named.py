@@ -205,6 +205,9 @@ def test_an_author_the_catalog_has_is_carried(index: SearchIndex) -> None:
         # other words are no product's: a title, not an order
         ("Do you have Le Petit Prince?", "Le Petit Prince"),
         ("Do you have The Little Prince?", "The Little Prince"),
+        # its one word near a word that means nothing alone ("price"): a title
+        ("Do you have The Prince?", "The Prince"),
+        ("Do you have The Prince by Machiavelli?", "The Prince"),
     ],
 )  # fmt: skip
 def test_a_title_asked_for_that_no_product_has_is_not_carried_and_nothing_is_near(

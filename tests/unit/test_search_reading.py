@@ -1339,6 +1339,25 @@ def test_a_spec_said_against_a_product_is_a_limit_past_it(
 
 
 @pytest.mark.parametrize(
+    ("words", "title"),
+    [
+        ("a book cheaper than The Alchemist", "The Alchemist"),
+        ("anything cheaper than Circe?", "Circe"),
+    ],
+)
+def test_a_price_said_against_a_book_by_its_title_finds_cheaper_books(
+    index: SearchIndex, words: str, title: str
+) -> None:
+    # "cheaper than The Alchemist" asks for other books, under its price
+    result = search(index, words, limit=20)
+    price = next(h.price for h in search(index, title).products if h.name == title)
+    assert result.understood.get("maxPrice") == round(price - 0.01, 2)
+    assert result.products and all(h.price is not None and h.price < price
+                                    for h in result.products)  # fmt: skip
+    assert title not in {h.name for h in result.products}
+
+
+@pytest.mark.parametrize(
     "words",
     [
         "the cheapest laptop lighter than the Dell XPS 13",

@@ -130,6 +130,7 @@ _NEGATED = re.compile(
     re.IGNORECASE,
 )
 _SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
+_ARTICLES = frozenset({"the", "a", "an"})
 NEAREST_NAMED = 2
 """How many of the nearest models of its series stand first for a name the store lacks."""
 
@@ -296,7 +297,7 @@ class _Search:
         assert query.keywords is not None
         # Read as English: "ein Handy günstiger als das Pixel" is cheaper than the Pixel
         words = in_english(query.keywords)
-        said = priced_against(words, self._models_carried, self._one_model)
+        said = priced_against(words, self._models_carried, self._one_product)
         if said is None:
             return query
         name = said["name"]
@@ -307,7 +308,7 @@ class _Search:
         # message's, whose words a follow-up's come before.
         asked = query.category or parse(f"{_SENTENCE_END.split(before)[-1]} {here}").category
         hits: list[Hit] = []  # a line's ("the MacBook") are priced, not named
-        if self._models_carried(f"the {name}") or " " in name.strip():
+        if self._models_carried(f"the {name}") or " " in name.strip() or self._a_title(name):
             hits = self._named_exactly(SearchQuery(productName=name, limit=5), name)
             prices = [hit.price for hit in hits if hit.price is not None]
             kinds = {hit.category for hit in hits}
@@ -328,7 +329,7 @@ class _Search:
             later = (
                 ""
                 if other
-                else without_priced_against(later, self._models_carried, self._one_model)
+                else without_priced_against(later, self._models_carried, self._one_product)
             )
         rest = f"{before} {here}{later}"
         order = against_order(said)
@@ -522,6 +523,20 @@ class _Search:
         return bool(self._models_carried(f"the {word}")) or (
             may_name(word) and word.casefold() not in MODEL_WORDS and self._a_name(word.casefold())
         )
+
+    def _one_product(self, word: str) -> bool:
+        """Whether one ``word`` names a model or a line (:meth:`_one_model`), or a book."""
+        return self._one_model(word) or self._a_title(word)
+
+    def _a_title(self, word: str) -> bool:
+        """Whether ``word`` is the whole title of a book the catalog carries, its article
+        aside ("Alchemist" of "The Alchemist")."""
+        clause = name_clause(word)
+        if clause is None:
+            return False
+        clause += f" AND {{filters}} : {fts_string(filter_token('cat', Category.BOOKS))}"
+        titles = (WORD.findall(name.casefold()) for name, _ in self._names_matching(clause, 5))
+        return any([w for w in t if w not in _ARTICLES] == [word.casefold()] for t in titles)
 
     def _line_prices(self, word: str) -> dict[str, tuple[float, float]]:
         """The lowest and highest price of the products whose names have ``word``, by
@@ -1530,12 +1545,16 @@ def _extra_words(asked: str, name: str, *, brackets: bool = False) -> int:
 
 
 def _as_named(keywords: str, unknown: list[str], corrected: dict[str, str]) -> dict[str, str]:
-    """``corrected`` but for a word of a name asked alone that has other words no product
-    has, read as another word the search gives a meaning to: "Le Petit Prince" is a title
-    the store lacks, not "Le Petit price"; "Samsung Phnoes" is Samsung phones."""
+    """``corrected`` but for a word of a name asked alone read as a word that means nothing
+    alone, or, when the name has other words no product has, as another word the search
+    gives a meaning to: "The Prince" and "Le Petit Prince" are titles the store lacks, not
+    "The price" and "Le Petit price"; "Samsung Phnoes" is Samsung phones."""
     title = name_asked_alone(keywords)
     said = {fold(w.casefold()) for w in WORD.findall(title or "")}
     strange = said & set(unknown)
+    # Nor is a word of it read as a word that means nothing alone: "The Prince" is a
+    # title, not "The price".
+    corrected = {w: r for w, r in corrected.items() if w not in strange or parse(r) != Words()}
     # A word of it read as nothing at all ("petit") makes it a name; slips each read as a
     # word ("Chep Andriod Phoens") are a wish, as written with capitals.
     if len(strange) < 2 or all(word in corrected for word in strange):
