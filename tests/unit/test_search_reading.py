@@ -1314,15 +1314,16 @@ def test_a_comparison_or_a_kind_sets_no_price_from_a_product(
     ("words", "column", "bound", "value", "order"),
     [
         ("a laptop lighter than the MacBook Air", "weight_kg", "maxWeightKg", 1.23, "weight"),
-        ("a phone with more storage than the Pixel 8a", "storage_gb", "minStorageGb", 128.01,
+        # more than it: the next amount a product of the kind has (128 GB: 256 GB)
+        ("a phone with more storage than the Pixel 8a", "storage_gb", "minStorageGb", 256,
          "storage"),
         ("a phone with a bigger screen than the iPhone 15", "screen_inches", "minScreenInches",
-         6.11, "screen"),
+         6.2, "screen"),
         ("a laptop with longer battery life than the XPS 13", "battery_hours",
-         "minBatteryHours", 13.01, "battery"),
+         "minBatteryHours", 14, "battery"),
         # a price after the name is no part of it
         ("a phone with a bigger screen than the iPhone 15 under $700", "screen_inches",
-         "minScreenInches", 6.11, "screen"),
+         "minScreenInches", 6.2, "screen"),
     ],
 )  # fmt: skip
 def test_a_spec_said_against_a_product_is_a_limit_past_it(
@@ -1336,6 +1337,15 @@ def test_a_spec_said_against_a_product_is_a_limit_past_it(
     past = [h.specs.get(column) for h in result.products]
     assert all(v is not None and (v <= value if bound.startswith("max") else v >= value)
                for v in past), past  # fmt: skip
+
+
+def test_more_than_the_most_there_is_finds_as_much_as_it_has(index: SearchIndex) -> None:
+    # No phone has more storage than the ROG Phone 8 Pro: the bound is its own, the most
+    # there is, and no "at least 512.01 GB" nor a nearest with less
+    result = search(index, "a phone with more storage than the ASUS ROG Phone 8 Pro")
+    assert result.understood.get("minStorageGb") == 512
+    assert not result.relaxed
+    assert result.products and all(h.specs.get("storage_gb") == 512 for h in result.products)
 
 
 @pytest.mark.parametrize(

@@ -337,7 +337,7 @@ class _Search:
             return query  # "not lighter than the MacBook Air": no limit the tool can say
         if order not in ("price", "price_desc"):
             # "lighter than the MacBook Air": a limit on that spec past the named products'
-            limit = _spec_past(order, hits)
+            limit = self._spec_past(order, hits, kind) if kind else None
             if limit is None or kind is None:
                 return query
             cut = replace(query, keywords=" ".join(rest.split()), category=kind)
@@ -537,6 +537,30 @@ class _Search:
         clause += f" AND {{filters}} : {fts_string(filter_token('cat', Category.BOOKS))}"
         titles = (WORD.findall(name.casefold()) for name, _ in self._names_matching(clause, 5))
         return any([w for w in t if w not in _ARTICLES] == [word.casefold()] for t in titles)
+
+    def _spec_past(self, order: str | None, hits: list[Hit], kind: str) -> tuple[str, float] | None:
+        """The spec bound past every product of ``hits`` in the way ``order`` ranks, where
+        the catalog tool has a bound that way and they have the spec; else None. Past them
+        upward, it is the next value a product of ``kind`` has ("more storage than the
+        Galaxy A15", 128 GB: at least 256 GB), or theirs when none has more (the most
+        there is); downward, just under them ("lighter than the MacBook Air": under 1.23
+        kg)."""
+        ranked = [SORTS.get(order or ""), SECOND_SORT.get(order or "")]
+        for column, biggest in (each for each in ranked if each is not None):
+            values = [
+                float(v) for hit in hits if isinstance(v := hit.specs.get(column), int | float)
+            ]
+            bound = bound_on(column, at_least=biggest)
+            if not (bound and values):
+                continue
+            if not biggest:
+                return bound, round(min(values) - 0.01, 2)
+            (above,) = self.db.execute(
+                f"SELECT MIN({column}) FROM products WHERE category = ? AND {column} > ?",
+                (kind, max(values)),
+            ).fetchone()
+            return bound, float(above if above is not None else max(values))
+        return None
 
     def _line_prices(self, word: str) -> dict[str, tuple[float, float]]:
         """The lowest and highest price of the products whose names have ``word``, by
@@ -1561,17 +1585,3 @@ def _as_named(keywords: str, unknown: list[str], corrected: dict[str, str]) -> d
         return corrected
     meaningful = parser_words()
     return {w: r for w, r in corrected.items() if w not in strange or r not in meaningful}
-
-
-def _spec_past(order: str | None, hits: list[Hit]) -> tuple[str, float] | None:
-    """The spec bound just past every product of ``hits`` in the way ``order`` ranks
-    ("weight", lightest first: ``maxWeightKg`` just under the lightest of them), where the
-    catalog tool has a bound that way and they have the spec; else None."""
-    ranked = [SORTS.get(order or ""), SECOND_SORT.get(order or "")]
-    for column, biggest in (each for each in ranked if each is not None):
-        values = [float(v) for hit in hits if isinstance(v := hit.specs.get(column), int | float)]
-        bound = bound_on(column, at_least=biggest)
-        if bound and values:
-            past = max(values) + 0.01 if biggest else min(values) - 0.01
-            return bound, round(past, 2)
-    return None
