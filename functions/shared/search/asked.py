@@ -158,8 +158,9 @@ def without_parts(text: str, parts: Sequence[str]) -> str:
 def parts_beside_named(text: str, names: Sequence[str]) -> list[str]:
     """Each part of ``text`` that asks for products of a kind beside the products it names,
     as written. Such a part is one of its own, starts as a thing asked for does, names none
-    of them, and reads a kind with a line, a form or an order ("is the Pixel 9 a cheap
-    phone?" asks about the Pixel 9; "is the Surface Pro a laptop or a tablet?" too)."""
+    of them, and reads a kind with a line, a form, an order, a limit or a word of its own
+    ("a Samsung phone under $500"; "is the Pixel 9 a cheap phone?" asks about the Pixel 9,
+    "is the Surface Pro a laptop or a tablet?" too)."""
     if _WHICH_IT_IS.search(text):
         return []
     found = []
@@ -167,7 +168,8 @@ def parts_beside_named(text: str, names: Sequence[str]) -> list[str]:
         if not _ASKS_ANEW.match(part) or any(n.casefold() in part.casefold() for n in names):
             continue
         words = parse(part)
-        if words.category and (words.lines or words.sort or words.forms):
+        limited = words.max_price is not None or words.min_price is not None or words.bounds
+        if words.category and (words.lines or words.sort or words.forms or limited or words.groups):
             found.append(part)
     return found
 
