@@ -358,13 +358,36 @@ def test_words_asking_for_two_kinds_search_the_first_and_say_the_other(
     assert result.relaxed == [] and result.products
 
 
+@pytest.mark.parametrize(
+    ("words", "first", "also"),
+    [
+        ("the iPhone 15 and a laptop with 16GB RAM", "Apple iPhone 15", "a laptop with 16GB RAM"),
+        # a book named by its title, with no kind's word
+        ("Do you have Animal Farm and a cheap phone?", "Animal Farm", "a cheap phone"),
+        ("I want Circe and a laptop for school", "Circe", "a laptop for school"),
+    ],
+)
+def test_a_product_named_beside_another_kind_is_searched_and_the_kind_said_apart(
+    index: SearchIndex, words: str, first: str, also: str
+) -> None:
+    # When the words name a product and ask for another kind beside it
+    result = search(index, words)
+
+    # Then the product named comes first, held to no limit of the other kind, and the
+    # other kind's words are said for the model to search
+    assert first_names(result, 1) == [first]
+    assert result.understood["alsoAsked"] == [also]
+    assert result.relaxed == []
+
+
 def test_a_line_and_its_qualifier_name_every_model_of_them_first(index: SearchIndex) -> None:
     # When the words name a line and a qualifier, and a kind besides
     result = search(index, "My daughter needs an iPhone and a MacBook Air for university.")
 
-    # Then that is a name: every product of it comes first
+    # Then that is a name: every product of it comes first, and the other kind's words
+    # are said for the model to search
     assert result.understood["named"] == ["MacBook Air"]
-    assert "alsoAsked" not in result.understood
+    assert result.understood["alsoAsked"] == ["My daughter needs an iPhone"]
     assert sorted(first_names(result, 2)) == [
         "Apple MacBook Air 13 (M3)",
         "Apple MacBook Air 15 (M3)",

@@ -14,9 +14,10 @@ asked for that no product has as not carried (``SearchResult.not_carried``).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Final, NamedTuple
 
+from shared.catalog.categories import Category
 from shared.catalog.derive import fold
 from shared.search.intents import STOP_WORDS
 from shared.search.words import kinds_in, parse, parser_words, without_unwanted
@@ -174,13 +175,14 @@ def parts_beside_named(text: str, names: Sequence[str]) -> list[str]:
     return found
 
 
-def kinds_apart(text: str) -> list[str]:
+def kinds_apart(text: str, titled: Callable[[str], bool] = lambda _: False) -> list[str]:
     """The parts of ``text`` that each ask for a kind of product of its own, when it asks
     for more than one kind ("a laptop for coding and a book on python": the laptop's words,
     then the book's), else nothing: one search reads one kind. A part asks anew where it
     starts as a thing asked for does ("a", "some", or the kind's word) and names another
     kind ("a book about a boy and his phone" asks for one book); words that name no kind
-    go with the part before them ("a laptop with 16 GB and a good battery")."""
+    go with the part before them ("a laptop with 16 GB and a good battery"), but for a
+    book's title (``titled``: "Do you have Animal Farm and a cheap phone?")."""
     if _WHICH_IT_IS.search(text):
         return []  # "is the Surface Pro a laptop or a tablet?" asks what one thing is
     cuts = [0, *(at for m in _APART.finditer(text) for at in (m.start(), m.end())), len(text)]
@@ -193,6 +195,8 @@ def kinds_apart(text: str) -> list[str]:
         kinds = {category for category, _ in kinds_in(without_unwanted(said))}
         kind = next(iter(kinds)) if len(kinds) == 1 else None
         anew = bool(_ASKS_ANEW.match(said) or kinds_in(said.split()[0]))
+        if not kinds and titled(said):
+            kind, anew = Category.BOOKS, True
         if parts and (kind is None or not anew or parts[-1][2] in (None, kind)):
             first, _, had = parts[-1]
             parts[-1] = (first, end, had or kind)
@@ -200,7 +204,7 @@ def kinds_apart(text: str) -> list[str]:
             parts.append((begin, end, kind))
     if len({kind for _, _, kind in parts if kind}) < 2:
         return []
-    return [text[begin:end].strip(" ,;&+") for begin, end, kind in parts if kind]
+    return [text[begin:end].strip(" ,;&+?!") for begin, end, kind in parts if kind]
 
 
 _SIDES: Final = re.compile(

@@ -131,6 +131,11 @@ _NEGATED = re.compile(
 )
 _SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
 _ARTICLES = frozenset({"the", "a", "an"})
+_TITLE_RUN = re.compile(
+    r"[A-Z][\w'-]*(?:\s+(?:(?:of|the|and|a|an|in|on|to|for|with|at)\s+)*[A-Z0-9][\w'-]*)*"
+)
+"""Capitalised words, with the small words a title has between them ("The Lord of the
+Rings")."""
 NEAREST_NAMED = 2
 """How many of the nearest models of its series stand first for a name the store lacks."""
 
@@ -263,9 +268,9 @@ class _Search:
     def run(self, query: SearchQuery) -> SearchResult:
         """``query``'s products, or where its words ask for a kind the store does not sell
         (:mod:`~shared.search.unsold`) and the table names a nearer kind, that kind's; where
-        they ask for more than one kind (:func:`~shared.search.asked.kinds_apart`) and name
-        no product (whose names the search puts first, whatever their kinds), the first
-        kind's, the other parts of the words in ``understood``'s ``alsoAsked``."""
+        they ask for more than one kind (:func:`~shared.search.asked.kinds_apart`), the
+        first kind's, or the kinds' of the parts that name products (whose names the search
+        puts first), the other parts of the words in ``understood``'s ``alsoAsked``."""
         if query.keywords and not (query.productName or query.productIds):
             against = self._priced_against(query)
             if against is not query and against.keywords != query.keywords:
@@ -528,15 +533,21 @@ class _Search:
         """Whether one ``word`` names a model or a line (:meth:`_one_model`), or a book."""
         return self._one_model(word) or self._a_title(word)
 
-    def _a_title(self, word: str) -> bool:
-        """Whether ``word`` is the whole title of a book the catalog carries, its article
-        aside ("Alchemist" of "The Alchemist")."""
-        clause = name_clause(word)
+    def _a_title(self, said: str) -> bool:
+        """Whether ``said`` is the whole title of a book the catalog carries, articles
+        aside ("Alchemist" of "The Alchemist", "Animal Farm")."""
+        clause = name_clause(said)
         if clause is None:
             return False
         clause += f" AND {{filters}} : {fts_string(filter_token('cat', Category.BOOKS))}"
+        wanted = [w for w in WORD.findall(said.casefold()) if w not in _ARTICLES]
         titles = (WORD.findall(name.casefold()) for name, _ in self._names_matching(clause, 5))
-        return any([w for w in t if w not in _ARTICLES] == [word.casefold()] for t in titles)
+        return any([w for w in t if w not in _ARTICLES] == wanted for t in titles)
+
+    def _titled(self, said: str) -> bool:
+        """Whether ``said`` names a book the catalog carries by its title, capitalised as
+        a title is ("Do you have Animal Farm")."""
+        return any(self._a_title(run) for run in _TITLE_RUN.findall(said))
 
     def _spec_past(self, order: str | None, hits: list[Hit], kind: str) -> tuple[str, float] | None:
         """The spec bound past every product of ``hits`` in the way ``order`` ranks, where
@@ -578,11 +589,15 @@ class _Search:
 
     def _words(self, query: SearchQuery) -> SearchResult:
         if query.keywords and not (query.productName or query.productIds):
-            parts = kinds_apart(query.keywords)
-            if parts and not self._names_in(query.keywords):
-                # One kind a search: the first part's, the others' words said for the model.
-                first = self.run(replace(query, keywords=parts[0]))
-                return replace(first, understood={**first.understood, "alsoAsked": parts[1:]})
+            parts = kinds_apart(query.keywords, self._titled)
+            # One kind a search: the first part's, or those naming products ("the iPhone 15
+            # and a laptop with 16GB RAM": the iPhone 15), the others' words said for the model.
+            naming = [p for p in parts if self._names_in(p)] if parts else []
+            if parts and (not naming or len(naming) < len(parts)):
+                searched = naming or parts[:1]
+                first = self.run(replace(query, keywords=" and ".join(searched)))
+                others = [p for p in parts if p not in searched]
+                return replace(first, understood={**first.understood, "alsoAsked": others})
             if (compared := self._both_sides(query)) is not None:
                 return compared
         unsold = self._unsold(query)
