@@ -71,6 +71,8 @@ def shown(seen: dict[str, Any]) -> list[str]:
         ("el portátil más ligero", "weight"),
         ("le téléphone le plus léger", "weight"),
         ("el móvil más caro", "price_desc"),
+        ("a smaller phone", "screen_asc"),
+        ("phones with more megapixels", "camera"),
     ],
 )
 def test_an_order_in_words_is_the_search_sort(words: str, sort: str) -> None:

@@ -1321,6 +1321,11 @@ def test_a_comparison_or_a_kind_sets_no_price_from_a_product(
          6.2, "screen"),
         ("a laptop with longer battery life than the XPS 13", "battery_hours",
          "minBatteryHours", 14, "battery"),
+        # a phone's size is its screen's; a camera's, its megapixels
+        ("a phone smaller than the iPhone 16 Pro Max", "screen_inches", "maxScreenInches",
+         6.89, "screen_asc"),
+        ("a phone with more megapixels than the Pixel 9", "camera_mp", "minCameraMp", 64,
+         "camera"),
         # a price after the name is no part of it
         ("a phone with a bigger screen than the iPhone 15 under $700", "screen_inches",
          "minScreenInches", 6.2, "screen"),

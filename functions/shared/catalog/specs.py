@@ -251,8 +251,10 @@ SCREEN_INCHES: Final = Spec(
             "screen_asc",
             False,
             "smallest screen first",
-            # Bare "the smallest phone" is its screen; "the smallest battery" is read before.
-            r"\b(?:small|smallest|smaller|tiniest) (?:screen|display)\b|\b(?:smallest|tiniest)\b",
+            # Bare "the smallest phone" is its screen, and "smaller than the iPhone 16"; "the
+            # smallest battery" is read before.
+            r"\b(?:small|smallest|smaller|tiniest) (?:screen|display)\b|\b(?:smallest|tiniest)\b|"
+            r"\bsmaller\b(?! (?:battery|storage|ram|memory|price|budget|camera)\b)",
         ),
     ),
     Fact(
@@ -290,7 +292,7 @@ CAMERA_MP: Final = Spec(
         "camera",
         True,
         "best camera first",
-        r"\b(?:best|better|good|great|top) (?:\w+ )?cameras?\b|\bmost megapixels\b",
+        r"\b(?:best|better|good|great|top) (?:\w+ )?cameras?\b|\b(?:most|more) (?:megapixels|mp)\b",
         Sort(
             "camera_asc",
             False,
