@@ -12,6 +12,7 @@ import pytest
 
 from shared.products.catalog_data import load_catalog
 from shared.search import SearchIndex, SearchQuery, SearchResult, build_index
+from shared.search.engine import numbers_in_words
 from shared.search.named import Named, named_in
 
 CATALOG = load_catalog()
@@ -232,6 +233,29 @@ def test_a_title_not_carried_is_said_once_not_its_last_word_too(
 ) -> None:
     # "Little Women" is not carried; "Women" is no second name the shopper asked for
     assert search(index, words).not_carried == [title]
+
+
+@pytest.mark.parametrize("words", ["do you have 1984?", "1984", "Is 1984 in stock?"])
+def test_a_title_the_catalog_writes_in_words_is_found_by_its_number(
+    index: SearchIndex, words: str
+) -> None:
+    # "1984" is the title the catalog writes "Nineteen Eighty-Four": that book, alone
+    result = search(index, words)
+    assert [h.name for h in result.products] == ["Nineteen Eighty-Four"]
+
+
+@pytest.mark.parametrize(
+    ("text", "spelled"),
+    [
+        ("do you have 1984?", "do you have nineteen eighty four?"),
+        ("20,000 Leagues Under the Sea", "twenty thousand Leagues Under the Sea"),
+        ("100 Years of Solitude", "one hundred Years of Solitude"),
+        # an amount, a size or a model's number is no number alone
+        ("a laptop under $500 with 16GB and 1.5 kg", "a laptop under $500 with 16GB and 1.5 kg"),
+    ],
+)
+def test_whole_numbers_are_written_in_words(text: str, spelled: str) -> None:
+    assert numbers_in_words(text)[0] == spelled
 
 
 def test_the_products_sharing_a_title_the_store_lacks_are_near_it(index: SearchIndex) -> None:
