@@ -62,7 +62,7 @@ _YEAR = re.compile(r"(?:19|20)\d\d")
 _FEATURES: Final = frozenset(
     """wi-fi wifi bluetooth usb usb-c usb-a thunderbolt hdmi displayport android windows ios
     ipados macos chromeos linux ubuntu intel amd nvidia geforce rtx gtx radeon snapdragon
-    exynos dimensity tensor ryzen core ddr4 ddr5 lpddr4x lpddr5 lpddr5x pcie nvme ip67 ip68
+    exynos dimensity tensor ryzen core gen ddr4 ddr5 lpddr4x lpddr5 lpddr5x pcie nvme ip67 ip68
     gorilla dolby qi magsafe""".split()  # noqa: SIM905
 )
 """First words of a feature or a part, which a citation may follow ("Wi-Fi 7 [..]"): no

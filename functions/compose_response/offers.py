@@ -732,12 +732,22 @@ class _Store(NamedTuple):
 def _models_of(view: str, returned: list[frozenset[str]]) -> list[str]:
     """The models ``view`` names by a number, whoever makes them ("the HP Spectre x360 14",
     "Galaxy S24"), that are none of the ``returned`` products (the words of each one's
-    name): not a line ("Dell XPS models") nor a system ("Windows 11")."""
+    name): not a line ("Dell XPS models"), a system ("Windows 11"), a part of a product
+    (after "with", "running": "phones with the Tensor G4") nor a word before a kind ("Gen 4
+    SSDs")."""
     found = []
     for run in _NAME_RUN.finditer(view):
         words = run.group().split()
         while words and words[0].casefold() in _ARTICLES:
             words = words[1:]
+        before = re.findall(r"[\w'-]+", view[: run.start()].casefold())
+        while before and before[-1] in _ARTICLES:
+            before.pop()
+        after = re.match(r"\s*([\w'-]+)", view[run.end() :])
+        if (before and before[-1] in _HAS) or (
+            after and after[1][0].islower() and after[1].casefold() not in _AFTER_A_NAME
+        ):
+            continue  # a part or a kind: "phones with the Tensor G4", "Gen 4 SSDs"
         if not a_model_named(words):
             continue
         said = _name_words(" ".join(words))
@@ -797,6 +807,20 @@ _OURS: Final = re.compile(
 )
 """Words that say the store has what they name: "we also carry", "in our store"."""
 _ARTICLES: Final = frozenset({"the", "a", "an", "our", "this", "that"})
+_HAS: Final = frozenset(
+    re.findall(r"\w+", "with running featuring using powered by on has have having including")
+)
+"""Words before a name that make it a part or a system of a product: "laptops with M3 Pro
+chips", "phones running One UI 6"."""
+_AFTER_A_NAME: Final = frozenset(
+    re.findall(
+        r"\w+",
+        "in at and or too is are was were which that with for from to as on by also here now "
+        "today right available if but so while when where still",
+    )
+)
+"""Words after a name that leave it a name; any other word in lower case makes it a
+modifier of a kind ("Gen 4 SSDs", "MIL-STD 810H rugged laptops", "Windows 11 laptops")."""
 _NOT_OURS: Final = re.compile(
     r"\b(?:not|no|never|neither|nor|if|whether|unless|once|when|search(?:ed)?|looked|"
     r"check(?:ed)?|confirm(?:ed)?|find|found|results?|seem|might|may|could|would)\b|"

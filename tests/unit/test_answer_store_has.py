@@ -86,6 +86,12 @@ def test_a_product_no_tool_returned_said_to_be_the_stores_goes(said: str, now: s
         "The HP 14 [CMP-023] is cheap. We also carry other Dell XPS models.",
         "The HP 14 [CMP-023] is cheap. We also have Windows 11 laptops from Dell.",
         "The HP 14 [CMP-023] is cheap. We also carry laptops with Core i7 chips and Wi-Fi 7.",
+        # a part or a system of products, said with a number, is no model
+        "The HP 14 [CMP-023] is cheap. We also carry laptops with M3 Pro chips.",
+        "The HP 14 [CMP-023] is cheap. We also carry phones with the Google Tensor G4 chip.",
+        "The HP 14 [CMP-023] is cheap. We also carry phones running One UI 6.",
+        "The HP 14 [CMP-023] is cheap. We also carry MIL-STD 810H rugged laptops.",
+        "The HP 14 [CMP-023] is cheap.\n\nAlso worth a look in our store:\n- Gen 4 NVMe SSDs",
         # a product the tools returned, named in words, not cited
         "The HP 14 [CMP-023] is cheap. We also carry the Dell XPS 13 in silver.",
         "The HP 14 [CMP-023] is cheap. Our store also has the Apple iMac 24 in blue.",
