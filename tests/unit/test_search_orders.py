@@ -95,7 +95,10 @@ def test_an_order_in_words_is_the_search_sort(words: str, sort: str) -> None:
         ("list phones by price", "price"),
         ("show me laptops by price, cheapest first", "price"),
         ("sort the Samsung phones by battery life", "battery"),
-        ("display all the Dell laptops by weight", "weight"),
+        ("list all the Dell laptops by weight", "weight"),
+        # a wish with "by" before the order does not hide it
+        ("show me laptops by HP sorted by price", "price"),
+        ("show me phones by Samsung, ranked by RAM", "ram"),
     ],
 )
 def test_an_order_asked_by_the_specs_name_is_the_search_sort(words: str, sort: str) -> None:

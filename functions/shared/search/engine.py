@@ -563,9 +563,9 @@ class _Search:
         """The spec bound past every product of ``hits`` in the way ``order`` ranks, where
         the catalog tool has a bound that way and they have the spec; else None. Past them
         upward, it is the next value a product of ``kind`` has ("more storage than the
-        Galaxy A15", 128 GB: at least 256 GB), or theirs when none has more (the most
-        there is); downward, just under them ("lighter than the MacBook Air": under 1.23
-        kg)."""
+        Galaxy A15", 128 GB: at least 256 GB), or just past theirs when none has more
+        (none is found, and the nearest are: never one of them offered as more than itself);
+        downward, just under them ("lighter than the MacBook Air": under 1.23 kg)."""
         ranked = [SORTS.get(order or ""), SECOND_SORT.get(order or "")]
         for column, biggest in (each for each in ranked if each is not None):
             values = [
@@ -580,7 +580,7 @@ class _Search:
                 f"SELECT MIN({column}) FROM products WHERE category = ? AND {column} > ?",
                 (kind, max(values)),
             ).fetchone()
-            return bound, float(above if above is not None else max(values))
+            return bound, float(above) if above is not None else round(max(values) + 0.01, 2)
         return None
 
     def _line_prices(self, word: str) -> dict[str, tuple[float, float]]:
@@ -600,10 +600,14 @@ class _Search:
     def _words(self, query: SearchQuery) -> SearchResult:
         if query.keywords and not (query.productName or query.productIds):
             parts = kinds_apart(query.keywords, self._titled)
-            # One kind a search: the first part's, or those naming products ("the iPhone 15
-            # and a laptop with 16GB RAM": the iPhone 15), the others' words said for the model.
-            naming = [p for p in parts if self._names_in(p)] if parts else []
-            if parts and (not naming or len(naming) < len(parts)):
+            # One kind a search: the first part's, the others' words said for the model. A
+            # part naming products is searched with the rest ("the iPhone 15 and an Apple
+            # laptop": both), but apart from another with limits of its own ("the iPhone 15
+            # and a laptop with 16GB RAM": the iPhone 15), and a book's title always is.
+            naming = [p for p in parts if self._names_in(p) or self._titled(p)]
+            limited = [p for p in parts if p not in naming and parse(p).limits]
+            titled = any(map(self._titled, naming))
+            if parts and (not naming or ((limited or titled) and len(naming) < len(parts))):
                 searched = naming or parts[:1]
                 first = self.run(replace(query, keywords=" and ".join(searched)))
                 others = [p for p in parts if p not in searched]

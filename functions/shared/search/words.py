@@ -33,6 +33,7 @@ from typing import Any, Final
 
 from shared.catalog.categories import Category
 from shared.catalog.derive import fold, sorts
+from shared.catalog.spec import Sort
 from shared.catalog.specs import FORM_FACTOR, PRICE_SORT, SPECS
 from shared.search.amounts import AROUND, AT_LEAST, AT_MOST, one_of, take_amounts
 from shared.search.intents import BOOST_ORDER, COMPANY, INTENTS, STOP_WORDS, Intent
@@ -482,7 +483,7 @@ def names_a_kind(word: str) -> bool:
     return fold(word.casefold()) in _kind_words()
 
 
-_ORDER_VERB: Final = r"(?:sort(?:ed)?|order(?:ed)?|arranged?|rank(?:ed)?|list(?:ed)?|show|display)"
+_ORDER_VERB: Final = r"(?:sort(?:ed)?|order(?:ed)?|arranged?|rank(?:ed)?|list(?:ed)?|show)"
 _SORTED_BY: Final = re.compile(
     rf"\b{_ORDER_VERB}\s+(?P<object>(?:(?!{_ORDER_VERB}\b)[^\W\d_]+\s+){{0,4}}?)"
     r"by\s+(?:the\s+|their\s+|its\s+)?"
@@ -513,25 +514,26 @@ _SMALLEST: Final = frozenset(
 )
 
 
+def _order_named(what: str) -> Sort | None:
+    """The order of the spec ``what`` names ("price", "battery life"), else None."""
+    said = set(_TOKEN.findall(what.casefold()))
+    orders = [(_PRICE_TALK, PRICE_SORT)]
+    orders += [(frozenset(spec.talk[:2]), spec.sort) for spec in SPECS if spec.sort]
+    return next((sort for talk, sort in orders if said & talk), None)
+
+
 def _sorted_by(text: str, words: Words, explicit: dict[str, Any]) -> str:
     """``text`` without an order asked by its spec's name (:data:`_SORTED_BY`), which is
     the sort unless one is given: that spec's order, the way the words after it say
     ("highest first", "low to high"), else its usual way (the cheapest, the lightest, the
     most RAM first)."""
-    said = _SORTED_BY.search(text)
-    if said is None:
-        return text
-    what = said["of"] or said["what"]
-    order = next(
-        (
-            sort
-            for talk, sort in [(_PRICE_TALK, PRICE_SORT)]
-            + [(frozenset(spec.talk[:2]), spec.sort) for spec in SPECS if spec.sort]
-            if set(_TOKEN.findall(what.casefold())) & talk
-        ),
-        None,
-    )
-    if order is None:
+    # The first that names a spec: "show me laptops by HP sorted by price" is by price.
+    at = 0
+    while (said := _SORTED_BY.search(text, at)) is not None:
+        if order := _order_named(said["of"] or said["what"]):
+            break
+        at = said.start() + 1
+    if said is None or order is None:
         return text
     way = (said["first"] or said["from"] or "").casefold()
     biggest = True if way in _BIGGEST else False if way in _SMALLEST else None
