@@ -1128,17 +1128,17 @@ def test_a_product_named_with_a_slip_is_the_product_the_search_read(index: Searc
 
 
 def test_how_the_search_read_the_shoppers_words_is_said(index: SearchIndex) -> None:
-    # Given a search that read "shell" (a slip for "sell") as "cell" and still found
-    # Chromebooks: the model searches the shopper's words as they came, every one of them
-    messages = searched_first(index, "Do you shell Chromebooks?")
-    assert '"shell": "cell"' in json.dumps(messages[-1])
+    # Given a search that read "chep" as "cheap" and found Chromebooks, cheapest first:
+    # the model searches the shopper's words as they came, every one of them
+    messages = searched_first(index, "Do you sell chep Chromebooks?")
+    assert '"chep": "cheap"' in json.dumps(messages[-1])
 
     reply = OfflineModel().converse(make_request(messages))
 
-    # Then the answer says how the words were read, so a misreading is seen, and lists
-    # the Chromebooks the search found
+    # Then the answer says how the words were read, so a misreading would be seen, and
+    # lists the Chromebooks the search found
     text = answer_text(reply)
-    assert text.startswith("I read “shell” as “cell”.\nBest ChromeOS computers:\n1. ")
+    assert text.startswith("I read “chep” as “cheap”.\nBest ChromeOS computers")
     assert set(cited(text)) <= set(given_ids(messages))
 
 

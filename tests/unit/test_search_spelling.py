@@ -82,6 +82,17 @@ def test_a_misspelt_word_of_the_parser_takes_its_meaning(index: SearchIndex) -> 
     assert all(hit.price is not None and hit.price <= 700 for hit in result.products)
 
 
+@pytest.mark.parametrize(
+    "words", ["The Prince", "do you have the prince", "Do you shell Chromebooks?"]
+)
+def test_a_slip_is_not_read_as_a_word_that_means_nothing_where_it_stands(
+    index: SearchIndex, words: str
+) -> None:
+    # "prince" one letter from "price", "shell" from "cell": words the search reads, but
+    # which mean nothing here, so reading them so only loses what was said
+    assert search(index, words).corrected == {}
+
+
 def test_the_word_that_goes_with_the_rest_of_the_search_wins(index: SearchIndex) -> None:
     # "poter" is one letter from "potter" and from other words; "harry" decides
     result = search(index, "harry poter")

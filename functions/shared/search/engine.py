@@ -1640,17 +1640,29 @@ def _writes(name: str, number: str) -> bool:
     return f" {number} " in f" {' '.join(WORD.findall(name.casefold().replace('-', ' ')))} "
 
 
+def _read_as_nothing(keywords: str, word: str, right: str) -> bool:
+    """Whether reading ``word`` as ``right``, a word of the phrase table, changes nothing
+    the words mean but what is searched ("the prince" as "the price")."""
+    if right not in parser_words():
+        return False
+    meant = (
+        replace(parse(t), groups=[], plain=[]) for t in (keywords, respell(keywords, {word: right}))
+    )
+    return next(meant) == next(meant)
+
+
 def _as_named(keywords: str, unknown: list[str], corrected: dict[str, str]) -> dict[str, str]:
-    """``corrected`` but for a word of a name asked alone read as a word that means nothing
-    alone, or, when the name has other words no product has, as another word the search
-    gives a meaning to: "The Prince" and "Le Petit Prince" are titles the store lacks, not
-    "The price" and "Le Petit price"; "Samsung Phnoes" is Samsung phones."""
+    """``corrected`` but for a word read as a word of the phrase table that means nothing
+    where it stands ("the prince" is no "the price"), and for a word of a name asked alone
+    that has other words no product has, read as another word the search gives a meaning
+    to: "Le Petit Prince" is a title the store lacks, not "Le Petit price"; "Samsung
+    Phnoes" is Samsung phones."""
     title = name_asked_alone(keywords)
     said = {fold(w.casefold()) for w in WORD.findall(title or "")}
     strange = said & set(unknown)
-    # Nor is a word of it read as a word that means nothing alone: "The Prince" is a
-    # title, not "The price".
-    corrected = {w: r for w, r in corrected.items() if w not in strange or parse(r) != Words()}
+    # Nor is any word read as a word of the phrase table that means nothing where it
+    # stands: "The Prince" is a title, not "The price" (but "undr 700" is under $700).
+    corrected = {w: r for w, r in corrected.items() if not _read_as_nothing(keywords, w, r)}
     # A word of it read as nothing at all ("petit") makes it a name; slips each read as a
     # word ("Chep Andriod Phoens") are a wish, as written with capitals.
     if len(strange) < 2 or all(word in corrected for word in strange):
