@@ -1375,6 +1375,7 @@ def test_a_price_said_against_a_book_by_its_title_finds_cheaper_books(
     "words",
     [
         "the cheapest laptop lighter than the Dell XPS 13",
+        "which is the cheapest laptop lighter than the Dell XPS 13?",
         # a follow-up, with the earlier message's words after its own
         "which is cheapest? . laptops lighter than the Dell XPS 13",
     ],

@@ -878,6 +878,13 @@ _ASKED_WHAT: Final = re.compile(
     r"\b(?:what|which\s+(?!(?:is|one|ones|of)\b)\w+)(?:\s+(?:is|are)|['\u2019]s)\s*$", re.I
 )
 """A question for what is cheaper: "what's cheaper than...", "which laptops are"."""
+_ASKED_WHICH: Final = re.compile(
+    r"\s*(?:so\s+|and\s+|then\s+)?(?:what|which)(?:\s+(?:is|are)|['\u2019]s)\s+(?:the|a|an)\s+"
+    r"(?!(?:one|ones)\b)[^\W\d_]+",
+    re.I,
+)
+"""A question for which product, at the start of its sentence: "which is the cheapest laptop
+with more RAM than...", "what's a phone with a bigger screen than..."."""
 _NO_MODEL: Final = re.compile(
     r"\b(?:dollars?|bucks|euros?|pounds?|quid|grand|hundred|thousand|usual|before|last|"
     r"amazon|online|elsewhere|others?|one|ones)\b",
@@ -905,7 +912,9 @@ def priced_against(
     name = said["name"]
     words = re.findall(r"[^\W_]+", name)
     numbered = any(c.isdigit() for c in name)
-    compared = _COMPARED.search(before) and not _ASKED_WHAT.search(before)
+    compared = _COMPARED.search(before) and not (
+        _ASKED_WHAT.search(before) or _ASKED_WHICH.match(before)
+    )
     if _NO_MODEL.search(name) or compared or models(before):
         return None
     if len(words) < 2 and not numbered:
