@@ -741,11 +741,13 @@ def _models_of(view: str, returned: list[frozenset[str]]) -> list[str]:
         while words and words[0].casefold() in _ARTICLES:
             words = words[1:]
         before = re.findall(r"[\w'-]+", view[: run.start()].casefold())
+        # said with no article ("MIL-STD 810H rugged laptops"), not "the Galaxy S24 phone"
+        bare = words == run.group().split() and not (before and before[-1] in _ARTICLES)
         while before and before[-1] in _ARTICLES:
             before.pop()
         after = re.match(r"\s*([\w'-]+)", view[run.end() :])
         if (before and before[-1] in _HAS) or (
-            after and after[1][0].islower() and after[1].casefold() not in _AFTER_A_NAME
+            bare and after and after[1][0].islower() and after[1].casefold() not in _AFTER_A_NAME
         ):
             continue  # a part or a kind: "phones with the Tensor G4", "Gen 4 SSDs"
         if not a_model_named(words):
@@ -807,9 +809,7 @@ _OURS: Final = re.compile(
 )
 """Words that say the store has what they name: "we also carry", "in our store"."""
 _ARTICLES: Final = frozenset({"the", "a", "an", "our", "this", "that"})
-_HAS: Final = frozenset(
-    re.findall(r"\w+", "with running featuring using powered by on has have having including")
-)
+_HAS: Final = frozenset(re.findall(r"\w+", "with running featuring using powered on"))
 """Words before a name that make it a part or a system of a product: "laptops with M3 Pro
 chips", "phones running One UI 6"."""
 _AFTER_A_NAME: Final = frozenset(
@@ -819,8 +819,9 @@ _AFTER_A_NAME: Final = frozenset(
         "today right available if but so while when where still",
     )
 )
-"""Words after a name that leave it a name; any other word in lower case makes it a
-modifier of a kind ("Gen 4 SSDs", "MIL-STD 810H rugged laptops", "Windows 11 laptops")."""
+"""Words after a name that leave it a name; any other word in lower case makes a name
+said with no article a modifier of a kind ("MIL-STD 810H rugged laptops", "Windows 11
+laptops"); "the Galaxy S24 Ultra phone" is a model."""
 _NOT_OURS: Final = re.compile(
     r"\b(?:not|no|never|neither|nor|if|whether|unless|once|when|search(?:ed)?|looked|"
     r"check(?:ed)?|confirm(?:ed)?|find|found|results?|seem|might|may|could|would)\b|"

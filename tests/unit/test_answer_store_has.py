@@ -60,6 +60,24 @@ def shown(answer: str) -> ResponseBody:
             "The Dell XPS 13 [CMP-005] is light. The Galaxy S24 FE is in our store too.",
             "The Dell XPS 13 [CMP-005] is light.",
         ),
+        # said to be had, with a kind's word or a part after it
+        (
+            "The HP 14 [CMP-023] is $349. Our store also has the Lenovo Yoga Slim 7 on sale.",
+            "The HP 14 [CMP-023] is $349.",
+        ),
+        (
+            "The HP 14 [CMP-023] is $349. We also carry laptops including the ThinkPad X1 Carbon"
+            " Gen 12.",
+            "The HP 14 [CMP-023] is $349.",
+        ),
+        (
+            "The HP 14 [CMP-023] is $349. We also carry the Galaxy S24 Ultra phone.",
+            "The HP 14 [CMP-023] is $349.",
+        ),
+        (
+            "The HP 14 [CMP-023] is $349. We also carry the Pixel 9 Pro featuring Tensor G4.",
+            "The HP 14 [CMP-023] is $349.",
+        ),
         # a variant of a product returned is another product
         (
             "The HP 14 [CMP-023] is $349. We also carry the Dell XPS 13 Plus.",
