@@ -389,6 +389,8 @@ def test_words_asking_for_two_kinds_search_the_first_and_say_the_other(
         # a book named by its title, with no kind's word
         ("Do you have Animal Farm and a cheap phone?", "Animal Farm", "a cheap phone"),
         ("I want Circe and a laptop for school", "Circe", "a laptop for school"),
+        # with no limits of its own, the other kind is still a search of its own
+        ("the MacBook Air 13 and a phone", "Apple MacBook Air 13 (M3)", "a phone"),
     ],
 )
 def test_a_product_named_beside_another_kind_is_searched_and_the_kind_said_apart(
@@ -404,23 +406,14 @@ def test_a_product_named_beside_another_kind_is_searched_and_the_kind_said_apart
     assert result.relaxed == []
 
 
-def test_a_product_named_beside_another_kind_with_no_limits_is_searched_with_it(
-    index: SearchIndex,
-) -> None:
-    # "an Apple laptop" sets no limit the iPhone 15 could be held to: one search has both
-    result = search(index, "the iPhone 15 and an Apple laptop")
-    assert first_names(result, 1) == ["Apple iPhone 15"]
-    assert any("MacBook" in hit.name for hit in result.products)
-    assert "alsoAsked" not in result.understood
-
-
 def test_a_line_and_its_qualifier_name_every_model_of_them_first(index: SearchIndex) -> None:
     # When the words name a line and a qualifier, and a kind besides
     result = search(index, "My daughter needs an iPhone and a MacBook Air for university.")
 
-    # Then that is a name: every product of it comes first
+    # Then that is a name: every product of it comes first, and the other kind's words
+    # are said for the model to search
     assert result.understood["named"] == ["MacBook Air"]
-    assert "alsoAsked" not in result.understood
+    assert result.understood["alsoAsked"] == ["My daughter needs an iPhone"]
     assert sorted(first_names(result, 2)) == [
         "Apple MacBook Air 13 (M3)",
         "Apple MacBook Air 15 (M3)",

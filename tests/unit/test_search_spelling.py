@@ -83,14 +83,29 @@ def test_a_misspelt_word_of_the_parser_takes_its_meaning(index: SearchIndex) -> 
 
 
 @pytest.mark.parametrize(
-    "words", ["The Prince", "do you have the prince", "Do you shell Chromebooks?"]
+    "words", ["The Prince", "Do you have The Prince?", "I'm looking for The Prince by Machiavelli"]
 )
-def test_a_slip_is_not_read_as_a_word_that_means_nothing_where_it_stands(
+def test_a_name_is_not_read_as_a_word_that_means_nothing_where_it_stands(
     index: SearchIndex, words: str
 ) -> None:
-    # "prince" one letter from "price", "shell" from "cell": words the search reads, but
-    # which mean nothing here, so reading them so only loses what was said
+    # "Prince", written as a name, is one letter from "price": a word the search reads,
+    # but which means nothing here, so reading it so only loses what was said
     assert search(index, words).corrected == {}
+
+
+@pytest.mark.parametrize(
+    ("words", "corrected"),
+    [
+        ("touchscren laptop", {"touchscren": "touchscreen"}),
+        ("waterprof phone", {"waterprof": "waterproof"}),
+        ("thin and ligth laptop", {"ligth": "light"}),
+        ("romanse novel", {"romanse": "romance"}),
+    ],
+)
+def test_a_slip_read_as_a_word_with_a_meaning_is_still_read_so(
+    index: SearchIndex, words: str, corrected: dict[str, str]
+) -> None:
+    assert search(index, words).corrected == corrected
 
 
 def test_the_word_that_goes_with_the_rest_of_the_search_wins(index: SearchIndex) -> None:

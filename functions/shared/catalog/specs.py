@@ -251,10 +251,8 @@ SCREEN_INCHES: Final = Spec(
             "screen_asc",
             False,
             "smallest screen first",
-            # Bare "the smallest phone" is its screen, and "smaller than the iPhone 16"; "the
-            # smallest battery" is read before.
-            r"\b(?:small|smallest|smaller|tiniest) (?:screen|display)\b|\b(?:smallest|tiniest)\b|"
-            r"\bsmaller\b(?! (?:battery|storage|ram|memory|price|budget|camera)\b)",
+            # Bare "the smallest phone" is its screen; "the smallest battery" is read before.
+            r"\b(?:small|smallest|smaller|tiniest) (?:screen|display)\b|\b(?:smallest|tiniest)\b",
         ),
     ),
     Fact(

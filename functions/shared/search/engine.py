@@ -600,14 +600,11 @@ class _Search:
     def _words(self, query: SearchQuery) -> SearchResult:
         if query.keywords and not (query.productName or query.productIds):
             parts = kinds_apart(query.keywords, self._titled)
-            # One kind a search: the first part's, the others' words said for the model. A
-            # part naming products is searched with the rest ("the iPhone 15 and an Apple
-            # laptop": both), but apart from another with limits of its own ("the iPhone 15
-            # and a laptop with 16GB RAM": the iPhone 15), and a book's title always is.
+            # One kind a search: the first part's, or those naming products ("the iPhone 15
+            # and a laptop with 16GB RAM": the iPhone 15; a book by its title too), the
+            # others' words said for the model.
             naming = [p for p in parts if self._names_in(p) or self._titled(p)]
-            limited = [p for p in parts if p not in naming and parse(p).limits]
-            titled = any(map(self._titled, naming))
-            if parts and (not naming or ((limited or titled) and len(naming) < len(parts))):
+            if parts and (not naming or len(naming) < len(parts)):
                 searched = naming or parts[:1]
                 first = self.run(replace(query, keywords=" and ".join(searched)))
                 others = [p for p in parts if p not in searched]
@@ -1640,10 +1637,15 @@ def _writes(name: str, number: str) -> bool:
     return f" {number} " in f" {' '.join(WORD.findall(name.casefold().replace('-', ' ')))} "
 
 
+_CAPITALISED = re.compile(r"(?<=[^\W_] )[A-Z][a-z]+\b")
+"""A word written with a capital after another word: "Prince" of "The Prince"."""
+
+
 def _read_as_nothing(keywords: str, word: str, right: str) -> bool:
-    """Whether reading ``word`` as ``right``, a word of the phrase table, changes nothing
-    the words mean but what is searched ("the prince" as "the price")."""
-    if right not in parser_words():
+    """Whether reading ``word`` as ``right``, a word of the phrase table that means
+    nothing alone, changes nothing the words mean but what is searched ("The Prince" as
+    "The price"; not "undr 700")."""
+    if right not in parser_words() or parse(right) != Words():
         return False
     meant = (
         replace(parse(t), groups=[], plain=[]) for t in (keywords, respell(keywords, {word: right}))
@@ -1652,17 +1654,21 @@ def _read_as_nothing(keywords: str, word: str, right: str) -> bool:
 
 
 def _as_named(keywords: str, unknown: list[str], corrected: dict[str, str]) -> dict[str, str]:
-    """``corrected`` but for a word read as a word of the phrase table that means nothing
-    where it stands ("the prince" is no "the price"), and for a word of a name asked alone
-    that has other words no product has, read as another word the search gives a meaning
-    to: "Le Petit Prince" is a title the store lacks, not "Le Petit price"; "Samsung
-    Phnoes" is Samsung phones."""
+    """``corrected`` but for a word of a name (asked alone, or written with a capital) read
+    as a word of the phrase table that means nothing where it stands ("The Prince" is no
+    "The price"), and for a word of a name asked alone that has other words no product
+    has, read as another word the search gives a meaning to: "Le Petit Prince" is a title
+    the store lacks, not "Le Petit price"; "Samsung Phnoes" is Samsung phones."""
     title = name_asked_alone(keywords)
     said = {fold(w.casefold()) for w in WORD.findall(title or "")}
     strange = said & set(unknown)
-    # Nor is any word read as a word of the phrase table that means nothing where it
-    # stands: "The Prince" is a title, not "The price" (but "undr 700" is under $700).
-    corrected = {w: r for w, r in corrected.items() if not _read_as_nothing(keywords, w, r)}
+    # Nor is a word of it, or a word written with a capital after the first, read as a
+    # word of the phrase table that means nothing where it stands: "The Prince" is a
+    # title, not "The price" (but "undr 700" is under $700, "Waterprof" waterproof).
+    named = said | {fold(w.casefold()) for w in _CAPITALISED.findall(keywords)}
+    corrected = {
+        w: r for w, r in corrected.items() if w not in named or not _read_as_nothing(keywords, w, r)
+    }
     # A word of it read as nothing at all ("petit") makes it a name; slips each read as a
     # word ("Chep Andriod Phoens") are a wish, as written with capitals.
     if len(strange) < 2 or all(word in corrected for word in strange):

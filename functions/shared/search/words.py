@@ -483,7 +483,12 @@ def names_a_kind(word: str) -> bool:
     return fold(word.casefold()) in _kind_words()
 
 
-_ORDER_VERB: Final = r"(?:sort(?:ed)?|order(?:ed)?|arranged?|rank(?:ed)?|list(?:ed)?|show)"
+_ORDER_VERB: Final = (
+    r"(?:sort(?:ed)?|order(?:ed)?|arranged?|rank(?:ed)?|list(?:ed)?|show|"
+    r"(?<![^\W\d_] )(?<![^\W\d_])display)"
+)
+"""A verb that orders what follows; "display" only where it starts what is said ("display
+laptops by price", not "a great display by Samsung")."""
 _SORTED_BY: Final = re.compile(
     rf"\b{_ORDER_VERB}\s+(?P<object>(?:(?!{_ORDER_VERB}\b)[^\W\d_]+\s+){{0,4}}?)"
     r"by\s+(?:the\s+|their\s+|its\s+)?"
@@ -850,8 +855,9 @@ def against_order(said: re.Match[str]) -> str | None:
         return "price"
     if _DEARER.fullmatch(way):
         return "price_desc"
-    # A spec's, where the tool has a limit that way ("heavier than": none)
-    order = parse(way).sort
+    # A spec's, where the tool has a limit that way ("heavier than": none); a product's
+    # size is its screen's ("smaller than the iPhone 16 Pro Max")
+    order = "screen_asc" if way.casefold() == "smaller" else parse(way).sort
     column, biggest = SORTS.get(order or "", ("", False))
     return order if bound_on(column, at_least=biggest) else None
 
