@@ -563,9 +563,9 @@ class _Search:
         """The spec bound past every product of ``hits`` in the way ``order`` ranks, where
         the catalog tool has a bound that way and they have the spec; else None. Past them
         upward, it is the next value a product of ``kind`` has ("more storage than the
-        Galaxy A15", 128 GB: at least 256 GB), or just past theirs when none has more
-        (none is found, and the nearest are: never one of them offered as more than itself);
-        downward, just under them ("lighter than the MacBook Air": under 1.23 kg)."""
+        Galaxy A15", 128 GB: at least 256 GB), or just past theirs when none has more (none
+        is found, and the nearest are shown as such); downward, just under them ("lighter
+        than the MacBook Air": under 1.23 kg)."""
         ranked = [SORTS.get(order or ""), SECOND_SORT.get(order or "")]
         for column, biggest in (each for each in ranked if each is not None):
             values = [
