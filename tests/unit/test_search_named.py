@@ -12,8 +12,8 @@ import pytest
 
 from shared.products.catalog_data import load_catalog
 from shared.search import SearchIndex, SearchQuery, SearchResult, build_index
-from shared.search.engine import numbers_in_words
 from shared.search.named import Named, named_in
+from shared.search.words import numbers_in_words
 
 CATALOG = load_catalog()
 BY_ID = {p["productId"]: p for p in CATALOG}

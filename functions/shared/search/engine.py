@@ -96,6 +96,7 @@ from shared.search.words import (
     names_a_kind,
     names_written_apart,
     negated_before,
+    numbers_in_words,
     parse,
     parser_words,
     priced_against,
@@ -1592,44 +1593,6 @@ def _extra_words(asked: str, name: str, *, brackets: bool = False) -> int:
     with the words in brackets ("Phone (2a)")."""
     said, named = name_words(asked, brackets=brackets), name_words(name, brackets=brackets)
     return len(set(named) ^ set(said))
-
-
-_ONES = re.findall(
-    r"\w+",
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
-    "fifteen sixteen seventeen eighteen nineteen",
-)
-_TENS = ["", "", *re.findall(r"\w+", "twenty thirty forty fifty sixty seventy eighty ninety")]
-
-
-def _in_words(n: int) -> str:
-    """``n`` (below a million) as a title writes it in words: "one hundred", "twenty
-    thousand"; a year of the 1100s to the 1900s as it is said ("nineteen eighty four")."""
-    if 1100 <= n < 2000 and n % 100 >= 10:
-        return f"{_in_words(n // 100)} {_in_words(n % 100)}"
-    if n < 20:
-        return _ONES[n]
-    if n < 100:
-        return _TENS[n // 10] + (f" {_ONES[n % 10]}" if n % 10 else "")
-    if n < 1000:
-        return f"{_ONES[n // 100]} hundred" + (f" {_in_words(n % 100)}" if n % 100 else "")
-    rest = f" {_in_words(n % 1000)}" if n % 1000 else ""
-    return f"{_in_words(n // 1000)} thousand{rest}"
-
-
-_WHOLE_NUMBER = re.compile(r"(?<![\w.,$€£¥])(?:\d{1,3}(?:,\d{3})?|\d{4,6})(?![\w.,%])")
-
-
-def numbers_in_words(text: str) -> tuple[str, list[str]]:
-    """``text`` with each whole number below a million written in words ("1984", "20,000"),
-    and those words."""
-    numbers: list[str] = []
-
-    def spelled(said: re.Match[str]) -> str:
-        numbers.append(_in_words(int(said.group().replace(",", ""))))
-        return numbers[-1]
-
-    return _WHOLE_NUMBER.sub(spelled, text), numbers
 
 
 def _writes(name: str, number: str) -> bool:

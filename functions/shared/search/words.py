@@ -190,6 +190,36 @@ def _in_digits(text: str) -> str:
     return _SAID_AMOUNT.sub(digits, text)
 
 
+def _spelled(n: int) -> str:
+    """``n`` (below a million) as a title writes it in words: "one hundred", "twenty
+    thousand"; a year of the 1100s to the 1900s as it is said ("nineteen eighty four")."""
+    if 1100 <= n < 2000 and n % 100 >= 10:
+        return f"{_spelled(n // 100)} {_spelled(n % 100)}"
+    if n < 20:
+        return _ONES[n - 1] if n else "zero"
+    if n < 100:
+        return _TENS[n // 10 - 2] + (f" {_ONES[n % 10 - 1]}" if n % 10 else "")
+    if n < 1000:
+        return f"{_ONES[n // 100 - 1]} hundred" + (f" {_spelled(n % 100)}" if n % 100 else "")
+    rest = f" {_spelled(n % 1000)}" if n % 1000 else ""
+    return f"{_spelled(n // 1000)} thousand{rest}"
+
+
+_WHOLE_NUMBER = re.compile(r"(?<![\w.,$€£¥])(?:\d{1,3}(?:,\d{3})?|\d{4,6})(?![\w.,%])")
+
+
+def numbers_in_words(text: str) -> tuple[str, list[str]]:
+    """``text`` with each whole number below a million written in words ("1984", "20,000"),
+    the other way from :func:`_in_digits`, and those words."""
+    numbers: list[str] = []
+
+    def spelled(said: re.Match[str]) -> str:
+        numbers.append(_spelled(int(said.group().replace(",", ""))))
+        return numbers[-1]
+
+    return _WHOLE_NUMBER.sub(spelled, text), numbers
+
+
 _NEGATED_LIMIT: Final = re.compile(
     r"(?P<no>\bnothing|(?:\bnot|\bnever|\bcannot|\b(?!(?:did|was|were|had)n)\w+n['\u2019]t|"
     r"\b(?:dont|doesnt|isnt|arent|cant|wont|shouldnt|wouldnt))"
