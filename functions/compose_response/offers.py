@@ -72,6 +72,8 @@ from compose_response.context import clause_breaks
 from compose_response.facts import PER_ITEM, TOTAL_SAID, WITH_MORE, stated, summed_of_some
 from compose_response.text import BULLET, CITATION, drop_segments
 from compose_response.units import Quantity, halfwidth, parse_number, quantities
+from shared.catalog.categories import INDEX_WORDS, PLURALS
+from shared.catalog.derive import kinds
 from shared.products.ledger import LedgerIndex, LedgerProduct
 
 _CODE: Final = re.compile(
@@ -747,7 +749,10 @@ def _models_of(view: str, returned: list[frozenset[str]]) -> list[str]:
             before.pop()
         after = re.match(r"\s*([\w'-]+)", view[run.end() :])
         if (before and before[-1] in _HAS) or (
-            bare and after and after[1][0].islower() and after[1].casefold() not in _AFTER_A_NAME
+            bare
+            and after
+            and after[1][0].islower()
+            and after[1].casefold() not in _AFTER_A_NAME | _KIND_WORDS
         ):
             continue  # a part or a kind: "phones with the Tensor G4", "Gen 4 SSDs"
         if not a_model_named(words):
@@ -800,14 +805,37 @@ macht zusammen $1,648.", "Cela fait $1,648 au total."."""
 
 
 _OURS: Final = re.compile(
-    r"\b(?:in\s+(?:our|the)\s+(?:store|shop|catalog(?:ue)?|range)|from\s+us|on\s+our\s+shelves|"
+    r"\b(?:(?:in|from|at)\s+(?:our|the)\s+(?:store|shop|catalog(?:ue)?|range)|"
+    r"on\s+our\s+(?:shelves|site|website)|from\s+us|in\s+stock|"
     r"we(?:\s+also|\s+do|['\u2019]ve(?:\s+also)?)?\s+(?:have|carry|sell|stock|offer|got)|"
-    r"our\s+(?:line-?up|range|catalog(?:ue)?|selection|store)\s+(?:also\s+)?(?:includes|has)|"
+    r"our\s+(?:line-?up|range|catalog(?:ue)?|selection|store)\s+(?:also\s+)?"
+    r"(?:includes|has|lists|offers|features|carries|stocks|contains)|"
     r"the\s+store\s+(?:also\s+)?(?:sells|carries|stocks|has)|"
-    r"(?:also\s+)?(?:available|for\s+sale)\s+(?:here|with\s+us|from\s+us))\b",
+    r"(?:also\s+)?(?:available|for\s+sale|sold|stocked)\s+(?:here|with\s+us|from\s+us|by\s+us))"
+    r"\b",
     re.IGNORECASE,
 )
-"""Words that say the store has what they name: "we also carry", "in our store"."""
+"""Words that say the store has what they name: "we also carry", "in our store", "also
+in stock:", "sold here"."""
+_PUTS_FORWARD: Final = re.compile(
+    r"(?:(?:^|[:;\u2014])[\W_]*|\byou\s+(?:could|might|may|should|can)(?:\s+also)?\s+)"
+    r"(?:consider|check\s+out)\s+(?:the\s+|our\s+)?(?-i:[A-Z0-9])|"
+    r"\byou\s+(?:might|may|could|would)(?:\s+also)?\s+(?:like|love|enjoy|prefer|want)\b|"
+    r"\b(?:I|we)(?:['\u2019]d|\s+would)?(?:\s+also)?\s+(?:recommend|suggest)\b|"
+    r"\b(?:another|an?|one)(?:\s+(?:good|great|better|solid|strong|popular|nice))?"
+    r"\s+(?:option|choice|pick|alternative)"
+    r"(?:\s+(?:here|too))?\s+(?:is|would\s+be)\b",
+    re.IGNORECASE,
+)
+"""Words that put a product before the shopper to buy ("Consider", "you might also like",
+"I'd recommend", "another option is"): the assistant speaks for the store, so what they
+name is said to be the store's ("reviewers consider it the best", "check out reviews of it"
+put nothing forward)."""
+_NO_SEARCH: Final = re.compile(
+    r"\b(?:you['\u2019]ll|you\s+will|you\s+can)(?:\s+also)?\s+find\b|\bcheck\s+out\b",
+    re.IGNORECASE,
+)
+"""Words of :data:`_NOT_OURS` that report no search ("in our store you'll also find")."""
 _ARTICLES: Final = frozenset({"the", "a", "an", "our", "this", "that"})
 _HAS: Final = frozenset(re.findall(r"\w+", "with running featuring using powered on"))
 """Words before a name that make it a part or a system of a product: "laptops with M3 Pro
@@ -819,6 +847,18 @@ _AFTER_A_NAME: Final = frozenset(
         "today right available if but so while when where still",
     )
 )
+_KIND_WORDS: Final = frozenset(
+    word
+    for words in (
+        *INDEX_WORDS.values(),
+        *PLURALS.values(),
+        *(" ".join((*k.words, k.plural)) for _, k in kinds()),
+        "pc pcs smartphones handsets",
+    )
+    for word in re.findall(r"[\w-]+", words)
+)
+"""A kind's words: a name said with no article before one is a model of that kind ("we
+carry Galaxy S24 Ultra phones"), as before a word of :data:`_AFTER_A_NAME`."""
 """Words after a name that leave it a name; any other word in lower case makes a name
 said with no article a modifier of a kind ("MIL-STD 810H rugged laptops", "Windows 11
 laptops"); "the Galaxy S24 Ultra phone" is a model."""
@@ -835,8 +875,11 @@ comes back in our store", "I couldn't find it in our catalog")."""
 
 def _ours(view: str) -> re.Match[str] | None:
     """Where ``view`` says the store has what it names, if it says so and nothing else."""
-    said = _OURS.search(view)
-    return None if said is None or _NOT_OURS.search(view) else said
+    said = _OURS.search(view) or _PUTS_FORWARD.search(view)
+    if said is None:
+        return None
+    plain = _NO_SEARCH.sub(" ", _PUTS_FORWARD.sub(" ", view))
+    return None if _NOT_OURS.search(plain) else said
 
 
 class Offers:

@@ -93,6 +93,34 @@ def test_a_product_no_tool_returned_said_to_be_the_stores_goes(said: str, now: s
 
 
 @pytest.mark.parametrize(
+    "said",
+    [
+        # a model with no article before a kind's word ("Windows 11 laptops" is a system)
+        "We also carry Galaxy S24 Ultra phones.",
+        "We also sell Lenovo Yoga Slim 7 laptops.",
+        # said to be found, listed, stocked or sold by the store
+        "In our store you'll also find the Dell Inspiron 14 Plus.",
+        "You can also find the Dell Inspiron 14 Plus in our store.",
+        "Also in stock: the Lenovo Yoga Slim 7.",
+        "Our catalog also lists the Xiaomi 14 Ultra.",
+        "The Xiaomi 14 Ultra is also available from our store.",
+        "Consider the Xiaomi 14 Ultra, also sold here.",
+        # put before the shopper to buy, by the assistant who speaks for the store
+        "Check out the Lenovo Yoga Slim 7, which we also carry.",
+        "You might also like the Xiaomi 14 Ultra.",
+        "I'd also recommend the Motorola Edge 50 Pro.",
+        "Another great option is the Xiaomi 14 Ultra.",
+        "You could also consider the Lenovo Yoga Slim 7.",
+    ],
+)
+def test_a_product_no_tool_returned_said_otherwise_to_be_the_stores_goes(said: str) -> None:
+    # Given an answer that offers, in other words, a model no tool returned
+    body = shown(f"The HP 14 [CMP-023] is $349. {said}")
+    # Then the shopper reads only the sentence about the product the catalog returned
+    assert body.answer == "The HP 14 [CMP-023] is $349."
+
+
+@pytest.mark.parametrize(
     "answer",
     [
         # denied
@@ -128,6 +156,15 @@ def test_a_product_no_tool_returned_said_to_be_the_stores_goes(said: str, now: s
         "The HP 14 [CMP-023] is $349. If the Dell XPS 14 comes back in our store, I'll tell you.",
         # a list not said to be the store's
         "The Dell XPS 13 [CMP-005] is light.\n\nReviewers compared it with:\n- Dell XPS 14 (9440)",
+        # parts and systems before a kind's word; reviewers' words; a pointer to reviews
+        "The HP 14 [CMP-023] is cheap. We also carry Snapdragon 8 Gen 3 phones.",
+        "The HP 14 [CMP-023] is cheap. We also carry AMD Ryzen 7 laptops and Apple M3 laptops.",
+        "The HP 14 [CMP-023] is cheap. Reviewers consider the Galaxy S24 Ultra the best.",
+        "The HP 14 [CMP-023] is cheap. Many reviewers recommend the Pixel 8 Pro for photos.",
+        "The HP 14 [CMP-023] is cheap. You can find the Galaxy S24 Ultra reviews online.",
+        "The HP 14 [CMP-023] is cheap. Check out reviews of the Galaxy S24 Ultra for more.",
+        "The HP 14 [CMP-023] is cheap. If you need more power, consider the MacBook Pro 14 M3.",
+        "The HP 14 [CMP-023] is cheap. You might also like the Dell XPS 13 in silver.",
     ],
 )
 def test_what_does_not_say_the_store_has_an_unreturned_model_stays(answer: str) -> None:
