@@ -108,6 +108,28 @@ def test_a_model_of_a_line_the_store_lacks_is_not_carried_with_its_nearest_first
 
 
 @pytest.mark.parametrize(
+    "words",
+    [
+        "Do you have the Pixel 7?",
+        "Do you have the Galaxy S21?",
+        "is the Dell XPS 17 in stock",
+        "Is the Pixel 9 in stock?",
+    ],
+)
+def test_a_model_named_alone_is_followed_only_by_products_of_its_kind(
+    index: SearchIndex, words: str
+) -> None:
+    # When the words name one model and ask nothing else, whether the store has it or not
+    result = index.search(SearchQuery(keywords=words, limit=10))
+    # Then every product shown is of the first one's kind: no laptop whose name has a 7,
+    # no Galaxy Book after the Galaxy phones
+    kinds = {BY_ID[hit.productId]["category"] for hit in result.products}
+    assert len(result.products) >= 3
+    assert kinds == {BY_ID[result.products[0].productId]["category"]}
+    assert result.count == len(result.products)
+
+
+@pytest.mark.parametrize(
     ("words", "first"),
     [
         ("Do you have the Galaxy S24 Plus?", "Samsung Galaxy S24+"),

@@ -1016,9 +1016,9 @@ class _Search:
             elif each.line and (loose := self._named_loosely(by_name, {})):
                 # Of its line: "Surface Pro 9" is nearest the Surface Pro, not the Pixel 9 Pro.
                 line = line_words(each.said)
-                first += [h for h in loose.products if line <= set(name_words(h.name))][
-                    :NEAREST_NAMED
-                ]
+                near = [h for h in loose.products if line <= set(name_words(h.name))]
+                # of the closest one's kind: the Galaxy S24 for "Galaxy S21", no Galaxy Book
+                first += [h for h in near if h.category == near[0].category][:NEAREST_NAMED]
         first = list({hit.productId: hit for hit in first}.values())
         seen = {hit.productId for hit in first}
         rest = [hit for hit in result.products if hit.productId not in seen]
@@ -1032,6 +1032,13 @@ class _Search:
         if not first and not any(each.carried or each.line for each in named):
             near = _sharing_a_word(rest, result, named)
             count = count if near == rest else len(near)
+            rest = near
+        elif first and not besides and _for_names_alone(result, named):
+            # "Do you have the Pixel 7?": the other Pixels, then phones, not a laptop whose
+            # name has a 7 too.
+            kinds = {hit.category for hit in first}
+            near = [hit for hit in rest if hit.category in kinds]
+            count = count if near == rest else len(first) + len(near)
             rest = near
         spoken = said.get("category")
         others = (
@@ -1577,13 +1584,21 @@ def _sharing_a_word(hits: list[Hit], result: SearchResult, named: list[Named]) -
     whose name only has "13" too. Products found for other words ("the Huawei P60, or a
     phone with a good camera"), for what the words mean (a kind, a limit, a use) or with the
     words dropped stand."""
-    names = {w for each in named for w in name_words(each.said)}
-    searched = {w for term in result.understood.get("searched") or [] for w in name_words(term)}
-    meant = set(result.understood) - {"searched", "named"}
-    if "keywords" in result.relaxed or meant or not searched <= names:
+    if not _for_names_alone(result, named):
         return hits
-    said = {w for w in names if w.isalpha()}
+    said = {w for each in named for w in name_words(each.said) if w.isalpha()}
     return [hit for hit in hits if said & set(name_words(hit.name))]
+
+
+def _for_names_alone(result: SearchResult, named: list[Named]) -> bool:
+    """Whether ``result`` was found for the words of the names in ``named`` and nothing
+    else: no other word searched, nothing meant (a kind, a limit, a use), none dropped."""
+    names = {w for each in named for w in name_words(each.said)}
+    searched = result.understood.get("searched") or []
+    # The search writes a model's letters and digits apart: "s 21" is "S21"'s word.
+    covered = all(set(name_words(t)) <= names or t.replace(" ", "") in names for t in searched)
+    meant = set(result.understood) - {"searched", "named"}
+    return "keywords" not in result.relaxed and not meant and covered
 
 
 def _extra_words(asked: str, name: str, *, brackets: bool = False) -> int:
