@@ -129,6 +129,19 @@ def test_a_model_named_alone_is_followed_only_by_products_of_its_kind(
     assert result.count == len(result.products)
 
 
+@pytest.mark.parametrize("words", ["Do you have Animal Farm?", "Is Animal Farm in stock?"])
+def test_a_book_asked_for_by_its_title_alone_is_followed_by_books_only(
+    index: SearchIndex, words: str
+) -> None:
+    # When a shopper asks for a book by its title ("animal" also stems the ROG Phone's
+    # "AniMe Vision" panel)
+    result = index.search(SearchQuery(keywords=words, limit=10))
+    # Then the book comes first, and no phone follows it
+    assert first_names(result, 1) == ["Animal Farm"]
+    assert {BY_ID[hit.productId]["category"] for hit in result.products} == {"BOOKS"}
+    assert result.count == len(result.products)
+
+
 @pytest.mark.parametrize(
     ("words", "first"),
     [

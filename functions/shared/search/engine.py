@@ -614,7 +614,7 @@ class _Search:
                 return compared
         unsold = self._unsold(query)
         if not unsold:
-            return self._run(query)
+            return self._of_a_title(query, self._run(query))
         shown = next((a for a in unsold if a.kind.instead), None)
         result = None
         if shown and query.keywords:
@@ -641,6 +641,24 @@ class _Search:
             result,
             not_carried=[*names, *others],
             instead=shown.kind.instead if shown else None,
+        )
+
+    def _of_a_title(self, query: SearchQuery, result: SearchResult) -> SearchResult:
+        """A book asked for by its title and nothing else ("Do you have Animal Farm?") is
+        followed by books only, not a phone whose description has "AniMe"."""
+        if not query.keywords or query.productName or query.productIds:
+            return result
+        runs = (run.split() for run in _TITLE_RUN.findall(query.keywords))
+        # a sentence's first word is written with a capital too: "Is Animal Farm in stock?"
+        tails = (" ".join(run[i:]) for run in runs for i in range(min(2, len(run))))
+        titles = [tail for tail in tails if self._a_title(tail)]
+        if not titles or not _for_names_alone(result, titles):
+            return result
+        books = [hit for hit in result.products if hit.category == Category.BOOKS]
+        return (
+            result
+            if books == result.products
+            else replace(result, products=books, count=len(books))
         )
 
     @staticmethod
@@ -1033,7 +1051,7 @@ class _Search:
             near = _sharing_a_word(rest, result, named)
             count = count if near == rest else len(near)
             rest = near
-        elif first and not besides and _for_names_alone(result, named):
+        elif first and not besides and _for_names_alone(result, [n.said for n in named]):
             # "Do you have the Pixel 7?": the other Pixels, then phones, not a laptop whose
             # name has a 7 too.
             kinds = {hit.category for hit in first}
@@ -1584,16 +1602,16 @@ def _sharing_a_word(hits: list[Hit], result: SearchResult, named: list[Named]) -
     whose name only has "13" too. Products found for other words ("the Huawei P60, or a
     phone with a good camera"), for what the words mean (a kind, a limit, a use) or with the
     words dropped stand."""
-    if not _for_names_alone(result, named):
+    if not _for_names_alone(result, [each.said for each in named]):
         return hits
     said = {w for each in named for w in name_words(each.said) if w.isalpha()}
     return [hit for hit in hits if said & set(name_words(hit.name))]
 
 
-def _for_names_alone(result: SearchResult, named: list[Named]) -> bool:
-    """Whether ``result`` was found for the words of the names in ``named`` and nothing
-    else: no other word searched, nothing meant (a kind, a limit, a use), none dropped."""
-    names = {w for each in named for w in name_words(each.said)}
+def _for_names_alone(result: SearchResult, said: list[str]) -> bool:
+    """Whether ``result`` was found for the words of the names ``said`` and nothing else:
+    no other word searched, nothing meant (a kind, a limit, a use), none dropped."""
+    names = {w for name in said for w in name_words(name)}
     searched = result.understood.get("searched") or []
     # The search writes a model's letters and digits apart: "s 21" is "S21"'s word.
     covered = all(set(name_words(t)) <= names or t.replace(" ", "") in names for t in searched)
