@@ -157,6 +157,49 @@ def test_an_order_asked_by_name_sorts_the_search(index: SearchIndex) -> None:
 
 
 @pytest.mark.parametrize(
+    ("words", "sort"),
+    [
+        ("show me 2 laptops by price", "price"),
+        ("list three phones by price", "price"),
+        ("top 5 phones by battery", "battery"),
+    ],
+)
+def test_how_many_to_show_is_no_word_to_find_and_hides_no_order(words: str, sort: str) -> None:
+    # "show me 2 laptops by price" asks for two laptops, cheapest first: no "2" to find
+    read = parse(words)
+    assert read.sort == sort
+    assert read.groups == []
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "list all laptops",
+        "what are your top laptops?",
+        "top rated laptops",
+        "best reviewed laptops",
+        "your most popular laptops",
+        "give me 3 laptops",
+    ],
+)
+def test_words_of_asking_for_the_best_ones_do_not_narrow_the_kind(
+    index: SearchIndex, words: str
+) -> None:
+    # When a shopper asks for the best or all of a kind, in words no product's text says
+    seen = told(index, {"keywords": words})
+    # Then every laptop is found, and no word is said not carried
+    everyone = told(index, {"keywords": "laptops"})
+    assert seen["count"] == everyone["count"] > 20
+    assert not seen.get("notCarried")
+    assert not seen["understood"].get("searched")
+
+
+def test_a_number_that_is_a_kind_or_an_amount_is_not_how_many() -> None:
+    assert parse("show me 2 in 1 laptops").forms == ("2-in-1",)
+    assert parse("show me 16 GB laptops").bounds == {"minRamGb": 16.0}
+
+
+@pytest.mark.parametrize(
     "words",
     [
         "a phone with a good camera",

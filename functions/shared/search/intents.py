@@ -307,9 +307,11 @@ _STOP_WORDS = """
     i me my mine we our you your it its this that these those some any something anything
     i'm im i've i'd i'll
     one ones thing things stuff item items product products
-    good great nice best better really very quite super decent solid
+    good great nice best better top really very quite super decent solid
     do does did thanks thank hi hello hey also too now tell sell sells carry carries
-    want wants need needs looking look find show get buy buying please can could would
+    want wants need needs looking look find show get give buy buying please can could would
+    list all every
+    rated rating ratings review reviews reviewed reviewer reviewers popular
     which what who whose that has have having like likes do does did how much many there
     recommend recommendation suggest suggestion option options
     least most less more than under over below above around about up between max min

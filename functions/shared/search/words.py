@@ -429,6 +429,21 @@ def _numbers(text: str, words: Words) -> str:
     return re.sub(r"(?<=\d)-(?=\d)", " ", text)  # no range: "Pixel 8-9" is its numbers
 
 
+_HOW_MANY: Final = re.compile(
+    r"\b(?:show(?:\s+me|\s+us)?|give\s+me|list|recommend|suggest|top|find\s+me|pick)"
+    rf"\s+(?:the\s+)?(?:\d{{1,2}}|{'|'.join(_ONES[:10])})(?=\s+(?!in\b)[^\W\d_])",
+    re.IGNORECASE,
+)
+"""How many products the shopper wants to see ("show me 2 laptops", "top 5 phones", "list
+three phones"): no word to search for. "the best 2 in 1" is a kind, "16GB" an amount
+(taken before)."""
+
+
+def _without_counts(text: str) -> str:
+    """``text`` with the number of products asked for taken out, the verb kept."""
+    return _HOW_MANY.sub(lambda m: m[0].rsplit(None, 1)[0], text)
+
+
 # ----------------------------------------------------------------- orders in words
 # An order's words name a degree ("the lightest", "more storage", "the best camera"); a
 # plain wish ("a good camera", "a big screen", "battery life") is a use, which ranks
@@ -514,7 +529,7 @@ def names_a_kind(word: str) -> bool:
 
 
 _ORDER_VERB: Final = (
-    r"(?:sort(?:ed)?|order(?:ed)?|arranged?|rank(?:ed)?|list(?:ed)?|show|"
+    r"(?:sort(?:ed)?|order(?:ed)?|arranged?|rank(?:ed)?|list(?:ed)?|show|top|"
     r"(?<![^\W\d_] )(?<![^\W\d_])display)"
 )
 """A verb that orders what follows; "display" only where it starts what is said ("display
@@ -1477,7 +1492,8 @@ def parse(
         words.meant = words.meant or Category.BOOKS  # "not fantasy": books, all the same
     text = _ages(_cut(cased, unwanted).casefold())
     # A degree said ("the lightest ... sorted by price") is the order before a spec named
-    text = _sorted_by(_order(_numbers(text, words), words, explicit), words, explicit)
+    counted = _without_counts(_numbers(text, words))
+    text = _sorted_by(_order(counted, words, explicit), words, explicit)
     raw = _TOKEN.findall(text)
     for intent, said in _read(raw):
         if len(words.groups) >= MAX_GROUPS:
