@@ -99,7 +99,12 @@ KINDS: Final[tuple[Unsold, ...]] = (
     ),
     _kind("TVs", r"\b(?:tvs?|televisions?|smart tvs?)\b"),
     _kind("smartwatches", r"\b(?:smart ?watch(?:es)?|apple watch|fitness trackers?|wearables?)\b"),
-    _kind("headphones", r"\b(?:head ?phones?|earbuds|earphones|airpods|headsets?)\b"),
+    # Not "a phone with a headphone jack": the port is the phone's.
+    _kind(
+        "headphones",
+        r"\b(?:head ?phones?|earbuds|earphones|airpods|headsets?)\b"
+        r"(?![\s-]*(?:jacks?|ports?|sockets?|outputs?|connectors?)\b)",
+    ),
     _kind("e-readers", r"\b(?:e-?readers?|kindles?|kobo)\b"),
     _kind("printers", r"\b(?:printers?|scanners?)\b"),
     _kind("speakers", r"\b(?:(?:smart |bluetooth )?speakers?|soundbars?)\b"),
