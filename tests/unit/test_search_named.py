@@ -270,6 +270,27 @@ def test_a_title_not_carried_is_said_once_not_its_last_word_too(
     assert search(index, words).not_carried == [title]
 
 
+@pytest.mark.parametrize(
+    ("words", "lacked", "found"),
+    [
+        ("Do you have Dune and The Hobbit?", ["Dune"], ["The Hobbit"]),
+        ("Do you have The Hobbit and Circe?", [], ["The Hobbit", "Circe"]),
+        ("Do you have Dune, Circe or Piranesi?", ["Dune"], ["Circe", "Piranesi"]),
+        ("Do you have Dune or Circe?", ["Dune"], ["Circe"]),
+        # one title with "and" in it is one title
+        ("Do you have Pride and Prejudice?", [], ["Pride and Prejudice"]),
+    ],
+)
+def test_titles_listed_beside_one_the_store_has_are_each_their_own(
+    index: SearchIndex, words: str, lacked: list[str], found: list[str]
+) -> None:
+    # When a shopper asks for several books by title, some of which the store has
+    result = search(index, words)
+    # Then only the titles it lacks are said not carried, and those it has are shown
+    assert result.not_carried == lacked
+    assert sorted(h.name for h in result.products) == sorted(found)
+
+
 @pytest.mark.parametrize("words", ["do you have 1984?", "1984", "Is 1984 in stock?"])
 def test_a_title_the_catalog_writes_in_words_is_found_by_its_number(
     index: SearchIndex, words: str

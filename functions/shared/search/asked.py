@@ -43,10 +43,12 @@ Nokia?", "do you have any kayaks?", "do you sell gaming chairs?")."""
 _TITLE_WORD = r"[A-Z0-9][\w'\u2019:-]*"
 _NAME_ALONE = re.compile(
     r"\b(?:[Dd]o|[Dd]oes) (?:you|the store) (?:have|sell|carry|stock)\s+(?:any\s+|a copy of\s+)?"
-    rf"(?P<name>{_TITLE_WORD}(?:\s+(?:{_TITLE_WORD}|of|the|and|a|an|in|on|to|for|with|at))*)"
+    rf"(?P<name>{_TITLE_WORD}(?:(?:\s*,\s*|\s+)(?:{_TITLE_WORD}|of|the|and|or|a|an|in|on|to|for"
+    r"|with|at))*)"
     r"(?P<by>\s+by\s+[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,2})?\W*$"
 )
-"""A name asked for alone, capitalised as a title is, with its author or without."""
+"""A name asked for alone, capitalised as a title is, with its author or without; or
+several listed ("Dune, Circe or Piranesi")."""
 _NOT_NAMES_SAID = """
 new used refurbished unlocked basic simple second durable reliable fancy cool sturdy
 quality modern old older latest recent current low mid high top entry dual sim smart

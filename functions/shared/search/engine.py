@@ -823,8 +823,8 @@ class _Search:
             absent += [
                 line for line in self._lines_lacked(query.keywords, words) if line not in absent
             ]
-        result, title = self._title_lacked(as_read, result, lacked)
-        if title:
+        result, titles = self._title_lacked(as_read, result, lacked)
+        for title in reversed(titles):
             # The end of the title is no other name: "Little Women" is not "Women" as well.
             tail = fold(title).split()
             absent = [title, *(a for a in absent if fold(a).split() != tail[-len(a.split()) :])]
@@ -832,14 +832,23 @@ class _Search:
 
     def _title_lacked(
         self, query: SearchQuery, result: SearchResult, lacked: list[str]
-    ) -> tuple[SearchResult, str | None]:
+    ) -> tuple[SearchResult, list[str]]:
         """A name asked for alone that no product's name has every word of (a book's title:
         "Do you sell Project Hail Mary?"), with only the products whose names share a word
         of it ("Harry Potter and the Cursed Child": the other Harry Potter books), not those
         found for some other word ("Mary": Frankenstein, by Mary Shelley; "Galaxy": the
         Samsung Galaxy phones, for "The Hitchhiker's Guide to the Galaxy"); else ``result``
-        as it is. A model the store lacks is said so by its line already (``lacked``)."""
+        as it is. A model the store lacks is said so by its line already (``lacked``).
+        Titles listed beside one the store has are each their own: "Dune and The Hobbit"
+        lacks Dune alone, "The Hobbit and Circe" nothing."""
         title = name_asked_alone(query.keywords) if query.keywords else None
+        listed = _LISTED.split(title) if title else []
+        if len(listed) > 1 and any(self._a_title(part) for part in listed):
+            return result, [
+                part
+                for part in listed
+                if not (self._a_title(part) or self._matches(_all_words_of(part)))
+            ]
         said = {w for w in name_words(title or "") if w.isalpha() and w not in STOP_WORDS}
         # Words that mean something to the search are no title ("Android Phones", "Samsung
         # Phones", "Cheap Laptops"); a product with all of them somewhere is not lacked (an
@@ -852,13 +861,13 @@ class _Search:
             or meant
             or self._matches(match_all([(w,) for w in said]))
         ):
-            return result, None
+            return result, []
         # two words of a longer name: "The Hitchhiker's Guide to the Galaxy" is near no phone
         least = 2 if len(said) > 2 else 1
         near = [hit for hit in result.products if len(said & set(name_words(hit.name))) >= least]
         if len(near) == len(result.products):
-            return result, title
-        return replace(result, products=near, count=len(near), count_is_exact=True), title
+            return result, [title]
+        return replace(result, products=near, count=len(near), count_is_exact=True), [title]
 
     def _has_word(self, word: str, category: str | None) -> bool:
         """Whether a brand is ``word``, or a product has it where a name is written
@@ -1606,6 +1615,16 @@ def _sharing_a_word(hits: list[Hit], result: SearchResult, named: list[Named]) -
         return hits
     said = {w for each in named for w in name_words(each.said) if w.isalpha()}
     return [hit for hit in hits if said & set(name_words(hit.name))]
+
+
+_LISTED = re.compile(r"\s*(?:,|&|\band\b|\bor\b)\s*", re.IGNORECASE)
+"""Between names listed: "Dune, Circe and The Hobbit"."""
+
+
+def _all_words_of(name: str) -> str:
+    """A match of the products with every word of ``name`` but its stop words."""
+    said = [w for w in name_words(name) if w.isalpha() and w not in STOP_WORDS]
+    return match_all([(w,) for w in said]) if said else ""
 
 
 def _for_names_alone(result: SearchResult, said: list[str]) -> bool:
