@@ -265,6 +265,11 @@ def parse_text(text: str) -> Intent:
                 wants_reviews = True
                 review_subject = review_subject or subject
                 review_query = review_query or query
+                if subject is None and categories_in(clause):
+                    # "which laptops do reviewers like?": the store's laptops too, which
+                    # stand when the reviews cannot come
+                    asking.append(clause)
+                    categories += categories_in(clause)
                 continue
         if ask is not None:
             if not ask.title:

@@ -605,6 +605,27 @@ def test_reviews_not_configured_still_answer_from_the_catalog_and_say_how_to_set
     assert "The review service is not set up in this store" in text and "BRAVE_API_KEY" in text
 
 
+@pytest.mark.parametrize(
+    "question",
+    ["top rated laptops", "Which laptops do reviewers recommend for students?"],
+)
+def test_reviews_of_a_kind_not_configured_still_answer_with_the_stores_products(
+    question: str,
+) -> None:
+    # Given reviews of a kind asked for, with no product named, and no review service
+    not_configured = failure("Review search is not configured", "not_configured")
+    text, asked = answer(
+        OfflineModel(),
+        question,
+        [inventory(product("CMP-003"), product("CMP-023")), not_configured],
+    )
+    # Then the catalog was searched for the kind too, and the shopper reads its laptops
+    # with the reason there are no reviews
+    assert asked[0][0]["keywords"] == question.rstrip("?")
+    assert "[CMP-003]" in text and "[CMP-023]" in text
+    assert "The review service is not set up in this store, so this is based on the catalog" in text
+
+
 def test_book_facts_unreachable_still_answer_from_the_catalog() -> None:
     text, _ = answer(
         OfflineModel(),
