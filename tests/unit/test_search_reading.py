@@ -1824,3 +1824,18 @@ def test_no_comparison_where_nothing_is_compared_or_each_side_is_named(
     index: SearchIndex, words: str
 ) -> None:
     assert "compared" not in search(index, words).understood
+
+
+@pytest.mark.parametrize(
+    "words",
+    ["a gift for a 10 year old who loves reading", "my son is a bookworm", "she likes to read"],
+)
+def test_a_person_who_reads_asks_for_books(words: str) -> None:
+    # "who loves reading" says whom a book is for: books, not the words "loves reading"
+    read = parse(words)
+    assert read.category == "BOOKS"
+    assert not {"loves", "reading", "bookworm"} & {g[0] for g in read.groups}
+
+
+def test_reading_said_of_a_computer_asks_for_no_book() -> None:
+    assert parse("a laptop for reading PDFs").category == "COMPUTERS"
