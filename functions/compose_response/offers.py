@@ -873,6 +873,48 @@ condition, a report of a search ("we don't seem to carry", "Is it in our store?"
 comes back in our store", "I couldn't find it in our catalog")."""
 
 
+_POPULAR: Final = re.compile(
+    r"\b(?:(?:selling|going)\s+(?:fast|quickly|like\s+hot\s*cakes)|"
+    r"flying\s+off\s+(?:the\s+)?shelves|in\s+(?:high|huge|great)\s+demand|"
+    r"\d[\d,]*\+?\s+(?:happy\s+|satisfied\s+)?(?:customers|shoppers|buyers|people)\s+(?:have\s+)?"
+    r"(?:already\s+)?(?:bought|purchased|ordered|rated|reviewed|chose|love)|"
+    r"\d[\d,]*\+?\s+(?:five|5)[\s-]star\s+(?:reviews|ratings)|"
+    r"[\d.]+\s*(?:/\s*5|out\s+of\s+5|stars?)\s+(?:from|by|among)\s+(?:our|the\s+store['\u2019]s)\s+"
+    r"(?:customers|shoppers|buyers))",
+    re.IGNORECASE,
+)
+"""What only the store's sales or its shoppers' ratings could say: "selling fast", "500
+customers bought it", "4.8/5 from our customers"."""
+_STORE_WORDS: Final = r"\b(?:our|we|us|here|(?:this|the)\s+store)\b"
+_STORE_SAID: Final = re.compile(_STORE_WORDS, re.IGNORECASE)
+_POPULAR_HERE: Final = re.compile(
+    r"\b(?:best[\s-]?sell(?:ing|ers?)|top[\s-]?sell(?:ing|ers?)|most[\s-]popular|"
+    r"most[\s-](?:sold|bought|purchased|ordered)|(?:customer|shopper|fan)[\s-]favou?rites?)\b"
+    rf"(?=.*?{_STORE_WORDS})|"
+    rf"{_STORE_WORDS}.*?\b(?:best[\s-]?sell(?:ing|ers?)|"
+    r"top[\s-]?sell(?:ing|ers?)|most[\s-]popular|most[\s-](?:sold|bought|purchased|ordered)|"
+    r"(?:customer|shopper|fan)[\s-]favou?rites?)\b",
+    re.IGNORECASE,
+)
+"""A best seller said of the store ("our best-selling laptop", "the most popular laptop we
+sell"); "one of the best-selling novels of all time" is the book's fame, not the store's
+sales."""
+_SAID_BY_OTHERS: Final = re.compile(
+    r"\b(?:reviewers?|critics?|according\s+to|amazon|best\s+buy|(?:reviews?|magazines?)\s+"
+    r"(?:say|says|call|calls|name|names|rank|ranks))\b",
+    re.IGNORECASE,
+)
+"""Words that give a popularity claim to someone outside the store ("reviewers call it a
+best seller"), whose words the answer may report; not one with the store's own words ("a
+reviewer writes: our best seller"), which is the store's."""
+
+
+def _popular_on_record(product: LedgerProduct) -> bool:
+    """Whether the product's own record says it sells well (a "bestseller" tag)."""
+    said = " ".join([product.description or "", *(product.tags or [])])
+    return bool(re.search(r"\b(?:best|top)[\s-]?sell|\bpopular", said, re.IGNORECASE))
+
+
 def _ours(view: str) -> re.Match[str] | None:
     """Where ``view`` says the store has what it names, if it says so and nothing else."""
     said = _OURS.search(view) or _PUTS_FORWARD.search(view)
@@ -899,6 +941,7 @@ class Offers:
         self._store = store
         self._stated = _Store.of(terms, store)
         self._terms_text = self._stated.text
+        self._stated_popular = bool(_POPULAR.search(terms) or _POPULAR_HERE.search(terms))
         self._known = list({p.productId: p for p in keyed.values()}.values())
         self._brands = {p.brand.casefold() for p in self._known if p.brand}
         self._returned = [_name_words(f"{p.brand or ''} {p.name}") for p in returned]
@@ -956,6 +999,16 @@ class Offers:
         term = self._term(view, owners, priced)
         if term:
             return term
+        popular = _POPULAR.search(view) or _POPULAR_HERE.search(view)
+        # "the iMac 24 (sold out) is selling fast" is a stock claim the fact check corrects
+        sold_out = any(p.stock == 0 for p in owners) and bool(stock_claims(view))
+        others = _SAID_BY_OTHERS.search(view) and not _STORE_SAID.search(view)
+        if popular and not (others or sold_out):
+            pool = owners or self._known
+            if not (self._stated_popular or any(_popular_on_record(p) for p in pool)):
+                # "our best-selling laptop", "rated 4.8/5 by our customers": no tool keeps
+                # the store's sales or its shoppers' ratings
+                return popular.group()
         blank = CITATION.sub(lambda m: " " * len(m.group()), view)
         ours = _ours(view) if not owners else None
         if ours or (not owners and segment.strip() in self._announced):
