@@ -4,34 +4,19 @@ It runs only on a laptop, through the local runner; no deployed function imports
 :mod:`storechat.offline.model` states its contract. The package reads in the order a
 request flows through it:
 
-* ``store``: what the store carries (brands, product lines, titles, authors, genres),
-  read from the listing of the catalog being served, never from a list in the code;
-* ``vocabulary``: the shopper's words for categories, systems, forms, uses and orders,
-  each declared once and read by both turns;
-* ``bounds``: the numbers a shopper states (the price and each spec with a bound), read
-  through the specs' phrases as the search reads them, said and checked; ``money``
-  writes amounts in the store's currency;
-* ``scope``: what the store does not do (a question about the store itself, read with
-  the search first's words for one; kinds it does not sell, read with the search's
-  table); a brand or a thing the catalog does not have is the catalog tool's to say
-  (``notCarried``);
-* ``names``, ``subjects`` and ``refer``: a product model, a book or a review subject
-  named in a clause, and the products an earlier answer showed;
-* ``intent``: what one message asks for, and what a follow-up carries over;
-* ``plan``: the tool calls a question needs, in one round, and a second for what
-  the first did not find;
-* ``messages``: reading the tool results and the failures they report (a conversation's
-  blocks, the shopper's words and the tools on offer are read by ``converse.conversation``,
-  as the Converse function and the red team's model read them);
-* ``given``: a catalog search the loop ran before the first call, taken as the plan's
-  lookup when it serves it;
-* ``product``, ``checks``, ``rank`` and ``facts``: products checked against every
-  stated constraint and described, in the catalog tool's order;
-* ``named``, ``notes`` and ``answer``: the final answer, written from the tools' results;
-* ``replies``: the model's own words, for a turn that needs no tool;
-* the token and prompt-caching approximation, and the reply in Converse's shape, are
-  ``converse.metering``'s, beside the Converse code;
-* ``model``: :class:`OfflineModel`, the Converse request and response around all of it.
+* ``store`` and ``vocabulary``: what the store carries, read from the listing of the
+  catalog being served, and the shopper's words for kinds, systems, uses and orders;
+* ``bounds`` and ``money``: the numbers a shopper states, said and checked, and amounts
+  in the store's currency;
+* ``scope``, ``names``, ``subjects`` and ``refer``: what the store does not do, a product
+  model, a book or a review subject named, and the products an earlier answer showed;
+* ``intent`` and ``plan``: what a message asks for, and the tool calls it needs;
+* ``messages`` and ``given``: the tool results, and a search the loop ran before the
+  first call; ``policies``: a question about the store, asked of its policies tool;
+* ``product``, ``checks``, ``rank``, ``facts``, ``named``, ``notes`` and ``answer``:
+  the final answer, written from the tools' results; ``replies``: the model's own words;
+* ``model``: :class:`OfflineModel`, the Converse request and response around all of it
+  (usage and prompt caching are ``converse.metering``'s).
 """
 
 from __future__ import annotations

@@ -1,22 +1,14 @@
 """A catalog search the loop ran on the shopper's words before the first model call.
 
-With search first, the first request of a turn already ends with an assistant
-``toolUse`` of ``lookup_inventory`` holding the shopper's ``keywords`` (or, for a
-follow-up that only orders the products shown, those ids and the order), and its
-``toolResult``: written by the loop, not by this model. The search reads the shopper's
-words for every model (their kind, limits, product lines, uses and orders), and the model
-takes that reading rather than second-guess it. The search serves the one lookup the
-model's plan makes when it is that lookup (the model searches a kind asked in one message
-in the shopper's own words, as the loop did, and a product they name the same way). Then
-the result is that lookup's, in round 1: the model asks only for the rest of its plan
-(reviews, a book's facts), with the products the search found asked again (the loop
-shrinks the search to a brief before the answer), or answers at once. When it does not
-serve (a follow-up's subject carried over from an earlier message, which the search of
-this message's words alone could not know), the model asks for its whole plan as if no search
-had been run; the search stays in the history but is no round of the model's own. A search
-the loop ran for a follow-up (the session's last search narrowed: "only Windows ones"; the
-words under its limits: "what about a MacBook instead?") is the loop's reading of what the
-follow-up carries over, and serves the model's one search.
+With search first, the first request of a turn already ends with the loop's own
+``toolUse`` of ``lookup_inventory`` (the shopper's ``keywords``, or the products shown
+in an order asked for) and its ``toolResult``. The search reads the shopper's words as
+every model's does, and the model takes that reading. When the search serves the plan's
+one lookup (the same search, or the loop's reading of a follow-up), it is that lookup's
+result in round 1: the model asks only for the rest of its plan, with the products found
+fetched again (the loop shrinks the search to a brief before the answer), or answers at
+once. When it does not serve, the model asks for its whole plan, and the search stays in
+the history as no round of the model's own.
 """
 
 from __future__ import annotations

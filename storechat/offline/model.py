@@ -6,57 +6,25 @@ The demo and the tests run with no AWS account and no model weights, so
 It reads the shopper's words with a few regular expressions, not a language
 model: it is meant to exercise the tool loop, not to be clever.
 
-Turn 1 (the last message carries the shopper's text): parse an :class:`Intent`
-(category, brand, system, form, numeric limits, use, named products, comparison,
-review and book asks, what the store does not do), carrying the subject of an
-earlier user turn over to a follow-up, and ask for the tools that serve it, all in
-one assistant message (``stopReason`` ``tool_use``): a kind of product asked in one
-message is searched in the shopper's own words, which the search reads for every model
-(a follow-up's, with the earlier messages' words after its own), a product named
-is found by the search of the words (of its name, beside other asks), and "of those",
-"the second one" or "cheaper ones" look up the products the previous answer cited
-(:mod:`storechat.offline.plan`). A question about the store itself (returns,
-delivery, where an order is) asks the store's policies tool with the shopper's words
-and repeats what it found (:mod:`storechat.offline.policies`). A greeting gets an
-introduction; anything else it does not do an honest "I can't help with that here"
-(``end_turn``).
+Turn 1 (the last message carries the shopper's text): read what the message asks for,
+with what a follow-up carries over (:mod:`storechat.offline.intent`), and ask for every
+tool call it needs in one assistant message (``stopReason`` ``tool_use``,
+:mod:`storechat.offline.plan`). A question about the store itself asks the policies tool
+(:mod:`storechat.offline.policies`); a greeting gets an introduction; anything else it
+does not do an honest "I can't help with that here" (``end_turn``). A catalog search the
+loop ran before the first call is taken as the plan's lookup when it serves it
+(:mod:`storechat.offline.given`).
 
-A catalog search the loop ran on the shopper's words before the first call (search
-first: an assistant ``toolUse`` of ``lookup_inventory`` with only ``keywords``, no words
-before it, and its ``toolResult``) changes no reply that needs none of the plan's tools.
-When it serves the plan's one lookup, it is that lookup's result: the model asks only
-for the rest of the plan, or answers at once; otherwise it asks for its whole plan, and
-the search stays in the history as no round of its own (:mod:`storechat.offline.given`).
+Turn 2 (the last message carries ``toolResult`` blocks): the catalog tool has already
+given the closest, the nearest and the nearest in stock, so there is no round of its own
+for them. Answer from the results (:mod:`storechat.offline.answer`), citing each product
+as ``[productId]``, say plainly which tools failed, and stop (``end_turn``).
 
-Turn 2 (the last message carries ``toolResult`` blocks): the catalog tool has given
-the closest to a product not carried, the nearest to limits nothing met and the nearest
-in stock to one sold out, so there is no second round of its own. Recommend at most
-three products that meet every stated constraint, or say none does and offer the
-nearest with what differs; confirm a named product with its stock; compare two;
-cite each product as ``[productId]``, summarise reviews and book facts, say
-plainly which tools failed, and stop (``end_turn``). It never asks for a third
-round.
-
-Usage is an approximation, documented so nobody mistakes it for a tokenizer:
-
-* a token is ``ceil(chars / 4)`` of each block's compact, key-sorted JSON;
-* input = tools + system + messages; output = the content;
-* prompt caching follows Bedrock's rules for the model the instance stands in for
-  (Claude Sonnet 4.5 unless told otherwise; :mod:`converse.metering`): a
-  ``cachePoint`` creates an entry only past the model's minimum, a later request
-  reads the longest identical prefix written in the last 5 minutes, and
-  ``inputTokens`` counts only what was neither read nor written. Without a
-  ``cachePoint`` both cache counts are 0;
-* ``totalTokens`` = input + output + cache read + cache write, as Bedrock
-  reports it;
-* ``latencyMs`` is synthetic (derived from the token counts), never a clock.
-
-The content of a response depends only on the request, so the same request
-always gets the same message; only the cache counts depend on what the
-instance has seen before. ``inferenceConfig.maxTokens`` is not enforced: an
-answer is capped at about 900 characters, far below any sensible limit. The
-prompt cache is the only shared state and a lock guards it, so one instance can
-serve concurrent requests.
+Usage, prompt caching and latency are :mod:`converse.metering`'s approximation, for the
+model the instance stands in for. The content of a response depends only on the
+request; only the cache counts depend on what the instance has seen before, and a lock
+guards that cache, so one instance can serve concurrent requests. An answer is capped at
+about 900 characters; ``inferenceConfig.maxTokens`` is not enforced.
 """
 
 from __future__ import annotations
