@@ -14,6 +14,7 @@ import re
 from dataclasses import replace
 from typing import Any, Final
 
+from shared.catalog.categories import PLURALS, Category
 from shared.catalog.derive import fold, sorted_on
 from shared.catalog.specs import PAGES
 from shared.search.asked import ASKED_ALONE, parts_beside_named, without_parts
@@ -59,9 +60,7 @@ def _noun(c: Constraints) -> str:
         return "titles"  # not "Penguin Books books"
     if c.forms and c.category != BOOKS:
         return " and ".join(FORM_PLURAL.get(f, f) for f in form_heads(c.forms))
-    return {COMPUTERS: "computers", MOBILE: "phones", BOOKS: "books"}.get(
-        c.category or "", "products"
-    )
+    return PLURALS[Category(c.category)] if c.category else "products"
 
 
 def _qualifiers(c: Constraints) -> str:
@@ -211,7 +210,7 @@ def constraints_for(done: Done, intent: Intent) -> Constraints:
     in them (a follow-up's words first, then the earlier messages'), and to the limits the
     lookup gives itself; any other lookup to what ``intent`` says."""
     request = done.call.input
-    understood = (done.outcome.data or {}).get("understood") or {}
+    understood = done.outcome.understood
     category = request.get("category") or understood.get("category") or _one_kind(done)
     category = category if category in (COMPUTERS, MOBILE, BOOKS) else None
     words = request.get("keywords")
@@ -282,8 +281,7 @@ def _is_number(value: object) -> bool:
 def _one_kind(done: Done) -> str | None:
     """The category of every product a search of words found, when they share one ("anything
     by Tolkien": books)."""
-    raw = (done.outcome.data or {}).get("products") or []
-    kinds = {p.get("category") for p in raw if isinstance(p, dict)}
+    kinds = {p.get("category") for p in done.outcome.rows}
     return next(iter(kinds)) if len(kinds) == 1 and isinstance(next(iter(kinds)), str) else None
 
 
@@ -296,8 +294,7 @@ def _products(done: Done, seen: set[str] | None = None, field: str = "products")
         given = data.get(field)
         raw = given.get("products") or [] if isinstance(given, dict) else []
     # The category the lookup named, or the search read in its words: left out of each.
-    understood = data.get("understood")
-    read = understood.get("category") if isinstance(understood, dict) else None
+    read = done.outcome.understood.get("category")
     category = str(done.call.input.get("category") or read or "")
     parsed = (Listed.parse(item, position, category) for position, item in enumerate(raw))
     products = [p for p in parsed if p is not None and p.product_id not in (seen or ())]
@@ -324,20 +321,17 @@ def not_understood(done: Done) -> bool:
     return (
         not request.get("category")
         and not request.get("brandId")
-        and not (data.get("understood") or {}).get("category")
+        and not done.outcome.understood.get("category")
         and (_dropped(done) or not data.get("products"))
     )
 
 
 def _read(done: Done) -> bool:
-    """Whether the search read words this model read nothing in: it read a kind of
-    product, a product line or a sale in them ("a cheep chromebok", "anything on sale?"),
-    found products with every word once it corrected them ("the pixle 9 pro"), or found a
-    product whose name has every word it searched ("any Fairphones?") or of a product it
-    says the words name (by its id: "is 2004001 in stock?"). Else what it found
-    for words such as "is it any good?" answers nothing that was asked."""
-    data = done.outcome.data or {}
-    understood = data.get("understood") or {}
+    """Whether the search read words this model read nothing in: a kind, a line or a sale
+    ("a cheep chromebok", "anything on sale?"), a slip it corrected ("the pixle 9 pro"), or
+    a product's name ("any Fairphones?", "is 2004001 in stock?"). Else what it found for
+    "is it any good?" answers nothing that was asked."""
+    data, understood = done.outcome.data or {}, done.outcome.understood
     found = bool(data.get("products") and not data.get("relaxed"))
     names = [w for n in understood.get("named") or [] for w in re.findall(r"\w+", str(n))]
     searched = understood.get("searched") or []
@@ -389,9 +383,7 @@ def _words_dropped(done: Done) -> str | None:
 
 def corrections_line(lookups: list[Done]) -> Line | None:
     """What the search read instead of a misspelt word, as it said."""
-    read: dict[str, str] = {}
-    for d in lookups:
-        read |= d.outcome.corrected
+    read = {wrong: right for d in lookups for wrong, right in d.outcome.corrected.items()}
     if not read:
         return None
     said = ", ".join(f"“{plain(k, 40)}” as “{plain(v, 40)}”" for k, v in read.items())
@@ -482,7 +474,7 @@ def _lookup_lines(ask: Ask, lookups: list[Done], pages: bool = True) -> list[Lin
                 systems=(),
                 forms=(),
                 use=None,
-                sort_by=((d.outcome.data or {}).get("understood") or {}).get("sortBy"),
+                sort_by=d.outcome.understood.get("sortBy"),
             )
             lead = f"The closest we have are {intent.not_carried.instead}"
             lines += product_section(_products(d), c, RECOMMENDED, lead=lead)
@@ -498,8 +490,7 @@ def _book_pages(done: Done) -> bool:
 def _two_named(ask: Ask, done: Done) -> tuple[Listed, Listed] | None:
     """The two products a search of words asking to compare found first, when they are the
     two the words name (``understood``'s ``named``)."""
-    understood = (done.outcome.data or {}).get("understood") or {}
-    named = understood.get("named") if isinstance(understood, dict) else None
+    named = done.outcome.understood.get("named")
     products = _products(done)
     if not (COMPARE.search(ask.said) and isinstance(named, list) and len(named) == 2):
         return None
@@ -518,12 +509,10 @@ def _two_named(ask: Ask, done: Done) -> tuple[Listed, Listed] | None:
 
 def _two_sides(ask: Ask, done: Done) -> tuple[Listed, Listed] | None:
     """The first product of each side of the comparison a search read (``understood``'s
-    ``compared``: the model named on a side, else the cheapest or the lightest where the
-    words compare prices or weights, in the search's order), where a side names a model or
-    the words ask which is more ("is a Dell better than a MacBook?"); makers or lines said
-    alone ("Dell or HP laptops?") are a list of each."""
-    understood = (done.outcome.data or {}).get("understood") or {}
-    sides = understood.get("compared") if isinstance(understood, dict) else None
+    ``compared``), where a side names a model or the words ask which is more ("is a Dell
+    better than a MacBook?"); makers said alone ("Dell or HP laptops?") are a list of each."""
+    understood = done.outcome.understood
+    sides = understood.get("compared")
     if not (isinstance(sides, list) and len(sides) == 2):
         return None
     if not (understood.get("named") or re.search(r"\bthan\b", in_english(ask.said), re.I)):

@@ -69,11 +69,9 @@ class Turn:
 def own_turn(
     plan: list[Call], given: ToolOutcome, rounds: list[list[ToolOutcome]], said: str
 ) -> Turn:
-    """``rounds``: every round of the turn, the given search's first.
-
-    Whether the search serves is read from its products at the first call; after that
-    from what the model asked (a search that served is never asked again), since the
-    loop may have shrunk it to a brief."""
+    """``rounds``: every round of the turn, the given search's first. Whether the search
+    serves is read from its products at the first call; after that from what the model
+    asked (a search that served is never asked again): the loop may have shrunk it."""
     own = rounds[1:]
     lookups = [c for c in plan if c.name == LOOKUP]
     # Products named, each searched by its name: the search found them all, or the model asks.
@@ -127,19 +125,15 @@ def _refetched(given: ToolOutcome, fetched: ToolOutcome) -> ToolOutcome:
     """The given search with the products fetched again by id, in the search's order."""
     data = dict(fetched.data or {})
     place = {pid: n for n, pid in enumerate(given.found_ids)}
-    products = [p for p in data.get("products") or [] if isinstance(p, dict)]
-    data["products"] = sorted(products, key=lambda p: place.get(p.get("productId"), len(place)))
+    data["products"] = sorted(fetched.rows, key=lambda p: place.get(p.get("productId"), len(place)))
     return replace(given, data=data, brief=False)
 
 
 def serves(lookup: Call, given: ToolOutcome, said: str) -> bool:
-    """Whether the given search is ``lookup``'s own result: the same search (the same
-    words, or the same products by id), or the loop's search of words where the model's
-    one lookup is a search of words too. The loop reads the words as every model's search
-    does, and a follow-up as what it carries over ("only Windows ones", "what about a
-    MacBook instead?"); for cheaper ones it must be below the price the model's is; for a
-    product searched by its name, it found that product or says the store does not carry
-    it. The products shown the model asks for itself."""
+    """Whether the given search is ``lookup``'s own result: the same search, or the loop's
+    search of words (its reading of a follow-up: "only Windows ones") for the model's
+    search of words; for cheaper ones, below the model's price; for a product named, one
+    that found it or says the store does not carry it."""
     data, searched = given.data, given.tool_input
     if data is None or given.brief:
         return False
@@ -148,7 +142,7 @@ def serves(lookup: Call, given: ToolOutcome, said: str) -> bool:
     if not isinstance(searched.get("keywords"), str) or "productIds" in searched:
         return False
     if lookup.purpose == "named":
-        return _found(lookup.input.get("keywords"), data)
+        return _found(lookup.input.get("keywords"), given)
     if lookup.purpose == "cheaper":
         below, limit = searched.get("maxPrice"), lookup.input.get("maxPrice")
         return isinstance(below, int | float) and isinstance(limit, int | float) and below <= limit
@@ -158,23 +152,20 @@ def serves(lookup: Call, given: ToolOutcome, said: str) -> bool:
     return lookup.purpose == "search" and (not as_said or set(searched) != {"keywords"})
 
 
-def _found(name: object, data: dict[str, Any]) -> bool:
+def _found(name: object, given: ToolOutcome) -> bool:
     """Whether the search of the words found the product ``name`` names, or says the store
     does not carry it (and gives its closest): a search that let go of some words found it
     only when it read the name ("magic" is a genre's word, and the Honor Magic 6 Pro a
     phone)."""
+    data = given.data or {}
     if not isinstance(name, str):
         return False
     if any(isinstance(n, str) and _named(n, name) for n in data.get("notCarried") or []):
         return True
-    rows = [r for r in data.get("products") or [] if isinstance(r, dict)]
-    if not any(_named(name, str(r.get("name", ""))) for r in rows):
+    if not any(_named(name, str(r.get("name", ""))) for r in given.rows):
         return False
-    said_as = data.get("understood")
-    read = said_as.get("named") if isinstance(said_as, dict) else None
-    return not data.get("relaxed") or any(
-        isinstance(n, str) and _named(name, n) for n in read or []
-    )
+    read = given.understood.get("named") or []
+    return not data.get("relaxed") or any(isinstance(n, str) and _named(name, n) for n in read)
 
 
 def _same_fetch(given: dict[str, Any], planned: dict[str, Any]) -> bool:
@@ -199,7 +190,7 @@ def _as_planned(given: ToolOutcome, lookup: Call) -> ToolOutcome:
     data = dict(given.data)
     name = lookup.input.get("keywords")
     lacked = any(_named(n, str(name)) for n in data.get("notCarried") or [] if isinstance(n, str))
-    rows = [r for r in data.get("products") or [] if isinstance(r, dict)]
+    rows = given.rows
     if lookup.purpose == "named" and not lacked:
         # the products of that name alone
         data["products"] = [r for r in rows if _named(str(name), str(r.get("name", "")))]
@@ -224,13 +215,11 @@ def with_named(intent: Intent, given: ToolOutcome | None) -> Intent:
     model did not read itself ("the Framework Laptop 13", whose line is a kind's word), in
     the order the shopper named them: the search knows the catalog's names. One the
     store lacks is the search's to say (``notCarried``)."""
-    data = (given.data if given else None) or {}
-    said_as = data.get("understood")
-    understood: dict[str, Any] = said_as if isinstance(said_as, dict) else {}
+    understood = given.understood if given else {}
     named = [n for n in understood.get("named") or [] if isinstance(n, str)]
-    if not named or intent.carried:
+    if not named or intent.carried or given is None:
         return intent
-    rows = [r for r in data.get("products") or [] if isinstance(r, dict)]
+    rows = given.rows
     models = list(intent.products)
     # What the model read as something else is that: a review's subject, a book's title.
     other = [intent.review_subject.text if intent.review_subject else "", intent.book_title or ""]

@@ -191,20 +191,16 @@ def _one_model(word: str) -> bool:
     )
 
 
-def _name_of(said: str) -> str | None:
-    title = store().titled(said)
-    return title.name if title else None
-
-
-def _split_clauses(text: str) -> list[str]:
-    return [c.strip() for c in _CLAUSE_SPLIT.split(text) if c and c.strip()]
-
-
 def _without(text: str, products: list[ModelName]) -> str:
     # "the iPhone 15" names a product, not a wish for iOS.
     for product in products:
         text = text.replace(product.text, " ")
     return text
+
+
+def _name_of(said: str) -> str | None:
+    title = store().titled(said)
+    return title.name if title else None
 
 
 def parse_text(text: str) -> Intent:
@@ -224,7 +220,7 @@ def parse_text(text: str) -> Intent:
     review_subject: ModelName | None = None
     review_query: str | None = None
     asking: list[str] = []
-    for clause in _split_clauses(text):
+    for clause in (c.strip() for c in _CLAUSE_SPLIT.split(text) if c and c.strip()):
         if service_topic(clause):
             continue  # "can I return my iPhone 15?" asks about returns, not the iPhone
         listed = store().titles_in(clause, BOOKS)

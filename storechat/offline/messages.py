@@ -55,11 +55,20 @@ class ToolOutcome:
     showed (``earlierResult``, ``productIds``): its products are no longer there."""
 
     @property
+    def rows(self) -> list[dict[str, Any]]:
+        """The products the result lists, as the tool wrote them."""
+        return [r for r in (self.data or {}).get("products") or [] if isinstance(r, dict)]
+
+    @property
+    def understood(self) -> dict[str, Any]:
+        """What the catalog search read in the words it was given (``understood``)."""
+        said = (self.data or {}).get("understood")
+        return said if isinstance(said, dict) else {}
+
+    @property
     def found_ids(self) -> list[str]:
         """The ids of the products the result showed (for a brief, the ids it kept)."""
-        data = self.data or {}
-        shown = [p.get("productId") for p in data.get("products") or [] if isinstance(p, dict)]
-        ids = shown or data.get("productIds") or []
+        ids = [p.get("productId") for p in self.rows] or (self.data or {}).get("productIds") or []
         return [i for i in ids if isinstance(i, str)]
 
     @property
@@ -175,12 +184,9 @@ def _outcome(
 def ids_named(given: ToolOutcome | None) -> dict[str, str]:
     """The products a search of the shopper's words found named by their ids ("tell me about
     7700352"), each id with its name."""
-    data = (given.data if given else None) or {}
-    understood = data.get("understood")
-    named = (understood.get("named") if isinstance(understood, dict) else None) or []
-    rows = [r for r in data.get("products") or [] if isinstance(r, dict)]
+    named = (given.understood.get("named") if given else None) or []
     return {
         str(r["productId"]): str(r.get("name") or "")
-        for r in rows
+        for r in (given.rows if given else [])
         if r.get("productId") and r.get("name") in named
     }

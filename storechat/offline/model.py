@@ -120,8 +120,8 @@ def _found_this_turn(messages: list[dict[str, Any]]) -> dict[str, str]:
     reads as the same name on every call of the turn, after the given search is shrunk."""
     found: dict[str, str] = {}
     for outcome in (o for round_ in read_rounds(messages) for o in round_):
-        for row in (outcome.data or {}).get("products") or []:
-            if isinstance(row, dict) and row.get("productId") and row.get("name"):
+        for row in outcome.rows:
+            if row.get("productId") and row.get("name"):
                 found[str(row["productId"])] = str(row["name"])
     return found
 
@@ -226,8 +226,7 @@ def _of_words_alone(lookups: list[Done]) -> bool:
     read names in them (``understood.named``)."""
     if [(d.call.purpose, set(d.call.input)) for d in lookups] != [("search", {"keywords"})]:
         return False
-    understood = (lookups[0].outcome.data or {}).get("understood")
-    return isinstance(understood, dict) and bool(understood.get("named"))
+    return bool(lookups[0].outcome.understood.get("named"))
 
 
 def _tool_uses(calls: list[Call], messages: list[dict[str, Any]]) -> list[dict[str, Any]]:

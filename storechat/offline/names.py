@@ -36,16 +36,17 @@ def find_models(text: str) -> list[ModelName]:
     """Every specific product named in ``text``, in order: "XPS 13", "Galaxy S24 Ultra",
     and those the store lacks ("the iPhone 14"), each with the brand and kind of the
     products of its name, else of its line."""
-    shop = store()
-    found = named_in(text, shop.has_name, shop.is_brand, shop.knows, names_with=shop.names_with)
-    return [_model(each) for each in found]
+    return [_model(each) for each in _named_in(text)]
 
 
 def models_carried(text: str) -> list[str]:
     """The names of the store's own models in ``text``, as the search reads them."""
+    return [each.said for each in _named_in(text) if each.carried]
+
+
+def _named_in(text: str) -> list[Named]:
     shop = store()
-    found = named_in(text, shop.has_name, shop.is_brand, shop.knows, names_with=shop.names_with)
-    return [each.said for each in found if each.carried]
+    return named_in(text, shop.has_name, shop.is_brand, shop.knows, names_with=shop.names_with)
 
 
 def _model(named: Named) -> ModelName:
