@@ -93,7 +93,6 @@ def named_lines(
 ) -> list[Line]:
     """The answer about a product the shopper named: carried (with its stock) or not
     (with the closest the catalog search found for its name, the nearest model first).
-
     ``instead``: for one out of stock, what the catalog tool offered in stock instead
     (None: the others it found), and what they share with it (``sharing``); ``pages``:
     whether a book's card says the catalog's pages (not when the book service said its own)."""

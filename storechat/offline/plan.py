@@ -59,11 +59,9 @@ class Ask:
     """The two messages before it, the latest first: a follow-up's subject is in them."""
 
     def _looked_up_by_id(self, named: tuple[int, ...], ref: Reference | None) -> tuple[int, ...]:
-        """The products shown to look up, of those the latest message names by their ids
-        (``named``), and by an ordinal with them ("7700352 or the second one"); none when it
-        also asks for what a search finds (a kind, a line, a price, a spec: "something like
-        7700400 but with 16 GB") or for cheaper ones (``ref``, which names the one they are
-        cheaper than)."""
+        """The products shown that the latest message names by their ids (``named``) or by
+        an ordinal beside them ("7700352 or the second one"); none when it also asks what a
+        search finds ("something like 7700400 but with 16 GB") or for cheaper ones."""
         if not named or (ref is not None and ref.kind == "cheaper" and len(named) == 1):
             return ()  # "anything cheaper than 7700400?" (not "which is cheaper, X or Y?")
         words = parse(ids_as_names(self.said, {self.shown[n].product_id: "" for n in named}))
@@ -155,12 +153,10 @@ def _title_search(intent: Intent, searching: bool) -> dict[str, Any] | None:
 
 
 def _searches(ask: Ask) -> list[dict[str, Any]]:
-    """The searches for the kinds of product asked, each in the shopper's own words: the
-    words of the clauses that ask the catalog when the message also names a product or
-    title, asks reviews or a book's facts. A follow-up that carries its subject over from
-    an earlier message ("Android, please" after "I want a new phone") is searched in its
-    words and then the earlier messages', the latest first: the search takes the first
-    kind and order it reads."""
+    """The searches for the kinds of product asked, each in the shopper's own words (those
+    of the clauses that ask the catalog, beside a product, a title, reviews or a book's
+    facts); a follow-up's ("Android, please" after "I want a new phone") with the earlier
+    messages' after them: the search takes the first kind and order it reads."""
     intent, current = ask.intent, ask.current
     others = bool(current.products or current.wants_reviews or current.book_query)
     limits_only = (
