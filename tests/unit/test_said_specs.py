@@ -30,6 +30,12 @@ from shared.platform.said_specs import said_specs, with_said_specs
         # what an accessory fits, or what comes with a product, is not its own
         ("Protective sleeve that fits 13-16 inch laptops.", {}),
         ("Includes 3 months of Apple TV+ and 50GB iCloud", {}),
+        # what comes with it said in a clause of its own leaves the others the product's
+        (
+            "10.9-inch tablet, 6 GB RAM, 128 GB storage, IP68, S Pen included.",
+            {"screenInches": 10.9, "ramGb": 6, "storageGb": 128},
+        ),
+        ("16GB RAM laptop. Includes a 1TB external drive.", {"ramGb": 16}),
         # a decimal comma, a thousands separator, the main camera after the selfie one
         ("Poids : 1,41 kg", {"weightKg": 1.41}),
         ("Akku 5.000 mAh", {"batteryMah": 5000}),

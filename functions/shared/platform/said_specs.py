@@ -33,11 +33,23 @@ def _value(low: float | None, high: float | None) -> float | None:
 _FITS_OTHERS: Final = re.compile(
     r"\b(?:fits?|compatible|compatibility|designed\s+for|works\s+with|sleeve|case|cover|"
     r"protector|charger|cable|adapter|stand|dock|holder|bag|backpack|power\s*bank|"
-    r"memory\s+card|micro\s?sd|sd\s+card|includes?|included|bundle|holds?|cloud)\b",
+    r"memory\s+card|micro\s?sd|sd\s+card|holds?|cloud)\b",
     re.IGNORECASE,
 )
 """Words of a text whose amounts may be another thing's: an accessory's ("fits 13-16 inch
-laptops"), what comes with it ("includes 50GB iCloud", "power bank included")."""
+laptops", "power bank")."""
+_COMES_WITH: Final = re.compile(r"\b(?:includes?|included|including|bundled?)\b", re.IGNORECASE)
+"""Words of a clause whose amounts are what comes with the product ("includes 50GB
+iCloud"); the text's other clauses are the product's own ("10.9-inch tablet, 6 GB RAM,
+S Pen included")."""
+_CLAUSE_END: Final = re.compile(r"(?<=[,;:!?.])\s+|\n+")
+
+
+def _own_clauses(text: str) -> str:
+    """``text`` without the clauses that say what comes with the product."""
+    return " ".join(c for c in _CLAUSE_END.split(text) if not _COMES_WITH.search(c))
+
+
 _RAM_SAID: Final = re.compile(
     r"(\d+)\s*gb\s+(?:of\s+)?(?:unified\s+)?(?:lp)?(?:ddr\d\w*\s+)?(?:ram|memory)\b",
     re.IGNORECASE,
@@ -58,7 +70,7 @@ def said_specs(*texts: str) -> dict[str, int | float]:
     none from a text that speaks of other things it fits or comes with."""
     if any(_FITS_OTHERS.search(text) for text in texts):
         return {}
-    texts = tuple(_plain_numbers(text) for text in texts)
+    texts = tuple(_plain_numbers(_own_clauses(text)) for text in texts)
     found: dict[str, float] = {}
     for text in texts:
         take_amounts(text.casefold(), found)
