@@ -271,6 +271,38 @@ def test_a_title_not_carried_is_said_once_not_its_last_word_too(
 
 
 @pytest.mark.parametrize(
+    ("words", "lacked"),
+    [
+        ("Is Dune in stock?", "Dune"),
+        ("Is Dune available?", "Dune"),
+        ("Have you got Dune?", "Dune"),
+        ("I'm looking for Dune", "Dune"),
+        ("can I buy Project Hail Mary here?", "Project Hail Mary"),
+        ("Looking for Project Hail Mary", "Project Hail Mary"),
+        ("Is Project Hail Mary in stock?", "Project Hail Mary"),
+    ],
+)
+def test_a_name_asked_for_in_other_words_is_said_not_carried(
+    index: SearchIndex, words: str, lacked: str
+) -> None:
+    # When a shopper asks for a book the store lacks as they would ask for any thing
+    result = search(index, words)
+    # Then it is said not carried, as "Do you have Dune?" was, and nothing found for one of
+    # its words ("Mary": Frankenstein, by Mary Shelley) is offered instead
+    assert result.not_carried == [lacked]
+    assert result.products == []
+
+
+@pytest.mark.parametrize(
+    "words", ["Is The Alchemist in stock?", "I'm looking for Windows laptops", "Have you got any?"]
+)
+def test_what_the_store_has_asked_in_those_words_is_not_said_lacking(
+    index: SearchIndex, words: str
+) -> None:
+    assert search(index, words).not_carried == []
+
+
+@pytest.mark.parametrize(
     ("words", "lacked", "found"),
     [
         ("Do you have Dune and The Hobbit?", ["Dune"], ["The Hobbit"]),

@@ -41,14 +41,30 @@ ASKED_ALONE = re.compile(
 """One thing asked for by its name alone, with a word before it or none ("do you sell
 Nokia?", "do you have any kayaks?", "do you sell gaming chairs?")."""
 _TITLE_WORD = r"[A-Z0-9][\w'\u2019:-]*"
-_NAME_ALONE = re.compile(
-    r"\b(?:[Dd]o|[Dd]oes) (?:you|the store) (?:have|sell|carry|stock)\s+(?:any\s+|a copy of\s+)?"
+_ASKS_FOR = (
+    r"(?:[Dd]o|[Dd]oes) (?:you|the store) (?:have|sell|carry|stock)|[Hh]ave you got|"
+    r"(?:[Ii]['\u2019]?m |I am )?(?:[Ll]ooking|[Ss]earching) for|"
+    r"(?:[Cc]an|[Cc]ould|[Ww]here can) I (?:buy|get|order|find)"
+)
+"""Words that ask the store for what follows them, at the end of the message."""
+_NAME = (
     rf"(?P<name>{_TITLE_WORD}(?:(?:\s*,\s*|\s+)(?:{_TITLE_WORD}|of|the|and|or|a|an|in|on|to|for"
     r"|with|at))*)"
-    r"(?P<by>\s+by\s+[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,2})?\W*$"
+    r"(?P<by>\s+by\s+[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,2})?"
 )
+_NAME_ALONE = re.compile(rf"\b(?:{_ASKS_FOR})\s+(?:any\s+|a copy of\s+)?{_NAME}\W*$")
 """A name asked for alone, capitalised as a title is, with its author or without; or
 several listed ("Dune, Circe or Piranesi")."""
+_NAME_HAD = re.compile(
+    rf"\b(?:[Ii]s|[Aa]re)\s+{_NAME}\s+(?:in stock|available|for sale|sold here)\W*$"
+)
+"""A name asked about as a thing the store may have: "Is Project Hail Mary in stock?"."""
+_ONE_NAME = re.compile(
+    rf"\b(?:{_ASKS_FOR})\s+(?:any\s+)?([A-Z][\w&-]*)\W*$|"
+    r"\b(?:[Ii]s|[Aa]re)\s+([A-Z][\w&-]*)\s+(?:in stock|available|for sale|sold here)\W*$"
+)
+"""One name asked for alone in the other ways of :data:`_ASKS_FOR` and :data:`_NAME_HAD`,
+written with a capital: "Have you got Dune?", "Is Dune in stock?"."""
 _NOT_NAMES_SAID = """
 new used refurbished unlocked basic simple second durable reliable fancy cool sturdy
 quality modern old older latest recent current low mid high top entry dual sim smart
@@ -104,7 +120,8 @@ def name_asked_alone(text: str) -> str | None:
     capitalised as a title or a maker's model is and has several words, or one before "by"
     and its author: "Project Hail Mary" of "Do you sell Project Hail Mary?", "Dune" of "Do
     you have Dune by Frank Herbert?"; else None ("do you have Samsung phones?")."""
-    match = _NAME_ALONE.search(text)
+    said = _SAID_AROUND.sub("", text)
+    match = _NAME_ALONE.search(said) or _NAME_HAD.search(said)
     if match is None:
         return None
     name = match["name"]
@@ -118,9 +135,11 @@ def _slots(text: str) -> list[str]:
 def _alone(text: str) -> list[str]:
     """The thing asked for alone, with the word before it where that word says nothing the
     search reads ("office desks"; "chairs" of "gaming chairs", "kayaks" of "cheap kayaks")."""
-    match = ASKED_ALONE.search(_SAID_AROUND.sub("", text))
+    said = _SAID_AROUND.sub("", text)
+    match = ASKED_ALONE.search(said)
     if match is None:
-        return []
+        other = _ONE_NAME.search(said)
+        return [other[1] or other[2]] if other else []
     before, name = match.groups()
     if before and before.casefold() in _NOTHING_NAMED | _BEFORE_A_QUALITY:
         return []  # "anything blorptastic", "any in blue": what it is like, not what it is
