@@ -36,6 +36,14 @@ from shared.platform.said_specs import said_specs, with_said_specs
             {"screenInches": 10.9, "ramGb": 6, "storageGb": 128},
         ),
         ("16GB RAM laptop. Includes a 1TB external drive.", {"ramGb": 16}),
+        # nor what is listed after the word, to the sentence's end
+        ("Includes: keyboard, mouse, 512GB storage drive", {}),
+        ("Gaming bundle: includes 2TB external HDD, 27-inch monitor, 32GB RAM upgrade", {}),
+        (
+            "14-inch laptop, 8GB RAM, 256GB SSD. Bundle includes 1TB external SSD, 2 x 16GB RAM",
+            {"screenInches": 14, "ramGb": 8, "storageGb": 256},
+        ),
+        ("Kit includes: 50MP lens attachment, 10000mAh power pack", {}),
         # a decimal comma, a thousands separator, the main camera after the selfie one
         ("Poids : 1,41 kg", {"weightKg": 1.41}),
         ("Akku 5.000 mAh", {"batteryMah": 5000}),

@@ -42,12 +42,20 @@ _COMES_WITH: Final = re.compile(r"\b(?:includes?|included|including|bundled?)\b"
 """Words of a clause whose amounts are what comes with the product ("includes 50GB
 iCloud"); the text's other clauses are the product's own ("10.9-inch tablet, 6 GB RAM,
 S Pen included")."""
-_CLAUSE_END: Final = re.compile(r"(?<=[,;:!?.])\s+|\n+")
+_SENTENCE_END: Final = re.compile(r"(?<=[!?.])\s+|\n+")
+_CLAUSE_END: Final = re.compile(r"(?<=[,;:])\s+")
 
 
 def _own_clauses(text: str) -> str:
-    """``text`` without the clauses that say what comes with the product."""
-    return " ".join(c for c in _CLAUSE_END.split(text) if not _COMES_WITH.search(c))
+    """``text`` without what it says comes with the product: in each sentence, from the
+    clause that says so to the sentence's end ("Includes: keyboard, mouse, 512GB drive")."""
+    kept = []
+    for sentence in _SENTENCE_END.split(text):
+        for clause in _CLAUSE_END.split(sentence):
+            if _COMES_WITH.search(clause):
+                break
+            kept.append(clause)
+    return " ".join(kept)
 
 
 _RAM_SAID: Final = re.compile(
