@@ -63,8 +63,6 @@ def shown(seen: dict[str, Any]) -> list[str]:
         ("the cheapest android phone", "price"),
         ("the most RAM", "ram"),
         ("the newest phone", "newest"),
-        ("the latest Samsung phone", "newest"),
-        ("your latest books", "newest"),
         ("the smallest storage iphone", "storage_asc"),
         ("the phone with the smallest battery", "battery_asc"),
         # German, Spanish and French, read as the English the search knows

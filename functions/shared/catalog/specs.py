@@ -317,7 +317,7 @@ YEAR: Final = Spec(
         "newest",
         True,
         "newest first",
-        r"\b(?:newest|latest(?: models?)?|most recent)\b",
+        r"\b(?:newest|latest model|most recent)\b",
         Sort("oldest", False, "oldest first", r"\b(?:oldest|earliest|least recent)\b"),
     ),
     Fact("year"),
