@@ -200,6 +200,20 @@ def test_a_number_that_is_a_kind_or_an_amount_is_not_how_many() -> None:
 
 
 @pytest.mark.parametrize(
+    ("words", "number"),
+    [
+        ("show me the 16 pro", "16"),
+        ("show me 24 ultra", "24"),
+        ("show me 2 sim phones", "2"),
+        ("recommend 8 core laptops", "8"),
+    ],
+)
+def test_a_models_or_a_specs_number_is_not_how_many(words: str, number: str) -> None:
+    # "show me the 16 Pro" names the iPhone 16 Pro: its number is searched for
+    assert number in {g[0] for g in parse(words).groups}
+
+
+@pytest.mark.parametrize(
     "words",
     [
         "a phone with a good camera",

@@ -431,17 +431,34 @@ def _numbers(text: str, words: Words) -> str:
 
 _HOW_MANY: Final = re.compile(
     r"\b(?:show(?:\s+me|\s+us)?|give\s+me|list|recommend|suggest|top|find\s+me|pick)"
-    rf"\s+(?:the\s+)?(?:\d{{1,2}}|{'|'.join(_ONES[:10])})(?=\s+(?!in\b)[^\W\d_])",
+    rf"\s+(?:the\s+)?(?:\d{{1,2}}|{'|'.join(_ONES[:10])})"
+    r"(?=(?P<after>(?:\s+[^\W\d_][\w-]*){1,3}))",
     re.IGNORECASE,
 )
 """How many products the shopper wants to see ("show me 2 laptops", "top 5 phones", "list
-three phones"): no word to search for. "the best 2 in 1" is a kind, "16GB" an amount
-(taken before)."""
+three cheap phones"): no word to search for, where a kind's word follows within three
+words and the number is no model's ("show me the 16 Pro") nor a spec's ("8 core", "2
+SIM", "the best 2 in 1"); "16GB" is an amount, taken before."""
+_NOT_COUNTED: Final = frozenset(
+    re.findall(r"\w+", "in core cores sim sims gen gb tb inch mp hz k series")
+)
+
+
+def _counted(after: str) -> bool:
+    """Whether the words ``after`` a number make it a count of products."""
+    said = [fold(w) for w in _TOKEN.findall(after.casefold())]
+    if not said or said[0] in _NOT_COUNTED or said[0] in MODEL_WORDS:
+        return False
+    return any(names_a_kind(w) for w in said)
 
 
 def _without_counts(text: str) -> str:
     """``text`` with the number of products asked for taken out, the verb kept."""
-    return _HOW_MANY.sub(lambda m: m[0].rsplit(None, 1)[0], text)
+
+    def verb(m: re.Match[str]) -> str:
+        return m[0].rsplit(None, 1)[0] if _counted(m["after"]) else m[0]
+
+    return _HOW_MANY.sub(verb, text)
 
 
 # ----------------------------------------------------------------- orders in words
