@@ -1837,5 +1837,15 @@ def test_a_person_who_reads_asks_for_books(words: str) -> None:
     assert not {"loves", "reading", "bookworm"} & {g[0] for g in read.groups}
 
 
-def test_reading_said_of_a_computer_asks_for_no_book() -> None:
-    assert parse("a laptop for reading PDFs").category == "COMPUTERS"
+@pytest.mark.parametrize(
+    ("words", "kind"),
+    [
+        ("a laptop for reading PDFs", "COMPUTERS"),
+        ("my daughter is a bookworm, what laptop for college", "COMPUTERS"),
+        ("my dad loves reading the news on his phone", "MOBILE"),
+    ],
+)
+def test_reading_said_beside_another_kind_asks_for_that_kind(words: str, kind: str) -> None:
+    read = parse(words)
+    assert read.category == kind
+    assert not {"bookworm", "loves"} & {g[0] for g in read.groups}

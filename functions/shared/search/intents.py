@@ -146,10 +146,6 @@ INTENTS: tuple[Intent, ...] = (
     Intent(("computer", "pc", "pcs", "workstation", "gaming rig"), category=Category.COMPUTERS),
     Intent(("book", "novel", "ebook", "e-book", "fiction", "nonfiction", "non-fiction",
             "something to read", "read"), category=Category.BOOKS),
-    # Whom a book is for: "a gift for a 10 year old who loves reading", "a bookworm"
-    Intent(("loves reading", "love reading", "likes reading", "like reading",
-            "enjoys reading", "enjoy reading", "loves to read", "likes to read",
-            "bookworm", "bookworms", "avid reader", "big reader"), category=Category.BOOKS),
     # A book's binding, read as a line is: books of it, where the store says which it has.
     Intent(("paperback", "softcover", "soft cover"), terms=("paperback", "softcover"),
            category=Category.BOOKS),

@@ -1487,6 +1487,14 @@ def _ages(text: str) -> str:
     return _AGE.sub(said, text)
 
 
+_READER: Final = re.compile(
+    r"\b(?:loves?|likes?|enjoys?)\s+(?:reading|to\s+read)\b|\bbookworms?\b|"
+    r"\b(?:avid|big|keen)\s+readers?\b"
+)
+"""Whom a book is for ("who loves reading", "a bookworm"): the kind meant where none is
+named."""
+
+
 def parse(
     keywords: str, explicit: dict[str, Any] | None = None, *, whole_names: bool = True
 ) -> Words:
@@ -1508,6 +1516,11 @@ def parse(
     if words.unwanted_genres:
         words.meant = words.meant or Category.BOOKS  # "not fantasy": books, all the same
     text = _ages(_cut(cased, unwanted).casefold())
+    if _READER.search(text):
+        # "a gift for a 10 year old who loves reading": books, unless a kind is named ("my
+        # dad loves reading the news on his phone")
+        words.meant = words.meant or Category.BOOKS
+        text = _READER.sub(" ", text)
     # A degree said ("the lightest ... sorted by price") is the order before a spec named
     counted = _without_counts(_numbers(text, words))
     text = _sorted_by(_order(counted, words, explicit), words, explicit)
