@@ -258,6 +258,20 @@ def test_a_title_asked_for_that_no_product_has_is_not_carried_and_nothing_is_nea
 
 @pytest.mark.parametrize(
     ("words", "title"),
+    [("Do you have The List?", "The List"), ("Do you have The Top Secret?", "The Top Secret")],
+)
+def test_a_title_of_words_of_asking_is_still_a_title(
+    index: SearchIndex, words: str, title: str
+) -> None:
+    # "list" and "top" ask for all or the best of a kind ("list all laptops"), but a title
+    # made of them is a title the store lacks, not the whole catalog
+    result = search(index, words)
+    assert result.not_carried == [title]
+    assert result.products == []
+
+
+@pytest.mark.parametrize(
+    ("words", "title"),
     [
         ("Do you have Little Women?", "Little Women"),
         ("Do you have War and Peace?", "War and Peace"),
@@ -309,10 +323,15 @@ def test_what_the_store_has_asked_in_those_words_is_not_said_lacking(
         ("Do you have The Hobbit and Circe?", [], ["The Hobbit", "Circe"]),
         ("Do you have Dune, Circe or Piranesi?", ["Dune"], ["Circe", "Piranesi"]),
         ("Do you have Dune or Circe?", ["Dune"], ["Circe"]),
-        # one title with "and" in it is one title
+        # one title with "and" in it is one title, listed or not
         ("Do you have Pride and Prejudice?", [], ["Pride and Prejudice"]),
+        ("Do you have Pride and Prejudice or Dune?", ["Dune"], ["Pride and Prejudice"]),
+        ("Do you have Crime and Punishment or Frankenstein?", ["Crime and Punishment"],
+         ["Frankenstein"]),
+        # only the titles asked for, not a book found for one of their words
+        ("Do you have Jane Eyre and Wuthering Heights?", [], ["Jane Eyre", "Wuthering Heights"]),
     ],
-)
+)  # fmt: skip
 def test_titles_listed_beside_one_the_store_has_are_each_their_own(
     index: SearchIndex, words: str, lacked: list[str], found: list[str]
 ) -> None:

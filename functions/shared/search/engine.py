@@ -55,7 +55,14 @@ from shared.search.correct import Corrector
 from shared.search.driver import connect, database_errors, read_only_uri
 from shared.search.errors import SnapshotUnreadable
 from shared.search.ids import resolve as resolve_ids
-from shared.search.intents import BOOST_COLUMNS, BOOST_ORDER, BOOSTS, LINE_TERMS, STOP_WORDS
+from shared.search.intents import (
+    ASKING_WORDS,
+    BOOST_COLUMNS,
+    BOOST_ORDER,
+    BOOSTS,
+    LINE_TERMS,
+    STOP_WORDS,
+)
 from shared.search.listing import Listing
 from shared.search.named import Named, line_words, named_in
 from shared.search.plan import (
@@ -842,14 +849,14 @@ class _Search:
         Titles listed beside one the store has are each their own: "Dune and The Hobbit"
         lacks Dune alone, "The Hobbit and Circe" nothing."""
         title = name_asked_alone(query.keywords) if query.keywords else None
-        listed = _LISTED.split(title) if title else []
-        if len(listed) > 1 and any(self._a_title(part) for part in listed):
-            return result, [
-                part
-                for part in listed
-                if not (self._a_title(part) or self._matches(_all_words_of(part)))
-            ]
-        said = {w for w in name_words(title or "") if w.isalpha() and w not in STOP_WORDS}
+        listed = self._titles_listed(title) if title else []
+        if listed:
+            lacked = [p for p in listed if not self._matches(_all_words_of(p))]
+            near = [hit for hit in result.products if _near_one_of(hit, listed)]
+            if len(near) < len(result.products):
+                result = replace(result, products=near, count=len(near), count_is_exact=True)
+            return result, lacked
+        said = _title_words(title or "")
         # Words that mean something to the search are no title ("Android Phones", "Samsung
         # Phones", "Cheap Laptops"); a product with all of them somewhere is not lacked (an
         # author: "George Orwell"; "The Lord of the Rings", as "Ring" is written).
@@ -868,6 +875,19 @@ class _Search:
         if len(near) == len(result.products):
             return result, [title]
         return replace(result, products=near, count=len(near), count_is_exact=True), [title]
+
+    def _titles_listed(self, title: str) -> list[str]:
+        """The titles ``title`` lists, where one of them is a title the store has: "Dune,
+        Circe or Piranesi"; "Dune and The Hobbit", but "Pride and Prejudice or Dune" is two
+        and "Crime and Punishment or Frankenstein" two; else none (one title)."""
+        parts: list[str] = []
+        for chunk in _LISTED.split(title):
+            pieces = _AND.split(chunk)
+            titled = len(pieces) > 1 and not self._a_title(chunk)
+            parts += pieces if titled and any(self._a_title(p) for p in pieces) else [chunk]
+        if len(parts) > 1 and any(self._a_title(part) for part in parts):
+            return parts
+        return []
 
     def _has_word(self, word: str, category: str | None) -> bool:
         """Whether a brand is ``word``, or a product has it where a name is written
@@ -1617,14 +1637,35 @@ def _sharing_a_word(hits: list[Hit], result: SearchResult, named: list[Named]) -
     return [hit for hit in hits if said & set(name_words(hit.name))]
 
 
-_LISTED = re.compile(r"\s*(?:,|&|\band\b|\bor\b)\s*", re.IGNORECASE)
-"""Between names listed: "Dune, Circe and The Hobbit"."""
+_LISTED = re.compile(r"\s*(?:,|\bor\b)\s*", re.IGNORECASE)
+"""Between titles listed: "Dune, Circe or Piranesi"."""
+_AND = re.compile(r"\s*(?:&|\band\b)\s*", re.IGNORECASE)
+"""Between titles listed, or within one: "Dune and The Hobbit", "Pride and Prejudice"."""
+
+
+def _title_words(title: str) -> set[str]:
+    """The words of a title asked for that a product's name must have: not the words that
+    say nothing, but those of asking ("The List", "Top Secret")."""
+    return {
+        w for w in name_words(title) if w.isalpha() and (w not in STOP_WORDS or w in ASKING_WORDS)
+    }
 
 
 def _all_words_of(name: str) -> str:
-    """A match of the products with every word of ``name`` but its stop words."""
-    said = [w for w in name_words(name) if w.isalpha() and w not in STOP_WORDS]
-    return match_all([(w,) for w in said]) if said else ""
+    """A match of the products with every word of the title ``name``."""
+    said = _title_words(name)
+    return match_all([(w,) for w in sorted(said)]) if said else ""
+
+
+def _near_one_of(hit: Hit, titles: list[str]) -> bool:
+    """Whether ``hit`` is one of ``titles`` or near one: two words of a longer title, one
+    of a shorter ("The Hobbit" for "The Hobbit"; no Piranesi for "Brave New World")."""
+    have = set(name_words(hit.name))
+    for title in titles:
+        said = _title_words(title)
+        if said and len(said & have) >= (2 if len(said) > 2 else len(said)):
+            return True
+    return False
 
 
 def _for_names_alone(result: SearchResult, said: list[str]) -> bool:

@@ -307,11 +307,9 @@ _STOP_WORDS = """
     i me my mine we our you your it its this that these those some any something anything
     i'm im i've i'd i'll
     one ones thing things stuff item items product products
-    good great nice best better top really very quite super decent solid
+    good great nice best better really very quite super decent solid
     do does did thanks thank hi hello hey also too now tell sell sells carry carries
-    want wants need needs looking look find show get give buy buying please can could would
-    list all every
-    rated rating ratings review reviews reviewed reviewer reviewers popular
+    want wants need needs looking look find show get buy buying please can could would
     which what who whose that has have having like likes do does did how much many there
     recommend recommendation suggest suggestion option options
     least most less more than under over below above around about up between max min
@@ -339,7 +337,15 @@ COMPANY = frozenset(w for word in _COMPANY.split() for w in (word, fold(word)))
 """Whom a phone or a computer is for or shared with ("to share with my sister"): no word
 its text says of it, though a book's title may ("The Friend"), so searched for books."""
 
-STOP_WORDS = frozenset(w for word in _STOP_WORDS.split() for w in (word, fold(word)))
+_ASKING_WORDS = """
+    give list all every top rated rating ratings review reviews reviewed reviewer reviewers
+    popular
+"""
+ASKING_WORDS = frozenset(w for word in _ASKING_WORDS.split() for w in (word, fold(word)))
+"""Words of asking for all, the best or the best reviewed of a kind ("list all laptops",
+"top rated phones"): nothing to find in a product's text, but words of a title asked
+for by name ("The List")."""
+STOP_WORDS = ASKING_WORDS | frozenset(w for word in _STOP_WORDS.split() for w in (word, fold(word)))
 """Words that say nothing about the product, as written and folded ("does" is "doe"
 folded): a word is compared after :func:`~words.fold`. Whether a product is in stock
 is its record's to say, never a word to search ("is the iMac in stock?")."""
