@@ -72,8 +72,6 @@ from compose_response.context import clause_breaks
 from compose_response.facts import PER_ITEM, TOTAL_SAID, WITH_MORE, stated, summed_of_some
 from compose_response.text import BULLET, CITATION, drop_segments
 from compose_response.units import Quantity, halfwidth, parse_number, quantities
-from shared.catalog.categories import INDEX_WORDS, PLURALS
-from shared.catalog.derive import kinds
 from shared.products.ledger import LedgerIndex, LedgerProduct
 
 _CODE: Final = re.compile(
@@ -749,10 +747,7 @@ def _models_of(view: str, returned: list[frozenset[str]]) -> list[str]:
             before.pop()
         after = re.match(r"\s*([\w'-]+)", view[run.end() :])
         if (before and before[-1] in _HAS) or (
-            bare
-            and after
-            and after[1][0].islower()
-            and after[1].casefold() not in _AFTER_A_NAME | _KIND_WORDS
+            bare and after and after[1][0].islower() and after[1].casefold() not in _AFTER_A_NAME
         ):
             continue  # a part or a kind: "phones with the Tensor G4", "Gen 4 SSDs"
         if not a_model_named(words):
@@ -811,31 +806,52 @@ _OURS: Final = re.compile(
     r"our\s+(?:line-?up|range|catalog(?:ue)?|selection|store)\s+(?:also\s+)?"
     r"(?:includes|has|lists|offers|features|carries|stocks|contains)|"
     r"the\s+store\s+(?:also\s+)?(?:sells|carries|stocks|has)|"
-    r"(?:also\s+)?(?:available|for\s+sale|sold|stocked)\s+(?:here|with\s+us|from\s+us|by\s+us))"
-    r"\b",
+    r"(?:also\s+)?(?:available|for\s+sale|sold|stocked)\s+(?:here|with\s+us|from\s+us|by\s+us)|"
+    r"also\s+available\s*:)",
     re.IGNORECASE,
 )
 """Words that say the store has what they name: "we also carry", "in our store", "also
-in stock:", "sold here"."""
+in stock:", "sold here", "also available:"."""
 _PUTS_FORWARD: Final = re.compile(
-    r"(?:(?:^|[:;\u2014])[\W_]*|\byou\s+(?:could|might|may|should|can)(?:\s+also)?\s+)"
-    r"(?:consider|check\s+out)\s+(?:the\s+|our\s+)?(?-i:[A-Z0-9])|"
+    r"(?:(?:^|[:;\u2014])[\W_]*(?:also\s+)?|\byou\s+(?:could|might|may|should|can)(?:\s+also)?\s+)"
+    r"(?:consider|check\s+out|try|(?:have|take)\s+a\s+look\s+at)\b|"
     r"\byou\s+(?:might|may|could|would)(?:\s+also)?\s+(?:like|love|enjoy|prefer|want)\b|"
     r"\b(?:I|we)(?:['\u2019]d|\s+would)?(?:\s+also)?\s+(?:recommend|suggest)\b|"
+    r"\bI['\u2019]d(?:\s+also)?\s+(?:go|opt)\s+(?:for|with)\b|"
+    r"\bmy\s+(?:top\s+)?(?:pick|choice|recommendation)\s+(?:is|would\s+be)\b|"
     r"\b(?:another|an?|one)(?:\s+(?:good|great|better|solid|strong|popular|nice))?"
-    r"\s+(?:option|choice|pick|alternative)"
-    r"(?:\s+(?:here|too))?\s+(?:is|would\s+be)\b",
+    r"\s+(?:option|choice|pick|alternative)(?:\s+(?:here|too))?\s+(?:is|would\s+be)\b|"
+    r"\byou(?:['\u2019]ll|\s+will|\s+can)(?:\s+also)?\s+find\b",
     re.IGNORECASE,
 )
-"""Words that put a product before the shopper to buy ("Consider", "you might also like",
-"I'd recommend", "another option is"): the assistant speaks for the store, so what they
-name is said to be the store's ("reviewers consider it the best", "check out reviews of it"
-put nothing forward)."""
-_NO_SEARCH: Final = re.compile(
-    r"\b(?:you['\u2019]ll|you\s+will|you\s+can)(?:\s+also)?\s+find\b|\bcheck\s+out\b",
+"""Words that put what follows them before the shopper to buy ("Consider", "you might also
+like", "I'd recommend", "another option is", "you'll also find"): the assistant speaks
+for the store, so a model named right after them, and ending the clause, is said to be
+the store's ("I'd recommend the M3 Pro chip for video work", "you can find the Galaxy S24
+Ultra reviews online" put no model forward)."""
+_ENDS_A_PICK: Final = re.compile(
+    r"\s*(?:$|[,.;:!?)\u2014]|-\s|(?:instead|too|here|as\s+well|which|that|if)\b)",
     re.IGNORECASE,
 )
-"""Words of :data:`_NOT_OURS` that report no search ("in our store you'll also find")."""
+"""What may follow a model put forward: the clause's end, "instead", "too", "here"."""
+_PICK_LEAD: Final = re.compile(r"\s*(?:also\s+)?(?:the\s+|a\s+|an\s+|our\s+)?")
+
+
+def _put_forward(view: str, returned: list[frozenset[str]]) -> list[str]:
+    """The models ``view`` puts before the shopper (:data:`_PUTS_FORWARD`) that are none
+    of the ``returned`` products."""
+    found = []
+    for said in _PUTS_FORWARD.finditer(view):
+        lead = _PICK_LEAD.match(view, said.end())
+        run = _NAME_RUN.match(view, lead.end()) if lead else None
+        if run is None or not _ENDS_A_PICK.match(view, run.end()):
+            continue
+        words = run.group().split()
+        if a_model_named(words) and not any(_name_words(run.group()) <= r for r in returned):
+            found.append(run.group())
+    return found
+
+
 _ARTICLES: Final = frozenset({"the", "a", "an", "our", "this", "that"})
 _HAS: Final = frozenset(re.findall(r"\w+", "with running featuring using powered on"))
 """Words before a name that make it a part or a system of a product: "laptops with M3 Pro
@@ -847,18 +863,6 @@ _AFTER_A_NAME: Final = frozenset(
         "today right available if but so while when where still",
     )
 )
-_KIND_WORDS: Final = frozenset(
-    word
-    for words in (
-        *INDEX_WORDS.values(),
-        *PLURALS.values(),
-        *(" ".join((*k.words, k.plural)) for _, k in kinds()),
-        "pc pcs smartphones handsets",
-    )
-    for word in re.findall(r"[\w-]+", words)
-)
-"""A kind's words: a name said with no article before one is a model of that kind ("we
-carry Galaxy S24 Ultra phones"), as before a word of :data:`_AFTER_A_NAME`."""
 """Words after a name that leave it a name; any other word in lower case makes a name
 said with no article a modifier of a kind ("MIL-STD 810H rugged laptops", "Windows 11
 laptops"); "the Galaxy S24 Ultra phone" is a model."""
@@ -875,53 +879,88 @@ comes back in our store", "I couldn't find it in our catalog")."""
 
 _POPULAR: Final = re.compile(
     r"\b(?:(?:selling|going)\s+(?:fast|quickly|like\s+hot\s*cakes)|"
-    r"flying\s+off\s+(?:the\s+)?shelves|in\s+(?:high|huge|great)\s+demand|"
-    r"\d[\d,]*\+?\s+(?:happy\s+|satisfied\s+)?(?:customers|shoppers|buyers|people)\s+(?:have\s+)?"
+    r"sells?\s+out\s+(?:fast|quickly)|flying\s+off\s+(?:the\s+|our\s+)?shelves|"
+    r"in\s+(?:high|huge|great)\s+demand|"
+    r"\d[\d,]*\+?\s+(?:happy\s+|satisfied\s+)?(?:customers|shoppers|buyers)\s+(?:have\s+)?"
     r"(?:already\s+)?(?:bought|purchased|ordered|rated|reviewed|chose|love)|"
+    r"(?:hundreds|thousands|dozens)\s+of\s+(?:our\s+|happy\s+)?(?:customers|shoppers|buyers)|"
     r"\d[\d,]*\+?\s+(?:five|5)[\s-]star\s+(?:reviews|ratings)|"
+    r"(?:our|the\s+store['\u2019]s)\s+(?:customers|shoppers|buyers)\s+"
+    r"(?:rate|rated|give|gave|love|loved)|"
+    r"(?:customers|shoppers|buyers)\s+here\s+(?:rate|rated|give|gave|love|loved)|"
     r"[\d.]+\s*(?:/\s*5|out\s+of\s+5|stars?)\s+(?:from|by|among)\s+(?:our|the\s+store['\u2019]s)\s+"
-    r"(?:customers|shoppers|buyers))",
+    r"(?:customers|shoppers|buyers)|"
+    r"[\d.]+\s+stars?\s+from\s+[\d,]+\s+(?:reviews|ratings)\s+(?:on|in|at)\s+our)",
     re.IGNORECASE,
 )
 """What only the store's sales or its shoppers' ratings could say: "selling fast", "500
-customers bought it", "4.8/5 from our customers"."""
-_STORE_WORDS: Final = r"\b(?:our|we|us|here|(?:this|the)\s+store)\b"
-_STORE_SAID: Final = re.compile(_STORE_WORDS, re.IGNORECASE)
+customers bought it", "our customers rate it 4.8", "4.8/5 from our customers"."""
+_POPULARITY = (
+    r"(?:best[\s-]?sell(?:ing|ers?)|top[\s-]?sell(?:ing|ers?)|most[\s-]popular|"
+    r"most[\s-](?:sold|bought|purchased|ordered)|(?:customer|shopper|fan)[\s-]favou?rites?|"
+    r"(?:#\s?1|number[\s-]one|no\.\s?1)(?:\s+[\w-]+)?|trending)"
+)
+_HERE = (
+    r"(?:here(?!\s+in\s+(?:the\s+)?[A-Z])|in\s+(?:our|the|this)\s+(?:store|shop)|"
+    r"at\s+our\s+(?:store|shop)|on\s+our\s+(?:site|website|shelves)|"
+    r"(?:that\s+)?we\s+(?:sell|carry|have|stock|offer))"
+)
 _POPULAR_HERE: Final = re.compile(
-    r"\b(?:best[\s-]?sell(?:ing|ers?)|top[\s-]?sell(?:ing|ers?)|most[\s-]popular|"
-    r"most[\s-](?:sold|bought|purchased|ordered)|(?:customer|shopper|fan)[\s-]favou?rites?)\b"
-    rf"(?=.*?{_STORE_WORDS})|"
-    rf"{_STORE_WORDS}.*?\b(?:best[\s-]?sell(?:ing|ers?)|"
-    r"top[\s-]?sell(?:ing|ers?)|most[\s-]popular|most[\s-](?:sold|bought|purchased|ordered)|"
-    r"(?:customer|shopper|fan)[\s-]favou?rites?)\b",
+    rf"\b(?:our|this\s+store['\u2019]s|the\s+store['\u2019]s)\s+(?:[\w-]+\s+){{0,2}}?"
+    rf"{_POPULARITY}\b|"
+    rf"\b{_POPULARITY}\b(?:\s+[\w-]+){{0,3}}?\s+{_HERE}\b",
     re.IGNORECASE,
 )
-"""A best seller said of the store ("our best-selling laptop", "the most popular laptop we
-sell"); "one of the best-selling novels of all time" is the book's fame, not the store's
-sales."""
+"""A best seller said of the store, the store's words beside it ("our best-selling laptop",
+"the most popular laptop we sell", "the number one laptop in our store"); "one of the
+best-selling novels of all time" is the book's fame, "a bestseller we carry in paperback"
+too when a list or the world made it so (:data:`_FAME`)."""
+_FAME: Final = re.compile(
+    r"\b(?:new\s+york\s+times|nyt|sunday\s+times|usa\s+today|international|national|global|"
+    r"worldwide|all[\s-]time|of\s+all\s+time|ever|in\s+the\s+world|amazon)\b",
+    re.IGNORECASE,
+)
 _SAID_BY_OTHERS: Final = re.compile(
-    r"\b(?:reviewers?|critics?|according\s+to|amazon|best\s+buy|(?:reviews?|magazines?)\s+"
-    r"(?:say|says|call|calls|name|names|rank|ranks))\b",
+    r"\b(?:reviewers?|critics?|according\s+to|amazon|best\s+buy|says|said|reports?|"
+    r"(?:reviews?|magazines?)\s+(?:say|call|calls|name|names|rank|ranks))\b",
     re.IGNORECASE,
 )
 """Words that give a popularity claim to someone outside the store ("reviewers call it a
-best seller"), whose words the answer may report; not one with the store's own words ("a
-reviewer writes: our best seller"), which is the store's."""
+best seller", "Samsung says it is selling fast"), whose words the answer may report; not
+one with the store's own words ("a reviewer writes: our best seller"), which is the
+store's."""
+_DENIED: Final = re.compile(
+    r"\b(?:not|no|never|cannot|unless|if|whether)\b|n['\u2019]t\b|\?", re.IGNORECASE
+)
+"""A denial, a question or a condition: "I can't tell you which is our best seller"."""
 
 
 def _popular_on_record(product: LedgerProduct) -> bool:
     """Whether the product's own record says it sells well (a "bestseller" tag)."""
     said = " ".join([product.description or "", *(product.tags or [])])
-    return bool(re.search(r"\b(?:best|top)[\s-]?sell|\bpopular", said, re.IGNORECASE))
+    return bool(re.search(r"\b(?:best|top)[\s-]?sell", said, re.IGNORECASE))
+
+
+def _popularity_claimed(view: str, owners: list[LedgerProduct]) -> str | None:
+    """The store's sales or its shoppers' ratings ``view`` states of a product, where the
+    record of none it cites says so (:func:`_popular_on_record`)."""
+    said = _POPULAR.search(view)
+    here = _POPULAR_HERE.search(view)
+    if here and not said and _FAME.search(view):
+        here = None  # "a New York Times bestseller we carry"
+    claim = said or here
+    if claim is None or _DENIED.search(view) or any(_popular_on_record(p) for p in owners):
+        return None
+    if _SAID_BY_OTHERS.search(view) and not here:
+        return None  # "Samsung says it is selling fast worldwide"
+    return claim.group()
 
 
 def _ours(view: str) -> re.Match[str] | None:
-    """Where ``view`` says the store has what it names, if it says so and nothing else."""
-    said = _OURS.search(view) or _PUTS_FORWARD.search(view)
-    if said is None:
-        return None
-    plain = _NO_SEARCH.sub(" ", _PUTS_FORWARD.sub(" ", view))
-    return None if _NOT_OURS.search(plain) else said
+    """Where ``view`` says the store has what it names, if it says so and nothing else
+    ("you might also like it, available in our store": "might" is no hedge there)."""
+    said = _OURS.search(view)
+    return None if said is None or _NOT_OURS.search(_PUTS_FORWARD.sub(" ", view)) else said
 
 
 class Offers:
@@ -941,7 +980,6 @@ class Offers:
         self._store = store
         self._stated = _Store.of(terms, store)
         self._terms_text = self._stated.text
-        self._stated_popular = bool(_POPULAR.search(terms) or _POPULAR_HERE.search(terms))
         self._known = list({p.productId: p for p in keyed.values()}.values())
         self._brands = {p.brand.casefold() for p in self._known if p.brand}
         self._returned = [_name_words(f"{p.brand or ''} {p.name}") for p in returned]
@@ -999,16 +1037,13 @@ class Offers:
         term = self._term(view, owners, priced)
         if term:
             return term
-        popular = _POPULAR.search(view) or _POPULAR_HERE.search(view)
         # "the iMac 24 (sold out) is selling fast" is a stock claim the fact check corrects
         sold_out = any(p.stock == 0 for p in owners) and bool(stock_claims(view))
-        others = _SAID_BY_OTHERS.search(view) and not _STORE_SAID.search(view)
-        if popular and not (others or sold_out):
-            pool = owners or self._known
-            if not (self._stated_popular or any(_popular_on_record(p) for p in pool)):
-                # "our best-selling laptop", "rated 4.8/5 by our customers": no tool keeps
-                # the store's sales or its shoppers' ratings
-                return popular.group()
+        popular = None if sold_out else _popularity_claimed(view, owners)
+        if popular:
+            # "our best-selling laptop", "rated 4.8/5 by our customers": no tool keeps the
+            # store's sales or its shoppers' ratings
+            return popular
         blank = CITATION.sub(lambda m: " " * len(m.group()), view)
         ours = _ours(view) if not owners else None
         if ours or (not owners and segment.strip() in self._announced):
@@ -1018,6 +1053,10 @@ class Offers:
             models = _models_of(blank, self._returned)
             if models:
                 return f"{models[0]}, said to be the store's"
+        negated = _NOT_OURS.search(_PUTS_FORWARD.sub(" ", view))
+        picked = _put_forward(blank, self._returned) if not (owners or negated) else []
+        if picked:
+            return f"{picked[0]}, put before the shopper"
         stocked = [claim for claim in stock_claims(view) if claim.value] if not owners else []
         if stocked:
             # "the Acme Phone X9 is in stock now": a product no tool returned, said to be had

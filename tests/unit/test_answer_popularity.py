@@ -36,6 +36,12 @@ def shown(answer: str, *, tags: list[str] | None = None, terms: str = "") -> Res
         "The Dell XPS 13 [CMP-005] is rated 4.8/5 by our customers.",
         # a reviewer's words that speak as the store are the store's
         "A reviewer writes: the Dell XPS 13 [CMP-005] is our best-selling laptop.",
+        "The Dell XPS 13 [CMP-005] is flying off our shelves.",
+        "It's the number one laptop in our store.",
+        "Hundreds of our customers bought the Dell XPS 13 [CMP-005].",
+        "Our customers rate the Dell XPS 13 [CMP-005] 4.8 out of 5.",
+        "The Dell XPS 13 [CMP-005] has 4.7 stars from 300 reviews on our site.",
+        "The Dell XPS 13 [CMP-005] sells out quickly here.",
     ],
 )
 def test_the_stores_sales_or_ratings_said_of_a_product_go(claim: str) -> None:
@@ -54,6 +60,16 @@ def test_the_stores_sales_or_ratings_said_of_a_product_go(claim: str) -> None:
         "The MacBook Air is a popular choice for students.",
         "Tom's Guide calls it Amazon's best-selling laptop.",
         "Reviewers rate the Dell XPS 13 [CMP-005] 4.5 out of 5.",
+        # fame beside the store's words; a denial, a question, a condition
+        "It's a New York Times bestseller we carry in paperback.",
+        "We have it in stock, and it is one of the best-selling novels of all time.",
+        "Android is the most popular mobile OS, and we carry it here.",
+        "The Galaxy S series is Samsung's most popular line here in the US.",
+        "Samsung says it is selling fast worldwide.",
+        "Over 1,000 people reviewed it on GSMArena.",
+        "I don't have sales data, so I can't tell you which laptop is our best seller.",
+        "Is it our best-selling laptop? I don't have that information.",
+        "If you want the most popular option here, let me know your budget.",
     ],
 )
 def test_fame_and_reviewers_words_are_no_claim_about_the_store(said: str) -> None:
@@ -66,7 +82,13 @@ def test_a_bestseller_tag_on_the_products_record_vouches_for_it() -> None:
     assert shown(answer, tags=["bestseller", "budget"]).answer == answer
 
 
-def test_the_stores_own_words_vouch_for_it() -> None:
-    answer = f"{SAID} It is a customer favourite here."
-    terms = "## About us\nThe HP 14 is a customer favourite here."
+def test_the_stores_own_words_repeated_vouch_for_it() -> None:
+    answer = f"{SAID} Chromebooks are a customer favourite here."
+    terms = "## About us\nChromebooks are a customer favourite here."
     assert shown(answer, terms=terms).answer == answer
+
+
+def test_popularity_in_the_stores_words_vouches_for_no_other_product() -> None:
+    answer = f"{SAID} The Dell XPS 13 [CMP-005] is our best-selling laptop."
+    terms = "## About us\nThe HP 14 is our best-selling laptop."
+    assert shown(answer, terms=terms).answer == SAID

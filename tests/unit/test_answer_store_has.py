@@ -95,9 +95,6 @@ def test_a_product_no_tool_returned_said_to_be_the_stores_goes(said: str, now: s
 @pytest.mark.parametrize(
     "said",
     [
-        # a model with no article before a kind's word ("Windows 11 laptops" is a system)
-        "We also carry Galaxy S24 Ultra phones.",
-        "We also sell Lenovo Yoga Slim 7 laptops.",
         # said to be found, listed, stocked or sold by the store
         "In our store you'll also find the Dell Inspiron 14 Plus.",
         "You can also find the Dell Inspiron 14 Plus in our store.",
@@ -111,6 +108,12 @@ def test_a_product_no_tool_returned_said_to_be_the_stores_goes(said: str, now: s
         "I'd also recommend the Motorola Edge 50 Pro.",
         "Another great option is the Xiaomi 14 Ultra.",
         "You could also consider the Lenovo Yoga Slim 7.",
+        "Also consider the Lenovo IdeaPad Slim 3.",
+        "Also available: the Lenovo IdeaPad Slim 3.",
+        "You'll also find the Lenovo IdeaPad Slim 3 here.",
+        "Try the Lenovo IdeaPad Slim 3 instead.",
+        "My top pick is the Lenovo IdeaPad Slim 3.",
+        "I'd go for the Lenovo IdeaPad Slim 3.",
     ],
 )
 def test_a_product_no_tool_returned_said_otherwise_to_be_the_stores_goes(said: str) -> None:
@@ -165,6 +168,15 @@ def test_a_product_no_tool_returned_said_otherwise_to_be_the_stores_goes(said: s
         "The HP 14 [CMP-023] is cheap. Check out reviews of the Galaxy S24 Ultra for more.",
         "The HP 14 [CMP-023] is cheap. If you need more power, consider the MacBook Pro 14 M3.",
         "The HP 14 [CMP-023] is cheap. You might also like the Dell XPS 13 in silver.",
+        # a chip, a system or software put forward is no model of the store's
+        "The HP 14 [CMP-023] is cheap. We also carry Apple M3 Pro laptops and M4 laptops.",
+        "The HP 14 [CMP-023] is cheap. We also carry Google Tensor G4 phones.",
+        "The HP 14 [CMP-023] is cheap. We also carry One UI 7 phones.",
+        "The HP 14 [CMP-023] is cheap. I'd suggest Microsoft 365 for the office apps.",
+        "The HP 14 [CMP-023] is cheap. I'd recommend the M3 Pro chip for video work.",
+        "The HP 14 [CMP-023] is cheap. I'd recommend the iPhone 15's USB-C cable.",
+        "The HP 14 [CMP-023] is cheap. You might also like the Pixel 8's camera software.",
+        "The HP 14 [CMP-023] is cheap. I would recommend checking the iPhone 15 compatibility.",
     ],
 )
 def test_what_does_not_say_the_store_has_an_unreturned_model_stays(answer: str) -> None:
