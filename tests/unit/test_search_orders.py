@@ -180,6 +180,8 @@ def test_how_many_to_show_is_no_word_to_find_and_hides_no_order(words: str, sort
         "best reviewed laptops",
         "your most popular laptops",
         "give me 3 laptops",
+        "what's your best-selling laptop?",
+        "your top picks in laptops",
     ],
 )
 def test_words_of_asking_for_the_best_ones_do_not_narrow_the_kind(

@@ -339,7 +339,7 @@ its text says of it, though a book's title may ("The Friend"), so searched for b
 
 _ASKING_WORDS = """
     give list all every top rated rating ratings review reviews reviewed reviewer reviewers
-    popular
+    popular pick picks best-selling selling
 """
 ASKING_WORDS = frozenset(w for word in _ASKING_WORDS.split() for w in (word, fold(word)))
 """Words of asking for all, the best or the best reviewed of a kind ("list all laptops",
