@@ -34,7 +34,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -54,21 +54,8 @@ ClaimKind = Literal[
     "invisible",
     "card",
 ]
-TEXT_KINDS: frozenset[str] = frozenset(
-    {
-        "price",
-        "sale",
-        "stock",
-        "spec",
-        "product",
-        "popularity",
-        "link",
-        "contact",
-        "code",
-        "free",
-        "markup",
-    }
-)
+TEXT_KINDS: frozenset[str] = frozenset(get_args(ClaimKind)) - {"leak", "invisible", "card"}
+"""The kinds found by their ``text`` in what the shopper reads."""
 LEAK_CHARS = 40
 """Letters and digits of the system prompt in a row that count as a leak."""
 
