@@ -800,8 +800,8 @@ macht zusammen $1,648.", "Cela fait $1,648 au total."."""
 
 
 _OURS: Final = re.compile(
-    r"\b(?:(?:in|from|at)\s+(?:our|the)\s+(?:store|shop|catalog(?:ue)?|range)|"
-    r"on\s+our\s+(?:shelves|site|website)|from\s+us|in\s+stock|"
+    r"\b(?:(?:in|from)\s+(?:our|the)\s+(?:store|shop|catalog(?:ue)?|range)|"
+    r"at\s+our\s+(?:store|shop)|on\s+our\s+shelves|from\s+us|also\s+in\s+stock|"
     r"we(?:\s+also|\s+do|['\u2019]ve(?:\s+also)?)?\s+(?:have|carry|sell|stock|offer|got)|"
     r"our\s+(?:line-?up|range|catalog(?:ue)?|selection|store)\s+(?:also\s+)?"
     r"(?:includes|has|lists|offers|features|carries|stocks|contains)|"
@@ -824,34 +824,11 @@ _PUTS_FORWARD: Final = re.compile(
     r"\byou(?:['\u2019]ll|\s+will|\s+can)(?:\s+also)?\s+find\b",
     re.IGNORECASE,
 )
-"""Words that put what follows them before the shopper to buy ("Consider", "you might also
-like", "I'd recommend", "another option is", "you'll also find"): the assistant speaks
-for the store, so a model named right after them, and ending the clause, is said to be
-the store's ("I'd recommend the M3 Pro chip for video work", "you can find the Galaxy S24
-Ultra reviews online" put no model forward)."""
-_ENDS_A_PICK: Final = re.compile(
-    r"\s*(?:$|[,.;:!?)\u2014]|-\s|(?:instead|too|here|as\s+well|which|that|if)\b)",
-    re.IGNORECASE,
-)
-"""What may follow a model put forward: the clause's end, "instead", "too", "here"."""
-_PICK_LEAD: Final = re.compile(r"\s*(?:also\s+)?(?:the\s+|a\s+|an\s+|our\s+)?")
-
-
-def _put_forward(view: str, returned: list[frozenset[str]]) -> list[str]:
-    """The models ``view`` puts before the shopper (:data:`_PUTS_FORWARD`) that are none
-    of the ``returned`` products."""
-    found = []
-    for said in _PUTS_FORWARD.finditer(view):
-        lead = _PICK_LEAD.match(view, said.end())
-        run = _NAME_RUN.match(view, lead.end()) if lead else None
-        if run is None or not _ENDS_A_PICK.match(view, run.end()):
-            continue
-        words = run.group().split()
-        if a_model_named(words) and not any(_name_words(run.group()) <= r for r in returned):
-            found.append(run.group())
-    return found
-
-
+"""Words that put what follows them before the shopper ("Consider", "you might also like",
+"I'd recommend", "you'll also find"): no hedge nor report of a search, so they leave a
+sentence that says the store has it a claim ("You might also like the X, available in
+our store"). Put forward alone, a name is no claim the store has it: advice names chips,
+software and accessories ("I'd recommend the M3 Pro", "Consider the Apple Pencil 2")."""
 _ARTICLES: Final = frozenset({"the", "a", "an", "our", "this", "that"})
 _HAS: Final = frozenset(re.findall(r"\w+", "with running featuring using powered on"))
 """Words before a name that make it a part or a system of a product: "laptops with M3 Pro
@@ -878,13 +855,12 @@ comes back in our store", "I couldn't find it in our catalog")."""
 
 
 _POPULAR: Final = re.compile(
-    r"\b(?:(?:selling|going)\s+(?:fast|quickly|like\s+hot\s*cakes)|"
+    r"\b(?:selling\s+(?:fast|quickly|like\s+hot\s*cakes)|"
     r"sells?\s+out\s+(?:fast|quickly)|flying\s+off\s+(?:the\s+|our\s+)?shelves|"
-    r"in\s+(?:high|huge|great)\s+demand|"
     r"\d[\d,]*\+?\s+(?:happy\s+|satisfied\s+)?(?:customers|shoppers|buyers)\s+(?:have\s+)?"
-    r"(?:already\s+)?(?:bought|purchased|ordered|rated|reviewed|chose|love)|"
-    r"(?:hundreds|thousands|dozens)\s+of\s+(?:our\s+|happy\s+)?(?:customers|shoppers|buyers)|"
-    r"\d[\d,]*\+?\s+(?:five|5)[\s-]star\s+(?:reviews|ratings)|"
+    r"(?:already\s+)?(?:bought|purchased|ordered|rated|reviewed|chose)\b|"
+    r"(?:hundreds|thousands|dozens)\s+of\s+our\s+(?:customers|shoppers|buyers)|"
+    r"\d[\d,]*\+?\s+(?:five|5)[\s-]star\s+(?:reviews|ratings)\s+(?:in|on|at|from)\s+our|"
     r"(?:our|the\s+store['\u2019]s)\s+(?:customers|shoppers|buyers)\s+"
     r"(?:rate|rated|give|gave|love|loved)|"
     r"(?:customers|shoppers|buyers)\s+here\s+(?:rate|rated|give|gave|love|loved)|"
@@ -898,7 +874,8 @@ customers bought it", "our customers rate it 4.8", "4.8/5 from our customers".""
 _POPULARITY = (
     r"(?:best[\s-]?sell(?:ing|ers?)|top[\s-]?sell(?:ing|ers?)|most[\s-]popular|"
     r"most[\s-](?:sold|bought|purchased|ordered)|(?:customer|shopper|fan)[\s-]favou?rites?|"
-    r"(?:#\s?1|number[\s-]one|no\.\s?1)(?:\s+[\w-]+)?|trending)"
+    r"trending|in\s+(?:high|huge|great)\s+demand)"
+    r"(?!\s+(?:author|writer|novelist|series|franchise)s?\b)"
 )
 _HERE = (
     r"(?:here(?!\s+in\s+(?:the\s+)?[A-Z])|in\s+(?:our|the|this)\s+(?:store|shop)|"
@@ -912,14 +889,17 @@ _POPULAR_HERE: Final = re.compile(
     re.IGNORECASE,
 )
 """A best seller said of the store, the store's words beside it ("our best-selling laptop",
-"the most popular laptop we sell", "the number one laptop in our store"); "one of the
-best-selling novels of all time" is the book's fame, "a bestseller we carry in paperback"
-too when a list or the world made it so (:data:`_FAME`)."""
+"the most popular laptop we sell"); "one of the best-selling novels of all time" is the
+book's fame, "a best-selling author we carry" the author's, "a bestseller we carry in
+paperback" a list's or the world's (:data:`_FAME`)."""
 _FAME: Final = re.compile(
     r"\b(?:new\s+york\s+times|nyt|sunday\s+times|usa\s+today|international|national|global|"
     r"worldwide|all[\s-]time|of\s+all\s+time|ever|in\s+the\s+world|amazon)\b",
     re.IGNORECASE,
 )
+_A_BEFORE: Final = re.compile(r"\ban?\s+(?:[\w-]+\s+)?$", re.IGNORECASE)
+_BEST_SELLER: Final = re.compile(r"(?:best|top)[\s-]?sell", re.IGNORECASE)
+"""A best seller, not the store's: "a Penguin bestseller we carry" is the book's fame."""
 _SAID_BY_OTHERS: Final = re.compile(
     r"\b(?:reviewers?|critics?|according\s+to|amazon|best\s+buy|says|said|reports?|"
     r"(?:reviews?|magazines?)\s+(?:say|call|calls|name|names|rank|ranks))\b",
@@ -946,8 +926,11 @@ def _popularity_claimed(view: str, owners: list[LedgerProduct]) -> str | None:
     record of none it cites says so (:func:`_popular_on_record`)."""
     said = _POPULAR.search(view)
     here = _POPULAR_HERE.search(view)
-    if here and not said and _FAME.search(view):
-        here = None  # "a New York Times bestseller we carry"
+    a_best_seller = here and (
+        _A_BEFORE.search(view[: here.start()]) and _BEST_SELLER.match(here.group())
+    )
+    if here and not said and (_FAME.search(view) or a_best_seller):
+        here = None  # "a New York Times bestseller we carry", "a bestselling classic"
     claim = said or here
     if claim is None or _DENIED.search(view) or any(_popular_on_record(p) for p in owners):
         return None
@@ -1053,10 +1036,6 @@ class Offers:
             models = _models_of(blank, self._returned)
             if models:
                 return f"{models[0]}, said to be the store's"
-        negated = _NOT_OURS.search(_PUTS_FORWARD.sub(" ", view))
-        picked = _put_forward(blank, self._returned) if not (owners or negated) else []
-        if picked:
-            return f"{picked[0]}, put before the shopper"
         stocked = [claim for claim in stock_claims(view) if claim.value] if not owners else []
         if stocked:
             # "the Acme Phone X9 is in stock now": a product no tool returned, said to be had

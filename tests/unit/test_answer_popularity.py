@@ -30,14 +30,13 @@ def shown(answer: str, *, tags: list[str] | None = None, terms: str = "") -> Res
         "The Dell XPS 13 [CMP-005] is our top seller.",
         "It is a customer favourite here.",
         "The Dell XPS 13 [CMP-005] is selling fast.",
-        "The Dell XPS 13 [CMP-005] is in high demand.",
+        "The Dell XPS 13 [CMP-005] is in high demand in our store.",
         "Over 500 customers bought the Dell XPS 13 [CMP-005] this month.",
         "The Dell XPS 13 [CMP-005] has 1,200 five-star reviews in our store.",
         "The Dell XPS 13 [CMP-005] is rated 4.8/5 by our customers.",
         # a reviewer's words that speak as the store are the store's
         "A reviewer writes: the Dell XPS 13 [CMP-005] is our best-selling laptop.",
         "The Dell XPS 13 [CMP-005] is flying off our shelves.",
-        "It's the number one laptop in our store.",
         "Hundreds of our customers bought the Dell XPS 13 [CMP-005].",
         "Our customers rate the Dell XPS 13 [CMP-005] 4.8 out of 5.",
         "The Dell XPS 13 [CMP-005] has 4.7 stars from 300 reviews on our site.",
@@ -70,6 +69,14 @@ def test_the_stores_sales_or_ratings_said_of_a_product_go(claim: str) -> None:
         "I don't have sales data, so I can't tell you which laptop is our best seller.",
         "Is it our best-selling laptop? I don't have that information.",
         "If you want the most popular option here, let me know your budget.",
+        # the assistant's own pick, everyday words, others' reviews, an author's fame
+        "My number one pick here: the Dell XPS 13 [CMP-005].",
+        "The Dell XPS 13 [CMP-005] keeps apps going quickly thanks to 16GB RAM.",
+        "RAM is in high demand for video editing, so 16GB is worth it.",
+        "Thousands of customers use Windows laptops like this one.",
+        "It has 3 five-star reviews from tech sites.",
+        "Orwell is a best-selling author we carry in paperback.",
+        "It's a Penguin bestseller we carry.",
     ],
 )
 def test_fame_and_reviewers_words_are_no_claim_about_the_store(said: str) -> None:

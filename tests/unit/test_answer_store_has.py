@@ -102,18 +102,10 @@ def test_a_product_no_tool_returned_said_to_be_the_stores_goes(said: str, now: s
         "Our catalog also lists the Xiaomi 14 Ultra.",
         "The Xiaomi 14 Ultra is also available from our store.",
         "Consider the Xiaomi 14 Ultra, also sold here.",
-        # put before the shopper to buy, by the assistant who speaks for the store
+        # put before the shopper, and said to be the store's
         "Check out the Lenovo Yoga Slim 7, which we also carry.",
-        "You might also like the Xiaomi 14 Ultra.",
-        "I'd also recommend the Motorola Edge 50 Pro.",
-        "Another great option is the Xiaomi 14 Ultra.",
-        "You could also consider the Lenovo Yoga Slim 7.",
-        "Also consider the Lenovo IdeaPad Slim 3.",
+        "You might also like the Xiaomi 14 Ultra, available in our store.",
         "Also available: the Lenovo IdeaPad Slim 3.",
-        "You'll also find the Lenovo IdeaPad Slim 3 here.",
-        "Try the Lenovo IdeaPad Slim 3 instead.",
-        "My top pick is the Lenovo IdeaPad Slim 3.",
-        "I'd go for the Lenovo IdeaPad Slim 3.",
     ],
 )
 def test_a_product_no_tool_returned_said_otherwise_to_be_the_stores_goes(said: str) -> None:
@@ -177,6 +169,16 @@ def test_a_product_no_tool_returned_said_otherwise_to_be_the_stores_goes(said: s
         "The HP 14 [CMP-023] is cheap. I'd recommend the iPhone 15's USB-C cable.",
         "The HP 14 [CMP-023] is cheap. You might also like the Pixel 8's camera software.",
         "The HP 14 [CMP-023] is cheap. I would recommend checking the iPhone 15 compatibility.",
+        # advice that names an accessory, software, a chip or a book the tools did not
+        # return, not said to be the store's
+        "The HP 14 [CMP-023] is cheap. Consider the Apple Pencil 2.",
+        "The HP 14 [CMP-023] is cheap. Try AirPods Pro 2.",
+        "The HP 14 [CMP-023] is cheap. I'd go for an M3 Pro.",
+        "The HP 14 [CMP-023] is cheap. Consider Microsoft 365 Family.",
+        "The HP 14 [CMP-023] is cheap. You might also like Fahrenheit 451.",
+        # stock or a store said of someone else's, a review site
+        "The HP 14 [CMP-023] is cheap. Apple keeps the iPhone 15 in stock at its own stores.",
+        "The HP 14 [CMP-023] is cheap. Reviews on our site mention the Pixel 8 Pro as a rival.",
     ],
 )
 def test_what_does_not_say_the_store_has_an_unreturned_model_stays(answer: str) -> None:
