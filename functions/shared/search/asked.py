@@ -44,7 +44,7 @@ _TITLE_WORD = r"[A-Z0-9][\w'\u2019:-]*"
 _ASKS_FOR = (
     r"(?:[Dd]o|[Dd]oes) (?:you|the store) (?:have|sell|carry|stock)|[Hh]ave you got|"
     r"(?:[Ii]['\u2019]?m |I am )?(?:[Ll]ooking|[Ss]earching) for|"
-    r"(?:[Cc]an|[Cc]ould|[Ww]here can) I (?:buy|get|order|find)"
+    r"(?:[Cc]an|[Cc]ould|[Ww]here can) I (?:buy|order)"
 )
 """Words that ask the store for what follows them, at the end of the message."""
 _NAME = (
@@ -55,13 +55,12 @@ _NAME = (
 _NAME_ALONE = re.compile(rf"\b(?:{_ASKS_FOR})\s+(?:any\s+|a copy of\s+)?{_NAME}\W*$")
 """A name asked for alone, capitalised as a title is, with its author or without; or
 several listed ("Dune, Circe or Piranesi")."""
-_NAME_HAD = re.compile(
-    rf"\b(?:[Ii]s|[Aa]re)\s+{_NAME}\s+(?:in stock|available|for sale|sold here)\W*$"
-)
-"""A name asked about as a thing the store may have: "Is Project Hail Mary in stock?"."""
+_NAME_HAD = re.compile(rf"\b(?:[Ii]s|[Aa]re)\s+{_NAME}\s+(?:in stock|for sale|sold here)\W*$")
+"""A name asked about as a thing the store may have: "Is Project Hail Mary in stock?" ("Is
+Express Delivery available?" asks about a service)."""
 _ONE_NAME = re.compile(
     rf"\b(?:{_ASKS_FOR})\s+(?:any\s+)?([A-Z][\w&-]*)\W*$|"
-    r"\b(?:[Ii]s|[Aa]re)\s+([A-Z][\w&-]*)\s+(?:in stock|available|for sale|sold here)\W*$"
+    r"\b(?:[Ii]s|[Aa]re)\s+([A-Z][\w&-]*)\s+(?:in stock|for sale|sold here)\W*$"
 )
 """One name asked for alone in the other ways of :data:`_ASKS_FOR` and :data:`_NAME_HAD`,
 written with a capital: "Have you got Dune?", "Is Dune in stock?"."""

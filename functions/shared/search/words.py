@@ -431,14 +431,15 @@ def _numbers(text: str, words: Words) -> str:
 
 _HOW_MANY: Final = re.compile(
     r"\b(?:show(?:\s+me|\s+us)?|give\s+me|list|recommend|suggest|top|find\s+me|pick)"
-    rf"\s+(?:the\s+)?(?:\d{{1,2}}|{'|'.join(_ONES[:10])})"
+    rf"\s+(?:the\s+)?(?:[1-9]|10|{'|'.join(_ONES[:10])})(?!\d)"
     r"(?=(?P<after>(?:\s+[^\W\d_][\w-]*){1,3}))",
     re.IGNORECASE,
 )
 """How many products the shopper wants to see ("show me 2 laptops", "top 5 phones", "list
-three cheap phones"): no word to search for, where a kind's word follows within three
-words and the number is no model's ("show me the 16 Pro") nor a spec's ("8 core", "2
-SIM", "the best 2 in 1"); "16GB" is an amount, taken before."""
+three cheap phones"): no word to search for, where it is ten at most ("show me 14
+laptops" may be their screen), a kind's word follows within three words, and it is no
+model's number ("show me the 16 Pro") nor a spec's ("8 core", "2 SIM", "the best 2 in
+1"); "16GB" is an amount, taken before."""
 _NOT_COUNTED: Final = frozenset(
     re.findall(r"\w+", "in core cores sim sims gen gb tb inch mp hz k series")
 )
