@@ -44,6 +44,15 @@ from shared.platform.said_specs import said_specs, with_said_specs
             {"screenInches": 14, "ramGb": 8, "storageGb": 256},
         ),
         ("Kit includes: 50MP lens attachment, 10000mAh power pack", {}),
+        # a clause in the middle says only what it says
+        (
+            "16GB RAM, 1TB SSD, bundled with a Microsoft 365 trial, 14-inch OLED, 1.2 kg",
+            {"ramGb": 16, "storageGb": 1024, "screenInches": 14, "weightKg": 1.2},
+        ),
+        (
+            "Key features including 16GB RAM, 512GB SSD and a 14-inch display.",
+            {"ramGb": 16, "storageGb": 512, "screenInches": 14},
+        ),
         # a decimal comma, a thousands separator, the main camera after the selfie one
         ("Poids : 1,41 kg", {"weightKg": 1.41}),
         ("Akku 5.000 mAh", {"batteryMah": 5000}),

@@ -38,7 +38,7 @@ _FITS_OTHERS: Final = re.compile(
 )
 """Words of a text whose amounts may be another thing's: an accessory's ("fits 13-16 inch
 laptops", "power bank")."""
-_COMES_WITH: Final = re.compile(r"\b(?:includes?|included|including|bundled?)\b", re.IGNORECASE)
+_COMES_WITH: Final = re.compile(r"\b(?:includes?|included|bundled?)\b", re.IGNORECASE)
 """Words of a clause whose amounts are what comes with the product ("includes 50GB
 iCloud"); the text's other clauses are the product's own ("10.9-inch tablet, 6 GB RAM,
 S Pen included")."""
@@ -47,14 +47,18 @@ _CLAUSE_END: Final = re.compile(r"(?<=[,;:])\s+")
 
 
 def _own_clauses(text: str) -> str:
-    """``text`` without what it says comes with the product: in each sentence, from the
-    clause that says so to the sentence's end ("Includes: keyboard, mouse, 512GB drive")."""
+    """``text`` without what it says comes with the product: the clause that says so, and
+    where that clause opens its sentence or a list (":"), the rest of the sentence
+    ("Includes: keyboard, mouse, 512GB drive"; "16GB RAM, bundled with a trial, 1.2 kg"
+    keeps the weight)."""
     kept = []
     for sentence in _SENTENCE_END.split(text):
-        for clause in _CLAUSE_END.split(sentence):
-            if _COMES_WITH.search(clause):
+        clauses = _CLAUSE_END.split(sentence)
+        for at, clause in enumerate(clauses):
+            if not _COMES_WITH.search(clause):
+                kept.append(clause)
+            elif at == 0 or clause.rstrip().endswith(":"):
                 break
-            kept.append(clause)
     return " ".join(kept)
 
 
