@@ -289,9 +289,7 @@ def test_a_title_not_carried_is_said_once_not_its_last_word_too(
     [
         ("Is Dune in stock?", "Dune"),
         ("Have you got Dune?", "Dune"),
-        ("I'm looking for Dune", "Dune"),
         ("can I buy Project Hail Mary here?", "Project Hail Mary"),
-        ("Looking for Project Hail Mary", "Project Hail Mary"),
         ("Is Project Hail Mary in stock?", "Project Hail Mary"),
     ],
 )
@@ -317,6 +315,7 @@ def test_a_name_asked_for_in_other_words_is_said_not_carried(
         "Is Express Delivery available?",
         "Is Financing available?",
         "Can I get Gift Wrapping?",
+        "I'm looking for Gifts For Dad",
     ],
 )
 def test_what_the_store_has_asked_in_those_words_is_not_said_lacking(

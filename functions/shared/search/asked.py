@@ -43,10 +43,10 @@ Nokia?", "do you have any kayaks?", "do you sell gaming chairs?")."""
 _TITLE_WORD = r"[A-Z0-9][\w'\u2019:-]*"
 _ASKS_FOR = (
     r"(?:[Dd]o|[Dd]oes) (?:you|the store) (?:have|sell|carry|stock)|[Hh]ave you got|"
-    r"(?:[Ii]['\u2019]?m |I am )?(?:[Ll]ooking|[Ss]earching) for|"
     r"(?:[Cc]an|[Cc]ould|[Ww]here can) I (?:buy|order)"
 )
-"""Words that ask the store for what follows them, at the end of the message."""
+"""Words that ask the store for what follows them, at the end of the message ("I'm
+looking for" may be followed by anything: "Gifts For Dad", "Face ID")."""
 _NAME = (
     rf"(?P<name>{_TITLE_WORD}(?:(?:\s*,\s*|\s+)(?:{_TITLE_WORD}|of|the|and|or|a|an|in|on|to|for"
     r"|with|at))*)"
