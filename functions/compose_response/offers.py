@@ -813,21 +813,15 @@ _OURS: Final = re.compile(
 """Words that say the store has what they name: "we also carry", "in our store", "also
 in stock:", "sold here", "also available:"."""
 _PUTS_FORWARD: Final = re.compile(
-    r"(?:(?:^|[:;\u2014])[\W_]*(?:also\s+)?|\byou\s+(?:could|might|may|should|can)(?:\s+also)?\s+)"
-    r"(?:consider|check\s+out|try|(?:have|take)\s+a\s+look\s+at)\b|"
-    r"\byou\s+(?:might|may|could|would)(?:\s+also)?\s+(?:like|love|enjoy|prefer|want)\b|"
-    r"\b(?:I|we)(?:['\u2019]d|\s+would)?(?:\s+also)?\s+(?:recommend|suggest)\b|"
-    r"\bI['\u2019]d(?:\s+also)?\s+(?:go|opt)\s+(?:for|with)\b|"
-    r"\bmy\s+(?:top\s+)?(?:pick|choice|recommendation)\s+(?:is|would\s+be)\b|"
-    r"\b(?:another|an?|one)(?:\s+(?:good|great|better|solid|strong|popular|nice))?"
-    r"\s+(?:option|choice|pick|alternative)(?:\s+(?:here|too))?\s+(?:is|would\s+be)\b|"
-    r"\byou(?:['\u2019]ll|\s+will|\s+can)(?:\s+also)?\s+find\b",
+    r"\byou\s+(?:might|may|could|would|can)(?:\s+also)?\s+(?:like|love|enjoy|prefer|want|"
+    r"consider|check\s+out)\b|\b(?:I|we)(?:['\u2019]d|\s+would)(?:\s+also)?\s+(?:recommend|suggest)\b|"
+    r"\byou(?:['\u2019]ll|\s+will|\s+can)(?:\s+also)?\s+find\b|\bcheck\s+out\b",
     re.IGNORECASE,
 )
-"""Words that put what follows them before the shopper ("Consider", "you might also like",
-"I'd recommend", "you'll also find"): no hedge nor report of a search, so they leave a
-sentence that says the store has it a claim ("You might also like the X, available in
-our store"). Put forward alone, a name is no claim the store has it: advice names chips,
+"""Words that put what follows them before the shopper ("you might also like", "I'd
+recommend", "you'll also find", "check out"): no hedge nor report of a search, so a sentence that
+also says the store has it stays a claim ("You might also like the X, available in our
+store"). Put forward alone, a name is no claim the store has it: advice names chips,
 software and accessories ("I'd recommend the M3 Pro", "Consider the Apple Pencil 2")."""
 _ARTICLES: Final = frozenset({"the", "a", "an", "our", "this", "that"})
 _HAS: Final = frozenset(re.findall(r"\w+", "with running featuring using powered on"))
