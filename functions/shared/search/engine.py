@@ -851,7 +851,7 @@ class _Search:
         title = name_asked_alone(query.keywords) if query.keywords else None
         listed = self._titles_listed(title) if title else []
         if listed:
-            lacked = [p for p in listed if not self._matches(_all_words_of(p))]
+            lacked = [p for p in listed if (m := _all_words_of(p)) and not self._matches(m)]
             near = [hit for hit in result.products if _near_one_of(hit, listed)]
             if len(near) < len(result.products):
                 result = replace(result, products=near, count=len(near), count_is_exact=True)
@@ -1658,8 +1658,9 @@ def _all_words_of(name: str) -> str:
 
 
 def _near_one_of(hit: Hit, titles: list[str]) -> bool:
-    """Whether ``hit`` is one of ``titles`` or near one: two words of a longer title, one
-    of a shorter ("The Hobbit" for "The Hobbit"; no Piranesi for "Brave New World")."""
+    """Whether ``hit`` is one of ``titles`` or near one: two words of a title of three or
+    more, every word of a shorter ("The Hobbit" for "The Hobbit"; no Piranesi for "Brave
+    New World", no Pride and Prejudice for "Jane Eyre")."""
     have = set(name_words(hit.name))
     for title in titles:
         said = _title_words(title)
