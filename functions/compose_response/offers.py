@@ -892,7 +892,7 @@ _FAME: Final = re.compile(
     re.IGNORECASE,
 )
 _A_BEFORE: Final = re.compile(r"\ban?\s+(?:[\w-]+\s+)?$", re.IGNORECASE)
-_BEST_SELLER: Final = re.compile(r"(?:best|top)[\s-]?sell", re.IGNORECASE)
+_BEST_SELLER: Final = re.compile(r"\b(?:best|top)[\s-]?sell", re.IGNORECASE)
 """A best seller, not the store's: "a Penguin bestseller we carry" is the book's fame."""
 _SAID_BY_OTHERS: Final = re.compile(
     r"\b(?:reviewers?|critics?|according\s+to|amazon|best\s+buy|says|said|reports?|"
@@ -912,7 +912,7 @@ _DENIED: Final = re.compile(
 def _popular_on_record(product: LedgerProduct) -> bool:
     """Whether the product's own record says it sells well (a "bestseller" tag)."""
     said = " ".join([product.description or "", *(product.tags or [])])
-    return bool(re.search(r"\b(?:best|top)[\s-]?sell", said, re.IGNORECASE))
+    return bool(_BEST_SELLER.search(said))
 
 
 def _popularity_claimed(view: str, owners: list[LedgerProduct]) -> str | None:

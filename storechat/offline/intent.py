@@ -261,11 +261,12 @@ def parse_text(text: str) -> Intent:
                 wants_reviews = True
                 review_subject = review_subject or subject
                 review_query = review_query or query
-                if subject is None and categories_in(clause):
+                kinds = categories_in(clause) if subject is None else []
+                if kinds:
                     # "which laptops do reviewers like?": the store's laptops too, which
                     # stand when the reviews cannot come
                     asking.append(clause)
-                    categories += categories_in(clause)
+                    categories += kinds
                 continue
         if ask is not None:
             if not ask.title:

@@ -55,12 +55,14 @@ _NAME = (
 _NAME_ALONE = re.compile(rf"\b(?:{_ASKS_FOR})\s+(?:any\s+|a copy of\s+)?{_NAME}\W*$")
 """A name asked for alone, capitalised as a title is, with its author or without; or
 several listed ("Dune, Circe or Piranesi")."""
-_NAME_HAD = re.compile(rf"\b(?:[Ii]s|[Aa]re)\s+{_NAME}\s+(?:in stock|for sale|sold here)\W*$")
+_HAD = r"\s+(?:in stock|for sale|sold here)\W*$"
+"""Words after a name that ask whether the store has it: "is Dune in stock?"."""
+_NAME_HAD = re.compile(rf"\b(?:[Ii]s|[Aa]re)\s+{_NAME}{_HAD}")
 """A name asked about as a thing the store may have: "Is Project Hail Mary in stock?" ("Is
 Express Delivery available?" asks about a service)."""
 _ONE_NAME = re.compile(
     rf"\b(?:{_ASKS_FOR})\s+(?:any\s+)?([A-Z][\w&-]*)\W*$|"
-    r"\b(?:[Ii]s|[Aa]re)\s+([A-Z][\w&-]*)\s+(?:in stock|for sale|sold here)\W*$"
+    rf"\b(?:[Ii]s|[Aa]re)\s+([A-Z][\w&-]*){_HAD}"
 )
 """One name asked for alone in the other ways of :data:`_ASKS_FOR` and :data:`_NAME_HAD`,
 written with a capital: "Have you got Dune?", "Is Dune in stock?"."""
