@@ -83,14 +83,24 @@ def test_a_misspelt_word_of_the_parser_takes_its_meaning(index: SearchIndex) -> 
 
 
 @pytest.mark.parametrize(
-    "words", ["The Prince", "Do you have The Prince?", "I'm looking for The Prince by Machiavelli"]
+    "words",
+    [
+        "The Prince",
+        "Do you have The Prince?",
+        "I'm looking for The Prince by Machiavelli",
+        "do you have the prince",
+        "the prince by machiavelli",
+    ],
 )
 def test_a_name_is_not_read_as_a_word_that_means_nothing_where_it_stands(
     index: SearchIndex, words: str
 ) -> None:
-    # "Prince", written as a name, is one letter from "price": a word the search reads,
-    # but which means nothing here, so reading it so only loses what was said
-    assert search(index, words).corrected == {}
+    # "Prince", with a capital or without, is one letter from "price": a word the search
+    # reads, but which means nothing here, so reading it so only loses what was said
+    # (before, "do you have the prince" showed every product, the cheapest first)
+    result = search(index, words)
+    assert result.corrected == {}
+    assert result.count == 0
 
 
 @pytest.mark.parametrize(
