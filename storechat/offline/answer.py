@@ -135,9 +135,9 @@ def _heading(c: Constraints, of_those: bool) -> str:
     order = SORT_PHRASE.get(c.sort_by or "")
     in_order = f" ({order})" if order else ""
     if not of_those:
-        # What was left out is said, so the shopper sees it was read ("other than Dell").
-        lead = "Our" if c.category == BOOKS else "Best"
-        return f"{lead} {_describe(c)}{_other_than(c)}{in_order}:"
+        # What was left out is said, so the shopper sees it was read ("other than Dell");
+        # "Our", not "Best": no tool ranks the store's products by how good they are.
+        return f"Our {_describe(c)}{_other_than(c)}{in_order}:"
     systems = "/".join(OS_LABEL[s] for s in c.systems)
     narrowed = _qualifiers(c) + (f" running {systems}" if systems else "")
     if narrowed:

@@ -179,7 +179,7 @@ def test_a_wish_the_search_ranked_toward_is_shown_not_called_an_order(
 
 def test_a_store_asked_what_it_carries_answers_for_no_use(local: LocalStorechat) -> None:
     (body,) = ask(local, "What Windows desktop computers do you carry?")
-    assert body["answer"].startswith("Best Windows desktops:\n1. "), body["answer"]
+    assert body["answer"].startswith("Our Windows desktops:\n1. "), body["answer"]
 
 
 def test_a_follow_ups_own_limit_is_what_the_search_and_the_answer_hold_to(

@@ -56,7 +56,7 @@ def test_a_kind_the_store_sells_is_named_as_the_shopper_named_it() -> None:
     # When a shopper asks for tablets under a budget
     body = answer([*load_catalog(), TABLET], "Which tablets do you have under $700?")
     # Then the answer names them as tablets, not as computers
-    assert body["answer"].startswith("Best tablets under $700:"), body["answer"]
+    assert body["answer"].startswith("Our tablets under $700:"), body["answer"]
     assert "[TAB-001]" in body["answer"]
 
 
@@ -64,5 +64,5 @@ def test_a_kind_inside_another_is_named_as_asked() -> None:
     # When a shopper of the sample store asks for a 2-in-1, which is a kind of laptop
     body = answer(load_catalog(), "a 2-in-1 under $1500")
     # Then the answer names 2-in-1s, and recommends only 2-in-1s
-    assert body["answer"].startswith("Best 2-in-1s under $1,500:"), body["answer"]
+    assert body["answer"].startswith("Our 2-in-1s under $1,500:"), body["answer"]
     assert {p["specs"].get("formFactor") for p in body["products"]} == {"2-in-1"}

@@ -161,7 +161,7 @@ def test_a_catalog_question_the_search_serves_is_answered_in_one_call(
     # Then it answers at once with the Dell laptops the search found
     assert reply["stopReason"] == "end_turn"
     text = answer_text(reply)
-    assert text.startswith("Best Dell laptops:\n1. ")
+    assert text.startswith("Our Dell laptops:\n1. ")
     ids = cited(text)
     assert ids and set(ids) <= set(given_ids(messages))
     assert all(BY_ID[pid]["brand"] == "Dell" for pid in ids)
@@ -177,7 +177,7 @@ def test_a_budget_the_search_read_too_is_answered_in_one_call(index: SearchIndex
     # Then it answers at once, each laptop it names within the budget
     assert reply["stopReason"] == "end_turn"
     text = answer_text(reply)
-    assert text.startswith("Best laptops under $600:")
+    assert text.startswith("Our laptops under $600:")
     ids = cited(text)
     assert len(ids) == 3 and set(ids) <= set(given_ids(messages))
     assert all(BY_ID[pid]["price"] <= 600 for pid in ids)
@@ -300,7 +300,7 @@ def test_two_lines_named_are_no_one_brands(index: SearchIndex) -> None:
 
     # Then phones of both are recommended: the iPhone does not make it a wish for Apple
     text = answer_text(reply)
-    assert text.startswith("Best Android/iOS phones under $500:")
+    assert text.startswith("Our Android/iOS phones under $500:")
     assert "MOB-006" in cited(text) and "MOB-012" in cited(text)
 
 
@@ -395,11 +395,11 @@ def test_an_order_on_a_spec_no_product_states_is_not_said_as_theirs(tmp_path: Pa
 @pytest.mark.parametrize(
     ("question", "heading", "unwanted"),
     [
-        ("a laptop but not a Chromebook", "Best laptops other than Chromebook:", "Chromebook"),
-        ("any phone except an iPhone", "Best phones other than iPhone:", "iPhone"),
+        ("a laptop but not a Chromebook", "Our laptops other than Chromebook:", "Chromebook"),
+        ("any phone except an iPhone", "Our phones other than iPhone:", "iPhone"),
         (
             "I want a phone that's not Apple or Samsung",
-            "Best phones other than Apple or Samsung:",
+            "Our phones other than Apple or Samsung:",
             "Samsung",
         ),
     ],
@@ -441,16 +441,16 @@ def test_a_model_not_wanted_in_lower_case_is_not_looked_up(
 
     text = answer_text(reply)
     assert reply["stopReason"] == "end_turn"
-    assert text.startswith("Best ") and " other than " in text.partition("\n")[0]
+    assert text.startswith("Our ") and " other than " in text.partition("\n")[0]
     assert unwanted not in text and "MOB-012" not in text
     assert cited(text)
 
 
 def test_a_least_price_is_said_as_a_price_in_the_heading(index: SearchIndex) -> None:
-    # "Best laptops at least $1,500" read as if the laptops were at least something
+    # "Our laptops at least $1,500" read as if the laptops were at least something
     messages = searched_first(index, "laptops over $1500")
     text = answer_text(OfflineModel().converse(make_request(messages)))
-    assert text.partition("\n")[0] == "Best laptops priced at least $1,500:"
+    assert text.partition("\n")[0] == "Our laptops priced at least $1,500:"
     assert cited(text)
 
 
@@ -469,7 +469,7 @@ def test_products_cheaper_than_one_named_are_shown_not_that_one(
     reply = OfflineModel().converse(make_request(messages))
     text = answer_text(reply)
     assert named not in text and BY_ID[named]["name"].split()[1] not in text
-    assert text.startswith("Best ") and cited(text)
+    assert text.startswith("Our ") and cited(text)
     price = BY_ID[named]["price"]
     assert all(BY_ID[pid]["price"] < price for pid in cited(text))
 
@@ -477,15 +477,15 @@ def test_products_cheaper_than_one_named_are_shown_not_that_one(
 @pytest.mark.parametrize(
     ("question", "line", "heading"),
     [
-        ("a phone cheaper than the Pixel", "Pixel", "Best phones under $499:"),
-        ("anything cheaper than the MacBook?", "MacBook", "Best computers under $1,099:"),
-        ("something more expensive than the Pixel", "Pixel", "Best phones priced at least $1,099:"),
+        ("a phone cheaper than the Pixel", "Pixel", "Our phones under $499:"),
+        ("anything cheaper than the MacBook?", "MacBook", "Our computers under $1,099:"),
+        ("something more expensive than the Pixel", "Pixel", "Our phones priced at least $1,099:"),
     ],
 )
 def test_a_price_against_a_line_is_said_at_the_line_s_price(
     index: SearchIndex, question: str, line: str, heading: str
 ) -> None:
-    # "a phone cheaper than the Pixel" showed the Pixels, "Best phones:" and no price
+    # "a phone cheaper than the Pixel" showed the Pixels, "Our phones:" and no price
     messages = searched_first(index, question)
     text = answer_text(OfflineModel().converse(make_request(messages)))
     assert text.partition("\n")[0] == heading
@@ -553,7 +553,7 @@ def test_a_sale_asked_for_alone_is_what_is_on_sale_or_that_nothing_is(
     reply = OfflineModel(store=lambda: Store.of_products(own)).converse(make_request(messages))
     # Then those are the answer
     text = answer_text(reply)
-    assert text.startswith("Best products on sale:") and sorted(cited(text)) == sorted(SALE)
+    assert text.startswith("Our products on sale:") and sorted(cited(text)) == sorted(SALE)
 
 
 SALE = ("CMP-023", "MOB-011")
@@ -681,8 +681,8 @@ def test_a_kind_not_carried_in_a_store_without_its_nearer_kind_is_said_in_one_ca
 @pytest.mark.parametrize(
     ("question", "says"),
     [
-        ("Do you sell iPhones?", "Sorry, we don't carry iPhones.\nBest phones:"),
-        ("an iPhone 15", "Sorry, we don't carry iPhone.\nBest phones:"),
+        ("Do you sell iPhones?", "Sorry, we don't carry iPhones.\nOur phones:"),
+        ("an iPhone 15", "Sorry, we don't carry iPhone.\nOur phones:"),
     ],
 )
 def test_a_line_the_store_lacks_is_said_as_written_and_its_system_not_claimed(
@@ -710,11 +710,11 @@ def test_a_line_the_store_lacks_is_said_as_written_and_its_system_not_claimed(
 @pytest.mark.parametrize(
     ("question", "heading", "spec", "lightest"),
     [
-        ("Which phone has the biggest battery?", "Best phones (longest battery first)",
+        ("Which phone has the biggest battery?", "Our phones (longest battery first)",
          "batteryMah", False),
-        ("What is the lightest laptop?", "Best laptops (lightest first)", "weightKg", True),
+        ("What is the lightest laptop?", "Our laptops (lightest first)", "weightKg", True),
         # French, read by the search as the English order
-        ("Quel est le téléphone le plus léger ?", "Best phones (lightest first)", "weightG",
+        ("Quel est le téléphone le plus léger ?", "Our phones (lightest first)", "weightG",
          True),
     ],
 )  # fmt: skip
@@ -751,7 +751,7 @@ def test_an_order_a_use_leans_to_the_search_ranked_toward_is_answered_in_one_cal
     # Then it answers at once with gaming laptops the search found, claiming no order
     assert reply["stopReason"] == "end_turn"
     text = answer_text(reply)
-    assert text.startswith("Best laptops for gaming under $2,000:\n1. ")
+    assert text.startswith("Our laptops for gaming under $2,000:\n1. ")
     ids = cited(text)
     assert ids and set(ids) <= set(given_ids(messages))
     for pid in ids:
@@ -847,7 +847,7 @@ def test_a_good_camera_the_search_ranked_toward_is_answered_in_one_call(
     # a wish for a good camera, not an order, led by a phone of the best camera in stock
     assert reply["stopReason"] == "end_turn"
     text = answer_text(reply)
-    assert text.startswith("Best phones for photos:\n1. ")
+    assert text.startswith("Our phones for photos:\n1. ")
     phones = [p for p in CATALOG if p["category"] == "MOBILE" and p["stock"] > 0]
     best = max(p["specs"]["cameraMp"] for p in phones)
     assert BY_ID[cited(text)[0]]["specs"]["cameraMp"] == best
@@ -900,7 +900,7 @@ def test_a_follow_up_the_loop_narrowed_is_answered_from_its_search_in_one_call(
     # Then it takes the loop's reading and answers at once, with Windows laptops under $700
     assert reply["stopReason"] == "end_turn"
     text = answer_text(reply)
-    assert text.startswith("Best Windows ")
+    assert text.startswith("Our Windows ")
     ids = cited(text)
     assert ids and set(ids) <= set(given_ids(messages))
     assert all(BY_ID[pid]["price"] <= 700 for pid in ids)
@@ -1103,7 +1103,7 @@ def test_the_shoppers_words_as_the_model_would_search_them_are_its_own_search(
     # Then the given search is that search: answered at once, read as the search read it
     assert reply["stopReason"] == "end_turn"
     text = answer_text(reply)
-    assert text.startswith("I read “lapptopp” as “laptop”.\nBest laptops for a student (cheapest")
+    assert text.startswith("I read “lapptopp” as “laptop”.\nOur laptops for a student (cheapest")
     assert set(cited(text)) <= set(given_ids(messages))
 
 
@@ -1138,7 +1138,7 @@ def test_how_the_search_read_the_shoppers_words_is_said(index: SearchIndex) -> N
     # Then the answer says how the words were read, so a misreading would be seen, and
     # lists the Chromebooks the search found
     text = answer_text(reply)
-    assert text.startswith("I read “chep” as “cheap”.\nBest ChromeOS computers")
+    assert text.startswith("I read “chep” as “cheap”.\nOur ChromeOS computers")
     assert set(cited(text)) <= set(given_ids(messages))
 
 

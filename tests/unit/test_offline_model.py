@@ -816,7 +816,7 @@ def test_a_kind_asked_beside_a_product_named_is_searched_and_shown_too() -> None
     assert "cheap Android phone" in kind["keywords"] and "iPhone" not in kind["keywords"]
     # And the answer has the iPhone, not held to the other wish's system, and the cheap ones
     assert cited(text) == ["MOB-715", "MOB-790"]
-    assert "doesn't meet" not in text and "Best Android phones (cheapest first):" in text
+    assert "doesn't meet" not in text and "Our Android phones (cheapest first):" in text
 
 
 def test_a_limit_of_the_kind_asked_beside_a_product_named_is_not_the_products() -> None:
@@ -855,7 +855,7 @@ def test_two_kinds_asked_in_one_message_are_searched_each_in_its_own_words() -> 
         {"keywords": "a phone for my son"},
     ]
     assert cited(text) == ["CMP-102", "MOB-715"]
-    assert "Best laptops" in text and "Best phones" in text
+    assert "Our laptops" in text and "Our phones" in text
 
 
 def test_a_named_product_is_the_answer_with_its_stock() -> None:
@@ -1020,7 +1020,7 @@ def test_a_comparison_with_a_phone_not_carried_is_answered_in_one_round() -> Non
 
 
 SHOWN = (
-    "Best Android phones:\n"
+    "Our Android phones:\n"
     "1. Phone A [MOB-801]: 128 GB storage, $499.\n"
     "2. Phone B [MOB-802]: 256 GB storage, $649.\n"
     "3. Phone C [MOB-803]: 128 GB storage, $399."
@@ -1328,7 +1328,7 @@ def test_a_follow_up_keeps_what_the_shopper_said_they_do_not_want() -> None:
     model = OfflineModel()
     messages = [
         user("a laptop, not Dell and HP"),
-        {"role": "assistant", "content": [{"text": "Best laptops:\n1. ASUS Vivobook Go 14"}]},
+        {"role": "assistant", "content": [{"text": "Our laptops:\n1. ASUS Vivobook Go 14"}]},
         user("anything for under $400"),
     ]
     # When the model searches the follow-up with the earlier words
@@ -1417,7 +1417,7 @@ def _after_shown(*follow_up: str) -> tuple[OfflineModel, list[dict[str, Any]]]:
     shape a store uses (all digits, no digit, with a dash), then ``follow_up``."""
     model = OfflineModel()
     shown = (
-        "Best laptops:\n1. Laptop 7700352 [7700352]: $399.\n"
+        "Our laptops:\n1. Laptop 7700352 [7700352]: $399.\n"
         "2. Laptop ZENBOOK [ZENBOOK]: $999.\n3. Laptop CMP-008 [CMP-008]: $649."
     )
     messages = [
@@ -1688,7 +1688,7 @@ def test_reviews_of_a_product_shown_named_by_id_are_of_that_one() -> None:
 def test_a_product_shown_by_its_place_and_one_named_are_both_looked_up(question: str) -> None:
     # "compare the first and the Pixel 9" looked up the Pixel 9 alone
     shown = (
-        "Best phones:\n1. Samsung Galaxy A15 5G [MOB-012]: $199.\n"
+        "Our phones:\n1. Samsung Galaxy A15 5G [MOB-012]: $199.\n"
         "2. Apple iPhone SE [MOB-006]: $429."
     )
     messages = [

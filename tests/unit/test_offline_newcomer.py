@@ -467,7 +467,7 @@ def test_a_line_asked_for_with_an_article_is_a_kind_not_a_product() -> None:
     text, asked = answer(OfflineModel(), "What about a Mac?", macs)
     # Then they are a list of the kind, not models matching a name "Mac"
     assert asked == [[{"keywords": "What about a Mac?"}]]
-    assert text.startswith("Best Apple macOS computers:\n1. Apple Mac mini (M2) [CMP-015]"), text
+    assert text.startswith("Our Apple macOS computers:\n1. Apple Mac mini (M2) [CMP-015]"), text
 
 
 @pytest.mark.parametrize(
@@ -654,7 +654,7 @@ def test_words_the_search_corrected_and_found_every_one_of_are_answered() -> Non
     # So is what the search found with every word it searched, uncorrected ("any
     # Fairphones?": a word the model reads nothing in, which the search found)
     text, _ = answer(OfflineModel(), question, [success(found)])
-    assert text.startswith("Best phones:") and "[MOB-016]" in text
+    assert text.startswith("Our phones:") and "[MOB-016]" in text
     # But what it found only once the words were dropped, or with no word to search
     # ("is it any good?"), answers nothing asked: the shopper is asked what they mean
     dropped = found | {"corrected": {"pixle": "pixel"}, "relaxed": ["keywords"]}
@@ -689,7 +689,7 @@ def test_a_brand_named_with_a_slip_heads_the_answer_as_the_search_read_it() -> N
         "corrected": {"samsng": "samsung"},
     }
     text, _ = answer(OfflineModel(), "a samsng phone", [success(found)])
-    assert text.startswith("I read “samsng” as “samsung”.\nBest Samsung phones:\n1. ")
+    assert text.startswith("I read “samsng” as “samsung”.\nOur Samsung phones:\n1. ")
 
 
 def test_a_product_that_lists_no_system_is_not_said_to_run_another() -> None:
@@ -754,5 +754,5 @@ def test_nothing_over_a_price_names_no_brand_in_a_store_that_sells_nothing_phone
     # When a shopper sets a limit with "nothing"
     text, _ = answer(model, "a phone, nothing over $500", [inventory(product("MOB-012"), nothing)])
     # Then it is a limit, not the brand: both phones under $500 are shown
-    assert text.startswith("Best phones under $500:"), text
+    assert text.startswith("Our phones under $500:"), text
     assert "[MOB-012]" in text and "[MOB-900]" in text
