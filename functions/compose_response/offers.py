@@ -758,6 +758,19 @@ def _models_of(view: str, returned: list[frozenset[str]]) -> list[str]:
     return found
 
 
+def _line(name: str, makers: set[str]) -> str:
+    """The series of a model's name, after its maker's words: "galaxy s" of "Samsung
+    Galaxy S24", "galaxy tab" of "Galaxy Tab S9", "pixel #" of "Pixel 9", "xiaomi #" of
+    "Xiaomi 14 Ultra"."""
+    words = [w for w in re.findall(r"[\w+]+", name.casefold()) if w not in _ARTICLES]
+    named = next((n for n, w in enumerate(words) if w not in makers), len(words))
+    line = words[named : named + 2]
+    if not line or line[0][0].isdigit():
+        return f"{' '.join(words[:named])} #"
+    series = re.match(r"\d|[^\W\d_]+", line[1]) if len(line) > 1 else None
+    return f"{line[0]} {'#' if series and series[0].isdigit() else series[0] if series else ''}"
+
+
 def _name_words(name: str) -> frozenset[str]:
     return frozenset(re.findall(r"[\w+]+", name.casefold()))
 
@@ -823,6 +836,13 @@ recommend", "you'll also find", "check out"): no hedge nor report of a search, s
 also says the store has it stays a claim ("You might also like the X, available in our
 store"). Put forward alone, a name is no claim the store has it: advice names chips,
 software and accessories ("I'd recommend the M3 Pro", "Consider the Apple Pencil 2")."""
+_ADVISED: Final = re.compile(
+    rf"(?:{_PUTS_FORWARD.pattern}|(?:^|[.!:;]\s+)(?:consider|try|go\s+for|take\s+a\s+look\s+at))"
+    r"\s+(?:also\s+)?(?:(?:the|a|an)\s+)?",
+    re.IGNORECASE,
+)
+"""Words that put a name right after them before the shopper: "You might also like the",
+"Consider the", "I'd recommend the"."""
 _ARTICLES: Final = frozenset({"the", "a", "an", "our", "this", "that"})
 _HAS: Final = frozenset(re.findall(r"\w+", "with running featuring using powered on"))
 """Words before a name that make it a part or a system of a product: "laptops with M3 Pro
@@ -837,6 +857,8 @@ _AFTER_A_NAME: Final = frozenset(
 """Words after a name that leave it a name; any other word in lower case makes a name
 said with no article a modifier of a kind ("MIL-STD 810H rugged laptops", "Windows 11
 laptops"); "the Galaxy S24 Ultra phone" is a model."""
+_AFTER_ADVISED: Final = _AFTER_A_NAME | {"instead", "over", "because", "since", "rather"}
+"""Words after a name put forward that leave it the name of what is put forward."""
 _NOT_OURS: Final = re.compile(
     r"\b(?:not|no|never|neither|nor|if|whether|unless|once|when|search(?:ed)?|looked|"
     r"check(?:ed)?|confirm(?:ed)?|find|found|results?|seem|might|may|could|would)\b|"
@@ -959,7 +981,10 @@ class Offers:
         self._terms_text = self._stated.text
         self._known = list({p.productId: p for p in keyed.values()}.values())
         self._brands = {p.brand.casefold() for p in self._known if p.brand}
+        returned = list(returned)
         self._returned = [_name_words(f"{p.brand or ''} {p.name}") for p in returned]
+        self._makers = {w for p in returned for w in _name_words(p.brand or "")}
+        self._lines = {_line(p.name, self._makers) for p in returned}
         self.removed: list[str] = []
         """What each removed sentence held that nothing vouched for, for the trace."""
         self._totals: dict[str, float] = {}
@@ -1030,6 +1055,12 @@ class Offers:
             models = _models_of(blank, self._returned)
             if models:
                 return f"{models[0]}, said to be the store's"
+        sibling = None if ours else self._advised_sibling(blank)
+        if sibling:
+            # "You might also like the Pixel 10 Pro XL" after the store's Pixels: a model of
+            # a series the store has, put before the shopper as one of them (whatever a
+            # product the words of its name were taken for: "Pro XL", the Pixel 9 Pro XL)
+            return f"{sibling}, put forward beside the store's"
         stocked = [claim for claim in stock_claims(view) if claim.value] if not owners else []
         if stocked:
             # "the Acme Phone X9 is in stock now": a product no tool returned, said to be had
@@ -1054,6 +1085,28 @@ class Offers:
                 or summed_of_some(claim, view, self._keyed, self._store)
             ):
                 return view[claim.start : claim.end]
+        return None
+
+    def _advised_sibling(self, view: str) -> str | None:
+        """A model ``view`` puts before the shopper right after the words that do so
+        (:data:`_ADVISED`), none of the session's tools returned, of a series they returned
+        others of ("the Galaxy S25 Ultra" beside the store's Galaxy S phones); not where the
+        sentence denies, asks or makes it a condition (:data:`_NOT_OURS`), nor a name
+        before a word that makes it a part or a subject ("the Galaxy S24 Ultra reviews",
+        "the iPhone 15's cable"), nor one of another series ("Consider the Apple Pencil
+        2")."""
+        if _NOT_OURS.search(_PUTS_FORWARD.sub(" ", view)):
+            return None
+        for advised in _ADVISED.finditer(view):
+            run = _NAME_RUN.match(view, advised.end())
+            if run is None:
+                continue
+            after = re.match(r"['\u2019]s\b|\s*([a-z][\w-]*)", view[run.end() :])
+            if after and (after[1] is None or after[1] not in _AFTER_ADVISED):
+                continue
+            models = _models_of(run.group(), self._returned)
+            if models and _line(models[0], self._makers) in self._lines:
+                return models[0]
         return None
 
     # -- terms of sale ----------------------------------------------------------------------

@@ -186,3 +186,47 @@ def test_what_does_not_say_the_store_has_an_unreturned_model_stays(answer: str) 
     body = shown(answer)
     # Then it reaches the shopper as the model wrote it
     assert body.answer == answer
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "You might also like the Dell XPS 14.",
+        "Consider the XPS 16.",
+        "I'd recommend the iMac 27 for a bigger screen.",
+        "Try the HP 17 instead.",
+        "You might also like the XPS 15, which is bigger.",
+    ],
+)
+def test_a_model_of_a_returned_series_put_forward_goes(said: str) -> None:
+    # Given an answer that puts before the shopper, with no word that the store has it, a
+    # model none of the tools returned of a series they returned others of (the XPS 13,
+    # the iMac 24, the HP 14)
+    body = shown(f"The HP 14 [CMP-023] is $349. {said}")
+    # Then the shopper reads only the sentence about the product the catalog returned:
+    # beside the store's, it reads as one more of them
+    assert body.answer == "The HP 14 [CMP-023] is $349."
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # a model of a series the tools returned none of: advice, as before
+        "You might also like the Xiaomi 14 Ultra.",
+        "Consider the Apple Pencil 2.",
+        "Consider a Galaxy Tab S9.",
+        # a subject or a part of the model, not the model
+        "Check out reviews of the XPS 14 for more.",
+        "You can find the XPS 14 reviews online.",
+        "I'd recommend the XPS 14's charger.",
+        # a condition, a denial, another seller
+        "If you need more power, consider the XPS 16.",
+        "I wouldn't recommend the XPS 16 for you.",
+        "You might also like the XPS 16, but we don't carry it.",
+        # the model the tools returned
+        "You might also like the Dell XPS 13 in silver.",
+    ],
+)
+def test_advice_that_puts_no_model_of_a_returned_series_forward_stays(said: str) -> None:
+    answer = f"The HP 14 [CMP-023] is $349. {said}"
+    assert shown(answer).answer == answer
