@@ -60,7 +60,7 @@ import bisect
 import functools
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Final, NamedTuple
 
 from compose_response import money
@@ -729,12 +729,14 @@ class _Store(NamedTuple):
         )
 
 
-def _models_of(view: str, returned: list[frozenset[str]]) -> list[str]:
+def _models_of(
+    view: str, returned: list[frozenset[str]], series: Callable[[str], bool] = lambda _: False
+) -> list[str]:
     """The models ``view`` names by a number, whoever makes them ("the HP Spectre x360 14",
     "Galaxy S24"), that are none of the ``returned`` products (the words of each one's
     name): not a line ("Dell XPS models"), a system ("Windows 11"), a part of a product
     (after "with", "running": "phones with the Tensor G4") nor a word before a kind ("Gen 4
-    SSDs")."""
+    SSDs") unless it is of a ``series`` ("Galaxy S24 Ultra phones" beside the Galaxy S24)."""
     found = []
     for run in _NAME_RUN.finditer(view):
         words = run.group().split()
@@ -747,7 +749,11 @@ def _models_of(view: str, returned: list[frozenset[str]]) -> list[str]:
             before.pop()
         after = re.match(r"\s*([\w'-]+)", view[run.end() :])
         if (before and before[-1] in _HAS) or (
-            bare and after and after[1][0].islower() and after[1].casefold() not in _AFTER_A_NAME
+            bare
+            and after
+            and after[1][0].islower()
+            and after[1].casefold() not in _AFTER_A_NAME
+            and not series(" ".join(words))
         ):
             continue  # a part or a kind: "phones with the Tensor G4", "Gen 4 SSDs"
         if not a_model_named(words):
@@ -1052,7 +1058,7 @@ class Offers:
             # "We also carry the Dell XPS 14", or a bullet under "Also in our store:": a
             # product no tool returned, said to be the store's ("Windows 11 laptops" is no
             # product)
-            models = _models_of(blank, self._returned)
+            models = _models_of(blank, self._returned, self._of_series)
             if models:
                 return f"{models[0]}, said to be the store's"
         sibling = None if ours else self._advised_sibling(blank)
@@ -1087,6 +1093,10 @@ class Offers:
                 return view[claim.start : claim.end]
         return None
 
+    def _of_series(self, name: str) -> bool:
+        """Whether ``name`` is of a series the session's tools returned a model of."""
+        return _line(name, self._makers) in self._lines
+
     def _advised_sibling(self, view: str) -> str | None:
         """A model ``view`` puts before the shopper right after the words that do so
         (:data:`_ADVISED`), none of the session's tools returned, of a series they returned
@@ -1105,7 +1115,7 @@ class Offers:
             if after and (after[1] is None or after[1] not in _AFTER_ADVISED):
                 continue
             models = _models_of(run.group(), self._returned)
-            if models and _line(models[0], self._makers) in self._lines:
+            if models and self._of_series(models[0]):
                 return models[0]
         return None
 

@@ -230,3 +230,16 @@ def test_a_model_of_a_returned_series_put_forward_goes(said: str) -> None:
 def test_advice_that_puts_no_model_of_a_returned_series_forward_stays(said: str) -> None:
     answer = f"The HP 14 [CMP-023] is $349. {said}"
     assert shown(answer).answer == answer
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["We also carry XPS 16 laptops.", "We also stock iMac 27 desktops in every colour."],
+)
+def test_a_model_of_a_returned_series_said_before_a_kind_and_the_stores_goes(said: str) -> None:
+    # Given a model said with no article before a kind's word ("XPS 16 laptops"), of a
+    # series the tools returned others of, and said to be the store's
+    body = shown(f"The HP 14 [CMP-023] is $349. {said}")
+    # Then it goes as "We also carry the XPS 16" does (chips and systems said so stay:
+    # "We also carry Apple M3 Pro laptops", above)
+    assert body.answer == "The HP 14 [CMP-023] is $349."
