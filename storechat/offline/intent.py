@@ -343,16 +343,6 @@ def parse_text(text: str) -> Intent:
 _KIND_WORD: Final = {COMPUTERS: "computer", MOBILE: "phone", BOOKS: "book"}
 
 
-def _unnamed(intent: Intent) -> str:
-    """A message's words with each product it named said as its kind ("is the iMac in
-    stock?" as "is the computer in stock?"): it was found by its name, and a
-    follow-up ("those but cheaper") asks for more of its kind, not for it again."""
-    text = intent.text
-    for product in intent.products:
-        text = text.replace(product.text, _KIND_WORD.get(product.category, "product"))
-    return text
-
-
 def earlier_words(user_texts: list[str]) -> tuple[str, ...]:
     """The words of the two messages before the latest, the latest first, without the
     products they named or a question about the products then shown ("which of those is
@@ -362,27 +352,15 @@ def earlier_words(user_texts: list[str]) -> tuple[str, ...]:
     words: list[str] = []
     for earlier in (parse_text(text) for text in reversed(user_texts[-3:-1])):
         if earlier.reference is None and not earlier.outside_store():
-            words.append(_unnamed(earlier))
+            # Each product it named said as its kind ("is the iMac in stock?" as "is the
+            # computer in stock?"): a follow-up asks for more of its kind, not for it again.
+            text = earlier.text
+            for product in earlier.products:
+                text = text.replace(product.text, _KIND_WORD.get(product.category, "product"))
+            words.append(text)
         if categories_in(earlier.asks) and not earlier.follow_up:
             break  # a kind asked in its own words, not a product named
     return tuple(words)
-
-
-def _subject(user_texts: list[str]) -> Intent | None:
-    """The latest earlier message that names a subject, as it was said."""
-    for text in reversed(user_texts[-3:-1]):
-        if (earlier := parse_text(text)).names_subject():
-            return earlier
-    return None
-
-
-def _of_left_out(intent: Intent) -> Intent:
-    """``intent`` asking for the kind of what it says is not wanted, when it names no kind
-    of its own and follows nothing ("ok but not the Pixel 9 Pro XL": phones)."""
-    kinds = tuple(k for k in intent.left_out if k)
-    if intent.categories or not kinds:
-        return intent
-    return replace(intent, categories=kinds)
 
 
 def conversation_intent(user_texts: list[str]) -> Intent:
@@ -395,7 +373,10 @@ def conversation_intent(user_texts: list[str]) -> Intent:
     current = parse_text(user_texts[-1])
     earlier = [w for w in earlier_words(user_texts) if w.strip()]
     if not earlier or current.outside_store():
-        return _of_left_out(current)
+        # Naming no kind of its own, the kind of what it says is not wanted ("ok but not
+        # the Pixel 9 Pro XL": phones).
+        kinds = tuple(k for k in current.left_out if k)
+        return current if current.categories or not kinds else replace(current, categories=kinds)
     if current.names_subject():
         if not current.follow_up or current.products or current.book_query:
             return current
@@ -403,7 +384,9 @@ def conversation_intent(user_texts: list[str]) -> Intent:
         current.has_constraints() or current.follow_up or current.wants_reviews or current.left_out
     ):
         return current
-    subject = _subject(user_texts)
+    # The latest earlier message that names a subject, as it was said.
+    earlier_intents = (parse_text(text) for text in reversed(user_texts[-3:-1]))
+    subject = next((e for e in earlier_intents if e.names_subject()), None)
     if current.wants_reviews and not current.has_constraints():
         # "What do reviewers say about it?" wants reviews of the earlier
         # subject, not the same catalog search again.

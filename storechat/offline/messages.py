@@ -100,15 +100,6 @@ _EXPECTED_LIST: Final = {
 }
 
 
-def _failure_kind(payload: dict[str, Any] | None) -> str:
-    """The error ``kind`` a tool reported (:class:`~shared.runtime.errors.FailureKind`),
-    which :func:`~shared.runtime.tool_errors.failed_in_words` says to a shopper."""
-    kind = (payload or {}).get("kind")
-    return (
-        kind.strip().lower() if isinstance(kind, str) and kind.strip() else FailureKind.TOOL_FAILED
-    )
-
-
 def _json_payload(content: list[Any]) -> dict[str, Any] | None:
     for block in content:
         if isinstance(block, dict) and isinstance(block.get("json"), dict):
@@ -147,16 +138,9 @@ def read_rounds(messages: list[dict[str, Any]]) -> list[list[ToolOutcome]]:
 
 def _paired(result: dict[str, Any], uses: dict[str, dict[str, Any]]) -> ToolOutcome:
     use_id = str(result.get("toolUseId", ""))
-    use = uses.get(use_id)
-    name = use.get("name") if use else None
-    raw_input = use.get("input") if use else None
-    tool_input: dict[str, Any] = raw_input if isinstance(raw_input, dict) else {}
-    return _outcome(use_id, name if isinstance(name, str) else None, tool_input, result)
-
-
-def _outcome(
-    use_id: str, name: str | None, tool_input: dict[str, Any], result: dict[str, Any]
-) -> ToolOutcome:
+    use = uses.get(use_id) or {}
+    name = use.get("name") if isinstance(use.get("name"), str) else None
+    tool_input: dict[str, Any] = use["input"] if isinstance(use.get("input"), dict) else {}
     content = result.get("content")
     blocks: list[Any] = content if isinstance(content, list) else []
     if name not in _EXPECTED_LIST:
@@ -164,7 +148,10 @@ def _outcome(
     payload = _json_payload(blocks)
     # A tool may report failure in the status or only in its payload.
     if result.get("status") == "error" or (payload and isinstance(payload.get("error"), str)):
-        return ToolOutcome(use_id, name, tool_input, None, _failure_kind(payload))
+        # The error ``kind`` a tool reported (``timeout``), which the answer says to a shopper.
+        kind = (payload or {}).get("kind")
+        failure = kind.strip().lower() if isinstance(kind, str) and kind.strip() else None
+        return ToolOutcome(use_id, name, tool_input, None, failure or FailureKind.TOOL_FAILED)
     if payload is not None and isinstance(payload.get("earlierResult"), str):
         ids = payload.get("productIds")
         brief = {"products": [], "productIds": ids if isinstance(ids, list) else []}

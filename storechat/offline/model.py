@@ -53,7 +53,7 @@ from storechat.offline.messages import (
     read_rounds,
 )
 from storechat.offline.names import models_carried
-from storechat.offline.plan import Ask, Call, Done, label, plan_first, preamble
+from storechat.offline.plan import Ask, Call, label, plan_first, preamble
 from storechat.offline.policies import asks_policies, policy_answer, policy_call
 from storechat.offline.refer import (
     ids_as_names,
@@ -92,9 +92,17 @@ def read_ask(
     if said and COMPARE.search(said[-1]) and models_carried(said[-1]):
         # "compare the first and the Pixel 9": the first said by its name, as the other is
         said = [*said[:-1], ordinals_as(said[-1], list(shown), lambda s: s.name)]
-    # A product named by its id is read as named by its name (the given search's), or
-    # pointed at among those shown.
-    ids = {s.product_id: "" for s in shown} | _found_this_turn(messages) | ids_named(given)
+    # A product named by its id is read as named by its name (the given search's, or any
+    # this turn's tools found, after the given search is shrunk), or pointed at among those
+    # shown.
+    found = {
+        str(r["productId"]): str(r["name"])
+        for round_ in read_rounds(messages)
+        for outcome in round_
+        for r in outcome.rows
+        if r.get("productId") and r.get("name")
+    }
+    ids = {s.product_id: "" for s in shown} | found | ids_named(given)
     slips = corrected or (given.corrected if given else {})
     texts = [as_searched(ids_as_names(t, ids), slips) for t in said]
     intent = with_named(conversation_intent(texts), given)
@@ -113,17 +121,6 @@ def read_ask(
         # last one and MOB-015" at $799).
         latest, earlier = ordinals_as(latest, list(shown), lambda s: s.product_id), ()
     return Ask(intent, current, shown, latest, earlier)
-
-
-def _found_this_turn(messages: list[dict[str, Any]]) -> dict[str, str]:
-    """Each product this turn's tools found, by id, with its name: an id the shopper said
-    reads as the same name on every call of the turn, after the given search is shrunk."""
-    found: dict[str, str] = {}
-    for outcome in (o for round_ in read_rounds(messages) for o in round_):
-        for row in outcome.rows:
-            if row.get("productId") and row.get("name"):
-                found[str(row["productId"])] = str(row["name"])
-    return found
 
 
 class OfflineModel:
@@ -183,7 +180,11 @@ class OfflineModel:
         if given is None and own:
             read = read_ask(messages, None, own)
             lookups = [d for d in done if d.call.name == LOOKUP]
-            if not ask.intent.products and read.intent.products and _of_words_alone(lookups):
+            alone = [(d.call.purpose, set(d.call.input)) for d in lookups] == [
+                ("search", {"keywords"})
+            ]
+            named = alone and bool(lookups[0].outcome.understood.get("named"))
+            if not ask.intent.products and read.intent.products and named:
                 # The one search of the words read the only names in them ("is the pixle 9
                 # in stock?"): it answers for them.
                 done = [replace(d, call=replace(d.call, purpose="names")) for d in done]
@@ -219,14 +220,6 @@ class OfflineModel:
             # understand: it asks, rather than blame the tools.
             return [{"text": ASK_REPLY if LOOKUP in available else NO_TOOLS_REPLY}], "end_turn"
         return None
-
-
-def _of_words_alone(lookups: list[Done]) -> bool:
-    """Whether ``lookups`` is one search of the shopper's words and nothing else, which
-    read names in them (``understood.named``)."""
-    if [(d.call.purpose, set(d.call.input)) for d in lookups] != [("search", {"keywords"})]:
-        return False
-    return bool(lookups[0].outcome.understood.get("named"))
 
 
 def _tool_uses(calls: list[Call], messages: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -178,34 +178,27 @@ class Store:
         self, phrase: str, *, books: bool = True, category: str | None = None
     ) -> Title | None:
         """The first product whose name has every word of ``phrase``."""
-        wanted = set(name_words(phrase, brackets=True))
-        return (
-            next(
-                (
-                    title
-                    for title, words in self._name_words
-                    if wanted <= words
-                    and (books or title.category != BOOKS)
-                    and (category is None or title.category == category)
-                ),
-                None,
-            )
-            if wanted
-            else None
+        return next(
+            (
+                t
+                for t in self._having(phrase)
+                if (books or t.category != BOOKS) and category in (None, t.category)
+            ),
+            None,
         )
+
+    def _having(self, phrase: str) -> Iterator[Title]:
+        """The products whose names have every word of ``phrase``, in the catalog's order."""
+        wanted = set(name_words(phrase, brackets=True))
+        return (t for t, words in self._name_words if wanted and wanted <= words)
 
     def names_with(self, word: str, most: int) -> list[tuple[str, str | None]]:
         """The names and brands of the first ``most`` products whose names have ``word``."""
-        wanted = set(name_words(word, brackets=True))
-        having = (t for t, words in self._name_words if wanted and wanted <= words)
-        return [(t.name, t.brand) for t in islice(having, most)]
+        return [(t.name, t.brand) for t in islice(self._having(word), most)]
 
     def kinds_named(self, word: str) -> frozenset[str]:
         """The categories of the products, books aside, with ``word`` in their names."""
-        wanted = set(name_words(word, brackets=True))
-        return frozenset(
-            t.category for t, words in self._name_words if wanted and wanted <= words
-        ) - {BOOKS}
+        return frozenset(t.category for t in self._having(word)) - {BOOKS}
 
     def is_brand(self, word: str) -> bool:
         return any(pattern.fullmatch(word) for _, pattern in self._brand_res)
