@@ -285,11 +285,9 @@ def label(outcomes: list[ToolOutcome], calls: list[Call]) -> list[Done]:
         call = next(
             (c for c in unused if c.name == outcome.name and c.input == outcome.tool_input), None
         )
-        if call is None:
-            call = Call(outcome.name or "", outcome.tool_input)
-        else:
+        if call is not None:
             unused.remove(call)
-        done.append(Done(call, outcome))
+        done.append(Done(call or Call(outcome.name or "", outcome.tool_input), outcome))
     return done
 
 

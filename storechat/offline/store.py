@@ -97,7 +97,8 @@ class Store:
             for brand in ordered
         ]
         self.lines = self._lines()
-        self._known = self._known_words()
+        said = (*self.brand_categories, *self.authors, *self.genres, *(t.name for t in self.titles))
+        self._known = frozenset(self.lines).union(*map(_words, said))
         self._book_names = self._named_books()
         self._name_words = [(t, frozenset(name_words(t.name, brackets=True))) for t in self.titles]
         self._sold = frozenset(fold(k) for k in kinds) | frozenset(
@@ -152,14 +153,6 @@ class Store:
     def unbooked(self, text: str) -> str:
         """``text`` with such names as "a computer" (see :meth:`_named_books`)."""
         return self._book_names.sub(" computer ", text) if self._book_names else text
-
-    def _known_words(self) -> frozenset[str]:
-        known = set(self.lines)
-        for text in (*self.brand_categories, *self.authors, *self.genres):
-            known.update(_words(text))
-        for title in self.titles:
-            known.update(_words(title.name))
-        return frozenset(known)
 
     def brands_in(self, text: str) -> list[str]:
         """The catalog's brands ``text`` names, longest names first."""
