@@ -231,6 +231,26 @@ def test_a_plain_wish_ranks_and_does_not_sort(words: str) -> None:
     assert read.boosts
 
 
+@pytest.mark.parametrize(
+    ("words", "sort"),
+    [
+        # before, each sorted by the very order it refuses: the priciest iPhone first
+        ("I want an iphone but not the most expensive one", None),
+        ("anything but the cheapest laptop", None),
+        ("I don't want the heaviest laptop", None),
+        ("a phone, except the lightest", None),
+        # an order said after the one refused is the order
+        ("a phone that is not the cheapest but has the best camera", "camera"),
+        # "but" alone refuses nothing
+        ("a cheap phone but the best camera", "camera"),
+    ],
+)
+def test_an_order_said_not_wanted_is_no_order(words: str, sort: str | None) -> None:
+    read = parse(words)
+    assert read.sort == sort
+    assert not {"expensive", "cheapest", "heaviest", "lightest"} & set(read.plain)
+
+
 def test_the_tools_own_sort_wins_and_the_orders_words_still_do_not_narrow() -> None:
     read = parse("the lightest laptop", {"sortBy": "price"})
     assert read.sort is None

@@ -467,6 +467,13 @@ def _without_counts(text: str) -> str:
 # plain wish ("a good camera", "a big screen", "battery life") is a use, which ranks
 # (:data:`~shared.search.intents.INTENTS`) but does not sort.
 _DEGREE = re.compile(r"\b(?:most|least|more|less|fewest|best|better|worst|top|\w+est|\w+er)\b")
+_NOT_THE: Final = re.compile(
+    r"(?:\bnot|\bnever|\bexcept(?:\s+for)?|\bother\s+than|\b(?:anything|all)\s+but|\bavoid|"
+    r"\b(?:do\s*n[o'\u2019]?t|doesn['\u2019]?t)\s+(?:want|need))\s+(?:the\s+(?:very\s+)?)?$",
+    re.IGNORECASE,
+)
+"""Words before an order that say it is not wanted: "not the most expensive", "anything
+but the cheapest", "I don't want the heaviest"."""
 
 
 @functools.cache
@@ -623,7 +630,9 @@ def _order(text: str, words: Words, explicit: dict[str, Any]) -> str:
         def use(match: re.Match[str], name: str = name) -> str:
             if not _DEGREE.search(match[0]):
                 return match[0]
-            said.append((match.start(), name))
+            if not _NOT_THE.search(match.string[: match.start()]):
+                # "not the most expensive one" asks for no order, and for none of its words
+                said.append((match.start(), name))
             # "the best phone camera": the order's words go, the kind named among them
             # stays; as long as the words were, so that where each order was said holds.
             kinds = " ".join(w for w in match[0].split() if fold(w) in _kind_words())
