@@ -26,7 +26,7 @@ from shared.catalog.specs import (
 from storechat.offline.bounds import MEASURE_OF, MEASURES, PRICE, money
 from storechat.offline.checks import Constraints
 from storechat.offline.product import Listed, portable
-from storechat.offline.rank import FEATURES, LOWER_IS_BETTER, SORT_FEATURE, sort_feature
+from storechat.offline.rank import FEATURES, LOWER_IS_BETTER, SORT_FEATURE
 from storechat.offline.vocabulary import BOOKS, COMPUTERS, MOBILE, REVERSED
 
 # The facts a recommendation shows, by what the shopper wants the product for: a
@@ -46,10 +46,6 @@ _FACT_ORDER: Final[dict[str, dict[str | None, tuple[str, ...]]]] = {
     MOBILE: {use: shown for use, _, shown in _USE_FACTS if shown},
     BOOKS: {None: (AUTHOR.key, FORMAT.key, YEAR.key)},
 }
-
-
-def _short_gpu(gpu: str) -> str:
-    return re.sub(r"^NVIDIA GeForce |\s+Laptop GPU$", "", gpu)
 
 
 _WEIGHTS: Final = ((WEIGHT_KG.key, "kg"), ("weightLb", "lb"), ("weightG", "g"), ("weightOz", "oz"))
@@ -86,7 +82,7 @@ _FACT_MAKERS: Final[dict[str, Callable[[Listed], str | None]]] = {
     "storage": _measured(STORAGE_GB),
     "screen": _measured(SCREEN_INCHES),
     "camera": _measured(CAMERA_MP),
-    GPU.key: lambda p: _short_gpu(p.text(GPU.key)) or None,
+    GPU.key: lambda p: re.sub(r"^NVIDIA GeForce |\s+Laptop GPU$", "", p.text(GPU.key)) or None,
     AUTHOR.key: lambda p: f"by {p.text(AUTHOR.key)}" if p.text(AUTHOR.key) else None,
 }
 
@@ -102,31 +98,25 @@ def _bounded_fact(field: str) -> str:
     """The fact that shows a product meets a bound on ``field``: the feature its measure's
     order ranks by (none for the price, which every recommendation shows)."""
     measure = MEASURES[MEASURE_OF[field]]
-    return "" if measure.name == PRICE else sort_feature(measure.sort)[0] or ""
+    return "" if measure.name == PRICE else SORT_FEATURE.get(measure.sort, measure.sort)
 
 
-def product_facts(p: Listed, first: list[str], limit: int = 4) -> list[str]:
-    """Up to ``limit`` facts of ``p``, ``first`` first, then those its kind shows by default."""
-    category = p.category if p.category in _FACT_ORDER else COMPUTERS
-    order = [*first, *_FACT_ORDER[category].get(None, ())]
+def product_facts(p: Listed, first: list[str], limit: int = 4, use: str | None = None) -> list[str]:
+    """Up to ``limit`` facts of ``p``, ``first`` first, then those its kind shows for ``use``."""
+    orders = _FACT_ORDER.get(p.category, _FACT_ORDER[COMPUTERS])
+    order = [*first, *orders.get(use, orders[None])]
     return [f for name in dict.fromkeys(order) if (f := _fact(p, name))][:limit]
 
 
 def facts_of(p: Listed, c: Constraints) -> list[str]:
-    """The facts a recommendation shows: what the shopper limited first, then what
-    the use needs, then the price."""
-    category = p.category if p.category in _FACT_ORDER else COMPUTERS
-    orders = _FACT_ORDER[category]
-    order = list(orders.get(c.use, orders[None]))
-    for asked in (c.favours, c.sort_by):  # the order asked goes first
-        forward = REVERSED.get(asked or "", asked)  # "heaviest" shows the weight too
-        if forward and forward in FEATURES and forward not in order:
-            order.insert(0, forward)
-    order = [*asked_first(c, category), *order]
-    facts = [f for name in dict.fromkeys(order) if (f := _fact(p, name))][:4]
-    if p.price is not None:
-        facts.append(priced(p))
-    return facts
+    """The facts a recommendation shows: what the shopper limited first, then the order
+    asked ("heaviest" shows the weight too), then what the use needs, then the price."""
+    orders = _FACT_ORDER.get(p.category, _FACT_ORDER[COMPUTERS])
+    needed = orders.get(c.use, orders[None])
+    forwards = (REVERSED.get(asked or "", asked) for asked in (c.sort_by, c.favours))
+    asked = [f for f in forwards if f and f in FEATURES and f not in needed]
+    facts = product_facts(p, [*asked_first(c, p.category), *asked], use=c.use)
+    return [*facts, priced(p)] if p.price is not None else facts
 
 
 def asked_first(c: Constraints, category: str | None) -> tuple[str, ...]:

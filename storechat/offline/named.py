@@ -137,15 +137,15 @@ def shown_one_lines(p: Listed | None, c: Constraints) -> list[Line]:
 
 # -- comparisons --------------------------------------------------------------------------------
 
-# What decides a comparison: the feature, how the winner is said, and its fact.
-_DECIDERS: Final[dict[str, tuple[str, str]]] = {
-    "weight": ("lighter", "weight"),
-    "price": ("cheaper", "price"),
-    "battery": ("longer battery life", "battery"),
-    "ram": ("more RAM", "ram"),
-    "storage": ("more storage", "storage"),
-    "screen": ("bigger screen", "screen"),
-    "camera": ("higher-resolution camera", "camera"),
+# What decides a comparison: the feature, and how its winner is said.
+_DECIDERS: Final = {
+    "weight": "lighter",
+    "price": "cheaper",
+    "battery": "longer battery life",
+    "ram": "more RAM",
+    "storage": "more storage",
+    "screen": "bigger screen",
+    "camera": "higher-resolution camera",
 }
 _GENERAL: Final[dict[str, tuple[str, ...]]] = {
     Category.COMPUTERS: ("price", "weight", "battery", "ram"),
@@ -171,37 +171,30 @@ def _winner(a: Listed, b: Listed, feature: str) -> Listed | None:
 
 def compare_lines(a: Listed, b: Listed, sort_by: str | None) -> list[Line]:
     """Two products side by side, led by the spec the shopper asked about."""
-    lines: list[Line] = []
-    decider = _DECIDERS.get(sort_by or "")
-    first: tuple[str, ...] = ()
-    if decider:
-        word, feature = decider
-        first = (feature,)
-        win = _winner(a, b, feature)
-        if win is None:
-            lines.append(Line(f"They are level on {feature}: neither is {word}."))
-        else:
+    word = _DECIDERS.get(sort_by or "")
+    lines = [Line("Here is how they compare:")]
+    if sort_by and word:
+        win = _winner(a, b, sort_by)
+        lines = [Line(f"They are level on {sort_by}: neither is {word}.")]
+        if win is not None:
             lose = b if win is a else a
-            lines.append(
+            lines = [
                 Line(
                     f"{word[0].upper()}{word[1:]}: {win.name} [{win.product_id}], "
-                    f"{_value_fact(win, feature)} vs {_value_fact(lose, feature)} for "
+                    f"{_value_fact(win, sort_by)} vs {_value_fact(lose, sort_by)} for "
                     f"{lose.name} [{lose.product_id}]."
                 )
-            )
-    else:
-        lines.append(Line("Here is how they compare:"))
+            ]
     for p in (a, b):
-        facts = product_facts(p, [f for f in first if f != "price"], limit=3)
+        first = [sort_by] if sort_by and word and sort_by != "price" else []
+        facts = product_facts(p, first, limit=3)
         said = [*facts, *([money(p.price)] if p.price is not None else []), stock(p)]
         lines.append(Line(f"- {p.name} [{p.product_id}]: {', '.join(said)}."))
-    if not decider:
+    if not word:
         wins = []
         for feature in _GENERAL.get(a.category, _GENERAL[Category.COMPUTERS]):
-            win = _winner(a, b, feature)
-            word = next(w for w, f in _DECIDERS.values() if f == feature)
-            if win is not None:
-                wins.append(f"{word}: {win.name}")
+            if (win := _winner(a, b, feature)) is not None:
+                wins.append(f"{_DECIDERS[feature]}: {win.name}")
         if wins:
             summary = "; ".join(wins)
             lines.append(Line(summary[0].upper() + summary[1:] + "."))

@@ -74,10 +74,18 @@ def book_line(outcome: ToolOutcome) -> str:
     return head + (": " + ", ".join(details) if details else "") + "."
 
 
-_TOOL_LABEL: Final = {
-    LOOKUP: "catalog",
-    REVIEWS: "review service",
-    BOOK_INFO: "book information service",
+# Each web tool as an answer names it, and what it needs, for a store whose tool could
+# not answer (docs/cli.md, "Reviews and book facts", says the same).
+_WEB_TOOLS: Final = {
+    REVIEWS: (
+        "review service",
+        "Reviews need a Brave Search API key: BRAVE_API_KEY in the environment on a laptop, "
+        "the stack's Brave secret on AWS.",
+    ),
+    BOOK_INFO: (
+        "book information service",
+        "Book facts come from Open Library, which must be reachable over the internet.",
+    ),
 }
 
 
@@ -89,23 +97,12 @@ def failure_line(outcome: ToolOutcome, catalog_ok: bool) -> str:
     said = failed_in_words(kind)
     if outcome.name == LOOKUP:
         return f"The catalog {said}, so I can't confirm prices or stock."
-    name = outcome.name or REVIEWS
-    line = f"The {_TOOL_LABEL[name]} {said}"
+    label, to_configure = _WEB_TOOLS[outcome.name or REVIEWS]
+    line = f"The {label} {said}"
     line += ", so this is based on the catalog only." if catalog_ok else "."
     # The service answered and its text was kept out: no key or network to blame.
     told = kind in (FailureKind.WITHHELD, FailureKind.SCREENING_FAILED, FailureKind.MALFORMED)
-    return line if told or name not in _TO_CONFIGURE else f"{line} {_TO_CONFIGURE[name]}"
-
-
-# What each web tool needs, for a store whose tool could not answer (docs/cli.md,
-# "Reviews and book facts", says the same).
-_TO_CONFIGURE: Final = {
-    REVIEWS: (
-        "Reviews need a Brave Search API key: BRAVE_API_KEY in the environment on a laptop, "
-        "the stack's Brave secret on AWS."
-    ),
-    BOOK_INFO: "Book facts come from Open Library, which must be reachable over the internet.",
-}
+    return line if told else f"{line} {to_configure}"
 
 
 def fit(lines: list[Line], limit: int) -> str:

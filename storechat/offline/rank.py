@@ -19,7 +19,7 @@ from shared.catalog.specs import (
     YEAR,
 )
 from storechat.offline.product import Listed, portable
-from storechat.offline.vocabulary import REVERSED, by_sort
+from storechat.offline.vocabulary import by_sort
 
 
 def _weight_kg(p: Listed) -> float | None:
@@ -57,20 +57,8 @@ FEATURES: Final[dict[str, Callable[[Listed], float | None]]] = {
     "screen": lambda p: p.spec(SCREEN_INCHES.key),
     "camera": lambda p: p.spec(CAMERA_MP.key),
     YEAR.key: lambda p: p.spec(YEAR.key),
-    "price_high": lambda p: p.price,
     GPU.key: _gpu_tier,
 }
 LOWER_IS_BETTER: Final = frozenset({"price", "weight"})
-SORT_FEATURE: Final = {
-    "price_desc": "price_high",
-    by_sort(YEAR): YEAR.key,
-}
+SORT_FEATURE: Final = {by_sort(YEAR): YEAR.key}
 """The feature an order ranks by, where it is not the order's own name."""
-
-
-def sort_feature(sort_by: str | None) -> tuple[str | None, bool]:
-    """The feature an order ranks by, and whether its lowest value comes first: a
-    reverse order ("weight_desc") ranks by its forward one's feature the other way."""
-    forward = REVERSED.get(sort_by or "", sort_by)
-    feature = SORT_FEATURE.get(forward or "", forward)
-    return feature, (feature in LOWER_IS_BETTER) != (forward != sort_by)
