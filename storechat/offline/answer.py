@@ -111,16 +111,6 @@ def _relax(c: Constraints) -> str:
     return f"Try {joined}."
 
 
-def _numbered(shown: list[Listed], fits: list[Listed], c: Constraints) -> list[Line]:
-    return [
-        Line(
-            f"{n}. {p.name} [{p.product_id}]: {highlights(p, fits, c)}{', '.join(facts_of(p, c))}.",
-            droppable=n > 1,
-        )
-        for n, p in enumerate(shown, start=1)
-    ]
-
-
 def _nearest(near: list[tuple[Listed, list[Miss]]], c: Constraints, head: str) -> list[Line]:
     lines = [Line(head)]
     for n, (p, missed) in enumerate(near[:NEAREST_SHOWN], start=1):
@@ -174,7 +164,14 @@ def product_section(
         lines.append(Line(f"{lead}:" if lead else heading))
         if unstated:
             lines.append(Line(f"None of them lists its {unstated}: I can't order them by it."))
-        lines += _numbered(shown, sifted.fits, c)
+        lines += [
+            Line(
+                f"{n}. {p.name} [{p.product_id}]: {highlights(p, sifted.fits, c)}"
+                f"{', '.join(facts_of(p, c))}.",
+                droppable=n > 1,
+            )
+            for n, p in enumerate(shown, start=1)
+        ]
     else:
         near = sifted.near
         if of_those:
@@ -399,10 +396,9 @@ def _lookup_lines(ask: Ask, lookups: list[Done], pages: bool = True) -> list[Lin
         for d in lookups
         if d.call.purpose in ("named", "names")
         for n in (range(len(models)) if d.call.purpose == "names" else [d.call.index])
+        if n < len(models)
     ]
-    pair = [
-        matches(models[d.call.index], _products(d))[:1] for d in named if d.call.index < len(models)
-    ]
+    pair = [matches(models[d.call.index], _products(d))[:1] for d in named]
     if intent.compare and len(pair) == 2 and all(pair):
         lines += compare_lines(pair[0][0], pair[1][0], intent.sort_by)
         named = []
@@ -414,29 +410,28 @@ def _lookup_lines(ask: Ask, lookups: list[Done], pages: bool = True) -> list[Lin
     parts = parts_beside_named(ask.said, [m.text for m in models]) if beside else []
     own = parse(without_parts(ask.said, parts)).limits
     for d in named:
-        if d.call.index < len(models):
-            c = constraints_for(d, ask.current)
-            if beside:
-                bounds = {k: v for k, v in c.bounds.items() if not parts or k in own}
-                c = replace(c, systems=(), forms=(), bounds=bounds)
-            # What the catalog tool offered in stock instead of it ("for" it), if anything:
-            # a search naming two offers it for one of them alone
-            offered = (d.outcome.data or {}).get("inStockInstead")
-            offered = offered if isinstance(offered, dict) else {}
-            ids = {p.product_id for p in matches(models[d.call.index], _products(d))}
-            if offered.get("for") and offered["for"] not in ids:
-                offered = {}
-            near = _products(d, field="inStockInstead") if offered.get("products") else None
-            sharing = str(offered.get("sharing") or ("none" if offered.get("for") else ""))
-            # A product confirmed for one name is no closest to another ("the iPhone 15
-            # and the iPhone 14": the 15 is said once).
-            found = [p for p in _products(d) if p.product_id not in confirmed] or _products(d)
-            model = models[d.call.index]
-            # A model the store lacks is said as the search wrote it: "iPhone 14" of "iphnoe 14"
-            lacked = (n for n in _not_carried(d) if n.casefold() == model.text.casefold())
-            model = replace(model, text=next(lacked, model.text))
-            lines += named_lines(model, found, near, c, sharing, pages=pages)
-            confirmed |= {p.product_id for p in matches(models[d.call.index], found)}
+        c = constraints_for(d, ask.current)
+        if beside:
+            bounds = {k: v for k, v in c.bounds.items() if not parts or k in own}
+            c = replace(c, systems=(), forms=(), bounds=bounds)
+        # What the catalog tool offered in stock instead of it ("for" it), if anything:
+        # a search naming two offers it for one of them alone
+        offered = (d.outcome.data or {}).get("inStockInstead")
+        offered = offered if isinstance(offered, dict) else {}
+        model = models[d.call.index]
+        ids = {p.product_id for p in matches(model, _products(d))}
+        if offered.get("for") and offered["for"] not in ids:
+            offered = {}
+        near = _products(d, field="inStockInstead") if offered.get("products") else None
+        sharing = str(offered.get("sharing") or ("none" if offered.get("for") else ""))
+        # A product confirmed for one name is no closest to another ("the iPhone 15
+        # and the iPhone 14": the 15 is said once).
+        found = [p for p in _products(d) if p.product_id not in confirmed] or _products(d)
+        # A model the store lacks is said as the search wrote it: "iPhone 14" of "iphnoe 14"
+        lacked = (n for n in _not_carried(d) if n.casefold() == model.text.casefold())
+        written = replace(model, text=next(lacked, model.text))
+        lines += named_lines(written, found, near, c, sharing, pages=pages)
+        confirmed |= {p.product_id for p in matches(model, found)}
     seen: set[str] = set()
     for d in lookups:
         purpose = d.call.purpose
@@ -491,20 +486,17 @@ def _two_named(ask: Ask, done: Done) -> tuple[Listed, Listed] | None:
     """The two products a search of words asking to compare found first, when they are the
     two the words name (``understood``'s ``named``)."""
     named = done.outcome.understood.get("named")
-    products = _products(done)
+    products = _products(done)[:2]
     if not (COMPARE.search(ask.said) and isinstance(named, list) and len(named) == 2):
-        return None
-    if len(products) < 2:
         return None
     # each the product of its name, as the catalog names it or as the shopper did
     # ("pixel 8a": the Google Pixel 8a)
-    first, second = products[0], products[1]
-    if not all(
+    if len(products) == 2 and all(
         n == p.name or _words_of(str(n)) <= _words_of(f"{p.brand} {p.name}")
-        for n, p in zip(named, (first, second), strict=True)
+        for n, p in zip(named, products, strict=True)
     ):
-        return None
-    return first, second
+        return products[0], products[1]
+    return None
 
 
 def _two_sides(ask: Ask, done: Done) -> tuple[Listed, Listed] | None:
@@ -518,13 +510,10 @@ def _two_sides(ask: Ask, done: Done) -> tuple[Listed, Listed] | None:
     if not (understood.get("named") or re.search(r"\bthan\b", in_english(ask.said), re.I)):
         return None
     products = _products(done)
-    firsts = [
-        next(
-            (p for p in products if _words_of(str(side)) <= _words_of(f"{p.brand} {p.name}")), None
-        )
-        for side in sides
-    ]
-    a, b = firsts
+    a, b = (
+        next((p for p in products if _words_of(str(s)) <= _words_of(f"{p.brand} {p.name}")), None)
+        for s in sides
+    )
     return (a, b) if a is not None and b is not None and a is not b else None
 
 

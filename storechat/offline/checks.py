@@ -49,10 +49,6 @@ def runs(system: str, product: Listed) -> bool:
     return system in value
 
 
-def _system(product: Listed) -> str:
-    return next((label for s, label in OS_LABEL.items() if runs(s, product)), "another system")
-
-
 def shortfalls(product: Listed, c: Constraints) -> list[Miss]:
     """Each stated constraint ``product`` breaks, said as the answer says it."""
     found: list[Miss] = []
@@ -65,8 +61,9 @@ def shortfalls(product: Listed, c: Constraints) -> list[Miss]:
         and product.category != BOOKS
         and not any(runs(s, product) for s in c.systems)
     ):
+        runs_on = next((name for s, name in OS_LABEL.items() if runs(s, product)), "another system")
         wanted = "/".join(OS_LABEL[s] for s in c.systems)
-        found.append(Miss(f"runs {_system(product)}, not {wanted}", OS.key))
+        found.append(Miss(f"runs {runs_on}, not {wanted}", OS.key))
     factor = product.text(FORM_FACTOR.key).lower()
     if c.forms and factor and factor not in c.forms:
         article = "an" if factor[0] in "aeiou" else "a"

@@ -94,13 +94,6 @@ def _fact(p: Listed, name: str) -> str | None:
     return p.text(name) or None  # a text spec by its key: the CPU, chip, OS, format, year
 
 
-def _bounded_fact(field: str) -> str:
-    """The fact that shows a product meets a bound on ``field``: the feature its measure's
-    order ranks by (none for the price, which every recommendation shows)."""
-    measure = MEASURES[MEASURE_OF[field]]
-    return "" if measure.name == PRICE else SORT_FEATURE.get(measure.sort, measure.sort)
-
-
 def product_facts(p: Listed, first: list[str], limit: int = 4, use: str | None = None) -> list[str]:
     """Up to ``limit`` facts of ``p``, ``first`` first, then those its kind shows for ``use``."""
     orders = _FACT_ORDER.get(p.category, _FACT_ORDER[COMPUTERS])
@@ -120,9 +113,11 @@ def facts_of(p: Listed, c: Constraints) -> list[str]:
 
 
 def asked_first(c: Constraints, category: str | None) -> tuple[str, ...]:
-    """The facts the shopper asked about, to say first: the system, then each limited."""
+    """The facts the shopper asked about, to say first: the system, then each limited (the
+    feature its measure's order ranks by; not the price, which every recommendation shows)."""
     system = (OS.key,) if c.systems and category != BOOKS else ()
-    return (*system, *(name for f in c.bounds if (name := _bounded_fact(f))))
+    limited = (MEASURES[MEASURE_OF[f]] for f in c.bounds)
+    return (*system, *(SORT_FEATURE.get(m.sort, m.sort) for m in limited if m.name != PRICE))
 
 
 def priced(p: Listed) -> str:

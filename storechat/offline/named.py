@@ -53,6 +53,11 @@ def card(p: Listed, first: tuple[str, ...] = (), *, pages: bool = True) -> str:
     )
 
 
+def _cards(products: list[Listed]) -> list[Line]:
+    """Products numbered, each a card; all but the first droppable."""
+    return [Line(f"{n}. {card(p)}.", droppable=n > 1) for n, p in enumerate(products, 1)]
+
+
 def _unmet(p: Listed, c: Constraints) -> list[Line]:
     missed = shortfalls(p, c)
     if not missed:
@@ -75,11 +80,7 @@ def _in_stock_instead(named: Listed, instead: list[Listed], sharing: str) -> lis
     if not others:
         return [Line("Nothing close to it is in stock right now.")] if sharing else []
     head = _SHARING_HEAD.get(sharing, "The nearest we have in stock:")
-    lines = [Line(head.format(genre=named.text(GENRE.key)))]
-    lines += [
-        Line(f"{n}. {card(p)}.", droppable=n > 1) for n, p in enumerate(others[:CLOSEST_SHOWN], 1)
-    ]
-    return lines
+    return [Line(head.format(genre=named.text(GENRE.key))), *_cards(others[:CLOSEST_SHOWN])]
 
 
 def named_lines(
@@ -111,21 +112,17 @@ def named_lines(
         return lines
     if carried:
         shown = "" if len(carried) <= 3 else "; the first 3"
-        lines = [Line(f"We carry {len(carried)} models matching “{model.text}”{shown}:")]
-        lines += [
-            Line(f"{n}. {card(p)}.", droppable=n > 1) for n, p in enumerate(carried[:3], start=1)
+        return [
+            Line(f"We carry {len(carried)} models matching “{model.text}”{shown}:"),
+            *_cards(carried[:3]),
         ]
-        return lines
     return [Line(f"Sorry, we don't carry {the(model.full_name)}."), *closest_lines(found)]
 
 
 def closest_lines(found: list[Listed]) -> list[Line]:
     """The products in stock the search found closest to a name the store lacks."""
     others = [p for p in found if p.in_stock][:CLOSEST_SHOWN]
-    if not others:
-        return []
-    closest = [Line(f"{n}. {card(p)}.", droppable=n > 1) for n, p in enumerate(others, 1)]
-    return [Line("The closest we have:"), *closest]
+    return [Line("The closest we have:"), *_cards(others)] if others else []
 
 
 def shown_one_lines(p: Listed | None, c: Constraints) -> list[Line]:
