@@ -49,19 +49,11 @@ class Measure:
     """The ``sortBy`` that orders by it, best first."""
 
 
-def _storage(gb: float) -> str:
-    return f"{gb / 1024:g} TB storage" if gb >= 1024 else f"{gb:g} GB storage"
-
-
-def _weight(kg: float) -> str:
-    return f"{kg * 1000:g} g" if kg < 0.5 else f"{kg:g} kg"
-
-
 # How an answer writes the amounts whose eval unit ("GB storage", "inch screen") a
 # shopper would not read as written: the rest are the number and the eval unit.
 _WRITES: Final[dict[str, Callable[[float], str]]] = {
-    STORAGE_GB.key: _storage,
-    WEIGHT_KG.key: _weight,
+    STORAGE_GB.key: lambda v: f"{v / 1024:g} TB storage" if v >= 1024 else f"{v:g} GB storage",
+    WEIGHT_KG.key: lambda v: f"{v * 1000:g} g" if v < 0.5 else f"{v:g} kg",
     BATTERY_MAH.key: lambda v: f"{v:g} mAh",
     SCREEN_INCHES.key: lambda v: f"{v:g}-inch screen",
 }
@@ -83,11 +75,10 @@ def _measure(spec: Spec) -> Measure:
     )
 
 
-_PRICE_MEASURE: Final = Measure(
-    PRICE, PRICE, "minPrice", "maxPrice", "most", lambda p: p.price, money, PRICE_SORT.name
-)  # fmt: skip
 MEASURES: Final[dict[str, Measure]] = {
-    PRICE: _PRICE_MEASURE,
+    PRICE: Measure(
+        PRICE, PRICE, "minPrice", "maxPrice", "most", lambda p: p.price, money, PRICE_SORT.name
+    ),
     **{spec.key: _measure(spec) for spec in SPECS if spec.bounds},
 }
 MEASURE_OF: Final = {f: name for name, m in MEASURES.items() for f in (m.least, m.most) if f}

@@ -59,10 +59,8 @@ def _cards(products: list[Listed]) -> list[Line]:
 
 
 def _unmet(p: Listed, c: Constraints) -> list[Line]:
-    missed = shortfalls(p, c)
-    if not missed:
-        return []
-    return [Line("It doesn't meet all you asked: " + "; ".join(m.says for m in missed) + ".")]
+    missed = "; ".join(m.says for m in shortfalls(p, c))
+    return [Line(f"It doesn't meet all you asked: {missed}.")] if missed else []
 
 
 # What the products in stock instead share with one that is not, as the answer says it
@@ -153,8 +151,7 @@ _GENERAL: Final[dict[str, tuple[str, ...]]] = {
 def _value_fact(p: Listed, feature: str) -> str:
     if feature == "price":
         return money(p.price) if p.price is not None else ""
-    facts = product_facts(p, [feature], limit=1)
-    return facts[0] if facts else ""
+    return next(iter(product_facts(p, [feature], limit=1)), "")
 
 
 def _winner(a: Listed, b: Listed, feature: str) -> Listed | None:

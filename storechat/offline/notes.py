@@ -54,22 +54,18 @@ def book_line(outcome: ToolOutcome) -> str:
         return f"I couldn't find book details for “{query}”."
     book = books[0]
     head = _quote(book["title"], 80)
-    authors = _authors(book.get("authors"))
-    if authors:
+    if authors := _authors(book.get("authors")):
         head += f" by {authors}"
-    year = to_number(book.get(YEAR.key))
-    if year:
+    if year := to_number(book.get(YEAR.key)):
         head += f" ({year:.0f})"
     details = []
     rating, count = to_number(book.get("avgRating")), to_number(book.get("ratingsCount"))
     if rating:
         votes = f" from {count:,.0f} ratings" if count else ""
         details.append(f"rated {rating:.1f}/5{votes}")
-    pages = to_number(book.get(PAGES.key))
-    if pages:
+    if pages := to_number(book.get(PAGES.key)):
         details.append(f"{pages:.0f} pages")
-    subjects = [plain(s, 30) for s in book.get("subjects") or [] if isinstance(s, str)][:2]
-    if subjects:
+    if subjects := [plain(s, 30) for s in book.get("subjects") or [] if isinstance(s, str)][:2]:
         details.append("about " + " and ".join(subjects))
     return head + (": " + ", ".join(details) if details else "") + "."
 
