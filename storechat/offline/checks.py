@@ -54,10 +54,9 @@ def shortfalls(product: Listed, c: Constraints) -> list[Miss]:
     found: list[Miss] = []
     if c.brand and c.brand.casefold() not in product.brand.casefold():
         found.append(Miss(f"by {product.brand or 'another brand'}, not {c.brand}", "brand"))
-    stated = product.text(OS.key)  # none listed: the search found the system in its text
     if (
         c.systems
-        and stated
+        and product.text(OS.key)  # none listed: the search found the system in its text
         and product.category != BOOKS
         and not any(runs(s, product) for s in c.systems)
     ):

@@ -150,9 +150,7 @@ _RELEVANT_SUPERLATIVES: Final[dict[str | None, frozenset[str]]] = {
 def highlights(p: Listed, candidates: list[Listed], c: Constraints) -> str:
     if len(candidates) < 2 or p.category == BOOKS:
         return ""
-    relevant = _RELEVANT_SUPERLATIVES.get(c.use, _RELEVANT_SUPERLATIVES[None])
-    if c.sort_by:
-        relevant = relevant | {SORT_FEATURE.get(c.sort_by, c.sort_by)}
+    relevant = {*_RELEVANT_SUPERLATIVES.get(c.use, _RELEVANT_SUPERLATIVES[None]), c.sort_by}
     best = []
     for feature, label in _SUPERLATIVES:
         getter = FEATURES[feature]

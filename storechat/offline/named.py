@@ -10,7 +10,6 @@ spec that decides it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Final
 
 from shared.catalog.categories import Category
@@ -155,8 +154,7 @@ def _value_fact(p: Listed, feature: str) -> str:
 
 
 def _winner(a: Listed, b: Listed, feature: str) -> Listed | None:
-    getter: Callable[[Listed], float | None] = FEATURES[feature]
-    va, vb = getter(a), getter(b)
+    va, vb = FEATURES[feature](a), FEATURES[feature](b)
     if va is None or vb is None or va == vb:
         return None
     better_a = va < vb if feature in LOWER_IS_BETTER else va > vb
