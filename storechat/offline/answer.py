@@ -111,8 +111,8 @@ def _relax(c: Constraints) -> str:
     return f"Try {joined}."
 
 
-def _nearest(near: list[tuple[Listed, list[Miss]]], c: Constraints, head: str) -> list[Line]:
-    lines = [Line(head)]
+def _nearest(near: list[tuple[Listed, list[Miss]]], c: Constraints, of_those: bool) -> list[Line]:
+    lines = [Line("The nearest of those:" if of_those else "The nearest we have:")]
     for n, (p, missed) in enumerate(near[:NEAREST_SHOWN], start=1):
         # What differs first; the price stays the first amount after the citation.
         facts = [f for f in facts_of(p, c) if not any(m.says.startswith(f) for m in missed)]
@@ -188,9 +188,7 @@ def product_section(
                 )
             )
         if near:
-            lines += _nearest(
-                near, c, "The nearest of those:" if of_those else "The nearest we have:"
-            )
+            lines += _nearest(near, c, of_those)
     if sifted.out_of_stock:
         names = " and ".join(p.name for p in sifted.out_of_stock[:2])
         verb = "is" if len(sifted.out_of_stock) == 1 else "are"
@@ -451,7 +449,7 @@ def _lookup_lines(ask: Ask, lookups: list[Done], pages: bool = True) -> list[Lin
         elif purpose == "search" and (two := _two_named(ask, d) or _two_sides(ask, d)):
             # "which is cheaper, 7700352 or 7702400?": the two the search found by name or
             # id; "is the Dell cheaper than the MacBook Air?": one of each side
-            lines += compare_lines(two[0], two[1], ask.current.sort_by)
+            lines += compare_lines(*two, ask.current.sort_by)
         elif purpose in ("search", "cheaper"):
             if _dropped(d, "on sale"):
                 lines.append(Line("Nothing of that is on sale right now; without the discount:"))
