@@ -490,8 +490,7 @@ def _two_named(ask: Ask, done: Done) -> tuple[Listed, Listed] | None:
     # each the product of its name, as the catalog names it or as the shopper did
     # ("pixel 8a": the Google Pixel 8a)
     if len(products) == 2 and all(
-        n == p.name or _words_of(str(n)) <= _words_of(f"{p.brand} {p.name}")
-        for n, p in zip(named, products, strict=True)
+        n == p.name or _names(str(n), p) for n, p in zip(named, products, strict=True)
     ):
         return products[0], products[1]
     return None
@@ -508,15 +507,14 @@ def _two_sides(ask: Ask, done: Done) -> tuple[Listed, Listed] | None:
     if not (understood.get("named") or re.search(r"\bthan\b", in_english(ask.said), re.I)):
         return None
     products = _products(done)
-    a, b = (
-        next((p for p in products if _words_of(str(s)) <= _words_of(f"{p.brand} {p.name}")), None)
-        for s in sides
-    )
+    a, b = (next((p for p in products if _names(str(s), p)), None) for s in sides)
     return (a, b) if a is not None and b is not None and a is not b else None
 
 
-def _words_of(text: str) -> set[str]:
-    return set(re.findall(r"\w+", text.casefold()))
+def _names(said: str, p: Listed) -> bool:
+    """Whether every word of ``said`` is in ``p``'s brand and name."""
+    words = re.findall(r"\w+", f"{p.brand} {p.name}".casefold())
+    return set(re.findall(r"\w+", said.casefold())) <= set(words)
 
 
 def _shown_lines(ask: Ask, done: Done) -> list[Line]:
