@@ -56,6 +56,7 @@ _SHOPPING_CUE = said_as(
 _FOLLOW_UP_CUE = said_as(
     "those|these|them|they|it|that one|which one|which of|ones?|what about|how about",
     "instead|else|another|other",
+    r"^and(?=(?:\s+[\w'-]+){1,3}\W*$)",  # "and Apple?", "and in black?"
 )
 COMPARE = said_as(
     r"compare|comparison|compared|versus|vs\.?|difference|differences|better|which|or|than"

@@ -187,13 +187,24 @@ def _searches(ask: Ask) -> list[dict[str, Any]]:
         elif current.names_subject():
             # A new subject ("what about a Mac?") under the earlier limits it does not restate
             earlier = parse(" . ".join(ask.earlier)).limits
-            limits = {k: _json_number(v) for k, v in earlier.items() if k not in current.bounds}
+            limits: dict[str, Any] = {
+                k: _json_number(v) for k, v in earlier.items() if k not in current.bounds
+            }
+            if _brand_alone(current) and len(intent.categories) == 1:
+                limits["category"] = str(intent.categories[0])  # "and Apple?" after phones
             searches.append({**_words(own), **limits})
         else:
             searches.append(_words(own, *ask.earlier))
     if book := _title_search(intent, bool(searches)):
         searches.append(book)
     return searches
+
+
+def _brand_alone(intent: Intent) -> bool:
+    """Whether a message names a maker and no kind, model or book of its own."""
+    return bool(intent.brands) and not (
+        intent.categories or intent.forms or intent.products or intent.book_title
+    )
 
 
 # -- round 1 ------------------------------------------------------------------------------------

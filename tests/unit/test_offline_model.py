@@ -471,6 +471,17 @@ def test_a_brand_named_alone_is_that_brands_kind_asked_before() -> None:
     assert conversation_intent(["I need a laptop", "What about Penguin?"]).categories == ()
 
 
+@pytest.mark.parametrize("follow_up", ["And Apple?", "and apple?", "What about Apple?"])
+def test_another_maker_named_alone_is_searched_among_the_kind_asked_before(
+    follow_up: str,
+) -> None:
+    # Given phones of one maker, then another maker named alone
+    later = _later_search("Show me Samsung phones.", follow_up)
+    # Then the lookup asks for that maker's phones (before, "and apple?" was Apple's Macs
+    # and iPhones together: no word of it said it followed anything)
+    assert later["category"] == "MOBILE" and "apple" in later["searched"]
+
+
 def test_reviews_of_it_ask_about_the_previous_top_pick() -> None:
     # Given an answer that recommended a laptop, then "what do reviewers say about it?"
     result = inventory(*searched(DEMO_QUESTION, STUDENT_LAPTOPS))
