@@ -1,14 +1,9 @@
 """A catalog search the loop ran on the shopper's words before the first model call.
 
-With search first, the first request of a turn already ends with the loop's own
-``toolUse`` of ``lookup_inventory`` (the shopper's ``keywords``, or the products shown
-in an order asked for) and its ``toolResult``. The search reads the shopper's words as
-every model's does, and the model takes that reading. When the search serves the plan's
-one lookup (the same search, or the loop's reading of a follow-up), it is that lookup's
-result in round 1: the model asks only for the rest of its plan, with the products found
-fetched again (the loop shrinks the search to a brief before the answer), or answers at
-once. When it does not serve, the model asks for its whole plan, and the search stays in
-the history as no round of the model's own.
+When it serves the plan's lookup it is that lookup's result in round 1, and the model
+asks only for the rest of its plan (with the products found fetched again: the loop
+shrinks the search to a brief before the answer). Otherwise the model asks for its whole
+plan, and the search stays in the history as no round of its own.
 """
 
 from __future__ import annotations
@@ -31,9 +26,8 @@ OWN_TOOL_USE: Final = "tooluse_off_"
 
 
 def handed_over(messages: list[dict[str, Any]]) -> ToolOutcome | None:
-    """The search the loop ran before this turn's first model call, if it did: the
-    assistant message after the shopper's latest words is one ``lookup_inventory`` of
-    ``keywords`` alone, with no words of this model's."""
+    """The search the loop ran before this turn's first model call, if it did: one
+    ``lookup_inventory`` right after the shopper's latest words, with no words of ours."""
     asked = [i for i, m in enumerate(messages) if m.get("role") == "user" and text_of(m)]
     if not asked or asked[-1] + 2 >= len(messages):
         return None
@@ -53,25 +47,23 @@ def handed_over(messages: list[dict[str, Any]]) -> ToolOutcome | None:
 
 @dataclass(frozen=True)
 class Turn:
-    """The turn as the model's own: its rounds, the given search in round 1 when it
-    serves; the calls round 1 still needs (with the given products by id, which the loop
-    shrinks to a brief before the answer); and those products to fetch again when round
-    1 did not."""
+    """The turn as the model's own: its rounds (the given search in round 1 when it
+    serves), the calls round 1 still needs, and the given products to fetch again."""
 
     rounds: list[list[ToolOutcome]]
     pending: list[Call]
     again: list[Call] = field(default_factory=list)
     plan: list[Call] | None = None
-    """The plan the rounds answer, when the loop's reading of a follow-up took the place of
-    the model's lookup (its search, not the model's words for it); else the model's own."""
+    """The plan the rounds answer, when the loop's reading of a follow-up replaced the
+    model's lookup; else the model's own."""
 
 
 def own_turn(
     plan: list[Call], given: ToolOutcome, rounds: list[list[ToolOutcome]], said: str
 ) -> Turn:
     """``rounds``: every round of the turn, the given search's first. Whether the search
-    serves is read from its products at the first call; after that from what the model
-    asked (a search that served is never asked again): the loop may have shrunk it."""
+    serves is read from its products at the first call, then from what the model asked
+    (one that served is never asked again): the loop may have shrunk it."""
     own = rounds[1:]
     lookups = [c for c in plan if c.name == LOOKUP]
     # Products named, each searched by its name: the search found them all, or the model asks.
@@ -89,8 +81,7 @@ def own_turn(
         return Turn(own, plan)
     searched = given.tool_input
     if lookup.purpose in ("search", "cheaper") and searched != lookup.input:
-        # The loop's reading of a follow-up, as it searched: what it carried from earlier
-        # messages is what the answer holds the products to, not this model's reading
+        # The loop's reading of a follow-up: the answer holds the products to what it carried
         loops = Call(LOOKUP, searched, lookup.purpose, lookup.index, lookup.limit)
         plan = [loops if c is lookup else c for c in plan]
         lookup = loops
@@ -104,12 +95,10 @@ def own_turn(
     again = lookup.input if by_words else {"productIds": given.found_ids}
     refetch = Call(LOOKUP, again, "again")
     if not (by_words or given.found_ids):
-        # A search that found nothing ("reviews of tablets": none carried) has nothing a
-        # brief could lose: round 1 is it and the rest.
+        # A search that found nothing has nothing a brief could lose: round 1 is it and the rest.
         return Turn([[mine, *own[0]], *own[1:]], rest, plan=plan) if own else Turn([], rest)
     if not own:
-        # The loop shrinks the search to a brief once the rest comes back: its products
-        # are fetched by id in the same round, not in a round of their own.
+        # The loop will shrink the search to a brief: fetch its products in the same round.
         return Turn([], [*rest, refetch], plan=plan)
     fetched = next((o for o in own[0] if o.name == LOOKUP and o.tool_input == refetch.input), None)
     if fetched is not None and fetched.data is not None and not fetched.brief:
@@ -130,10 +119,10 @@ def _refetched(given: ToolOutcome, fetched: ToolOutcome) -> ToolOutcome:
 
 
 def serves(lookup: Call, given: ToolOutcome, said: str) -> bool:
-    """Whether the given search is ``lookup``'s own result: the same search, or the loop's
-    search of words (its reading of a follow-up: "only Windows ones") for the model's
-    search of words; for cheaper ones, below the model's price; for a product named, one
-    that found it or says the store does not carry it."""
+    """Whether the given search is ``lookup``'s own result: the same search; the loop's
+    reading of a follow-up ("only Windows ones") for a search of words; for cheaper ones,
+    one below the model's price; for a product named, one that found it or says the store
+    does not carry it."""
     data, searched = given.data, given.tool_input
     if data is None or given.brief:
         return False
@@ -153,10 +142,9 @@ def serves(lookup: Call, given: ToolOutcome, said: str) -> bool:
 
 
 def _found(name: object, given: ToolOutcome) -> bool:
-    """Whether the search of the words found the product ``name`` names, or says the store
-    does not carry it (and gives its closest): a search that let go of some words found it
-    only when it read the name ("magic" is a genre's word, and the Honor Magic 6 Pro a
-    phone)."""
+    """Whether the search found the product ``name`` names, or says the store does not
+    carry it: a search that let go of some words found it only when it read the name
+    ("magic" is a genre's word, and the Honor Magic 6 Pro a phone)."""
     data = given.data or {}
     if not isinstance(name, str):
         return False
@@ -169,8 +157,7 @@ def _found(name: object, given: ToolOutcome) -> bool:
 
 
 def _same_fetch(given: dict[str, Any], planned: dict[str, Any]) -> bool:
-    """Whether two calls fetch the same products by id, in the same order, whatever order
-    the ids were listed in."""
+    """Whether two calls fetch the same products by id, whatever order they list them in."""
     ids = given.get("productIds")
     return (
         isinstance(ids, list)
@@ -183,8 +170,7 @@ def _same_fetch(given: dict[str, Any], planned: dict[str, Any]) -> bool:
 
 def _as_planned(given: ToolOutcome, lookup: Call) -> ToolOutcome:
     """The given result as ``lookup``'s: for a product named, only the products of that
-    name; and only the misspellings of words the lookup holds ("sell" was never a
-    word the model searched for)."""
+    name; and only the misspellings of words the lookup holds."""
     if given.data is None:
         return replace(given, tool_input=lookup.input)
     data = dict(given.data)
@@ -211,10 +197,9 @@ def _named(asked: str, name: str) -> bool:
 
 
 def with_named(intent: Intent, given: ToolOutcome | None) -> Intent:
-    """``intent`` with the products the given search found that the words name and this
-    model did not read itself ("the Framework Laptop 13", whose line is a kind's word), in
-    the order the shopper named them: the search knows the catalog's names. One the
-    store lacks is the search's to say (``notCarried``)."""
+    """``intent`` with the products the given search found named that this model did not
+    read itself ("the Framework Laptop 13", whose line is a kind's word), in the order
+    the shopper named them. One the store lacks is the search's to say (``notCarried``)."""
     understood = given.understood if given else {}
     named = [n for n in understood.get("named") or [] if isinstance(n, str)]
     if not named or intent.carried or given is None:

@@ -33,6 +33,7 @@ from storechat.offline.vocabulary import (
     categories_in,
     forms_in,
     line_brands_in,
+    review_words,
     said_as,
     systems_in,
     unique,
@@ -122,15 +123,13 @@ class Intent:
     book_shopping: bool = False
     follow_up: bool = False
     left_out: tuple[str, ...] = ()
-    """The kinds of what the message says is not wanted ("not the Pixel 9": phones), when
-    it says something is: a follow-up of the earlier subject, or else the kind asked."""
+    """The kinds of what the message says is not wanted ("not the Pixel 9": phones)."""
     carried: bool = False
     """Read with the earlier messages' words: a follow-up of theirs."""
     thanks: bool = False
     greets: bool = False
     text: str = ""
-    """The shopper's words, as the last message that set them wrote them: what the
-    search reads itself when the model cannot tell what they ask for."""
+    """The shopper's words, as the last message that set them wrote them."""
     asks: str = ""
     """The words that ask the catalog for a kind of product: the message without its
     review, book-fact and store clauses and the products and titles it names."""
@@ -173,9 +172,8 @@ def _normalise(text: str) -> str:
 
 
 def _one_model(word: str) -> bool:
-    """Whether one word names a model or a line of one kind the store carries ("the
-    Legion", "the MacBook"), or a book ("The Alchemist"), as the search reads one after
-    "cheaper than"."""
+    """Whether one word after "cheaper than" names a model or a line of one kind the
+    store carries ("the Legion"), or a book ("The Alchemist")."""
     if store().brands_in(word):
         return False
     return (
@@ -227,8 +225,6 @@ def parse_text(text: str) -> Intent:
         listed = store().titles_in(clause, BOOKS)
         if listed and not _REVIEW_CUE.search(clause):
             # The catalog's own titles, as written: "Circe by Madeline Miller" is Circe.
-            # Each is found by the search of its name, so its card shows even when it is
-            # out of stock.
             listed.sort(key=lambda t: clause.casefold().find(t.name.casefold()))
             book = book or BookAsk(title=listed[0].name)
             products += [ModelName(t.name, None, BOOKS) for t in listed]
@@ -243,9 +239,8 @@ def parse_text(text: str) -> Intent:
             and (BOOKS in categories_in(clause) or asks_about or not categories_in(clause))
             and not _REVIEW_CUE.search(clause)
         ):
-            # An author of the catalog's, in any language's way of saying "by", in a
-            # clause that asks for no other kind: their facts when asked about, else
-            # what the store has by them.
+            # An author of the catalog's in a clause that asks for no other kind: their
+            # facts when asked about, else what the store has by them.
             book = BookAsk(author=authors[0], facts=asks_about)
             book_shopping = book_shopping or bool(_SHOPPING_CUE.search(clause))
             categories.append(BOOKS)
@@ -346,15 +341,13 @@ _KIND_WORD: Final = {COMPUTERS: "computer", MOBILE: "phone", BOOKS: "book"}
 
 def earlier_words(user_texts: list[str]) -> tuple[str, ...]:
     """The words of the two messages before the latest, the latest first, without the
-    products they named or a question about the products then shown ("which of those is
-    the lightest?" asked about them, not about every search after it), and none from
-    before a message that asks for a kind of its own ("I need a laptop under $900" after
-    "what about an iPhone instead?": no iPhone in it)."""
+    products they named or a question about the products then shown, and none from
+    before a message that asks for a kind of its own."""
     words: list[str] = []
     for earlier in (parse_text(text) for text in reversed(user_texts[-3:-1])):
         if earlier.reference is None and not earlier.outside_store():
-            # Each product it named said as its kind ("is the iMac in stock?" as "is the
-            # computer in stock?"): a follow-up asks for more of its kind, not for it again.
+            # Each product named said as its kind ("is the computer in stock?"): a
+            # follow-up asks for more of its kind, not for it again.
             text = earlier.text
             for product in earlier.products:
                 text = text.replace(product.text, _KIND_WORD.get(product.category, "product"))
@@ -365,17 +358,15 @@ def earlier_words(user_texts: list[str]) -> tuple[str, ...]:
 
 
 def conversation_intent(user_texts: list[str]) -> Intent:
-    """Read the latest user text. A follow-up that names no subject of its own ("under
-    $500?") or says it follows one ("what about a Mac?") is read with the earlier
-    messages' words after its own, as the catalog search reads them: what it says
-    itself stands, and the earlier kind, limits and order fill in what it does not."""
+    """Read the latest user text. A follow-up ("under $500?", "what about a Mac?") is read
+    with the earlier messages' words after its own: what it says itself stands, and the
+    earlier kind, limits and order fill in what it does not."""
     if not user_texts:
         return Intent()
     current = parse_text(user_texts[-1])
     earlier = [w for w in earlier_words(user_texts) if w.strip()]
     if not earlier or current.outside_store():
-        # Naming no kind of its own, the kind of what it says is not wanted ("ok but not
-        # the Pixel 9 Pro XL": phones).
+        # Naming no kind, the kind of what it says is not wanted ("not the Pixel 9": phones).
         kinds = tuple(k for k in current.left_out if k)
         return current if current.categories or not kinds else replace(current, categories=kinds)
     if current.names_subject():
@@ -389,8 +380,7 @@ def conversation_intent(user_texts: list[str]) -> Intent:
     earlier_intents = (parse_text(text) for text in reversed(user_texts[-3:-1]))
     subject = next((e for e in earlier_intents if e.names_subject()), None)
     if current.wants_reviews and not current.has_constraints():
-        # "What do reviewers say about it?" wants reviews of the earlier
-        # subject, not the same catalog search again.
+        # "What do reviewers say about it?": reviews of the earlier subject, no search.
         if subject is None:
             return current
         specific = subject.products or any(b not in store().publishers for b in subject.brands)
@@ -399,8 +389,7 @@ def conversation_intent(user_texts: list[str]) -> Intent:
         # "Who wrote it?" after a book: its facts, from the book tool.
         return replace(current, book_query=current.book_query or subject.book_title)
     read = parse_text(" . ".join([current.text, *earlier]))
-    # A new subject ("what about a Mac?") keeps only the earlier limits and uses: no
-    # brand, system or order of the subject it replaces.
+    # A new subject ("what about a Mac?") keeps only the earlier limits and uses.
     switched = current.names_subject()
     kinds = current.categories or (() if switched else read.categories)
     if current.brands and not (current.categories or current.forms or current.products):
@@ -424,6 +413,4 @@ def review_query(intent: Intent) -> str:
     if intent.products:
         return intent.products[0].full_name
     brand = next((b for b in intent.brands if b not in store().publishers), None)
-    noun = "phone" if intent.categories[:1] == (MOBILE,) else "laptop"
-    gaming = "gaming" if intent.use == "gaming" else None
-    return " ".join(part for part in (brand, gaming, noun) if part)
+    return review_words(brand, intent.categories[:1] == (MOBILE,), intent.use == "gaming")

@@ -1,30 +1,14 @@
 """A deterministic stand-in for a Bedrock model that speaks the Converse protocol.
 
-The demo and the tests run with no AWS account and no model weights, so
-:class:`OfflineModel` takes the exact kwargs of boto3's ``bedrock-runtime``
-``converse`` call and returns a dict of the same shape as the real response.
-It reads the shopper's words with a few regular expressions, not a language
-model: it is meant to exercise the tool loop, not to be clever.
+:class:`OfflineModel` takes the kwargs of boto3's ``converse`` and returns a response of
+the same shape, so the demo and the tests run with no AWS account and no model weights.
+It reads the shopper's words with regular expressions: it exercises the tool loop, it is
+not clever. Turn 1 asks for every tool call the message needs in one round (or replies
+at once); turn 2 answers from the tool results, citing products as ``[productId]``.
 
-Turn 1 (the last message carries the shopper's text): read what the message asks for,
-with what a follow-up carries over (:mod:`storechat.offline.intent`), and ask for every
-tool call it needs in one assistant message (``stopReason`` ``tool_use``,
-:mod:`storechat.offline.plan`). A question about the store itself asks the policies tool
-(:mod:`storechat.offline.policies`); a greeting gets an introduction; anything else it
-does not do an honest "I can't help with that here" (``end_turn``). A catalog search the
-loop ran before the first call is taken as the plan's lookup when it serves it
-(:mod:`storechat.offline.given`).
-
-Turn 2 (the last message carries ``toolResult`` blocks): the catalog tool has already
-given the closest, the nearest and the nearest in stock, so there is no round of its own
-for them. Answer from the results (:mod:`storechat.offline.answer`), citing each product
-as ``[productId]``, say plainly which tools failed, and stop (``end_turn``).
-
-Usage, prompt caching and latency are :mod:`converse.metering`'s approximation, for the
-model the instance stands in for. The content of a response depends only on the
-request; only the cache counts depend on what the instance has seen before, and a lock
-guards that cache, so one instance can serve concurrent requests. An answer is capped at
-about 900 characters; ``inferenceConfig.maxTokens`` is not enforced.
+Usage and caching are :mod:`converse.metering`'s approximation; a response's content
+depends only on the request, and one instance serves concurrent requests. An answer
+is capped at about 900 characters; ``inferenceConfig.maxTokens`` is not enforced.
 """
 
 from __future__ import annotations
@@ -83,18 +67,16 @@ def read_ask(
     given: ToolOutcome | None = None,
     corrected: dict[str, str] | None = None,
 ) -> Ask:
-    """The shopper's latest message, what it carries over, and what was shown before;
-    ``given``: the search of the shopper's words, which read the words they misspelt and
-    the products they name; ``corrected``: the words this model's own searches read as
-    misspelt, for the answer ("the Pixle 9 Pro" is the Pixel 9 Pro they found)."""
+    """The latest message, what it carries over, and what was shown before; ``given``:
+    the search of the shopper's words; ``corrected``: misspellings this model's own
+    searches read ("the Pixle 9 Pro" is the Pixel 9 Pro they found)."""
     said = user_texts(messages)
     shown = tuple(shown_in(previous_answer(messages)))
     if said and COMPARE.search(said[-1]) and models_carried(said[-1]):
         # "compare the first and the Pixel 9": the first said by its name, as the other is
         said = [*said[:-1], ordinals_as(said[-1], list(shown), lambda s: s.name)]
-    # A product named by its id is read as named by its name (the given search's, or any
-    # this turn's tools found, after the given search is shrunk), or pointed at among those
-    # shown.
+    # A product named by its id is read by its name (from any of this turn's results:
+    # the given search may be shrunk), or as pointed at among those shown.
     found = {
         str(r["productId"]): str(r["name"])
         for round_ in read_rounds(messages)
@@ -129,8 +111,7 @@ class OfflineModel:
     def __init__(
         self, stand_in_for: str = DEFAULT_STAND_IN, store: Callable[[], Store] | None = None
     ) -> None:
-        """``store`` gives what the store carries when a request comes (the bundled
-        catalog's if None): the model knows the catalog being served."""
+        """``store``: what the store carries when a request comes (bundled if None)."""
         self._meter = UsageMeter(stand_in_for)
         self._store = store
 
@@ -148,8 +129,8 @@ class OfflineModel:
         self, request: dict[str, Any], messages: list[dict[str, Any]]
     ) -> tuple[list[dict[str, Any]], str]:
         given = handed_over(messages)
-        # A search before the first call read the shopper's slips ("samsng"); this model
-        # reads them as it did. Its own searches come after its plan, which they never change.
+        # The given search read the shopper's slips ("samsng"); this model's own searches
+        # come after its plan, which they never change.
         ask = read_ask(messages, given)
         available = offered_tools(request)
         first = plan_first(ask, available)
@@ -157,8 +138,7 @@ class OfflineModel:
         turn = own_turn(first, given, rounds, ask.said) if given else Turn(rounds, first)
         answered = any("toolResult" in block for block in content_blocks(messages[-1]))
         if not answered or (given is not None and len(rounds) == 1):
-            # The first call of the turn. A search handed over changes no reply without
-            # the plan's tools; one that serves the plan's lookup is round 1's.
+            # The first call of the turn: a given search that serves the plan is round 1's.
             direct = self._direct_reply(ask, first, available)
             if direct is not None or not turn.rounds:
                 return direct or (_tool_uses(turn.pending, messages), "tool_use")
@@ -167,15 +147,13 @@ class OfflineModel:
             return [{"text": about_store}], "end_turn"
         rounds = turn.rounds
         done = label(rounds[0], turn.plan or first) if rounds else []
-        # Round 2 only fetches the given search's products again, once the loop has shrunk
-        # them to a brief: the catalog tool gives the closest and the nearest in stock itself.
+        # Round 2 only fetches again the given search's products the loop shrank to a brief.
         if len(rounds) == 1 and turn.again:
             return _tool_uses(turn.again, messages), "tool_use"
         if len(rounds) > 1:
             done += label(rounds[1], turn.again)
             done += [d for extra in rounds[2:] for d in label(extra, [])]
-        # A product named in a misspelling is the one the search read ("the Pixle 9 Pro"
-        # is the Pixel 9 Pro it found), when the plan searched for products by name.
+        # A product named in a misspelling is the one the search read ("the Pixle 9 Pro").
         own = {w: r for d in done if d.call.name == LOOKUP for w, r in d.outcome.corrected.items()}
         if given is None and own:
             read = read_ask(messages, None, own)
@@ -185,11 +163,9 @@ class OfflineModel:
             ]
             named = alone and bool(lookups[0].outcome.understood.get("named"))
             if not ask.intent.products and read.intent.products and named:
-                # The one search of the words read the only names in them ("is the pixle 9
-                # in stock?"): it answers for them.
+                # The one search of the words read the only names in them: it answers them.
                 done = [replace(d, call=replace(d.call, purpose="names")) for d in done]
-            # One search of the words answers for every name they hold, the slip's too
-            # ("are the pixle 9 and the galaxy s24 in stock?"); a search a name, for its own.
+            # One search of the words answers every name they hold; a search a name, its own.
             whole = all(d.call.purpose == "names" for d in done if d.call.name == LOOKUP)
             same = len(read.intent.products) == len(ask.intent.products)
             ask = read if read.intent.products and (same or whole) else ask
@@ -199,25 +175,22 @@ class OfflineModel:
     def _direct_reply(
         ask: Ask, calls: list[Call], available: frozenset[str]
     ) -> tuple[list[dict[str, Any]], str] | None:
-        """The first reply when it is not the plan's own tool calls ``calls``: a question
-        to the store's policies, or words."""
+        """The first reply when it is not the plan's ``calls``: a policies call, or words."""
         intent = ask.intent
         if asks_policies(ask.current, available):
             return policy_call(ask.current.text), "tool_use"
         if intent.service and not intent.names_subject():
             return [{"text": service_reply(intent.service)}], "end_turn"
         if intent.is_empty() and (not calls or steers(ask.current.text)):
-            # A message that asks for nothing the store does is asked about, not answered
-            # with the cheapest things in the store; one that steers the assistant off
-            # its job is declined, whatever name it asks for.
+            # Asking for nothing the store does: asked what it wants, not shown the cheapest
+            # products; steering the assistant off its job is declined, whatever it names.
             unclear = DECLINE if steers(ask.current.text) else ASK_REPLY
             reply = THANKS_REPLY if intent.thanks else GREETING if intent.greets else unclear
             return [{"text": reply}], "end_turn"
         if not calls:
             if intent.not_carried:
                 return [{"text": outside_reply(intent)}], "end_turn"
-            # With the catalog tool on offer, nothing to ask it means the model did not
-            # understand: it asks, rather than blame the tools.
+            # Nothing to ask the catalog tool: the model did not understand, so it asks.
             return [{"text": ASK_REPLY if LOOKUP in available else NO_TOOLS_REPLY}], "end_turn"
         return None
 

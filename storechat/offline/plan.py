@@ -1,16 +1,9 @@
 """The tool calls a question needs: all of them in one round.
 
-It looks up what the shopper asked for in their own words, which the catalog search
-reads for every model: the products they name (by the words of each name, when the
-message names more than one or asks for more), a kind of product (a follow-up's with the
-earlier messages' words after them); a book's title by its name; and the products an
-earlier answer showed, by id.
-What the first round does not find the catalog tool answers itself, in the same
-result: the closest by name to a product the store does not carry, the nearest to
-limits nothing meets, the nearest in stock to one sold out.
-
-The plan depends only on the conversation, so the model can plan again when the
-results come back and tell each result's :class:`Call` (its purpose) by its input.
+Searches are of the shopper's own words, which the catalog search reads for every
+model; the catalog tool itself gives the closest, the nearest and the nearest in stock.
+The plan depends only on the conversation, so the model plans again when the results
+come back and tells each result's :class:`Call` by its input.
 """
 
 from __future__ import annotations
@@ -59,9 +52,9 @@ class Ask:
     """The two messages before it, the latest first: a follow-up's subject is in them."""
 
     def _looked_up_by_id(self, named: tuple[int, ...], ref: Reference | None) -> tuple[int, ...]:
-        """The products shown that the latest message names by their ids (``named``) or by
-        an ordinal beside them ("7700352 or the second one"); none when it also asks what a
-        search finds ("something like 7700400 but with 16 GB") or for cheaper ones."""
+        """The products shown that the latest message names by id (``named``) or by an
+        ordinal beside them; none when it also asks for a search ("like 7700400 but with
+        16 GB") or for cheaper ones."""
         if not named or (ref is not None and ref.kind == "cheaper" and len(named) == 1):
             return ()  # "anything cheaper than 7700400?" (not "which is cheaper, X or Y?")
         words = parse(ids_as_names(self.said, {self.shown[n].product_id: "" for n in named}))
@@ -123,8 +116,7 @@ def _json_number(value: float) -> int | float:
 
 
 def _words(*texts: str) -> dict[str, Any]:
-    """A search of the shopper's own words, which the search reads for every model: their
-    kind, limits, lines, uses and order (the first it reads of each)."""
+    """A search of the shopper's own words, cut to :data:`MAX_WORDS`."""
     # Each message ends where the next begins: "not the Pro. a MacBook", not "not the Pro a".
     said = [" ".join(t.split()) for t in texts if t.strip()]
     ended = [t if t[-1] in ".?!;:," else f"{t}." for t in said[:-1]]
@@ -141,9 +133,8 @@ def _asks_kind(intent: Intent) -> bool:
 
 
 def _title_search(intent: Intent, searching: bool) -> dict[str, Any] | None:
-    """A book asked by title that no other search finds. A book that shares a message
-    with other products gets its facts from get_book_info; the catalog is searched for it
-    only when the shopper asks about buying it or it is the whole question."""
+    """A book asked by title that no other search finds: beside other products, only
+    when the shopper asks to buy it (its facts come from get_book_info)."""
     named = any(p.text == intent.book_title for p in intent.products)
     if not intent.book_title or named:
         return None
@@ -153,10 +144,9 @@ def _title_search(intent: Intent, searching: bool) -> dict[str, Any] | None:
 
 
 def _searches(ask: Ask) -> list[dict[str, Any]]:
-    """The searches for the kinds of product asked, each in the shopper's own words (those
-    of the clauses that ask the catalog, beside a product, a title, reviews or a book's
-    facts); a follow-up's ("Android, please" after "I want a new phone") with the earlier
-    messages' after them: the search takes the first kind and order it reads."""
+    """The searches for the kinds of product asked, in the shopper's own words (beside a
+    product, title or reviews, only the clauses that ask the catalog); a follow-up's with
+    the earlier messages' after them: the search takes the first kind and order it reads."""
     intent, current = ask.intent, ask.current
     others = bool(current.products or current.wants_reviews or current.book_query)
     limits_only = (
@@ -244,10 +234,8 @@ def _lookups(ask: Ask) -> list[Call]:
     if _against_others(ask):
         # "is the Dell cheaper than the MacBook Air?": the search shows both sides
         return [Call(LOOKUP, _words(ask.said), "search")]
-    # A product named is found by a search of the words, which reads names as the catalog
-    # has them and says which it does not carry: the shopper's own, when they name one
-    # product and ask nothing else; else each name's alone, so that each gets its own
-    # closest and nearest in stock.
+    # A product named is found by a search of the shopper's words when it is all they ask;
+    # else by its name alone, so that each gets its own closest and nearest in stock.
     searches = _searches(ask)
     if len(intent.products) == 1 and not searches and not ask.current.bounds:
         return [Call(LOOKUP, _words(ask.said), "names")]
@@ -261,8 +249,8 @@ def _lookups(ask: Ask) -> list[Call]:
 
 
 def _against_others(ask: Ask) -> bool:
-    """Whether the message compares the one product it names with another maker's products
-    ("the Pixel 9 or a Samsung?"): the search of its words shows the products of each side."""
+    """Whether the message sets the one product it names against another maker's ("the
+    Pixel 9 or a Samsung?"): the search of its words shows each side."""
     current = ask.current
     sides = sides_compared(ask.said)
     # With reviews or a book's facts asked too, the loop shrinks the search to a brief

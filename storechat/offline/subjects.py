@@ -14,6 +14,7 @@ from storechat.offline.vocabulary import (
     categories_in,
     genres_in,
     only_order,
+    review_words,
     systems_in,
     use_in,
     word_set,
@@ -244,6 +245,5 @@ def review_ask(clause: str) -> tuple[ModelName | None, str | None, BookAsk | Non
     brands = [b for b in store().brands_in(clause) if b not in store().publishers]
     if not brands:
         return None, None, None
-    noun = "phone" if MOBILE in categories_in(clause) else "laptop"
-    gaming = "gaming " if use_in(clause) == "gaming" else ""
-    return None, f"{brands[0]} {gaming}{noun}", None
+    gaming = use_in(clause) == "gaming"
+    return None, review_words(brands[0], MOBILE in categories_in(clause), gaming), None

@@ -171,6 +171,12 @@ def line_brands_in(text: str) -> list[str]:
     return list(unique(line[0] for line in found if line and line[0]))
 
 
+def review_words(brand: str | None, phones: bool, gaming: bool) -> str:
+    """A brand's kind asked of the review service: "Asus gaming laptop", "Samsung phone"."""
+    noun = "phone" if phones else "laptop"
+    return " ".join(part for part in (brand, "gaming" if gaming else None, noun) if part)
+
+
 def only_order(phrase: str) -> bool:
     """Whether ``phrase`` says an order and nothing else ("the oldest")."""
     said = parse(phrase)
