@@ -1,22 +1,10 @@
 """The offline model: a deterministic, clearly labelled stand-in for Bedrock.
 
 It runs only on a laptop, through the local runner; no deployed function imports it.
-:mod:`storechat.offline.model` states its contract. The package reads in the order a
-request flows through it:
-
-* ``store`` and ``vocabulary``: what the store carries, read from the listing of the
-  catalog being served, and the shopper's words for kinds, systems, uses and orders;
-* ``bounds`` and ``money``: the numbers a shopper states, said and checked, and amounts
-  in the store's currency;
-* ``scope``, ``names``, ``subjects`` and ``refer``: what the store does not do, a product
-  model, a book or a review subject named, and the products an earlier answer showed;
-* ``intent`` and ``plan``: what a message asks for, and the tool calls it needs;
-* ``messages`` and ``given``: the tool results, and a search the loop ran before the
-  first call; ``policies``: a question about the store, asked of its policies tool;
-* ``product``, ``checks``, ``rank``, ``facts``, ``named``, ``notes`` and ``answer``:
-  the final answer, written from the tools' results; ``replies``: the model's own words;
-* ``model``: :class:`OfflineModel`, the Converse request and response around all of it
-  (usage and prompt caching are ``converse.metering``'s).
+:mod:`storechat.offline.model` states its contract. In the order a request flows:
+``store``/``vocabulary`` (what the store carries, the shopper's words); ``scope``,
+``names``, ``subjects``, ``refer`` and ``intent`` (what a message asks); ``plan`` (the
+tool calls); ``messages``/``given`` (the tool results); the answer modules; ``model``.
 """
 
 from __future__ import annotations
@@ -56,7 +44,7 @@ class OfflineProvider:
         try:
             return store_of(self._listing())
         except CatalogUnavailable:
-            # No snapshot to read: the model knows no brand, and the catalog tool says why.
+            # No snapshot: the model knows no brand, and the catalog tool says why.
             return Store({}, ())
 
     def converse(

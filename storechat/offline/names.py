@@ -1,9 +1,5 @@
-"""Product models in a shopper's words, read as the catalog search reads them.
-
-The search's own reading (:func:`shared.search.named.named_in`: a line or brand, its
-qualifiers and a model token; "MacBook Air"; "the Nokia 3310") runs here against the
-names of the catalog served, so the offline model and every model's search name the
-same products."""
+"""Product models in a shopper's words, read as the catalog search reads them
+(:func:`shared.search.named.named_in`, against the names of the catalog served)."""
 
 from __future__ import annotations
 
@@ -33,9 +29,8 @@ class ModelName:
 
 
 def find_models(text: str) -> list[ModelName]:
-    """Every specific product named in ``text``, in order: "XPS 13", "Galaxy S24 Ultra",
-    and those the store lacks ("the iPhone 14"), each with the brand and kind of the
-    products of its name, else of its line."""
+    """Every product model named in ``text``, in order, the store's or not ("the iPhone
+    14"), each with the brand and kind of the products of its name, else of its line."""
     return [_model(each) for each in _named_in(text)]
 
 

@@ -1,9 +1,5 @@
-"""What a follow-up points at: the products the previous answer showed.
-
-"Of those", "which one", "the second one" and "cheaper ones" are about the products
-cited (``[productId]``) in the session's previous answer. That answer is plain text
-in the conversation; each product's line also gives its price, the first dollar
-amount after the citation.
+"""What a follow-up points at ("of those", "the second one", "cheaper ones"): the
+products cited (``[productId]``) in the previous answer, each with the first price after it.
 """
 
 from __future__ import annotations
@@ -17,8 +13,7 @@ from storechat.offline.product import to_number
 
 _I = re.IGNORECASE
 
-# Whatever a pair of square brackets holds (any SKU), but a Markdown link's text: the
-# answer was written by compose_response, which writes every citation as [productId].
+# Whatever square brackets hold (any SKU), but a Markdown link's text.
 _CITATION = re.compile(r"\[([^\[\]\n]{1,255})\](?!\()")
 _PRICE = re.compile(r"\$\s?(\d[\d,]*(?:\.\d+)?)")
 
@@ -82,8 +77,7 @@ _SAID_BEFORE = re.compile(
 
 def _name_before(head: str) -> str:
     """The product's name that ``head`` (a line up to a citation) ends on: after "We carry
-    the", "That is the", a mark, "and the" or a list's number ("Cheaper: X", "1. X", "vs
-    $799 for X"); a name may hold a comma ("The Lion, the Witch and the Wardrobe")."""
+    the", a mark, "and the" or a list's number; a name may hold a comma."""
     starts = [0, *(m.end() for m in _NAME_STARTS.finditer(head))]
     names = [_LEAD.sub("", head[at:]).strip().rstrip("*_").strip() for at in starts]
     fitting = [n for n in names if n[:1].isalpha() and not re.search(r"[:;\[\]]", n)]
@@ -125,10 +119,9 @@ _NOT_WANTED: Final = re.compile(
 
 def _said(text: str, product_id: str) -> list[re.Match[str]]:
     """Where ``text`` names ``product_id``: in square brackets, or as a word of its own; as a
-    word, an id of letters alone only as the store writes it ("IPHONESE", not the line
-    "pixel"), one of digits alone only of five or more and never as an amount, a year or
-    a size ("under 1000", "2024 models", "1024 GB"), any other of four characters or more
-    ("CMP-008", "sku-1234"). "The 2 cheapest" names no product 2."""
+    word, an id of letters alone only as the store writes it ("IPHONESE", not "pixel"),
+    one of digits alone only of five or more and never as an amount, a year or a size
+    ("under 1000", "2024 models"), any other of four characters or more ("CMP-008")."""
     pid = re.escape(product_id)
     digits = sum(c.isdigit() for c in product_id)
     if len(product_id) < 4 or (digits == len(product_id) and digits < 5):
@@ -145,9 +138,8 @@ def _said(text: str, product_id: str) -> list[re.Match[str]]:
 
 
 def named_by_id(text: str, shown: list[Shown]) -> tuple[int, ...]:
-    """Which products shown ``text`` names by their ids (:func:`_said`: "is 7700352 in
-    stock?", "and [CMP-008]?"), in the order it names them; not one said not wanted ("I'd
-    rather not get 7700352")."""
+    """Which products shown ``text`` names by their ids, in the order it names them; not
+    one said not wanted ("I'd rather not get 7700352")."""
     found = []
     for n, each in enumerate(shown):
         said = _said(text, each.product_id)
@@ -161,9 +153,8 @@ def _shape(token: str) -> str:
 
 
 def names_others(text: str, shown: list[Shown]) -> bool:
-    """Whether ``text`` names a product not shown by an id written as those shown are
-    ("compare 7700352 and 7702400" after an answer that showed 7700352 alone): that one is
-    the catalog's to find."""
+    """Whether ``text`` names a product not shown by an id shaped as those shown are
+    ("compare 7700352 and 7702400", 7702400 not shown): the catalog's to find."""
     shapes = {_shape(s.product_id) for s in shown}
     ids = {s.product_id.casefold() for s in shown}
     for token in set(re.findall(r"(?<![\w-])[\w-]+(?![\w-])", text)):
@@ -175,9 +166,7 @@ def names_others(text: str, shown: list[Shown]) -> bool:
 
 def ordinals_as(text: str, shown: list[Shown], said_as: Callable[[Shown], str]) -> str:
     """``text`` with each product shown it points at by its place ("the second") said as
-    ``said_as`` says it, where it says one: by its id, "compare the second and 7702400"
-    (7702400 not shown) is searched as "compare 7700352 and 7702400", which the catalog
-    reads both in; by its name, "compare the first and the Pixel 9" names two products."""
+    ``said_as`` says it, where it says one (by id or by name)."""
     for said in reversed(list(_ONE.finditer(text))):
         index = _index(said)
         if index is not None and -len(shown) <= index < len(shown) and said_as(shown[index]):
@@ -186,9 +175,8 @@ def ordinals_as(text: str, shown: list[Shown], said_as: Callable[[Shown], str]) 
 
 
 def ids_as_names(text: str, names: dict[str, str]) -> str:
-    """``text`` with each product id of ``names`` it says written as that product's name
-    ("tell me about Samsung Galaxy A35 5G" for "tell me about 7700352"), or left out when
-    its name is not known: an id is no amount, title or word to read."""
+    """``text`` with each product id of ``names`` it says written as that product's name,
+    or left out when its name is not known: an id is no amount, title or word to read."""
     for product_id, name in names.items():
         for said in reversed(_said(text, product_id)):  # a name may hold its id
             text = f"{text[: said.start()]} {name} {text[said.end() :]}"

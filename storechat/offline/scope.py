@@ -1,12 +1,6 @@
 """What the store does not do: questions outside shopping, and kinds it does not sell.
 
-A question about the store itself (returns, shipping, an order...) is read with the
-search first's words for one; its policies answer it, and without the policies tool it
-gets an honest "I can't help with that here" and no products. A kind of product the
-store does not sell (the search's table, :mod:`shared.search.unsold`) is named as not
-carried, with the nearest kind it does sell when there is one (tablets: 2-in-1 laptops),
-found by the search of that kind's words. A brand or a thing the catalog does not have is
-the catalog tool's to say (``notCarried``), and the answer says it.
+A brand or a thing the catalog does not have is the catalog tool's to say (``notCarried``).
 """
 
 from __future__ import annotations
@@ -47,27 +41,22 @@ def steers(text: str) -> bool:
 
 def service_topic(text: str) -> str | None:
     """What ``text`` asks about the store itself, if it does: :data:`PRIVATE`, or
-    :data:`STORE` for a question its policies may answer, read with the words the search
-    first reads a store question by (:func:`shared.store.first_words.asks_about_store`:
-    returns, delivery, an order, payment, a warranty, in each language they list)."""
+    :data:`STORE` for a question its policies may answer (read as the search first reads
+    one: :func:`shared.store.first_words.asks_about_store`)."""
     if _PRIVATE.search(text):
         return PRIVATE
     return STORE if asks_about_store(text) else None
 
 
 def kind_not_carried(text: str, carried: bool) -> Unsold | None:
-    """The kind of product ``text`` asks for that the store does not sell, if any, as
-    the catalog search reads it (:mod:`shared.search.unsold`): a kind the catalog has
-    after all (a store that sells tablets, or an iPad) is carried. ``carried``: the text
-    also names a kind the store sells ("a laptop for two external monitors")."""
+    """The kind of product ``text`` asks for that the store does not sell, if any, as the
+    catalog search reads it. ``carried``: the text also names a kind the store sells."""
     asked = unsold_in(text, store().sells, lambda: carried)
     return asked[0].kind if asked else None
 
 
 def asked_unknown(title: str, text: str) -> bool:
     """Whether a capitalised phrase of ``text`` is no title but a name the store is asked
-    for (the search's reading, :func:`shared.search.asked.asked_names`) that is none of
-    the catalog's words: "Huawei" in "do you sell Huawei?", "Anything from Motorola".
-    The catalog tool will say it does not carry it."""
+    for that none of the catalog's words are ("Huawei" in "do you sell Huawei?")."""
     said = [n for n in asked_names(text) if n.casefold() == title.casefold()]
     return any(not store().knows(n.casefold()) for n in [*asked_names(title), *said])

@@ -1,16 +1,11 @@
-"""What the store carries, as the offline model knows it: read from the catalog served.
+"""What the store carries, read from the listing of the catalog being served.
 
-A real model is told what the store sells; the offline model reads it from the
-listing of the snapshot the catalog tool searches (:class:`shared.search.listing.Listing`),
-so that every brand, product line, title, author and genre it recognises is one of
-the catalog's own, and a catalog imported a moment ago is understood at once. Nothing
-here is a list of the shop's words: a product line is the word that follows its
-brand in the catalog's names ("Dell **XPS** 13"), or the first word of a name that
-does not start with its brand ("**Alienware** m16").
-
-The model reads one :class:`Store` per request (:func:`serving`, a context variable, so
-that concurrent requests on threads each see their own); without one it knows the
-bundled catalog, as the local system serves it by default.
+Every brand, line, title, author and genre the model knows is the catalog's own, so a
+catalog imported a moment ago is understood at once. A product line is the word after
+its brand in a name ("Dell **XPS** 13"), or a name's first word when it does not start
+with its brand ("**Alienware** m16"). Each request reads its own :class:`Store`
+(:func:`serving`, a context variable for concurrent requests); without one, the bundled
+catalog's.
 """
 
 from __future__ import annotations
@@ -70,6 +65,12 @@ def _words(text: str) -> list[str]:
     return [w.casefold() for w in _WORD.findall(text)]
 
 
+def _says(folded: str, words: str, shortest: int = 0) -> bool:
+    """Whether ``folded`` (lower-case words, one space apart) holds ``words`` whole, which
+    have at least ``shortest`` characters."""
+    return len(words) >= shortest and bool(re.search(rf"(?<!\w){re.escape(words)}(?!\w)", folded))
+
+
 class Store:
     """The brands, lines, titles, authors and genres of one catalog."""
 
@@ -106,8 +107,8 @@ class Store:
         )
 
     def _lines(self) -> dict[str, tuple[str | None, str]]:
-        """Each product line (a lower-case word) and its brand (None when several brands
-        make it) and the category most of its products are in."""
+        """Each product line (a lower-case word): its brand (None when several make it) and
+        the category most of its products are in."""
         brands: dict[str, set[str | None]] = defaultdict(set)
         categories: dict[str, Counter[str]] = defaultdict(Counter)
         for title in self.titles:
@@ -197,15 +198,12 @@ class Store:
         return any(pattern.fullmatch(word) for _, pattern in self._brand_res)
 
     def sells(self, phrase: str) -> bool:
-        """Whether a word of ``phrase`` is a form factor of the catalog's, or in the name
-        of a product of it that is not a book: "tablets" in a store that has a "tablet"
-        kind, "iPad" in one that sells an iPad; never by the words around the kind ("have
-        a camera")."""
+        """Whether a word of ``phrase`` is a form factor of the catalog's or in the name of
+        a product of it that is not a book ("tablets", "iPad")."""
         return any(fold(w) in self._sold for w in _words(phrase) if w not in STOP_WORDS)
 
     def knows(self, word: str) -> bool:
-        """Whether ``word`` is one of the catalog's own: a brand's, a line's, a title's,
-        an author's or a genre's."""
+        """Whether ``word`` is a brand's, a line's, a title's, an author's or a genre's."""
         return word.casefold() in self._known
 
     def titles_in(self, text: str, category: str | None = None) -> list[Title]:
@@ -218,7 +216,7 @@ class Store:
             if category and title.category != category:
                 continue
             words = " ".join(_words(title.name))
-            if len(words) < 4 or not re.search(rf"(?<!\w){re.escape(words)}(?!\w)", folded):
+            if not _says(folded, words, 4):
                 continue
             if " " not in words and title.name not in text:
                 continue
@@ -227,20 +225,14 @@ class Store:
         return found
 
     def authors_in(self, text: str) -> list[str]:
-        """The catalog's authors ``text`` names, by full name or by surname."""
+        """The authors ``text`` names, by full name or by a surname of four letters or more."""
         folded = " ".join(_words(text))
-        found = []
-        for author in self.authors:
-            names = _words(author)
-            if not names:
-                continue
-            full = " ".join(names)
-            surname = names[-1]
-            if re.search(rf"(?<!\w){re.escape(full)}(?!\w)", folded) or (
-                len(surname) > 3 and re.search(rf"(?<!\w){re.escape(surname)}(?!\w)", folded)
-            ):
-                found.append(author)
-        return found
+        said = ((author, _words(author)) for author in self.authors)
+        return [
+            author
+            for author, names in said
+            if names and (_says(folded, " ".join(names)) or _says(folded, names[-1], 4))
+        ]
 
     @classmethod
     def of_listing(cls, listing: Listing) -> Store:

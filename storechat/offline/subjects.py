@@ -103,21 +103,17 @@ def _mentions_product(phrase: str) -> bool:
     )
 
 
-def _subject_kind(raw: str, *, book_context: bool) -> tuple[str, str]:
-    """Classify a phrase as ("product" | "book" | "generic", cleaned phrase)."""
+def _book_title(raw: str, *, book_context: bool) -> str | None:
+    """The phrase ``raw`` starts with, if it reads as a book's title."""
     phrase = _cut_phrase(raw)
     bare = _LEADING_DETERMINER.sub("", phrase).strip()
     if not bare or bare.split()[0].lower() in _PRONOUNS or bare.lower() in _NOT_TITLES:
-        return "generic", phrase
-    if only_order(bare):
-        return "generic", phrase  # "the book the oldest": an order, not a title
-    if _mentions_product(bare):
-        return "product", phrase
+        return None
+    if only_order(bare) or _mentions_product(bare):
+        return None  # "the book the oldest": an order, not a title
     # Without a capital, a number or a mention of books, "tell me about
     # shipping" is a store question, not a title.
-    if book_context or bare[0].isupper() or bare[0].isdigit():
-        return "book", phrase
-    return "generic", phrase
+    return phrase if book_context or bare[0].isupper() or bare[0].isdigit() else None
 
 
 @dataclass(frozen=True)
@@ -168,8 +164,8 @@ def book_ask(clause: str) -> BookAsk | None:
         if not match:
             continue
         context = book_context or pattern is _BOOK_TITLED
-        kind, phrase = _subject_kind(match.group("s"), book_context=context)
-        if kind == "book" and not (pattern is _BOOK_TITLED and phrase.lower() in _NOT_TITLES):
+        phrase = _book_title(match.group("s"), book_context=context)
+        if phrase and not (pattern is _BOOK_TITLED and phrase.lower() in _NOT_TITLES):
             title = phrase
     if not title and not author:
         return None
@@ -239,9 +235,9 @@ def review_ask(clause: str) -> tuple[ModelName | None, str | None, BookAsk | Non
         return model, model.full_name, None
     match = _REVIEW_SUBJECT.search(clause) or _IS_GOOD.search(clause)
     if match:
-        kind, phrase = _subject_kind(match.group("s"), book_context=BOOKS in categories_in(clause))
-        if kind == "book":
-            return None, None, BookAsk(title=phrase)
+        title = _book_title(match.group("s"), book_context=BOOKS in categories_in(clause))
+        if title:
+            return None, None, BookAsk(title=title)
     brands = [b for b in store().brands_in(clause) if b not in store().publishers]
     if not brands:
         return None, None, None

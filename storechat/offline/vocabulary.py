@@ -1,8 +1,5 @@
-"""The shop's words: categories, brands, product lines, systems, uses and orders.
-
-Each table is declared once here and read by both sides of the model: the
-intent parser finds these words in a shopper's text, the answer writer puts
-them back into sentences.
+"""The shop's words: categories, systems, uses and orders, each declared once for the
+reading of a message and the writing of an answer.
 """
 
 from __future__ import annotations
@@ -134,19 +131,20 @@ def genres_in(text: str) -> list[str]:
 
 
 def _kinds(text: str) -> list[tuple[str, tuple[str, ...]]]:
-    """The kinds of product ``text`` names, as the catalog search reads them, but a kind
-    the store does not sell ("tablets" in a store with none)."""
+    """The kinds of product ``text`` names, as the search reads them, that the store sells."""
     return [(c, forms) for c, forms in kinds_in(text) if not forms or store().sells(forms[0])]
 
 
+def _lines_in(text: str) -> list[tuple[str | None, str]]:
+    """The brand and kind of each product line ``text`` names ("MacBooks")."""
+    lines, words = store().lines, re.findall(r"[^\W_]+", text.casefold())
+    return [line for w in words if (line := lines.get(w) or lines.get(w.removesuffix("s")))]
+
+
 def categories_in(text: str) -> list[str]:
-    shop = store()
-    masked = shop.unbooked(text)
+    masked = store().unbooked(text)
     found = [category for category, _ in _kinds(masked)]
-    for word in re.findall(r"[^\W_]+", masked.casefold()):
-        line = shop.lines.get(word) or shop.lines.get(word.removesuffix("s"))
-        if line and line[1] not in found:
-            found.append(line[1])
+    found += [kind for _, kind in _lines_in(masked)]
     return [category for category in Category if category in found]
 
 
@@ -163,12 +161,7 @@ def systems_in(text: str) -> list[str]:
 def line_brands_in(text: str) -> list[str]:
     """The brands of the product lines ``text`` names ("a MacBook": Apple), where one
     brand makes the line."""
-    lines = store().lines
-    found = (
-        lines.get(w) or lines.get(w.removesuffix("s"))
-        for w in re.findall(r"[^\W_]+", text.casefold())
-    )
-    return list(unique(line[0] for line in found if line and line[0]))
+    return list(unique(brand for brand, _ in _lines_in(text) if brand))
 
 
 def review_words(brand: str | None, phones: bool, gaming: bool) -> str:
