@@ -306,7 +306,6 @@ def parse_text(text: str) -> Intent:
     if not (categories or products or book) and use == "basic":
         categories = [COMPUTERS]  # email and the web, as simply and cheaply as can be
     said = parse(text)
-    carried = bool(categories or products)
     return Intent(
         categories=unique(categories),
         brands=unique(brands),
@@ -321,7 +320,7 @@ def parse_text(text: str) -> Intent:
         compare=len(products) > 1 and bool(COMPARE.search(text)),
         reference=reference_in(text),
         service=service_topic(text),
-        not_carried=kind_not_carried(text, carried),
+        not_carried=kind_not_carried(text, bool(categories or products)),
         wants_reviews=wants_reviews,
         review_subject=review_subject,
         review_query=review_query,

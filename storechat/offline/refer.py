@@ -20,7 +20,7 @@ _PRICE = re.compile(r"\$\s?(\d[\d,]*(?:\.\d+)?)")
 # Each way to point at the products shown, in the order they are tried.
 _ORDINAL: Final = {"first": 0, "1st": 0, "top": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2}
 _ONE = re.compile(
-    r"\bthe\s+(?P<o>first|1st|top|second|2nd|third|3rd|last)\b"
+    rf"\bthe\s+(?P<o>{'|'.join(_ORDINAL)}|last)\b"
     r"(?:\s+(?:one|option|pick|choice|product|laptop|phone|computer|book))?"
     r"|\b(?:number|no\.|option|#)\s*(?P<n>[1-9])\b",
     _I,

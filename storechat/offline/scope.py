@@ -13,8 +13,6 @@ from shared.search.unsold import Unsold, unsold_in
 from shared.store.first_words import asks_about_store
 from storechat.offline.store import store
 
-_I = re.IGNORECASE
-
 PRIVATE: Final = "other customers' details"
 """A question about the store that no policy answers: refused, never looked up."""
 STORE: Final = "questions about the store"
@@ -30,7 +28,7 @@ _STEERING: Final = re.compile(
     r"\b(?:ignore|disregard|forget|override)\b.{0,40}\b(?:instructions?|rules|prompts?)\b|"
     r"\bsystem prompt\b|\byou are now\b|\bpretend (?:to be|you)\b|\bjailbreak|"
     r"\bno (?:rules|restrictions|limits)\b|\bhow (?:do i |to )?(?:pick a lock|hack|make a bomb)\b",
-    _I,
+    re.IGNORECASE,
 )
 
 
