@@ -80,8 +80,8 @@ class ToolOutcome:
 
 
 def as_searched(text: str, corrected: dict[str, str]) -> str:
-    """The shopper's ``text`` with each word the catalog search corrected written as it
-    read it ("samsng" as "Samsung"): the search is the one speller every model shares."""
+    """The shopper's ``text`` with each word the catalog search corrected ("samsng") written
+    as it read it: the search is the one speller every model shares."""
     for wrong, right in corrected.items():
 
         def as_read(said: re.Match[str], right: str = right) -> str:
@@ -169,8 +169,7 @@ def _paired(result: dict[str, Any], uses: dict[str, dict[str, Any]]) -> ToolOutc
 
 
 def ids_named(given: ToolOutcome | None) -> dict[str, str]:
-    """The products a search of the shopper's words found named by their ids ("tell me about
-    7700352"), each id with its name."""
+    """The products a search of the shopper's words found named by their ids, by id."""
     named = (given.understood.get("named") if given else None) or []
     return {
         str(r["productId"]): str(r.get("name") or "")

@@ -55,9 +55,8 @@ class Shown:
 
 @dataclass(frozen=True)
 class Reference:
-    """What a follow-up points at: ``all`` the products shown, ``one`` of them (``it``:
-    the first; ``cheapest``: the one shown at the lowest price), some of them by their
-    ``ids``, or ``cheaper`` ones than those (than ``index`` only, when it names one)."""
+    """What a follow-up points at: ``all`` the products shown, ``one`` of them (``it``: the
+    first; ``cheapest``), some by their ``ids``, or ``cheaper`` ones (than ``index`` if set)."""
 
     kind: str
     index: int | None = None

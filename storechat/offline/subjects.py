@@ -77,8 +77,7 @@ _TOPIC = re.compile(
 
 
 def topic_in(clause: str) -> str | None:
-    """What a book the clause asks for is about ("a book about Greek mythology"), if any:
-    searched in the books' descriptions and genres."""
+    """What a book the clause asks for is about ("a book about Greek mythology"), if any."""
     match = _TOPIC.search(clause)
     if not match:
         return None
@@ -111,8 +110,7 @@ def _book_title(raw: str, *, book_context: bool) -> str | None:
         return None
     if only_order(bare) or _mentions_product(bare):
         return None  # "the book the oldest": an order, not a title
-    # Without a capital, a number or a mention of books, "tell me about
-    # shipping" is a store question, not a title.
+    # Without a capital, a number or a mention of books, "tell me about shipping" is no title.
     return phrase if book_context or bare[0].isupper() or bare[0].isdigit() else None
 
 

@@ -61,8 +61,7 @@ _INCLUDES: Final = {kind.value: kind.includes for _, kind in kinds()}
 
 
 def form_heads(forms: Iterable[str]) -> list[str]:
-    """The kinds a shopper named among ``forms``, without those they take in ("laptop"
-    for laptops and 2-in-1s)."""
+    """The kinds among ``forms`` without those they take in ("laptop" takes in 2-in-1s)."""
     forms = list(forms)
     return [f for f in forms if not any(f in _INCLUDES.get(g, ()) for g in forms if g != f)]
 
@@ -159,8 +158,7 @@ def systems_in(text: str) -> list[str]:
 
 
 def line_brands_in(text: str) -> list[str]:
-    """The brands of the product lines ``text`` names ("a MacBook": Apple), where one
-    brand makes the line."""
+    """The brands of the product lines ``text`` names that one brand makes ("a MacBook")."""
     return list(unique(brand for brand, _ in _lines_in(text) if brand))
 
 
