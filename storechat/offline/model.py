@@ -22,13 +22,7 @@ from converse.metering import DEFAULT_STAND_IN, UsageMeter
 from shared.runtime.errors import InvalidConverseRequest
 from storechat.offline.answer import compose_answer
 from storechat.offline.given import OWN_TOOL_USE, Turn, handed_over, own_turn, with_named
-from storechat.offline.intent import (
-    COMPARE,
-    Intent,
-    conversation_intent,
-    earlier_words,
-    parse_text,
-)
+from storechat.offline.intent import COMPARE, Intent, conversation_intent, earlier_words, parse_text
 from storechat.offline.messages import (
     ToolOutcome,
     as_searched,
@@ -39,13 +33,7 @@ from storechat.offline.messages import (
 from storechat.offline.names import models_carried
 from storechat.offline.plan import Ask, Call, label, plan_first, preamble
 from storechat.offline.policies import asks_policies, policy_answer, policy_call
-from storechat.offline.refer import (
-    ids_as_names,
-    named_by_id,
-    names_others,
-    ordinals_as,
-    shown_in,
-)
+from storechat.offline.refer import ids_as_names, named_by_id, names_others, ordinals_as, shown_in
 from storechat.offline.replies import (
     ASK_REPLY,
     DECLINE,

@@ -15,21 +15,8 @@ from shared.search.asked import asked_names, beside_named, kinds_apart, sides_co
 from shared.search.words import parse
 from storechat.offline.intent import Intent, parse_text, review_query
 from storechat.offline.messages import ToolOutcome
-from storechat.offline.refer import (
-    Reference,
-    Shown,
-    ids_as_names,
-    named_by_id,
-    names_others,
-    pick,
-)
-from storechat.offline.vocabulary import (
-    BOOK_INFO,
-    BOOKS,
-    LOOKUP,
-    REVIEWS,
-    USE_SORT,
-)
+from storechat.offline.refer import Reference, Shown, ids_as_names, named_by_id, names_others, pick
+from storechat.offline.vocabulary import BOOK_INFO, BOOKS, LOOKUP, REVIEWS, USE_SORT
 
 MAX_LOOKUPS: Final = 4
 MAX_WORDS: Final = 200
