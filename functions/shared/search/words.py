@@ -625,13 +625,16 @@ def _order(text: str, words: Words, explicit: dict[str, Any]) -> str:
     """``text`` without the words of an order; the order said first becomes the sort
     unless the tool's own ``sortBy`` is given (its words go all the same)."""
     said: list[tuple[int, str]] = []
+    refused: list[re.Match[str]] = []
     for name, pattern in _orders():
 
         def use(match: re.Match[str], name: str = name) -> str:
             if not _DEGREE.search(match[0]):
                 return match[0]
-            if not _NOT_THE.search(match.string[: match.start()]):
+            if no := _NOT_THE.search(match.string[: match.start()]):
                 # "not the most expensive one" asks for no order, and for none of its words
+                refused.append(no)
+            else:
                 said.append((match.start(), name))
             # "the best phone camera": the order's words go, the kind named among them
             # stays; as long as the words were, so that where each order was said holds.
@@ -639,6 +642,8 @@ def _order(text: str, words: Words, explicit: dict[str, Any]) -> str:
             return f" {kinds} ".ljust(len(match[0]))
 
         text = pattern.sub(use, text)
+    for no in refused:
+        text = f"{text[: no.start()]}{' ' * len(no[0])}{text[no.end() :]}"
     if said and words.sort is None and not explicit.get("sortBy"):
         words.sort = min(said)[1]
     return text
