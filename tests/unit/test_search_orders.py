@@ -157,18 +157,27 @@ def test_an_order_asked_by_name_sorts_the_search(index: SearchIndex) -> None:
 
 
 @pytest.mark.parametrize(
-    ("words", "sort"),
+    ("words", "sort", "shown"),
     [
-        ("show me 2 laptops by price", "price"),
-        ("list three phones by price", "price"),
-        ("top 5 phones by battery", "battery"),
+        ("show me 2 laptops by price", "price", 2),
+        ("list three phones by price", "price", 3),
+        ("top 5 phones by battery", "battery", 5),
     ],
 )
-def test_how_many_to_show_is_no_word_to_find_and_hides_no_order(words: str, sort: str) -> None:
+def test_how_many_to_show_is_no_word_to_find_and_hides_no_order(
+    words: str, sort: str, shown: int
+) -> None:
     # "show me 2 laptops by price" asks for two laptops, cheapest first: no "2" to find
     read = parse(words)
     assert read.sort == sort
     assert read.groups == []
+    assert read.shown == shown
+
+
+def test_the_result_says_how_many_the_shopper_asked_to_see(index: SearchIndex) -> None:
+    # a model shows that many (before, the number was dropped unsaid: three were shown)
+    assert told(index, {"keywords": "show me 2 phones by price"})["understood"]["howMany"] == 2
+    assert "howMany" not in told(index, {"keywords": "show me 14 laptops"})["understood"]
 
 
 @pytest.mark.parametrize(

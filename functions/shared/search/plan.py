@@ -280,6 +280,8 @@ def make_plan(
             plan.where(f"p.{column} {op} ?", value)
             if name not in query.bounds:
                 plan.understood[name] = value
+    if derived and words.shown:
+        plan.understood["howMany"] = words.shown  # "show me 2 laptops": for the model to show
     plan.sort = query.sortBy or (words.sort if derived else None)
     if plan.sort and not query.sortBy:
         plan.understood["sortBy"] = plan.sort

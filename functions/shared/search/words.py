@@ -111,6 +111,8 @@ class Words:
     """The kind a use means when the words name none (``Intent.meant``)."""
     uses: list[str] = field(default_factory=list)
     """The uses named (``Intent.use``), in the order said."""
+    shown: int | None = None
+    """How many products the shopper asked to see ("show me 2 laptops", "top five phones")."""
     excluded: list[tuple[str, ...]] = field(default_factory=list)
     """The lines the shopper said they do not want ("anything but a Chromebook", "not
     Android"): each its terms, none of which a product found has."""
@@ -453,11 +455,17 @@ def _counted(after: str) -> bool:
     return any(names_a_kind(w) for w in said)
 
 
-def _without_counts(text: str) -> str:
-    """``text`` with the number of products asked for taken out, the verb kept."""
+def _without_counts(text: str, words: Words) -> str:
+    """``text`` with the number of products asked for taken out (``words.shown``), the
+    verb kept."""
 
     def verb(m: re.Match[str]) -> str:
-        return m[0].rsplit(None, 1)[0] if _counted(m["after"]) else m[0]
+        if not _counted(m["after"]):
+            return m[0]
+        said, number = m[0].rsplit(None, 1)
+        if words.shown is None:
+            words.shown = int(number) if number.isdigit() else _ONES.index(number.casefold()) + 1
+        return said
 
     return _HOW_MANY.sub(verb, text)
 
@@ -1537,7 +1545,7 @@ def parse(
         words.meant = words.meant or Category.BOOKS
         text = _READER.sub(" ", text)
     # A degree said ("the lightest ... sorted by price") is the order before a spec named
-    counted = _without_counts(_numbers(text, words))
+    counted = _without_counts(_numbers(text, words), words)
     text = _sorted_by(_order(counted, words, explicit), words, explicit)
     raw = _TOKEN.findall(text)
     for intent, said in _read(raw):
