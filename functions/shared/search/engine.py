@@ -1694,6 +1694,10 @@ def _writes(name: str, number: str) -> bool:
     return f" {number} " in f" {' '.join(WORD.findall(name.casefold().replace('-', ' ')))} "
 
 
+_CAPITALISED = re.compile(r"(?<=[^\W_] )[A-Z][a-z]+\b")
+"""A word written with a capital after another word: "Prince" of "The Prince"."""
+
+
 def _read_as_nothing(keywords: str, word: str, right: str) -> bool:
     """Whether reading ``word`` as ``right``, a word of the phrase table that means
     nothing alone, changes nothing the words mean but what is searched ("The Prince" as
@@ -1707,18 +1711,24 @@ def _read_as_nothing(keywords: str, word: str, right: str) -> bool:
 
 
 def _as_named(keywords: str, unknown: list[str], corrected: dict[str, str]) -> dict[str, str]:
-    """``corrected`` but for a word read as a word of the phrase table that means nothing
-    where it stands ("the prince" is no "the price", with a capital or without), and for
+    """``corrected`` but for a word of a name (asked alone or for, or written with a
+    capital) read as a word of the phrase table that means nothing where it stands ("do
+    you have the prince" is no "the price"), and for
     a word of a name asked alone that has other words no product has, read as another
     word the search gives a meaning to: "Le Petit Prince" is a title the store lacks, not
     "Le Petit price"; "Samsung Phnoes" is Samsung phones."""
     title = name_asked_alone(keywords)
     said = {fold(w.casefold()) for w in WORD.findall(title or "")}
     strange = said & set(unknown)
-    # Nor is any word read as a word of the phrase table that means nothing where it
-    # stands: "the prince" is a title, not "the price" (but "undr 700" is under $700,
-    # "waterprof" waterproof).
-    corrected = {w: r for w, r in corrected.items() if not _read_as_nothing(keywords, w, r)}
+    # Nor is a word of a name (asked alone or for, or written with a capital after the
+    # first) read as a word of the phrase table that means nothing where it stands: "do
+    # you have the prince" asks for a title, not "the price" (but "undr $500" is under
+    # $500, "waterprof" waterproof: slips of no name).
+    named = said | {fold(w.casefold()) for w in _CAPITALISED.findall(keywords)}
+    named |= {fold(w.casefold()) for name in asked_names(keywords) for w in WORD.findall(name)}
+    corrected = {
+        w: r for w, r in corrected.items() if w not in named or not _read_as_nothing(keywords, w, r)
+    }
     # A word of it read as nothing at all ("petit") makes it a name; slips each read as a
     # word ("Chep Andriod Phoens") are a wish, as written with capitals.
     if len(strange) < 2 or all(word in corrected for word in strange):
