@@ -252,6 +252,15 @@ def test_a_plain_wish_ranks_and_does_not_sort(words: str) -> None:
         ("a phone that is not the cheapest but has the best camera", "camera"),
         # "but" alone refuses nothing
         ("a cheap phone but the best camera", "camera"),
+        # nor does what says it alone is wanted
+        ("I don't want anything but the cheapest laptop", "price"),
+        ("I want nothing except the cheapest phone", "price"),
+        ("never anything but the cheapest laptop", "price"),
+        # other ways of refusing one, and two refused together
+        ("I'm not interested in the cheapest laptop", None),
+        ("don't show me the cheapest phone", None),
+        ("a laptop that does not have to be the cheapest", None),
+        ("I don't want the cheapest or the heaviest laptop", None),
     ],
 )
 def test_an_order_said_not_wanted_is_no_order(words: str, sort: str | None) -> None:
@@ -259,7 +268,7 @@ def test_an_order_said_not_wanted_is_no_order(words: str, sort: str | None) -> N
     assert read.sort == sort
     # nor are its words, or the words that refuse it, searched ("not" found nothing, and
     # the search said so)
-    assert not {"not", "expensive", "cheapest", "heaviest", "lightest"} & set(read.plain)
+    assert not {"not", "expensive", "cheapest", "heaviest", "lightest", "show"} & set(read.plain)
 
 
 def test_the_tools_own_sort_wins_and_the_orders_words_still_do_not_narrow() -> None:

@@ -476,12 +476,24 @@ def _without_counts(text: str, words: Words) -> str:
 # (:data:`~shared.search.intents.INTENTS`) but does not sort.
 _DEGREE = re.compile(r"\b(?:most|least|more|less|fewest|best|better|worst|top|\w+est|\w+er)\b")
 _NOT_THE: Final = re.compile(
-    r"(?:\bnot|\bnever|\bexcept(?:\s+for)?|\bother\s+than|\b(?:anything|all)\s+but|\bavoid|"
-    r"\b(?:do\s*n[o'\u2019]?t|doesn['\u2019]?t)\s+(?:want|need))\s+(?:the\s+(?:very\s+)?)?$",
+    r"(?:\bnot(?:\s+(?:interested\s+in|looking\s+for|necessarily))?|\bnever|\bwithout|\bskip|"
+    r"\bexcept(?:\s+for)?|\bother\s+than|\b(?:anything|all)\s+but|\bavoid|\brather\s+not\s+have|"
+    r"\b(?:do\s*n[o'\u2019]?t|doesn['\u2019]?t|does\s+not|won['\u2019]?t|wouldn['\u2019]?t|will\s+not|"
+    r"would\s+not)\s+(?:want|need|require|buy|show\s+me|have\s+to\s+be))"
+    r"\s+(?:the\s+(?:very\s+|absolute\s+)?)?$",
     re.IGNORECASE,
 )
 """Words before an order that say it is not wanted: "not the most expensive", "anything
 but the cheapest", "I don't want the heaviest"."""
+_ONLY_THE: Final = re.compile(
+    r"(?:\bnothing|\bnever\s+anything|n['\u2019o]?t\s+(?:want|need)\s+anything|\bnot\s+anything)"
+    r"\s+(?:but|except(?:\s+for)?|other\s+than)\s+(?:the\s+)?$",
+    re.IGNORECASE,
+)
+"""Words before an order that say it alone is wanted: "nothing but the cheapest", "I don't
+want anything but the lightest"."""
+_OR_THE: Final = re.compile(r"^\s*(?:,\s*)?(?:or|nor|and)\s+(?:the\s+)?$", re.IGNORECASE)
+"""The words between two orders refused together: "not the cheapest or the heaviest"."""
 
 
 @functools.cache
@@ -634,14 +646,18 @@ def _order(text: str, words: Words, explicit: dict[str, Any]) -> str:
     unless the tool's own ``sortBy`` is given (its words go all the same)."""
     said: list[tuple[int, str]] = []
     refused: list[re.Match[str]] = []
+    ends: list[int] = []
     for name, pattern in _orders():
 
         def use(match: re.Match[str], name: str = name) -> str:
             if not _DEGREE.search(match[0]):
                 return match[0]
-            if no := _NOT_THE.search(match.string[: match.start()]):
+            before = match.string[: match.start()]
+            no = None if _ONLY_THE.search(before) else _NOT_THE.search(before)
+            if no:
                 # "not the most expensive one" asks for no order, and for none of its words
                 refused.append(no)
+                ends.append(match.end())
             else:
                 said.append((match.start(), name))
             # "the best phone camera": the order's words go, the kind named among them
@@ -652,6 +668,10 @@ def _order(text: str, words: Words, explicit: dict[str, Any]) -> str:
         text = pattern.sub(use, text)
     for no in refused:
         text = f"{text[: no.start()]}{' ' * len(no[0])}{text[no.end() :]}"
+    # "not the cheapest or the heaviest": the order after one refused is refused with it
+    said = [
+        (at, n) for at, n in said if not any(_OR_THE.match(text[e:at]) for e in ends if e <= at)
+    ]
     if said and words.sort is None and not explicit.get("sortBy"):
         words.sort = min(said)[1]
     return text
