@@ -764,6 +764,10 @@ def _models_of(
     return found
 
 
+_SIZE: Final = re.compile(r"\b\d+\s?[GT]B\b", re.IGNORECASE)
+"""A storage size written after a model's name: "iPhone 16 Pro Max 256GB"."""
+
+
 def _line(name: str, makers: set[str]) -> str:
     """The series of a model's name, after its maker's words: "galaxy s" of "Samsung
     Galaxy S24", "galaxy tab" of "Galaxy Tab S9", "pixel #" of "Pixel 9", "xiaomi #" of
@@ -843,8 +847,11 @@ also says the store has it stays a claim ("You might also like the X, available 
 store"). Put forward alone, a name is no claim the store has it: advice names chips,
 software and accessories ("I'd recommend the M3 Pro", "Consider the Apple Pencil 2")."""
 _ADVISED: Final = re.compile(
-    rf"(?:{_PUTS_FORWARD.pattern}|(?:^|[.!:;]\s+)(?:consider|try|go\s+for|take\s+a\s+look\s+at))"
-    r"\s+(?:also\s+)?(?:(?:the|a|an)\s+)?",
+    rf"(?:{_PUTS_FORWARD.pattern}|(?:^|[.!:;]\s+)(?:(?:also\s+)?consider|try(?:\s+out)?|go\s+for|"
+    r"take\s+a\s+look\s+at|look\s+at|pick|choose|grab|opt\s+for)|\b(?:how|what)\s+about|"
+    r"\b(?:another|a\s+(?:good|great|better|cheaper)\s+)?(?:option|alternative|pick)\s+is|"
+    r"\byou(?:['\u2019]ll|\s+will|\s+would|['\u2019]d)\s+love)"
+    r"\s+(?:also\s+)?(?:(?:the|a|an)\s+)?(?:(?:new|newer|upcoming|latest)\s+)?",
     re.IGNORECASE,
 )
 """Words that put a name right after them before the shopper: "You might also like the",
@@ -991,6 +998,7 @@ class Offers:
         self._returned = [_name_words(f"{p.brand or ''} {p.name}") for p in returned]
         self._makers = {w for p in returned for w in _name_words(p.brand or "")}
         self._lines = {_line(p.name, self._makers) for p in returned}
+        self._flat_returned = [_flat(_SIZE.sub(" ", f"{p.brand or ''} {p.name}")) for p in returned]
         self.removed: list[str] = []
         """What each removed sentence held that nothing vouched for, for the trace."""
         self._totals: dict[str, float] = {}
@@ -1093,6 +1101,12 @@ class Offers:
                 return view[claim.start : claim.end]
         return None
 
+    def _returned_as(self, name: str) -> bool:
+        """Whether ``name`` is a returned product's written another way ("Z Flip 6", "iPhone
+        16 Pro Max 256GB", "Pixel 9 ProXL")."""
+        flat = _flat(_SIZE.sub(" ", name))
+        return any(flat in returned for returned in self._flat_returned)
+
     def _of_series(self, name: str) -> bool:
         """Whether ``name`` is of a series the session's tools returned a model of."""
         return _line(name, self._makers) in self._lines
@@ -1115,7 +1129,7 @@ class Offers:
             if after and (after[1] is None or after[1] not in _AFTER_ADVISED):
                 continue
             models = _models_of(run.group(), self._returned)
-            if models and self._of_series(models[0]):
+            if models and self._of_series(models[0]) and not self._returned_as(models[0]):
                 return models[0]
         return None
 

@@ -196,6 +196,12 @@ def test_what_does_not_say_the_store_has_an_unreturned_model_stays(answer: str) 
         "I'd recommend the iMac 27 for a bigger screen.",
         "Try the HP 17 instead.",
         "You might also like the XPS 15, which is bigger.",
+        "Also consider the XPS 16.",
+        "Consider the new XPS 16.",
+        "Another option is the XPS 16.",
+        "A good alternative is the iMac 27.",
+        "You'll love the XPS 16.",
+        "My pick is the XPS 16.",
     ],
 )
 def test_a_model_of_a_returned_series_put_forward_goes(said: str) -> None:
@@ -223,8 +229,10 @@ def test_a_model_of_a_returned_series_put_forward_goes(said: str) -> None:
         "If you need more power, consider the XPS 16.",
         "I wouldn't recommend the XPS 16 for you.",
         "You might also like the XPS 16, but we don't carry it.",
-        # the model the tools returned
+        # the model the tools returned, written another way
         "You might also like the Dell XPS 13 in silver.",
+        "Consider the HP 14 Laptop 256GB.",
+        "Consider the HP 14 Laptop (14 ep0000).",
     ],
 )
 def test_advice_that_puts_no_model_of_a_returned_series_forward_stays(said: str) -> None:
