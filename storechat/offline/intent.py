@@ -57,8 +57,9 @@ _SHOPPING_CUE = said_as(
 _FOLLOW_UP_CUE = said_as(
     "those|these|them|they|it|that one|which one|which of|ones?|what about|how about",
     "instead|else|another|other",
-    r"^and(?=(?:\s+[\w'-]+){1,3}\W*$)",  # "and Apple?", "and in black?"
 )
+_AND: Final = re.compile(r"^\W*and\b", _I)
+"""A message that opens with "and": a follow-up where it names a maker alone ("and Apple?")."""
 COMPARE = said_as(
     r"compare|comparison|compared|versus|vs\.?|difference|differences|better|which|or|than"
 )
@@ -326,7 +327,8 @@ def parse_text(text: str) -> Intent:
         review_query=review_query,
         book_query=book.query if book and book.facts else None,
         book_shopping=book_shopping,
-        follow_up=bool(_FOLLOW_UP_CUE.search(text)),
+        follow_up=bool(_FOLLOW_UP_CUE.search(text))
+        or bool(_AND.match(text) and brands and not (categories or products or book)),
         left_out=unique(kinds or ([""] if cut != written else [])),
         text=written,
         asks=" ".join(" ".join(asking).split()),

@@ -482,6 +482,13 @@ def test_another_maker_named_alone_is_searched_among_the_kind_asked_before(
     assert later["category"] == "MOBILE" and "apple" in later["searched"]
 
 
+@pytest.mark.parametrize("message", ["and thanks!", "and bye", "and you?", "and in black?"])
+def test_a_message_opening_with_and_that_names_no_maker_follows_nothing(message: str) -> None:
+    # the products asked before are not shown again as if they answered it
+    said = conversation_intent(["Show me Samsung phones.", message])
+    assert not said.follow_up and not said.carried
+
+
 def test_reviews_of_it_ask_about_the_previous_top_pick() -> None:
     # Given an answer that recommended a laptop, then "what do reviewers say about it?"
     result = inventory(*searched(DEMO_QUESTION, STUDENT_LAPTOPS))
