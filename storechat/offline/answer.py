@@ -21,8 +21,15 @@ from shared.search.asked import ASKED_ALONE, parts_beside_named, without_parts
 from shared.search.series import name_words
 from shared.search.words import cut_models, parse
 from shared.text.languages import in_english
-from storechat.offline.bounds import MEASURE_OF, Miss, describe, money
-from storechat.offline.checks import NEAREST_SHOWN, Constraints, sift
+from storechat.offline.checks import (
+    MEASURE_OF,
+    NEAREST_SHOWN,
+    Constraints,
+    Miss,
+    describe,
+    money,
+    sift,
+)
 from storechat.offline.facts import facts_of, highlights
 from storechat.offline.intent import COMPARE, Intent, parse_text
 from storechat.offline.messages import as_searched, ids_named, plain

@@ -14,13 +14,11 @@ from typing import Final
 
 from shared.catalog.categories import Category
 from shared.catalog.specs import AUTHOR, GENRE, PAGES
-from storechat.offline.bounds import money
-from storechat.offline.checks import Constraints, shortfalls
-from storechat.offline.facts import asked_first, priced, product_facts
+from storechat.offline.checks import Constraints, money, shortfalls
+from storechat.offline.facts import FEATURES, LOWER_IS_BETTER, asked_first, priced, product_facts
 from storechat.offline.names import ModelName, matches
 from storechat.offline.notes import Line
 from storechat.offline.product import Listed
-from storechat.offline.rank import FEATURES, LOWER_IS_BETTER
 from storechat.offline.vocabulary import BOOKS
 
 CLOSEST_SHOWN: Final = 2

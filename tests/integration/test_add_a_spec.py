@@ -61,7 +61,7 @@ from shared.platform.mapping import spec_entry
 from storechat.evaluate.products import product_faults
 from storechat.evaluate.questions import Expect
 from storechat.local import LocalStorechat
-from storechat.offline.bounds import describe
+from storechat.offline.checks import describe
 from storechat.offline.intent import parse_text
 from tests.integration.converse_fixtures import asks_for_tools, replies, tool_use, write_replay
 
