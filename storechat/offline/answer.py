@@ -57,8 +57,7 @@ from storechat.offline.vocabulary import (
 )
 
 MAX_ANSWER_CHARS: Final = 900
-RECOMMENDED: Final = 3
-"""The most products an answer recommends for one search."""
+RECOMMENDED: Final = 3  # products recommended for one search, at most
 _PRICES: Final = ("minPrice", "maxPrice")
 
 
@@ -281,8 +280,7 @@ def _is_number(value: object) -> bool:
 
 
 def _one_kind(done: Done) -> str | None:
-    """The category of every product a search of words found, when they share one ("anything
-    by Tolkien": books)."""
+    """The one category of all a search of words found ("anything by Tolkien": books)."""
     kinds = {p.get("category") for p in done.outcome.rows}
     return next(iter(kinds)) if len(kinds) == 1 and isinstance(next(iter(kinds)), str) else None
 
@@ -364,8 +362,7 @@ def _names_have(data: dict[str, Any], searched: list[Any]) -> bool:
 
 
 def _dropped(done: Done, what: str = "keywords") -> bool:
-    """Whether the tool had to drop ``what`` of a lookup (its keywords, "on sale") to find
-    anything (it says so in ``relaxed``, a sentence naming what it dropped)."""
+    """Whether the tool had to drop ``what`` ("keywords", "on sale") to find anything."""
     return what in ((done.outcome.data or {}).get("relaxed") or [])
 
 
@@ -536,8 +533,7 @@ def _shown_lines(ask: Ask, done: Done) -> list[Line]:
 
 
 def _not_carried(done: Done) -> list[str]:
-    """The names the shopper asked the store for that the catalog tool says no product
-    has (``notCarried``), as the shopper wrote them."""
+    """The names asked for that the catalog tool says no product has (``notCarried``)."""
     said = (done.outcome.data or {}).get("notCarried") or []
     return [plain(n, 40) for n in said if isinstance(n, str)] if isinstance(said, list) else []
 

@@ -112,7 +112,6 @@ def _battery_fact(p: Listed) -> str | None:
 
 
 def _measured(spec: Spec) -> Callable[[Listed], str | None]:
-    """The product's value of ``spec`` as the answer writes an amount of it."""
     writes = MEASURES[spec.key].writes
     return lambda p: writes(value) if (value := p.spec(spec.key)) is not None else None
 
