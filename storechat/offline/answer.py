@@ -186,13 +186,10 @@ def product_section(
         else:
             # A title the catalog has nothing of is not out of stock: "Dune"
             where = "in our catalog" if c.product_name and not products else "in stock"
-            lines.append(
-                Line(
-                    f"I couldn't find any {_describe(c)} {where}{_other_than(c)}."
-                    # Nothing else is what was left out: no advice would find more.
-                    + ("" if near or c.without else f" {_relax(c)}")
-                )
-            )
+            # Nothing else is what was left out: no advice would find more.
+            relax = "" if near or c.without else f" {_relax(c)}"
+            none = f"I couldn't find any {_describe(c)} {where}{_other_than(c)}.{relax}"
+            lines.append(Line(none))
         if near:
             lines += _nearest(near, c, of_those)
     if sifted.out_of_stock:
@@ -466,13 +463,8 @@ def _lookup_lines(ask: Ask, lookups: list[Done], pages: bool = True) -> list[Lin
             lines += _shown_lines(ask, d)
         elif purpose == "instead" and intent.not_carried and _products(d):
             # Only the stated limits: "tablets" asked for no form or system of laptop.
-            c = replace(
-                constraints_for(d, intent),
-                systems=(),
-                forms=(),
-                use=None,
-                sort_by=d.outcome.understood.get("sortBy"),
-            )
+            sort_by = d.outcome.understood.get("sortBy")
+            c = replace(constraints_for(d, intent), systems=(), forms=(), use=None, sort_by=sort_by)
             lead = f"The closest we have are {intent.not_carried.instead}"
             lines += product_section(_products(d), c, RECOMMENDED, lead=lead)
     return lines

@@ -45,9 +45,8 @@ def card(p: Listed, first: tuple[str, ...] = (), *, pages: bool = True) -> str:
     facts = product_facts(p, list(first), limit=3)
     if pages and p.category == BOOKS and (count := p.spec(PAGES.key)) is not None:
         facts.append(f"{count:g} pages")  # "How many pages is it?": the catalog says
-    return f"{p.name} [{p.product_id}]: {stock(p)}{price}" + (
-        f"; {', '.join(facts)}" if facts else ""
-    )
+    listed = f"; {', '.join(facts)}" if facts else ""
+    return f"{p.name} [{p.product_id}]: {stock(p)}{price}{listed}"
 
 
 def _cards(products: list[Listed]) -> list[Line]:

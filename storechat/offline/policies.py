@@ -1,10 +1,5 @@
 """Questions about the store itself: the policies tool, asked with the shopper's words,
-and an answer that quotes what it returned.
-
-The stand-in does not read the policies: it passes the question on and repeats the
-sections the tool found first (two at most), or says the policies do not say and
-gives the contact.
-"""
+and an answer that quotes what it returned (the stand-in does not read the policies)."""
 
 from __future__ import annotations
 
