@@ -95,20 +95,15 @@ _WEIGHTS: Final = ((WEIGHT_KG.key, "kg"), ("weightLb", "lb"), ("weightG", "g"), 
 
 
 def _weight_fact(p: Listed) -> str | None:
-    if not portable(p):
-        return None
-    for key, unit in _WEIGHTS:
-        if (value := p.spec(key)) is not None:
-            return f"{value:g} {unit}"
-    return None
+    weights = (f"{v:g} {unit}" for key, unit in _WEIGHTS if (v := p.spec(key)) is not None)
+    return next(weights, None) if portable(p) else None
 
 
 def _battery_fact(p: Listed) -> str | None:
     if (hours := p.spec(BATTERY_HOURS.key)) is not None:
         return f"{hours:g} h battery"
-    if (mah := p.spec(BATTERY_MAH.key)) is not None:
-        return f"{mah:g} mAh battery"
-    return None
+    mah = p.spec(BATTERY_MAH.key)
+    return f"{mah:g} mAh battery" if mah is not None else None
 
 
 def _measured(spec: Spec) -> Callable[[Listed], str | None]:
