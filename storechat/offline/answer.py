@@ -457,7 +457,8 @@ def _lookup_lines(ask: Ask, lookups: list[Done], pages: bool = True) -> list[Lin
             # What the store does not carry, said already, is why the words were dropped.
             elif (dropped := _words_dropped(d)) and not (_not_carried(d) or intent.not_carried):
                 lines.append(Line(f"Nothing in the catalog matched “{dropped}”, so without it:"))
-            limit = RECOMMENDED - 1 if seen else RECOMMENDED
+            asked = ((d.outcome.data or {}).get("understood") or {}).get("howMany")
+            limit = asked if isinstance(asked, int) and asked > 0 else RECOMMENDED - bool(seen)
             lines += product_section(_products(d, seen), constraints_for(d, intent), limit)
         elif purpose == "shown":
             lines += _shown_lines(ask, d)

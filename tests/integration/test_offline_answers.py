@@ -177,6 +177,20 @@ def test_a_wish_the_search_ranked_toward_is_shown_not_called_an_order(
     answered_honestly(body)
 
 
+@pytest.mark.parametrize(
+    ("question", "count"), [("show me 2 phones by price", 2), ("list one phone", 1)]
+)
+def test_as_many_products_as_the_shopper_asked_to_see_are_shown(
+    local: LocalStorechat, question: str, count: int
+) -> None:
+    # Given a shopper who says how many they want to see
+    (body,) = ask(local, question)
+    # Then the answer lists that many (before, it was three whatever the number)
+    lines = [line for line in body["answer"].splitlines() if line[:1].isdigit()]
+    assert len(lines) == count, body["answer"]
+    answered_honestly(body)
+
+
 def test_a_store_asked_what_it_carries_answers_for_no_use(local: LocalStorechat) -> None:
     (body,) = ask(local, "What Windows desktop computers do you carry?")
     assert body["answer"].startswith("Our Windows desktops:\n1. "), body["answer"]
