@@ -178,6 +178,7 @@ def test_the_result_says_how_many_the_shopper_asked_to_see(index: SearchIndex) -
     # a model shows that many (before, the number was dropped unsaid: three were shown)
     assert told(index, {"keywords": "show me 2 phones by price"})["understood"]["howMany"] == 2
     assert "howMany" not in told(index, {"keywords": "show me 14 laptops"})["understood"]
+    assert "howMany" not in told(index, {"keywords": "show me 5 star books"})["understood"]
 
 
 @pytest.mark.parametrize(

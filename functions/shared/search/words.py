@@ -440,10 +440,10 @@ _HOW_MANY: Final = re.compile(
 """How many products the shopper wants to see ("show me 2 laptops", "top 5 phones", "list
 three cheap phones"): no word to search for, where it is ten at most ("show me 14
 laptops" may be their screen), a kind's word follows within three words, and it is no
-model's number ("show me the 16 Pro") nor a spec's ("8 core", "2 SIM", "the best 2 in
-1"); "16GB" is an amount, taken before."""
+model's number ("show me the 16 Pro") nor a spec's or a rating's ("8 core", "2 SIM", "the
+best 2 in 1", "5 star books"); "16GB" is an amount, taken before."""
 _NOT_COUNTED: Final = frozenset(
-    re.findall(r"\w+", "in core cores sim sims gen gb tb inch mp hz k series")
+    re.findall(r"\w+", "in core cores sim sims gen gb tb inch mp hz k series star stars")
 )
 
 
