@@ -1713,10 +1713,10 @@ def _read_as_nothing(keywords: str, word: str, right: str) -> bool:
 def _as_named(keywords: str, unknown: list[str], corrected: dict[str, str]) -> dict[str, str]:
     """``corrected`` but for a word of a name (asked alone or for, or written with a
     capital) read as a word of the phrase table that means nothing where it stands ("do
-    you have the prince" is no "the price"), and for
-    a word of a name asked alone that has other words no product has, read as another
-    word the search gives a meaning to: "Le Petit Prince" is a title the store lacks, not
-    "Le Petit price"; "Samsung Phnoes" is Samsung phones."""
+    you have the prince" is no "the price"), and for a word of a name asked alone that has
+    other words no product has, read as another word the search gives a meaning to: "Le
+    Petit Prince" is a title the store lacks, not "Le Petit price"; "Samsung Phnoes" is
+    Samsung phones."""
     title = name_asked_alone(keywords)
     said = {fold(w.casefold()) for w in WORD.findall(title or "")}
     strange = said & set(unknown)
