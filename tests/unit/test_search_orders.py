@@ -356,3 +356,96 @@ def test_an_author_after_by_is_searched_by_the_surname(
 def test_a_brand_after_by_keeps_every_word() -> None:
     # Only books take an author: "laptops by Lenovo Yoga" searches both words
     assert parse("laptops by Lenovo Yoga").groups == [("lenovo",), ("yoga",)]
+
+
+@pytest.mark.parametrize(
+    ("words", "refused"),
+    [
+        ("I want a laptop but not the cheapest one", ["price"]),
+        ("an iPhone but not the most expensive one", ["price_desc"]),
+        ("a laptop, not the lightest", ["weight"]),
+        ("a phone but not the one with the most storage", ["storage"]),
+        ("I don't want the cheapest or the heaviest laptop", ["price", "weight_desc"]),
+        ("a phone that is not the cheapest but has the best camera", ["price"]),
+        ("nothing but the cheapest laptop", []),
+        ("the cheapest laptop", []),
+    ],
+)
+def test_an_order_said_not_wanted_is_read_as_refused(words: str, refused: list[str]) -> None:
+    # "not the lightest" was read as a name left out (none is), and refused nothing
+    read = parse(words)
+    assert read.refused == refused
+    assert not read.unwanted
+
+
+def first_by(index: SearchIndex, words: str) -> dict[str, Any]:
+    """The product the order in ``words`` puts first."""
+    return told(index, {"keywords": words})["products"][0]
+
+
+@pytest.mark.parametrize(
+    ("words", "ordered", "order"),
+    [
+        ("I want a laptop but not the cheapest one", "the cheapest laptop", "price"),
+        ("an iPhone but not the most expensive one", "the most expensive iPhone", "price_desc"),
+        ("a laptop, not the lightest", "the lightest laptop", "weight"),
+        ("a phone but not the one with the most storage", "the phone with most storage", "storage"),
+    ],
+)
+def test_the_product_an_order_said_not_wanted_puts_first_is_left_out(
+    index: SearchIndex, words: str, ordered: str, order: str
+) -> None:
+    # Given the product the refused order would put first among the products asked for
+    first = first_by(index, ordered)
+    seen = told(index, {"keywords": words})
+
+    # Then the shopper is not shown it (before, "not the cheapest laptop" showed the $249
+    # Chromebook first), and the result says which it left out, for the model to say so
+    assert first["productId"] not in shown(seen)
+    assert seen["products"]
+    assert seen["understood"]["refused"] == {order: [first["name"]]}
+    assert "sortBy" not in seen["understood"]
+    assert "without" not in seen["understood"]
+
+
+def test_two_orders_said_not_wanted_leave_out_each_ones_first(index: SearchIndex) -> None:
+    cheapest = first_by(index, "the cheapest laptop")
+    heaviest = first_by(index, "the heaviest laptop")
+    seen = told(index, {"keywords": "I don't want the cheapest or the heaviest laptop"})
+
+    assert not {cheapest["productId"], heaviest["productId"]} & set(shown(seen))
+    assert seen["understood"]["refused"] == {
+        "price": [cheapest["name"]],
+        "weight_desc": [heaviest["name"]],
+    }
+
+
+def test_the_products_tied_first_in_a_refused_order_are_all_left_out(index: SearchIndex) -> None:
+    # Given several books at the lowest price
+    books = [p for p in CATALOG if p["category"] == "BOOKS"]
+    low = min(p["price"] for p in books)
+    tied = {p["productId"] for p in books if p["price"] == low}
+    assert 1 < len(tied) < len(books)
+    seen = told(index, {"keywords": "a book, but not the cheapest"})
+
+    # Then none of them is "not the cheapest" book shown
+    assert seen["products"] and not tied & set(shown(seen))
+    assert len(seen["understood"]["refused"]["price"]) == len(tied)
+
+
+def test_an_order_wanted_alone_still_sorts_and_leaves_nothing_out(index: SearchIndex) -> None:
+    cheapest = first_by(index, "the cheapest laptop")
+    seen = told(index, {"keywords": "nothing but the cheapest laptop"})
+
+    assert shown(seen)[0] == cheapest["productId"]
+    assert seen["understood"]["sortBy"] == "price"
+    assert "refused" not in seen["understood"]
+
+
+def test_a_refused_order_the_kind_has_no_spec_for_leaves_nothing_out(index: SearchIndex) -> None:
+    # Laptops state no camera: none is the one with the best camera
+    every = told(index, {"keywords": "a laptop"})
+    seen = told(index, {"keywords": "a laptop but not the one with the best camera"})
+
+    assert "refused" not in seen["understood"]
+    assert shown(seen) == shown(every)

@@ -146,6 +146,9 @@ _TITLE_RUN = re.compile(
 Rings")."""
 NEAREST_NAMED = 2
 """How many of the nearest models of its series stand first for a name the store lacks."""
+TIED_MOST = 5
+"""The most products tied first in an order said not wanted that are left out ("not the
+cheapest book": the five at $8.99); with more, none is first."""
 
 
 class SearchIndex:
@@ -801,7 +804,14 @@ class _Search:
             words = self._models_left_out(words, models)
         if (words.unwanted or words.excluded) and not (words.category or query.category):
             words = replace(words, category=self._kind_of_names(words))
+        refused = self._refused_first(query, words)
+        if refused:
+            ids = [hit.productId for hits in refused.values() for hit in hits]
+            words = replace(words, unwanted_ids=list(dict.fromkeys([*words.unwanted_ids, *ids])))
         result = self._relaxed(query, words)
+        if refused:
+            names = {order: [hit.name for hit in hits] for order, hits in refused.items()}
+            result = replace(result, understood={**result.understood, "refused": names})
         if not result.count and query.productName:
             result = self._named_loosely(query, explicit) or result
         # A name is read as the words were corrected, each as the catalog writes it: "the
@@ -836,6 +846,25 @@ class _Search:
             tail = fold(title).split()
             absent = [title, *(a for a in absent if fold(a).split() != tail[-len(a.split()) :])]
         return replace(result, corrected=corrected, unknown=unmet, not_carried=absent)
+
+    def _refused_first(self, query: SearchQuery, words: Words) -> dict[str, list[Hit]]:
+        """The products each order ``words`` says is not wanted would put first among the
+        products that otherwise match ("a laptop but not the cheapest one": the cheapest
+        laptop; those tied with it too), by order; none for an order the kind cannot be
+        put in, or that the first does not state, nor where they would be all found."""
+        refused: dict[str, list[Hit]] = {}
+        for order in words.refused:
+            ordered = replace(query, sortBy=order, limit=TIED_MOST + 1)
+            found = self._relaxed(ordered, replace(words, sort=order))
+            if found.ranked_by != order or not found.products:
+                continue
+            values = [_sorted_on(hit, order) for hit in found.products]
+            value = values[0]
+            tied = found.products[: next((n for n, v in enumerate(values) if v != value), None)]
+            if value is None or len(tied) > TIED_MOST or len(tied) >= found.count:
+                continue  # none states it, or every one found is first: no first by it
+            refused[order] = tied
+        return refused
 
     def _title_lacked(
         self, query: SearchQuery, result: SearchResult, lacked: list[str]
@@ -1602,6 +1631,14 @@ def _names_nothing(plan: Plan, bare: list[str]) -> bool:
     laptops is not its books)."""
     kept = [c for c in plan.conditions if "price" not in c and " NOT IN " not in c]
     return kept == bare
+
+
+def _sorted_on(hit: Hit, order: str) -> float | None:
+    """The value of ``hit`` that ``order`` sorts by (its price, its weight...), or of the
+    ties' order (a phone's battery in mAh); None when it states neither."""
+    columns = [SORTS[order][0], SECOND_SORT.get(order, ("", False))[0]]
+    values = [hit.price if column == "price" else hit.specs.get(column) for column in columns]
+    return next((float(v) for v in values if isinstance(v, int | float)), None)
 
 
 def _without(understood: dict[str, Any], key: str) -> dict[str, Any]:

@@ -127,6 +127,9 @@ class Words:
     unwanted_genres: list[tuple[str, ...]] = field(default_factory=list)
     """The genres the shopper said they do not want ("a novel, not fantasy"): each its
     terms, none of which a book found has where a genre is written (specs, tags)."""
+    refused: list[str] = field(default_factory=list)
+    """The orders said not wanted ("not the cheapest one": ``price``), in the order said:
+    no order, but the product each would put first is not wanted (the engine's to find)."""
 
     @property
     def limits(self) -> dict[str, float]:
@@ -480,11 +483,12 @@ _NOT_THE: Final = re.compile(
     r"\bexcept(?:\s+for)?|\bother\s+than|\b(?:anything|all)\s+but|\bavoid|\brather\s+not\s+have|"
     r"\b(?:do\s*n[o'\u2019]?t|doesn['\u2019]?t|does\s+not|won['\u2019]?t|wouldn['\u2019]?t|will\s+not|"
     r"would\s+not)\s+(?:want|need|require|buy|show\s+me|have\s+to\s+be))"
-    r"\s+(?:the\s+(?:very\s+|absolute\s+)?)?$",
+    r"\s+(?:the\s+(?:very\s+|absolute\s+)?)?(?:(?:one|ones)\s+(?:with|that\s+ha(?:s|ve))\s+"
+    r"(?:the\s+)?)?$",
     re.IGNORECASE,
 )
 """Words before an order that say it is not wanted: "not the most expensive", "anything
-but the cheapest", "I don't want the heaviest"."""
+but the cheapest", "I don't want the heaviest", "not the one with the most storage"."""
 _ONLY_THE: Final = re.compile(
     r"(?:\bnothing|\bnever\s+anything|n['\u2019o]?t\s+(?:want|need)\s+anything|\bnot\s+anything)"
     r"\s+(?:but|except(?:\s+for)?|other\s+than)\s+(?:the\s+)?$",
@@ -646,6 +650,7 @@ def _order(text: str, words: Words, explicit: dict[str, Any]) -> str:
     unless the tool's own ``sortBy`` is given (its words go all the same)."""
     said: list[tuple[int, str]] = []
     refused: list[re.Match[str]] = []
+    refusals: list[tuple[int, str]] = []
     ends: list[int] = []
     for name, pattern in _orders():
 
@@ -658,6 +663,7 @@ def _order(text: str, words: Words, explicit: dict[str, Any]) -> str:
                 # "not the most expensive one" asks for no order, and for none of its words
                 refused.append(no)
                 ends.append(match.end())
+                refusals.append((match.start(), name))
             else:
                 said.append((match.start(), name))
             # "the best phone camera": the order's words go, the kind named among them
@@ -669,9 +675,12 @@ def _order(text: str, words: Words, explicit: dict[str, Any]) -> str:
     for no in refused:
         text = f"{text[: no.start()]}{' ' * len(no[0])}{text[no.end() :]}"
     # "not the cheapest or the heaviest": the order after one refused is refused with it
-    said = [
-        (at, n) for at, n in said if not any(_OR_THE.match(text[e:at]) for e in ends if e <= at)
-    ]
+    with_one = [at for at, _ in said if any(_OR_THE.match(text[e:at]) for e in ends if e <= at)]
+    refusals += [(at, n) for at, n in said if at in with_one]
+    said = [(at, n) for at, n in said if at not in with_one]
+    for _, name in sorted(refusals):
+        if name not in words.refused:
+            words.refused.append(name)
     if said and words.sort is None and not explicit.get("sortBy"):
         words.sort = min(said)[1]
     return text
@@ -898,10 +907,13 @@ def unwanted_in(text: str, *, whole_names: bool = True) -> list[Unwanted]:
                     continue
             said = [_item_words(item) for item in _JOINT.split(names)]
             if not all(said) or not all(
-                all(may_name(t) for t in item if t not in _SMALL) and _said_once(item, words)
+                all(may_name(t) for t in item if t not in _SMALL)
+                and _said_once(item, words)
+                and not _an_order(item)
                 for item in said
             ):
-                # A word with a meaning of its own, or a name also wanted elsewhere.
+                # A word with a meaning of its own (an order: "not the lightest"), or a name
+                # also wanted elsewhere.
                 continue
             lines = [_line_named(item[0]) if len(item) == 1 else None for item in said]
             at = match.start("names") + len(names)
@@ -916,6 +928,17 @@ def unwanted_in(text: str, *, whole_names: bool = True) -> list[Unwanted]:
             )
             break
     return found
+
+
+def _an_order(item: list[str]) -> bool:
+    """Whether the words ``item`` are all an order's ("lightest", "most storage"): an order
+    said not wanted is refused (:func:`_order`), no name left out."""
+    said = " ".join(item)
+    for _, pattern in _orders():
+        found = pattern.search(said)
+        if found and found[0].strip() == said and _DEGREE.search(found[0]):
+            return True
+    return False
 
 
 MODEL_WORDS: Final = frozenset(
