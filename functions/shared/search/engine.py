@@ -93,6 +93,7 @@ from shared.search.words import (
     Words,
     against_order,
     cased_as_carried,
+    costs_less_as_cheaper,
     cut_models,
     fts_string,
     match_all,
@@ -107,6 +108,7 @@ from shared.search.words import (
     parse,
     parser_words,
     priced_against,
+    priced_against_lacked,
     respell,
     without_priced_against,
     without_unwanted,
@@ -322,11 +324,12 @@ class _Search:
         the words say none, or name no products of one kind."""
         assert query.keywords is not None
         # Read as English: "ein Handy günstiger als das Pixel" is cheaper than the Pixel
-        words = in_english(query.keywords)
-        said = priced_against(words, self._models_carried, self._one_product)
+        words = costs_less_as_cheaper(in_english(query.keywords))
+        said = priced_against(words, self._models_carried, self._one_product, self._a_number)
         if said is None:
             return query
-        name = said["name"]
+        # A number alone is the product whose whole name it is ("1984": Nineteen Eighty-Four)
+        name = self._number_named(said["name"]) or said["name"]
         before, after = words[: said.start()], words[said.end() :]
         ends = _SENTENCE_END.search(after)
         here, later = (after[: ends.end()], after[ends.end() :]) if ends else (after, "")
@@ -355,7 +358,9 @@ class _Search:
             later = (
                 ""
                 if other
-                else without_priced_against(later, self._models_carried, self._one_product)
+                else without_priced_against(
+                    later, self._models_carried, self._one_product, self._a_number
+                )
             )
         rest = f"{before} {here}{later}"
         order = against_order(said)
@@ -564,6 +569,25 @@ class _Search:
         wanted = [w for w in WORD.findall(said.casefold()) if w not in _ARTICLES]
         titles = (WORD.findall(name.casefold()) for name, _ in self._names_matching(clause, 5))
         return any([w for w in t if w not in _ARTICLES] == wanted for t in titles)
+
+    def _number_named(self, said: str) -> str | None:
+        """The name of the product whose whole name, articles aside, is the number ``said``,
+        in digits or in words ("1984": "Nineteen Eighty-Four"); None for a number that is
+        no product's name (an amount: "cheaper than 500")."""
+        if not said.isdigit():
+            return None
+        for written in dict.fromkeys([said, numbers_in_words(said)[0]]):
+            clause = name_clause(written)
+            wanted = re.findall(r"[^\W_]+", written.casefold())
+            for name, _ in self._names_matching(clause, 20) if clause else []:
+                words = [w for w in re.findall(r"[^\W_]+", name.casefold()) if w not in _ARTICLES]
+                if words == wanted:
+                    return name
+        return None
+
+    def _a_number(self, said: str) -> bool:
+        """Whether the number ``said`` is a product's whole name (:meth:`_number_named`)."""
+        return self._number_named(said) is not None
 
     def _titled(self, said: str) -> bool:
         """Whether ``said`` names a book the catalog carries by its title, capitalised as
@@ -836,6 +860,15 @@ class _Search:
         folded_unmet = {fold(word) for word in unmet}
         absent = [name for name in asked if fold(name.split()[-1]) in folded_unmet]
         absent += [name for name in lacked if fold(name) not in map(fold, absent)]
+        if folded_unmet and query.keywords:
+            # "a book cheaper than Dune" in a store without it: no price to hold it to, and
+            # the name is not carried
+            absent += [
+                name
+                for name in priced_against_lacked(query.keywords)
+                if any(fold(w) in folded_unmet for w in WORD.findall(name))
+                and fold(name) not in map(fold, absent)
+            ]
         if "keywords" in result.relaxed and query.keywords:
             absent += [
                 line for line in self._lines_lacked(query.keywords, words) if line not in absent

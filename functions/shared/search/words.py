@@ -961,13 +961,32 @@ PRICED_AGAINST: Final = re.compile(
     # "longer battery life"): the search's phrase table reads which (``against_order``)
     r"(?:more|less|fewer|bigger|larger|smaller|longer|better|higher|lower)\s+[^\W\d_]+"
     r"(?:\s+life)?|[^\W\d_]{3,}er)\s+than\s+(?:the\s+|an?\s+|my\s+)?"
-    r"(?P<name>[^\W\d_][^,.;!?]*?)\s*"
+    # a name, or a number alone that may be one ("cheaper than 1984"; not "1,000", "500$")
+    r"(?P<name>[^\W\d_][^,.;!?]*?|\d{1,6}(?![\d.,]?\d))\s*"
     r"(?=$|[,.;!?]|\b(?:and|but|with|for|please|under|below|over|above|within)\b)",
     re.IGNORECASE,
 )
 """A price or a spec said against a product ("cheaper than the XPS 13", "lighter than the
-MacBook Air"): which products the name is, and so the limit, is the catalog's to read
-(the search's ``_priced_against``)."""
+MacBook Air", "cheaper than 1984"): which products the name is, and so the limit, is the
+catalog's to read (the search's ``_priced_against``)."""
+_COSTS_LESS: Final = re.compile(
+    r"\b(?:(?:costs?|costing|priced|selling)\s+|(?<=\bfor\s)|(?<=\bpay\s)|(?<=\bspend\s))"
+    r"less\s+than\b(?!\s*(?:what\s+)?(?:[$£€]|\d[\d,.]*\s*(?:k\b|[$£€]|dollars?|bucks|euros?)))",
+    re.IGNORECASE,
+)
+_LESS_THAN_COSTS: Final = re.compile(
+    r"\bless\s+than\s+(?:what\s+)?(?P<name>(?:the\s+|an?\s+)?[^\W_][^,.;!?]*?)\s+"
+    r"(?:costs?|sells\s+for|goes\s+for|is\s+priced\s+at|does)\b",
+    re.IGNORECASE,
+)
+
+
+def costs_less_as_cheaper(text: str) -> str:
+    """``text`` with a price said less than a product's as "cheaper than" ("a laptop that
+    costs less than the XPS 13", "a phone for less than the iPhone 15 costs"), which
+    :data:`PRICED_AGAINST` reads; "weighs less than the MacBook Air" stays a weight's."""
+    text = _LESS_THAN_COSTS.sub(lambda m: f"cheaper than {m['name']}", text)
+    return _COSTS_LESS.sub("cheaper than", text)
 
 
 _CHEAPER: Final = re.compile(r"cheaper|less\s+expensive|more\s+affordable|lower[\s-]priced", re.I)
@@ -1027,19 +1046,36 @@ _NO_MODEL: Final = re.compile(
 
 
 def priced_against(
-    text: str, models: Callable[[str], list[str]], model: Callable[[str], bool] = lambda _: False
+    text: str,
+    models: Callable[[str], list[str]],
+    model: Callable[[str], bool] = lambda _: False,
+    number: Callable[[str], bool] = lambda _: False,
 ) -> re.Match[str] | None:
     """Where ``text`` asks for products priced against a model ("a laptop cheaper than the
     XPS 13", "something cheaper than the MacBook Air"): a name of two words or more, with a
     number, or one word ``model`` says is a model or line the catalog carries ("the
-    Legion"); no amount or place ("cheaper than five hundred dollars", "than Amazon"), and
-    no kind's word alone. Not where it compares (:data:`_COMPARED`: "is the Dell cheaper
-    than the MacBook Air?", "is it cheaper than..."), nor where ``models`` finds a model
-    before it ("the XPS 13 cheaper than the MacBook Air?"); a brand or a line before it is
-    what is asked for ("a Samsung phone cheaper than the iPhone 15")."""
-    said = next((m for m in PRICED_AGAINST.finditer(text) if against_order(m)), None)
+    Legion"), or a price against a number alone that ``number`` says is a product's whole
+    name ("a book cheaper than 1984": else it is an amount); no amount or place ("cheaper
+    than five hundred dollars", "than Amazon"), and no kind's word alone. Not where it
+    compares (:data:`_COMPARED`: "is the Dell cheaper than the MacBook Air?", "is it
+    cheaper than..."), nor where ``models`` finds a model before it ("the XPS 13 cheaper
+    than the MacBook Air?"); a brand or a line before it is what is asked for ("a Samsung
+    phone cheaper than the iPhone 15")."""
+
+    def named(m: re.Match[str]) -> bool:
+        if not m["name"][0].isdigit():
+            return True
+        return against_order(m) in ("price", "price_desc") and number(m["name"])
+
+    said = next((m for m in PRICED_AGAINST.finditer(text) if against_order(m) and named(m)), None)
     if said is None:
         return None
+    if said["name"][0].isdigit():
+        before = _SENTENCE_END.split(text[: said.start()])[-1]
+        compared = _COMPARED.search(before) and not (
+            _ASKED_WHAT.search(before) or _ASKED_WHICH.match(before)
+        )
+        return None if compared or models(before) else said
     # Only its own sentence compares or names a model before it: "which is cheapest? .
     # laptops cheaper than the XPS 13" (a follow-up, then the words before it) asks for laptops.
     before = _SENTENCE_END.split(text[: said.start()])[-1]
@@ -1057,6 +1093,19 @@ def priced_against(
     return said if any(may_name(w) for w in words if not w.isdigit()) else None
 
 
+def priced_against_lacked(text: str) -> list[str]:
+    """The names, as written, that ``text`` says a price against ("cheaper than Dune",
+    "more expensive than the Nokia 3310"): where no product is named so, no limit is read,
+    and the engine says them not carried when the catalog lacks their words."""
+    return [
+        m["name"].strip()
+        for m in PRICED_AGAINST.finditer(text)
+        if against_order(m) in ("price", "price_desc")
+        and not m["name"][0].isdigit()
+        and not _NO_MODEL.search(m["name"])
+    ]
+
+
 _SENTENCE_END: Final = re.compile(r"[.!?;](?:\s|$)")
 _NEGATED_BEFORE: Final = re.compile(
     r"(?:\bnothing|\b(?:do\s*n[o'\u2019]?t|doesn['\u2019]?t|never)\s+(?:want|need)\s+"
@@ -1072,11 +1121,14 @@ def negated_before(text: str) -> bool:
 
 
 def without_priced_against(
-    text: str, models: Callable[[str], list[str]], model: Callable[[str], bool] = lambda _: False
+    text: str,
+    models: Callable[[str], list[str]],
+    model: Callable[[str], bool] = lambda _: False,
+    number: Callable[[str], bool] = lambda _: False,
 ) -> str:
     """``text`` without a price said against a product (:func:`priced_against`): "cheaper
     than the XPS 13" asks for other products, not for the XPS 13."""
-    while (said := priced_against(text, models, model)) is not None:
+    while (said := priced_against(text, models, model, number)) is not None:
         text = f"{text[: said.start()]} {text[said.end() :]}"
     return text
 
