@@ -46,7 +46,9 @@ own words, its policies (``terms``, which its policies tool returns).
 makes it ("We also carry the HP Spectre x360 14", a bullet under "Also worth a look in our
 store:"): a name with a model's number (:func:`compose_response.cited_names.a_model_named`),
 not a system or a part ("Windows 11 laptops", "Core i7"), nor a product returned named
-without its citation ("the Dell XPS 13 in silver").
+without its citation ("the Dell XPS 13 in silver"). A name is read as capitalised words,
+or in any case when its words are a returned series' and a model's number ("we also carry
+the pixel 10 pro xl" beside the store's Pixels; not "a 14 inch screen", "windows 11").
 
 The store's own words also vouch for the prices they state, of no product ("express
 delivery costs $12.99"), and for a sentence of theirs repeated as they write it ("free
@@ -730,15 +732,19 @@ class _Store(NamedTuple):
 
 
 def _models_of(
-    view: str, returned: list[frozenset[str]], series: Callable[[str], bool] = lambda _: False
+    view: str,
+    returned: list[frozenset[str]],
+    series: Callable[[str], bool] = lambda _: False,
+    lines: re.Pattern[str] | None = None,
 ) -> list[str]:
     """The models ``view`` names by a number, whoever makes them ("the HP Spectre x360 14",
     "Galaxy S24"), that are none of the ``returned`` products (the words of each one's
     name): not a line ("Dell XPS models"), a system ("Windows 11"), a part of a product
     (after "with", "running": "phones with the Tensor G4") nor a word before a kind ("Gen 4
-    SSDs") unless it is of a ``series`` ("Galaxy S24 Ultra phones" beside the Galaxy S24)."""
+    SSDs") unless it is of a ``series`` ("Galaxy S24 Ultra phones" beside the Galaxy S24).
+    Names are read as :func:`_name_runs` reads them with ``lines``."""
     found = []
-    for run in _NAME_RUN.finditer(view):
+    for run in _name_runs(view, lines):
         words = run.group().split()
         while words and words[0].casefold() in _ARTICLES:
             words = words[1:]
@@ -762,6 +768,66 @@ def _models_of(
         if not any(said <= name for name in returned):
             found.append(" ".join(words))
     return found
+
+
+def _name_runs(view: str, lines: re.Pattern[str] | None) -> list[re.Match[str]]:
+    """The names ``view`` writes as a model's (:data:`_NAME_RUN`) and, in any case, those of
+    a series the tools returned (``lines``, :func:`_series_names`: "the galaxy s25 ultra",
+    "pixel 10 pro xl"); of two at one place, the longer."""
+    runs = list(_NAME_RUN.finditer(view))
+    if lines is None:
+        return runs
+    for said in lines.finditer(view):
+        over = [r for r in runs if r.start() < said.end() and said.start() < r.end()]
+        if all(len(r.group()) < len(said.group()) for r in over):
+            runs = [r for r in runs if r not in over] + [said]
+    return sorted(runs, key=lambda r: r.start())
+
+
+_VARIANT_WORDS: Final = r"(?:pro|max|plus|ultra|mini|air|lite|se|fe|neo|xl|fold|flip|5g)"
+"""Words after a model's number that name a variant of it ("pixel 10 pro xl")."""
+_NOT_A_NUMBER_OF_A_MODEL: Final = (
+    r"(?![\w+-])(?![\s-]*(?:inch(?:es)?\b|in\.|[\"\u2033\u201d]|cm\b|mm\b|[gtm]b\b|hz\b|"
+    r"mah\b|mp\b|kg\b|lbs?\b|hours?\b|hrs?\b|%|in\s*1\b|of\b))"
+)
+"""What makes a number after a series' word no model's: a size, an amount ("a modern 15
+inch laptop", "a modern 2 in 1"), a count ("the pixel 2 of them")."""
+
+
+def _series_names(returned: Iterable[LedgerProduct], makers: set[str]) -> re.Pattern[str] | None:
+    """A name of a series the tools returned a model of, in any case: the series' words
+    (:func:`_line`, its maker's before them or not) and a model's number or letter and
+    number, then a variant's words ("galaxy s25 ultra", "samsung galaxy z fold 7", "pixel 10
+    pro xl", "hp 17"); not a number that is a size or an amount ("hp 14 inch")."""
+    heads: set[str] = set()
+    for product in returned:
+        words = [w for w in re.findall(r"[\w+]+", product.name.casefold()) if w not in _ARTICLES]
+        if not a_model_named(words):
+            continue  # a book, a name with no model's number
+        named = next((n for n, w in enumerate(words) if w not in makers), len(words))
+        rest = words[named:]
+        if not rest or rest[0][0].isdigit():
+            head = words[:named]  # "hp" of "HP 14 Laptop"
+        elif len(rest) < 2 or rest[1][0].isdigit():
+            head = rest[:1]  # "pixel" of "Pixel 9"
+        else:
+            series = re.match(r"[^\W\d_]+", rest[1])
+            letters = series[0] if series else rest[1]
+            head = [rest[0], letters]  # "galaxy s" of "Galaxy S24", "surface laptop"
+            stem = re.match(r"[^\W\d_]+", rest[2]) if letters == rest[1] and rest[2:] else None
+            if stem:  # "galaxy z" + "fold" of "Galaxy Z Fold6"
+                head.append(f"(?:{re.escape(stem[0])})?")
+        if head:
+            escaped = [w if w.startswith("(?:") else re.escape(w) for w in head]
+            heads.add(r"\s*".join(escaped) + r"\s*\d[\w+]*")
+    if not heads:
+        return None
+    maker = rf"(?:(?:{'|'.join(map(re.escape, sorted(makers)))})\s+)?" if makers else ""
+    return re.compile(
+        rf"(?<![\w-]){maker}(?:{'|'.join(sorted(heads))})(?:\+|\s+{_VARIANT_WORDS}\b){{0,3}}"
+        + _NOT_A_NUMBER_OF_A_MODEL,
+        re.IGNORECASE,
+    )
 
 
 _SIZE: Final = re.compile(r"\b\d+\s?[GT]B\b", re.IGNORECASE)
@@ -999,6 +1065,7 @@ class Offers:
         self._makers = {w for p in returned for w in _name_words(p.brand or "")}
         self._lines = {_line(p.name, self._makers) for p in returned}
         self._flat_returned = [_flat(_SIZE.sub(" ", f"{p.brand or ''} {p.name}")) for p in returned]
+        self._series = _series_names(returned, self._makers)
         self.removed: list[str] = []
         """What each removed sentence held that nothing vouched for, for the trace."""
         self._totals: dict[str, float] = {}
@@ -1066,7 +1133,7 @@ class Offers:
             # "We also carry the Dell XPS 14", or a bullet under "Also in our store:": a
             # product no tool returned, said to be the store's ("Windows 11 laptops" is no
             # product)
-            models = _models_of(blank, self._returned, self._of_series)
+            models = _models_of(blank, self._returned, self._of_series, self._series)
             if models:
                 return f"{models[0]}, said to be the store's"
         sibling = None if ours else self._advised_sibling(blank)
@@ -1121,14 +1188,15 @@ class Offers:
         2")."""
         if _NOT_OURS.search(_PUTS_FORWARD.sub(" ", view)):
             return None
+        runs = _name_runs(view, self._series)
         for advised in _ADVISED.finditer(view):
-            run = _NAME_RUN.match(view, advised.end())
+            run = next((r for r in runs if r.start() == advised.end()), None)
             if run is None:
                 continue
             after = re.match(r"['\u2019]s\b|\s*([a-z][\w-]*)", view[run.end() :])
             if after and (after[1] is None or after[1] not in _AFTER_ADVISED):
                 continue
-            models = _models_of(run.group(), self._returned)
+            models = _models_of(run.group(), self._returned, lines=self._series)
             if models and self._of_series(models[0]) and not self._returned_as(models[0]):
                 return models[0]
         return None

@@ -251,3 +251,109 @@ def test_a_model_of_a_returned_series_said_before_a_kind_and_the_stores_goes(sai
     # Then it goes as "We also carry the XPS 16" does (chips and systems said so stay:
     # "We also carry Apple M3 Pro laptops", above)
     assert body.answer == "The HP 14 [CMP-023] is $349."
+
+
+PIXEL_9 = {
+    **XPS,
+    "productId": "MOB-015",
+    "name": "Google Pixel 9",
+    "brand": "Google",
+    "category": "MOBILE",
+    "price": 799.0,
+    "specs": {"ramGb": 12, "os": "Android 14"},
+}
+PIXEL_9_PRO = {**PIXEL_9, "productId": "MOB-016", "name": "Google Pixel 9 Pro", "price": 999.0}
+GALAXY_S24 = {
+    **PIXEL_9,
+    "productId": "MOB-007",
+    "name": "Samsung Galaxy S24",
+    "brand": "Samsung",
+    "price": 799.0,
+}
+
+
+def shown_phones(answer: str) -> ResponseBody:
+    event = ComposeInput(
+        sessionId="s-1",
+        outcome="answered",
+        answer=answer,
+        products=[PIXEL_9, PIXEL_9_PRO, GALAXY_S24],
+    )
+    return compose(event)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "consider the xps 16.",
+        "You might also like the xps 16, which is bigger.",
+        "Try the hp 17 instead.",
+        "we also carry the dell xps 14.",
+        "We also carry xps 16 laptops.",
+        "I'd recommend the imac 27 for a bigger screen.",
+    ],
+)
+def test_a_model_of_a_returned_series_written_in_lower_case_goes(said: str) -> None:
+    # Given a model of a series the tools returned others of, written in lower case (the
+    # series' words and a model's number), put forward or said to be the store's
+    body = shown(f"The HP 14 [CMP-023] is $349. {said}")
+    # Then the shopper reads only the sentence about the product the catalog returned
+    # (before, the name went unread and the sentence stood)
+    assert body.answer == "The HP 14 [CMP-023] is $349."
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "consider the galaxy s25 ultra.",
+        "Consider the samsung galaxy s25+ too.",
+        "we also carry the pixel 10 pro xl.",
+        "You might also like the google pixel 10.",
+    ],
+)
+def test_a_phone_of_a_returned_series_written_in_lower_case_goes(said: str) -> None:
+    # Given a search that returned the Pixel 9, the Pixel 9 Pro and the Galaxy S24, and an
+    # answer that puts a later one of their series forward in lower case
+    body = shown_phones(f"The Google Pixel 9 [MOB-015] is $799. {said}")
+    # Then the shopper reads only the sentence about the Pixel 9
+    assert body.answer == "The Google Pixel 9 [MOB-015] is $799."
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # a model the tools returned, in lower case
+        "consider the xps 13 in silver.",
+        "Try the hp 14 instead.",
+        "we also carry the imac 24 in blue.",
+        # a size, an amount, a count, a system: no model's number
+        "consider a 14 inch screen.",
+        "consider the hp 14-inch size for travel.",
+        "We also carry the 2 of them in black.",
+        "We also have windows 11 laptops.",
+        "You might also like 16 gb of ram.",
+        # a part of a model, a denial, a condition, another series
+        "I'd recommend the xps 16's charger.",
+        "we don't carry the xps 16.",
+        "if you need more power, consider the xps 16.",
+        "consider the apple pencil 2.",
+    ],
+)
+def test_lower_case_words_that_put_no_unreturned_model_forward_stay(said: str) -> None:
+    answer = f"The HP 14 [CMP-023] is $349. {said}"
+    assert shown(answer).answer == answer
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "consider the pixel 9 pro if photos matter.",
+        "we also carry the galaxy s24 in violet.",
+        "You might also like pixel 9 cases.",
+        "Consider the pixel buds pro 2 for music.",
+        "Both the pixel 9 and the pixel 9 pro get 7 years of updates.",
+    ],
+)
+def test_lower_case_phones_the_tools_returned_and_accessories_stay(said: str) -> None:
+    answer = f"The Google Pixel 9 [MOB-015] is $799. {said}"
+    assert shown_phones(answer).answer == answer
