@@ -912,9 +912,19 @@ recommend", "you'll also find", "check out"): no hedge nor report of a search, s
 also says the store has it stays a claim ("You might also like the X, available in our
 store"). Put forward alone, a name is no claim the store has it: advice names chips,
 software and accessories ("I'd recommend the M3 Pro", "Consider the Apple Pencil 2")."""
+_ASKS_FORWARD: Final = re.compile(
+    r"\b(?:how|what)\s+about|\bhave\s+you\s+(?:(?:ever|also)\s+)?(?:considered|thought\s+"
+    r"(?:about|of)|looked\s+at|tried|checked\s+out)|\bwhy\s+not(?:\s+(?:try|get|go\s+for|"
+    r"consider|pick|choose|grab|opt\s+for|look\s+at))?|\b(?:did|do|would|could|will|might)\s+"
+    r"you\s+(?:(?:also|perhaps|maybe)\s+)?consider|\b(?:may|can|could|might)\s+I\s+"
+    r"(?:suggest|recommend)|\bwhat\s+do\s+you\s+think\s+(?:of|about)",
+    re.IGNORECASE,
+)
+"""Questions that put what follows them before the shopper, as "Consider the" does: "How
+about the", "Have you considered the", "Why not the", "Would you consider the"."""
 _ADVISED: Final = re.compile(
     rf"(?:{_PUTS_FORWARD.pattern}|(?:^|[.!:;]\s+)(?:(?:also\s+)?consider|try(?:\s+out)?|go\s+for|"
-    r"take\s+a\s+look\s+at|look\s+at|pick|choose|grab|opt\s+for)|\b(?:how|what)\s+about|"
+    rf"take\s+a\s+look\s+at|look\s+at|pick|choose|grab|opt\s+for)|{_ASKS_FORWARD.pattern}|"
     r"\b(?:another|a\s+(?:good|great|better|cheaper)\s+)?(?:option|alternative|pick)\s+is|"
     r"\byou(?:['\u2019]ll|\s+will|\s+would|['\u2019]d)\s+love)"
     r"\s+(?:also\s+)?(?:(?:the|a|an)\s+)?(?:(?:new|newer|upcoming|latest)\s+)?",
@@ -1138,9 +1148,10 @@ class Offers:
                 return f"{models[0]}, said to be the store's"
         sibling = None if ours else self._advised_sibling(blank)
         if sibling:
-            # "You might also like the Pixel 10 Pro XL" after the store's Pixels: a model of
-            # a series the store has, put before the shopper as one of them (whatever a
-            # product the words of its name were taken for: "Pro XL", the Pixel 9 Pro XL)
+            # "You might also like the Pixel 10 Pro XL", "How about the Pixel 10?" after the
+            # store's Pixels: a model of a series the store has, put before the shopper as
+            # one of them (whatever a product the words of its name were taken for: "Pro
+            # XL", the Pixel 9 Pro XL)
             return f"{sibling}, put forward beside the store's"
         stocked = [claim for claim in stock_claims(view) if claim.value] if not owners else []
         if stocked:
@@ -1180,13 +1191,18 @@ class Offers:
 
     def _advised_sibling(self, view: str) -> str | None:
         """A model ``view`` puts before the shopper right after the words that do so
-        (:data:`_ADVISED`), none of the session's tools returned, of a series they returned
-        others of ("the Galaxy S25 Ultra" beside the store's Galaxy S phones); not where the
-        sentence denies, asks or makes it a condition (:data:`_NOT_OURS`), nor a name
+        (:data:`_ADVISED`, also as a question: "How about the", :data:`_ASKS_FORWARD`), none
+        of the session's tools returned, of a series they returned others of ("the Galaxy S25
+        Ultra" beside the store's Galaxy S phones); not where the sentence denies, asks
+        otherwise or makes it a condition (:data:`_NOT_OURS`), nor a name
         before a word that makes it a part or a subject ("the Galaxy S24 Ultra reviews",
         "the iPhone 15's cable"), nor one of another series ("Consider the Apple Pencil
         2")."""
-        if _NOT_OURS.search(_PUTS_FORWARD.sub(" ", view)):
+        plain = _PUTS_FORWARD.sub(" ", view)
+        if _ASKS_FORWARD.search(plain):
+            # "How about the XPS 16?" asks nothing of the shopper: it puts the model forward
+            plain = _ASKS_FORWARD.sub(" ", plain).replace("?", " ")
+        if _NOT_OURS.search(plain):
             return None
         runs = _name_runs(view, self._series)
         for advised in _ADVISED.finditer(view):

@@ -357,3 +357,56 @@ def test_lower_case_words_that_put_no_unreturned_model_forward_stay(said: str) -
 def test_lower_case_phones_the_tools_returned_and_accessories_stay(said: str) -> None:
     answer = f"The Google Pixel 9 [MOB-015] is $799. {said}"
     assert shown_phones(answer).answer == answer
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "How about the XPS 16?",
+        "What about the HP 17?",
+        "Why not the XPS 16?",
+        "Why not go for the iMac 27 instead?",
+        "Have you considered the XPS 16?",
+        "Would you consider the xps 16?",
+        "May I suggest the HP 17?",
+    ],
+)
+def test_a_model_of_a_returned_series_put_forward_as_a_question_goes(said: str) -> None:
+    # Given an answer that puts forward, as a question, a model of a series the tools
+    # returned others of and not it
+    body = shown(f"The HP 14 [CMP-023] is $349. {said}")
+    # Then it goes as "Consider the XPS 16." does (before, a question was kept)
+    assert body.answer == "The HP 14 [CMP-023] is $349."
+
+
+def test_a_phone_of_a_returned_series_asked_forward_goes() -> None:
+    body = shown_phones(
+        "The Google Pixel 9 [MOB-015] is $799. Have you considered the Pixel 10 Pro XL?"
+        " How about the Galaxy S25 Ultra?"
+    )
+    assert body.answer == "The Google Pixel 9 [MOB-015] is $799."
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # a question about the shopper's words, a need, a returned product
+        "How about the battery?",
+        "What about storage: is 256 GB enough?",
+        "Have you considered how much you want to spend?",
+        "Why not tell me your budget?",
+        "What about the HP 14 [CMP-023]?",
+        "How about the Dell XPS 13 [CMP-005]? It is lighter.",
+        "Why not the HP 14? It costs far less.",
+        "Have you considered the iMac 24 [CMP-014]?",
+        "Would you consider a bigger screen?",
+        # a condition, a denial, a part, another series, a comparison
+        "If you need more power, how about the XPS 16?",
+        "What about the XPS 16's charger?",
+        "How about an Apple Pencil 2?",
+        "What about the XPS 16 vs the XPS 13 [CMP-005]?",
+    ],
+)
+def test_a_question_that_puts_no_unreturned_model_forward_stays(said: str) -> None:
+    answer = f"The HP 14 [CMP-023] is $349. {said}"
+    assert shown(answer).answer == answer
