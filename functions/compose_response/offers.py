@@ -49,6 +49,10 @@ not a system or a part ("Windows 11 laptops", "Core i7"), nor a product returned
 without its citation ("the Dell XPS 13 in silver"). A name is read as capitalised words,
 or in any case when its words are a returned series' and a model's number ("we also carry
 the pixel 10 pro xl" beside the store's Pixels; not "a 14 inch screen", "windows 11").
+So does such a model of a returned series put forward ("Consider the XPS 16", "How about
+the XPS 16?") beside the store's XPS 13, or named a returned product's later version and
+said to be had, the store's, put forward or to take its place ("its successor, the Pixel
+11, is in stock", "the newer XPS 16 replaces it").
 
 The store's own words also vouch for the prices they state, of no product ("express
 delivery costs $12.99"), and for a sentence of theirs repeated as they write it ("free
@@ -932,6 +936,55 @@ _ADVISED: Final = re.compile(
 )
 """Words that put a name right after them before the shopper: "You might also like the",
 "Consider the", "I'd recommend the"."""
+_SUCCESSOR: Final = re.compile(
+    r"\b(?:successors?|replacements?|follow[\s-]?ups?|(?:newer|latest|updated|upgraded)\b|"
+    r"next[\s-]gen(?:eration)?\b|new\s+(?:version|model|generation)\b)",
+    re.IGNORECASE,
+)
+"""Words that make a model another one's later version: "its successor, the Pixel 11", "the
+newer XPS 16", "the next-generation Pixel"."""
+_REPLACES: Final = re.compile(
+    r"\b(?:replaces|supersedes|succeeds|is\s+replacing|takes\s+over\s+from|"
+    r"(?:is|as)\s+(?:its|their|the)\s+(?:\w+\s+)?(?:successor|replacement))\b",
+    re.IGNORECASE,
+)
+"""A model said now to take a product's place ("the newer XPS 16 replaces it", "the Pixel 11
+is its successor"): beside the store's product, the one the shopper would be sold."""
+_REPLACED_BY: Final = re.compile(
+    r"\b(?:is|are|has\s+been|have\s+been|was|were|got|gets)\s+(?:now\s+)?"
+    r"(?:replaced|superseded|succeeded)\s+by\s+(?:(?:the|a|an|its)\s+)?"
+    r"(?:(?:new|newer|latest)\s+)?$",
+    re.IGNORECASE,
+)
+_TAKEN_OVER: Final = re.compile(r"\b(?:replaced|superseded|succeeded)\s+by\b", re.IGNORECASE)
+_BEFORE_IT: Final = re.compile(
+    r"\b(?:(?:successor|replacement|follow[\s-]?up|upgrade)\s+(?:to|of|for)|replaces|replaced|"
+    r"replacing|supersedes|superseded|succeeds|succeeded|than|over|from|older|previous|original|"
+    r"last\s+year['\u2019]s)\s+(?:(?:the|a|an|its|their)\s+)?$",
+    re.IGNORECASE,
+)
+"""Words that make the model after them the earlier one: "the successor to the Pixel 8",
+"replaces last year's Pixel 8 Pro", "brighter than the Pixel 8"."""
+_OTHER_CLAUSE: Final = re.compile(r"\b(?:and|but|while|though|although|whereas)\b|[;:]", re.I)
+"""What stands between a model and a claim that is another's: "replaces the Pixel 8 and is
+in stock" says it of the subject."""
+_PUT_BEFORE: Final = re.compile(
+    rf"{_ADVISED.pattern}|\b(?:consider|try|go\s+for|check\s+out|look\s+at|opt\s+for)\s+",
+    re.IGNORECASE,
+)
+"""The same said of the product taken over: "the XPS 13 has been replaced by"."""
+_AVAILABLE: Final = re.compile(
+    r"\b(?:available|out\s+now|(?:you\s+)?can\s+(?:now\s+|already\s+)?(?:get|buy|order))\b",
+    re.IGNORECASE,
+)
+"""Words that say a model can be had besides the stock claims: "is available now"."""
+_NOT_SAID_SO: Final = re.compile(
+    r"\b(?:not|no|never|neither|nor|if|whether|unless|once|when|rumou?red|expected|"
+    r"upcoming|coming)\b|n['\u2019]t|\?",
+    re.IGNORECASE,
+)
+"""A denial, a question, a condition or a model yet to come: "its successor, the Pixel 10,
+isn't in our store", "if the newer XPS 16 replaces it"."""
 _ARTICLES: Final = frozenset({"the", "a", "an", "our", "this", "that"})
 _HAS: Final = frozenset(re.findall(r"\w+", "with running featuring using powered on"))
 """Words before a name that make it a part or a system of a product: "laptops with M3 Pro
@@ -1153,6 +1206,11 @@ class Offers:
             # one of them (whatever a product the words of its name were taken for: "Pro
             # XL", the Pixel 9 Pro XL)
             return f"{sibling}, put forward beside the store's"
+        successor = None if ours or sibling else self._successor(view, blank)
+        if successor:
+            # "the Pixel 9 [..]'s successor, the Pixel 11, is in stock", "the newer XPS 16
+            # replaces it": a later model the store's product is said to give way to
+            return f"{successor}, said to follow a product of the store's"
         stocked = [claim for claim in stock_claims(view) if claim.value] if not owners else []
         if stocked:
             # "the Acme Phone X9 is in stock now": a product no tool returned, said to be had
@@ -1214,6 +1272,51 @@ class Offers:
                 continue
             models = _models_of(run.group(), self._returned, lines=self._series)
             if models and self._of_series(models[0]) and not self._returned_as(models[0]):
+                return models[0]
+        return None
+
+    def _successor(self, view: str, blank: str) -> str | None:
+        """A model none of the session's tools returned, of a series they returned, that
+        ``view`` names a later version of one (:data:`_SUCCESSOR`, :data:`_REPLACES`) and
+        says can be had, is the store's or puts forward: the name right before a claim that
+        it can be had ("its successor, the Pixel 11, is in stock"), right after the words
+        that say the store has it or put it forward ("we also carry its successor, the
+        Pixel 11"), or the one said to take the product's place ("the newer XPS 16 replaces
+        it", "the XPS 13 [..] has been replaced by the XPS 14"); not where the sentence
+        denies it, asks or makes it a condition (:data:`_NOT_SAID_SO`)."""
+        replaces = list(_REPLACES.finditer(blank))
+        if not (replaces or _SUCCESSOR.search(blank) or _TAKEN_OVER.search(blank)):
+            return None
+        plain = _ASKS_FORWARD.sub(" ", _PUTS_FORWARD.sub(" ", blank))
+        if _NOT_SAID_SO.search(plain):
+            return None
+        runs = _name_runs(blank, self._series)
+        marks = [m.start() for m in CITATION.finditer(view)]
+        for run in runs:
+            models = _models_of(run.group(), self._returned, lines=self._series)
+            if not models or not self._of_series(models[0]) or self._returned_as(models[0]):
+                continue
+            later = [r.start() for r in runs if r.start() > run.start()] + marks
+            nearest = min([m for m in later if m >= run.end()], default=len(view))
+            earlier = [r.end() for r in runs if r.end() < run.start()] + marks
+            since = max([m for m in earlier if m < run.start()], default=0)
+            had = [
+                *(c.start for c in stock_claims(view) if c.value),
+                *(m.start() for m in _AVAILABLE.finditer(view)),
+                *(m.start() for m in replaces),
+            ]
+            if _BEFORE_IT.search(view[since : run.start()]):
+                continue  # the earlier model: "the successor to the Pixel 8"
+            put = [m.end() for m in (*_OURS.finditer(view), *_PUT_BEFORE.finditer(view))]
+            by = _REPLACED_BY.search(view[since : run.start()])
+            if (
+                any(
+                    run.end() <= at < nearest and not _OTHER_CLAUSE.search(view[run.end() : at])
+                    for at in had
+                )
+                or any(since <= at <= run.start() for at in put)
+                or by is not None
+            ):
                 return models[0]
         return None
 

@@ -410,3 +410,62 @@ def test_a_phone_of_a_returned_series_asked_forward_goes() -> None:
 def test_a_question_that_puts_no_unreturned_model_forward_stays(said: str) -> None:
     answer = f"The HP 14 [CMP-023] is $349. {said}"
     assert shown(answer).answer == answer
+
+
+@pytest.mark.parametrize(
+    ("said", "now"),
+    [
+        (
+            "The Dell XPS 13 [CMP-005] is light; its successor, the XPS 13 9350, is in stock.",
+            "",
+        ),
+        ("The Dell XPS 13 [CMP-005] is light, but the newer XPS 16 replaces it.", ""),
+        ("The Dell XPS 13 [CMP-005] is light. The newer XPS 16 replaces it.", "light"),
+        ("The newer XPS 16 replaces the Dell XPS 13 [CMP-005].", ""),
+        ("The Dell XPS 13 [CMP-005] has been replaced by the XPS 14.", ""),
+        ("The XPS 14 is the successor to the Dell XPS 13 [CMP-005] and ships today.", ""),
+        ("The Dell XPS 13 [CMP-005] is light, and we also carry its successor, the XPS 14.", ""),
+        ("The Dell XPS 13 [CMP-005] is light, but consider its successor, the xps 14.", ""),
+    ],
+)
+def test_a_later_model_of_a_returned_product_said_to_be_had_goes(said: str, now: str) -> None:
+    # Given an answer that names a model no tool returned as the successor of one they did
+    # (the XPS 13), and says it can be had, is the store's, takes its place or puts it
+    # forward
+    body = shown(f"The HP 14 [CMP-023] is $349. {said}")
+    # Then the shopper reads none of it (before, a sentence citing the XPS 13 stood, its
+    # stock taken for the XPS 13's): only what stands apart of it stays
+    kept = " The Dell XPS 13 [CMP-005] is light." if now else ""
+    assert body.answer == f"The HP 14 [CMP-023] is $349.{kept}"
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # the returned product is the later one, or the claim is its
+        "The Dell XPS 13 [CMP-005] is the successor to the XPS 13 9315.",
+        "The Dell XPS 13 [CMP-005] replaces last year's XPS 13 9315 and is in stock.",
+        "The Dell XPS 13 [CMP-005], the successor to the XPS 13 9315, is available for $1,299.",
+        "The Dell XPS 13 [CMP-005] is the newest XPS we carry, and it is in stock.",
+        "Reviewers say the newer XPS 14 is better, but the Dell XPS 13 [CMP-005] is in stock.",
+        "Compared with the XPS 13 9315, its successor, the Dell XPS 13 [CMP-005], is lighter.",
+        # a denial, a condition, a model yet to come, news with no claim that it is had
+        "Its successor, the XPS 13 9350, isn't in our store yet.",
+        "If you'd rather wait, its successor, the XPS 14, is expected soon.",
+        "The Dell XPS 13 [CMP-005] is in stock, though its successor has been announced.",
+        "Dell has since replaced it with the XPS 14 elsewhere, but we don't sell that one.",
+        # a newer part, not a model
+        "The Dell XPS 13 [CMP-005] has the newer Wi-Fi 7 and is in stock.",
+    ],
+)
+def test_a_successor_not_said_to_be_had_stays(said: str) -> None:
+    answer = f"The HP 14 [CMP-023] is $349. {said}"
+    assert shown(answer).answer == answer
+
+
+def test_a_later_phone_of_a_returned_product_said_in_stock_goes() -> None:
+    body = shown_phones(
+        "The Google Pixel 9 [MOB-015] is $799. The Google Pixel 9 [MOB-015]'s successor, the"
+        " Pixel 10, is in stock."
+    )
+    assert body.answer == "The Google Pixel 9 [MOB-015] is $799."
