@@ -1292,6 +1292,12 @@ class Offers:
             return None
         runs = _name_runs(blank, self._series)
         marks = [m.start() for m in CITATION.finditer(view)]
+        had = [
+            *(c.start for c in stock_claims(view) if c.value),
+            *(m.start() for m in _AVAILABLE.finditer(view)),
+            *(m.start() for m in replaces),
+        ]
+        put = [m.end() for m in (*_OURS.finditer(view), *_PUT_BEFORE.finditer(view))]
         for run in runs:
             models = _models_of(run.group(), self._returned, lines=self._series)
             if not models or not self._of_series(models[0]) or self._returned_as(models[0]):
@@ -1300,14 +1306,8 @@ class Offers:
             nearest = min([m for m in later if m >= run.end()], default=len(view))
             earlier = [r.end() for r in runs if r.end() < run.start()] + marks
             since = max([m for m in earlier if m < run.start()], default=0)
-            had = [
-                *(c.start for c in stock_claims(view) if c.value),
-                *(m.start() for m in _AVAILABLE.finditer(view)),
-                *(m.start() for m in replaces),
-            ]
             if _BEFORE_IT.search(view[since : run.start()]):
                 continue  # the earlier model: "the successor to the Pixel 8"
-            put = [m.end() for m in (*_OURS.finditer(view), *_PUT_BEFORE.finditer(view))]
             by = _REPLACED_BY.search(view[since : run.start()])
             if (
                 any(
