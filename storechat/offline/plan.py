@@ -16,6 +16,7 @@ from shared.search.words import parse
 from storechat.offline.intent import Intent, parse_text, review_query
 from storechat.offline.messages import ToolOutcome
 from storechat.offline.refer import Reference, Shown, ids_as_names, named_by_id, names_others, pick
+from storechat.offline.store import store
 from storechat.offline.vocabulary import BOOK_INFO, BOOKS, LOOKUP, REVIEWS, USE_SORT
 
 MAX_LOOKUPS: Final = 4
@@ -161,14 +162,15 @@ def _searches(ask: Ask) -> list[dict[str, Any]]:
         if not intent.carried:
             # One search a kind: "a laptop and a phone" is two (the search reads one kind).
             searches += [_words(part) for part in kinds_apart(own) or [own]]
+        elif _brand_alone(current) and len(intent.categories) == 1:
+            # Another maker's of the kind asked ("and Asus?" after gaming laptops): the earlier
+            # words without their makers and lines say its use, form, limits and order
+            unbranded = (store().unbranded(text) for text in ask.earlier)
+            searches.append({**_words(own, *unbranded), "category": str(intent.categories[0])})
         elif current.names_subject():
             # A new subject ("what about a Mac?") under the earlier limits it does not restate
             earlier = parse(" . ".join(ask.earlier)).limits
-            limits: dict[str, Any] = {
-                k: _json_number(v) for k, v in earlier.items() if k not in current.bounds
-            }
-            if _brand_alone(current) and len(intent.categories) == 1:
-                limits["category"] = str(intent.categories[0])  # "and Apple?" after phones
+            limits = {k: _json_number(v) for k, v in earlier.items() if k not in current.bounds}
             searches.append({**_words(own), **limits})
         else:
             searches.append(_words(own, *ask.earlier))

@@ -163,6 +163,20 @@ class Store:
                 found.append(brand)
         return found
 
+    def unbranded(self, text: str) -> str:
+        """``text`` without the brands it names and the lines one brand makes, each said as
+        the form the search reads in it ("Samsung Galaxy phones": "phones", "MacBooks":
+        "laptop"; "Chromebooks" stay)."""
+        for _, pattern in self._brand_res:
+            text = pattern.sub(" ", text)
+
+        def unlined(word: re.Match[str]) -> str:
+            said = word[0].casefold()
+            brand, _ = self.lines.get(said) or self.lines.get(said.removesuffix("s")) or (None, "")
+            return f" {' '.join(parse(said).forms[:1])} " if brand else word[0]
+
+        return re.sub(r"[^\W_]+", unlined, text)
+
     def has_name(self, phrase: str, *, books: bool = True, category: str | None = None) -> bool:
         """Whether a product's name (not a book's, unless ``books``; of ``category``, if
         given) has every word of ``phrase``, as the catalog search asks it."""

@@ -1092,6 +1092,78 @@ def test_cheaper_ones_than_those_shown_are_searched_whatever_the_loop_handed_ove
     assert own["input"]["maxPrice"] < cheapest
 
 
+def _both_ways(
+    index: SearchIndex, asked: str, follow_up: str, searched: dict[str, Any] | None = None
+) -> list[str]:
+    """The answers to ``follow_up`` after ``asked``: with the model first, and with the
+    loop's search first (``searched``: what the loop searched for it, else its words)."""
+    model = OfflineModel()
+    _, earlier = answered_first(model, index, asked)
+    answers = []
+    for messages in (
+        [*earlier, user(follow_up)],
+        searched_first(index, follow_up, earlier, searched=searched),
+    ):
+        reply = model.converse(make_request(messages))
+        while reply["stopReason"] == "tool_use":
+            results = (lookup(index, u["input"]) for u in tool_uses(reply))
+            messages = answered(messages, reply, *results)
+            reply = model.converse(make_request(messages))
+        answers.append(answer_text(reply))
+    return answers
+
+
+@pytest.mark.parametrize(
+    ("asked", "follow_up", "heading", "brand", "budget"),
+    [
+        ("Show me gaming laptops", "And Asus?", "Our ASUS laptops for gaming:", "ASUS", 9999),
+        (
+            "I need a laptop for college",
+            "What about Dell instead?",
+            "Our Dell laptops for a student:",
+            "Dell",
+            9999,
+        ),
+        (
+            "a light laptop for travel under $1000",
+            "how about Lenovo",
+            "Our Lenovo laptops for travel under $1,000:",
+            "Lenovo",
+            1000,
+        ),
+        ("Show me MacBooks", "and Dell?", "Our Dell laptops:", "Dell", 9999),
+    ],
+)
+def test_another_maker_named_alone_keeps_the_use_form_and_budget_asked_before(
+    index: SearchIndex, asked: str, follow_up: str, heading: str, brand: str, budget: float
+) -> None:
+    # Given laptops (for a use, within a budget) shown, then another maker named alone
+    for text in _both_ways(index, asked, follow_up):
+        # Then the shopper sees that maker's laptops for that use, within that budget
+        # (before, "And Asus?" after gaming laptops showed "Our ASUS computers": a
+        # Chromebook and two Vivobooks, none for gaming)
+        assert text.startswith(heading), text
+        ids = cited(text)
+        assert ids and all(BY_ID[pid]["brand"] == brand for pid in ids)
+        assert all(BY_ID[pid]["specs"]["formFactor"] == "laptop" for pid in ids)
+        assert all(BY_ID[pid]["price"] <= budget for pid in ids)
+        if "gaming" in heading:
+            assert all("RTX" in BY_ID[pid]["specs"]["gpu"] for pid in ids)
+
+
+def test_another_maker_named_alone_is_held_to_the_form_and_budget_asked_before(
+    index: SearchIndex,
+) -> None:
+    # Given laptops under $800 shown, then "And Apple?"
+    for text in _both_ways(index, "Laptops under $800", "And Apple?"):
+        # Then the shopper is told Apple has no laptop under $800 and sees the nearest
+        # MacBooks: before, the Mac mini, a desktop, was "Our Apple computers under $800"
+        assert text.startswith("I couldn't find any Apple laptops under $800"), text
+        ids = cited(text)
+        assert ids and all(BY_ID[pid]["brand"] == "Apple" for pid in ids)
+        assert all(BY_ID[pid]["specs"]["formFactor"] == "laptop" for pid in ids)
+
+
 def test_the_shoppers_words_as_the_model_would_search_them_are_its_own_search(
     index: SearchIndex,
 ) -> None:
