@@ -227,10 +227,12 @@ def constraints_for(done: Done, intent: Intent) -> Constraints:
     }
     bounds = {**(found if searched else {}), **read.bounds, **given}
     brand, name = request.get("brandId"), request.get("productName")
-    if brand is None and searched and len(read.brands) == 1 and not understood.get("compared"):
+    # Of makers the words name, the one asked ("what about Google?" after Samsung phones)
+    makers = [b for b in read.brands if b in intent.brands] or read.brands
+    if brand is None and searched and len(makers) == 1 and not understood.get("compared"):
         # the shopper's own words, as the search read them; not one side's of a comparison
         # ("Surface Laptop Go or Chromebook?": the Chromebooks are no Microsoft's)
-        brand = read.brands[0]
+        brand = makers[0]
     return Constraints(
         category=category,
         # A system is searched as words: with the words dropped, the products may run any;

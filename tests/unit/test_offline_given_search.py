@@ -1164,6 +1164,21 @@ def test_another_maker_named_alone_is_held_to_the_form_and_budget_asked_before(
         assert all(BY_ID[pid]["specs"]["formFactor"] == "laptop" for pid in ids)
 
 
+def test_another_maker_the_loop_added_to_the_search_before_is_said_in_the_heading(
+    index: SearchIndex,
+) -> None:
+    # Given Samsung phones shown, then "What about Google?", which the loop searched as
+    # the search before with the maker's name added
+    asked = "Show me Samsung phones"
+    searched = {"keywords": f"{asked} google"}
+    for text in _both_ways(index, asked, "What about Google?", searched):
+        # Then the shopper sees Google's phones under a heading that says so: before, with
+        # the loop's search, "Our phones" (its words name two makers)
+        assert text.startswith("Our Google phones:"), text
+        ids = cited(text)
+        assert ids and all(BY_ID[pid]["brand"] == "Google" for pid in ids)
+
+
 def test_the_shoppers_words_as_the_model_would_search_them_are_its_own_search(
     index: SearchIndex,
 ) -> None:
