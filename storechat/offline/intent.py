@@ -14,6 +14,7 @@ from shared.search.words import (
     may_name,
     names_written_apart,
     negations_as_not,
+    numbers_in_words,
     parse,
     respell,
     without_priced_against,
@@ -191,6 +192,20 @@ def _one_model(word: str) -> bool:
     )
 
 
+def _a_number(said: str) -> bool:
+    """Whether the number ``said`` is, as the search reads it, a product's whole name in
+    digits or in words, articles aside ("cheaper than 1984": Nineteen Eighty-Four's price,
+    not $1,984; "cheaper than 500" is an amount)."""
+    wanted = {
+        tuple(re.findall(r"[^\W_]+", w.casefold())) for w in (said, numbers_in_words(said)[0])
+    }
+    return any(
+        tuple(w for w in re.findall(r"[^\W_]+", t.name.casefold()) if w not in ("the", "a", "an"))
+        in wanted
+        for t in store().titles
+    )
+
+
 def _without(text: str, products: list[ModelName]) -> str:
     # "the iPhone 15" names a product, not a wish for iOS.
     for product in products:
@@ -208,7 +223,7 @@ def parse_text(text: str) -> Intent:
     written = cased_as_carried(_normalise(text), models_carried, _name_of)
     # What the shopper does not want, the search leaves out: never read as wanted here,
     # but searched with their words, which say it ("a laptop, not Dell and HP").
-    cut = without_unwanted(without_priced_against(written, models_carried, _one_model))
+    cut = without_unwanted(without_priced_against(written, models_carried, _one_model, _a_number))
     text, left_out = cut_models(cut, models_carried)
     categories: list[str] = []
     brands: list[str] = []

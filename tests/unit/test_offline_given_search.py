@@ -492,6 +492,25 @@ def test_a_price_against_a_line_is_said_at_the_line_s_price(
     assert cited(text) and line not in text
 
 
+@pytest.mark.parametrize(
+    ("question", "heading"),
+    [
+        # the store's book "Nineteen Eighty-Four" is $9.99: under its price, not $1,984
+        ("a book cheaper than 1984", "Our books under $9.98:"),
+        ("a book cheaper than 500", "Our books under $500:"),  # no title: an amount
+        ("a phone cheaper than $500", "Our phones under $500:"),
+    ],
+)
+def test_a_price_against_a_title_in_digits_is_said_at_the_search_s_limit(
+    index: SearchIndex, question: str, heading: str
+) -> None:
+    # "a book cheaper than 1984" was headed "Our books under $1,984:"
+    messages = searched_first(index, question)
+    text = answer_text(OfflineModel().converse(make_request(messages)))
+    assert text.partition("\n")[0] == heading
+    assert cited(text)
+
+
 def test_the_words_no_product_has_are_said_as_dropped_not_the_whole_question(
     index: SearchIndex,
 ) -> None:
