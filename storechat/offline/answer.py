@@ -33,7 +33,13 @@ from storechat.offline.checks import (
 from storechat.offline.facts import facts_of, highlights
 from storechat.offline.intent import COMPARE, Intent, parse_text
 from storechat.offline.messages import as_searched, ids_named, plain
-from storechat.offline.named import closest_lines, compare_lines, named_lines, shown_one_lines
+from storechat.offline.named import (
+    closest_lines,
+    compare_lines,
+    named_lines,
+    shown_one_lines,
+    the,
+)
 from storechat.offline.names import ModelName, matches, models_carried
 from storechat.offline.notes import Line, book_line, failure_line, fit, reviews_line
 from storechat.offline.plan import Ask, Done
@@ -250,6 +256,7 @@ def constraints_for(done: Done, intent: Intent) -> Constraints:
         cheaper_than=done.call.limit if done.call.purpose == "cheaper" else None,
         on_sale=bool(understood.get("onSale")),
         without=_as_said(understood.get("without"), str(words or intent.text)),
+        refused=tuple(refused) if isinstance(refused := understood.get("refused"), dict) else (),
     )
 
 
@@ -459,6 +466,7 @@ def _lookup_lines(ask: Ask, lookups: list[Done], pages: bool = True) -> list[Lin
             # What the store does not carry, said already, is why the words were dropped.
             elif (dropped := _words_dropped(d)) and not (_not_carried(d) or intent.not_carried):
                 lines.append(Line(f"Nothing in the catalog matched “{dropped}”, so without it:"))
+            lines += _refused_lines(d)
             asked = ((d.outcome.data or {}).get("understood") or {}).get("howMany")
             limit = asked if isinstance(asked, int) and asked > 0 else RECOMMENDED - bool(seen)
             lines += product_section(_products(d, seen), constraints_for(d, intent), limit)
@@ -471,6 +479,18 @@ def _lookup_lines(ask: Ask, lookups: list[Done], pages: bool = True) -> list[Lin
             lead = f"The closest we have are {intent.not_carried.instead}"
             lines += product_section(_products(d), c, RECOMMENDED, lead=lead)
     return lines
+
+
+def _refused_lines(done: Done) -> list[Line]:
+    """What the search left out as first in an order the shopper said not to want ("a laptop
+    but not the cheapest one"): "Leaving out the cheapest, the HP Chromebook 14a."."""
+    refused = done.outcome.understood.get("refused")
+    said = [
+        f"the {SORT_PHRASE[order].removesuffix(' first')}, {' and '.join(map(the, names))}"
+        for order, names in (refused.items() if isinstance(refused, dict) else ())
+        if order in SORT_PHRASE and names
+    ]
+    return [Line(f"Leaving out {', and '.join(said)}.")] if said else []
 
 
 def _book_pages(done: Done) -> bool:

@@ -176,6 +176,8 @@ class Constraints:
     """The search kept only products on sale."""
     without: tuple[str, ...] = ()
     """What the search left out as the shopper wrote it ("Dell", "a Chromebook")."""
+    refused: tuple[str, ...] = ()
+    """The orders whose first the search left out ("not the cheapest": ``price``)."""
 
 
 def runs(system: str, product: Listed) -> bool:

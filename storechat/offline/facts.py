@@ -26,7 +26,7 @@ from shared.catalog.specs import (
 )
 from storechat.offline.checks import MEASURE_OF, MEASURES, PRICE, Constraints, money
 from storechat.offline.product import Listed, portable
-from storechat.offline.vocabulary import BOOKS, COMPUTERS, MOBILE, REVERSED, by_sort
+from storechat.offline.vocabulary import BOOKS, COMPUTERS, MOBILE, REVERSED, SORT_PHRASE, by_sort
 
 
 def _weight_kg(p: Listed) -> float | None:
@@ -187,8 +187,12 @@ def highlights(p: Listed, candidates: list[Listed], c: Constraints) -> str:
     if len(candidates) < 2 or p.category == BOOKS:
         return ""
     relevant = {*_RELEVANT_SUPERLATIVES.get(c.use, _RELEVANT_SUPERLATIVES[None]), c.sort_by}
+    # "not the cheapest": the cheapest left is not called so
+    refused = {SORT_PHRASE.get(order, "").removesuffix(" first") for order in c.refused}
     best = []
     for feature, label in _SUPERLATIVES:
+        if label in refused:
+            continue
         getter = FEATURES[feature]
         values = [v for q in candidates if (v := getter(q)) is not None]
         mine = getter(p)

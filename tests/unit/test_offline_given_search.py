@@ -511,6 +511,38 @@ def test_a_price_against_a_title_in_digits_is_said_at_the_search_s_limit(
     assert cited(text)
 
 
+@pytest.mark.parametrize(
+    ("question", "left_out", "refused"),
+    [
+        (
+            "I want a laptop but not the cheapest one",
+            "Leaving out the cheapest, the HP Chromebook 14a (14a-nf0000).",
+            ("cheapest here",),
+        ),
+        (
+            "not the lightest or the cheapest laptop",
+            "Leaving out the lightest, the Microsoft Surface Laptop Go 3, and the cheapest,"
+            " the HP Chromebook 14a (14a-nf0000).",
+            ("lightest", "cheapest"),
+        ),
+        (
+            "an iPhone but not the most expensive one",
+            "Leaving out the priciest, the Apple iPhone 16 Pro Max.",
+            (),
+        ),
+    ],
+)
+def test_the_first_of_an_order_not_wanted_is_said_left_out_and_no_other_called_so(
+    index: SearchIndex, question: str, left_out: str, refused: tuple[str, ...]
+) -> None:
+    # "a laptop but not the cheapest one" showed the rest with no word of the one left out,
+    # and called the cheapest of them "cheapest here"
+    messages = searched_first(index, question)
+    text = answer_text(OfflineModel().converse(make_request(messages)))
+    assert text.partition("\n")[0] == left_out
+    assert not [said for said in refused if f"{said} here" in text] and cited(text)
+
+
 def test_the_words_no_product_has_are_said_as_dropped_not_the_whole_question(
     index: SearchIndex,
 ) -> None:
