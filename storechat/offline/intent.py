@@ -10,6 +10,7 @@ from shared.search.unsold import Unsold
 from shared.search.words import (
     MODEL_WORDS,
     cased_as_carried,
+    costs_less_as_cheaper,
     cut_models,
     may_name,
     names_written_apart,
@@ -223,7 +224,9 @@ def parse_text(text: str) -> Intent:
     written = cased_as_carried(_normalise(text), models_carried, _name_of)
     # What the shopper does not want, the search leaves out: never read as wanted here,
     # but searched with their words, which say it ("a laptop, not Dell and HP").
-    cut = without_unwanted(without_priced_against(written, models_carried, _one_model, _a_number))
+    # "costs less than the XPS 13" is priced against it, as the search reads it
+    against = costs_less_as_cheaper(written)
+    cut = without_unwanted(without_priced_against(against, models_carried, _one_model, _a_number))
     text, left_out = cut_models(cut, models_carried)
     categories: list[str] = []
     brands: list[str] = []

@@ -499,9 +499,12 @@ def test_a_price_against_a_line_is_said_at_the_line_s_price(
         ("a book cheaper than 1984", "Our books under $9.98:"),
         ("a book cheaper than 500", "Our books under $500:"),  # no title: an amount
         ("a phone cheaper than $500", "Our phones under $500:"),
+        # "costs less than" is "cheaper than": the XPS 13 is $1,299, and no model asked
+        ("a laptop that costs less than the XPS 13", "Our laptops under $1,299:"),
+        ("a phone for less than the iPhone 15 costs", "Our phones under $699:"),
     ],
 )
-def test_a_price_against_a_title_in_digits_is_said_at_the_search_s_limit(
+def test_a_price_said_against_a_product_is_the_search_s_limit(
     index: SearchIndex, question: str, heading: str
 ) -> None:
     # "a book cheaper than 1984" was headed "Our books under $1,984:"
