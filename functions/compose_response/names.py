@@ -68,6 +68,11 @@ NAME_TOKEN = re.compile(r"[^\W_]+(?:[-'\u2019.][^\W_]+)*\+?")
 """A word of a name, with a "+" after it ("S24+", "razr+")."""
 BETWEEN = re.compile(r"[ \u00a0\-]{1,3}")
 _SENTENCE_START = re.compile(r"(?:^|[.!?:\n]\s*|[-*•]\s|\d[.)]\s)[\"'\u201c(*_]*$")
+_LOWER_VARIANTS: Final = frozenset(
+    "pro max plus ultra mini air lite se fe neo xl fold flip 5g".split()  # noqa: SIM905
+)
+"""Words after a model's number that name another variant of it ("galaxy s24 ultra"): a name
+before one, in any case, is not read as the model without it."""
 MAX_WORDS: Final = 8
 """The longest run of a name's words that is read as it."""
 
@@ -226,7 +231,10 @@ class ProductNames:
                 return None  # shared by two products: not guessed, nor a shorter run of it
             product_id = next(iter(ids))
             ends = self._ends_there(text, tokens, at + size, product_id)
-            if self._written_as_name(text, words) and ends:
+            if ends and (
+                self._written_as_name(text, words)
+                or self._a_model_in_lower_case(text, tokens, words, at + size)
+            ):
                 return size, product_id
             return None
         return None
@@ -241,6 +249,24 @@ class ProductNames:
         if strong(word):
             return True
         return not _SENTENCE_START.search(text[: words[0].start()])
+
+    @staticmethod
+    def _a_model_in_lower_case(
+        text: str, tokens: list[re.Match[str]], words: list[re.Match[str]], after: int
+    ) -> bool:
+        """Whether ``words`` are a model's name written in lower case, a word and a model's
+        number ("hp 14", "the pixel 9", "galaxy s24"), not followed by another number that
+        would make it another model's ("hp 14 2")."""
+        written = [w.group() for w in words]
+        if len(written) < 2 or not any(c.isdigit() for w in written for c in w):
+            return False
+        if not any(c.isalpha() for w in written for c in w):
+            return False
+        if after < len(tokens) and BETWEEN.fullmatch(text[words[-1].end() : tokens[after].start()]):
+            following = tokens[after].group().casefold()
+            if following[0].isdigit():
+                return False
+        return not text.startswith("+", words[-1].end())
 
     def _ends_there(
         self, text: str, tokens: list[re.Match[str]], after: int, product_id: str
@@ -264,6 +290,8 @@ class ProductNames:
             return following.casefold() + "+" in self._plus[product_id]
         if following.casefold() in self._words[product_id]:
             return True  # a word of the same name, not read because the run stopped
+        if following.casefold() in _LOWER_VARIANTS:
+            return False  # "galaxy s24 ultra", in any case: another variant's name
         return not (following[0].isupper() or following[0].isdigit())
 
 

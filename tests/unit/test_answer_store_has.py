@@ -469,3 +469,30 @@ def test_a_later_phone_of_a_returned_product_said_in_stock_goes() -> None:
         " Pixel 10, is in stock."
     )
     assert body.answer == "The Google Pixel 9 [MOB-015] is $799."
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "The hp 14 laptop is $349 and in stock.",
+        "What about the hp 14 for school? It is only $349.",
+        "the hp 14 is $349.",
+        "At $349, the hp 14 is the cheapest option.",
+        "The dell xps 13 is $1,299 and in stock.",
+        "Is the xps 13 worth $1,299 for you?",
+    ],
+)
+def test_a_returned_laptops_price_beside_its_name_in_lower_case_stays(said: str) -> None:
+    # Given an answer, with no citation, that gives a returned product's price beside its
+    # name written in lower case (the HP 14 Laptop at $349 was returned)
+    body = shown(said)
+    # Then the shopper reads it whole, as with "The HP 14 is $349."
+    assert body.answer == said
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["the pixel 9 is $799.", "the pixel 9 pro is $999.", "The google pixel 9 pro is $999."],
+)
+def test_a_returned_phones_price_beside_its_name_in_lower_case_stays(said: str) -> None:
+    assert shown_phones(said).answer == said
