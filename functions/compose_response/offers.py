@@ -1215,14 +1215,15 @@ class Offers:
         if stocked:
             # "the Acme Phone X9 is in stock now": a product no tool returned, said to be had
             # (said to be sold out or not carried, it is promised nothing).
-            runs = _product_like(blank, self._brands, owned=False)
-            named = [run for run in runs if run.end() <= stocked[0].start]
+            runs = self._unreturned(blank, _product_like(blank, self._brands, owned=False))
+            # a model's number may be read as a count ("the pixel 11 is in stock": 11)
+            named = [run for run in runs if run.start() < stocked[0].start]
             if named:
                 return f"{named[-1].group()} {view[stocked[0].start : stocked[0].end]}"
         prices = _price_claims(view, priced)
         if not prices:
             return None
-        runs = _product_like(blank, self._brands, owned=bool(owners))
+        runs = self._unreturned(blank, _product_like(blank, self._brands, owned=bool(owners)))
         for claim in prices:
             named = [run for run in runs if run.end() <= claim.start]
             if named and (not owners or named[-1].start() > _last_citation(view, claim.start)):
@@ -1236,6 +1237,21 @@ class Offers:
             ):
                 return view[claim.start : claim.end]
         return None
+
+    def _unreturned(self, view: str, runs: list[re.Match[str]]) -> list[re.Match[str]]:
+        """``runs`` and, with them, the models of a series the tools returned that ``view``
+        writes in lower case and no tool returned ("the pixel 11", "the galaxy s25 ultra",
+        :func:`_series_names`), in order: a name as a capitalised one would be read."""
+        if self._series is None:
+            return runs
+        more = [
+            said
+            for said in self._series.finditer(view)
+            if said[0] != said[0].title()
+            and not self._returned_as(said.group())
+            and not any(r.start() < said.end() and said.start() < r.end() for r in runs)
+        ]
+        return sorted([*runs, *more], key=lambda r: r.start()) if more else runs
 
     def _returned_as(self, name: str) -> bool:
         """Whether ``name`` is a returned product's written another way ("Z Flip 6", "iPhone

@@ -496,3 +496,56 @@ def test_a_returned_laptops_price_beside_its_name_in_lower_case_stays(said: str)
 )
 def test_a_returned_phones_price_beside_its_name_in_lower_case_stays(said: str) -> None:
     assert shown_phones(said).answer == said
+
+
+@pytest.mark.parametrize(
+    ("said", "now"),
+    [
+        ("the hp 17 is $199.", None),
+        ("The HP 14 [CMP-023] is $349. the hp 17 is $349.", "The HP 14 [CMP-023] is $349."),
+    ],
+)
+def test_a_price_beside_a_lower_case_name_no_tool_returned_goes(said: str, now: str | None) -> None:
+    # Given a price said of a model of a returned series that no tool returned, in lower case
+    body = shown(said)
+    # Then the shopper does not read it (alone, the answer says nothing can be vouched for)
+    assert "17" not in body.answer
+    if now is not None:
+        assert body.answer == now
+
+
+def test_a_lower_case_variant_no_tool_returned_is_not_read_as_the_returned_model() -> None:
+    # Given "galaxy s24 ultra" at the Galaxy S24's price (only the Galaxy S24 was returned)
+    body = shown_phones("The Google Pixel 9 [MOB-015] is $799. the galaxy s24 ultra is $799.")
+    # Then the shopper does not read the Ultra's price, as with "the Galaxy S24 Ultra"
+    assert body.answer == "The Google Pixel 9 [MOB-015] is $799."
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "the pixel 11 is in stock.",
+        "the galaxy s25 ultra ships today.",
+        "the galaxy s25 is available now.",
+        "The Pixel 11 is in stock.",
+    ],
+)
+def test_a_model_of_a_returned_series_said_to_be_had_in_lower_case_goes(said: str) -> None:
+    # Given a model no tool returned, of a series they did, said with no citation to be had
+    body = shown_phones(f"The Google Pixel 9 [MOB-015] is $799. {said}")
+    # Then the shopper reads only the sentence about the returned phone
+    assert body.answer == "The Google Pixel 9 [MOB-015] is $799."
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "the pixel 9 pro is in stock.",
+        "The galaxy s24 ships today.",
+        "the pixel 11 is not in our store.",
+        "The pixel 9 is a 6.3 inch phone.",
+    ],
+)
+def test_a_returned_phone_or_no_stock_claim_in_lower_case_stays(said: str) -> None:
+    answer = f"The Google Pixel 9 [MOB-015] is $799. {said}"
+    assert shown_phones(answer).answer == answer
