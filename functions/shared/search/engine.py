@@ -110,6 +110,7 @@ from shared.search.words import (
     priced_against,
     priced_against_lacked,
     respell,
+    without_degrees,
     without_priced_against,
     without_unwanted,
 )
@@ -559,6 +560,18 @@ class _Search:
         """Whether one ``word`` names a model or a line (:meth:`_one_model`), or a book."""
         return self._one_model(word) or self._a_title(word)
 
+    def _in_a_name(self, said: str) -> bool:
+        """Whether the words of ``said`` stand in a row in the name of a product."""
+        clause = name_clause(said)
+        if clause is None:
+            return False
+        wanted = WORD.findall(said.casefold())
+        for name, _ in self._names_matching(clause, NAMES_EXAMINED):
+            words = WORD.findall(name.casefold())
+            if any(words[i : i + len(wanted)] == wanted for i in range(len(words))):
+                return True
+        return False
+
     def _a_title(self, said: str) -> bool:
         """Whether ``said`` is the whole title of a book the catalog carries, articles
         aside ("Alchemist" of "The Alchemist", "Animal Farm")."""
@@ -804,6 +817,8 @@ class _Search:
         if query.keywords:
             written = cased_as_carried(query.keywords, self._models_carried, self._name_of)
             keywords, models = cut_models(written, self._models_carried)
+            # "reads a lot", "on it all the time": how much, no word to search
+            keywords = without_degrees(keywords, self._in_a_name)
             query = replace(query, keywords=keywords) if keywords != query.keywords else query
         words = parse(query.keywords, explicit) if query.keywords else Words()
         whole = self._whole_names(words, query.category)

@@ -1605,6 +1605,30 @@ def _ages(text: str) -> str:
     return _AGE.sub(said, text)
 
 
+_DEGREE_SAID: Final = re.compile(
+    r"(?<![\w'-])(?:a\s+(?:whole\s+)?(?:lot|ton|bunch|great\s+deal|fair\s+bit)|lots|tons|"
+    r"all\s+the\s+time|every\s+(?:single\s+)?(?:day|night|week)|day\s+and\s+night|"
+    r"heavily|constantly|frequently|regularly|nonstop|non-stop|24/7)(?![\w'-])"
+    r"(?!\s+(?:of|use|uses|carry|driver)\b)",
+    re.IGNORECASE,
+)
+"""How much or how often ("reads a lot", "on it all the time", "uses it heavily", "every
+day"): no word of a product. Not a quantity of something ("a lot of storage") nor a use
+("every day use"), which the phrase table reads."""
+
+
+def degrees_said(keywords: str) -> list[str]:
+    """The phrases of degree or frequency in ``keywords`` (:data:`_DEGREE_SAID`), as
+    written: ``["a lot"]`` for "my dad who reads a lot"."""
+    return [m[0] for m in _DEGREE_SAID.finditer(keywords)]
+
+
+def without_degrees(keywords: str, kept: Callable[[str], bool]) -> str:
+    """``keywords`` without its phrases of degree or frequency (:func:`degrees_said`), but
+    those ``kept`` says name products ("Lots of Love", a title)."""
+    return _DEGREE_SAID.sub(lambda m: m[0] if kept(m[0]) else " ", keywords)
+
+
 _READER: Final = re.compile(
     r"\b(?:loves?|likes?|enjoys?)\s+(?:reading|to\s+read)\b|\bbookworms?\b|"
     r"\b(?:avid|big|keen)\s+readers?\b"
