@@ -296,3 +296,43 @@ def test_a_product_named_beside_an_unsold_kind_is_shown(index: SearchIndex) -> N
     result = search(index, "Is there a smartwatch that works with the Galaxy S24?")
     assert result.not_carried == ["smartwatches"]
     assert result.products[0].name == "Samsung Galaxy S24"
+
+
+@pytest.mark.parametrize(
+    "words",
+    ["cheapest samsung tablet", "a Samsung tablet under $1000", "do you have an Apple iPad?"],
+)
+def test_a_maker_let_go_for_the_nearer_kind_is_said(index: SearchIndex, words: str) -> None:
+    # Given the sample store, whose only 2-in-1 laptops are HP's and Microsoft's
+    # When a shopper asks for a tablet of a maker that makes none of them
+    result = search(index, words)
+    # Then the 2-in-1 laptops are shown instead, and the result says the maker was let go
+    # (before, nothing said so: an HP and a Surface stood for "Samsung tablets")
+    assert result.not_carried == ["tablets"]
+    assert result.instead == "2-in-1 laptops"
+    assert result.products
+    assert "brand" in result.relaxed
+
+
+@pytest.mark.parametrize(
+    ("words", "brand"),
+    [("a HP tablet", "HP"), ("the cheapest Microsoft tablet", "Microsoft")],
+)
+def test_a_maker_of_the_nearer_kind_is_kept(index: SearchIndex, words: str, brand: str) -> None:
+    # Given the sample store, whose only 2-in-1 laptops are HP's and Microsoft's
+    # When a shopper asks for a tablet of a maker that makes one of them
+    result = search(index, words)
+    # Then only that maker's 2-in-1 laptops are shown instead, nothing let go (before,
+    # another maker's stood beside them)
+    assert result.instead == "2-in-1 laptops"
+    assert result.products
+    assert {hit.brand for hit in result.products} == {brand}
+    assert "brand" not in result.relaxed
+
+
+def test_a_maker_not_wanted_is_not_let_go(index: SearchIndex) -> None:
+    # When the shopper says which maker they do not want
+    result = search(index, "a tablet, but not a Samsung")
+    # Then nothing is said dropped
+    assert result.instead == "2-in-1 laptops"
+    assert "brand" not in result.relaxed

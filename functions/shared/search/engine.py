@@ -664,9 +664,24 @@ class _Search:
             return self._of_a_title(query, self._run(query))
         shown = next((a for a in unsold if a.kind.instead), None)
         result = None
+        let_go = False
         if shown and query.keywords:
             instead = self._instead(query, shown)
+            makers = self._makers_said(query, shown)
             nearer = self._run(instead)
+            if makers and nearer.count and not nearer.relaxed:
+                # "a Samsung tablet": the maker's products of the nearer kind, where it
+                # makes any; else that kind's of any maker, and ``relaxed`` says the
+                # maker was let go (the products are no Samsung's)
+                kept = self._run(replace(instead, keywords=f"{makers} {instead.keywords}"))
+                named = (
+                    kept.count
+                    and not kept.relaxed
+                    and all(
+                        brands_named(makers.split(), [fold(hit.brand)]) for hit in kept.products
+                    )
+                )
+                nearer, let_go = (kept, False) if named else (nearer, True)
             # What the words asked, read from them: the limits and the order
             read = {
                 "minPrice": instead.minPrice if query.minPrice is None else None,
@@ -688,7 +703,18 @@ class _Search:
             result,
             not_carried=[*names, *others],
             instead=shown.kind.instead if shown else None,
+            relaxed=[*result.relaxed, "brand"] if let_go and shown else result.relaxed,
         )
+
+    def _makers_said(self, query: SearchQuery, unsold: Asked) -> str:
+        """The store's makers the words ask for, beside a kind it does not sell ("Samsung"
+        of "the cheapest Samsung tablet"), as written; none said not wanted, nor a
+        ``brandId`` the query already holds."""
+        if query.brandId or not query.keywords:
+            return ""
+        said = re.sub(re.escape(unsold.words), " ", query.keywords, count=1, flags=re.I)
+        words = WORD.findall(without_unwanted(said))
+        return " ".join(dict.fromkeys(w for w in words if self._is_brand(w)))
 
     def _of_a_title(self, query: SearchQuery, result: SearchResult) -> SearchResult:
         """A book asked for by its title and nothing else ("Do you have Animal Farm?") is
