@@ -990,6 +990,11 @@ class _Search:
             parts += pieces if titled and any(self._a_title(p) for p in pieces) else [chunk]
         if len(parts) > 1 and any(self._a_title(part) for part in parts):
             return parts
+        # None the store has: titles joined by "or" or commas are each asked ("Dune or
+        # Neuromancer", "Little Women, Good Omens"); one holding "and" stays whole
+        listed = [chunk for chunk in _LISTED.split(title) if chunk]
+        if len(listed) > 1 and not self._in_a_name(title):
+            return listed
         return []
 
     def _has_word(self, word: str, category: str | None) -> bool:
