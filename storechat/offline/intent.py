@@ -324,7 +324,7 @@ def parse_text(text: str) -> Intent:
     use = use_in(text)
     if not (categories or products or book) and use == "basic":
         categories = [COMPUTERS]  # email and the web, as simply and cheaply as can be
-    said = parse(text)
+    said = parse(store().unnamed(text))
     return Intent(
         categories=unique(categories),
         brands=unique(brands),

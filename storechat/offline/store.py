@@ -238,6 +238,16 @@ class Store:
                 found.append(title)
         return found
 
+    def unnamed(self, text: str) -> str:
+        """``text`` without the names of the products it names in full, books aside: a
+        product named (or by its id, read as its name) is no wish for the specs its name
+        says ("Galaxy A15 - 128 GB / Blue Black" asks for no 128 GB)."""
+        for title in self.titles_in(text):
+            if title.category != BOOKS:
+                words = r"[\W_]+".join(re.escape(w) for w in _WORD.findall(title.name))
+                text = re.sub(rf"(?<![^\W_]){words}(?![^\W_])", " ", text, flags=re.I)
+        return text
+
     def authors_in(self, text: str) -> list[str]:
         """The authors ``text`` names, by full name or by a surname of four letters or more."""
         folded = " ".join(_words(text))

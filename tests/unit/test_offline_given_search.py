@@ -1858,3 +1858,95 @@ def test_a_title_the_search_says_the_store_lacks_is_answered_with_the_closest_it
         "Sorry, we don't carry Harry Potter and the Sorcerer's Stone.\nThe closest we have:"
     )
     assert cited(text)[0] == "BK-001"
+
+
+# ----------------------------------------------------------------- named by an id of digits
+
+IPAD = {
+    "productId": "7702001",
+    "name": "Apple iPad (10th generation) - 64 GB / Blue",
+    "brand": "Apple",
+    "category": "COMPUTERS",
+    "price": 349.0,
+    "stock": 8,
+    "specs": {"formFactor": "tablet", "storageGb": 64, "screenInches": 10.9},
+}
+GALAXY = {
+    **BY_ID["MOB-012"],
+    "productId": "7700151",
+    "name": "Samsung Galaxy A15 - 128 GB / Blue Black",
+    "price": 199.99,
+    "stock": 14,
+}
+DIGITS = [*(p for p in CATALOG if p["category"] != "BOOKS"), IPAD, GALAXY]
+
+
+def asked_by_itself(index: SearchIndex, question: str, own: list[dict[str, Any]]) -> str:
+    """The answer to ``question`` with no search first: the model's own searches, each run
+    on ``own``'s index."""
+    model = OfflineModel(store=lambda: Store.of_products(own))
+    messages: Messages = [user(question)]
+    reply = model.converse(make_request(messages))
+    while reply["stopReason"] == "tool_use":
+        uses = tool_uses(reply)
+        messages = answered(messages, reply, *(lookup(index, u["input"], own) for u in uses))
+        reply = model.converse(make_request(messages))
+    return answer_text(reply)
+
+
+@pytest.mark.parametrize("search_first", [True, False])
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("is 7702001 in stock?", "We carry the Apple iPad (10th generation) - 64 GB / Blue"),
+        ("is 7700151 in stock?", "We carry the Samsung Galaxy A15 - 128 GB / Blue Black"),
+        (
+            "is the Samsung Galaxy A15 - 128 GB / Blue Black in stock?",
+            "We carry the Samsung Galaxy A15 - 128 GB / Blue Black",
+        ),
+    ],
+)
+def test_a_product_named_by_its_id_asks_for_nothing_its_name_says(
+    tmp_path: Path, search_first: bool, question: str, said: str
+) -> None:
+    # Given a store whose ids are all digits and whose names say "64 GB" and "128 GB"
+    build_index(DIGITS, tmp_path / "own.sqlite")
+    index = SearchIndex.open(tmp_path / "own.sqlite")
+    try:
+        # When the shopper asks whether one, named by its id, is in stock
+        if search_first:
+            messages = searched_first(index, question, catalog=DIGITS)
+            model = OfflineModel(store=lambda: Store.of_products(DIGITS))
+            text = answer_text(model.converse(make_request(messages)))
+        else:
+            text = asked_by_itself(index, question, DIGITS)
+    finally:
+        index.close()
+
+    # Then it gets that product's stock and price, its name's "64 GB" no RAM asked for
+    # ("no RAM listed (you asked for at least 64 GB RAM)") and its "128 GB" no heading
+    # ("Samsung phones with at least 128 GB storage")
+    assert text.startswith(said), text
+    assert "in stock (" in text and "$" in text
+    assert "you asked" not in text and "at least" not in text and "couldn't" not in text
+
+
+@pytest.mark.parametrize("search_first", [True, False])
+def test_a_limit_said_beside_a_product_named_by_its_id_still_counts(
+    tmp_path: Path, search_first: bool
+) -> None:
+    build_index(DIGITS, tmp_path / "own.sqlite")
+    index = SearchIndex.open(tmp_path / "own.sqlite")
+    question = "is 7702001 under $300?"
+    try:
+        if search_first:
+            messages = searched_first(index, question, catalog=DIGITS)
+            model = OfflineModel(store=lambda: Store.of_products(DIGITS))
+            text = answer_text(model.converse(make_request(messages)))
+        else:
+            text = asked_by_itself(index, question, DIGITS)
+    finally:
+        index.close()
+
+    # The price asked is the one limit said, the name's "64 GB" none
+    assert "(you asked for under $300)" in text and "RAM" not in text, text
