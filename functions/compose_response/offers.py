@@ -959,12 +959,13 @@ _REPLACED_BY: Final = re.compile(
 _TAKEN_OVER: Final = re.compile(r"\b(?:replaced|superseded|succeeded)\s+by\b", re.IGNORECASE)
 _BEFORE_IT: Final = re.compile(
     r"\b(?:(?:successor|replacement|follow[\s-]?up|upgrade)\s+(?:to|of|for)|replaces|replaced|"
-    r"replacing|supersedes|superseded|succeeds|succeeded|than|over|from|older|previous|original|"
-    r"last\s+year['\u2019]s)\s+(?:(?:the|a|an|its|their)\s+)?$",
+    r"replacing|supersedes|superseded|succeeds|succeeded|follows|than|over|from|older|previous|"
+    r"original|last\s+year['\u2019]s)\s+(?:(?:the|a|an|its|their)\s+)?$",
     re.IGNORECASE,
 )
 """Words that make the model after them the earlier one: "the successor to the Pixel 8",
-"replaces last year's Pixel 8 Pro", "brighter than the Pixel 8"."""
+"replaces last year's Pixel 8 Pro", "follows the Pixel 8a", "newer than the Pixel 8", "an
+upgrade over the Pixel 8", "brighter than the Pixel 8"."""
 _OTHER_CLAUSE: Final = re.compile(r"\b(?:and|but|while|though|although|whereas)\b|[;:]", re.I)
 """What stands between a model and a claim that is another's: "replaces the Pixel 8 and is
 in stock" says it of the subject."""
@@ -1250,6 +1251,8 @@ class Offers:
             if said[0] != said[0].title()
             and not self._returned_as(said.group())
             and not any(r.start() < said.end() and said.start() < r.end() for r in runs)
+            # the earlier model: "[..] is the successor to the iPhone 15 and costs $799"
+            and not _BEFORE_IT.search(view, 0, said.start())
         ]
         return sorted([*runs, *more], key=lambda r: r.start()) if more else runs
 

@@ -549,3 +549,26 @@ def test_a_model_of_a_returned_series_said_to_be_had_in_lower_case_goes(said: st
 def test_a_returned_phone_or_no_stock_claim_in_lower_case_stays(said: str) -> None:
     answer = f"The Google Pixel 9 [MOB-015] is $799. {said}"
     assert shown_phones(answer).answer == answer
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "The Google Pixel 9 [MOB-015] is the successor to the Pixel 8a and costs $799.",
+        "The Google Pixel 9 [MOB-015] is the successor of the pixel 8a and costs $799.",
+        "The Google Pixel 9 [MOB-015] succeeds the Pixel 8 and is in stock at $799.",
+        "The Google Pixel 9 [MOB-015] replaces the Pixel 8 and is $799.",
+        "The Google Pixel 9 [MOB-015] follows the Pixel 8a and costs $799.",
+        "The Google Pixel 9 [MOB-015] is newer than the Pixel 8a and costs $799.",
+        "The Google Pixel 9 [MOB-015] is an upgrade over the Pixel 8 and costs $799.",
+        "The Google Pixel 9 [MOB-015] is an upgrade from the galaxy s23, and costs $799.",
+    ],
+)
+def test_a_returned_phones_price_after_the_model_it_follows_stays(said: str) -> None:
+    # Given a returned phone's price said after the earlier model it succeeds (the model
+    # after "successor to", "succeeds", "replaces", "follows", "newer than", "an upgrade
+    # over/from" is the older one, not one said to cost $799)
+    body = shown_phones(said)
+    # Then the shopper reads it whole (before, the whole answer became "Sorry, I couldn't
+    # find a product I can vouch for. Could you rephrase?")
+    assert body.answer == said
