@@ -76,7 +76,7 @@ from compose_response.claims import stock_claims
 from compose_response.compare import Claim, agrees
 from compose_response.context import clause_breaks
 from compose_response.facts import PER_ITEM, TOTAL_SAID, WITH_MORE, stated, summed_of_some
-from compose_response.text import BULLET, CITATION, drop_segments
+from compose_response.text import BULLET, CITATION, drop_segments, segments
 from compose_response.units import Quantity, halfwidth, parse_number, quantities
 from shared.products.ledger import LedgerIndex, LedgerProduct
 
@@ -966,6 +966,13 @@ _BEFORE_IT: Final = re.compile(
 """Words that make the model after them the earlier one: "the successor to the Pixel 8",
 "replaces last year's Pixel 8 Pro", "follows the Pixel 8a", "newer than the Pixel 8", "an
 upgrade over the Pixel 8", "brighter than the Pixel 8"."""
+_REFERS_BACK: Final = re.compile(
+    r"\s*(?:(?:but|sadly|unfortunately|however|though),?\s+)?(?:it\b|its\b|they\b|"
+    r"this\s+one\b|that\s+one\b|we\s+(?:[\w'\u2019]+\s+){1,3}?(?:it|them)\b)",
+    re.IGNORECASE,
+)
+"""A sentence that opens by pointing back at what the one before it named: "It's not in our
+catalog.", "It is in stock.", "We don't carry it."."""
 _OTHER_CLAUSE: Final = re.compile(r"\b(?:and|but|while|though|although|whereas)\b|[;:]", re.I)
 """What stands between a model and a claim that is another's: "replaces the Pixel 8 and is
 in stock" says it of the subject."""
@@ -986,6 +993,8 @@ _NOT_SAID_SO: Final = re.compile(
 )
 """A denial, a question, a condition or a model yet to come: "its successor, the Pixel 10,
 isn't in our store", "if the newer XPS 16 replaces it"."""
+_PUT_FORWARD: Final = ", put forward beside the store's"
+"""How :meth:`Offers.problem` ends what it says of a model put forward."""
 _ARTICLES: Final = frozenset({"the", "a", "an", "our", "this", "that"})
 _HAS: Final = frozenset(re.findall(r"\w+", "with running featuring using powered on"))
 """Words before a name that make it a part or a system of a product: "laptops with M3 Pro
@@ -1139,7 +1148,38 @@ class Offers:
         """``text`` without the sentences that state an offer no product vouches for."""
         self._totals = self._list_totals(text)
         self._announced = _announced_ours(text)
-        return drop_segments(text, self._doomed)
+        verdicts: dict[str, list[bool]] = {}
+        for line in text.split("\n"):
+            for segment, doomed in self._verdicts(segments(line)):
+                verdicts.setdefault(segment, []).append(doomed)
+        return drop_segments(text, lambda segment: verdicts[segment].pop(0))
+
+    def _verdicts(self, line: list[str]) -> list[tuple[str, bool]]:
+        """Each of a line's sentences with whether it goes; a sentence that opens by pointing
+        back at the one before it (:data:`_REFERS_BACK`: "It is in stock.", "We don't carry
+        it.") goes with it, else it would be said of the product named before; a model put
+        forward whose next such sentence denies or conditions it ("How about the Pixel 10?
+        We don't carry it.") is no claim, and both stay."""
+        problems = [self.problem(segment) for segment in line]
+        verdicts: list[tuple[str, bool]] = []
+        for at, segment in enumerate(line):
+            problem = problems[at]
+            after = line[at + 1] if at + 1 < len(line) else ""
+            back = bool(after) and _REFERS_BACK.match(after) and not CITATION.search(after)
+            if problem and problem.endswith(_PUT_FORWARD) and back and _NOT_OURS.search(after):
+                problem = None
+            elif (
+                not problem
+                and verdicts
+                and verdicts[-1][1]
+                and CITATION.search(segment) is None
+                and _REFERS_BACK.match(segment)
+            ):
+                problem = f"{segment.strip()}, said of what went before it"
+            if problem:
+                self.removed.append(problem)
+            verdicts.append((segment, problem is not None))
+        return verdicts
 
     def _list_totals(self, text: str) -> dict[str, float]:
         """Each line that opens with a total right after a list of two or more products
@@ -1164,12 +1204,6 @@ class Offers:
                 totals[line] = sum(prices)
             listed = {}
         return totals
-
-    def _doomed(self, segment: str) -> bool:
-        problem = self.problem(segment)
-        if problem:
-            self.removed.append(problem)
-        return problem is not None
 
     def problem(self, segment: str) -> str | None:
         """What in ``segment`` nothing vouches for, or None."""
@@ -1206,7 +1240,7 @@ class Offers:
             # store's Pixels: a model of a series the store has, put before the shopper as
             # one of them (whatever a product the words of its name were taken for: "Pro
             # XL", the Pixel 9 Pro XL)
-            return f"{sibling}, put forward beside the store's"
+            return f"{sibling}{_PUT_FORWARD}"
         successor = None if ours or sibling else self._successor(view, blank)
         if successor:
             # "the Pixel 9 [..]'s successor, the Pixel 11, is in stock", "the newer XPS 16

@@ -572,3 +572,46 @@ def test_a_returned_phones_price_after_the_model_it_follows_stays(said: str) -> 
     # Then the shopper reads it whole (before, the whole answer became "Sorry, I couldn't
     # find a product I can vouch for. Could you rephrase?")
     assert body.answer == said
+
+
+@pytest.mark.parametrize(
+    "denial",
+    [
+        "We don't carry it.",
+        "It's not in our catalog.",
+        "Sadly, we don't stock it.",
+        "It is not sold here.",
+    ],
+)
+@pytest.mark.parametrize(
+    "asked", ["How about the pixel 9 pro xl?", "How about the Pixel 10 Pro XL?"]
+)
+def test_a_model_put_forward_then_denied_in_the_next_sentence_stays(
+    asked: str, denial: str
+) -> None:
+    # Given a model put forward whose very next sentence says the store hasn't it
+    answer = f"The Google Pixel 9 [MOB-015] is $799. {asked} {denial}"
+    # Then both stay, as a denial in the same sentence does (before, the question went
+    # and the shopper read "The Google Pixel 9 [MOB-015] is $799. We don't carry it.")
+    assert shown_phones(answer).answer == answer
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Consider the Pixel 10 Pro XL. It is in stock.",
+        "Its successor, the Pixel 11, is in stock. It costs $999.",
+        "We also carry the Pixel 10 Pro XL. We have it in black.",
+    ],
+)
+def test_a_sentence_pointing_back_at_a_removed_model_goes_with_it(said: str) -> None:
+    # Given a sentence that goes and the next one that opens by pointing back at its model
+    body = shown_phones(f"The Google Pixel 9 [MOB-015] is $799. {said}")
+    # Then both go (before, the shopper read "The Google Pixel 9 [MOB-015] is $799. It is
+    # in stock.", said of the Pixel 9)
+    assert body.answer == "The Google Pixel 9 [MOB-015] is $799."
+
+
+def test_a_sentence_pointing_back_at_a_kept_one_stays() -> None:
+    answer = "The Google Pixel 9 [MOB-015] is $799. It is in stock. We have it in black."
+    assert shown_phones(answer).answer == answer
