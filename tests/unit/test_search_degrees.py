@@ -113,3 +113,46 @@ def test_a_degree_in_a_product_name_is_searched(
 )
 def test_degrees_said(words: str, said: list[str]) -> None:
     assert degrees_said(words) == said
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "I travel a lot",
+        "I travel every day",
+        "I travel constantly",
+        "I game a lot",
+        "I game every day",
+        "I game all the time",
+    ],
+)
+def test_a_use_said_with_a_degree_keeps_its_reading(index: SearchIndex, words: str) -> None:
+    # Given a use said with how much or how often it is done ("I travel a lot")
+    result = search(index, words)
+    # Then the use keeps what it meant ("travel": the light laptops, not the lightest
+    # product of any kind, a phone), and only the degree is no word to search
+    said = {"lot", "lots", "time", "every", "day", "constantly", "all"}
+    assert not said & set(result.understood.get("searched") or [])
+    assert not said & set(result.unknown)
+    assert result.products
+    assert {hit.category for hit in result.products} == {"COMPUTERS"}
+    assert words.split()[1] in (result.understood.get("searched") or [])
+
+
+def test_travel_said_with_a_degree_is_the_light_laptops(index: SearchIndex) -> None:
+    # "I travel a lot" was the light laptops, the XPS 13 first, before the degree was cut
+    for words in ("I travel a lot", "I travel every day"):
+        result = search(index, words)
+        assert result.product_ids[:1] == ["CMP-007"]
+        assert result.understood.get("favours") == "weight"
+
+
+@pytest.mark.parametrize(
+    ("words", "category"),
+    [("I read a lot", "BOOKS"), ("I read every day", "BOOKS"), ("she reads tons", "BOOKS")],
+)
+def test_reading_said_with_a_degree_is_books(index: SearchIndex, words: str, category: str) -> None:
+    result = search(index, words)
+    assert result.understood.get("category") == category
+    assert result.products
+    assert "keywords" not in result.relaxed

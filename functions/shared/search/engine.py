@@ -95,7 +95,9 @@ from shared.search.words import (
     cased_as_carried,
     costs_less_as_cheaper,
     cut_models,
+    degree_words,
     fts_string,
+    less_degrees,
     match_all,
     may_name,
     models_written_apart,
@@ -840,21 +842,29 @@ class _Search:
         explicit = explicit_fields(query)
         # A model said not wanted ("not the Galaxy A15") is neither searched nor named.
         models: list[str] = []
+        as_said = ""  # the keywords as read, degrees and all
+        degrees: frozenset[str] = frozenset()
         if query.keywords:
             written = cased_as_carried(query.keywords, self._models_carried, self._name_of)
-            keywords, models = cut_models(written, self._models_carried)
-            # "reads a lot", "on it all the time": how much, no word to search
-            keywords = without_degrees(keywords, self._in_a_name)
+            as_said, models = cut_models(written, self._models_carried)
+            # "reads a lot", "on it all the time": how much, no word to search; but the
+            # words are read as said, so "I travel a lot" is still travel (laptops)
+            keywords = without_degrees(as_said, self._in_a_name)
+            degrees = degree_words(as_said, keywords)
             query = replace(query, keywords=keywords) if keywords != query.keywords else query
-        words = parse(query.keywords, explicit) if query.keywords else Words()
+
+        def read(text: str, whole_names: bool = True) -> Words:
+            return less_degrees(parse(text, explicit, whole_names=whole_names), degrees)
+
+        words = read(as_said) if query.keywords else Words()
         whole = self._whole_names(words, query.category)
         if not whole:
             assert query.keywords is not None  # only keywords name what is not wanted
-            words = parse(query.keywords, explicit, whole_names=False)
+            words = read(as_said, whole_names=False)
         unknown, corrected = self._reading(query, words)
         if corrected:
             assert query.keywords is not None  # only keywords have plain words
-            words = parse(respell(query.keywords, corrected), explicit, whole_names=whole)
+            words = read(respell(as_said, corrected), whole_names=whole)
         if words.unwanted:
             # Only a name the catalog has is left out: "no rush" leaves out nothing.
             kind = query.category or words.category

@@ -28,7 +28,7 @@ import itertools
 import re
 import unicodedata
 from collections.abc import Callable, Collection, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from shared.catalog.categories import Category
@@ -1627,6 +1627,23 @@ def without_degrees(keywords: str, kept: Callable[[str], bool]) -> str:
     """``keywords`` without its phrases of degree or frequency (:func:`degrees_said`), but
     those ``kept`` says name products ("Lots of Love", a title)."""
     return _DEGREE_SAID.sub(lambda m: m[0] if kept(m[0]) else " ", keywords)
+
+
+def degree_words(keywords: str, without: str) -> frozenset[str]:
+    """The words of the phrases of degree ``keywords`` says that ``without`` (``keywords``
+    less those phrases, :func:`without_degrees`) no longer says: "lot" of "I travel a lot"."""
+    left = {fold(w) for w in _TOKEN.findall(without)}
+    return frozenset(fold(w) for w in _TOKEN.findall(keywords) if fold(w) not in left)
+
+
+def less_degrees(words: Words, degrees: frozenset[str]) -> Words:
+    """``words`` read with the phrases of degree still said, less their ``degrees``
+    (:func:`degree_words`): "I travel a lot" is read as before, a use and its kind ("travel"
+    of laptops, "I game every day"), but "lot" is no word to search."""
+    if not degrees:
+        return words
+    groups = [g for g in words.groups if not g or fold(g[0]) not in degrees]
+    return replace(words, groups=groups, plain=[w for w in words.plain if fold(w) not in degrees])
 
 
 _READER: Final = re.compile(
