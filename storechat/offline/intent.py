@@ -17,6 +17,7 @@ from shared.search.words import (
     negations_as_not,
     numbers_in_words,
     parse,
+    priced_against,
     respell,
     without_priced_against,
     without_unwanted,
@@ -205,6 +206,20 @@ def _a_number(said: str) -> bool:
         in wanted
         for t in store().titles
     )
+
+
+def unbranded_earlier(text: str) -> str:
+    """An earlier message's words, for another maker named alone ("and Asus?"), without the
+    makers and lines it names (:meth:`Store.unbranded`); a price said against a product is
+    kept whole, which the search reads as that product's price ("cheaper than the XPS 13":
+    under $1,299), never as words of the product's name ("the 13")."""
+    text = costs_less_as_cheaper(text)
+    kept: list[str] = []
+    rest = text
+    while (said := priced_against(rest, models_carried, _one_model, _a_number)) is not None:
+        kept.append(rest[said.start() : said.end()])
+        rest = f"{rest[: said.start()]} {rest[said.end() :]}"
+    return " ".join([store().unbranded(rest), *kept])
 
 
 def _without(text: str, products: list[ModelName]) -> str:

@@ -13,10 +13,9 @@ from typing import Any, Final
 
 from shared.search.asked import asked_names, beside_named, kinds_apart, sides_compared
 from shared.search.words import parse
-from storechat.offline.intent import Intent, parse_text, review_query
+from storechat.offline.intent import Intent, parse_text, review_query, unbranded_earlier
 from storechat.offline.messages import ToolOutcome
 from storechat.offline.refer import Reference, Shown, ids_as_names, named_by_id, names_others, pick
-from storechat.offline.store import store
 from storechat.offline.vocabulary import BOOK_INFO, BOOKS, LOOKUP, REVIEWS, USE_SORT
 
 MAX_LOOKUPS: Final = 4
@@ -164,8 +163,9 @@ def _searches(ask: Ask) -> list[dict[str, Any]]:
             searches += [_words(part) for part in kinds_apart(own) or [own]]
         elif _brand_alone(current) and len(intent.categories) == 1:
             # Another maker's of the kind asked ("and Asus?" after gaming laptops): the earlier
-            # words without their makers and lines say its use, form, limits and order
-            unbranded = (store().unbranded(text) for text in ask.earlier)
+            # words without their makers and lines say its use, form, limits and order; a
+            # price said against a product stays whole, read as its price, not its words
+            unbranded = (unbranded_earlier(text) for text in ask.earlier)
             searches.append({**_words(own, *unbranded), "category": str(intent.categories[0])})
         elif current.names_subject():
             # A new subject ("what about a Mac?") under the earlier limits it does not restate

@@ -1218,6 +1218,39 @@ def test_another_maker_named_alone_is_held_to_the_form_and_budget_asked_before(
         assert all(BY_ID[pid]["specs"]["formFactor"] == "laptop" for pid in ids)
 
 
+@pytest.mark.parametrize(
+    ("asked", "follow_up", "heading", "brand", "price"),
+    [
+        (
+            "a laptop that costs less than the XPS 13",
+            "and Asus?",
+            "Our ASUS laptops under $1,299:",
+            "ASUS",
+            1299,
+        ),
+        (
+            "a phone cheaper than the Pixel 9",
+            "and Samsung?",
+            "Our Samsung phones under $799:",
+            "Samsung",
+            799,
+        ),
+    ],
+)
+def test_another_maker_named_alone_keeps_a_price_said_against_a_product_as_its_amount(
+    index: SearchIndex, asked: str, follow_up: str, heading: str, brand: str, price: float
+) -> None:
+    # Given products cheaper than a product shown, then another maker named alone
+    for text in _both_ways(index, asked, follow_up):
+        # Then the shopper sees that maker's products under that product's price: before,
+        # the product's words were searched ("I couldn't find any ASUS laptops in stock.
+        # The nearest we have: Dell XPS 13 9340 ... by Dell, not ASUS")
+        assert text.startswith(heading), text
+        ids = cited(text)
+        assert ids and all(BY_ID[pid]["brand"] == brand for pid in ids), text
+        assert all(BY_ID[pid]["price"] < price for pid in ids), text
+
+
 def test_another_maker_the_loop_added_to_the_search_before_is_said_in_the_heading(
     index: SearchIndex,
 ) -> None:
