@@ -1157,7 +1157,9 @@ class Offers:
     def _verdicts(self, line: list[str]) -> list[tuple[str, bool]]:
         """Each of a line's sentences with whether it goes; a sentence that opens by pointing
         back at the one before it (:data:`_REFERS_BACK`: "It is in stock.", "We don't carry
-        it.") goes with it, else it would be said of the product named before; a model put
+        it.") goes with it when that one cites no product (a model no tool returned, else
+        it would be said of the product named before; after a cited product's sentence
+        removed for an offer, "It is light." is still that product's); a model put
         forward whose next such sentence denies or conditions it ("How about the Pixel 10?
         We don't carry it.") is no claim, and both stay."""
         problems = [self.problem(segment) for segment in line]
@@ -1172,6 +1174,7 @@ class Offers:
                 not problem
                 and verdicts
                 and verdicts[-1][1]
+                and CITATION.search(verdicts[-1][0]) is None
                 and CITATION.search(segment) is None
                 and _REFERS_BACK.match(segment)
             ):
