@@ -27,6 +27,7 @@ from collections.abc import Mapping
 from typing import Any, Protocol
 
 from shared.platform.payload import items, platform_id
+from shared.platform.woocommerce import maker_fields
 
 MAX_HTML = 50_000
 """A description kept longer than this is cut (a kept body must fit a DynamoDB item; the
@@ -35,7 +36,7 @@ PARENT = (
     "id", "name", "type", "status", "catalog_visibility", "categories", "tags", "brands",
     "short_description", "description", "attributes", "images", "permalink",
     "global_unique_id", "manage_stock", "stock_quantity", "stock_status", "variations",
-    "date_modified_gmt",
+    "date_modified_gmt", "meta_data",
 )  # fmt: skip
 VARIATION = (
     "id", "parent_id", "type", "name", "sku", "status", "price", "regular_price",
@@ -70,6 +71,10 @@ class VariationStore(Protocol):
 def kept(payload: Mapping[str, Any], fields: tuple[str, ...]) -> str:
     """What is kept of a body: the fields the mapping reads, descriptions cut."""
     body = {key: payload[key] for key in fields if key in payload}
+    if "meta_data" in body:
+        # Only the custom fields the mapping reads (the maker's): the rest may be large.
+        named = maker_fields(body["meta_data"])
+        body["meta_data"] = [{"key": key, "value": value} for key, value in named]
     for key in ("description", "short_description"):
         if isinstance(body.get(key), str):
             body[key] = body[key][:MAX_HTML]

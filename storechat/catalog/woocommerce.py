@@ -22,6 +22,10 @@ exporter writes with "Export custom meta") has a product's stock summed over the
 product's page is the export's permalink column when a plugin adds one, else WordPress's
 link by id on the store's address (``--store-url``): ``/?p=<ID>`` (a variation's parent's),
 which the store redirects to the product's page.
+
+A book shop seldom fills ``Brands``: a book's maker is then its publisher, else its author
+(an attribute, a tag "Author: ..." or a custom field the exporter writes with "Export
+custom meta", ``Meta: author`` or ``Meta: book_author``; ``shared.platform.draft``).
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ from datetime import date
 from pathlib import Path
 
 from shared.platform.draft import price
+from shared.platform.mapping import names_maker
 from shared.platform.product import PlatformProduct, PlatformVariant, catalog_rows
 from shared.platform.rows import Raw, ReadOptions, RowProblem, SkippedRow
 from shared.platform.woocommerce import product_page
@@ -76,6 +81,9 @@ _DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 LOCATION = re.compile(r"Meta:\s*_(?:stock_at|stocks_location)_\S+", re.IGNORECASE)
 """A multi-location plugin's meta column of one location's stock: "Stock Locations for
 WooCommerce" writes ``_stock_at_<location id>``, "MultiLocation" ``_stocks_location_<id>``."""
+META = re.compile(r"Meta:\s*([^_\s].*)", re.IGNORECASE)
+"""A custom field the exporter writes with "Export custom meta": ``Meta: <key>``. One whose
+key begins with ``_`` is a plugin's own (or ACF's reference to its field), never read."""
 
 
 _SPELLINGS = spellings(NAMES)
@@ -147,6 +155,11 @@ class _Reader(ExportReader):
         super().__init__(file, columns, options)
         self.locations = [
             index for index, name in enumerate(file.header) if LOCATION.fullmatch(name.strip())
+        ]
+        self.makers = [
+            (match[1], index)
+            for index, name in enumerate(file.header)
+            if (match := META.fullmatch(name.strip())) and names_maker(match[1])
         ]
 
     def kind(self, cells: list[str]) -> str:
@@ -236,6 +249,11 @@ class _Reader(ExportReader):
         own_id = cell(cells, "id")
         page = cell(base, "permalink") or product_page(self.options.store_url, product_id)
         brands = split_list(cell(cells, "brands") or cell(base, "brands"))
+        makers = tuple(
+            (key, value)
+            for key, index in self.makers
+            if (value := _at(cells, index) or _at(base, index))
+        )
         regular, sale, compare_at, problems = self._prices(cells)
         images = split_list(cell(cells, "images")) if parent else []
         return PlatformProduct(
@@ -245,6 +263,7 @@ class _Reader(ExportReader):
             tags=tuple(split_list(cell(base, "tags"))),
             description=texts,
             attributes=attributes,
+            custom_fields=makers,
             images=tuple(split_list(cell(base, "images"))),
             platform_id=product_id,
             url=page,
@@ -320,6 +339,10 @@ class _Reader(ExportReader):
         if cell(source, "in_stock") == "0":
             return 0
         return None
+
+
+def _at(cells: list[str], index: int) -> str:
+    return cells[index].strip() if index < len(cells) else ""
 
 
 def _newlines(text: str) -> str:

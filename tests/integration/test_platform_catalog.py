@@ -5,7 +5,9 @@ with two locations (an ``Inventory Available: <location>`` column each, and no s
 quantity), whose products carry tags, compare-at prices, a weight metafield in pounds,
 and product types such as "Laptop Computers", "Notebooks", "Desktop", "Phone" and "Cell
 Phones". ``woocommerce_locations.csv`` is a WooCommerce export with a stock-locations
-plugin's meta columns, tags, a scheduled sale and variations.
+plugin's meta columns, tags, a scheduled sale and variations. ``woocommerce_books.csv``
+and ``shopify_books.csv`` are book shops' exports that name no brand (Brands, Vendor): the
+author is in an attribute, a metafield, a custom field or a tag.
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ __all__ = ["home", "stack", "storechat"]  # fixtures the tests below use
 EXPORTS = Path(__file__).resolve().parents[1] / "support" / "exports"
 SHOPIFY = str(EXPORTS / "shopify_locations.csv")
 WOOCOMMERCE = str(EXPORTS / "woocommerce_locations.csv")
+BOOKS_WOOCOMMERCE = str(EXPORTS / "woocommerce_books.csv")
+BOOKS_SHOPIFY = str(EXPORTS / "shopify_books.csv")
 STORE = "https://northwind.example"
 SHOPIFY_IDS = {
     "UX3405-16",
@@ -420,3 +424,62 @@ def test_a_full_sync_from_a_partial_export_is_refused_unless_the_team_says_so(
     assert allowed.code == 0, allowed.err
     assert "40 deleted" in allowed.out
     assert len(_exported(storechat)) == 20
+
+
+# -- a book shop's export names no brand -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("platform", "export"), [("woocommerce", BOOKS_WOOCOMMERCE), ("shopify", BOOKS_SHOPIFY)]
+)
+def test_a_book_shop_that_fills_no_brand_is_imported_and_its_books_found_by_author(
+    storechat: Any, platform: str, export: str
+) -> None:
+    # Given a book shop's export with an empty Brands (Vendor) column, When it is imported
+    run = storechat("catalog", "import", "--format", platform, export, "--replace")
+
+    # Then it is, each book by its publisher where given, else its author, and the team is told
+    assert run.code == 0, run.err
+    assert "its author is its brand" in run.err
+    products = _exported(storechat)
+    assert products["DUNE-HC"]["brand"] == products["DUNE-HC"]["specs"]["author"] == "Frank Herbert"
+
+    # and a shopper asking for the author's books is shown them, with the author said
+    plain = storechat("ask", "Anything by Frank Herbert?")
+    assert plain.code == 0, plain.err
+    assert "Dune - Hardcover [DUNE-HC]: by Frank Herbert, Hardcover, $29.99." in plain.out
+
+
+def test_a_laptop_whose_brand_went_missing_is_named_and_nothing_of_it_is_lost(
+    storechat: Any, tmp_path: Path
+) -> None:
+    # Given a store's catalog, synced, with Lenovo's IdeaCentre Mini
+    first = storechat("catalog", "import", "--format", "woocommerce", WOOCOMMERCE, "--replace")
+    assert first.code == 0, first.err
+    before = _exported(storechat)["IDC-90SM0-M1"]
+    # and tonight's export, where the desktop's Brands cell came out empty
+    with open(WOOCOMMERCE, encoding="utf-8", newline="") as source:
+        rows = list(csv.reader(source))
+    brands = rows[0].index("Brands")
+    (line,) = [n for n, row in enumerate(rows) if row[2] == "IDC-90SM0-M1"]
+    rows[line][brands] = ""
+    tonight = tmp_path / "tonight.csv"
+    with tonight.open("w", encoding="utf-8", newline="") as out:
+        csv.writer(out).writerows(rows)
+
+    # When it is imported, Then the import says which row lacks what, and changes nothing
+    run = storechat("catalog", "import", "--format", "woocommerce", str(tonight), "--replace")
+    assert run.code == 2
+    assert (
+        f"line {line + 1}, Brands: is empty, and no attribute or tag (Brand, Manufacturer, "
+        "Publisher) names a brand" in run.err
+    )
+    assert _exported(storechat)["IDC-90SM0-M1"] == before
+
+    # When the team imports the rest, Then the desktop is kept as it was, not deleted
+    rest = storechat(
+        "catalog", "import", "--format", "woocommerce", str(tonight), "--replace", "--skip-invalid"
+    )
+    assert rest.code == 0, rest.err
+    assert "1 product whose row is invalid was kept as it was" in rest.out + rest.err
+    assert _exported(storechat)["IDC-90SM0-M1"] == before

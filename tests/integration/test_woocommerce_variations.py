@@ -158,3 +158,37 @@ def test_a_variation_written_with_its_product_goes_when_the_product_drops_it(
     # Then its row is deleted
     assert (status, answer["deleted"]) == (200, ["ZF-128"])
     assert _row(deployed, "ZF-128") is None
+
+
+def test_a_variable_books_author_in_a_custom_field_is_its_maker_when_a_variation_comes_later(
+    deployed: Any,  # noqa: F811
+) -> None:
+    _secret(deployed)
+    # Given a variable book with no brand, its author only in a custom field (meta_data)
+    # among a plugin's own, and no variation known yet
+    dune = woocommerce_variable(950, [951], name="Dune")
+    dune["categories"] = [{"id": 4, "name": "Books", "slug": "books"}]
+    dune["brands"] = []
+    dune["attributes"] = [{"id": 3, "name": "Format", "variation": True, "options": ["Paperback"]}]
+    dune["meta_data"] = [
+        {"id": 1, "key": "_edit_lock", "value": "1764600000:1"},
+        {"id": 2, "key": "book_author", "value": "Frank Herbert"},
+    ]
+    status, _ = _woo(dune, "p-dune")
+    assert status == 200
+
+    # When its variation arrives alone, written with the product's body kept for it
+    paperback = woocommerce_variation(951, 950, "DUNE-PB", "Paperback", price="10.99")
+    paperback["name"] = "Dune - Paperback"
+    paperback["attributes"] = [{"id": 3, "name": "Format", "option": "Paperback"}]
+    status, answer = _woo(paperback, "v-dune")
+
+    # Then it is the author's book, as the export's "Meta: book_author" column makes it
+    assert (status, answer["written"]) == (200, ["DUNE-PB"])
+    row = _row(deployed, "DUNE-PB")
+    assert row is not None
+    assert (row["brand"], row["specs"]["author"], row["category"]) == (
+        "Frank Herbert",
+        "Frank Herbert",
+        "BOOKS",
+    )

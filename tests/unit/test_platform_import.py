@@ -17,7 +17,7 @@ import pytest
 
 from shared.platform.draft import product_id
 from shared.platform.html_text import html_to_text
-from shared.platform.mapping import CategoryMap, spec_entry
+from shared.platform.mapping import CategoryMap, maker_tag, spec_entry
 from shared.products.product import Product
 from storechat.catalog.errors import CatalogFileError
 from storechat.catalog.mapping import load_category_map
@@ -34,6 +34,8 @@ from storechat.catalog.rows import (
 EXPORTS = Path(__file__).resolve().parents[1] / "support" / "exports"
 SHOPIFY = EXPORTS / "shopify_products.csv"
 WOOCOMMERCE = EXPORTS / "woocommerce_products.csv"
+BOOKS_SHOPIFY = EXPORTS / "shopify_books.csv"
+BOOKS_WOOCOMMERCE = EXPORTS / "woocommerce_books.csv"
 TODAY = ReadOptions(today=date(2026, 12, 1))
 
 # Shopify's 2024 export names the same columns differently.
@@ -296,13 +298,138 @@ def test_a_variation_whose_parent_is_missing_is_a_bad_row(tmp_path: Path) -> Non
     ]
 
 
-def test_a_woocommerce_row_without_a_brand_names_the_column(tmp_path: Path) -> None:
-    header = ["ID", "Type", "SKU", "Name", "Published", "Description", "In stock?", "Stock"]
-    header += ["Regular price", "Categories", "Brands"]
-    row = ["5", "simple", "L-1", "Laptop", "1", "A laptop.", "1", "3", "500", "Laptops", ""]
-    assert _problems(_read(_write_csv(tmp_path / "x.csv", header, [row]), "woocommerce")) == [
-        "line 2, Brands: is empty, and no attribute (Brand, Manufacturer, Publisher) names a brand"
+# -- a product's maker -----------------------------------------------------------------------
+
+NO_AUTHOR_NOTE = (
+    "a book with no brand or publisher in the export: its author is its brand (a Publisher "
+    "attribute or metafield gives the publisher instead)"
+)
+
+
+def _makers(rows: list[Row]) -> dict[str, tuple[str, Any]]:
+    return {pid: (p["brand"], p["specs"].get("author")) for pid, p in _products(rows).items()}
+
+
+def test_a_woocommerce_book_shop_that_fills_no_brands_is_imported_by_author_or_publisher() -> None:
+    # Given a book shop's WooCommerce export whose Brands column is empty but for one book,
+    # with the author in an attribute, a custom field (Meta: book_author), or a tag
+    rows = _read(BOOKS_WOOCOMMERCE, "woocommerce")
+
+    # When it is read, Then every book is imported: its publisher is its maker where the
+    # export names one, else its author, as the catalog's own books are their publisher's
+    assert _problems(rows) == []
+    assert _makers(rows) == {
+        "DUNE-PB": ("Frank Herbert", "Frank Herbert"),  # the parent's Author attribute
+        "DUNE-HC": ("Frank Herbert", "Frank Herbert"),
+        "wc-290": ("Terry Pratchett, Neil Gaiman", ["Terry Pratchett", "Neil Gaiman"]),
+        "9780393081084": ("W. W. Norton", "J. Kenji López-Alt"),  # a Publisher attribute
+        "NEUROMANCER-PB": ("William Gibson", "William Gibson"),  # Meta: book_author
+        "HAIL-MARY-PB": ("Andy Weir", "Andy Weir"),  # the tag "Author: Andy Weir"
+        "9781408891384": ("Bloomsbury", "Madeline Miller"),  # Brands, where filled
+    }
+    # and the team is told once which rows took their author for a brand
+    noted = {row.line for row in rows if isinstance(row, ValidRow) and NO_AUTHOR_NOTE in row.notes}
+    assert noted == {3, 4, 5, 7, 8}
+    # ACF's own _book_author (the field's key) is never read as an author
+    assert "field_" not in json.dumps(_products(rows))
+    assert _skipped(rows) == {
+        (10,): "in 'Book Accessories > Bookmarks', which maps to no catalog category"
+    }
+
+
+def test_a_shopify_book_shop_with_no_vendor_is_imported_by_author_or_publisher() -> None:
+    # Given a Shopify export of books with an empty Vendor: the author in a metafield or an
+    # "Author_" tag, the publisher in a metafield, and one book whose vendor is filled in
+    rows = _read(BOOKS_SHOPIFY, "shopify")
+
+    assert _problems(rows) == []
+    assert _makers(rows) == {
+        "CIRCE-PB": ("Madeline Miller", "Madeline Miller"),
+        "DUNE-PB": ("Frank Herbert", "Frank Herbert"),
+        "DUNE-HC": ("Frank Herbert", "Frank Herbert"),
+        "HOBBIT-PB": ("HarperCollins", "J.R.R. Tolkien"),
+        "PIRANESI-PB": ("Bloomsbury", "Susanna Clarke"),
+    }
+
+
+WOO_HEADER = ["ID", "Type", "SKU", "Name", "Published", "Description", "In stock?", "Stock"]
+WOO_HEADER += ["Regular price", "Categories", "Tags", "Brands", "Attribute 1 name"]
+WOO_HEADER += ["Attribute 1 value(s)"]
+
+
+def _woo(tmp_path: Path, *rows: list[str], header: list[str] = WOO_HEADER) -> list[Row]:
+    return _read(_write_csv(tmp_path / "x.csv", header, list(rows)), "woocommerce")
+
+
+@pytest.mark.parametrize(
+    ("tags", "attribute", "value"),
+    [
+        ("", "Brand", "Lenovo"),
+        ("", "Manufacturer", "Lenovo"),
+        ("business, Brand: Lenovo", "", ""),
+        ("Brand_Lenovo", "Color", "Black"),
+    ],
+)
+def test_a_brand_attribute_or_tag_stands_in_for_an_empty_brands_column(
+    tmp_path: Path, tags: str, attribute: str, value: str
+) -> None:
+    laptop = ["5", "simple", "L-1", "ThinkPad E14", "1", "A laptop.", "1", "3", "500", "Laptops"]
+    rows = _woo(tmp_path, [*laptop, tags, "", attribute, value])
+    assert _problems(rows) == []
+    assert _products(rows)["L-1"]["brand"] == "Lenovo"
+
+
+def test_a_computer_or_phone_with_no_brand_anywhere_is_a_bad_row_that_says_where_to_put_one(
+    tmp_path: Path,
+) -> None:
+    # A computer or a phone always has a maker, and shoppers ask by it: its absence is a gap
+    # in the export, reported by line (the import writes nothing, or with --skip-invalid
+    # keeps the product as it was), not a product imported without one
+    laptop = ["5", "simple", "L-1", "Laptop", "1", "A laptop.", "1", "3", "500", "Laptops"]
+    assert _problems(_woo(tmp_path, [*laptop, "school", "", "Color", "Black"])) == [
+        "line 2, Brands: is empty, and no attribute or tag (Brand, Manufacturer, Publisher) "
+        "names a brand"
     ]
+    # an export with no Brands column at all (WooCommerce before 9.6, no brands plugin)
+    without = [name for name in WOO_HEADER if name != "Brands"]
+    assert _problems(_woo(tmp_path, [*laptop, "", "", ""], header=without)) == [
+        "line 2, brand: the export has no brand column, and no attribute or tag (Brand, "
+        "Manufacturer, Publisher) names a brand"
+    ]
+    # a book with neither a publisher nor an author
+    book = ["6", "simple", "B-1", "Anthology", "1", "Stories.", "1", "3", "12", "Books"]
+    assert _problems(_woo(tmp_path, [*book, "", "", "Format", "Paperback"])) == [
+        "line 2, Brands: is empty, and no attribute or tag (Brand, Manufacturer, Publisher, "
+        "Author) names the book's maker"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("tag", "said"),
+    [
+        ("Author: Frank Herbert", ("Author", "Frank Herbert")),
+        ("Author_Frank Herbert", ("Author", "Frank Herbert")),  # a theme's tag group
+        ("Book Author: Andy Weir", ("Book Author", "Andy Weir")),
+        ("Publisher_Ace", ("Publisher", "Ace")),
+        ("brand_new", None),  # a condition, not the brand "new"
+        ("Color: Red", None),  # no maker
+        ("science fiction", None),
+    ],
+)
+def test_a_tag_names_the_maker_only_as_a_field_and_its_value(
+    tag: str, said: tuple[str, str] | None
+) -> None:
+    assert maker_tag(tag) == said
+
+
+def test_an_author_names_only_a_books_maker_and_a_brand_column_always_wins(tmp_path: Path) -> None:
+    # A phone with an "Author" attribute is no book: that is no brand
+    phone = ["7", "simple", "P-1", "Phone", "1", "A phone.", "1", "3", "300", "Phones"]
+    assert _problems(_woo(tmp_path, [*phone, "", "", "Author", "Someone"]))
+    # A book whose Brands column is filled keeps it, over a Publisher attribute and its author
+    book = ["8", "simple", "B-2", "Circe", "1", "A novel.", "1", "3", "11", "Books"]
+    rows = _woo(tmp_path, [*book, "Author: Madeline Miller", "Bloomsbury", "Publisher", "Penguin"])
+    assert _makers(rows) == {"B-2": ("Bloomsbury", "Madeline Miller")}
 
 
 # -- categories and specs -------------------------------------------------------------------

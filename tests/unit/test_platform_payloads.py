@@ -94,3 +94,33 @@ def test_a_variant_without_a_price_keeps_its_row_and_says_why() -> None:
 def test_a_body_that_is_not_a_shopify_product_is_refused(payload: Any, said: str) -> None:
     with pytest.raises(PayloadError, match=said):
         shopify.rest_product(payload, STORE)
+
+
+def test_a_woocommerce_book_with_no_brand_is_its_authors_by_webhook_as_by_export() -> None:
+    # Given a book's REST body with no brand: the author in a custom field (meta_data), as
+    # the export's "Meta: book_author" column, beside ACF's own "_book_author" (its key)
+    payload = woocommerce_product(9, "NEUROMANCER-PB", name="Neuromancer", category="Books")
+    payload["brands"] = []
+    payload["meta_data"] = [
+        {"id": 1, "key": "_book_author", "value": "field_65a1f0c2d3e4b"},
+        {"id": 2, "key": "book_author", "value": "William Gibson"},
+        {"id": 3, "key": "_yoast_wpseo_focuskw", "value": ["not", "text"]},
+    ]
+
+    (book,), kept, _ = mapped(woocommerce.rest_product(payload, STORE), OPTIONS)
+
+    assert kept == [] and book.category == "BOOKS"
+    assert (book.brand, book.specs["author"]) == ("William Gibson", "William Gibson")
+
+
+def test_a_phone_with_no_brand_by_webhook_keeps_its_row_and_says_why_once() -> None:
+    payload = woocommerce_product(10, "ZP-9")
+    payload["brands"] = []
+    products, kept, notes = mapped(woocommerce.rest_product(payload, STORE), OPTIONS)
+    assert (products, kept) == ([], ["ZP-9"])
+    said = [note for note in notes if "brand" in note]
+    # (it said "ZP-9: row is empty, ..." and then "ZP-9: brand is required")
+    assert said == [
+        "ZP-9: brand is empty, and no attribute or tag (Brand, Manufacturer, Publisher) names a "
+        "brand"
+    ]

@@ -9,11 +9,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from shared.catalog.categories import Category
+from shared.catalog.specs import AUTHOR
 from shared.platform.html_text import html_to_text
 from shared.platform.mapping import BRAND_NAMES, is_brand, spec_entry
 from shared.platform.rows import Raw, RowProblem
 from shared.platform.said_specs import with_said_specs
 from shared.products.product import MAX_DESCRIPTION, MAX_PRODUCT_ID, MAX_SPECS
+
+MAX_BRAND = 100
+"""The longest brand a product may have (``Product.brand``)."""
 
 _PRICE = re.compile(r"\d+(?:\.\d+)?")
 _DECIMAL_COMMA = re.compile(r"\d+,\d{1,2}")
@@ -80,6 +85,22 @@ def unknown_stock_note(default: int) -> str:
     return f"no stock count in the export: imported with stock {default} (--default-stock)"
 
 
+AUTHOR_AS_BRAND_NOTE = (
+    "a book with no brand or publisher in the export: its author is its brand (a Publisher "
+    "attribute or metafield gives the publisher instead)"
+)
+
+
+def no_brand(category: object, columns: Mapping[str, str]) -> str:
+    """Why a product has no brand: which fields could have named one. ``columns``: the
+    export's column of each field (none for a webhook's or an API's product)."""
+    where = "is empty" if "brand" in columns or not columns else "the export has no brand column"
+    names = ", ".join(BRAND_NAMES)
+    if category == Category.BOOKS:
+        return f"{where}, and no attribute or tag ({names}, Author) names the book's maker"
+    return f"{where}, and no attribute or tag ({names}) names a brand"
+
+
 SAID_SPECS_NOTE = (
     "specs read from the title or description (RAM, storage, screen, weight, battery, "
     "camera), which no option, attribute or metafield gave: check them with storechat "
@@ -96,7 +117,8 @@ class Draft:
     fields: dict[str, Any] = field(default_factory=dict)
     specs: dict[str, Any] = field(default_factory=dict)
     brands: list[str] = field(default_factory=list)
-    """Brand-like attributes (Brand, Publisher), used when the export has no brand."""
+    """Brand-like attributes (Brand, Publisher), used when the export has no brand: the
+    options' and attributes' first, then a store's own fields' and tags'."""
     problems: list[RowProblem] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     category_from: str | None = None
@@ -108,8 +130,10 @@ class Draft:
 
     def add_spec(self, name: str, value: str | list[str]) -> None:
         """An option or attribute: a catalog spec if it is one, else text under its name."""
-        if is_brand(name) and isinstance(value, str):
-            self.brands.append(value)
+        if is_brand(name):
+            # A WooCommerce attribute's values are a list, of one value for a brand.
+            named = [value] if isinstance(value, str) else value
+            self.brands.extend(brand for brand in named[:1] if brand.strip())
         if isinstance(value, list):
             if len(value) == 1:
                 value = value[0]
@@ -124,13 +148,34 @@ class Draft:
             key, spec = entry
             self.specs[key] = spec
 
+    def add_maker(self, name: str, value: str) -> None:
+        """A store's own field or a tag that names the maker (``names_maker``): kept
+        where no option or attribute says the same, so it is added after them."""
+        if is_brand(name):
+            self.brands.append(value)
+            return
+        entry = spec_entry(name, value) if value else None
+        if entry and entry[0] not in self.specs and len(self.specs) < MAX_SPECS:
+            self.specs[entry[0]] = entry[1]
+
     def raw(self) -> Raw:
         data = dict(self.fields)
         if "brand" not in data and self.brands:
             data["brand"] = self.brands[0]
+        if "brand" not in data and data.get("category") == Category.BOOKS:
+            # A book's maker is its publisher (the catalog's own books' brand), else its
+            # author: a book shop's export seldom fills the brand.
+            author = _author(self.specs.get(AUTHOR.key))
+            if author:
+                data["brand"] = author
+                self.notes.append(AUTHOR_AS_BRAND_NOTE)
         if "brand" not in data:
-            names = ", ".join(BRAND_NAMES)
-            self.problem("brand", f"is empty, and no attribute ({names}) names a brand")
+            # Named by the catalog's field when the source has no column for it (a webhook's
+            # body, an export without one), so that it is the one problem said about it.
+            column = self.columns.get("brand") or "brand"
+            self.problems.append(
+                RowProblem(self.line, column, no_brand(data.get("category"), self.columns))
+            )
         data["specs"] = dict(self.specs)
         if with_said_specs(data, MAX_SPECS) and SAID_SPECS_NOTE not in self.notes:
             self.notes.append(SAID_SPECS_NOTE)
@@ -143,3 +188,12 @@ class Draft:
             self.category_from,
             self.variant,
         )
+
+
+def _author(said: object) -> str:
+    """A book's author or authors as its brand ("Douglas Preston, Lincoln Child"); the
+    first alone when all of them are longer than a brand may be."""
+    names = [said] if isinstance(said, str) else said if isinstance(said, list) else []
+    names = [" ".join(str(name).split()) for name in names if str(name).strip()]
+    joined = ", ".join(names)
+    return joined if len(joined) <= MAX_BRAND else names[0][:MAX_BRAND].strip() if names else ""

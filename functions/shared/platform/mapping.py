@@ -29,7 +29,7 @@ from typing import Any
 
 from shared.catalog.categories import Category
 from shared.catalog.derive import folded, kind_named, kinds
-from shared.catalog.specs import FORM_FACTOR, PAGES, SPECS
+from shared.catalog.specs import AUTHOR, FORM_FACTOR, PAGES, SPECS
 from shared.search.schema import facet_value
 
 PATH_SEPARATOR = ">"
@@ -199,6 +199,29 @@ def spec_key(name: str) -> str | None:
 
 def is_brand(name: str) -> bool:
     return name_key(name) in _BRAND_KEYS
+
+
+def names_maker(name: str) -> bool:
+    """Whether a store's own field or a tag's prefix named ``name`` says who made the
+    product: a brand name (Brand, Manufacturer, Publisher) or an author's ("Author",
+    "book_author", "Writer")."""
+    return is_brand(name) or spec_key(name) == AUTHOR.key
+
+
+_TAG_FIELD = re.compile(r"([^:_]{2,40}?)\s*(?::\s*(\S.*)|_(\S.*))")
+
+
+def maker_tag(tag: str) -> tuple[str, str] | None:
+    """A tag that names the maker, as an attribute's name and value: "Author: Frank
+    Herbert", "Author_Frank Herbert" (the prefix Shopify themes group tags by; its value
+    begins with a capital or a digit, so "brand_new" says no brand), "Publisher: Ace";
+    None for any other tag."""
+    match = _TAG_FIELD.fullmatch(tag.strip())
+    if match is None or not names_maker(match[1]):
+        return None
+    if match[3] is not None and not (match[3][0].isupper() or match[3][0].isdigit()):
+        return None
+    return match[1].strip(), (match[2] or match[3]).strip()
 
 
 def own_key(name: str) -> str | None:

@@ -24,7 +24,7 @@ from shared.catalog.categories import Category
 from shared.catalog.derive import kind_named
 from shared.catalog.specs import FORM_FACTOR, ISBN
 from shared.platform.draft import Draft, description, isbn, product_id, unknown_stock_note
-from shared.platform.mapping import kind_of
+from shared.platform.mapping import kind_of, maker_tag
 from shared.platform.rows import Raw, ReadOptions, SkippedRow
 from shared.products.product import MAX_TAG, MAX_TAGS
 
@@ -78,6 +78,10 @@ class PlatformProduct:
     """HTML parts, in the order a shopper reads them (WooCommerce: short, then long)."""
     attributes: tuple[Attribute, ...] = ()
     """What every variant has (metafields, a parent's attributes that are no option)."""
+    custom_fields: tuple[tuple[str, str], ...] = ()
+    """The store's own fields that name the maker (WooCommerce's custom meta
+    ``book_author``, ``publisher``: ``names_maker``): read, as a tag that names it
+    ("Author: Frank Herbert"), where no attribute or option says the same."""
     images: tuple[str, ...] = ()
     handle: str = ""
     platform_id: str = ""
@@ -104,6 +108,7 @@ def catalog_rows(product: PlatformProduct, options: ReadOptions) -> Iterator[Raw
     kind = kind_of(product.categories, category)
     text = _text(product.description)
     tags = _tags(product.tags)
+    makers = [*product.custom_fields, *filter(None, map(maker_tag, tags))]
     for variant in product.variants:
         draft = Draft(variant.line, product.columns, category_from=decision.path)
         fields = draft.fields
@@ -112,6 +117,8 @@ def catalog_rows(product: PlatformProduct, options: ReadOptions) -> Iterator[Raw
         values = [value for _, value in variant.options]
         for name, value in variant.options:
             draft.add_spec(name, value)
+        for name, value in makers:
+            draft.add_maker(name, value)
         name = variant.title or (
             f"{product.title} - {product.option_joiner.join(values)}" if values else product.title
         )

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 from urllib.parse import quote
 
+from shared.platform.mapping import names_maker
 from shared.platform.payload import (
     PayloadError,
     amount,
@@ -94,6 +95,7 @@ def rest_product(
         tags=tuple(field_text(t, "name") for t in items(payload.get("tags"), "tags")),
         description=(field_text(payload, "short_description"), field_text(payload, "description")),
         attributes=shared_attributes,
+        custom_fields=maker_fields(payload.get("meta_data")),
         images=tuple(field_text(image, "src") for image in items(payload.get("images"), "images")),
         platform_id=product_id,
         url=page,
@@ -101,6 +103,25 @@ def rest_product(
         variants=variants,
         option_joiner=", ",
     )
+
+
+def maker_fields(meta: Any) -> tuple[tuple[str, str], ...]:
+    """The product's custom fields (``meta_data``) that name its maker (``book_author``,
+    ``publisher``), as the export's ``Meta:`` columns are read: a key that begins with
+    ``_`` is a plugin's own, and a value that is not text says nothing here."""
+    found = []
+    for entry in meta if isinstance(meta, list) else []:
+        key = entry.get("key") if isinstance(entry, Mapping) else None
+        value = entry.get("value") if isinstance(entry, Mapping) else None
+        if (
+            isinstance(key, str)
+            and isinstance(value, str)
+            and value.strip()
+            and not key.startswith("_")
+            and names_maker(key)
+        ):
+            found.append((key, value.strip()))
+    return tuple(found)
 
 
 def not_sold(payload: Mapping[str, Any]) -> str:
