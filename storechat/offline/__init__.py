@@ -2,9 +2,10 @@
 
 It runs only on a laptop, through the local runner; no deployed function imports it.
 :mod:`storechat.offline.model` states its contract. In the order a request flows:
-``store``/``vocabulary`` (what the store carries, the shopper's words); ``scope``,
-``names``, ``subjects``, ``refer`` and ``intent`` (what a message asks); ``plan`` (the
-tool calls); ``messages``/``given`` (the tool results); the answer modules; ``model``.
+``store``/``vocabulary`` (what the store carries, the shopper's words); ``product`` (a
+product, a model's name, money); ``refer`` and ``intent`` (what a message asks); ``plan``
+(the tool calls); ``messages``/``given`` (the tool results); ``checks``, ``answer`` and
+``notes`` (the answer); ``model``.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from converse.metering import DEFAULT_STAND_IN
 from shared.products.currency import DEFAULT_CURRENCY
 from shared.runtime.errors import CatalogUnavailable
 from storechat.offline.model import OFFLINE_MODEL_ID, OfflineModel
-from storechat.offline.money import priced_in
+from storechat.offline.product import priced_in
 from storechat.offline.store import Listing, Store, store_of
 
 __all__ = ["OFFLINE_MODEL_ID", "OfflineModel", "OfflineProvider"]

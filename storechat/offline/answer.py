@@ -16,36 +16,44 @@ from typing import Any, Final
 
 from shared.catalog.categories import PLURALS, Category
 from shared.catalog.derive import fold, sorted_on
-from shared.catalog.specs import PAGES
+from shared.catalog.specs import AUTHOR, GENRE, PAGES
 from shared.search.asked import ASKED_ALONE, parts_beside_named, without_parts
 from shared.search.series import name_words
 from shared.search.words import cut_models, parse
 from shared.text.languages import in_english
 from storechat.offline.checks import (
+    FEATURES,
+    LOWER_IS_BETTER,
     MEASURE_OF,
     NEAREST_SHOWN,
     Constraints,
     Miss,
+    asked_first,
     describe,
+    facts_of,
+    highlights,
     money,
+    priced,
+    product_facts,
+    shortfalls,
     sift,
 )
-from storechat.offline.facts import facts_of, highlights
 from storechat.offline.intent import COMPARE, Intent, parse_text
 from storechat.offline.messages import as_searched, ids_named, plain
-from storechat.offline.named import (
-    closest_lines,
-    compare_lines,
-    named_lines,
-    shown_one_lines,
-    the,
+from storechat.offline.notes import (
+    ASK_REPLY,
+    GREETING,
+    OFFER,
+    Line,
+    book_line,
+    failure_line,
+    fit,
+    reviews_line,
+    service_line,
 )
-from storechat.offline.names import ModelName, matches, models_carried
-from storechat.offline.notes import Line, book_line, failure_line, fit, reviews_line
 from storechat.offline.plan import Ask, Done
-from storechat.offline.product import Listed
+from storechat.offline.product import Listed, ModelName, matches, models_carried
 from storechat.offline.refer import ids_as_names
-from storechat.offline.replies import ASK_REPLY, GREETING, OFFER, service_line
 from storechat.offline.vocabulary import (
     BOOK_INFO,
     BOOKS,
@@ -61,6 +69,175 @@ from storechat.offline.vocabulary import (
     form_heads,
     systems_in,
 )
+
+CLOSEST_SHOWN: Final = 2
+SUBJECT: Final = "subject"
+"""What books in stock instead share with one that is not, when no author or genre is."""
+
+
+def stock(p: Listed) -> str:
+    if p.stock is None:
+        return "in stock"
+    return f"in stock ({p.stock:g} available)" if p.stock > 0 else "out of stock right now"
+
+
+def the(name: str) -> str:
+    """ "the Apple iPhone 15", but "The Hobbit"."""
+    return name if name.lower().startswith("the ") else f"the {name}"
+
+
+def card(p: Listed, first: tuple[str, ...] = (), *, pages: bool = True) -> str:
+    """A product with its stock, price and key facts: what a shopper asking about it wants;
+    a book's pages as the catalog lists them, unless ``pages`` is False (the book service
+    gave its own)."""
+    price = f", {priced(p)}" if p.price is not None else ""
+    facts = product_facts(p, list(first), limit=3)
+    if pages and p.category == BOOKS and (count := p.spec(PAGES.key)) is not None:
+        facts.append(f"{count:g} pages")  # "How many pages is it?": the catalog says
+    listed = f"; {', '.join(facts)}" if facts else ""
+    return f"{p.name} [{p.product_id}]: {stock(p)}{price}{listed}"
+
+
+def _cards(products: list[Listed]) -> list[Line]:
+    """Products numbered, each a card; all but the first droppable."""
+    return [Line(f"{n}. {card(p)}.", droppable=n > 1) for n, p in enumerate(products, 1)]
+
+
+def _unmet(p: Listed, c: Constraints) -> list[Line]:
+    missed = "; ".join(m.says for m in shortfalls(p, c))
+    return [Line(f"It doesn't meet all you asked: {missed}.")] if missed else []
+
+
+# What the products in stock instead share with one that is not, as the answer says it
+# (the catalog tool's ``inStockInstead.sharing``); any other is said plainly.
+_SHARING_HEAD: Final = {
+    AUTHOR.key: "The nearest we have in stock, by the same author:",
+    GENRE.key: "The nearest we have in stock, in the same genre ({genre}):",
+    SUBJECT: "Nothing by the same author or in the same genre is in stock; on a similar subject:",
+}
+
+
+def _in_stock_instead(named: Listed, instead: list[Listed], sharing: str) -> list[Line]:
+    """What the catalog tool offered in stock instead, in its order (the nearest first)."""
+    others = [p for p in instead if p.in_stock and p.product_id != named.product_id]
+    if not others:
+        return [Line("Nothing close to it is in stock right now.")] if sharing else []
+    head = _SHARING_HEAD.get(sharing, "The nearest we have in stock:")
+    return [Line(head.format(genre=named.text(GENRE.key))), *_cards(others[:CLOSEST_SHOWN])]
+
+
+def named_lines(
+    model: ModelName,
+    found: list[Listed],
+    instead: list[Listed] | None,
+    c: Constraints,
+    sharing: str = "",
+    *,
+    pages: bool = True,
+) -> list[Line]:
+    """The answer about a product the shopper named: carried (with its stock) or not
+    (with the closest the catalog search found for its name, the nearest model first).
+    ``instead``: for one out of stock, what the catalog tool offered in stock instead
+    (None: the others it found), and what they share with it (``sharing``); ``pages``:
+    whether a book's card says the catalog's pages (not when the book service said its own)."""
+    carried = matches(model, found)
+    fitting = [p for p in carried if not shortfalls(p, c)]
+    carried = fitting if len(fitting) == 1 else carried
+    if len(carried) == 1:
+        # "We carry the Dell XPS 13", but "We carry Circe": a title takes no article.
+        named = card(carried[0], pages=pages)
+        named = named if carried[0].category == BOOKS else the(named)
+        lines = [Line(f"We carry {named}."), *_unmet(carried[0], c)]
+        if not carried[0].in_stock:
+            # What the tool offered in stock instead, else the others it found with it.
+            near = found if instead is None else instead
+            lines += _in_stock_instead(carried[0], near, sharing)
+        return lines
+    if carried:
+        shown = "" if len(carried) <= 3 else "; the first 3"
+        return [
+            Line(f"We carry {len(carried)} models matching “{model.text}”{shown}:"),
+            *_cards(carried[:3]),
+        ]
+    return [Line(f"Sorry, we don't carry {the(model.full_name)}."), *closest_lines(found)]
+
+
+def closest_lines(found: list[Listed]) -> list[Line]:
+    """The products in stock the search found closest to a name the store lacks."""
+    others = [p for p in found if p.in_stock][:CLOSEST_SHOWN]
+    return [Line("The closest we have:"), *_cards(others)] if others else []
+
+
+def shown_one_lines(p: Listed | None, c: Constraints) -> list[Line]:
+    if p is None:
+        return [Line("I couldn't find that product in the catalog any more.")]
+    # What was asked of it is said first: "does the second one come with Windows?"
+    return [Line(f"That is {the(card(p, asked_first(c, p.category)))}."), *_unmet(p, c)]
+
+
+# -- comparisons --------------------------------------------------------------------------------
+
+# What decides a comparison: the feature, and how its winner is said.
+_DECIDERS: Final = {
+    "weight": "lighter",
+    "price": "cheaper",
+    "battery": "longer battery life",
+    "ram": "more RAM",
+    "storage": "more storage",
+    "screen": "bigger screen",
+    "camera": "higher-resolution camera",
+}
+_GENERAL: Final[dict[str, tuple[str, ...]]] = {
+    Category.COMPUTERS: ("price", "weight", "battery", "ram"),
+    Category.MOBILE: ("price", "camera", "battery", "storage"),
+}
+
+
+def _value_fact(p: Listed, feature: str) -> str:
+    if feature == "price":
+        return money(p.price) if p.price is not None else ""
+    return next(iter(product_facts(p, [feature], limit=1)), "")
+
+
+def _winner(a: Listed, b: Listed, feature: str) -> Listed | None:
+    va, vb = FEATURES[feature](a), FEATURES[feature](b)
+    if va is None or vb is None or va == vb:
+        return None
+    better_a = va < vb if feature in LOWER_IS_BETTER else va > vb
+    return a if better_a else b
+
+
+def compare_lines(a: Listed, b: Listed, sort_by: str | None) -> list[Line]:
+    """Two products side by side, led by the spec the shopper asked about."""
+    word = _DECIDERS.get(sort_by or "")
+    lines = [Line("Here is how they compare:")]
+    if sort_by and word:
+        win = _winner(a, b, sort_by)
+        lines = [Line(f"They are level on {sort_by}: neither is {word}.")]
+        if win is not None:
+            lose = b if win is a else a
+            lines = [
+                Line(
+                    f"{word[0].upper()}{word[1:]}: {win.name} [{win.product_id}], "
+                    f"{_value_fact(win, sort_by)} vs {_value_fact(lose, sort_by)} for "
+                    f"{lose.name} [{lose.product_id}]."
+                )
+            ]
+    for p in (a, b):
+        first = [sort_by] if sort_by and word and sort_by != "price" else []
+        facts = product_facts(p, first, limit=3)
+        said = [*facts, *([money(p.price)] if p.price is not None else []), stock(p)]
+        lines.append(Line(f"- {p.name} [{p.product_id}]: {', '.join(said)}."))
+    if not word:
+        wins = []
+        for feature in _GENERAL.get(a.category, _GENERAL[Category.COMPUTERS]):
+            if (win := _winner(a, b, feature)) is not None:
+                wins.append(f"{_DECIDERS[feature]}: {win.name}")
+        if wins:
+            summary = "; ".join(wins)
+            lines.append(Line(summary[0].upper() + summary[1:] + "."))
+    return lines
+
 
 MAX_ANSWER_CHARS: Final = 900
 RECOMMENDED: Final = 3  # products recommended for one search, at most

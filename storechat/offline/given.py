@@ -17,8 +17,8 @@ from shared.search.named import line_words
 from shared.search.series import name_words
 from storechat.offline.intent import COMPARE, Intent
 from storechat.offline.messages import ToolOutcome, read_rounds
-from storechat.offline.names import ModelName
 from storechat.offline.plan import Call
+from storechat.offline.product import ModelName
 from storechat.offline.vocabulary import LOOKUP
 
 OWN_TOOL_USE: Final = "tooluse_off_"

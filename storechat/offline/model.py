@@ -22,7 +22,14 @@ from converse.metering import DEFAULT_STAND_IN, UsageMeter
 from shared.runtime.errors import InvalidConverseRequest
 from storechat.offline.answer import compose_answer
 from storechat.offline.given import OWN_TOOL_USE, Turn, handed_over, own_turn, with_named
-from storechat.offline.intent import COMPARE, Intent, conversation_intent, earlier_words, parse_text
+from storechat.offline.intent import (
+    COMPARE,
+    Intent,
+    conversation_intent,
+    earlier_words,
+    parse_text,
+    steers,
+)
 from storechat.offline.messages import (
     ToolOutcome,
     as_searched,
@@ -30,20 +37,21 @@ from storechat.offline.messages import (
     last_top_pick,
     read_rounds,
 )
-from storechat.offline.names import models_carried
-from storechat.offline.plan import Ask, Call, label, plan_first, preamble
-from storechat.offline.policies import asks_policies, policy_answer, policy_call
-from storechat.offline.refer import ids_as_names, named_by_id, names_others, ordinals_as, shown_in
-from storechat.offline.replies import (
+from storechat.offline.notes import (
     ASK_REPLY,
     DECLINE,
     GREETING,
     NO_TOOLS_REPLY,
     THANKS_REPLY,
+    asks_policies,
     outside_reply,
+    policy_answer,
+    policy_call,
     service_reply,
 )
-from storechat.offline.scope import steers
+from storechat.offline.plan import Ask, Call, label, plan_first, preamble
+from storechat.offline.product import models_carried
+from storechat.offline.refer import ids_as_names, named_by_id, names_others, ordinals_as, shown_in
 from storechat.offline.store import Store, serving
 from storechat.offline.vocabulary import LOOKUP
 

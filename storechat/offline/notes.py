@@ -1,4 +1,5 @@
-"""What the other tools said (reviews, book facts), which tools failed, and fitting it all
+"""The model's own words (replies with no tool, what the store does not do), what the
+other tools said (reviews, book facts, policies), which tools failed, and fitting it all
 into one short answer."""
 
 from __future__ import annotations
@@ -9,9 +10,10 @@ from typing import Any, Final
 from shared.catalog.specs import PAGES, YEAR
 from shared.runtime.errors import FailureKind
 from shared.runtime.tool_errors import failed_in_words
+from storechat.offline.intent import PRIVATE, Intent
 from storechat.offline.messages import ToolOutcome, plain
 from storechat.offline.product import to_number
-from storechat.offline.vocabulary import BOOK_INFO, LOOKUP, REVIEWS
+from storechat.offline.vocabulary import BOOK_INFO, LOOKUP, POLICIES, REVIEWS
 
 
 @dataclass(frozen=True)
@@ -117,3 +119,94 @@ def fit(lines: list[Line], limit: int) -> str:
             text = text[: text.rfind("[")].rstrip()
         text += "…"
     return text
+
+
+# Replies that end turn 1 without a tool call.
+GREETING: Final = (
+    "Hi! I'm the store's shopping assistant. I can find computers, phones and books in our "
+    "catalog, compare them for what you need (budget, operating system, school, gaming or "
+    "travel), summarise what reviewers say about a computer and look up facts about a book. "
+    "What are you looking for?"
+)
+THANKS_REPLY: Final = (
+    "You're welcome! Tell me if you'd like help with anything else: a computer, a phone or a book."
+)
+NO_TOOLS_REPLY: Final = (
+    "I'd like to check the catalog for that, but my tools aren't available right now. "
+    "Please try again in a moment."
+)
+OFFER: Final = "I can help you find and compare computers, phones and books in our catalog."
+ASK_REPLY: Final = (
+    "I'm not sure what you're looking for. Is it a computer, a phone or a book? Tell me what "
+    "it's for or your budget, and I'll look in the catalog."
+)
+DECLINE: Final = f"Sorry, I can't help with that here. {OFFER}"
+
+
+def service_line(topic: str) -> str:
+    return f"Sorry, I can't help with {topic} here."
+
+
+def service_reply(topic: str) -> str:
+    if topic == PRIVATE:
+        return f"{service_line(topic)} {OFFER}"  # nobody at the store gives them out either
+    return f"{service_line(topic)} {OFFER} The store's customer service can answer them."
+
+
+def outside_reply(intent: Intent) -> str:
+    """The reply to a kind the store does not sell, when there is nothing to show."""
+    assert intent.not_carried is not None
+    return f"Sorry, we don't carry {intent.not_carried.name}. {OFFER}"
+
+
+MAX_QUOTE: Final = 700
+MAX_SECTIONS: Final = 2
+
+
+def asks_policies(intent: Intent, available: frozenset[str]) -> bool:
+    """Whether the message is a question about the store that its policies may answer."""
+    return (
+        POLICIES in available
+        and intent.service is not None
+        and intent.service != PRIVATE
+        and not intent.names_subject()
+    )
+
+
+def policy_call(question: str) -> list[dict[str, Any]]:
+    use = {"toolUseId": "tooluse_off_policies", "name": POLICIES, "input": {"question": question}}
+    return [{"text": "Let me check the store's policies."}, {"toolUse": use}]
+
+
+def policy_answer(rounds: list[list[ToolOutcome]]) -> str | None:
+    """The answer to this turn's policies lookup, if the last round (of ``rounds``, the
+    turn's: the latest message's results are the last) was one."""
+    outcome = next((o for o in rounds[-1] if o.name == POLICIES), None)
+    if outcome is None:
+        return None
+    if outcome.failure:
+        return (
+            f"I couldn't read the store's policies just now: the policies tool "
+            f"{failed_in_words(outcome.failure)}. Please try again in a moment."
+        )
+    data = outcome.data or {}
+    contact = plain(data.get("contact") or "", 300)
+    sections = [s for s in data.get("sections") or [] if isinstance(s, dict)]
+    if not sections:
+        reach = f" You can reach the store at {contact}." if contact else ""
+        return f"I don't know: the store's policies don't say.{reach}"
+    store = plain(data.get("store") or "the store", 80)
+    lines = [f"Here is what {store} says:"]
+    room = MAX_QUOTE
+    for section in sections[:MAX_SECTIONS]:
+        heading = plain(section.get("heading") or "", 80)
+        text = str(section.get("text") or "").strip()
+        if room <= 0 or not text:
+            break
+        if len(text) > room:
+            text = text[: room - 1].rstrip() + "…"
+        room -= len(text)
+        lines.append(f"**{heading}**\n{text}" if heading else text)
+    if contact:
+        lines.append(f"For anything else, you can reach the store at {contact}.")
+    return "\n\n".join(lines)

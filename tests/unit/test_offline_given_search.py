@@ -23,7 +23,7 @@ from shared.products.catalog_data import load_catalog
 from shared.products.table import shown_products
 from shared.search import SearchIndex, build_index
 from storechat.offline import OfflineModel
-from storechat.offline.replies import GREETING
+from storechat.offline.notes import GREETING
 from storechat.offline.store import Store
 from tests.support.searched import searched_as
 from tests.unit.test_lookup_inventory import Table

@@ -16,7 +16,7 @@ from shared.runtime.errors import InvalidConverseRequest
 from shared.search import SearchIndex, SearchQuery, build_index
 from storechat.offline import OFFLINE_MODEL_ID, OfflineModel
 from storechat.offline.intent import conversation_intent
-from storechat.offline.names import find_models
+from storechat.offline.product import find_models
 from storechat.offline.refer import shown_in
 from tests.support.searched import searched_as
 

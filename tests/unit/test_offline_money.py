@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from storechat.offline.money import money, priced_in
+from storechat.offline.product import money, priced_in
 
 
 @pytest.mark.parametrize(
