@@ -2,8 +2,8 @@
 
 It runs only on a laptop, through the local runner; no deployed function imports it.
 :mod:`storechat.offline.model` states its contract. In the order a request flows:
-``store``/``vocabulary`` (what the store carries, the shopper's words); ``product`` (a
-product, a model's name, money); ``refer`` and ``intent`` (what a message asks); ``plan``
+``store`` (what the store carries, the shopper's words); ``product`` (a product, a
+model's name, money); ``intent`` (what a message asks and points at); ``plan``
 (the tool calls); ``messages``/``given`` (the tool results); ``checks``, ``answer`` and
 ``notes`` (the answer); ``model``.
 """

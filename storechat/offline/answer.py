@@ -38,7 +38,7 @@ from storechat.offline.checks import (
     shortfalls,
     sift,
 )
-from storechat.offline.intent import COMPARE, Intent, parse_text
+from storechat.offline.intent import COMPARE, Intent, ids_as_names, parse_text
 from storechat.offline.messages import as_searched, ids_named, plain
 from storechat.offline.notes import (
     ASK_REPLY,
@@ -53,8 +53,7 @@ from storechat.offline.notes import (
 )
 from storechat.offline.plan import Ask, Done
 from storechat.offline.product import Listed, ModelName, matches, models_carried
-from storechat.offline.refer import ids_as_names
-from storechat.offline.vocabulary import (
+from storechat.offline.store import (
     BOOK_INFO,
     BOOKS,
     COMPUTERS,

@@ -41,7 +41,7 @@ from shared.catalog.specs import (
     YEAR,
 )
 from storechat.offline.product import Listed, money, portable
-from storechat.offline.vocabulary import (
+from storechat.offline.store import (
     BOOKS,
     COMPUTERS,
     MOBILE,

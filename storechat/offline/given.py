@@ -19,7 +19,7 @@ from storechat.offline.intent import COMPARE, Intent
 from storechat.offline.messages import ToolOutcome, read_rounds
 from storechat.offline.plan import Call
 from storechat.offline.product import ModelName
-from storechat.offline.vocabulary import LOOKUP
+from storechat.offline.store import LOOKUP
 
 OWN_TOOL_USE: Final = "tooluse_off_"
 """How this model's own toolUse ids start; they come with a sentence before them."""

@@ -12,7 +12,7 @@ from shared.products.table import shown_products
 from shared.runtime.errors import FailureKind
 from shared.text.sanitize import clean_text
 from shared.tools.untrusted import unquoted
-from storechat.offline.vocabulary import BOOK_INFO, LOOKUP, POLICIES, REVIEWS
+from storechat.offline.store import BOOK_INFO, LOOKUP, POLICIES, REVIEWS
 
 
 def plain(value: Any, limit: int) -> str:

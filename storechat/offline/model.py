@@ -27,7 +27,12 @@ from storechat.offline.intent import (
     Intent,
     conversation_intent,
     earlier_words,
+    ids_as_names,
+    named_by_id,
+    names_others,
+    ordinals_as,
     parse_text,
+    shown_in,
     steers,
 )
 from storechat.offline.messages import (
@@ -51,9 +56,7 @@ from storechat.offline.notes import (
 )
 from storechat.offline.plan import Ask, Call, label, plan_first, preamble
 from storechat.offline.product import models_carried
-from storechat.offline.refer import ids_as_names, named_by_id, names_others, ordinals_as, shown_in
-from storechat.offline.store import Store, serving
-from storechat.offline.vocabulary import LOOKUP
+from storechat.offline.store import LOOKUP, Store, serving
 
 OFFLINE_MODEL_ID: Final = "storechat.offline-v1"
 

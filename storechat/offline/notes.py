@@ -13,7 +13,7 @@ from shared.runtime.tool_errors import failed_in_words
 from storechat.offline.intent import PRIVATE, Intent
 from storechat.offline.messages import ToolOutcome, plain
 from storechat.offline.product import to_number
-from storechat.offline.vocabulary import BOOK_INFO, LOOKUP, POLICIES, REVIEWS
+from storechat.offline.store import BOOK_INFO, LOOKUP, POLICIES, REVIEWS
 
 
 @dataclass(frozen=True)

@@ -13,10 +13,20 @@ from typing import Any, Final
 
 from shared.search.asked import asked_names, beside_named, kinds_apart, sides_compared
 from shared.search.words import parse
-from storechat.offline.intent import Intent, parse_text, review_query, unbranded_earlier
+from storechat.offline.intent import (
+    Intent,
+    Reference,
+    Shown,
+    ids_as_names,
+    named_by_id,
+    names_others,
+    parse_text,
+    pick,
+    review_query,
+    unbranded_earlier,
+)
 from storechat.offline.messages import ToolOutcome
-from storechat.offline.refer import Reference, Shown, ids_as_names, named_by_id, names_others, pick
-from storechat.offline.vocabulary import BOOK_INFO, BOOKS, LOOKUP, REVIEWS, USE_SORT
+from storechat.offline.store import BOOK_INFO, BOOKS, LOOKUP, REVIEWS, USE_SORT
 
 MAX_LOOKUPS: Final = 4
 MAX_WORDS: Final = 200

@@ -20,8 +20,7 @@ from shared.products.ledger import LedgerProduct
 from shared.search.named import Named, line_words, named_in
 from shared.search.series import name_words
 from storechat.offline.messages import plain
-from storechat.offline.store import store
-from storechat.offline.vocabulary import COMPUTERS, MOBILE
+from storechat.offline.store import COMPUTERS, MOBILE, store
 
 
 def to_number(value: Any) -> float | None:

@@ -15,9 +15,8 @@ from botocore.validate import validate_parameters
 from shared.runtime.errors import InvalidConverseRequest
 from shared.search import SearchIndex, SearchQuery, build_index
 from storechat.offline import OFFLINE_MODEL_ID, OfflineModel
-from storechat.offline.intent import conversation_intent
+from storechat.offline.intent import conversation_intent, shown_in
 from storechat.offline.product import find_models
-from storechat.offline.refer import shown_in
 from tests.support.searched import searched_as
 
 TOOL_NAMES = ("lookup_inventory", "get_computer_reviews", "get_book_info")
