@@ -99,9 +99,11 @@ def print_answer(
                 and before > price
             ):
                 price_text += f" (was {amount(before, currency)})"
+            # A product of no brand (a book whose author is its brand has none in the
+            # response: its spec line names the author) shows none, not "None".
+            line = [p.get("name"), p.get("brand"), price_text, _spec_line(p, weight_unit)]
             print(
-                f"  [{p.get('productId')}] {p.get('name')} · {p.get('brand')} · {price_text}"
-                f" · {_spec_line(p, weight_unit)}",
+                f"  [{p.get('productId')}] " + " · ".join(str(bit) for bit in line if bit),
                 file=out,
             )
             # The links the page shows, made by the response (shared.store.store_links).

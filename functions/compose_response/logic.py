@@ -25,6 +25,7 @@ from compose_response.known import KnownProducts, Marked
 from compose_response.screen import left_out_line, screen
 from shared.api.contract import Usage
 from shared.api.vocabulary import FALLBACK_REASONS, Outcome
+from shared.catalog.specs import AUTHOR
 from shared.products.ledger import LedgerIndex, LedgerProduct, LedgerProducts, sort_records
 from shared.products.weight import DEFAULT_WEIGHT_UNIT
 from shared.store.settings import Store
@@ -234,11 +235,33 @@ def fallback_answer(
     return "\n".join(parts)
 
 
+def _said_alike(one: str, other: str) -> bool:
+    """Whether two names are the same but for case and spacing: "Frank  Herbert",
+    "frank herbert"."""
+    return " ".join(one.split()).casefold() == " ".join(other.split()).casefold()
+
+
+def _brand_is_the_author(record: dict[str, Any]) -> bool:
+    """Whether the card would name the product's maker twice: a book of no brand takes its
+    author's name as its brand (``shared.platform.draft``), and its card shows the
+    author's chip too (``shared.catalog.specs.AUTHOR``, a chip of the product's category).
+    A publisher that is not the author, or authors the card shows no chip of (a list of
+    them), leaves the brand where it is."""
+    brand, author = record.get("brand"), (record.get("specs") or {}).get(AUTHOR.key)
+    if not isinstance(brand, str) or not isinstance(author, str) or not author.strip():
+        return False
+    shown = any(chip.category == record.get("category") for chip in AUTHOR.chips)
+    return shown and _said_alike(brand, author)
+
+
 def with_links(product: LedgerProduct, store: Store | None) -> LedgerProduct:
     """The product as the response shows it: its page (``url``) only when it is a safe
     address on the storefront, and its ``cartUrl`` when it can be added to the cart
-    (``shared.store.store_links``)."""
+    (``shared.store.store_links``); with no ``brand`` when that is its author's name, which
+    its author's chip says (the page, the widget and ``storechat ask`` show it once)."""
     record = product.model_dump()
+    if _brand_is_the_author(record):
+        del record["brand"]
     page, cart = links(record, store)
     record.pop("url", None)
     record.pop("cartUrl", None)
