@@ -88,6 +88,7 @@ from shared.search.schema import filter_token
 from shared.search.series import closest_first, name_words
 from shared.search.sorting import HIT_COLUMNS, Order, Sorter, hit, order_by, where
 from shared.search.unsold import Asked, unsold_in, without_unsold
+from shared.search.variants import names_product, without_options
 from shared.search.words import (
     MODEL_WORDS,
     Words,
@@ -339,9 +340,18 @@ class _Search:
         # The kind asked with it ("a phone cheaper than the XPS 13"), not an earlier
         # message's, whose words a follow-up's come before.
         asked = query.category or parse(f"{_SENTENCE_END.split(before)[-1]} {here}").category
-        hits: list[Hit] = []  # a line's ("the MacBook") are priced, not named
-        if self._models_carried(f"the {name}") or " " in name.strip() or self._a_title(name):
-            hits = self._named_exactly(SearchQuery(productName=name, limit=5), name)
+        # The products whose name it is, their options aside: a store's variants of one
+        # ("Dune - Paperback" and "Dune - Hardcover"; "iPad - 64 GB / Blue" and "iPad - 256
+        # GB"), priced against the cheapest or the dearest of them. A line's products ("the
+        # MacBook") are priced, not named.
+        hits = self._variants_named(name)
+        if (
+            hits
+            or self._models_carried(f"the {name}")
+            or " " in name.strip()
+            or self._a_title(name)
+        ):
+            hits = hits or self._named_exactly(SearchQuery(productName=name, limit=5), name)
             prices = [hit.price for hit in hits if hit.price is not None]
             kinds = {hit.category for hit in hits}
         else:
@@ -559,8 +569,26 @@ class _Search:
         )
 
     def _one_product(self, word: str) -> bool:
-        """Whether one ``word`` names a model or a line (:meth:`_one_model`), or a book."""
-        return self._one_model(word) or self._a_title(word)
+        """Whether one ``word`` names a model or a line (:meth:`_one_model`), a book, or
+        a store's variants of one product (:meth:`_variants_named`: "Dune" of "Dune -
+        Paperback" and "Dune - Hardcover")."""
+        return self._one_model(word) or self._a_title(word) or bool(self._variants_named(word))
+
+    def _variants_named(self, said: str) -> list[Hit]:
+        """The products whose name is ``said``, their variant's options, articles and
+        maker's name aside (:func:`~shared.search.variants.names_product`): "Dune - Paperback"
+        and "Dune - Hardcover" for "Dune", "iPad - 64 GB / Blue" and "iPad - 256 GB" for
+        "iPad". Looked for among the first :data:`NAMES_EXAMINED` products whose names have
+        its words, in one indexed query."""
+        clause = name_clause(said)
+        if clause is None or not self._may_name(said):
+            return []
+        sql = (
+            "SELECT p.id, p.name, p.brand FROM products AS p WHERE p.id IN "
+            "(SELECT rowid FROM fts WHERE fts MATCH ? LIMIT ?)"
+        )
+        rows = self.db.execute(sql, (clause, NAMES_EXAMINED)).fetchall()
+        return self._hits([int(i) for i, name, brand in rows if names_product(said, name, brand)])
 
     def _in_a_name(self, said: str) -> bool:
         """Whether the words of ``said`` stand in a row in the name of a product."""
@@ -586,18 +614,21 @@ class _Search:
         return any([w for w in t if w not in _ARTICLES] == wanted for t in titles)
 
     def _number_named(self, said: str) -> str | None:
-        """The name of the product whose whole name, articles aside, is the number ``said``,
-        in digits or in words ("1984": "Nineteen Eighty-Four"); None for a number that is
-        no product's name (an amount: "cheaper than 500")."""
+        """The name of the product whose whole name, articles and a variant's options aside,
+        is the number ``said``, in digits or in words ("1984": "Nineteen Eighty-Four"; "1984
+        - Paperback": "1984"); None for a number that is no product's name (an amount:
+        "cheaper than 500")."""
         if not said.isdigit():
             return None
         for written in dict.fromkeys([said, numbers_in_words(said)[0]]):
             clause = name_clause(written)
             wanted = re.findall(r"[^\W_]+", written.casefold())
             for name, _ in self._names_matching(clause, 20) if clause else []:
-                words = [w for w in re.findall(r"[^\W_]+", name.casefold()) if w not in _ARTICLES]
+                # A store's variants of it too: "1984 - Paperback" is 1984
+                title = without_options(name)
+                words = [w for w in re.findall(r"[^\W_]+", title.casefold()) if w not in _ARTICLES]
                 if words == wanted:
-                    return name
+                    return title
         return None
 
     def _a_number(self, said: str) -> bool:
