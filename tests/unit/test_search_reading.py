@@ -1797,6 +1797,37 @@ def test_a_comparison_of_weights_shows_each_side_s_lightest_first(index: SearchI
     ]
 
 
+@pytest.mark.parametrize(
+    ("words", "shown", "let_go"),
+    [
+        # HP makes no phone, Samsung no desktop: each was dropped without a word
+        ("an HP or Samsung phone", {"Samsung"}, ["HP"]),
+        ("a Dell or Samsung desktop", {"Dell"}, ["Samsung"]),
+        ("an HP or Samsung 2-in-1", {"HP"}, ["Samsung"]),
+    ],
+)
+def test_a_maker_compared_that_has_none_of_the_kind_is_said_let_go(
+    index: SearchIndex, words: str, shown: set[str], let_go: list[str]
+) -> None:
+    # When a shopper asks for a kind of either of two makers, and one makes none of it
+    result = search(index, words, limit=8)
+    # Then the other maker's are shown, nothing relaxed, and the result says which maker
+    # was let go, as the catalog writes it
+    assert result.products
+    assert {BY_ID[h.productId]["brand"] for h in result.products} == shown
+    assert not result.relaxed
+    assert result.understood["relaxedBrands"] == let_go
+
+
+@pytest.mark.parametrize(
+    "words", ["an HP or Samsung laptop", "Dell, HP or Lenovo laptop?", "cheapest Dell or HP laptop"]
+)
+def test_makers_compared_that_each_have_the_kind_let_none_go(
+    index: SearchIndex, words: str
+) -> None:
+    assert "relaxedBrands" not in search(index, words, limit=8).understood
+
+
 def test_an_order_asked_of_a_comparison_keeps_its_order(index: SearchIndex) -> None:
     # two lists in turn would not be in the order asked: the cheapest Dell or HP laptops
     result = search(index, "cheapest Dell or HP laptop", limit=5)

@@ -252,6 +252,17 @@ def test_the_catalog_tool_says_it_for_any_model(index: SearchIndex) -> None:
     assert told["products"]
 
 
+def test_the_catalog_tool_says_which_maker_it_let_go(index: SearchIndex) -> None:
+    # Given the catalog tool, as any model calls it
+    words = {"keywords": "an HP or Samsung tablet"}
+    call = ToolUse(toolUseId="t1", name="lookup_inventory", input=words)
+    output = run(call, index=lambda: index, source=None, max_results=8)
+    told = output.tool_result["content"][0]["json"]
+    # Then its result names the maker none of whose products is shown
+    assert told["understood"]["relaxedBrands"] == ["Samsung"]
+    assert told["products"] and told["showingInstead"] == "2-in-1 laptops"
+
+
 def test_a_store_without_the_nearer_kind_shows_nothing_in_its_place(tmp_path: Path) -> None:
     # Given a store of phones and books, with no 2-in-1 laptops
     phones_and_books = [p for p in CATALOG if p["category"] in ("MOBILE", "BOOKS")]
@@ -299,19 +310,83 @@ def test_a_product_named_beside_an_unsold_kind_is_shown(index: SearchIndex) -> N
 
 
 @pytest.mark.parametrize(
-    "words",
-    ["cheapest samsung tablet", "a Samsung tablet under $1000", "do you have an Apple iPad?"],
+    ("words", "makers"),
+    [
+        ("cheapest samsung tablet", ["Samsung"]),
+        ("a Samsung tablet under $1000", ["Samsung"]),
+        ("do you have an Apple iPad?", ["Apple"]),
+        ("an apple or samsung tablet", ["Apple", "Samsung"]),
+    ],
 )
-def test_a_maker_let_go_for_the_nearer_kind_is_said(index: SearchIndex, words: str) -> None:
+def test_a_maker_let_go_for_the_nearer_kind_is_said(
+    index: SearchIndex, words: str, makers: list[str]
+) -> None:
     # Given the sample store, whose only 2-in-1 laptops are HP's and Microsoft's
     # When a shopper asks for a tablet of a maker that makes none of them
     result = search(index, words)
     # Then the 2-in-1 laptops are shown instead, and the result says the maker was let go
-    # (before, nothing said so: an HP and a Surface stood for "Samsung tablets")
+    # (before, nothing said so: an HP and a Surface stood for "Samsung tablets"), and which
+    # one, as the catalog writes it (before, ``relaxed`` said "brand" alone)
     assert result.not_carried == ["tablets"]
     assert result.instead == "2-in-1 laptops"
     assert result.products
     assert "brand" in result.relaxed
+    assert result.understood["relaxedBrands"] == makers
+
+
+@pytest.mark.parametrize(
+    ("words", "let_go"),
+    [
+        ("an hp or samsung tablet", ["Samsung"]),
+        ("a Samsung or HP tablet", ["Samsung"]),
+        ("the cheapest HP or Samsung tablet", ["Samsung"]),
+        ("an HP, Apple or Samsung tablet", ["Apple", "Samsung"]),
+    ],
+)
+def test_a_maker_of_the_nearer_kind_is_kept_and_another_said_let_go(
+    index: SearchIndex, words: str, let_go: list[str]
+) -> None:
+    # Given the sample store, whose only 2-in-1 laptops are HP's and Microsoft's
+    # When a shopper asks for a tablet of either of two makers, one of which makes none
+    result = search(index, words)
+    # Then the HP 2-in-1 laptops are shown instead, nothing relaxed, and the makers that
+    # make none are said let go (before, Samsung was dropped without a word)
+    assert result.instead == "2-in-1 laptops"
+    assert result.products
+    assert {hit.brand for hit in result.products} == {"HP"}
+    assert "brand" not in result.relaxed
+    assert result.understood["relaxedBrands"] == let_go
+
+
+def test_makers_of_the_nearer_kind_each_count(tmp_path: Path) -> None:
+    # Given a store whose 2-in-1 laptops are HP's, Microsoft's and Samsung's
+    galaxy = next(p for p in CATALOG if p["productId"] == "CMP-027")
+    book360 = {
+        **galaxy,
+        "productId": "SAM-360",
+        "name": "Samsung Galaxy Book4 360",
+        "price": 899.0,
+        "specs": {**galaxy["specs"], "formFactor": "2-in-1"},
+    }
+    opened = _open([*CATALOG, book360], tmp_path / "two-makers.sqlite")
+    try:
+        # When a shopper asks for a tablet of either maker, or the cheapest of them
+        either = search(opened, "an HP or Samsung tablet")
+        cheapest = search(opened, "the cheapest HP or Samsung tablet")
+        under = search(opened, "an HP or Samsung tablet under $880")
+    finally:
+        opened.close()
+    # Then each maker's 2-in-1 laptops are shown, none let go; the cheapest first where
+    # that is asked
+    for result in (either, cheapest):
+        assert {hit.brand for hit in result.products} == {"HP", "Samsung"}
+        assert "relaxedBrands" not in result.understood
+        assert "brand" not in result.relaxed
+    prices = [hit.price for hit in cheapest.products]
+    assert prices == sorted(prices)  # type: ignore[type-var]
+    # And under a price only one of them meets, the other is said let go
+    assert {hit.brand for hit in under.products} == {"HP"}
+    assert under.understood["relaxedBrands"] == ["Samsung"]
 
 
 @pytest.mark.parametrize(
@@ -328,6 +403,7 @@ def test_a_maker_of_the_nearer_kind_is_kept(index: SearchIndex, words: str, bran
     assert result.products
     assert {hit.brand for hit in result.products} == {brand}
     assert "brand" not in result.relaxed
+    assert "relaxedBrands" not in result.understood
 
 
 def test_a_maker_not_wanted_is_not_let_go(index: SearchIndex) -> None:

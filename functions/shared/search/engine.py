@@ -152,6 +152,9 @@ _TITLE_RUN = re.compile(
 Rings")."""
 NEAREST_NAMED = 2
 """How many of the nearest models of its series stand first for a name the store lacks."""
+RELAXED_BRANDS = "relaxedBrands"
+"""``understood``'s makers asked for that no product shown is of, none of theirs meeting
+what was asked, as the catalog writes them (``["Samsung"]`` of "an HP or Samsung tablet")."""
 TIED_MOST = 5
 """The most products tied first in an order said not wanted that are left out ("not the
 cheapest book": the five at $8.99); with more, none is first."""
@@ -415,14 +418,16 @@ class _Search:
             return cut
         return replace(cut, maxPrice=high if query.maxPrice is None else min(query.maxPrice, high))
 
-    def _both_sides(self, query: SearchQuery) -> SearchResult | None:
+    def _both_sides(self, query: SearchQuery) -> tuple[SearchResult | None, list[str]]:
         """Where the words compare makers or lines, or one with a model ("Dell vs MacBook
         Air", "a Samsung or Apple phone", "is a Dell better than a MacBook?", "Dell, HP or
         Lenovo"), each side's products in turn, each side searched with the others' words
         but its names (a brand said alone, that brand's products): ranked together, one
         side's fill the results. None where something is not wanted, they name a model on
         each side (the search of names finds both), name no maker on one, ask no kind or an
-        order, or one side's words find nothing of it."""
+        order, or one side's words find nothing of it; then, with it, the makers said alone
+        on a side that finds nothing of what was asked ("HP" of "an HP or Samsung phone"),
+        as the catalog writes them: the words searched whole find no product of theirs."""
         assert query.keywords is not None
         said = sides_compared(query.keywords)
         if (
@@ -430,7 +435,7 @@ class _Search:
             or without_unwanted(query.keywords).split() != query.keywords.split()
             or _NEGATED.search(said.left)
         ):
-            return None  # "not Apple or Samsung", "not the XPS or a MacBook" compare nothing
+            return None, []  # "not Apple or Samsung", "not the XPS or a MacBook" compare nothing
         # A list before the last side is a side each ("Dell, HP, or Lenovo"), where each
         # names a maker, or each a line; else the words before the last side are one
         listed = [*(p.strip() for p in said.left.split(",") if p.strip()), said.right]
@@ -439,7 +444,7 @@ class _Search:
         if len([n for n in self._names_in(query.keywords) if n.carried]) > 1 or not all(
             m or self._names_a_maker(s) for s, m in zip(sides, models, strict=True)
         ):
-            return None
+            return None, []
         # The kind asked of all ("Dell or HP laptops"); with none ("Samsung or Apple"),
         # makers of several kinds, or an order asked ("the cheapest Dell or HP"), which
         # lists in turn would not keep, the words are searched whole; a comparison's own
@@ -453,7 +458,7 @@ class _Search:
         english = in_english(query.keywords)
         order = next((key for said, key in _COMPARED_BY if said.search(english)), None)
         if kind is None or query.sortBy or (parse(" ".join(sides)).sort and order is None):
-            return None
+            return None, []
         said_of_all = [self._without_names(side) for side in [*sides, said.around]]
         asked = [
             " ".join([side, *(w for n, w in enumerate(said_of_all) if n != at)])
@@ -475,34 +480,25 @@ class _Search:
             for side, words in zip(sides, asked, strict=True)
         ]
         if any(r.relaxed or not r.products for r in found):
-            return None
-        products: dict[str, Hit] = {}
-        for turn in itertools.zip_longest(*(r.products for r in found)):
-            products |= {
-                hit.productId: hit for hit in turn if hit and hit.productId not in products
-            }
-        understood: dict[str, Any] = {}
-        for result in reversed(found):
-            understood |= {
-                key: list(dict.fromkeys([*value, *understood[key]]))
-                if isinstance(value, list) and isinstance(understood.get(key), list)
-                else value
-                for key, value in result.understood.items()
-            }
-        first = found[0]
+            # A maker said alone on a side that has nothing of it: no product of theirs is
+            # found once the words are searched whole ("HP or Samsung phones": Samsung's)
+            lacking = [
+                self._brand_written(brand)
+                for side, r in zip(sides, found, strict=True)
+                if (r.relaxed or not r.products) and (brand := self._one_brand(side))
+            ]
+            return None, lacking
+        together = _in_turn(found, query.limit)
         return replace(
-            first,
-            products=list(products.values())[: query.limit],
-            count=sum(r.count for r in found),
-            count_is_exact=all(r.count_is_exact for r in found),
+            together,
             understood={
                 "category": Category(kind),
                 **({FORM_FACTOR.key: list(whole.forms)} if whole.forms else {}),
-                **understood,
+                **together.understood,
                 "compared": [self._names_said(side) for side in sides],
             },
             ranked_by="relevance",
-        )
+        ), []
 
     def _one_brand(self, side: str) -> str | None:
         """The one brand ``side`` names, with no model of it ("Dell", "Acer Chromebook"; not
@@ -679,6 +675,7 @@ class _Search:
         return {str(kind): (float(low), float(high)) for kind, low, high in rows}
 
     def _words(self, query: SearchQuery) -> SearchResult:
+        lacking: list[str] = []
         if query.keywords and not (query.productName or query.productIds):
             parts = kinds_apart(query.keywords, self._titled)
             # One kind a search: the first part's, or those naming products ("the iPhone 15
@@ -690,13 +687,20 @@ class _Search:
                 first = self.run(replace(query, keywords=" and ".join(searched)))
                 others = [p for p in parts if p not in searched]
                 return replace(first, understood={**first.understood, "alsoAsked": others})
-            if (compared := self._both_sides(query)) is not None:
+            compared, lacking = self._both_sides(query)
+            if compared is not None:
                 return compared
+        return self._makers_let_go(self._kinds_sold(query), lacking)
+
+    def _kinds_sold(self, query: SearchQuery) -> SearchResult:
+        """``query``'s products, or where its words ask for a kind the store does not sell,
+        the nearer kind's (:meth:`run`)."""
         unsold = self._unsold(query)
         if not unsold:
             return self._of_a_title(query, self._run(query))
         shown = next((a for a in unsold if a.kind.instead), None)
         result = None
+        dropped: list[str] = []
         let_go = False
         if shown and query.keywords:
             instead = self._instead(query, shown)
@@ -704,17 +708,21 @@ class _Search:
             nearer = self._run(instead)
             if makers and nearer.count and not nearer.relaxed:
                 # "a Samsung tablet": the maker's products of the nearer kind, where it
-                # makes any; else that kind's of any maker, and ``relaxed`` says the
-                # maker was let go (the products are no Samsung's)
-                kept = self._run(replace(instead, keywords=f"{makers} {instead.keywords}"))
-                named = (
-                    kept.count
-                    and not kept.relaxed
-                    and all(
-                        brands_named(makers.split(), [fold(hit.brand)]) for hit in kept.products
-                    )
-                )
-                nearer, let_go = (kept, False) if named else (nearer, True)
+                # makes any; "an HP or Samsung tablet": those of each maker that makes any,
+                # and the others said let go; where none makes any, that kind's of any
+                # maker, and ``relaxed`` says the maker was let go (the products are no
+                # Samsung's)
+                each = [self._of_makers(instead, maker) for maker in makers]
+                kept = [m for m, found in zip(makers, each, strict=True) if found is not None]
+                dropped = [
+                    self._brand_written(m)
+                    for m, found in zip(makers, each, strict=True)
+                    if found is None
+                ]
+                if kept:
+                    theirs = [found for found in each if found is not None]
+                    nearer = self._makers_together(instead, kept, theirs)
+                let_go = not kept
             # What the words asked, read from them: the limits and the order
             read = {
                 "minPrice": instead.minPrice if query.minPrice is None else None,
@@ -728,26 +736,81 @@ class _Search:
             # may have none ("a Samsung tablet under $400": no 2-in-1 at $849 instead).
             result = nearer if nearer.count and not nearer.relaxed else None
         if result is None:
-            shown, result = None, self._others_asked(query, unsold)
+            shown, result, dropped = None, self._others_asked(query, unsold), []
         names = [a.kind.name for a in unsold]
         # "headphones" asked alone is the kind's, said once by the kind's name.
         others = [n for n in result.not_carried if not any(a.kind.said.search(n) for a in unsold)]
-        return replace(
-            result,
-            not_carried=[*names, *others],
-            instead=shown.kind.instead if shown else None,
-            relaxed=[*result.relaxed, "brand"] if let_go and shown else result.relaxed,
+        return self._makers_let_go(
+            replace(
+                result,
+                not_carried=[*names, *others],
+                instead=shown.kind.instead if shown else None,
+                relaxed=[*result.relaxed, "brand"] if let_go and shown else result.relaxed,
+            ),
+            dropped,
         )
 
-    def _makers_said(self, query: SearchQuery, unsold: Asked) -> str:
+    def _of_makers(self, query: SearchQuery, makers: str) -> SearchResult | None:
+        """``query``'s products of the ``makers`` said ("hp", "hp samsung"), searched with
+        their words; None where it finds none of theirs."""
+        found = self._run(replace(query, keywords=f"{makers} {query.keywords}"))
+        ours = all(brands_named(makers.split(), [fold(hit.brand)]) for hit in found.products)
+        return found if found.count and not found.relaxed and ours else None
+
+    def _makers_together(
+        self, query: SearchQuery, makers: list[str], found: list[SearchResult]
+    ) -> SearchResult:
+        """The products of several makers (``found``: each one's), in turn ("an HP or
+        Samsung tablet": HP's first, then Samsung's...), or in the order asked where one is
+        (the cheapest of all of them first: their words searched together)."""
+        if len(found) > 1 and any(each.ranked_by != "relevance" for each in found):
+            together = self._of_makers(query, " ".join(makers))
+            if together is not None:
+                return together
+        return _in_turn(found, query.limit)
+
+    def _makers_said(self, query: SearchQuery, unsold: Asked) -> list[str]:
         """The store's makers the words ask for, beside a kind it does not sell ("Samsung"
-        of "the cheapest Samsung tablet"), as written; none said not wanted, nor a
-        ``brandId`` the query already holds."""
+        of "the cheapest Samsung tablet", "HP" and "Samsung" of "an HP or Samsung tablet"),
+        each as written; none said not wanted, nor a ``brandId`` the query already holds."""
         if query.brandId or not query.keywords:
-            return ""
+            return []
         said = re.sub(re.escape(unsold.words), " ", query.keywords, count=1, flags=re.I)
         words = WORD.findall(without_unwanted(said))
-        return " ".join(dict.fromkeys(w for w in words if self._is_brand(w)))
+        # The words of one maker's name are one maker: "Western Digital"
+        makers: dict[tuple[str, ...], list[str]] = {}
+        for word in (w for w in words if self._is_brand(w)):
+            makers.setdefault(tuple(brands_named([word], self.index.brands)), []).append(word)
+        return [" ".join(dict.fromkeys(said)) for said in makers.values()]
+
+    def _brand_written(self, maker: str) -> str:
+        """The maker said (``maker``: "samsung") as the catalog writes its brand ("Samsung"),
+        where its words are one brand's; else as said."""
+        keys = brands_named(maker.split(), self.index.brands)
+        row = (
+            self.db.execute(
+                "SELECT brand FROM products WHERE brand_key = ? LIMIT 1", (keys[0],)
+            ).fetchone()
+            if len(keys) == 1
+            else None
+        )
+        return str(row[0]) if row and row[0] else maker
+
+    @staticmethod
+    def _makers_let_go(result: SearchResult, makers: list[str]) -> SearchResult:
+        """``result`` with ``makers`` asked for (as the catalog writes them) that it has no
+        product of, because none of theirs meets what was asked, in ``understood``'s
+        ``relaxedBrands``: "an HP or Samsung tablet" shows HP's 2-in-1 laptops, and
+        Samsung let go; "a Samsung tablet", any maker's, with ``relaxed`` saying ``brand``."""
+        said = [*makers, *result.understood.get(RELAXED_BRANDS, [])]
+        shown = [h.brand.casefold() for h in result.products]
+        dropped = [m for m in dict.fromkeys(said) if not brands_named(m.split(), shown)]
+        understood = _without(result.understood, RELAXED_BRANDS)
+        if dropped:
+            understood[RELAXED_BRANDS] = dropped
+        if understood == result.understood:
+            return result
+        return replace(result, understood=understood)
 
     def _of_a_title(self, query: SearchQuery, result: SearchResult) -> SearchResult:
         """A book asked for by its title and nothing else ("Do you have Animal Farm?") is
@@ -1759,6 +1822,31 @@ def _sorted_on(hit: Hit, order: str) -> float | None:
     columns = [SORTS[order][0], SECOND_SORT.get(order, ("", False))[0]]
     values = [hit.price if column == "price" else hit.specs.get(column) for column in columns]
     return next((float(v) for v in values if isinstance(v, int | float)), None)
+
+
+def _in_turn(found: list[SearchResult], limit: int) -> SearchResult:
+    """The products of each of ``found`` in turn (the first's first, then the second's
+    first...), at most ``limit``, counted together, with what each read (its lists joined):
+    the sides of a comparison, or the makers asked for ("an HP or Samsung tablet"). One
+    result is itself, cut to ``limit``."""
+    products: dict[str, Hit] = {}
+    for turn in itertools.zip_longest(*(r.products for r in found)):
+        products |= {hit.productId: hit for hit in turn if hit and hit.productId not in products}
+    understood: dict[str, Any] = {}
+    for result in reversed(found):
+        understood |= {
+            key: list(dict.fromkeys([*value, *understood[key]]))
+            if isinstance(value, list) and isinstance(understood.get(key), list)
+            else value
+            for key, value in result.understood.items()
+        }
+    return replace(
+        found[0],
+        products=list(products.values())[:limit],
+        count=sum(r.count for r in found),
+        count_is_exact=all(r.count_is_exact for r in found),
+        understood=understood,
+    )
 
 
 def _without(understood: dict[str, Any], key: str) -> dict[str, Any]:
