@@ -5,6 +5,7 @@ says of them ("cheaper than Dune", "than the iPad") is the part before the optio
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Final
 
@@ -23,9 +24,12 @@ def without_options(name: str) -> str:
     return base or name
 
 
-def _words(said: str, maker: list[str]) -> list[str]:
-    """The words of a name, articles aside and its maker's name at its start aside."""
-    words = [w for w in name_words(said) if w not in _ARTICLES]
+@functools.lru_cache(maxsize=4096)
+def _words(said: str, maker: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """The words of a name, articles aside and its maker's name (``maker``'s words) at its
+    start aside. Kept: a search compares one name said with many products' names, and a
+    catalog's brands are few."""
+    words = tuple(w for w in name_words(said) if w not in _ARTICLES)
     return words[len(maker) :] if maker and words[: len(maker)] == maker else words
 
 
@@ -34,6 +38,6 @@ def names_product(said: str, name: str, brand: str | None) -> bool:
     maker's name at its start aside: "Hobbit" is "The Hobbit - Paperback"'s, "iPad" "Apple
     iPad - 256 GB"'s and "XPS 15" "Dell XPS 15 - 16 GB / 512 GB"'s; not "Dune Messiah"'s,
     and a maker's name alone ("Apple") names none."""
-    maker = [w for w in name_words(brand or "") if w not in _ARTICLES]
+    maker = _words(brand or "")
     wanted = _words(said, maker)
     return bool(wanted) and _words(without_options(name), maker) == wanted
