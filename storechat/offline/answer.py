@@ -16,7 +16,7 @@ from typing import Any, Final
 
 from shared.catalog.categories import PLURALS, Category
 from shared.catalog.derive import fold, sorted_on
-from shared.catalog.specs import AUTHOR, GENRE, PAGES
+from shared.catalog.specs import AUTHOR, FORM_FACTOR, GENRE, PAGES
 from shared.search.asked import ASKED_ALONE, parts_beside_named, without_parts
 from shared.search.series import name_words
 from shared.search.words import cut_models, parse
@@ -427,7 +427,8 @@ def constraints_for(done: Done, intent: Intent) -> Constraints:
         favours=understood.get("favours"),
         brand=plain(brand, 40) if isinstance(brand, str) else None,
         product_name=name if isinstance(name, str) else None,
-        forms=read.forms if category in (None, COMPUTERS) else (),
+        # the kinds of computer the search read in the words ("2-in-1 laptops")
+        forms=tuple(understood.get(FORM_FACTOR.key) or ()) if category in (None, COMPUTERS) else (),
         bounds={k: v for k, v in bounds.items() if category != BOOKS or k in _PRICES},
         cheaper_than=done.call.limit if done.call.purpose == "cheaper" else None,
         on_sale=bool(understood.get("onSale")),

@@ -36,7 +36,6 @@ from storechat.offline.store import (
     MOBILE,
     OS_CATEGORY,
     categories_in,
-    forms_in,
     genres_in,
     line_brands_in,
     only_order,
@@ -588,7 +587,6 @@ class Intent:
     book_author: str | None = None
     # Constraints: how to narrow and rank what the catalog returns.
     systems: tuple[str, ...] = ()
-    forms: tuple[str, ...] = ()
     bounds: dict[str, float] = field(default_factory=dict)
     """Numeric limits by ``lookup_inventory`` field: ``{"minRamGb": 16, "maxPrice": 800}``."""
     use: str | None = None
@@ -630,7 +628,7 @@ class Intent:
         )
 
     def has_constraints(self) -> bool:
-        return bool(self.systems or self.forms or self.bounds or self.use or self.sort_by)
+        return bool(self.systems or self.bounds or self.use or self.sort_by)
 
     def outside_store(self) -> bool:
         return bool(self.service or self.not_carried)
@@ -827,7 +825,6 @@ def parse_text(text: str) -> Intent:
         book_title=book.title if book else None,
         book_author=book.author if book else None,
         systems=unique(systems_in(_without(text, products))),
-        forms=unique(forms_in(text)),
         bounds=said.limits,
         use=use,
         sort_by=said.sort,
@@ -906,7 +903,7 @@ def conversation_intent(user_texts: list[str]) -> Intent:
     # A new subject ("what about a Mac?") keeps only the earlier limits and uses.
     switched = current.names_subject()
     kinds = current.categories or (() if switched else read.categories)
-    if current.brands and not (current.categories or current.forms or current.products):
+    if current.brands and not (current.categories or current.products):
         # "A Samsung one" after phones: that brand's phones, if it makes any.
         made = set().union(*(store().brand_categories.get(b, ()) for b in current.brands))
         kinds = tuple(c for c in read.categories if c in made)

@@ -191,9 +191,7 @@ def _searches(ask: Ask) -> list[dict[str, Any]]:
 
 def _brand_alone(intent: Intent) -> bool:
     """Whether a message names a maker and no kind, model or book of its own."""
-    return bool(intent.brands) and not (
-        intent.categories or intent.forms or intent.products or intent.book_title
-    )
+    return bool(intent.brands) and not (intent.categories or intent.products or intent.book_title)
 
 
 # -- round 1 ------------------------------------------------------------------------------------

@@ -466,12 +466,6 @@ def categories_in(text: str) -> list[str]:
     return [category for category in Category if category in found]
 
 
-def forms_in(text: str) -> list[str]:
-    """The ``formFactor`` values of the kinds of computer ``text`` names."""
-    kinds_said = _kinds(text)
-    return list(unique(f for category, forms in kinds_said if category == COMPUTERS for f in forms))
-
-
 def systems_in(text: str) -> list[str]:
     return [name for name, pattern in _OS_RES if pattern.search(text)]
 

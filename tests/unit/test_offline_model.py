@@ -147,6 +147,16 @@ def inventory(*products: dict[str, Any]) -> dict[str, Any]:
     return success({"count": len(products), "shown": len(products), "products": list(products)})
 
 
+# What the catalog search reports it read in "laptop": the kinds of computer it looked in.
+LAPTOPS_READ = {"category": "COMPUTERS", "formFactor": ["laptop", "2-in-1"]}
+
+
+def read_as(result: dict[str, Any], understood: dict[str, Any]) -> dict[str, Any]:
+    """``result`` with what the search says it read in the words (``understood``)."""
+    result["content"][0]["json"]["understood"] = understood
+    return result
+
+
 STUDENT_LAPTOPS = (
     laptop("CMP-101", price=1899, weight=2.4, battery=6, ram=32, gpu="NVIDIA GeForce RTX 4070"),
     laptop("CMP-102", price=549, weight=1.2, battery=15, ram=8),
@@ -561,7 +571,8 @@ def test_budget_is_respected() -> None:
 def test_no_match_says_so_and_offers_the_nearest_with_what_differs() -> None:
     # Given a budget nothing meets, and the catalog's nearest to it
     question = "Windows laptop under $200"
-    _, response = answer_round(question, [inventory(*searched(question, STUDENT_LAPTOPS))])
+    found = read_as(inventory(*searched(question, STUDENT_LAPTOPS)), LAPTOPS_READ)
+    _, response = answer_round(question, [found])
 
     # Then the answer says so, and offers the cheapest Windows laptops in stock as the
     # nearest, each with its price against the budget
@@ -861,7 +872,7 @@ def test_a_kind_said_of_a_product_named_asks_about_it_alone() -> None:
 def test_two_kinds_asked_in_one_message_are_searched_each_in_its_own_words() -> None:
     # Given a wish for a laptop and a phone, and the catalog's answer to each
     question = "I need a laptop and a phone for my son"
-    laptops = inventory(STUDENT_LAPTOPS[1])
+    laptops = read_as(inventory(STUDENT_LAPTOPS[1]), LAPTOPS_READ)
     phones = inventory(IPHONES[1])
     rounds, text = converse_turn([user(question)], [[laptops, phones]])
 
@@ -1007,7 +1018,8 @@ def test_nothing_within_the_limits_answers_with_the_nearest_the_search_gave_and_
 ):
     # Given a RAM bound no laptop meets: the search drops it and gives the laptops with the
     # most RAM, and says so
-    near = inventory(laptop("CMP-932", price=1999, ram=32), laptop("CMP-916", price=999, ram=16))
+    found = inventory(laptop("CMP-932", price=1999, ram=32), laptop("CMP-916", price=999, ram=16))
+    near = read_as(found, LAPTOPS_READ)
     near["content"][0]["json"]["relaxed"] = (
         "Nothing matched all of that, so I dropped: the limits in nearestTo; these are the"
         " nearest to them, most RAM first."
@@ -1719,3 +1731,22 @@ def test_a_product_shown_by_its_place_and_one_named_are_both_looked_up(question:
         {"keywords": "Samsung Galaxy A15 5G"},
         {"keywords": "Pixel 9"},
     ], uses
+
+
+def test_the_kinds_of_computer_are_those_the_search_says_it_read() -> None:
+    # Given words the search reads as 2-in-1s, and its result: a 2-in-1 and, ranked
+    # after it, a plain laptop it found by the other words
+    question = "a laptop that folds back so I can draw on it"
+    convertible = {**laptop("CMP-201", price=899), "name": "Flip CMP-201"}
+    convertible["specs"] = {**convertible["specs"], "formFactor": "2-in-1"}
+    found = read_as(
+        inventory(convertible, laptop("CMP-202", price=599)),
+        {"category": "COMPUTERS", "formFactor": ["2-in-1"]},
+    )
+    _, response = answer_round(question, [found])
+
+    # Then the answer is about 2-in-1s, as the search read the words: the plain laptop
+    # is not offered as one
+    text = answer_text(response)
+    assert "2-in-1s" in text
+    assert cited(text) == ["CMP-201"]
