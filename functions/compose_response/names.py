@@ -25,7 +25,10 @@ the same way (:mod:`compose_response.facts`). Which words name a product:
   ("I'd take the Zephyrus");
 * the words after it are not more of another name: "HP 14" in "the HP 14 Pro", when the
   HP 14 Pro is not known, names nothing (a capitalised word or a number that follows and
-  is not in the product's own name; nor a "+": "Galaxy S24+" is not the Galaxy S24).
+  is not in the product's own name; nor a "+": "Galaxy S24+" is not the Galaxy S24);
+* nor the words before it: a run right after a word of the product's name and a number
+  its name does not hold names nothing, nor does the rest of it ("Pro XL" in "the Pixel 10
+  Pro XL" is not the Pixel 9 Pro XL, nor is "XL").
 """
 
 from __future__ import annotations
@@ -207,13 +210,18 @@ class ProductNames:
                 at += 1
                 continue
             size, product_id = named
+            if product_id is None:
+                at += size  # "Pro XL" of "Pixel 10 Pro XL": no part of another's name
+                continue
             found.append(Named(tokens[at].start(), tokens[at + size - 1].end(), product_id))
             at += size
         return found
 
     def _longest_at(
         self, text: str, tokens: list[re.Match[str]], at: int
-    ) -> tuple[int, str] | None:
+    ) -> tuple[int, str | None] | None:
+        """The words from ``at`` on that name one product, and its id; its id None when
+        they go on another model's name (:meth:`_goes_on`), which names nothing."""
         for size in range(min(self._longest, len(tokens) - at), 0, -1):
             words = tokens[at : at + size]
             if any(
@@ -230,6 +238,8 @@ class ProductNames:
             if len(ids) > 1:
                 return None  # shared by two products: not guessed, nor a shorter run of it
             product_id = next(iter(ids))
+            if self._goes_on(text, tokens, at, product_id):
+                return size, None
             ends = self._ends_there(text, tokens, at + size, product_id)
             if ends and (
                 self._written_as_name(text, words)
@@ -267,6 +277,20 @@ class ProductNames:
             if following[0].isdigit():
                 return False
         return not text.startswith("+", words[-1].end())
+
+    def _goes_on(self, text: str, tokens: list[re.Match[str]], at: int, product_id: str) -> bool:
+        """Whether the words from ``at`` go on another model's name: right after a word of
+        the product's name and a number it does not hold ("Pixel 10" before "Pro XL", of
+        the Pixel 9 Pro XL; not "the 2024" before "MacBook Air")."""
+        if at < 2:
+            return False
+        word, number, first = tokens[at - 2], tokens[at - 1], tokens[at]
+        if text[word.end() : number.start()] != " " or text[number.end() : first.start()] != " ":
+            return False
+        said = number.group().casefold()
+        if not any(c.isdigit() for c in said) or said in self._words[product_id]:
+            return False
+        return word.group().casefold() in self._words[product_id]
 
     def _ends_there(
         self, text: str, tokens: list[re.Match[str]], after: int, product_id: str

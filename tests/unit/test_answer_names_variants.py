@@ -157,3 +157,37 @@ def test_a_title_with_a_dash_that_is_not_options_still_names_its_product() -> No
 )
 def test_what_is_an_amount(word: str, is_amount: bool) -> None:
     assert amount(word) is is_amount
+
+
+PIXEL_9_PRO_XL: dict[str, Any] = {
+    **MOTO,
+    "productId": "MOB-017",
+    "name": "Google Pixel 9 Pro XL",
+    "brand": "Google",
+    "price": 1099.0,
+}
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["The Pixel 10 Pro XL is great.", "the pixel 10 pro xl is great.", "The Pixel 10 XL is great."],
+)
+def test_the_end_of_another_models_name_names_no_product(said: str) -> None:
+    # Given the Pixel 9 Pro XL, and an answer naming a Pixel 10 whose name ends as its does
+    names = ProductNames(products_of([PIXEL_9_PRO_XL]))
+    # Then "Pro XL" (or "XL") after "Pixel 10" does not name the Pixel 9 Pro XL (before, it
+    # did: its card showed, and "It is in stock." after it was read as its stock)
+    assert names.find(said) == []
+
+
+@pytest.mark.parametrize(
+    ("said", "found"),
+    [
+        ("The Pixel 9 Pro XL is great.", "Pixel 9 Pro XL"),
+        ("The 2024 Pixel 9 Pro XL is great.", "Pixel 9 Pro XL"),
+        ("Buy 2 Pixel 9 Pro XL phones.", "Pixel 9 Pro XL"),
+    ],
+)
+def test_a_name_after_a_number_of_no_name_still_names_its_product(said: str, found: str) -> None:
+    names = ProductNames(products_of([PIXEL_9_PRO_XL]))
+    assert [said[f.start : f.end] for f in names.find(said)] == [found]
