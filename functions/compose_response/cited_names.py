@@ -195,6 +195,13 @@ def _product_like(words: list[str]) -> bool:
     return named and any(map(_model_token, words))
 
 
+def a_product_named(words: list[str]) -> bool:
+    """Whether ``words`` are product-like: capitalised words and a model token, a number,
+    a variant's word or an inner capital ("Galaxy Book Pro", "MacBook Air"; not "Google
+    Photos", "16 GB RAM", "Option 1")."""
+    return _product_like(words)
+
+
 def a_model_named(words: list[str]) -> bool:
     """Whether ``words`` name a model by its number, whoever makes it ("HP Spectre x360 14",
     "Galaxy S24", "iPhone 15 Pro"): product-like, with a word of digits that is neither a

@@ -73,7 +73,11 @@ The rules, in the order they apply:
   ("It beats the 8 GB most laptops have") and are not. "They", "Both" ("They are both in
   stock") say so of every product the sentence before cites, and one price said after
   them ("They're both $349", not a total or a bound) is each one's price, checked for each.
-  A guess or a future ("it should be back in stock soon") is no stock claim. A sentence
+  A guess or a future ("it should be back in stock soon") is no stock claim. After a
+  sentence that cites nothing and names a model no tool returned ("How about the Pixel 10
+  Pro XL?", "The Galaxy S25 Ultra has the best zoom."), "It" is that model, not the product
+  cited before it ("It isn't in stock here" is no wrong stock of the Pixel 9):
+  :mod:`compose_response.offers` reads what it says of that model. A sentence
   with no subject that says a product can be had ("Only a handful left.", "Ships today.")
   is about the one product the sentence before cites, unless it is a question, a lead-in,
   or about another place, time or version ("In stock at Best Buy", "In stock from next
@@ -100,7 +104,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Final
 
@@ -1319,10 +1323,14 @@ def check_marked(
     store: str = money.DEFAULT_CURRENCY,
     weight_unit: str = DEFAULT_WEIGHT_UNIT,
     ledger: Iterable[LedgerProduct] = (),
+    names_another: Callable[[str], object] | None = None,
 ) -> tuple[str, list[Correction]]:
     """:func:`check_facts` of an answer whose citations are marks
     (:class:`~compose_response.known.Marked`); ``index`` maps each mark to its record,
-    ``ledger`` holds every product the tools returned."""
+    ``ledger`` holds every product the tools returned. ``names_another`` says whether a
+    sentence that cites nothing names a model no tool returned
+    (:meth:`compose_response.offers.Offers.names_unreturned`): a sentence pointing back
+    after it is about that model, not a product cited before it."""
     answer = answer.replace(_OPEN, "").replace(_CLOSE, "")
     style = answer_style(answer)
     # the products a superlative sets one against, but each section's its own
@@ -1401,6 +1409,9 @@ def check_marked(
             else:
                 about = about_list if at == 0 and about_list else subject
                 checked = _check_pronoun(segment, about, index, style, store, weight_unit)
+                if names_another is not None and names_another(segment):
+                    # "The Galaxy S25 Ultra has the best zoom.": "It" after it is that one
+                    subject, about_list = [], []
             corrections.extend(checked.corrections)
             if checked.dropped:
                 whole = False

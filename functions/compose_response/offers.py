@@ -49,10 +49,15 @@ not a system or a part ("Windows 11 laptops", "Core i7"), nor a product returned
 without its citation ("the Dell XPS 13 in silver"). A name is read as capitalised words,
 or in any case when its words are a returned series' and a model's number ("we also carry
 the pixel 10 pro xl" beside the store's Pixels; not "a 14 inch screen", "windows 11").
-So does such a model of a returned series put forward ("Consider the XPS 16", "How about
-the XPS 16?") beside the store's XPS 13, or named a returned product's later version and
-said to be had, the store's, put forward or to take its place ("its successor, the Pixel
-11, is in stock", "the newer XPS 16 replaces it").
+So does a model no tool returned put forward, whoever makes it and whatever series
+("Consider the Galaxy S25 Ultra" after a search for Pixels, "How about the XPS 16?", "Get
+the ...", "Also worth a look: the ...", "The ... is a great choice", a bullet under "You
+might also like:"), unless the sentence, or the next one pointing back at it, denies that
+the store has it ("..., but we don't carry it", "It isn't in stock here"); and one named
+a returned product's later version and said to be had, the store's, put forward or to
+take its place ("its successor, the Pixel 11, is in stock", "the newer XPS 16 replaces
+it"). After a sentence that names a model no tool returned and cites nothing, "It" is
+that model: "It is in stock", "We have it in black", "It costs $999" go.
 
 The store's own words also vouch for the prices they state, of no product ("express
 delivery costs $12.99"), and for a sentence of theirs repeated as they write it ("free
@@ -71,12 +76,12 @@ from typing import Final, NamedTuple
 
 from compose_response import money
 from compose_response.amounts import other_prices
-from compose_response.cited_names import a_model_named
+from compose_response.cited_names import a_model_named, a_product_named
 from compose_response.claims import stock_claims
 from compose_response.compare import Claim, agrees
 from compose_response.context import clause_breaks
 from compose_response.facts import PER_ITEM, TOTAL_SAID, WITH_MORE, stated, summed_of_some
-from compose_response.text import BULLET, CITATION, drop_segments, segments
+from compose_response.text import BULLET, CITATION, HEADING, drop_segments, segments
 from compose_response.units import Quantity, halfwidth, parse_number, quantities
 from shared.products.ledger import LedgerIndex, LedgerProduct
 
@@ -926,16 +931,91 @@ _ASKS_FORWARD: Final = re.compile(
 )
 """Questions that put what follows them before the shopper, as "Consider the" does: "How
 about the", "Have you considered the", "Why not the", "Would you consider the"."""
+_LEAD_IN: Final = (
+    r"(?:(?:also|equally)\s+)?worth\s+(?:a\s+(?:look|try)|considering|checking\s+out)"
+    r"|(?:other|more|some|similar)\s+(?:options|alternatives|picks|suggestions|models|phones|"
+    r"laptops|books)(?:\s+(?:to\s+consider|worth\s+a\s+look))?"
+    r"|alternatives?|(?:my\s+)?(?:suggestions?|recommendations?)|(?:also\s+)?consider"
+)
+"""What a lead-in says before a colon that puts what follows forward: "Also worth a look:",
+"Other options:", "Alternatives:"."""
 _ADVISED: Final = re.compile(
-    rf"(?:{_PUTS_FORWARD.pattern}|(?:^|[.!:;]\s+)(?:(?:also\s+)?consider|try(?:\s+out)?|go\s+for|"
-    rf"take\s+a\s+look\s+at|look\s+at|pick|choose|grab|opt\s+for)|{_ASKS_FORWARD.pattern}|"
+    rf"(?:{_PUTS_FORWARD.pattern}|(?:^|[.!:;,\u2013\u2014]\s*|\b(?:and|or|but|so|then|just|"
+    r"instead|otherwise|alternatively,?)\s+)(?:(?:also\s+)?consider|try(?:\s+out)?|go\s+for|"
+    rf"take\s+a\s+look\s+at|look\s+at|pick(?:\s+up)?|choose|grab|opt\s+for|get|buy|order|"
+    rf"(?:{_LEAD_IN})\s*[:\u2013\u2014-])|{_ASKS_FORWARD.pattern}|"
     r"\b(?:another|a\s+(?:good|great|better|cheaper)\s+)?(?:option|alternative|pick)\s+is|"
     r"\byou(?:['\u2019]ll|\s+will|\s+would|['\u2019]d)\s+love)"
     r"\s+(?:also\s+)?(?:(?:the|a|an)\s+)?(?:(?:new|newer|upcoming|latest)\s+)?",
     re.IGNORECASE,
 )
 """Words that put a name right after them before the shopper: "You might also like the",
-"Consider the", "I'd recommend the"."""
+"Consider the", "I'd recommend the", "Get the", "Also worth a look: the"."""
+_FORWARD_LIST: Final = re.compile(
+    rf"{_PUTS_FORWARD.pattern}|{_ASKS_FORWARD.pattern}|^[\s*_#>]*(?:{_LEAD_IN})\b",
+    re.IGNORECASE,
+)
+"""A line before a list that puts the list forward ("You might also like:", "Other
+options:"), when it ends with a colon."""
+_JOINED_NAME: Final = re.compile(
+    r"[\s*_]*(?:,\s*(?:(?:and|or)\s+)?|(?<=\s)(?:and|or|&)\s+|/\s*)(?:(?:the|a|an)\s+)?",
+    re.IGNORECASE,
+)
+"""What joins one name put forward to the next: "the Pixel 9 Pro or the Pixel 10 Pro XL"."""
+_CITED_HERE: Final = re.compile(r" {3,}")
+"""A citation, blanked out: a product the tools returned, in a list of names."""
+_RECOMMENDED: Final = re.compile(
+    r"[\s*_]*(?:is|['\u2019]s|would\s+be|could\s+be|makes|remains)\s+(?:also\s+|still\s+|really\s+)?"
+    r"(?:(?:a|an|my|our|the)\s+)?(?:(?:great|good|solid|excellent|better|top|best|smart|safe|"
+    r"strong|fine|nice|perfect|ideal|worthy|wise|clear|obvious|other|another|budget|premium)\s+)*"
+    r"(?:choice|option|pick|alternative|buy|bet|fit|recommendation|contender|upgrade|"
+    r"suggestion)\b"
+    r"|[\s*_]*(?:is|['\u2019]s)\s+(?:also\s+|still\s+|really\s+)?(?:well\s+)?worth\s+"
+    r"(?:a\s+(?:look|try)|considering|checking\s+out|buying|getting|it|the\s+money)\b"
+    r"|[\s*_]*(?:would|will|could|might)\s+(?:also\s+)?suit\s+you\b",
+    re.IGNORECASE,
+)
+"""What after a name makes it one put forward: "the Galaxy S25 Ultra is a great choice",
+"... is worth a look", "... would suit you"."""
+_SUBJECT_BEFORE: Final = re.compile(
+    r"^[\s*_\"'\u201c\u2018(>-]*(?:[^,.;:!?\n]*,\s+)?"
+    r"(?:(?:also|alternatively|instead|otherwise|or|and|plus|but|however|then|honestly|"
+    r"personally|overall)[,:]?\s+)*(?:(?:the|a|an)\s+)?$",
+    re.IGNORECASE,
+)
+"""What may stand before a name that is its sentence's subject: "Alternatively, the", "For
+photos, the"."""
+_HAVING: Final = (
+    r"(?:carr(?:y|ies|ied|ying)|ha(?:ve|s)(?!\s+(?:it|them|that|one)\s+in\s+(?!stock\b|"
+    r"(?:our|the|this)\s+(?:store|shop|catalog)))|stock(?:s|ed)?|sell(?:s)?|sold|"
+    r"offer(?:s|ed)?|list(?:s|ed)?|available|in\s+(?:our|the|this)\s+(?:store|shop|"
+    r"catalog(?:ue)?|range|line-?up|selection)|our\s+(?:store|shop|catalog(?:ue)?|range|"
+    r"line-?up|selection)|in\s+stock|on\s+(?:our\s+)?shelves|with\s+us|from\s+us)\b"
+)
+_DENIES_HAVING: Final = re.compile(
+    r"(?:\b(?:not|never|no\s+longer)\b|n['\u2019]t\b)"
+    r"(?:\s+(?:currently|presently|yet|actually|really|even|also|sadly|unfortunately|right|now|"
+    r"something|anything|one|a|an|the|this|that|it|them|model|product|phone|laptop|book|we|"
+    r"which|i|you|can|any|part|of|being))*\s+" + _HAVING,
+    re.IGNORECASE,
+)
+"""A denial that the store has what a sentence names: "We don't carry it", "It's not in our
+catalog", "It isn't in stock here", "something we don't currently sell"; not any negation
+("It isn't expensive", "you won't regret it", "it's not hard to find in our store")."""
+_ELSEWHERE: Final = re.compile(
+    r"\b(?:elsewhere|other\s+(?:retailers?|stores?|shops?|sellers?)|another\s+(?:retailer|"
+    r"store|shop|seller)|(?:directly\s+)?from\s+the\s+maker)\b",
+    re.IGNORECASE,
+)
+"""Words that give what is put forward to another seller: "consider the X elsewhere"."""
+_NOT_A_PRODUCT: Final = re.compile(
+    r"^(?:(?:apple|google|qualcomm|intel|amd|mediatek|samsung|microsoft)\s+)?"
+    r"(?:[am]\d+\b|tensor\b|exynos\b|one\s+ui\b|(?:microsoft|office)\s+\d|copilot\b|"
+    r"chapter\b|section\b|step\b|gen(?:eration)?\s+\d|series\s+\d)",
+    re.IGNORECASE,
+)
+"""Names with a number that are a chip, a system, software or a place in a text, not a
+product put forward: "an M3 Pro", "One UI 7", "Microsoft 365", "Chapter 11"."""
 _SUCCESSOR: Final = re.compile(
     r"\b(?:successors?|replacements?|follow[\s-]?ups?|(?:newer|latest|updated|upgraded)\b|"
     r"next[\s-]gen(?:eration)?\b|new\s+(?:version|model|generation)\b)",
@@ -995,6 +1075,14 @@ _NOT_SAID_SO: Final = re.compile(
 isn't in our store", "if the newer XPS 16 replaces it"."""
 _PUT_FORWARD: Final = ", put forward beside the store's"
 """How :meth:`Offers.problem` ends what it says of a model put forward."""
+_OF_A_MODEL: Final = (
+    _PUT_FORWARD,
+    ", said to be the store's",
+    ", said to follow a product of the store's",
+    ", said of what went before it",
+)
+"""How :meth:`Offers.problem` ends what it says of a model no tool returned: a sentence
+pointing back after it is about that model, whatever its words were taken for."""
 _ARTICLES: Final = frozenset({"the", "a", "an", "our", "this", "that"})
 _HAS: Final = frozenset(re.findall(r"\w+", "with running featuring using powered on"))
 """Words before a name that make it a part or a system of a product: "laptops with M3 Pro
@@ -1009,8 +1097,22 @@ _AFTER_A_NAME: Final = frozenset(
 """Words after a name that leave it a name; any other word in lower case makes a name
 said with no article a modifier of a kind ("MIL-STD 810H rugged laptops", "Windows 11
 laptops"); "the Galaxy S24 Ultra phone" is a model."""
-_AFTER_ADVISED: Final = _AFTER_A_NAME | {"instead", "over", "because", "since", "rather"}
-"""Words after a name put forward that leave it the name of what is put forward."""
+_KINDS_NAMED: Final = frozenset(
+    re.findall(
+        r"\w+",
+        "phone phones smartphone laptop laptops notebook tablet desktop computer monitor mouse "
+        "keyboard headphones earbuds watch smartwatch console camera speaker model edition",
+    )
+)
+"""Kinds of product a name may stand before and still be the product ("the Galaxy S25 Ultra
+phone", "a Logitech MX Master 3S mouse")."""
+_AFTER_ADVISED: Final = (
+    _AFTER_A_NAME | _KINDS_NAMED | {"instead", "over", "because", "since", "rather"}
+)
+"""Words after a name put forward that leave it the name of what is put forward: a word
+of the shopper's needs ("instead", "because"), or the kind it is ("Get a Logitech MX Master
+3S mouse"); any other ("the XPS 14 reviews", "the Pixel 9 case") makes it a subject or a
+part."""
 _NOT_OURS: Final = re.compile(
     r"\b(?:not|no|never|neither|nor|if|whether|unless|once|when|search(?:ed)?|looked|"
     r"check(?:ed)?|confirm(?:ed)?|find|found|results?|seem|might|may|could|would)\b|"
@@ -1114,6 +1216,66 @@ def _ours(view: str) -> re.Match[str] | None:
     return None if said is None or _NOT_OURS.search(_PUTS_FORWARD.sub(" ", view)) else said
 
 
+class _Piece(NamedTuple):
+    """A sentence of the answer (a bullet, a sentence of a line), where it stands."""
+
+    segment: str
+    line: int
+    prose: bool
+    """Whether its line is prose: not a bullet, a heading or a table's row."""
+
+    def joins(self, following: _Piece) -> bool:
+        """Whether ``following`` goes on from this one: on its line, or prose after prose."""
+        return self.line == following.line or (self.prose and following.prose)
+
+
+def _prose(line: str) -> bool:
+    return bool(line.strip()) and not (
+        BULLET.match(line) or HEADING.match(line) or line.lstrip().startswith("|")
+    )
+
+
+_POINTER: Final = re.compile(
+    r"\b(?:this|that)\s+(?:one|model|phone|laptop|book)\b|\bits?\b|\bthem\b|\bthey\b",
+    re.IGNORECASE,
+)
+"""The word of a sentence that points back at what the one before named: "It", "its",
+"this one", "we have them"."""
+
+
+def _record_words(product: LedgerProduct) -> str:
+    """The words a record writes (its brand, name, description, specs and tags), lower
+    case, one space apart and at both ends: what :meth:`Offers._named_by_records` reads."""
+    specs = [
+        " ".join(map(str, value)) if isinstance(value, list) else str(value)
+        for value in (product.specs or {}).values()
+    ]
+    text = " ".join(
+        [product.brand or "", product.name, product.description or "", *specs,
+         *(product.tags or [])]
+    )  # fmt: skip
+    words = re.findall(r"[\w+]+", text.casefold())
+    return f" {' '.join(words)} "
+
+
+def _announced_forward(text: str) -> set[str]:
+    """The bullets, stripped, of each list that a line putting it forward announces ("You
+    might also like:", "Other options:", "Also worth a look:")."""
+    found: set[str] = set()
+    under = False
+    for line in text.split("\n"):
+        if BULLET.match(line) and under:
+            found.add(line.strip())
+        elif line.strip():
+            view = halfwidth(line)
+            under = (
+                bool(_FORWARD_LIST.search(view))
+                and line.rstrip(" *_").endswith((":", "\uff1a"))
+                and not _DENIES_HAVING.search(view)
+            )
+    return found
+
+
 class Offers:
     """What the products a turn's tools returned, and the store's own words, vouch for,
     read against each sentence."""
@@ -1139,50 +1301,109 @@ class Offers:
         self._lines = {_line(p.name, self._makers) for p in returned}
         self._flat_returned = [_flat(_SIZE.sub(" ", f"{p.brand or ''} {p.name}")) for p in returned]
         self._series = _series_names(returned, self._makers)
+        self._records = [_record_words(p) for p in returned]
         self.removed: list[str] = []
         """What each removed sentence held that nothing vouched for, for the trace."""
         self._totals: dict[str, float] = {}
         self._announced: set[str] = set()
+        self._forwarded: set[str] = set()
 
     def drop(self, text: str) -> str:
         """``text`` without the sentences that state an offer no product vouches for."""
         self._totals = self._list_totals(text)
         self._announced = _announced_ours(text)
+        self._forwarded = _announced_forward(text)
+        pieces = [
+            _Piece(segment, number, _prose(line))
+            for number, line in enumerate(text.split("\n"))
+            for segment in segments(line)
+        ]
         verdicts: dict[str, list[bool]] = {}
-        for line in text.split("\n"):
-            for segment, doomed in self._verdicts(segments(line)):
-                verdicts.setdefault(segment, []).append(doomed)
+        for segment, doomed in self._verdicts(pieces):
+            verdicts.setdefault(segment, []).append(doomed)
         return drop_segments(text, lambda segment: verdicts[segment].pop(0))
 
-    def _verdicts(self, line: list[str]) -> list[tuple[str, bool]]:
-        """Each of a line's sentences with whether it goes; a sentence that opens by pointing
-        back at the one before it (:data:`_REFERS_BACK`: "It is in stock.", "We don't carry
-        it.") goes with it when that one cites no product (a model no tool returned, else
-        it would be said of the product named before; after a cited product's sentence
-        removed for an offer, "It is light." is still that product's); a model put
-        forward whose next such sentence denies or conditions it ("How about the Pixel 10?
-        We don't carry it.") is no claim, and both stay."""
-        problems = [self.problem(segment) for segment in line]
+    def _verdicts(self, pieces: list[_Piece]) -> list[tuple[str, bool]]:
+        """Each sentence with whether it goes. A sentence that opens by pointing back at the
+        one before it, on its line or on the prose line before (:data:`_REFERS_BACK`: "It is
+        in stock.", "We don't carry it."), and cites nothing:
+
+        * goes with that one when it went and cited no product (a model no tool returned,
+          else it would be said of the product named before; after a cited product's
+          sentence removed for an offer, "It is light." is still that product's);
+        * is said of the model that one names, when it named one no tool returned and
+          cited nothing ("The Galaxy S25 Ultra has the best zoom. It is in stock."): said
+          to be had, the store's, priced or put forward, it goes (:meth:`_said_of`); so
+          does a sentence with no subject saying something can be had ("Ships today.");
+        * keeps a model put forward with it when it denies that the store has it ("How
+          about the Pixel 10? We don't carry it.", "It isn't in stock here.":
+          :data:`_DENIES_HAVING`; not any negation: "It isn't expensive.")."""
+        problems = [self.problem(piece.segment) for piece in pieces]
         verdicts: list[tuple[str, bool]] = []
-        for at, segment in enumerate(line):
-            problem = problems[at]
-            after = line[at + 1] if at + 1 < len(line) else ""
+        of_a_model = False  # whether the sentence before went for a model no tool returned
+        for at, piece in enumerate(pieces):
+            segment, problem = piece.segment, problems[at]
+            following = pieces[at + 1] if at + 1 < len(pieces) else None
+            after = following.segment if following and piece.joins(following) else ""
             back = bool(after) and _REFERS_BACK.match(after) and not CITATION.search(after)
-            if problem and problem.endswith(_PUT_FORWARD) and back and _NOT_OURS.search(after):
+            before = verdicts[-1] if verdicts and pieces[at - 1].joins(piece) else None
+            cites = CITATION.search(segment) is not None
+            if problem and problem.endswith(_PUT_FORWARD) and back and _DENIES_HAVING.search(after):
                 problem = None
             elif (
                 not problem
-                and verdicts
-                and verdicts[-1][1]
-                and CITATION.search(verdicts[-1][0]) is None
-                and CITATION.search(segment) is None
+                and before is not None
+                and before[1]
+                and (CITATION.search(before[0]) is None or of_a_model)
+                and not cites
                 and _REFERS_BACK.match(segment)
             ):
+                # "the Pixel 10 Pro XL" may have had "Pro XL" read as the Pixel 9 Pro XL
                 problem = f"{segment.strip()}, said of what went before it"
+            elif not problem and before is not None and not before[1] and not cites:
+                named = self.names_unreturned(before[0])
+                problem = self._said_of(segment, named) if named else None
             if problem:
                 self.removed.append(problem)
+            of_a_model = problem is not None and problem.endswith(_OF_A_MODEL)
             verdicts.append((segment, problem is not None))
         return verdicts
+
+    def names_unreturned(self, segment: str) -> str | None:
+        """The model no tool of the session returned that ``segment`` names last, when it
+        cites nothing and does not open by pointing back itself: what a sentence after it
+        that opens with "It" is about ("The Galaxy S25 Ultra has the best zoom. It is in
+        stock."), not the product cited before it. The fact check reads such a sentence so
+        too (:func:`compose_response.facts.check_marked`)."""
+        if CITATION.search(segment) or _REFERS_BACK.match(segment):
+            return None
+        names = self._unreturned_names(halfwidth(segment))
+        return names[-1] if names else None
+
+    def _said_of(self, segment: str, name: str) -> str | None:
+        """What ``segment``, citing nothing and said right after a sentence naming ``name``
+        (a model no tool returned), says of it that nothing vouches for: that it can be had,
+        is the store's, has a price or is a good choice; not a denial ("We don't carry it")."""
+        view = halfwidth(segment)
+        pointer = _POINTER.search(view) if _REFERS_BACK.match(view) else None
+        if pointer is not None:
+            own = "'s" if pointer.group().casefold() == "its" else ""
+            said = f"{view[: pointer.start()]}the {name}{own}{view[pointer.end() :]}"
+            at = pointer.start() + len(f"the {name}{own}")
+        elif not _NAME_RUN.search(view) and any(c.value for c in stock_claims(view)):
+            said, at = view, 0  # "Ships today.", "Only a handful left."
+        else:
+            return None
+        if _DENIES_HAVING.search(said):
+            return None
+        claims = (
+            any(c.value for c in stock_claims(said))
+            or _ours(said) is not None
+            or _AVAILABLE.search(said) is not None
+            or bool(_price_claims(said, _price_claims_in(said, self._store)))
+            or (pointer is not None and _RECOMMENDED.match(said, at) is not None)
+        )
+        return f"{segment.strip()}, said of the {name}" if claims else None
 
     def _list_totals(self, text: str) -> dict[str, float]:
         """Each line that opens with a total right after a list of two or more products
@@ -1237,12 +1458,14 @@ class Offers:
             models = _models_of(blank, self._returned, self._of_series, self._series)
             if models:
                 return f"{models[0]}, said to be the store's"
-        sibling = None if ours else self._advised_sibling(blank)
+        listed = segment.strip() in self._forwarded
+        sibling = None if ours else self._put_forward(blank, listed=listed)
         if sibling:
-            # "You might also like the Pixel 10 Pro XL", "How about the Pixel 10?" after the
-            # store's Pixels: a model of a series the store has, put before the shopper as
-            # one of them (whatever a product the words of its name were taken for: "Pro
-            # XL", the Pixel 9 Pro XL)
+            # "You might also like the Pixel 10 Pro XL", "Consider the Galaxy S25 Ultra",
+            # "How about the Pixel 10?", "The Galaxy S25 Ultra is a great choice": a model
+            # no tool returned, put before the shopper as if the store had it, whoever
+            # makes it (whatever a product the words of its name were taken for: "Pro XL",
+            # the Pixel 9 Pro XL)
             return f"{sibling}{_PUT_FORWARD}"
         successor = None if ours or sibling else self._successor(view, blank)
         if successor:
@@ -1303,33 +1526,128 @@ class Offers:
         """Whether ``name`` is of a series the session's tools returned a model of."""
         return _line(name, self._makers) in self._lines
 
-    def _advised_sibling(self, view: str) -> str | None:
-        """A model ``view`` puts before the shopper right after the words that do so
-        (:data:`_ADVISED`, also as a question: "How about the", :data:`_ASKS_FORWARD`), none
-        of the session's tools returned, of a series they returned others of ("the Galaxy S25
-        Ultra" beside the store's Galaxy S phones); not where the sentence denies, asks
-        otherwise or makes it a condition (:data:`_NOT_OURS`), nor a name
-        before a word that makes it a part or a subject ("the Galaxy S24 Ultra reviews",
-        "the iPhone 15's cable"), nor one of another series ("Consider the Apple Pencil
-        2")."""
-        plain = _PUTS_FORWARD.sub(" ", view)
-        if _ASKS_FORWARD.search(plain):
-            # "How about the XPS 16?" asks nothing of the shopper: it puts the model forward
-            plain = _ASKS_FORWARD.sub(" ", plain).replace("?", " ")
-        if _NOT_OURS.search(plain):
+    def _put_forward(self, view: str, *, listed: bool = False) -> str | None:
+        """A model no tool of the session returned that ``view`` puts before the shopper,
+        whoever makes it: right after the words that do so (:data:`_ADVISED`: "Consider
+        the", "You might also like the", "Get the", "Also worth a look:", also as a question:
+        "How about the", :data:`_ASKS_FORWARD`), or a name joined to it ("the Pixel 9 Pro or
+        the Pixel 10 Pro XL"); the subject of words that make it a choice ("The Galaxy S25
+        Ultra is a great choice", :data:`_RECOMMENDED`); or, ``listed``, the name a bullet
+        under a line that puts its list forward opens with ("You might also like:").
+
+        A model is a name with a model's number (:func:`_models_of`), or a name by a maker
+        the tools returned products of with a model's word ("Apple MacBook Air"), that no
+        product returned is ("the Dell XPS 13 in silver") and no returned record names (a
+        book's title or an accessory its description gives); not a chip, a system or
+        software ("an M3 Pro", "Windows 11", "One UI 7", "Microsoft 365"), nor a name before
+        a word that makes it a part or a subject ("the Galaxy S24 Ultra reviews", "the iPhone
+        15's cable"). It stays where the sentence then denies that the store has it ("...,
+        but we don't carry it": :data:`_DENIES_HAVING`) or gives it to another seller
+        (:data:`_ELSEWHERE`), and where the words that put it forward are negated ("I'd
+        never go for the XPS 16"); a choice said by reviewers, or asked, stays too."""
+        if _ELSEWHERE.search(view):
             return None
-        runs = _name_runs(view, self._series)
-        for advised in _ADVISED.finditer(view):
-            run = next((r for r in runs if r.start() == advised.end()), None)
-            if run is None:
+        # "How about the XPS 16?" is among them: it asks nothing, it puts the model forward
+        starts = [a.end() for a in _ADVISED.finditer(view) if not _negated(view, a.start())]
+        if listed:
+            bullet = BULLET.match(view)
+            at = bullet.end() if bullet else 0
+            starts.append(len(view) - len(view[at:].lstrip(" \t*_")))
+        for start in starts:
+            for run in self._runs_from(view, start):
+                after = re.match(r"['\u2019]s\b|\s*([a-z][\w-]*)", view[run.end() :])
+                if after and (after[1] is None or after[1] not in _AFTER_ADVISED):
+                    break  # "the XPS 14 reviews", "the iPhone 15's cable": no model put forward
+                model = self._unreturned_model(run.group())
+                if model and not _DENIES_HAVING.search(view, run.end()):
+                    return model
+        if view.rstrip(" *_\"'\u201d)").endswith("?") or _SAID_BY_OTHERS.search(view):
+            return None  # "Is the Galaxy S25 Ultra worth it?", "Reviewers call it a great pick"
+        for run in _name_runs(view, self._series):
+            if not _SUBJECT_BEFORE.match(view[: run.start()]):
                 continue
-            after = re.match(r"['\u2019]s\b|\s*([a-z][\w-]*)", view[run.end() :])
-            if after and (after[1] is None or after[1] not in _AFTER_ADVISED):
+            if _RECOMMENDED.match(view, run.end()) is None:
                 continue
-            models = _models_of(run.group(), self._returned, lines=self._series)
-            if models and self._of_series(models[0]) and not self._returned_as(models[0]):
-                return models[0]
+            model = self._unreturned_model(run.group())
+            if model and not _DENIES_HAVING.search(view, run.end()):
+                return model
         return None
+
+    def _runs_from(self, view: str, start: int) -> list[re.Match[str]]:
+        """The names ``view`` writes from ``start`` on (:func:`_name_runs`), one after the
+        other where a comma, "and" or "or" joins them."""
+        found: list[re.Match[str]] = []
+        while True:
+            here = [_NAME_RUN.match(view, start)]
+            if self._series is not None:
+                here.append(self._series.match(view, start))
+            runs = [run for run in here if run is not None] or [
+                cited for cited in [_CITED_HERE.match(view, start)] if cited is not None
+            ]
+            eaten = _JOINED_NAME.match(view, start) if view.endswith("   ", 0, start) else None
+            if not runs and not found and eaten is not None:
+                start = eaten.end()  # "the [..] or the Pixel 10": the citation went before
+                continue
+            if not runs:
+                return found
+            run = max(runs, key=lambda r: r.end())
+            found.append(run)
+            joined = _JOINED_NAME.match(view, run.end())
+            if joined is None:
+                return found
+            start = joined.end()
+
+    def _unreturned_model(self, name: str) -> str | None:
+        """The model ``name`` (a name as written, alone) names, when no tool of the session
+        returned it and no returned record names it (rules of :meth:`_put_forward`)."""
+        models = _models_of(name, self._returned, lines=self._series)
+        model = models[0] if models else self._by_a_maker(name)
+        if model is None or _NOT_A_PRODUCT.match(model):
+            return None
+        if self._returned_as(model) or self._named_by_records(model):
+            return None
+        return model
+
+    def _by_a_maker(self, name: str) -> str | None:
+        """``name`` when it is a maker's whose products the tools returned, with a model's
+        word ("Apple MacBook Air", "Samsung Galaxy Book Pro"), and no product returned."""
+        words = name.split()
+        while words and words[0].casefold() in _ARTICLES:
+            words = words[1:]
+        if len(words) < 2 or words[0].casefold() not in self._makers:
+            return None
+        if not a_product_named(words):
+            return None
+        said = _name_words(" ".join(words))
+        return None if any(said <= returned for returned in self._returned) else " ".join(words)
+
+    def _unreturned_names(self, view: str) -> list[str]:
+        """The models ``view`` names, wherever, that no tool of the session returned and no
+        returned record names (:meth:`_unreturned_model`'s rules, a name read in its
+        sentence: "phones with the Tensor G4" names no model)."""
+        models = _models_of(view, self._returned, self._of_series, self._series)
+        makers = [
+            made
+            for run in _name_runs(view, None)
+            if (made := self._by_a_maker(run.group())) is not None and made not in models
+        ]
+        return [
+            model
+            for model in [*models, *makers]
+            if not (
+                _NOT_A_PRODUCT.match(model)
+                or self._returned_as(model)
+                or self._named_by_records(model)
+            )
+        ]
+
+    def _named_by_records(self, name: str) -> bool:
+        """Whether a record the tools returned writes ``name``, word for word: in its name,
+        its description, its specs or its tags ("Apple Pencil Pro" in an iPad's, a title a
+        book's description quotes)."""
+        words = [w for w in re.findall(r"[\w+]+", name.casefold()) if w not in _ARTICLES]
+        said = f" {' '.join(words)} "
+        return bool(words) and any(said in record for record in self._records)
 
     def _successor(self, view: str, blank: str) -> str | None:
         """A model none of the session's tools returned, of a series they returned, that

@@ -81,7 +81,9 @@ def screen(
     offers = Offers(keyed, currency, terms, index.values())
     text = offers.drop(text)
     left_out += ["offer"] * len(offers.removed)
-    text, corrections = check_marked(text, keyed, currency, weight_unit, index.values())
+    text, corrections = check_marked(
+        text, keyed, currency, weight_unit, index.values(), offers.names_unreturned
+    )
     return Screened(text, [*_name_corrections(misnamed, text), *corrections], left_out)
 
 

@@ -158,7 +158,6 @@ def test_a_product_no_tool_returned_said_otherwise_to_be_the_stores_goes(said: s
         "The HP 14 [CMP-023] is cheap. Many reviewers recommend the Pixel 8 Pro for photos.",
         "The HP 14 [CMP-023] is cheap. You can find the Galaxy S24 Ultra reviews online.",
         "The HP 14 [CMP-023] is cheap. Check out reviews of the Galaxy S24 Ultra for more.",
-        "The HP 14 [CMP-023] is cheap. If you need more power, consider the MacBook Pro 14 M3.",
         "The HP 14 [CMP-023] is cheap. You might also like the Dell XPS 13 in silver.",
         # a chip, a system or software put forward is no model of the store's
         "The HP 14 [CMP-023] is cheap. We also carry Apple M3 Pro laptops and M4 laptops.",
@@ -169,13 +168,11 @@ def test_a_product_no_tool_returned_said_otherwise_to_be_the_stores_goes(said: s
         "The HP 14 [CMP-023] is cheap. I'd recommend the iPhone 15's USB-C cable.",
         "The HP 14 [CMP-023] is cheap. You might also like the Pixel 8's camera software.",
         "The HP 14 [CMP-023] is cheap. I would recommend checking the iPhone 15 compatibility.",
-        # advice that names an accessory, software, a chip or a book the tools did not
-        # return, not said to be the store's
-        "The HP 14 [CMP-023] is cheap. Consider the Apple Pencil 2.",
-        "The HP 14 [CMP-023] is cheap. Try AirPods Pro 2.",
+        # advice that names software or a chip, which no shopper takes for a product of
+        # the store's (an accessory or a book put forward is one: it goes, below)
         "The HP 14 [CMP-023] is cheap. I'd go for an M3 Pro.",
         "The HP 14 [CMP-023] is cheap. Consider Microsoft 365 Family.",
-        "The HP 14 [CMP-023] is cheap. You might also like Fahrenheit 451.",
+        "The HP 14 [CMP-023] is cheap. Consider One UI 7 for its features.",
         # stock or a store said of someone else's, a review site
         "The HP 14 [CMP-023] is cheap. Apple keeps the iPhone 15 in stock at its own stores.",
         "The HP 14 [CMP-023] is cheap. Reviews on our site mention the Pixel 8 Pro as a rival.",
@@ -217,25 +214,25 @@ def test_a_model_of_a_returned_series_put_forward_goes(said: str) -> None:
 @pytest.mark.parametrize(
     "said",
     [
-        # a model of a series the tools returned none of: advice, as before
-        "You might also like the Xiaomi 14 Ultra.",
-        "Consider the Apple Pencil 2.",
-        "Consider a Galaxy Tab S9.",
         # a subject or a part of the model, not the model
         "Check out reviews of the XPS 14 for more.",
         "You can find the XPS 14 reviews online.",
         "I'd recommend the XPS 14's charger.",
-        # a condition, a denial, another seller
-        "If you need more power, consider the XPS 16.",
+        # advice against it, a denial that the store has it, another seller
         "I wouldn't recommend the XPS 16 for you.",
         "You might also like the XPS 16, but we don't carry it.",
+        "Consider the Xiaomi 14 Ultra, though it isn't something we sell.",
+        "You might also like the Xiaomi 14 Ultra from another retailer.",
+        # a question the shopper may have asked, a choice said by reviewers
+        "Is the Xiaomi 14 Ultra worth it?",
+        "Reviewers say the Xiaomi 14 Ultra is a great choice for photos.",
         # the model the tools returned, written another way
         "You might also like the Dell XPS 13 in silver.",
         "Consider the HP 14 Laptop 256GB.",
         "Consider the HP 14 Laptop (14 ep0000).",
     ],
 )
-def test_advice_that_puts_no_model_of_a_returned_series_forward_stays(said: str) -> None:
+def test_advice_that_puts_no_unreturned_model_forward_stays(said: str) -> None:
     answer = f"The HP 14 [CMP-023] is $349. {said}"
     assert shown(answer).answer == answer
 
@@ -332,10 +329,9 @@ def test_a_phone_of_a_returned_series_written_in_lower_case_goes(said: str) -> N
         "We also carry the 2 of them in black.",
         "We also have windows 11 laptops.",
         "You might also like 16 gb of ram.",
-        # a part of a model, a denial, a condition, another series
+        # a part of a model, a denial; a series no tool returned, in lower case, is not read
         "I'd recommend the xps 16's charger.",
         "we don't carry the xps 16.",
-        "if you need more power, consider the xps 16.",
         "consider the apple pencil 2.",
     ],
 )
@@ -400,11 +396,10 @@ def test_a_phone_of_a_returned_series_asked_forward_goes() -> None:
         "Why not the HP 14? It costs far less.",
         "Have you considered the iMac 24 [CMP-014]?",
         "Would you consider a bigger screen?",
-        # a condition, a denial, a part, another series, a comparison
-        "If you need more power, how about the XPS 16?",
+        # a part, a comparison, a denial
         "What about the XPS 16's charger?",
-        "How about an Apple Pencil 2?",
         "What about the XPS 16 vs the XPS 13 [CMP-005]?",
+        "How about the XPS 16? We don't carry it, sadly.",
     ],
 )
 def test_a_question_that_puts_no_unreturned_model_forward_stays(said: str) -> None:
@@ -581,6 +576,8 @@ def test_a_returned_phones_price_after_the_model_it_follows_stays(said: str) -> 
         "It's not in our catalog.",
         "Sadly, we don't stock it.",
         "It is not sold here.",
+        "It isn't in stock here.",
+        "We don't have it in stock.",
     ],
 )
 @pytest.mark.parametrize(
@@ -592,8 +589,12 @@ def test_a_model_put_forward_then_denied_in_the_next_sentence_stays(
     # Given a model put forward whose very next sentence says the store hasn't it
     answer = f"The Google Pixel 9 [MOB-015] is $799. {asked} {denial}"
     # Then both stay, as a denial in the same sentence does (before, the question went
-    # and the shopper read "The Google Pixel 9 [MOB-015] is $799. We don't carry it.")
-    assert shown_phones(answer).answer == answer
+    # and the shopper read "The Google Pixel 9 [MOB-015] is $799. We don't carry it."; and
+    # "It isn't in stock here." was read as the Pixel 9's stock and cut, leaving the
+    # question alone)
+    body = shown_phones(answer)
+    assert body.answer == answer
+    assert body.corrections == []
 
 
 @pytest.mark.parametrize(
@@ -615,3 +616,195 @@ def test_a_sentence_pointing_back_at_a_removed_model_goes_with_it(said: str) -> 
 def test_a_sentence_pointing_back_at_a_kept_one_stays() -> None:
     answer = "The Google Pixel 9 [MOB-015] is $799. It is in stock. We have it in black."
     assert shown_phones(answer).answer == answer
+
+
+def shown_pixels(answer: str, *more: dict[str, object]) -> ResponseBody:
+    """The answer after a session whose tools returned the Pixel 9 and the Pixel 9 Pro only
+    (and ``more``): no Samsung, no Apple."""
+    event = ComposeInput(
+        sessionId="s-1",
+        outcome="answered",
+        answer=answer,
+        products=[PIXEL_9, PIXEL_9_PRO, *more],
+    )
+    return compose(event)
+
+
+PIXEL_SAID = "The Google Pixel 9 [MOB-015] is $799."
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # a model of a series the tools returned none of, whoever makes it
+        "Consider the Galaxy S25 Ultra too.",
+        "You might also like the Xiaomi 14 Ultra.",
+        "How about the iPhone 16 Pro?",
+        "Consider a Galaxy Tab S9.",
+        # an accessory or a book put forward is one the shopper would look for here too
+        "Consider the Apple Pencil 2.",
+        "Try AirPods Pro 2.",
+        "You might also like Fahrenheit 451.",
+        # put forward on a condition of the shopper's: still put forward
+        "If you want the best zoom, consider the Galaxy S25 Ultra.",
+        "If you need more power, how about the Galaxy S25 Ultra?",
+        # with other words that put it forward
+        "Get the Galaxy S25 Ultra.",
+        "For zoom, pick up the Galaxy S25 Ultra.",
+        "Also worth a look: the Galaxy S25 Ultra.",
+        "Other options: the Galaxy S25 Ultra and the iPhone 16 Pro.",
+        "The Galaxy S25 Ultra is a great choice.",
+        "Alternatively, the Galaxy S25 Ultra is worth a look.",
+        "The Galaxy S25 Ultra would suit you better.",
+        # named after a product the tools returned, in one breath
+        "You might also like the Pixel 9 Pro [MOB-016] or the Galaxy S25 Ultra.",
+        "Consider the Pixel 9 Pro, the Galaxy S25 Ultra and the iPhone 16 Pro.",
+        # a negation that denies nothing of the store's
+        "Consider the Galaxy S25 Ultra, you won't regret it.",
+        "We don't sell cases, but consider the Galaxy S25 Ultra.",
+        # no model's number, but a maker whose products the tools returned, and a model's word
+        "You might also like the Google Pixel Buds Pro.",
+    ],
+)
+def test_a_model_no_tool_returned_put_forward_goes_whoever_makes_it(said: str) -> None:
+    # Given a session whose tools returned Pixels only, and an answer that puts before the
+    # shopper a product none of them returned, of a series they returned none of either
+    body = shown_pixels(f"{PIXEL_SAID} {said}")
+    # Then the shopper reads only the sentence about the Pixel 9 (before, a model of a
+    # series the session never searched stayed: "Consider the Galaxy S25 Ultra" after a
+    # search for Pixels)
+    assert body.answer == PIXEL_SAID
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # what no shopper takes for a product: systems, ports, sizes, chips, software
+        "Windows 11 is a great choice for school.",
+        "It runs Android 15 and charges over USB-C.",
+        "Consider a 14 inch screen.",
+        "I'd go for a phone with the Tensor G4.",
+        "Consider Microsoft 365 for the office apps.",
+        # a model the tools returned, however written
+        "Consider the Pixel 9 Pro if photos matter.",
+        "You might also like the google pixel 9 pro.",
+        # reported, asked, denied, or someone else's
+        "Reviewers say the Galaxy S25 Ultra is a great choice for zoom.",
+        "Is the Galaxy S25 Ultra worth it?",
+        "Consider the Galaxy S25 Ultra, but we don't carry it.",
+        "You could get the Galaxy S25 Ultra from another retailer.",
+        "I wouldn't recommend the Galaxy S25 Ultra for you.",
+        "Reviewers compare it with the Galaxy S25 Ultra.",
+        "The Galaxy S25 Ultra has a bigger zoom, but we don't carry it.",
+    ],
+)
+def test_words_that_put_no_unreturned_product_forward_stay(said: str) -> None:
+    answer = f"{PIXEL_SAID} {said}"
+    assert shown_pixels(answer).answer == answer
+
+
+def test_a_title_or_an_accessory_a_returned_record_names_stays() -> None:
+    # Given a returned book whose description names another title, and a returned phone
+    # whose description names an accessory
+    book = {
+        **PIXEL_9,
+        "productId": "BK-1",
+        "name": "The Martian Chronicles",
+        "brand": "Simon & Schuster",
+        "category": "BOOKS",
+        "price": 16.99,
+        "specs": {"author": "Ray Bradbury"},
+        "description": "Stories by the author of Fahrenheit 451.",
+    }
+    phone = {
+        **PIXEL_9_PRO,
+        "productId": "MOB-017",
+        "name": "Google Pixel 9 Pro XL",
+        "description": "Works with the Pixel Buds Pro 2 and the Pixel Stand 2.",
+    }
+    answer = (
+        "The Martian Chronicles [BK-1] is $16.99. You might also like Fahrenheit 451. "
+        "Consider the Pixel Stand 2 too."
+    )
+    # Then the shopper reads both: the store's own records name them
+    assert shown_pixels(answer, book, phone).answer == answer
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("How about the Pixel 10 Pro XL? It isn't expensive.", ""),
+        ("Consider the Galaxy S25 Ultra. It doesn't disappoint.", ""),
+        ("How about the Galaxy S25 Ultra? It is out of stock.", ""),
+        # a model named, then said to be had or priced by "It"
+        ("The Galaxy S25 Ultra has the best zoom. It is in stock.", "has"),
+        ("The Galaxy S25 Ultra has the best zoom.\n\nIt is in stock.", "has"),
+        ("The Galaxy S25 Ultra has the best zoom. Ships today.", "has"),
+        ("The Galaxy S25 Ultra has the best zoom. It costs $1,299.", "has"),
+        ("The Galaxy S25 Ultra has the best zoom. It is a great choice.", "has"),
+        ("Reviewers love the Galaxy S25 Ultra. We have it in black.", "love"),
+    ],
+)
+def test_a_sentence_pointing_back_at_an_unreturned_model_is_read_as_its(
+    said: str, kept: str
+) -> None:
+    # Given a model no tool returned, then a sentence that points back at it: one that
+    # denies nothing after it is put forward, or one that says it can be had or costs so
+    body = shown_pixels(f"{PIXEL_SAID} {said}")
+    # Then that sentence goes (with the one putting it forward): before, "It is in stock"
+    # was checked as the Pixel 9's, which is in stock, and reached the shopper after the
+    # Galaxy's name; "It isn't expensive" kept the Pixel 10 Pro XL as if denied
+    first = said.split(".")[0] + "." if kept else ""
+    assert body.answer == f"{PIXEL_SAID} {first}".strip()
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "The Galaxy S25 Ultra has the best zoom. It isn't in stock here.",
+        "The Galaxy S25 Ultra has the best zoom. We don't carry it.",
+        "The Galaxy S25 Ultra has the best zoom. It has a 6.9 inch screen.",
+    ],
+)
+def test_a_sentence_pointing_back_at_an_unreturned_model_that_claims_nothing_stays(
+    said: str,
+) -> None:
+    answer = f"{PIXEL_SAID} {said}"
+    body = shown_pixels(answer)
+    # "It isn't in stock here" is the Galaxy's, not a wrong stock of the Pixel 9
+    assert body.answer == answer
+    assert body.corrections == []
+
+
+def test_a_list_put_forward_loses_the_models_no_tool_returned() -> None:
+    # Given a list that a line puts forward, of a returned Pixel and a Galaxy
+    body = shown_pixels(
+        f"{PIXEL_SAID}\n\nYou might also like:\n- Pixel 9 Pro [MOB-016]\n- Galaxy S25 Ultra"
+    )
+    # Then the Galaxy's bullet goes, the Pixel's stays
+    assert body.answer == f"{PIXEL_SAID}\n\nYou might also like:\n- Pixel 9 Pro [MOB-016]"
+
+
+PIXEL_9_PRO_XL = {**PIXEL_9_PRO, "productId": "MOB-017", "name": "Google Pixel 9 Pro XL"}
+
+
+@pytest.mark.parametrize(
+    ("said", "now"),
+    [
+        ("How about the Pixel 10 Pro XL? It isn't in stock here.", None),
+        ("How about the Pixel 10 Pro XL? It isn't expensive.", ""),
+        (
+            "The Pixel 10 Pro XL has great zoom. It is in stock.",
+            "The Pixel 10 Pro XL has great zoom.",
+        ),
+    ],
+)
+def test_a_model_whose_name_ends_as_a_returned_ones_does_is_no_returned_one(
+    said: str, now: str | None
+) -> None:
+    # Given the Pixel 9 Pro XL among the products returned, and a Pixel 10 Pro XL named
+    body = shown_pixels(f"{PIXEL_SAID} {said}", PIXEL_9_PRO_XL)
+    # Then "Pro XL" is not read as the Pixel 9 Pro XL: no card of it, and "It" is the
+    # Pixel 10 Pro XL's (before, the denial was read as the 9 Pro XL's stock and cut)
+    assert body.answer == (f"{PIXEL_SAID} {said}" if now is None else f"{PIXEL_SAID} {now}".strip())
+    assert [p.productId for p in body.products] == ["MOB-015"]
