@@ -402,12 +402,16 @@ def constraints_for(done: Done, intent: Intent) -> Constraints:
     given = {k: float(v) for k, v in request.items() if k in MEASURE_OF and _is_number(v)}
     # A limit the search read and this model did not ("cheaper than the MacBook": under
     # $1,098.99, a cent below the cheapest MacBook) is said at the price it is against.
+    # Of products shown, the limits are all the search's reading of the words with them,
+    # those it kept or, none of them meeting all, those it shows the nearest to
+    among = done.call.purpose == "shown" and isinstance(words, str)
+    nearest = (done.outcome.data or {}).get("nearestTo") if among else None
     found = {
         k: _at_price(k, float(v))
-        for k, v in understood.items()
+        for k, v in {**understood, **(nearest if isinstance(nearest, dict) else {})}.items()
         if k in MEASURE_OF and _is_number(v)
     }
-    bounds = {**(found if searched else {}), **read.bounds, **given}
+    bounds = found | given if among else {**(found if searched else {}), **read.bounds, **given}
     brand, name = request.get("brandId"), request.get("productName")
     # Of makers the words name, the one asked ("what about Google?" after Samsung phones)
     makers = [b for b in read.brands if b in intent.brands] or read.brands
@@ -423,7 +427,9 @@ def constraints_for(done: Done, intent: Intent) -> Constraints:
         if _dropped(done) or _a_side_runs_any(understood)
         else tuple(s for s in read.systems if category in (None, OS_CATEGORY[s])),
         use=read.use,
-        sort_by=request.get("sortBy") or understood.get("sortBy") or read.sort_by,
+        sort_by=request.get("sortBy")
+        or understood.get("sortBy")
+        or (None if among else read.sort_by),
         favours=understood.get("favours"),
         brand=plain(brand, 40) if isinstance(brand, str) else None,
         product_name=name if isinstance(name, str) else None,

@@ -26,7 +26,7 @@ from storechat.offline.intent import (
     unbranded_earlier,
 )
 from storechat.offline.messages import ToolOutcome
-from storechat.offline.store import BOOK_INFO, BOOKS, LOOKUP, REVIEWS, USE_SORT
+from storechat.offline.store import BOOK_INFO, BOOKS, LOOKUP, REVIEWS
 
 MAX_LOOKUPS: Final = 4
 MAX_WORDS: Final = 200
@@ -216,11 +216,9 @@ def _reference_calls(ask: Ask, ref: Reference) -> list[Call]:
         return []
     request: dict[str, Any] = {"productIds": [s.product_id for s in shown]}
     if ref.kind == "all":
-        current = ask.current
-        request |= {name: _json_number(v) for name, v in current.bounds.items()}
-        sort_by = current.sort_by or USE_SORT.get(current.use or "")
-        if sort_by:
-            request["sortBy"] = sort_by
+        # "which of those are under $900?", "sort those by weight": the search reads the
+        # limits and the order in the shopper's words, and keeps to the products shown.
+        request |= _words(ids_as_names(ask.said, {s.product_id: "" for s in ask.shown}))
     return [Call(LOOKUP, request, "shown")]
 
 

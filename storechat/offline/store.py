@@ -29,13 +29,10 @@ from shared.catalog.derive import kinds
 from shared.catalog.spec import Spec
 from shared.catalog.specs import (
     AUTHOR,
-    CAMERA_MP,
     FORM_FACTOR,
     GENRE,
     PRICE_SORT,
-    RAM_GB,
     SPECS,
-    WEIGHT_KG,
 )
 from shared.search.intents import INTENTS, STOP_WORDS
 from shared.search.listing import Listing
@@ -391,21 +388,19 @@ def by_sort(declared: Spec) -> str:
     return declared.sort.name
 
 
-# Each use the search reads (``Intent.use``), as an answer names it, and the ``sortBy`` of
-# the spec that matters most for it, in the order a message naming several is read by:
-# "a light laptop for school" is a student's, "photo editing" editing.
-_USES: Final = (
-    ("student", "for a student", None),
-    ("gaming", "for gaming", by_sort(RAM_GB)),
-    ("editing", "for video editing", by_sort(RAM_GB)),
-    ("programming", "for programming", by_sort(RAM_GB)),
-    ("photos", "for photos", by_sort(CAMERA_MP)),
-    ("travel", "for travel", by_sort(WEIGHT_KG)),
-    ("work", "for work", by_sort(RAM_GB)),
-    ("basic", "for everyday use", PRICE_SORT.name),
-)
-USE_PHRASE: Final = {use: phrase for use, phrase, _ in _USES}
-USE_SORT: Final = {use: sort for use, _, sort in _USES if sort}
+# Each use the search reads (``Intent.use``), as an answer names it, in the order a
+# message naming several is read by: "a light laptop for school" is a student's, "photo
+# editing" editing.
+USE_PHRASE: Final = {
+    "student": "for a student",
+    "gaming": "for gaming",
+    "editing": "for video editing",
+    "programming": "for programming",
+    "photos": "for photos",
+    "travel": "for travel",
+    "work": "for work",
+    "basic": "for everyday use",
+}
 
 
 def use_in(text: str) -> str | None:

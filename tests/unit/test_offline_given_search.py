@@ -1983,3 +1983,67 @@ def test_a_limit_said_beside_a_product_named_by_its_id_still_counts(
 
     # The price asked is the one limit said, the name's "64 GB" none
     assert "(you asked for under $300)" in text and "RAM" not in text, text
+
+
+@pytest.mark.parametrize(
+    ("follow_up", "fits", "ordered_by", "heading"),
+    [
+        (
+            "Which of those are under $360?",
+            lambda p: p["price"] <= 360,
+            None,
+            "Of those, the ones under $360:",
+        ),
+        ("Sort those by weight", lambda p: True, "weightKg", "Of those, lightest first:"),
+    ],
+)
+def test_a_follow_up_about_those_shown_is_held_to_the_search_s_reading_of_its_words(
+    index: SearchIndex, follow_up: str, fits: Any, ordered_by: str | None, heading: str
+) -> None:
+    # Given laptops shown, then a follow-up about "those" that states a limit or an order
+    model = OfflineModel()
+    shown, earlier = answered_first(model, index, "Show me laptops")
+    messages = [*earlier, user(follow_up)]
+
+    # When the model looks up the laptops shown and the catalog tool reads the words with them
+    reply = model.converse(make_request(messages))
+    (use,) = tool_uses(reply)
+    assert use["input"] == {"productIds": cited(shown), "keywords": follow_up}
+    text = answer_text(
+        model.converse(make_request(answered(messages, reply, lookup(index, use["input"]))))
+    )
+
+    # Then the answer shows only laptops shown before that meet the limit, in the order asked
+    assert text.startswith(heading)
+    ids = cited(text)
+    assert ids and set(ids) <= set(cited(shown))
+    assert all(fits(BY_ID[pid]) for pid in ids)
+    assert len(ids) < len(cited(shown)) or ordered_by
+    if ordered_by:
+        values = [BY_ID[pid]["specs"][ordered_by] for pid in ids]
+        assert values == sorted(values), text
+
+
+def test_a_limit_none_of_those_shown_meets_is_said_with_the_nearest_the_search_gave(
+    index: SearchIndex,
+) -> None:
+    # Given the cheapest laptops shown, then "Which of those have 16GB RAM?", which none has
+    model = OfflineModel()
+    shown, earlier = answered_first(model, index, "What are your cheapest laptops?")
+    messages = [*earlier, user("Which of those have 16GB RAM?")]
+
+    # When the catalog tool reads the words with the laptops shown, and gives the nearest
+    reply = model.converse(make_request(messages))
+    (use,) = tool_uses(reply)
+    assert use["input"] == {
+        "productIds": cited(shown),
+        "keywords": messages[-1]["content"][0]["text"],
+    }
+    result = lookup(index, use["input"])
+    text = answer_text(model.converse(make_request(answered(messages, reply, result))))
+
+    # Then the answer says none has it, and how each of the nearest falls short
+    assert text.startswith("None of those in stock has all you asked (at least 16 GB RAM)."), text
+    ids = cited(text)
+    assert ids and set(ids) <= set(cited(shown))
+    assert text.count("(you asked for at least 16 GB RAM)") == len(ids)

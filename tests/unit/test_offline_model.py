@@ -397,11 +397,14 @@ def test_of_those_looks_up_the_products_the_previous_answer_showed() -> None:
     # When the model reads the follow-up
     response = model.converse(request)
 
-    # Then it looks up exactly the laptops it showed, lightest first, with ids unique
-    # within the conversation
+    # Then it looks up exactly the laptops it showed with the shopper's words, for the
+    # search to read the order in, with ids unique within the conversation
     uses = tool_uses(response)
     assert [u["name"] for u in uses] == ["lookup_inventory"]
-    assert uses[0]["input"] == {"productIds": ["CMP-201", "CMP-202"], "sortBy": "weight"}
+    assert uses[0]["input"] == {
+        "productIds": ["CMP-201", "CMP-202"],
+        "keywords": "Which of those is lightest?",
+    }
     assert uses[0]["toolUseId"] != use["toolUseId"]
     assert_valid_converse_response(request, response)
 
@@ -1061,11 +1064,17 @@ SHOWN = (
     [
         (
             "Of those, which has the best camera?",
-            {"productIds": ["MOB-801", "MOB-802", "MOB-803"], "sortBy": "camera"},
+            {
+                "productIds": ["MOB-801", "MOB-802", "MOB-803"],
+                "keywords": "Of those, which has the best camera?",
+            },
         ),
         (
             "Which of them have 256GB?",
-            {"productIds": ["MOB-801", "MOB-802", "MOB-803"], "minStorageGb": 256},
+            {
+                "productIds": ["MOB-801", "MOB-802", "MOB-803"],
+                "keywords": "Which of them have 256GB?",
+            },
         ),
         ("Is the second one in stock?", {"productIds": ["MOB-802"]}),
         ("I'll take the cheaper one. Is it in stock?", {"productIds": ["MOB-803"]}),
