@@ -18,11 +18,12 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from shared.catalog.categories import Category
-from shared.catalog.specs import AUTHOR, FORM_FACTOR, GENRE
+from shared.catalog.specs import AUTHOR, FORM_FACTOR, GENRE, SPECS
 from shared.products.catalog_table import CatalogSource, Product
 from shared.runtime.errors import CatalogUnavailable
 from shared.search import SearchIndex, SearchQuery
 from shared.search.intents import STOP_WORDS
+from shared.search.schema import key_of
 from shared.search.words import fold, parser_words
 
 SHOWN: Final = 3
@@ -36,6 +37,8 @@ SUBJECT: Final = "subject"
 KIND: Final = "kind"
 _WORD = re.compile(r"[^\W\d_]{4,}")
 _NAME_WORD = re.compile(r"[^\W_]+")
+SPEC_NAMES: Final = {spec.key: spec.names for spec in SPECS}
+"""Each spec's names in stores' exports, by its key."""
 
 
 @dataclass(frozen=True)
@@ -50,8 +53,17 @@ class Instead:
 
 
 def _text(product: Product, key: str) -> str:
-    value = product.get(key) if key == "brand" else (product.get("specs") or {}).get(key)
-    return value.strip() if isinstance(value, str) else ""
+    """The product's ``brand``, or its spec ``key`` under any name a store's export gives
+    it ("Writer" or "Book Author" for the author, "Book Genre" for the genre)."""
+    if key == "brand":
+        value = product.get(key)
+        return value.strip() if isinstance(value, str) else ""
+    names = {key_of(n) for n in (key, *SPEC_NAMES.get(key, ()))}
+    specs = product.get("specs")
+    for name, value in specs.items() if isinstance(specs, dict) else ():
+        if key_of(str(name)) in names and isinstance(value, str) and value.strip():
+            return value.strip()
+    return ""
 
 
 def _keywords(words: Sequence[str]) -> str:
