@@ -652,7 +652,9 @@ def _lookup_lines(ask: Ask, lookups: list[Done], pages: bool = True) -> list[Lin
             lines += _refused_lines(d)
             asked = ((d.outcome.data or {}).get("understood") or {}).get("howMany")
             limit = asked if isinstance(asked, int) and asked > 0 else RECOMMENDED - bool(seen)
-            lines += product_section(_products(d, seen), constraints_for(d, intent), limit)
+            products, c = _products(d, seen), constraints_for(d, intent)
+            lines += product_section(products, c, limit)
+            lines += _more_on_sale(d, products, c, limit)
         elif purpose == "shown":
             lines += _shown_lines(ask, d)
         elif purpose == "instead" and intent.not_carried and _products(d):
@@ -662,6 +664,27 @@ def _lookup_lines(ask: Ask, lookups: list[Done], pages: bool = True) -> list[Lin
             lead = f"The closest we have are {intent.not_carried.instead}"
             lines += product_section(_products(d), c, RECOMMENDED, lead=lead)
     return lines
+
+
+def _more_on_sale(done: Done, products: list[Listed], c: Constraints, limit: int) -> list[Line]:
+    """How many more the catalog tool counts on sale than the answer lists ("any deals?"
+    in a store with 8 on sale, 3 listed): "5 more are on sale; ask to see them.". Its
+    ``count`` "8+" is at least 8: "At least 5 more ...". Said only when each product it
+    returned is one the answer would list, so its count is of those."""
+    count = (done.outcome.data or {}).get("count")
+    if not c.on_sale or _dropped(done, "on sale") or not products:
+        return []
+    said = str(count) if _is_number(count) or isinstance(count, str) else ""
+    at_least, total = said.endswith("+"), said.removesuffix("+")
+    fits = sift(products, c).fits
+    if not total.isdigit() or len(fits) < len(products):
+        return []
+    more = int(total) - min(limit, len(fits))
+    if more <= 0:
+        return []
+    many = f"At least {more}" if at_least else f"{more}"
+    verb = "is" if more == 1 and not at_least else "are"
+    return [Line(f"{many} more {verb} on sale; ask to see them.", droppable=True)]
 
 
 def _refused_lines(done: Done) -> list[Line]:

@@ -608,9 +608,34 @@ def test_a_sale_asked_for_alone_is_what_is_on_sale_or_that_nothing_is(
     # Then those are the answer
     text = answer_text(reply)
     assert text.startswith("Our products on sale:") and sorted(cited(text)) == sorted(SALE)
+    # all of them: none more is said to be
+    assert "more" not in text
 
 
 SALE = ("CMP-023", "MOB-011")
+
+
+def test_a_sale_with_more_on_it_than_the_answer_lists_says_how_many_more(
+    tmp_path: Path,
+) -> None:
+    # Given a store with 8 computers on sale, of which the catalog tool returns 4
+    computers = [p["productId"] for p in CATALOG if p["category"] == "COMPUTERS"][:8]
+    own = [
+        {**p, "compareAtPrice": p["price"] + 100} if p["productId"] in computers else p
+        for p in CATALOG
+    ]
+    messages = searched_first_in(own, "any deals?", tmp_path)
+    reply = OfflineModel(store=lambda: Store.of_products(own)).converse(make_request(messages))
+    # Then the shopper sees 3 of them, and that 5 more are on sale
+    text = answer_text(reply)
+    assert len(cited(text)) == 3 and set(cited(text)) <= set(computers)
+    assert text.endswith("\n5 more are on sale; ask to see them.")
+
+    # Given the tool's count as a lower bound ("9+": at least 9 match)
+    messages[-1]["content"][0]["toolResult"]["content"][0]["json"]["count"] = "9+"
+    reply = OfflineModel(store=lambda: Store.of_products(own)).converse(make_request(messages))
+    # Then the shopper reads that at least 6 more are
+    assert answer_text(reply).endswith("\nAt least 6 more are on sale; ask to see them.")
 
 
 def test_an_accessory_for_a_brands_own_line_is_the_whole_answer_said_once(
