@@ -122,7 +122,10 @@ def _in_stock_instead(named: Listed, instead: list[Listed], sharing: str) -> lis
     if not others:
         return [Line("Nothing close to it is in stock right now.")] if sharing else []
     head = _SHARING_HEAD.get(sharing, "The nearest we have in stock:")
-    return [Line(head.format(genre=named.text(GENRE.key))), *_cards(others[:CLOSEST_SHOWN])]
+    # A store's export may name the genre its own way ("Book Genre"): no "()" for it.
+    genre = named.text(GENRE.key)
+    head = head.format(genre=genre) if genre else head.replace(" ({genre})", "")
+    return [Line(head), *_cards(others[:CLOSEST_SHOWN])]
 
 
 def named_lines(
