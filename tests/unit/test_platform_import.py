@@ -412,6 +412,9 @@ def test_a_computer_or_phone_with_no_brand_anywhere_is_a_bad_row_that_says_where
         ("Book Author: Andy Weir", ("Book Author", "Andy Weir")),
         ("Publisher_Ace", ("Publisher", "Ace")),
         ("brand_new", None),  # a condition, not the brand "new"
+        ("brand: new", None),  # the same, written with a colon
+        ("Brand: sale", None),
+        ("Brand: 3M", ("Brand", "3M")),
         ("Color: Red", None),  # no maker
         ("science fiction", None),
     ],
@@ -430,6 +433,41 @@ def test_an_author_names_only_a_books_maker_and_a_brand_column_always_wins(tmp_p
     book = ["8", "simple", "B-2", "Circe", "1", "A novel.", "1", "3", "11", "Books"]
     rows = _woo(tmp_path, [*book, "Author: Madeline Miller", "Bloomsbury", "Publisher", "Penguin"])
     assert _makers(rows) == {"B-2": ("Bloomsbury", "Madeline Miller")}
+
+
+@pytest.mark.parametrize("tag", ["brand: new", "Brand: sale", "brand_new"])
+def test_a_condition_tag_is_no_brand_and_a_laptop_with_no_other_stays_a_bad_row(
+    tmp_path: Path, tag: str
+) -> None:
+    # A laptop tagged "brand: new" (new, not used) with an empty Brands column is not
+    # imported as made by "new": the row is reported, saying where to name its maker
+    laptop = ["5", "simple", "L-1", "Laptop", "1", "A laptop.", "1", "3", "500", "Laptops"]
+    rows = _woo(tmp_path, [*laptop, f"school, {tag}", "", "Color", "Black"])
+    assert _products(rows) == {}
+    assert _problems(rows) == [
+        "line 2, Brands: is empty, and no attribute or tag (Brand, Manufacturer, Publisher) "
+        "names a brand"
+    ]
+
+
+def test_an_author_tag_attribute_or_field_is_read_only_for_a_book(tmp_path: Path) -> None:
+    # A phone tagged "Author: Staff Pick", or with an Author attribute or custom field, is
+    # shown with no author: only a book has one
+    header = [*WOO_HEADER, "Meta: book_author"]
+    phone = ["7", "simple", "P-1", "Phone", "1", "A phone.", "1", "3", "300", "Phones"]
+    rows = _woo(
+        tmp_path,
+        [*phone, "Author: Staff Pick", "Apple", "Color", "Black", ""],
+        [*phone[:2], "P-2", *phone[3:], "", "Apple", "Author", "Staff", ""],
+        [*phone[:2], "P-3", *phone[3:], "", "Apple", "Color", "Black", "Staff"],
+        header=header,
+    )
+    assert _problems(rows) == []
+    assert _makers(rows) == {"P-1": ("Apple", None), "P-2": ("Apple", None), "P-3": ("Apple", None)}
+    # a book's author tag is still read
+    book = ["8", "simple", "B-2", "Circe", "1", "A novel.", "1", "3", "11", "Books"]
+    rows = _woo(tmp_path, [*book, "Author: Madeline Miller", "", "Format", "Paperback", ""])
+    assert _makers(rows) == {"B-2": ("Madeline Miller", "Madeline Miller")}
 
 
 # -- categories and specs -------------------------------------------------------------------

@@ -213,15 +213,16 @@ _TAG_FIELD = re.compile(r"([^:_]{2,40}?)\s*(?::\s*(\S.*)|_(\S.*))")
 
 def maker_tag(tag: str) -> tuple[str, str] | None:
     """A tag that names the maker, as an attribute's name and value: "Author: Frank
-    Herbert", "Author_Frank Herbert" (the prefix Shopify themes group tags by; its value
-    begins with a capital or a digit, so "brand_new" says no brand), "Publisher: Ace";
-    None for any other tag."""
+    Herbert", "Author_Frank Herbert" (the prefix Shopify themes group tags by), "Publisher:
+    Ace"; None for any other tag. In either form a maker's name begins with a capital or a
+    digit: "brand_new", "brand: new", "Brand: sale" say no brand."""
     match = _TAG_FIELD.fullmatch(tag.strip())
     if match is None or not names_maker(match[1]):
         return None
-    if match[3] is not None and not (match[3][0].isupper() or match[3][0].isdigit()):
+    value = (match[2] or match[3]).strip()
+    if not (value[0].isupper() or value[0].isdigit()):
         return None
-    return match[1].strip(), (match[2] or match[3]).strip()
+    return match[1].strip(), value
 
 
 def own_key(name: str) -> str | None:

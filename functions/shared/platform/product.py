@@ -22,9 +22,9 @@ from dataclasses import dataclass, field
 
 from shared.catalog.categories import Category
 from shared.catalog.derive import kind_named
-from shared.catalog.specs import FORM_FACTOR, ISBN
+from shared.catalog.specs import AUTHOR, FORM_FACTOR, ISBN
 from shared.platform.draft import Draft, description, isbn, product_id, unknown_stock_note
-from shared.platform.mapping import kind_of, maker_tag
+from shared.platform.mapping import kind_of, maker_tag, spec_key
 from shared.platform.rows import Raw, ReadOptions, SkippedRow
 from shared.products.product import MAX_TAG, MAX_TAGS
 
@@ -109,6 +109,9 @@ def catalog_rows(product: PlatformProduct, options: ReadOptions) -> Iterator[Raw
     text = _text(product.description)
     tags = _tags(product.tags)
     makers = [*product.custom_fields, *filter(None, map(maker_tag, tags))]
+    if category != Category.BOOKS:
+        # An author is a book's: "Author: Staff Pick" on a phone is a label, not a spec.
+        makers = [(name, value) for name, value in makers if spec_key(name) != AUTHOR.key]
     for variant in product.variants:
         draft = Draft(variant.line, product.columns, category_from=decision.path)
         fields = draft.fields
@@ -153,6 +156,8 @@ def catalog_rows(product: PlatformProduct, options: ReadOptions) -> Iterator[Raw
         code = isbn(variant.barcode)
         if category == Category.BOOKS and code:
             draft.specs.setdefault(ISBN.key, code)
+        if category != Category.BOOKS:
+            draft.specs.pop(AUTHOR.key, None)  # an "Author" attribute or option, too
         _kind(draft, kind, category)
         yield draft.raw()
 
