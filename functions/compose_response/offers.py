@@ -57,7 +57,9 @@ the store has it ("..., but we don't carry it", "It isn't in stock here"); and o
 a returned product's later version and said to be had, the store's, put forward or to
 take its place ("its successor, the Pixel 11, is in stock", "the newer XPS 16 replaces
 it"). After a sentence that names a model no tool returned and cites nothing, "It" is
-that model: "It is in stock", "We have it in black", "It costs $999" go.
+that model: "It is in stock", "We have it in black", "It costs $999" go; not after one
+that only sets the product cited before against it ("Battery life beats the iPhone 15",
+"Unlike the Galaxy S24 Ultra, ...") or quotes someone naming it.
 
 The store's own words also vouch for the prices they state, of no product ("express
 delivery costs $12.99"), and for a sentence of theirs repeated as they write it ("free
@@ -1083,7 +1085,9 @@ _OF_A_MODEL: Final = (
 )
 """How :meth:`Offers.problem` ends what it says of a model no tool returned: a sentence
 pointing back after it is about that model, whatever its words were taken for."""
-_ARTICLES: Final = frozenset({"the", "a", "an", "our", "this", "that"})
+_ARTICLES: Final = frozenset(
+    {"the", "a", "an", "our", "this", "that", "its", "their", "your", "his", "her", "my"}
+)
 _HAS: Final = frozenset(re.findall(r"\w+", "with running featuring using powered on"))
 """Words before a name that make it a part or a system of a product: "laptops with M3 Pro
 chips", "phones running One UI 6"."""
@@ -1258,6 +1262,32 @@ def _record_words(product: LedgerProduct) -> str:
     return f" {' '.join(words)} "
 
 
+_SET_AGAINST: Final = re.compile(
+    r"\b(?:(?<!also\s)(?<!might\s)(?<!would\s)(?<!\bd\s)(?<!will\s)(?<!\bll\s)like|unlike|"
+    r"than|over|from|versus|vs\.?|against|beats?|beating|bests?|tops|outlasts?|outperforms?|"
+    r"outshines?|outclasses?|rivals?|matches|trails?|compared?\s+(?:to|with)|next\s+to|"
+    r"beside|instead\s+of|rather\s+than)\s+(?:(?:the|a|an|your|my|our|its|their)\s+)?"
+    r"(?:(?:older|old|previous|last|earlier)\s+)?$",
+    re.IGNORECASE,
+)
+"""Words right before a model that only set the product the answer is about against it:
+"beats the iPhone 15", "Unlike the Galaxy S24 Ultra", "upgrading from a Pixel 6", "prefer
+both over the iPhone 16"."""
+_QUOTED: Final = re.compile(r"\"[^\"]*\"|\u201c[^\u201d]*\u201d")
+"""Someone's words, quoted: a model they name is theirs, not what the answer is about."""
+
+
+def _set_against(view: str, name: str) -> bool:
+    """Whether ``view`` names ``name`` only set against another product (:data:`_SET_AGAINST`),
+    and never put forward ("You might also like the ...")."""
+    found = list(re.finditer(re.escape(name), view, re.IGNORECASE))
+    return bool(found) and all(
+        _SET_AGAINST.search(view, 0, at.start()) is not None
+        and not any(m.end() == at.start() for m in _ADVISED.finditer(view, 0, at.start()))
+        for at in found
+    )
+
+
 def _announced_forward(text: str) -> set[str]:
     """The bullets, stripped, of each list that a line putting it forward announces ("You
     might also like:", "Other options:", "Also worth a look:")."""
@@ -1373,11 +1403,15 @@ class Offers:
         """The model no tool of the session returned that ``segment`` names last, when it
         cites nothing and does not open by pointing back itself: what a sentence after it
         that opens with "It" is about ("The Galaxy S25 Ultra has the best zoom. It is in
-        stock."), not the product cited before it. The fact check reads such a sentence so
-        too (:func:`compose_response.facts.check_marked`)."""
+        stock."), not the product cited before it. A model only set against another
+        ("Battery life beats the iPhone 15", "Unlike the Galaxy S24 Ultra, ...", "upgrading
+        from a Pixel 6", :data:`_SET_AGAINST`) or named in someone's quoted words is not
+        what the answer is about: "It" after it stays the product cited before. The fact
+        check reads such a sentence so too (:func:`compose_response.facts.check_marked`)."""
         if CITATION.search(segment) or _REFERS_BACK.match(segment):
             return None
-        names = self._unreturned_names(halfwidth(segment))
+        view = _QUOTED.sub(" ", halfwidth(segment))
+        names = [n for n in self._unreturned_names(view) if not _set_against(view, n)]
         return names[-1] if names else None
 
     def _said_of(self, segment: str, name: str) -> str | None:

@@ -808,3 +808,45 @@ def test_a_model_whose_name_ends_as_a_returned_ones_does_is_no_returned_one(
     # Pixel 10 Pro XL's (before, the denial was read as the 9 Pro XL's stock and cut)
     assert body.answer == (f"{PIXEL_SAID} {said}" if now is None else f"{PIXEL_SAID} {now}".strip())
     assert [p.productId for p in body.products] == ["MOB-015"]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Battery life beats the iPhone 15 by about two hours. It is in stock and ships today.",
+        "Battery life beats the iPhone 15 by about two hours. We have it in Obsidian.",
+        "Unlike the Galaxy S24 Ultra, there's no stylus. It costs $799.",
+        "Like the Pixel 8, it gets 7 years of updates. It is a great choice.",
+        "If you're upgrading from a Pixel 6, it's a big jump. It's in stock now.",
+        'A reviewer wrote: "I switched from a Galaxy S21 and love it." It costs $799.',
+        "The Google Pixel 9 [MOB-015] and the Google Pixel 9 Pro [MOB-016] are both strong. "
+        "Reviewers prefer both over the iPhone 16. They are in stock.",
+    ],
+)
+def test_it_after_a_model_only_compared_with_is_the_cited_product(said: str) -> None:
+    # Given a sentence that names a model no tool returned only to set the Pixel 9 against
+    # it (beats, unlike, like, upgrading from, over) or in a reviewer's quoted words, then
+    # "It" in the next sentence
+    answer = f"{PIXEL_SAID} {said}"
+    body = shown_pixels(answer)
+    # Then the shopper reads every sentence: "It" is still the Pixel 9, which is in stock
+    # at $799 (before, "It is in stock and ships today", "We have it in Obsidian", "It
+    # costs $799" were read as the iPhone 15's, the Galaxy's, the Pixel 8's and cut)
+    assert body.answer == answer
+    assert body.corrections == []
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Its Tensor G4 is a solid upgrade.",
+        "Its Tensor G4 is a great choice for AI features.",
+        "Their Tensor G4 is a solid upgrade.",
+    ],
+)
+def test_a_chip_after_its_said_to_be_a_good_choice_stays(said: str) -> None:
+    # Given the Pixel 9's chip, named after "Its", said to be a solid upgrade
+    answer = f"{PIXEL_SAID} {said}"
+    # Then it stays, as "The Tensor G4 is a solid upgrade." does (before, "Its Tensor G4"
+    # was read as a model put forward and the sentence was cut)
+    assert shown_pixels(answer).answer == answer
