@@ -138,3 +138,41 @@ def test_metrics_on_in_the_process_environment_are_published_as_before(
     out = capsys.readouterr().out
     assert '"Namespace":"Storechat"' in out and '"ToolCalls"' in out
     assert not metrics.metric_set
+
+
+@metrics.log_metrics
+def _metering_much(event: dict[str, Any], context: Any) -> str:
+    for n in range(40):
+        metrics.add_metric(name=f"Step{event['item']}x{n}", unit=MetricUnit.Count, value=1)
+    return "done"
+
+
+def test_handlers_metering_on_the_maps_threads_at_once_do_not_break_each_others_flush(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given metrics on, and the local Map's items running their tools' handlers at once on
+    # threads that share the one metrics object (as Lambda never does)
+    monkeypatch.delenv("POWERTOOLS_METRICS_DISABLED", raising=False)
+    monkeypatch.delenv("POWERTOOLS_DEV", raising=False)
+    monkeypatch.setattr(metrics, "namespace", "Storechat")
+    failures: list[BaseException] = []
+
+    def item(number: int) -> None:
+        try:
+            for _ in range(150):
+                _metering_much({"item": number}, None)
+        except BaseException as exc:  # what a Map item would have failed with
+            failures.append(exc)
+
+    threads = [threading.Thread(target=item, args=(n,)) for n in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    # Then no handler failed ("dictionary changed size during iteration" failed a turn of
+    # the red team once), and every value was published and none kept
+    assert failures == []
+    out = capsys.readouterr().out
+    assert out.count('"Step3x39"') >= 1
+    assert not metrics.metric_set

@@ -54,11 +54,40 @@ class _EMFProvider(AmazonCloudWatchEMFProvider):
     all once one metric has 100 values.
     """
 
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        # The sets are shared by every handler of the process. Lambda runs one invocation
+        # at a time, but a handler's own threads and the local Map's items (one thread
+        # each) add to them while another flushes: without the lock, a flush iterating the
+        # set fails with "dictionary changed size during iteration".
+        self._lock = threading.RLock()
+
+    def add_metric(self, *args: Any, **kwargs: Any) -> None:
+        with self._lock:
+            super().add_metric(*args, **kwargs)
+
+    def add_dimension(self, name: str, value: str) -> None:
+        with self._lock:
+            super().add_dimension(name, value)
+
+    def add_metadata(self, key: str, value: Any) -> None:
+        with self._lock:
+            super().add_metadata(key, value)
+
+    def serialize_metric_set(self, *args: Any, **kwargs: Any) -> Any:
+        with self._lock:
+            return super().serialize_metric_set(*args, **kwargs)
+
+    def clear_metrics(self) -> None:
+        with self._lock:
+            super().clear_metrics()
+
     def flush_metrics(self, raise_on_empty_metrics: bool = False) -> None:
-        if strtobool(environ().get("POWERTOOLS_METRICS_DISABLED", "false")):
-            self.clear_metrics()
-            return
-        super().flush_metrics(raise_on_empty_metrics=raise_on_empty_metrics)
+        with self._lock:
+            if strtobool(environ().get("POWERTOOLS_METRICS_DISABLED", "false")):
+                self.clear_metrics()
+                return
+            super().flush_metrics(raise_on_empty_metrics=raise_on_empty_metrics)
 
 
 class LazyTracer:
