@@ -686,8 +686,9 @@ def _more_on_sale(done: Done, products: list[Listed], c: Constraints, limit: int
     if more <= 0:
         return []
     many = f"At least {more}" if at_least else f"{more}"
-    verb = "is" if more == 1 and not at_least else "are"
-    return [Line(f"{many} more {verb} on sale; ask to see them.", droppable=True)]
+    one = more == 1 and not at_least
+    verb, them = ("is", "it") if one else ("are", "them")
+    return [Line(f"{many} more {verb} on sale; ask to see {them}.", droppable=True)]
 
 
 def _refused_lines(done: Done) -> list[Line]:

@@ -637,6 +637,12 @@ def test_a_sale_with_more_on_it_than_the_answer_lists_says_how_many_more(
     # Then the shopper reads that at least 6 more are
     assert answer_text(reply).endswith("\nAt least 6 more are on sale; ask to see them.")
 
+    # Given one more on sale than the answer lists
+    messages[-1]["content"][0]["toolResult"]["content"][0]["json"]["count"] = 4
+    reply = OfflineModel(store=lambda: Store.of_products(own)).converse(make_request(messages))
+    # Then it is said as one
+    assert answer_text(reply).endswith("\n1 more is on sale; ask to see it.")
+
 
 def test_an_accessory_for_a_brands_own_line_is_the_whole_answer_said_once(
     tmp_path: Path,
