@@ -376,9 +376,12 @@ def test_of_those_sorts_the_products_the_previous_answer_showed(local: LocalStor
     # Given an answer that recommended some laptops
     first, second = ask(local, "Do you have Windows laptops?", "Of those, which is the lightest?")
 
-    # Then the follow-up looks up exactly those, and answers with them, lightest first
+    # Then the follow-up looks up exactly those, with the shopper's words for the search to
+    # read ("the lightest": by weight), and answers with them, lightest first
     before = shown(first)
-    assert lookups(second) == [{"productIds": before, "sortBy": "weight"}]
+    assert lookups(second) == [
+        {"productIds": before, "keywords": "Of those, which is the lightest?"}
+    ]
     assert sorted(shown(second)) == sorted(before)
     weights = [kg(p) for p in second["products"]]
     assert weights == sorted(weights)
