@@ -123,3 +123,31 @@ def test_a_missing_file_and_a_missing_heading_are_reported(tmp_path: Path) -> No
         "page.md:4: missing.md (no such file)",
         "page.md:5: other.md#no-such-section (no heading with that anchor)",
     ]
+
+
+_TOP_LEVEL = "|".join(
+    sorted(p.name for p in ROOT.iterdir() if p.is_dir() and not p.name.startswith("."))
+)
+# `functions/converse/metering.py`, `docs/catalog.md`: a code span that is a path under a
+# top-level folder of this repository and ends in a file's extension.
+_REPO_PATH = re.compile(rf"`((?:{_TOP_LEVEL})/[\w./-]*\w\.[a-z]{{1,5}})`")
+
+
+def missing_paths(page: Path, root: Path = ROOT) -> list[str]:
+    """Each file a code span of ``page`` names (``functions/x/y.py``) that does not exist,
+    as ``page:line: path``. The changelog is history and may name files since moved."""
+    problems = []
+    for number, line in prose_lines(page.read_text(encoding="utf-8")):
+        for path in _REPO_PATH.findall(line):
+            if "*" not in path and not (root / path).exists():
+                problems.append(f"{page.relative_to(root)}:{number}: {path}")
+    return problems
+
+
+@pytest.mark.parametrize("page", [ROOT / "README.md", *DOCS], ids=lambda p: p.name)
+def test_every_file_a_page_names_in_code_exists(page: Path) -> None:
+    # Given a page that points a reader at a file of this repository by its path
+    # When each such path is looked up
+    problems = missing_paths(page)
+    # Then the reader finds the file there
+    assert not problems, "paths that lead nowhere:\n" + "\n".join(problems)
