@@ -64,13 +64,21 @@ def _spec_line(product: dict[str, Any], weight_unit: str = DEFAULT_WEIGHT_UNIT) 
         bits = [
             _said(label, specs[key], weight_unit) if specs.get(key) else None for key, label in line
         ]
-    return ", ".join(str(b) for b in bits if b)
+    return ", ".join(_one(b) for b in bits if b)
+
+
+def _one(value: Any) -> str:
+    """A spec's value in a line of them: a list (a book's two authors) as its items
+    joined with " & ", so it reads as one entry, not as Python's ``['A', 'B']``."""
+    if isinstance(value, list):
+        return " & ".join(str(v) for v in value if v)
+    return str(value)
 
 
 def _said(label: str, value: Any, weight_unit: str) -> str:
     if label == "{weight}" and isinstance(value, int | float):
         return shown(value, weight_unit)
-    return label.format(value)
+    return label.format(_one(value))
 
 
 def print_answer(

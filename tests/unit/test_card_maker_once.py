@@ -85,3 +85,23 @@ def test_storechat_ask_prints_the_author_once() -> None:
     assert "[BK-DUNE] Dune - Paperback · $10.99 · Frank Herbert, 1965, Science Fiction" in printed
     assert "[BK-DUNE-ACE] Dune - Paperback · Ace · $10.99 · Frank Herbert, 1965" in printed
     assert not [line for line in printed.splitlines() if line.startswith("  [") and "None" in line]
+
+
+def test_storechat_ask_prints_two_authors_as_one_entry() -> None:
+    # Given a book whose export names two authors (a list in its specs)
+    omens = {
+        **DUNE,
+        "productId": "BK-OMENS",
+        "name": "Good Omens",
+        "brand": "Gollancz",
+        "specs": {"author": ["Neil Gaiman", "Terry Pratchett"], "year": 1990, "genre": "Fantasy"},
+    }
+    body = {"answer": "Good Omens [BK-OMENS] is a classic.", "products": [card_of(omens)]}
+    out = io.StringIO()
+    # When `storechat ask` prints the answer's products
+    print_answer(RunResult("SUCCEEDED", body, None, None), "offline", out)
+    # Then the line names both authors as a reader writes them, not as a Python list
+    # (before: "... · ['Neil Gaiman', 'Terry Pratchett'], 1990, Fantasy")
+    assert "Good Omens · Gollancz · $10.99 · Neil Gaiman & Terry Pratchett, 1990, Fantasy" in (
+        out.getvalue()
+    )
