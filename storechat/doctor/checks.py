@@ -19,6 +19,7 @@ from botocore.exceptions import BotoCoreError, ClientError
 import statemachine
 from shared.config.pricing import PriceListError, token_prices
 from shared.search import SnapshotPointer, SnapshotUnreadable
+from shared.store.settings import Store as StoreSettings
 from storechat.doctor.deployed import (
     NO_WEB_ACL,
     POINTER_KEY,
@@ -281,29 +282,70 @@ def spend_counter(stack: DeployedStack, today: str) -> Finding:
 
 
 PAGE = "the page's config points at this API"
+_REDEPLOY = (
+    "deploy again (the deploy writes config.json and invalidates CloudFront's copy; "
+    "allow a few minutes); a new account's first CloudFront distribution may wait for "
+    "AWS to verify the account (docs/deploy.md)"
+)
 
 
-def page_config(stack: DeployedStack) -> Finding:
-    web_url, api_url = stack.output(Output.WEB_URL), stack.output(Output.API_URL)
-    url = f"{web_url.rstrip('/')}/config.json"
-    redeploy = (
-        "deploy again (the deploy writes config.json and invalidates CloudFront's copy; "
-        "allow a few minutes); a new account's first CloudFront distribution may wait for "
-        "AWS to verify the account (docs/deploy.md)"
-    )
+def _page_json(stack: DeployedStack) -> tuple[dict[str, Any] | None, str]:
+    """The page's ``config.json`` as deployed, or None and why it cannot be read."""
+    url = f"{stack.output(Output.WEB_URL).rstrip('/')}/config.json"
     try:
         answer = stack.http("GET", url, {"Accept": "application/json"})
     except OSError as exc:
-        return Finding(PAGE, "fail", f"{url} cannot be fetched ({exc})", redeploy)
+        return None, f"{url} cannot be fetched ({exc})"
     if answer.status != 200:
-        return Finding(PAGE, "fail", f"{url} answered {answer.status}", redeploy)
+        return None, f"{url} answered {answer.status}"
     try:
-        told = json.loads(answer.body).get("apiUrl")
-    except (ValueError, AttributeError):
-        return Finding(PAGE, "fail", f"{url} is not the page's JSON config", redeploy)
+        config = json.loads(answer.body)
+    except ValueError:
+        config = None
+    if not isinstance(config, dict):
+        return None, f"{url} is not the page's JSON config"
+    return config, url
+
+
+def page_config(stack: DeployedStack) -> Finding:
+    api_url = stack.output(Output.API_URL)
+    config, said = _page_json(stack)
+    if config is None:
+        return Finding(PAGE, "fail", said, _REDEPLOY)
+    told = config.get("apiUrl")
     if told != api_url:
-        return Finding(PAGE, "fail", f"the page calls {told!r}, not {api_url}", redeploy)
-    return Finding(PAGE, "ok", f"{url} names {api_url}")
+        return Finding(PAGE, "fail", f"the page calls {told!r}, not {api_url}", _REDEPLOY)
+    return Finding(PAGE, "ok", f"{said} names {api_url}")
+
+
+STORE = "the assistant speaks for this store"
+
+
+def store_described(stack: DeployedStack, sample: StoreSettings) -> Finding:
+    """The store the page and the answers name is not the bundled sample store: a stack
+    deployed with cdk.json's ``store`` block as it ships greets shoppers as the sample
+    store, links its pages and answers with its policies and contact."""
+    config, said = _page_json(stack)
+    store = config.get("store") if config is not None else None
+    if not isinstance(store, dict):
+        why = said if config is None else f"{said} names no store"
+        return Finding(STORE, "fail", why, _REDEPLOY)
+    name, url = str(store.get("name") or ""), str(store.get("url") or "")
+    alike = [
+        f"{what} {value!r}"
+        for what, value, theirs in (("name", name, sample.name), ("url", url, sample.url))
+        if value and value.rstrip("/").casefold() == theirs.rstrip("/").casefold()
+    ]
+    if alike:
+        return Finding(
+            STORE,
+            "fail",
+            f"the sample store's {' and '.join(alike)}: shoppers are greeted as it, and "
+            "answered with its policies, contact and links",
+            "describe your store in cdk.json's store block for this environment (name, url, "
+            "policies, contact, assistant; docs/widget.md); deploy",
+        )
+    return Finding(STORE, "ok", f"{name} at {url}")
 
 
 ORIGINS = "the storefront origins are allowed"

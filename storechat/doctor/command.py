@@ -14,9 +14,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO
 
+from shared.store.settings import load as load_store
 from storechat.doctor import checks
 from storechat.doctor.checks import Finding
 from storechat.doctor.deployed import DeployedStack, StackUnreadable, connect
+from storechat.settings import SAMPLE_STORE
 
 EXIT_FAILED = 1
 STACK_PREFIX = "Storechat-"
@@ -76,6 +78,7 @@ def run_checks(
         (checks.WAF, lambda: checks.waf_attached(stack)),
         (checks.SPEND, lambda: checks.spend_counter(stack, day)),
         (checks.PAGE, lambda: checks.page_config(stack)),
+        (checks.STORE, lambda: checks.store_described(stack, load_store(SAMPLE_STORE).settings)),
         (checks.ORIGINS, lambda: checks.storefront_origins(stack, origins)),
     ]
     return [checks.guarded(name, check) for name, check in planned]

@@ -36,7 +36,8 @@ TODAY = "2026-12-01"
 MODEL = "us.anthropic.claude-sonnet-4-5-20250929-v1:0"
 API_URL = f"https://abc123.execute-api.{REGION}.amazonaws.com/prod"
 ACL_ARN = f"arn:aws:wafv2:{REGION}:123456789012:regional/webacl/Storechat-prod-api/0f1e2d3c"
-SHOP = "https://shop.example.com"
+SHOP = "https://acme-gadgets.example"
+ACME = {"name": "Acme Gadgets", "url": SHOP, "assistantName": "Acme helper"}
 USAGE = {"inputTokens": 21, "outputTokens": 3, "totalTokens": 24}
 
 
@@ -137,7 +138,7 @@ def world() -> Iterator[World]:
         sns = boto3.client("sns", region_name=REGION)
         topic = sns.create_topic(Name="alarms")["TopicArn"]
         sns.subscribe(TopicArn=topic, Protocol="email", Endpoint="ops@example.com")
-        server.route("/config.json", body={"apiUrl": API_URL, "currency": "USD"})
+        server.route("/config.json", body={"apiUrl": API_URL, "currency": "USD", "store": ACME})
         server.route("/prod/query", status=204, headers={"Access-Control-Allow-Origin": SHOP})
         outputs = {
             Output.API_URL: API_URL,
@@ -178,7 +179,7 @@ def test_a_healthy_stack_passes_every_check_and_the_model_call_is_counted(world:
     # And the report says so
     out = io.StringIO()
     print_findings(list(found.values()), out)
-    assert out.getvalue().endswith("All 8 checks passed.\n")
+    assert out.getvalue().endswith("All 9 checks passed.\n")
 
 
 Breakage = Callable[[World], None]
@@ -245,7 +246,9 @@ def _spend_table_gone(world: World) -> None:
 
 
 def _page_calls_another_api(world: World) -> None:
-    world.server.route("/config.json", body={"apiUrl": "https://old.example.com/prod"})
+    world.server.route(
+        "/config.json", body={"apiUrl": "https://old.example.com/prod", "store": ACME}
+    )
 
 
 def _page_missing(world: World) -> None:
@@ -282,7 +285,8 @@ def test_a_stack_broken_in_one_way_fails_that_check_with_its_fix(
     assert found[check].status == "fail"
     assert said in found[check].said and fix in found[check].fix
     others = {f.check for f in found.values() if f.status == "fail"} - {check}
-    assert others == set()
+    # (a page config that cannot be read cannot tell which store the page names either)
+    assert others == ({checks.STORE} if breakage is _page_missing else set())
 
 
 def test_a_web_acl_left_unattached_fails_and_says_how_to_attach_it(world: World) -> None:
@@ -320,6 +324,51 @@ def test_an_empty_list_of_storefront_origins_fails(world: World) -> None:
     waf_answers(world, ACL_ARN)
     found = world.check(origins=[])[checks.ORIGINS]
     assert found.status == "fail" and "store.allowedOrigins" in found.fix
+
+
+@pytest.mark.parametrize(
+    ("store", "said"),
+    [
+        (
+            {"name": "The Better Store", "url": "https://shop.example.com"},
+            "the sample store's name 'The Better Store' and url 'https://shop.example.com'",
+        ),
+        ({"name": "Acme Gadgets", "url": "https://shop.example.com/"}, "url"),
+        ({"name": "the better store", "url": SHOP}, "name 'the better store'"),
+    ],
+)
+def test_a_stack_deployed_as_the_sample_store_fails_with_what_to_write(
+    world: World, store: dict[str, str], said: str
+) -> None:
+    # Given a stack deployed with cdk.json's store block as it ships (or half changed)
+    world.server.route("/config.json", body={"apiUrl": API_URL, "store": store})
+    model_answers(world)
+    waf_answers(world, ACL_ARN)
+    # When doctor runs
+    found = world.check(origins=[SHOP])
+    # Then the check fails: shoppers would be greeted as the sample store and answered
+    # with its policies; the fix says where to describe the store
+    assert found[checks.STORE].status == "fail"
+    assert said in found[checks.STORE].said and "its policies" in found[checks.STORE].said
+    assert "cdk.json's store block" in found[checks.STORE].fix
+    assert [f.check for f in found.values() if f.status == "fail"] == [checks.STORE]
+
+
+def test_a_store_described_as_itself_is_named(world: World) -> None:
+    model_answers(world)
+    waf_answers(world, ACL_ARN)
+    found = world.check(origins=[SHOP])[checks.STORE]
+    assert (found.status, found.said) == ("ok", f"Acme Gadgets at {SHOP}")
+
+
+def test_a_page_config_with_no_store_says_to_deploy_again(world: World) -> None:
+    # Given a page config written before it carried the store (an older deploy)
+    world.server.route("/config.json", body={"apiUrl": API_URL})
+    model_answers(world)
+    waf_answers(world, ACL_ARN)
+    found = world.check(origins=[SHOP])[checks.STORE]
+    assert found.status == "fail" and found.said.endswith("config.json names no store")
+    assert found.fix.startswith("deploy again")
 
 
 def test_a_stack_without_this_versions_outputs_says_to_deploy_it(world: World) -> None:
@@ -396,7 +445,7 @@ def test_the_command_prints_each_check_and_exits_1_when_one_fails(
     assert f"  FAIL  {checks.REVIEWS}: the secret is blank" in out
     assert "        fix: aws secretsmanager put-secret-value" in out
     assert f"  off   {checks.ORIGINS}: not configured" in out
-    assert lines[-1] == "1 of 8 checks failed."
+    assert lines[-1] == "1 of 9 checks failed."
 
 
 def test_the_command_exits_0_when_nothing_failed(
@@ -406,7 +455,7 @@ def test_the_command_exits_0_when_nothing_failed(
     model_answers(world)
     waf_answers(world, ACL_ARN)
     code, out, _ = _run_cli(world, monkeypatch, capsys, "--stack", STACK, "--cdk-json", "-")
-    assert code == 0 and out.splitlines()[-1] == "All 8 checks passed."
+    assert code == 0 and out.splitlines()[-1] == "All 9 checks passed."
 
 
 def test_a_stack_that_is_not_there_is_named_with_what_to_do(
