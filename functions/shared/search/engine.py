@@ -54,6 +54,7 @@ from shared.search.build import SnapshotMeta, read_meta
 from shared.search.correct import Corrector
 from shared.search.driver import connect, database_errors, read_only_uri
 from shared.search.errors import SnapshotUnreadable
+from shared.search.ids import HANDLES_FORMAT
 from shared.search.ids import resolve as resolve_ids
 from shared.search.intents import (
     ASKING_WORDS,
@@ -223,6 +224,16 @@ class SearchIndex:
         asked: only a message asking for a kind the store may not sell needs them."""
         rows = self._connection().execute("SELECT DISTINCT form_factor FROM products")
         return frozenset(str(f) for (f,) in rows if f)
+
+    @functools.cached_property
+    def spelled_ids(self) -> bool:
+        """Whether some product's id cannot be cited as it is written ("XPS 13/16/512",
+        with a space): only then are runs of a shopper's words tried as ids. Read when
+        first asked, from the handles those ids have (:mod:`~shared.search.ids`)."""
+        if self.meta.format_version < HANDLES_FORMAT:
+            return False
+        row = self._connection().execute("SELECT 1 FROM handles LIMIT 1").fetchone()
+        return row is not None
 
     def has_facet(self, category: str | None, column: str) -> bool:
         """Whether products of ``category`` (any, when None) may have ``column``."""
@@ -855,6 +866,10 @@ class _Search:
         be an id (:func:`_may_be_id`) and no word of a product's name, that is a product's
         id, in any case, with that id; and those that are written as its ids are but are
         none ("CMP-999")."""
+        spans = self.index.resolve(_spans(keywords)) if self.index.spelled_ids else {}
+        if spans:
+            # An id with a space in it ("XPS 13/16/512") is one id, not its words.
+            keywords = re.sub("|".join(map(re.escape, spans)), " ", keywords)
         said = [w for w in _ID_WORD.findall(keywords) if _may_be_id(w)]
         if any(w.isdigit() for w in said):
             # A number the words put a limit on is an amount: "a laptop under 10000".
@@ -874,7 +889,7 @@ class _Search:
         # check answers for it.
         uncited = set(_ID_WORD.findall(_CITED.sub(" ", keywords)))
         lacked = [w for w in said if w not in found and w in uncited and self._like_an_id(w)]
-        return found, lacked
+        return {**spans, **found}, lacked
 
     def _like_an_id(self, word: str) -> bool:
         """Whether ``word`` is written as the store writes its ids: its letters and the
@@ -897,7 +912,10 @@ class _Search:
         found = self._run(replace(query, keywords=None, productIds=ids))
         placed = {pid: n for n, pid in enumerate(ids)}
         first = sorted(found.products, key=lambda hit: placed.get(hit.productId, len(ids)))
-        rest = _ID_WORD.sub(lambda m: " " if m[0] in said else m[0], query.keywords or "")
+        rest = query.keywords or ""
+        if spaced := [key for key in said if " " in key]:
+            rest = re.sub("|".join(map(re.escape, spaced)), " ", rest)
+        rest = _ID_WORD.sub(lambda m: " " if m[0] in said else m[0], rest)
         words = parse(rest)
         others = (
             self.run(replace(query, keywords=rest))
@@ -1790,6 +1808,24 @@ def _columns_named(category: str | None) -> str:
     (:func:`~shared.search.plan.named_columns`), or with no kind asked, the specs too ("not
     by Rowling": an author)."""
     return named_columns(category) if category else "{name brand specs}"
+
+
+_SPAN_EDGES = "?!,;:\"'()[]."
+_MAX_SPAN_WORDS = 4
+"""The most words an id with spaces in it is tried as ("XPS 13/16/512", "AB 12 C 3")."""
+
+
+def _spans(keywords: str) -> list[str]:
+    """Each run of two to :data:`_MAX_SPAN_WORDS` words of ``keywords``, as written but
+    for the marks around it ("is XPS 13/16/512 in stock?": "XPS 13/16/512", ...): what
+    may be an id with a space in it."""
+    words = [w.strip(_SPAN_EDGES) for w in keywords.split()]
+    return [
+        " ".join(words[start:end])
+        for start in range(len(words))
+        for end in range(start + 2, min(start + _MAX_SPAN_WORDS, len(words)) + 1)
+        if words[start] and words[end - 1]
+    ]
 
 
 def _may_be_id(word: str) -> bool:
