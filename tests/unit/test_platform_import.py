@@ -15,6 +15,8 @@ from typing import Any
 
 import pytest
 
+from catalog_webhook.logic import mapped
+from shared.platform import shopify
 from shared.platform.draft import product_id
 from shared.platform.html_text import html_to_text
 from shared.platform.mapping import CategoryMap, maker_tag, spec_entry
@@ -30,6 +32,8 @@ from storechat.catalog.rows import (
     ValidRow,
     read_rows,
 )
+from tests.support.fake_admin_api import shopify_node
+from tests.support.platform_payloads import shopify_product
 
 EXPORTS = Path(__file__).resolve().parents[1] / "support" / "exports"
 SHOPIFY = EXPORTS / "shopify_products.csv"
@@ -275,6 +279,7 @@ def test_woocommerce_cells_read_as_the_store_wrote_them() -> None:
         "pages": 416,
         "format": "Paperback",
         "isbn": "9781408891384",
+        "genre": "Historical",  # its category, "Books > Fiction > Historical"
     }
 
 
@@ -468,6 +473,167 @@ def test_an_author_tag_attribute_or_field_is_read_only_for_a_book(tmp_path: Path
     book = ["8", "simple", "B-2", "Circe", "1", "A novel.", "1", "3", "11", "Books"]
     rows = _woo(tmp_path, [*book, "Author: Madeline Miller", "", "Format", "Paperback", ""])
     assert _makers(rows) == {"B-2": ("Madeline Miller", "Madeline Miller")}
+
+
+# -- a book's genre from its category path --------------------------------------------------
+
+GENRE_NOTE = "a book's genre read from its category path"
+
+
+def _genres(rows: list[Row]) -> dict[str, Any]:
+    return {pid: p["specs"].get("genre") for pid, p in _products(rows).items()}
+
+
+def test_a_woocommerce_book_shop_files_each_books_genre_in_its_category_path() -> None:
+    # Given a book shop's export with no Genre attribute: each book is filed under "Books >
+    # Fiction > Science Fiction", "Books > Cooking", ...
+    rows = _read(BOOKS_WOOCOMMERCE, "woocommerce")
+
+    # When it is read, Then each book's genre is the deepest name under "Books", so that a
+    # shopper asking for a sold-out book is offered one of the same genre in stock
+    assert _genres(rows) == {
+        "DUNE-PB": "Science Fiction",
+        "DUNE-HC": "Science Fiction",
+        "wc-290": "Fantasy",
+        "9780393081084": "Cooking",
+        "NEUROMANCER-PB": "Science Fiction",
+        "HAIL-MARY-PB": "Science Fiction",
+        "9781408891384": "Historical",
+    }
+    # and the team is told which rows took it from there, and how to check them
+    noted = {
+        row.line
+        for row in rows
+        if isinstance(row, ValidRow) and any(GENRE_NOTE in note for note in row.notes)
+    }
+    assert noted == {3, 4, 5, 6, 7, 8, 9}
+
+
+@pytest.mark.parametrize(
+    ("paths", "genre"),
+    [
+        (["Books > Fiction > Science Fiction"], "Science Fiction"),
+        (["Books > Fiction > Science Fiction > Cyberpunk"], "Cyberpunk"),  # any depth
+        (["Shop > Books > Crime & Thrillers"], "Crime & Thrillers"),  # "Books" below the top
+        (["Books > Sci-Fi &amp; Fantasy"], "Sci-Fi & Fantasy"),  # as WooCommerce escapes it
+        (["Media > Books > Print Books > Poetry"], "Poetry"),
+        (["Books > Science Fiction > Paperbacks"], "Science Fiction"),  # a binding is none
+        (["Books > Bestsellers", "Books > Fiction > Fantasy"], "Fantasy"),  # nor a shelf
+        # WooCommerce lists a book's parent categories too: the deepest path decides
+        (["Books", "Books > Fiction", "Books > Fiction > Science Fiction"], "Science Fiction"),
+        (["Books"], None),
+        (["Media > Books > Print Books"], None),  # Shopify's taxonomy: a format, no genre
+        (["Books > New Arrivals"], None),
+        (["Book Accessories > Bookmarks"], None),
+        (["Electronics > Computers > Laptops > Gaming"], None),  # no book
+        (["Electronics > Phones > Android"], None),
+    ],
+)
+def test_a_books_genre_is_the_deepest_name_below_its_books_category(
+    paths: list[str], genre: str | None
+) -> None:
+    assert CategoryMap().genre(paths) == genre
+
+
+def test_a_stores_own_name_for_books_in_its_category_map_files_genres_too(tmp_path: Path) -> None:
+    # Given a French shop whose books are under "Livres", mapped to books by the operator
+    path = tmp_path / "map.json"
+    path.write_text(json.dumps({"Livres": "BOOKS"}), encoding="utf-8")
+    mapping = load_category_map(path)
+    # Then "Livres > Romans > Policier" is a crime novel's genre, "Policier"
+    assert mapping.genre(["Livres > Romans > Policier"]) == "Policier"
+    assert CategoryMap().genre(["Livres > Romans > Policier"]) is None  # not books without it
+
+
+GENRE_HEADER = [*WOO_HEADER, "Attribute 2 name", "Attribute 2 value(s)"]
+SCIFI = ["9", "simple", "B-9", "Neuromancer", "1", "A novel.", "1", "0", "9.99"]
+
+
+@pytest.mark.parametrize(
+    ("tags", "attribute", "value", "genre"),
+    [
+        ("", "", "", "Science Fiction"),  # the path's
+        ("cyberpunk", "Genre", "Cyberpunk", "Cyberpunk"),  # a Genre attribute stays
+        ("", "Book Genre", "Cyberpunk", "Cyberpunk"),  # under the store's own name too
+        ("classic, Genre: Cyberpunk", "", "", "Cyberpunk"),  # a tag that names it
+        ("Genre_Cyberpunk", "", "", "Cyberpunk"),  # a theme's tag group
+        ("Genre: Space Opera", "Genre", "Cyberpunk", "Cyberpunk"),  # the attribute first
+    ],
+)
+def test_a_genre_the_export_gives_is_never_replaced_by_the_category_path(
+    tmp_path: Path, tags: str, attribute: str, value: str, genre: str
+) -> None:
+    book = [*SCIFI, "Books > Fiction > Science Fiction", tags, "", "Author", "William Gibson"]
+    rows = _woo(tmp_path, [*book, attribute, value], header=GENRE_HEADER)
+    assert _genres(rows) == {"B-9": genre}
+    (row,) = [r for r in rows if isinstance(r, ValidRow)]
+    assert any(GENRE_NOTE in note for note in row.notes) == (genre == "Science Fiction")
+
+
+def test_a_phone_or_a_computer_takes_no_genre_from_its_path_or_tags(tmp_path: Path) -> None:
+    # A phone under "Phones > Gaming Phones" or tagged "Genre: Gaming" is shown with no genre:
+    # only a book has one
+    phone = ["7", "simple", "P-1", "Phone", "1", "A phone.", "1", "3", "300"]
+    laptop = ["8", "simple", "L-1", "Laptop", "1", "A laptop.", "1", "3", "900"]
+    rows = _woo(
+        tmp_path,
+        [*phone, "Electronics > Phones > Rugged", "Genre: Gaming", "Apple", "Color", "Black"],
+        [*laptop, "Computers > Laptops > Business", "", "Lenovo", "Color", "Black"],
+    )
+    assert _problems(rows) == []
+    assert _genres(rows) == {"P-1": None, "L-1": None}
+
+
+def _shopify_books(tmp_path: Path, tags: dict[str, str], types: dict[str, str]) -> list[Row]:
+    """The Shopify book shop's export with some products' tags and types replaced."""
+    with BOOKS_SHOPIFY.open(encoding="utf-8", newline="") as source:
+        header, *rows = list(csv.reader(source))
+    at = {name: header.index(name) for name in ("Handle", "Tags", "Type")}
+    for row in rows:
+        if row[at["Type"]]:  # a product's first row
+            row[at["Tags"]] = tags.get(row[at["Handle"]], row[at["Tags"]])
+            row[at["Type"]] = types.get(row[at["Handle"]], row[at["Type"]])
+    return _read(_write_csv(tmp_path / "books.csv", header, rows), "shopify")
+
+
+def test_a_shopify_books_genre_is_read_from_a_genre_tag_or_its_type_path(tmp_path: Path) -> None:
+    # Given Shopify books in "Media > Books > Print Books" (no genre in it): Dune tagged
+    # "Genre: Science Fiction", The Hobbit's type "Books > Fantasy", Circe's "Genre_Myth"
+    rows = _shopify_books(
+        tmp_path,
+        tags={
+            "dune": "Author_Frank Herbert, Genre: Science Fiction",
+            "circe-madeline-miller": "Genre_Myth",
+        },
+        types={"the-hobbit": "Books > Fantasy"},
+    )
+    # Then each has that genre, and a book that says none has none
+    assert _problems(rows) == []
+    assert _genres(rows) == {
+        "CIRCE-PB": "Myth",
+        "DUNE-PB": "Science Fiction",
+        "DUNE-HC": "Science Fiction",
+        "HOBBIT-PB": "Fantasy",
+        "PIRANESI-PB": None,
+    }
+
+
+def test_a_webhook_and_an_api_page_read_a_books_genre_as_the_export_does() -> None:
+    # Given a Shopify book whose type is "Books > Fiction > Science Fiction", as a webhook's
+    # body and an Admin API node, and one tagged "Genre: Fantasy"
+    path = "Books > Fiction > Science Fiction"
+    payload = shopify_product(31, "NEURO-1", title="Neuromancer", product_type=path)
+    payload["tags"] = "Author: William Gibson"
+    node = shopify_node(31, "NEURO-1", title="Neuromancer", price="9.99")
+    node |= {"productType": "Books", "tags": ["Author: William Gibson", "Genre: Fantasy"]}
+    options = ReadOptions(store_url="https://shop.example.com")
+
+    # When each is mapped, Then the book has the genre, as the CSV import reads it
+    (from_webhook,), _, _ = mapped(shopify.rest_product(payload, options.store_url), options)
+    (from_api,), _, _ = mapped(shopify.graphql_product(node, options.store_url), options)
+    assert from_webhook.specs["genre"] == "Science Fiction"
+    assert from_api.specs["genre"] == "Fantasy"
+    assert from_webhook.specs["author"] == "William Gibson"
 
 
 # -- categories and specs -------------------------------------------------------------------

@@ -22,6 +22,7 @@ are also names of its category: "Laptop Computers" is COMPUTERS.
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -29,7 +30,7 @@ from typing import Any
 
 from shared.catalog.categories import Category
 from shared.catalog.derive import folded, kind_named, kinds
-from shared.catalog.specs import AUTHOR, FORM_FACTOR, PAGES, SPECS
+from shared.catalog.specs import AUTHOR, FORM_FACTOR, GENRE, PAGES, SPECS
 from shared.search.schema import facet_value
 
 PATH_SEPARATOR = ">"
@@ -64,6 +65,20 @@ SPEC_NAMES: dict[str, tuple[str, ...]] = {spec.key: spec.names for spec in SPECS
 BRAND_NAMES = ("Brand", "Manufacturer", "Publisher")
 """Attributes that name the brand when the export's own brand column is empty."""
 
+SHELF_NAMES = (
+    "Paperback", "Paperbacks", "Softcover", "Hardcover", "Hardback", "Mass Market",
+    "Mass Market Paperback", "Trade Paperback", "Large Print", "Ebook", "Kindle", "Audio",
+    "Audio Books", "Box Sets", "Boxed Sets", "Bestsellers", "Best Sellers", "Top Sellers",
+    "New", "New Arrivals", "New Releases", "New In", "Just In", "Coming Soon", "Pre-order",
+    "Preorder", "Sale", "On Sale", "Clearance", "Bargains", "Deals", "Offers", "Featured",
+    "Staff Picks", "Recommended", "Popular", "Signed", "Signed Copies", "Used", "Used Books",
+    "Second Hand", "Secondhand", "Pre-owned", "Rare", "Collectible", "Gifts", "Gift Ideas",
+    "All", "All Books", "Other", "Others", "Misc", "Miscellaneous", "Uncategorized",
+    "Uncategorised", "General",
+)  # fmt: skip
+"""Names a store files books under below its books category that say no genre: a
+binding, or a shelf of the shop's own (new, on sale, signed)."""
+
 WHOLE_NUMBERS = frozenset({PAGES.key})
 """Specs that are a count without a unit (the search has no facet for them)."""
 
@@ -87,6 +102,7 @@ def _kind_names() -> dict[Category | None, tuple[str, ...]]:
 
 _SPEC_BY_NAME: dict[str, str] = _keys(SPEC_NAMES)
 _BRAND_KEYS = frozenset(name_key(name) for name in BRAND_NAMES)
+_SHELF_KEYS = frozenset(name_key(name) for name in SHELF_NAMES)
 
 
 # -- categories -------------------------------------------------------------------------
@@ -135,15 +151,22 @@ class CategoryMap:
                 self._rules[key] = category
         self._longest = max(len(key) for key in self._rules)
 
+    def _rule_at(self, segments: Sequence[str], end: int) -> tuple[int, str | None] | None:
+        """The longest key that ends at ``segments[end - 1]``: its size and category."""
+        for size in range(min(end, self._longest), 0, -1):
+            key = tuple(segments[end - size : end])
+            if key in self._rules:
+                return size, self._rules[key]
+        return None
+
     def match(self, path: str) -> CategoryMatch:
         names = path_segments(path)
         segments = [name_key(segment) for segment in names]
         for end in range(len(segments), 0, -1):
-            for size in range(min(end, self._longest), 0, -1):
-                key = tuple(segments[end - size : end])
-                if key in self._rules:
-                    rule = " > ".join(names[end - size : end])
-                    return CategoryMatch(path, rule, self._rules[key])
+            found = self._rule_at(segments, end)
+            if found is not None:
+                rule = " > ".join(names[end - found[0] : end])
+                return CategoryMatch(path, rule, found[1])
             # "Laptop Sleeves", "iPad Cases": a name the table lacks whose last word is
             # something the catalog does not sell is that, before "Computers" above it
             # decides. Not the other way: "Paper Notebooks" is no computer.
@@ -152,6 +175,37 @@ class CategoryMap:
             if last in self._rules and self._rules[last] is None:
                 return CategoryMatch(path, names[end - 1], None)
         return CategoryMatch(path, None, None)
+
+    def genre(self, paths: Sequence[str]) -> str | None:
+        """A book's genre as its category paths file it: the deepest name below the first
+        name this map reads as books ("Books > Fiction > Science Fiction" is "Science
+        Fiction"; "Livres > Polar" is "Polar" where the operator maps "Livres" to books),
+        of the path with the most such names. A name the map itself knows ("Media > Books > Print
+        Books") and a shelf that is no genre (a binding, "Bestsellers", "Sale") are none;
+        so is a path that files no book. None when no path names one.
+        """
+        best: list[str] = []
+        for path in paths:
+            names = path_segments(path)
+            if self.match(path).category != Category.BOOKS:
+                continue
+            segments = [name_key(name) for name in names]
+            top = next(
+                (
+                    end
+                    for end in range(1, len(segments) + 1)
+                    if (found := self._rule_at(segments, end)) and found[1] == Category.BOOKS
+                ),
+                len(segments),
+            )
+            below = [
+                name
+                for name, key in zip(names[top:], segments[top:], strict=True)
+                if key and key not in _SHELF_KEYS and self._rule_at([key], 1) is None
+            ]
+            if len(below) > len(best):
+                best = below
+        return " ".join(html.unescape(best[-1]).split()) if best else None
 
     def decide(self, paths: Sequence[str]) -> Decision:
         """The catalog category of a product filed under ``paths`` (in order), or why none.
@@ -223,6 +277,15 @@ def maker_tag(tag: str) -> tuple[str, str] | None:
     if not (value[0].isupper() or value[0].isdigit()):
         return None
     return match[1].strip(), value
+
+
+def genre_tag(tag: str) -> str | None:
+    """The genre a tag names as a field and its value: "Genre: Science Fiction", "Genre_Science
+    Fiction" (a Shopify theme's tag group), "Book Genre: Fantasy"; None for any other tag."""
+    match = _TAG_FIELD.fullmatch(tag.strip())
+    if match is None or spec_key(match[1]) != GENRE.key:
+        return None
+    return " ".join((match[2] or match[3]).split())
 
 
 def own_key(name: str) -> str | None:

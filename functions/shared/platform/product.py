@@ -22,11 +22,11 @@ from dataclasses import dataclass, field
 
 from shared.catalog.categories import Category
 from shared.catalog.derive import kind_named
-from shared.catalog.specs import AUTHOR, FORM_FACTOR, ISBN
+from shared.catalog.specs import AUTHOR, FORM_FACTOR, GENRE, ISBN
 from shared.platform.draft import Draft, description, isbn, product_id, unknown_stock_note
-from shared.platform.mapping import kind_of, maker_tag, spec_key
+from shared.platform.mapping import genre_tag, kind_of, maker_tag, spec_key
 from shared.platform.rows import Raw, ReadOptions, SkippedRow
-from shared.products.product import MAX_TAG, MAX_TAGS
+from shared.products.product import MAX_SPECS, MAX_TAG, MAX_TAGS
 
 Attribute = tuple[str, str | tuple[str, ...]]
 """An attribute's name and its value, or its values (a list a product is offered in)."""
@@ -112,6 +112,7 @@ def catalog_rows(product: PlatformProduct, options: ReadOptions) -> Iterator[Raw
     if category != Category.BOOKS:
         # An author is a book's: "Author: Staff Pick" on a phone is a label, not a spec.
         makers = [(name, value) for name, value in makers if spec_key(name) != AUTHOR.key]
+    genre = _genre(product, tags, options) if category == Category.BOOKS else None
     for variant in product.variants:
         draft = Draft(variant.line, product.columns, category_from=decision.path)
         fields = draft.fields
@@ -122,6 +123,12 @@ def catalog_rows(product: PlatformProduct, options: ReadOptions) -> Iterator[Raw
             draft.add_spec(name, value)
         for name, value in makers:
             draft.add_maker(name, value)
+        if genre and GENRE.key not in draft.specs and len(draft.specs) < MAX_SPECS:
+            # Where no attribute, option or metafield names the genre: a tag's, else the
+            # category path's, so a sold-out book's nearest in stock share it.
+            draft.specs[GENRE.key] = genre[0]
+            if genre[1]:
+                draft.notes.append(genre[1])
         name = variant.title or (
             f"{product.title} - {product.option_joiner.join(values)}" if values else product.title
         )
@@ -160,6 +167,26 @@ def catalog_rows(product: PlatformProduct, options: ReadOptions) -> Iterator[Raw
             draft.specs.pop(AUTHOR.key, None)  # an "Author" attribute or option, too
         _kind(draft, kind, category)
         yield draft.raw()
+
+
+GENRE_FROM_PATH_NOTE = (
+    "a book's genre read from its category path (the deepest name under its books "
+    "category), which no Genre attribute, metafield or tag gave: check them with storechat "
+    "catalog words genre"
+)
+
+
+def _genre(
+    product: PlatformProduct, tags: list[str], options: ReadOptions
+) -> tuple[str, str] | None:
+    """A book's genre where its attributes may name none, and the note that says where it
+    was read: a tag "Genre: Science Fiction" (no note), else its category path's."""
+    for tag in tags:
+        said = genre_tag(tag)
+        if said:
+            return said, ""
+    filed = options.categories.genre(product.categories)
+    return (filed, GENRE_FROM_PATH_NOTE) if filed else None
 
 
 def _kind(draft: Draft, kind: str | None, category: str) -> None:
