@@ -67,6 +67,8 @@ _FEATURES: Final = frozenset(
 )
 """First words of a feature or a part, which a citation may follow ("Wi-Fi 7 [..]"): no
 product's name."""
+FEATURE_WORDS: Final = _FEATURES
+"""The first words of a feature or a part (:data:`_FEATURES`), for other checks."""
 _VARIANTS: Final = frozenset("pro max plus ultra mini air lite se fe neo".split())  # noqa: SIM905
 """Words that tell a line's variants apart ("iPhone 16 Pro Max", "Galaxy S24 FE"): common
 to many names, so no name alone; but one the cited product's name lacks is another's."""

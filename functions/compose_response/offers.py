@@ -52,14 +52,17 @@ the pixel 10 pro xl" beside the store's Pixels; not "a 14 inch screen", "windows
 So does a model no tool returned put forward, whoever makes it and whatever series
 ("Consider the Galaxy S25 Ultra" after a search for Pixels, "How about the XPS 16?", "Get
 the ...", "Also worth a look: the ...", "The ... is a great choice", a bullet under "You
-might also like:"), unless the sentence, or the next one pointing back at it, denies that
-the store has it ("..., but we don't carry it", "It isn't in stock here"); and one named
-a returned product's later version and said to be had, the store's, put forward or to
-take its place ("its successor, the Pixel 11, is in stock", "the newer XPS 16 replaces
-it"). After a sentence that names a model no tool returned and cites nothing, "It" is
-that model: "It is in stock", "We have it in black", "It costs $999" go; not after one
-that only sets the product cited before against it ("Battery life beats the iPhone 15",
-"Unlike the Galaxy S24 Ultra, ...") or quotes someone naming it.
+might also like:"), in lower case too ("consider the galaxy s25 ultra"), and one with no
+model's number by a known maker or ending with a kind of product ("Consider the Apple
+Pencil", "How about the Kindle Paperwhite?", "the Magic Keyboard"), unless the sentence,
+or the next one pointing back at it, denies that the store has it ("..., but we don't
+carry it", "It isn't in stock here"); and one named a returned product's later version
+and said to be had, the store's, put forward or to take its place ("its successor, the
+Pixel 11, is in stock", "the newer XPS 16 replaces it"). After a sentence that names a
+model no tool returned and cites nothing, "It" is that model: "It is in stock", "We have
+it in black", "It costs $999" go; not after one that only sets the product cited before
+against it ("Battery life beats the iPhone 15", "Unlike the Galaxy S24 Ultra, ...") or
+quotes someone naming it.
 
 The store's own words also vouch for the prices they state, of no product ("express
 delivery costs $12.99"), and for a sentence of theirs repeated as they write it ("free
@@ -78,11 +81,12 @@ from typing import Final, NamedTuple
 
 from compose_response import money
 from compose_response.amounts import other_prices
-from compose_response.cited_names import a_model_named, a_product_named
+from compose_response.cited_names import FEATURE_WORDS, a_model_named, a_product_named
 from compose_response.claims import stock_claims
 from compose_response.compare import Claim, agrees
 from compose_response.context import clause_breaks
 from compose_response.facts import PER_ITEM, TOTAL_SAID, WITH_MORE, stated, summed_of_some
+from compose_response.names import COMMON
 from compose_response.text import BULLET, CITATION, HEADING, drop_segments, segments
 from compose_response.units import Quantity, halfwidth, parse_number, quantities
 from shared.products.ledger import LedgerIndex, LedgerProduct
@@ -921,8 +925,9 @@ _PUTS_FORWARD: Final = re.compile(
 """Words that put what follows them before the shopper ("you might also like", "I'd
 recommend", "you'll also find", "check out"): no hedge nor report of a search, so a sentence that
 also says the store has it stays a claim ("You might also like the X, available in our
-store"). Put forward alone, a name is no claim the store has it: advice names chips,
-software and accessories ("I'd recommend the M3 Pro", "Consider the Apple Pencil 2")."""
+store"). Put forward alone, a name is no claim the store has it (advice names chips and
+software: "I'd recommend the M3 Pro"), but a product no tool returned put forward goes
+(:meth:`Offers._put_forward`)."""
 _ASKS_FORWARD: Final = re.compile(
     r"\b(?:how|what)\s+about|\bhave\s+you\s+(?:(?:ever|also)\s+)?(?:considered|thought\s+"
     r"(?:about|of)|looked\s+at|tried|checked\s+out)|\bwhy\s+not(?:\s+(?:try|get|go\s+for|"
@@ -947,12 +952,15 @@ _ADVISED: Final = re.compile(
     rf"take\s+a\s+look\s+at|look\s+at|pick(?:\s+up)?|choose|grab|opt\s+for|get|buy|order|"
     rf"(?:{_LEAD_IN})\s*[:\u2013\u2014-])|{_ASKS_FORWARD.pattern}|"
     r"\b(?:another|a\s+(?:good|great|better|cheaper)\s+)?(?:option|alternative|pick)\s+is|"
-    r"\byou(?:['\u2019]ll|\s+will|\s+would|['\u2019]d)\s+love)"
+    r"\byou(?:['\u2019]ll|\s+will|\s+would|['\u2019]d)\s+love|"
+    r"\byou\s+(?:might|may|could|can|should)(?:\s+also)?\s+(?:get|buy|try|pick\s+up|go\s+for|"
+    r"grab|opt\s+for))"
     r"\s+(?:also\s+)?(?:(?:the|a|an)\s+)?(?:(?:new|newer|upcoming|latest)\s+)?",
     re.IGNORECASE,
 )
 """Words that put a name right after them before the shopper: "You might also like the",
-"Consider the", "I'd recommend the", "Get the", "Also worth a look: the"."""
+"Consider the", "I'd recommend the", "Get the", "You could also get the", "Also worth a look:
+the"."""
 _FORWARD_LIST: Final = re.compile(
     rf"{_PUTS_FORWARD.pattern}|{_ASKS_FORWARD.pattern}|^[\s*_#>]*(?:{_LEAD_IN})\b",
     re.IGNORECASE,
@@ -1018,6 +1026,108 @@ _NOT_A_PRODUCT: Final = re.compile(
 )
 """Names with a number that are a chip, a system, software or a place in a text, not a
 product put forward: "an M3 Pro", "One UI 7", "Microsoft 365", "Chapter 11"."""
+_GEAR: Final = frozenset(
+    re.findall(
+        r"[\w-]+",
+        "pencil pen stylus keyboard mouse trackpad touchpad case cover folio sleeve charger "
+        "cable adapter dock stand hub buds earbuds earphones headphones headset speaker "
+        "soundbar watch band strap tracker tablet phone laptop monitor display router webcam "
+        "camera controller console reader e-reader remote",
+    )
+)
+"""Kinds of product that end a product's name written with no model's number ("Magic
+Keyboard", "Apple Pencil", "Galaxy Buds", "Pixel Watch")."""
+_PLAIN_WORDS: Final = frozenset(
+    re.findall(
+        r"[\w-]+",
+        "wireless bluetooth usb usb-c type-c lightning magsafe qi gaming mechanical portable "
+        "external protective screen charging fast wall car desk travel smart slim rugged "
+        "leather silicone clear ergonomic noise cancelling canceling true stereo spare extra "
+        "good great new basic cheap budget premium over-ear in-ear on-ear sports kids "
+        "magnetic folding foldable compact power braided digital e-ink ink",
+    )
+)
+"""Words that describe a kind of product, not name one ("a Wireless Mouse", "a Phone
+Case"): a name of them and a kind's word is no product's name."""
+_SERVICES: Final = frozenset(
+    re.findall(
+        r"[\w+-]+",
+        "music photos tv tv+ one care care+ applecare store play drive maps pay wallet cloud "
+        "icloud assistant gemini siri intelligence ai office teams word excel outlook account "
+        "id support fitness fitness+ arcade news search chrome workspace docs sheets gmail "
+        "youtube premium family plan subscription unlimited prime video app apps software "
+        "update updates warranty protection insurance service services os ui dex knox health "
+        "notes lens fi home members rewards trade-in financing card credit ecosystem silicon "
+        "edition version format website site",
+    )
+)
+"""Words after a maker's name that make it a service, software or a part of the maker's
+offer, not a product put forward: "Google Photos", "Apple Music", "Samsung Care+", "Kindle
+Unlimited", "the Kindle edition", "Apple Silicon"."""
+_MAKERS_KNOWN: Final = frozenset(
+    re.findall(
+        r"[\w-]+",
+        "amazon kindle sony bose logitech beats jbl anker belkin garmin fitbit nintendo xbox "
+        "playstation xiaomi motorola huawei oppo lg sennheiser sonos kobo wacom corsair "
+        "steelseries razer ipad airpods homepod airtag",
+    )
+)
+"""Makers and their product lines that many answers name and a store may carry, besides
+those of the store's bundled catalog and the session's tools (:func:`_known_makers`)."""
+_LOWER_MODEL: Final = re.compile(
+    rf"(?<![\w-])(?:[a-z][\w'-]*\s+){{1,3}}?[a-z]{{0,4}}\d[\w+]*"
+    rf"(?:\+|\s+{_VARIANT_WORDS}\b){{0,3}}{_NOT_A_NUMBER_OF_A_MODEL}"
+    rf"|(?<![\w-])[a-z][\w-]*(?:\s+[a-z][\w-]*){{0,2}}?\s+(?:{'|'.join(sorted(_GEAR))})\b",
+)
+"""A name written in lower case, as a model's would be: words and a model's number, then a
+variant's words ("galaxy s25 ultra", "pixel 10 pro", "apple pencil 2"), or words and a
+kind of product ("apple pencil", "galaxy buds"); what it names is read by
+:meth:`Offers._lower_model`."""
+_NOT_A_NAME_WORD: Final = frozenset(
+    re.findall(
+        r"[\w'-]+",
+        "to of for with and or at in on by up about under over than more less only just all "
+        "both any some each every other another one two few many much most best top new "
+        "newer latest version gen generation chapter step part volume vol season episode page "
+        "option plan tier level size day days week weeks month months year years model "
+        "series number no upgrade upgrading getting buying adding using it them this that "
+        "these those your my our their its his her get buy try pick go grab choose",
+    )
+)
+"""Words that open no lower-case name: a preposition, a count, a place in a text, a verb
+("upgrading to 16 gb", "version 2", "chapter 11", "the top 3")."""
+
+
+@functools.cache
+def _catalog_makers() -> frozenset[str]:
+    """The makers of the store's bundled catalog's products (not its books' publishers),
+    and the first word of each one's line ("galaxy", "pixel", "iphone", "thinkpad")."""
+    from shared.products.catalog_data import load_catalog
+
+    found: set[str] = set()
+    for record in load_catalog():
+        if str(record.get("category", "")).upper() != "BOOKS":
+            found |= _maker_and_line(record.get("brand"), str(record.get("name", "")))
+    return frozenset(found)
+
+
+def _maker_and_line(brand: object, name: str) -> set[str]:
+    """The words of a product's maker, and the first word of its line after them ("galaxy"
+    of "Samsung Galaxy S24"); of a book (no model's number), its publisher's only."""
+    maker = set(_name_words(str(brand or "")))
+    words = re.findall(r"[\w+]+", name.casefold())
+    line = next((w for w in words if w not in maker), None)
+    if (
+        line
+        and line.isalpha()
+        and len(line) > 2
+        and line not in COMMON
+        and a_model_named(name.split())
+    ):
+        maker.add(line)
+    return maker
+
+
 _SUCCESSOR: Final = re.compile(
     r"\b(?:successors?|replacements?|follow[\s-]?ups?|(?:newer|latest|updated|upgraded)\b|"
     r"next[\s-]gen(?:eration)?\b|new\s+(?:version|model|generation)\b)",
@@ -1332,6 +1442,16 @@ class Offers:
         self._flat_returned = [_flat(_SIZE.sub(" ", f"{p.brand or ''} {p.name}")) for p in returned]
         self._series = _series_names(returned, self._makers)
         self._records = [_record_words(p) for p in returned]
+        self._makers_known = frozenset(
+            set().union(
+                *(_maker_and_line(p.brand, p.name) for p in returned if p.category != "BOOKS")
+            )
+            | _catalog_makers()
+            | _MAKERS_KNOWN
+        )
+        """The makers and lines a name put forward with no model's number may open with: the
+        session's tools', the bundled catalog's, and well-known others (:data:`_MAKERS_KNOWN`);
+        not a book's publisher ("Penguin Classics" is a publisher's series)."""
         self.removed: list[str] = []
         """What each removed sentence held that nothing vouched for, for the trace."""
         self._totals: dict[str, float] = {}
@@ -1570,7 +1690,9 @@ class Offers:
         under a line that puts its list forward opens with ("You might also like:").
 
         A model is a name with a model's number (:func:`_models_of`), or a name by a maker
-        the tools returned products of with a model's word ("Apple MacBook Air"), that no
+        the tools returned products of with a model's word ("Apple MacBook Air"), or one with
+        no number (:meth:`_named_product`: "Apple Pencil", "Magic Keyboard"), or a name in
+        lower case (:meth:`_lower_model`: "galaxy s25 ultra", "apple pencil"), that no
         product returned is ("the Dell XPS 13 in silver") and no returned record names (a
         book's title or an accessory its description gives); not a chip, a system or
         software ("an M3 Pro", "Windows 11", "One UI 7", "Microsoft 365"), nor a name before
@@ -1597,7 +1719,7 @@ class Offers:
                     return model
         if view.rstrip(" *_\"'\u201d)").endswith("?") or _SAID_BY_OTHERS.search(view):
             return None  # "Is the Galaxy S25 Ultra worth it?", "Reviewers call it a great pick"
-        for run in _name_runs(view, self._series):
+        for run in [*_name_runs(view, self._series), *_LOWER_MODEL.finditer(view)]:
             if not _SUBJECT_BEFORE.match(view[: run.start()]):
                 continue
             if _RECOMMENDED.match(view, run.end()) is None:
@@ -1612,7 +1734,7 @@ class Offers:
         other where a comma, "and" or "or" joins them."""
         found: list[re.Match[str]] = []
         while True:
-            here = [_NAME_RUN.match(view, start)]
+            here = [_NAME_RUN.match(view, start), _LOWER_MODEL.match(view, start)]
             if self._series is not None:
                 here.append(self._series.match(view, start))
             runs = [run for run in here if run is not None] or [
@@ -1635,7 +1757,9 @@ class Offers:
         """The model ``name`` (a name as written, alone) names, when no tool of the session
         returned it and no returned record names it (rules of :meth:`_put_forward`)."""
         models = _models_of(name, self._returned, lines=self._series)
-        model = models[0] if models else self._by_a_maker(name)
+        model = models[0] if models else self._by_a_maker(name) or self._named_product(name)
+        if model is None and name == name.casefold():
+            model = self._lower_model(name)
         if model is None or _NOT_A_PRODUCT.match(model):
             return None
         if self._returned_as(model) or self._named_by_records(model):
@@ -1654,6 +1778,55 @@ class Offers:
             return None
         said = _name_words(" ".join(words))
         return None if any(said <= returned for returned in self._returned) else " ".join(words)
+
+    def _named_product(self, name: str) -> str | None:
+        """``name`` (capitalised words, alone) when it names a product with no model's
+        number: a known maker's or line's name and a word of a product after it ("Apple
+        Pencil", "Kindle Paperwhite", "Galaxy Buds"), or a name that ends with a kind of
+        product ("Magic Keyboard"); not a service, software or a part of a maker's offer
+        ("Google Photos", "Apple Music", "Kindle Unlimited", :data:`_SERVICES`), a maker's
+        line alone ("Samsung Galaxy"), nor words that describe a kind ("Wireless Mouse")."""
+        words = name.split()
+        while words and words[0].casefold() in _ARTICLES:
+            words = words[1:]
+        folded = [w.casefold().rstrip("+") for w in words]
+        if not 2 <= len(words) <= 5 or any(w in _SERVICES or w in FEATURE_WORDS for w in folded):
+            return None
+        if not all(w[0].isupper() or w[0].isdigit() or _INNER.search(w) for w in words):
+            return None
+        known = self._makers_known
+        if folded[0] in known:
+            rest = [w for w in folded[1:] if w not in known and w not in _PLAIN_WORDS]
+            return " ".join(words) if rest else None
+        kinds = [at for at, w in enumerate(folded) if w in _GEAR]
+        if not kinds or kinds[-1] == 0:
+            return None
+        before = folded[: kinds[-1]]
+        if all(w in _PLAIN_WORDS or w in _GEAR or w in COMMON for w in before):
+            return None  # "a Wireless Mouse", "the Phone Case"
+        return " ".join(words)
+
+    def _lower_model(self, name: str) -> str | None:
+        """``name`` (lower-case words, alone: :data:`_LOWER_MODEL`) when it names a model:
+        words and a model's number ("galaxy s25 ultra", "pixel 10 pro", "apple pencil 2"),
+        whoever makes it, or a known maker's or line's name and a kind of product ("apple
+        pencil", "galaxy buds"); not a system, a port, an amount or a place in a text
+        ("windows 11", "usb-c", "16 gb", "chapter 11", "version 2")."""
+        words = name.split()
+        while words and words[0] in _ARTICLES:
+            words = words[1:]
+        if not words or words[0] in _NOT_A_NAME_WORD or words[0] in FEATURE_WORDS:
+            return None
+        if any(w.rstrip("+") in _SERVICES or w in _NOT_A_NAME_WORD for w in words):
+            return None
+        said = " ".join(words)
+        if any(c.isdigit() for c in said):
+            titled = [w[:1].upper() + w[1:] for w in words]
+            return said if a_model_named(titled) else None
+        known = self._makers_known
+        if len(words) >= 2 and words[0] in known and words[-1] in _GEAR:
+            return said if not all(w in known for w in words[1:-1]) or len(words) == 2 else None
+        return None
 
     def _unreturned_names(self, view: str) -> list[str]:
         """The models ``view`` names, wherever, that no tool of the session returned and no

@@ -329,10 +329,9 @@ def test_a_phone_of_a_returned_series_written_in_lower_case_goes(said: str) -> N
         "We also carry the 2 of them in black.",
         "We also have windows 11 laptops.",
         "You might also like 16 gb of ram.",
-        # a part of a model, a denial; a series no tool returned, in lower case, is not read
+        # a part of a model, a denial
         "I'd recommend the xps 16's charger.",
         "we don't carry the xps 16.",
-        "consider the apple pencil 2.",
     ],
 )
 def test_lower_case_words_that_put_no_unreturned_model_forward_stay(said: str) -> None:
@@ -346,7 +345,6 @@ def test_lower_case_words_that_put_no_unreturned_model_forward_stay(said: str) -
         "consider the pixel 9 pro if photos matter.",
         "we also carry the galaxy s24 in violet.",
         "You might also like pixel 9 cases.",
-        "Consider the pixel buds pro 2 for music.",
         "Both the pixel 9 and the pixel 9 pro get 7 years of updates.",
     ],
 )
@@ -850,3 +848,127 @@ def test_a_chip_after_its_said_to_be_a_good_choice_stays(said: str) -> None:
     # Then it stays, as "The Tensor G4 is a solid upgrade." does (before, "Its Tensor G4"
     # was read as a model put forward and the sentence was cut)
     assert shown_pixels(answer).answer == answer
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # a model of a series no tool returned, put forward in lower case, whoever makes it
+        "consider the galaxy s25 ultra.",
+        "you could also get the pixel 10 pro.",
+        "You could also get the Pixel 10 Pro.",
+        "how about the iphone 16 pro?",
+        "you might also like the xiaomi 14 ultra.",
+        "Also worth a look: the oneplus 13r.",
+        "consider the apple pencil 2.",
+        "Consider the pixel buds pro 2 for music.",
+        "the galaxy s25 ultra is a great choice.",
+        # a known maker's accessory, in lower case
+        "consider the apple pencil.",
+        "you could also get the galaxy buds.",
+    ],
+)
+def test_a_model_no_tool_returned_put_forward_in_lower_case_goes(said: str) -> None:
+    # Given a session whose tools returned Pixel 9s only, and an answer that puts forward,
+    # in lower case, a product none of them returned
+    body = shown_pixels(f"{PIXEL_SAID} {said}")
+    # Then the shopper reads only the sentence about the Pixel 9 (before, "consider the
+    # galaxy s25 ultra." reached the shopper: a name in lower case was read only where
+    # the tools had returned others of its series)
+    assert body.answer == PIXEL_SAID
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # a maker the catalog or the tools know, and a word of a product: no model's number
+        "Consider the Apple Pencil.",
+        "how about the Kindle Paperwhite?",
+        "Get the Apple Watch for workouts.",
+        "You could also get the Galaxy Buds.",
+        "I'd recommend the Sony WH-1000XM5 Headphones.",
+        "Alternatively, the Samsung Galaxy Watch is a great choice.",
+        "How about a Pixel Watch?",
+        # a name that ends with a kind of product, whoever makes it
+        "You might also like the Magic Keyboard.",
+        "Consider the Surface Pen too.",
+    ],
+)
+def test_a_product_with_no_models_number_put_forward_goes(said: str) -> None:
+    # Given a session whose tools returned Pixel 9s only, and an answer that puts before
+    # the shopper a product named with no model's number, which no tool returned
+    body = shown_pixels(f"{PIXEL_SAID} {said}")
+    # Then the shopper reads only the sentence about the Pixel 9 (before, "Consider the
+    # Apple Pencil." stayed: only a name with a number or a model's word was read)
+    assert body.answer == PIXEL_SAID
+
+
+def test_a_product_with_no_models_number_put_forward_in_a_list_goes() -> None:
+    body = shown_pixels(
+        f"{PIXEL_SAID}\n\nYou might also like:\n- Pixel 9 Pro [MOB-016]\n- Apple Pencil\n"
+        "- Magic Keyboard"
+    )
+    # the shopper sees the Pixel 9 Pro's bullet only, not two accessories the store may
+    # not have
+    assert body.answer == f"{PIXEL_SAID}\n\nYou might also like:\n- Pixel 9 Pro [MOB-016]"
+
+
+def test_a_sentence_after_a_product_with_no_number_put_forward_goes_with_it() -> None:
+    body = shown_pixels(f"{PIXEL_SAID} Consider the Apple Pencil. It is in stock.")
+    # "It is in stock" is the Pencil's, not the Pixel 9's: it goes with it
+    assert body.answer == PIXEL_SAID
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # systems, ports, chips, software, services: no product put forward
+        "Consider Windows 11.",
+        "consider windows 11 for school.",
+        "It runs Android and charges over USB-C.",
+        "I'd go for an M3 Pro.",
+        "consider the m3 pro chip.",
+        "you might also like one ui 7.",
+        "Consider Google Photos for backups.",
+        "Consider Google One for storage.",
+        "Consider Apple Music.",
+        "Try Google Lens on it.",
+        "Try Magic Eraser on photos.",
+        "You might also like the Kindle edition.",
+        # a kind, an amount, a size, a count: no name
+        "Consider a Wireless Mouse.",
+        "Consider a Phone Case.",
+        "Consider the 256 GB version.",
+        "consider a 14 inch screen.",
+        "you might also like 16 gb of ram.",
+        "consider upgrading to 16 gb.",
+        "get version 2 of the app.",
+        "consider 2 cases.",
+        "Consider the Samsung Galaxy line.",
+        "Consider Samsung Galaxy phones too.",
+        # a returned product in any case, a question, a denial, a comparison, quoted words
+        "consider the google pixel 9 pro.",
+        "Do you need the Apple Pencil?",
+        "We don't carry the Apple Pencil.",
+        "Consider the Apple Pencil, but we don't carry it.",
+        "Battery life beats the iPhone 15.",
+        'One reviewer wrote: "Consider the Apple Pencil instead."',
+        "Reviewers say the Kindle Paperwhite is a great choice.",
+    ],
+)
+def test_words_that_put_no_unreturned_product_with_no_number_forward_stay(said: str) -> None:
+    answer = f"{PIXEL_SAID} {said}"
+    assert shown_pixels(answer).answer == answer
+
+
+def test_an_accessory_a_returned_record_names_stays_in_any_case() -> None:
+    # Given a returned phone whose description names its accessories
+    phone = {
+        **PIXEL_9_PRO,
+        "productId": "MOB-017",
+        "name": "Google Pixel 9 Pro XL",
+        "description": "Works with the Pixel Buds Pro 2, the Pixel Watch and a Pixel Stand.",
+    }
+    answer = f"{PIXEL_SAID} Consider the Pixel Watch too. you could also get the pixel buds pro 2."
+    # Then the shopper reads both: the store's own record names them
+    assert shown_pixels(answer, phone).answer == answer
