@@ -1058,12 +1058,15 @@ _SERVICES: Final = frozenset(
         "youtube premium family plan subscription unlimited prime video app apps software "
         "update updates warranty protection insurance service services os ui dex knox health "
         "notes lens fi home members rewards trade-in financing card credit ecosystem silicon "
-        "edition version format website site",
+        "edition version format website site ink connect link sync share manager vantage "
+        "armoury crate command companion launcher defender security antivirus edge bing "
+        "copilot",
     )
 )
 """Words after a maker's name that make it a service, software or a part of the maker's
 offer, not a product put forward: "Google Photos", "Apple Music", "Samsung Care+", "Kindle
-Unlimited", "the Kindle edition", "Apple Silicon"."""
+Unlimited", "the Kindle edition", "Apple Silicon", "HP Instant Ink", "Dell Mobile Connect",
+"Lenovo Vantage"."""
 _MAKERS_KNOWN: Final = frozenset(
     re.findall(
         r"[\w-]+",

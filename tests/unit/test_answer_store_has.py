@@ -935,6 +935,9 @@ def test_a_sentence_after_a_product_with_no_number_put_forward_goes_with_it() ->
         "Try Google Lens on it.",
         "Try Magic Eraser on photos.",
         "You might also like the Kindle edition.",
+        "Consider HP Instant Ink for printing.",
+        "Consider Dell Mobile Connect.",
+        "Install Lenovo Vantage for updates.",
         # a kind, an amount, a size, a count: no name
         "Consider a Wireless Mouse.",
         "Consider a Phone Case.",
