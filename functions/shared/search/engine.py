@@ -359,6 +359,7 @@ class _Search:
         # GB"), priced against the cheapest or the dearest of them. A line's products ("the
         # MacBook") are priced, not named.
         hits = self._variants_named(name)
+        line: str | None = None  # the line's products, which no answer is
         if (
             hits
             or self._models_carried(f"the {name}")
@@ -375,6 +376,10 @@ class _Search:
             by_kind = self._line_prices(name)
             kinds = set(by_kind) if len(by_kind) == 1 else set()
             prices = [price for k in kinds for price in by_kind[k]]
+            line = self._line_clause(name) if kinds else None
+        # What it is said against is no answer to it, first or relaxed: "a book more
+        # expensive than Dune" with none dearer shows the nearest others, not a Dune.
+        ids = tuple(hit.productId for hit in hits)
         # The kind asked stands; else the model's, else an earlier message's.
         kind = asked or (kinds.pop() if len(kinds) == 1 else parse(f"{before} {after}").category)
         if later:
@@ -399,6 +404,7 @@ class _Search:
             if limit is None or kind is None:
                 return query
             cut = replace(query, keywords=" ".join(rest.split()), category=kind)
+            cut = replace(cut, against_ids=ids, against_line=line)
             bound, value = limit
             # An order said in words comes first: "which is cheapest? . laptops lighter than
             # the XPS 13" is the cheapest of them.
@@ -416,6 +422,7 @@ class _Search:
         else:
             low, high = round(max(prices) + 0.01, 2), None
         cut = replace(query, keywords=" ".join(rest.split()), category=kind)
+        cut = replace(cut, against_ids=ids, against_line=line)
         if low is not None:
             if query.maxPrice is not None and low > query.maxPrice:
                 # The latest message's price said against one stands: "more expensive than
@@ -671,13 +678,21 @@ class _Search:
             return bound, float(above) if above is not None else round(max(values) + 0.01, 2)
         return None
 
+    @staticmethod
+    def _line_clause(word: str) -> str | None:
+        """The FTS5 query for the products whose names have ``word``, no book ("the Pixel",
+        not a novel called "Pixel"): a line's products."""
+        clause = name_clause(word)
+        if clause is None:
+            return None
+        return f"{clause} NOT {{filters}} : {fts_string(filter_token('cat', Category.BOOKS))}"
+
     def _line_prices(self, word: str) -> dict[str, tuple[float, float]]:
         """The lowest and highest price of the products whose names have ``word``, by
         category; no book's ("the Pixel", not a novel called "Pixel")."""
-        clause = name_clause(word)
+        clause = self._line_clause(word)
         if clause is None:
             return {}
-        clause += f" NOT {{filters}} : {fts_string(filter_token('cat', Category.BOOKS))}"
         rows = self.db.execute(
             f"SELECT p.category, min(p.price), max(p.price) FROM {_FTS_JOIN}"
             " WHERE fts MATCH ? AND p.price IS NOT NULL GROUP BY p.category",

@@ -245,6 +245,14 @@ def make_plan(
     if query.os:
         plan.where("instr(p.os_key, ?) > 0", query.os.strip().casefold())
     _leave_out(plan, words, brands)
+    # The products a price or a spec is said against are no answer to it, at every level:
+    # "a book more expensive than Dune", with no book dearer, shows the nearest others,
+    # never the hardcover Dune.
+    if query.against_ids:
+        ids = list(dict.fromkeys(query.against_ids))
+        plan.where(f"p.product_id NOT IN ({', '.join('?' * len(ids))})", *ids)
+    if query.against_line:
+        plan.where("p.id NOT IN (SELECT rowid FROM fts WHERE fts MATCH ?)", query.against_line)
     if query.productIds:
         ids = list(dict.fromkeys(query.productIds))
         plan.where(f"p.product_id IN ({', '.join('?' * len(ids))})", *ids)

@@ -43,6 +43,8 @@ def bound_on(column: str, *, at_least: bool) -> str | None:
 
 
 MAX_LIMIT = 100
+_SEARCH_ONLY = ("against_ids", "against_line")
+"""The fields the search fills from the keywords, which no tool input sets."""
 
 
 @dataclass(frozen=True)
@@ -61,6 +63,14 @@ class SearchQuery:
     limit: int = 8
     bounds: Mapping[str, float] = field(default_factory=dict)
     """Spec bounds by :data:`BOUNDS` name: ``{"minRamGb": 16, "maxWeightKg": 1.5}``."""
+    against_ids: tuple[str, ...] = ()
+    """The products a price or a spec is said against, by id ("a book cheaper than Dune":
+    each of the store's Dunes, paperback and hardcover), which are no answer to it: left out
+    of what is found, and of what a relaxed search shows as nearest. Read from the keywords
+    by the search, never a tool field."""
+    against_line: str | None = None
+    """The same of a product line said against ("a laptop cheaper than the MacBook": every
+    MacBook), as the FTS5 query that finds its products."""
 
     def __post_init__(self) -> None:
         if self.category is not None:
@@ -80,7 +90,7 @@ class SearchQuery:
     def from_input(cls, data: Mapping[str, Any], *, limit: int = 8) -> SearchQuery:
         """A query from tool input: known fields by name, bounds by their :data:`BOUNDS`
         names, None values ignored. Anything else is refused."""
-        names = {f.name for f in fields(cls)} - {"bounds", "limit"}
+        names = {f.name for f in fields(cls)} - {"bounds", "limit", *_SEARCH_ONLY}
         given = {k: v for k, v in data.items() if v is not None}
         unknown = set(given) - names - set(BOUNDS) - {"limit"}
         if unknown:
