@@ -177,3 +177,26 @@ def test_where_the_reference_is_all_of_its_kind_nothing_is_shown(only_dune: Sear
     assert result.understood["minPrice"] == 30.0
     assert result.products == [] and result.count == 0
     assert "price" in result.relaxed
+
+
+@pytest.mark.parametrize(
+    ("words", "reference", "kind", "bound", "value"),
+    [
+        ("something like Dune but cheaper", DUNES, "BOOKS", "maxPrice", 10.98),
+        ("a book like Dune, but a bit cheaper", DUNES, "BOOKS", "maxPrice", 10.98),
+        ("a phone like the iPhone 15 but cheaper", IPHONE_15S, "MOBILE", "maxPrice", 698.99),
+        ("anything similar to the Pixel 8a but pricier?", {"PIX-8A"}, "MOBILE", "minPrice", 399.01),
+    ],
+)
+def test_like_a_product_but_at_another_price_is_priced_against_it(
+    store: SearchIndex, words: str, reference: set[str], kind: str, bound: str, value: float
+) -> None:
+    # Given a shopper who asks for something like a product, but cheaper (or dearer)
+    result = search(store, words)
+    # Then it is read as priced against that product, of its kind: before, "something
+    # like Dune but cheaper" searched the word "dune" and listed the Dunes themselves,
+    # the paperback first
+    assert result.understood["category"] == kind, words
+    assert result.understood[bound] == value, words
+    assert not result.relaxed and result.products, words
+    assert not reference & set(result.product_ids), (words, result.product_ids)

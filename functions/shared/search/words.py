@@ -981,10 +981,24 @@ _LESS_THAN_COSTS: Final = re.compile(
 )
 
 
+_LIKE_BUT: Final = re.compile(
+    r"\b(?:like|similar\s+to)\s+(?P<name>(?:the\s+|an?\s+)?[^\W_][^,.;!?]*?)\s*,?\s+but\s+"
+    r"(?:(?:a\s+(?:bit|little)|slightly|much|way|even)\s+)?"
+    r"(?P<way>cheaper|less\s+expensive|more\s+affordable|lower[\s-]priced|more\s+expensive|"
+    r"pricier|dearer|higher[\s-]priced)\b(?!\s+than\b)",
+    re.IGNORECASE,
+)
+"""A product asked for like another but at another price ("something like Dune but
+cheaper", "a phone similar to the iPhone 15 but more expensive")."""
+
+
 def costs_less_as_cheaper(text: str) -> str:
     """``text`` with a price said less than a product's as "cheaper than" ("a laptop that
-    costs less than the XPS 13", "a phone for less than the iPhone 15 costs"), which
-    :data:`PRICED_AGAINST` reads; "weighs less than the MacBook Air" stays a weight's."""
+    costs less than the XPS 13", "a phone for less than the iPhone 15 costs"), and one like
+    a product but at another price as against it ("something like Dune but cheaper":
+    "something cheaper than Dune"), which :data:`PRICED_AGAINST` reads; "weighs less than
+    the MacBook Air" stays a weight's."""
+    text = _LIKE_BUT.sub(lambda m: f"{' '.join(m['way'].split())} than {m['name']}", text)
     text = _LESS_THAN_COSTS.sub(lambda m: f"cheaper than {m['name']}", text)
     return _COSTS_LESS.sub("cheaper than", text)
 
