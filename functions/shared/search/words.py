@@ -1668,6 +1668,16 @@ _READER: Final = re.compile(
 named."""
 
 
+_LEARNING: Final = re.compile(
+    r"(?:(?<=\bfor\s)|(?<=\bto\s)|(?<=\bme\s)|(?<=\bi\s)|(?<=\bwe\s)|(?<=\byou\s)|^)"
+    r"(?:learn|learning|learnt|learned)\s+(?:(?:how\s+)?to\s+|about\s+|some\s+)?"
+    r"(?=[^\W\d_])",
+)
+"""A purpose said before its topic ("books for learning python", "to learn how to cook"):
+the topic is what is searched, not the word "learning", which a blurb has of anything
+("Harry Potter learns..."). "Machine learning" stays a topic."""
+
+
 def parse(
     keywords: str, explicit: dict[str, Any] | None = None, *, whole_names: bool = True
 ) -> Words:
@@ -1694,6 +1704,7 @@ def parse(
         # dad loves reading the news on his phone")
         words.meant = words.meant or Category.BOOKS
         text = _READER.sub(" ", text)
+    text = _LEARNING.sub(" ", text)
     # A degree said ("the lightest ... sorted by price") is the order before a spec named
     counted = _without_counts(_numbers(text, words), words)
     text = _sorted_by(_order(counted, words, explicit), words, explicit)
