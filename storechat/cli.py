@@ -21,6 +21,7 @@ from typing import Any, TextIO, cast
 from urllib.parse import urlsplit
 
 from shared.api.query import DEFAULT_MAX_MESSAGE_CHARS, RequestRejected, parse_query
+from shared.products.catalog_writes import CatalogWriteError
 from shared.store.settings import StoreFile, StoreSettingsError
 from shared.store.settings import load as load_store
 from storechat.catalog import load_local_catalog
@@ -30,6 +31,7 @@ from storechat.doctor.command import add_doctor_arguments, run_doctor
 from storechat.evaluate.command import add_eval_arguments, run_eval
 from storechat.insights.command import add_insights_arguments, run_insights
 from storechat.local import LocalStorechat, RunResult
+from storechat.local.errors import CannotRunLocally
 from storechat.printing import model_label, print_answer, print_trace, step_printer
 from storechat.redteam.command import DEFAULT_MODEL as RED_TEAM_MODEL
 from storechat.settings import (
@@ -385,7 +387,7 @@ def main(argv: list[str] | None = None) -> int:
     except CatalogError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return exc.exit_code
-    except RuntimeError as exc:  # e.g. --model bedrock without AWS credentials
+    except (CannotRunLocally, CatalogWriteError) as exc:  # e.g. --model bedrock, no credentials
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except SettingsError as exc:  # e.g. a daily budget for a model without list prices

@@ -53,6 +53,8 @@ from moto.stepfunctions.parser.asl.component.intrinsic import jsonata as moto_in
 from moto.stepfunctions.parser.asl.jsonata import jsonata as moto_jsonata
 from moto.stepfunctions.parser.asl.parse.asl_parser import AmazonStateLanguageParser
 
+from storechat.local.errors import CannotRunLocally
+
 MOTO_VERSION = "5.2.5"
 
 Invoker = Callable[[str, dict[str, Any]], Any]
@@ -265,7 +267,7 @@ def install(invoker: Invoker) -> None:
     """Apply the patches and route Lambda invocations to ``invoker(name, payload)``."""
     global _invoker
     if moto.__version__ != MOTO_VERSION:
-        raise RuntimeError(
+        raise CannotRunLocally(
             f"storechat's local runner is pinned to moto {MOTO_VERSION}, found {moto.__version__}"
         )
     with _invoker_lock:

@@ -56,6 +56,7 @@ from storechat.local.aws import (
     STEPS_TABLE,
     SYNC_TABLE,
 )
+from storechat.local.errors import CannotRunLocally
 from storechat.local.execution import RunResult, execute
 from storechat.local.generations import Generations
 from storechat.local.lambdas import Dispatcher, Handler, handler_module, local_arn
@@ -258,7 +259,7 @@ class LocalStorechat:
         session = boto3.Session()
         credentials = session.get_credentials()
         if credentials is None:
-            raise RuntimeError(f"{needs} (none were found)")
+            raise CannotRunLocally(f"{needs} (none were found)")
         frozen = credentials.get_frozen_credentials()
         region = os.environ.get("BEDROCK_REGION") or session.region_name or REGION
         from converse.providers import client_config
