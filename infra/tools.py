@@ -103,8 +103,10 @@ class Tools(Construct):
                     catalog.table_name if catalog is not None else None,
                     search.bucket.bucket_name,
                 ),
-                # Weights reach the model rounded, in the store's unit.
+                # Weights reach the model rounded, in the store's unit; an amount said in
+                # another currency than the store's is flagged to it.
                 "STORE_WEIGHT_UNIT": config.store_weight_unit,
+                "STORE_CURRENCY": config.store_currency,
             },
             "get_computer_reviews": {"BRAVE_API_KEY_SECRET_ARN": self.brave_secret.secret_arn},
             "compose_response": {

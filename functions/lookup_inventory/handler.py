@@ -136,6 +136,7 @@ def lambda_handler(tool_use: ToolUse, context: Any) -> ToolOutput:
                 max_results=get_settings().max_results,
                 deadline_s=deadline_for(context),
                 weight_unit=get_settings().weight_unit,
+                currency=get_settings().store_currency,
             )
     finally:
         # A refresh that fell due during the call runs now, after the response.

@@ -32,6 +32,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from lookup_inventory.currency_said import foreign_currency
 from lookup_inventory.instead import Instead, in_stock_instead, sold_out
 from lookup_inventory.records import SnapshotRecords, compact, full_record
 from lookup_inventory.schema import MAX_OFFSET, InventoryInput, corrected_words
@@ -49,6 +50,7 @@ from shared.api.contract import (
 from shared.catalog.derive import folded, sorted_on
 from shared.products.catalog_table import STOP_RETRYING_S, CatalogSource, Product
 from shared.products.citing import cite_as
+from shared.products.currency import DEFAULT_CURRENCY
 from shared.products.table import as_table
 from shared.products.weight import DEFAULT_WEIGHT_UNIT
 from shared.runtime.errors import CatalogUnavailable
@@ -150,6 +152,7 @@ def run(
     deadline_s: float | None = None,
     clock: Callable[[], float] = time.perf_counter,
     weight_unit: str = DEFAULT_WEIGHT_UNIT,
+    currency: str = DEFAULT_CURRENCY,
 ) -> ToolOutput:
     """Answer one ``lookup_inventory`` call.
 
@@ -157,11 +160,13 @@ def run(
     :class:`~shared.runtime.errors.CatalogUnavailable`); ``source`` reads fresh records by id,
     or is None when the snapshot's own must do; ``deadline_s`` (monotonic) bounds that
     read; ``weight_unit`` is the store's (``STORE_WEIGHT_UNIT``), which weights are
-    given to the model in.
+    given to the model in; ``currency`` the store's (``STORE_CURRENCY``), which its prices
+    and price limits are in.
     """
 
     def lookup(call: ToolCall, query: InventoryInput) -> ToolOutput:
-        return _lookup(call, query, index, source, max_results, deadline_s, weight_unit)
+        page = Page(0, weight_unit=weight_unit, currency=currency)
+        return _lookup(call, query, index, source, max_results, deadline_s, page)
 
     return answer(tool_use, InventoryInput, lookup, clock=clock)
 
@@ -173,10 +178,10 @@ def _lookup(
     source: CatalogSource | None,
     max_results: int,
     deadline_s: float | None,
-    weight_unit: str = DEFAULT_WEIGHT_UNIT,
+    store: Page,
 ) -> ToolOutput:
     size = query.limit or max_results
-    page = Page(size, query.offset or 0, summaries=size <= max_results, weight_unit=weight_unit)
+    page = replace(store, size=size, offset=query.offset or 0, summaries=size <= max_results)
     try:
         searched = index()
         reader = source or SnapshotRecords(searched)
@@ -226,6 +231,8 @@ class Page:
     and what a comparison of many needs is their specs and prices."""
     weight_unit: str = DEFAULT_WEIGHT_UNIT
     """The store's, which weights are shown in."""
+    currency: str = DEFAULT_CURRENCY
+    """The store's, which prices and price limits are in."""
 
 
 def _search(
@@ -420,6 +427,23 @@ def _instead(instead: Instead, named: Any, page: Page) -> tuple[dict[str, Any], 
     )
 
 
+def _price_limited(query: InventoryInput, found: Found) -> bool:
+    """Whether a price limit, the model's or one the keywords said, ruled this search."""
+    limits = {"minPrice", "maxPrice"}
+    asked = {k for k in limits if getattr(query, k) is not None}
+    return bool(asked | (limits & found.understood.keys()) | (limits & found.nearest.keys()))
+
+
+def _currency_note(said: str, store: str, limited: bool) -> str:
+    """What the model is told when the shopper's amount is in another currency than the
+    store's: that nothing was converted, and that it says so."""
+    read = "the price limit was read" if limited else "prices are"
+    return (
+        f"The shopper's amount is in {said}, but {read} in the store's {store}, "
+        "unconverted (currencySaid): tell the shopper."
+    )
+
+
 def _demand_words(words: Sequence[str]) -> list[str]:
     return [word[:MAX_DEMAND_WORD_CHARS] for word in words[:MAX_DEMAND_WORDS]]
 
@@ -460,9 +484,14 @@ def _answer(call: ToolCall, query: InventoryInput, found: Found, page: Page) -> 
         # A brand or a kind the store does not sell ("huawei", "kayaks"): what the model
         # says the store does not carry, rather than offer what was found as it.
         extras["notInCatalog"] = _demand_words(found.unknown)
+    notes = list(found.notes)
+    if foreign := foreign_currency(query.keywords, page.currency):
+        # "under €600" in a store priced in dollars was read as $600: nothing converts it.
+        extras["currencySaid"] = {"said": foreign, "store": page.currency}
+        notes.append(_currency_note(foreign, page.currency, _price_limited(query, found)))
+        found.remarks.append(f"amount said in {foreign}, read in {page.currency}")
     # The category the search named, or read in the words, is said once, not per product.
     named = query.category or found.understood.get("category")
-    notes = list(found.notes)
     records: list[dict[str, Any]] = []
     if found.instead:
         extras["inStockInstead"], note = _instead(found.instead, named, page)

@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from lookup_inventory.schema import DEFAULT_PAGE
 from shared.config.environment import environ
+from shared.products.currency import DEFAULT_CURRENCY, StoreCurrency
 from shared.products.weight import DEFAULT_WEIGHT_UNIT, StoreWeightUnit
 
 
@@ -42,6 +43,8 @@ class Settings(BaseModel):
     index_check_s: Annotated[float, Field(alias="CATALOG_INDEX_CHECK_S", ge=0)] = 30.0
     # The store's weight unit: weights reach the model rounded, in it (shared.products.weight).
     weight_unit: Annotated[StoreWeightUnit, Field(alias="STORE_WEIGHT_UNIT")] = DEFAULT_WEIGHT_UNIT
+    # The store's currency: an amount the shopper says in another is flagged to the model.
+    store_currency: Annotated[StoreCurrency, Field(alias="STORE_CURRENCY")] = DEFAULT_CURRENCY
 
 
 @functools.cache

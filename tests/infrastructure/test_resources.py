@@ -368,8 +368,9 @@ def test_the_model_settings_come_from_config(each_env: Synthesized) -> None:
 
 
 def test_the_store_currency_comes_from_config(each_env: Synthesized) -> None:
-    # The response builder checks prices in it; the Converse function names it to the model
-    for key in ("compose_response", "converse"):
+    # The response builder checks prices in it; the Converse function names it to the
+    # model; the catalog tool flags an amount the shopper said in another
+    for key in ("compose_response", "converse", "lookup_inventory"):
         env = render(each_env.props(each_env.function_id(key))["Environment"]["Variables"])
         assert env["STORE_CURRENCY"] == each_env.config.store_currency == "USD", key
 

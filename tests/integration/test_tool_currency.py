@@ -70,3 +70,61 @@ def test_a_currency_the_store_cannot_use_fails_closed_before_the_model(tmp_path:
     assert requests == []
     assert result.body is not None and result.body["outcome"] == "fallback", result.body
     assert result.body["modelCalls"] == 0 and result.body["products"] == []
+
+
+def _told_by_the_catalog(request: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every catalog result in a request to the model, as the model reads it."""
+    return [
+        block["toolResult"]["content"][0]["json"]
+        for message in request["messages"]
+        for block in message["content"]
+        if "toolResult" in block and "json" in block["toolResult"]["content"][0]
+    ]
+
+
+def _ask_with_words(store_currency: str | None, words: str, tmp_path: Path) -> Any:
+    script = [
+        asks_for_tools(lookup(keywords=words)),
+        replies("The HP 14 [CMP-023] is the cheapest."),
+    ]
+    model = write_replay(tmp_path, script)
+    env = {"STORE_CURRENCY": store_currency} if store_currency else {}
+    with LocalStorechat(model=model, env=env) as local:
+        recording = ScriptedModel.from_file(Path(model.removeprefix("replay:")))
+        use_provider(recording)
+        result = local.ask(words)
+    assert result.body is not None and result.body["outcome"] == "answered", result.cause
+    return recording.requests
+
+
+@pytest.mark.parametrize(
+    ("store_currency", "words", "said"),
+    [(None, "a laptop under €600", "EUR"), ("EUR", "a laptop under $600", "USD")],
+)
+def test_the_model_is_told_the_shoppers_amount_was_in_another_currency(
+    tmp_path: Path, store_currency: str | None, words: str, said: str
+) -> None:
+    # Given a store priced in US dollars (unset) or euros, When a shopper writes an amount
+    # in the other currency and the model searches the shopper's words
+    requests = _ask_with_words(store_currency, words, tmp_path)
+
+    # Then the catalog result the model reads says the amount was in that currency and the
+    # limit was read, unconverted, in the store's: the model can say €600 is not $600
+    store = store_currency or "USD"
+    (result,) = [r for r in _told_by_the_catalog(requests[-1]) if "currencySaid" in r]
+    assert result["currencySaid"] == {"said": said, "store": store}
+    assert result["understood"]["maxPrice"] == 600
+    assert f"the price limit was read in the store's {store}, unconverted" in result["note"]
+
+
+@pytest.mark.parametrize(
+    ("store_currency", "words"),
+    [(None, "a laptop under $600"), ("EUR", "a laptop under €600"), (None, "a laptop under 600")],
+)
+def test_an_amount_in_the_stores_currency_or_unmarked_is_not_flagged(
+    tmp_path: Path, store_currency: str | None, words: str
+) -> None:
+    requests = _ask_with_words(store_currency, words, tmp_path)
+    results = _told_by_the_catalog(requests[-1])
+    assert results and all("currencySaid" not in r for r in results)
+    assert all("unconverted" not in r.get("note", "") for r in results)
