@@ -406,8 +406,9 @@ def constraints_for(done: Done, intent: Intent) -> Constraints:
     # A limit the search read and this model did not ("cheaper than the MacBook": under
     # $1,098.99, a cent below the cheapest MacBook) is said at the price it is against.
     # Of products shown, the limits are all the search's reading of the words with them,
-    # those it kept or, none of them meeting all, those it shows the nearest to
-    among = done.call.purpose == "shown" and isinstance(words, str)
+    # those it kept or, none of them meeting all, those it shows the nearest to (or the
+    # order alone the loop read in them)
+    among = done.call.purpose == "shown" and bool({"keywords", "sortBy"} & set(request))
     nearest = (done.outcome.data or {}).get("nearestTo") if among else None
     found = {
         k: _at_price(k, float(v))

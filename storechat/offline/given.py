@@ -80,7 +80,7 @@ def own_turn(
     elif not serves(lookup, given, said):
         return Turn(own, plan)
     searched = given.tool_input
-    if lookup.purpose in ("search", "cheaper") and searched != lookup.input:
+    if lookup.purpose in ("search", "cheaper", "shown") and searched != lookup.input:
         # The loop's reading of a follow-up: the answer holds the products to what it carried
         loops = Call(LOOKUP, searched, lookup.purpose, lookup.index, lookup.limit)
         plan = [loops if c is lookup else c for c in plan]
@@ -128,6 +128,12 @@ def serves(lookup: Call, given: ToolOutcome, said: str) -> bool:
         return False
     if searched == lookup.input or _same_fetch(searched, lookup.input):
         return True
+    if lookup.purpose == "shown":
+        # Those shown in the order the search reads in the words, and nothing else in them
+        # ("which of those is the lightest?"), fetched by the loop: the words' lookup
+        ids, planned = searched.get("productIds"), lookup.input
+        asked = set(searched) == {"productIds", "sortBy"} and "keywords" in planned
+        return asked and isinstance(ids, list) and set(ids) == set(planned["productIds"])
     if not isinstance(searched.get("keywords"), str) or "productIds" in searched:
         return False
     if lookup.purpose == "named":

@@ -318,6 +318,35 @@ def test_a_follow_up_that_only_orders_the_products_shown_is_fetched_first_in_tha
     assert tool_lines[0]["line"].startswith("Looking up ")
 
 
+def _asked_in_turn(question: str, follow_up: str, *, search_first: bool) -> RunResult:
+    """The offline model's follow-up turn, after its answer to ``question``."""
+    with LocalStorechat(search_first=search_first) as local:
+        first = body_of(local.ask(question))
+        return local.ask(follow_up, first["sessionId"])
+
+
+def test_the_offline_model_answers_an_order_of_those_shown_in_one_call_and_one_lookup() -> None:
+    # Given Windows laptops shown by the offline model, then "Of those, which is the
+    # lightest?", with search first and without
+    asked = ("Do you have Windows laptops?", "Of those, which is the lightest?")
+    searched_first = _asked_in_turn(*asked, search_first=True)
+    model_first = _asked_in_turn(*asked, search_first=False)
+
+    # Then with search first the loop's fetch of those laptops, lightest first, is the one
+    # lookup, and the model is called once
+    body = body_of(searched_first)
+    assert first_decision(searched_first)["reason"] == "shown_ordered"
+    assert _catalog_searches(searched_first) == 1
+    assert body["modelCalls"] == 1 and body["toolRounds"] == 1
+    assert [t["tool"] for t in body["trace"]] == ["lookup_inventory"]
+    # And the shopper reads the same answer and cards as when the model looks them up itself
+    today = body_of(model_first)
+    assert today["modelCalls"] == 2
+    assert body["answer"] == today["answer"]
+    assert body["answer"].startswith("Of those, lightest first:")
+    assert body["products"] == today["products"]
+
+
 def test_a_follow_up_that_only_narrows_searches_the_last_search_narrowed_first(
     bedrock: Callable[..., FakeBedrock],
 ) -> None:

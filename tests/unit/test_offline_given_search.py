@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from lookup_inventory.first import FirstAsk, ordering_shown
 from lookup_inventory.logic import run
 from shared.api.contract import ToolUse
 from shared.products.catalog_data import load_catalog
@@ -2078,3 +2079,41 @@ def test_a_limit_none_of_those_shown_meets_is_said_with_the_nearest_the_search_g
     ids = cited(text)
     assert ids and set(ids) <= set(cited(shown))
     assert text.count("(you asked for at least 16 GB RAM)") == len(ids)
+
+
+@pytest.mark.parametrize(
+    ("asked", "follow_up"),
+    [
+        ("Do you have Windows laptops?", "Of those, which is the lightest?"),
+        ("Show me laptops", "Which of those has the longest battery?"),
+        ("What phones do you have?", "Sort those by price"),
+        ("Show me Dell laptops", "Which of them is the most expensive?"),
+    ],
+)
+def test_those_shown_the_loop_fetched_in_the_order_asked_are_answered_in_one_call(
+    index: SearchIndex, asked: str, follow_up: str
+) -> None:
+    # Given products shown, then a follow-up that only asks for an order among them, which
+    # the loop fetched first as those products by id in that order
+    model = OfflineModel()
+    shown, earlier = answered_first(model, index, asked)
+    ordered = ordering_shown(FirstAsk(message=follow_up, hasHistory=True, shown=cited(shown)))
+    assert ordered is not None and ordered["productIds"] == cited(shown)
+    messages = searched_first(index, follow_up, earlier, searched=ordered)
+
+    # When the model gets the follow-up's first request
+    reply = model.converse(make_request(messages))
+
+    # Then it answers at once, asking the catalog for nothing more: one model call, the
+    # loop's one lookup
+    assert reply["stopReason"] == "end_turn", tool_uses(reply)
+    # And the shopper reads the answer the model gives from its own lookup of those
+    # products with their words, going first
+    alone = [*earlier, user(follow_up)]
+    own = model.converse(make_request(alone))
+    (use,) = tool_uses(own)
+    assert use["input"] == {"productIds": cited(shown), "keywords": follow_up}
+    result = lookup(index, use["input"])
+    assert answer_text(reply) == answer_text(
+        model.converse(make_request(answered(alone, own, result)))
+    )
