@@ -582,6 +582,16 @@ def corrections_line(lookups: list[Done]) -> Line | None:
     return Line(f"I read {said}.", droppable=True)
 
 
+def currency_line(lookups: list[Done]) -> Line | None:
+    """That the shopper's amount was in another currency than the store's, which the
+    catalog tool read as the store's without converting it (``currencySaid``)."""
+    said = next((d.outcome.data.get("currencySaid") for d in lookups if d.outcome.data), None)
+    if not isinstance(said, dict) or not said.get("said") or not said.get("store"):
+        return None
+    theirs, ours = plain(str(said["said"]), 8), plain(str(said["store"]), 8)
+    return Line(f"Our prices are in {ours}: I read your amount in {theirs} as {ours}, unconverted.")
+
+
 def _lookup_lines(ask: Ask, lookups: list[Done], pages: bool = True) -> list[Line]:
     intent, lines = ask.intent, []
     models = intent.products
@@ -813,6 +823,8 @@ def compose_answer(ask: Ask, done: list[Done]) -> str:
     lines = _scope_lines(ask, lookups) + _lookup_lines(ask, lookups, pages)
     if (read := corrections_line(lookups)) and any(n.text not in (ASK_REPLY, OFFER) for n in lines):
         lines.insert(0, read)  # not before a question back: nothing was answered as read
+    if money := currency_line(lookups):
+        lines.insert(0, money)
     for d in done:
         if d.outcome.failure is None and d.call.name == REVIEWS:
             lines.append(Line(reviews_line(d.outcome)))

@@ -31,3 +31,21 @@ def test_an_offline_answer_writes_amounts_in_the_stores_currency(
     assert other not in answer, answer
     # And the fact check finds nothing to correct: the amounts are the records' own
     assert result.body["corrections"] == [], result.body["corrections"]
+
+
+@pytest.mark.parametrize("search_first", [True, False])
+def test_an_amount_in_another_currency_is_said_as_read_in_the_stores(search_first: bool) -> None:
+    # Given a store priced in US dollars
+    with LocalStorechat(model="offline", search_first=search_first) as local:
+        # When a shopper gives the budget in euros, and then in dollars
+        euros = local.ask("a laptop under €600")
+        dollars = local.ask("a laptop under $600")
+
+    # Then the answer says the amount was read as dollars, unconverted, before the list
+    assert euros.body is not None and dollars.body is not None, euros.cause
+    answer = euros.body["answer"]
+    said = "Our prices are in USD: I read your amount in EUR as USD, unconverted."
+    assert answer.startswith(said), answer
+    assert "under $600" in answer, answer
+    # And a budget in the store's own currency says nothing of it
+    assert "unconverted" not in dollars.body["answer"]
