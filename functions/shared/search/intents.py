@@ -302,6 +302,14 @@ LINE_TERMS = frozenset(t for i in INTENTS if i.line and i.category is not None f
 """The terms of the product lines the table knows (not the systems, which are read as
 lines too): "iphone", "macbook", "chromebook"."""
 
+LINE_NAMES = LINE_TERMS - {
+    p for i in INTENTS if i.line and i.category is None for p in i.phrases if " " not in p
+}
+"""The terms of :data:`LINE_TERMS` that are the name of a line, not a system's ("macos",
+"chromeos", which specs state): a product is of the line when its name (or brand) has
+one, never because its description, specs or tags mention it ("faster than the iPhone
+16" on a Samsung)."""
+
 _STOP_WORDS = """
     a an the and or for with without of to in on at by from into about as is are be been
     i me my mine we our you your it its this that these those some any something anything

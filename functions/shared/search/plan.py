@@ -306,7 +306,7 @@ def make_plan(
         if lines := [group[0] for group in words.lines if group in groups]:
             # Every product found is of the lines named; the other words only rank.
             plan.understood["line"] = lines
-    every = [part for part in (named, match_all(groups) if groups else None) if part]
+    every = [part for part in (named, match_all(groups, words.lines) if groups else None) if part]
     some = [part for part in (named, match_any(groups, words.lines) if groups else None) if part]
     if some:  # words to search: FTS5 applies the categorical filters as it matches them
         plan.match_all = " AND ".join([*every, *plan.filter_words])

@@ -36,7 +36,14 @@ from shared.catalog.derive import fold, sorts
 from shared.catalog.spec import Sort
 from shared.catalog.specs import FORM_FACTOR, PRICE_SORT, SPECS
 from shared.search.amounts import AROUND, AT_LEAST, AT_MOST, one_of, take_amounts
-from shared.search.intents import BOOST_ORDER, COMPANY, INTENTS, STOP_WORDS, Intent
+from shared.search.intents import (
+    BOOST_ORDER,
+    COMPANY,
+    INTENTS,
+    LINE_NAMES,
+    STOP_WORDS,
+    Intent,
+)
 from shared.search.query import BOUNDS, SORTS, bound_on
 from shared.search.schema import split_glued
 from shared.text.languages import in_english
@@ -1876,9 +1883,22 @@ def any_of(terms: tuple[str, ...]) -> str:
     return "(" + " OR ".join(fts_string(t) for t in terms) + ")"
 
 
-def match_all(groups: list[tuple[str, ...]]) -> str:
-    """Products with every group (any term of each)."""
-    return " AND ".join(any_of(g) for g in groups)
+def of_line(terms: tuple[str, ...]) -> str:
+    """Products of a line named by any of ``terms``: one with a line's name
+    (:data:`~shared.search.intents.LINE_NAMES`) in its name or brand, or a system's term
+    anywhere. A Samsung whose description says "faster than the iPhone 16" is no iPhone."""
+    names = tuple(t for t in terms if t in LINE_NAMES)
+    if not names:
+        return any_of(terms)
+    named = "{name brand} : " + any_of(names)
+    rest = tuple(t for t in terms if t not in LINE_NAMES)
+    return f"({named} OR {any_of(rest)})" if rest else f"({named})"
+
+
+def match_all(groups: list[tuple[str, ...]], lines: Collection[tuple[str, ...]] = ()) -> str:
+    """Products with every group (any term of each); a group of ``lines`` (the product
+    lines named) in the product's name (:func:`of_line`)."""
+    return " AND ".join(of_line(g) if g in lines else any_of(g) for g in groups)
 
 
 def match_any(groups: list[tuple[str, ...]], lines: Collection[tuple[str, ...]] = ()) -> str:
@@ -1887,7 +1907,7 @@ def match_any(groups: list[tuple[str, ...]], lines: Collection[tuple[str, ...]] 
     "an iPhone or an Android phone" either. The other groups' terms stay in the query,
     where they add to the relevance."""
     named = tuple(dict.fromkeys(t for g in groups if g in lines for t in g))
-    required = [any_of(named)] if named else []
+    required = [of_line(named)] if named else []
     return " AND ".join([*required, any_of(tuple(dict.fromkeys(t for g in groups for t in g)))])
 
 
