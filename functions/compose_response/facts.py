@@ -863,12 +863,15 @@ _A_VERSION: Final = re.compile(
     r"\b(?:also|other|another|optional(?:ly)?|option|options|versions?|variants?|models?|"
     r"configurations?|configurable|configured|comes? in|available|offered|sold|up to|"
     r"upgrad\w*|expand\w*|max(?:imum)?|supports?|extra|more|less|fewer|than|free|"
-    r"cloud|left|used|need\w*|want\w*|wish\w*|asked|looking|recommend\w*|like)\b",
+    r"cloud|left|used|need\w*|want\w*|wish\w*|asked|looking|recommend\w*|like|"
+    r"(?:micro)?sd|cards?|slots?|usb|sticks?|flash|external|takes?|cache|vram|video|"
+    r"graphics|short)\b",
     re.IGNORECASE,
 )
 """Words that make a plain GB amount something else than the memory the product has:
 a version or a limit of it ("also comes in 512 GB", "up to 64 GB", "more than 16 GB"),
-free or used space, or what someone wants ("you asked for 16 GB")."""
+free or used space, a card, stick or drive it takes ("a 16 GB microSD slot"), or what
+someone wants ("you asked for 16 GB")."""
 
 
 def _plain_memory(

@@ -97,6 +97,9 @@ def test_a_plain_gb_amount_wrong_for_both_is_corrected(answer: str, reads: str) 
         "The HP 14 Laptop is also available with 16 GB.",
         "The iPhone 16 also comes in 512 GB.",
         "The HP 14 Laptop has less than 16 GB.",
+        # a card or drive it takes, not its own memory
+        "The HP 14 Laptop has a 16 GB microSD slot.",
+        "The HP 14 Laptop takes a 1 TB USB stick.",
         # a comparison with other laptops
         "The HP 14 Laptop has less memory than 16 GB laptops.",
         # about as near to both: too unclear to correct
