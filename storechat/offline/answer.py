@@ -554,18 +554,6 @@ def _names_have(data: dict[str, Any], searched: list[Any]) -> bool:
     )
 
 
-def _found_for_words(done: Done) -> str | None:
-    """The words a search of no kind found products for as said: the catalog tool read
-    words to search in them (``searched``: "cookbooks" of "any cookbooks?"), relaxed
-    nothing and names nothing it lacks. A search that read no words ("is it any good?")
-    found only the catalog's first products, which answer nothing asked."""
-    data, understood = done.outcome.data or {}, done.outcome.understood
-    searched = [w for w in understood.get("searched") or [] if isinstance(w, str) and w.strip()]
-    if not searched or not data.get("products") or data.get("relaxed") or _not_carried(done):
-        return None
-    return plain(" ".join(searched), 60)
-
-
 def _dropped(done: Done, what: str = "keywords") -> bool:
     """Whether the tool had to drop ``what`` ("keywords", "on sale") to find anything."""
     return what in ((done.outcome.data or {}).get("relaxed") or [])
@@ -663,17 +651,6 @@ def _lookup_lines(ask: Ask, lookups: list[Done], pages: bool = True) -> list[Lin
             # A title the store lacks ("Harry Potter and the Sorcerer's Stone"): the
             # products the search found sharing its words
             lines += closest_lines(_products(d)) or [Line(OFFER)]
-        elif (
-            purpose == "search"
-            and intent.is_empty()
-            and not _read(d)
-            and (words := _found_for_words(d))
-        ):
-            # "any cookbooks?": no kind read, but the catalog found the words as said (a
-            # tag, a description): what the store has for them, not a question back
-            c = constraints_for(d, intent)
-            lead = f"What we have for “{words}”"
-            lines += product_section(_products(d, seen), c, RECOMMENDED, lead=lead)
         elif purpose == "search" and (not_understood(d) or (intent.is_empty() and not _read(d))):
             lines.append(Line(OFFER if _not_carried(d) else ASK_REPLY))
         elif purpose == "search" and (two := _two_named(ask, d) or _two_sides(ask, d)):
