@@ -28,13 +28,10 @@ The rules, in the order they apply:
   citing it; a cell is corrected in place, and a claim that cannot be takes its row.
 * **Which fact.** Units decide (:mod:`compose_response.units`): a number with no unit
   is never a fact. GB is RAM or storage by the word next to it ("8 GB RAM", "SSD",
-  "Arbeitsspeicher", "ストレージ"); a GB amount with no such word is compared with both;
-  wrong for both, it is the one it is at least 4 times nearer ("the HP 14 with 16 GB" of
-  8 GB RAM, 256 GB SSD: its RAM), in the clause naming the product and not a version,
-  limit or wish ("also comes in 512 GB", "up to 16 GB"), else left alone. Hours are
-  battery life only in a sentence about the battery. Words such as "not", "under",
-  "cheaper", "shipping" or "より" keep a number from being read as the product's value
-  (:mod:`compose_response.context`).
+  "Arbeitsspeicher", "ストレージ"); a GB amount with no such word is compared with both
+  and left alone when it matches neither. Hours are battery life only in a sentence
+  about the battery. Words such as "not", "under", "cheaper", "shipping" or "より"
+  keep a number from being read as the product's value (:mod:`compose_response.context`).
 * **Within what.** Price within $0.50 or 0.5 %; weight within 0.05 kg (5 g for a
   record in grams), in any unit; screen within 0.05 inch, and a whole number of
   inches is the screen's class ("15-inch" for 15.6); RAM and storage exact, a TB
@@ -857,61 +854,6 @@ _BEFORE_NOW: Final = re.compile(
 """Words that date a price before to another time than a sale's: "a year ago it was"."""
 
 
-_NEARER: Final = 4.0
-"""How many times nearer one memory of the record a plain GB amount must be, to be it."""
-_A_VERSION: Final = re.compile(
-    r"\b(?:also|other|another|optional(?:ly)?|option|options|versions?|variants?|models?|"
-    r"configurations?|configurable|configured|comes? in|available|offered|sold|up to|"
-    r"upgrad\w*|expand\w*|max(?:imum)?|supports?|extra|more|less|fewer|than|free|"
-    r"cloud|left|used|need\w*|want\w*|wish\w*|asked|looking|recommend\w*|like|"
-    r"(?:micro)?sd|cards?|slots?|usb|sticks?|flash|external|takes?|cache|vram|video|"
-    r"graphics|short)\b",
-    re.IGNORECASE,
-)
-"""Words that make a plain GB amount something else than the memory the product has:
-a version or a limit of it ("also comes in 512 GB", "up to 64 GB", "more than 16 GB"),
-free or used space, a card, stick or drive it takes ("a 16 GB microSD slot"), or what
-someone wants ("you asked for 16 GB")."""
-
-
-def _plain_memory(
-    claim: Claim, owner: str, cited: list[_Citation], index: LedgerIndex, view: str
-) -> str | None:
-    """The memory a GB amount with no word naming it states, when it is wrong for both.
-
-    "The HP 14 with 16 GB" of a laptop with 8 GB of RAM and a 256 GB SSD says its RAM:
-    16 GB is 2 times its RAM and 16 times its storage. The amount is read as the memory
-    it is at least :data:`_NEARER` times nearer (by ratio), of a record that has both;
-    else, or with words of a version, a limit or a wish in its clause, one paired with
-    another by a slash ("8GB/512GB"), or when it is not
-    in the clause that names or cites the product ("the HP 14 [..] costs $349; the MacBook
-    Air has 16 GB"), it is left alone.
-    """
-    if claim.quantity is None or claim.approx:
-        return None
-    record = index[owner]
-    spans = [
-        view[c.end : claim.start] if c.end <= claim.start else view[claim.end : c.start]
-        for c in cited
-        if index[c.mark].productId == record.productId
-    ]
-    if not any(not list(context.clause_breaks(span)) for span in spans):
-        return None
-    said = claim.quantity.value
-    values = [(spec, as_number(record_value(record, spec))) for spec in MEMORY_FIELDS]
-    known = [(spec, value) for spec, value in values if value]
-    if said <= 0 or len(known) != len(MEMORY_FIELDS) or len(known) < 2:
-        return None
-    clause = context.clause_before(view, claim.start) + context.clause_after(view, claim.end)
-    if _A_VERSION.search(clause) or "/" in (
-        view[claim.start - 1 : claim.start] + view[claim.end : claim.end + 1]
-    ):
-        return None  # "also comes in 512 GB"; "8GB/512GB" pairs two in no named order
-    apart = sorted((max(said / value, value / said), spec) for spec, value in known)
-    (nearest, spec), (next_nearest, _) = apart[0], apart[1]
-    return spec if next_nearest >= _NEARER * nearest else None
-
-
 def _lead(view: str, claim: Claim) -> str:
     """The few words before ``claim`` in its sentence."""
     return view[max(0, claim.start - 40) : claim.start]
@@ -995,19 +937,11 @@ def _check_segment(
             continue
         record = index[owner]
         if claim.kind == "data" and claim.role is None:
-            # No word says which: it is fine if it is either; wrong for both, it is the
-            # one it is clearly nearer ("the HP 14 with 16 GB" of 8 GB RAM, 256 GB SSD).
-            matched = False
+            # No word says which: it is fine if it is either, and too unclear to correct.
             for spec in MEMORY_FIELDS:
                 value = record_value(record, spec)
                 if as_number(value) is not None and agrees(claim, spec, value):
                     agreeing.add((record.productId, spec))
-                    matched = True
-            if (
-                not matched
-                and (nearer := _plain_memory(claim, owner, cited, index, view)) is not None
-            ):
-                wrong.append((claim, owner, nearer))
             continue
         key = field_of(claim, record)
         if key is None:
