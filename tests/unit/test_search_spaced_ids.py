@@ -87,3 +87,42 @@ def test_a_catalog_whose_ids_have_no_spaces_tries_no_runs_of_words(
         assert [hit.productId for hit in result.products] == ["CMP-001"]
     finally:
         plain.close()
+
+
+CABLE = {
+    **copy.deepcopy(next(p for p in CATALOG if p["category"] == "MOBILE")),
+    "productId": "USB C",
+    "name": "USB-C to USB-C Cable 1 m",
+}
+PINK = {
+    **copy.deepcopy(next(p for p in CATALOG if p["name"].startswith("Apple iPhone"))),
+    "productId": "IPHONE 15 PINK",
+    "name": "Apple iPhone 15 128 GB Pink",
+}
+
+
+@pytest.fixture(scope="module")
+def worded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SearchIndex]:
+    """A store whose ids are plain words a shopper writes for other things."""
+    path = tmp_path_factory.mktemp("worded") / "catalog.sqlite"
+    build_index([*CATALOG, CABLE, PINK], path)
+    opened = SearchIndex.open(path)
+    yield opened
+    opened.close()
+
+
+@pytest.mark.parametrize(
+    ("words", "not_this"),
+    [("a laptop with usb c", "USB C"), ("any iphone 15 pink or blue", "IPHONE 15 PINK")],
+)
+def test_plain_words_that_spell_an_id_are_searched_as_words(
+    worded: SearchIndex, words: str, not_this: str
+) -> None:
+    # When a shopper's plain words happen to spell an id of the store ("USB C")
+    result = worded.search(SearchQuery(keywords=words, limit=10))
+    # Then they are read as words (laptops with USB-C; iPhones), not as that product alone
+    ids = [hit.productId for hit in result.products]
+    assert ids and ids != [not_this]
+    assert result.understood.get("named", []) != [
+        next(p["name"] for p in (CABLE, PINK) if p["productId"] == not_this)
+    ]

@@ -1825,6 +1825,7 @@ def _columns_named(category: str | None) -> str:
     return named_columns(category) if category else "{name brand specs}"
 
 
+_CODE_MARK = re.compile(r"\w[/.#_-]\w")
 _SPAN_EDGES = "?!,;:\"'()[]."
 _MAX_SPAN_WORDS = 4
 """The most words an id with spaces in it is tried as ("XPS 13/16/512", "AB 12 C 3")."""
@@ -1832,15 +1833,29 @@ _MAX_SPAN_WORDS = 4
 
 def _spans(keywords: str) -> list[str]:
     """Each run of two to :data:`_MAX_SPAN_WORDS` words of ``keywords``, as written but
-    for the marks around it ("is XPS 13/16/512 in stock?": "XPS 13/16/512", ...): what
-    may be an id with a space in it."""
+    for the marks around it ("is XPS 13/16/512 in stock?": "XPS 13/16/512", ...), that
+    may be an id with a space in it: one of its words is written as ids are, not as
+    words are (:func:`_coded`). Plain words ("usb c", "iphone 15 pink") are searched as
+    words, whatever a store's ids spell: they are what shoppers write for other things."""
     words = [w.strip(_SPAN_EDGES) for w in keywords.split()]
     return [
         " ".join(words[start:end])
         for start in range(len(words))
         for end in range(start + 2, min(start + _MAX_SPAN_WORDS, len(words)) + 1)
-        if words[start] and words[end - 1]
+        if words[start] and words[end - 1] and any(map(_coded, words[start:end]))
     ]
+
+
+def _coded(word: str) -> bool:
+    """Whether ``word`` is written as a code, not a word or an amount: a mark inside it
+    ("13/16/512", "A-7"), letters and digits mixed ("X1", "S24"; not "16GB"), or four
+    digits or more with a leading zero or past a year's ("0042", "77001")."""
+    if _CODE_MARK.search(word):
+        return True
+    digits = sum(c.isdigit() for c in word)
+    if digits and any(c.isalpha() for c in word):
+        return not _AMOUNT_WORD.fullmatch(word)
+    return digits == len(word) >= 4 and (word[0] == "0" or len(word) >= 5)
 
 
 def _may_be_id(word: str) -> bool:
