@@ -1078,7 +1078,7 @@ _MAKERS_KNOWN: Final = frozenset(
 """Makers and their product lines that many answers name and a store may carry, besides
 those of the store's bundled catalog and the session's tools (:func:`_known_makers`)."""
 _LOWER_MODEL: Final = re.compile(
-    rf"(?<![\w-])(?:[a-z][\w'-]*\s+){{1,3}}?[a-z]{{0,4}}\d[\w+]*"
+    rf"(?<![\w-])(?:[a-z][\w'-]*\s+){{1,3}}?[a-z]{{0,4}}\d[\w+]*(?!\.\d)"
     rf"(?:\+|\s+{_VARIANT_WORDS}\b){{0,3}}{_NOT_A_NUMBER_OF_A_MODEL}"
     rf"|(?<![\w-])[a-z][\w-]*(?:\s+[a-z][\w-]*){{0,2}}?\s+(?:{'|'.join(sorted(_GEAR))})\b",
 )

@@ -329,6 +329,9 @@ def test_a_phone_of_a_returned_series_written_in_lower_case_goes(said: str) -> N
         "We also carry the 2 of them in black.",
         "We also have windows 11 laptops.",
         "You might also like 16 gb of ram.",
+        # a release of software: a dotted number is no model's
+        "If you code, consider python 3.12 on it.",
+        "you could also get ios 18.1 on it.",
         # a part of a model, a denial
         "I'd recommend the xps 16's charger.",
         "we don't carry the xps 16.",
