@@ -8,16 +8,21 @@ currency than the store's (a symbol, a code, a word: "€600", "600 EUR", "500 e
 shares is the store's: "$" in a store priced in US, Canadian or Australian dollars,
 "¥" in one priced in yen or yuan, "dollars" in any store writing "$". An amount with no
 mark is in the store's currency.
+
+A marked number counts only when it is a price limit the search read (``limits``): "CAD
+3D modelling", "CAD 2024 under $900", "HP 15 DKK" or "the 100 yen shop" name no amount
+the shopper asked to pay, and the model must not be told they did.
 """
 
 from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterable
 
 from shared.products.currency import CURRENCIES
 
-_NUMBER = r"\d+(?:[.,'\u00a0 ]\d{3})*(?:[.,]\d+)?(?:\s?[kK]\b)?"
+_NUMBER = r"(?P<amount>\d+(?:[.,'\u00a0 ]\d{3})*(?:[.,]\d+)?(?:\s?[kK]\b)?)"
 _DOLLAR_WORDS = re.compile(r"(?i:dollars?|bucks)")
 """Words that name any dollar: the store's own in a store writing "$"."""
 
@@ -58,20 +63,43 @@ def _codes(mark: str) -> list[str]:
     return list(dict.fromkeys(codes))
 
 
-def foreign_currency(text: str | None, store: str) -> str | None:
+def _values(amount: str) -> set[float]:
+    """What a written amount may be worth: "1,200" 1200, "1.5k" 1500, "1.200" 1200 or 1.2."""
+    text = amount.replace(" ", "").replace("\u00a0", "")
+    scale = 1000.0 if text[-1:] in "kK" else 1.0
+    text = text.rstrip("kK")
+    values = {float(re.sub(r"\D", "", text)) * scale}
+    if separator := re.search(r"[.,'](?=\d+\Z)", text):  # the last one may be a decimal point
+        whole = re.sub(r"\D", "", text[: separator.start()]) or "0"
+        values.add(float(f"{whole}.{text[separator.end() :]}") * scale)
+    return values
+
+
+def foreign_currency(
+    text: str | None, store: str, limits: Iterable[float] | None = None
+) -> str | None:
     """The ISO code of the first currency other than ``store`` that an amount in ``text``
     is marked with ("a laptop under €600" in a store priced in USD: ``"EUR"``), else None.
+
+    With ``limits`` (the price limits the search read), only an amount equal to one of
+    them counts, and none when there is none: "a laptop for CAD 2024 under $900" read
+    as under 900 names no Canadian dollars.
     """
     if not text:
         return None
+    read = None if limits is None else [float(limit) for limit in limits]
+    if read is not None and not read:
+        return None
     first, last, _ = _marks()
     marked = sorted(
-        (match.start(), match.group("mark"))
+        (match.start(), match.group("mark"), match.group("amount"))
         for pattern in (first, last)
         for match in pattern.finditer(text)
     )
-    for _, mark in marked:
+    for _, mark, amount in marked:
         codes = _codes(mark)
-        if codes and store not in codes:
+        if not codes or store in codes:
+            continue
+        if read is None or any(abs(v - r) < 0.01 for v in _values(amount) for r in read):
             return codes[0]
     return None

@@ -434,6 +434,13 @@ def _price_limited(query: InventoryInput, found: Found) -> bool:
     return bool(asked | (limits & found.understood.keys()) | (limits & found.nearest.keys()))
 
 
+def _price_limits(query: InventoryInput, found: Found) -> list[float]:
+    """The price limits this search read: the model's, and those read in the keywords."""
+    limits = [getattr(query, k) for k in ("minPrice", "maxPrice")]
+    limits += [found.understood.get(k) for k in ("minPrice", "maxPrice")]
+    return [float(v) for v in limits if isinstance(v, int | float) and not isinstance(v, bool)]
+
+
 def _currency_note(said: str, store: str, limited: bool) -> str:
     """What the model is told when the shopper's amount is in another currency than the
     store's: that nothing was converted, and that it says so."""
@@ -485,7 +492,7 @@ def _answer(call: ToolCall, query: InventoryInput, found: Found, page: Page) -> 
         # says the store does not carry, rather than offer what was found as it.
         extras["notInCatalog"] = _demand_words(found.unknown)
     notes = list(found.notes)
-    if foreign := foreign_currency(query.keywords, page.currency):
+    if foreign := foreign_currency(query.keywords, page.currency, _price_limits(query, found)):
         # "under €600" in a store priced in dollars was read as $600: nothing converts it.
         extras["currencySaid"] = {"said": foreign, "store": page.currency}
         notes.append(_currency_note(foreign, page.currency, _price_limited(query, found)))

@@ -142,3 +142,53 @@ def test_a_euro_store_flags_dollars(index: SearchIndex) -> None:
 
 def test_the_tool_description_names_the_field() -> None:
     assert "'currencySaid'" in DESCRIPTION
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "a laptop for CAD 3D modelling",  # design software, no amount: no limit read
+        "a laptop for CAD 2024 under $900",  # the limit is $900, "CAD 2024" a program
+        "HP 15 DKK",  # a model name
+        "the 100 yen shop book",  # a title
+    ],
+)
+def test_a_currency_code_beside_a_number_that_is_no_price_limit_is_not_flagged(
+    index: SearchIndex, words: str
+) -> None:
+    # Given a store priced in US dollars, When the shopper's words hold a currency's code
+    # or word beside a number the search read no price limit in
+    seen = told(ask(index, {"keywords": words}, currency="USD"))
+    # Then the model is not told "The shopper's amount is in CAD, but the price limit was
+    # read in the store's USD ...", and so does not answer "I read your amount in CAD as USD"
+    assert "currencySaid" not in seen
+    assert "shopper's amount" not in seen.get("note", "")
+
+
+@pytest.mark.parametrize(
+    ("words", "limits", "said"),
+    [
+        ("a laptop for CAD 2024 under $900", [900], None),  # CAD's number is no limit
+        ("a laptop for CAD 3D modelling", [], None),  # no limit read: nothing flagged
+        ("a laptop under €600", [], None),
+        ("a laptop under €600", [600], "EUR"),
+        ("under 1,200 GBP", [1200], "GBP"),
+        ("under 1.5k€", [1500], "EUR"),
+        ("between 500€ and 800€", [500, 800], "EUR"),
+        ("CAD 2024 models under 800 CHF", [800], "CHF"),  # the amount the limit is
+    ],
+)
+def test_only_an_amount_the_search_read_as_its_price_limit_counts(
+    words: str, limits: list[float], said: str | None
+) -> None:
+    assert foreign_currency(words, "USD", limits) == said
+
+
+def test_the_models_limit_beside_other_currency_codes_flags_only_its_own(
+    index: SearchIndex,
+) -> None:
+    # The model passes the limit itself: the currency of that amount is the one said
+    seen = told(
+        ask(index, {"keywords": "CAD 2024 laptop under £400", "maxPrice": 400}, currency="USD")
+    )
+    assert seen["currencySaid"] == {"said": "GBP", "store": "USD"}
