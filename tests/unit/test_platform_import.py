@@ -521,6 +521,30 @@ def test_a_woocommerce_book_shop_files_each_books_genre_in_its_category_path() -
         (["Books > Bestsellers", "Books > Fiction > Fantasy"], "Fantasy"),  # nor a shelf
         # WooCommerce lists a book's parent categories too: the deepest path decides
         (["Books", "Books > Fiction", "Books > Fiction > Science Fiction"], "Science Fiction"),
+        # a branch by author, series, publisher, language, format, age or brand is no genre
+        # ("Dune" is not the genre of Dune): the path that names one decides
+        (
+            ["Books > Fiction > Science Fiction", "Books > Authors > Frank Herbert > Dune"],
+            "Science Fiction",
+        ),
+        (
+            ["Books > Authors > Frank Herbert > Dune", "Books > Fiction > Science Fiction"],
+            "Science Fiction",
+        ),
+        (["Books > Horror", "Books > By Author > Stephen King"], "Horror"),
+        (["Books > Authors > Stephen King"], None),
+        (["Books > By Publisher > Penguin"], None),
+        (["Books > Series > Discworld"], None),
+        (["Books > Imprint > Tor"], None),
+        (["Books > Languages > French"], None),
+        (["Books > Formats > Graphic Novels"], None),
+        (["Books > Brand > Marvel"], None),
+        (["Books > Fantasy > By Author > Tolkien"], "Fantasy"),  # the genre above stays
+        # a series or an age range is passed over for the name above it
+        (["Books > Fiction > Science Fiction > Dune Series"], "Science Fiction"),
+        (["Books > Children's > Ages 8-12"], "Children's"),
+        (["Books > Children's > 0-3 years"], "Children's"),
+        (["Books > Picture Books > Age 5+"], "Picture Books"),
         (["Books"], None),
         (["Media > Books > Print Books"], None),  # Shopify's taxonomy: a format, no genre
         (["Books > New Arrivals"], None),

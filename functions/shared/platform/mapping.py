@@ -79,6 +79,24 @@ SHELF_NAMES = (
 """Names a store files books under below its books category that say no genre: a
 binding, or a shelf of the shop's own (new, on sale, signed)."""
 
+BRANCH_NAMES = (
+    "Author", "Authors", "By Author", "Authors A-Z", "Series", "By Series", "Publisher",
+    "Publishers", "By Publisher", "Imprint", "Imprints", "By Imprint", "Language",
+    "Languages", "By Language", "Format", "Formats", "By Format", "Age", "Ages", "By Age",
+    "Age Range", "Age Group", "By Age Group", "Brand", "Brands", "By Brand",
+)  # fmt: skip
+"""Names of a branch below books that files them by something other than genre: every
+name below "Books > Authors" is an author, below "Books > By Publisher" a publisher."""
+
+_NO_GENRE = re.compile(
+    r"""\bseries$
+    | ^(?:ages?\s*)?\d+\s*(?:\+|(?:-|\u2013|\u2014|to)\s*\d+)?\s*(?:\+|years?|yrs?|months?|y/?o)?
+      (?:\s*old)?\s*\+?$""",
+    re.IGNORECASE | re.VERBOSE,
+)
+"""A name that is a series ("Dune Series") or an age range ("Ages 8-12", "0-3 years",
+"Age 5+") and so no genre: the genre is a name above it."""
+
 WHOLE_NUMBERS = frozenset({PAGES.key})
 """Specs that are a count without a unit (the search has no facet for them)."""
 
@@ -103,6 +121,7 @@ def _kind_names() -> dict[Category | None, tuple[str, ...]]:
 _SPEC_BY_NAME: dict[str, str] = _keys(SPEC_NAMES)
 _BRAND_KEYS = frozenset(name_key(name) for name in BRAND_NAMES)
 _SHELF_KEYS = frozenset(name_key(name) for name in SHELF_NAMES)
+_BRANCH_KEYS = frozenset(name_key(name) for name in BRANCH_NAMES)
 
 
 # -- categories -------------------------------------------------------------------------
@@ -182,7 +201,10 @@ class CategoryMap:
         Fiction"; "Livres > Polar" is "Polar" where the operator maps "Livres" to books),
         of the path with the most such names. A name the map itself knows ("Media > Books > Print
         Books") and a shelf that is no genre (a binding, "Bestsellers", "Sale") are none;
-        so is a path that files no book. None when no path names one.
+        so is a path that files no book. A branch by author, series, publisher, language,
+        format, age or brand ("Books > Authors > Frank Herbert") names no genre below it,
+        and a series or an age range ("Dune Series", "Ages 8-12") is passed over for the
+        name above it. None when no path names one.
         """
         best: list[str] = []
         for path in paths:
@@ -198,11 +220,17 @@ class CategoryMap:
                 ),
                 len(segments),
             )
-            below = [
-                name
-                for name, key in zip(names[top:], segments[top:], strict=True)
-                if key and key not in _SHELF_KEYS and self._rule_at([key], 1) is None
-            ]
+            below: list[str] = []
+            for name, key in zip(names[top:], segments[top:], strict=True):
+                if key in _BRANCH_KEYS:
+                    break  # "Books > Authors > Frank Herbert": no genre below it
+                if (
+                    key
+                    and key not in _SHELF_KEYS
+                    and self._rule_at([key], 1) is None
+                    and not _NO_GENRE.search(" ".join(html.unescape(name).split()))
+                ):
+                    below.append(name)
             if len(below) > len(best):
                 best = below
         return " ".join(html.unescape(best[-1]).split()) if best else None
