@@ -10,7 +10,10 @@ Each location's last level is kept apart (the sync table: ``shopify#inventory#<i
 one attribute per location), so that one location's update changes its own share and
 the record's stock is the sum over the locations the catalog has heard of. A level older
 than the one held for that location (``updated_at``) changes nothing. An item no catalog
-product has (one the catalog does not sell, or not synced yet) writes nothing.
+product has (one the catalog does not sell, or not synced yet) writes nothing. An item not
+tracked (``available`` null) writes nothing either: its product stays as its product
+webhook left it, in stock with no count (``"stockTracked": false``); a level with a count
+makes the product counted again.
 """
 
 from __future__ import annotations

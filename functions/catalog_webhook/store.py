@@ -174,7 +174,8 @@ class DynamoSyncStore:
                 self._client.update_item(
                     TableName=self._catalog,
                     Key={CATALOG_PARTITION_KEY: {"S": product_id}},
-                    UpdateExpression="SET stock = :stock",
+                    # A level with a count says Shopify tracks the item now: the count stands.
+                    UpdateExpression="SET stock = :stock REMOVE stockTracked",
                     # A product deleted meanwhile is not brought back as a stock count.
                     ConditionExpression="attribute_exists(#key)",
                     ExpressionAttributeNames={"#key": CATALOG_PARTITION_KEY},

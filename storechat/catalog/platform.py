@@ -12,7 +12,6 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import ClassVar
 
-from shared.platform.draft import Draft, unknown_stock_note
 from shared.platform.rows import ReadOptions
 from storechat.catalog.errors import CatalogFileError
 from storechat.catalog.textfile import CsvFile
@@ -127,11 +126,6 @@ class ExportReader:
         self.options = options
         self.field_columns = columns.fields(self.FIELD_COLUMNS)
         self.named_columns = paired_columns(file.header, *self.NAME_VALUE_COLUMNS)
-
-    def unknown_stock(self, draft: Draft) -> int:
-        """The stock of a product the export gives no count for: the default, noted."""
-        draft.notes.append(unknown_stock_note(self.options.default_stock))
-        return self.options.default_stock
 
 
 def split_list(cell: str) -> list[str]:

@@ -242,7 +242,8 @@ class _Reader(ExportReader):
             options=tuple(chosen),
             price=amounts["price"],
             compare_at_price=amounts["compare_at"],
-            inventory=self._stock(cells),
+            inventory=(stock := self._stock(cells)),
+            untracked=stock is None and self._untracked(cells),
             image=cell(cells, "variant_image"),
             barcode=cell(cells, "barcode"),
             platform_id=variant_id,
@@ -261,3 +262,8 @@ class _Reader(ExportReader):
         quantity = count(self.columns.cell(cells, "quantity"))
         tracked = not self.columns.has("tracker") or bool(self.columns.cell(cells, "tracker"))
         return quantity if quantity is not None and tracked else None
+
+    def _untracked(self, cells: list[str]) -> bool:
+        """Whether the export says Shopify does not track the variant's inventory (its
+        "Variant Inventory Tracker" empty): Shopify sells it whatever the count."""
+        return self.columns.has("tracker") and not self.columns.cell(cells, "tracker")

@@ -45,6 +45,7 @@ from storechat.catalog.platform import (
     Columns,
     ExportReader,
     count,
+    flag,
     spellings,
     split_list,
     units,
@@ -277,7 +278,8 @@ class _Reader(ExportReader):
                     options=options,
                     price=sale if sale is not None else regular,
                     compare_at_price=compare_at,
-                    inventory=self._stock(cells, parent),
+                    inventory=(stock := self._stock(cells, parent)),
+                    untracked=stock is None and self._in_stock(cells, parent),
                     image=images[0] if images else "",
                     barcode=cell(cells, "gtin") or cell(base, "gtin"),
                     platform_id=own_id if parent else "",
@@ -339,6 +341,13 @@ class _Reader(ExportReader):
         if cell(source, "in_stock") == "0":
             return 0
         return None
+
+    def _in_stock(self, cells: list[str], parent: _Parent | None) -> bool:
+        """Whether "In stock?" says 1 (the exporter's "instock"): with no count, a product
+        whose stock the store does not manage, sold uncounted. "backorder" is not."""
+        stock = self.columns.cell(cells, "stock")
+        source = parent.cells if parent and stock.casefold() == "parent" else cells
+        return flag(self.columns.cell(source, "in_stock")) is True
 
 
 def _at(cells: list[str], index: int) -> str:

@@ -61,7 +61,7 @@ def test_a_shopify_export_imports_its_variants_and_reports_what_it_skipped(
     assert "skipped lines 12-13: a gift card" in run.err
     assert "skipped line 14: a draft (Status: draft)" in run.err
     assert "skipped line 16: archived" in run.err
-    assert "note: 1 product (line 11): no stock count in the export" in run.err
+    assert "note: 1 product (line 11): stock not counted by the store" in run.err
     assert _ids(storechat) >= SHOPIFY_IDS
 
 

@@ -176,10 +176,11 @@ def test_a_shopify_book_takes_its_author_from_a_metafield_and_its_isbn_from_the_
     assert book["description"] == (
         "In the house of Helios, god of the sun, a daughter is born…\nPaperback, 400 pages."
     )
-    # Its inventory is not tracked: the stock is 0, and the operator is told why.
+    # Its inventory is not tracked: Shopify sells it whatever the count, so a shopper is
+    # told it is in stock with no number (before: out of stock), and the team is told why.
     (valid,) = [r for r in rows if isinstance(r, ValidRow) and r.row.productId == book["productId"]]
-    assert book["stock"] == 0
-    assert valid.notes and "no stock count in the export" in valid.notes[0]
+    assert (book["stock"], book["stockTracked"]) == (0, False)
+    assert valid.notes and "stock not counted by the store" in valid.notes[0]
 
 
 def test_shopify_drafts_archived_gift_cards_and_accessories_are_skipped_by_line() -> None:

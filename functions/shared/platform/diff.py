@@ -42,11 +42,11 @@ class Fingerprint:
 
 
 def fingerprint(product: dict[str, Any]) -> Fingerprint:
-    rest = {k: v for k, v in product.items() if k not in ("name", "price", "stock")}
+    rest = {k: v for k, v in product.items() if k not in ("name", "price", "stock", "stockTracked")}
     digest = hashlib.sha256(json.dumps(rest, sort_keys=True).encode()).hexdigest()
-    return Fingerprint(
-        str(product.get("name", "")), product.get("price"), product.get("stock"), digest
-    )
+    # A product sold uncounted has no count to compare: "stock 4 -> not counted".
+    stock = product.get("stock") if product.get("stockTracked") is not False else "not counted"
+    return Fingerprint(str(product.get("name", "")), product.get("price"), stock, digest)
 
 
 def fingerprints(products: Iterable[dict[str, Any]]) -> dict[str, Fingerprint]:

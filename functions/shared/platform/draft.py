@@ -75,12 +75,27 @@ def isbn(barcode: str) -> str | None:
     return code if _ISBN.fullmatch(code) else None
 
 
-def unknown_stock_note(default: int) -> str:
+UNTRACKED_STOCK_NOTE = (
+    "stock not counted by the store (WooCommerce: Manage stock? off and In stock; Shopify: "
+    "inventory not tracked): imported as in stock with no count, so shoppers are told it "
+    "is in stock and never how many; --default-stock N imports such a product with the "
+    "count N instead"
+)
+
+
+def unknown_stock_note(default: int, untracked: bool = False) -> str:
+    """What was done with a product the export gives no count for: ``untracked`` when the
+    store says it sells it uncounted (imported with ``--default-stock``'s count), else
+    one whose count and status are both missing."""
+    if untracked:
+        return (
+            f"stock not counted by the store (in stock, no count): imported with stock "
+            f"{default}, the count --default-stock gave"
+        )
     if default == 0:
         return (
-            "no stock count in the export (not tracked, or the count is empty): imported "
-            "with stock 0, so shoppers are told it is out of stock; --default-stock N sets "
-            "another count"
+            "no stock count and no stock status in the export: imported with stock 0, so "
+            "shoppers are told it is out of stock; --default-stock N sets another count"
         )
     return f"no stock count in the export: imported with stock {default} (--default-stock)"
 

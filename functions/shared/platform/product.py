@@ -23,7 +23,14 @@ from dataclasses import dataclass, field
 from shared.catalog.categories import Category
 from shared.catalog.derive import kind_named
 from shared.catalog.specs import AUTHOR, FORM_FACTOR, GENRE, ISBN
-from shared.platform.draft import Draft, description, isbn, product_id, unknown_stock_note
+from shared.platform.draft import (
+    UNTRACKED_STOCK_NOTE,
+    Draft,
+    description,
+    isbn,
+    product_id,
+    unknown_stock_note,
+)
 from shared.platform.mapping import genre_tag, kind_of, maker_tag, spec_key
 from shared.platform.rows import Raw, ReadOptions, SkippedRow
 from shared.products.product import MAX_SPECS, MAX_TAG, MAX_TAGS
@@ -52,6 +59,10 @@ class PlatformVariant:
     """The price before the sale."""
     inventory: int | None = None
     """Units for sale, summed over the store's locations; None when not counted."""
+    untracked: bool = False
+    """The store sells it without counting it (WooCommerce: "Manage stock?" off and "In
+    stock"; Shopify: inventory not tracked): in stock, with no count (``inventory`` None).
+    An out-of-stock status is a count of 0 instead."""
     image: str = ""
     barcode: str = ""
     platform_id: str = ""
@@ -144,8 +155,13 @@ def catalog_rows(product: PlatformProduct, options: ReadOptions) -> Iterator[Raw
         fields["description"] = own or text or name
         if variant.inventory is not None:
             fields["stock"] = max(variant.inventory, 0)
+        elif variant.untracked and not options.default_stock:
+            # Sold without a count: in stock, and no number a shopper could be told.
+            draft.notes.append(UNTRACKED_STOCK_NOTE)
+            fields["stock"] = 0
+            fields["stockTracked"] = False
         else:
-            draft.notes.append(unknown_stock_note(options.default_stock))
+            draft.notes.append(unknown_stock_note(options.default_stock, variant.untracked))
             fields["stock"] = options.default_stock
         picture = variant.image or (product.images[0] if product.images else "")
         if picture:

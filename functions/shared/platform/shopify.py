@@ -102,6 +102,7 @@ def rest_product(payload: Any, store_url: str | None) -> PlatformProduct:
                 price_key="price",
                 compare_key="compare_at_price",
                 inventory=units_of(variant.get("inventory_quantity")) if tracked else None,
+                untracked=not tracked,
                 image=images.get(
                     platform_id(variant.get("image_id"), "image_id", required=False), ""
                 ),
@@ -168,6 +169,7 @@ def graphql_product(node: Any, store_url: str | None) -> PlatformProduct:
                 price_key="price",
                 compare_key="compareAtPrice",
                 inventory=units_of(variant.get("inventoryQuantity")) if tracked else None,
+                untracked=not tracked,
                 image=field_text(object_at(variant, "image") or {}, "url"),
                 store_url=store_url,
                 inventory_item_id=platform_id(
@@ -209,6 +211,7 @@ def _variant(
     image: str,
     store_url: str | None,
     inventory_item_id: str = "",
+    untracked: bool = False,
 ) -> PlatformVariant:
     problems: list[tuple[str, str]] = []
     prices: dict[str, float | None] = {}
@@ -225,6 +228,7 @@ def _variant(
         price=prices["price"],
         compare_at_price=prices["compareAtPrice"],
         inventory=inventory,
+        untracked=untracked,
         image=image,
         barcode=field_text(variant, "barcode"),
         platform_id=variant_id,

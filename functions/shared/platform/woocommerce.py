@@ -171,7 +171,8 @@ def _variant(
         options=options,
         price=price,
         compare_at_price=regular if on_sale else None,
-        inventory=_stock(data, product),
+        inventory=(stock := _stock(data, product)),
+        untracked=stock is None and field_text(data, "stock_status").casefold() == "instock",
         image=field_text(image, "src") if isinstance(image, Mapping) else "",
         barcode=field_text(data, "global_unique_id") or field_text(product, "global_unique_id"),
         platform_id=own_id if parent else "",
@@ -183,7 +184,9 @@ def _variant(
 
 def _stock(data: Mapping[str, Any], product: Mapping[str, Any]) -> int | None:
     """The count when WooCommerce manages the stock (a variation's may be its parent's);
-    0 when it says out of stock; None (not counted) otherwise."""
+    0 when it says out of stock; None (not counted) otherwise: "instock" with no count is
+    sold uncounted (``PlatformVariant.untracked``), "onbackorder" with none is left to
+    the import's default count, as a product whose status says nothing."""
     managed = data.get("manage_stock")
     source = product if managed == "parent" else data
     if source.get("manage_stock") is True or managed == "parent":

@@ -184,6 +184,12 @@ def _unsaid(value: Any) -> bool:
 
 
 Unsaid = Field(exclude_if=_unsaid)
+
+
+def _counted(value: Any) -> bool:
+    return value is True
+
+
 """An optional field: absent from a dump when the product has none."""
 Price = Annotated[float, Field(ge=0, allow_inf_nan=False), AfterValidator(_two_decimals)]
 
@@ -218,6 +224,11 @@ class Product(BaseModel):
         str, Field(min_length=1, max_length=MAX_DESCRIPTION), NoControlCharacters
     ]
     stock: Annotated[int, Field(ge=0)]
+    stockTracked: Annotated[bool, Field(exclude_if=_counted)] = True
+    """False when the store sells the product without counting it (WooCommerce's "Manage
+    stock?" off, Shopify's inventory not tracked): it is in stock and its ``stock`` is no
+    count (``shared.products.stock``). Left out of a dump when true, so a record written
+    before it existed is counted, and a counted one is stored as before."""
     specs: Annotated[dict[SpecKey, SpecValue], Field(max_length=MAX_SPECS)] = {}
     # The optional fields are left out of a dump when there is none, so a product
     # without them is stored and exported exactly as before they existed.
