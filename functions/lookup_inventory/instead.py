@@ -19,6 +19,7 @@ from typing import Any, Final
 
 from shared.catalog.categories import Category
 from shared.catalog.specs import AUTHOR, FORM_FACTOR, GENRE, SPECS
+from shared.products import stock as stock_rule
 from shared.products.catalog_table import CatalogSource, Product
 from shared.runtime.errors import CatalogUnavailable
 from shared.search import SearchIndex, SearchQuery
@@ -150,13 +151,12 @@ def in_stock_instead(
 
 
 def in_stock(product: Product) -> bool:
-    """Whether the record says ``product`` can be bought now."""
-    stock = product.get("stock")
-    return isinstance(stock, int | float) and not isinstance(stock, bool) and stock > 0
+    """Whether the record says ``product`` can be bought now: a count above 0, or a
+    product the store sells uncounted (``shared.products.stock``)."""
+    return stock_rule.in_stock(product)
 
 
 def sold_out(product: Product) -> bool:
     """Whether the record says ``product`` cannot be bought now: a stock of none, not a
-    stock the store does not track."""
-    stock = product.get("stock")
-    return isinstance(stock, int | float) and not isinstance(stock, bool) and stock <= 0
+    stock the record does not give nor one the store does not count."""
+    return stock_rule.sold_out(product)

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from lookup_inventory.currency_said import foreign_currency
-from lookup_inventory.instead import Instead, in_stock_instead, sold_out
+from lookup_inventory.instead import Instead, in_stock, in_stock_instead, sold_out
 from lookup_inventory.records import SnapshotRecords, compact, full_record
 from lookup_inventory.schema import MAX_OFFSET, InventoryInput, corrected_words
 from shared.api.contract import (
@@ -383,7 +383,7 @@ def _passes(product: Product, query: InventoryInput, result: SearchResult) -> bo
         return False
     if price is not None and high is not None and price > high:
         return False
-    return not (query.inStockOnly and (_number(product.get("stock")) or 0) <= 0)
+    return not (query.inStockOnly and not in_stock(product))
 
 
 def _fresh_order(products: list[Product], ranked_by: str) -> list[Product]:
@@ -394,7 +394,7 @@ def _fresh_order(products: list[Product], ranked_by: str) -> list[Product]:
         return products
 
     def key(product: Product) -> tuple[bool, float]:
-        sold_out = (_number(product.get("stock")) or 0) <= 0
+        sold_out = not in_stock(product)
         price = _number(product.get("price"))
         if ranked_by == "price":
             return sold_out, price if price is not None else float("inf")

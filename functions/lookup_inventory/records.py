@@ -9,8 +9,10 @@ from typing import Any
 from shared.products.catalog_table import CatalogRead, Product
 from shared.products.citing import cite_as
 from shared.products.ledger import clean_record
+from shared.products.stock import TRACKED, counted
 from shared.products.weight import DEFAULT_WEIGHT_UNIT, for_model
 from shared.search import Hit, SearchIndex, SearchQuery
+from shared.search.schema import UNCOUNTED_STOCK
 from shared.text.sanitize import clean_text, clean_value
 
 SUMMARY_CHARS = 70
@@ -52,10 +54,11 @@ def compact(
     sale = on_sale(product)
     if sale:
         item["sale"] = sale
-    item |= {
-        "stock": product.get("stock"),
-        "specs": clean_value(for_model(specs, weight_unit), 80),
-    }
+    # A product the store sells uncounted is in stock with no count: null, and says so.
+    item["stock"] = product.get("stock") if counted(product) else None
+    if not counted(product):
+        item[TRACKED] = False
+    item["specs"] = clean_value(for_model(specs, weight_unit), 80)
     if with_summary:
         item["summary"] = clean_text(str(product.get("description", "")), SUMMARY_CHARS)
     return item
@@ -108,6 +111,8 @@ def _hit_record(hit: Hit) -> Product:
         "stock": hit.stock,
         "specs": hit.specs,
     }
+    if hit.stock >= UNCOUNTED_STOCK:
+        record |= {"stock": 0, TRACKED: False}
     if hit.compareAtPrice is not None:
         record["compareAtPrice"] = hit.compareAtPrice
     return record

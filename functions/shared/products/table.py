@@ -26,12 +26,24 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-FIELDS: Final = ("productId", "name", "brand", "category", "price", "sale", "stock", "summary")
+FIELDS: Final = (
+    "productId",
+    "name",
+    "brand",
+    "category",
+    "price",
+    "sale",
+    "stock",
+    "stockTracked",
+    "summary",
+)
 """A compact product's own fields, in the order a table writes them (the specs go between
-``stock`` and ``summary``)."""
+``stockTracked`` and ``summary``). ``stockTracked`` is ``false`` for a product the store
+sells uncounted (its ``stock`` null: in stock, no count), and its column is there only
+when a product shown is one."""
 SPEC_PREFIX: Final = "spec."
-_BEFORE_SPECS: Final = FIELDS[: FIELDS.index("stock") + 1]
-_AFTER_SPECS: Final = FIELDS[FIELDS.index("stock") + 1 :]
+_BEFORE_SPECS: Final = FIELDS[: FIELDS.index("stockTracked") + 1]
+_AFTER_SPECS: Final = FIELDS[FIELDS.index("stockTracked") + 1 :]
 
 
 def as_table(products: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

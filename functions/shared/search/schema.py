@@ -247,9 +247,18 @@ def _price(value: Any) -> float | None:
     return quantity[0] if quantity is not None and quantity[0] >= 0 else None
 
 
-def _stock(value: Any) -> int:
+UNCOUNTED_STOCK = 2_147_483_647
+"""The index's stock of a product the store sells without counting it (``"stockTracked":
+false``): above 0, so the in-stock filter and order take it as they take any product in
+stock, at no cost per query and with the index's columns as they were. It is never a
+count: the catalog tool reads it back as uncounted (``lookup_inventory.records``)."""
+
+
+def _stock(value: Any, tracked: Any = True) -> int:
+    if tracked is False:
+        return UNCOUNTED_STOCK
     quantity = parse_quantity(value)
-    return int(quantity[0]) if quantity is not None else 0
+    return min(int(quantity[0]), UNCOUNTED_STOCK - 1) if quantity is not None else 0
 
 
 def _form(value: Any) -> str | None:
@@ -289,7 +298,7 @@ def document(record: Mapping[str, Any]) -> Document | None:
         tags += [split_glued(str(tag)) for tag in own[:50] if isinstance(tag, str)]
     brand = str(record.get("brand") or "")
     name = str(record.get("name") or "")
-    stock = _stock(record.get("stock"))
+    stock = _stock(record.get("stock"), record.get("stockTracked"))
     filters = [filter_token("cat", category), filter_token("brand", brand)]
     return Document(
         product_id=product_id.strip(),

@@ -64,6 +64,10 @@ def product_page(record: Mapping[str, Any], store: Store) -> str | None:
 
 
 def in_stock(record: Mapping[str, Any]) -> bool:
+    """A count above 0, or a product the store sells uncounted (``"stockTracked": false``,
+    the rule of ``shared.products.stock``)."""
+    if record.get("stockTracked") is False:
+        return True
     stock = record.get("stock")
     return isinstance(stock, int) and not isinstance(stock, bool) and stock > 0
 
