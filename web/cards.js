@@ -75,7 +75,14 @@ function keySpecs(product) {
   return specs.slice(0, 7);
 }
 
-function stockText(stock) {
+/** Whether the store sells the product without counting it: in stock, no number shown. */
+function uncounted(product) {
+  return product.stockTracked === false;
+}
+
+function stockText(product) {
+  if (uncounted(product)) return { text: "In stock", tone: "in" };
+  const stock = product.stock;
   if (typeof stock !== "number") return null;
   if (stock <= 0) return { text: "Out of stock", tone: "out" };
   if (stock <= 5) return { text: `Only ${stock} left`, tone: "low" };
@@ -112,7 +119,8 @@ function productImage(product, pageUrl) {
 /** "Add to cart", for a product in stock that the store can add by a link. */
 function cartButton(product, name) {
   const url = safeLink(product.cartUrl);
-  if (!url || typeof product.stock !== "number" || product.stock <= 0) return null;
+  const buyable = uncounted(product) || (typeof product.stock === "number" && product.stock > 0);
+  if (!url || !buyable) return null;
   return el("a", {
     class: "button button--primary card__cart",
     href: url,
@@ -135,7 +143,7 @@ function priceTag(product) {
 }
 
 export function productCard(product, id) {
-  const stock = stockText(product.stock);
+  const stock = stockText(product);
   const formFactor = product.specs && product.specs.formFactor;
   const kind = [CATEGORY_LABELS[product.category] || product.category, formFactor]
     .filter(Boolean).join(" · ");

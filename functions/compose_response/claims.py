@@ -397,6 +397,15 @@ def stock_agrees(said: object, stock: float) -> bool:
     return bool(said) == (stock > 0)
 
 
+def uncounted_agrees(said: object) -> bool:
+    """Whether the words are true of a product the store sells without counting it: it
+    is in stock, and no number of units ("only 3 left", "5 in stock", "plenty") is
+    anything the store said, so a count is an unsupported claim."""
+    if isinstance(said, StockSaid):
+        return said == IN_STOCK
+    return bool(said)
+
+
 _MARK: Final = rf"\[[{MARKS[0]}-{MARKS[1]}]\]"
 _MARK_RE: Final = re.compile(_MARK)
 _NAMED = rf"(?:\s*{_MARK})*"

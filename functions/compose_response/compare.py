@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from compose_response import money
 from compose_response.claims import (
@@ -26,6 +26,7 @@ from compose_response.claims import (
     os_agrees,
     parse_os,
     stock_agrees,
+    uncounted_agrees,
 )
 from compose_response.context import EARLIER_PRICE
 from compose_response.units import Quantity, format_exact, format_number, same_width
@@ -60,9 +61,16 @@ def as_number(value: Any) -> float | None:
     return float(value) if math.isfinite(value) else None
 
 
+UNCOUNTED: Final = "in stock, not counted"
+"""The stock of a product the store sells uncounted: in stock, and no number of units."""
+
+
 def record_value(record: LedgerProduct, key: str) -> Any:
     """The record's price, price before a sale or stock, or its value of spec ``key``;
-    None when it has none."""
+    None when it has none. The stock of a product the store does not count is
+    :data:`UNCOUNTED`: "in stock" is true of it, and any count is made up."""
+    if key == "stock" and record.uncounted:
+        return UNCOUNTED
     if key in ("price", "stock", COMPARE_AT):
         return getattr(record, key)
     return record.spec(key)
@@ -115,7 +123,9 @@ def field_of(claim: Claim, record: LedgerProduct) -> str | None:
         if key in _WORDS:
             if isinstance(value, str) and value.strip():
                 return key
-        elif as_number(value) is not None and not (claim.kind == "inches" and not value):
+        elif value is UNCOUNTED or (
+            as_number(value) is not None and not (claim.kind == "inches" and not value)
+        ):
             # A screen of 0 inches is a desktop's: it has none.
             return key
     return None
@@ -154,6 +164,8 @@ def agrees(claim: Claim, key: str, value: Any, store: str = money.DEFAULT_CURREN
         return False
     if claim.word is not None:
         said = claim.word.value
+        if key == "stock" and value is UNCOUNTED:
+            return uncounted_agrees(said)
         if key == "stock":
             return stock_agrees(said, as_number(value) or 0)
         if key == OS.key:
@@ -203,6 +215,8 @@ def display(
     """The record's value as a shopper reads it ("$349.00", "1.4 kg", "1 TB"): a weight
     rounded, in the store's ``weight_unit`` ("1.18 kg", "2.6 lb")."""
     number = as_number(value)
+    if value is UNCOUNTED:
+        return "in stock (no count: the store does not count it)"
     if number is None:
         return str(value)
     if key in ("price", COMPARE_AT):

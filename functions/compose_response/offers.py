@@ -1600,7 +1600,9 @@ class Offers:
         if term:
             return term
         # "the iMac 24 (sold out) is selling fast" is a stock claim the fact check corrects
-        sold_out = any(p.stock == 0 for p in owners) and bool(stock_claims(view))
+        sold_out = any(p.stock == 0 and not p.uncounted for p in owners) and bool(
+            stock_claims(view)
+        )
         popular = None if sold_out else _popularity_claimed(view, owners)
         if popular:
             # "our best-selling laptop", "rated 4.8/5 by our customers": no tool keeps the

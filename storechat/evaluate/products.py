@@ -17,6 +17,7 @@ from typing import Any
 
 from shared.catalog.derive import bounds as spec_bounds
 from shared.catalog.specs import OS, WEIGHT_KG, YEAR
+from shared.products.stock import in_stock
 from storechat.evaluate.questions import Expect
 
 
@@ -68,7 +69,7 @@ def product_faults(product: dict[str, Any], expect: Expect, previous: set[str] |
             faults.append(f"{pid} has no {bound.spec} (wanted {_limit(bound, wanted)})")
         elif (value < wanted) if bound.at_least else (value > wanted):
             faults.append(f"{pid} {_amount(bound, value)} (wanted {_limit(bound, wanted)})")
-    if expect.inStock and not (_number(product.get("stock")) or 0) > 0:
+    if expect.inStock and not in_stock(product):
         faults.append(f"{pid} is out of stock")
     if previous is not None and pid not in previous:
         faults.append(f"{pid} was not among the previous turn's products")

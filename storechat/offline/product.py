@@ -85,7 +85,8 @@ class Listed:
 
     @property
     def stock(self) -> float | None:
-        return to_number(self.record.stock)
+        # None for a product the store sells uncounted: in stock, with no count to quote.
+        return None if self.record.uncounted else to_number(self.record.stock)
 
     @property
     def specs(self) -> dict[str, Any]:

@@ -69,6 +69,8 @@ class LedgerProduct(BaseModel):
     """The price before a sale; on sale when above ``price``."""
     description: Annotated[StrictStr | None, Unsaid] = None
     stock: Annotated[Annotated[StrictInt, Field(ge=0)] | None, Unsaid] = None
+    stockTracked: Annotated[StrictBool | None, Unsaid] = None
+    """False for a product the store sells uncounted: in stock, its ``stock`` no count."""
     specs: Annotated[dict[StrictStr, LedgerSpecValue] | None, Unsaid] = None
     imageUrl: Annotated[ImageUrl | None, Unsaid] = None
     url: Annotated[PageAddress | None, Unsaid] = None
@@ -84,6 +86,11 @@ class LedgerProduct(BaseModel):
             and self.price is not None
             and self.compareAtPrice > self.price
         )
+
+    @property
+    def uncounted(self) -> bool:
+        """Whether the store sells it without counting it (``shared.products.stock``)."""
+        return self.stockTracked is False
 
     def spec(self, key: str) -> Any:
         """The value of spec ``key``; None when the record has none."""
