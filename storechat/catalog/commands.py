@@ -168,7 +168,8 @@ def _check_and_write_arguments(load: argparse.ArgumentParser) -> None:
         "--default-stock",
         type=int,
         metavar="N",
-        help="platform exports: the stock of a product whose export has no count (default 0)",
+        help="platform exports: the stock of a product whose export has no count; without "
+        "it, one the store sells uncounted is in stock with no count, any other is 0",
     )
 
 
