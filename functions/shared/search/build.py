@@ -62,8 +62,11 @@ from shared.search.query import SORTS
 from shared.search.schema import FACETS, Document, document
 from shared.search.spelling import SPELLING_SCHEMA, build_spelling
 
-FORMAT_VERSION = 4
-READABLE_FORMATS = frozenset({1, 2, 3, FORMAT_VERSION})
+FORMAT_VERSION = 5
+"""5: the ``stock`` of a product the store sells uncounted is
+:data:`~shared.search.schema.UNCOUNTED_STOCK` (the columns are 4's, so a 4 is read as
+it is; the new number makes the indexer build once more from records it had indexed)."""
+READABLE_FORMATS = frozenset({1, 2, 3, 4, FORMAT_VERSION})
 READ_FRESH: tuple[str, ...] = ("price", "stock")
 """What the catalog tool reads from the catalog table for every product it shows, and
 filters and orders on again (``lookup_inventory``): a change to these alone needs no
