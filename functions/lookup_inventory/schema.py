@@ -58,8 +58,8 @@ def _sort_description() -> str:
 DESCRIPTION = (
     "Search the store's catalog by relevance to keywords, with filters. Returns count ('+': "
     "at least), the best few products as a table (columns named once, then a row per product: "
-    "id, name, brand, category, current price and stock (stockTracked false: in stock, the "
-    "store counts no units, so say no number), key specs, summary; null where a "
+    "id, name, brand, category, current price and stock (stockTracked false: in stock, no "
+    "count), key specs, summary; null where a "
     "product has none; a value every product shares is given once, in 'same'), nextOffset "
     "to page on, how the keywords were read, and misspellings it corrected ('corrected'). "
     "With no match it drops the keywords, then the limits (the nearest to them first), and "

@@ -241,3 +241,27 @@ def test_an_inventory_level_sets_the_stock_summed_over_locations(deployed: Any) 
     headers = shopify_headers(SECRET, raw, topic="inventory_levels/update", delivery="i-6")
     assert _post("shopify", raw, headers)[1]["status"] == "ignored"
     assert "shopify#inventory#999" not in str(deployed.scan(TableName=SYNC)["Items"])
+
+
+def test_an_untracked_shopify_product_is_in_stock_until_a_level_counts_it(deployed: Any) -> None:
+    # Given a Shopify laptop whose inventory is not tracked (inventory_management null)
+    payload = shopify_product(8, "ZL-8", stock=0)
+    payload["variants"][0]["inventory_management"] = None
+    body = body_of(payload)
+    assert _post("shopify", body, shopify_headers(SECRET, body, delivery="u-8"))[0] == 200
+    # Then the table holds it in stock with no count (before: stock 0, out of stock)
+    row = _row(deployed, "ZL-8")
+    assert row is not None and (row["stock"], row["stockTracked"]) == (0, False)
+
+    def level(delivery: str, available: int | None) -> Any:
+        raw = body_of(inventory_level(89, available, updated_at="2026-12-02T10:00:00Z"))
+        topic = "inventory_levels/update"
+        return _post("shopify", raw, shopify_headers(SECRET, raw, topic=topic, delivery=delivery))
+
+    # When an inventory level of the untracked item says nothing (available null)
+    assert level("u-1", None)[1]["status"] == "ignored"
+    assert _row(deployed, "ZL-8")["stockTracked"] is False  # type: ignore[index]
+    # And then one with a count (the store now tracks it): the count stands
+    assert level("u-2", 3)[1]["stock"] == 3
+    row = _row(deployed, "ZL-8")
+    assert row is not None and row["stock"] == 3 and "stockTracked" not in row
