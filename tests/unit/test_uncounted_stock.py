@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import csv
+import sqlite3
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -23,13 +24,14 @@ from lookup_inventory.logic import run
 from lookup_inventory.records import SnapshotRecords, compact
 from shared.api.contract import ToolUse
 from shared.platform import shopify, woocommerce
+from shared.platform.diff import fingerprint, plan
 from shared.platform.rows import ReadOptions
 from shared.products.catalog_data import load_catalog
 from shared.products.catalog_table import CatalogRead
 from shared.products.product import Product
 from shared.products.stock import counted, in_stock, sold_out
 from shared.products.table import shown_products
-from shared.search import SearchIndex, SearchQuery, build_index
+from shared.search import FORMAT_VERSION, SearchIndex, SearchQuery, build_index
 from storechat.catalog.rows import ValidRow, read_rows
 from tests.support.fake_admin_api import shopify_node
 from tests.support.platform_payloads import shopify_product, woocommerce_product
@@ -310,3 +312,30 @@ def test_a_shopify_export_with_an_empty_inventory_tracker_imports_in_stock_witho
     found = _csv_products(path, "shopify", OPTIONS)
     stocks = {pid: (r.row.stock, r.row.stockTracked) for pid, r in found.items()}
     assert stocks == {"ZL-14": (0, False), "ZL-16": (3, True), "KL-13": (0, True)}
+
+
+def test_a_snapshot_of_the_format_before_is_still_read(tmp_path: Path) -> None:
+    # A store whose snapshot was built before (format 4, same columns) keeps its search
+    # until the indexer, seeing the new format number, builds the next one.
+    path = tmp_path / "old.sqlite"
+    build_index(load_catalog(), path)
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE snapshot_meta SET format_version = 4")
+    opened = SearchIndex.open(path)
+    try:
+        found = opened.search(SearchQuery(category="COMPUTERS", inStockOnly=True, limit=100))
+        assert found.products
+    finally:
+        opened.close()
+    assert FORMAT_VERSION == 5
+
+
+def test_the_syncs_plan_says_a_count_became_uncounted() -> None:
+    # What a store team reads of an import or sync that changes it: "stock 4 -> not counted".
+    counted_before = Product.model_validate(OLD_RECORD | {"stock": 4}).model_dump()
+    held = {OLD_RECORD["productId"]: fingerprint(counted_before)}
+    now = Product.model_validate(OLD_RECORD | {"stockTracked": False})
+    changed = plan(held, [now], replace=False, keep=set())
+    assert [what for _, what in changed.updated] == [
+        "Lenovo ThinkPad X1 Carbon: stock 4 -> not counted"
+    ]
