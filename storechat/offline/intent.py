@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Final
 
+from shared.products.citing import handle, is_handle
 from shared.search.asked import asked_names
 from shared.search.unsold import Unsold, unsold_in
 from shared.search.words import (
@@ -212,11 +213,36 @@ def ordinals_as(text: str, shown: list[Shown], said_as: Callable[[Shown], str]) 
 
 def ids_as_names(text: str, names: dict[str, str]) -> str:
     """``text`` with each product id of ``names`` it says written as that product's name,
-    or left out when its name is not known: an id is no amount, title or word to read."""
+    or left out when its name is not known: an id is no amount, title or word to read.
+    An id given as its handle is said as the store writes it ("XPS 13/16/512")."""
     for product_id, name in names.items():
-        for said in reversed(_said(text, product_id)):  # a name may hold its id
-            text = f"{text[: said.start()]} {name} {text[said.end() :]}"
+        if is_handle(product_id):
+            spans = _handled(text, product_id)
+        else:
+            spans = [m.span() for m in _said(text, product_id)]
+        for start, end in reversed(spans):  # a name may hold its id
+            text = f"{text[:start]} {name} {text[end:]}"
     return text
+
+
+_RUN = re.compile(r"[^\s,;!?()]+")
+
+
+def _handled(text: str, given: str) -> list[tuple[int, int]]:
+    """Where ``text`` writes the id the tool gave as the handle ``given``: a run of up to
+    six of its words, in its case or in capitals (a store's id with spaces or marks)."""
+    words = [(m.start(), m.start() + len(m[0].rstrip(".:"))) for m in _RUN.finditer(text)]
+    found: list[tuple[int, int]] = []
+    start = 0
+    while start < len(words):
+        for end in range(min(len(words), start + 6), start, -1):
+            run = " ".join(text[a:b] for a, b in words[start:end])
+            if given in (handle(run), handle(run.upper())):
+                found.append((words[start][0], words[end - 1][1]))
+                start = end - 1
+                break
+        start += 1
+    return found
 
 
 def _index(match: re.Match[str] | None) -> int | None:

@@ -1,0 +1,112 @@
+"""The offline model in a store of its own: a product asked for by a store's id with
+spaces and marks ("XPS 13/16/512"), and a kind the store files its products under that
+the model has no word of ("cookbooks"), in both modes of the loop: the shopper's words
+searched first, and the model's own searches first.
+
+Each test runs the real catalog tool on the store's own catalog, indexed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from shared.search import SearchIndex, build_index
+from storechat.offline import OfflineModel
+from storechat.offline.store import Store
+from tests.unit.test_offline_given_search import BY_ID, CATALOG, lookup, searched_first
+from tests.unit.test_offline_model import answer_text, make_request, tool_uses, user
+
+XPS = {
+    **BY_ID["CMP-007"],
+    "name": "Dell XPS 13 (9340) - 16GB / 512GB / Platinum / US",
+    "specs": {**BY_ID["CMP-007"]["specs"], "storageGb": 512},
+}
+COOKBOOK = {
+    **BY_ID["BK-001"],
+    "productId": "9781607748915",
+    "name": "Café Cooking: 100 Recipes",
+    "brand": "Ten Speed",
+    "description": "Recipes from Parisian cafés.",
+    "specs": {"author": "Claire Dupont"},
+    "tags": ["cookbook", "cooking"],
+    "stock": 4,
+}
+SKUS = ["XPS 13/16/512", "DX 13-16 512", "xps.13 / 16"]
+Messages = list[dict[str, Any]]
+
+
+def own_catalog(sku: str) -> list[dict[str, Any]]:
+    """The sample catalog with a Dell XPS of ``sku`` and a cookbook."""
+    others = [p for p in CATALOG if p["productId"] != "CMP-007"]
+    return [*others, {**XPS, "productId": sku}, COOKBOOK]
+
+
+@pytest.fixture(scope="module", params=SKUS)
+def store(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[str, list[dict[str, Any]], SearchIndex]]:
+    sku = str(request.param)
+    own = own_catalog(sku)
+    path = tmp_path_factory.mktemp("own") / "catalog.sqlite"
+    build_index(own, path)
+    index = SearchIndex.open(path)
+    yield sku, own, index
+    index.close()
+
+
+def searched_first_answer(own: list[dict[str, Any]], index: SearchIndex, question: str) -> str:
+    """The answer when the loop searched the shopper's words first."""
+    model = OfflineModel(store=lambda: Store.of_products(own))
+    messages = searched_first(index, question, catalog=own)
+    return _until_answered(model, messages, own, index)
+
+
+def model_first_answer(own: list[dict[str, Any]], index: SearchIndex, question: str) -> str:
+    """The answer when the model asked for its own searches first."""
+    model = OfflineModel(store=lambda: Store.of_products(own))
+    return _until_answered(model, [user(question)], own, index)
+
+
+def _until_answered(
+    model: OfflineModel, messages: Messages, own: list[dict[str, Any]], index: SearchIndex
+) -> str:
+    for _ in range(4):
+        reply = model.converse(make_request(messages))
+        uses = tool_uses(reply)
+        if not uses:
+            return answer_text(reply)
+        assert all(u["name"] == "lookup_inventory" for u in uses), uses
+        messages = [
+            *messages,
+            reply["output"]["message"],
+            {
+                "role": "user",
+                "content": [
+                    {"toolResult": {"toolUseId": u["toolUseId"], **lookup(index, u["input"], own)}}
+                    for u in uses
+                ],
+            },
+        ]
+    raise AssertionError("no answer after four rounds")
+
+
+BOTH_MODES = pytest.mark.parametrize("asked", [searched_first_answer, model_first_answer])
+
+
+@BOTH_MODES
+def test_a_product_asked_for_by_its_id_with_spaces_and_marks_is_that_product_alone(
+    store: tuple[str, list[dict[str, Any]], SearchIndex], asked: Any
+) -> None:
+    # Given a store whose Dell XPS has an id with spaces and marks ("XPS 13/16/512")
+    sku, own, index = store
+
+    # When a shopper asks for it by that id, as the store writes it
+    text = asked(own, index, f"Do you have {sku}?")
+
+    # Then they are told the store carries that laptop, and of no other model read
+    # out of the id's numbers ("Sorry, we don't carry the Dell XPS 16")
+    assert text.startswith(f"We carry the {XPS['name']} ["), text
+    assert "don't carry" not in text
