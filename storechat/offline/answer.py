@@ -535,6 +535,33 @@ def _read(done: Done) -> bool:
         or understood.get("onSale")
         or (found and done.outcome.corrected)
         or named
+        or (found and _kinds_have(data, searched))
+    )
+
+
+_KINDS: Final = ("category", GENRE.key, FORM_FACTOR.key, "format")
+
+
+def _kinds_have(data: dict[str, Any], searched: list[Any]) -> bool:
+    """Whether each word searched names what every product found is filed under, its
+    category, genre, form or format as the tool gives them, whole or as the end of the
+    word ("cookbooks": books; "hardcovers"): a kind this model has no word of, not words
+    only a description has ("cancel", "cracked")."""
+    products = [p for p in data.get("products") or [] if isinstance(p, dict)]
+    if not searched or not products:
+        return False
+
+    def filed(product: dict[str, Any]) -> set[str]:
+        specs = product.get("specs") if isinstance(product.get("specs"), dict) else {}
+        values = (product.get(k, (specs or {}).get(k)) for k in _KINDS)
+        return {
+            fold(w) for v in values if isinstance(v, str) for w in re.findall(r"\w+", v.casefold())
+        }
+
+    return all(
+        any(fold(str(word).casefold()).endswith(kind) for kind in filed(p) if len(kind) > 3)
+        for word in searched
+        for p in products
     )
 
 

@@ -15,6 +15,7 @@ import pytest
 
 from shared.search import SearchIndex, build_index
 from storechat.offline import OfflineModel
+from storechat.offline.notes import ASK_REPLY, GREETING
 from storechat.offline.store import Store
 from tests.unit.test_offline_given_search import BY_ID, CATALOG, lookup, searched_first
 from tests.unit.test_offline_model import answer_text, make_request, tool_uses, user
@@ -110,3 +111,44 @@ def test_a_product_asked_for_by_its_id_with_spaces_and_marks_is_that_product_alo
     # out of the id's numbers ("Sorry, we don't carry the Dell XPS 16")
     assert text.startswith(f"We carry the {XPS['name']} ["), text
     assert "don't carry" not in text
+
+
+@BOTH_MODES
+@pytest.mark.parametrize("question", ["any cookbooks?", "do you sell cookbooks"])
+def test_a_kind_the_store_files_its_products_under_is_answered_with_what_the_search_found(
+    store: tuple[str, list[dict[str, Any]], SearchIndex], asked: Any, question: str
+) -> None:
+    # Given a store with a cookbook (a book, tagged "cookbook"), a kind the model has
+    # no word of
+    _, own, index = store
+
+    # When a shopper asks for cookbooks
+    text = asked(own, index, question)
+
+    # Then they are shown the cookbook the search found, not asked what they mean
+    assert text.startswith("Our books:\n1. Café Cooking: 100 Recipes [9781607748915]"), text
+
+
+@BOTH_MODES
+@pytest.mark.parametrize(
+    "question",
+    [
+        "I want to cancel",
+        "my screen is cracked",
+        "can I speak to a human?",
+        "this is broken",
+        "hello?? anyone",
+    ],
+)
+def test_words_that_ask_for_no_product_are_asked_back_not_answered_with_products(
+    store: tuple[str, list[dict[str, Any]], SearchIndex], asked: Any, question: str
+) -> None:
+    # Given the same store
+    _, own, index = store
+
+    # When a shopper writes words that ask for no product
+    text = asked(own, index, question)
+
+    # Then no product is offered for words only a description has ("cancel" is in a
+    # Chromebook's): they are asked what they are looking for, or greeted
+    assert text in (ASK_REPLY, GREETING), text
