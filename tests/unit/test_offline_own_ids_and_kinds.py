@@ -35,7 +35,7 @@ COOKBOOK = {
     "tags": ["cookbook", "cooking"],
     "stock": 4,
 }
-SKUS = ["XPS 13/16/512", "DX 13-16 512", "xps.13 / 16"]
+SKUS = ["XPS 13/16/512", "DX 13-16 512", "xps.13 / 16", "XPS-13/16/512"]
 Messages = list[dict[str, Any]]
 
 
@@ -111,6 +111,22 @@ def test_a_product_asked_for_by_its_id_with_spaces_and_marks_is_that_product_alo
     # out of the id's numbers ("Sorry, we don't carry the Dell XPS 16")
     assert text.startswith(f"We carry the {XPS['name']} ["), text
     assert "don't carry" not in text
+
+
+@BOTH_MODES
+def test_models_written_with_a_slash_under_a_limit_are_each_said_over_it(
+    store: tuple[str, list[dict[str, Any]], SearchIndex], asked: Any
+) -> None:
+    # Given a store with the Pixel 9 at $799 and no Pixel 8
+    _, own, index = store
+
+    # When a shopper asks for "pixel 8/9 under $700"
+    text = asked(own, index, "pixel 8/9 under $700")
+
+    # Then the Pixel 9 is confirmed and said to be over the limit, not called missing
+    assert "We carry the Google Pixel 9 [MOB-015]" in text, text
+    assert "$799 (you asked for under $700)" in text
+    assert "don't carry the Google pixel 9" not in text
 
 
 @BOTH_MODES
