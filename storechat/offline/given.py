@@ -214,10 +214,18 @@ def with_named(intent: Intent, given: ToolOutcome | None) -> Intent:
     models = list(intent.products)
     # What the model read as something else is that: a review's subject, a book's title.
     other = [intent.review_subject.text if intent.review_subject else "", intent.book_title or ""]
+    cut_short = False
     for said in named:
         read = [set(name_words(t)) for t in [*(m.text for m in models), *other] if t]
         words = set(name_words(said))
         row = next((r for r in rows if _named(said, str(r.get("name", "")))), None)
+        short = [n for n, m in enumerate(models) if _named(m.text, said)]
+        if row is not None and said == row.get("name") and short:
+            # A product's whole name, as the search found it by its id ("XPS 13/16/512"):
+            # the model read in it is that product, read short ("Dell XPS 13 (9340) - 16GB").
+            models[short[0]] = replace(models[short[0]], text=said)
+            cut_short = True
+            continue
         # One read already, or more of one ("Galaxy S24" of "the Apple Galaxy S24"), or
         # one read without its line ("S24+" of "Galaxy S24+"); a model more specific than
         # one read is another ("Galaxy S24 Ultra").
@@ -228,7 +236,7 @@ def with_named(intent: Intent, given: ToolOutcome | None) -> Intent:
             continue
         kind = str(row.get("category") or understood.get("category") or "")
         models.append(ModelName(said, str(row.get("brand") or "") or None, kind))
-    if len(models) == len(intent.products):
+    if len(models) == len(intent.products) and not cut_short:
         return intent
     text = intent.text.casefold()
     models.sort(key=lambda m: text.find(m.text.casefold()) % (len(text) + 1))

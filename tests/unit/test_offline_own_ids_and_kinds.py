@@ -111,6 +111,8 @@ def test_a_product_asked_for_by_its_id_with_spaces_and_marks_is_that_product_alo
     # out of the id's numbers ("Sorry, we don't carry the Dell XPS 16")
     assert text.startswith(f"We carry the {XPS['name']} ["), text
     assert "don't carry" not in text
+    # once: not again for the part of its name read as a model ("... - 16GB")
+    assert text.count("We carry") == 1, text
 
 
 @BOTH_MODES
