@@ -136,6 +136,10 @@ class Change:
     (found by a scan): a variable product no longer for sale."""
     gone: list[str] = field(default_factory=list)
     """Rows to delete besides those the key held: variations their product no longer lists."""
+    unsaid: list[str] = field(default_factory=list)
+    """Ids of rows whose payload does not say whether the store counts their stock
+    (Shopify's since API 2024-07): a row the catalog holds uncounted stays uncounted,
+    with the count it holds."""
 
 
 class NotWritten(Exception):
@@ -285,7 +289,15 @@ def _change(
             return _variation(product_id, changed, payload, options, store)
         product = woocommerce.rest_product(payload, options.store_url)
     products, kept, notes = mapped(product, options)
-    return Change(key, changed, products, kept, platform_product_id=product_id), notes
+    unsaid = {v.platform_id for v in product.variants if not v.tracking_said and v.platform_id}
+    return Change(
+        key,
+        changed,
+        products,
+        kept,
+        platform_product_id=product_id,
+        unsaid=[p.productId for p in products if p.platformVariantId in unsaid],
+    ), notes
 
 
 STALE = "the catalog holds a newer change of this product"

@@ -38,6 +38,8 @@ from catalog_webhook.inventory import Level
 from catalog_webhook.logic import Change, Written
 from shared.products import catalog_writes
 from shared.products.catalog_writes import delete, put, scan_items
+from shared.products.product import Product
+from shared.products.stock import TRACKED
 from shared.products.table_names import (
     CATALOG_INVENTORY_INDEX,
     CATALOG_INVENTORY_ITEM,
@@ -113,9 +115,30 @@ class DynamoSyncStore:
         # has is left to the next full sync (a scan per first update would read the
         # whole table).
         gone = sorted((set(held) | set(change.gone)) - set(rows) - set(change.kept))
-        requests = [put(product) for product in change.products] + [delete(pid) for pid in gone]
+        products = self._held_tracking(change.products, change.unsaid)
+        requests = [put(product) for product in products] + [delete(pid) for pid in gone]
         catalog_writes.write(self._client, self._catalog, requests, sleep=self._sleep)
         return Written(rows, gone)
+
+    def _held_tracking(self, products: list[Product], unsaid: list[str]) -> list[Product]:
+        """``products``, each of ``unsaid`` that the catalog holds uncounted kept
+        uncounted with the count it holds (its payload says nothing of tracking)."""
+        if not unsaid:
+            return products
+        held = self._get(
+            unsaid,
+            table=self._catalog,
+            key=CATALOG_PARTITION_KEY,
+            projection=f"{CATALOG_PARTITION_KEY}, stock, {TRACKED}",
+        )
+        kept = []
+        for product in products:
+            item = held.get(product.productId, {})
+            if product.productId in unsaid and item.get(TRACKED, {}).get("BOOL") is False:
+                stock = int(_deserializer.deserialize(item.get("stock", {"N": "0"})))
+                product = product.model_copy(update={"stock": stock, TRACKED: False})
+            kept.append(product)
+        return kept
 
     def products_of_item(self, item: str) -> list[str]:
         request: dict[str, Any] = {
@@ -232,17 +255,24 @@ class DynamoSyncStore:
         items = self._get([f"woocommerce#variation#{v}" for v in ids])
         return {key.rsplit("#", 1)[-1]: item["body"]["S"] for key, item in items.items()}
 
-    def _get(self, keys: list[str]) -> dict[str, dict[str, Any]]:
-        """The sync table's items of these keys (those there), by key."""
+    def _get(
+        self, keys: list[str], *, table: str = "", key: str = SYNC_KEY, projection: str = ""
+    ) -> dict[str, dict[str, Any]]:
+        """The sync table's (or ``table``'s, keyed by ``key``) items of these keys (those
+        there), by key."""
+        table = table or self._sync
         found: dict[str, dict[str, Any]] = {}
         unique = list(dict.fromkeys(keys))
         for start in range(0, len(unique), MAX_KEYS):
-            chosen = [{SYNC_KEY: {"S": key}} for key in unique[start : start + MAX_KEYS]]
-            pending: dict[str, Any] = {self._sync: {"Keys": chosen, "ConsistentRead": True}}
+            chosen = [{key: {"S": value}} for value in unique[start : start + MAX_KEYS]]
+            request: dict[str, Any] = {"Keys": chosen, "ConsistentRead": True}
+            if projection:
+                request["ProjectionExpression"] = projection
+            pending: dict[str, Any] = {table: request}
             for attempt in range(MAX_ATTEMPTS):
                 answer = self._client.batch_get_item(RequestItems=pending)
-                for item in answer.get("Responses", {}).get(self._sync, []):
-                    found[item[SYNC_KEY]["S"]] = item
+                for item in answer.get("Responses", {}).get(table, []):
+                    found[item[key]["S"]] = item
                 pending = answer.get("UnprocessedKeys") or {}
                 if not pending:
                     break

@@ -63,6 +63,11 @@ class PlatformVariant:
     """The store sells it without counting it (WooCommerce: "Manage stock?" off and "In
     stock"; Shopify: inventory not tracked): in stock, with no count (``inventory`` None).
     An out-of-stock status is a count of 0 instead."""
+    tracking_said: bool = True
+    """Whether the source says if the store counts it. Shopify's product webhooks since
+    API 2024-07 leave ``inventory_management`` out: a writer that holds the product keeps
+    what it holds (an uncounted product stays uncounted), and tracking changes arrive by
+    the sync or by a level with a count."""
     image: str = ""
     barcode: str = ""
     platform_id: str = ""

@@ -90,9 +90,12 @@ def rest_product(payload: Any, store_url: str | None) -> PlatformProduct:
         values = [field_text(variant, f"option{number}") for number in range(1, MAX_OPTIONS + 1)]
         names = option_names + [f"Option{n}" for n in range(len(option_names) + 1, 4)]
         chosen = _chosen(list(zip(names, values, strict=False)))
-        # ``inventory_management`` null says the stock is not tracked; newer payloads
-        # leave the field out and count ``inventory_quantity`` alone.
-        tracked = variant.get("inventory_management", "shopify") is not None
+        # ``inventory_management`` null says the stock is not tracked. Payloads since API
+        # 2024-07 leave the field out and say nothing of tracking (``inventory_quantity``
+        # of an untracked item is 0): the count is read, and a writer that holds the
+        # product keeps whether it is counted (``tracking_said``).
+        said = "inventory_management" in variant
+        tracked = not said or variant.get("inventory_management") is not None
         variants.append(
             _variant(
                 variant,
@@ -103,6 +106,7 @@ def rest_product(payload: Any, store_url: str | None) -> PlatformProduct:
                 compare_key="compare_at_price",
                 inventory=units_of(variant.get("inventory_quantity")) if tracked else None,
                 untracked=not tracked,
+                tracking_said=said,
                 image=images.get(
                     platform_id(variant.get("image_id"), "image_id", required=False), ""
                 ),
@@ -212,6 +216,7 @@ def _variant(
     store_url: str | None,
     inventory_item_id: str = "",
     untracked: bool = False,
+    tracking_said: bool = True,
 ) -> PlatformVariant:
     problems: list[tuple[str, str]] = []
     prices: dict[str, float | None] = {}
@@ -229,6 +234,7 @@ def _variant(
         compare_at_price=prices["compareAtPrice"],
         inventory=inventory,
         untracked=untracked,
+        tracking_said=tracking_said,
         image=image,
         barcode=field_text(variant, "barcode"),
         platform_id=variant_id,
