@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final
 
 from compose_response.context import Cue
@@ -380,6 +380,9 @@ class StockSaid:
 
     low: int
     high: int | None = None
+    amount: bool = field(default=False, compare=False)
+    """The words say how many, not only that it can be had: a count, or a word for how
+    many ("plenty", "only a few left", "low stock", "almost gone")."""
 
     def __bool__(self) -> bool:
         return self.high is None or self.high > 0
@@ -399,10 +402,11 @@ def stock_agrees(said: object, stock: float) -> bool:
 
 def uncounted_agrees(said: object) -> bool:
     """Whether the words are true of a product the store sells without counting it: it
-    is in stock, and no number of units ("only 3 left", "5 in stock", "plenty") is
-    anything the store said, so a count is an unsupported claim."""
+    is in stock, and no number of units ("only 3 left", "5 in stock") nor word for how
+    many ("plenty", "only a few left", "low stock", "almost gone") is anything the store
+    said, so each is an unsupported claim."""
     if isinstance(said, StockSaid):
-        return said == IN_STOCK
+        return said == IN_STOCK and not said.amount
     return bool(said)
 
 
@@ -642,7 +646,9 @@ def _joined(text: str, claims: list[WordClaim]) -> list[WordClaim]:
         ):
             low = max(last.value.low, claim.value.low)
             highs = [h for h in (last.value.high, claim.value.high) if h is not None]
-            said = StockSaid(low, min(highs) if highs else None)
+            said = StockSaid(
+                low, min(highs) if highs else None, last.value.amount or claim.value.amount
+            )
             joined[-1] = WordClaim(STOCK_KIND, last.start, claim.end, said)
         else:
             joined.append(claim)
@@ -658,16 +664,17 @@ def _bounds(count: int, qualifier: str | None, plus: bool) -> StockSaid:
     """The units a count allows, by the word before it ("over", "only", "about")."""
     how = next((h for p, h in _QUALIFIED if qualifier and p.fullmatch(qualifier)), "exact")
     if plus or how == "at least":
-        return StockSaid(count)
+        return StockSaid(count, amount=True)
     if how == "more":
-        return StockSaid(count + 1)
+        return StockSaid(count + 1, amount=True)
     if how == "fewer":
-        return StockSaid(min(1, count - 1), count - 1)
+        return StockSaid(min(1, count - 1), count - 1, amount=True)
     if how == "at most":
-        return StockSaid(min(1, count), count)
+        return StockSaid(min(1, count), count, amount=True)
     if how == "about":
-        return StockSaid(min(count - 1, int(count * 0.9)), max(count + 1, -(-count * 11 // 10)))
-    return StockSaid(count, count)
+        low, high = min(count - 1, int(count * 0.9)), max(count + 1, -(-count * 11 // 10))
+        return StockSaid(low, high, amount=True)
+    return StockSaid(count, count, amount=True)
 
 
 def _part_of_a_name(text: str, at: int) -> bool:
@@ -734,10 +741,10 @@ def stock_claims(text: str) -> list[WordClaim]:
     for match in _NONE_LEFT.finditer(text):
         claim(match, OUT_OF_STOCK)
     for match in _LAST_ONE.finditer(text):
-        claim(match, StockSaid(1, 1))
+        claim(match, StockSaid(1, 1, amount=True))
     for match in _SOME.finditer(text):
         word = (match["w"] or match["v"] or "").lower()
-        claim(match, StockSaid(_AT_LEAST_WORDS.get(word, 1)))
+        claim(match, StockSaid(_AT_LEAST_WORDS.get(word, 1), amount=True))
     for match in _NOT_SOLD_OUT.finditer(text):
         claim(match, IN_STOCK)
     for match in _AVAILABLE.finditer(text):

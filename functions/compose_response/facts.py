@@ -956,7 +956,9 @@ def _check_segment(
         value = record_value(index[owner], key)
         said = segment[claim.start : claim.end]
         aside = None
-        said_twice = (index[owner].productId, key) in agreeing
+        # A stock said twice of one product is never about something else: "in stock
+        # (only 2 left!)" is checked in full, its count as much as its "in stock".
+        said_twice = key != "stock" and (index[owner].productId, key) in agreeing
         fake_sale = False
         if said_twice and not foreign(claim, store):
             # Stated rightly elsewhere in the sentence: this one is about something else
