@@ -13,7 +13,8 @@ than the one held for that location (``updated_at``) changes nothing. An item no
 product has (one the catalog does not sell, or not synced yet) writes nothing. An item not
 tracked (``available`` null) writes nothing either: its product stays as its product
 webhook left it, in stock with no count (``"stockTracked": false``); a level with a count
-makes the product counted again.
+makes the product counted again, unless it is older than the product webhook that said
+the item is not tracked (a retry or a late delivery from before): that one is stale.
 """
 
 from __future__ import annotations
@@ -100,6 +101,7 @@ def answer_body(level: Level, change: LevelChange) -> dict[str, Any]:
     if change.status == "stale":
         return {
             "status": "stale",
-            "reason": f"the catalog holds a newer level of {where}",
+            "reason": f"the catalog holds a newer level of {where}, or a newer product "
+            "webhook said the item is not tracked",
         }
     return {"status": "written", "written": change.products, "deleted": [], "stock": change.stock}

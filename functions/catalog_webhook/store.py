@@ -11,7 +11,9 @@ The sync table holds, under ``key``:
   platforms retry for hours, not days), so a redelivery writes nothing;
 * ``shopify#inventory#<inventory item id>``: the item's last level at each location
   (``location#<id>``: ``available`` and ``at``, milliseconds), each set with a condition
-  (not older than what is held), summed into the product's stock;
+  (not older than what is held), summed into the product's stock; and ``untrackedAt``,
+  when a product webhook last said the item is not tracked: a level older than that
+  writes nothing;
 * ``woocommerce#parent#<id>``, ``woocommerce#variation#<id>``: a variable product's and a
   variation's last body (``variations.py``), each kept with its time, on the same condition;
 * ``<platform>#<product id>``: the time of the last change written for that product
@@ -49,6 +51,9 @@ from shared.products.table_names import (
 SYNC_KEY = "key"
 DELIVERY_TTL_S = 3 * 24 * 3600
 LOCATION_PREFIX = "location#"
+UNTRACKED_AT = "untrackedAt"
+"""On ``shopify#inventory#<item>``: when a product webhook last said the item is not
+tracked (milliseconds)."""
 MAX_KEYS = 100
 """BatchGetItem takes at most 100 keys."""
 MAX_ATTEMPTS = 5
@@ -118,7 +123,28 @@ class DynamoSyncStore:
         products = self._held_tracking(change.products, change.unsaid)
         requests = [put(product) for product in products] + [delete(pid) for pid in gone]
         catalog_writes.write(self._client, self._catalog, requests, sleep=self._sleep)
+        if change.key.startswith("shopify#"):
+            for product in products:
+                item = product.platformInventoryItemId
+                if item and not product.stockTracked and product.productId not in change.unsaid:
+                    self._untracked(item, change.changed_ms)
         return Written(rows, gone)
+
+    def _untracked(self, item: str, changed_ms: int) -> None:
+        """Keep when a product webhook said ``item`` is not tracked: a level older than
+        that (a retry, a late delivery) no longer makes its product counted."""
+        try:
+            self._client.update_item(
+                TableName=self._sync,
+                Key={SYNC_KEY: {"S": f"shopify#inventory#{item}"}},
+                UpdateExpression="SET #untracked = :at",
+                ConditionExpression="attribute_not_exists(#untracked) OR #untracked <= :at",
+                ExpressionAttributeNames={"#untracked": UNTRACKED_AT},
+                ExpressionAttributeValues={":at": {"N": str(changed_ms)}},
+            )
+        except ClientError as exc:
+            if exc.response.get("Error", {}).get("Code") != "ConditionalCheckFailedException":
+                raise
 
     def _held_tracking(self, products: list[Product], unsaid: list[str]) -> list[Product]:
         """``products``, each of ``unsaid`` that the catalog holds uncounted kept
@@ -162,11 +188,17 @@ class DynamoSyncStore:
                 TableName=self._sync,
                 Key={SYNC_KEY: {"S": f"shopify#inventory#{level.item}"}},
                 UpdateExpression="SET #location = :level",
-                # Equal passes: a redelivery after a failed write writes again.
-                ConditionExpression="attribute_not_exists(#location) OR #location.#at <= :at",
+                # Equal passes: a redelivery after a failed write writes again. A level
+                # older than the product webhook that said the item is not tracked is
+                # from before: it does not count the product again.
+                ConditionExpression=(
+                    "(attribute_not_exists(#location) OR #location.#at <= :at) AND "
+                    "(attribute_not_exists(#untracked) OR #untracked <= :at)"
+                ),
                 ExpressionAttributeNames={
                     "#location": f"{LOCATION_PREFIX}{level.location}",
                     "#at": "at",
+                    "#untracked": UNTRACKED_AT,
                 },
                 ExpressionAttributeValues={
                     ":at": {"N": str(level.changed_ms)},

@@ -73,3 +73,25 @@ def test_a_2024_07_payload_of_a_counted_product_sets_its_count(deployed: Any) ->
     assert _product("c-3", _since_2024_07(shopify_product(10, "ZL-10", stock=0)))[0] == 200
     row = _row(deployed, "ZL-10")
     assert row is not None and row["stock"] == 0 and "stockTracked" not in row
+
+
+def test_a_late_level_from_before_tracking_was_turned_off_leaves_it_in_stock(
+    deployed: Any,  # noqa: F811
+) -> None:
+    # 10:00 the laptop is tracked, 5 units
+    tracked = shopify_product(8, "ZL-8", stock=5, updated_at="2026-12-02T10:00:00Z")
+    assert _product("p-1", tracked)[0] == 200
+    assert _level("l-1", 5, "2026-12-02T10:00:00Z")[1]["status"] == "written"
+    # 10:02 the merchant turns tracking off: products/update says inventory_management null
+    off = shopify_product(8, "ZL-8", stock=0, updated_at="2026-12-02T10:02:00Z")
+    off["variants"][0]["inventory_management"] = None
+    assert _product("p-2", off)[0] == 200
+    # 10:05 Shopify retries a level of 10:01 (the last units sold while it was tracked)
+    assert _level("l-2", 0, "2026-12-02T10:01:00Z")[1]["status"] == "stale"
+    # Then shoppers still see it in stock with no count (before: stock 0, sold out)
+    row = _row(deployed, "ZL-8")
+    assert row is not None and (row["stock"], row["stockTracked"]) == (0, False)
+    # And a level after 10:02 with a count (tracking on again) counts it
+    assert _level("l-3", 4, "2026-12-02T10:06:00Z")[1]["stock"] == 4
+    row = _row(deployed, "ZL-8")
+    assert row is not None and row["stock"] == 4 and "stockTracked" not in row
