@@ -252,16 +252,17 @@ class _Reader(ExportReader):
         )
 
     def _stock(self, cells: list[str]) -> int | None:
-        """The variant's units: the sum over the store's locations when the export has a
-        column per location, else the one quantity when inventory is tracked."""
+        """The variant's units when inventory is tracked: the sum over the store's
+        locations when the export has a column per location, else the one quantity. An
+        untracked variant's cells (often 0) are no count: None."""
+        if self._untracked(cells):
+            return None
         at = [units(cells[i]) for i in self.locations if i < len(cells)]
         counted = [number for number in at if number is not None]
         if counted:
             # Shopify's own total: a location that sold more than it had counts against it.
             return max(sum(counted), 0)
-        quantity = count(self.columns.cell(cells, "quantity"))
-        tracked = not self.columns.has("tracker") or bool(self.columns.cell(cells, "tracker"))
-        return quantity if quantity is not None and tracked else None
+        return count(self.columns.cell(cells, "quantity"))
 
     def _untracked(self, cells: list[str]) -> bool:
         """Whether the export says Shopify does not track the variant's inventory (its

@@ -1,0 +1,29 @@
+"""What an import makes of stock a store does not count, as a store team sees it in the
+catalog and in the import's notes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.unit.test_uncounted_stock import OPTIONS, _csv_products
+
+SHOPIFY_BY_LOCATION = """Handle,Title,Vendor,Type,Published,Option1 Name,Option1 Value,\
+Variant SKU,Variant Inventory Tracker,Inventory Available: Main Street Store,\
+Inventory Available: Warehouse,Variant Inventory Policy,Variant Price,Status
+zephyr-14,Zephyr Laptop 14,Zephyr,Laptops,TRUE,Title,Default Title,ZL-14,,0,0,deny,699.00,active
+zephyr-16,Zephyr Laptop 16,Zephyr,Laptops,TRUE,Title,Default Title,ZL-16,shopify,3,1,deny,999,active
+kite-13,Kite Laptop 13,Kite,Laptops,TRUE,Title,Default Title,KL-13,shopify,0,0,deny,649.00,active
+"""
+
+
+def test_a_shopify_export_by_location_with_an_empty_tracker_imports_in_stock(
+    tmp_path: Path,
+) -> None:
+    # An export with a column per location: the untracked laptop's 0 / 0 is no count, and
+    # shoppers see it in stock with no number (before: stock 0, out of stock)
+    path = tmp_path / "products_export.csv"
+    path.write_text(SHOPIFY_BY_LOCATION, encoding="utf-8")
+    found = _csv_products(path, "shopify", OPTIONS)
+    stocks = {pid: (r.row.stock, r.row.stockTracked) for pid, r in found.items()}
+    assert stocks == {"ZL-14": (0, False), "ZL-16": (4, True), "KL-13": (0, True)}
+    assert any("stock not counted by the store" in note for note in found["ZL-14"].notes)
