@@ -97,7 +97,7 @@ def read_options(args: argparse.Namespace, fmt: Format, store_url: str | None) -
     return ReadOptions(
         max_price=args.max_price,
         categories=load_category_map(args.category_map) if args.category_map else CategoryMap(),
-        default_stock=args.default_stock or 0,
+        default_stock=args.default_stock,
         store_url=args.store_url or store_url,
     )
 

@@ -3,9 +3,12 @@ catalog and in the import's notes."""
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 
-from tests.unit.test_uncounted_stock import OPTIONS, _csv_products
+from shared.platform.rows import DEFAULT_MAX_PRICE
+from storechat.catalog.importing import read_options
+from tests.unit.test_uncounted_stock import OPTIONS, SHOPIFY_CSV, _csv_products
 
 SHOPIFY_BY_LOCATION = """Handle,Title,Vendor,Type,Published,Option1 Name,Option1 Value,\
 Variant SKU,Variant Inventory Tracker,Inventory Available: Main Street Store,\
@@ -27,3 +30,23 @@ def test_a_shopify_export_by_location_with_an_empty_tracker_imports_in_stock(
     stocks = {pid: (r.row.stock, r.row.stockTracked) for pid, r in found.items()}
     assert stocks == {"ZL-14": (0, False), "ZL-16": (4, True), "KL-13": (0, True)}
     assert any("stock not counted by the store" in note for note in found["ZL-14"].notes)
+
+
+def test_default_stock_0_imports_an_untracked_variant_sold_out(tmp_path: Path) -> None:
+    # A store team that wants uncounted products shown sold out passes --default-stock 0:
+    # shoppers see ZL-14 out of stock (before: 0 was taken for "not given", in stock)
+    path = tmp_path / "products_export.csv"
+    path.write_text(SHOPIFY_CSV, encoding="utf-8")
+    args = argparse.Namespace(
+        default_stock=0, category_map=None, store_url=None, max_price=DEFAULT_MAX_PRICE
+    )
+    options = read_options(args, "shopify", "https://shop.example.com")
+    found = _csv_products(path, "shopify", options)
+    assert (found["ZL-14"].row.stock, found["ZL-14"].row.stockTracked) == (0, True)
+    assert any("imported with stock 0, the count --default-stock gave" in n
+               for n in found["ZL-14"].notes)  # fmt: skip
+    # Left out, it is in stock with no count
+    args.default_stock = None
+    options = read_options(args, "shopify", "https://shop.example.com")
+    found = _csv_products(path, "shopify", options)
+    assert (found["ZL-14"].row.stock, found["ZL-14"].row.stockTracked) == (0, False)

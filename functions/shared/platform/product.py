@@ -160,14 +160,15 @@ def catalog_rows(product: PlatformProduct, options: ReadOptions) -> Iterator[Raw
         fields["description"] = own or text or name
         if variant.inventory is not None:
             fields["stock"] = max(variant.inventory, 0)
-        elif variant.untracked and not options.default_stock:
+        elif variant.untracked and options.default_stock is None:
             # Sold without a count: in stock, and no number a shopper could be told.
             draft.notes.append(UNTRACKED_STOCK_NOTE)
             fields["stock"] = 0
             fields["stockTracked"] = False
         else:
-            draft.notes.append(unknown_stock_note(options.default_stock, variant.untracked))
-            fields["stock"] = options.default_stock
+            default = options.default_stock or 0
+            draft.notes.append(unknown_stock_note(default, variant.untracked))
+            fields["stock"] = default
         picture = variant.image or (product.images[0] if product.images else "")
         if picture:
             fields["imageUrl"] = picture

@@ -31,8 +31,11 @@ class ReadOptions:
 
     max_price: float = DEFAULT_MAX_PRICE
     categories: CategoryMap = field(default_factory=CategoryMap)
-    default_stock: int = 0
-    """The stock of a product whose platform export gives no count (reported)."""
+    default_stock: int | None = None
+    """The stock of a product whose platform export gives no count (reported); None when
+    not given (``--default-stock`` left out): 0 for such a product, and a product the
+    store sells uncounted is in stock with no count. Given, 0 included, it is the count
+    of both."""
     today: date = field(default_factory=date.today)
     """The day a scheduled sale price is checked against."""
     store_url: str | None = None
