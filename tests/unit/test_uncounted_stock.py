@@ -31,7 +31,9 @@ from shared.products.catalog_table import CatalogRead
 from shared.products.product import Product
 from shared.products.stock import counted, in_stock, sold_out
 from shared.products.table import shown_products
-from shared.search import FORMAT_VERSION, SearchIndex, SearchQuery, build_index
+from shared.search import FORMAT_VERSION, SearchIndex, SearchQuery, build_index, snapshot
+from shared.search.errors import SnapshotUnreadable
+from shared.search.snapshot import SnapshotFile, open_snapshot, validate_snapshot
 from storechat.catalog.rows import ValidRow, read_rows
 from tests.support.fake_admin_api import shopify_node
 from tests.support.platform_payloads import shopify_product, woocommerce_product
@@ -314,20 +316,28 @@ def test_a_shopify_export_with_an_empty_inventory_tracker_imports_in_stock_witho
     assert stocks == {"ZL-14": (0, False), "ZL-16": (3, True), "KL-13": (0, True)}
 
 
-def test_a_snapshot_of_the_format_before_is_still_read(tmp_path: Path) -> None:
-    # A store whose snapshot was built before (format 4, same columns) keeps its search
-    # until the indexer, seeing the new format number, builds the next one.
+def test_a_snapshot_of_the_format_before_is_still_read(
+    tmp_path: Path, uncounted_catalog: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A store whose snapshot was built before (format 4, same columns) keeps its search,
+    # read as a function reads it (checked, then opened), until the indexer, seeing the
+    # new format number, builds the next one: shoppers still find the iMac in stock.
     path = tmp_path / "old.sqlite"
-    build_index(load_catalog(), path)
+    build_index(uncounted_catalog, path)
     with sqlite3.connect(path) as db:
         db.execute("UPDATE snapshot_meta SET format_version = 4")
-    opened = SearchIndex.open(path)
+    meta = validate_snapshot(path)
+    assert (meta.format_version, FORMAT_VERSION) == (4, 5)
+    opened = open_snapshot(SnapshotFile(version=meta.version, path=path))
     try:
         found = opened.search(SearchQuery(category="COMPUTERS", inStockOnly=True, limit=100))
-        assert found.products
+        assert IMAC in [hit.productId for hit in found.products]
     finally:
         opened.close()
-    assert FORMAT_VERSION == 5
+    # The check reads the format: one this code could not read is refused, not served.
+    monkeypatch.setattr(snapshot, "READABLE_FORMATS", frozenset({FORMAT_VERSION}))
+    with pytest.raises(SnapshotUnreadable, match="format 4"):
+        open_snapshot(SnapshotFile(version=meta.version, path=path))
 
 
 def test_the_syncs_plan_says_a_count_became_uncounted() -> None:
