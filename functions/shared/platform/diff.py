@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from shared.products.product import Product, ProductDeletion
+from shared.products.stock import TRACKED, counted
 
 SHOWN = 20
 """Products listed per kind of change; the rest are counted."""
@@ -42,10 +43,10 @@ class Fingerprint:
 
 
 def fingerprint(product: dict[str, Any]) -> Fingerprint:
-    rest = {k: v for k, v in product.items() if k not in ("name", "price", "stock", "stockTracked")}
+    rest = {k: v for k, v in product.items() if k not in ("name", "price", "stock", TRACKED)}
     digest = hashlib.sha256(json.dumps(rest, sort_keys=True).encode()).hexdigest()
     # A product sold uncounted has no count to compare: "stock 4 -> not counted".
-    stock = product.get("stock") if product.get("stockTracked") is not False else "not counted"
+    stock = product.get("stock") if counted(product) else "not counted"
     return Fingerprint(str(product.get("name", "")), product.get("price"), stock, digest)
 
 

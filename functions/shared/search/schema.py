@@ -21,6 +21,7 @@ from typing import Any
 from shared.catalog.categories import INDEX_WORDS
 from shared.catalog.derive import faceted, kind_named
 from shared.catalog.specs import FORM_FACTOR, GPU, OS
+from shared.products.stock import counted
 
 
 @dataclass(frozen=True)
@@ -254,10 +255,10 @@ stock, at no cost per query and with the index's columns as they were. It is nev
 count: the catalog tool reads it back as uncounted (``lookup_inventory.records``)."""
 
 
-def _stock(value: Any, tracked: Any = True) -> int:
-    if tracked is False:
+def _stock(record: Mapping[str, Any]) -> int:
+    if not counted(record):
         return UNCOUNTED_STOCK
-    quantity = parse_quantity(value)
+    quantity = parse_quantity(record.get("stock"))
     return min(int(quantity[0]), UNCOUNTED_STOCK - 1) if quantity is not None else 0
 
 
@@ -298,7 +299,7 @@ def document(record: Mapping[str, Any]) -> Document | None:
         tags += [split_glued(str(tag)) for tag in own[:50] if isinstance(tag, str)]
     brand = str(record.get("brand") or "")
     name = str(record.get("name") or "")
-    stock = _stock(record.get("stock"), record.get("stockTracked"))
+    stock = _stock(record)
     filters = [filter_token("cat", category), filter_token("brand", brand)]
     return Document(
         product_id=product_id.strip(),

@@ -64,12 +64,15 @@ def product_page(record: Mapping[str, Any], store: Store) -> str | None:
 
 
 def in_stock(record: Mapping[str, Any]) -> bool:
-    """A count above 0, or a product the store sells uncounted (``"stockTracked": false``,
-    the rule of ``shared.products.stock``)."""
+    """A count above 0, or a product the store sells uncounted (``"stockTracked": false``).
+
+    ``shared.products.stock.in_stock``'s rule, written again because this package sits on
+    the same layer as ``shared.products`` and may not import it;
+    ``tests/unit/test_stock_rule_shared.py`` keeps the two the same."""
     if record.get("stockTracked") is False:
         return True
     stock = record.get("stock")
-    return isinstance(stock, int) and not isinstance(stock, bool) and stock > 0
+    return isinstance(stock, int | float) and not isinstance(stock, bool) and stock > 0
 
 
 def cart_link(record: Mapping[str, Any], store: Store) -> str | None:
