@@ -279,7 +279,10 @@ class _Reader(ExportReader):
                     price=sale if sale is not None else regular,
                     compare_at_price=compare_at,
                     inventory=(stock := self._stock(cells, parent)),
-                    untracked=stock is None and self._in_stock(cells, parent),
+                    untracked=(untracked := stock is None and self._in_stock(cells, parent)),
+                    stock_status=self._status(cells, parent)
+                    if stock is None and not untracked
+                    else "",
                     image=images[0] if images else "",
                     barcode=cell(cells, "gtin") or cell(base, "gtin"),
                     platform_id=own_id if parent else "",
@@ -341,6 +344,12 @@ class _Reader(ExportReader):
         if cell(source, "in_stock") == "0":
             return 0
         return None
+
+    def _status(self, cells: list[str], parent: _Parent | None) -> str:
+        """What "In stock?" says ("backorder"), as the export writes it."""
+        stock = self.columns.cell(cells, "stock")
+        source = parent.cells if parent and stock.casefold() == "parent" else cells
+        return self.columns.cell(source, "in_stock")
 
     def _in_stock(self, cells: list[str], parent: _Parent | None) -> bool:
         """Whether "In stock?" says 1 (the exporter's "instock"): with no count, a product

@@ -4,11 +4,18 @@ catalog and in the import's notes."""
 from __future__ import annotations
 
 import argparse
+import csv
 from pathlib import Path
 
 from shared.platform.rows import DEFAULT_MAX_PRICE
 from storechat.catalog.importing import read_options
-from tests.unit.test_uncounted_stock import OPTIONS, SHOPIFY_CSV, _csv_products
+from tests.unit.test_uncounted_stock import (
+    OPTIONS,
+    SHOPIFY_CSV,
+    WOO_HEADER,
+    _csv_products,
+    _woo_row,
+)
 
 SHOPIFY_BY_LOCATION = """Handle,Title,Vendor,Type,Published,Option1 Name,Option1 Value,\
 Variant SKU,Variant Inventory Tracker,Inventory Available: Main Street Store,\
@@ -50,3 +57,20 @@ def test_default_stock_0_imports_an_untracked_variant_sold_out(tmp_path: Path) -
     options = read_options(args, "shopify", "https://shop.example.com")
     found = _csv_products(path, "shopify", options)
     assert (found["ZL-14"].row.stock, found["ZL-14"].row.stockTracked) == (0, False)
+
+
+def test_a_woocommerce_row_on_backorder_is_noted_with_its_status(tmp_path: Path) -> None:
+    # A store team reads why the laptop on backorder is sold out: its status, not "no
+    # stock status" (before: "no stock count and no stock status in the export")
+    path = tmp_path / "wc.csv"
+    laptop = {"Categories": "Computers > Laptops", "Brands": "Acme", "Regular price": "999"}
+    row = _woo_row(ID="4", SKU="LAP-BO", Name="Acme 16", **{"In stock?": "backorder"}, **laptop)
+    with path.open("w", encoding="utf-8", newline="") as out:
+        writer = csv.DictWriter(out, fieldnames=WOO_HEADER)
+        writer.writeheader()
+        writer.writerow(row)
+    found = _csv_products(path, "woocommerce", OPTIONS)
+    assert (found["LAP-BO"].row.stock, found["LAP-BO"].row.stockTracked) == (0, True)
+    notes = " ".join(found["LAP-BO"].notes)
+    assert "the stock status 'backorder' (on backorder)" in notes
+    assert "no stock status" not in notes

@@ -83,10 +83,17 @@ UNTRACKED_STOCK_NOTE = (
 )
 
 
-def unknown_stock_note(default: int, untracked: bool = False) -> str:
+def unknown_stock_note(default: int, untracked: bool = False, status: str = "") -> str:
     """What was done with a product the export gives no count for: ``untracked`` when the
-    store says it sells it uncounted (imported with ``--default-stock``'s count), else
-    one whose count and status are both missing."""
+    store says it sells it uncounted (imported with ``--default-stock``'s count), one
+    whose ``status`` says something else (on backorder), else one whose count and status
+    are both missing."""
+    if status and not untracked:
+        told = ", so shoppers are told it is out of stock" if default == 0 else ""
+        return (
+            f"no stock count in the export, and the stock status {status!r} (on backorder): "
+            f"imported with stock {default}{told} (--default-stock N sets another count)"
+        )
     if untracked:
         return (
             f"stock not counted by the store (in stock, no count): imported with stock "

@@ -63,6 +63,9 @@ class PlatformVariant:
     """The store sells it without counting it (WooCommerce: "Manage stock?" off and "In
     stock"; Shopify: inventory not tracked): in stock, with no count (``inventory`` None).
     An out-of-stock status is a count of 0 instead."""
+    stock_status: str = ""
+    """The source's stock status when it gives no count and is neither sold uncounted nor
+    out of stock (WooCommerce's "backorder", "onbackorder"): what the import's note names."""
     tracking_said: bool = True
     """Whether the source says if the store counts it. Shopify's product webhooks since
     API 2024-07 leave ``inventory_management`` out: a writer that holds the product keeps
@@ -167,7 +170,7 @@ def catalog_rows(product: PlatformProduct, options: ReadOptions) -> Iterator[Raw
             fields["stockTracked"] = False
         else:
             default = options.default_stock or 0
-            draft.notes.append(unknown_stock_note(default, variant.untracked))
+            draft.notes.append(unknown_stock_note(default, variant.untracked, variant.stock_status))
             fields["stock"] = default
         picture = variant.image or (product.images[0] if product.images else "")
         if picture:

@@ -164,6 +164,7 @@ def _variant(
     )
     image = data.get("image") if parent else None
     texts = (field_text(data, "description"),) if parent and field_text(data, "description") else ()
+    status = field_text(data, "stock_status")
     return PlatformVariant(
         sku=field_text(data, "sku"),
         fallback_id=f"wc-{own_id}",
@@ -172,7 +173,8 @@ def _variant(
         price=price,
         compare_at_price=regular if on_sale else None,
         inventory=(stock := _stock(data, product)),
-        untracked=stock is None and field_text(data, "stock_status").casefold() == "instock",
+        untracked=(untracked := stock is None and status.casefold() == "instock"),
+        stock_status=status if stock is None and not untracked else "",
         image=field_text(image, "src") if isinstance(image, Mapping) else "",
         barcode=field_text(data, "global_unique_id") or field_text(product, "global_unique_id"),
         platform_id=own_id if parent else "",
