@@ -9,6 +9,7 @@ from pathlib import Path
 
 from shared.platform.rows import DEFAULT_MAX_PRICE
 from storechat.catalog.importing import read_options
+from storechat.catalog.rows import ValidRow, read_rows
 from tests.unit.test_uncounted_stock import (
     OPTIONS,
     SHOPIFY_CSV,
@@ -74,3 +75,24 @@ def test_a_woocommerce_row_on_backorder_is_noted_with_its_status(tmp_path: Path)
     notes = " ".join(found["LAP-BO"].notes)
     assert "the stock status 'backorder' (on backorder)" in notes
     assert "no stock status" not in notes
+
+
+OWN_CSV = """productId,name,brand,category,price,stock,stockTracked,description
+OWN-1,Own Laptop A,Own,COMPUTERS,500,0,false,A laptop sold uncounted
+OWN-5,Own Laptop E,Own,COMPUTERS,900,4,true,Counted
+OWN-6,Own Laptop F,Own,COMPUTERS,950,,false,Sold uncounted and no stock cell
+OWN-7,Own Laptop G,Own,COMPUTERS,990,,,Counted and no stock cell
+"""
+
+
+def test_the_own_csv_takes_an_uncounted_product_with_no_stock_cell(tmp_path: Path) -> None:
+    # The docs say a product sold uncounted has no count: its row may leave stock empty,
+    # and shoppers see it in stock (before: "line 4, stock: is required", not imported)
+    path = tmp_path / "catalog.csv"
+    path.write_text(OWN_CSV, encoding="utf-8")
+    found = _csv_products(path, "csv", OPTIONS)
+    stocks = {pid: (r.row.stock, r.row.stockTracked) for pid, r in found.items()}
+    assert stocks == {"OWN-1": (0, False), "OWN-5": (4, True), "OWN-6": (0, False)}
+    # A counted product still needs its count
+    problems = [r for r in read_rows(path, "csv", OPTIONS) if not isinstance(r, ValidRow)]
+    assert "stock" in str(problems) and "OWN-7" not in found

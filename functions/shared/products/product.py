@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from decimal import Decimal
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Final, Literal
 from urllib.parse import urlsplit
 
 from pydantic import (
@@ -31,6 +31,7 @@ from pydantic import (
     ValidatorFunctionWrapHandler,
     WrapValidator,
     field_validator,
+    model_validator,
 )
 from pydantic_core import PydanticCustomError
 
@@ -183,13 +184,24 @@ def _unsaid(value: Any) -> bool:
     return value is None
 
 
-Unsaid = Field(exclude_if=_unsaid)
-
-
 def _counted(value: Any) -> bool:
     return value is True
 
 
+_FALSE_WORDS: Final = frozenset({"false", "f", "no", "n", "0", "off"})
+
+
+def _says_false(value: Any) -> bool:
+    """Whether ``value`` is a false the model reads as one (``false``, ``"FALSE"``,
+    ``"no"``, ``0``)."""
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int | float):
+        return value == 0
+    return isinstance(value, str) and value.strip().casefold() in _FALSE_WORDS
+
+
+Unsaid = Field(exclude_if=_unsaid)
 """An optional field: absent from a dump when the product has none."""
 Price = Annotated[float, Field(ge=0, allow_inf_nan=False), AfterValidator(_two_decimals)]
 
@@ -241,6 +253,19 @@ class Product(BaseModel):
     platformInventoryItemId: Annotated[PlatformId | None, Unsaid] = None
     """Shopify's inventory item of the variant: what its stock webhooks
     (``inventory_levels/update``) name."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _no_count(cls, data: Any) -> Any:
+        # Sold uncounted, a product has no count: an empty or missing stock is 0, not a
+        # stock the record must give ("stockTracked": false with no "stock").
+        if (
+            isinstance(data, dict)
+            and data.get("stock") in (None, "")
+            and _says_false(data.get("stockTracked"))
+        ):
+            return {**data, "stock": 0}
+        return data
 
     @field_validator("category", mode="before")
     @classmethod
