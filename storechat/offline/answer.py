@@ -544,25 +544,33 @@ _KINDS: Final = ("category", GENRE.key, FORM_FACTOR.key, "format")
 
 def _kinds_have(data: dict[str, Any], searched: list[Any]) -> bool:
     """Whether each word searched names what every product found is filed under, its
-    category, genre, form or format as the tool gives them, whole or as the end of the
-    word ("cookbooks": books; "hardcovers"): a kind this model has no word of, not words
-    only a description has ("cancel", "cracked")."""
+    category, genre, form or format as the tool gives them: the kind whole, or its head
+    noun (its last word) as the end of the word ("cookbooks": books; "hardcovers"), never
+    a modifier ("coming" of "Coming-of-age fiction"); a kind this model has no word of,
+    not words only a description has ("cancel", "cracked")."""
     products = [p for p in data.get("products") or [] if isinstance(p, dict)]
     if not searched or not products:
         return False
 
-    def filed(product: dict[str, Any]) -> set[str]:
+    def filed(product: dict[str, Any]) -> tuple[set[str], set[str]]:
+        """The head nouns of its kinds (their last words) and its kinds whole."""
         specs = product.get("specs") if isinstance(product.get("specs"), dict) else {}
         values = (product.get(k, (specs or {}).get(k)) for k in _KINDS)
-        return {
-            fold(w) for v in values if isinstance(v, str) for w in re.findall(r"\w+", v.casefold())
-        }
+        kinds = [
+            [fold(w) for w in re.findall(r"\w+", v.casefold())]
+            for v in values
+            if isinstance(v, str)
+        ]
+        return {k[-1] for k in kinds if k}, {"".join(k) for k in kinds if k}
 
-    return all(
-        any(fold(str(word).casefold()).endswith(kind) for kind in filed(p) if len(kind) > 3)
-        for word in searched
-        for p in products
-    )
+    def names(word: str, product: dict[str, Any]) -> bool:
+        heads, whole = filed(product)
+        said = fold(word.casefold())
+        # The kind's head noun ends the word ("cookbooks": books), never a modifier
+        # ("coming" of "Coming-of-age fiction", "classic", "political").
+        return said in whole or any(said.endswith(head) for head in heads if len(head) > 3)
+
+    return all(names(str(word), p) for word in searched for p in products)
 
 
 def _names_have(data: dict[str, Any], searched: list[Any]) -> bool:

@@ -226,18 +226,38 @@ def ids_as_names(text: str, names: dict[str, str]) -> str:
 
 
 _RUN = re.compile(r"[^\s,;!?()]+")
+_WRAPS: Final = "`'\"*_[]{}<>\u2018\u2019\u201c\u201d"
+"""Quotes, back ticks, emphasis and brackets a shopper may write around an id."""
+
+
+def _cases(run: str) -> set[str]:
+    """The ways a shopper may write an id in another case than the store's: the handle is
+    a hash of the exact id, so its case is tried as written, in capitals, in small
+    letters and with each word capitalised."""
+    return {
+        run,
+        run.upper(),
+        run.lower(),
+        " ".join(w[:1].upper() + w[1:].lower() for w in run.split(" ")),
+    }
 
 
 def _handled(text: str, given: str) -> list[tuple[int, int]]:
     """Where ``text`` writes the id the tool gave as the handle ``given``: a run of up to
-    six of its words, in its case or in capitals (a store's id with spaces or marks)."""
-    words = [(m.start(), m.start() + len(m[0].rstrip(".:"))) for m in _RUN.finditer(text)]
+    six of its words, quotes and brackets around it left out, in its case, in capitals, in
+    small letters or capitalised (a store's id with spaces or marks)."""
+    words = []
+    for m in _RUN.finditer(text):
+        word = m[0].rstrip(".:").strip(_WRAPS)
+        if word:
+            at = m.start() + m[0].index(word)
+            words.append((at, at + len(word)))
     found: list[tuple[int, int]] = []
     start = 0
     while start < len(words):
         for end in range(min(len(words), start + 6), start, -1):
             run = " ".join(text[a:b] for a, b in words[start:end])
-            if given in (handle(run), handle(run.upper())):
+            if given in {handle(r) for r in _cases(run)}:
                 found.append((words[start][0], words[end - 1][1]))
                 start = end - 1
                 break
