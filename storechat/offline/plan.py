@@ -8,7 +8,6 @@ come back and tells each result's :class:`Call` by its input.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -223,9 +222,6 @@ def _reference_calls(ask: Ask, ref: Reference) -> list[Call]:
     return [Call(LOOKUP, request, "shown")]
 
 
-_SLASHED = re.compile(r"[^\W_]/[^\W_]")
-
-
 def _lookups(ask: Ask) -> list[Call]:
     intent = ask.intent
     if ref := ask.reference:
@@ -236,11 +232,6 @@ def _lookups(ask: Ask) -> list[Call]:
     # A product named is found by a search of the shopper's words when it is all they ask;
     # else by its name alone, so that each gets its own closest and nearest in stock.
     searches = _searches(ask)
-    if len(intent.products) > 1 and _SLASHED.search(ask.said) and not ask.current.bounds:
-        # "XPS 13/16/512" may be one product's id with spaces, or three models: the search
-        # of the shopper's words tries it as an id first, and reads each model if not. With
-        # a limit ("pixel 8/9 under $700") each model is searched alone, to be said over it.
-        return [Call(LOOKUP, _words(ask.said), "names")]
     if len(intent.products) == 1 and not searches and not ask.current.bounds:
         return [Call(LOOKUP, _words(ask.said), "names")]
     calls = [Call(LOOKUP, {"keywords": p.text}, "named", n) for n, p in enumerate(intent.products)]
