@@ -13,12 +13,14 @@ is capped at about 900 characters; ``inferenceConfig.maxTokens`` is not enforced
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, Final
 
 from converse.conversation import content_blocks, offered_tools, previous_answer, user_texts
 from converse.metering import DEFAULT_STAND_IN, UsageMeter
+from shared.products.citing import is_handle
 from shared.runtime.errors import InvalidConverseRequest
 from storechat.offline.answer import compose_answer
 from storechat.offline.given import OWN_TOOL_USE, Turn, handed_over, own_turn, with_named
@@ -58,6 +60,8 @@ from storechat.offline.plan import Ask, Call, label, plan_first, preamble
 from storechat.offline.product import models_carried
 from storechat.offline.store import LOOKUP, Store, serving
 
+_SLASHED: Final = re.compile(r"[^\W_]/[^\W_]")
+"""A letter or digit, a slash and another: models written with a slash."""
 OFFLINE_MODEL_ID: Final = "storechat.offline-v1"
 
 
@@ -83,6 +87,11 @@ def read_ask(
         for r in outcome.rows
         if r.get("productId") and r.get("name")
     }
+    if given is None and any(_SLASHED.search(t) for t in said):
+        # With its own searches first, models written with a slash ("XPS 13/16/512") were
+        # each searched alone: a store id found by one of them is not read into the words,
+        # or the models read at first are read again as another question.
+        found = {k: v for k, v in found.items() if not is_handle(k)}
     ids = {s.product_id: "" for s in shown} | found | ids_named(given)
     slips = corrected or (given.corrected if given else {})
     texts = [as_searched(ids_as_names(t, ids), slips) for t in said]

@@ -230,3 +230,24 @@ def test_models_written_with_a_slash_in_a_store_without_such_ids_each_get_their_
     assert blocks, text
     closest = [b.split("\n", 1)[1].split("Sorry")[0].strip() for b in blocks]
     assert len(set(closest)) == len(closest), text
+
+
+@pytest.mark.parametrize("question", ["xps 13/16/512 under $500", "Do you have XPS 13/16/512?"])
+def test_models_written_with_a_slash_in_a_store_with_such_an_id_are_read_as_written(
+    tmp_path: Any, question: str
+) -> None:
+    # Given a store whose Dell XPS has the id "XPS 13/16/512", with the model's searches first
+    own = own_catalog("XPS 13/16/512")
+    path = tmp_path / "catalog.sqlite"
+    build_index(own, path)
+    index = SearchIndex.open(path)
+    try:
+        # When a shopper writes the id, which reads as models with a slash
+        text = model_first_answer(own, index, question)
+    finally:
+        index.close()
+
+    # Then the XPS 13 is confirmed as the model read, not "Sorry, we don't carry Xps 16."
+    # over "Our Dell computers" and "I couldn't find any Dell computers in stock" twice
+    assert text.startswith("We carry the Dell XPS 13"), text
+    assert "couldn't find any Dell computers" not in text, text
