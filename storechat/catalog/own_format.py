@@ -5,8 +5,9 @@ JSON Lines: one product a line, the shape of the bundled catalog's records.
 CSV: a header names the columns (``productId``, ``name``, ``brand``, ``category``,
 ``price``, ``stock``, ``description``, the optional ``compareAtPrice``, ``imageUrl``,
 ``url``, ``tags``, ``platformProductId`` and ``platformVariantId``, ``stockTracked``
-(``false``: sold uncounted), ``spec.<key>`` for each spec, and ``deleted``). An empty cell is a missing value. ``tags`` is a JSON list or
-text separated by commas (``gaming, kids``). A ``spec.<key>`` cell is read as
+(``false``: sold uncounted), ``spec.<key>`` for each spec, and ``deleted``). An empty
+cell is a missing value. ``tags`` is a JSON list or text separated by commas
+(``gaming, kids``). A ``spec.<key>`` cell is read as
 ``true``/``false``, a number, a JSON list of text (``["USB-C", "HDMI"]``) or else
 text; a whole number of 10 or more digits or with a leading 0 stays text, as ISBNs
 and barcodes must. A semicolon-delimited file is read as such, and its numbers may
